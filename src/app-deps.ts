@@ -1,0 +1,18 @@
+// What the app is built from. main.ts makes the real ones; tests make their own
+// (a temporary database, raised limits, a stalled renderer, …).
+import type { Clock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import type { Limits } from "./http/limits.ts";
+import type { Store } from "./store/database.ts";
+import type { NetworkContext } from "./network/context.ts";
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  limits: Limits;
+}
+
+export function networkContext(deps: AppDeps): NetworkContext {
+  return { db: deps.store.db, clock: deps.clock, publicPort: deps.config.port };
+}

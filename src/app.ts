@@ -1,0 +1,108 @@
+// buildApp(deps): the Fastify instance with its plugins, hooks and every route.
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import swagger from "@fastify/swagger";
+import type { AppDeps } from "./app-deps.ts";
+import { errorHandler, sendError } from "./http/error-handler.ts";
+import { fail } from "./http/errors.ts";
+import { apiGuard } from "./http/guard.ts";
+import { RoutesIndex } from "./http/routes-index.ts";
+import { registerSiteRoutes } from "./http/site-routes.ts";
+import { Obj, Type } from "./http/schema.ts";
+import { networkRoutes } from "./network/routes.ts";
+import { siteUserRoutes } from "./network/site-users-routes.ts";
+
+/**
+ * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
+ * as frame_too_large with max_bytes: six times 2 MiB holds any 2 MiB markup in any JSON
+ * escaping (`\u003c` for every character at worst).
+ */
+export const BODY_LIMIT = 6 * 2 * 1024 * 1024;
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions["logger"];
+}
+
+function parseJsonBody(_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) {
+  if (body.trim() === "") return done(null, {});
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return done(fail("invalid_json"));
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return done(fail("invalid_body"));
+  done(null, value);
+}
+
+export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: deps.config.trustProxy,
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    ajv: { customOptions: { coerceTypes: "array", removeAdditional: false, useDefaults: true, allErrors: false } },
+  });
+
+  // Responses are JSON.stringify'd: the route schemas document the answers (OpenAPI) but never
+  // drop a field that a schema forgot.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(["application/json", "application/*+json"], { parseAs: "string", bodyLimit: BODY_LIMIT }, parseJsonBody);
+
+  const routes = new RoutesIndex();
+  app.addHook("onRoute", (route) => routes.add(route));
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: { title: "Site-builder management API", version: "1.0.0", description: "Frames, menus, pages, data and the network of sites." },
+      components: {
+        securitySchemes: {
+          bearer: { type: "http", scheme: "bearer" },
+          svcKey: { type: "apiKey", in: "header", name: "X-Svc-Key" },
+        },
+      },
+      security: [{ bearer: [] }, { svcKey: [] }],
+    },
+  });
+
+  app.decorateRequest("caller", null);
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("X-Request-Id", request.id);
+  });
+  const guard = apiGuard(deps.store.db, deps.limits);
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.url.startsWith("/api/") || request.url === "/api") await guard(request, reply);
+  });
+
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    const allowed = routes.methodsFor(path);
+    if (allowed.length > 0) {
+      reply.header("Allow", allowed.join(", "));
+      return sendError(reply, fail("method_not_allowed", { allowed }));
+    }
+    return sendError(reply, fail("route_not_found"));
+  });
+
+  app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
+    if (!(await deps.store.ping())) return sendError(reply, fail("database_unavailable"));
+    return { ok: true };
+  });
+
+  app.get("/api/openapi.json", {
+    config: { auth: "none" },
+    schema: { tags: ["meta"], summary: "This OpenAPI 3.1 description", response: { 200: Obj({ openapi: Type.String() }) } },
+  }, async () => app.swagger());
+
+  networkRoutes(app, deps);
+  registerSiteRoutes(app, deps, [], [siteUserRoutes]);
+
+  return app;
+}
+

@@ -1,0 +1,42 @@
+// Turns every failure into one of the two envelopes. Fastify's own body errors become the
+// pre-handler envelope; schema validation becomes a handler `invalid_field`; anything
+// unexpected is logged with the request id and answers 500 internal_error.
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError, envelopeOf, fail } from "./errors.ts";
+
+const FASTIFY_CODES: Record<string, () => ApiError> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => fail("body_too_large"),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => fail("unsupported_media_type"),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => fail("invalid_body", {}, "The Content-Length does not match the body."),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => fail("invalid_json"),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => fail("invalid_json"),
+};
+
+function fromValidation(error: FastifyError): ApiError {
+  const first = error.validation?.[0];
+  const path = first?.instancePath?.replace(/^\//, "").replaceAll("/", ".") || String(first?.params?.missingProperty ?? "");
+  const field = path || error.validationContext || "body";
+  return fail("invalid_field", { field, in: error.validationContext }, `${field} ${first?.message ?? "is not valid"}.`);
+}
+
+export function toApiError(error: unknown): ApiError | null {
+  if (error instanceof ApiError) return error;
+  const fe = error as FastifyError;
+  if (fe && typeof fe === "object") {
+    if (fe.validation) return fromValidation(fe);
+    if (fe.code && FASTIFY_CODES[fe.code]) return FASTIFY_CODES[fe.code]();
+  }
+  return null;
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+  return reply.code(error.status).type("application/json; charset=utf-8").send(envelopeOf(error));
+}
+
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const known = toApiError(error);
+  if (known) return sendError(reply, known);
+  request.log.error({ err: error, reqId: request.id }, "unexpected error");
+  return sendError(reply, fail("internal_error", { request_id: request.id }));
+}

@@ -1,0 +1,82 @@
+// One catalogue of the service's error codes, and the error type services throw.
+// Two envelopes exist (spec, Errors): a handler error `{success: false, error, message, ...details}`
+// and an error raised before a handler (token, site selection, body, route) `{code, message, data: {status}}`.
+
+export type Envelope = "handler" | "pre";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+    readonly envelope: Envelope = "handler",
+    /** Extra response headers, e.g. Retry-After on a 429. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+interface Entry {
+  status: number;
+  message: string;
+  envelope?: Envelope;
+}
+
+/** Every code the service answers with, its status and its default message. */
+export const CATALOGUE = {
+  // before a handler
+  missing_token: { status: 401, message: "No API token: send Authorization: Bearer <token> or X-Svc-Key.", envelope: "pre" },
+  invalid_token: { status: 401, message: "The API token is not valid (malformed, unknown, revoked or reissued).", envelope: "pre" },
+  too_many_auth_failures: { status: 429, message: "Too many failed authentication attempts from this address; wait and retry.", envelope: "pre" },
+  too_many_requests: { status: 429, message: "Too many requests; wait and retry.", envelope: "pre" },
+  site_not_found: { status: 404, message: "No such site.", envelope: "pre" },
+  insufficient_role: { status: 403, message: "You are not an administrator of this site.", envelope: "pre" },
+  route_not_found: { status: 404, message: "No such route.", envelope: "pre" },
+  method_not_allowed: { status: 405, message: "This method is not allowed on this route.", envelope: "pre" },
+  invalid_json: { status: 400, message: "The request body is not valid JSON.", envelope: "pre" },
+  invalid_body: { status: 400, message: "The request body must be a JSON object.", envelope: "pre" },
+  body_too_large: { status: 413, message: "The request body is too large.", envelope: "pre" },
+  unsupported_media_type: { status: 415, message: "Send the body as application/json.", envelope: "pre" },
+  database_unavailable: { status: 503, message: "The database does not answer; retry shortly.", envelope: "pre" },
+  internal_error: { status: 500, message: "An unexpected error occurred.", envelope: "pre" },
+
+  // handler errors shared by every capability
+  invalid_field: { status: 400, message: "A field has the wrong type or value." },
+  forbidden: { status: 403, message: "Not allowed." },
+  internal_unavailable: { status: 502, message: "The renderer did not answer; what was saved stays saved. Repeat the call later." },
+  precondition_failed: { status: 412, message: "The resource changed since you read it (If-Match does not match)." },
+  gone: { status: 410, message: "This endpoint or input was removed." },
+  nothing_to_update: { status: 400, message: "Nothing to update." },
+
+  // network: sites, users, tokens, login
+  site_name_required: { status: 400, message: "A site needs a name." },
+  invalid_domain: { status: 400, message: "The domain is not a valid host name." },
+  domain_taken: { status: 409, message: "Another site already has this domain." },
+  main_site: { status: 409, message: "The main site cannot be deleted." },
+  login_required: { status: 400, message: "A user needs a login." },
+  invalid_login: { status: 400, message: "A login is 1 to 60 characters of letters, digits, dot, dash, underscore or @." },
+  invalid_email: { status: 400, message: "The email address is not valid." },
+  weak_password: { status: 400, message: "A password needs at least 8 characters." },
+  login_taken: { status: 409, message: "Another user already has this login." },
+  user_not_found: { status: 404, message: "No such user." },
+  token_not_found: { status: 404, message: "No such token." },
+  invalid_role: { status: 400, message: "The role must be administrator or editor." },
+  membership_not_found: { status: 404, message: "This user has no role on this site." },
+  invalid_credentials: { status: 401, message: "Wrong login or password." },
+} satisfies Record<string, Entry>;
+
+export type ErrorCode = keyof typeof CATALOGUE;
+
+/** Builds the catalogued error; `message` overrides the default text when a case needs more precision. */
+export function fail(code: ErrorCode, details: Record<string, unknown> = {}, message?: string, headers?: Record<string, string>): ApiError {
+  const entry: Entry = CATALOGUE[code];
+  return new ApiError(entry.status, code, message ?? entry.message, details, entry.envelope ?? "handler", headers ?? {});
+}
+
+/** The response body for an error, in its envelope. */
+export function envelopeOf(error: ApiError): Record<string, unknown> {
+  if (error.envelope === "pre") return { code: error.code, message: error.message, data: { status: error.status, ...error.details } };
+  return { success: false, error: error.code, message: error.message, ...error.details };
+}

@@ -1,0 +1,34 @@
+// Remembers every route's path pattern and methods, so an unknown method on a known path
+// answers 405 method_not_allowed instead of a bare 404.
+import type { RouteOptions } from "fastify";
+
+interface Known {
+  pattern: RegExp;
+  methods: Set<string>;
+}
+
+function toRegExp(url: string): RegExp {
+  const source = url
+    .split("/")
+    .map((part) => (part.startsWith(":") ? "[^/]+" : part === "*" ? ".*" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${source}/?$`);
+}
+
+export class RoutesIndex {
+  private readonly known = new Map<string, Known>();
+
+  add(route: RouteOptions): void {
+    if (route.url === "*" || route.url === "/*") return;
+    const entry = this.known.get(route.url) ?? { pattern: toRegExp(route.url), methods: new Set<string>() };
+    for (const method of [route.method].flat()) entry.methods.add(String(method).toUpperCase());
+    this.known.set(route.url, entry);
+  }
+
+  /** Methods allowed on a concrete path, empty when no route matches it. */
+  methodsFor(path: string): string[] {
+    const out = new Set<string>();
+    for (const entry of this.known.values()) if (entry.pattern.test(path)) entry.methods.forEach((m) => out.add(m));
+    return [...out].sort();
+  }
+}

@@ -1,0 +1,35 @@
+// Route schemas with TypeBox. They validate input types and document every route in the
+// OpenAPI description. Objects stay open (additionalProperties) because unknown keys are
+// reported as warnings by the services rather than stripped or refused here.
+import { Type, type TProperties, type TSchema } from "@sinclair/typebox";
+
+export { Type };
+
+export const Obj = <P extends TProperties>(properties: P, description?: string) =>
+  Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
+
+/** Optional in the schema: presence is checked by the service, which answers the spec's own code. */
+export const Opt = <S extends TSchema>(schema: S) => Type.Optional(schema);
+
+export const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
+
+/** A success body: `success: true` plus the given fields. */
+export const Success = <P extends TProperties>(properties: P) => Obj({ success: Type.Literal(true), ...properties });
+
+export const HandlerError = Obj(
+  { success: Type.Literal(false), error: Type.String(), message: Type.String() },
+  "Handler error: {success: false, error, message, ...details}",
+);
+
+export const PreHandlerError = Obj(
+  { code: Type.String(), message: Type.String(), data: Obj({ status: Type.Integer() }) },
+  "Error before a handler (token, site, body, route): {code, message, data: {status}}",
+);
+
+/** Answers documented on every API route besides its own success shape. */
+export const commonErrors = {
+  "4XX": Type.Union([HandlerError, PreHandlerError]),
+  "5XX": Type.Union([HandlerError, PreHandlerError]),
+};
+
+export const IdParam = Type.String({ pattern: "^[^/]+$" });

@@ -1,0 +1,30 @@
+// Site-scoped capabilities are served at two addresses (spec, Versioning): `/api/site/{site_id}/…`
+// and the legacy `/api/…` that picks the site by blog_id, X-Svc-Blog-Id or domain.
+// Each capability registers its routes once, through this, and gets both.
+import type { FastifyInstance } from "fastify";
+import type { AppDeps } from "../app-deps.ts";
+import { siteScope, type SiteAddressing } from "./site-scope.ts";
+
+export type SiteRoutes = (scope: FastifyInstance, deps: AppDeps) => void;
+
+/**
+ * `everywhere`: served at both addresses. `pathOnly`: only under `/api/site/{site_id}`, for
+ * calls whose legacy form would collide with a network path (site memberships vs `/api/users`).
+ */
+export function registerSiteRoutes(app: FastifyInstance, deps: AppDeps, everywhere: SiteRoutes[], pathOnly: SiteRoutes[]): void {
+  const mount = (prefix: string, addressing: SiteAddressing, capabilities: SiteRoutes[]) =>
+    app.register(
+      async (scope) => {
+        scope.addHook("onRequest", siteScope(deps.store.db, addressing));
+        if (addressing === "legacy") {
+          scope.addHook("onRoute", (route) => {
+            route.schema = { ...route.schema, deprecated: true } as typeof route.schema;
+          });
+        }
+        for (const register of capabilities) register(scope, deps);
+      },
+      { prefix },
+    );
+  mount("/api/site/:site_id", "path", [...everywhere, ...pathOnly]);
+  mount("/api", "legacy", everywhere);
+}

@@ -1,0 +1,71 @@
+// Which site a site-scoped call acts on (spec, Authentication 5–6; CONTRACT §2).
+// `/api/site/{id}/…`: an unknown site, a foreign one and one the caller does not administer
+// all answer 404 site_not_found, so a caller never learns whether a foreign site exists.
+// Legacy `/api/…`: chosen by query blog_id, header X-Svc-Blog-Id, then query domain; with none,
+// the main site and `X-Svc-Blog-Source: default`; a non-administrator gets 403 insufficient_role.
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { fail } from "./errors.ts";
+import type { Db } from "../store/database.ts";
+import { administers } from "../network/callers.ts";
+import { MAIN_SITE_ID, siteByDomain, siteById, type SiteRow } from "../network/sites-queries.ts";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    site: SiteRow;
+  }
+}
+
+export type SiteAddressing = "path" | "legacy";
+
+function positiveInt(value: unknown): number | null {
+  if (typeof value !== "string" || !/^[1-9]\d{0,9}$/.test(value)) return null;
+  const n = Number(value);
+  return n <= 2_147_483_647 ? n : null;
+}
+
+function first(value: unknown): unknown {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+async function bySitePath(db: Db, request: FastifyRequest): Promise<SiteRow> {
+  const id = positiveInt((request.params as Record<string, unknown>).site_id);
+  const site = id === null ? undefined : await siteById(db, id);
+  if (!site || !request.caller || !(await administers(db, request.caller, site.id))) throw fail("site_not_found");
+  return site;
+}
+
+async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<SiteRow> {
+  const query = request.query as Record<string, unknown>;
+  const blogId = first(query.blog_id);
+  const header = first(request.headers["x-svc-blog-id"]);
+  const domain = first(query.domain);
+
+  let site: SiteRow | undefined;
+  let source: string;
+  if (blogId !== undefined && blogId !== "") {
+    source = "blog_id";
+    const id = positiveInt(blogId);
+    site = id === null ? undefined : await siteById(db, id);
+  } else if (header !== undefined && header !== "") {
+    source = "header";
+    const id = positiveInt(header);
+    site = id === null ? undefined : await siteById(db, id);
+  } else if (typeof domain === "string" && domain !== "") {
+    source = "domain";
+    site = await siteByDomain(db, domain.toLowerCase());
+  } else {
+    source = "default";
+    site = await siteById(db, MAIN_SITE_ID);
+  }
+  reply.header("X-Svc-Blog-Source", source);
+  if (!site) throw fail("site_not_found");
+  if (!request.caller || !(await administers(db, request.caller, site.id))) throw fail("insufficient_role");
+  return site;
+}
+
+/** The onRequest hook of the site-scoped routes for one addressing mode. */
+export function siteScope(db: Db, addressing: SiteAddressing) {
+  return async function resolveSite(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    request.site = addressing === "path" ? await bySitePath(db, request) : await byLegacySelector(db, request, reply);
+  };
+}

@@ -1,0 +1,61 @@
+// Process entry: config, store, first-start bootstrap, app, listen, graceful shutdown.
+import { loadConfig, ConfigError, type Config } from "./config.ts";
+import { openStore } from "./store/database.ts";
+import { buildApp } from "./app.ts";
+import { systemClock } from "./clock.ts";
+import { memoryLimits } from "./http/limits.ts";
+import { bootstrapNetwork } from "./network/bootstrap.ts";
+
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`config error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = configOrExit();
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const boot = await bootstrapNetwork(store.db, {
+    publicHost: config.publicHost,
+    adminToken: config.adminToken,
+    dataDir: config.dataDir,
+    now: systemClock(),
+  });
+  if (boot.generatedToken) {
+    // Printed once, on the first start only; it is also in $SVC_DATA_DIR/admin-token (0600).
+    process.stdout.write(`admin token: ${boot.generatedToken}\n`);
+  }
+
+  const limits = memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
+  const app = await buildApp({ config, store, clock: systemClock, limits }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down: finishing requests in flight");
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      await store.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+
+  await app.listen({ host: config.host, port: config.port });
+}
+
+main().catch((error) => {
+  process.stderr.write(`start-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,54 @@
+// First start creates the network (CONTRACT §1): main site 1 and super-administrator `admin`
+// (id 1) with a token. Later starts reuse the stored state; a SVC_ADMIN_TOKEN given on a later
+// start is made one of admin's tokens if it is not already.
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gmt } from "../clock.ts";
+import type { Db } from "../store/database.ts";
+import { storeToken } from "./tokens-service.ts";
+import { hashToken } from "./token-format.ts";
+
+export interface BootstrapOptions {
+  publicHost: string;
+  adminToken: string | null;
+  dataDir: string;
+  now: number;
+}
+
+export interface BootstrapResult {
+  created: boolean;
+  /** Set only when a token was generated on this start: it is printed once. */
+  generatedToken: string | null;
+}
+
+export const ADMIN_USER_ID = 1;
+
+export async function bootstrapNetwork(db: Db, options: BootstrapOptions): Promise<BootstrapResult> {
+  const result = await db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom("users").select("id").where("id", "=", ADMIN_USER_ID).executeTakeFirst();
+    if (existing) {
+      if (options.adminToken) {
+        const known = await trx.selectFrom("tokens").select("id").where("hash", "=", hashToken(options.adminToken)).executeTakeFirst();
+        if (!known) await storeToken(trx, options.now, ADMIN_USER_ID, "SVC_ADMIN_TOKEN", options.adminToken);
+      }
+      return { created: false, generatedToken: null };
+    }
+    const at = gmt(options.now);
+    // On empty tables the first rows get id 1 in both dialects; no explicit id is written,
+    // so PostgreSQL's sequences stay in step.
+    const site = await trx.insertInto("sites").values({ name: "Main site", domain: options.publicHost, created_at_gmt: at }).returning("id").executeTakeFirstOrThrow();
+    const user = await trx.insertInto("users").values({ login: "admin", email: null, password_hash: null, super_admin: 1, created_at_gmt: at }).returning("id").executeTakeFirstOrThrow();
+    if (site.id !== 1 || user.id !== ADMIN_USER_ID) throw new Error("the network's first rows did not get id 1: the database is not empty");
+    const issued = options.adminToken
+      ? await storeToken(trx, options.now, ADMIN_USER_ID, "SVC_ADMIN_TOKEN", options.adminToken)
+      : await storeToken(trx, options.now, ADMIN_USER_ID, "generated at first start");
+    return { created: true, generatedToken: options.adminToken ? null : issued.token };
+  });
+  if (result.generatedToken) {
+    mkdirSync(options.dataDir, { recursive: true });
+    const file = join(options.dataDir, "admin-token");
+    writeFileSync(file, result.generatedToken + "\n", { mode: 0o600 });
+    chmodSync(file, 0o600);
+  }
+  return result;
+}

@@ -1,0 +1,44 @@
+// Who is calling: a token resolved to its user. Tokens are looked up by their SHA-256 hash
+// and the stored hash is compared again in constant time, so no timing tells how much of a
+// guessed hash matched.
+import { timingSafeEqual } from "node:crypto";
+import type { Db } from "../store/database.ts";
+import { hashToken, isWellFormedToken } from "./token-format.ts";
+
+export interface Caller {
+  userId: number;
+  login: string;
+  superAdmin: boolean;
+  tokenId: number;
+}
+
+export async function callerByToken(db: Db, token: string): Promise<Caller | null> {
+  if (!isWellFormedToken(token)) return null;
+  const hash = hashToken(token);
+  const row = await db
+    .selectFrom("tokens")
+    .innerJoin("users", "users.id", "tokens.user_id")
+    .select(["tokens.id as token_id", "tokens.hash", "users.id as user_id", "users.login", "users.super_admin"])
+    .where("tokens.hash", "=", hash)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (!timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(hash, "hex"))) return null;
+  return { userId: row.user_id, login: row.login, superAdmin: row.super_admin === 1, tokenId: row.token_id };
+}
+
+/** The caller's role on a site, or null. A super-administrator administers every site. */
+export async function roleOn(db: Db, caller: Caller, siteId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom("memberships")
+    .select("role")
+    .where("site_id", "=", siteId)
+    .where("user_id", "=", caller.userId)
+    .executeTakeFirst();
+  if (row) return row.role;
+  return caller.superAdmin ? "administrator" : null;
+}
+
+export async function administers(db: Db, caller: Caller, siteId: number): Promise<boolean> {
+  if (caller.superAdmin) return true;
+  return (await roleOn(db, caller, siteId)) === "administrator";
+}

@@ -1,0 +1,31 @@
+// A user's role on a site: PUT/DELETE /api/site/{site_id}/users/{user_id} (CONTRACT §3).
+// Site-scoped, so only the site's administrators and super-administrators reach it.
+import type { FastifyInstance } from "fastify";
+import { networkContext, type AppDeps } from "../app-deps.ts";
+import { fail } from "../http/errors.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { removeRole, setRole } from "./users-service.ts";
+
+const Params = Obj({ user_id: Type.String() });
+const Answer = Success({ site_id: Type.Integer(), user_id: Type.Integer(), role: Type.String() });
+
+export function siteUserRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  const ctx = networkContext(deps);
+  const tags = ["network"];
+
+  scope.put("/users/:user_id", {
+    schema: { tags, summary: "Give a user a role on the site (administrator or editor)", params: Params, body: Obj({ role: Opt(Type.String()) }), response: { 200: Answer, ...commonErrors } },
+  }, async (request) => {
+    if (!request.caller) throw fail("missing_token");
+    const done = await setRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller, (request.body ?? {}) as Record<string, unknown>);
+    return { success: true, site_id: request.site.id, ...done };
+  });
+
+  scope.delete("/users/:user_id", {
+    schema: { tags, summary: "Remove a user's role on the site", params: Params, response: { 200: Answer, ...commonErrors } },
+  }, async (request) => {
+    if (!request.caller) throw fail("missing_token");
+    const done = await removeRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller);
+    return { success: true, site_id: request.site.id, ...done, removed: true };
+  });
+}

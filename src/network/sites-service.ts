@@ -1,0 +1,104 @@
+// Sites of the network (CONTRACT §3). Creating, deleting and re-domaining a site are
+// network operations for super-administrators; a site's administrators may read it and rename it.
+import { gmt } from "../clock.ts";
+import { isHostname } from "../config.ts";
+import { fail } from "../http/errors.ts";
+import { isUniqueViolation } from "../store/errors.ts";
+import type { Caller } from "./callers.ts";
+import { administers } from "./callers.ts";
+import { homeUrl, type NetworkContext } from "./context.ts";
+import { MAIN_SITE_ID, siteById, type SiteRow } from "./sites-queries.ts";
+import { optionalString, requireSuperAdmin } from "./input.ts";
+
+export interface SiteRecord {
+  id: number;
+  name: string;
+  domain: string;
+  home_url: string;
+  created_at_gmt: string;
+}
+
+const MAX_NAME = 200;
+
+export function siteRecord(row: SiteRow, port: number): SiteRecord {
+  return { id: row.id, name: row.name, domain: row.domain, home_url: homeUrl(row.domain, port), created_at_gmt: row.created_at_gmt };
+}
+
+function siteName(value: unknown): string {
+  const name = optionalString(value, "name", MAX_NAME)?.trim();
+  if (!name) throw fail("site_name_required");
+  return name;
+}
+
+function siteDomain(value: unknown): string {
+  const domain = optionalString(value, "domain", 253)?.trim().toLowerCase();
+  if (!domain || !isHostname(domain)) throw fail("invalid_domain", { domain: value ?? null });
+  return domain;
+}
+
+/** A site the caller may see, or 404 exactly as for a site that does not exist. */
+async function visibleSite(ctx: NetworkContext, caller: Caller, id: number): Promise<SiteRow> {
+  const site = await siteById(ctx.db, id);
+  if (!site || !(await administers(ctx.db, caller, site.id))) throw fail("site_not_found", {}, undefined);
+  return site;
+}
+
+export async function createSite(ctx: NetworkContext, caller: Caller, body: Record<string, unknown>): Promise<SiteRecord> {
+  requireSuperAdmin(caller);
+  const name = siteName(body.name);
+  const domain = siteDomain(body.domain);
+  try {
+    const row = await ctx.db
+      .insertInto("sites")
+      .values({ name, domain, created_at_gmt: gmt(ctx.clock()) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return siteRecord(row, ctx.publicPort);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fail("domain_taken", { domain });
+    throw error;
+  }
+}
+
+export async function listSites(ctx: NetworkContext, caller: Caller): Promise<SiteRecord[]> {
+  let query = ctx.db.selectFrom("sites").selectAll("sites").orderBy("sites.id");
+  if (!caller.superAdmin) {
+    query = query
+      .innerJoin("memberships", "memberships.site_id", "sites.id")
+      .where("memberships.user_id", "=", caller.userId)
+      .where("memberships.role", "=", "administrator");
+  }
+  return (await query.execute()).map((row) => siteRecord(row, ctx.publicPort));
+}
+
+export async function getSite(ctx: NetworkContext, caller: Caller, id: number): Promise<SiteRecord> {
+  return siteRecord(await visibleSite(ctx, caller, id), ctx.publicPort);
+}
+
+export async function updateSite(ctx: NetworkContext, caller: Caller, id: number, body: Record<string, unknown>): Promise<SiteRecord> {
+  const site = await visibleSite(ctx, caller, id);
+  const changes: { name?: string; domain?: string } = {};
+  if (body.name !== undefined) changes.name = siteName(body.name);
+  if (body.domain !== undefined) {
+    requireSuperAdmin(caller);
+    changes.domain = siteDomain(body.domain);
+  }
+  if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: ["name", "domain"] });
+  try {
+    const row = await ctx.db.updateTable("sites").set(changes).where("id", "=", site.id).returningAll().executeTakeFirstOrThrow();
+    return siteRecord(row, ctx.publicPort);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fail("domain_taken", { domain: changes.domain });
+    throw error;
+  }
+}
+
+export async function deleteSite(ctx: NetworkContext, caller: Caller, id: number): Promise<SiteRecord> {
+  requireSuperAdmin(caller);
+  const site = await siteById(ctx.db, id);
+  if (!site) throw fail("site_not_found");
+  if (site.id === MAIN_SITE_ID) throw fail("main_site");
+  // Everything of the site hangs off it with ON DELETE CASCADE.
+  await ctx.db.deleteFrom("sites").where("id", "=", site.id).execute();
+  return siteRecord(site, ctx.publicPort);
+}

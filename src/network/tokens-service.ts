@@ -1,0 +1,89 @@
+// API tokens: issued, listed, revoked and reissued (CONTRACT §3), and login by password.
+// The secret is shown once, in the answer that creates it; only its SHA-256 is stored.
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import type { Db } from "../store/database.ts";
+import type { Caller } from "./callers.ts";
+import type { NetworkContext } from "./context.ts";
+import { optionalString } from "./input.ts";
+import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
+import { generateToken, hashToken } from "./token-format.ts";
+import { existingUser, requireSelfOrSuperAdmin, userIdOf, userRecord, type UserRecord } from "./users-service.ts";
+
+export interface IssuedToken {
+  token_id: number;
+  token: string;
+}
+
+/** Stores a token for a user; `secret` is given only when the operator chose it (SVC_ADMIN_TOKEN). */
+export async function storeToken(db: Db, now: number, userId: number, label: string | null, secret = generateToken()): Promise<IssuedToken> {
+  const at = gmt(now);
+  const row = await db
+    .insertInto("tokens")
+    .values({ user_id: userId, label, hash: hashToken(secret), created_at_gmt: at, last_issued_at_gmt: at })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { token_id: row.id, token: secret };
+}
+
+async function tokenOwnedBy(ctx: NetworkContext, userId: number, tokenRef: string) {
+  const id = /^[1-9]\d{0,9}$/.test(tokenRef) ? Number(tokenRef) : 0;
+  const row = await ctx.db.selectFrom("tokens").select(["id", "label"]).where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  if (!row) throw fail("token_not_found");
+  return row;
+}
+
+export async function issueToken(ctx: NetworkContext, caller: Caller, userRef: string, body: Record<string, unknown>): Promise<IssuedToken> {
+  const userId = userIdOf(userRef, caller);
+  requireSelfOrSuperAdmin(caller, userId);
+  await existingUser(ctx, userId);
+  const label = optionalString(body.label, "label", 200)?.trim() || null;
+  return storeToken(ctx.db, ctx.clock(), userId, label);
+}
+
+export async function listTokens(ctx: NetworkContext, caller: Caller, userRef: string) {
+  const userId = userIdOf(userRef, caller);
+  requireSelfOrSuperAdmin(caller, userId);
+  await existingUser(ctx, userId);
+  const rows = await ctx.db
+    .selectFrom("tokens")
+    .select(["id", "label", "created_at_gmt", "last_issued_at_gmt"])
+    .where("user_id", "=", userId)
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({ token_id: row.id, label: row.label, created_at_gmt: row.created_at_gmt, issued_at_gmt: row.last_issued_at_gmt }));
+}
+
+export async function revokeToken(ctx: NetworkContext, caller: Caller, userRef: string, tokenRef: string): Promise<number> {
+  const userId = userIdOf(userRef, caller);
+  requireSelfOrSuperAdmin(caller, userId);
+  const token = await tokenOwnedBy(ctx, userId, tokenRef);
+  await ctx.db.deleteFrom("tokens").where("id", "=", token.id).execute();
+  return token.id;
+}
+
+export async function reissueToken(ctx: NetworkContext, caller: Caller, userRef: string, tokenRef: string): Promise<IssuedToken> {
+  const userId = userIdOf(userRef, caller);
+  requireSelfOrSuperAdmin(caller, userId);
+  const token = await tokenOwnedBy(ctx, userId, tokenRef);
+  const secret = generateToken();
+  await ctx.db
+    .updateTable("tokens")
+    .set({ hash: hashToken(secret), last_issued_at_gmt: gmt(ctx.clock()) })
+    .where("id", "=", token.id)
+    .execute();
+  return { token_id: token.id, token: secret };
+}
+
+/** Checks a password; the caller counts a null answer as a failed authentication. */
+export async function login(ctx: NetworkContext, body: Record<string, unknown>): Promise<{ user: UserRecord; token: IssuedToken } | null> {
+  const loginName = typeof body.login === "string" ? body.login.trim() : "";
+  const password = typeof body.password === "string" ? body.password : "";
+  const row = loginName ? await ctx.db.selectFrom("users").selectAll().where("login", "=", loginName).executeTakeFirst() : undefined;
+  // An unknown login or a user without a password still pays for one scrypt run,
+  // so the answer's timing does not tell which logins exist.
+  const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
+  if (!row || !row.password_hash || !ok) return null;
+  const token = await storeToken(ctx.db, ctx.clock(), row.id, "login");
+  return { user: userRecord(row), token };
+}

@@ -1,0 +1,120 @@
+// Users, their roles on sites, and the profile (CONTRACT §3).
+import type { Selectable } from "kysely";
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import { isUniqueViolation } from "../store/errors.ts";
+import type { UsersTable } from "../store/schema.ts";
+import type { Caller } from "./callers.ts";
+import type { NetworkContext } from "./context.ts";
+import { optionalBoolean, optionalString, requireSuperAdmin } from "./input.ts";
+import { hashPassword } from "./passwords.ts";
+
+export const ROLES = ["administrator", "editor"] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface UserRecord {
+  id: number;
+  login: string;
+  email: string | null;
+  super_admin: boolean;
+  created_at_gmt: string;
+}
+
+type UserRow = Selectable<UsersTable>;
+
+const LOGIN = /^[A-Za-z0-9._@-]{1,60}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function userRecord(row: UserRow): UserRecord {
+  return { id: row.id, login: row.login, email: row.email, super_admin: row.super_admin === 1, created_at_gmt: row.created_at_gmt };
+}
+
+export async function createUser(ctx: NetworkContext, caller: Caller, body: Record<string, unknown>): Promise<UserRecord> {
+  requireSuperAdmin(caller);
+  const login = optionalString(body.login, "login", 200)?.trim();
+  if (!login) throw fail("login_required");
+  if (!LOGIN.test(login)) throw fail("invalid_login", { login });
+  const email = optionalString(body.email, "email", 254)?.trim() || null;
+  if (email !== null && !EMAIL.test(email)) throw fail("invalid_email", { email });
+  const password = optionalString(body.password, "password", 1000);
+  if (password !== undefined && password.length < 8) throw fail("weak_password", { min_length: 8 });
+  const superAdmin = optionalBoolean(body.super_admin, "super_admin") ?? false;
+
+  const passwordHash = password === undefined ? null : await hashPassword(password);
+  try {
+    const row = await ctx.db
+      .insertInto("users")
+      .values({ login, email, password_hash: passwordHash, super_admin: superAdmin ? 1 : 0, created_at_gmt: gmt(ctx.clock()) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return userRecord(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fail("login_taken", { login });
+    throw error;
+  }
+}
+
+export async function listUsers(ctx: NetworkContext, caller: Caller): Promise<UserRecord[]> {
+  requireSuperAdmin(caller);
+  return (await ctx.db.selectFrom("users").selectAll().orderBy("id").execute()).map(userRecord);
+}
+
+/** `me` names the caller. Anything else must be a positive integer id. */
+export function userIdOf(ref: string, caller: Caller): number {
+  if (ref === "me") return caller.userId;
+  if (!/^[1-9]\d{0,9}$/.test(ref)) throw fail("user_not_found");
+  return Number(ref);
+}
+
+export async function existingUser(ctx: NetworkContext, id: number): Promise<UserRow> {
+  const row = await ctx.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) throw fail("user_not_found");
+  return row;
+}
+
+/** A user may act on itself; a super-administrator on anyone. */
+export function requireSelfOrSuperAdmin(caller: Caller, userId: number): void {
+  if (caller.userId !== userId && !caller.superAdmin) {
+    throw fail("insufficient_role", {}, "Only the user itself or a super-administrator may do this.");
+  }
+}
+
+export async function getUser(ctx: NetworkContext, caller: Caller, ref: string): Promise<UserRecord> {
+  const id = userIdOf(ref, caller);
+  requireSelfOrSuperAdmin(caller, id);
+  return userRecord(await existingUser(ctx, id));
+}
+
+export async function setRole(ctx: NetworkContext, siteId: number, userRef: string, caller: Caller, body: Record<string, unknown>) {
+  const role = body.role;
+  if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) throw fail("invalid_role", { allowed: ROLES });
+  const userId = userIdOf(userRef, caller);
+  await existingUser(ctx, userId);
+  await ctx.db.transaction().execute(async (trx) => {
+    const updated = await trx.updateTable("memberships").set({ role }).where("site_id", "=", siteId).where("user_id", "=", userId).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("memberships").values({ site_id: siteId, user_id: userId, role }).execute();
+  });
+  return { user_id: userId, role };
+}
+
+export async function removeRole(ctx: NetworkContext, siteId: number, userRef: string, caller: Caller) {
+  const userId = userIdOf(userRef, caller);
+  const removed = await ctx.db.deleteFrom("memberships").where("site_id", "=", siteId).where("user_id", "=", userId).returning("role").executeTakeFirst();
+  if (!removed) throw fail("membership_not_found");
+  return { user_id: userId, role: removed.role };
+}
+
+export async function profile(ctx: NetworkContext, caller: Caller) {
+  const user = await existingUser(ctx, caller.userId);
+  const rows = await ctx.db
+    .selectFrom("sites")
+    .leftJoin("memberships", (join) => join.onRef("memberships.site_id", "=", "sites.id").on("memberships.user_id", "=", caller.userId))
+    .select(["sites.id", "sites.name", "memberships.role"])
+    .orderBy("sites.id")
+    .execute();
+  // A super-administrator administers every site, member or not.
+  const sites = rows
+    .filter((row) => row.role !== null || caller.superAdmin)
+    .map((row) => ({ id: row.id, name: row.name, role: row.role ?? "administrator" }));
+  return { user: userRecord(user), sites };
+}

@@ -1,0 +1,83 @@
+// Opens the store: embedded SQLite by default, PostgreSQL when DATABASE_URL names one.
+// Services see only Kysely<Tables>; the dialect matters to migrations and a few error mappings.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Kysely, SqliteDialect, PostgresDialect } from "kysely";
+import SQLite from "better-sqlite3";
+import pg from "pg";
+import type { Tables } from "./schema.ts";
+import { migrate } from "./migrations.ts";
+
+export type Dialect = "sqlite" | "postgres";
+export type Db = Kysely<Tables>;
+
+export interface Store {
+  db: Db;
+  dialect: Dialect;
+  /** Answers true when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  dataDir: string;
+  databaseUrl: string | null;
+  /** SQLite file name inside dataDir; tests may pass ":memory:". */
+  sqliteFile?: string;
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const store = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options);
+  await migrate(store.db, store.dialect);
+  return store;
+}
+
+function openSqlite(options: StoreOptions): Store {
+  const file = options.sqliteFile ?? "svc.db";
+  let path = file;
+  if (file !== ":memory:") {
+    mkdirSync(options.dataDir, { recursive: true });
+    path = join(options.dataDir, file);
+  }
+  const database = new SQLite(path);
+  database.pragma("journal_mode = WAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("busy_timeout = 5000");
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+  return {
+    db,
+    dialect: "sqlite",
+    async ping() {
+      try {
+        database.prepare("select 1").get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+function openPostgres(url: string): Store {
+  const pool = new pg.Pool({ connectionString: url });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: "postgres",
+    async ping() {
+      try {
+        await pool.query("select 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
