@@ -5,12 +5,15 @@ import type { Config } from "./config.ts";
 import type { Limits } from "./http/limits.ts";
 import type { Store } from "./store/database.ts";
 import type { NetworkContext } from "./network/context.ts";
+import type { Publisher } from "./publish/changes.ts";
 
 export interface AppDeps {
   config: Config;
   store: Store;
   clock: Clock;
   limits: Limits;
+  /** Rebakes and flushes what a committed write affects. */
+  publisher: Publisher;
 }
 
 export function networkContext(deps: AppDeps): NetworkContext {

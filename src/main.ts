@@ -5,6 +5,7 @@ import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { memoryLimits } from "./http/limits.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
+import { publisherWithoutFrames } from "./publish/report.ts";
 
 function configOrExit(): Config {
   try {
@@ -33,7 +34,7 @@ async function main(): Promise<void> {
   }
 
   const limits = memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
-  const app = await buildApp({ config, store, clock: systemClock, limits }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
+  const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publisherWithoutFrames }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -31,8 +31,6 @@ export const CATALOGUE = {
   invalid_token: { status: 401, message: "The API token is not valid (malformed, unknown, revoked or reissued).", envelope: "pre" },
   too_many_auth_failures: { status: 429, message: "Too many failed authentication attempts from this address; wait and retry.", envelope: "pre" },
   too_many_requests: { status: 429, message: "Too many requests; wait and retry.", envelope: "pre" },
-  site_not_found: { status: 404, message: "No such site.", envelope: "pre" },
-  insufficient_role: { status: 403, message: "You are not an administrator of this site.", envelope: "pre" },
   route_not_found: { status: 404, message: "No such route.", envelope: "pre" },
   method_not_allowed: { status: 405, message: "This method is not allowed on this route.", envelope: "pre" },
   invalid_json: { status: 400, message: "The request body is not valid JSON.", envelope: "pre" },
@@ -42,7 +40,10 @@ export const CATALOGUE = {
   database_unavailable: { status: 503, message: "The database does not answer; retry shortly.", envelope: "pre" },
   internal_error: { status: 500, message: "An unexpected error occurred.", envelope: "pre" },
 
-  // handler errors shared by every capability
+  // handler errors shared by every capability; site selection raises the first two
+  // before a handler, in the pre-handler envelope (preFail)
+  site_not_found: { status: 404, message: "No such site." },
+  insufficient_role: { status: 403, message: "You are not an administrator of this site." },
   invalid_field: { status: 400, message: "A field has the wrong type or value." },
   forbidden: { status: 403, message: "Not allowed." },
   internal_unavailable: { status: 502, message: "The renderer did not answer; what was saved stays saved. Repeat the call later." },
@@ -73,6 +74,12 @@ export type ErrorCode = keyof typeof CATALOGUE;
 export function fail(code: ErrorCode, details: Record<string, unknown> = {}, message?: string, headers?: Record<string, string>): ApiError {
   const entry: Entry = CATALOGUE[code];
   return new ApiError(entry.status, code, message ?? entry.message, details, entry.envelope ?? "handler", headers ?? {});
+}
+
+/** The same error raised before a handler (site selection), in the `{code, message, data}` envelope. */
+export function preFail(code: ErrorCode, details: Record<string, unknown> = {}, message?: string): ApiError {
+  const error = fail(code, details, message);
+  return new ApiError(error.status, error.code, error.message, error.details, "pre", error.headers);
 }
 
 /** The response body for an error, in its envelope. */

@@ -4,7 +4,7 @@
 // Legacy `/api/…`: chosen by query blog_id, header X-Svc-Blog-Id, then query domain; with none,
 // the main site and `X-Svc-Blog-Source: default`; a non-administrator gets 403 insufficient_role.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { fail } from "./errors.ts";
+import { preFail } from "./errors.ts";
 import type { Db } from "../store/database.ts";
 import { administers } from "../network/callers.ts";
 import { MAIN_SITE_ID, siteByDomain, siteById, type SiteRow } from "../network/sites-queries.ts";
@@ -30,7 +30,7 @@ function first(value: unknown): unknown {
 async function bySitePath(db: Db, request: FastifyRequest): Promise<SiteRow> {
   const id = positiveInt((request.params as Record<string, unknown>).site_id);
   const site = id === null ? undefined : await siteById(db, id);
-  if (!site || !request.caller || !(await administers(db, request.caller, site.id))) throw fail("site_not_found");
+  if (!site || !request.caller || !(await administers(db, request.caller, site.id))) throw preFail("site_not_found");
   return site;
 }
 
@@ -58,8 +58,8 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
     site = await siteById(db, MAIN_SITE_ID);
   }
   reply.header("X-Svc-Blog-Source", source);
-  if (!site) throw fail("site_not_found");
-  if (!request.caller || !(await administers(db, request.caller, site.id))) throw fail("insufficient_role");
+  if (!site) throw preFail("site_not_found");
+  if (!request.caller || !(await administers(db, request.caller, site.id))) throw preFail("insufficient_role");
   return site;
 }
 

@@ -10,3 +10,16 @@ export interface Warning {
 export function warning(code: string, message: string, details: Record<string, unknown> = {}): Warning {
   return { code, message, ...details };
 }
+
+/** Warns `unknown_field` for each key of the body the call does not know. */
+export function unknownFields(body: Record<string, unknown>, known: readonly string[], into: Warning[] = []): Warning[] {
+  for (const key of Object.keys(body)) {
+    if (!known.includes(key)) into.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+  }
+  return into;
+}
+
+/** A success body: `success: true`, the fields, and always a `warnings` list. */
+export function ok<T extends Record<string, unknown>>(fields: T, warnings: Warning[] = []): { success: true } & T & { warnings: Warning[] } {
+  return { success: true, ...fields, warnings };
+}

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { networkContext, type AppDeps } from "../app-deps.ts";
 import { fail } from "../http/errors.ts";
+import { ok, unknownFields } from "../http/warnings.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { Caller } from "./callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";
@@ -38,58 +39,58 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
     schema: { tags, summary: "Create a site (super-administrator)", body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 201: Success({ site: Site }), ...commonErrors } },
   }, async (request, reply) => {
     const site = await createSite(ctx, caller(request), body(request));
-    return reply.code(201).send({ success: true, site });
+    return reply.code(201).send(ok({ site }, unknownFields(body(request), ["name", "domain"])));
   });
 
   app.get("/api/sites", {
     schema: { tags, summary: "Sites the caller administers (all for a super-administrator)", response: { 200: Success({ total: Type.Integer(), sites: Type.Array(Site) }), ...commonErrors } },
   }, async (request) => {
     const sites = await listSites(ctx, caller(request));
-    return { success: true, total: sites.length, sites };
+    return ok({ total: sites.length, sites });
   });
 
   app.get("/api/sites/:id", {
     schema: { tags, summary: "One site", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
-  }, async (request) => ({ success: true, site: await getSite(ctx, caller(request), siteIdOf(request)) }));
+  }, async (request) => ok({ site: await getSite(ctx, caller(request), siteIdOf(request)) }));
 
   app.patch("/api/sites/:id", {
     schema: { tags, summary: "Rename a site or change its domain (domain: super-administrator)", params: SiteId, body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 200: Success({ site: Site }), ...commonErrors } },
-  }, async (request) => ({ success: true, site: await updateSite(ctx, caller(request), siteIdOf(request), body(request)) }));
+  }, async (request) => ok({ site: await updateSite(ctx, caller(request), siteIdOf(request), body(request)) }, unknownFields(body(request), ["name", "domain"])));
 
   app.delete("/api/sites/:id", {
     schema: { tags, summary: "Delete a site and everything in it (super-administrator; not the main site)", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
-  }, async (request) => ({ success: true, site: await deleteSite(ctx, caller(request), siteIdOf(request)) }));
+  }, async (request) => ok({ site: await deleteSite(ctx, caller(request), siteIdOf(request)), deleted: true }));
 
   app.post("/api/users", {
     schema: { tags, summary: "Create a user (super-administrator)", body: Obj({ login: Opt(Type.String()), email: Opt(Type.String()), password: Opt(Type.String()), super_admin: Opt(Type.Boolean()) }), response: { 201: Success({ user: User }), ...commonErrors } },
   }, async (request, reply) => {
     const user = await createUser(ctx, caller(request), body(request));
-    return reply.code(201).send({ success: true, user });
+    return reply.code(201).send(ok({ user }, unknownFields(body(request), ["login", "email", "password", "super_admin"])));
   });
 
   app.get("/api/users", {
     schema: { tags, summary: "Every user (super-administrator)", response: { 200: Success({ total: Type.Integer(), users: Type.Array(User) }), ...commonErrors } },
   }, async (request) => {
     const users = await listUsers(ctx, caller(request));
-    return { success: true, total: users.length, users };
+    return ok({ total: users.length, users });
   });
 
   app.get("/api/users/:id", {
     schema: { tags, summary: "One user (itself, or any for a super-administrator); `me` is the caller", params: UserId, response: { 200: Success({ user: User }), ...commonErrors } },
-  }, async (request) => ({ success: true, user: await getUser(ctx, caller(request), (request.params as { id: string }).id) }));
+  }, async (request) => ok({ user: await getUser(ctx, caller(request), (request.params as { id: string }).id) }));
 
   app.post("/api/users/:id/tokens", {
     schema: { tags, summary: "Issue a token; the secret is shown only in this answer", params: UserId, body: Obj({ label: Opt(Type.String()) }), response: { 201: Issued, ...commonErrors } },
   }, async (request, reply) => {
     const issued = await issueToken(ctx, caller(request), (request.params as { id: string }).id, body(request));
-    return reply.code(201).send({ success: true, ...issued });
+    return reply.code(201).send(ok({ ...issued }, unknownFields(body(request), ["label"])));
   });
 
   app.get("/api/users/:id/tokens", {
     schema: { tags, summary: "A user's tokens, without their secrets", params: UserId, response: { 200: Success({ total: Type.Integer(), tokens: Type.Array(Obj({ token_id: Type.Integer() })) }), ...commonErrors } },
   }, async (request) => {
     const tokens = await listTokens(ctx, caller(request), (request.params as { id: string }).id);
-    return { success: true, total: tokens.length, tokens };
+    return ok({ total: tokens.length, tokens });
   });
 
   app.delete("/api/users/:id/tokens/:token_id", {
@@ -97,14 +98,14 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     const params = request.params as { id: string; token_id: string };
     const tokenId = await revokeToken(ctx, caller(request), params.id, params.token_id);
-    return { success: true, token_id: tokenId, revoked: true };
+    return ok({ token_id: tokenId, revoked: true });
   });
 
   app.post("/api/users/:id/tokens/:token_id/reissue", {
     schema: { tags, summary: "A new secret for a token; the old one stops working", params: UserToken, response: { 200: Issued, ...commonErrors } },
   }, async (request) => {
     const params = request.params as { id: string; token_id: string };
-    return { success: true, ...(await reissueToken(ctx, caller(request), params.id, params.token_id)) };
+    return ok({ ...(await reissueToken(ctx, caller(request), params.id, params.token_id)) });
   });
 
   app.post("/api/login", {
@@ -116,10 +117,10 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
       await deps.limits.recordAuthFailure(request.ip);
       throw fail("invalid_credentials");
     }
-    return { success: true, user: result.user, token: result.token.token, token_id: result.token.token_id };
+    return ok({ user: result.user, token: result.token.token, token_id: result.token.token_id });
   });
 
   app.get("/api/profile", {
     schema: { tags, summary: "The caller and the sites it has a role on", response: { 200: Success({ user: User, sites: Type.Array(Obj({ id: Type.Integer(), name: Type.String(), role: Type.String() })) }), ...commonErrors } },
-  }, async (request) => ({ success: true, ...(await profile(ctx, caller(request))) }));
+  }, async (request) => ok({ ...(await profile(ctx, caller(request))) }));
 }

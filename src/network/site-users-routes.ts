@@ -3,6 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { networkContext, type AppDeps } from "../app-deps.ts";
 import { fail } from "../http/errors.ts";
+import { ok } from "../http/warnings.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { removeRole, setRole } from "./users-service.ts";
 
@@ -18,7 +19,7 @@ export function siteUserRoutes(scope: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     if (!request.caller) throw fail("missing_token");
     const done = await setRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller, (request.body ?? {}) as Record<string, unknown>);
-    return { success: true, site_id: request.site.id, ...done };
+    return ok({ site_id: request.site.id, ...done });
   });
 
   scope.delete("/users/:user_id", {
@@ -26,6 +27,6 @@ export function siteUserRoutes(scope: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     if (!request.caller) throw fail("missing_token");
     const done = await removeRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller);
-    return { success: true, site_id: request.site.id, ...done, removed: true };
+    return ok({ site_id: request.site.id, ...done, removed: true });
   });
 }

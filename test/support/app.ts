@@ -1,0 +1,118 @@
+// A real app on a fresh SQLite file in a temporary folder, bootstrapped like a first start,
+// driven through Fastify's inject. `call` returns status, headers and the parsed JSON body.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp, type BuildOptions } from "../../src/app.ts";
+import type { AppDeps } from "../../src/app-deps.ts";
+import { loadConfig, type Config } from "../../src/config.ts";
+import { systemClock } from "../../src/clock.ts";
+import { memoryLimits, type Limits } from "../../src/http/limits.ts";
+import { openStore, type Store } from "../../src/store/database.ts";
+import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
+import { generateToken } from "../../src/network/token-format.ts";
+import { publisherWithoutFrames } from "../../src/publish/report.ts";
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  /** A raw payload sent as is (for malformed JSON and size tests). */
+  payload?: string;
+  headers?: Record<string, string>;
+  ip?: string;
+  query?: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: any;
+  text: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  store: Store;
+  config: Config;
+  adminToken: string;
+  dataDir: string;
+  call(method: string, url: string, options?: CallOptions): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  limits?: Limits;
+  build?: BuildOptions;
+  /** Runs before the app is ready, e.g. to add a route that throws. */
+  beforeReady?: (app: FastifyInstance) => void;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), "svc-test-"));
+  const adminToken = generateToken();
+  const config = loadConfig({
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_TOKEN: adminToken,
+    SVC_RATE_LIMIT_PER_MIN: "1000000",
+    ...options.env,
+  });
+  const store = await openStore({ dataDir, databaseUrl: config.databaseUrl });
+  await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
+  const limits = options.limits ?? memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
+  const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publisherWithoutFrames };
+  const app = await buildApp(deps, options.build);
+  options.beforeReady?.(app);
+  await app.ready();
+
+  async function call(method: string, url: string, o: CallOptions = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...o.headers };
+    const token = o.token === undefined ? adminToken : o.token;
+    if (token !== null) headers.authorization = `Bearer ${token}`;
+    let payload: string | undefined = o.payload;
+    if (o.body !== undefined) payload = JSON.stringify(o.body);
+    if (payload !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
+    const response = await app.inject({ method: method as any, url, headers, payload, query: o.query, remoteAddress: o.ip ?? "127.0.0.1" });
+    let body: unknown = undefined;
+    try {
+      body = JSON.parse(response.body);
+    } catch {
+      body = undefined;
+    }
+    return { status: response.statusCode, headers: response.headers, body, text: response.body };
+  }
+
+  return {
+    app,
+    deps,
+    store,
+    config,
+    adminToken,
+    dataDir,
+    call,
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Creates a user with a token through the API; returns its id and token. */
+export async function makeUser(t: TestApp, login: string, extra: Record<string, unknown> = {}): Promise<{ id: number; token: string }> {
+  const created = await t.call("POST", "/api/users", { body: { login, ...extra } });
+  if (created.status !== 201) throw new Error(`user ${login}: ${created.status} ${created.text}`);
+  const id = created.body.user.id as number;
+  const issued = await t.call("POST", `/api/users/${id}/tokens`, { body: { label: "test" } });
+  if (issued.status !== 201) throw new Error(`token for ${login}: ${issued.status} ${issued.text}`);
+  return { id, token: issued.body.token as string };
+}
+
+/** Creates a site through the API; returns its id. */
+export async function makeSite(t: TestApp, name: string, domain: string): Promise<number> {
+  const created = await t.call("POST", "/api/sites", { body: { name, domain } });
+  if (created.status !== 201) throw new Error(`site ${name}: ${created.status} ${created.text}`);
+  return created.body.site.id as number;
+}
