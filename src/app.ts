@@ -19,6 +19,12 @@ import { siteUserRoutes } from "./network/site-users-routes.ts";
  */
 export const BODY_LIMIT = 6 * 2 * 1024 * 1024;
 
+declare module "fastify" {
+  interface FastifyInstance {
+    routesIndex: RoutesIndex;
+  }
+}
+
 export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
 }
@@ -55,6 +61,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const routes = new RoutesIndex();
   app.addHook("onRoute", (route) => routes.add(route));
+  app.decorate("routesIndex", routes);
 
   await app.register(swagger, {
     openapi: {

@@ -25,6 +25,11 @@ export class RoutesIndex {
     this.known.set(route.url, entry);
   }
 
+  /** Every route as [url pattern, methods], for the OpenAPI completeness check. */
+  list(): Array<[string, string[]]> {
+    return [...this.known.entries()].map(([url, entry]) => [url, [...entry.methods].sort()]);
+  }
+
   /** Methods allowed on a concrete path, empty when no route matches it. */
   methodsFor(path: string): string[] {
     const out = new Set<string>();
