@@ -86,6 +86,16 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     if (request.url.startsWith("/api/") || request.url === "/api") await guard(request, reply);
   });
 
+  // Once shutdown begins, answers close their connection, so a request that was in flight
+  // finishes and its keep-alive socket does not hold the process open.
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (closing) reply.header("Connection", "close");
+  });
+
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];

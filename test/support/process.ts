@@ -1,0 +1,64 @@
+// Starts the real service (`node --import tsx src/main.ts`) as a child process on a free port.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+
+export interface Running {
+  child: ChildProcess;
+  port: number;
+  stdout: () => string;
+  stderr: () => string;
+  url(path: string): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/** Runs main.ts to completion (for start-up failures); resolves with exit code and output. */
+export async function runToExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env } });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d) => (stdout += d));
+  child.stderr.on("data", (d) => (stderr += d));
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const [code] = await once(child, "exit");
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+export async function startService(env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start: ${stdout} ${stderr}`)), timeoutMs);
+    const check = () => {
+      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on("data", check);
+    child.on("exit", (code) => reject(new Error(`service exited with ${code}: ${stdout} ${stderr}`)));
+  });
+  return {
+    child,
+    port,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode !== null) return child.exitCode;
+      const exited = once(child, "exit");
+      child.kill(signal);
+      const [code] = await exited;
+      return code;
+    },
+  };
+}
