@@ -5,9 +5,13 @@ import { Migrator, type Migration, type MigrationProvider } from "kysely/migrati
 import type { Dialect } from "./database.ts";
 import type { Build } from "./migrations/build.ts";
 import * as m0001 from "./migrations/0001_foundation.ts";
+import * as m0010 from "./migrations/0010_frames.ts";
 
 /** In order; a name once released never changes. */
-const MIGRATIONS: Array<[string, Build]> = [["0001_foundation", m0001.up]];
+const MIGRATIONS: Array<[string, Build]> = [
+  ["0001_foundation", m0001.up],
+  ["0010_frames", m0010.up],
+];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const provider: MigrationProvider = {

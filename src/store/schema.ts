@@ -33,7 +33,48 @@ export interface TokensTable {
   last_issued_at_gmt: string;
 }
 
+export interface FramesTable {
+  id: string;
+  site_id: number;
+  slug: string;
+  block: string;
+  element: string | null;
+  modifier: string | null;
+  html: string;
+  bytes: number;
+  sha256: string;
+  analysis_json: string;
+  revision: Generated<number>;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+  updated_by: number;
+}
+
+export interface FrameBakesTable {
+  frame_id: string;
+  site_id: number;
+  lang: string;
+  html: string;
+  bytes: number;
+  report_json: string;
+  baked_at_gmt: string;
+}
+
+export interface StaticCopiesTable {
+  site_id: number;
+  page_id: number;
+  address: string;
+  frame_id: string;
+  html: string;
+  bytes: number;
+  sha256: string;
+  written_at_gmt: string;
+}
+
 export interface Tables {
+  frames: FramesTable;
+  frame_bakes: FrameBakesTable;
+  static_copies: StaticCopiesTable;
   sites: SitesTable;
   users: UsersTable;
   memberships: MembershipsTable;
