@@ -1,0 +1,33 @@
+// Frame rows of one site. Plain functions taking the database or a transaction.
+import { randomBytes } from "node:crypto";
+import type { Db } from "../store/database.ts";
+import type { FrameRow } from "./record.ts";
+
+export function newFrameId(): string {
+  return randomBytes(8).toString("hex");
+}
+
+const HEX16 = /^[0-9a-f]{16}$/;
+
+/** `{ref}` is the frame id or its slug; an id wins when both could match. */
+export async function frameByRef(db: Db, siteId: number, ref: string): Promise<FrameRow | undefined> {
+  const value = ref.trim();
+  if (HEX16.test(value)) {
+    const byId = await db.selectFrom("frames").selectAll().where("site_id", "=", siteId).where("id", "=", value).executeTakeFirst();
+    if (byId) return byId;
+  }
+  return db.selectFrom("frames").selectAll().where("site_id", "=", siteId).where("slug", "=", value.toLowerCase()).executeTakeFirst();
+}
+
+export function frameBySlug(db: Db, siteId: number, slug: string): Promise<FrameRow | undefined> {
+  return db.selectFrom("frames").selectAll().where("site_id", "=", siteId).where("slug", "=", slug).executeTakeFirst();
+}
+
+export function framesOfSite(db: Db, siteId: number): Promise<FrameRow[]> {
+  return db.selectFrom("frames").selectAll().where("site_id", "=", siteId).execute();
+}
+
+/** The light columns the dependency index needs, without the markup. */
+export function frameGraphRows(db: Db, siteId: number) {
+  return db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
+}

@@ -1,0 +1,65 @@
+// The frame record of the spec's table, and the frame's ETag.
+import type { Selectable } from "kysely";
+import type { FramesTable } from "../store/schema.ts";
+import type { MarkupAnalysis } from "../markup/index.ts";
+
+export type FrameRow = Selectable<FramesTable>;
+
+/** What is stored of a frame's analysis, with references already turned into slugs. */
+export interface StoredAnalysis {
+  analysis: MarkupAnalysis;
+  /** Raw reference values of svc/frame and svc/partial inserts (ids or slugs as written). */
+  ref_values: string[];
+}
+
+export function storedAnalysis(row: Pick<FrameRow, "analysis_json">): StoredAnalysis {
+  return JSON.parse(row.analysis_json) as StoredAnalysis;
+}
+
+export interface FrameExtras {
+  /** Slugs of embedded frames (ids turned into slugs). */
+  frameRefs: string[];
+  rendersOnRequest: boolean;
+  pages?: number[];
+  html?: boolean;
+  referencedBy?: string[];
+}
+
+export function optionName(frameId: string): string {
+  return `svc_frame_${frameId}`;
+}
+
+export function bakedOptionName(frameId: string): string {
+  return `svc_frame_${frameId}_baked`;
+}
+
+/** Strong ETag: changes with every write of the frame (markup, slug). */
+export function frameEtag(row: Pick<FrameRow, "revision" | "sha256">): string {
+  return `"r${row.revision}-${row.sha256.slice(0, 16)}"`;
+}
+
+export function frameRecord(row: FrameRow, extras: FrameExtras): Record<string, unknown> {
+  const { analysis } = storedAnalysis(row);
+  const record: Record<string, unknown> = {
+    id: row.id,
+    slug: row.slug,
+    block: row.block,
+    element: row.element,
+    modifier: row.modifier,
+    bytes: row.bytes,
+    sha256: row.sha256,
+    inserts: analysis.inserts,
+    sources: analysis.sources,
+    frame_refs: extras.frameRefs,
+    binds: analysis.binds,
+    created_at_gmt: row.created_at_gmt,
+    updated_at_gmt: row.updated_at_gmt,
+    updated_by: row.updated_by,
+    option: optionName(row.id),
+    renders_on_request: extras.rendersOnRequest,
+  };
+  if (extras.pages !== undefined && extras.pages.length > 0) record.pages = extras.pages;
+  if (extras.html) record.html = row.html;
+  if (extras.referencedBy !== undefined) record.referenced_by = extras.referencedBy;
+  return record;
+}
