@@ -1,0 +1,87 @@
+// Collects the analysis report while the compiler walks the markup, and freezes it into the
+// MarkupAnalysis shape (sorted unique lists) at the end.
+
+import type { FrameRefInsert, MarkupAnalysis, MarkupWarning } from "./types.ts";
+import { classifyToken, PAGE_SOURCES } from "./tokens.ts";
+
+function sorted(values: Iterable<string>): string[] {
+  // Plain code-unit order, as the contract asks for every sorted list.
+  return Array.from(values).sort();
+}
+
+export class AnalysisBuilder {
+  private readonly inserts = new Map<string, number>();
+  private insertsTotal = 0;
+  private readonly unknown = new Set<string>();
+  private readonly sources = new Set<string>();
+  readonly frameRefs: FrameRefInsert[] = [];
+  binds = 0;
+  private readonly bindTags = new Set<string>();
+  repeats = 0;
+  private readonly tokens = new Set<string>();
+  private readonly live: string[] = [];
+  private readonly liveSeen = new Set<string>();
+  hasDoctype = false;
+  hasBody = false;
+  readonly warnings: MarkupWarning[] = [];
+
+  warn(code: string, message: string, at: number): void {
+    this.warnings.push({ code, message, at });
+  }
+
+  insert(full: string, known: boolean): void {
+    this.inserts.set(full, (this.inserts.get(full) ?? 0) + 1);
+    this.insertsTotal++;
+    if (!known) this.unknown.add(full);
+  }
+
+  source(source: string): void {
+    this.sources.add(source);
+  }
+
+  liveReason(reason: string): void {
+    if (this.liveSeen.has(reason)) return;
+    this.liveSeen.add(reason);
+    this.live.push(reason);
+  }
+
+  bindTag(tag: string): void {
+    this.binds++;
+    this.bindTags.add(tag);
+  }
+
+  /** Records a token used by a bind: its source, live reason, and a warning when it is outside the grammar. */
+  token(token: string, at: number): void {
+    if (this.tokens.has(token)) return;
+    this.tokens.add(token);
+    const info = classifyToken(token);
+    if (info.source !== null) {
+      this.sources.add(info.source);
+      if (PAGE_SOURCES.has(info.source)) this.liveReason(`bind ${token}`);
+    }
+    if (!info.valid) {
+      this.warn("unknown_token", `"${token}" is not a known token; it will print nothing`, at);
+    }
+  }
+
+  finish(): MarkupAnalysis {
+    const inserts: Record<string, number> = {};
+    for (const key of sorted(this.inserts.keys())) inserts[key] = this.inserts.get(key)!;
+    return {
+      inserts,
+      inserts_total: this.insertsTotal,
+      unknown_inserts: sorted(this.unknown),
+      sources: sorted(this.sources),
+      frame_refs: this.frameRefs,
+      binds: this.binds,
+      bind_tags: sorted(this.bindTags),
+      repeats: this.repeats,
+      tokens: sorted(this.tokens),
+      live_reasons: this.live,
+      has_doctype: this.hasDoctype,
+      has_body: this.hasBody,
+      // Warnings are raised in document order except for end-of-markup ones; sort by offset.
+      warnings: this.warnings.sort((a, b) => a.at - b.at),
+    };
+  }
+}

@@ -1,0 +1,19 @@
+// The markup module: pure functions over frame markup (no I/O).
+export { compileFrame } from "./compile.ts";
+export { renderFrame, MAX_FRAME_DEPTH } from "./render.ts";
+export { rewriteFrameRefs, type RewriteResult } from "./rewrite-refs.ts";
+export { escapeAttr, escapeText } from "./escape.ts";
+export { KNOWN_INSERTS, REF_KEYS } from "./insert-grammar.ts";
+export { classifyToken, normalizeRepeatSource, type RepeatSource } from "./tokens.ts";
+export type { Program } from "./program.ts";
+export type {
+  CompiledFrame,
+  FrameRefInsert,
+  LanguageLink,
+  MarkupAnalysis,
+  MarkupWarning,
+  MenuNode,
+  RenderContext,
+  RenderOptions,
+  RenderResult,
+} from "./types.ts";

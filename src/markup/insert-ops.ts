@@ -1,0 +1,204 @@
+// Turns a parsed insert into its program operation: checks the parameters each known insert
+// needs, records what the analysis reports about it (sources, live reasons, frame_refs), and
+// precomputes the output markers.
+
+import type { AnalysisBuilder } from "./analysis.ts";
+import { REF_KEY_SET, REF_KEYS, type ParsedInsert } from "./insert-grammar.ts";
+import type { InsertOp, RepeatOp } from "./program.ts";
+import { normalizeRepeatSource, PAGE_SOURCES } from "./tokens.ts";
+
+/** `<!-- op/<name> <params as written> -->`: the namespace is always op (svc/menu is marked op/menu). */
+export function markerOpen(ins: ParsedInsert): string {
+  return ins.paramsText === null ? `<!-- op/${ins.name} -->` : `<!-- op/${ins.name} ${ins.paramsText} -->`;
+}
+
+/** `<!-- /op/<name> -->`. */
+export function markerClose(ins: ParsedInsert): string {
+  return `<!-- /op/${ins.name} -->`;
+}
+
+/** A non-negative integer from a number or a numeric string; undefined when it is neither. */
+function toCount(value: unknown): number | undefined {
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isFinite(n) || n < 0) return undefined;
+  return Math.floor(n);
+}
+
+/** The string a match value is compared as (CONTRACT: values compare as strings). */
+function matchText(value: unknown): string | undefined {
+  if (value === null) return "null";
+  switch (typeof value) {
+    case "string":
+      return value;
+    case "number":
+    case "boolean":
+      return String(value);
+    default:
+      return undefined;
+  }
+}
+
+/** An insert operation with no parameters applied yet. */
+export function insertOp(kind: InsertOp["kind"], ins: ParsedInsert, at: number): InsertOp {
+  return {
+    t: "insert",
+    kind,
+    full: ins.full,
+    at,
+    open: markerOpen(ins),
+    close: markerClose(ins),
+    refs: [],
+    vars: null,
+    location: "",
+    depth: 0,
+    cls: null,
+  };
+}
+
+function missing(a: AnalysisBuilder, ins: ParsedInsert, what: string, at: number): void {
+  a.warn("insert_param_missing", `${ins.full} needs ${what}; it prints nothing`, at);
+}
+
+function invalid(a: AnalysisBuilder, ins: ParsedInsert, what: string, at: number): void {
+  a.warn("insert_param_invalid", `${ins.full}: ${what}; it prints nothing`, at);
+}
+
+/**
+ * svc/frame and svc/partial: lists the insert in frame_refs (reference keys as written, numbers
+ * stringified), keeps the references in the order they are tried, and the partial's `with`.
+ */
+export function frameOp(a: AnalysisBuilder, kind: "frame" | "partial", ins: ParsedInsert, at: number): InsertOp {
+  const params = ins.params ?? {};
+  const keys: Array<[string, string]> = [];
+  for (const key of Object.keys(params)) {
+    if (!REF_KEY_SET.has(key)) continue;
+    const v = params[key];
+    if (typeof v === "string") keys.push([key, v]);
+    else if (typeof v === "number" && Number.isFinite(v)) keys.push([key, String(v)]);
+  }
+  a.frameRefs.push({ insert: ins.full as "svc/frame" | "svc/partial", at, keys });
+  const op = insertOp(kind, ins, at);
+  for (const key of REF_KEYS) {
+    const found = keys.find((pair) => pair[0] === key);
+    if (found && found[1] !== "") op.refs.push(found[1]);
+  }
+  if (op.refs.length === 0) {
+    missing(a, ins, `a frame reference ("name", or "ref", "frame", "slug", "id")`, at);
+    op.kind = "invalid";
+    return op;
+  }
+  if (kind === "partial" && params.with !== undefined) {
+    const w = params.with;
+    if (w === null || typeof w !== "object" || Array.isArray(w)) {
+      invalid(a, ins, `"with" must be an object`, at);
+      op.kind = "invalid";
+      return op;
+    }
+    op.vars = w as Record<string, unknown>;
+  }
+  return op;
+}
+
+/** op/lang-switcher: an optional `class` for the list. */
+export function langOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): InsertOp {
+  const op = insertOp("lang", ins, at);
+  const cls = ins.params?.class;
+  if (cls !== undefined && cls !== null) {
+    if (typeof cls !== "string") {
+      invalid(a, ins, `"class" must be a string`, at);
+      op.kind = "invalid";
+      return op;
+    }
+    op.cls = cls;
+  }
+  return op;
+}
+
+/** svc/menu and op/menu: `location` (required), `depth` (levels printed, 0 = all) and `class`. */
+export function menuOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): InsertOp {
+  const params = ins.params ?? {};
+  const op = insertOp("menu", ins, at);
+  const location = params.location;
+  if (typeof location !== "string" || location.trim() === "") {
+    missing(a, ins, `"location"`, at);
+    op.kind = "invalid";
+    return op;
+  }
+  op.location = location.trim();
+  a.source(`menu.${op.location}`);
+  if (params.depth !== undefined && params.depth !== null) {
+    const depth = toCount(params.depth);
+    if (depth === undefined) {
+      invalid(a, ins, `"depth" must be a non-negative number`, at);
+      op.kind = "invalid";
+      return op;
+    }
+    op.depth = depth;
+  }
+  if (params.class !== undefined && params.class !== null) {
+    if (typeof params.class !== "string") {
+      invalid(a, ins, `"class" must be a string`, at);
+      op.kind = "invalid";
+      return op;
+    }
+    op.cls = params.class;
+  }
+  return op;
+}
+
+/** Builds the repeat operation for an open (or self-closed) svc/repeat; analysis included. */
+export function repeatOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): RepeatOp {
+  a.repeats++;
+  const params = ins.params ?? {};
+  const op: RepeatOp = {
+    t: "repeat",
+    valid: !ins.paramsError,
+    at,
+    open: markerOpen(ins),
+    close: markerClose(ins),
+    source: { kind: "context", source: "" },
+    match: null,
+    limit: -1,
+    body: [],
+  };
+  if (!op.valid) return op;
+  const source = params.source;
+  if (typeof source !== "string" || source.trim() === "") {
+    missing(a, ins, `"source"`, at);
+    op.valid = false;
+    return op;
+  }
+  op.source = normalizeRepeatSource(source.trim());
+  if (op.source.kind === "context") {
+    a.source(op.source.source);
+    if (PAGE_SOURCES.has(op.source.source)) a.liveReason(`repeat ${op.source.source}`);
+  }
+  if (params.match !== undefined && params.match !== null) {
+    const m = params.match;
+    if (typeof m !== "object" || Array.isArray(m)) {
+      invalid(a, ins, `"match" must be an object of field: value`, at);
+      op.valid = false;
+      return op;
+    }
+    op.match = [];
+    for (const [field, value] of Object.entries(m as Record<string, unknown>)) {
+      const text = matchText(value);
+      if (text === undefined) {
+        invalid(a, ins, `match value of "${field}" must be a string, number, boolean or null`, at);
+        op.valid = false;
+        return op;
+      }
+      op.match.push([field, text]);
+    }
+  }
+  if (params.limit !== undefined && params.limit !== null) {
+    const limit = toCount(params.limit);
+    if (limit === undefined) {
+      invalid(a, ins, `"limit" must be a non-negative number`, at);
+      op.valid = false;
+      return op;
+    }
+    op.limit = limit;
+  }
+  return op;
+}

@@ -1,0 +1,92 @@
+// The compiled form of a frame: a list of operations over the original markup string.
+// Static operations are byte ranges of that string, so output outside the holes is the
+// uploaded text itself; holes are inserts, binds and repeat blocks (with a nested program).
+
+import type { RepeatSource } from "./tokens.ts";
+
+/** Copy `html[s, e)` to the output. */
+export interface StaticOp {
+  t: "static";
+  s: number;
+  e: number;
+}
+
+/**
+ * A self-closing insert. `kind` "unknown" (name not known) and "invalid" (parameters
+ * unusable) print nothing but are counted by the renderer.
+ */
+export interface InsertOp {
+  t: "insert";
+  kind: "frame" | "partial" | "menu" | "lang" | "unknown" | "invalid";
+  full: string;
+  at: number;
+  /** Output markers, precomputed: `<!-- op/<name> <params as written> -->` and `<!-- /op/<name> -->`. */
+  open: string;
+  close: string;
+  /** frame/partial: reference values in the order tried (name, ref, frame, slug, id). */
+  refs: string[];
+  /** partial: the `with` object (values are literals, read as vars.<key>). */
+  vars: Record<string, unknown> | null;
+  /** menu: location, depth (0 = every level) and class of the outer list. */
+  location: string;
+  depth: number;
+  cls: string | null;
+}
+
+/** A svc/repeat block. */
+export interface RepeatOp {
+  t: "repeat";
+  /** False when its parameters are unusable: the whole block prints nothing. */
+  valid: boolean;
+  at: number;
+  open: string;
+  close: string;
+  source: RepeatSource;
+  /** Field paths and the string form of the value each must have. */
+  match: Array<[string, string]> | null;
+  /** Keep the first n items; -1 = all. */
+  limit: number;
+  body: Op[];
+}
+
+/**
+ * Stands where the data-op-bind attribute was (the attribute itself is dropped): writes the
+ * bound attributes that did not replace an attribute already on the element.
+ */
+export interface BindOp {
+  t: "bind";
+  tag: string;
+  at: number;
+  attrs: Array<[name: string, token: string]>;
+}
+
+/** Replaces an existing attribute (from the white space before it) by its bound value. */
+export interface AttrOp {
+  t: "attr";
+  /** Start of the white space before the attribute name, and the name's start: that white space is kept. */
+  ws: number;
+  nameStart: number;
+  name: string;
+  token: string;
+}
+
+/**
+ * Element content from a `text` (escaped) or `html` (raw) bind target. When `replace` is
+ * true the original content was dropped from the program; when the element had no matching
+ * close tag the value is written after the start tag and the content is kept.
+ */
+export interface ContentOp {
+  t: "content";
+  /** "html": raw; "text": escaped; "rawtext": a text target inside <script>/<style>, where
+   *  entities mean nothing: written as is, with "</" made "<\/" so it cannot close the element. */
+  mode: "html" | "text" | "rawtext";
+  token: string;
+  replace: boolean;
+  at: number;
+}
+
+export type Op = StaticOp | InsertOp | RepeatOp | BindOp | AttrOp | ContentOp;
+
+export interface Program {
+  ops: Op[];
+}

@@ -1,0 +1,78 @@
+// The token grammar (CONTRACT §7) and which data source each token or repeat source reads.
+
+const SITE_KEYS = new Set(["name", "tagline", "url", "lang"]);
+const PAGE_KEYS = new Set(["title", "url", "path", "lang", "content", "parent_title", "parent_url"]);
+const DATA_TOKEN = /^data\.([^.]+)\.(?:0|[1-9]\d*)\.[^.].*$/;
+
+export interface TokenInfo {
+  /** The source this token reads (`site`, `settings`, `page`, `data.<set>`), null for item/vars/unknown. */
+  source: string | null;
+  /** Whether the token follows the grammar. */
+  valid: boolean;
+}
+
+function nonEmptySegments(path: string): boolean {
+  if (path === "") return false;
+  let start = 0;
+  for (;;) {
+    const dot = path.indexOf(".", start);
+    if (dot === start) return false;
+    if (dot < 0) return start < path.length;
+    start = dot + 1;
+  }
+}
+
+/** Classifies a token such as `page.title`, `item.author.name` or `data.team.0.name`. */
+export function classifyToken(token: string): TokenInfo {
+  const dot = token.indexOf(".");
+  if (dot <= 0) return { source: null, valid: false };
+  const ns = token.slice(0, dot);
+  const rest = token.slice(dot + 1);
+  switch (ns) {
+    case "site":
+      return { source: "site", valid: SITE_KEYS.has(rest) };
+    case "settings":
+      return { source: "settings", valid: nonEmptySegments(rest) };
+    case "page":
+      return {
+        source: "page",
+        valid: PAGE_KEYS.has(rest) || (rest.startsWith("fields.") && nonEmptySegments(rest.slice(7))),
+      };
+    case "item":
+    case "vars":
+      return { source: null, valid: nonEmptySegments(rest) };
+    case "data": {
+      const m = DATA_TOKEN.exec(token);
+      if (m) return { source: `data.${m[1]}`, valid: nonEmptySegments(rest) };
+      const set = rest.split(".")[0];
+      return { source: set ? `data.${set}` : null, valid: false };
+    }
+    default:
+      return { source: null, valid: false };
+  }
+}
+
+/** Sources a repeat can name besides data sets; every other bare name is a data set. */
+const NAMED_SOURCES = new Set(["pages", "pages.children", "breadcrumbs", "languages", "site"]);
+
+export type RepeatSource =
+  /** Read through RenderContext.items (and .menu for menu.<location>). */
+  | { kind: "context"; source: string }
+  /** Iterates an array inside the current item, e.g. `item.children` of a menu node. */
+  | { kind: "item"; path: string; token: string };
+
+/**
+ * Normalises a svc/repeat `source`: `pages`, `pages.children`, `breadcrumbs`, `languages`, `site`,
+ * `menu.<location>` and `data.<set>` stay as they are, `item.<path>` reads the current item, and
+ * a bare name `x` is the data set `data.x`.
+ */
+export function normalizeRepeatSource(source: string): RepeatSource {
+  if (source.startsWith("item.") && source.length > 5) return { kind: "item", path: source.slice(5), token: source };
+  if (NAMED_SOURCES.has(source) || source.startsWith("menu.") || source.startsWith("data.")) {
+    return { kind: "context", source };
+  }
+  return { kind: "context", source: `data.${source}` };
+}
+
+/** Sources whose content depends on the page being shown (CONTRACT §7 renders_on_request). */
+export const PAGE_SOURCES = new Set(["page", "pages.children", "breadcrumbs"]);

@@ -1,0 +1,107 @@
+// Public types of the markup module. The module is pure: it reads markup strings and a
+// RenderContext supplied by the caller, and never does I/O.
+import type { Program } from "./program.ts";
+
+/** A diagnostic. `at` is the UTF-16 offset in the markup it was found in. */
+export interface MarkupWarning {
+  code: string;
+  message: string;
+  at: number;
+  /** Render warnings raised inside an embedded frame carry that frame's slug (then `at` is an offset in its markup). */
+  frame?: string;
+}
+
+/** One `svc/frame` or `svc/partial` insert and the reference keys it carries, as written. */
+export interface FrameRefInsert {
+  insert: "svc/frame" | "svc/partial";
+  at: number;
+  /** Reference keys present (name, ref, frame, slug, id) in the order written; numbers stringified. */
+  keys: Array<[string, string]>;
+}
+
+export interface MarkupAnalysis {
+  /** Full insert name -> occurrences (svc/repeat counted once per block). */
+  inserts: Record<string, number>;
+  inserts_total: number;
+  /** Sorted unique names of inserts this module does not know. */
+  unknown_inserts: string[];
+  /** Sorted unique data sources read directly by this markup. */
+  sources: string[];
+  /** In document order; references are raw (the service turns ids into slugs). */
+  frame_refs: FrameRefInsert[];
+  /** Number of elements carrying a data-op-bind attribute. */
+  binds: number;
+  bind_tags: string[];
+  repeats: number;
+  /** Sorted unique tokens used by binds. */
+  tokens: string[];
+  /** Direct reasons this markup depends on the page shown, first occurrence order. */
+  live_reasons: string[];
+  has_doctype: boolean;
+  has_body: boolean;
+  warnings: MarkupWarning[];
+}
+
+export interface CompiledFrame {
+  /** The markup exactly as given; static parts of the output are slices of it. */
+  html: string;
+  analysis: MarkupAnalysis;
+  program: Program;
+}
+
+export interface MenuNode {
+  title: string;
+  url: string;
+  target?: string | null;
+  classes?: string | null;
+  valid: boolean;
+  children: MenuNode[];
+}
+
+export interface LanguageLink {
+  code: string;
+  name: string;
+  url: string;
+  current: boolean;
+}
+
+export interface RenderContext {
+  /** site.*, settings.*, page.*, data.* (and any token outside item.* / vars.*); undefined = no value. */
+  value(token: string): unknown;
+  /**
+   * Items of a svc/repeat source, named as in `MarkupAnalysis.sources` (`pages`, `pages.children`,
+   * `breadcrumbs`, `languages`, `site`, `menu.<location>`, `data.<set>`); undefined = unknown source.
+   */
+  items(source: string): readonly unknown[] | undefined;
+  /** Menu tree of a location in the page's language; the renderer skips valid:false nodes. */
+  menu(location: string): readonly MenuNode[];
+  languageLinks(): readonly LanguageLink[];
+  /** A frame by slug or id. */
+  frame(ref: string): { slug: string; compiled: CompiledFrame } | undefined;
+}
+
+export interface RenderOptions {
+  /** Slug of the frame being rendered, so that a frame embedding itself is caught at once. */
+  slug?: string;
+}
+
+export interface RenderResult {
+  html: string;
+  /** Sorted unique tokens that got no value. */
+  unresolved: string[];
+  warnings: MarkupWarning[];
+  /** Sorted unique slugs embedded (transitively) while rendering. */
+  frames: string[];
+  /** Sorted unique references that named no frame. */
+  frames_missing: string[];
+  /** Insert occurrences executed (embedded frames and repeat iterations included). */
+  inserts: number;
+  unknown_inserts: string[];
+  /** Bound elements written. */
+  binds: number;
+  bind_tags: string[];
+  /** Repeat blocks executed. */
+  repeats: number;
+  /** Insert output blocks written (marker pairs). */
+  blocks: number;
+}

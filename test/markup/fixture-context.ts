@@ -1,0 +1,66 @@
+// Builds a RenderContext from plain fixture data, so a fixture file holds everything a
+// render reads: token values, repeat sources, menus, language links and other frames.
+import { compileFrame } from "../../src/markup/index.ts";
+import type { CompiledFrame, LanguageLink, MenuNode, RenderContext } from "../../src/markup/index.ts";
+
+export interface FixtureContext {
+  /** token -> value (any JSON: objects and arrays count as no value). */
+  values?: Record<string, unknown>;
+  /** repeat source (as listed in `sources`, e.g. "data.team", "pages.children") -> items. */
+  items?: Record<string, unknown[]>;
+  /** menu location -> tree. */
+  menus?: Record<string, MenuNode[]>;
+  languages?: LanguageLink[];
+  /** slug -> markup, or {id, markup} to be found by id too. */
+  frames?: Record<string, string | string[] | { id?: string; markup: string | string[] }>;
+}
+
+export function joined(text: string | string[]): string {
+  return Array.isArray(text) ? text.join("") : text;
+}
+
+const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+export function fixtureContext(data: FixtureContext = {}): RenderContext & { calls: string[] } {
+  const compiled = new Map<string, { slug: string; compiled: CompiledFrame }>();
+  const calls: string[] = [];
+  const frames = data.frames ?? {};
+  const find = (ref: string): { slug: string; compiled: CompiledFrame } | undefined => {
+    for (const slug of Object.keys(frames)) {
+      const f = frames[slug]!;
+      const id = typeof f === "object" && !Array.isArray(f) ? f.id : undefined;
+      if (slug !== ref && id !== ref) continue;
+      let hit = compiled.get(slug);
+      if (!hit) {
+        const markup = typeof f === "object" && !Array.isArray(f) ? f.markup : f;
+        hit = { slug, compiled: compileFrame(joined(markup)) };
+        compiled.set(slug, hit);
+      }
+      return hit;
+    }
+    return undefined;
+  };
+  return {
+    calls,
+    value(token) {
+      calls.push(`value ${token}`);
+      return data.values && own(data.values, token) ? data.values[token] : undefined;
+    },
+    items(source) {
+      calls.push(`items ${source}`);
+      return data.items && own(data.items, source) ? data.items[source] : undefined;
+    },
+    menu(location) {
+      calls.push(`menu ${location}`);
+      return data.menus && own(data.menus, location) ? data.menus[location]! : [];
+    },
+    languageLinks() {
+      calls.push("languageLinks");
+      return data.languages ?? [];
+    },
+    frame(ref) {
+      calls.push(`frame ${ref}`);
+      return find(ref);
+    },
+  };
+}
