@@ -11,6 +11,7 @@ import { registerSiteRoutes } from "./http/site-routes.ts";
 import { Obj, Type } from "./http/schema.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
+import { frameRoutes } from "./frames/routes.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -118,7 +119,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   }, async () => app.swagger());
 
   networkRoutes(app, deps);
-  registerSiteRoutes(app, deps, [], [siteUserRoutes]);
+  registerSiteRoutes(app, deps, [frameRoutes], [siteUserRoutes]);
 
   return app;
 }

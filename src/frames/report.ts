@@ -21,15 +21,11 @@ export function nodeOf(id: string, slug: string, stored: StoredAnalysis): FrameN
 }
 
 /**
- * Analyses markup for frame `id`/`slug` among `others` (the site's other frames).
- * Refuses 400 frame_ref_conflict when one insert names two frames, and 400 frame_cycle when
- * the references lead back to the frame itself.
+ * What is stored of compiled markup: its analysis and one reference value per svc/frame or
+ * svc/partial insert (its `name`, else its first key). 400 frame_ref_conflict when one insert's
+ * keys name different frames; a slug and the id of the same frame agree.
  */
-export function reportFor(html: string, id: string, slug: string, others: readonly FrameNode[]): FrameReport {
-  const compiled = compileFrame(html);
-  const othersIndex = new DependencyIndex(others);
-  const resolve = (value: string) => (value === id ? slug : othersIndex.resolve(value));
-
+export function storedAnalysisOf(compiled: CompiledFrame, resolve: (value: string) => string): StoredAnalysis {
   const refValues: string[] = [];
   for (const insert of compiled.analysis.frame_refs) {
     if (insert.keys.length === 0) continue;
@@ -38,7 +34,19 @@ export function reportFor(html: string, id: string, slug: string, others: readon
     const main = insert.keys.find(([key]) => key === "name") ?? insert.keys[0];
     refValues.push(main[1]);
   }
-  const stored: StoredAnalysis = { analysis: compiled.analysis, ref_values: [...new Set(refValues)] };
+  return { analysis: compiled.analysis, ref_values: [...new Set(refValues)] };
+}
+
+/**
+ * Analyses markup for frame `id`/`slug` among `others` (the site's other frames).
+ * Refuses 400 frame_ref_conflict when one insert names two frames, and 400 frame_cycle when
+ * the references lead back to the frame itself.
+ */
+export function reportFor(html: string, id: string, slug: string, others: readonly FrameNode[]): FrameReport {
+  const compiled = compileFrame(html);
+  const othersIndex = new DependencyIndex(others);
+  const resolve = (value: string) => (value === id ? slug : othersIndex.resolve(value));
+  const stored = storedAnalysisOf(compiled, resolve);
 
   const cycle = othersIndex.cycleThrough(slug, stored.ref_values.map(resolve));
   if (cycle) throw fail("frame_cycle", { cycle }, `Embedding would loop: ${cycle.join(" → ")}.`);

@@ -9,7 +9,10 @@ export type Change =
   | { kind: "page"; pageId: number; /** the parent before and after, when it moved */ parents?: number[]; /** it left the public site (unpublished, trashed, deleted) */ gone?: boolean }
   | { kind: "dataset"; name: string }
   | { kind: "menu"; menuId: number }
-  | { kind: "frame"; frameId: string; slug: string };
+  | { kind: "frame"; frameId: string; slug: string }
+  /** POST /frames/rebake selectors without a finer change: every frame, or page-printing frames. */
+  | { kind: "all" }
+  | { kind: "pages" };
 
 /** The `rebaked` object that write answers carry (spec, POST /frames/rebake). */
 export interface Rebaked {
@@ -29,7 +32,12 @@ export interface Rebaked {
   skipped?: string[];
 }
 
+export interface PublishOptions {
+  /** At most this many frames are rebaked; the rest are listed in `skipped` (POST /frames/rebake: 25). */
+  limit?: number;
+}
+
 export interface Publisher {
   /** Rebakes and flushes whatever the changes affect on that site; never throws for a render fault. */
-  changed(siteId: number, changes: Change[]): Promise<Rebaked>;
+  changed(siteId: number, changes: Change[], options?: PublishOptions): Promise<Rebaked>;
 }

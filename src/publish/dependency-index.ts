@@ -205,6 +205,12 @@ export class DependencyIndex {
         case "menu":
           bySource("menus", (s) => s.startsWith("menu."));
           break;
+        case "all":
+          for (const frame of this.bySlug.values()) add(frame.slug, "all");
+          break;
+        case "pages":
+          bySource("pages", (s) => s === "pages" || s === "pages.children" || s === "breadcrumbs" || s === "page");
+          break;
         case "frame": {
           if (this.bySlug.has(change.slug)) add(change.slug, "frame");
           for (const embedder of this.embeddersOf([change.slug])) add(embedder, `frame ${change.slug}`);

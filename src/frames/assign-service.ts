@@ -1,0 +1,94 @@
+// POST /frames/{ref}/assign: puts the frame on a page or takes it off, then republishes the
+// page. A republish that fails does not undo the assignment (spec, rule 2).
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import { pageRecords, type PageRecord } from "../pages/record.ts";
+import { findPageByRef } from "../pages/refs.ts";
+import type { FramesContext } from "./context.ts";
+import { siteIndex } from "./graph.ts";
+import { flagsOf } from "./input.ts";
+import { pagesOnFrames } from "./pages.ts";
+import { frameByRef } from "./queries.ts";
+import { frameRecord } from "./record.ts";
+
+const MESSAGES: Record<string, string> = {
+  static_copy: "The page is served from its static copy.",
+  frame_renders_on_request: "The frame depends on the page: the page is rendered on request and has no static copy.",
+  no_frame: "The page has no frame: it answers 404 on a v2 site.",
+  draft: "The page is a draft: it answers 404 until published.",
+  trash: "The page is in the trash: it answers 404.",
+  parent_unpublished: "An ancestor of the page is not published: it answers 404.",
+  frame_deleted: "The page's frame was deleted: it answers 404.",
+  static_copy_missing: "No static copy was written; the page is rendered on request until one is.",
+};
+
+/** The fate of the page's static copy (spec, States: published, url, bytes, reason, message, was_*, removed, changed). */
+function staticFate(before: PageRecord, after: PageRecord) {
+  const reason = after.printed.reason;
+  return {
+    published: after.static.published,
+    url: after.static.url,
+    bytes: after.static.bytes,
+    reason,
+    message: MESSAGES[reason] ?? reason,
+    was_published: before.static.published,
+    was_url: before.static.url,
+    removed: before.static.published && !after.static.published,
+    changed: before.static.published !== after.static.published || before.static.url !== after.static.url || before.static.bytes !== after.static.bytes || before.static.written_at_gmt !== after.static.written_at_gmt,
+  };
+}
+
+export async function assignFrame(ctx: FramesContext, site: SiteRow, ref: string, body: Record<string, unknown>) {
+  const frame = await frameByRef(ctx.db, site.id, ref);
+  if (!frame) throw fail("frame_not_found", { ref });
+  const page = await findPageByRef(ctx.db, site.id, body.page);
+  const clear = body.clear === undefined || body.clear === null ? false : body.clear;
+  if (typeof clear !== "boolean") throw fail("invalid_field", { field: "clear", expected: "boolean" }, "clear must be true or false.");
+  const flags = flagsOf(body);
+  const warnings: Warning[] = [];
+
+  const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  let cleared = false;
+  if (clear) {
+    if (page.frame_id === frame.id) {
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.updateTable("pages").set({ frame_id: null }).where("id", "=", page.id).execute();
+        await trx.deleteFrom("static_copies").where("site_id", "=", site.id).where("page_id", "=", page.id).execute();
+      });
+      cleared = true;
+    } else {
+      warnings.push(warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, { page: page.id, frame: frame.slug }));
+    }
+  } else if (page.frame_id !== frame.id) {
+    await ctx.db.updateTable("pages").set({ frame_id: frame.id }).where("id", "=", page.id).execute();
+  }
+
+  let republish: Record<string, unknown>;
+  if (!flags.bake) {
+    republish = { status: "skipped" };
+  } else {
+    try {
+      const report = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }]);
+      republish = { status: report.status, rebaked: report };
+    } catch (error) {
+      // The assignment is saved either way; the caller learns the republish failed.
+      republish = { status: "failed", message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  const reread = await ctx.db.selectFrom("pages").selectAll().where("id", "=", page.id).executeTakeFirstOrThrow();
+  const [after] = await pageRecords(ctx.db, site, ctx.publicPort, [reread]);
+  const index = await siteIndex(ctx.db, site.id);
+  const pages = (await pagesOnFrames(ctx.db, site.id, [frame.id])).get(frame.id) ?? [];
+  return {
+    site_id: site.id,
+    frame: frameRecord(frame, { frameRefs: index.embeddedSlugs(frame.slug), rendersOnRequest: index.rendersOnRequest(frame.slug), pages }),
+    page: { id: after.id, title: after.title, url: after.url },
+    meta_key: "_svc_frame",
+    cleared,
+    static: staticFate(before, after),
+    republish,
+    warnings,
+  };
+}

@@ -1,0 +1,44 @@
+// Splits the publish step's report for a frame write into the spec's two objects:
+// `bake` (this frame's own bake) and `rebaked` (the frames that embed it).
+import { fail } from "../http/errors.ts";
+import type { Rebaked } from "../publish/changes.ts";
+
+export interface FramePublish {
+  bake: Record<string, unknown>;
+  rebaked: Rebaked;
+}
+
+export function splitOwnBake(report: Rebaked, ownSlug: string | null): FramePublish {
+  const own = ownSlug === null ? undefined : report.frames.find((f) => f.slug === ownSlug);
+  const frames = report.frames.filter((f) => f !== own);
+  const rebaked: Rebaked = {
+    ...report,
+    frames,
+    total: frames.length,
+    baked: frames.filter((f) => f.bake === "baked").length,
+    not_needed: frames.filter((f) => f.bake === "not_needed").length,
+  };
+  const bake = own ? { status: report.status, response: own.detail ?? {} } : { status: report.status };
+  return { bake, rebaked };
+}
+
+/** The write is saved, but the renderer did not answer: 502 internal_unavailable (spec, Errors). */
+export function requireAvailable(report: Rebaked, saved: Record<string, unknown>): void {
+  if (report.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved });
+}
+
+export function skippedPublish(): FramePublish {
+  return {
+    bake: { status: "skipped" },
+    rebaked: {
+      status: "ok",
+      total: 0,
+      baked: 0,
+      not_needed: 0,
+      frames: [],
+      pages: [],
+      cache: { status: "skipped", scope: "pages", pages: [], flushed: { urls: { status: "skipped", by: "api", urls: [], skipped: [] } } },
+      skipped: [],
+    },
+  };
+}

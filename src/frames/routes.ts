@@ -1,0 +1,128 @@
+// Frame endpoints (spec, Frames). Routes parse, authorise (done by the site scope), call the
+// service and shape the answer; ETag and If-Match carry the frame's revision.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { AppDeps } from "../app-deps.ts";
+import { fail } from "../http/errors.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { ok } from "../http/warnings.ts";
+import { homeUrl } from "../network/context.ts";
+import { assignFrame } from "./assign-service.ts";
+import type { FramesContext } from "./context.ts";
+import { deleteFrame } from "./delete-service.ts";
+import { getFrame, listFrames, refFrom } from "./read-service.ts";
+import { rebakeFrames } from "./rebake-service.ts";
+import { renameFrame } from "./rename-service.ts";
+import { createFrame, replaceFrame, type WriteAnswer } from "./write-service.ts";
+
+const Frame = Obj({ id: Type.String(), slug: Type.String(), bytes: Type.Integer(), sha256: Type.String(), renders_on_request: Type.Boolean() });
+const WriteBody = Obj({
+  slug: Opt(Type.String()),
+  html: Opt(Type.String()),
+  markup: Opt(Type.String()),
+  content: Opt(Type.String()),
+  dry_run: Opt(Type.Boolean()),
+  bake: Opt(Type.Boolean()),
+});
+const WriteAnswerSchema = Success({ applied: Type.Boolean(), updated: Type.Boolean(), site_id: Type.Integer(), frame: Frame });
+const RefParams = Obj({ ref: Type.String() });
+const IfMatch = Obj({ "if-match": Opt(Type.String()) });
+
+function context(deps: AppDeps): FramesContext {
+  return { db: deps.store.db, clock: deps.clock, publisher: deps.publisher, publicPort: deps.config.port };
+}
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  return (request.body ?? {}) as Record<string, unknown>;
+}
+
+function ref(request: FastifyRequest): string {
+  return refFrom(decodeURIComponent((request.params as { ref: string }).ref ?? ""));
+}
+
+function ifMatch(request: FastifyRequest): string | undefined {
+  const value = request.headers["if-match"];
+  return Array.isArray(value) ? value.join(",") : value;
+}
+
+function send(reply: FastifyReply, answer: WriteAnswer, status = 200) {
+  if (answer.etag) reply.header("ETag", answer.etag);
+  const { warnings, ...rest } = answer.body as { warnings?: [] };
+  return reply.code(status).send(ok(rest, warnings ?? []));
+}
+
+function gone(_request: FastifyRequest, _reply: FastifyReply): never {
+  throw fail("gone", {}, "Frame defaults were removed: a page names its frame itself.");
+}
+
+export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  const ctx = context(deps);
+  const tags = ["frames"];
+
+  scope.get("/frames", {
+    schema: {
+      tags,
+      summary: "List frames, sorted by slug",
+      querystring: Obj({ block: Opt(Type.String()), q: Opt(Type.String()), include_html: Opt(Type.String()), type: Opt(Type.String()) }),
+      response: { 200: Success({ site_id: Type.Integer(), home_url: Type.String(), total: Type.Integer(), registry_option: Type.String(), page_meta: Type.String(), slug_pattern: Type.String(), frames: Type.Array(Frame) }), ...commonErrors },
+    },
+  }, async (request) => {
+    const result = await listFrames(ctx.db, request.site.id, request.query as Record<string, string>);
+    return ok(
+      { site_id: request.site.id, home_url: homeUrl(request.site.domain, deps.config.port), total: result.frames.length, ...result.constants, frames: result.frames },
+      result.warnings,
+    );
+  });
+
+  scope.post("/frames", {
+    schema: { tags, summary: "Upload a new frame", body: WriteBody, response: { 200: WriteAnswerSchema, 201: WriteAnswerSchema, ...commonErrors } },
+  }, async (request, reply) => {
+    const answer = await createFrame(ctx, request.site.id, request.caller!.userId, body(request));
+    return send(reply, answer, answer.body.applied ? 201 : 200);
+  });
+
+  scope.post("/frames/rebake", {
+    schema: {
+      tags,
+      summary: "Rebuild frames by selector (at most 25 per call)",
+      body: Obj({ all: Opt(Type.Boolean()), menus: Opt(Type.Boolean()), pages: Opt(Type.Boolean()), languages: Opt(Type.Boolean()), settings: Opt(Type.Boolean()), datasets: Opt(Type.Array(Type.String())), frames: Opt(Type.Array(Type.String())) }),
+      response: { 200: Success({ site_id: Type.Integer(), changed: Obj({}), rebaked: Obj({ status: Type.String() }) }), ...commonErrors },
+    },
+  }, async (request) => ok(await rebakeFrames(ctx, request.site.id, body(request))));
+
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+    scope.route({ method, url: "/frames/defaults", schema: { tags, summary: "Removed: answers 410 gone", response: { 410: commonErrors["4XX"] } }, handler: gone });
+  }
+  scope.post("/frames/:ref/default", { schema: { tags, summary: "Removed: answers 410 gone", params: RefParams, response: { 410: commonErrors["4XX"] } } }, gone);
+
+  scope.get("/frames/:ref", {
+    schema: { tags, summary: "One frame with its markup, referenced_by and pages", params: RefParams, response: { 200: Success({ site_id: Type.Integer(), frame: Frame }), ...commonErrors } },
+  }, async (request, reply) => {
+    const { frame, etag } = await getFrame(ctx.db, request.site.id, ref(request));
+    reply.header("ETag", etag);
+    return ok({ site_id: request.site.id, frame });
+  });
+
+  scope.put("/frames/:ref", {
+    schema: { tags, summary: "Replace a frame's markup (and maybe its slug)", params: RefParams, headers: IfMatch, body: WriteBody, response: { 200: WriteAnswerSchema, ...commonErrors } },
+  }, async (request, reply) => send(reply, await replaceFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
+
+  scope.patch("/frames/:ref", {
+    schema: { tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Opt(Type.String()), dry_run: Opt(Type.Boolean()), bake: Opt(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), frame: Frame, renamed: Obj({ from: Type.String(), to: Type.String() }) }), ...commonErrors } },
+  }, async (request, reply) => send(reply, await renameFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
+
+  scope.delete("/frames/:ref", {
+    schema: { tags, summary: "Delete a frame; its pages are unbound", params: RefParams, headers: IfMatch, response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ id: Type.String(), slug: Type.String() }), unbound_pages: Type.Array(Type.Integer()), referenced_by: Type.Array(Type.String()) }), ...commonErrors } },
+  }, async (request) => {
+    const result = await deleteFrame(ctx, request.site.id, ref(request), body(request), ifMatch(request));
+    const { warnings, ...rest } = result;
+    return ok(rest, warnings);
+  });
+
+  scope.post("/frames/:ref/assign", {
+    schema: { tags, summary: "Put the frame on a page, or take it off (clear)", params: RefParams, body: Obj({ page: Opt(Type.Union([Type.String(), Type.Integer()])), clear: Opt(Type.Boolean()), bake: Opt(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), cleared: Type.Boolean(), meta_key: Type.String() }), ...commonErrors } },
+  }, async (request) => {
+    const result = await assignFrame(ctx, request.site, ref(request), body(request));
+    const { warnings, ...rest } = result;
+    return ok(rest, warnings);
+  });
+}

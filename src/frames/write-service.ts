@@ -1,0 +1,173 @@
+// POST and PUT of a frame: validate, analyse in the site, store byte for byte, then publish.
+// PUT may also change the slug, with the rename's consequences (references rewritten).
+import { createHash } from "node:crypto";
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import { isUniqueViolation } from "../store/errors.ts";
+import type { Db } from "../store/database.ts";
+import type { FramesContext } from "./context.ts";
+import { siteFrameNodes } from "./graph.ts";
+import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS } from "./input.ts";
+import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
+import { frameEtag, frameRecord, type FrameRow } from "./record.ts";
+import { reportFor, type FrameReport } from "./report.ts";
+import { splitOwnBake, requireAvailable, skippedPublish } from "./publish-result.ts";
+import { splitSlug } from "./slug.ts";
+import { rewriteReferences } from "./rename-refs.ts";
+import { pagesOnFrames } from "./pages.ts";
+import { checkIfMatch } from "./etag.ts";
+
+export interface WriteAnswer {
+  body: Record<string, unknown>;
+  etag: string | null;
+}
+
+function sha256(html: string): string {
+  return createHash("sha256").update(html, "utf8").digest("hex");
+}
+
+/** The report fields shared by POST, PUT and dry runs. */
+function reportFields(report: FrameReport, warnings: Warning[]) {
+  const a = report.compiled.analysis;
+  return {
+    inserts: a.inserts,
+    inserts_total: a.inserts_total,
+    sources: a.sources,
+    frame_refs: report.frameRefs,
+    binds: a.binds,
+    renders_on_request: report.rendersOnRequest,
+    ...(report.rendersOnRequest ? { live_reasons: report.liveReasons } : {}),
+    has_doctype: a.has_doctype,
+    has_body: a.has_body,
+    warnings: [
+      ...warnings,
+      ...a.warnings.map((w) => warning(w.code, w.message, { at: w.at })),
+      ...report.frameRefsMissing.map((slug) => warning("frame_ref_missing", `No frame "${slug}" exists yet: its insert prints nothing until one does.`, { slug })),
+    ],
+    frame_refs_missing: report.frameRefsMissing,
+  };
+}
+
+/** A frame record as a dry run would store it, without writing. */
+function draftRow(id: string, slug: string, html: string, report: FrameReport, at: string, userId: number, existing?: FrameRow): FrameRow {
+  const parts = splitSlug(slug);
+  return {
+    id,
+    site_id: existing?.site_id ?? 0,
+    slug,
+    ...parts,
+    html,
+    bytes: Buffer.byteLength(html, "utf8"),
+    sha256: sha256(html),
+    analysis_json: JSON.stringify(report.stored),
+    revision: (existing?.revision ?? 0) + 1,
+    created_at_gmt: existing?.created_at_gmt ?? at,
+    updated_at_gmt: at,
+    updated_by: userId,
+  };
+}
+
+async function slugOccupant(db: Db, siteId: number, slug: string, exceptId?: string): Promise<FrameRow | undefined> {
+  const row = await frameBySlug(db, siteId, slug);
+  return row && row.id !== exceptId ? row : undefined;
+}
+
+export async function createFrame(ctx: FramesContext, siteId: number, userId: number, body: Record<string, unknown>): Promise<WriteAnswer> {
+  refuseUrl(body);
+  const slug = slugFrom(body.slug);
+  const html = markupFrom(body);
+  const flags = flagsOf(body);
+  const warnings = ignoredInputWarnings(body, WRITE_KEYS);
+
+  const occupant = await slugOccupant(ctx.db, siteId, slug);
+  if (occupant) throw fail("slug_taken", { id: occupant.id, slug: occupant.slug });
+  const id = newFrameId();
+  const report = reportFor(html, id, slug, await siteFrameNodes(ctx.db, siteId));
+  const at = gmt(ctx.clock());
+  const row = { ...draftRow(id, slug, html, report, at, userId), site_id: siteId };
+
+  const fields = reportFields(report, warnings);
+  if (flags.dryRun) {
+    return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
+  }
+
+  try {
+    await ctx.db.insertInto("frames").values({ ...row, revision: 1 }).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      const winner = await slugOccupant(ctx.db, siteId, slug);
+      throw fail("slug_taken", { id: winner?.id ?? null, slug });
+    }
+    throw error;
+  }
+  const publish = flags.bake ? splitOwnBake(await ctx.publisher.changed(siteId, [{ kind: "frame", frameId: id, slug }]), slug) : skippedPublish();
+  requireAvailable(publish.rebaked, { frame: { id, slug } });
+  const frame = frameRecord({ ...row, revision: 1 }, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
+  return {
+    body: { applied: true, updated: false, site_id: siteId, frame, ...fields, bake: publish.bake, rebaked: publish.rebaked },
+    etag: frameEtag({ revision: 1, sha256: row.sha256 }),
+  };
+}
+
+export async function replaceFrame(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
+  const existing = await frameByRef(ctx.db, siteId, ref);
+  if (!existing) throw fail("frame_not_found", { ref });
+  refuseUrl(body);
+  const html = markupFrom(body);
+  const slug = body.slug === undefined ? existing.slug : slugFrom(body.slug);
+  const flags = flagsOf(body);
+  const warnings = ignoredInputWarnings(body, WRITE_KEYS);
+  checkIfMatch(ifMatch, existing);
+
+  if (slug !== existing.slug) {
+    const occupant = await slugOccupant(ctx.db, siteId, slug, existing.id);
+    if (occupant) throw fail("slug_taken", { id: occupant.id, slug: occupant.slug });
+  }
+  const others = (await siteFrameNodes(ctx.db, siteId)).filter((node) => node.id !== existing.id);
+  const report = reportFor(html, existing.id, slug, others);
+  const at = gmt(ctx.clock());
+  const row = { ...draftRow(existing.id, slug, html, report, at, userId, existing), site_id: siteId };
+  const fields = reportFields(report, warnings);
+  if (flags.dryRun) {
+    return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
+  }
+
+  let renamed: Awaited<ReturnType<typeof rewriteReferences>> | null = null;
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable("frames")
+        .set({ slug, block: row.block, element: row.element, modifier: row.modifier, html, bytes: row.bytes, sha256: row.sha256, analysis_json: row.analysis_json, revision: row.revision, updated_at_gmt: at, updated_by: userId })
+        .where("id", "=", existing.id)
+        .where("revision", "=", existing.revision)
+        .executeTakeFirst();
+      // Another writer got in between the read and this write: refuse rather than overwrite.
+      if (Number(updated.numUpdatedRows) === 0) throw fail("precondition_failed", { sha256: existing.sha256 }, "The frame changed while this write was prepared; read it again.");
+      if (slug !== existing.slug) renamed = await rewriteReferences(trx, siteId, existing, slug, at, userId);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw fail("slug_taken", { id: (await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug });
+    throw error;
+  }
+
+  const changes = [{ kind: "frame" as const, frameId: existing.id, slug }];
+  if (slug !== existing.slug) changes.push({ kind: "frame", frameId: existing.id, slug: existing.slug });
+  const publish = flags.bake ? splitOwnBake(await ctx.publisher.changed(siteId, changes), slug) : skippedPublish();
+  requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
+  const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
+  const frame = frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });
+  return {
+    body: {
+      applied: true,
+      updated: true,
+      site_id: siteId,
+      frame,
+      ...fields,
+      ...(renamed ? { renamed } : {}),
+      bake: publish.bake,
+      rebaked: publish.rebaked,
+    },
+    etag: frameEtag(row),
+  };
+}
