@@ -6,6 +6,7 @@ import type { Limits } from "./http/limits.ts";
 import type { Store } from "./store/database.ts";
 import type { NetworkContext } from "./network/context.ts";
 import type { Publisher } from "./publish/changes.ts";
+import type { PublicSite } from "./public/public-site.ts";
 
 export interface AppDeps {
   config: Config;
@@ -14,6 +15,8 @@ export interface AppDeps {
   limits: Limits;
   /** Rebakes and flushes what a committed write affects. */
   publisher: Publisher;
+  /** Answers public page requests (static copies, cached and on-request renders). */
+  publicSite: PublicSite;
 }
 
 export function networkContext(deps: AppDeps): NetworkContext {

@@ -12,6 +12,10 @@ import { Obj, Type } from "./http/schema.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
+import { publicRoutes } from "./public/routes.ts";
+import { pageRoutes } from "./pages/routes.ts";
+import { dataRoutes } from "./data/routes.ts";
+import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -119,7 +123,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   }, async () => app.swagger());
 
   networkRoutes(app, deps);
-  registerSiteRoutes(app, deps, [frameRoutes], [siteUserRoutes]);
+  publicRoutes(app, deps.publicSite);
+  registerSiteRoutes(app, deps, [frameRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes], [siteUserRoutes]);
 
   return app;
 }

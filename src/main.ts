@@ -4,8 +4,8 @@ import { openStore } from "./store/database.ts";
 import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { memoryLimits } from "./http/limits.ts";
+import { createPublishing } from "./publish/setup.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
-import { publisherWithoutFrames } from "./publish/report.ts";
 
 function configOrExit(): Config {
   try {
@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   }
 
   const limits = memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
-  const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publisherWithoutFrames }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
+  const publishing = createPublishing(store.db, systemClock, config.port);
+  const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
 
   let stopping = false;
   const stop = async (signal: string) => {

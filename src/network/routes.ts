@@ -39,6 +39,7 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
     schema: { tags, summary: "Create a site (super-administrator)", body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 201: Success({ site: Site }), ...commonErrors } },
   }, async (request, reply) => {
     const site = await createSite(ctx, caller(request), body(request));
+    deps.publicSite.directory.clear();
     return reply.code(201).send(ok({ site }, unknownFields(body(request), ["name", "domain"])));
   });
 
@@ -55,11 +56,22 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.patch("/api/sites/:id", {
     schema: { tags, summary: "Rename a site or change its domain (domain: super-administrator)", params: SiteId, body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 200: Success({ site: Site }), ...commonErrors } },
-  }, async (request) => ok({ site: await updateSite(ctx, caller(request), siteIdOf(request), body(request)) }, unknownFields(body(request), ["name", "domain"])));
+  }, async (request) => {
+    const site = await updateSite(ctx, caller(request), siteIdOf(request), body(request));
+    // A new domain moves the public site: hosts are looked up again.
+    deps.publicSite.directory.clear();
+    deps.publicSite.cache.flushSite(site.id);
+    return ok({ site }, unknownFields(body(request), ["name", "domain"]));
+  });
 
   app.delete("/api/sites/:id", {
     schema: { tags, summary: "Delete a site and everything in it (super-administrator; not the main site)", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
-  }, async (request) => ok({ site: await deleteSite(ctx, caller(request), siteIdOf(request)), deleted: true }));
+  }, async (request) => {
+    const site = await deleteSite(ctx, caller(request), siteIdOf(request));
+    deps.publicSite.directory.clear();
+    deps.publicSite.cache.flushSite(site.id);
+    return ok({ site, deleted: true });
+  });
 
   app.post("/api/users", {
     schema: { tags, summary: "Create a user (super-administrator)", body: Obj({ login: Opt(Type.String()), email: Opt(Type.String()), password: Opt(Type.String()), super_admin: Opt(Type.Boolean()) }), response: { 201: Success({ user: User }), ...commonErrors } },

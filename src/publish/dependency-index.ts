@@ -46,6 +46,10 @@ export class DependencyIndex {
     return this.bySlug.get(slug);
   }
 
+  getById(id: string): FrameNode | undefined {
+    return this.byId.get(id);
+  }
+
   /** A reference value names a frame by id first, then by slug (lower-cased). */
   resolve(value: string): string {
     return this.byId.get(value)?.slug ?? value.trim().toLowerCase();

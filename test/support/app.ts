@@ -10,9 +10,9 @@ import { loadConfig, type Config } from "../../src/config.ts";
 import { systemClock } from "../../src/clock.ts";
 import { memoryLimits, type Limits } from "../../src/http/limits.ts";
 import { openStore, type Store } from "../../src/store/database.ts";
+import { createPublishing, type PublishingOptions } from "../../src/publish/setup.ts";
 import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
 import { generateToken } from "../../src/network/token-format.ts";
-import { publisherWithoutFrames } from "../../src/publish/report.ts";
 
 export interface CallOptions {
   token?: string | null;
@@ -46,6 +46,7 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   limits?: Limits;
   build?: BuildOptions;
+  publishing?: PublishingOptions;
   /** Runs before the app is ready, e.g. to add a route that throws. */
   beforeReady?: (app: FastifyInstance) => void;
 }
@@ -62,7 +63,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const store = await openStore({ dataDir, databaseUrl: config.databaseUrl });
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
   const limits = options.limits ?? memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
-  const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publisherWithoutFrames };
+  const publishing = createPublishing(store.db, systemClock, config.port, options.publishing);
+  const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite };
   const app = await buildApp(deps, options.build);
   options.beforeReady?.(app);
   await app.ready();

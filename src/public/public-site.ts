@@ -1,0 +1,90 @@
+// Answers public page requests: from the in-memory cache when it can (no database read), else
+// resolves the address, serves the page's static copy, or renders it on request and caches it.
+import type { Db } from "../store/database.ts";
+import type { PageRow } from "../pages/queries.ts";
+import type { PageCache, CachedPage } from "../publish/page-cache.ts";
+import type { SiteDirectory } from "./site-directory.ts";
+import { resolvePublicPage } from "./resolve-page.ts";
+
+export interface PageRenderer {
+  /** Renders a page on request; null when its frame is gone. Throws ExecutorUnavailable on timeout. */
+  renderPage(siteId: number, page: PageRow, lang: string | null): Promise<string | null>;
+}
+
+export interface PublicAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer | string;
+}
+
+const HTML = "text/html; charset=utf-8";
+
+function notFoundPage(reason: string): PublicAnswer {
+  return {
+    status: 404,
+    headers: { "content-type": HTML, "x-svc-printed": "none", "x-svc-reason": reason, "cache-control": "no-cache" },
+    body: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n",
+  };
+}
+
+/** `/about` and `/about/` are one address; the query string is not part of it. */
+export function addressOfUrl(url: string): string {
+  const path = url.split(/[?#]/, 1)[0] || "/";
+  return path.endsWith("/") ? path : `${path}/`;
+}
+
+export function hostOf(header: string | undefined): string {
+  return (header ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
+}
+
+export class PublicSite {
+  constructor(
+    private readonly db: Db,
+    readonly cache: PageCache,
+    readonly directory: SiteDirectory,
+    private readonly renderer: PageRenderer,
+  ) {}
+
+  private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined): PublicAnswer {
+    const headers = { "content-type": HTML, etag: entry.etag, "x-svc-printed": printed, "cache-control": "no-cache" };
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === entry.etag || tag.trim() === "*")) {
+      return { status: 304, headers, body: "" };
+    }
+    return { status: 200, headers, body: entry.body };
+  }
+
+  /** The fast path: a page already in memory for a known host. */
+  cached(host: string, url: string, ifNoneMatch: string | undefined): PublicAnswer | null {
+    const site = this.directory.peek(host);
+    if (!site) return null;
+    const entry = this.cache.get(site.id, addressOfUrl(url));
+    if (!entry) return null;
+    return this.send(entry, entry.printed === "static" ? "static" : "cache", ifNoneMatch);
+  }
+
+  async answer(host: string, url: string, ifNoneMatch: string | undefined): Promise<PublicAnswer> {
+    const hit = this.cached(host, url, ifNoneMatch);
+    if (hit) return hit;
+    const site = await this.directory.resolve(host);
+    if (!site) return notFoundPage("no_site");
+    const address = addressOfUrl(url);
+    const resolved = await resolvePublicPage(this.db, site.id, address);
+    if ("notFound" in resolved) return notFoundPage(resolved.notFound);
+    const { page, lang } = resolved;
+
+    const copy = await this.db
+      .selectFrom("static_copies")
+      .select(["html", "frame_id"])
+      .where("site_id", "=", site.id)
+      .where("page_id", "=", page.id)
+      .executeTakeFirst();
+    if (copy && copy.frame_id === page.frame_id) {
+      const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(copy.html, "utf8"), printed: "static" });
+      return this.send(entry, "static", ifNoneMatch);
+    }
+    const html = await this.renderer.renderPage(site.id, page, lang);
+    if (html === null) return notFoundPage("frame_deleted");
+    const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(html, "utf8"), printed: "on_request" });
+    return this.send(entry, "on_request", ifNoneMatch);
+  }
+}

@@ -1,0 +1,61 @@
+// Which page a public address names (CONTRACT §8): default-language pages at `/<path>/`, others
+// at `/<lang>/<path>/`, `/` (and `/<lang>/`) is the page named by the `home_page` setting (its
+// translation in that language). Only a published page whose ancestors are all published, and
+// which stands on an existing frame, is output; everything else is 404 on a v2 site.
+import { lookupPage } from "../pages/refs.ts";
+import { ancestorsOf, findPages, type PageRow } from "../pages/queries.ts";
+import { languageState, type LanguageState } from "../settings/languages.ts";
+import { settingsOf } from "../settings/queries.ts";
+import type { Db } from "../store/database.ts";
+
+export type Resolution = { page: PageRow; lang: string | null; langs: LanguageState } | { notFound: string };
+
+function segmentsOf(address: string): string[] {
+  return address.split("/").filter((s) => s !== "").map((s) => {
+    try {
+      return decodeURIComponent(s).toLowerCase();
+    } catch {
+      return s.toLowerCase();
+    }
+  });
+}
+
+async function homePage(db: Db, siteId: number, lang: string | null, langs: LanguageState): Promise<PageRow | undefined> {
+  const settings = await settingsOf(db, siteId);
+  if (settings.home_page_json === null) return undefined;
+  const found = await lookupPage(db, siteId, JSON.parse(settings.home_page_json), {}, langs);
+  if (!("found" in found)) return undefined;
+  const home = found.found;
+  const wanted = lang ?? "";
+  if (home.lang === wanted || (lang === langs.defaultLang && home.lang === "")) return home;
+  if (home.translation_group === null) return undefined;
+  const translations = await db.selectFrom("pages").selectAll().where("site_id", "=", siteId).where("translation_group", "=", home.translation_group).where("lang", "=", wanted).execute();
+  return translations[0];
+}
+
+export async function resolvePublicPage(db: Db, siteId: number, address: string): Promise<Resolution> {
+  const langs = await languageState(db, siteId);
+  let segments = segmentsOf(address);
+  let lang: string | null = langs.defaultLang;
+  if (langs.active && segments.length > 0 && langs.codes.includes(segments[0]) && segments[0] !== langs.defaultLang) {
+    lang = segments[0];
+    segments = segments.slice(1);
+  }
+
+  let page: PageRow | undefined;
+  if (segments.length === 0) {
+    page = await homePage(db, siteId, lang, langs);
+    if (!page) return { notFound: "no_home_page" };
+  } else {
+    const path = `/${segments.join("/")}`;
+    const langsToTry = lang === langs.defaultLang ? [lang ?? "", ""] : [lang ?? ""];
+    const candidates = (await findPages(db, siteId, { path, withoutTrash: true })).filter((row) => langsToTry.includes(row.lang));
+    page = candidates.find((row) => row.status === "publish") ?? candidates[0];
+    if (!page) return { notFound: "no_page" };
+  }
+  if (page.status !== "publish") return { notFound: page.status === "trash" ? "trash" : "draft" };
+  const ancestors = await ancestorsOf(db, siteId, page);
+  if (ancestors.some((a) => a.status !== "publish")) return { notFound: "parent_unpublished" };
+  if (page.frame_id === null) return { notFound: "no_frame" };
+  return { page, lang: page.lang === "" ? langs.defaultLang : page.lang, langs };
+}
