@@ -13,6 +13,7 @@ import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { publicRoutes } from "./public/routes.ts";
+import { cacheRoutes } from "./publish/cache-routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
@@ -124,7 +125,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   networkRoutes(app, deps);
   publicRoutes(app, deps.publicSite);
-  registerSiteRoutes(app, deps, [frameRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, deps, [frameRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes], [siteUserRoutes]);
 
   return app;
 }

@@ -1,0 +1,54 @@
+// POST /cache/flush (CONTRACT §8): drops cached renders of some addresses, or of the whole site,
+// after changes made outside the API. Static copies are not re-rendered here: that is
+// POST /frames/rebake (spec, behaviour rule 2).
+import type { FastifyInstance } from "fastify";
+import type { AppDeps } from "../app-deps.ts";
+import { fail } from "../http/errors.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { ok } from "../http/warnings.ts";
+import { addressOfUrl } from "../public/public-site.ts";
+
+const MAX_URLS = 1000;
+
+/** A path of this site (`/about`, `/en/about/`) or a full address on its domain; else null. */
+function addressOf(value: unknown, domain: string): string | null {
+  if (typeof value !== "string" || value.trim() === "") return null;
+  const raw = value.trim();
+  const full = /^https?:\/\/([^/?#]+)(.*)$/i.exec(raw);
+  if (full) {
+    const host = full[1].replace(/:\d+$/, "").toLowerCase();
+    return host === domain ? addressOfUrl(full[2] || "/") : null;
+  }
+  return raw.startsWith("/") ? addressOfUrl(raw) : null;
+}
+
+export function cacheRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  scope.post("/cache/flush", {
+    schema: {
+      tags: ["publishing"],
+      summary: "Flush cached public pages: some addresses ({urls}) or the whole site ({all: true})",
+      body: Obj({ urls: Opt(Type.Array(Type.String())), all: Opt(Type.Boolean()) }),
+      response: { 200: Success({ site_id: Type.Integer(), flushed: Obj({ status: Type.String(), by: Type.String(), urls: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }) }), ...commonErrors },
+    },
+  }, async (request) => {
+    const body = (request.body ?? {}) as { urls?: unknown; all?: unknown };
+    const site = request.site;
+    if (body.all === true) {
+      const urls = deps.publicSite.cache.flushSite(site.id).sort();
+      return ok({ site_id: site.id, flushed: { status: "ok", by: "all", urls, skipped: [] } });
+    }
+    if (!Array.isArray(body.urls) || body.urls.length === 0) {
+      throw fail("invalid_field", { field: "urls", expected: "a list of paths, or all: true" }, "Send urls (a list of paths) or all: true.");
+    }
+    if (body.urls.length > MAX_URLS) throw fail("invalid_field", { field: "urls", max_items: MAX_URLS }, `At most ${MAX_URLS} urls per call.`);
+    const addresses: string[] = [];
+    const skipped: string[] = [];
+    for (const value of body.urls) {
+      const address = addressOf(value, site.domain);
+      if (address === null) skipped.push(String(value));
+      else if (!addresses.includes(address)) addresses.push(address);
+    }
+    deps.publicSite.cache.flushAddresses(site.id, addresses);
+    return ok({ site_id: site.id, flushed: { status: "ok", by: "urls", urls: addresses, skipped } });
+  });
+}
