@@ -7,6 +7,7 @@ import { errorHandler, sendError } from "./http/error-handler.ts";
 import { fail } from "./http/errors.ts";
 import { apiGuard } from "./http/guard.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
+import { schemaValidator } from "./http/validation.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
 import { Obj, Type } from "./http/schema.ts";
 import { networkRoutes } from "./network/routes.ts";
@@ -17,6 +18,7 @@ import { cacheRoutes } from "./publish/cache-routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
+import { menuRoutes } from "./menus/routes.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -56,12 +58,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     return503OnClosing: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    ajv: { customOptions: { coerceTypes: "array", removeAdditional: false, useDefaults: true, allErrors: false } },
   });
 
   // Responses are JSON.stringify'd: the route schemas document the answers (OpenAPI) but never
   // drop a field that a schema forgot.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setValidatorCompiler(schemaValidator);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(["application/json", "application/*+json"], { parseAs: "string", bodyLimit: BODY_LIMIT }, parseJsonBody);
 
@@ -125,7 +127,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   networkRoutes(app, deps);
   publicRoutes(app, deps.publicSite);
-  registerSiteRoutes(app, deps, [frameRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, deps, [frameRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes], [siteUserRoutes]);
 
   return app;
 }

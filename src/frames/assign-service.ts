@@ -11,6 +11,7 @@ import { flagsOf } from "./input.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { frameByRef } from "./queries.ts";
 import { frameRecord } from "./record.ts";
+import { withoutBake } from "./no-bake.ts";
 
 const MESSAGES: Record<string, string> = {
   static_copy: "The page is served from its static copy.",
@@ -66,7 +67,9 @@ export async function assignFrame(ctx: FramesContext, site: SiteRow, ref: string
 
   let republish: Record<string, unknown>;
   if (!flags.bake) {
-    republish = { status: "skipped" };
+    // Nothing is rendered; the page's old static copy and cached render go, so it renders on request.
+    const unbaked = await withoutBake(ctx, site.id, { pages: [page.id] });
+    republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: unbaked.rebaked.cache };
   } else {
     try {
       const report = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }]);

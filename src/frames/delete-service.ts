@@ -6,8 +6,9 @@ import type { Change } from "../publish/changes.ts";
 import type { FramesContext } from "./context.ts";
 import { checkIfMatch } from "./etag.ts";
 import { siteIndex } from "./graph.ts";
-import { flagsOf } from "./input.ts";
-import { splitOwnBake, requireAvailable, skippedPublish } from "./publish-result.ts";
+import { flagsOf, ignoredInputWarnings } from "./input.ts";
+import { withoutBake } from "./no-bake.ts";
+import { splitOwnBake, requireAvailable } from "./publish-result.ts";
 import { frameByRef } from "./queries.ts";
 
 export async function deleteFrame(ctx: FramesContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
@@ -15,31 +16,53 @@ export async function deleteFrame(ctx: FramesContext, siteId: number, ref: strin
   if (!frame) throw fail("frame_not_found", { ref });
   checkIfMatch(ifMatch, frame);
   const flags = flagsOf(body);
-  const referencedBy = (await siteIndex(ctx.db, siteId)).directEmbedders(frame.slug).filter((slug) => slug !== frame.slug);
+  const index = await siteIndex(ctx.db, siteId);
+  const referencedBy = index.directEmbedders(frame.slug).filter((slug) => slug !== frame.slug);
+  // Which embedders name the frame by id: no frame will ever have that id again.
+  const byId = new Set(
+    referencedBy.filter((slug) => index.get(slug)!.refs.some((value) => value === frame.id)),
+  );
 
   const unbound = await ctx.db.transaction().execute(async (trx) => {
+    const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
+    // Another writer changed it between the read and this delete: refuse rather than lose that write.
+    if (Number(gone.numDeletedRows) === 0) throw fail("precondition_failed", { sha256: frame.sha256 }, "The frame changed while this delete was prepared; read it again.");
     const pages = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "=", frame.id).orderBy("id").execute();
     const ids = pages.map((p) => p.id);
     if (ids.length > 0) {
       await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", siteId).where("frame_id", "=", frame.id).execute();
       await trx.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
     }
-    await trx.deleteFrom("frames").where("id", "=", frame.id).execute();
     return ids;
   });
 
   const changes: Change[] = [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
-  const publish = flags.bake ? splitOwnBake(await ctx.publisher.changed(siteId, changes), null) : skippedPublish();
+  // Once the frame is gone the publish step cannot turn its id into its slug, so frames that
+  // name it by id are only found under the id itself: announce that too.
+  if (byId.size > 0) changes.push({ kind: "frame", frameId: frame.id, slug: frame.id });
+  const publish = flags.bake
+    ? splitOwnBake(await ctx.publisher.changed(siteId, changes), null)
+    : await withoutBake(ctx, siteId, { embeddersOf: [frame.slug, frame.id], pages: unbound });
   requireAvailable(publish.rebaked, { deleted: { id: frame.id, slug: frame.slug } });
+  const warnings = ignoredInputWarnings(body, ["bake"]);
+  for (const slug of referencedBy) {
+    warnings.push(
+      byId.has(slug)
+        ? warning("frame_ref_missing", `Frame "${slug}" embeds "${frame.slug}" by its id ${frame.id}; that insert prints nothing from now on (no new frame gets this id).`, { frame: slug, slug: frame.slug, id: frame.id })
+        : warning("frame_ref_missing", `Frame "${slug}" still embeds "${frame.slug}"; that insert prints nothing until a frame with this slug exists again.`, { frame: slug, slug: frame.slug }),
+    );
+  }
+  if (unbound.length > 0) {
+    warnings.push(warning("pages_unbound", `${unbound.length} page(s) stood on "${frame.slug}" and now have no frame: they answer 404 until a frame is assigned.`, { pages: unbound }));
+  }
   return {
     site_id: siteId,
     deleted: { id: frame.id, slug: frame.slug, block: frame.block, element: frame.element, modifier: frame.modifier },
     unbound_pages: unbound,
     referenced_by: referencedBy,
-    warnings: referencedBy.map((slug) =>
-      warning("frame_ref_missing", `Frame "${slug}" still embeds "${frame.slug}"; that insert prints nothing until a frame with this slug exists again.`, { frame: slug, slug: frame.slug }),
-    ),
-    bake: { status: publish.rebaked.status },
+    warnings,
+    bake: { status: publish.bake.status },
     rebaked: publish.rebaked,
   };
 }
+

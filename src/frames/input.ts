@@ -7,6 +7,7 @@ import { isValidSlug, normalizeSlug, SLUG_HINT, SLUG_PATTERN, suggestSlug } from
 /** 2 MB of UTF-8 markup (CONTRACT §9). */
 export const MAX_FRAME_BYTES = 2_097_152;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const HTML_KEYS = ["html", "markup", "content"] as const;
 const FLAG_KEYS = ["dry_run", "bake"] as const;
 const IGNORED: Record<string, [string, string]> = {
@@ -36,9 +37,22 @@ export function refuseUrl(body: Record<string, unknown>): void {
   if (body.url !== undefined) throw fail("frame_url_not_supported");
 }
 
-/** A slug from input, lower-cased; 400 invalid_slug with pattern and hint when malformed or missing. */
+/**
+ * Slugs no frame may take: every method on `/frames/defaults` answers 410 gone (the removed
+ * endpoint), so a frame with that slug could never be addressed by its slug.
+ */
+export const RESERVED_SLUGS: readonly string[] = ["defaults"];
+
+/** A slug from input, lower-cased; 400 invalid_slug with pattern and hint when malformed, missing or reserved. */
 export function slugFrom(value: unknown): string {
   const slug = typeof value === "string" ? normalizeSlug(value) : "";
+  if (RESERVED_SLUGS.includes(slug)) {
+    throw fail(
+      "invalid_slug",
+      { slug: value, pattern: SLUG_PATTERN, hint: SLUG_HINT, reserved: true },
+      `"${slug}" is reserved: /frames/${slug} is a removed endpoint, so no frame could be reached under it. Choose another slug.`,
+    );
+  }
   if (!isValidSlug(slug)) {
     throw fail("invalid_slug", {
       slug: value ?? null,
@@ -59,6 +73,9 @@ export function markupFrom(body: Record<string, unknown>): string {
   if (html.length > MAX_FRAME_BYTES || Buffer.byteLength(html, "utf8") > MAX_FRAME_BYTES) {
     throw fail("frame_too_large", { max_bytes: MAX_FRAME_BYTES, bytes: Buffer.byteLength(html, "utf8") });
   }
+  // A lone surrogate (`"\ud800"` in JSON) has no UTF-8 form: storing it would change the bytes.
+  const lone = LONE_SURROGATE.exec(html);
+  if (lone) throw fail("invalid_field", { field: key, at: lone.index, expected: "UTF-8 text" }, `${key} holds a lone UTF-16 surrogate at offset ${lone.index}: markup must be valid Unicode text.`);
   return html;
 }
 

@@ -26,19 +26,3 @@ export function splitOwnBake(report: Rebaked, ownSlug: string | null): FramePubl
 export function requireAvailable(report: Rebaked, saved: Record<string, unknown>): void {
   if (report.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved });
 }
-
-export function skippedPublish(): FramePublish {
-  return {
-    bake: { status: "skipped" },
-    rebaked: {
-      status: "ok",
-      total: 0,
-      baked: 0,
-      not_needed: 0,
-      frames: [],
-      pages: [],
-      cache: { status: "skipped", scope: "pages", pages: [], flushed: { urls: { status: "skipped", by: "api", urls: [], skipped: [] } } },
-      skipped: [],
-    },
-  };
-}

@@ -1,5 +1,6 @@
 // POST /frames/rebake: rebuilds the frames the selectors name, at most 25 per call.
 import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
 import type { Change } from "../publish/changes.ts";
 import type { FramesContext } from "./context.ts";
 import { frameByRef } from "./queries.ts";
@@ -20,6 +21,12 @@ function list(value: unknown, field: string): string[] {
 export async function rebakeFrames(ctx: FramesContext, siteId: number, body: Record<string, unknown>) {
   const changed: Record<string, unknown> = {};
   const changes: Change[] = [];
+  const warnings: Warning[] = [];
+  for (const key of Object.keys(body)) {
+    if (!(FLAGS as readonly string[]).includes(key) && key !== "datasets" && key !== "frames") {
+      warnings.push(warning("unknown_field", `Field "${key}" is not a rebake selector and was ignored.`, { field: key }));
+    }
+  }
   for (const flag of FLAGS) {
     const value = body[flag];
     if (value === undefined || value === null || value === false) continue;
@@ -42,11 +49,14 @@ export async function rebakeFrames(ctx: FramesContext, siteId: number, body: Rec
     for (const ref of frames) {
       const row = await frameByRef(ctx.db, siteId, ref);
       // An unknown ref still names a slug that missing-frame inserts may wait for.
+      if (!row) warnings.push(warning("frame_not_found", `No frame "${ref}"; frames that embed that slug were rebaked.`, { frame: ref }));
       changes.push({ kind: "frame", frameId: row?.id ?? "", slug: row?.slug ?? ref.toLowerCase() });
     }
   }
   if (changes.length === 0) throw fail("nothing_to_rebake", { selectors: [...FLAGS, "datasets", "frames"] });
-  const rebaked = await ctx.publisher.changed(siteId, changes, { limit: REBAKE_LIMIT });
-  if (rebaked.status === "unavailable") throw fail("internal_unavailable", { changed });
-  return { site_id: siteId, changed, rebaked };
+  const report = await ctx.publisher.changed(siteId, changes, { limit: REBAKE_LIMIT });
+  if (report.status === "unavailable") throw fail("internal_unavailable", { changed });
+  // `skipped` is always present here (CONTRACT §9: a list of slugs inside `rebaked`).
+  const rebaked = { ...report, skipped: report.skipped ?? [] };
+  return { site_id: siteId, changed, rebaked, warnings };
 }

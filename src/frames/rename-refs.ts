@@ -1,6 +1,7 @@
 // Renaming a frame rewrites the svc/frame and svc/partial references to its old slug in every
 // other frame of the site (spec, PATCH rule 1), inside the caller's transaction. Every byte
-// outside the rewritten references stays as it was.
+// outside the rewritten references stays as it was. References by id are left alone: ids do
+// not change.
 import { createHash } from "node:crypto";
 import { compileFrame, rewriteFrameRefs } from "../markup/index.ts";
 import type { Db } from "../store/database.ts";
@@ -16,35 +17,66 @@ export interface Renamed {
   details: Array<{ id: string; slug: string; replaced: number }>;
 }
 
-export async function rewriteReferences(trx: Db, siteId: number, frame: Pick<FrameRow, "id" | "slug">, newSlug: string, at: string, userId: number): Promise<Renamed> {
+export interface Rewrite {
+  id: string;
+  slug: string;
+  revision: number;
+  /** The markup with its references rewritten. */
+  html: string;
+  replaced: number;
+}
+
+const bySlug = (a: { slug: string }, b: { slug: string }) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+
+/**
+ * The rewrites a rename implies, computed without writing: every other frame with a reference
+ * key (name or an alias) whose value is the old slug, its new markup and the count of values
+ * replaced.
+ */
+export async function planRewrites(db: Db, siteId: number, frame: Pick<FrameRow, "id" | "slug">, newSlug: string): Promise<Rewrite[]> {
   const oldSlug = frame.slug;
   const matchesOld = (value: string) => value.trim().toLowerCase() === oldSlug;
+  const rows = await db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).where("id", "!=", frame.id).execute();
+  const referrers = rows.filter((row) => storedAnalysis(row).analysis.frame_refs.some((ins) => ins.keys.some(([, value]) => matchesOld(value))));
+  const out: Rewrite[] = [];
+  for (const { id } of referrers) {
+    const row = await db.selectFrom("frames").select(["id", "slug", "html", "revision"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const rewritten = rewriteFrameRefs(row.html, matchesOld, newSlug);
+    if (rewritten.replaced === 0) continue;
+    out.push({ id: row.id, slug: row.slug, revision: row.revision, html: rewritten.html, replaced: rewritten.replaced });
+  }
+  return out.sort(bySlug);
+}
+
+export function renamedReport(from: string, to: string, rewrites: readonly Pick<Rewrite, "id" | "slug" | "replaced">[]): Renamed {
+  const details = rewrites.map(({ id, slug, replaced }) => ({ id, slug, replaced })).sort(bySlug);
+  return { from, to, frames_updated: details.map((d) => d.slug), details };
+}
+
+/** Rewrites the references to `frame`'s old slug in the other frames of the site; run inside the rename's transaction. */
+export async function rewriteReferences(trx: Db, siteId: number, frame: Pick<FrameRow, "id" | "slug">, newSlug: string, at: string, userId: number): Promise<Renamed> {
+  const oldSlug = frame.slug;
+  const rewrites = await planRewrites(trx, siteId, frame, newSlug);
+  if (rewrites.length === 0) return renamedReport(oldSlug, newSlug, []);
   const rows = await trx.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
   // The index as it stands after the rename, for turning ids into slugs in rewritten frames.
   const index = new DependencyIndex(rows.map((row) => (row.id === frame.id ? { ...nodeOfRow(row), slug: newSlug } : nodeOfRow(row))));
-  const referrers = rows.filter((row) => row.id !== frame.id && storedAnalysis(row).ref_values.some(matchesOld)).map((row) => row.id);
 
-  const details: Renamed["details"] = [];
-  for (const id of referrers) {
-    const row = await trx.selectFrom("frames").select(["id", "slug", "html", "revision"]).where("id", "=", id).executeTakeFirstOrThrow();
-    const rewritten = rewriteFrameRefs(row.html, matchesOld, newSlug);
-    if (rewritten.replaced === 0) continue;
-    const stored = storedAnalysisOf(compileFrame(rewritten.html), (value) => index.resolve(value));
+  for (const rewrite of rewrites) {
+    const stored = storedAnalysisOf(compileFrame(rewrite.html), (value) => index.resolve(value));
     await trx
       .updateTable("frames")
       .set({
-        html: rewritten.html,
-        bytes: Buffer.byteLength(rewritten.html, "utf8"),
-        sha256: createHash("sha256").update(rewritten.html, "utf8").digest("hex"),
+        html: rewrite.html,
+        bytes: Buffer.byteLength(rewrite.html, "utf8"),
+        sha256: createHash("sha256").update(rewrite.html, "utf8").digest("hex"),
         analysis_json: JSON.stringify(stored),
-        revision: row.revision + 1,
+        revision: rewrite.revision + 1,
         updated_at_gmt: at,
         updated_by: userId,
       })
-      .where("id", "=", row.id)
+      .where("id", "=", rewrite.id)
       .execute();
-    details.push({ id: row.id, slug: row.slug, replaced: rewritten.replaced });
   }
-  details.sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0));
-  return { from: oldSlug, to: newSlug, frames_updated: details.map((d) => d.slug), details };
+  return renamedReport(oldSlug, newSlug, rewrites);
 }

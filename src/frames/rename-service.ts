@@ -1,42 +1,50 @@
-// PATCH of a frame renames it (the slug is the only field PATCH changes).
+// PATCH of a frame renames it (the slug is the only field PATCH changes). References to the old
+// slug in the other frames follow (rename-refs.ts), in the same transaction; pages keep their
+// frame, since they store its id.
 import { gmt } from "../clock.ts";
 import { fail } from "../http/errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { FramesContext } from "./context.ts";
 import { checkIfMatch } from "./etag.ts";
-import { siteIndex } from "./graph.ts";
-import { flagsOf, refuseUrl, slugFrom } from "./input.ts";
+import { nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
+import { flagsOf, ignoredInputWarnings, refuseUrl, slugFrom } from "./input.ts";
+import { withoutBake } from "./no-bake.ts";
 import { pagesOnFrames } from "./pages.ts";
-import { splitOwnBake, requireAvailable, skippedPublish } from "./publish-result.ts";
+import { splitOwnBake, requireAvailable } from "./publish-result.ts";
 import { frameBySlug, frameByRef } from "./queries.ts";
 import { frameEtag, frameRecord } from "./record.ts";
-import { rewriteReferences, type Renamed } from "./rename-refs.ts";
+import { planRewrites, renamedReport, rewriteReferences, type Renamed } from "./rename-refs.ts";
+import { refuseRenameCycle } from "./report.ts";
 import { splitSlug } from "./slug.ts";
+
+const PATCH_KEYS = ["slug", "dry_run", "bake", "url"] as const;
+const DEFAULT_KEYS = ["default", "is_default"];
 
 export async function renameFrame(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
   const existing = await frameByRef(ctx.db, siteId, ref);
   if (!existing) throw fail("frame_not_found", { ref });
   refuseUrl(body);
-  const keys = Object.keys(body).filter((key) => !["dry_run", "bake"].includes(key));
-  if (body.slug === undefined) {
-    if (keys.length > 0 && keys.every((key) => key === "default" || key === "is_default")) throw fail("gone", { field: keys[0] }, "Frames have no default any more.");
+  if (body.slug === undefined || body.slug === null) {
+    const keys = Object.keys(body).filter((key) => !["dry_run", "bake"].includes(key));
+    // Only the removed default flag: the old "make this the default frame" call.
+    if (keys.length > 0 && keys.every((key) => DEFAULT_KEYS.includes(key))) throw fail("gone", { field: keys[0] }, "Frames have no default any more: a page names its frame itself.");
     throw fail("nothing_to_update", { allowed: ["slug"] }, "PATCH renames a frame: send a new slug.");
   }
   const slug = slugFrom(body.slug);
   const flags = flagsOf(body);
+  const warnings = ignoredInputWarnings(body, PATCH_KEYS);
   checkIfMatch(ifMatch, existing);
   if (slug === existing.slug) throw fail("nothing_to_update", { slug }, "The frame already has this slug.");
   const occupant = await frameBySlug(ctx.db, siteId, slug);
   if (occupant) throw fail("slug_taken", { id: occupant.id, slug: occupant.slug });
+  refuseRenameCycle(nodeOfRow(existing), slug, await siteFrameNodes(ctx.db, siteId));
 
   const at = gmt(ctx.clock());
   const parts = splitSlug(slug);
   const renamedRow = { ...existing, slug, ...parts, revision: existing.revision + 1, updated_at_gmt: at, updated_by: userId };
   let renamed: Renamed;
   if (flags.dryRun) {
-    const index = await siteIndex(ctx.db, siteId);
-    const referrers = index.directEmbedders(existing.slug);
-    renamed = { from: existing.slug, to: slug, frames_updated: referrers, details: referrers.map((s) => ({ id: index.get(s)!.id, slug: s, replaced: 0 })) };
+    renamed = renamedReport(existing.slug, slug, await planRewrites(ctx.db, siteId, existing, slug));
   } else {
     try {
       renamed = await ctx.db.transaction().execute(async (trx) => {
@@ -46,6 +54,7 @@ export async function renameFrame(ctx: FramesContext, siteId: number, userId: nu
           .where("id", "=", existing.id)
           .where("revision", "=", existing.revision)
           .executeTakeFirst();
+        // Another writer got in between the read and this write: refuse rather than overwrite.
         if (Number(updated.numUpdatedRows) === 0) throw fail("precondition_failed", { sha256: existing.sha256 }, "The frame changed while this rename was prepared; read it again.");
         return rewriteReferences(trx, siteId, existing, slug, at, userId);
       });
@@ -56,11 +65,11 @@ export async function renameFrame(ctx: FramesContext, siteId: number, userId: nu
   }
 
   const index = await siteIndex(ctx.db, siteId);
-  const rendersOnRequest = index.rendersOnRequest(flags.dryRun ? existing.slug : slug);
-  const frameRefs = index.embeddedSlugs(flags.dryRun ? existing.slug : slug);
+  // A dry run reads the index as it stands: the frame is still under its old slug there.
+  const standing = flags.dryRun ? existing.slug : slug;
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
-  const frame = frameRecord(renamedRow, { frameRefs, rendersOnRequest, pages });
-  if (flags.dryRun) return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed }, etag: null };
+  const frame = frameRecord(renamedRow, { frameRefs: index.embeddedSlugs(standing), rendersOnRequest: index.rendersOnRequest(standing), pages });
+  if (flags.dryRun) return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed, warnings }, etag: null };
 
   const publish = flags.bake
     ? splitOwnBake(
@@ -70,10 +79,10 @@ export async function renameFrame(ctx: FramesContext, siteId: number, userId: nu
         ]),
         slug,
       )
-    : skippedPublish();
+    : await withoutBake(ctx, siteId, { embeddersOf: [slug, existing.slug] });
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   return {
-    body: { applied: true, site_id: siteId, frame, renamed, bake: { status: publish.bake.status }, rebaked: publish.rebaked },
+    body: { applied: true, site_id: siteId, frame, renamed, bake: { status: publish.bake.status }, rebaked: publish.rebaked, warnings },
     etag: frameEtag(renamedRow),
   };
 }

@@ -38,20 +38,46 @@ export function storedAnalysisOf(compiled: CompiledFrame, resolve: (value: strin
 }
 
 /**
- * Analyses markup for frame `id`/`slug` among `others` (the site's other frames).
- * Refuses 400 frame_ref_conflict when one insert names two frames, and 400 frame_cycle when
- * the references lead back to the frame itself.
+ * The site's other frames as they will stand once frame `id` is written under `slug`: references
+ * to `previousSlug` (a rename, which rewrites them) name `slug`, and the frame itself is present
+ * (without references) so that references to its id resolve to its slug.
  */
-export function reportFor(html: string, id: string, slug: string, others: readonly FrameNode[]): FrameReport {
-  const compiled = compileFrame(html);
-  const othersIndex = new DependencyIndex(others);
-  const resolve = (value: string) => (value === id ? slug : othersIndex.resolve(value));
-  const stored = storedAnalysisOf(compiled, resolve);
+function othersAfterWrite(id: string, slug: string, others: readonly FrameNode[], previousSlug?: string): FrameNode[] {
+  const byId = new Map(others.map((node) => [node.id, node.slug]));
+  const renamed = previousSlug !== undefined && previousSlug !== slug;
+  const mapped = others
+    .filter((node) => node.id !== id)
+    .map((node) => {
+      if (!renamed) return node;
+      const refs = node.refs.map((ref) => (ref !== id && !byId.has(ref) && ref.trim().toLowerCase() === previousSlug ? slug : ref));
+      return refs.some((ref, i) => ref !== node.refs[i]) ? { ...node, refs } : node;
+    });
+  return mapped;
+}
 
-  const cycle = othersIndex.cycleThrough(slug, stored.ref_values.map(resolve));
+/** The cycle that frame `self` (already in `others` form, see othersAfterWrite) would close, or null. */
+export function cycleOf(self: FrameNode, others: readonly FrameNode[]): string[] | null {
+  const index = new DependencyIndex([...others, { ...self, refs: [] }]);
+  return index.cycleThrough(self.slug, self.refs.map((ref) => (ref === self.id ? self.slug : index.resolve(ref))));
+}
+
+/**
+ * Analyses markup for frame `id`/`slug` among `others` (the site's other frames; `previousSlug`
+ * when the write also renames the frame). Refuses 400 frame_ref_conflict when one insert names
+ * two frames, and 400 frame_cycle when the references lead back to the frame itself, whether
+ * written by slug or by id, directly or through frames that wait for this slug.
+ */
+export function reportFor(html: string, id: string, slug: string, others: readonly FrameNode[], previousSlug?: string): FrameReport {
+  const compiled = compileFrame(html);
+  const after = othersAfterWrite(id, slug, others, previousSlug);
+  const lookup = new DependencyIndex([...after, { id, slug, sources: [], refs: [], liveReasons: [] }]);
+  const stored = storedAnalysisOf(compiled, (value) => lookup.resolve(value));
+  const self = nodeOf(id, slug, stored);
+
+  const cycle = cycleOf(self, after);
   if (cycle) throw fail("frame_cycle", { cycle }, `Embedding would loop: ${cycle.join(" → ")}.`);
 
-  const index = new DependencyIndex([...others, nodeOf(id, slug, stored)]);
+  const index = new DependencyIndex([...after, self]);
   const frameRefs = index.embeddedSlugs(slug);
   const liveReasons = [...index.liveReasons(slug)];
   return {
@@ -63,4 +89,16 @@ export function reportFor(html: string, id: string, slug: string, others: readon
     rendersOnRequest: liveReasons.length > 0,
     index,
   };
+}
+
+/**
+ * 400 frame_cycle when renaming frame `self` to `newSlug` would close a loop: frames that wait
+ * for `newSlug` (or name the old slug, which the rename rewrites) would embed it while it
+ * embeds them.
+ */
+export function refuseRenameCycle(self: FrameNode, newSlug: string, others: readonly FrameNode[]): void {
+  const after = othersAfterWrite(self.id, newSlug, others, self.slug);
+  const renamed: FrameNode = { ...self, slug: newSlug, refs: self.refs.map((ref) => (ref.trim().toLowerCase() === self.slug ? newSlug : ref)) };
+  const cycle = cycleOf(renamed, after);
+  if (cycle) throw fail("frame_cycle", { cycle }, `After the rename, embedding would loop: ${cycle.join(" → ")}.`);
 }

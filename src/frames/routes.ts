@@ -15,28 +15,43 @@ import { renameFrame } from "./rename-service.ts";
 import { createFrame, replaceFrame, type WriteAnswer } from "./write-service.ts";
 
 const Frame = Obj({ id: Type.String(), slug: Type.String(), bytes: Type.Integer(), sha256: Type.String(), renders_on_request: Type.Boolean() });
+// Null is accepted where the service gives it a meaning (no markup → frame_html_required, no
+// slug → invalid_slug, a null flag → its default), so that the spec's own code answers.
+const Nullable = <S extends Parameters<typeof Opt>[0]>(schema: S) => Opt(Type.Union([schema, Type.Null()]));
 const WriteBody = Obj({
-  slug: Opt(Type.String()),
-  html: Opt(Type.String()),
-  markup: Opt(Type.String()),
-  content: Opt(Type.String()),
-  dry_run: Opt(Type.Boolean()),
-  bake: Opt(Type.Boolean()),
+  slug: Nullable(Type.String()),
+  html: Nullable(Type.String({ description: "markup, stored byte for byte (at most 2,097,152 bytes of UTF-8)" })),
+  markup: Nullable(Type.String({ description: "alias of html" })),
+  content: Nullable(Type.String({ description: "alias of html" })),
+  dry_run: Nullable(Type.Boolean()),
+  bake: Nullable(Type.Boolean()),
 });
 const WriteAnswerSchema = Success({ applied: Type.Boolean(), updated: Type.Boolean(), site_id: Type.Integer(), frame: Frame });
 const RefParams = Obj({ ref: Type.String() });
 const IfMatch = Obj({ "if-match": Opt(Type.String()) });
 
+/** Read through deps on every call, so a publisher swapped in by a test (or at runtime) is used. */
 function context(deps: AppDeps): FramesContext {
-  return { db: deps.store.db, clock: deps.clock, publisher: deps.publisher, publicPort: deps.config.port };
+  return {
+    db: deps.store.db,
+    clock: deps.clock,
+    get publisher() {
+      return deps.publisher;
+    },
+    get pageCache() {
+      return deps.publicSite.cache;
+    },
+    publicPort: deps.config.port,
+  };
 }
 
 function body(request: FastifyRequest): Record<string, unknown> {
   return (request.body ?? {}) as Record<string, unknown>;
 }
 
+/** The router has already percent-decoded the parameter; decoding again would break `%` (and 500 on `%25`). */
 function ref(request: FastifyRequest): string {
-  return refFrom(decodeURIComponent((request.params as { ref: string }).ref ?? ""));
+  return refFrom((request.params as { ref?: string }).ref ?? "");
 }
 
 function ifMatch(request: FastifyRequest): string | undefined {
@@ -48,6 +63,14 @@ function send(reply: FastifyReply, answer: WriteAnswer, status = 200) {
   if (answer.etag) reply.header("ETag", answer.etag);
   const { warnings, ...rest } = answer.body as { warnings?: [] };
   return reply.code(status).send(ok(rest, warnings ?? []));
+}
+
+/**
+ * A call without a body means "no fields": the service answers its own code (nothing_to_rebake,
+ * page_required, frame_html_required, …) rather than the validator refusing `undefined`.
+ */
+async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> {
+  if (request.body === undefined || request.body === null) request.body = {};
 }
 
 function gone(_request: FastifyRequest, _reply: FastifyReply): never {
@@ -74,6 +97,7 @@ export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
   });
 
   scope.post("/frames", {
+    preValidation: absentBodyIsEmpty,
     schema: { tags, summary: "Upload a new frame", body: WriteBody, response: { 200: WriteAnswerSchema, 201: WriteAnswerSchema, ...commonErrors } },
   }, async (request, reply) => {
     const answer = await createFrame(ctx, request.site.id, request.caller!.userId, body(request));
@@ -81,15 +105,20 @@ export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
   });
 
   scope.post("/frames/rebake", {
+    preValidation: absentBodyIsEmpty,
     schema: {
       tags,
       summary: "Rebuild frames by selector (at most 25 per call)",
-      body: Obj({ all: Opt(Type.Boolean()), menus: Opt(Type.Boolean()), pages: Opt(Type.Boolean()), languages: Opt(Type.Boolean()), settings: Opt(Type.Boolean()), datasets: Opt(Type.Array(Type.String())), frames: Opt(Type.Array(Type.String())) }),
+      body: Obj({ all: Nullable(Type.Boolean()), menus: Nullable(Type.Boolean()), pages: Nullable(Type.Boolean()), languages: Nullable(Type.Boolean()), settings: Nullable(Type.Boolean()), datasets: Nullable(Type.Array(Type.String())), frames: Nullable(Type.Array(Type.String({ description: "frame slug or id" }))) }),
       response: { 200: Success({ site_id: Type.Integer(), changed: Obj({}), rebaked: Obj({ status: Type.String() }) }), ...commonErrors },
     },
-  }, async (request) => ok(await rebakeFrames(ctx, request.site.id, body(request))));
+  }, async (request) => {
+    const { warnings, ...rest } = await rebakeFrames(ctx, request.site.id, body(request));
+    return ok(rest, warnings);
+  });
 
-  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+  // HEAD comes with GET; OPTIONS too, so that literally every method answers 410.
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const) {
     scope.route({ method, url: "/frames/defaults", schema: { tags, summary: "Removed: answers 410 gone", response: { 410: commonErrors["4XX"] } }, handler: gone });
   }
   scope.post("/frames/:ref/default", { schema: { tags, summary: "Removed: answers 410 gone", params: RefParams, response: { 410: commonErrors["4XX"] } } }, gone);
@@ -103,11 +132,13 @@ export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
   });
 
   scope.put("/frames/:ref", {
+    preValidation: absentBodyIsEmpty,
     schema: { tags, summary: "Replace a frame's markup (and maybe its slug)", params: RefParams, headers: IfMatch, body: WriteBody, response: { 200: WriteAnswerSchema, ...commonErrors } },
   }, async (request, reply) => send(reply, await replaceFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
 
   scope.patch("/frames/:ref", {
-    schema: { tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Opt(Type.String()), dry_run: Opt(Type.Boolean()), bake: Opt(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), frame: Frame, renamed: Obj({ from: Type.String(), to: Type.String() }) }), ...commonErrors } },
+    preValidation: absentBodyIsEmpty,
+    schema: { tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), frame: Frame, renamed: Obj({ from: Type.String(), to: Type.String() }) }), ...commonErrors } },
   }, async (request, reply) => send(reply, await renameFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
 
   scope.delete("/frames/:ref", {
@@ -119,7 +150,8 @@ export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
   });
 
   scope.post("/frames/:ref/assign", {
-    schema: { tags, summary: "Put the frame on a page, or take it off (clear)", params: RefParams, body: Obj({ page: Opt(Type.Union([Type.String(), Type.Integer()])), clear: Opt(Type.Boolean()), bake: Opt(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), cleared: Type.Boolean(), meta_key: Type.String() }), ...commonErrors } },
+    preValidation: absentBodyIsEmpty,
+    schema: { tags, summary: "Put the frame on a page, or take it off (clear)", params: RefParams, body: Obj({ page: Nullable(Type.Union([Type.String(), Type.Integer()])), clear: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), cleared: Type.Boolean(), meta_key: Type.String() }), ...commonErrors } },
   }, async (request) => {
     const result = await assignFrame(ctx, request.site, ref(request), body(request));
     const { warnings, ...rest } = result;

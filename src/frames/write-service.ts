@@ -12,9 +12,10 @@ import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_K
 import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
 import { frameEtag, frameRecord, type FrameRow } from "./record.ts";
 import { reportFor, type FrameReport } from "./report.ts";
-import { splitOwnBake, requireAvailable, skippedPublish } from "./publish-result.ts";
+import { splitOwnBake, requireAvailable } from "./publish-result.ts";
+import { withoutBake } from "./no-bake.ts";
 import { splitSlug } from "./slug.ts";
-import { rewriteReferences } from "./rename-refs.ts";
+import { planRewrites, renamedReport, rewriteReferences } from "./rename-refs.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { checkIfMatch } from "./etag.ts";
 
@@ -101,7 +102,9 @@ export async function createFrame(ctx: FramesContext, siteId: number, userId: nu
     }
     throw error;
   }
-  const publish = flags.bake ? splitOwnBake(await ctx.publisher.changed(siteId, [{ kind: "frame", frameId: id, slug }]), slug) : skippedPublish();
+  const publish = flags.bake
+    ? splitOwnBake(await ctx.publisher.changed(siteId, [{ kind: "frame", frameId: id, slug }]), slug)
+    : await withoutBake(ctx, siteId, { frames: [slug], embeddersOf: [slug] });
   requireAvailable(publish.rebaked, { frame: { id, slug } });
   const frame = frameRecord({ ...row, revision: 1 }, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
   return {
@@ -124,13 +127,13 @@ export async function replaceFrame(ctx: FramesContext, siteId: number, userId: n
     const occupant = await slugOccupant(ctx.db, siteId, slug, existing.id);
     if (occupant) throw fail("slug_taken", { id: occupant.id, slug: occupant.slug });
   }
-  const others = (await siteFrameNodes(ctx.db, siteId)).filter((node) => node.id !== existing.id);
-  const report = reportFor(html, existing.id, slug, others);
+  const report = reportFor(html, existing.id, slug, await siteFrameNodes(ctx.db, siteId), existing.slug);
   const at = gmt(ctx.clock());
   const row = { ...draftRow(existing.id, slug, html, report, at, userId, existing), site_id: siteId };
   const fields = reportFields(report, warnings);
   if (flags.dryRun) {
-    return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
+    const planned = slug === existing.slug ? {} : { renamed: renamedReport(existing.slug, slug, await planRewrites(ctx.db, siteId, existing, slug)) };
+    return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields, ...planned }, etag: null };
   }
 
   let renamed: Awaited<ReturnType<typeof rewriteReferences>> | null = null;
@@ -153,7 +156,9 @@ export async function replaceFrame(ctx: FramesContext, siteId: number, userId: n
 
   const changes = [{ kind: "frame" as const, frameId: existing.id, slug }];
   if (slug !== existing.slug) changes.push({ kind: "frame", frameId: existing.id, slug: existing.slug });
-  const publish = flags.bake ? splitOwnBake(await ctx.publisher.changed(siteId, changes), slug) : skippedPublish();
+  const publish = flags.bake
+    ? splitOwnBake(await ctx.publisher.changed(siteId, changes), slug)
+    : await withoutBake(ctx, siteId, { frames: [slug], embeddersOf: [slug, existing.slug] });
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
   const frame = frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });

@@ -78,6 +78,41 @@ export const CATALOGUE = {
   frame_not_found: { status: 404, message: "No such frame." },
   frame_ref_required: { status: 400, message: "A frame reference (id or slug) is required." },
   nothing_to_rebake: { status: 400, message: "Name at least one selector: all, menus, pages, languages, settings, datasets or frames." },
+
+  // content model: settings, languages, pages, translations, data sets, data sources (issue 3)
+  invalid_language_code: { status: 400, message: "A language code is two lower-case letters, optionally a dash and two more (en, pt-br)." },
+  unknown_language: { status: 400, message: "This language is not one of the site's languages." },
+  multilang_inactive: { status: 409, message: "The site has no languages yet, so lang cannot be used; add one with POST /languages." },
+  page_not_found: { status: 404, message: "No such page." },
+  ambiguous_page: { status: 409, message: "Several pages match this reference; use the id or the full path (see candidates)." },
+  page_required: { status: 400, message: "This needs a page (id, slug or path)." },
+  title_required: { status: 400, message: "A new page needs a title." },
+  parent_not_found: { status: 404, message: "The parent page does not exist in this language; pass create_missing_parents: true to create draft stubs." },
+  parent_cycle: { status: 400, message: "A page cannot be its own parent or the parent of one of its ancestors." },
+  parent_lang_mismatch: { status: 400, message: "The parent page is in another language; a page and its parent share one language." },
+  page_has_children: { status: 409, message: "The page has child pages; change their language first, or move them." },
+  lang_mismatch: { status: 409, message: "This id belongs to a page in another language; a translation has its own id (drop id, or use the translation's id)." },
+  translation_link_failed: { status: 422, message: "The translation could not be linked to its origin." },
+  unknown_location: { status: 400, message: "Unknown menu location." },
+  invalid_dataset_name: { status: 400, message: "A data-set name is lower-case letters, digits, dash and underscore, starting with a letter or digit." },
+  dataset_not_found: { status: 404, message: "No such data set, neither in this language nor shared." },
+
+  // menus (issue 6); unknown_location, slug_taken and invalid_slug are shared with the codes above
+  menu_not_found: { status: 404, message: "No such menu." },
+  ambiguous_menu: { status: 409, message: "Several menus have this name; use the id or the slug (see candidates)." },
+  menu_not_assigned: { status: 404, message: "No menu is assigned to this location in this language and theme." },
+  menu_name_required: { status: 400, message: "A menu needs a name." },
+  bad_items: { status: 400, message: "The items are not a valid tree: each item has exactly one of page or url (see errors)." },
+  menu_items_unresolved: { status: 409, message: "Some items name pages that cannot be found (see errors); nothing was written." },
+  menu_items_invalid: { status: 409, message: "Some items point to unpublished or deleted pages (see invalid); pass allow_invalid: true to leave them out." },
+  menu_assignment_not_stored: { status: 500, message: "The location map read back does not hold the menu (see read_back)." },
+  location_required: { status: 400, message: "Name a location: header, footer_1, footer_2 or footer_3." },
+  item_target_required: { status: 400, message: "An item needs a page (id, slug or path) or a url." },
+  item_not_found: { status: 404, message: "No such item in this menu." },
+  bad_parent: { status: 409, message: "An item cannot be its own parent or sit under one of its own descendants." },
+  bad_reorder: { status: 400, message: "order must list ids of items of one level, each once." },
+  too_many_items: { status: 400, message: "A menu holds at most 2,000 items." },
+  tree_too_deep: { status: 400, message: "A menu is at most 8 levels deep." },
 } satisfies Record<string, Entry>;
 
 export type ErrorCode = keyof typeof CATALOGUE;

@@ -5,12 +5,16 @@ import { Migrator, type Migration, type MigrationProvider } from "kysely/migrati
 import type { Dialect } from "./database.ts";
 import type { Build } from "./migrations/build.ts";
 import * as m0001 from "./migrations/0001_foundation.ts";
+import * as m0002 from "./migrations/0002_content.ts";
 import * as m0010 from "./migrations/0010_frames.ts";
+import * as m0020 from "./migrations/0020_menus.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
   ["0001_foundation", m0001.up],
+  ["0002_content", m0002.up],
   ["0010_frames", m0010.up],
+  ["0020_menus", m0020.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -71,6 +71,95 @@ export interface StaticCopiesTable {
   written_at_gmt: string;
 }
 
+// Content model (issue 3): settings, languages, pages, data sets.
+
+export interface SiteSettingsTable {
+  site_id: number;
+  tagline: string;
+  theme: string;
+  default_lang: string | null;
+  home_page_json: string | null;
+  updated_at_gmt: string;
+}
+
+export interface LanguagesTable {
+  site_id: number;
+  code: string;
+  name: string;
+  position: number;
+  created_at_gmt: string;
+}
+
+export interface PagesTable {
+  id: Generated<number>;
+  site_id: number;
+  parent_id: number;
+  /** '' while the page has no language. */
+  lang: string;
+  slug: string;
+  path: string;
+  title: string;
+  status: string;
+  content: string;
+  fields_json: string;
+  frame_id: string | null;
+  translation_group: number | null;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+export interface DatasetsTable {
+  site_id: number;
+  name: string;
+  /** '' for the shared set. */
+  lang: string;
+  items_json: string;
+  total: number;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+// Menus (issue 6): menus, their items and the location maps (per theme, and per language).
+
+export interface MenusTable {
+  id: Generated<number>;
+  site_id: number;
+  name: string;
+  slug: string;
+  term_taxonomy_id: number;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+export interface MenuItemsTable {
+  id: Generated<number>;
+  site_id: number;
+  menu_id: number;
+  /** 0 at the top level. */
+  parent_id: number;
+  /** 1-based among the items of one parent. */
+  position: number;
+  /** `post_type` or `custom`. */
+  type: string;
+  page_id: number | null;
+  url: string | null;
+  /** null: the default title (the page's, or the link's). */
+  title: string | null;
+  target: string;
+  classes: string;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+export interface MenuLocationsTable {
+  site_id: number;
+  theme: string;
+  location: string;
+  /** '' for the theme map, else the language's map. */
+  lang: string;
+  menu_id: number;
+}
+
 export interface Tables {
   frames: FramesTable;
   frame_bakes: FrameBakesTable;
@@ -79,4 +168,11 @@ export interface Tables {
   users: UsersTable;
   memberships: MembershipsTable;
   tokens: TokensTable;
+  site_settings: SiteSettingsTable;
+  languages: LanguagesTable;
+  pages: PagesTable;
+  datasets: DatasetsTable;
+  menus: MenusTable;
+  menu_items: MenuItemsTable;
+  menu_locations: MenuLocationsTable;
 }

@@ -1,0 +1,149 @@
+// Data sets (CONTRACT §6, §9): named lists of objects, each a shared set and/or one variant per
+// language. Reading prefers the language variant when it has items, then the shared set; a
+// language variant that is empty while no shared set exists reads as `items: []`.
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import type { Rebaked } from "../publish/changes.ts";
+import type { ContentContext } from "../settings/context.ts";
+import { checkLangIn, languageState } from "../settings/languages.ts";
+import type { Db } from "../store/database.ts";
+
+export const DATASET_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]*$";
+const DATASET_NAME = new RegExp(DATASET_NAME_PATTERN);
+export const MAX_DATASET_NAME = 100;
+/** Names that are data sources of their own (`GET /data/pages` reads pages, not a set). */
+export const RESERVED_DATASET_NAMES = ["site", "settings", "page", "pages", "breadcrumbs", "languages", "menu", "data"] as const;
+export const MAX_DATASET_ITEMS = 10_000;
+/** Items as JSON text. */
+export const MAX_DATASET_BYTES = 4 * 1024 * 1024;
+
+export interface DatasetInfo {
+  name: string;
+  /** null for the shared set. */
+  lang: string | null;
+  total: number;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+export function isDatasetName(name: string): boolean {
+  return name.length <= MAX_DATASET_NAME && DATASET_NAME.test(name);
+}
+
+/** A data-set name from input; 400 invalid_dataset_name when malformed or reserved. */
+export function datasetNameFrom(value: unknown): string {
+  const name = typeof value === "string" ? value : "";
+  if (!isDatasetName(name)) throw fail("invalid_dataset_name", { name: value ?? null, pattern: DATASET_NAME_PATTERN, max_length: MAX_DATASET_NAME });
+  if ((RESERVED_DATASET_NAMES as readonly string[]).includes(name)) {
+    throw fail("invalid_dataset_name", { name, reserved: RESERVED_DATASET_NAMES }, `"${name}" names a data source of its own and cannot name a data set.`);
+  }
+  return name;
+}
+
+function itemsFrom(value: unknown): { items: Record<string, unknown>[]; json: string } {
+  if (value === undefined || value === null) throw fail("invalid_field", { field: "items", expected: "array of objects" }, "items is required: an array of objects.");
+  if (!Array.isArray(value)) throw fail("invalid_field", { field: "items", expected: "array of objects" }, "items must be an array of objects.");
+  if (value.length > MAX_DATASET_ITEMS) throw fail("invalid_field", { field: "items", max_items: MAX_DATASET_ITEMS }, `A data set holds at most ${MAX_DATASET_ITEMS} items.`);
+  value.forEach((item, index) => {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) {
+      throw fail("invalid_field", { field: `items.${index}`, expected: "object" }, `items.${index} must be an object.`);
+    }
+  });
+  const json = JSON.stringify(value);
+  if (Buffer.byteLength(json, "utf8") > MAX_DATASET_BYTES) throw fail("invalid_field", { field: "items", max_bytes: MAX_DATASET_BYTES }, `items is larger than ${MAX_DATASET_BYTES} bytes of JSON.`);
+  return { items: value as Record<string, unknown>[], json };
+}
+
+function info(row: { name: string; lang: string; total: number; created_at_gmt: string; updated_at_gmt: string }): DatasetInfo {
+  return { name: row.name, lang: row.lang === "" ? null : row.lang, total: row.total, created_at_gmt: row.created_at_gmt, updated_at_gmt: row.updated_at_gmt };
+}
+
+export interface DatasetWriteAnswer {
+  dataset: DatasetInfo;
+  created: boolean;
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+/** PUT /data/{name} `{items, lang?}`: stores the shared set, or the `lang` variant. */
+export async function putDataset(ctx: ContentContext, site: SiteRow, rawName: string, body: Record<string, unknown>): Promise<DatasetWriteAnswer> {
+  const warnings: Warning[] = [];
+  for (const key of Object.keys(body)) {
+    if (key !== "items" && key !== "lang") warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+  }
+  const name = datasetNameFrom(rawName);
+  const lang = checkLangIn(await languageState(ctx.db, site.id), body.lang) ?? "";
+  const { items, json } = itemsFrom(body.items);
+  const now = gmt(ctx.clock());
+  const { row, created } = await ctx.db.transaction().execute(async (trx) => {
+    const existing = await trx.selectFrom("datasets").select("created_at_gmt").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+    if (existing) {
+      await trx.updateTable("datasets").set({ items_json: json, total: items.length, updated_at_gmt: now }).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
+    } else {
+      await trx.insertInto("datasets").values({ site_id: site.id, name, lang, items_json: json, total: items.length, created_at_gmt: now, updated_at_gmt: now }).execute();
+    }
+    return { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing };
+  });
+  const rebaked = await ctx.announce(site.id, [{ kind: "dataset", name }]);
+  return { dataset: info(row), created, rebaked, warnings };
+}
+
+export interface DatasetDeleteAnswer {
+  deleted: { name: string; lang: string | null; total: number };
+  rebaked: Rebaked;
+}
+
+/** DELETE /data/{name}: the shared set, or with `?lang=xx` that variant. */
+export async function deleteDataset(ctx: ContentContext, site: SiteRow, rawName: string, query: { lang?: unknown }): Promise<DatasetDeleteAnswer> {
+  const name = datasetNameFrom(rawName);
+  const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang) ?? "";
+  const row = await ctx.db.selectFrom("datasets").select(["total"]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+  if (!row) throw fail("dataset_not_found", { name, lang: lang === "" ? null : lang }, lang === "" ? "No shared data set with this name." : `No "${lang}" variant of this data set.`);
+  await ctx.db.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
+  const rebaked = await ctx.announce(site.id, [{ kind: "dataset", name }]);
+  return { deleted: { name, lang: lang === "" ? null : lang, total: row.total }, rebaked };
+}
+
+/** GET /data: every set and variant, by name, the shared set before the language variants. */
+export async function listDatasets(db: Db, siteId: number): Promise<DatasetInfo[]> {
+  const rows = await db
+    .selectFrom("datasets")
+    .select(["name", "lang", "total", "created_at_gmt", "updated_at_gmt"])
+    .where("site_id", "=", siteId)
+    .orderBy("name")
+    .orderBy("lang")
+    .execute();
+  return rows.map(info);
+}
+
+export interface DatasetRead {
+  items: Record<string, unknown>[];
+  /** Which form answered: the language variant or the shared set. */
+  variant: "lang" | "shared";
+  lang: string | null;
+}
+
+function parseItems(json: string): Record<string, unknown>[] {
+  try {
+    const value = JSON.parse(json) as unknown;
+    return Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The items a data set gives in a language: the variant when it has items, else the shared set,
+ * else the (empty) variant; undefined when the set exists in neither form.
+ */
+export async function readDataset(db: Db, siteId: number, name: string, lang: string | null): Promise<DatasetRead | undefined> {
+  const rows = await db.selectFrom("datasets").select(["lang", "items_json", "total"]).where("site_id", "=", siteId).where("name", "=", name).where("lang", "in", lang ? [lang, ""] : [""]).execute();
+  const variant = lang ? rows.find((row) => row.lang === lang) : undefined;
+  const shared = rows.find((row) => row.lang === "");
+  if (variant && variant.total > 0) return { items: parseItems(variant.items_json), variant: "lang", lang };
+  if (shared) return { items: parseItems(shared.items_json), variant: "shared", lang: null };
+  if (variant) return { items: [], variant: "lang", lang };
+  return undefined;
+}

@@ -1,0 +1,87 @@
+// Data sets and data sources (CONTRACT §6): GET /data, PUT/DELETE /data/{name},
+// GET /data/{source}, POST /data/resolve. Site-scoped, at both addresses.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppDeps } from "../app-deps.ts";
+import { ok } from "../http/warnings.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { contentContext } from "../settings/context.ts";
+import { Rebaked } from "../settings/routes.ts";
+import { deleteDataset, listDatasets, putDataset } from "./datasets.ts";
+import { resolveSource } from "./sources.ts";
+
+const Str = Type.String();
+const Null = Type.Null();
+const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
+const Dataset = Obj({ name: Str, lang: Type.Union([Str, Null], { description: "null for the shared set" }), total: Type.Integer(), created_at_gmt: Str, updated_at_gmt: Str });
+const Resolved = Success({ site_id: Type.Integer(), source: Str, items: Type.Array(Type.Unknown()), meta: Obj({}), warnings: Warnings });
+const Ref = Type.Union([Type.Integer(), Str, Null], { description: "page id, slug or path" });
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  return (request.body ?? {}) as Record<string, unknown>;
+}
+
+export function dataRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  const ctx = contentContext(deps);
+  const tags = ["data"];
+
+  scope.get("/data", {
+    schema: { tags, summary: "Every data set and language variant", response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer(), datasets: Type.Array(Dataset), warnings: Warnings }), ...commonErrors } },
+  }, async (request) => {
+    const datasets = await listDatasets(ctx.db, request.site.id);
+    return ok({ site_id: request.site.id, total: datasets.length, datasets });
+  });
+
+  scope.post("/data/resolve", {
+    schema: {
+      tags,
+      summary: "What a frame sees for a source: {source, match?, page?, lang?, limit?}; match compares values as strings",
+      body: Obj({ source: Opt(Str), match: Opt(Type.Union([Obj({}), Null])), page: Opt(Ref), lang: Opt(Type.Union([Str, Null])), limit: Opt(Type.Union([Type.Integer(), Null])) }),
+      response: { 200: Resolved, ...commonErrors },
+    },
+  }, async (request) => {
+    const input = body(request);
+    return ok({ site_id: request.site.id, ...(await resolveSource(ctx, request.site, { ...input, source: input.source })) });
+  });
+
+  scope.get("/data/:source", {
+    schema: {
+      tags,
+      summary: "Read a source: a data set (language variant first, then the shared set), menu.<location>, pages, pages.children, breadcrumbs, languages, site",
+      params: Obj({ source: Str }),
+      querystring: Obj({ lang: Opt(Str), page: Opt(Str), limit: Opt(Str) }),
+      response: { 200: Resolved, ...commonErrors },
+    },
+  }, async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const source = (request.params as { source: string }).source;
+    return ok({ site_id: request.site.id, ...(await resolveSource(ctx, request.site, { source, lang: query.lang, page: query.page, limit: query.limit })) });
+  });
+
+  const Written = Success({ site_id: Type.Integer(), dataset: Dataset, created: Type.Boolean(), rebaked: Rebaked, warnings: Warnings });
+  scope.put("/data/:name", {
+    schema: {
+      tags,
+      summary: "Store a data set {items: [objects], lang?}: the lang variant, or the shared set; rebakes the frames that read it",
+      params: Obj({ name: Type.String({ description: "data-set name, ^[a-z0-9][a-z0-9_-]*$" }) }),
+      body: Obj({ items: Opt(Type.Array(Type.Unknown())), lang: Opt(Type.Union([Str, Null])) }),
+      response: { 200: Written, 201: Written, ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const done = await putDataset(ctx, request.site, (request.params as { name: string }).name, body(request));
+    const { warnings, ...fields } = done;
+    return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
+  });
+
+  scope.delete("/data/:name", {
+    schema: {
+      tags,
+      summary: "Delete the shared data set, or with ?lang=xx that language variant",
+      params: Obj({ name: Str }),
+      querystring: Obj({ lang: Opt(Str) }),
+      response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ name: Str, lang: Type.Union([Str, Null]), total: Type.Integer() }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => {
+    const done = await deleteDataset(ctx, request.site, (request.params as { name: string }).name, request.query as Record<string, unknown>);
+    return ok({ site_id: request.site.id, ...done });
+  });
+}

@@ -1,0 +1,209 @@
+// The one resolver of data sources (CONTRACT §6): what a frame sees for a source, used by
+// GET /data/{source}, POST /data/resolve and the renderer. Sources: a data-set name (or
+// `data.<name>`), `menu.<location>`, `pages`, `pages.children`, `breadcrumbs`, `languages`,
+// `site`, `settings`. Item shapes are documented in docs/content-model.md.
+import { fail } from "../http/errors.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../pages/addresses.ts";
+import { findPages, groupMembers, liteRowsOf, pagesByIds, type PageRow } from "../pages/queries.ts";
+import { pageItem, type PageItem } from "../pages/record.ts";
+import { findPageByRef } from "../pages/refs.ts";
+import { PageTree } from "../pages/tree.ts";
+import { readSettings } from "../settings/service.ts";
+import { checkLangIn, languageRecords } from "../settings/languages.ts";
+import { settingsOf } from "../settings/queries.ts";
+import type { Db } from "../store/database.ts";
+import { DATASET_NAME_PATTERN, isDatasetName, readDataset } from "./datasets.ts";
+import { matchItems, type Match } from "./match.ts";
+import { isMenuLocation, menuSourceItems, MENU_LOCATIONS } from "./menu-source.ts";
+
+/** Sources with a fixed name; any other name is a data set. */
+export const NAMED_SOURCES = ["site", "settings", "languages", "pages", "pages.children", "breadcrumbs"] as const;
+
+export interface SourceContext {
+  db: Db;
+  publicPort: number;
+}
+
+export interface SourceRequest {
+  source: unknown;
+  /** A language code; default: the page's language, else the site's default language. */
+  lang?: unknown;
+  /** A page reference (id, slug or path): the page being shown. */
+  page?: unknown;
+  match?: unknown;
+  /** Keep the first n items (after match). */
+  limit?: unknown;
+}
+
+export interface SourceAnswer {
+  source: string;
+  items: unknown[];
+  meta: Record<string, unknown>;
+}
+
+/** The item of source `site` (tokens `site.name`, `site.tagline`, `site.url`, `site.lang`). */
+export interface SiteItem {
+  id: number;
+  name: string;
+  tagline: string;
+  url: string;
+  domain: string;
+  lang: string | null;
+  default_lang: string | null;
+  theme: string;
+}
+
+/** An item of source `languages`. */
+export interface LanguageItem {
+  code: string;
+  name: string;
+  default: boolean;
+  prefix: string;
+  /** The language's home address. */
+  url: string;
+  /** The language being resolved. */
+  current: boolean;
+  /** With a page: its translation in this language, else null. */
+  page_id: number | null;
+  page_url: string | null;
+}
+
+function sourceName(value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw fail("invalid_field", { field: "source", expected: "source name", sources: [...NAMED_SOURCES, "menu.<location>", "<data set name>"] }, "Name a source.");
+  }
+  return value.trim();
+}
+
+function matchFrom(value: unknown): Match | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) throw fail("invalid_field", { field: "match", expected: "object" }, "match must be an object of {path: value}.");
+  return value as Match;
+}
+
+function limitFrom(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,9}$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 0) throw fail("invalid_field", { field: "limit", expected: "non-negative integer" }, "limit must be a whole number.");
+  return n;
+}
+
+/** Published pages whose every ancestor is published, in path order. */
+function visibleOnly(rows: PageRow[], tree: PageTree): PageRow[] {
+  return rows.filter((row) => tree.visible(row.id));
+}
+
+async function siteItem(ctx: SourceContext, site: SiteRow, addressing: SiteAddressing, lang: string | null): Promise<SiteItem> {
+  const settings = await settingsOf(ctx.db, site.id);
+  return {
+    id: site.id,
+    name: site.name,
+    tagline: settings.tagline,
+    url: languageHomeUrl(addressing, lang),
+    domain: site.domain,
+    lang: lang ?? addressing.langs.defaultLang,
+    default_lang: addressing.langs.defaultLang,
+    theme: settings.theme,
+  };
+}
+
+async function languageItems(ctx: SourceContext, site: SiteRow, addressing: SiteAddressing, lang: string | null, page: PageRow | undefined): Promise<LanguageItem[]> {
+  const translations = new Map<string, PageRow>();
+  if (page) {
+    if (page.translation_group !== null) {
+      const members = await groupMembers(ctx.db, site.id, [page.translation_group]);
+      for (const row of await pagesByIds(ctx.db, site.id, members.map((m) => m.id))) translations.set(row.lang, row);
+    }
+    if (page.lang !== "") translations.set(page.lang, page);
+  }
+  return languageRecords(addressing.langs).map((language) => {
+    const translation = translations.get(language.code);
+    return {
+      ...language,
+      url: languageHomeUrl(addressing, language.code),
+      current: language.code === lang,
+      page_id: translation?.id ?? null,
+      page_url: translation ? pageUrl(addressing, translation.lang, translation.path) : null,
+    };
+  });
+}
+
+function requirePage(page: PageRow | undefined, source: string): PageRow {
+  if (!page) throw fail("page_required", { source }, `The source ${source} depends on the page being shown; pass page (id, slug or path).`);
+  return page;
+}
+
+/**
+ * Resolves a source for a site, in a language, for a page. Refusals: 400 page_required
+ * (pages.children, breadcrumbs without a page), 400 unknown_location, 400
+ * invalid_dataset_name, 404 dataset_not_found, 404 page_not_found, the `lang` check's codes.
+ */
+export async function resolveSource(ctx: SourceContext, site: SiteRow, request: SourceRequest): Promise<SourceAnswer> {
+  const source = sourceName(request.source);
+  const match = matchFrom(request.match);
+  const limit = limitFrom(request.limit);
+  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const langs = addressing.langs;
+  const given = checkLangIn(langs, request.lang);
+  const page = request.page === undefined || request.page === null || request.page === "" ? undefined : await findPageByRef(ctx.db, site.id, request.page, { field: "page" });
+  const lang = given ?? (page && page.lang !== "" ? page.lang : null) ?? (langs.active ? langs.defaultLang : null);
+
+  let items: unknown[];
+  let meta: Record<string, unknown>;
+  if (source === "site") {
+    items = [await siteItem(ctx, site, addressing, lang)];
+    meta = { lang };
+  } else if (source === "settings") {
+    items = [await readSettings(ctx, site)];
+    meta = {};
+  } else if (source === "languages") {
+    items = await languageItems(ctx, site, addressing, lang, page);
+    meta = { active: langs.active, default_lang: langs.defaultLang, lang, ...(page ? { page: page.id } : {}) };
+  } else if (source === "pages" || source === "pages.children") {
+    const tree = new PageTree(await liteRowsOf(ctx.db, site.id));
+    // Children share their parent's language. `pages`: without languages every page; with them,
+    // the pages of the language resolved.
+    const filter = source === "pages.children"
+      ? { parentId: requirePage(page, source).id }
+      : langs.active && lang !== null ? { lang } : {};
+    const rows = await findPages(ctx.db, site.id, { statuses: ["publish"], ...filter });
+    items = visibleOnly(rows, tree).map((row): PageItem => pageItem(row, addressing));
+    meta = { lang, ...(page ? { page: page.id } : {}) };
+  } else if (source === "breadcrumbs") {
+    const current = requirePage(page, source);
+    const tree = new PageTree(await liteRowsOf(ctx.db, site.id));
+    const chain = [...tree.ancestors(current.id)].reverse().map((a) => a.id);
+    const byId = new Map((await pagesByIds(ctx.db, site.id, chain)).map((row) => [row.id, row]));
+    items = [...chain.map((id) => byId.get(id)).filter((row): row is PageRow => row !== undefined), current].map((row) => pageItem(row, addressing));
+    meta = { page: current.id, lang: current.lang === "" ? null : current.lang };
+  } else if (source.startsWith("menu.")) {
+    const location = source.slice(5);
+    if (!isMenuLocation(location)) throw fail("unknown_location", { location, locations: MENU_LOCATIONS });
+    const theme = (await settingsOf(ctx.db, site.id)).theme;
+    const menu = await menuSourceItems(ctx.db, site.id, { location, lang, theme });
+    items = menu.items;
+    meta = { ...menu.meta, location, lang, theme };
+    if (menu.meta.menu_id === 0) {
+      // No menu there: a data set with the location's short name stands in (spec, behaviour rule 5).
+      const stand = await readDataset(ctx.db, site.id, location, lang);
+      if (stand) {
+        items = stand.items;
+        meta.same_name_dataset = location;
+      }
+    }
+  } else {
+    const name = source.startsWith("data.") ? source.slice(5) : source;
+    if (!isDatasetName(name)) {
+      throw fail("invalid_dataset_name", { name: source, pattern: DATASET_NAME_PATTERN, sources: [...NAMED_SOURCES, "menu.<location>"] }, `"${source}" is neither a source nor a data-set name.`);
+    }
+    const read = await readDataset(ctx.db, site.id, name, lang);
+    if (!read) throw fail("dataset_not_found", { name, lang });
+    items = read.items;
+    meta = { dataset: name, lang, variant: read.variant };
+  }
+
+  const matched = matchItems(items, match);
+  const kept = limit === undefined ? matched : matched.slice(0, limit);
+  return { source, items: kept, meta: { ...meta, total: kept.length, ...(match ? { matched: matched.length, of: items.length } : {}) } };
+}

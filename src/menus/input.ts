@@ -1,0 +1,329 @@
+// Menu items as input: a tree (`items`), one item (POST …/items) or changed fields (PATCH
+// …/items/{id}). Structure only: page references are resolved afterwards (resolve.ts).
+// An item has exactly one of `page` (id, slug or path) or `url`; a bare value is a page reference.
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import { MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
+
+export type PageRef = number | string;
+
+export interface ItemInput {
+  /** Coordinate in the submitted tree: "1.0" is the first child of the second top-level item. */
+  at: string;
+  page?: PageRef;
+  url?: string;
+  /** null: the default title (the page's, or the link's). */
+  title: string | null;
+  target: string;
+  classes: string;
+  children: ItemInput[];
+}
+
+export interface ItemProblem {
+  at: string;
+  field: string;
+  message: string;
+}
+
+export const MAX_TITLE = 1000;
+export const MAX_URL = 2048;
+export const MAX_TARGET = 64;
+export const MAX_CLASSES = 1000;
+
+/** Keys an input item may have. */
+const ITEM_KEYS = new Set(["page", "url", "title", "target", "classes", "children"]);
+/** Keys of a response item: sent back in a tree they are ignored without a warning. */
+const ANSWER_KEYS = new Set(["id", "at", "type", "order", "valid", "invalid_reason"]);
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+const BLOCKED_SCHEMES = new Set(["javascript", "data", "vbscript"]);
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const LOOKS_LIKE_DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(\/|$)/i;
+
+function present(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function isBlank(value: unknown): boolean {
+  return typeof value === "string" && value.trim() === "";
+}
+
+/** A page reference, or a problem: a positive integer or a non-blank string. */
+export function pageRefProblem(value: unknown): string | null {
+  if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? null : "page must be a positive page id, a slug or a path.";
+  if (typeof value === "string") {
+    if (value.trim() === "") return "page is empty.";
+    if (value.length > MAX_URL) return `page is longer than ${MAX_URL} characters.`;
+    return null;
+  }
+  return "page must be a page id, a slug or a path.";
+}
+
+export function pageRefOf(value: number | string): PageRef {
+  return typeof value === "string" ? value.trim() : value;
+}
+
+/** A link as stored: trimmed, spaces encoded; refused when empty, too long, or a script scheme. */
+export function urlProblem(value: unknown): string | null {
+  if (typeof value !== "string") return "url must be a string.";
+  const url = value.trim();
+  if (url === "") return "url is empty.";
+  if (url.length > MAX_URL) return `url is longer than ${MAX_URL} characters.`;
+  if (CONTROL.test(url)) return "url contains control characters.";
+  const scheme = SCHEME.exec(url)?.[1]?.toLowerCase();
+  if (scheme && BLOCKED_SCHEMES.has(scheme)) return `url scheme "${scheme}:" is not allowed in a menu.`;
+  return null;
+}
+
+export function urlOf(value: string): string {
+  return value.trim().replace(/ /g, "%20");
+}
+
+/**
+ * The address of a link: a path (`/contact`, `contact`, `?s=x`) is completed with the site
+ * address; a full address (`https://…`, `mailto:…`), a protocol-relative one (`//…`) and an
+ * anchor (`#top`) stay as written.
+ */
+export function completeUrl(origin: string, url: string): string {
+  if (SCHEME.test(url) || url.startsWith("//") || url.startsWith("#")) return url;
+  return `${origin}${url.startsWith("/") ? "" : "/"}${url}`;
+}
+
+function urlWarnings(url: string, at: string, into: Warning[]): void {
+  if (!SCHEME.test(url) && LOOKS_LIKE_DOMAIN.test(url)) {
+    into.push(warning("url_read_as_path", `"${url}" has no scheme, so it was read as a path on this site; write https://${url} to link another site.`, { at, url }));
+  }
+}
+
+function textField(value: unknown, field: string, max: number, at: string, problems: ItemProblem[]): string | null {
+  if (!present(value)) return null;
+  if (typeof value !== "string") {
+    problems.push({ at, field, message: `${field} must be a string.` });
+    return null;
+  }
+  const text = value.trim();
+  if (text.length > max) problems.push({ at, field, message: `${field} is longer than ${max} characters.` });
+  return text;
+}
+
+/** CSS classes: a string separated by spaces (or an array of strings), kept single-spaced. */
+function classesField(value: unknown, at: string, problems: ItemProblem[]): string {
+  if (!present(value)) return "";
+  const parts = Array.isArray(value) ? value : typeof value === "string" ? value.split(/\s+/) : null;
+  if (parts === null || parts.some((part) => typeof part !== "string")) {
+    problems.push({ at, field: "classes", message: "classes must be a string of class names separated by spaces." });
+    return "";
+  }
+  const text = (parts as string[]).flatMap((part) => part.split(/\s+/)).filter((part) => part !== "").join(" ");
+  if (text.length > MAX_CLASSES) problems.push({ at, field: "classes", message: `classes is longer than ${MAX_CLASSES} characters.` });
+  return text;
+}
+
+export interface FieldsParse {
+  item: ItemInput;
+  /** The raw `children` value (trees walk it themselves). */
+  children: unknown;
+  /** Which target the item lacks or doubles: "neither", "both" or null. */
+  target: "neither" | "both" | null;
+  parent: unknown;
+  unknown: string[];
+}
+
+/** The fields of one item (an object or a bare page reference), problems collected. */
+export function itemFields(raw: unknown, at: string, problems: ItemProblem[]): FieldsParse {
+  const item: ItemInput = { at, title: null, target: "", classes: "", children: [] };
+  if (typeof raw === "number" || typeof raw === "string") {
+    const problem = pageRefProblem(raw);
+    if (problem) problems.push({ at, field: "page", message: problem });
+    else item.page = pageRefOf(raw);
+    return { item, children: undefined, target: null, parent: undefined, unknown: [] };
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    problems.push({ at, field: "item", message: "An item is an object with page or url, or a bare page reference." });
+    return { item, children: undefined, target: null, parent: undefined, unknown: [] };
+  }
+  const input = raw as Record<string, unknown>;
+  const hasPage = present(input.page);
+  const hasUrl = present(input.url);
+  let target: FieldsParse["target"] = null;
+  if (hasPage && hasUrl) {
+    target = "both";
+    problems.push({ at, field: "page", message: "An item has exactly one of page or url, not both." });
+  } else if (!hasPage && !hasUrl) {
+    target = "neither";
+    problems.push({ at, field: "page", message: "An item needs a page (id, slug or path) or a url." });
+  } else if (hasPage) {
+    const problem = pageRefProblem(input.page);
+    if (problem) problems.push({ at, field: "page", message: problem });
+    else item.page = pageRefOf(input.page as PageRef);
+  } else {
+    const problem = urlProblem(input.url);
+    if (problem) problems.push({ at, field: "url", message: problem });
+    else item.url = urlOf(input.url as string);
+  }
+  const title = textField(input.title, "title", MAX_TITLE, at, problems);
+  item.title = title === "" ? null : title;
+  item.target = textField(input.target, "target", MAX_TARGET, at, problems) ?? "";
+  item.classes = classesField(input.classes, at, problems);
+  if (present(input.children) && !Array.isArray(input.children)) problems.push({ at, field: "children", message: "children must be an array of items." });
+  const unknown = Object.keys(input).filter((key) => !ITEM_KEYS.has(key) && !ANSWER_KEYS.has(key) && key !== "parent");
+  return { item, children: input.children, target, parent: input.parent, unknown };
+}
+
+export interface TreeParse {
+  items: ItemInput[];
+  total: number;
+  warnings: Warning[];
+}
+
+const MAX_REPORTED = 50;
+
+/**
+ * A whole tree. Refusals, in this order: 400 too_many_items (over 2,000), 400 tree_too_deep
+ * (over 8 levels), 400 bad_items with `errors` (each `{at, field, message}`).
+ */
+export function parseTree(value: unknown): TreeParse {
+  if (!Array.isArray(value)) {
+    throw fail("bad_items", { errors: [{ at: "", field: "items", message: value === undefined || value === null ? "items is required: an array of items (it may be empty)." : "items must be an array of items." }] });
+  }
+  const problems: ItemProblem[] = [];
+  const warnings: Warning[] = [];
+  const unknownKeys = new Map<string, string>();
+  let parentIgnored: string | null = null;
+  let total = 0;
+  let deepest: string | null = null;
+  const top: ItemInput[] = [];
+  const stack: Array<{ raws: unknown[]; prefix: string; depth: number; into: ItemInput[] }> = [{ raws: value, prefix: "", depth: 1, into: top }];
+  while (stack.length > 0) {
+    const { raws, prefix, depth, into } = stack.pop()!;
+    raws.forEach((raw, index) => {
+      const at = prefix === "" ? String(index) : `${prefix}.${index}`;
+      total++;
+      if (depth > MAX_DEPTH) {
+        deepest ??= at;
+        return;
+      }
+      if (total > MAX_ITEMS) return;
+      const parsed = itemFields(raw, at, problems);
+      if (parsed.item.url !== undefined) urlWarnings(parsed.item.url, at, warnings);
+      for (const key of parsed.unknown) if (!unknownKeys.has(key)) unknownKeys.set(key, at);
+      if (present(parsed.parent)) parentIgnored ??= at;
+      into.push(parsed.item);
+      if (Array.isArray(parsed.children) && parsed.children.length > 0) {
+        stack.push({ raws: parsed.children, prefix: at, depth: depth + 1, into: parsed.item.children });
+      }
+    });
+  }
+  if (total > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total });
+  if (deepest !== null) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, at: deepest });
+  if (problems.length > 0) throw fail("bad_items", { errors: sortProblems(problems).slice(0, MAX_REPORTED), total_errors: problems.length });
+  for (const [field, at] of unknownKeys) warnings.push(warning("unknown_field", `Field "${field}" of an item is not known and was ignored.`, { field, at }));
+  if (parentIgnored !== null) {
+    warnings.push(warning("parent_ignored", "In a tree, nesting comes from children; parent was ignored.", { field: "parent", at: parentIgnored }));
+  }
+  return { items: top, total, warnings };
+}
+
+/** Problems in tree order ("0", "0.0", "1", "10" …). */
+function sortProblems(problems: ItemProblem[]): ItemProblem[] {
+  const key = (at: string) => at.split(".").map(Number);
+  return [...problems].sort((a, b) => {
+    const x = key(a.at);
+    const y = key(b.at);
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+    return x.length - y.length;
+  });
+}
+
+/** A parent id from input: 0 or absent for the top level. */
+export function parentIdFrom(value: unknown, field = "parent"): number {
+  if (value === undefined || value === null || value === "") return 0;
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,15}$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 0) throw fail("invalid_field", { field, expected: "item id (0 for the top level)" }, `${field} must be an item id, or 0 for the top level.`);
+  return n;
+}
+
+export interface SingleItem {
+  item: ItemInput;
+  parent: number;
+  warnings: Warning[];
+}
+
+/**
+ * One item (POST …/items): `{item: {...}}`, `{item: 12}` or the item itself. Refusals: 400
+ * item_target_required (neither page nor url), 400 bad_items (both, or a malformed field).
+ */
+export function parseSingle(body: Record<string, unknown>): SingleItem {
+  const wrapped = Object.hasOwn(body, "item");
+  const raw = wrapped ? body.item : body;
+  const problems: ItemProblem[] = [];
+  const warnings: Warning[] = [];
+  if (raw === undefined || raw === null || isBlank(raw)) throw fail("item_target_required", { field: "item" });
+  const parsed = itemFields(raw, "0", problems);
+  if (parsed.target === "neither") throw fail("item_target_required", { field: "page" });
+  if (problems.length > 0) throw fail("bad_items", { errors: problems });
+  if (parsed.item.url !== undefined) urlWarnings(parsed.item.url, "0", warnings);
+  const known = wrapped ? ["item", "parent", "allow_invalid", "lang", "theme"] : ["parent", "allow_invalid", "lang", "theme", ...ITEM_KEYS, ...ANSWER_KEYS];
+  const extra = wrapped ? [...Object.keys(body).filter((key) => !known.includes(key)), ...parsed.unknown] : Object.keys(body).filter((key) => !known.includes(key));
+  for (const field of extra) warnings.push(warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
+  if (Array.isArray(parsed.children) && parsed.children.length > 0) {
+    warnings.push(warning("children_ignored", "This call adds one item; add its children with further calls (parent: the new id), or replace the tree with PUT …/items.", { field: "children" }));
+  }
+  const parentValue = present(parsed.parent) ? parsed.parent : wrapped ? body.parent : undefined;
+  return { item: parsed.item, parent: parentIdFrom(parentValue), warnings };
+}
+
+export interface ItemPatch {
+  title?: string | null;
+  page?: PageRef;
+  url?: string;
+  target?: string;
+  classes?: string;
+  parent?: number;
+  warnings: Warning[];
+}
+
+export const PATCH_KEYS = ["title", "page", "url", "target", "classes", "parent"] as const;
+
+/**
+ * Changed fields of an item (PATCH …/items/{id}). `page` makes a page item, `url` a link; both
+ * at once is 400 bad_items; none of the fields is 400 nothing_to_update. `title` null or "" goes
+ * back to the default title.
+ */
+export function parsePatch(body: Record<string, unknown>): ItemPatch {
+  const patch: ItemPatch = { warnings: [] };
+  const problems: ItemProblem[] = [];
+  const at = "item";
+  if (!PATCH_KEYS.some((key) => Object.hasOwn(body, key))) throw fail("nothing_to_update", { fields: PATCH_KEYS });
+  if (Object.hasOwn(body, "page") && Object.hasOwn(body, "url")) {
+    throw fail("bad_items", { errors: [{ at, field: "page", message: "Give page to make a page item, or url to make a link, not both." }] });
+  }
+  if (Object.hasOwn(body, "page")) {
+    const problem = pageRefProblem(body.page);
+    if (problem) problems.push({ at, field: "page", message: problem });
+    else patch.page = pageRefOf(body.page as PageRef);
+  }
+  if (Object.hasOwn(body, "url")) {
+    const problem = urlProblem(body.url);
+    if (problem) problems.push({ at, field: "url", message: problem });
+    else {
+      patch.url = urlOf(body.url as string);
+      urlWarnings(patch.url, at, patch.warnings);
+    }
+  }
+  if (Object.hasOwn(body, "title")) {
+    const title = textField(body.title, "title", MAX_TITLE, at, problems);
+    patch.title = title === "" ? null : title;
+  }
+  if (Object.hasOwn(body, "target")) patch.target = textField(body.target, "target", MAX_TARGET, at, problems) ?? "";
+  if (Object.hasOwn(body, "classes")) patch.classes = classesField(body.classes, at, problems);
+  if (problems.length > 0) throw fail("bad_items", { errors: problems });
+  if (Object.hasOwn(body, "parent")) patch.parent = parentIdFrom(body.parent);
+  for (const key of Object.keys(body)) {
+    if (!(PATCH_KEYS as readonly string[]).includes(key) && key !== "lang" && key !== "theme") {
+      patch.warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+    }
+  }
+  return patch;
+}

@@ -1,0 +1,262 @@
+// The item calls: PUT /menus/{ref}/items (the whole tree), POST …/items (one item at the end of
+// its level), PATCH …/items/{id}, DELETE …/items/{id} (the branch) and POST …/reorder. Each
+// write is one transaction that first takes the menu's row, so writers of one menu queue up and
+// a refused write leaves the stored tree whole; the change is announced after the commit.
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import type { Db } from "../store/database.ts";
+import type { MenusContext } from "./context.ts";
+import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
+import { locationRows } from "./queries.ts";
+import { assignedOf } from "./locations.ts";
+import { allowInvalidFrom, prepareTree } from "./menu-service.ts";
+import { itemsOfMenu, touchMenu, type ItemRow, type MenuRow } from "./queries.ts";
+import { menuBrief, menuView, type ItemRecord } from "./record.ts";
+import { readItemsAtFor } from "./read-service.ts";
+import { resolveMenu, type ResolvedMenu } from "./refs.ts";
+import { invalidEntry, pageFacts, resolveOne } from "./resolve.ts";
+import { ItemTree, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
+import { insertPlanned, itemValues, publishMenu } from "./write.ts";
+
+type Body = Record<string, unknown>;
+
+function unknownKeys(body: Body, known: readonly string[]): Warning[] {
+  return Object.keys(body)
+    .filter((key) => !known.includes(key))
+    .map((field) => warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
+}
+
+function selectors(body: Body, query: Body) {
+  return { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme };
+}
+
+const menuShort = (menu: MenuRow) => ({ id: menu.id, name: menu.name });
+
+/** An item id from the path; anything else names no item. */
+export function itemIdFrom(value: string, menu: MenuRow): number {
+  const text = value.trim();
+  const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(id) || id <= 0) throw fail("item_not_found", { item: value, menu: menu.id });
+  return id;
+}
+
+/** Opens the write: takes the menu's row and reads its items inside the transaction. */
+async function lockedTree(trx: Db, menu: MenuRow, at: string): Promise<ItemTree<ItemRow>> {
+  if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref: menu.id });
+  return new ItemTree(await itemsOfMenu(trx, menu.id));
+}
+
+/** Positions 1..n in the given order, writing only the rows whose position changes. */
+async function renumber(trx: Db, level: readonly ItemRow[], at: string): Promise<void> {
+  for (let index = 0; index < level.length; index++) {
+    if (level[index].position !== index + 1) {
+      await trx.updateTable("menu_items").set({ position: index + 1, updated_at_gmt: at }).where("id", "=", level[index].id).execute();
+    }
+  }
+}
+
+function nextPosition(level: readonly ItemRow[]): number {
+  return level.reduce((max, row) => Math.max(max, row.position), 0) + 1;
+}
+
+async function recordOf(ctx: MenusContext, site: SiteRow, menu: MenuRow, id: number): Promise<{ record: ItemRecord | undefined; total: number }> {
+  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
+  return { record: view.byId.get(id), total: view.items.length };
+}
+
+export async function replaceItems(ctx: MenusContext, site: SiteRow, ref: string, body: Body, query: Body) {
+  const warnings = unknownKeys(body, ["items", "allow_invalid", "lang", "theme"]);
+  const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
+  const { menu, state } = resolved;
+  const allowInvalid = allowInvalidFrom(body.allow_invalid);
+  const plan = await prepareTree(ctx, site.id, body.items, resolved.lang, allowInvalid, state);
+  warnings.push(...plan.warnings);
+
+  const at = gmt(ctx.clock());
+  const submitted = await ctx.db.transaction().execute(async (trx) => {
+    await lockedTree(trx, menu, at);
+    await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).execute();
+    return insertPlanned(trx, site.id, menu.id, plan.items, at);
+  });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu) });
+  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted);
+  const assigned = assignedOf(await locationRows(ctx.db, site.id, resolved.theme), menu.id);
+  return {
+    fields: {
+      site_id: site.id,
+      menu: menuBrief(menu),
+      total: view.items.length,
+      invalid: plan.invalid,
+      items: view.items,
+      read_items_at: readItemsAtFor(assigned, state, resolved.location, resolved.lang),
+      rebaked,
+    },
+    warnings,
+  };
+}
+
+export async function addItem(ctx: MenusContext, site: SiteRow, ref: string, body: Body, query: Body) {
+  const resolved: ResolvedMenu = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
+  const { menu, state } = resolved;
+  const single = parseSingle(body);
+  const allowInvalid = allowInvalidFrom(body.allow_invalid);
+  const warnings = [...single.warnings];
+  let pageId: number | null = null;
+  if (single.item.page !== undefined) {
+    pageId = await resolveOne(ctx.db, site.id, single.item.page, resolved.lang, state);
+    const facts = (await pageFacts(ctx.db, site.id, [pageId])).get(pageId)!;
+    if (!facts.valid) {
+      const invalid = [invalidEntry("item", facts)];
+      if (!allowInvalid) throw fail("menu_items_invalid", { invalid });
+      warnings.push(warning("invalid_items_skipped", "The item points to a page that is not public and was not added (see invalid).", { count: 1 }));
+      const total = (await itemsOfMenu(ctx.db, menu.id)).length;
+      return { created: false, fields: { site_id: site.id, menu: menuShort(menu), item: null, invalid, total, rebaked: nothingRebaked() }, warnings };
+    }
+  }
+
+  const at = gmt(ctx.clock());
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const tree = await lockedTree(trx, menu, at);
+    const parent = single.parent;
+    if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
+    if (tree.size + 1 > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total: tree.size + 1 });
+    if (tree.depth(parent) + 1 > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent });
+    const row = await trx
+      .insertInto("menu_items")
+      .values(itemValues(site.id, menu.id, parent, nextPosition(tree.level(parent)), single.item, pageId, at))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuShort(menu), item: id });
+  const { record, total } = await recordOf(ctx, site, menu, id);
+  return { created: true, fields: { site_id: site.id, menu: menuShort(menu), item: record, total, rebaked }, warnings };
+}
+
+/** The fields of an item reported as `{from, to}` when a patch changes them. */
+const REPORTED = ["title", "type", "page", "url", "target", "classes", "parent", "order", "at", "valid"] as const;
+
+export async function patchItem(ctx: MenusContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body) {
+  const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
+  const { menu, state } = resolved;
+  const id = itemIdFrom(itemRef, menu);
+  const beforeView = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
+  const before = beforeView.byId.get(id);
+  if (!before) throw fail("item_not_found", { item: id, menu: menu.id });
+  const patch = parsePatch(body);
+  const warnings = [...patch.warnings];
+
+  let pageId: number | undefined;
+  if (patch.page !== undefined) {
+    pageId = await resolveOne(ctx.db, site.id, patch.page, resolved.lang, state);
+    const facts = (await pageFacts(ctx.db, site.id, [pageId])).get(pageId)!;
+    if (!facts.valid) throw fail("menu_items_invalid", { invalid: [invalidEntry(before.at, facts)] });
+  }
+
+  const at = gmt(ctx.clock());
+  await ctx.db.transaction().execute(async (trx) => {
+    const tree = await lockedTree(trx, menu, at);
+    const row = tree.get(id);
+    if (!row) throw fail("item_not_found", { item: id, menu: menu.id });
+    const set: Partial<ItemRow> = { updated_at_gmt: at };
+    if (patch.title !== undefined) set.title = patch.title;
+    if (patch.target !== undefined) set.target = patch.target;
+    if (patch.classes !== undefined) set.classes = patch.classes;
+    if (pageId !== undefined) Object.assign(set, { type: "post_type", page_id: pageId, url: null });
+    if (patch.url !== undefined) Object.assign(set, { type: "custom", page_id: null, url: patch.url });
+
+    const from = tree.parentOf(id);
+    const to = patch.parent;
+    if (to !== undefined) {
+      if (to === id || (to !== 0 && tree.has(to) && tree.isSelfOrDescendant(id, to))) {
+        throw fail("bad_parent", { item: id, parent: to }, to === id ? "An item cannot be its own parent." : "An item cannot move under one of its own descendants.");
+      }
+      if (to !== 0 && !tree.has(to)) throw fail("item_not_found", { field: "parent", item: to, menu: menu.id }, "The parent item is not in this menu.");
+      if (to !== from) {
+        if (tree.depth(to) + tree.height(id) > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent: to, item: id });
+        set.parent_id = to;
+        set.position = nextPosition(tree.level(to));
+      }
+    }
+    await trx.updateTable("menu_items").set(set).where("id", "=", id).execute();
+    if (set.parent_id !== undefined) await renumber(trx, tree.level(from).filter((r) => r.id !== id), at);
+  });
+
+  const { record: after } = await recordOf(ctx, site, menu, id);
+  const item: Record<string, unknown> = { id };
+  for (const field of REPORTED) {
+    const was = before[field];
+    const now = after?.[field];
+    if (was !== now) item[field] = { from: was, to: now };
+  }
+  if (Object.keys(item).length === 1) warnings.push(warning("nothing_changed", "The item already had these values.", { item: id }));
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuShort(menu), item: id });
+  return { fields: { site_id: site.id, menu: menuShort(menu), item, current: after, rebaked }, warnings };
+}
+
+export async function deleteItem(ctx: MenusContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body) {
+  const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
+  const id = itemIdFrom(itemRef, menu);
+  const at = gmt(ctx.clock());
+  const { removed, total } = await ctx.db.transaction().execute(async (trx) => {
+    const tree = await lockedTree(trx, menu, at);
+    if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
+    const branch = tree.branch(id);
+    for (let i = 0; i < branch.length; i += 500) {
+      await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).where("id", "in", branch.slice(i, i + 500)).execute();
+    }
+    const parent = tree.parentOf(id);
+    await renumber(trx, tree.level(parent).filter((row) => row.id !== id), at);
+    return { removed: branch, total: tree.size - branch.length };
+  });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuShort(menu), removed });
+  return { fields: { site_id: site.id, menu: menuShort(menu), removed, total, rebaked }, warnings: [] as Warning[] };
+}
+
+function reorderIds(value: unknown): number[] {
+  if (!Array.isArray(value) || value.length === 0) throw fail("bad_reorder", { field: "order" }, "order must be a non-empty array of item ids of one level.");
+  const ids = value.map((entry) => (typeof entry === "number" ? entry : typeof entry === "string" && /^\d{1,15}$/.test(entry.trim()) ? Number(entry) : NaN));
+  const bad = value.filter((_, i) => !Number.isSafeInteger(ids[i]) || ids[i] <= 0);
+  if (bad.length > 0) throw fail("bad_reorder", { field: "order", not_ids: bad.slice(0, 20) }, "order holds values that are not item ids.");
+  const seen = new Set<number>();
+  const duplicates = ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+  if (duplicates.length > 0) throw fail("bad_reorder", { field: "order", duplicates: [...new Set(duplicates)] }, "order names an item more than once.");
+  return ids;
+}
+
+export async function reorderItems(ctx: MenusContext, site: SiteRow, ref: string, body: Body, query: Body) {
+  const warnings = unknownKeys(body, ["order", "parent", "lang", "theme"]);
+  const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
+  const order = reorderIds(body.order);
+  let parent: number;
+  try {
+    parent = parentIdFrom(body.parent);
+  } catch {
+    throw fail("bad_reorder", { field: "parent" }, "parent must be an item id, or 0 for the top level.");
+  }
+  const at = gmt(ctx.clock());
+  const { appended, level } = await ctx.db.transaction().execute(async (trx) => {
+    const tree = await lockedTree(trx, menu, at);
+    if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
+    const missing = order.filter((id) => !tree.has(id));
+    if (missing.length > 0) throw fail("item_not_found", { field: "order", items: missing, menu: menu.id }, "order names items that are not in this menu.");
+    const current = tree.level(parent);
+    const inLevel = new Set(current.map((row) => row.id));
+    const elsewhere = order.filter((id) => !inLevel.has(id));
+    if (elsewhere.length > 0) {
+      throw fail("bad_reorder", { field: "order", parent, not_in_level: elsewhere.map((id) => ({ id, parent: tree.parentOf(id) })) }, "order names items of another level; move them with PATCH …/items/{id} {parent}.");
+    }
+    const named = new Set(order);
+    const rest = current.filter((row) => !named.has(row.id));
+    const byId = new Map(current.map((row) => [row.id, row]));
+    const final = [...order.map((id) => byId.get(id)!), ...rest];
+    await renumber(trx, final, at);
+    return { appended: rest.map((row) => row.id), level: final.map((row) => row.id) };
+  });
+  if (appended.length > 0) warnings.push(warning("items_appended", "Items of the level that order did not name were placed after the named ones.", { appended }));
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuShort(menu), parent });
+  return { fields: { site_id: site.id, menu: menuShort(menu), parent, order, appended, level, rebaked }, warnings };
+}

@@ -1,0 +1,91 @@
+// PUT /menus/{ref}/location: assigns the menu to a location in a theme's map and, with languages,
+// in the language's map; written entries are read back and compared. DELETE /menus/{ref}/location
+// (not in the spec; PUT cannot take a menu off a location) frees the same entries.
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import type { MenusContext } from "./context.ts";
+import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
+import { readBack, type MapWrite } from "./menu-service.ts";
+import { locationRows, mapEntry, writeMapEntry, THEME_MAP } from "./queries.ts";
+import { menuBrief } from "./record.ts";
+import { resolveMenu } from "./refs.ts";
+import { publishMenu } from "./write.ts";
+
+const KNOWN = ["location", "lang", "theme"];
+
+function unknownKeys(body: Record<string, unknown>): Warning[] {
+  return Object.keys(body)
+    .filter((key) => !KNOWN.includes(key))
+    .map((field) => warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
+}
+
+const mapName = (key: string) => (key === THEME_MAP ? "theme" : "language");
+const langOfKey = (key: string) => (key === THEME_MAP ? null : key);
+
+export async function putLocation(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+  const warnings = unknownKeys(body);
+  const location = locationFrom(body.location, true)!;
+  const resolved = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
+  const { menu, lang, theme, state } = resolved;
+  const writes: MapWrite[] = writeKeys(state, lang).map((key) => ({ theme, location, key }));
+
+  const replaced: Array<{ map: string; lang: string | null; menu_id: number }> = [];
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const write of writes) {
+      const held = await mapEntry(trx, site.id, theme, location, write.key);
+      if (held !== undefined && held !== menu.id) replaced.push({ map: mapName(write.key), lang: langOfKey(write.key), menu_id: held });
+      await writeMapEntry(trx, site.id, theme, location, write.key, menu.id);
+    }
+  });
+  const back = await readBack(ctx, site.id, writes, menu.id);
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu), location, lang, theme });
+  if (!back.stored) throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
+  if (replaced.length > 0) {
+    warnings.push(warning("location_reassigned", `"${location}" held another menu; it now holds "${menu.name}".`, { location, replaced }));
+  }
+  return {
+    fields: {
+      site_id: site.id,
+      menu: menuBrief(menu),
+      location,
+      lang,
+      theme,
+      written: writes.map((write) => ({ map: mapName(write.key), lang: langOfKey(write.key) })),
+      replaced,
+      read_back: back.entries,
+      assigned: assignedOf(await locationRows(ctx.db, site.id, theme), menu.id),
+      read_items_at: readItemsAt(location, lang, state),
+      rebaked,
+    },
+    warnings,
+  };
+}
+
+export async function deleteLocation(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+  const warnings = unknownKeys(body);
+  const location = locationFrom(body.location ?? query.location, true)!;
+  const { menu, lang, theme, state } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
+  const keys = writeKeys(state, lang);
+  const freed = await ctx.db.transaction().execute(async (trx) => {
+    const out: Array<{ location: string; lang: string | null; theme: string; map: string }> = [];
+    for (const key of keys) {
+      const result = await trx
+        .deleteFrom("menu_locations")
+        .where("site_id", "=", site.id)
+        .where("theme", "=", theme)
+        .where("location", "=", location)
+        .where("lang", "=", key)
+        .where("menu_id", "=", menu.id)
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) > 0) out.push({ location, lang: langOfKey(key), theme, map: mapName(key) });
+    }
+    return out;
+  });
+  if (freed.length === 0) warnings.push(warning("not_assigned", `"${menu.name}" was not assigned to "${location}" there; nothing was freed.`, { location, lang, theme }));
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu), location, lang, theme });
+  return {
+    fields: { site_id: site.id, menu: menuBrief(menu), freed_locations: freed, assigned: assignedOf(await locationRows(ctx.db, site.id, theme), menu.id), rebaked },
+    warnings,
+  };
+}

@@ -1,0 +1,86 @@
+// Location maps (WordPress model): each theme keeps its own map location → menu (the theme map),
+// and the multilingual plugin keeps one map per language and theme. Reading a location in a
+// language: a non-default language reads its own map only; the default language reads its map
+// and falls back to the theme map; without languages, the theme map. Writing without `lang`, or
+// with the default language, writes the theme map too.
+import { fail } from "../http/errors.ts";
+import { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "../data/menu-source.ts";
+import type { LanguageState } from "../settings/languages.ts";
+import { settingsOf } from "../settings/queries.ts";
+import type { Db } from "../store/database.ts";
+import { mapEntry, THEME_MAP, type LocationRow } from "./queries.ts";
+
+export { MENU_LOCATIONS };
+
+/** The pattern site settings accept for a theme name. */
+const THEME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+
+export interface Assignment {
+  location: string;
+  /** null: the theme map; a code: that language's map. */
+  lang: string | null;
+}
+
+function absent(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+}
+
+/**
+ * A location from input; 400 unknown_location with `locations` for any other value. `required`:
+ * an absent or empty value is 400 location_required; otherwise it answers null.
+ */
+export function locationFrom(value: unknown, required: boolean): MenuLocation | null {
+  if (absent(value)) {
+    if (required) throw fail("location_required", { field: "location", locations: MENU_LOCATIONS });
+    return null;
+  }
+  const name = typeof value === "string" ? value.trim().toLowerCase() : value;
+  if (typeof name !== "string" || !isMenuLocation(name)) throw fail("unknown_location", { field: "location", location: value, locations: MENU_LOCATIONS });
+  return name;
+}
+
+/** The theme named in input (checked like the settings' theme), else the site's theme. */
+export async function themeFrom(db: Db, siteId: number, value: unknown): Promise<{ theme: string; given: boolean }> {
+  if (absent(value)) return { theme: (await settingsOf(db, siteId)).theme, given: false };
+  const theme = typeof value === "string" ? value.trim() : "";
+  if (!THEME.test(theme)) throw fail("invalid_field", { field: "theme", pattern: THEME.source }, "A theme name is letters, digits, dot, dash or underscore.");
+  return { theme, given: true };
+}
+
+/** The map keys (`menu_locations.lang`) read for a language, in order of preference. */
+export function readKeys(state: LanguageState, lang: string | null): string[] {
+  if (!state.active || lang === null) return [THEME_MAP];
+  if (lang === state.defaultLang) return [lang, THEME_MAP];
+  return [lang];
+}
+
+/** The map keys written for an assignment in a language (null: none given). */
+export function writeKeys(state: LanguageState, lang: string | null): string[] {
+  if (!state.active) return [THEME_MAP];
+  const code = lang ?? state.defaultLang;
+  if (code === null || code === state.defaultLang) return code === null ? [THEME_MAP] : [THEME_MAP, code];
+  return [code];
+}
+
+/** The menu assigned to a location in a language and theme: its id, or 0 for none. */
+export async function assignedMenuId(db: Db, siteId: number, state: LanguageState, theme: string, location: string, lang: string | null): Promise<number> {
+  for (const key of readKeys(state, lang)) {
+    const id = await mapEntry(db, siteId, theme, location, key);
+    if (id !== undefined) return id;
+  }
+  return 0;
+}
+
+/** The `assigned` list of a menu from the map entries of one theme. */
+export function assignedOf(rows: readonly LocationRow[], menuId: number): Assignment[] {
+  const order = (location: string) => MENU_LOCATIONS.indexOf(location as MenuLocation);
+  return rows
+    .filter((row) => row.menu_id === menuId)
+    .map((row) => ({ location: row.location, lang: row.lang === THEME_MAP ? null : row.lang }))
+    .sort((a, b) => order(a.location) - order(b.location) || (a.lang ?? "").localeCompare(b.lang ?? ""));
+}
+
+/** Where a location's items are read: `/data/menu.<location>`, with `?lang=` for a language map. */
+export function readItemsAt(location: string, lang: string | null, state: LanguageState): string {
+  return `/data/menu.${location}${lang !== null && state.active && lang !== state.defaultLang ? `?lang=${lang}` : ""}`;
+}

@@ -1,0 +1,214 @@
+// POST /menus, PATCH /menus/{ref} and DELETE /menus/{ref}: the menu itself (a WordPress
+// nav_menu term: id, term_taxonomy_id, name, slug, count), created with its tree and its
+// location at once, renamed, or deleted with its items and its places in every location map.
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import { firstFreeSlug, slugify } from "../pages/slug.ts";
+import { checkLangIn, languageState } from "../settings/languages.ts";
+import { isUniqueViolation } from "../store/errors.ts";
+import type { MenusContext } from "./context.ts";
+import { parseTree, type ItemInput } from "./input.ts";
+import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
+import { itemsOfMenu, locationRows, locationsOfMenu, mapEntry, menuBySlug, menuSlugs, writeMapEntry, THEME_MAP, type MenuRow } from "./queries.ts";
+import { menuBrief, menuView } from "./record.ts";
+import { termRecord } from "./read-service.ts";
+import { resolveMenu } from "./refs.ts";
+import { pageFacts, resolveTree } from "./resolve.ts";
+import { insertPlanned, planTree, publishMenu, type Plan } from "./write.ts";
+
+export const MAX_NAME = 200;
+export const FALLBACK_MENU_SLUG = "menu";
+
+const CREATE_KEYS = ["name", "slug", "location", "lang", "items", "allow_invalid", "theme"];
+const PATCH_KEYS = ["name", "slug", "lang", "theme"];
+
+function unknownKeys(body: Record<string, unknown>, known: readonly string[]): Warning[] {
+  return Object.keys(body)
+    .filter((key) => !known.includes(key))
+    .map((field) => warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
+}
+
+/** A menu name from input: 400 menu_name_required when absent or blank. */
+export function nameFrom(value: unknown): string {
+  if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) throw fail("menu_name_required", { field: "name" });
+  if (typeof value !== "string") throw fail("invalid_field", { field: "name", expected: "string" }, "name must be a string.");
+  const name = value.trim();
+  if (name.length > MAX_NAME) throw fail("invalid_field", { field: "name", max_length: MAX_NAME }, `name is longer than ${MAX_NAME} characters.`);
+  return name;
+}
+
+/** An explicit slug, made a slug (lower-case words joined by dashes); warns when it changed. */
+export function slugInput(value: unknown, warnings: Warning[]): string {
+  if (typeof value !== "string" && typeof value !== "number") throw fail("invalid_field", { field: "slug", expected: "string" }, "slug must be a string.");
+  const given = String(value).trim();
+  const slug = slugify(given);
+  if (slug === "") throw fail("invalid_slug", { field: "slug", slug: value, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", hint: "Use letters, digits and dashes, e.g. main-menu." }, "A menu slug is lower-case letters and digits joined by dashes.");
+  if (slug !== given) warnings.push(warning("slug_normalized", `The slug was written as "${slug}".`, { from: given, to: slug }));
+  return slug;
+}
+
+export function allowInvalidFrom(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== "boolean") throw fail("invalid_field", { field: "allow_invalid", expected: "boolean" }, "allow_invalid must be true or false.");
+  return value;
+}
+
+function slugTaken(occupant: MenuRow | undefined, slug: string) {
+  return fail("slug_taken", { field: "slug", slug, id: occupant?.id ?? null, name: occupant?.name ?? null }, "Another menu already has this slug.");
+}
+
+export interface MapWrite {
+  theme: string;
+  location: string;
+  /** '' for the theme map. */
+  key: string;
+}
+
+export interface ReadBack {
+  map: "theme" | "language";
+  theme: string;
+  location: string;
+  lang: string | null;
+  menu_id: number | null;
+}
+
+/** Reads written map entries back; answers each with what it holds and whether all match. */
+export async function readBack(ctx: MenusContext, siteId: number, writes: readonly MapWrite[], menuId: number): Promise<{ entries: ReadBack[]; stored: boolean }> {
+  const entries: ReadBack[] = [];
+  for (const write of writes) {
+    const held = await mapEntry(ctx.db, siteId, write.theme, write.location, write.key);
+    entries.push({ map: write.key === THEME_MAP ? "theme" : "language", theme: write.theme, location: write.location, lang: write.key === THEME_MAP ? null : write.key, menu_id: held ?? null });
+  }
+  return { entries, stored: entries.every((entry) => entry.menu_id === menuId) };
+}
+
+/** Parses, resolves and plans a submitted tree (nothing written yet). */
+export async function prepareTree(ctx: MenusContext, siteId: number, value: unknown, lang: string | null, allowInvalid: boolean, state: Awaited<ReturnType<typeof languageState>>): Promise<Plan & { parsed: ItemInput[] }> {
+  const parsed = parseTree(value);
+  const pageIds = await resolveTree(ctx.db, siteId, parsed.items, lang, state);
+  const facts = await pageFacts(ctx.db, siteId, pageIds.values());
+  const plan = planTree(parsed.items, pageIds, facts, allowInvalid);
+  return { ...plan, warnings: [...parsed.warnings, ...plan.warnings], parsed: parsed.items };
+}
+
+export async function createMenu(ctx: MenusContext, site: SiteRow, body: Record<string, unknown>, query: Record<string, unknown>) {
+  const warnings = unknownKeys(body, CREATE_KEYS);
+  const name = nameFrom(body.name);
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, body.lang ?? query.lang);
+  const location = locationFrom(body.location, false);
+  const { theme, given: themeGiven } = await themeFrom(ctx.db, site.id, body.theme ?? query.theme);
+  if (themeGiven && location === null) warnings.push(warning("theme_unused", "No location was given, so no location map was written; theme was not used.", { field: "theme" }));
+  const allowInvalid = allowInvalidFrom(body.allow_invalid);
+
+  const explicitSlug = body.slug !== undefined && body.slug !== null && !(typeof body.slug === "string" && body.slug.trim() === "");
+  let slug: string;
+  if (explicitSlug) {
+    slug = slugInput(body.slug, warnings);
+    const occupant = await menuBySlug(ctx.db, site.id, slug);
+    if (occupant) throw slugTaken(occupant, slug);
+  } else {
+    slug = firstFreeSlug(slugify(name) || FALLBACK_MENU_SLUG, await menuSlugs(ctx.db, site.id));
+  }
+
+  const hasItems = body.items !== undefined && body.items !== null;
+  const plan = hasItems ? await prepareTree(ctx, site.id, body.items, lang, allowInvalid, state) : { items: [], invalid: [], warnings: [], parsed: [] };
+  warnings.push(...plan.warnings);
+
+  const at = gmt(ctx.clock());
+  const writes: MapWrite[] = location === null ? [] : writeKeys(state, lang).map((key) => ({ theme, location, key }));
+  let menu: MenuRow;
+  let submitted: Map<number, string>;
+  try {
+    ({ menu, submitted } = await ctx.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto("menus")
+        .values({ site_id: site.id, name, slug, term_taxonomy_id: 0, created_at_gmt: at, updated_at_gmt: at })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
+      const ids = await insertPlanned(trx, site.id, inserted.id, plan.items, at);
+      for (const write of writes) await writeMapEntry(trx, site.id, write.theme, write.location, write.key, inserted.id);
+      return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids };
+    }));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken(await menuBySlug(ctx.db, site.id, slug), slug);
+    throw error;
+  }
+
+  const back = await readBack(ctx, site.id, writes, menu.id);
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu) });
+  if (!back.stored) {
+    throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
+  }
+  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted);
+  const assigned = location === null ? [] : assignedOf(await locationRows(ctx.db, site.id, theme), menu.id);
+  return {
+    fields: {
+      site_id: site.id,
+      theme: location === null ? null : theme,
+      menu: { ...menuBrief(menu), items: view.items.length, assigned },
+      items: view.items,
+      invalid: plan.invalid,
+      rebaked,
+    },
+    warnings,
+  };
+}
+
+export async function patchMenu(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+  const warnings = unknownKeys(body, PATCH_KEYS);
+  const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
+  const hasName = Object.hasOwn(body, "name");
+  const hasSlug = Object.hasOwn(body, "slug");
+  if (!hasName && !hasSlug) throw fail("nothing_to_update", { fields: ["name", "slug"] }, "Give name and/or slug; items and locations have their own calls.");
+  const name = hasName ? nameFrom(body.name) : menu.name;
+  const slug = hasSlug ? slugInput(body.slug, warnings) : menu.slug;
+  if (slug !== menu.slug) {
+    const occupant = await menuBySlug(ctx.db, site.id, slug);
+    if (occupant && occupant.id !== menu.id) throw slugTaken(occupant, slug);
+  }
+  const changed = [...(name !== menu.name ? ["name"] : []), ...(slug !== menu.slug ? ["slug"] : [])];
+  let row = menu;
+  if (changed.length > 0) {
+    try {
+      row = await ctx.db
+        .updateTable("menus")
+        .set({ name, slug, updated_at_gmt: gmt(ctx.clock()) })
+        .where("id", "=", menu.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw slugTaken(await menuBySlug(ctx.db, site.id, slug), slug);
+      throw error;
+    }
+  } else {
+    warnings.push(warning("nothing_changed", "The menu already has this name and slug.", {}));
+  }
+  // Names and slugs are not printed by frames: no rebake (spec, PATCH /menus/{ref}).
+  return { fields: { site_id: site.id, menu: await termRecord(ctx.db, row), changed }, warnings };
+}
+
+export async function deleteMenu(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+  const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
+  const { removed, freed } = await ctx.db.transaction().execute(async (trx) => {
+    const places = await locationsOfMenu(trx, menu.id);
+    const items = await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).executeTakeFirst();
+    await trx.deleteFrom("menu_locations").where("menu_id", "=", menu.id).execute();
+    await trx.deleteFrom("menus").where("id", "=", menu.id).execute();
+    return { removed: Number(items.numDeletedRows), freed: places };
+  });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, { deleted: menuBrief(menu) });
+  return {
+    fields: {
+      site_id: site.id,
+      deleted: menuBrief(menu),
+      removed_items: removed,
+      freed_locations: freed.map((row) => ({ location: row.location, lang: row.lang === THEME_MAP ? null : row.lang, theme: row.theme, map: row.lang === THEME_MAP ? "theme" : "language" })),
+      rebaked,
+    },
+    warnings: [] as Warning[],
+  };
+}

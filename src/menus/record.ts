@@ -1,0 +1,91 @@
+// Menu items as answered (spec, Menu item): id, at, title, type, page, url, parent, order, valid,
+// plus target and classes. Titles, addresses and validity of page items come from the pages at
+// read time, so a renamed, moved or unpublished page shows in every menu at once.
+import { pageUrl, siteAddressing, type SiteAddressing } from "../pages/addresses.ts";
+import type { Db } from "../store/database.ts";
+import { completeUrl } from "./input.ts";
+import type { ItemRow, MenuRow } from "./queries.ts";
+import { pageFacts, type InvalidReason, type PageFacts } from "./resolve.ts";
+import { ItemTree, nest } from "./tree.ts";
+
+export interface ItemRecord {
+  id: number;
+  at: string;
+  title: string;
+  type: "post_type" | "custom";
+  page: number | null;
+  url: string;
+  parent: number;
+  order: number;
+  valid: boolean;
+  target: string;
+  classes: string;
+  /** Present when `valid` is false: draft, trash, deleted or parent_unpublished. */
+  invalid_reason?: InvalidReason;
+}
+
+export interface MenuView {
+  tree: ItemTree<ItemRow>;
+  /** Every item, parents before children, each level in order. */
+  items: ItemRecord[];
+  byId: Map<number, ItemRecord>;
+  invalidItems: number;
+}
+
+export interface SiteRef {
+  id: number;
+  domain: string;
+}
+
+export function itemRecord(row: ItemRow, at: string, parent: number, facts: PageFacts | undefined, addressing: SiteAddressing): ItemRecord {
+  if (row.type === "post_type") {
+    const page = facts?.page ?? null;
+    const valid = facts?.valid ?? false;
+    return {
+      id: row.id,
+      at,
+      title: row.title ?? page?.title ?? "",
+      type: "post_type",
+      page: row.page_id,
+      url: page ? pageUrl(addressing, page.lang || null, page.path) : "",
+      parent,
+      order: row.position,
+      valid,
+      target: row.target,
+      classes: row.classes,
+      ...(valid ? {} : { invalid_reason: facts?.reason ?? "deleted" }),
+    };
+  }
+  const url = completeUrl(addressing.origin, row.url ?? "");
+  return { id: row.id, at, title: row.title ?? row.url ?? "", type: "custom", page: null, url, parent, order: row.position, valid: true, target: row.target, classes: row.classes };
+}
+
+/**
+ * The items of a menu as records. `at` is the current coordinate, unless `submitted` gives the
+ * coordinate each new item had in the submitted tree.
+ */
+export async function menuView(db: Db, site: SiteRef, port: number, rows: readonly ItemRow[], submitted?: Map<number, string>, addressing?: SiteAddressing): Promise<MenuView> {
+  const tree = new ItemTree(rows);
+  const coordinates = tree.coordinates();
+  const facts = await pageFacts(db, site.id, rows.filter((row) => row.type === "post_type" && row.page_id !== null).map((row) => row.page_id!));
+  const address = addressing ?? (await siteAddressing(db, site, port));
+  const items: ItemRecord[] = [];
+  const byId = new Map<number, ItemRecord>();
+  let invalidItems = 0;
+  for (const row of tree.preorder()) {
+    const record = itemRecord(row, submitted?.get(row.id) ?? coordinates.get(row.id) ?? "", tree.parentOf(row.id), row.page_id === null ? undefined : facts.get(row.page_id), address);
+    if (!record.valid) invalidItems++;
+    items.push(record);
+    byId.set(row.id, record);
+  }
+  return { tree, items, byId, invalidItems };
+}
+
+/** The nested form (`children`) that GET /data/menu.<location> answers and frames render. */
+export function nestedItems(items: readonly ItemRecord[]) {
+  return nest(items);
+}
+
+export function menuBrief(menu: MenuRow) {
+  return { id: menu.id, name: menu.name, slug: menu.slug };
+}

@@ -1,0 +1,196 @@
+// Menu endpoints (spec, Menus), in the spec's order. Routes parse, call the service and shape
+// the answer; the site scope has authorised the caller. `lang` and `theme` (for a `~location`
+// reference) are read from the query on every call and from the body on writes.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppDeps } from "../app-deps.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { ok, type Warning } from "../http/warnings.ts";
+import { menusContext } from "./context.ts";
+import { addItem, deleteItem, patchItem, reorderItems, replaceItems } from "./items-service.ts";
+import { deleteLocation, putLocation } from "./location-service.ts";
+import { createMenu, deleteMenu, patchMenu } from "./menu-service.ts";
+import { getMenu, listMenus } from "./read-service.ts";
+
+const Str = Type.String();
+const Int = Type.Integer();
+const Null = Type.Null();
+const OptStr = Opt(Type.Union([Str, Null]));
+const Warnings = Type.Array(Obj({ code: Str, message: Str }));
+const Rebaked = Obj({ status: Str, total: Int, pages: Type.Array(Int) }, "What the publish step rebaked and flushed");
+const Assigned = Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null], { description: "null: the theme map" }) }));
+const MenuRef = Obj({ ref: Type.String({ description: "menu id, slug, name, or ~location (@location)" }) });
+const ItemParams = Obj({ ref: Str, id: Type.String({ description: "item id" }) });
+const Selectors = Obj({ lang: Opt(Str), theme: Opt(Str) });
+const PageRef = Type.Union([Int, Str], { description: "page id, slug or path" });
+const Item = Obj({
+  id: Int,
+  at: Type.String({ description: "coordinate in the tree: 1.0 is the first child of the second top-level item" }),
+  title: Str,
+  type: Type.Union([Type.Literal("post_type"), Type.Literal("custom")]),
+  page: Type.Union([Int, Null]),
+  url: Str,
+  parent: Type.Integer({ description: "0 at the top level" }),
+  order: Type.Integer({ description: "1-based position in its level" }),
+  valid: Type.Boolean({ description: "false when the page is a draft, trashed, deleted or under an unpublished parent" }),
+  target: Str,
+  classes: Str,
+});
+const ItemInput = Type.Unknown({ description: "{page | url, title?, target?, classes?, children?} or a bare page reference" });
+const Items = Type.Unknown({ description: "array of items (a tree through children)" });
+const AllowInvalid = Opt(Type.Unknown({ description: "true: leave items that point to unpublished pages out (listed in invalid)" }));
+const MenuBrief = Obj({ id: Int, name: Str, slug: Str });
+const Invalid = Type.Array(Obj({ at: Str, page: Int, reason: Str }));
+
+type Body = Record<string, unknown>;
+
+function body(request: FastifyRequest): Body {
+  return (request.body ?? {}) as Body;
+}
+
+function query(request: FastifyRequest): Body {
+  return (request.query ?? {}) as Body;
+}
+
+function param(request: FastifyRequest, name: string): string {
+  return String((request.params as Record<string, string>)[name] ?? "");
+}
+
+function answer(done: { fields: Record<string, unknown>; warnings: Warning[] }) {
+  return ok(done.fields, done.warnings);
+}
+
+export function menuRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  const ctx = menusContext(deps);
+  const tags = ["menus"];
+
+  scope.get("/menus", {
+    schema: {
+      tags,
+      summary: "Menus with their assignments in a theme's location map (?theme: another theme's map)",
+      querystring: Obj({ theme: Opt(Str) }),
+      response: {
+        200: Success({ site_id: Int, theme: Str, locations: Type.Array(Str), default_lang: Type.Union([Str, Null]), read_items_at: Str, total: Int, menus: Type.Array(Obj({ id: Int, name: Str, slug: Str, items: Int, assigned: Assigned })), warnings: Warnings }),
+        ...commonErrors,
+      },
+    },
+  }, async (request) => ok(await listMenus(ctx.db, request.site, query(request))));
+
+  scope.post("/menus", {
+    schema: {
+      tags,
+      summary: "Create a menu, with its tree and a location at once",
+      querystring: Selectors,
+      body: Obj({ name: Opt(Type.Unknown()), slug: Opt(Type.Unknown()), location: OptStr, lang: OptStr, items: Opt(Items), allow_invalid: AllowInvalid, theme: OptStr }),
+      response: { 201: Success({ site_id: Int, theme: Type.Union([Str, Null]), menu: Obj({ id: Int, name: Str, slug: Str, items: Int }), items: Type.Array(Item), invalid: Invalid, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request, reply) => reply.code(201).send(answer(await createMenu(ctx, request.site, body(request), query(request)))));
+
+  scope.get("/menus/:ref", {
+    schema: {
+      tags,
+      summary: "One menu with its items (flat, parents first, with at)",
+      params: MenuRef,
+      querystring: Selectors,
+      response: { 200: Success({ site_id: Int, theme: Str, menu: Obj({ id: Int, term_taxonomy_id: Int, name: Str, slug: Str, count: Int, assigned: Assigned }), total: Int, invalid_items: Int, read_items_at: Str, items: Type.Array(Item), warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => ok(await getMenu(ctx.db, request.site, ctx.publicPort, param(request, "ref"), query(request))));
+
+  scope.patch("/menus/:ref", {
+    schema: {
+      tags,
+      summary: "Rename a menu (name and/or slug); items and locations untouched, no rebake",
+      params: MenuRef,
+      querystring: Selectors,
+      body: Obj({ name: Opt(Type.Unknown()), slug: Opt(Type.Unknown()), lang: OptStr, theme: OptStr }),
+      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, term_taxonomy_id: Int, name: Str, slug: Str, count: Int }), warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => answer(await patchMenu(ctx, request.site, param(request, "ref"), body(request), query(request))));
+
+  scope.delete("/menus/:ref", {
+    schema: {
+      tags,
+      summary: "Delete a menu with its items; frees its locations in every theme and language map",
+      params: MenuRef,
+      querystring: Selectors,
+      response: { 200: Success({ site_id: Int, deleted: MenuBrief, removed_items: Int, freed_locations: Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null]), theme: Str })), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => answer(await deleteMenu(ctx, request.site, param(request, "ref"), body(request), query(request))));
+
+  scope.put("/menus/:ref/location", {
+    schema: {
+      tags,
+      summary: "Assign the menu to a location (per language and theme); the maps are read back",
+      params: MenuRef,
+      querystring: Selectors,
+      body: Obj({ location: Opt(Type.Unknown()), lang: OptStr, theme: OptStr }),
+      response: { 200: Success({ site_id: Int, menu: MenuBrief, location: Str, lang: Type.Union([Str, Null]), theme: Str, assigned: Assigned, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => answer(await putLocation(ctx, request.site, param(request, "ref"), body(request), query(request))));
+
+  scope.delete("/menus/:ref/location", {
+    schema: {
+      tags,
+      summary: "Take the menu off a location (per language and theme); not in the spec, which has no other way",
+      params: MenuRef,
+      querystring: Obj({ location: Opt(Str), lang: Opt(Str), theme: Opt(Str) }),
+      response: { 200: Success({ site_id: Int, menu: MenuBrief, freed_locations: Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null]), theme: Str })), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => answer(await deleteLocation(ctx, request.site, param(request, "ref"), body(request), query(request))));
+
+  scope.put("/menus/:ref/items", {
+    schema: {
+      tags,
+      summary: "Replace the whole tree in one transaction",
+      params: MenuRef,
+      querystring: Selectors,
+      body: Obj({ items: Opt(Items), allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }),
+      response: { 200: Success({ site_id: Int, menu: MenuBrief, total: Int, invalid: Invalid, items: Type.Array(Item), read_items_at: Str, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => answer(await replaceItems(ctx, request.site, param(request, "ref"), body(request), query(request))));
+
+  scope.post("/menus/:ref/items", {
+    schema: {
+      tags,
+      summary: "Add one item at the end of its level ({item} or the item itself; parent: the level)",
+      params: MenuRef,
+      querystring: Selectors,
+      body: Obj({ item: Opt(ItemInput), page: Opt(PageRef), url: Opt(Type.Unknown()), parent: Opt(Type.Unknown()), allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }),
+      response: { 201: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Item, total: Int, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const done = await addItem(ctx, request.site, param(request, "ref"), body(request), query(request));
+    return reply.code(done.created ? 201 : 200).send(answer(done));
+  });
+
+  scope.patch("/menus/:ref/items/:id", {
+    schema: {
+      tags,
+      summary: "Change an item: title, page (makes a page item), url (makes a link), target, classes, parent",
+      params: ItemParams,
+      querystring: Selectors,
+      body: Obj({ title: Opt(Type.Unknown()), page: Opt(Type.Unknown()), url: Opt(Type.Unknown()), target: Opt(Type.Unknown()), classes: Opt(Type.Unknown()), parent: Opt(Type.Unknown()), lang: OptStr, theme: OptStr }),
+      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Obj({ id: Int }, "changed fields as {from, to}"), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => answer(await patchItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request))));
+
+  scope.delete("/menus/:ref/items/:id", {
+    schema: {
+      tags,
+      summary: "Delete an item with its branch",
+      params: ItemParams,
+      querystring: Selectors,
+      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), removed: Type.Array(Int), total: Int, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => answer(await deleteItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request))));
+
+  scope.post("/menus/:ref/reorder", {
+    schema: {
+      tags,
+      summary: "Order one level: named ids first, the others after them (appended)",
+      params: MenuRef,
+      querystring: Selectors,
+      body: Obj({ order: Opt(Type.Unknown()), parent: Opt(Type.Unknown()), lang: OptStr, theme: OptStr }),
+      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), parent: Int, order: Type.Array(Int), appended: Type.Array(Int), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => answer(await reorderItems(ctx, request.site, param(request, "ref"), body(request), query(request))));
+}

@@ -1,0 +1,50 @@
+// What a page write announces to the publish step (DESIGN.md): every page whose own record,
+// address or visibility changed, with its parent before and after (a parent's new title shows
+// in its children, a new child in its parent's `pages.children`) and `gone` when it left the
+// public site. Found by comparing the site's page tree before and after the write, so moved
+// subtrees, reparented children and translation partners are never forgotten.
+import type { Change } from "../publish/changes.ts";
+import type { PageLite } from "./queries.ts";
+import type { PageTree } from "./tree.ts";
+
+function differs(a: PageLite, b: PageLite): boolean {
+  return (
+    a.parent_id !== b.parent_id || a.path !== b.path || a.slug !== b.slug || a.title !== b.title ||
+    a.status !== b.status || a.lang !== b.lang || a.translation_group !== b.translation_group
+  );
+}
+
+/**
+ * The page changes between two trees of one site. `touched` names pages whose other columns
+ * (content, fields, frame) were written; they are announced even when their light row is equal.
+ */
+export function pageChangesBetween(before: PageTree, after: PageTree, touched: Iterable<number> = []): Change[] {
+  const changed = new Set<number>(touched);
+  const ids = new Set<number>();
+  for (const row of before.all()) ids.add(row.id);
+  for (const row of after.all()) ids.add(row.id);
+  for (const id of ids) {
+    const b = before.get(id);
+    const a = after.get(id);
+    if (!a || !b || differs(a, b) || before.visible(id) !== after.visible(id)) changed.add(id);
+  }
+  // A page that joined, left or changed within a translation group changes its partners' `translations`.
+  const groups = new Set<number>();
+  for (const id of changed) {
+    for (const row of [before.get(id), after.get(id)]) if (row?.translation_group != null) groups.add(row.translation_group);
+  }
+  if (groups.size > 0) {
+    for (const row of after.all()) if (row.translation_group !== null && groups.has(row.translation_group)) changed.add(row.id);
+  }
+
+  const out: Change[] = [];
+  for (const id of [...changed].sort((x, y) => x - y)) {
+    const b = before.get(id);
+    const a = after.get(id);
+    if (!a && !b) continue;
+    const parents = [...new Set([b?.parent_id, a?.parent_id].filter((p): p is number => p !== undefined && p !== 0))];
+    const gone = a === undefined ? true : b !== undefined && before.visible(id) && !after.visible(id);
+    out.push({ kind: "page", pageId: id, ...(parents.length > 0 ? { parents } : {}), ...(gone ? { gone: true } : {}) });
+  }
+  return out;
+}

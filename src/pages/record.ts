@@ -1,0 +1,168 @@
+// The page record of CONTRACT §5, and the page item the data sources return.
+import type { SiteRow } from "../network/sites-queries.ts";
+import type { Db } from "../store/database.ts";
+import { pageUrl, siteAddressing, type SiteAddressing } from "./addresses.ts";
+import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type StaticCopyFacts } from "./frames-link.ts";
+import { groupMembers, liteRowsOf, type PageRow } from "./queries.ts";
+import { PageTree } from "./tree.ts";
+
+export interface Printed {
+  how: "static" | "on_request" | "none";
+  reason: string;
+}
+
+export interface StaticState {
+  published: boolean;
+  url: string | null;
+  bytes: number | null;
+  written_at_gmt: string | null;
+  /** Why there is no static copy; null when there is one. */
+  reason: string | null;
+}
+
+export interface PageRecord {
+  id: number;
+  title: string;
+  slug: string;
+  path: string;
+  url: string;
+  status: string;
+  parent: number;
+  lang: string | null;
+  translations: Record<string, number>;
+  frame: string | null;
+  content: string;
+  fields: Record<string, unknown>;
+  visible: boolean;
+  static: StaticState;
+  printed: Printed;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+/** What data sources return for a page (`pages`, `pages.children`, `breadcrumbs`). */
+export interface PageItem {
+  id: number;
+  title: string;
+  slug: string;
+  path: string;
+  url: string;
+  lang: string | null;
+  parent: number;
+  fields: Record<string, unknown>;
+}
+
+export function fieldsOf(row: Pick<PageRow, "fields_json">): Record<string, unknown> {
+  try {
+    const value = JSON.parse(row.fields_json) as unknown;
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * How the public address answers now (spec, behaviour rule 1): not at all in trash, in draft,
+ * under an unpublished parent, without a frame or with its frame deleted; per request when the
+ * frame depends on the page; else from the static copy (per request until one is written).
+ */
+export function printedOf(status: string, visible: boolean, frameId: string | null, frame: FrameFacts | undefined, copy: StaticCopyFacts | undefined): Printed {
+  if (status === "trash") return { how: "none", reason: "trash" };
+  if (status !== "publish") return { how: "none", reason: "draft" };
+  if (!visible) return { how: "none", reason: "parent_unpublished" };
+  if (frameId === null) return { how: "none", reason: "no_frame" };
+  if (!frame) return { how: "none", reason: "frame_deleted" };
+  if (frame.rendersOnRequest) return { how: "on_request", reason: "frame_renders_on_request" };
+  if (copy) return { how: "static", reason: "static_copy" };
+  return { how: "on_request", reason: "static_copy_missing" };
+}
+
+function staticOf(printed: Printed, copy: StaticCopyFacts | undefined, origin: string): StaticState {
+  if (copy && printed.how === "static") {
+    return { published: true, url: `${origin}${copy.address}`, bytes: copy.bytes, written_at_gmt: copy.written_at_gmt, reason: null };
+  }
+  return { published: false, url: null, bytes: null, written_at_gmt: null, reason: printed.reason };
+}
+
+/** Everything records of some pages need, loaded once for all of them. */
+export interface RecordContext {
+  addressing: SiteAddressing;
+  tree: PageTree;
+  frames: Map<string, FrameFacts>;
+  statics: Map<number, StaticCopyFacts>;
+  /** translation group → {lang: id} */
+  groups: Map<number, Record<string, number>>;
+}
+
+export async function recordContext(db: Db, site: SiteRow, port: number, rows: readonly PageRow[], addressing?: SiteAddressing): Promise<RecordContext> {
+  const groupIds = [...new Set(rows.map((row) => row.translation_group).filter((g): g is number => g !== null))];
+  const [resolvedAddressing, lite, frames, statics, members] = await Promise.all([
+    addressing ?? siteAddressing(db, site, port),
+    liteRowsOf(db, site.id),
+    frameFactsOf(db, site.id, new Set(rows.map((row) => row.frame_id).filter((f): f is string => f !== null))),
+    staticCopiesOf(db, site.id, rows.map((row) => row.id)),
+    groupMembers(db, site.id, groupIds),
+  ]);
+  const groups = new Map<number, Record<string, number>>();
+  for (const member of [...members].sort((a, b) => a.id - b.id)) {
+    if (member.translation_group === null || member.lang === "") continue;
+    const map = groups.get(member.translation_group) ?? {};
+    if (map[member.lang] === undefined) map[member.lang] = member.id;
+    groups.set(member.translation_group, map);
+  }
+  return { addressing: resolvedAddressing, tree: new PageTree(lite), frames, statics, groups };
+}
+
+/** `{lang: id}` of the page's translations, itself included; {} for a page without a language. */
+export function translationsOf(row: Pick<PageRow, "id" | "lang" | "translation_group">, groups: ReadonlyMap<number, Record<string, number>>): Record<string, number> {
+  if (row.lang === "") return {};
+  const group = row.translation_group === null ? undefined : groups.get(row.translation_group);
+  const out: Record<string, number> = { ...(group ?? {}) };
+  out[row.lang] = row.id;
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
+  const visible = rc.tree.visible(row.id);
+  const frame = row.frame_id === null ? undefined : rc.frames.get(row.frame_id);
+  const copy = rc.statics.get(row.id);
+  const printed = printedOf(row.status, visible, row.frame_id, frame, copy);
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    path: row.path,
+    url: pageUrl(rc.addressing, row.lang, row.path),
+    status: row.status,
+    parent: row.parent_id,
+    lang: row.lang === "" ? null : row.lang,
+    translations: translationsOf(row, rc.groups),
+    frame: frameSlugOf(row.frame_id, rc.frames),
+    content: row.content,
+    fields: fieldsOf(row),
+    visible,
+    static: staticOf(printed, copy, rc.addressing.origin),
+    printed,
+    created_at_gmt: row.created_at_gmt,
+    updated_at_gmt: row.updated_at_gmt,
+  };
+}
+
+export async function pageRecords(db: Db, site: SiteRow, port: number, rows: readonly PageRow[]): Promise<PageRecord[]> {
+  if (rows.length === 0) return [];
+  const rc = await recordContext(db, site, port, rows);
+  return rows.map((row) => pageRecord(row, rc));
+}
+
+export function pageItem(row: PageRow, addressing: SiteAddressing): PageItem {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    path: row.path,
+    url: pageUrl(addressing, row.lang, row.path),
+    lang: row.lang === "" ? null : row.lang,
+    parent: row.parent_id,
+    fields: fieldsOf(row),
+  };
+}

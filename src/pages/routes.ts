@@ -1,0 +1,185 @@
+// Pages and translations (CONTRACT §5): GET/POST /pages, POST /pages/language,
+// GET/PATCH/DELETE /pages/{ref}. A `{ref}` is an id, a slug or a path (slashes as %2F).
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppDeps } from "../app-deps.ts";
+import { fail } from "../http/errors.ts";
+import { ok } from "../http/warnings.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { contentContext } from "../settings/context.ts";
+import { Rebaked } from "../settings/routes.ts";
+import { deletePage, getPage, listPages, patchPage, publishPage } from "./service.ts";
+import { assignMissingLanguage, linkTranslation } from "./translations.ts";
+
+const Str = Type.String();
+const Null = Type.Null();
+const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
+
+export const PageRecordSchema = Obj({
+  id: Type.Integer(),
+  title: Str,
+  slug: Str,
+  path: Type.String({ description: "`/parent/slug`, without a language prefix" }),
+  url: Type.String({ description: "public address, language prefix included" }),
+  status: Type.Union([Type.Literal("publish"), Type.Literal("draft"), Type.Literal("trash")]),
+  parent: Type.Integer({ description: "parent page id, 0 at the top" }),
+  lang: Type.Union([Str, Null]),
+  translations: Type.Record(Type.String(), Type.Integer(), { description: "{lang: page id}, this page included" }),
+  frame: Type.Union([Str, Null], { description: "slug of the page's frame, or null" }),
+  content: Str,
+  fields: Obj({}),
+  visible: Type.Boolean({ description: "published and every ancestor published" }),
+  static: Obj({ published: Type.Boolean(), url: Type.Union([Str, Null]), bytes: Type.Union([Type.Integer(), Null]), reason: Type.Union([Str, Null]) }),
+  printed: Obj({ how: Type.Union([Type.Literal("static"), Type.Literal("on_request"), Type.Literal("none")]), reason: Str }),
+  created_at_gmt: Str,
+  updated_at_gmt: Str,
+});
+
+const Ref = Type.Union([Type.Integer(), Str, Null], { description: "page id, slug or path" });
+const WriteFields = {
+  title: Opt(Type.Union([Str, Null], { description: "at most 1,000 characters" })),
+  slug: Opt(Type.Union([Str, Null], { description: "at most 200 characters; default: from the title" })),
+  url: Opt(Type.Union([Str, Null], { description: "path whose all-but-last segments name the parent" })),
+  parent: Opt(Ref),
+  status: Opt(Type.Union([Str, Null], { description: "publish (default on POST), draft or trash" })),
+  lang: Opt(Type.Union([Str, Null])),
+  content: Opt(Type.Union([Str, Null], { description: "HTML" })),
+  fields: Opt(Type.Union([Obj({}), Null])),
+  frame: Opt(Type.Union([Str, Null], { description: "frame id or slug; null takes the frame off" })),
+  create_missing_parents: Opt(Type.Boolean()),
+};
+const PublishBody = Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields });
+const PatchBody = Obj(WriteFields);
+
+const Stub = Obj({ id: Type.Integer(), path: Str });
+const SlugChanged = Obj({ from: Str, to: Str });
+const WriteAnswer = Success({
+  site_id: Type.Integer(),
+  page: PageRecordSchema,
+  created: Type.Boolean(),
+  slug_changed: Opt(SlugChanged),
+  created_stubs: Opt(Type.Array(Stub)),
+  rebaked: Rebaked,
+  warnings: Warnings,
+});
+const RefParams = Obj({ ref: Str });
+const LangQuery = Obj({ lang: Opt(Str) });
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  return (request.body ?? {}) as Record<string, unknown>;
+}
+
+function flag(value: unknown, field: string): boolean {
+  if (value === undefined || value === "" || value === "false" || value === "0") return false;
+  if (value === "true" || value === "1") return true;
+  throw fail("invalid_field", { field, expected: "true or false" }, `${field} must be true or false.`);
+}
+
+export function pageRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  const ctx = contentContext(deps);
+  const tags = ["pages"];
+
+  scope.get("/pages", {
+    schema: {
+      tags,
+      summary: "Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top)",
+      querystring: Obj({ lang: Opt(Str), status: Opt(Str), parent: Opt(Str) }),
+      response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer(), pages: Type.Array(PageRecordSchema), warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => {
+    const pages = await listPages(ctx, request.site, request.query as Record<string, unknown>);
+    return ok({ site_id: request.site.id, total: pages.length, pages });
+  });
+
+  scope.post("/pages", {
+    schema: {
+      tags,
+      summary: "Publish a page: with id, update it; without, update the page with that slug under the same parent in the same language, or create one",
+      body: PublishBody,
+      response: { 200: WriteAnswer, 201: WriteAnswer, ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const done = await publishPage(ctx, request.site, body(request));
+    const { warnings, ...fields } = done;
+    return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
+  });
+
+  const TranslationAnswer = Success({
+    site_id: Type.Integer(),
+    page: Opt(PageRecordSchema),
+    origin: Opt(Obj({ id: Type.Integer(), lang: Str })),
+    created: Opt(Type.Boolean()),
+    updated: Opt(Type.Array(Type.Integer(), { description: "with missing: true, the pages that got a language" })),
+    rebaked: Rebaked,
+    warnings: Warnings,
+  });
+  scope.post("/pages/language", {
+    schema: {
+      tags,
+      summary: "Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one",
+      body: Obj({
+        page: Opt(Ref), lang: Opt(Type.Union([Str, Null])), title: Opt(Type.Union([Str, Null])), slug: Opt(Type.Union([Str, Null])),
+        content: Opt(Type.Union([Str, Null])), status: Opt(Type.Union([Str, Null])), missing: Opt(Type.Boolean()),
+      }),
+      response: { 200: TranslationAnswer, 201: TranslationAnswer, ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const input = body(request);
+    if (input.missing === true) {
+      const done = await assignMissingLanguage(ctx, request.site, input);
+      const { warnings, ...fields } = done;
+      return ok({ site_id: request.site.id, ...fields }, warnings);
+    }
+    const done = await linkTranslation(ctx, request.site, input);
+    const { warnings, ...fields } = done;
+    return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
+  });
+
+  scope.get("/pages/:ref", {
+    schema: {
+      tags,
+      summary: "One page by id (trashed pages too), slug or path; several pages with that slug: 409 ambiguous_page with candidates",
+      params: RefParams,
+      querystring: LangQuery,
+      response: { 200: Success({ site_id: Type.Integer(), page: PageRecordSchema, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => {
+    const page = await getPage(ctx, request.site, (request.params as { ref: string }).ref, request.query as Record<string, unknown>);
+    return ok({ site_id: request.site.id, page });
+  });
+
+  scope.patch("/pages/:ref", {
+    schema: {
+      tags,
+      summary: "Change any field of a page; fields merge (null removes a key); frame is a frame ref or null",
+      params: RefParams,
+      querystring: LangQuery,
+      body: PatchBody,
+      response: { 200: WriteAnswer, ...commonErrors },
+    },
+  }, async (request) => {
+    const done = await patchPage(ctx, request.site, (request.params as { ref: string }).ref, body(request), request.query as Record<string, unknown>);
+    const { warnings, ...fields } = done;
+    return ok({ site_id: request.site.id, ...fields }, warnings);
+  });
+
+  scope.delete("/pages/:ref", {
+    schema: {
+      tags,
+      summary: "Move a page to the trash; ?force=true deletes it for good (its children move up to its parent)",
+      params: RefParams,
+      querystring: Obj({ force: Opt(Str), lang: Opt(Str) }),
+      response: {
+        200: Success({
+          site_id: Type.Integer(), page: PageRecordSchema, deleted: Type.Boolean(), trashed: Type.Boolean(),
+          reparented: Opt(Type.Array(Type.Integer())), rebaked: Rebaked, warnings: Warnings,
+        }),
+        ...commonErrors,
+      },
+    },
+  }, async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const done = await deletePage(ctx, request.site, (request.params as { ref: string }).ref, { force: flag(query.force, "force"), lang: query.lang });
+    const { warnings, ...fields } = done;
+    return ok({ site_id: request.site.id, ...fields }, warnings);
+  });
+}

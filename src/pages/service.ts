@@ -1,0 +1,465 @@
+// Pages (CONTRACT §5, §9; spec behaviour rules 3 and 4): publishing by upsert, reading by
+// id, slug or path, PATCH, trash and delete. Every write is one transaction; once it has
+// committed, the pages it changed are announced to the publish step.
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import type { Change, Rebaked } from "../publish/changes.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import type { ContentContext } from "../settings/context.ts";
+import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";
+import type { Db } from "../store/database.ts";
+import { isUniqueViolation } from "../store/errors.ts";
+import { childPath, pathSegments } from "./addresses.ts";
+import { pageChangesBetween } from "./changes.ts";
+import { frameIdFromRef } from "./frames-link.ts";
+import {
+  booleanFrom, contentFrom, fieldsFrom, inputWarnings, mergeFields, pageIdFrom, PATCH_KEYS, PUBLISH_KEYS,
+  refFrom, slugFrom, statusFrom, titleFrom, urlFrom, type SlugInput,
+} from "./input.ts";
+import { ancestorsOf, findPages, liteRowsOf, pageAt, pageById, slugsUnder, type PageRow, type PageStatus } from "./queries.ts";
+import { fieldsOf, pageRecords, type PageRecord } from "./record.ts";
+import { candidateOf, findPageByRef, lookupPage } from "./refs.ts";
+import { firstFreeSlug, slugFromTitle, slugify } from "./slug.ts";
+import { PageTree } from "./tree.ts";
+
+export interface SlugChanged {
+  from: string;
+  to: string;
+}
+
+export interface Stub {
+  id: number;
+  path: string;
+}
+
+export interface PageWriteAnswer {
+  page: PageRecord;
+  created: boolean;
+  slug_changed?: SlugChanged;
+  created_stubs?: Stub[];
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+/** Where a page goes: its parent (0 at the top), the parent's path, and stubs made on the way. */
+interface Placement {
+  parentId: number;
+  parentPath: string;
+  stubs: Stub[];
+}
+
+const TOP: Placement = { parentId: 0, parentPath: "", stubs: [] };
+
+/** The input of one page write once read and checked. Undefined keeps what is stored. */
+interface PageChange {
+  title?: string;
+  slug?: SlugInput;
+  placement?: Placement;
+  lang?: string;
+  status?: PageStatus;
+  content?: string;
+  fields?: Record<string, unknown>;
+  frameId?: string | null;
+}
+
+interface Written {
+  row: PageRow;
+  created: boolean;
+  slugChanged?: SlugChanged;
+}
+
+export async function announce(ctx: ContentContext, siteId: number, changes: Change[]): Promise<Rebaked> {
+  return changes.length === 0 ? nothingRebaked() : ctx.announce(siteId, changes);
+}
+
+/** Runs a write transaction; a unique-key race (two writers taking one slug) is retried. */
+async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+    }
+  }
+}
+
+function stubTitle(segment: string): string {
+  const words = segment.replace(/-+/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function parentPathOf(row: Pick<PageRow, "path">): string {
+  return row.path.slice(0, row.path.lastIndexOf("/"));
+}
+
+/** Drops the page's own language prefix from a path given as input (`/de/produkte` → `/produkte`). */
+function withoutLangPrefix(segments: string[], lang: string, state: LanguageState): string[] {
+  if (state.active && lang !== "" && lang !== state.defaultLang && segments[0] === lang) return segments.slice(1);
+  return segments;
+}
+
+/**
+ * The parent a path names, segment by segment in one language. A missing segment is 404
+ * parent_not_found (`segment`, `created_stubs: []`), or with create_missing_parents a draft stub.
+ */
+async function placeAtPath(trx: Db, siteId: number, lang: string, segments: string[], createMissing: boolean, now: string, field: string): Promise<Placement> {
+  let placement: Placement = { ...TOP, stubs: [] };
+  const wanted = `/${segments.join("/")}`;
+  for (const raw of segments) {
+    const segment = slugify(raw);
+    if (segment === "") throw fail("invalid_field", { field, segment: raw }, `The path segment "${raw}" has no letters or digits.`);
+    let row = await pageAt(trx, siteId, placement.parentId, lang, segment);
+    if (!row) {
+      if (!createMissing) {
+        throw fail("parent_not_found", { field, segment, path: wanted, lang: lang === "" ? null : lang, created_stubs: [] });
+      }
+      row = await trx
+        .insertInto("pages")
+        .values({
+          site_id: siteId, parent_id: placement.parentId, lang, slug: segment, path: childPath(placement.parentPath, segment),
+          title: stubTitle(segment), status: "draft", content: "", fields_json: "{}", frame_id: null, translation_group: null,
+          created_at_gmt: now, updated_at_gmt: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      placement.stubs.push({ id: row.id, path: row.path });
+    }
+    placement = { parentId: row.id, parentPath: row.path, stubs: placement.stubs };
+  }
+  return placement;
+}
+
+/** Where `parent` (id, slug or path) or `url` (all but its last segment) puts a page of `lang`. */
+async function placement(
+  trx: Db, siteId: number, state: LanguageState, lang: string,
+  where: { parent?: number | string; url?: string }, createMissing: boolean, now: string,
+): Promise<Placement | undefined> {
+  if (where.parent !== undefined) {
+    const ref = where.parent;
+    if (ref === 0) return TOP;
+    if (typeof ref === "string" && ref.includes("/")) {
+      return placeAtPath(trx, siteId, lang, withoutLangPrefix(pathSegments(ref), lang, state), createMissing, now, "parent");
+    }
+    const id = typeof ref === "number" ? ref : /^\d{1,15}$/.test(ref) ? Number(ref) : undefined;
+    if (id !== undefined) {
+      const row = await pageById(trx, siteId, id);
+      if (row) {
+        if (row.lang !== lang) throw fail("parent_lang_mismatch", { parent: row.id, parent_lang: row.lang || null, lang: lang || null });
+        return { parentId: row.id, parentPath: row.path, stubs: [] };
+      }
+    }
+    const found = await lookupPage(trx, siteId, ref, { lang }, state);
+    if ("found" in found) return { parentId: found.found.id, parentPath: found.found.path, stubs: [] };
+    if ("candidates" in found) throw fail("ambiguous_page", { field: "parent", ref, candidates: found.candidates.map(candidateOf) });
+    throw fail("parent_not_found", { field: "parent", parent: ref, segment: String(ref), lang: lang || null, created_stubs: [] });
+  }
+  if (where.url !== undefined) {
+    const segments = withoutLangPrefix(pathSegments(where.url), lang, state);
+    return placeAtPath(trx, siteId, lang, segments.slice(0, -1), createMissing, now, "url");
+  }
+  return undefined;
+}
+
+/** Rewrites the paths of a page's descendants after its own path changed. */
+async function movePaths(trx: Db, siteId: number, pageId: number, from: string, to: string): Promise<void> {
+  const tree = new PageTree(await liteRowsOf(trx, siteId));
+  for (const row of tree.descendants(pageId)) {
+    if (!row.path.startsWith(`${from}/`)) continue;
+    await trx.updateTable("pages").set({ path: to + row.path.slice(from.length) }).where("site_id", "=", siteId).where("id", "=", row.id).execute();
+  }
+}
+
+async function createPage(trx: Db, siteId: number, lang: string, where: Placement, change: PageChange & { title: string }, now: string): Promise<Written> {
+  const desired = change.slug?.slug ?? slugFromTitle(change.title);
+  const slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang));
+  const row = await trx
+    .insertInto("pages")
+    .values({
+      site_id: siteId, parent_id: where.parentId, lang, slug, path: childPath(where.parentPath, slug), title: change.title,
+      status: change.status ?? "publish", content: change.content ?? "", fields_json: JSON.stringify(change.fields ?? {}),
+      frame_id: change.frameId ?? null, translation_group: null, created_at_gmt: now, updated_at_gmt: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, created: true, ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}) };
+}
+
+/**
+ * Applies a change to a stored page: moves (refusing cycles and other-language parents), a
+ * language change (refused while it has children), the `-2` rule for a slug another page holds
+ * there, and the paths of its descendants.
+ */
+async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageChange, now: string, warnings: Warning[]): Promise<Written> {
+  const lang = change.lang ?? page.lang;
+  let group = page.translation_group;
+  if (lang !== page.lang) {
+    const child = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("parent_id", "=", page.id).executeTakeFirst();
+    if (child) throw fail("page_has_children", { id: page.id, lang: page.lang || null, requested: lang || null });
+    if (group !== null) {
+      const partner = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("translation_group", "=", group).where("lang", "=", lang).where("id", "!=", page.id).executeTakeFirst();
+      if (partner) {
+        group = null;
+        warnings.push(warning("translation_unlinked", `Page ${partner.id} is already the "${lang}" translation; this page left the translation group.`, { translation: partner.id, lang }));
+      }
+    }
+  }
+
+  const where = change.placement ?? { parentId: page.parent_id, parentPath: parentPathOf(page), stubs: [] };
+  if (where.parentId !== 0) {
+    const parent = await pageById(trx, siteId, where.parentId);
+    if (!parent) throw fail("parent_not_found", { field: "parent", parent: where.parentId, segment: String(where.parentId), created_stubs: [] });
+    if (parent.id === page.id || (await ancestorsOf(trx, siteId, parent)).some((a) => a.id === page.id)) {
+      throw fail("parent_cycle", { id: page.id, parent: parent.id });
+    }
+    if (parent.lang !== lang) throw fail("parent_lang_mismatch", { parent: parent.id, parent_lang: parent.lang || null, lang: lang || null });
+  }
+
+  const desired = change.slug?.slug ?? page.slug;
+  const moved = where.parentId !== page.parent_id || lang !== page.lang;
+  let slug = desired;
+  if (moved || desired !== page.slug) slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang, page.id));
+  const path = childPath(where.parentPath, slug);
+
+  const row = await trx
+    .updateTable("pages")
+    .set({
+      parent_id: where.parentId, lang, slug, path, translation_group: group,
+      ...(change.title !== undefined ? { title: change.title } : {}),
+      ...(change.status !== undefined ? { status: change.status } : {}),
+      ...(change.content !== undefined ? { content: change.content } : {}),
+      ...(change.fields !== undefined ? { fields_json: JSON.stringify(change.fields) } : {}),
+      ...(change.frameId !== undefined ? { frame_id: change.frameId } : {}),
+      updated_at_gmt: now,
+    })
+    .where("site_id", "=", siteId)
+    .where("id", "=", page.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (path !== page.path) await movePaths(trx, siteId, page.id, page.path, path);
+  return { row, created: false, ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}) };
+}
+
+/** One page write: the tree before and after gives the changes to announce. */
+async function writeAndAnnounce(
+  ctx: ContentContext, site: SiteRow, warnings: Warning[],
+  work: (trx: Db, now: string) => Promise<{ written: Written; stubs: Stub[] }>,
+): Promise<PageWriteAnswer> {
+  const now = gmt(ctx.clock());
+  const { written, stubs, changes } = await writeTransaction(ctx.db, async (trx) => {
+    const before = new PageTree(await liteRowsOf(trx, site.id));
+    const done = await work(trx, now);
+    const after = new PageTree(await liteRowsOf(trx, site.id));
+    return { ...done, changes: pageChangesBetween(before, after, [done.written.row.id]) };
+  });
+  const rebaked = await announce(ctx, site.id, changes);
+  const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [written.row]);
+  if (written.slugChanged) {
+    warnings.push(warning("slug_changed", `The slug "${written.slugChanged.from}" is taken here; the page got "${written.slugChanged.to}".`, { ...written.slugChanged }));
+  }
+  if (page.status === "publish" && !page.visible) {
+    warnings.push(warning("parent_unpublished", "The page is published but a parent page is not, so its address answers 404 until every parent is published.", { id: page.id }));
+  }
+  return {
+    page,
+    created: written.created,
+    ...(written.slugChanged ? { slug_changed: written.slugChanged } : {}),
+    ...(stubs.length > 0 ? { created_stubs: stubs } : {}),
+    rebaked,
+    warnings,
+  };
+}
+
+/** The pieces every write body shares, read and checked before anything is written. */
+async function readChange(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>, warnings: Warning[]) {
+  const title = titleFrom(body.title);
+  const slug = slugFrom(body.slug, warnings);
+  const status = statusFrom(body.status);
+  const content = contentFrom(body.content);
+  const fields = fieldsFrom(body.fields);
+  const createMissing = booleanFrom(body.create_missing_parents, "create_missing_parents") ?? false;
+  const parent = refFrom(body.parent, "parent");
+  let url = urlFrom(body.url);
+  if (parent !== undefined && url !== undefined) {
+    warnings.push(warning("url_ignored", "Both parent and url were given; the page was placed by parent.", { field: "url" }));
+    url = undefined;
+  }
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, body.lang);
+  const frameId = Object.hasOwn(body, "frame") ? await frameIdFromRef(ctx.db, site.id, body.frame) : undefined;
+  return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId };
+}
+
+/** The stored columns a write body sets (placement and language are decided by the caller). */
+function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageChange {
+  return { title: input.title, slug: input.slug, status: input.status, content: input.content, fields: input.fields, frameId: input.frameId };
+}
+
+/**
+ * POST /pages. With `id`: that page is updated (409 lang_mismatch when `lang` names another
+ * language). Without: the page holding the slug (explicit, else from the title) under the same
+ * parent in the same language is updated, else a page is created (rule 3).
+ */
+export async function publishPage(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<PageWriteAnswer> {
+  const warnings = inputWarnings(body, PUBLISH_KEYS);
+  const id = pageIdFrom(body.id);
+  const input = await readChange(ctx, site, body, warnings);
+  if (input.title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
+  const status = input.status ?? "publish";
+
+  if (id !== undefined) {
+    const page = await pageById(ctx.db, site.id, id);
+    if (!page) throw fail("page_not_found", { id });
+    if (input.lang !== null && input.lang !== page.lang) {
+      const partner = page.translation_group === null ? undefined
+        : await ctx.db.selectFrom("pages").select("id").where("site_id", "=", site.id).where("translation_group", "=", page.translation_group).where("lang", "=", input.lang).executeTakeFirst();
+      throw fail("lang_mismatch", { id, lang: page.lang || null, requested: input.lang, ...(partner ? { translation: partner.id } : {}) });
+    }
+    return writeAndAnnounce(ctx, site, warnings, async (trx, now) => {
+      const current = (await pageById(trx, site.id, id)) ?? page;
+      const where = await placement(trx, site.id, input.state, current.lang, { parent: input.parent, url: input.url }, input.createMissing, now);
+      const written = await updatePage(trx, site.id, current, { ...columnsOf(input), status, placement: where }, now, warnings);
+      return { written, stubs: where?.stubs ?? [] };
+    });
+  }
+
+  if (input.title === undefined && input.slug === undefined) throw fail("title_required", { field: "title" });
+  let lang = input.lang;
+  if (lang === null && input.parent !== undefined && input.parent !== 0) {
+    // A page placed under a parent given by id takes the parent's language unless told otherwise.
+    const byId = typeof input.parent === "number" ? input.parent : /^\d{1,15}$/.test(input.parent) ? Number(input.parent) : undefined;
+    const parent = byId === undefined ? undefined : await pageById(ctx.db, site.id, byId);
+    if (parent) lang = parent.lang;
+  }
+  const pageLang = lang ?? (input.state.active ? (input.state.defaultLang ?? "") : "");
+
+  return writeAndAnnounce(ctx, site, warnings, async (trx, now) => {
+    const where = (await placement(trx, site.id, input.state, pageLang, { parent: input.parent, url: input.url }, input.createMissing, now)) ?? TOP;
+    const slug = input.slug?.slug ?? slugFromTitle(input.title ?? "");
+    const existing = await pageAt(trx, site.id, where.parentId, pageLang, slug);
+    if (existing) {
+      const written = await updatePage(trx, site.id, existing, { ...columnsOf(input), status }, now, warnings);
+      return { written, stubs: where.stubs };
+    }
+    if (input.title === undefined) throw fail("title_required", { field: "title" });
+    const written = await createPage(trx, site.id, pageLang, where, { ...columnsOf(input), title: input.title, status }, now);
+    return { written, stubs: where.stubs };
+  });
+}
+
+/** PATCH /pages/{ref}: any field; `fields` merge (null removes a key); `frame` a ref or null. */
+export async function patchPage(ctx: ContentContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: { lang?: unknown } = {}): Promise<PageWriteAnswer> {
+  const warnings = inputWarnings(body, PATCH_KEYS);
+  if (!PATCH_KEYS.some((key) => Object.hasOwn(body, key) && key !== "create_missing_parents")) {
+    throw fail("nothing_to_update", { allowed: PATCH_KEYS });
+  }
+  const state = await languageState(ctx.db, site.id);
+  const refLang = checkLangIn(state, query.lang);
+  const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
+  const input = await readChange(ctx, site, body, warnings);
+  if (input.title === "") throw fail("title_required", { field: "title" }, "The title cannot be emptied.");
+  if (body.lang === null || body.lang === "") {
+    // Taking a page's language away is allowed only while the site has no languages.
+    if (state.active && page.lang !== "") throw fail("invalid_field", { field: "lang", languages: state.codes }, "While the site has languages, a page keeps one; name another language.");
+  }
+  const lang = input.lang ?? (body.lang === null || body.lang === "" ? "" : undefined);
+
+  return writeAndAnnounce(ctx, site, warnings, async (trx, now) => {
+    const current = (await pageById(trx, site.id, page.id)) ?? page;
+    const pageLang = lang ?? current.lang;
+    const where = await placement(trx, site.id, input.state, pageLang, { parent: input.parent, url: input.url }, input.createMissing, now);
+    const fields = input.fields === undefined ? undefined : mergeFields(fieldsOf(current), input.fields);
+    const written = await updatePage(trx, site.id, current, { ...columnsOf(input), fields, placement: where, lang }, now, warnings);
+    return { written, stubs: where?.stubs ?? [] };
+  });
+}
+
+export interface DeleteAnswer {
+  page: PageRecord;
+  deleted: boolean;
+  trashed: boolean;
+  reparented?: number[];
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+/**
+ * DELETE /pages/{id}: to trash (the page keeps its slug and stays readable by id); with
+ * force, deleted for good, its children moving up to its parent (a taken slug there gets -2).
+ */
+export async function deletePage(ctx: ContentContext, site: SiteRow, ref: string, options: { force: boolean; lang?: unknown }): Promise<DeleteAnswer> {
+  const state = await languageState(ctx.db, site.id);
+  const refLang = checkLangIn(state, options.lang);
+  const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
+  const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  const warnings: Warning[] = [];
+  const now = gmt(ctx.clock());
+
+  if (!options.force) {
+    if (page.status === "trash") {
+      warnings.push(warning("already_trashed", "The page was already in the trash; DELETE with ?force=true deletes it for good.", { id: page.id }));
+      return { page: before, deleted: false, trashed: true, rebaked: nothingRebaked(), warnings };
+    }
+    const answer = await writeAndAnnounce(ctx, site, warnings, async (trx) => {
+      const row = await trx.updateTable("pages").set({ status: "trash", updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", page.id).returningAll().executeTakeFirstOrThrow();
+      return { written: { row, created: false }, stubs: [] };
+    });
+    return { page: answer.page, deleted: false, trashed: true, rebaked: answer.rebaked, warnings: answer.warnings.filter((w) => w.code !== "parent_unpublished") };
+  }
+
+  const reparented: number[] = [];
+  const changes = await writeTransaction(ctx.db, async (trx) => {
+    const beforeTree = new PageTree(await liteRowsOf(trx, site.id));
+    const parentPath = parentPathOf(page);
+    const children = await findPages(trx, site.id, { parentId: page.id });
+    await trx.deleteFrom("pages").where("site_id", "=", site.id).where("id", "=", page.id).execute();
+    for (const child of children) {
+      const slug = firstFreeSlug(child.slug, await slugsUnder(trx, site.id, page.parent_id, child.lang, child.id));
+      const path = childPath(parentPath, slug);
+      await trx.updateTable("pages").set({ parent_id: page.parent_id, slug, path, updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", child.id).execute();
+      if (path !== child.path) await movePaths(trx, site.id, child.id, child.path, path);
+      if (slug !== child.slug) warnings.push(warning("slug_changed", `Child page ${child.id} moved up and got the slug "${slug}".`, { id: child.id, from: child.slug, to: slug }));
+      reparented.push(child.id);
+    }
+    const afterTree = new PageTree(await liteRowsOf(trx, site.id));
+    return pageChangesBetween(beforeTree, afterTree, [page.id]);
+  });
+  const rebaked = await announce(ctx, site.id, changes);
+  return { page: before, deleted: true, trashed: false, ...(reparented.length > 0 ? { reparented } : {}), rebaked, warnings };
+}
+
+/** GET /pages/{ref}: by id (trashed pages too), slug or path; `?lang` narrows slug and path lookups. */
+export async function getPage(ctx: ContentContext, site: SiteRow, ref: string, query: { lang?: unknown } = {}): Promise<PageRecord> {
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, query.lang);
+  const page = await findPageByRef(ctx.db, site.id, ref, { ...(lang !== null ? { lang } : {}) });
+  const [record] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  return record;
+}
+
+export const LIST_STATUSES = ["publish", "draft", "trash", "any"] as const;
+
+/** GET /pages: `?lang`, `?status` (publish, draft, trash or any; default: all but trash), `?parent` (ref; 0 for the top). */
+export async function listPages(ctx: ContentContext, site: SiteRow, query: { lang?: unknown; status?: unknown; parent?: unknown }): Promise<PageRecord[]> {
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, query.lang);
+  let statuses: readonly string[] = ["publish", "draft"];
+  if (query.status !== undefined && query.status !== "") {
+    const value = typeof query.status === "string" ? query.status.trim().toLowerCase() : "";
+    if (!(LIST_STATUSES as readonly string[]).includes(value)) {
+      throw fail("invalid_field", { field: "status", allowed: LIST_STATUSES, status: query.status }, `status must be one of ${LIST_STATUSES.join(", ")}.`);
+    }
+    statuses = value === "any" ? ["publish", "draft", "trash"] : [value];
+  }
+  let parentId: number | undefined;
+  const parentRef = refFrom(query.parent, "parent");
+  if (parentRef !== undefined) {
+    parentId = parentRef === 0 ? 0 : (await findPageByRef(ctx.db, site.id, parentRef, { field: "parent", ...(lang !== null ? { lang } : {}) })).id;
+  }
+  const rows = await findPages(ctx.db, site.id, { statuses, ...(lang !== null ? { lang } : {}), ...(parentId !== undefined ? { parentId } : {}) });
+  return pageRecords(ctx.db, site, ctx.publicPort, rows);
+}
+
+/** The page a reference names, for other capabilities (menus, frames assign, settings). */
+export { findPageByRef, lookupPage } from "./refs.ts";

@@ -1,0 +1,198 @@
+// Translations (CONTRACT §5, §9): POST /pages/language links a new page in another language to
+// its origin; `{missing: true, lang?}` gives every page without a language one. Pages that
+// translate one another share a translation group (the origin's id); each page's record lists
+// the group as `translations: {lang: id}`, itself included.
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import type { Rebaked } from "../publish/changes.ts";
+import type { ContentContext } from "../settings/context.ts";
+import { checkLangIn, languageState } from "../settings/languages.ts";
+import type { Db } from "../store/database.ts";
+import { childPath } from "./addresses.ts";
+import { pageChangesBetween } from "./changes.ts";
+import { contentFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
+import { liteRowsOf, pageById, slugsUnder, type PageRow } from "./queries.ts";
+import { pageRecords, type PageRecord } from "./record.ts";
+import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
+import { announce, type SlugChanged } from "./service.ts";
+import { firstFreeSlug, slugFromTitle } from "./slug.ts";
+import { PageTree } from "./tree.ts";
+
+const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing"] as const;
+const MISSING_KEYS = ["missing", "lang"] as const;
+
+export interface TranslationAnswer {
+  page: PageRecord;
+  origin: { id: number; lang: string };
+  created: boolean;
+  slug_changed?: SlugChanged;
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+export interface MissingAnswer {
+  updated: number[];
+  lang: string;
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+function linkFailed(reason: "lang_required" | "same_language" | "origin_not_found" | "origin_has_no_language", details: Record<string, unknown>, message: string): never {
+  throw fail("translation_link_failed", { reason, ...details }, message);
+}
+
+/** A transaction whose page changes (tree before and after) are announced after it commits. */
+async function announcedWrite<T>(ctx: ContentContext, siteId: number, work: (trx: Db) => Promise<T>): Promise<{ result: T; rebaked: Rebaked }> {
+  const { result, changes } = await ctx.db.transaction().execute(async (trx) => {
+    const before = new PageTree(await liteRowsOf(trx, siteId));
+    const result = await work(trx);
+    const after = new PageTree(await liteRowsOf(trx, siteId));
+    return { result, changes: pageChangesBetween(before, after) };
+  });
+  return { result, rebaked: await announce(ctx, siteId, changes) };
+}
+
+/**
+ * POST /pages/language `{page, lang, title?, slug?, content?, status?}`. The new page copies
+ * what is not given from its origin (title, content, fields, frame, status), stands under the
+ * translation of the origin's parent (at the top when that has none), and joins the origin's
+ * group. A translation that already exists in that language is updated instead.
+ */
+export async function linkTranslation(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<TranslationAnswer> {
+  const warnings = inputWarnings(body, LINK_KEYS);
+  if (body.lang === undefined || body.lang === null || body.lang === "") {
+    linkFailed("lang_required", {}, "Name the language of the translation (`lang`).");
+  }
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, body.lang) as string;
+  if (!isPresentRef(body.page)) {
+    if (body.page === undefined || body.page === null || body.page === "") throw fail("page_required", { field: "page" }, "Name the origin page (`page`: id, slug or path).");
+    throw fail("invalid_field", { field: "page", expected: "page id, slug or path" }, "page must be a page id, a slug or a path.");
+  }
+  const title = titleFrom(body.title);
+  if (title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
+  const slug = slugFrom(body.slug, warnings);
+  const content = contentFrom(body.content);
+  const status = statusFrom(body.status);
+
+  const found = await lookupPage(ctx.db, site.id, body.page, {}, state);
+  if ("candidates" in found) throw fail("ambiguous_page", { field: "page", ref: body.page, candidates: found.candidates.map(candidateOf) });
+  if (!("found" in found)) linkFailed("origin_not_found", { page: body.page }, "The origin page does not exist.");
+  const origin = found.found;
+  if (origin.lang === "") {
+    linkFailed("origin_has_no_language", { page: origin.id }, "The origin page has no language; give it one first (POST /pages/language with {missing: true}).");
+  }
+  if (origin.lang === lang) linkFailed("same_language", { page: origin.id, lang }, `The origin page is already in "${lang}".`);
+
+  const now = gmt(ctx.clock());
+  const { result, rebaked } = await announcedWrite(ctx, site.id, async (trx) => {
+    const current = (await pageById(trx, site.id, origin.id)) ?? origin;
+    const group = current.translation_group ?? current.id;
+    if (current.translation_group === null) {
+      await trx.updateTable("pages").set({ translation_group: group }).where("site_id", "=", site.id).where("id", "=", current.id).execute();
+    }
+    const existing = await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("translation_group", "=", group).where("lang", "=", lang).executeTakeFirst();
+    if (existing) {
+      const desired = slug?.slug ?? existing.slug;
+      const finalSlug = desired === existing.slug ? desired : firstFreeSlug(desired, await slugsUnder(trx, site.id, existing.parent_id, lang, existing.id));
+      const path = childPath(existing.path.slice(0, existing.path.lastIndexOf("/")), finalSlug);
+      const hasChildren = path !== existing.path && (await trx.selectFrom("pages").select("id").where("site_id", "=", site.id).where("parent_id", "=", existing.id).executeTakeFirst());
+      if (hasChildren) throw fail("page_has_children", { id: existing.id }, "The translation has child pages; rename it with PATCH /pages/{ref}.");
+      const row = await trx
+        .updateTable("pages")
+        .set({
+          slug: finalSlug, path, updated_at_gmt: now,
+          ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}), ...(status !== undefined ? { status } : {}),
+        })
+        .where("site_id", "=", site.id)
+        .where("id", "=", existing.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { row, created: false, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
+    }
+
+    let parentId = 0;
+    let parentPath = "";
+    if (current.parent_id !== 0) {
+      const parent = await pageById(trx, site.id, current.parent_id);
+      const parentTranslation = parent?.translation_group == null ? undefined
+        : await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("translation_group", "=", parent.translation_group).where("lang", "=", lang).executeTakeFirst();
+      if (parentTranslation) {
+        parentId = parentTranslation.id;
+        parentPath = parentTranslation.path;
+      } else {
+        warnings.push(warning("parent_not_translated", `The origin's parent page has no "${lang}" translation; the translation stands at the top.`, { parent: current.parent_id, lang }));
+      }
+    }
+    const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title) : current.slug);
+    const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
+    const row: PageRow = await trx
+      .insertInto("pages")
+      .values({
+        site_id: site.id, parent_id: parentId, lang, slug: finalSlug, path: childPath(parentPath, finalSlug), title: title ?? current.title,
+        status: status ?? (current.status === "trash" ? "draft" : current.status), content: content ?? current.content,
+        fields_json: current.fields_json, frame_id: current.frame_id, translation_group: group, created_at_gmt: now, updated_at_gmt: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { row, created: true, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
+  });
+
+  if (result.slugChanged) {
+    warnings.push(warning("slug_changed", `The slug "${result.slugChanged.from}" is taken here; the translation got "${result.slugChanged.to}".`, { ...result.slugChanged }));
+  }
+  const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [result.row]);
+  return {
+    page,
+    origin: { id: origin.id, lang: origin.lang },
+    created: result.created,
+    ...(result.slugChanged ? { slug_changed: result.slugChanged } : {}),
+    rebaked,
+    warnings,
+  };
+}
+
+/**
+ * `{missing: true, lang?}`: every page without a language gets `lang` (default: the site's
+ * default language). Parents go first, so paths follow; a slug another page already holds
+ * there in that language gets -2 (reported as `slug_changed` warnings).
+ */
+export async function assignMissingLanguage(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<MissingAnswer> {
+  const warnings = inputWarnings(body, MISSING_KEYS);
+  const state = await languageState(ctx.db, site.id);
+  const given = checkLangIn(state, body.lang);
+  if (!state.active) throw fail("multilang_inactive", { field: "lang" }, "The site has no languages yet; add one with POST /languages first.");
+  const lang = given ?? (state.defaultLang as string);
+  const now = gmt(ctx.clock());
+
+  const { result: updated, rebaked } = await announcedWrite(ctx, site.id, async (trx) => {
+    const rows = await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("lang", "=", "").orderBy("id").execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    const newPath = new Map<number, string>();
+    const done: number[] = [];
+    // Parents before children: a page whose parent is still waiting waits too.
+    const depth = (row: PageRow): number => {
+      let d = 0;
+      const seen = new Set<number>();
+      for (let p = byId.get(row.parent_id); p && !seen.has(p.id); p = byId.get(p.parent_id)) {
+        seen.add(p.id);
+        d++;
+      }
+      return d;
+    };
+    const ordered = [...rows].sort((a, b) => depth(a) - depth(b) || a.id - b.id);
+    for (const row of ordered) {
+      const parentPath = row.parent_id === 0 ? "" : (newPath.get(row.parent_id) ?? row.path.slice(0, row.path.lastIndexOf("/")));
+      const slug = firstFreeSlug(row.slug, await slugsUnder(trx, site.id, row.parent_id, lang, row.id));
+      const path = childPath(parentPath, slug);
+      newPath.set(row.id, path);
+      await trx.updateTable("pages").set({ lang, slug, path, updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", row.id).execute();
+      if (slug !== row.slug) warnings.push(warning("slug_changed", `Page ${row.id} got the slug "${slug}": "${row.slug}" is taken in "${lang}".`, { id: row.id, from: row.slug, to: slug }));
+      done.push(row.id);
+    }
+    return done;
+  });
+  return { updated, lang, rebaked, warnings };
+}

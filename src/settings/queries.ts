@@ -1,0 +1,35 @@
+// Settings and language rows of one site. Plain functions taking the database or a transaction.
+import type { Selectable } from "kysely";
+import type { Db } from "../store/database.ts";
+import type { LanguagesTable, SiteSettingsTable } from "../store/schema.ts";
+
+export type SettingsRow = Selectable<SiteSettingsTable>;
+export type LanguageRow = Selectable<LanguagesTable>;
+
+export const DEFAULT_THEME = "default";
+
+/** The stored settings, or the defaults of a site that never wrote any. */
+export async function settingsOf(db: Db, siteId: number): Promise<SettingsRow> {
+  const row = await db.selectFrom("site_settings").selectAll().where("site_id", "=", siteId).executeTakeFirst();
+  return row ?? { site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, updated_at_gmt: "" };
+}
+
+/** Writes some settings columns, creating the site's row on its first write. */
+export async function writeSettings(
+  db: Db,
+  siteId: number,
+  at: string,
+  changes: Partial<Pick<SettingsRow, "tagline" | "theme" | "default_lang" | "home_page_json">>,
+): Promise<void> {
+  await db
+    .insertInto("site_settings")
+    .values({ site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, updated_at_gmt: at })
+    .onConflict((oc) => oc.column("site_id").doNothing())
+    .execute();
+  await db.updateTable("site_settings").set({ ...changes, updated_at_gmt: at }).where("site_id", "=", siteId).execute();
+}
+
+/** The site's languages in the order they were added. */
+export function languagesOf(db: Db, siteId: number): Promise<LanguageRow[]> {
+  return db.selectFrom("languages").selectAll().where("site_id", "=", siteId).orderBy("position").orderBy("code").execute();
+}

@@ -1,0 +1,95 @@
+// Site settings and languages (CONTRACT §4): GET/PATCH /settings, GET/POST /languages,
+// DELETE /languages/{code}. Site-scoped: served at /api/site/{site_id}/… and the legacy /api/….
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { AppDeps } from "../app-deps.ts";
+import { ok } from "../http/warnings.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { contentContext } from "./context.ts";
+import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const Settings = Obj({
+  name: Type.String(),
+  tagline: Type.String(),
+  theme: Type.String({ description: "defaults to `default`; menu location maps are kept per theme" }),
+  default_lang: Nullable(Type.String()),
+  home_page: Type.Union([Type.Integer(), Type.String(), Type.Null()], { description: "page reference (id, slug or path) as written" }),
+  render_model: Type.Literal("v2"),
+});
+
+export const Rebaked = Obj({ status: Type.String(), total: Type.Integer(), pages: Type.Array(Type.Integer()) }, "What the publish step rebaked and flushed");
+const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
+
+const Language = Obj({ code: Type.String(), name: Type.String(), default: Type.Boolean(), prefix: Type.String({ description: "\"\" for the default language, `/<code>/` for others" }) });
+const LanguagesFields = { site_id: Type.Integer(), active: Type.Boolean(), default_lang: Nullable(Type.String()), languages: Type.Array(Language) };
+
+const SettingsBody = Obj({
+  name: Opt(Type.String()),
+  tagline: Opt(Nullable(Type.String())),
+  theme: Opt(Nullable(Type.String())),
+  default_lang: Opt(Nullable(Type.String())),
+  home_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
+  render_model: Opt(Type.Unknown({ description: "read-only: ignored with warning render_model_fixed" })),
+});
+
+function body(request: FastifyRequest): Record<string, unknown> {
+  return (request.body ?? {}) as Record<string, unknown>;
+}
+
+export function settingsRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  const ctx = contentContext(deps);
+  const tags = ["settings"];
+
+  scope.get("/settings", {
+    schema: { tags, summary: "The site's settings", response: { 200: Success({ site_id: Type.Integer(), settings: Settings, warnings: Warnings }), ...commonErrors } },
+  }, async (request) => ok({ site_id: request.site.id, settings: await readSettings(ctx, request.site) }));
+
+  scope.patch("/settings", {
+    schema: {
+      tags,
+      summary: "Write settings (name, tagline, theme, default_lang, home_page); unknown keys are ignored with warning unknown_setting",
+      body: SettingsBody,
+      response: { 200: Success({ site_id: Type.Integer(), settings: Settings, changed: Type.Array(Type.String()), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => {
+    const done = await patchSettings(ctx, request.site, body(request));
+    return ok({ site_id: request.site.id, settings: done.settings, changed: done.changed, rebaked: done.rebaked }, done.warnings);
+  });
+}
+
+export function languagesRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  const ctx = contentContext(deps);
+  const tags = ["languages"];
+  const Write = Success({ ...LanguagesFields, language: Language, created: Type.Boolean(), rebaked: Rebaked, warnings: Warnings });
+
+  scope.get("/languages", {
+    schema: { tags, summary: "The site's languages; `active` is false until one is added", response: { 200: Success({ ...LanguagesFields, warnings: Warnings }), ...commonErrors } },
+  }, async (request) => ok({ site_id: request.site.id, ...(await listLanguages(ctx, request.site)) }));
+
+  scope.post("/languages", {
+    schema: {
+      tags,
+      summary: "Add a language (the first added is the default; default: true moves the default), or rename one",
+      body: Obj({ code: Opt(Type.String({ description: "^[a-z]{2}(-[a-z]{2})?$" })), name: Opt(Nullable(Type.String())), default: Opt(Nullable(Type.Boolean())) }),
+      response: { 200: Write, 201: Write, ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const done = await addLanguage(ctx, request.site, body(request));
+    const { warnings, ...fields } = done;
+    return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
+  });
+
+  scope.delete("/languages/:code", {
+    schema: {
+      tags,
+      summary: "Remove a language; its pages keep their lang; the default moves to the earliest remaining one",
+      params: Obj({ code: Type.String() }),
+      response: { 200: Success({ ...LanguagesFields, deleted: Obj({ code: Type.String(), name: Type.String() }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => {
+    const done = await removeLanguage(ctx, request.site, (request.params as { code: string }).code);
+    const { warnings, ...fields } = done;
+    return ok({ site_id: request.site.id, ...fields }, warnings);
+  });
+}

@@ -1,0 +1,246 @@
+// Site settings and languages (CONTRACT §4). Settings: name (the site's own name), tagline,
+// theme, default_lang, home_page (a page reference, kept as written), render_model (always v2).
+// Languages: inactive until one is added; the first added is the default; `default: true` on a
+// later one moves the default. Writes announce `settings` / `languages` to the publish step.
+import { gmt } from "../clock.ts";
+import { fail } from "../http/errors.ts";
+import { warning, type Warning } from "../http/warnings.ts";
+import type { SiteRow } from "../network/sites-queries.ts";
+import type { Change, Rebaked } from "../publish/changes.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import { findPageByRef } from "../pages/refs.ts";
+import type { ContentContext } from "./context.ts";
+import {
+  defaultLanguageName, languageCodeFrom, languageRecords, languageState, type LanguageRecord, type LanguageState,
+} from "./languages.ts";
+import { settingsOf, writeSettings } from "./queries.ts";
+
+export const RENDER_MODEL = "v2";
+export const SETTING_KEYS = ["name", "tagline", "theme", "default_lang", "home_page", "render_model"] as const;
+
+const MAX_NAME = 200;
+const MAX_TAGLINE = 1000;
+const THEME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
+const MAX_LANGUAGE_NAME = 100;
+
+export interface Settings {
+  name: string;
+  tagline: string;
+  theme: string;
+  default_lang: string | null;
+  /** The home page reference as written (an id or a slug or path), or null. */
+  home_page: number | string | null;
+  render_model: typeof RENDER_MODEL;
+}
+
+function homePageOf(json: string | null): number | string | null {
+  if (json === null) return null;
+  try {
+    const value = JSON.parse(json) as unknown;
+    return typeof value === "number" || typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export async function readSettings(ctx: Pick<ContentContext, "db">, site: SiteRow): Promise<Settings> {
+  const [row, state] = await Promise.all([settingsOf(ctx.db, site.id), languageState(ctx.db, site.id)]);
+  return {
+    name: site.name,
+    tagline: row.tagline,
+    theme: row.theme,
+    default_lang: state.defaultLang,
+    home_page: homePageOf(row.home_page_json),
+    render_model: RENDER_MODEL,
+  };
+}
+
+function stringSetting(value: unknown, key: string, max: number): string {
+  if (typeof value !== "string") throw fail("invalid_field", { field: key, expected: "string" }, `${key} must be a string.`);
+  if (value.length > max) throw fail("invalid_field", { field: key, max_length: max }, `${key} is longer than ${max} characters.`);
+  return value.trim();
+}
+
+export interface SettingsAnswer {
+  settings: Settings;
+  changed: string[];
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+/**
+ * PATCH /settings. Each known key is checked before anything is written; unknown keys are
+ * ignored with `unknown_setting`, `render_model` with `render_model_fixed`. While the site has
+ * languages, `default_lang` must be one of them and moves the default language.
+ */
+export async function patchSettings(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<SettingsAnswer> {
+  const warnings: Warning[] = [];
+  for (const key of Object.keys(body)) {
+    if (!(SETTING_KEYS as readonly string[]).includes(key)) {
+      warnings.push(warning("unknown_setting", `"${key}" is not a setting; it was ignored.`, { key, known: SETTING_KEYS }));
+    }
+  }
+  if (Object.hasOwn(body, "render_model")) {
+    warnings.push(warning("render_model_fixed", `Every site renders with the ${RENDER_MODEL} model; render_model cannot be changed and was ignored.`, { render_model: RENDER_MODEL }));
+  }
+  const current = await readSettings(ctx, site);
+  const state = await languageState(ctx.db, site.id);
+
+  let name: string | undefined;
+  if (Object.hasOwn(body, "name")) {
+    name = stringSetting(body.name, "name", MAX_NAME);
+    if (name === "") throw fail("site_name_required", { field: "name" });
+  }
+  const columns: { tagline?: string; theme?: string; default_lang?: string | null; home_page_json?: string | null } = {};
+  if (Object.hasOwn(body, "tagline")) columns.tagline = body.tagline === null ? "" : stringSetting(body.tagline, "tagline", MAX_TAGLINE);
+  if (Object.hasOwn(body, "theme")) {
+    const theme = body.theme === null ? "default" : stringSetting(body.theme, "theme", 100);
+    if (!THEME.test(theme)) throw fail("invalid_field", { field: "theme", pattern: THEME.source }, "A theme name is letters, digits, dot, dash or underscore.");
+    columns.theme = theme;
+  }
+  if (Object.hasOwn(body, "default_lang")) {
+    if (body.default_lang === null || body.default_lang === "") {
+      if (state.active) throw fail("invalid_field", { field: "default_lang", languages: state.codes }, "While the site has languages one of them is the default; name it.");
+      columns.default_lang = null;
+    } else {
+      const code = languageCodeFrom(body.default_lang, "default_lang");
+      if (state.active && !state.codes.includes(code)) throw fail("unknown_language", { field: "default_lang", lang: code, languages: state.codes });
+      columns.default_lang = code;
+    }
+  }
+  if (Object.hasOwn(body, "home_page")) {
+    const ref = body.home_page;
+    if (ref === null || ref === "" || ref === 0) columns.home_page_json = null;
+    else {
+      if (typeof ref !== "number" && typeof ref !== "string") throw fail("invalid_field", { field: "home_page", expected: "page id, slug or path" }, "home_page must be a page id, a slug or a path.");
+      const value = typeof ref === "string" ? ref.trim() : ref;
+      await findPageByRef(ctx.db, site.id, value, { field: "home_page" });
+      columns.home_page_json = JSON.stringify(value);
+    }
+  }
+
+  const changed: string[] = [];
+  if (name !== undefined && name !== current.name) changed.push("name");
+  if (columns.tagline !== undefined && columns.tagline !== current.tagline) changed.push("tagline");
+  if (columns.theme !== undefined && columns.theme !== current.theme) changed.push("theme");
+  if (columns.default_lang !== undefined && columns.default_lang !== current.default_lang) changed.push("default_lang");
+  if (columns.home_page_json !== undefined && columns.home_page_json !== (current.home_page === null ? null : JSON.stringify(current.home_page))) changed.push("home_page");
+
+  if (changed.length > 0) {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (name !== undefined) await trx.updateTable("sites").set({ name }).where("id", "=", site.id).execute();
+      if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
+    });
+  }
+  const changes: Change[] = changed.length > 0 ? [{ kind: "settings" }] : [];
+  // A new default language moves addresses: the default has no prefix, the others do.
+  if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
+  const rebaked = changes.length > 0 ? await ctx.announce(site.id, changes) : nothingRebaked();
+  const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
+  return { settings, changed, rebaked, warnings };
+}
+
+export interface LanguagesView {
+  active: boolean;
+  default_lang: string | null;
+  languages: LanguageRecord[];
+}
+
+function view(state: LanguageState): LanguagesView {
+  return { active: state.active, default_lang: state.defaultLang, languages: languageRecords(state) };
+}
+
+export async function listLanguages(ctx: Pick<ContentContext, "db">, site: SiteRow): Promise<LanguagesView> {
+  return view(await languageState(ctx.db, site.id));
+}
+
+export interface LanguageWriteAnswer extends LanguagesView {
+  language: LanguageRecord;
+  created: boolean;
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+/**
+ * POST /languages `{code, name?, default?}`: adds a language (activating the multilingual mode;
+ * the first is the default) or, for a code the site has, renames it / makes it the default.
+ */
+export async function addLanguage(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<LanguageWriteAnswer> {
+  const warnings: Warning[] = [];
+  for (const key of Object.keys(body)) {
+    if (!["code", "name", "default"].includes(key)) warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+  }
+  const code = languageCodeFrom(body.code);
+  let name: string | undefined;
+  if (body.name !== undefined && body.name !== null) {
+    name = stringSetting(body.name, "name", MAX_LANGUAGE_NAME);
+    if (name === "") name = undefined;
+  }
+  if (body.default !== undefined && body.default !== null && typeof body.default !== "boolean") {
+    throw fail("invalid_field", { field: "default", expected: "boolean" }, "default must be true or false.");
+  }
+  const makeDefault = body.default === true;
+
+  const before = await languageState(ctx.db, site.id);
+  const existing = before.rows.find((row) => row.code === code);
+  const now = gmt(ctx.clock());
+  if (!before.active && body.default === false) {
+    warnings.push(warning("default_forced", "The first language of a site is its default language.", { code }));
+  }
+  const becomesDefault = !before.active || makeDefault;
+  const renamed = existing !== undefined && name !== undefined && name !== existing.name;
+  const defaultMoves = becomesDefault && before.defaultLang !== code;
+
+  if (!existing || renamed || defaultMoves) {
+    await ctx.db.transaction().execute(async (trx) => {
+      if (!existing) {
+        const last = before.rows.reduce((max, row) => Math.max(max, row.position), 0);
+        await trx.insertInto("languages").values({ site_id: site.id, code, name: name ?? defaultLanguageName(code), position: last + 1, created_at_gmt: now }).execute();
+      } else if (renamed) {
+        await trx.updateTable("languages").set({ name: name as string }).where("site_id", "=", site.id).where("code", "=", code).execute();
+      }
+      if (becomesDefault) await writeSettings(trx, site.id, now, { default_lang: code });
+    });
+  }
+  const after = await languageState(ctx.db, site.id);
+  const changes: Change[] = [];
+  if (!existing || renamed || defaultMoves) changes.push({ kind: "languages" });
+  if (defaultMoves) changes.push({ kind: "settings" });
+  const rebaked = changes.length > 0 ? await ctx.announce(site.id, changes) : nothingRebaked();
+  const language = languageRecords(after).find((l) => l.code === code) as LanguageRecord;
+  return { ...view(after), language, created: !existing, rebaked, warnings };
+}
+
+export interface LanguageDeleteAnswer extends LanguagesView {
+  deleted: { code: string; name: string };
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+/**
+ * DELETE /languages/{code}. The default moves to the earliest remaining language; removing the
+ * last one makes the site monolingual again. Pages keep their `lang`.
+ */
+export async function removeLanguage(ctx: ContentContext, site: SiteRow, rawCode: string): Promise<LanguageDeleteAnswer> {
+  const before = await languageState(ctx.db, site.id);
+  if (!before.active) throw fail("multilang_inactive", { lang: rawCode });
+  const code = languageCodeFrom(rawCode);
+  const row = before.rows.find((r) => r.code === code);
+  if (!row) throw fail("unknown_language", { lang: code, languages: before.codes });
+  const warnings: Warning[] = [];
+  const pages = await ctx.db.selectFrom("pages").select((eb) => eb.fn.countAll<number>().as("n")).where("site_id", "=", site.id).where("lang", "=", code).executeTakeFirst();
+  const inLanguage = Number(pages?.n ?? 0);
+  if (inLanguage > 0) {
+    warnings.push(warning("language_has_pages", `${inLanguage} page(s) keep lang "${code}"; they are not deleted.`, { lang: code, pages: inLanguage }));
+  }
+  const now = gmt(ctx.clock());
+  const remaining = before.rows.filter((r) => r.code !== code);
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom("languages").where("site_id", "=", site.id).where("code", "=", code).execute();
+    if (before.defaultLang === code && remaining.length > 0) await writeSettings(trx, site.id, now, { default_lang: remaining[0].code });
+  });
+  const changes: Change[] = [{ kind: "languages" }];
+  if (before.defaultLang === code && remaining.length > 0) changes.push({ kind: "settings" });
+  const rebaked = await ctx.announce(site.id, changes);
+  return { ...view(await languageState(ctx.db, site.id)), deleted: { code, name: row.name }, rebaked, warnings };
+}
