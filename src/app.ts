@@ -4,10 +4,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import swagger from "@fastify/swagger";
 import type { AppDeps } from "./app-deps.ts";
 import { errorHandler, sendError } from "./http/error-handler.ts";
-import { fail } from "./http/errors.ts";
+import { fail, preFail } from "./http/errors.ts";
 import { apiGuard } from "./http/guard.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
 import { schemaValidator } from "./http/validation.ts";
+import { nulPath } from "./http/nul.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
 import { Obj, Type } from "./http/schema.ts";
 import { networkRoutes } from "./network/routes.ts";
@@ -46,6 +47,8 @@ function parseJsonBody(_request: unknown, body: string, done: (error: Error | nu
     return done(fail("invalid_json"));
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return done(fail("invalid_body"));
+  const nul = nulPath(value);
+  if (nul) return done(preFail("invalid_field", { field: nul, reason: "nul_character" }, `${nul} contains U+0000, which cannot be stored.`));
   done(null, value);
 }
 
@@ -88,6 +91,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.decorateRequest("caller", null);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
+    if (request.url.includes("%00")) {
+      throw preFail("invalid_field", { field: "url", reason: "nul_character" }, "The address contains U+0000, which cannot be stored.");
+    }
   });
   const guard = apiGuard(deps.store.db, deps.limits);
   app.addHook("onRequest", async (request, reply) => {

@@ -155,3 +155,25 @@ describe("health and OpenAPI", () => {
     assert.ok(paths["/api/sites"].post.requestBody, "request bodies are described");
   });
 });
+
+describe("U+0000 in input", () => {
+  let t: TestApp;
+  before(async () => (t = await startTestApp()));
+  after(() => t.close());
+
+  it("a JSON string holding U+0000 is refused as 400 invalid_field naming where, on every store alike", async () => {
+    const r = await t.call("POST", "/api/sites", { body: { name: "a\u0000b", domain: "nul.localhost" } });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.code, "invalid_field");
+    assert.equal(r.body.data.field, "name");
+    const nested = await t.call("PUT", "/api/site/1/data/team", { body: { items: [{ ok: "x" }, { bad: "\u0000" }] } });
+    assert.equal(nested.body.data.field, "items.1.bad");
+  });
+
+  it("an address holding %00 is refused as 400, never a 500", async () => {
+    const r = await t.call("GET", "/api/site/1/frames/a%00b");
+    assert.equal(r.status, 400);
+    const pub = await t.app.inject({ method: "GET", url: "/x%00y/", headers: { host: "localhost" } });
+    assert.equal(pub.statusCode, 400);
+  });
+});

@@ -13,6 +13,7 @@ import { openStore, type Store } from "../../src/store/database.ts";
 import { createPublishing, type PublishingOptions } from "../../src/publish/setup.ts";
 import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
 import { generateToken } from "../../src/network/token-format.ts";
+import { freshDatabase } from "./database.ts";
 
 export interface CallOptions {
   token?: string | null;
@@ -53,8 +54,10 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-test-"));
+  const database = await freshDatabase();
   const adminToken = generateToken();
   const config = loadConfig({
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
     SVC_DATA_DIR: dataDir,
     SVC_ADMIN_TOKEN: adminToken,
     SVC_RATE_LIMIT_PER_MIN: "1000000",
@@ -97,6 +100,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await store.close();
+      await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
