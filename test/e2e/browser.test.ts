@@ -7,7 +7,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
-import { startService, type Running } from "../support/process.ts";
+import { serviceDatabase, startService, type Running } from "../support/process.ts";
+import type { TestDatabase } from "../support/database.ts";
 import { generateToken } from "../../src/network/token-format.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -28,6 +29,7 @@ describe("a two-language site in a real browser", { skip: existsSync(CHROMIUM) ?
   let browser: Browser;
   const token = generateToken();
   let base: string;
+  let database: TestDatabase;
 
   async function api(method: string, path: string, body?: unknown): Promise<any> {
     const r = await fetch(`${base}/api/site/1${path}`, {
@@ -42,7 +44,9 @@ describe("a two-language site in a real browser", { skip: existsSync(CHROMIUM) ?
 
   before(async () => {
     const port = await freePort();
-    svc = await startService({ SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-e2e-")), SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000" });
+    const db = await serviceDatabase();
+    database = db.database;
+    svc = await startService({ ...db.env, SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-e2e-")), SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000" });
     base = `http://localhost:${port}`;
 
     await api("POST", "/languages", { code: "en", name: "English" });
@@ -84,6 +88,7 @@ describe("a two-language site in a real browser", { skip: existsSync(CHROMIUM) ?
   after(async () => {
     await browser?.close();
     await svc?.stop();
+    await database?.drop();
   });
 
   it("shows the home page, follows a menu link, switches language, and shows each language's menu and data", async () => {

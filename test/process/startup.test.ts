@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runToExit, startService } from "../support/process.ts";
+import { runToExit, serviceDatabase, startService } from "../support/process.ts";
 import { generateToken } from "../../src/network/token-format.ts";
 
 const freshDir = () => mkdtempSync(join(tmpdir(), "svc-proc-"));
@@ -35,7 +35,8 @@ describe("start-up configuration", () => {
 describe("first start and restart", () => {
   it("first start prints a generated admin token once, stores it in admin-token (0600); a restart keeps the network and prints nothing", async () => {
     const dir = freshDir();
-    const first = await startService({ SVC_DATA_DIR: dir });
+    const { env, database } = await serviceDatabase();
+    const first = await startService({ ...env, SVC_DATA_DIR: dir });
     try {
       const printed = /admin token: (op_[A-Za-z0-9]{64})/.exec(first.stdout());
       assert.ok(printed, "the token is printed on stdout");
@@ -57,7 +58,7 @@ describe("first start and restart", () => {
       assert.equal(created.status, 201);
       assert.equal(await first.stop(), 0);
 
-      const second = await startService({ SVC_DATA_DIR: dir });
+      const second = await startService({ ...env, SVC_DATA_DIR: dir });
       try {
         assert.ok(!/admin token:/.test(second.stdout()), "no token printed on a later start");
         const sites = (await (await fetch(second.url("/api/sites"), { headers: { "x-svc-key": token } })).json()) as any;
@@ -67,12 +68,14 @@ describe("first start and restart", () => {
       }
     } finally {
       await first.stop();
+      await database.drop();
     }
   });
 
   it("SVC_ADMIN_TOKEN becomes admin's token and SVC_PUBLIC_HOST the main site's domain", async () => {
     const token = generateToken();
-    const svc = await startService({ SVC_DATA_DIR: freshDir(), SVC_ADMIN_TOKEN: token, SVC_PUBLIC_HOST: "example.localhost" });
+    const { env, database } = await serviceDatabase();
+    const svc = await startService({ ...env, SVC_DATA_DIR: freshDir(), SVC_ADMIN_TOKEN: token, SVC_PUBLIC_HOST: "example.localhost" });
     try {
       assert.ok(!svc.stdout().includes(token), "an operator-chosen token is not echoed");
       const r = (await (await fetch(svc.url("/api/sites/1"), { headers: { authorization: `Bearer ${token}` } })).json()) as any;
@@ -80,6 +83,7 @@ describe("first start and restart", () => {
       assert.equal(r.site.name, "Main site");
     } finally {
       await svc.stop();
+      await database.drop();
     }
   });
 });
@@ -88,7 +92,8 @@ describe("graceful shutdown", () => {
   it("SIGTERM lets a request in flight finish, then exits 0 with the database closed cleanly", async () => {
     const dir = freshDir();
     const token = generateToken();
-    const svc = await startService({ SVC_DATA_DIR: dir, SVC_ADMIN_TOKEN: token });
+    const { env, database } = await serviceDatabase();
+    const svc = await startService({ ...env, SVC_DATA_DIR: dir, SVC_ADMIN_TOKEN: token });
     const body = JSON.stringify({ name: "In flight", domain: "inflight.localhost" });
     // Send the headers now and the body only after SIGTERM: the request is in flight when the signal lands.
     const socket = connect(svc.port, "127.0.0.1");
@@ -109,5 +114,6 @@ describe("graceful shutdown", () => {
     assert.match(answer, /"In flight"/);
     assert.equal(code, 0);
     assert.ok(!existsSync(join(dir, "svc.db-wal")) || statSync(join(dir, "svc.db-wal")).size === 0, "the WAL was checkpointed on close");
+    await database.drop();
   });
 });

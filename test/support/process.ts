@@ -1,6 +1,13 @@
 // Starts the real service (`node --import tsx src/main.ts`) as a child process on a free port.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { freshDatabase, type TestDatabase } from "./database.ts";
+
+/** The environment of a service process with a database of its own (PostgreSQL under test:pg). */
+export async function serviceDatabase(): Promise<{ env: Record<string, string>; database: TestDatabase }> {
+  const database = await freshDatabase();
+  return { env: database.url ? { DATABASE_URL: database.url } : {}, database };
+}
 
 export interface Running {
   child: ChildProcess;
