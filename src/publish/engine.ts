@@ -17,6 +17,7 @@ import { prepareRender, type SourceLoader } from "./render-job.ts";
 import { addressOf, langOf, loadSiteState, type SiteState } from "./site-state.ts";
 import { createHash } from "node:crypto";
 import type { PageRenderer } from "../public/public-site.ts";
+import { menusReferencingPage } from "../menus/queries.ts";
 
 export interface EngineDeps {
   db: Db;
@@ -219,11 +220,26 @@ export class PublishingEngine implements Publisher, PageRenderer {
     return (await runBounded(this.deps.executor, job, this.deps.timeoutMs)).html;
   }
 
+  /** A page that menus point to changes those menus too (its title, address or validity). */
+  private async withMenusShowing(siteId: number, changes: Change[]): Promise<Change[]> {
+    const out = [...changes];
+    const seen = new Set<number>();
+    for (const change of changes) {
+      if (change.kind !== "page") continue;
+      for (const menuId of await menusReferencingPage(this.deps.db, siteId, change.pageId)) {
+        if (!seen.has(menuId)) out.push({ kind: "menu", menuId });
+        seen.add(menuId);
+      }
+    }
+    return out;
+  }
+
   async changed(siteId: number, changes: Change[], options: PublishOptions = {}): Promise<Rebaked> {
     const state = await loadSiteState(this.deps.db, siteId, this.deps.port);
     if (!state || changes.length === 0) return nothingRebaked();
     const run = new Run(this.deps, state);
     await run.loadFrameIds();
+    changes = await this.withMenusShowing(siteId, changes);
 
     const affected = state.index.affectedBy(changes);
     const slugs = [...affected.keys()].filter((slug) => state.index.get(slug)).sort(byCodeUnits);
