@@ -1,5 +1,6 @@
 // Environment → typed configuration, validated once at start (CONTRACT §1).
 // A bad value is reported as one line naming the variable; main.ts prints it and exits.
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { isWellFormedToken } from "./network/token-format.ts";
 
@@ -14,6 +15,18 @@ export interface Config {
   authFailuresPerMin: number;
   /** Trust X-Forwarded-For from a reverse proxy in front of the service. */
   trustProxy: boolean;
+  /** PostgreSQL connections: pool size, statement timeout and TLS. */
+  db: DbOptions;
+}
+
+export interface DbOptions {
+  poolMax: number;
+  statementTimeoutMs: number;
+  connectTimeoutMs: number;
+  /** `disable`, `require` (encrypted, any certificate) or `verify-full` (certificate and host checked). */
+  ssl: "disable" | "require" | "verify-full";
+  /** PEM file of the CA that signed the server's certificate (verify-full). */
+  sslCaFile: string | null;
 }
 
 export class ConfigError extends Error {
@@ -60,6 +73,11 @@ export function loadConfig(env: Env = process.env): Config {
   const trustRaw = env.SVC_TRUST_PROXY?.trim().toLowerCase() || "false";
   if (!["true", "false", "1", "0"].includes(trustRaw)) throw new ConfigError("SVC_TRUST_PROXY", "must be true or false");
 
+  const ssl = (env.SVC_DB_SSL?.trim().toLowerCase() || "disable") as DbOptions["ssl"];
+  if (!["disable", "require", "verify-full"].includes(ssl)) throw new ConfigError("SVC_DB_SSL", "must be disable, require or verify-full");
+  const sslCaFile = env.SVC_DB_SSL_CA?.trim() || null;
+  if (sslCaFile !== null && !existsSync(sslCaFile)) throw new ConfigError("SVC_DB_SSL_CA", `no such file: ${sslCaFile}`);
+
   return {
     host,
     port,
@@ -70,5 +88,12 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMin: integer(env, "SVC_RATE_LIMIT_PER_MIN", 120, 1, 10_000_000),
     authFailuresPerMin: integer(env, "SVC_AUTH_FAILURES_PER_MIN", 20, 1, 10_000_000),
     trustProxy: trustRaw === "true" || trustRaw === "1",
+    db: {
+      poolMax: integer(env, "SVC_DB_POOL_MAX", 10, 1, 1000),
+      statementTimeoutMs: integer(env, "SVC_DB_STATEMENT_TIMEOUT_MS", 15_000, 0, 3_600_000),
+      connectTimeoutMs: integer(env, "SVC_DB_CONNECT_TIMEOUT_MS", 5_000, 100, 600_000),
+      ssl,
+      sslCaFile,
+    },
   };
 }

@@ -21,7 +21,7 @@ function configOrExit(): Config {
 
 async function main(): Promise<void> {
   const config = configOrExit();
-  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const store = await openStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, db: config.db });
   const boot = await bootstrapNetwork(store.db, {
     publicHost: config.publicHost,
     adminToken: config.adminToken,

@@ -181,7 +181,7 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
     const location = source.slice(5);
     if (!isMenuLocation(location)) throw fail("unknown_location", { location, locations: MENU_LOCATIONS });
     const theme = (await settingsOf(ctx.db, site.id)).theme;
-    const menu = await menuSourceItems(ctx.db, site.id, { location, lang, theme });
+    const menu = await menuSourceItems(ctx.db, site.id, { location, lang, theme, publicPort: ctx.publicPort });
     items = menu.items;
     meta = { ...menu.meta, location, lang, theme };
     if (menu.meta.menu_id === 0) {

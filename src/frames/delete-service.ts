@@ -37,9 +37,6 @@ export async function deleteFrame(ctx: FramesContext, siteId: number, ref: strin
   });
 
   const changes: Change[] = [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
-  // Once the frame is gone the publish step cannot turn its id into its slug, so frames that
-  // name it by id are only found under the id itself: announce that too.
-  if (byId.size > 0) changes.push({ kind: "frame", frameId: frame.id, slug: frame.id });
   const publish = flags.bake
     ? splitOwnBake(await ctx.publisher.changed(siteId, changes), null)
     : await withoutBake(ctx, siteId, { embeddersOf: [frame.slug, frame.id], pages: unbound });

@@ -96,3 +96,8 @@ export function ignoredInputWarnings(body: Record<string, unknown>, known: reado
 }
 
 export const WRITE_KEYS = ["slug", ...HTML_KEYS, ...FLAG_KEYS, "url"] as const;
+
+/** 409 slug_taken naming the occupant, whose markup PUT replaces (spec, POST refusals). */
+export function slugTaken(id: string | null, slug: string) {
+  return fail("slug_taken", { id, slug }, "Another frame already has this slug; replace its markup with PUT.");
+}

@@ -13,6 +13,8 @@ export function splitOwnBake(report: Rebaked, ownSlug: string | null): FramePubl
   const frames = report.frames.filter((f) => f !== own);
   const rebaked: Rebaked = {
     ...report,
+    // Always a list on frame answers (CONTRACT §9: slugs left for a later call).
+    skipped: report.skipped ?? [],
     frames,
     total: frames.length,
     baked: frames.filter((f) => f.bake === "baked").length,

@@ -7,7 +7,7 @@ import { isUniqueViolation } from "../store/errors.ts";
 import type { FramesContext } from "./context.ts";
 import { checkIfMatch } from "./etag.ts";
 import { nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
-import { flagsOf, ignoredInputWarnings, refuseUrl, slugFrom } from "./input.ts";
+import { flagsOf, ignoredInputWarnings, refuseUrl, slugFrom, slugTaken } from "./input.ts";
 import { withoutBake } from "./no-bake.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { splitOwnBake, requireAvailable } from "./publish-result.ts";
@@ -36,7 +36,7 @@ export async function renameFrame(ctx: FramesContext, siteId: number, userId: nu
   checkIfMatch(ifMatch, existing);
   if (slug === existing.slug) throw fail("nothing_to_update", { slug }, "The frame already has this slug.");
   const occupant = await frameBySlug(ctx.db, siteId, slug);
-  if (occupant) throw fail("slug_taken", { id: occupant.id, slug: occupant.slug });
+  if (occupant) throw slugTaken(occupant.id, occupant.slug);
   refuseRenameCycle(nodeOfRow(existing), slug, await siteFrameNodes(ctx.db, siteId));
 
   const at = gmt(ctx.clock());
@@ -59,7 +59,7 @@ export async function renameFrame(ctx: FramesContext, siteId: number, userId: nu
         return rewriteReferences(trx, siteId, existing, slug, at, userId);
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw fail("slug_taken", { id: (await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug });
+      if (isUniqueViolation(error)) throw slugTaken((await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug);
       throw error;
     }
   }

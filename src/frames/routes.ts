@@ -128,6 +128,11 @@ export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
   }, async (request, reply) => {
     const { frame, etag } = await getFrame(ctx.db, request.site.id, ref(request));
     reply.header("ETag", etag);
+    // A client holding the current revision needs no body (weak comparison, RFC 9110 §13.1.2).
+    const held = request.headers["if-none-match"];
+    if (typeof held === "string" && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
+      return reply.code(304).send();
+    }
     return ok({ site_id: request.site.id, frame });
   });
 

@@ -8,7 +8,7 @@ import { isUniqueViolation } from "../store/errors.ts";
 import type { Db } from "../store/database.ts";
 import type { FramesContext } from "./context.ts";
 import { siteFrameNodes } from "./graph.ts";
-import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS } from "./input.ts";
+import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS, slugTaken } from "./input.ts";
 import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
 import { frameEtag, frameRecord, type FrameRow } from "./record.ts";
 import { reportFor, type FrameReport } from "./report.ts";
@@ -82,7 +82,7 @@ export async function createFrame(ctx: FramesContext, siteId: number, userId: nu
   const warnings = ignoredInputWarnings(body, WRITE_KEYS);
 
   const occupant = await slugOccupant(ctx.db, siteId, slug);
-  if (occupant) throw fail("slug_taken", { id: occupant.id, slug: occupant.slug });
+  if (occupant) throw slugTaken(occupant.id, occupant.slug);
   const id = newFrameId();
   const report = reportFor(html, id, slug, await siteFrameNodes(ctx.db, siteId));
   const at = gmt(ctx.clock());
@@ -98,7 +98,7 @@ export async function createFrame(ctx: FramesContext, siteId: number, userId: nu
   } catch (error) {
     if (isUniqueViolation(error)) {
       const winner = await slugOccupant(ctx.db, siteId, slug);
-      throw fail("slug_taken", { id: winner?.id ?? null, slug });
+      throw slugTaken(winner?.id ?? null, slug);
     }
     throw error;
   }
@@ -117,15 +117,15 @@ export async function replaceFrame(ctx: FramesContext, siteId: number, userId: n
   const existing = await frameByRef(ctx.db, siteId, ref);
   if (!existing) throw fail("frame_not_found", { ref });
   refuseUrl(body);
+  const slug = body.slug === undefined || body.slug === null ? existing.slug : slugFrom(body.slug);
   const html = markupFrom(body);
-  const slug = body.slug === undefined ? existing.slug : slugFrom(body.slug);
   const flags = flagsOf(body);
   const warnings = ignoredInputWarnings(body, WRITE_KEYS);
   checkIfMatch(ifMatch, existing);
 
   if (slug !== existing.slug) {
     const occupant = await slugOccupant(ctx.db, siteId, slug, existing.id);
-    if (occupant) throw fail("slug_taken", { id: occupant.id, slug: occupant.slug });
+    if (occupant) throw slugTaken(occupant.id, occupant.slug);
   }
   const report = reportFor(html, existing.id, slug, await siteFrameNodes(ctx.db, siteId), existing.slug);
   const at = gmt(ctx.clock());
@@ -150,7 +150,7 @@ export async function replaceFrame(ctx: FramesContext, siteId: number, userId: n
       if (slug !== existing.slug) renamed = await rewriteReferences(trx, siteId, existing, slug, at, userId);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw fail("slug_taken", { id: (await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug });
+    if (isUniqueViolation(error)) throw slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug);
     throw error;
   }
 

@@ -3,6 +3,7 @@
 // unexpected is logged with the request id and answers 500 internal_error.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, envelopeOf, fail } from "./errors.ts";
+import { isDatabaseUnavailable } from "../store/errors.ts";
 
 const FASTIFY_CODES: Record<string, () => ApiError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => fail("body_too_large"),
@@ -21,6 +22,7 @@ function fromValidation(error: FastifyError): ApiError {
 
 export function toApiError(error: unknown): ApiError | null {
   if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) return fail("database_unavailable", {}, undefined, { "Retry-After": "5" });
   const fe = error as FastifyError;
   if (fe && typeof fe === "object") {
     if (fe.validation) return fromValidation(fe);

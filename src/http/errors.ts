@@ -68,12 +68,12 @@ export const CATALOGUE = {
   invalid_credentials: { status: 401, message: "Wrong login or password." },
 
   // frames
-  invalid_slug: { status: 400, message: "The slug does not match block__element--modifier." },
+  invalid_slug: { status: 400, message: "The slug does not match the required pattern." },
   frame_html_required: { status: 400, message: "A frame needs markup (html, markup or content)." },
   frame_url_not_supported: { status: 400, message: "Frames have no address; a page names its frame." },
   frame_ref_conflict: { status: 400, message: "One insert names two different frames." },
   frame_cycle: { status: 400, message: "The frame would embed itself through its references." },
-  slug_taken: { status: 409, message: "Another frame already has this slug; replace its markup with PUT." },
+  slug_taken: { status: 409, message: "Another record already has this slug." },
   frame_too_large: { status: 413, message: "The markup is over 2 MB." },
   frame_not_found: { status: 404, message: "No such frame." },
   frame_ref_required: { status: 400, message: "A frame reference (id or slug) is required." },

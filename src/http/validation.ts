@@ -45,7 +45,11 @@ function refusal(checker: TypeCheck<TSchema>, data: unknown) {
 export const schemaValidator: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   const checker = TypeCompiler.Compile(schema as TSchema);
   if (httpPart === "body") {
-    return (data: unknown) => (checker.Check(data) ? { value: data } : refusal(checker, data));
+    // No body at all reads as an empty object, so the route answers its own "field required" code.
+    return (data: unknown) => {
+      const value = data === undefined || data === null ? {} : data;
+      return checker.Check(value) ? { value } : refusal(checker, value);
+    };
   }
   return (data: unknown) => {
     const value = Value.Convert(schema as TSchema, data);

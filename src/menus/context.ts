@@ -13,25 +13,7 @@ export interface MenusContext {
   announce(siteId: number, changes: Change[]): Promise<Rebaked>;
 }
 
-/**
- * The public port of the app that serves a database. The data seam (`menuSourceItems(db, siteId,
- * query)`) receives no port, yet item addresses are absolute; the menu routes record it here
- * when the app is built. One entry per store, so several apps in one process stay apart.
- */
-const portsByDb = new WeakMap<Db, number>();
-
-export const DEFAULT_PUBLIC_PORT = 8080;
-
-export function rememberPublicPort(db: Db, port: number): void {
-  portsByDb.set(db, port);
-}
-
-export function publicPortOf(db: Db): number {
-  return portsByDb.get(db) ?? DEFAULT_PUBLIC_PORT;
-}
-
 export function menusContext(deps: AppDeps): MenusContext {
-  rememberPublicPort(deps.store.db, deps.config.port);
   return {
     db: deps.store.db,
     clock: deps.clock,

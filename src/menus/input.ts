@@ -37,7 +37,6 @@ const ANSWER_KEYS = new Set(["id", "at", "type", "order", "valid", "invalid_reas
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const BLOCKED_SCHEMES = new Set(["javascript", "data", "vbscript"]);
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const LOOKS_LIKE_DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(\/|$)/i;
 

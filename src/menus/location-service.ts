@@ -1,13 +1,14 @@
 // PUT /menus/{ref}/location: assigns the menu to a location in a theme's map and, with languages,
 // in the language's map; written entries are read back and compared. DELETE /menus/{ref}/location
 // (not in the spec; PUT cannot take a menu off a location) frees the same entries.
+import { gmt } from "../clock.ts";
 import { fail } from "../http/errors.ts";
 import { warning, type Warning } from "../http/warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { MenusContext } from "./context.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
 import { readBack, type MapWrite } from "./menu-service.ts";
-import { locationRows, mapEntry, writeMapEntry, THEME_MAP } from "./queries.ts";
+import { locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
 import { publishMenu } from "./write.ts";
@@ -32,6 +33,8 @@ export async function putLocation(ctx: MenusContext, site: SiteRow, ref: string,
 
   const replaced: Array<{ map: string; lang: string | null; menu_id: number }> = [];
   await ctx.db.transaction().execute(async (trx) => {
+    // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
+    if (!(await touchMenu(trx, menu.id, gmt(ctx.clock())))) throw fail("menu_not_found", { ref });
     for (const write of writes) {
       const held = await mapEntry(trx, site.id, theme, location, write.key);
       if (held !== undefined && held !== menu.id) replaced.push({ map: mapName(write.key), lang: langOfKey(write.key), menu_id: held });

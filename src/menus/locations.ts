@@ -4,7 +4,7 @@
 // and falls back to the theme map; without languages, the theme map. Writing without `lang`, or
 // with the default language, writes the theme map too.
 import { fail } from "../http/errors.ts";
-import { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "../data/menu-source.ts";
+import { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "./location-names.ts";
 import type { LanguageState } from "../settings/languages.ts";
 import { settingsOf } from "../settings/queries.ts";
 import type { Db } from "../store/database.ts";

@@ -6,12 +6,12 @@ import { fail } from "../http/errors.ts";
 import { warning, type Warning } from "../http/warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import { firstFreeSlug, slugify } from "../pages/slug.ts";
-import { checkLangIn, languageState } from "../settings/languages.ts";
+import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { MenusContext } from "./context.ts";
 import { parseTree, type ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
-import { itemsOfMenu, locationRows, locationsOfMenu, mapEntry, menuBySlug, menuSlugs, writeMapEntry, THEME_MAP, type MenuRow } from "./queries.ts";
+import { itemsOfMenu, locationRows, locationsOfMenu, mapEntry, menuBySlug, menuSlugs, touchMenu, writeMapEntry, THEME_MAP, type MenuRow } from "./queries.ts";
 import { menuBrief, menuView } from "./record.ts";
 import { termRecord } from "./read-service.ts";
 import { resolveMenu } from "./refs.ts";
@@ -85,7 +85,7 @@ export async function readBack(ctx: MenusContext, siteId: number, writes: readon
 }
 
 /** Parses, resolves and plans a submitted tree (nothing written yet). */
-export async function prepareTree(ctx: MenusContext, siteId: number, value: unknown, lang: string | null, allowInvalid: boolean, state: Awaited<ReturnType<typeof languageState>>): Promise<Plan & { parsed: ItemInput[] }> {
+export async function prepareTree(ctx: MenusContext, siteId: number, value: unknown, lang: string | null, allowInvalid: boolean, state: LanguageState): Promise<Plan & { parsed: ItemInput[] }> {
   const parsed = parseTree(value);
   const pageIds = await resolveTree(ctx.db, siteId, parsed.items, lang, state);
   const facts = await pageFacts(ctx.db, siteId, pageIds.values());
@@ -119,24 +119,28 @@ export async function createMenu(ctx: MenusContext, site: SiteRow, body: Record<
 
   const at = gmt(ctx.clock());
   const writes: MapWrite[] = location === null ? [] : writeKeys(state, lang).map((key) => ({ theme, location, key }));
-  let menu: MenuRow;
-  let submitted: Map<number, string>;
-  try {
-    ({ menu, submitted } = await ctx.db.transaction().execute(async (trx) => {
-      const inserted = await trx
-        .insertInto("menus")
-        .values({ site_id: site.id, name, slug, term_taxonomy_id: 0, created_at_gmt: at, updated_at_gmt: at })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
-      const ids = await insertPlanned(trx, site.id, inserted.id, plan.items, at);
-      for (const write of writes) await writeMapEntry(trx, site.id, write.theme, write.location, write.key, inserted.id);
-      return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids };
-    }));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw slugTaken(await menuBySlug(ctx.db, site.id, slug), slug);
-    throw error;
+  let created: { menu: MenuRow; submitted: Map<number, string> } | undefined;
+  // A derived slug taken by a concurrent writer meanwhile is derived again; an explicit one is refused.
+  for (let attempt = 1; created === undefined; attempt++) {
+    try {
+      created = await ctx.db.transaction().execute(async (trx) => {
+        const inserted = await trx
+          .insertInto("menus")
+          .values({ site_id: site.id, name, slug, term_taxonomy_id: 0, created_at_gmt: at, updated_at_gmt: at })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
+        const ids = await insertPlanned(trx, site.id, inserted.id, plan.items, at);
+        for (const write of writes) await writeMapEntry(trx, site.id, write.theme, write.location, write.key, inserted.id);
+        return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids };
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      if (explicitSlug || attempt >= 20) throw slugTaken(await menuBySlug(ctx.db, site.id, slug), slug);
+      slug = firstFreeSlug(slugify(name) || FALLBACK_MENU_SLUG, await menuSlugs(ctx.db, site.id));
+    }
   }
+  const { menu, submitted } = created;
 
   const back = await readBack(ctx, site.id, writes, menu.id);
   const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu) });
@@ -194,6 +198,8 @@ export async function patchMenu(ctx: MenusContext, site: SiteRow, ref: string, b
 export async function deleteMenu(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
   const { removed, freed } = await ctx.db.transaction().execute(async (trx) => {
+    // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.
+    if (!(await touchMenu(trx, menu.id, gmt(ctx.clock())))) throw fail("menu_not_found", { ref });
     const places = await locationsOfMenu(trx, menu.id);
     const items = await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).executeTakeFirst();
     await trx.deleteFrom("menu_locations").where("menu_id", "=", menu.id).execute();

@@ -217,7 +217,10 @@ export class DependencyIndex {
           break;
         case "frame": {
           if (this.bySlug.has(change.slug)) add(change.slug, "frame");
-          for (const embedder of this.embeddersOf([change.slug])) add(embedder, `frame ${change.slug}`);
+          // Embedders by slug, and by id: once a frame is deleted its id no longer resolves to
+          // its slug, so frames that name it by id are found under the id itself.
+          const names = change.frameId ? [change.slug, change.frameId] : [change.slug];
+          for (const embedder of this.embeddersOf(names)) add(embedder, `frame ${change.slug}`);
           break;
         }
       }

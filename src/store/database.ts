@@ -1,12 +1,13 @@
 // Opens the store: embedded SQLite by default, PostgreSQL when DATABASE_URL names one.
 // Services see only Kysely<Tables>; the dialect matters to migrations and a few error mappings.
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kysely, SqliteDialect, PostgresDialect } from "kysely";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import type { Tables } from "./schema.ts";
 import { migrate } from "./migrations.ts";
+import type { DbOptions } from "../config.ts";
 
 export type Dialect = "sqlite" | "postgres";
 export type Db = Kysely<Tables>;
@@ -22,12 +23,14 @@ export interface Store {
 export interface StoreOptions {
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL pool, timeout and TLS settings; defaults when absent. */
+  db?: DbOptions;
   /** SQLite file name inside dataDir; tests may pass ":memory:". */
   sqliteFile?: string;
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const store = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options);
+  const store = options.databaseUrl ? openPostgres(options.databaseUrl, options.db) : openSqlite(options);
   await migrate(store.db, store.dialect);
   return store;
 }
@@ -62,8 +65,26 @@ function openSqlite(options: StoreOptions): Store {
   };
 }
 
-function openPostgres(url: string): Store {
-  const pool = new pg.Pool({ connectionString: url });
+const DEFAULT_DB: DbOptions = { poolMax: 10, statementTimeoutMs: 15_000, connectTimeoutMs: 5_000, ssl: "disable", sslCaFile: null };
+
+function sslOf(options: DbOptions): pg.PoolConfig["ssl"] {
+  if (options.ssl === "disable") return undefined;
+  const ca = options.sslCaFile ? readFileSync(options.sslCaFile, "utf8") : undefined;
+  return options.ssl === "require" ? { rejectUnauthorized: false, ca } : { rejectUnauthorized: true, ca };
+}
+
+function openPostgres(url: string, options: DbOptions = DEFAULT_DB): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolMax,
+    statement_timeout: options.statementTimeoutMs || undefined,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    ssl: sslOf(options),
+  });
+  // A connection the server dropped must not crash the process: the pool discards idle ones,
+  // and a checked-out client's query fails through its own callback; the event itself is noise.
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

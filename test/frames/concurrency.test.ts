@@ -4,6 +4,10 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { stalledExecutor } from "../../src/publish/executor.ts";
+import { ApiError } from "../../src/http/errors.ts";
+import { createFrame as createFrameService } from "../../src/frames/write-service.ts";
+import type { FramesContext } from "../../src/frames/context.ts";
+import type { Db } from "../../src/store/database.ts";
 import { createFrame, embed, FRAMES, getFrame, refused, sha256 } from "./helpers.ts";
 
 const ETAG = /^"r\d+-[0-9a-f]{16}"$/;
@@ -29,6 +33,19 @@ describe("frames: ETag and If-Match", () => {
     // A PUT of the very same markup is still a new revision: the ETag changes with every write.
     const same = await t.call("PUT", `${FRAMES}/tagged-2`, { body: { html: "<p>2</p>" } });
     assert.notEqual(same.headers.etag, patch.headers.etag);
+  });
+
+  it("GET with If-None-Match holding the current ETag answers 304 without a body; after a write, 200 again", async () => {
+    const created = await t.call("POST", FRAMES, { body: { slug: "conditional", html: "<p>c</p>" } });
+    const tag = String(created.headers.etag);
+    const unchanged = await t.call("GET", `${FRAMES}/conditional`, { headers: { "if-none-match": tag } });
+    assert.equal(unchanged.status, 304);
+    assert.equal(unchanged.text, "");
+    assert.equal(unchanged.headers.etag, tag);
+    await t.call("PUT", `${FRAMES}/conditional`, { body: { html: "<p>c2</p>" } });
+    const changed = await t.call("GET", `${FRAMES}/conditional`, { headers: { "if-none-match": tag } });
+    assert.equal(changed.status, 200);
+    assert.equal(changed.body.frame.html, "<p>c2</p>");
   });
 
   it("PUT with a stale If-Match is 412 precondition_failed with the current sha256; nothing is written", async () => {
@@ -95,6 +112,44 @@ describe("frames: ETag and If-Match", () => {
       const list = await t.call("GET", FRAMES, { query: { q: slug } });
       assert.equal(list.body.total, 1);
     }
+  });
+
+  it("the unique constraint maps to slug_taken when another writer inserts the slug between the check and the insert", async () => {
+    // Force the worst interleaving: the competing row lands after the service's own occupancy check.
+    const real = t.store.db;
+    const competitor = { id: "00000000000000c0", slug: "interleaved" };
+    const db = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== "insertInto") {
+          const value = Reflect.get(target, prop, receiver);
+          // Kysely keeps private fields: its methods must run on the real instance.
+          return typeof value === "function" ? value.bind(target) : value;
+        }
+        return (table: string) => {
+          const builder = (target as any).insertInto(table);
+          if (table !== "frames") return builder;
+          return {
+            values: (row: Record<string, unknown>) => ({
+              async execute() {
+                await (target as any).insertInto("frames").values({ ...row, id: competitor.id, html: "<p>first</p>" }).execute();
+                return builder.values(row).execute();
+              },
+            }),
+          };
+        };
+      },
+    }) as Db;
+    const ctx: FramesContext = { db, clock: t.deps.clock, publisher: t.deps.publisher, pageCache: t.deps.publicSite.cache, publicPort: t.config.port };
+    await assert.rejects(createFrameService(ctx, 1, 1, { slug: "interleaved", html: "<p>second</p>" }), (error: unknown) => {
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.code, "slug_taken");
+      assert.equal(error.status, 409);
+      assert.deepEqual(error.details, { id: competitor.id, slug: "interleaved" });
+      return true;
+    });
+    const list = await t.call("GET", FRAMES, { query: { q: "interleaved" } });
+    assert.deepEqual(list.body.frames.map((f: any) => [f.id, f.slug]), [[competitor.id, "interleaved"]]);
+    assert.equal((await getFrame(t, "interleaved")).html, "<p>first</p>");
   });
 
   it("concurrent PUTs with the same If-Match: one wins, the other is 412 — no update is lost silently", async () => {

@@ -35,12 +35,12 @@ describe("frames: DELETE", () => {
     assert.deepEqual(codes(r.body.warnings), ["frame_ref_missing", "frame_ref_missing", "pages_unbound"]);
     assert.deepEqual(r.body.warnings.filter((w: any) => w.code === "frame_ref_missing").map((w: any) => w.frame), ["doomed-user", "doomed-user-by-id"]);
     assert.equal(r.body.bake.status, "ok");
-    // Both embedders are rebaked, the one naming the frame by id too (its reason names the id).
+    // Both embedders are rebaked, the one naming the frame by id too.
     assert.deepEqual(
       r.body.rebaked.frames.map((f: any) => [f.slug, f.because]),
       [
         ["doomed-user", ["frame doomed__part--x"]],
-        ["doomed-user-by-id", [`frame ${doomed.frame.id}`]],
+        ["doomed-user-by-id", ["frame doomed__part--x"]],
       ],
     );
 

@@ -79,6 +79,20 @@ describe("frames: POST", () => {
     assert.deepEqual(r.body.warnings.map((w: any) => [w.code, w.field]), [["unknown_field", "colour"]]);
   });
 
+  it("a call without any body answers the spec's own code, not a validation error", async () => {
+    refused(await t.call("POST", FRAMES), 400, "invalid_slug");
+    await createFrame(t, "bodiless", "<p></p>");
+    refused(await t.call("PUT", `${FRAMES}/bodiless`), 400, "frame_html_required");
+    refused(await t.call("PATCH", `${FRAMES}/bodiless`), 400, "nothing_to_update");
+    refused(await t.call("POST", `${FRAMES}/bodiless/assign`), 400, "page_required");
+  });
+
+  it("a field of the wrong type is 400 invalid_field naming it", async () => {
+    const r = refused(await t.call("POST", FRAMES, { body: { slug: "typed", html: 5 } }), 400, "invalid_field");
+    assert.equal(r.field, "html");
+    refused(await t.call("POST", FRAMES, { body: { slug: "typed", html: "<p></p>", bake: "no" } }), 400, "invalid_field");
+  });
+
   it("no markup is 400 frame_html_required (absent, empty or null under every alias)", async () => {
     for (const body of [{ slug: "no-html" }, { slug: "no-html", html: "" }, { slug: "no-html", markup: null }, { slug: "no-html", content: "" }]) {
       refused(await t.call("POST", FRAMES, { body }), 400, "frame_html_required");

@@ -88,13 +88,13 @@ describe("frames: the frame record", () => {
     assert.equal(f.updated_at_gmt, f.created_at_gmt);
   });
 
-  it("markup is stored and returned byte for byte: any UTF-8, CRLF, a BOM, odd white space, NUL", async () => {
+  it("markup is stored and returned byte for byte: any UTF-8, CRLF, a BOM, odd white space, control characters", async () => {
     const samples = {
       "bytes-bom": "\uFEFF<!DOCTYPE html>\r\n<html>\r\n<body>\r\n</body>\r\n</html>\r\n",
       "bytes-unicode": "<p>Grüße, 日本語, emoji 🎉, RTL עברית, combining é</p>\u2028\u00a0",
       "bytes-whitespace": " \t\n\r\n\v\f<p>  a  </p>\t\t\n\n   ",
       "bytes-entities": "<p>&amp; &lt;tag&gt; &#x1F600; &nbsp; \\ \" ' `</p><!-- a comment -->",
-      "bytes-nul": "a\u0000b\u0001c",
+      "bytes-controls": "a\u0001b\u001fc\u007fd\u0085e",
       "bytes-broken": "<div <p class='x\"><!-- svc/frame {\"name\": /--><![CDATA[ x ]]></",
     };
     for (const [slug, html] of Object.entries(samples)) {
@@ -109,6 +109,13 @@ describe("frames: the frame record", () => {
       const listed = await t.call("GET", FRAMES, { query: { q: slug, include_html: "1" } });
       assert.equal(listed.body.frames.find((f: any) => f.slug === slug).html, html, slug);
     }
+  });
+
+  it("markup holding U+0000 is refused as invalid_field (no store keeps it as text), and nothing is written", async () => {
+    const r = await t.call("POST", FRAMES, { body: { slug: "with-nul", html: "a\u0000b" } });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.code ?? r.body.error, "invalid_field");
+    refused(await t.call("GET", `${FRAMES}/with-nul`), 404, "frame_not_found");
   });
 
   it("markup with a lone UTF-16 surrogate is refused (it has no UTF-8 form, so it could not be stored byte for byte)", async () => {

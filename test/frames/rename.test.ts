@@ -89,6 +89,23 @@ describe("frames: PATCH renames", () => {
     assert.deepEqual((await getFrame(t, "hero")).referenced_by, ["waiting-for-hero"]);
   });
 
+  it("with bake: false the rename bakes nothing, lists the embedders left for a rebake, and their pages still show the truth", async () => {
+    await createFrame(t, "quiet-waiter", `<div>${embed("quiet-hero")}</div>`);
+    await createFrame(t, "quiet-banner", "<p>quiet banner</p>");
+    const page = await createPage(t, { title: "Quiet waiter", slug: "quiet-waiter" });
+    await assign(t, "quiet-waiter", page.id);
+    assert.doesNotMatch((await publicPage(t, "/quiet-waiter/")).body, /quiet banner/);
+    const r = await t.call("PATCH", `${FRAMES}/quiet-banner`, { body: { slug: "quiet-hero", bake: false } });
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body.bake, { status: "skipped" });
+    assert.deepEqual(r.body.rebaked.frames, []);
+    assert.deepEqual(r.body.rebaked.skipped, ["quiet-waiter"]);
+    assert.deepEqual(r.body.rebaked.pages, [page.id]);
+    const shown = await publicPage(t, "/quiet-waiter/");
+    assert.equal(shown.printed, "on_request");
+    assert.match(shown.body, /quiet banner/);
+  });
+
   it("dry_run reports the planned rename with real counts and writes nothing", async () => {
     await createFrame(t, "dry-target", "<p>t</p>");
     await createFrame(t, "dry-user", `${embed("dry-target")}${embed("dry-target", "ref")}`);

@@ -33,15 +33,38 @@ export function shape(items: any[]): string {
   return items.map((item) => `${item.title}${item.children?.length ? `[${shape(item.children)}]` : ""}`).join(", ");
 }
 
-/** While installed, every write to menu_locations is undone at once (SQLite triggers). */
+/** While installed, every write to menu_locations is lost (a trigger, in either dialect). */
 export async function dropLocationWrites(t: TestApp): Promise<() => Promise<void>> {
   const db = t.store.db;
+  if (t.store.dialect === "postgres") {
+    await sql`CREATE FUNCTION menu_locations_lost() RETURNS trigger AS $$ BEGIN RETURN NULL; END $$ LANGUAGE plpgsql`.execute(db);
+    await sql`CREATE TRIGGER menu_locations_lost BEFORE INSERT OR UPDATE ON menu_locations FOR EACH ROW EXECUTE FUNCTION menu_locations_lost()`.execute(db);
+    return async () => {
+      await sql`DROP TRIGGER menu_locations_lost ON menu_locations`.execute(db);
+      await sql`DROP FUNCTION menu_locations_lost()`.execute(db);
+    };
+  }
   await sql`CREATE TRIGGER menu_locations_lost_insert AFTER INSERT ON menu_locations BEGIN DELETE FROM menu_locations WHERE rowid = NEW.rowid; END`.execute(db);
   await sql`CREATE TRIGGER menu_locations_lost_update AFTER UPDATE ON menu_locations BEGIN DELETE FROM menu_locations WHERE rowid = NEW.rowid; END`.execute(db);
   return async () => {
     await sql`DROP TRIGGER menu_locations_lost_insert`.execute(db);
     await sql`DROP TRIGGER menu_locations_lost_update`.execute(db);
   };
+}
+
+/** While installed, inserting a menu item with url `/boom` fails (a trigger, in either dialect). */
+export async function failItemInserts(t: TestApp): Promise<() => Promise<void>> {
+  const db = t.store.db;
+  if (t.store.dialect === "postgres") {
+    await sql`CREATE FUNCTION menu_items_boom() RETURNS trigger AS $$ BEGIN IF NEW.url = '/boom' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(db);
+    await sql`CREATE TRIGGER menu_items_boom BEFORE INSERT ON menu_items FOR EACH ROW EXECUTE FUNCTION menu_items_boom()`.execute(db);
+    return async () => {
+      await sql`DROP TRIGGER menu_items_boom ON menu_items`.execute(db);
+      await sql`DROP FUNCTION menu_items_boom()`.execute(db);
+    };
+  }
+  await sql`CREATE TRIGGER menu_items_boom BEFORE INSERT ON menu_items WHEN NEW.url = '/boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`.execute(db);
+  return async () => void (await sql`DROP TRIGGER menu_items_boom`.execute(db));
 }
 
 /** Wraps the app's publisher to record every announced change (it still publishes). */

@@ -4,8 +4,7 @@ import { after, afterEach, before, beforeEach, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { page, S } from "../support/site.ts";
-import { sql } from "kysely";
-import { M, makeMenu, menuSource, shape } from "./helpers.ts";
+import { failItemInserts, M, makeMenu, menuSource, shape } from "./helpers.ts";
 import { menusReferencingPage } from "../../src/menus/index.ts";
 
 const ORIGIN = "http://localhost:8080";
@@ -150,13 +149,13 @@ describe("PUT /menus/{ref}/items", () => {
   it("a tree write is one transaction: a failure halfway through leaves the old tree whole", async () => {
     await t.call("PUT", `${M}/main/items`, { body: { items: [{ url: "/old-1" }, { url: "/old-2" }] } });
     const before = await items(t, "main");
-    await sql`CREATE TRIGGER menu_items_boom BEFORE INSERT ON menu_items WHEN NEW.url = '/boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`.execute(t.store.db);
+    const restore = await failItemInserts(t);
     try {
       const r = await t.call("PUT", `${M}/main/items`, { body: { items: [{ url: "/new-1", children: [{ url: "/new-2" }] }, { url: "/boom" }] } });
       assert.equal(r.status, 500);
       assert.equal(r.body.code, "internal_error");
     } finally {
-      await sql`DROP TRIGGER menu_items_boom`.execute(t.store.db);
+      await restore();
     }
     assert.deepEqual(await items(t, "main"), before, "the delete and the first inserts were rolled back");
   });
@@ -218,6 +217,13 @@ describe("POST /menus/{ref}/items", () => {
     assert.equal(bare.status, 201, bare.text);
     assert.deepEqual([bare.body.item.at, bare.body.item.page], ["1.2", p.id]);
     assert.equal(shape((await menuSource(t, "footer_1")).items), "/one, /two[/two-a, /two-b, Services], Our services");
+  });
+
+  it("concurrent additions to one level each get their own place", async () => {
+    await makeMenu(t, { name: "Busy" });
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => t.call("POST", `${M}/busy/items`, { body: { url: `/n${i}` } })));
+    assert.deepEqual(answers.map((a) => a.status), Array(8).fill(201));
+    assert.deepEqual((await items(t, "busy")).map((i) => i.order), [1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it("refusals: item_target_required, bad_items, item_not_found for the parent, page_not_found, menu_items_invalid", async () => {

@@ -79,6 +79,11 @@ describe("GET /menus", () => {
     const siteId = await makeSite(t, "Second", "second.localhost");
     const second = await t.call("GET", `/api/site/${siteId}/menus`);
     assert.equal(second.body.total, 0, "menus belong to one site");
+    const viaHeader = await t.call("POST", "/api/menus", { body: { name: "Legacy", location: "header" }, headers: { "x-svc-blog-id": String(siteId) } });
+    assert.equal(viaHeader.status, 201, viaHeader.text);
+    assert.equal(viaHeader.body.site_id, siteId);
+    assert.equal((await t.call("GET", `/api/site/${siteId}/menus/~header`)).body.menu.name, "Legacy");
+    assert.equal((await t.call("GET", `${M}/legacy`)).status, 404, "not on the main site");
     assert.equal((await t.call("GET", "/api/site/999/menus")).status, 404);
   });
 });
@@ -214,6 +219,12 @@ describe("POST /menus", () => {
     const normalized = await makeMenu(t, { name: "Spaced", slug: "My Slug" });
     assert.equal(normalized.menu.slug, "my-slug");
     assert.ok(normalized.warnings.some((w: any) => w.code === "slug_normalized"));
+  });
+
+  it("concurrent creations with one name all succeed, each with its own slug", async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, () => t.call("POST", M, { body: { name: "Race" } })));
+    assert.deepEqual(answers.map((a) => a.status), [201, 201, 201, 201, 201, 201]);
+    assert.deepEqual(answers.map((a) => a.body.menu.slug).sort(), ["race", "race-2", "race-3", "race-4", "race-5", "race-6"]);
   });
 
   it("400 menu_name_required for a missing or blank name", async () => {

@@ -63,6 +63,12 @@ describe("dependency index", () => {
     assert.equal(index.affectedBy([{ kind: "languages" }]).size, 5);
   });
 
+  it("a deleted frame's change reaches frames that named it by id", () => {
+    const index = new DependencyIndex([node("outer", ["00000000000000bb"])]);
+    const affected = index.affectedBy([{ kind: "frame", frameId: "00000000000000bb", slug: "inner" }]);
+    assert.deepEqual([...affected.entries()], [["outer", ["frame inner"]]]);
+  });
+
   it("cycles in stored data never hang the walks", () => {
     const index = new DependencyIndex([node("a", ["b"], ["site"]), node("b", ["a"], ["settings"], ["insert op/lang-switcher"])]);
     assert.deepEqual([...index.effectiveSources("a")].sort(), ["settings", "site"]);

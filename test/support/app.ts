@@ -13,7 +13,7 @@ import { openStore, type Store } from "../../src/store/database.ts";
 import { createPublishing, type PublishingOptions } from "../../src/publish/setup.ts";
 import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
 import { generateToken } from "../../src/network/token-format.ts";
-import { freshDatabase } from "./database.ts";
+import { freshDatabase, type TestDatabase } from "./database.ts";
 
 export interface CallOptions {
   token?: string | null;
@@ -48,13 +48,15 @@ export interface TestAppOptions {
   limits?: Limits;
   build?: BuildOptions;
   publishing?: PublishingOptions;
+  /** A database prepared by the test (e.g. reached through a proxy); default: a fresh one. */
+  database?: TestDatabase;
   /** Runs before the app is ready, e.g. to add a route that throws. */
   beforeReady?: (app: FastifyInstance) => void;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-test-"));
-  const database = await freshDatabase();
+  const database = options.database ?? (await freshDatabase());
   const adminToken = generateToken();
   const config = loadConfig({
     ...(database.url ? { DATABASE_URL: database.url } : {}),
@@ -63,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     SVC_RATE_LIMIT_PER_MIN: "1000000",
     ...options.env,
   });
-  const store = await openStore({ dataDir, databaseUrl: config.databaseUrl });
+  const store = await openStore({ dataDir, databaseUrl: config.databaseUrl, db: config.db });
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
   const limits = options.limits ?? memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
   const publishing = createPublishing(store.db, systemClock, config.port, options.publishing);
