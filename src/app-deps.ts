@@ -5,7 +5,8 @@ import type { Config } from "./config.ts";
 import type { Limits } from "./http/limits.ts";
 import type { Store } from "./store/database.ts";
 import type { NetworkContext } from "./network/context.ts";
-import type { Publisher } from "./publish/changes.ts";
+import type { Change, Publisher, Rebaked } from "./publish/changes.ts";
+import type { Db } from "./store/database.ts";
 import type { PublicSite } from "./public/public-site.ts";
 
 export interface AppDeps {
@@ -21,4 +22,25 @@ export interface AppDeps {
 
 export function networkContext(deps: AppDeps): NetworkContext {
   return { db: deps.store.db, clock: deps.clock, publicPort: deps.config.port };
+}
+
+/** What capability services need besides plain values: the database, the clock, the public
+ * port (addresses are absolute) and the publish step. */
+export interface ServiceContext {
+  db: Db;
+  clock: Clock;
+  /** Port the public site is served on; part of every address. */
+  publicPort: number;
+  /** Hands committed changes to the publish step; answers the `rebaked` report. */
+  announce(siteId: number, changes: Change[]): Promise<Rebaked>;
+}
+
+export function serviceContext(deps: AppDeps): ServiceContext {
+  return {
+    db: deps.store.db,
+    clock: deps.clock,
+    publicPort: deps.config.port,
+    // Read at call time, so the publishing engine (or a test's recorder) can replace it.
+    announce: (siteId, changes) => deps.publisher.changed(siteId, changes),
+  };
 }

@@ -6,7 +6,7 @@ import { fail } from "../http/errors.ts";
 import { warning, type Warning } from "../http/warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { Rebaked } from "../publish/changes.ts";
-import type { ContentContext } from "../settings/context.ts";
+import type { ServiceContext } from "../app-deps.ts";
 import { checkLangIn, languageState } from "../settings/languages.ts";
 import type { Db } from "../store/database.ts";
 
@@ -68,7 +68,7 @@ export interface DatasetWriteAnswer {
 }
 
 /** PUT /data/{name} `{items, lang?}`: stores the shared set, or the `lang` variant. */
-export async function putDataset(ctx: ContentContext, site: SiteRow, rawName: string, body: Record<string, unknown>): Promise<DatasetWriteAnswer> {
+export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: string, body: Record<string, unknown>): Promise<DatasetWriteAnswer> {
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
     if (key !== "items" && key !== "lang") warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
@@ -96,7 +96,7 @@ export interface DatasetDeleteAnswer {
 }
 
 /** DELETE /data/{name}: the shared set, or with `?lang=xx` that variant. */
-export async function deleteDataset(ctx: ContentContext, site: SiteRow, rawName: string, query: { lang?: unknown }): Promise<DatasetDeleteAnswer> {
+export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName: string, query: { lang?: unknown }): Promise<DatasetDeleteAnswer> {
   const name = datasetNameFrom(rawName);
   const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang) ?? "";
   const row = await ctx.db.selectFrom("datasets").select(["total"]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();

@@ -1,10 +1,9 @@
 // Data sets and data sources (CONTRACT §6): GET /data, PUT/DELETE /data/{name},
 // GET /data/{source}, POST /data/resolve. Site-scoped, at both addresses.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppDeps } from "../app-deps.ts";
 import { ok } from "../http/warnings.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { contentContext } from "../settings/context.ts";
+import { serviceContext, type AppDeps } from "../app-deps.ts";
 import { Rebaked } from "../settings/routes.ts";
 import { deleteDataset, listDatasets, putDataset } from "./datasets.ts";
 import { resolveSource } from "./sources.ts";
@@ -21,7 +20,7 @@ function body(request: FastifyRequest): Record<string, unknown> {
 }
 
 export function dataRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = contentContext(deps);
+  const ctx = serviceContext(deps);
   const tags = ["data"];
 
   scope.get("/data", {

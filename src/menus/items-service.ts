@@ -8,7 +8,7 @@ import { warning, type Warning } from "../http/warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
-import type { MenusContext } from "./context.ts";
+import type { ServiceContext } from "../app-deps.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
 import { assignedOf } from "./locations.ts";
 import { allowInvalidFrom, prepareTree } from "./menu-service.ts";
@@ -61,12 +61,12 @@ function nextPosition(level: readonly ItemRow[]): number {
   return level.reduce((max, row) => Math.max(max, row.position), 0) + 1;
 }
 
-async function recordOf(ctx: MenusContext, site: SiteRow, menu: MenuRow, id: number): Promise<{ record: ItemRecord | undefined; total: number }> {
+async function recordOf(ctx: ServiceContext, site: SiteRow, menu: MenuRow, id: number): Promise<{ record: ItemRecord | undefined; total: number }> {
   const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
   return { record: view.byId.get(id), total: view.items.length };
 }
 
-export async function replaceItems(ctx: MenusContext, site: SiteRow, ref: string, body: Body, query: Body) {
+export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
   const warnings = unknownKeys(body, ["items", "allow_invalid", "lang", "theme"]);
   const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
@@ -97,7 +97,7 @@ export async function replaceItems(ctx: MenusContext, site: SiteRow, ref: string
   };
 }
 
-export async function addItem(ctx: MenusContext, site: SiteRow, ref: string, body: Body, query: Body) {
+export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
   const resolved: ResolvedMenu = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
   const single = parseSingle(body);
@@ -138,7 +138,7 @@ export async function addItem(ctx: MenusContext, site: SiteRow, ref: string, bod
 /** The fields of an item reported as `{from, to}` when a patch changes them. */
 const REPORTED = ["title", "type", "page", "url", "target", "classes", "parent", "order", "at", "valid"] as const;
 
-export async function patchItem(ctx: MenusContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body) {
+export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body) {
   const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
   const id = itemIdFrom(itemRef, menu);
@@ -196,7 +196,7 @@ export async function patchItem(ctx: MenusContext, site: SiteRow, ref: string, i
   return { fields: { site_id: site.id, menu: menuShort(menu), item, current: after, rebaked }, warnings };
 }
 
-export async function deleteItem(ctx: MenusContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body) {
+export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const id = itemIdFrom(itemRef, menu);
   const at = gmt(ctx.clock());
@@ -226,7 +226,7 @@ function reorderIds(value: unknown): number[] {
   return ids;
 }
 
-export async function reorderItems(ctx: MenusContext, site: SiteRow, ref: string, body: Body, query: Body) {
+export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
   const warnings = unknownKeys(body, ["order", "parent", "lang", "theme"]);
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const order = reorderIds(body.order);

@@ -5,7 +5,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../http/errors.ts";
 import { warning, type Warning } from "../http/warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
-import type { MenusContext } from "./context.ts";
+import type { ServiceContext } from "../app-deps.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
 import { readBack, type MapWrite } from "./menu-service.ts";
 import { locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
@@ -24,7 +24,7 @@ function unknownKeys(body: Record<string, unknown>): Warning[] {
 const mapName = (key: string) => (key === THEME_MAP ? "theme" : "language");
 const langOfKey = (key: string) => (key === THEME_MAP ? null : key);
 
-export async function putLocation(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
   const warnings = unknownKeys(body);
   const location = locationFrom(body.location, true)!;
   const resolved = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
@@ -65,7 +65,7 @@ export async function putLocation(ctx: MenusContext, site: SiteRow, ref: string,
   };
 }
 
-export async function deleteLocation(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
   const warnings = unknownKeys(body);
   const location = locationFrom(body.location ?? query.location, true)!;
   const { menu, lang, theme, state } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });

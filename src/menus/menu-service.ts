@@ -8,7 +8,7 @@ import type { SiteRow } from "../network/sites-queries.ts";
 import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import type { MenusContext } from "./context.ts";
+import type { ServiceContext } from "../app-deps.ts";
 import { parseTree, type ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
 import { itemsOfMenu, locationRows, locationsOfMenu, mapEntry, menuBySlug, menuSlugs, touchMenu, writeMapEntry, THEME_MAP, type MenuRow } from "./queries.ts";
@@ -75,7 +75,7 @@ export interface ReadBack {
 }
 
 /** Reads written map entries back; answers each with what it holds and whether all match. */
-export async function readBack(ctx: MenusContext, siteId: number, writes: readonly MapWrite[], menuId: number): Promise<{ entries: ReadBack[]; stored: boolean }> {
+export async function readBack(ctx: ServiceContext, siteId: number, writes: readonly MapWrite[], menuId: number): Promise<{ entries: ReadBack[]; stored: boolean }> {
   const entries: ReadBack[] = [];
   for (const write of writes) {
     const held = await mapEntry(ctx.db, siteId, write.theme, write.location, write.key);
@@ -85,7 +85,7 @@ export async function readBack(ctx: MenusContext, siteId: number, writes: readon
 }
 
 /** Parses, resolves and plans a submitted tree (nothing written yet). */
-export async function prepareTree(ctx: MenusContext, siteId: number, value: unknown, lang: string | null, allowInvalid: boolean, state: LanguageState): Promise<Plan & { parsed: ItemInput[] }> {
+export async function prepareTree(ctx: ServiceContext, siteId: number, value: unknown, lang: string | null, allowInvalid: boolean, state: LanguageState): Promise<Plan & { parsed: ItemInput[] }> {
   const parsed = parseTree(value);
   const pageIds = await resolveTree(ctx.db, siteId, parsed.items, lang, state);
   const facts = await pageFacts(ctx.db, siteId, pageIds.values());
@@ -93,7 +93,7 @@ export async function prepareTree(ctx: MenusContext, siteId: number, value: unkn
   return { ...plan, warnings: [...parsed.warnings, ...plan.warnings], parsed: parsed.items };
 }
 
-export async function createMenu(ctx: MenusContext, site: SiteRow, body: Record<string, unknown>, query: Record<string, unknown>) {
+export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>, query: Record<string, unknown>) {
   const warnings = unknownKeys(body, CREATE_KEYS);
   const name = nameFrom(body.name);
   const state = await languageState(ctx.db, site.id);
@@ -162,7 +162,7 @@ export async function createMenu(ctx: MenusContext, site: SiteRow, body: Record<
   };
 }
 
-export async function patchMenu(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
   const warnings = unknownKeys(body, PATCH_KEYS);
   const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
   const hasName = Object.hasOwn(body, "name");
@@ -195,7 +195,7 @@ export async function patchMenu(ctx: MenusContext, site: SiteRow, ref: string, b
   return { fields: { site_id: site.id, menu: await termRecord(ctx.db, row), changed }, warnings };
 }
 
-export async function deleteMenu(ctx: MenusContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
   const { removed, freed } = await ctx.db.transaction().execute(async (trx) => {
     // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.

@@ -2,10 +2,9 @@
 // the answer; the site scope has authorised the caller. `lang` and `theme` (for a `~location`
 // reference) are read from the query on every call and from the body on writes.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppDeps } from "../app-deps.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { ok, type Warning } from "../http/warnings.ts";
-import { menusContext } from "./context.ts";
+import { serviceContext, type AppDeps } from "../app-deps.ts";
 import { addItem, deleteItem, patchItem, reorderItems, replaceItems } from "./items-service.ts";
 import { deleteLocation, putLocation } from "./location-service.ts";
 import { createMenu, deleteMenu, patchMenu } from "./menu-service.ts";
@@ -60,7 +59,7 @@ function answer(done: { fields: Record<string, unknown>; warnings: Warning[] }) 
 }
 
 export function menuRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = menusContext(deps);
+  const ctx = serviceContext(deps);
   const tags = ["menus"];
 
   scope.get("/menus", {

@@ -5,7 +5,7 @@ import { fail } from "../http/errors.ts";
 import { warning, type Warning } from "../http/warnings.ts";
 import type { Rebaked } from "../publish/changes.ts";
 import type { Db } from "../store/database.ts";
-import type { MenusContext } from "./context.ts";
+import type { ServiceContext } from "../app-deps.ts";
 import type { ItemInput } from "./input.ts";
 import { invalidEntry, type InvalidItem, type PageFacts } from "./resolve.ts";
 
@@ -121,7 +121,7 @@ export async function insertPlanned(trx: Db, siteId: number, menuId: number, ite
  * Hands the committed change of a menu to the publish step. When the renderer does not answer,
  * the write stays saved and the call answers 502 internal_unavailable (spec, Errors).
  */
-export async function publishMenu(ctx: MenusContext, siteId: number, menuId: number, saved: Record<string, unknown>): Promise<Rebaked> {
+export async function publishMenu(ctx: ServiceContext, siteId: number, menuId: number, saved: Record<string, unknown>): Promise<Rebaked> {
   const rebaked = await ctx.announce(siteId, [{ kind: "menu", menuId }]);
   if (rebaked.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved, rebaked });
   return rebaked;

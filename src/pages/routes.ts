@@ -1,11 +1,10 @@
 // Pages and translations (CONTRACT §5): GET/POST /pages, POST /pages/language,
 // GET/PATCH/DELETE /pages/{ref}. A `{ref}` is an id, a slug or a path (slashes as %2F).
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppDeps } from "../app-deps.ts";
 import { fail } from "../http/errors.ts";
 import { ok } from "../http/warnings.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { contentContext } from "../settings/context.ts";
+import { serviceContext, type AppDeps } from "../app-deps.ts";
 import { Rebaked } from "../settings/routes.ts";
 import { deletePage, getPage, listPages, patchPage, publishPage } from "./service.ts";
 import { assignMissingLanguage, linkTranslation } from "./translations.ts";
@@ -75,7 +74,7 @@ function flag(value: unknown, field: string): boolean {
 }
 
 export function pageRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = contentContext(deps);
+  const ctx = serviceContext(deps);
   const tags = ["pages"];
 
   scope.get("/pages", {

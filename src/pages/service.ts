@@ -7,7 +7,7 @@ import { warning, type Warning } from "../http/warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { Change, Rebaked } from "../publish/changes.ts";
 import { nothingRebaked } from "../publish/report.ts";
-import type { ContentContext } from "../settings/context.ts";
+import type { ServiceContext } from "../app-deps.ts";
 import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";
 import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
@@ -70,7 +70,7 @@ interface Written {
   slugChanged?: SlugChanged;
 }
 
-export async function announce(ctx: ContentContext, siteId: number, changes: Change[]): Promise<Rebaked> {
+export async function announce(ctx: ServiceContext, siteId: number, changes: Change[]): Promise<Rebaked> {
   return changes.length === 0 ? nothingRebaked() : ctx.announce(siteId, changes);
 }
 
@@ -243,7 +243,7 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
 
 /** One page write: the tree before and after gives the changes to announce. */
 async function writeAndAnnounce(
-  ctx: ContentContext, site: SiteRow, warnings: Warning[],
+  ctx: ServiceContext, site: SiteRow, warnings: Warning[],
   work: (trx: Db, now: string) => Promise<{ written: Written; stubs: Stub[] }>,
 ): Promise<PageWriteAnswer> {
   const now = gmt(ctx.clock());
@@ -272,7 +272,7 @@ async function writeAndAnnounce(
 }
 
 /** The pieces every write body shares, read and checked before anything is written. */
-async function readChange(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>, warnings: Warning[]) {
+async function readChange(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>, warnings: Warning[]) {
   const title = titleFrom(body.title);
   const slug = slugFrom(body.slug, warnings);
   const status = statusFrom(body.status);
@@ -301,7 +301,7 @@ function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageChange {
  * language). Without: the page holding the slug (explicit, else from the title) under the same
  * parent in the same language is updated, else a page is created (rule 3).
  */
-export async function publishPage(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<PageWriteAnswer> {
+export async function publishPage(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<PageWriteAnswer> {
   const warnings = inputWarnings(body, PUBLISH_KEYS);
   const id = pageIdFrom(body.id);
   const input = await readChange(ctx, site, body, warnings);
@@ -349,7 +349,7 @@ export async function publishPage(ctx: ContentContext, site: SiteRow, body: Reco
 }
 
 /** PATCH /pages/{ref}: any field; `fields` merge (null removes a key); `frame` a ref or null. */
-export async function patchPage(ctx: ContentContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: { lang?: unknown } = {}): Promise<PageWriteAnswer> {
+export async function patchPage(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: { lang?: unknown } = {}): Promise<PageWriteAnswer> {
   const warnings = inputWarnings(body, PATCH_KEYS);
   if (!PATCH_KEYS.some((key) => Object.hasOwn(body, key) && key !== "create_missing_parents")) {
     throw fail("nothing_to_update", { allowed: PATCH_KEYS });
@@ -388,7 +388,7 @@ export interface DeleteAnswer {
  * DELETE /pages/{id}: to trash (the page keeps its slug and stays readable by id); with
  * force, deleted for good, its children moving up to its parent (a taken slug there gets -2).
  */
-export async function deletePage(ctx: ContentContext, site: SiteRow, ref: string, options: { force: boolean; lang?: unknown }): Promise<DeleteAnswer> {
+export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string, options: { force: boolean; lang?: unknown }): Promise<DeleteAnswer> {
   const state = await languageState(ctx.db, site.id);
   const refLang = checkLangIn(state, options.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
@@ -430,7 +430,7 @@ export async function deletePage(ctx: ContentContext, site: SiteRow, ref: string
 }
 
 /** GET /pages/{ref}: by id (trashed pages too), slug or path; `?lang` narrows slug and path lookups. */
-export async function getPage(ctx: ContentContext, site: SiteRow, ref: string, query: { lang?: unknown } = {}): Promise<PageRecord> {
+export async function getPage(ctx: ServiceContext, site: SiteRow, ref: string, query: { lang?: unknown } = {}): Promise<PageRecord> {
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, { ...(lang !== null ? { lang } : {}) });
@@ -441,7 +441,7 @@ export async function getPage(ctx: ContentContext, site: SiteRow, ref: string, q
 export const LIST_STATUSES = ["publish", "draft", "trash", "any"] as const;
 
 /** GET /pages: `?lang`, `?status` (publish, draft, trash or any; default: all but trash), `?parent` (ref; 0 for the top). */
-export async function listPages(ctx: ContentContext, site: SiteRow, query: { lang?: unknown; status?: unknown; parent?: unknown }): Promise<PageRecord[]> {
+export async function listPages(ctx: ServiceContext, site: SiteRow, query: { lang?: unknown; status?: unknown; parent?: unknown }): Promise<PageRecord[]> {
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang);
   let statuses: readonly string[] = ["publish", "draft"];

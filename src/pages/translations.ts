@@ -7,7 +7,7 @@ import { fail } from "../http/errors.ts";
 import { warning, type Warning } from "../http/warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { Rebaked } from "../publish/changes.ts";
-import type { ContentContext } from "../settings/context.ts";
+import type { ServiceContext } from "../app-deps.ts";
 import { checkLangIn, languageState } from "../settings/languages.ts";
 import type { Db } from "../store/database.ts";
 import { childPath } from "./addresses.ts";
@@ -44,7 +44,7 @@ function linkFailed(reason: "lang_required" | "same_language" | "origin_not_foun
 }
 
 /** A transaction whose page changes (tree before and after) are announced after it commits. */
-async function announcedWrite<T>(ctx: ContentContext, siteId: number, work: (trx: Db) => Promise<T>): Promise<{ result: T; rebaked: Rebaked }> {
+async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx: Db) => Promise<T>): Promise<{ result: T; rebaked: Rebaked }> {
   const { result, changes } = await ctx.db.transaction().execute(async (trx) => {
     const before = new PageTree(await liteRowsOf(trx, siteId));
     const result = await work(trx);
@@ -60,7 +60,7 @@ async function announcedWrite<T>(ctx: ContentContext, siteId: number, work: (trx
  * translation of the origin's parent (at the top when that has none), and joins the origin's
  * group. A translation that already exists in that language is updated instead.
  */
-export async function linkTranslation(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<TranslationAnswer> {
+export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<TranslationAnswer> {
   const warnings = inputWarnings(body, LINK_KEYS);
   if (body.lang === undefined || body.lang === null || body.lang === "") {
     linkFailed("lang_required", {}, "Name the language of the translation (`lang`).");
@@ -159,7 +159,7 @@ export async function linkTranslation(ctx: ContentContext, site: SiteRow, body: 
  * default language). Parents go first, so paths follow; a slug another page already holds
  * there in that language gets -2 (reported as `slug_changed` warnings).
  */
-export async function assignMissingLanguage(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<MissingAnswer> {
+export async function assignMissingLanguage(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<MissingAnswer> {
   const warnings = inputWarnings(body, MISSING_KEYS);
   const state = await languageState(ctx.db, site.id);
   const given = checkLangIn(state, body.lang);

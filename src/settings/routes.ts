@@ -1,10 +1,9 @@
 // Site settings and languages (CONTRACT §4): GET/PATCH /settings, GET/POST /languages,
 // DELETE /languages/{code}. Site-scoped: served at /api/site/{site_id}/… and the legacy /api/….
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { AppDeps } from "../app-deps.ts";
 import { ok } from "../http/warnings.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { contentContext } from "./context.ts";
+import { serviceContext, type AppDeps } from "../app-deps.ts";
 import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -38,7 +37,7 @@ function body(request: FastifyRequest): Record<string, unknown> {
 }
 
 export function settingsRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = contentContext(deps);
+  const ctx = serviceContext(deps);
   const tags = ["settings"];
 
   scope.get("/settings", {
@@ -59,7 +58,7 @@ export function settingsRoutes(scope: FastifyInstance, deps: AppDeps): void {
 }
 
 export function languagesRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = contentContext(deps);
+  const ctx = serviceContext(deps);
   const tags = ["languages"];
   const Write = Success({ ...LanguagesFields, language: Language, created: Type.Boolean(), rebaked: Rebaked, warnings: Warnings });
 

@@ -9,7 +9,7 @@ import type { SiteRow } from "../network/sites-queries.ts";
 import type { Change, Rebaked } from "../publish/changes.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { findPageByRef } from "../pages/refs.ts";
-import type { ContentContext } from "./context.ts";
+import type { ServiceContext } from "../app-deps.ts";
 import {
   defaultLanguageName, languageCodeFrom, languageRecords, languageState, type LanguageRecord, type LanguageState,
 } from "./languages.ts";
@@ -43,7 +43,7 @@ function homePageOf(json: string | null): number | string | null {
   }
 }
 
-export async function readSettings(ctx: Pick<ContentContext, "db">, site: SiteRow): Promise<Settings> {
+export async function readSettings(ctx: Pick<ServiceContext, "db">, site: SiteRow): Promise<Settings> {
   const [row, state] = await Promise.all([settingsOf(ctx.db, site.id), languageState(ctx.db, site.id)]);
   return {
     name: site.name,
@@ -73,7 +73,7 @@ export interface SettingsAnswer {
  * ignored with `unknown_setting`, `render_model` with `render_model_fixed`. While the site has
  * languages, `default_lang` must be one of them and moves the default language.
  */
-export async function patchSettings(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<SettingsAnswer> {
+export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<SettingsAnswer> {
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
     if (!(SETTING_KEYS as readonly string[]).includes(key)) {
@@ -150,7 +150,7 @@ function view(state: LanguageState): LanguagesView {
   return { active: state.active, default_lang: state.defaultLang, languages: languageRecords(state) };
 }
 
-export async function listLanguages(ctx: Pick<ContentContext, "db">, site: SiteRow): Promise<LanguagesView> {
+export async function listLanguages(ctx: Pick<ServiceContext, "db">, site: SiteRow): Promise<LanguagesView> {
   return view(await languageState(ctx.db, site.id));
 }
 
@@ -165,7 +165,7 @@ export interface LanguageWriteAnswer extends LanguagesView {
  * POST /languages `{code, name?, default?}`: adds a language (activating the multilingual mode;
  * the first is the default) or, for a code the site has, renames it / makes it the default.
  */
-export async function addLanguage(ctx: ContentContext, site: SiteRow, body: Record<string, unknown>): Promise<LanguageWriteAnswer> {
+export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<LanguageWriteAnswer> {
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
     if (!["code", "name", "default"].includes(key)) warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
@@ -221,7 +221,7 @@ export interface LanguageDeleteAnswer extends LanguagesView {
  * DELETE /languages/{code}. The default moves to the earliest remaining language; removing the
  * last one makes the site monolingual again. Pages keep their `lang`.
  */
-export async function removeLanguage(ctx: ContentContext, site: SiteRow, rawCode: string): Promise<LanguageDeleteAnswer> {
+export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode: string): Promise<LanguageDeleteAnswer> {
   const before = await languageState(ctx.db, site.id);
   if (!before.active) throw fail("multilang_inactive", { lang: rawCode });
   const code = languageCodeFrom(rawCode);
