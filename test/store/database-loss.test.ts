@@ -29,6 +29,7 @@ describe("losing the database", { skip: testServerUrl ? false : "needs TEST_DATA
     } finally {
       await proxy.restore();
       await t.close();
+      await proxy.cut();
     }
   });
 });
