@@ -1,4 +1,5 @@
 // Process entry: config, store, first-start bootstrap, app, listen, graceful shutdown.
+import { writeSync } from "node:fs";
 import { loadConfig, ConfigError, type Config } from "./config.ts";
 import { openStore } from "./store/database.ts";
 import { buildApp } from "./app.ts";
@@ -30,7 +31,9 @@ async function main(): Promise<void> {
   });
   if (boot.generatedToken) {
     // Printed once, on the first start only; it is also in $SVC_DATA_DIR/admin-token (0600).
-    process.stdout.write(`admin token: ${boot.generatedToken}\n`);
+    // Written synchronously: on a pipe process.stdout is asynchronous, and the logger's lines
+    // (synchronous) could otherwise overtake it.
+    writeSync(1, `admin token: ${boot.generatedToken}\n`);
   }
 
   const limits = memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
