@@ -1,5 +1,7 @@
 // buildApp(deps): the Fastify instance with its plugins, hooks and every route.
 import { randomUUID } from "node:crypto";
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import swagger from "@fastify/swagger";
 import type { AppDeps } from "./app-deps.ts";
@@ -14,7 +16,7 @@ import { Obj, Type } from "./http/schema.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
-import { publicRoutes } from "./public/routes.ts";
+import { answerFromMemory, publicRoutes } from "./public/routes.ts";
 import { cacheRoutes } from "./publish/cache-routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
 import { dataRoutes } from "./data/routes.ts";
@@ -53,7 +55,24 @@ function parseJsonBody(_request: unknown, body: string, done: (error: Error | nu
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
+  // Once shutdown begins, answers close their connection, so a request that was in flight
+  // finishes and its keep-alive socket does not hold the process open.
+  let closing = false;
+  // Public pages held in memory are answered before Fastify routes the request (public/routes.ts);
+  // the server is otherwise set up as Fastify sets up its own (keep-alive 72 s, no timeouts).
+  let fromMemory: ReturnType<typeof answerFromMemory> | null = null;
+  const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: FastifyServerOptions) => {
+    const server = createServer((req, res) => {
+      if (fromMemory === null || !fromMemory(req, res)) handler(req, res);
+    });
+    server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
+    server.requestTimeout = opts.requestTimeout ?? 0;
+    server.setTimeout(opts.connectionTimeout ?? 0);
+    if ((opts.maxRequestsPerSocket ?? 0) > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket!;
+    return server;
+  };
   const app = Fastify({
+    serverFactory,
     logger: options.logger ?? false,
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.trustProxy,
@@ -100,9 +119,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     if (request.url.startsWith("/api/") || request.url === "/api") await guard(request, reply);
   });
 
-  // Once shutdown begins, answers close their connection, so a request that was in flight
-  // finishes and its keep-alive socket does not hold the process open.
-  let closing = false;
   app.addHook("preClose", async () => {
     closing = true;
   });
@@ -133,6 +149,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   networkRoutes(app, deps);
   publicRoutes(app, deps.publicSite);
+  fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log });
   registerSiteRoutes(app, deps, [frameRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes], [siteUserRoutes]);
 
   return app;

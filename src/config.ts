@@ -6,7 +6,11 @@ import { isWellFormedToken } from "./network/token-format.ts";
 
 export interface Config {
   host: string;
+  /** The port public addresses carry (`home_url`, page urls): SVC_PUBLIC_PORT, default PORT.
+   * Behind a reverse proxy it is the proxy's port, the same for every process. */
   port: number;
+  /** The port this process listens on: PORT. */
+  listenPort: number;
   dataDir: string;
   databaseUrl: string | null;
   adminToken: string | null;
@@ -54,7 +58,8 @@ export function isHostname(value: string): boolean {
 
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST?.trim() || "127.0.0.1";
-  const port = integer(env, "PORT", 8080, 0, 65535);
+  const listenPort = integer(env, "PORT", 8080, 0, 65535);
+  const port = integer(env, "SVC_PUBLIC_PORT", listenPort, 0, 65535);
   const dataDir = resolve(env.SVC_DATA_DIR?.trim() || "./data");
 
   const databaseUrl = env.DATABASE_URL?.trim() || null;
@@ -81,6 +86,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     host,
     port,
+    listenPort,
     dataDir,
     databaseUrl,
     adminToken,

@@ -1,11 +1,14 @@
 // Process entry: config, store, first-start bootstrap, app, listen, graceful shutdown.
+// On PostgreSQL several processes may serve one database: rate limits are counted in the
+// database and cache flushes are told to the other processes (publish/invalidation.ts).
 import { writeSync } from "node:fs";
 import { loadConfig, ConfigError, type Config } from "./config.ts";
 import { openStore } from "./store/database.ts";
 import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
-import { memoryLimits } from "./http/limits.ts";
+import { limitsFor } from "./http/limits.ts";
 import { createPublishing } from "./publish/setup.ts";
+import { startInvalidation } from "./publish/invalidation.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
 
 function configOrExit(): Config {
@@ -36,9 +39,16 @@ async function main(): Promise<void> {
     writeSync(1, `admin token: ${boot.generatedToken}\n`);
   }
 
-  const limits = memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
-  const publishing = createPublishing(store.db, systemClock, config.port);
+  const limits = limitsFor(store, config.rateLimitPerMin, config.authFailuresPerMin);
+  const invalidation = await startInvalidation(store);
+  const publishing = createPublishing(store.db, systemClock, config.port, { invalidation });
   const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
+  invalidation.useLog?.(app.log);
+  // An API write answers once its flushes have been told to the other processes, so a client
+  // that writes through one process and then reads through another sees what it wrote.
+  app.addHook("onSend", async (request) => {
+    if (request.method !== "GET" && request.method !== "HEAD") await invalidation.settled();
+  });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -47,6 +57,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, "shutting down: finishing requests in flight");
     try {
       await app.close(); // stops accepting, waits for in-flight requests
+      await invalidation.close();
       await store.close();
       process.exit(0);
     } catch (error) {
@@ -57,7 +68,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
 
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.host, port: config.listenPort });
 }
 
 main().catch((error) => {

@@ -5,7 +5,7 @@ import { warning } from "../http/warnings.ts";
 import type { Change } from "../publish/changes.ts";
 import type { FramesContext } from "./context.ts";
 import { checkIfMatch } from "./etag.ts";
-import { siteIndex } from "./graph.ts";
+import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings } from "./input.ts";
 import { withoutBake } from "./no-bake.ts";
 import { splitOwnBake, requireAvailable } from "./publish-result.ts";
@@ -23,18 +23,23 @@ export async function deleteFrame(ctx: FramesContext, siteId: number, ref: strin
     referencedBy.filter((slug) => index.get(slug)!.refs.some((value) => value === frame.id)),
   );
 
-  const unbound = await ctx.db.transaction().execute(async (trx) => {
-    const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
-    // Another writer changed it between the read and this delete: refuse rather than lose that write.
-    if (Number(gone.numDeletedRows) === 0) throw fail("precondition_failed", { sha256: frame.sha256 }, "The frame changed while this delete was prepared; read it again.");
-    const pages = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "=", frame.id).orderBy("id").execute();
-    const ids = pages.map((p) => p.id);
-    if (ids.length > 0) {
-      await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", siteId).where("frame_id", "=", frame.id).execute();
-      await trx.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
-    }
-    return ids;
-  });
+  let unbound: number[];
+  try {
+    unbound = await ctx.db.transaction().execute(async (trx) => {
+      const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
+      // Another writer changed it between the read and this delete: refuse rather than lose that write.
+      if (Number(gone.numDeletedRows) === 0) throw fail("precondition_failed", { sha256: frame.sha256 }, "The frame changed while this delete was prepared; read it again.");
+      const pages = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "=", frame.id).orderBy("id").execute();
+      const ids = pages.map((p) => p.id);
+      if (ids.length > 0) {
+        await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", siteId).where("frame_id", "=", frame.id).execute();
+        await trx.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
+      }
+      return ids;
+    });
+  } finally {
+    frameGraphChanged(ctx.db, siteId, [frame.id]);
+  }
 
   const changes: Change[] = [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
   const publish = flags.bake

@@ -6,7 +6,7 @@ import { fail } from "../http/errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { FramesContext } from "./context.ts";
 import { checkIfMatch } from "./etag.ts";
-import { nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
+import { frameGraphChanged, nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, refuseUrl, slugFrom, slugTaken } from "./input.ts";
 import { withoutBake } from "./no-bake.ts";
 import { pagesOnFrames } from "./pages.ts";
@@ -61,6 +61,8 @@ export async function renameFrame(ctx: FramesContext, siteId: number, userId: nu
     } catch (error) {
       if (isUniqueViolation(error)) throw slugTaken((await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug);
       throw error;
+    } finally {
+      frameGraphChanged(ctx.db, siteId);
     }
   }
 

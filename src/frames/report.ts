@@ -12,8 +12,6 @@ export interface FrameReport {
   frameRefsMissing: string[];
   liveReasons: string[];
   rendersOnRequest: boolean;
-  /** The site's index with this frame in it, as it will be once written. */
-  index: DependencyIndex;
 }
 
 export function nodeOf(id: string, slug: string, stored: StoredAnalysis): FrameNode {
@@ -43,8 +41,9 @@ export function storedAnalysisOf(compiled: CompiledFrame, resolve: (value: strin
  * (without references) so that references to its id resolve to its slug.
  */
 function othersAfterWrite(id: string, slug: string, others: readonly FrameNode[], previousSlug?: string): FrameNode[] {
-  const byId = new Map(others.map((node) => [node.id, node.slug]));
   const renamed = previousSlug !== undefined && previousSlug !== slug;
+  if (!renamed) return others.filter((node) => node.id !== id);
+  const byId = new Map(others.map((node) => [node.id, node.slug]));
   const mapped = others
     .filter((node) => node.id !== id)
     .map((node) => {
@@ -62,24 +61,55 @@ export function cycleOf(self: FrameNode, others: readonly FrameNode[]): string[]
 }
 
 /**
- * Analyses markup for frame `id`/`slug` among `others` (the site's other frames; `previousSlug`
- * when the write also renames the frame). Refuses 400 frame_ref_conflict when one insert names
- * two frames, and 400 frame_cycle when the references lead back to the frame itself, whether
- * written by slug or by id, directly or through frames that wait for this slug.
+ * Analyses markup for frame `id`/`slug` in its site (`site`: the site's index as it stands, with
+ * the frame's previous version if any; `previousSlug` when the write also renames the frame).
+ * Refuses 400 frame_ref_conflict when one insert names two frames, and 400 frame_cycle when the
+ * references lead back to the frame itself, whether written by slug or by id, directly or
+ * through frames that wait for this slug.
  */
-export function reportFor(html: string, id: string, slug: string, others: readonly FrameNode[], previousSlug?: string): FrameReport {
+export function reportFor(html: string, id: string, slug: string, site: DependencyIndex, previousSlug?: string): FrameReport {
   const compiled = compileFrame(html);
+  if (previousSlug !== undefined && previousSlug !== slug) return reportAmong(compiled, id, slug, [...site.frames()], previousSlug);
+  // Without a rename, the other frames stay as they are: every answer below depends only on the
+  // frames this one reaches, so they are looked up in the site's index rather than copied.
+  const resolve = (value: string) => {
+    if (value === id) return slug;
+    const other = site.getById(value);
+    return other && other.id !== id ? other.slug : value.trim().toLowerCase();
+  };
+  const stored = storedAnalysisOf(compiled, resolve);
+  const self = nodeOf(id, slug, stored);
+  const reached = new Map<string, FrameNode>([[slug, self]]);
+  const queue: FrameNode[] = [self];
+  for (let i = 0; i < queue.length; i++) {
+    for (const ref of queue[i].refs) {
+      const target = resolve(ref);
+      const node = target === slug ? self : site.get(target);
+      if (node && !reached.has(target)) {
+        reached.set(target, node);
+        queue.push(node);
+      }
+    }
+  }
+  const others = [...reached.values()].filter((node) => node !== self);
+  return finish(compiled, stored, self, others);
+}
+
+/** The general case: the other frames as they will stand once the frame is written (and renamed). Also the reference the fast path of reportFor is tested against. */
+export function reportAmong(compiled: CompiledFrame, id: string, slug: string, others: readonly FrameNode[], previousSlug?: string): FrameReport {
   const after = othersAfterWrite(id, slug, others, previousSlug);
   const lookup = new DependencyIndex([...after, { id, slug, sources: [], refs: [], liveReasons: [] }]);
   const stored = storedAnalysisOf(compiled, (value) => lookup.resolve(value));
-  const self = nodeOf(id, slug, stored);
+  return finish(compiled, stored, nodeOf(id, slug, stored), after);
+}
 
-  const cycle = cycleOf(self, after);
+function finish(compiled: CompiledFrame, stored: StoredAnalysis, self: FrameNode, others: readonly FrameNode[]): FrameReport {
+  const cycle = cycleOf(self, others);
   if (cycle) throw fail("frame_cycle", { cycle }, `Embedding would loop: ${cycle.join(" → ")}.`);
 
-  const index = new DependencyIndex([...after, self]);
-  const frameRefs = index.embeddedSlugs(slug);
-  const liveReasons = [...index.liveReasons(slug)];
+  const index = new DependencyIndex([...others, self]);
+  const frameRefs = index.embeddedSlugs(self.slug);
+  const liveReasons = [...index.liveReasons(self.slug)];
   return {
     compiled,
     stored,
@@ -87,7 +117,6 @@ export function reportFor(html: string, id: string, slug: string, others: readon
     frameRefsMissing: frameRefs.filter((ref) => !index.get(ref)),
     liveReasons,
     rendersOnRequest: liveReasons.length > 0,
-    index,
   };
 }
 

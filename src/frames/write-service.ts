@@ -7,7 +7,7 @@ import { warning, type Warning } from "../http/warnings.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { Db } from "../store/database.ts";
 import type { FramesContext } from "./context.ts";
-import { siteFrameNodes } from "./graph.ts";
+import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS, slugTaken } from "./input.ts";
 import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
 import { frameEtag, frameRecord, type FrameRow } from "./record.ts";
@@ -84,7 +84,7 @@ export async function createFrame(ctx: FramesContext, siteId: number, userId: nu
   const occupant = await slugOccupant(ctx.db, siteId, slug);
   if (occupant) throw slugTaken(occupant.id, occupant.slug);
   const id = newFrameId();
-  const report = reportFor(html, id, slug, await siteFrameNodes(ctx.db, siteId));
+  const report = reportFor(html, id, slug, await siteIndex(ctx.db, siteId));
   const at = gmt(ctx.clock());
   const row = { ...draftRow(id, slug, html, report, at, userId), site_id: siteId };
 
@@ -101,6 +101,8 @@ export async function createFrame(ctx: FramesContext, siteId: number, userId: nu
       throw slugTaken(winner?.id ?? null, slug);
     }
     throw error;
+  } finally {
+    frameGraphChanged(ctx.db, siteId, [id]);
   }
   const publish = flags.bake
     ? splitOwnBake(await ctx.publisher.changed(siteId, [{ kind: "frame", frameId: id, slug }]), slug)
@@ -127,7 +129,7 @@ export async function replaceFrame(ctx: FramesContext, siteId: number, userId: n
     const occupant = await slugOccupant(ctx.db, siteId, slug, existing.id);
     if (occupant) throw slugTaken(occupant.id, occupant.slug);
   }
-  const report = reportFor(html, existing.id, slug, await siteFrameNodes(ctx.db, siteId), existing.slug);
+  const report = reportFor(html, existing.id, slug, await siteIndex(ctx.db, siteId), existing.slug);
   const at = gmt(ctx.clock());
   const row = { ...draftRow(existing.id, slug, html, report, at, userId, existing), site_id: siteId };
   const fields = reportFields(report, warnings);
@@ -152,6 +154,9 @@ export async function replaceFrame(ctx: FramesContext, siteId: number, userId: n
   } catch (error) {
     if (isUniqueViolation(error)) throw slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug);
     throw error;
+  } finally {
+    // A rename also rewrote references in other frames: the whole site is read again.
+    frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
   }
 
   const changes = [{ kind: "frame" as const, frameId: existing.id, slug }];

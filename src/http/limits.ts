@@ -1,7 +1,12 @@
 // The two limits of the spec: failed authentications per address (lockout) and requests
 // per caller, each a fixed one-minute window held by rate-limiter-flexible. The memory store
-// serves one process; issue 7 swaps in its PostgreSQL store behind the same interface.
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+// serves one process (SQLite); on PostgreSQL the counters live in the database (table
+// `rate_limits`, made by migration 0030), so every process behind a load balancer counts
+// against the same windows (CONTRACT §1).
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type pg from "pg";
+import type { Store } from "../store/database.ts";
+import { RATE_LIMITS_TABLE } from "../store/migrations/0030_rate_limits.ts";
 
 export interface RequestAllowance {
   allowed: boolean;
@@ -67,4 +72,27 @@ export function memoryLimits(requestsPerMinute: number, failuresPerMinute: numbe
     requestsPerMinute,
     failuresPerMinute,
   );
+}
+
+/**
+ * Limits shared by every process on one PostgreSQL database: one row per key in `rate_limits`,
+ * updated with a single upsert per request (the window and the count move together, so two
+ * processes never both take the last point). Uses the store's pool; the table is made by a
+ * migration, so nothing is created here.
+ */
+export function postgresLimits(pool: pg.Pool, requestsPerMinute: number, failuresPerMinute: number): Limits {
+  const common = { storeClient: pool, storeType: "pool", tableName: RATE_LIMITS_TABLE, tableCreated: true, duration: WINDOW_SECONDS, clearExpiredByTimeout: true };
+  return new FlexibleLimits(
+    new RateLimiterPostgres({ ...common, points: requestsPerMinute, keyPrefix: "req" }),
+    new RateLimiterPostgres({ ...common, points: failuresPerMinute, keyPrefix: "authfail" }),
+    requestsPerMinute,
+    failuresPerMinute,
+  );
+}
+
+/** The limits a store calls for: in the database on PostgreSQL, in memory on SQLite. */
+export function limitsFor(store: Pick<Store, "postgres">, requestsPerMinute: number, failuresPerMinute: number): Limits {
+  return store.postgres
+    ? postgresLimits(store.postgres.pool, requestsPerMinute, failuresPerMinute)
+    : memoryLimits(requestsPerMinute, failuresPerMinute);
 }

@@ -1,10 +1,14 @@
 // First start creates the network (CONTRACT §1): main site 1 and super-administrator `admin`
 // (id 1) with a token. Later starts reuse the stored state; a SVC_ADMIN_TOKEN given on a later
 // start is made one of admin's tokens if it is not already.
+// Several processes may start at once on one PostgreSQL database: the transaction first takes a
+// transaction-scoped advisory lock, so one process creates the network while the others wait
+// and then read it (READ COMMITTED: each statement after the lock sees the winner's commit).
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { gmt } from "../clock.ts";
-import type { Db } from "../store/database.ts";
+import { isPostgres, type Db } from "../store/database.ts";
 import { storeToken } from "./tokens-service.ts";
 import { hashToken } from "./token-format.ts";
 
@@ -23,8 +27,12 @@ export interface BootstrapResult {
 
 export const ADMIN_USER_ID = 1;
 
+/** Advisory lock key of the first-start bootstrap ("svc boot" in ASCII); per database. */
+const BOOTSTRAP_LOCK = 0x73766320626f6f74n;
+
 export async function bootstrapNetwork(db: Db, options: BootstrapOptions): Promise<BootstrapResult> {
   const result = await db.transaction().execute(async (trx) => {
+    if (isPostgres(db)) await sql`select pg_advisory_xact_lock(${sql.lit(BOOTSTRAP_LOCK)})`.execute(trx);
     const existing = await trx.selectFrom("users").select("id").where("id", "=", ADMIN_USER_ID).executeTakeFirst();
     if (existing) {
       if (options.adminToken) {

@@ -3,6 +3,7 @@
 // frames and publish work complete; pages never write frames.
 import { storedAnalysis } from "../frames/record.ts";
 import { frameByRef } from "../frames/queries.ts";
+import { siteIndex } from "../frames/graph.ts";
 import { fail } from "../http/errors.ts";
 import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
 import type { Db } from "../store/database.ts";
@@ -20,10 +21,31 @@ export interface StaticCopyFacts {
   written_at_gmt: string;
 }
 
-/** Facts of the frames these pages stand on, by frame id; a frame id with no frame is absent. */
+/**
+ * Facts of the frames these pages stand on, by frame id; a frame id with no frame is absent.
+ * The site's dependency index is the one the frames service keeps (frames/graph.ts), so a page
+ * answer does not read every frame row again; should a stored analysis not read, the rows are
+ * read here as before, with such a frame counted as reading nothing.
+ */
 export async function frameFactsOf(db: Db, siteId: number, frameIds: ReadonlySet<string>): Promise<Map<string, FrameFacts>> {
+  if (frameIds.size === 0) return new Map();
+  try {
+    return factsIn(await siteIndex(db, siteId), frameIds);
+  } catch {
+    return factsIn(await tolerantIndex(db, siteId), frameIds);
+  }
+}
+
+function factsIn(index: DependencyIndex, frameIds: ReadonlySet<string>): Map<string, FrameFacts> {
   const out = new Map<string, FrameFacts>();
-  if (frameIds.size === 0) return out;
+  for (const id of frameIds) {
+    const node = index.getById(id);
+    if (node) out.set(node.id, { id: node.id, slug: node.slug, rendersOnRequest: index.rendersOnRequest(node.slug) });
+  }
+  return out;
+}
+
+async function tolerantIndex(db: Db, siteId: number): Promise<DependencyIndex> {
   const rows = await db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
   const nodes: FrameNode[] = [];
   for (const row of rows) {
@@ -34,11 +56,7 @@ export async function frameFactsOf(db: Db, siteId: number, frameIds: ReadonlySet
       nodes.push({ id: row.id, slug: row.slug, sources: [], refs: [], liveReasons: [] });
     }
   }
-  const index = new DependencyIndex(nodes);
-  for (const node of nodes) {
-    if (frameIds.has(node.id)) out.set(node.id, { id: node.id, slug: node.slug, rendersOnRequest: index.rendersOnRequest(node.slug) });
-  }
-  return out;
+  return new DependencyIndex(nodes);
 }
 
 /** The `frame` of a page record: the slug of the frame it stands on, or null (none, or deleted). */

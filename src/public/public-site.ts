@@ -65,6 +65,8 @@ export class PublicSite {
   async answer(host: string, url: string, ifNoneMatch: string | undefined): Promise<PublicAnswer> {
     const hit = this.cached(host, url, ifNoneMatch);
     if (hit) return hit;
+    // Taken before reading: a flush that lands while this request reads keeps its answer out of the cache.
+    const ticket = this.cache.ticket();
     const site = await this.directory.resolve(host);
     if (!site) return notFoundPage("no_site");
     const address = addressOfUrl(url);
@@ -79,12 +81,12 @@ export class PublicSite {
       .where("page_id", "=", page.id)
       .executeTakeFirst();
     if (copy && copy.frame_id === page.frame_id) {
-      const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(copy.html, "utf8"), printed: "static" });
+      const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(copy.html, "utf8"), printed: "static" }, ticket);
       return this.send(entry, "static", ifNoneMatch);
     }
     const html = await this.renderer.renderPage(site.id, page, lang);
     if (html === null) return notFoundPage("frame_deleted");
-    const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(html, "utf8"), printed: "on_request" });
+    const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(html, "utf8"), printed: "on_request" }, ticket);
     return this.send(entry, "on_request", ifNoneMatch);
   }
 }

@@ -1,22 +1,48 @@
 // Compiled frames kept by the sha256 of their markup, so a render never parses markup twice.
-// Bounded by count; the least recently used go first.
+// Bounded by count and by the bytes of markup held (a compiled frame keeps its markup, which it
+// renders slices of; a frame may be 2 MB): the least recently used go first.
 import { compileFrame, type CompiledFrame } from "../markup/index.ts";
+
+export const DEFAULT_COMPILED_BYTES = 16 * 1024 * 1024;
 
 export class CompiledCache {
   private readonly entries = new Map<string, CompiledFrame>();
+  private bytes = 0;
 
-  constructor(private readonly max = 2000) {}
+  constructor(private readonly max = 2000, private readonly maxBytes = DEFAULT_COMPILED_BYTES) {}
 
-  get(sha256: string, html: string): CompiledFrame {
+  /** The compiled frame of this markup, if held (marked recently used). */
+  peek(sha256: string): CompiledFrame | undefined {
     const hit = this.entries.get(sha256);
     if (hit) {
       this.entries.delete(sha256);
       this.entries.set(sha256, hit);
-      return hit;
     }
+    return hit;
+  }
+
+  get(sha256: string, html: string): CompiledFrame {
+    const hit = this.peek(sha256);
+    if (hit) return hit;
     const compiled = compileFrame(html);
+    // Markup larger than the whole budget is compiled for this render only.
+    if (html.length > this.maxBytes) return compiled;
     this.entries.set(sha256, compiled);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    this.bytes += compiled.html.length;
+    for (const [key, old] of this.entries) {
+      if (this.entries.size <= this.max && this.bytes <= this.maxBytes) break;
+      this.entries.delete(key);
+      this.bytes -= old.html.length;
+    }
     return compiled;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Code units of markup held. */
+  get heldBytes(): number {
+    return this.bytes;
   }
 }

@@ -19,8 +19,9 @@ export interface FrameNode {
 export class DependencyIndex {
   private readonly bySlug = new Map<string, FrameNode>();
   private readonly byId = new Map<string, FrameNode>();
-  /** slug → slugs of frames that embed it directly (including embedders of a missing slug). */
-  private readonly embedders = new Map<string, Set<string>>();
+  /** slug → slugs of frames that embed it directly (including embedders of a missing slug); built on first use. */
+  private embeddersMemo: Map<string, Set<string>> | null = null;
+  private readonly embeddedMemo = new Map<string, string[]>();
   private readonly effectiveMemo = new Map<string, ReadonlySet<string>>();
   private readonly liveMemo = new Map<string, readonly string[]>();
 
@@ -29,13 +30,20 @@ export class DependencyIndex {
       this.bySlug.set(frame.slug, frame);
       this.byId.set(frame.id, frame);
     }
+  }
+
+  /** The reverse edges, built once, when a walk up from a frame first needs them. */
+  private get embedders(): Map<string, Set<string>> {
+    if (this.embeddersMemo) return this.embeddersMemo;
+    const embedders = new Map<string, Set<string>>();
     for (const frame of this.bySlug.values()) {
       for (const target of this.embeddedSlugs(frame.slug)) {
-        let set = this.embedders.get(target);
-        if (!set) this.embedders.set(target, (set = new Set()));
+        let set = embedders.get(target);
+        if (!set) embedders.set(target, (set = new Set()));
         set.add(frame.slug);
       }
     }
+    return (this.embeddersMemo = embedders);
   }
 
   frames(): IterableIterator<FrameNode> {
@@ -59,7 +67,10 @@ export class DependencyIndex {
   embeddedSlugs(slug: string): string[] {
     const frame = this.bySlug.get(slug);
     if (!frame) return [];
-    return [...new Set(frame.refs.map((ref) => this.resolve(ref)))].sort();
+    if (frame.refs.length === 0) return [];
+    let slugs = this.embeddedMemo.get(slug);
+    if (!slugs) this.embeddedMemo.set(slug, (slugs = [...new Set(frame.refs.map((ref) => this.resolve(ref)))].sort()));
+    return [...slugs];
   }
 
   /** Direct embedders of a slug (frames that name it, even while it is missing). */

@@ -32,6 +32,14 @@ export interface EngineDeps {
 
 type FrameEntry = Rebaked["frames"][number];
 
+/**
+ * On SQLite every query of a publish run completes at once, so a run of thousands of frames
+ * would never give the event loop back: every other request (public pages included) would wait
+ * for the whole run. It lets them in every few frames.
+ */
+const YIELD_EVERY = 16;
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function bakeResponse(frameId: string, slug: string, result: RenderResult, sourceBytes: number, lang: string | null, state: SiteState) {
@@ -60,6 +68,8 @@ function bakeResponse(frameId: string, slug: string, result: RenderResult, sourc
 /** One publish operation over one site. */
 class Run {
   private readonly bakes = new Map<string, RenderResult>();
+  /** Frames whose pages have all been republished in this run: their outputs are not kept. */
+  private readonly forgotten = new Set<string>();
   private readonly frames: FrameEntry[] = [];
   private readonly republished = new Set<number>();
   private readonly flushedUrls = new Set<string>();
@@ -73,13 +83,17 @@ class Run {
     return runBounded(this.deps.executor, job, this.deps.timeoutMs);
   }
 
-  /** The baked output of a page-independent frame in one language, rendered once per run. */
+  /**
+   * The baked output of a page-independent frame in one language, rendered once per run. It is
+   * kept only while pages on the frame may still need it (see `forgetBakes`), so that a full
+   * rebake of thousands of frames never holds every output at once.
+   */
   private async bakeFor(frameId: string, slug: string, lang: string | null): Promise<RenderResult> {
     const key = `${frameId} ${lang ?? ""}`;
     const known = this.bakes.get(key);
     if (known) return known;
     const result = await this.render(slug, lang);
-    this.bakes.set(key, result);
+    if (this.pagesOnFrame(frameId).length > 0 && !this.forgotten.has(frameId)) this.bakes.set(key, result);
     const at = gmt(this.deps.clock());
     const row = { frame_id: frameId, site_id: this.state.site.id, lang: lang ?? "", html: result.html, bytes: Buffer.byteLength(result.html), report_json: JSON.stringify({ unresolved: result.unresolved, warnings: result.warnings }), baked_at_gmt: at };
     await this.deps.db
@@ -103,6 +117,12 @@ class Run {
     this.frames.push({ id: node.id, slug, because, bake: "baked", detail: bakeResponse(node.id, slug, result, source.bytes, lang, this.state) });
   }
 
+  /** Drops the kept outputs of a frame once every page on it has been republished. */
+  forgetBakes(frameId: string): void {
+    this.forgotten.add(frameId);
+    for (const key of this.bakes.keys()) if (key.startsWith(`${frameId} `)) this.bakes.delete(key);
+  }
+
   /** Brings one page's public output up to date: static copy written or removed, cache flushed. */
   async republishPage(pageId: number): Promise<void> {
     if (this.republished.has(pageId)) return;
@@ -110,9 +130,17 @@ class Run {
     const siteId = this.state.site.id;
     const page = await pageById(this.deps.db, siteId, pageId);
     const previous = await this.deps.db.selectFrom("static_copies").select(["address", "sha256"]).where("site_id", "=", siteId).where("page_id", "=", pageId).executeTakeFirst();
-    for (const address of this.deps.pages.flushPages(siteId, [pageId])) this.flushedUrls.add(address);
     if (previous) this.flushedUrls.add(previous.address);
+    // The cache is flushed once the static copy is written or removed (below): a reader that
+    // comes in between must not load the old copy again and keep it.
+    try {
+      await this.rewritePage(siteId, pageId, page, previous);
+    } finally {
+      for (const address of this.deps.pages.flushPages(siteId, [pageId])) this.flushedUrls.add(address);
+    }
+  }
 
+  private async rewritePage(siteId: number, pageId: number, page: PageRow | undefined, previous: { address: string; sha256: string } | undefined): Promise<void> {
     const node = page?.frame_id ? this.state.index.getById(page.frame_id) : undefined;
     const servable = page && page.status === "publish" && this.state.tree.visible(page.id) && node;
     if (!servable || this.state.index.rendersOnRequest(node.slug)) {
@@ -164,19 +192,26 @@ class Run {
   }
 
   private frameIds = new Map<number, string | null>();
+  /** Frame id → ids of the pages on it, ascending. */
+  private onFrame = new Map<string, number[]>();
   frameIdOf(pageId: number): string | null {
     return this.frameIds.get(pageId) ?? null;
   }
 
   async loadFrameIds(): Promise<void> {
     const rows = await this.deps.db.selectFrom("pages").select(["id", "frame_id"]).where("site_id", "=", this.state.site.id).execute();
-    for (const row of rows) this.frameIds.set(row.id, row.frame_id);
+    for (const row of rows) {
+      this.frameIds.set(row.id, row.frame_id);
+      if (row.frame_id === null) continue;
+      const list = this.onFrame.get(row.frame_id);
+      if (list) list.push(row.id);
+      else this.onFrame.set(row.frame_id, [row.id]);
+    }
+    for (const list of this.onFrame.values()) list.sort((a, b) => a - b);
   }
 
   pagesOnFrame(frameId: string): number[] {
-    const out: number[] = [];
-    for (const [pageId, id] of this.frameIds) if (id === frameId) out.push(pageId);
-    return out.sort((a, b) => a - b);
+    return [...(this.onFrame.get(frameId) ?? [])];
   }
 
   report(status: Rebaked["status"], skipped: string[]): Rebaked {
@@ -254,11 +289,23 @@ export class PublishingEngine implements Publisher, PageRenderer {
       if (change.kind === "languages" || change.kind === "all") for (const lite of state.tree.all()) pageIds.add(lite.id);
     }
     try {
+      let done = 0;
       for (const slug of processed) {
         await run.rebakeFrame(slug, affected.get(slug)!);
-        for (const pageId of run.pagesOnFrame(state.index.get(slug)!.id)) pageIds.add(pageId);
+        // The pages on the frame are republished at once, while its output is at hand: it need
+        // not be kept until the end of the run.
+        const frameId = state.index.get(slug)!.id;
+        for (const pageId of run.pagesOnFrame(frameId)) {
+          pageIds.add(pageId);
+          await run.republishPage(pageId);
+        }
+        run.forgetBakes(frameId);
+        if (++done % YIELD_EVERY === 0) await yieldToOthers();
       }
-      for (const pageId of [...pageIds].sort((a, b) => a - b)) await run.republishPage(pageId);
+      for (const pageId of [...pageIds].sort((a, b) => a - b)) {
+        await run.republishPage(pageId);
+        if (++done % YIELD_EVERY === 0) await yieldToOthers();
+      }
       return run.report("ok", skipped);
     } catch (error) {
       if (error instanceof ExecutorUnavailable) return run.report("unavailable", skipped);

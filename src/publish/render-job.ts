@@ -104,12 +104,23 @@ async function frameClosure(db: Db, state: SiteState, cache: CompiledCache, slug
     }
   }
   const ids = [...slugs].map((s) => state.index.get(s)?.id).filter((id): id is string => id !== undefined);
-  const rows = ids.length === 0 ? [] : await db.selectFrom("frames").select(["id", "slug", "html", "sha256"]).where("id", "in", ids).execute();
+  const rows = ids.length === 0 ? [] : await db.selectFrom("frames").select(["id", "slug", "sha256"]).where("id", "in", ids).execute();
   const byRef = new Map<string, { slug: string; compiled: CompiledFrame }>();
-  for (const row of rows) {
-    const entry = { slug: row.slug, compiled: cache.get(row.sha256, row.html) };
+  const add = (row: { id: string; slug: string }, compiled: CompiledFrame) => {
+    const entry = { slug: row.slug, compiled };
     byRef.set(row.slug, entry);
     byRef.set(row.id, entry);
+  };
+  // The markup is read only for frames whose program is not held already.
+  const missing: typeof rows = [];
+  for (const row of rows) {
+    const compiled = cache.peek(row.sha256);
+    if (compiled) add(row, compiled);
+    else missing.push(row);
+  }
+  if (missing.length > 0) {
+    const markup = await db.selectFrom("frames").select(["id", "slug", "html", "sha256"]).where("id", "in", missing.map((row) => row.id)).execute();
+    for (const row of markup) add(row, cache.get(row.sha256, row.html));
   }
   return byRef;
 }

@@ -1,5 +1,7 @@
 // Builds the publishing parts that share state: the page cache, the compiled-frame cache, the
-// engine (Publisher and on-request renderer) and the public site.
+// engine (Publisher and on-request renderer) and the public site. The page cache and the host
+// directory are handed to the invalidation (invalidation.ts), which tells their flushes to the
+// other processes on the same PostgreSQL database and applies theirs.
 import type { Clock } from "../clock.ts";
 import { ApiError } from "../http/errors.ts";
 import { resolveSource } from "../data/sources.ts";
@@ -10,12 +12,15 @@ import { CompiledCache } from "./compiled-cache.ts";
 import { PublishingEngine } from "./engine.ts";
 import { DEFAULT_RENDER_TIMEOUT_MS, inProcessExecutor, type Executor } from "./executor.ts";
 import { PageCache } from "./page-cache.ts";
+import { singleProcess, type Invalidation } from "./invalidation.ts";
 import type { SourceLoader } from "./render-job.ts";
 
 export interface PublishingOptions {
   executor?: Executor;
   timeoutMs?: number;
   cacheBytes?: number;
+  /** Cross-process invalidation; default: a single process (nothing to tell). */
+  invalidation?: Invalidation;
 }
 
 export interface Publishing {
@@ -39,6 +44,8 @@ export function contentSources(port: number): SourceLoader {
 
 export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
   const pages = new PageCache(options.cacheBytes);
+  const directory = new SiteDirectory(db);
+  (options.invalidation ?? singleProcess).attach(pages, directory);
   const engine = new PublishingEngine({
     db,
     clock,
@@ -49,5 +56,5 @@ export function createPublishing(db: Db, clock: Clock, port: number, options: Pu
     timeoutMs: options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
     sources: contentSources(port),
   });
-  return { engine, publicSite: new PublicSite(db, pages, new SiteDirectory(db), engine) };
+  return { engine, publicSite: new PublicSite(db, pages, directory, engine) };
 }

@@ -2,7 +2,7 @@
 // Services see only Kysely<Tables>; the dialect matters to migrations and a few error mappings.
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Kysely, SqliteDialect, PostgresDialect } from "kysely";
+import { Kysely, SqliteDialect, PostgresDialect, PostgresAdapter } from "kysely";
 import SQLite from "better-sqlite3";
 import pg from "pg";
 import type { Tables } from "./schema.ts";
@@ -15,9 +15,22 @@ export type Db = Kysely<Tables>;
 export interface Store {
   db: Db;
   dialect: Dialect;
+  /** PostgreSQL only (null on SQLite): the pool behind `db` (rate limits share it) and the
+   * settings of one dedicated connection (the LISTEN session of cross-process invalidation). */
+  postgres: PostgresHandles | null;
   /** Answers true when the database answers a trivial query. */
   ping(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** Whether a database (or transaction) speaks to PostgreSQL. */
+export function isPostgres(db: Kysely<any>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+export interface PostgresHandles {
+  pool: pg.Pool;
+  clientConfig: pg.ClientConfig;
 }
 
 export interface StoreOptions {
@@ -51,6 +64,7 @@ function openSqlite(options: StoreOptions): Store {
   return {
     db,
     dialect: "sqlite",
+    postgres: null,
     async ping() {
       try {
         database.prepare("select 1").get();
@@ -73,14 +87,19 @@ function sslOf(options: DbOptions): pg.PoolConfig["ssl"] {
   return options.ssl === "require" ? { rejectUnauthorized: false, ca } : { rejectUnauthorized: true, ca };
 }
 
-function openPostgres(url: string, options: DbOptions = DEFAULT_DB): Store {
-  const pool = new pg.Pool({
+/** One connection's settings: address, statement timeout, connect timeout and TLS. */
+function clientConfigOf(url: string, options: DbOptions): pg.ClientConfig {
+  return {
     connectionString: url,
-    max: options.poolMax,
     statement_timeout: options.statementTimeoutMs || undefined,
     connectionTimeoutMillis: options.connectTimeoutMs,
     ssl: sslOf(options),
-  });
+  };
+}
+
+function openPostgres(url: string, options: DbOptions = DEFAULT_DB): Store {
+  const clientConfig = clientConfigOf(url, options);
+  const pool = new pg.Pool({ ...clientConfig, max: options.poolMax });
   // A connection the server dropped must not crash the process: the pool discards idle ones,
   // and a checked-out client's query fails through its own callback; the event itself is noise.
   pool.on("error", () => {});
@@ -89,6 +108,7 @@ function openPostgres(url: string, options: DbOptions = DEFAULT_DB): Store {
   return {
     db,
     dialect: "postgres",
+    postgres: { pool, clientConfig },
     async ping() {
       try {
         await pool.query("select 1");

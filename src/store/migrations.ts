@@ -1,5 +1,8 @@
 // Versioned migrations, run at start, one file each under migrations/. SQL stays portable:
 // ids come from an auto-increment column whose type is the only dialect-specific part.
+// Several processes may start at once on one PostgreSQL database: Kysely's migrator creates its
+// own tables race-free and runs the migrations under a session advisory lock (one process
+// migrates, the others wait, then find nothing left to do).
 import type { Kysely } from "kysely";
 import { Migrator, type Migration, type MigrationProvider } from "kysely/migration";
 import type { Dialect } from "./database.ts";
@@ -8,6 +11,7 @@ import * as m0001 from "./migrations/0001_foundation.ts";
 import * as m0002 from "./migrations/0002_content.ts";
 import * as m0010 from "./migrations/0010_frames.ts";
 import * as m0020 from "./migrations/0020_menus.ts";
+import * as m0030 from "./migrations/0030_rate_limits.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -15,6 +19,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0002_content", m0002.up],
   ["0010_frames", m0010.up],
   ["0020_menus", m0020.up],
+  ["0030_rate_limits", m0030.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

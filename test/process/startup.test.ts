@@ -44,7 +44,7 @@ describe("first start and restart", () => {
       const file = join(dir, "admin-token");
       assert.equal(readFileSync(file, "utf8").trim(), token);
       assert.equal(statSync(file).mode & 0o777, 0o600);
-      assert.ok(existsSync(join(dir, "svc.db")));
+      assert.equal(existsSync(join(dir, "svc.db")), !env.DATABASE_URL, "a SQLite file only when no DATABASE_URL is given");
 
       const profile = await fetch(first.url("/api/profile"), { headers: { authorization: `Bearer ${token}` } });
       assert.equal(profile.status, 200);

@@ -8,7 +8,7 @@ import { buildApp, type BuildOptions } from "../../src/app.ts";
 import type { AppDeps } from "../../src/app-deps.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { systemClock } from "../../src/clock.ts";
-import { memoryLimits, type Limits } from "../../src/http/limits.ts";
+import { limitsFor, type Limits } from "../../src/http/limits.ts";
 import { openStore, type Store } from "../../src/store/database.ts";
 import { createPublishing, type PublishingOptions } from "../../src/publish/setup.ts";
 import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
@@ -67,7 +67,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const store = await openStore({ dataDir, databaseUrl: config.databaseUrl, db: config.db });
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
-  const limits = options.limits ?? memoryLimits(config.rateLimitPerMin, config.authFailuresPerMin);
+  const limits = options.limits ?? limitsFor(store, config.rateLimitPerMin, config.authFailuresPerMin);
   const publishing = createPublishing(store.db, systemClock, config.port, options.publishing);
   const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite };
   const app = await buildApp(deps, options.build);

@@ -1,0 +1,10 @@
+import { compileFrame } from "../src/markup/index.ts";
+import { frame10k } from "./content.ts";
+const gc = (globalThis as any).gc;
+gc(); const h0 = process.memoryUsage().heapUsed;
+const srcs: string[] = []; for (let i = 0; i < 2000; i++) srcs.push(frame10k(i));
+gc(); const h1 = process.memoryUsage().heapUsed;
+const kept = srcs.map((s) => compileFrame(s));
+gc(); const h2 = process.memoryUsage().heapUsed;
+console.log("sources", ((h1 - h0) / 2000 / 1024).toFixed(1), "KB each; compiled extra", ((h2 - h1) / 2000 / 1024).toFixed(1), "KB each");
+const c = kept[0] as any; console.log(Object.keys(c), Object.keys(c.program ?? {}), JSON.stringify(c.analysis).length, c.program?.ops?.length);
