@@ -137,6 +137,12 @@ export function memoryOf(pid: number): { rssMb: number; peakMb: number } {
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
 }
 
+/** CPU time (user + system) a process has used so far, in milliseconds (from /proc; 10 ms ticks). */
+export function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /** A JSON API client with the admin token. Throws on an unexpected status. */
 export class Api {
   constructor(readonly port: number, private readonly token = ADMIN_TOKEN) {}
@@ -195,7 +201,7 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
 const PER_CONNECTION = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
 /** Starts the bare node:http server answering exactly this recorded answer. */
-export async function startBare(answer: Answer, file: string): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startBare(answer: Answer, file: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const headers: Record<string, string | string[]> = {};
   for (const [key, value] of Object.entries(answer.headers)) if (value !== undefined && !PER_CONNECTION.has(key)) headers[key] = value;
   writeFileSync(file, JSON.stringify({ status: answer.status, headers, body_base64: answer.body.toString("base64") }));
@@ -211,6 +217,7 @@ export async function startBare(answer: Answer, file: string): Promise<{ port: n
   });
   return {
     port,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = once(child, "exit");
@@ -223,24 +230,32 @@ export async function startBare(answer: Answer, file: string): Promise<{ port: n
 export interface Comparison {
   service: LoadResult;
   bare: LoadResult;
+  /** Median over the rounds of service throughput / bare throughput. */
   ratio: number;
 }
 
 /**
  * Throughput of the service against the bare server under the same settings: a warm-up run on
- * each, then `rounds` measured runs alternating service and bare, best run of each kept (the
- * machine's noise only ever slows a run down).
+ * each, then `rounds` pairs of runs, the order alternating (service first, then bare first).
+ * The ratio is the median of the pairs' ratios, so a burst of other load on the machine moves
+ * one pair, not the result; the runs reported are those of the median pair.
  */
 export async function compare(serviceUrl: string, bareUrl: string, options: LoadOptions & { rounds: number; warmup: number }): Promise<Comparison> {
   await load(serviceUrl, { ...options, duration: options.warmup });
   await load(bareUrl, { ...options, duration: options.warmup });
-  let service: LoadResult | undefined;
-  let bare: LoadResult | undefined;
+  const pairs: Array<{ service: LoadResult; bare: LoadResult; ratio: number }> = [];
   for (let i = 0; i < options.rounds; i++) {
-    const s = await load(serviceUrl, options);
-    const b = await load(bareUrl, options);
-    if (!service || s.rps > service.rps) service = s;
-    if (!bare || b.rps > bare.rps) bare = b;
+    let s: LoadResult;
+    let b: LoadResult;
+    if (i % 2 === 0) {
+      s = await load(serviceUrl, options);
+      b = await load(bareUrl, options);
+    } else {
+      b = await load(bareUrl, options);
+      s = await load(serviceUrl, options);
+    }
+    pairs.push({ service: s, bare: b, ratio: s.rps / b.rps });
   }
-  return { service: service!, bare: bare!, ratio: service!.rps / bare!.rps };
+  pairs.sort((x, y) => x.ratio - y.ratio);
+  return pairs[Math.floor(pairs.length / 2)];
 }

@@ -16,7 +16,7 @@ const S = "/api/site/1";
 const RESULTS = join(ROOT, "bench/results");
 const QUICK = process.env.BENCH_QUICK === "1";
 /** Load settings: few connections and a few seconds, the same for the service and the bare server. */
-const LOAD = { connections: 8, duration: QUICK ? 1 : 3, warmup: 1, rounds: QUICK ? 1 : 2 };
+const LOAD = { connections: 8, duration: QUICK ? 1 : 2, warmup: 1, rounds: QUICK ? 1 : 5 };
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const wanted = (group: string) => !ONLY || ONLY.has(group);
 
@@ -183,6 +183,7 @@ async function largeSite(dataDir: string): Promise<void> {
     const api = new Api(service.port);
     // A full rebake: every frame prints site.name, so a settings change rebakes all of them and
     // rewrites the static copy of every page.
+    const beforeRebake = memoryOf(service.pid);
     const { ms, answer } = await api.timed("PATCH", `${S}/settings`, { tagline: "After a full rebake" });
     const rebaked = answer.rebaked;
     if (rebaked.total !== filled.frames || rebaked.pages.length !== filled.pages) throw new Error(`full rebake: ${rebaked.total} frames, ${rebaked.pages.length} pages`);
@@ -194,9 +195,11 @@ async function largeSite(dataDir: string): Promise<void> {
     }
     await sleep(200);
     const mem = memoryOf(service.pid);
-    const rss = Math.max(mem.rssMb, afterRebake.rssMb);
-    notes.push(`full rebake of ${rebaked.total} frames and ${rebaked.pages.length} pages: ${(ms / 1000).toFixed(1)} s; RSS after it ${afterRebake.rssMb.toFixed(0)} MB, after serving every page ${mem.rssMb.toFixed(0)} MB, peak ${mem.peakMb.toFixed(0)} MB`);
-    record({ name: "memory_10k_frames_2k_pages", value: round(rss, 1), unit: "MB", baseline: 400, ratio: round(rss / 400, 3), target: "<= 400 MB", pass: rss <= 400 });
+    // The value is the peak resident set of the process (VmHWM): the full rebake itself included,
+    // not only what stays once it is over.
+    const peak = Math.max(mem.peakMb, mem.rssMb, afterRebake.rssMb);
+    notes.push(`full rebake of ${rebaked.total} frames and ${rebaked.pages.length} pages: ${(ms / 1000).toFixed(1)} s; RSS before it ${beforeRebake.rssMb.toFixed(0)} MB, after it ${afterRebake.rssMb.toFixed(0)} MB, after serving every page once ${mem.rssMb.toFixed(0)} MB, peak ${mem.peakMb.toFixed(0)} MB`);
+    record({ name: "memory_10k_frames_2k_pages", value: round(peak, 1), unit: "MB", baseline: 400, ratio: round(peak / 400, 3), target: "<= 400 MB (peak RSS)", pass: peak <= 400 });
   } finally {
     await service.stop();
   }

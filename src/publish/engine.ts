@@ -244,6 +244,9 @@ class Run {
 }
 
 export class PublishingEngine implements Publisher, PageRenderer {
+  /** Per site, the end of the last publish run queued. */
+  private readonly runs = new Map<number, Promise<void>>();
+
   constructor(private readonly deps: EngineDeps) {}
 
   /** Renders a page whose frame depends on it (or whose static copy is missing), bounded in time. */
@@ -269,7 +272,27 @@ export class PublishingEngine implements Publisher, PageRenderer {
     return out;
   }
 
+  /**
+   * Publish runs of one site take turns. A run lets other requests in every few frames (see
+   * YIELD_EVERY) and reads the site's state once, at its start: a write that lands meanwhile is
+   * published by its own run, which starts from the state after that write only once this one
+   * is over, so a later run's output always has the last word.
+   */
   async changed(siteId: number, changes: Change[], options: PublishOptions = {}): Promise<Rebaked> {
+    const before = this.runs.get(siteId);
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    this.runs.set(siteId, mine);
+    try {
+      await before;
+      return await this.publish(siteId, changes, options);
+    } finally {
+      done();
+      if (this.runs.get(siteId) === mine) this.runs.delete(siteId);
+    }
+  }
+
+  private async publish(siteId: number, changes: Change[], options: PublishOptions): Promise<Rebaked> {
     const state = await loadSiteState(this.deps.db, siteId, this.deps.port);
     if (!state || changes.length === 0) return nothingRebaked();
     const run = new Run(this.deps, state);
