@@ -12,6 +12,7 @@ import { RoutesIndex } from "./http/routes-index.ts";
 import { schemaValidator } from "./http/validation.ts";
 import { nulPath } from "./http/nul.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
+import { siteScope } from "./http/site-scope.ts";
 import { Obj, Type } from "./http/schema.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
@@ -108,22 +109,26 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   app.decorateRequest("caller", null);
+  // One hook for every request (each hook is a step of Fastify's pipeline on every call).
+  const guard = apiGuard(deps.store.db, deps.limits);
+  const resolveSite = siteScope(deps.store.db);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
     if (request.url.includes("%00")) {
       throw preFail("invalid_field", { field: "url", reason: "nul_character" }, "The address contains U+0000, which cannot be stored.");
     }
-  });
-  const guard = apiGuard(deps.store.db, deps.limits);
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.url.startsWith("/api/") || request.url === "/api") await guard(request, reply);
+    if (request.url.startsWith("/api/") || request.url === "/api") {
+      await guard(request, reply);
+      await resolveSite(request, reply);
+    }
   });
 
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", async (_request, reply) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("Connection", "close");
+    done(null, payload);
   });
 
   app.setErrorHandler(errorHandler);

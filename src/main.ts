@@ -46,8 +46,9 @@ async function main(): Promise<void> {
   invalidation.useLog?.(app.log);
   // An API write answers once its flushes have been told to the other processes, so a client
   // that writes through one process and then reads through another sees what it wrote.
-  app.addHook("onSend", async (request) => {
-    if (request.method !== "GET" && request.method !== "HEAD") await invalidation.settled();
+  app.addHook("onSend", (request, _reply, payload, done) => {
+    if (request.method === "GET" || request.method === "HEAD") return done(null, payload);
+    invalidation.settled().then(() => done(null, payload), done);
   });
 
   let stopping = false;

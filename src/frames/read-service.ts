@@ -2,6 +2,7 @@
 import { fail } from "../http/errors.ts";
 import { warning, type Warning } from "../http/warnings.ts";
 import type { Db } from "../store/database.ts";
+import { keptUntilWrite } from "../store/kept-reads.ts";
 import { siteIndex } from "./graph.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { frameByRef, framesOfSite } from "./queries.ts";
@@ -42,7 +43,18 @@ export function refFrom(ref: string | undefined): string {
   return ref.trim();
 }
 
-export async function getFrame(db: Db, siteId: number, ref: string) {
+/**
+ * One frame as GET answers it. Clients poll frames (ETag checks, agents reading before they
+ * write), so the answer is kept until the database changes (store/kept-reads.ts).
+ */
+export function getFrame(db: Db, siteId: number, ref: string): Promise<FrameAnswer> {
+  const key = refFrom(ref);
+  return keptUntilWrite(db, `frame:${siteId}:${key}`, () => readFrame(db, siteId, key), { weight: (answer) => 2048 + 3 * Number(answer.frame.bytes) });
+}
+
+type FrameAnswer = Awaited<ReturnType<typeof readFrame>>;
+
+async function readFrame(db: Db, siteId: number, ref: string) {
   const row = await frameByRef(db, siteId, refFrom(ref));
   if (!row) throw fail("frame_not_found", { ref });
   const index = await siteIndex(db, siteId);
@@ -56,5 +68,5 @@ export async function getFrame(db: Db, siteId: number, ref: string) {
   });
   // `pages` is present, possibly empty, on GET of one frame (CONTRACT §9).
   frame.pages = pages;
-  return { frame, etag: frameEtag(row) };
+  return Object.freeze({ frame: Object.freeze(frame), etag: frameEtag(row) });
 }

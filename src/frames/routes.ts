@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.ts";
 import { fail } from "../http/errors.ts";
+import { sendKeptJson } from "../http/kept-json.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { ok } from "../http/warnings.ts";
 import { homeUrl } from "../network/context.ts";
@@ -126,14 +127,15 @@ export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
   scope.get("/frames/:ref", {
     schema: { tags, summary: "One frame with its markup, referenced_by and pages", params: RefParams, response: { 200: Success({ site_id: Type.Integer(), frame: Frame }), ...commonErrors } },
   }, async (request, reply) => {
-    const { frame, etag } = await getFrame(ctx.db, request.site.id, ref(request));
+    const answer = await getFrame(ctx.db, request.site.id, ref(request));
+    const { frame, etag } = answer;
     reply.header("ETag", etag);
     // A client holding the current revision needs no body (weak comparison, RFC 9110 §13.1.2).
     const held = request.headers["if-none-match"];
     if (typeof held === "string" && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
       return reply.code(304).send();
     }
-    return ok({ site_id: request.site.id, frame });
+    return sendKeptJson(reply, answer, () => ok({ site_id: request.site.id, frame }));
   });
 
   scope.put("/frames/:ref", {

@@ -3,7 +3,7 @@
 // Each capability registers its routes once, through this, and gets both.
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../app-deps.ts";
-import { siteScope, type SiteAddressing } from "./site-scope.ts";
+import type { SiteAddressing } from "./site-scope.ts";
 
 export type SiteRoutes = (scope: FastifyInstance, deps: AppDeps) => void;
 
@@ -15,12 +15,11 @@ export function registerSiteRoutes(app: FastifyInstance, deps: AppDeps, everywhe
   const mount = (prefix: string, addressing: SiteAddressing, capabilities: SiteRoutes[]) =>
     app.register(
       async (scope) => {
-        scope.addHook("onRequest", siteScope(deps.store.db, addressing));
-        if (addressing === "legacy") {
-          scope.addHook("onRoute", (route) => {
-            route.schema = { ...route.schema, deprecated: true } as typeof route.schema;
-          });
-        }
+        // The site is resolved by the app's one request hook (src/app.ts), told by this config.
+        scope.addHook("onRoute", (route) => {
+          route.config = { ...route.config, siteAddressing: addressing };
+          if (addressing === "legacy") route.schema = { ...route.schema, deprecated: true } as typeof route.schema;
+        });
         for (const register of capabilities) register(scope, deps);
       },
       { prefix },

@@ -7,11 +7,16 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import { preFail } from "./errors.ts";
 import type { Db } from "../store/database.ts";
 import { administers } from "../network/callers.ts";
-import { MAIN_SITE_ID, siteByDomain, siteById, type SiteRow } from "../network/sites-queries.ts";
+import { MAIN_SITE_ID, siteByDomain, siteById as readSite, type SiteRow } from "../network/sites-queries.ts";
+import { keptUntilWrite } from "../store/kept-reads.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     site: SiteRow;
+  }
+  interface FastifyContextConfig {
+    /** How a site-scoped route names its site; set by registerSiteRoutes. */
+    siteAddressing?: SiteAddressing;
   }
 }
 
@@ -21,6 +26,14 @@ function positiveInt(value: unknown): number | null {
   if (typeof value !== "string" || !/^[1-9]\d{0,9}$/.test(value)) return null;
   const n = Number(value);
   return n <= 2_147_483_647 ? n : null;
+}
+
+/** Every site-scoped call reads its site: the row is kept until the database changes. */
+function siteById(db: Db, id: number): Promise<SiteRow | undefined> {
+  return keptUntilWrite(db, `site:${id}`, async () => {
+    const row = await readSite(db, id);
+    return row && Object.freeze(row);
+  });
 }
 
 function first(value: unknown): unknown {
@@ -63,9 +76,14 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
   return site;
 }
 
-/** The onRequest hook of the site-scoped routes for one addressing mode. */
-export function siteScope(db: Db, addressing: SiteAddressing) {
+/**
+ * Sets `request.site` on a site-scoped route (its config names the addressing, see
+ * site-routes.ts); other routes are left alone. Called by the app's request hook, after the guard.
+ */
+export function siteScope(db: Db) {
   return async function resolveSite(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const addressing = request.routeOptions.config?.siteAddressing;
+    if (addressing === undefined) return;
     request.site = addressing === "path" ? await bySitePath(db, request) : await byLegacySelector(db, request, reply);
   };
 }

@@ -1,5 +1,5 @@
 // The shape of an API token (CONTRACT §3): `op_` and 64 characters of [A-Za-z0-9].
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 
 const TOKEN = /^op_[A-Za-z0-9]{64}$/;
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -21,5 +21,6 @@ export function generateToken(): string {
 
 /** Only this hash is stored; the secret itself never reaches the database or the logs. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
+  // One-shot hash: no Hash object per API call.
+  return hash("sha256", token, "hex");
 }

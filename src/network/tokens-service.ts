@@ -3,7 +3,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../http/errors.ts";
 import type { Db } from "../store/database.ts";
-import { forgetCallers, type Caller } from "./callers.ts";
+import type { Caller } from "./callers.ts";
 import type { NetworkContext } from "./context.ts";
 import { optionalString } from "./input.ts";
 import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
@@ -58,11 +58,7 @@ export async function revokeToken(ctx: NetworkContext, caller: Caller, userRef: 
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
-  try {
-    await ctx.db.deleteFrom("tokens").where("id", "=", token.id).execute();
-  } finally {
-    forgetCallers(ctx.db);
-  }
+  await ctx.db.deleteFrom("tokens").where("id", "=", token.id).execute();
   return token.id;
 }
 
@@ -71,15 +67,11 @@ export async function reissueToken(ctx: NetworkContext, caller: Caller, userRef:
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
   const secret = generateToken();
-  try {
-    await ctx.db
-      .updateTable("tokens")
-      .set({ hash: hashToken(secret), last_issued_at_gmt: gmt(ctx.clock()) })
-      .where("id", "=", token.id)
-      .execute();
-  } finally {
-    forgetCallers(ctx.db);
-  }
+  await ctx.db
+    .updateTable("tokens")
+    .set({ hash: hashToken(secret), last_issued_at_gmt: gmt(ctx.clock()) })
+    .where("id", "=", token.id)
+    .execute();
   return { token_id: token.id, token: secret };
 }
 

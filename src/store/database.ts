@@ -7,6 +7,8 @@ import SQLite from "better-sqlite3";
 import pg from "pg";
 import type { Tables } from "./schema.ts";
 import { migrate } from "./migrations.ts";
+import { keepReadsOf } from "./kept-reads.ts";
+import { ReusedStatements } from "./sqlite-statements.ts";
 import type { DbOptions } from "../config.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -60,7 +62,8 @@ function openSqlite(options: StoreOptions): Store {
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
   database.pragma("busy_timeout = 5000");
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: new ReusedStatements(database) }) });
+  keepReadsOf(db, database);
   return {
     db,
     dialect: "sqlite",
