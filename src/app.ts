@@ -118,8 +118,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       throw preFail("invalid_field", { field: "url", reason: "nul_character" }, "The address contains U+0000, which cannot be stored.");
     }
     if (request.url.startsWith("/api/") || request.url === "/api") {
-      await guard(request, reply);
-      await resolveSite(request, reply);
+      const config = request.routeOptions.config;
+      await guard(request, reply, config);
+      await resolveSite(request, reply, config);
     }
   });
 

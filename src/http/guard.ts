@@ -4,7 +4,7 @@
 // 3. the request is counted against the caller's limit (its token, or its address without a
 //    valid token) and the rate-limit headers are set;
 // 4. a missing or bad token answers 401; a bad one counts toward the lockout.
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "./errors.ts";
 import type { Limits, RequestAllowance } from "./limits.ts";
 import type { Db } from "../store/database.ts";
@@ -40,8 +40,9 @@ function setRateHeaders(reply: FastifyReply, allowance: RequestAllowance): void 
   reply.header("RateLimit", `"default";r=${allowance.remaining};t=${allowance.resetSeconds}`);
 }
 
+/** The gate; `config` is the route's (`request.routeOptions.config`, read once by the caller: Fastify builds it anew on each read). */
 export function apiGuard(db: Db, limits: Limits) {
-  return async function guard(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return async function guard(request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig | undefined): Promise<void> {
     request.caller = null;
     const address = request.ip;
 
@@ -52,7 +53,7 @@ export function apiGuard(db: Db, limits: Limits) {
       });
     }
 
-    const needsToken = request.routeOptions.config?.auth !== "none";
+    const needsToken = config?.auth !== "none";
     const token = needsToken ? presentedToken(request) : null;
     const caller = token === null ? null : await callerByToken(db, token);
 

@@ -3,7 +3,7 @@
 // all answer 404 site_not_found, so a caller never learns whether a foreign site exists.
 // Legacy `/api/…`: chosen by query blog_id, header X-Svc-Blog-Id, then query domain; with none,
 // the main site and `X-Svc-Blog-Source: default`; a non-administrator gets 403 insufficient_role.
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { preFail } from "./errors.ts";
 import type { Db } from "../store/database.ts";
 import { administers } from "../network/callers.ts";
@@ -81,8 +81,8 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
  * site-routes.ts); other routes are left alone. Called by the app's request hook, after the guard.
  */
 export function siteScope(db: Db) {
-  return async function resolveSite(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const addressing = request.routeOptions.config?.siteAddressing;
+  return async function resolveSite(request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig | undefined): Promise<void> {
+    const addressing = config?.siteAddressing;
     if (addressing === undefined) return;
     request.site = addressing === "path" ? await bySitePath(db, request) : await byLegacySelector(db, request, reply);
   };

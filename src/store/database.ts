@@ -62,8 +62,9 @@ function openSqlite(options: StoreOptions): Store {
   database.pragma("foreign_keys = ON");
   database.pragma("synchronous = NORMAL");
   database.pragma("busy_timeout = 5000");
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: new ReusedStatements(database) }) });
-  keepReadsOf(db, database);
+  const statements = new ReusedStatements(database);
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statements }) });
+  keepReadsOf(db, statements);
   return {
     db,
     dialect: "sqlite",

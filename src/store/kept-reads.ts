@@ -1,66 +1,79 @@
 // Answers read from the database, kept until the database changes.
 //
-// On SQLite the service is the only writer through its connection, and SQLite says cheaply
-// whether anything changed: `total_changes()` counts every row this connection inserted, updated
-// or deleted (rolled back ones included, which only costs a needless re-read), and
-// `data_version` moves when another connection commits. Together they are the change stamp.
-// total_changes() is read on every call (0.1 µs); data_version reads the WAL index (1.6 µs), so
-// it is read once per turn of the event loop: a commit of another connection (there is none in
-// service, only tools and tests) shows from the next turn on, as if it came a moment later. An
-// answer kept under one stamp is used only while the stamp is the same; the first call that sees
-// another stamp drops every kept answer.
+// On SQLite the service is the only writer through its connection, and what changed is cheap
+// to know:
+// - the store counts the writing statements it runs (`ReusedStatements.writes`, a number in
+//   memory), checked on every call;
+// - once per turn of the event loop, SQLite is asked too: `total_changes()` counts every row this
+//   connection changed (a write outside the store's query builder), and `data_version` moves when
+//   another connection commits (tools and tests; the service runs one process on SQLite). Such a
+//   write shows from the next turn on, as if it came a moment later. Asking on every call would
+//   cost 2 µs, more than the rest of a kept read.
+// An answer is kept only until the first call that sees any of them move; that call drops every
+// kept answer. Rolled-back writes count too, which only costs a needless read.
 //
-// Why this is exact: a kept answer is computed after its stamp was read, so it is at least as
-// new as the stamp says; Kysely runs one query at a time on the connection, so the computation
-// never sees a transaction half done. Inside a transaction, and on PostgreSQL (other processes
-// write the same database and nothing says so cheaply), nothing is kept: every call computes.
+// Why this is exact: a kept answer is computed after the check before it, so it is at least as
+// new as what the check saw; Kysely runs one query at a time on the connection, so the
+// computation never sees a transaction half done. Inside a transaction, and on PostgreSQL (other
+// processes write the same database and nothing says so cheaply), nothing is kept.
 //
 // Kept answers are shared between calls: read them, never change them.
 import type SQLite from "better-sqlite3";
 import type { Db } from "./database.ts";
+import type { ReusedStatements } from "./sqlite-statements.ts";
 
 /** Bytes of kept answers per database (by the weights callers give); beyond, the oldest go first. */
 export const KEPT_READS_BUDGET = 32 * 1024 * 1024;
 const DEFAULT_WEIGHT = 256;
 
 interface Kept {
-  // Two statements: `select … from pragma_data_version` costs more than both together (4 µs
-  // against 1.7 µs, most of it data_version reading the WAL index).
+  statements: ReusedStatements;
+  // Two statements: `select total_changes(), data_version from pragma_data_version` costs more
+  // than both together (4 µs against 1.7 µs).
   changesStatement: SQLite.Statement<[], number>;
   versionStatement: SQLite.Statement<[], number>;
+  /** What the last check saw. */
+  writes: number;
   changes: number;
   version: number;
-  /** data_version as read in this turn of the event loop. */
-  latestVersion: number;
-  versionRead: boolean;
+  /** Whether SQLite was asked in this turn of the event loop. */
+  askedThisTurn: boolean;
+  /** Moves each time the kept answers are dropped. */
+  generation: number;
   answers: Map<string, { value: unknown; weight: number }>;
   weight: number;
 }
 
 const kept = new WeakMap<Db, Kept>();
 
-/** Called by the store when it opens SQLite: `db` reads through `database`. */
-export function keepReadsOf(db: Db, database: SQLite.Database): void {
-  const changesStatement = database.prepare("select total_changes()").pluck() as SQLite.Statement<[], number>;
-  const versionStatement = database.prepare("pragma data_version").pluck() as SQLite.Statement<[], number>;
-  kept.set(db, { changesStatement, versionStatement, changes: -1, version: -1, latestVersion: -1, versionRead: false, answers: new Map(), weight: 0 });
+/** Called by the store when it opens SQLite: `db` runs its queries through `statements`. */
+export function keepReadsOf(db: Db, statements: ReusedStatements): void {
+  const changesStatement = statements.database.prepare("select total_changes()").pluck() as SQLite.Statement<[], number>;
+  const versionStatement = statements.database.prepare("pragma data_version").pluck() as SQLite.Statement<[], number>;
+  kept.set(db, {
+    statements, changesStatement, versionStatement,
+    writes: -1, changes: -1, version: -1, askedThisTurn: false, generation: 0, answers: new Map(), weight: 0,
+  });
 }
 
-/** The kept answers of `db`, dropped first when its change stamp moved; null where nothing is kept. */
+/** The kept answers of `db`, dropped first when anything was written; null where nothing is kept. */
 function current(db: Db): Kept | null {
   if (db.isTransaction) return null;
   const store = kept.get(db);
   if (!store) return null;
-  const changes = store.changesStatement.get()!;
-  if (!store.versionRead) {
-    store.versionRead = true;
-    setImmediate(() => (store.versionRead = false));
-    store.latestVersion = store.versionStatement.get()!;
-  }
-  const version = store.latestVersion;
-  if (changes !== store.changes || version !== store.version) {
+  let moved = store.statements.writes !== store.writes;
+  store.writes = store.statements.writes;
+  if (!store.askedThisTurn) {
+    store.askedThisTurn = true;
+    setImmediate(() => (store.askedThisTurn = false));
+    const changes = store.changesStatement.get()!;
+    const version = store.versionStatement.get()!;
+    if (changes !== store.changes || version !== store.version) moved = true;
     store.changes = changes;
     store.version = version;
+  }
+  if (moved) {
+    store.generation++;
     store.answers.clear();
     store.weight = 0;
   }
@@ -81,12 +94,12 @@ export interface KeepOptions<V> {
 export async function keptUntilWrite<V>(db: Db, key: string, compute: () => Promise<V>, options: KeepOptions<V> = {}): Promise<V> {
   const store = current(db);
   if (!store) return compute();
-  const { changes, version } = store;
+  const { generation } = store;
   const hit = store.answers.get(key);
   if (hit) return hit.value as V;
   const value = await compute();
   // Another call may have seen a newer stamp meanwhile: then this answer belongs to no one.
-  if (store.changes !== changes || store.version !== version || store.answers.has(key) || (options.keep && !options.keep(value))) return value;
+  if (store.generation !== generation || store.answers.has(key) || (options.keep && !options.keep(value))) return value;
   const weight = options.weight ? options.weight(value) : DEFAULT_WEIGHT;
   if (weight > KEPT_READS_BUDGET / 4) return value;
   store.answers.set(key, { value, weight });

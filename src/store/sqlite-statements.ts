@@ -15,6 +15,8 @@ export const KEPT_STATEMENTS = 500;
 
 export class ReusedStatements implements SqliteDatabase {
   private readonly kept = new Map<string, SQLite.Statement>();
+  /** Statements run that may write (SQLite's `sqlite3_stmt_readonly`): kept reads watch it. */
+  writes = 0;
 
   constructor(
     readonly database: SQLite.Database,
@@ -31,6 +33,9 @@ export class ReusedStatements implements SqliteDatabase {
       if (this.kept.size >= this.capacity) this.kept.delete(this.kept.keys().next().value!);
     }
     this.kept.set(sql, statement);
+    // Kysely prepares each query right before it runs it. `readonly` (not `reader`): an insert
+    // with RETURNING returns rows and writes.
+    if (!statement.readonly) this.writes++;
     return statement as unknown as SqliteStatement;
   }
 
