@@ -4,14 +4,18 @@ import { fail } from "../http/errors.ts";
 import { warning } from "../http/warnings.ts";
 import type { Change } from "../publish/changes.ts";
 import type { FramesContext } from "./context.ts";
-import { checkIfMatch } from "./etag.ts";
+import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings } from "./input.ts";
 import { withoutBake } from "./no-bake.ts";
 import { splitOwnBake, requireAvailable } from "./publish-result.ts";
 import { frameByRef } from "./queries.ts";
 
-export async function deleteFrame(ctx: FramesContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+export function deleteFrame(ctx: FramesContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+  return unlessOvertaken(ifMatch, () => deleteFrameOnce(ctx, siteId, ref, body, ifMatch));
+}
+
+async function deleteFrameOnce(ctx: FramesContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
   const frame = await frameByRef(ctx.db, siteId, ref);
   if (!frame) throw fail("frame_not_found", { ref });
   checkIfMatch(ifMatch, frame);
@@ -28,7 +32,7 @@ export async function deleteFrame(ctx: FramesContext, siteId: number, ref: strin
     unbound = await ctx.db.transaction().execute(async (trx) => {
       const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
       // Another writer changed it between the read and this delete: refuse rather than lose that write.
-      if (Number(gone.numDeletedRows) === 0) throw fail("precondition_failed", { sha256: frame.sha256 }, "The frame changed while this delete was prepared; read it again.");
+      if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
       const pages = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "=", frame.id).orderBy("id").execute();
       const ids = pages.map((p) => p.id);
       if (ids.length > 0) {

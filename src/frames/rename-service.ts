@@ -5,7 +5,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../http/errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { FramesContext } from "./context.ts";
-import { checkIfMatch } from "./etag.ts";
+import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, refuseUrl, slugFrom, slugTaken } from "./input.ts";
 import { withoutBake } from "./no-bake.ts";
@@ -20,7 +20,11 @@ import { splitSlug } from "./slug.ts";
 const PATCH_KEYS = ["slug", "dry_run", "bake", "url"] as const;
 const DEFAULT_KEYS = ["default", "is_default"];
 
-export async function renameFrame(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+export function renameFrame(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+  return unlessOvertaken(ifMatch, () => renameFrameOnce(ctx, siteId, userId, ref, body, ifMatch));
+}
+
+async function renameFrameOnce(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
   const existing = await frameByRef(ctx.db, siteId, ref);
   if (!existing) throw fail("frame_not_found", { ref });
   refuseUrl(body);
@@ -55,7 +59,7 @@ export async function renameFrame(ctx: FramesContext, siteId: number, userId: nu
           .where("revision", "=", existing.revision)
           .executeTakeFirst();
         // Another writer got in between the read and this write: refuse rather than overwrite.
-        if (Number(updated.numUpdatedRows) === 0) throw fail("precondition_failed", { sha256: existing.sha256 }, "The frame changed while this rename was prepared; read it again.");
+        if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "rename");
         return rewriteReferences(trx, siteId, existing, slug, at, userId);
       });
     } catch (error) {

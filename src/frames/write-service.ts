@@ -17,7 +17,7 @@ import { withoutBake } from "./no-bake.ts";
 import { splitSlug } from "./slug.ts";
 import { planRewrites, renamedReport, rewriteReferences } from "./rename-refs.ts";
 import { pagesOnFrames } from "./pages.ts";
-import { checkIfMatch } from "./etag.ts";
+import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 
 export interface WriteAnswer {
   body: Record<string, unknown>;
@@ -115,7 +115,11 @@ export async function createFrame(ctx: FramesContext, siteId: number, userId: nu
   };
 }
 
-export async function replaceFrame(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
+export function replaceFrame(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
+  return unlessOvertaken(ifMatch, () => replaceFrameOnce(ctx, siteId, userId, ref, body, ifMatch));
+}
+
+async function replaceFrameOnce(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
   const existing = await frameByRef(ctx.db, siteId, ref);
   if (!existing) throw fail("frame_not_found", { ref });
   refuseUrl(body);
@@ -148,7 +152,7 @@ export async function replaceFrame(ctx: FramesContext, siteId: number, userId: n
         .where("revision", "=", existing.revision)
         .executeTakeFirst();
       // Another writer got in between the read and this write: refuse rather than overwrite.
-      if (Number(updated.numUpdatedRows) === 0) throw fail("precondition_failed", { sha256: existing.sha256 }, "The frame changed while this write was prepared; read it again.");
+      if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "write");
       if (slug !== existing.slug) renamed = await rewriteReferences(trx, siteId, existing, slug, at, userId);
     });
   } catch (error) {

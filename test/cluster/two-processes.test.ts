@@ -127,19 +127,15 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
     }
   });
 
-  it("a burst of unconditional PUTs of one frame through both: every write either lands as its own revision or is refused 412, none is lost silently", async () => {
+  it("a burst of unconditional PUTs of one frame through both: every write lands as its own revision (an overtaken one is written again), the last one stays", async () => {
     ok(await api(a, "POST", "/frames", { slug: "stormy", html: "<p>calm</p>" }), "frame", 201);
     ok(await api(a, "POST", "/pages", { title: "Storm", frame: "stormy" }), "page", 201);
     const revisionOf = (etag: unknown) => Number(/^"r(\d+)-/.exec(String(etag))![1]);
     const first = revisionOf((await api(a, "GET", "/frames/stormy")).headers.etag);
     const writes = Array.from({ length: 16 }, (_, i) => ({ port: i % 2 ? b : a, html: `<p>storm ${i}</p>` }));
     const replies = await Promise.all(writes.map((w) => api(w.port, "PUT", "/frames/stormy", { html: w.html })));
-    for (const reply of replies) {
-      assert.ok(reply.status === 200 || reply.status === 412, `${reply.status} ${reply.text.slice(0, 200)}`);
-      if (reply.status === 412) assert.equal(reply.body.error, "precondition_failed");
-    }
-    const landed = replies.map((r, i) => ({ r, html: writes[i].html })).filter(({ r }) => r.status === 200);
-    assert.ok(landed.length >= 1);
+    for (const reply of replies) assert.equal(reply.status, 200, reply.text.slice(0, 200));
+    const landed = replies.map((r, i) => ({ r, html: writes[i].html }));
     const revisions = landed.map(({ r }) => revisionOf(r.headers.etag)).sort((x, y) => x - y);
     assert.equal(new Set(revisions).size, revisions.length, "each accepted write has a revision of its own");
     const stored = await api(b, "GET", "/frames/stormy");
