@@ -2,7 +2,7 @@
 import { fail } from "../http/errors.ts";
 import { warning, type Warning } from "../http/warnings.ts";
 import type { Db } from "../store/database.ts";
-import { keptUntilWrite } from "../store/kept-reads.ts";
+import { keptUntilWrite, type KeepOptions } from "../store/kept-reads.ts";
 import { siteIndex } from "./graph.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { frameByRef, framesOfSite } from "./queries.ts";
@@ -49,8 +49,12 @@ export function refFrom(ref: string | undefined): string {
  */
 export function getFrame(db: Db, siteId: number, ref: string): Promise<FrameAnswer> {
   const key = refFrom(ref);
-  return keptUntilWrite(db, `frame:${siteId}:${key}`, () => readFrame(db, siteId, key), { weight: (answer) => 2048 + 3 * Number(answer.frame.bytes) });
+  return keptUntilWrite(db, `frame:${siteId}:${key}`, () => readFrame(db, siteId, key), KEEP_FRAME);
 }
+
+// Options are made once: a function made on every call costs more than it looks under tsx,
+// which names each one at run time.
+const KEEP_FRAME: KeepOptions<FrameAnswer> = { weight: (answer) => 2048 + 3 * Number(answer.frame.bytes) };
 
 type FrameAnswer = Awaited<ReturnType<typeof readFrame>>;
 

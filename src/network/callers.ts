@@ -7,7 +7,7 @@
 // from the next call on. On PostgreSQL every call reads the database.
 import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../store/database.ts";
-import { keptUntilWrite } from "../store/kept-reads.ts";
+import { keptUntilWrite, type KeepOptions } from "../store/kept-reads.ts";
 import { hashToken, isWellFormedToken } from "./token-format.ts";
 
 export interface Caller {
@@ -20,9 +20,11 @@ export interface Caller {
 export async function callerByToken(db: Db, token: string): Promise<Caller | null> {
   if (!isWellFormedToken(token)) return null;
   const hash = hashToken(token);
-  // Unknown tokens are not kept: a stream of guesses must not push the callers out.
-  return keptUntilWrite(db, `caller:${hash}`, () => readCaller(db, hash), { keep: (caller) => caller !== null });
+  return keptUntilWrite(db, `caller:${hash}`, () => readCaller(db, hash), KEEP_CALLER);
 }
+
+/** Unknown tokens are not kept: a stream of guesses must not push the callers out. Made once (see frames/read-service.ts). */
+const KEEP_CALLER: KeepOptions<Caller | null> = { keep: (caller) => caller !== null };
 
 async function readCaller(db: Db, hash: string): Promise<Caller | null> {
   const row = await db
