@@ -4,8 +4,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest, Agent } from "node:http";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "../test/support/ports.ts";
 
 export const ROOT = new URL("../", import.meta.url).pathname;
 export const ADMIN_TOKEN = `op_${"b3nch".repeat(12)}${"x".repeat(4)}`;
@@ -28,15 +28,7 @@ export const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  await once(server, "close");
-  return port;
-}
+export { freePort };
 
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 

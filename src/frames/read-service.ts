@@ -49,7 +49,7 @@ export function refFrom(ref: string | undefined): string {
  */
 export function getFrame(db: Db, siteId: number, ref: string): Promise<FrameAnswer> {
   const key = refFrom(ref);
-  return keptUntilWrite(db, `frame:${siteId}:${key}`, () => readFrame(db, siteId, key), KEEP_FRAME);
+  return keptUntilWrite(db, `frame:${siteId}:${key}`, () => readFrame(db, siteId, key, ref), KEEP_FRAME);
 }
 
 // Options are made once: a function made on every call costs more than it looks under tsx,
@@ -58,8 +58,9 @@ const KEEP_FRAME: KeepOptions<FrameAnswer> = { weight: (answer) => 2048 + 3 * Nu
 
 type FrameAnswer = Awaited<ReturnType<typeof readFrame>>;
 
-async function readFrame(db: Db, siteId: number, ref: string) {
-  const row = await frameByRef(db, siteId, refFrom(ref));
+/** `key`: `ref` as refFrom made it; a missing frame is named as the caller wrote it. */
+async function readFrame(db: Db, siteId: number, key: string, ref: string) {
+  const row = await frameByRef(db, siteId, key);
   if (!row) throw fail("frame_not_found", { ref });
   const index = await siteIndex(db, siteId);
   const pages = (await pagesOnFrames(db, siteId, [row.id])).get(row.id) ?? [];

@@ -98,7 +98,8 @@ export async function keptUntilWrite<V>(db: Db, key: string, compute: () => Prom
   const hit = store.answers.get(key);
   if (hit) return hit.value as V;
   const value = await compute();
-  // Another call may have seen a newer stamp meanwhile: then this answer belongs to no one.
+  // A call meanwhile may have seen a write and dropped the kept answers: then this one, read
+  // before that write, belongs to no one.
   if (store.generation !== generation || store.answers.has(key) || (options.keep && !options.keep(value))) return value;
   const weight = options.weight ? options.weight(value) : DEFAULT_WEIGHT;
   if (weight > KEPT_READS_BUDGET / 4) return value;

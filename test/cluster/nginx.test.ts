@@ -7,11 +7,11 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, eventually, SITE, startCluster, type Cluster, type Reply } from "./helpers.ts";
 import { testServerUrl } from "../support/database.ts";
+import { freePort } from "../support/ports.ts";
 
 const EXAMPLE = new URL("../../docs/nginx.conf.example", import.meta.url).pathname;
 
@@ -25,16 +25,6 @@ function findNginx(): string | null {
 
 const nginx = findNginx();
 const skip = !testServerUrl ? "needs TEST_DATABASE_URL (npm run test:pg)" : !nginx ? "nginx is not installed (apt-get install nginx-light)" : false;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as { port: number }).port;
-  server.close();
-  await once(server, "close");
-  return port;
-}
 
 /** The example with this test's ports: nginx listens on `listen`, the upstream lists `upstreams`. */
 function renderExample(text: string, listen: number, upstreams: number[]): string {

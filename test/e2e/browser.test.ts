@@ -3,26 +3,15 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { serviceDatabase, startService, type Running } from "../support/process.ts";
 import type { TestDatabase } from "../support/database.ts";
+import { freePort } from "../support/ports.ts";
 import { generateToken } from "../../src/network/token-format.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 describe("a two-language site in a real browser", { skip: existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}` }, () => {
   let svc: Running;
