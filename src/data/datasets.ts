@@ -2,8 +2,8 @@
 // language. Reading prefers the language variant when it has items, then the shared set; a
 // language variant that is empty while no shared set exists reads as `items: []`.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { Rebaked } from "../publish/changes.ts";
 import type { ServiceContext } from "../app-deps.ts";

@@ -1,7 +1,7 @@
 // Data sets and data sources (CONTRACT §6): GET /data, PUT/DELETE /data/{name},
 // GET /data/{source}, POST /data/resolve. Site-scoped, at both addresses.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ok } from "../http/warnings.ts";
+import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { serviceContext, type AppDeps } from "../app-deps.ts";
 import { Rebaked } from "../settings/routes.ts";

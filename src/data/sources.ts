@@ -2,7 +2,7 @@
 // GET /data/{source}, POST /data/resolve and the renderer. Sources: a data-set name (or
 // `data.<name>`), `menu.<location>`, `pages`, `pages.children`, `breadcrumbs`, `languages`,
 // `site`, `settings`. Item shapes are documented in docs/content-model.md.
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../pages/addresses.ts";
 import { findPages, groupMembers, liteRowsOf, pagesByIds, type PageRow } from "../pages/queries.ts";

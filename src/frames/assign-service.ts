@@ -1,7 +1,7 @@
 // POST /frames/{ref}/assign: puts the frame on a page or takes it off, then republishes the
 // page. A republish that fails does not undo the assignment (spec, rule 2).
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import { pageRecords, type PageRecord } from "../pages/record.ts";
 import { findPageByRef } from "../pages/refs.ts";

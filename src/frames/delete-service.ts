@@ -1,7 +1,7 @@
 // DELETE of a frame: the pages that stood on it are unbound (their static copies removed, so
 // they answer 404), frames that embed it stay as written and print nothing in its place.
-import { fail } from "../http/errors.ts";
-import { warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning } from "../warnings.ts";
 import type { Change } from "../publish/changes.ts";
 import type { FramesContext } from "./context.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";

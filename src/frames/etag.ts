@@ -1,5 +1,5 @@
 // Optimistic concurrency for frame writes: If-Match must name the frame's current ETag.
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { frameEtag, type FrameRow } from "./record.ts";
 
 /** 412 precondition_failed with the current sha256 unless If-Match is absent, `*`, or current. */

@@ -1,7 +1,7 @@
 // Reading a frame write's body (spec, Frames: common rules): the markup and its aliases,
 // the slug, the flags, and the ignored inputs that are reported as warnings.
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import { isValidSlug, normalizeSlug, SLUG_HINT, SLUG_PATTERN, suggestSlug } from "./slug.ts";
 
 /** 2 MB of UTF-8 markup (CONTRACT §9). */

@@ -1,6 +1,6 @@
 // Splits the publish step's report for a frame write into the spec's two objects:
 // `bake` (this frame's own bake) and `rebaked` (the frames that embed it).
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import type { Rebaked } from "../publish/changes.ts";
 
 export interface FramePublish {

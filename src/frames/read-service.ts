@@ -1,6 +1,6 @@
 // GET of the frame list and of one frame.
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { Db } from "../store/database.ts";
 import { keptUntilWrite, type KeepOptions } from "../store/kept-reads.ts";
 import { siteIndex } from "./graph.ts";

@@ -1,6 +1,6 @@
 // POST /frames/rebake: rebuilds the frames the selectors name, at most 25 per call.
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { Change } from "../publish/changes.ts";
 import type { FramesContext } from "./context.ts";
 import { frameByRef } from "./queries.ts";

@@ -2,7 +2,7 @@
 // slug in the other frames follow (rename-refs.ts), in the same transaction; pages keep their
 // frame, since they store its id.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { FramesContext } from "./context.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";

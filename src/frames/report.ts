@@ -1,6 +1,6 @@
 // The analysis report of a frame's markup as it would stand in its site: references turned
 // into slugs, conflicts inside one insert, cycles, missing frames, and why it renders on request.
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { compileFrame, type CompiledFrame } from "../markup/index.ts";
 import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
 import type { StoredAnalysis } from "./record.ts";

@@ -2,10 +2,10 @@
 // service and shape the answer; ETag and If-Match carry the frame's revision.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { AppDeps } from "../app-deps.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { sendKeptJson } from "../http/kept-json.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { ok } from "../http/warnings.ts";
+import { ok } from "../http/ok.ts";
 import { homeUrl } from "../network/context.ts";
 import { assignFrame } from "./assign-service.ts";
 import type { FramesContext } from "./context.ts";

@@ -2,8 +2,8 @@
 // PUT may also change the slug, with the rename's consequences (references rewritten).
 import { createHash } from "node:crypto";
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { Db } from "../store/database.ts";
 import type { FramesContext } from "./context.ts";

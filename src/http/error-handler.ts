@@ -2,10 +2,11 @@
 // pre-handler envelope; schema validation becomes a handler `invalid_field`; anything
 // unexpected is logged with the request id and answers 500 internal_error.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, envelopeOf, fail } from "./errors.ts";
+import { ServiceError } from "../errors.ts";
+import { HttpError, envelopeOf, fail, fromServiceError } from "./errors.ts";
 import { isDatabaseUnavailable } from "../store/errors.ts";
 
-const FASTIFY_CODES: Record<string, () => ApiError> = {
+const FASTIFY_CODES: Record<string, () => HttpError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => fail("body_too_large"),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => fail("unsupported_media_type"),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => fail("invalid_body", {}, "The Content-Length does not match the body."),
@@ -13,15 +14,16 @@ const FASTIFY_CODES: Record<string, () => ApiError> = {
   FST_ERR_CTP_INVALID_JSON_BODY: () => fail("invalid_json"),
 };
 
-function fromValidation(error: FastifyError): ApiError {
+function fromValidation(error: FastifyError): HttpError {
   const first = error.validation?.[0];
   const path = first?.instancePath?.replace(/^\//, "").replaceAll("/", ".") || String(first?.params?.missingProperty ?? "");
   const field = path || error.validationContext || "body";
   return fail("invalid_field", { field, in: error.validationContext }, `${field} ${first?.message ?? "is not valid"}.`);
 }
 
-export function toApiError(error: unknown): ApiError | null {
-  if (error instanceof ApiError) return error;
+export function toHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ServiceError) return fromServiceError(error);
   if (isDatabaseUnavailable(error)) return fail("database_unavailable", {}, undefined, { "Retry-After": "5" });
   const fe = error as FastifyError;
   if (fe && typeof fe === "object") {
@@ -31,13 +33,13 @@ export function toApiError(error: unknown): ApiError | null {
   return null;
 }
 
-export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+export function sendError(reply: FastifyReply, error: HttpError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
   return reply.code(error.status).type("application/json; charset=utf-8").send(envelopeOf(error));
 }
 
 export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const known = toApiError(error);
+  const known = toHttpError(error);
   if (known) return sendError(reply, known);
   request.log.error({ err: error, reqId: request.id }, "unexpected error");
   return sendError(reply, fail("internal_error", { request_id: request.id }));

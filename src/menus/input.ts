@@ -1,8 +1,8 @@
 // Menu items as input: a tree (`items`), one item (POST …/items) or changed fields (PATCH
 // …/items/{id}). Structure only: page references are resolved afterwards (resolve.ts).
 // An item has exactly one of `page` (id, slug or path) or `url`; a bare value is a page reference.
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import { MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
 
 export type PageRef = number | string;

@@ -3,8 +3,8 @@
 // write is one transaction that first takes the menu's row, so writers of one menu queue up and
 // a refused write leaves the stored tree whole; the change is announced after the commit.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";

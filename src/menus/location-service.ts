@@ -2,8 +2,8 @@
 // in the language's map; written entries are read back and compared. DELETE /menus/{ref}/location
 // (not in the spec; PUT cannot take a menu off a location) frees the same entries.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { ServiceContext } from "../app-deps.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";

@@ -3,7 +3,7 @@
 // language: a non-default language reads its own map only; the default language reads its map
 // and falls back to the theme map; without languages, the theme map. Writing without `lang`, or
 // with the default language, writes the theme map too.
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "./location-names.ts";
 import type { LanguageState } from "../settings/languages.ts";
 import { settingsOf } from "../settings/queries.ts";

@@ -2,8 +2,8 @@
 // nav_menu term: id, term_taxonomy_id, name, slug, count), created with its tree and its
 // location at once, renamed, or deleted with its items and its places in every location map.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";

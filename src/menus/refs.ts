@@ -1,7 +1,7 @@
 // Menu references (`{ref}`): an id, a slug, a name (both case-insensitive), or a location with a
 // tilde (`~header`; `@header` too) that selects the menu assigned there in a language and theme.
 // An id wins over a slug, a slug over a name; several menus with that name are 409 ambiguous_menu.
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";
 import type { Db } from "../store/database.ts";
 import { assignedMenuId, locationFrom, themeFrom } from "./locations.ts";

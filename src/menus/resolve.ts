@@ -3,7 +3,7 @@
 // `valid` is computed from the pages whenever items are read, so it follows page changes
 // without rewriting menus: false for a draft, a trashed or a deleted page, and for a page under
 // an unpublished parent (it answers 404 too).
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { candidateOf, lookupPage } from "../pages/refs.ts";
 import type { PageLite } from "../pages/queries.ts";
 import { PageTree } from "../pages/tree.ts";

@@ -3,7 +3,8 @@
 // reference) are read from the query on every call and from the body on writes.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { ok, type Warning } from "../http/warnings.ts";
+import { type Warning } from "../warnings.ts";
+import { ok } from "../http/ok.ts";
 import { serviceContext, type AppDeps } from "../app-deps.ts";
 import { addItem, deleteItem, patchItem, reorderItems, replaceItems } from "./items-service.ts";
 import { deleteLocation, putLocation } from "./location-service.ts";

@@ -1,8 +1,8 @@
 // What every menu write shares: turning a parsed, resolved tree into what is stored (invalid
 // items refused, or left out with allow_invalid), inserting it inside the caller's transaction,
 // and announcing the committed change to the publish step.
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { Rebaked } from "../publish/changes.ts";
 import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../app-deps.ts";

@@ -1,5 +1,5 @@
 // Small input checks shared by the network services.
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import type { Caller } from "./callers.ts";
 
 export function requireSuperAdmin(caller: Caller): void {

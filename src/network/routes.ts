@@ -1,8 +1,9 @@
 // Network-level routes (CONTRACT §3): sites, users, tokens, login, profile. No site prefix.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { networkContext, type AppDeps } from "../app-deps.ts";
-import { fail } from "../http/errors.ts";
-import { ok, unknownFields } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { unknownFields } from "../warnings.ts";
+import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { Caller } from "./callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";

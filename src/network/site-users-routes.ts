@@ -2,8 +2,8 @@
 // Site-scoped, so only the site's administrators and super-administrators reach it.
 import type { FastifyInstance } from "fastify";
 import { networkContext, type AppDeps } from "../app-deps.ts";
-import { fail } from "../http/errors.ts";
-import { ok } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { removeRole, setRole } from "./users-service.ts";
 

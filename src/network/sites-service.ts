@@ -2,7 +2,7 @@
 // network operations for super-administrators; a site's administrators may read it and rename it.
 import { gmt } from "../clock.ts";
 import { isHostname } from "../config.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { Caller } from "./callers.ts";
 import { administers } from "./callers.ts";

@@ -1,7 +1,7 @@
 // API tokens: issued, listed, revoked and reissued (CONTRACT §3), and login by password.
 // The secret is shown once, in the answer that creates it; only its SHA-256 is stored.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
 import type { Caller } from "./callers.ts";
 import type { NetworkContext } from "./context.ts";

@@ -1,7 +1,7 @@
 // Users, their roles on sites, and the profile (CONTRACT §3).
 import type { Selectable } from "kysely";
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { UsersTable } from "../store/schema.ts";
 import type { Caller } from "./callers.ts";

@@ -4,7 +4,7 @@
 import { storedAnalysis } from "../frames/record.ts";
 import { frameByRef } from "../frames/queries.ts";
 import { siteIndex } from "../frames/graph.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
 import type { Db } from "../store/database.ts";
 

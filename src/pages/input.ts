@@ -1,7 +1,7 @@
 // Reading a page write's body (CONTRACT §5): types, limits, the slug rule, ignored inputs.
 // Services get here whatever arrived; every wrong type or size is a 400 naming the field.
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import { PAGE_STATUSES, type PageStatus } from "./queries.ts";
 import { isPageSlug, MAX_PAGE_SLUG, PAGE_SLUG_PATTERN, slugify } from "./slug.ts";
 

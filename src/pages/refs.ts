@@ -2,7 +2,7 @@
 // An id wins over a slug ("12" is page 12 if it exists, else the page with slug "12"). A value
 // with a slash is a path (`/company/team`, a full address too); a non-default language's prefix
 // may lead it (`/de/ueber-uns`). Slug and path lookups leave trashed pages out; an id finds them.
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import type { LanguageState } from "../settings/languages.ts";
 import { languageState } from "../settings/languages.ts";
 import type { Db } from "../store/database.ts";

@@ -1,8 +1,8 @@
 // Pages and translations (CONTRACT §5): GET/POST /pages, POST /pages/language,
 // GET/PATCH/DELETE /pages/{ref}. A `{ref}` is an id, a slug or a path (slashes as %2F).
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { fail } from "../http/errors.ts";
-import { ok } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { serviceContext, type AppDeps } from "../app-deps.ts";
 import { Rebaked } from "../settings/routes.ts";

@@ -2,8 +2,8 @@
 // id, slug or path, PATCH, trash and delete. Every write is one transaction; once it has
 // committed, the pages it changed are announced to the publish step.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { Change, Rebaked } from "../publish/changes.ts";
 import { nothingRebaked } from "../publish/report.ts";

@@ -3,8 +3,8 @@
 // translate one another share a translation group (the origin's id); each page's record lists
 // the group as `translations: {lang: id}`, itself included.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { Rebaked } from "../publish/changes.ts";
 import type { ServiceContext } from "../app-deps.ts";

@@ -8,7 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
 import { hostOf, type PublicSite } from "./public-site.ts";
 

@@ -3,9 +3,9 @@
 // POST /frames/rebake (spec, behaviour rule 2).
 import type { FastifyInstance } from "fastify";
 import type { AppDeps } from "../app-deps.ts";
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { ok } from "../http/warnings.ts";
+import { ok } from "../http/ok.ts";
 import { addressOfUrl } from "../public/public-site.ts";
 
 const MAX_URLS = 1000;

@@ -3,7 +3,7 @@
 // directory are handed to the invalidation (invalidation.ts), which tells their flushes to the
 // other processes on the same PostgreSQL database and applies theirs.
 import type { Clock } from "../clock.ts";
-import { ApiError } from "../http/errors.ts";
+import { ServiceError } from "../errors.ts";
 import { resolveSource } from "../data/sources.ts";
 import { PublicSite } from "../public/public-site.ts";
 import { SiteDirectory } from "../public/site-directory.ts";
@@ -36,7 +36,7 @@ export function contentSources(port: number): SourceLoader {
       const answer = await resolveSource({ db, publicPort: port }, site, { source: name, lang: lang ?? undefined, page: pageId });
       return answer.items;
     } catch (error) {
-      if (error instanceof ApiError) return error.code === "dataset_not_found" ? [] : undefined;
+      if (error instanceof ServiceError) return error.code === "dataset_not_found" ? [] : undefined;
       throw error;
     }
   };

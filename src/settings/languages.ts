@@ -1,7 +1,7 @@
 // Languages ("the multilingual plugin", CONTRACT §4): inactive until a language is added; the
 // default language has no address prefix, another has `/<code>/`. `checkLang` is the one check
 // every capability runs on a `lang` input (pages, data, menus, frames).
-import { fail } from "../http/errors.ts";
+import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
 import { languagesOf, settingsOf, type LanguageRow } from "./queries.ts";
 

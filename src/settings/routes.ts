@@ -1,7 +1,7 @@
 // Site settings and languages (CONTRACT §4): GET/PATCH /settings, GET/POST /languages,
 // DELETE /languages/{code}. Site-scoped: served at /api/site/{site_id}/… and the legacy /api/….
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ok } from "../http/warnings.ts";
+import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { serviceContext, type AppDeps } from "../app-deps.ts";
 import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";

@@ -3,8 +3,8 @@
 // Languages: inactive until one is added; the first added is the default; `default: true` on a
 // later one moves the default. Writes announce `settings` / `languages` to the publish step.
 import { gmt } from "../clock.ts";
-import { fail } from "../http/errors.ts";
-import { warning, type Warning } from "../http/warnings.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../network/sites-queries.ts";
 import type { Change, Rebaked } from "../publish/changes.ts";
 import { nothingRebaked } from "../publish/report.ts";

@@ -4,7 +4,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { stalledExecutor } from "../../src/publish/executor.ts";
-import { ApiError } from "../../src/http/errors.ts";
+import { ServiceError } from "../../src/errors.ts";
+import { statusOf } from "../../src/http/errors.ts";
 import { createFrame as createFrameService } from "../../src/frames/write-service.ts";
 import type { FramesContext } from "../../src/frames/context.ts";
 import type { Db } from "../../src/store/database.ts";
@@ -141,9 +142,9 @@ describe("frames: ETag and If-Match", () => {
     }) as Db;
     const ctx: FramesContext = { db, clock: t.deps.clock, publisher: t.deps.publisher, pageCache: t.deps.publicSite.cache, publicPort: t.config.port };
     await assert.rejects(createFrameService(ctx, 1, 1, { slug: "interleaved", html: "<p>second</p>" }), (error: unknown) => {
-      assert.ok(error instanceof ApiError);
+      assert.ok(error instanceof ServiceError);
       assert.equal(error.code, "slug_taken");
-      assert.equal(error.status, 409);
+      assert.equal(statusOf(error.code), 409);
       assert.deepEqual(error.details, { id: competitor.id, slug: "interleaved" });
       return true;
     });

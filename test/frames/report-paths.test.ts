@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { compileFrame } from "../../src/markup/index.ts";
 import { DependencyIndex, type FrameNode } from "../../src/publish/dependency-index.ts";
 import { reportAmong, reportFor } from "../../src/frames/report.ts";
-import { ApiError } from "../../src/http/errors.ts";
+import { ServiceError } from "../../src/errors.ts";
 
 const idOf = (i: number) => i.toString(16).padStart(16, "a");
 const slugOf = (i: number) => `f-${i}`;
@@ -16,7 +16,7 @@ function outcome(run: () => ReturnType<typeof reportFor>) {
     const r = run();
     return { stored: r.stored, frameRefs: r.frameRefs, missing: r.frameRefsMissing, live: r.liveReasons, onRequest: r.rendersOnRequest };
   } catch (error) {
-    if (error instanceof ApiError) return { error: error.code, details: error.details };
+    if (error instanceof ServiceError) return { error: error.code, details: error.details };
     throw error;
   }
 }

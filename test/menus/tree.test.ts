@@ -8,7 +8,7 @@ import { flatten } from "../../src/menus/resolve.ts";
 import { ItemTree, nest, type TreeRow } from "../../src/menus/tree.ts";
 import { countPlanned, planTree, type Planned } from "../../src/menus/write.ts";
 import type { PageFacts } from "../../src/menus/resolve.ts";
-import { ApiError } from "../../src/http/errors.ts";
+import { ServiceError } from "../../src/errors.ts";
 
 interface RawNode {
   url: string;
@@ -101,7 +101,7 @@ describe("menu trees", () => {
         assert.deepEqual(plan.invalid.map((entry) => entry.at), all.filter((item) => isInvalid(item.at)).map((item) => item.at));
         assert.equal(countPlanned(plan.items) + plan.invalid.length, all.length);
         if (plan.invalid.length > 0) {
-          assert.throws(() => planTree(parsed, pageIds, facts, false), (error: unknown) => error instanceof ApiError && error.code === "menu_items_invalid");
+          assert.throws(() => planTree(parsed, pageIds, facts, false), (error: unknown) => error instanceof ServiceError && error.code === "menu_items_invalid");
         }
       }),
     );
@@ -109,9 +109,9 @@ describe("menu trees", () => {
 
   it("limits are counted over the whole tree", () => {
     const wide = Array.from({ length: 2001 }, () => ({ url: "/x" }));
-    assert.throws(() => parseTree(wide), (error: unknown) => error instanceof ApiError && error.code === "too_many_items" && error.details.total === 2001);
+    assert.throws(() => parseTree(wide), (error: unknown) => error instanceof ServiceError && error.code === "too_many_items" && error.details.total === 2001);
     const nested = [{ url: "/x", children: Array.from({ length: 2000 }, () => ({ url: "/y" })) }];
-    assert.throws(() => parseTree(nested), (error: unknown) => error instanceof ApiError && error.code === "too_many_items");
+    assert.throws(() => parseTree(nested), (error: unknown) => error instanceof ServiceError && error.code === "too_many_items");
     assert.equal(parseTree(Array.from({ length: 2000 }, () => "slug")).total, 2000);
   });
 });

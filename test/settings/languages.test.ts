@@ -2,7 +2,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
 import { checkLang } from "../../src/settings/languages.ts";
-import { ApiError } from "../../src/http/errors.ts";
+import { ServiceError } from "../../src/errors.ts";
+import { statusOf } from "../../src/http/errors.ts";
 import { addLanguage, publish, recordChanges, type Recorder } from "../pages/helpers.ts";
 
 describe("languages", () => {
@@ -139,10 +140,10 @@ describe("languages", () => {
     const db = t.store.db;
     assert.equal(await checkLang(db, id, undefined), null);
     assert.equal(await checkLang(db, id, ""), null);
-    await assert.rejects(checkLang(db, id, "en"), (e: unknown) => e instanceof ApiError && e.code === "multilang_inactive" && e.status === 409);
+    await assert.rejects(checkLang(db, id, "en"), (e: unknown) => e instanceof ServiceError && e.code === "multilang_inactive" && statusOf(e.code) === 409);
     await addLanguage(t, id, "en");
     assert.equal(await checkLang(db, id, "EN"), "en");
-    await assert.rejects(checkLang(db, id, "de"), (e: unknown) => e instanceof ApiError && e.code === "unknown_language" && (e.details.languages as string[])[0] === "en");
-    await assert.rejects(checkLang(db, id, "deutsch"), (e: unknown) => e instanceof ApiError && e.code === "invalid_language_code");
+    await assert.rejects(checkLang(db, id, "de"), (e: unknown) => e instanceof ServiceError && e.code === "unknown_language" && (e.details.languages as string[])[0] === "en");
+    await assert.rejects(checkLang(db, id, "deutsch"), (e: unknown) => e instanceof ServiceError && e.code === "invalid_language_code");
   });
 });

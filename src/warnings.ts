@@ -1,5 +1,5 @@
 // Whatever the service did differently from the request is reported, not refused (spec, Errors).
-// Services collect warnings in a list and the route puts it on the success body as `warnings`.
+// Services collect warnings in a list; the HTTP layer puts it on the success body as `warnings`.
 
 export interface Warning {
   code: string;
@@ -17,9 +17,4 @@ export function unknownFields(body: Record<string, unknown>, known: readonly str
     if (!known.includes(key)) into.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
   }
   return into;
-}
-
-/** A success body: `success: true`, the fields, and always a `warnings` list. */
-export function ok<T extends Record<string, unknown>>(fields: T, warnings: Warning[] = []): { success: true } & T & { warnings: Warning[] } {
-  return { success: true, ...fields, warnings };
 }

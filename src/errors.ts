@@ -1,0 +1,113 @@
+// The service error catalogue: every code a service can refuse with, and its default message.
+// Services throw `fail(code, details?, message?)`; they know nothing of HTTP. The HTTP layer alone
+// maps a code to its status and envelope (src/http/errors.ts), the way Fastify's own
+// lib/errors.js and lib/error-handler.js split declaring errors from answering them.
+
+/** Every code and its default message. */
+export const MESSAGES = {
+  // before a handler
+  missing_token: "No API token: send Authorization: Bearer <token> or X-Svc-Key.",
+  invalid_token: "The API token is not valid (malformed, unknown, revoked or reissued).",
+  too_many_auth_failures: "Too many failed authentication attempts from this address; wait and retry.",
+  too_many_requests: "Too many requests; wait and retry.",
+  route_not_found: "No such route.",
+  method_not_allowed: "This method is not allowed on this route.",
+  invalid_json: "The request body is not valid JSON.",
+  invalid_body: "The request body must be a JSON object.",
+  body_too_large: "The request body is too large.",
+  unsupported_media_type: "Send the body as application/json.",
+  database_unavailable: "The database does not answer; retry shortly.",
+  internal_error: "An unexpected error occurred.",
+
+  // handler errors shared by every capability; site selection raises the first two
+  // before a handler, in the pre-handler envelope (preFail)
+  site_not_found: "No such site.",
+  insufficient_role: "You are not an administrator of this site.",
+  invalid_field: "A field has the wrong type or value.",
+  forbidden: "Not allowed.",
+  internal_unavailable: "The renderer did not answer; what was saved stays saved. Repeat the call later.",
+  precondition_failed: "The resource changed since you read it (If-Match does not match).",
+  gone: "This endpoint or input was removed.",
+  nothing_to_update: "Nothing to update.",
+
+  // network: sites, users, tokens, login
+  site_name_required: "A site needs a name.",
+  invalid_domain: "The domain is not a valid host name.",
+  domain_taken: "Another site already has this domain.",
+  main_site: "The main site cannot be deleted.",
+  login_required: "A user needs a login.",
+  invalid_login: "A login is 1 to 60 characters of letters, digits, dot, dash, underscore or @.",
+  invalid_email: "The email address is not valid.",
+  weak_password: "A password needs at least 8 characters.",
+  login_taken: "Another user already has this login.",
+  user_not_found: "No such user.",
+  token_not_found: "No such token.",
+  invalid_role: "The role must be administrator or editor.",
+  membership_not_found: "This user has no role on this site.",
+  invalid_credentials: "Wrong login or password.",
+
+  // frames
+  invalid_slug: "The slug does not match the required pattern.",
+  frame_html_required: "A frame needs markup (html, markup or content).",
+  frame_url_not_supported: "Frames have no address; a page names its frame.",
+  frame_ref_conflict: "One insert names two different frames.",
+  frame_cycle: "The frame would embed itself through its references.",
+  slug_taken: "Another record already has this slug.",
+  frame_too_large: "The markup is over 2 MB.",
+  frame_not_found: "No such frame.",
+  frame_ref_required: "A frame reference (id or slug) is required.",
+  nothing_to_rebake: "Name at least one selector: all, menus, pages, languages, settings, datasets or frames.",
+
+  // content model: settings, languages, pages, translations, data sets, data sources (issue 3)
+  invalid_language_code: "A language code is two lower-case letters, optionally a dash and two more (en, pt-br).",
+  unknown_language: "This language is not one of the site's languages.",
+  multilang_inactive: "The site has no languages yet, so lang cannot be used; add one with POST /languages.",
+  page_not_found: "No such page.",
+  ambiguous_page: "Several pages match this reference; use the id or the full path (see candidates).",
+  page_required: "This needs a page (id, slug or path).",
+  title_required: "A new page needs a title.",
+  parent_not_found: "The parent page does not exist in this language; pass create_missing_parents: true to create draft stubs.",
+  parent_cycle: "A page cannot be its own parent or the parent of one of its ancestors.",
+  parent_lang_mismatch: "The parent page is in another language; a page and its parent share one language.",
+  page_has_children: "The page has child pages; change their language first, or move them.",
+  lang_mismatch: "This id belongs to a page in another language; a translation has its own id (drop id, or use the translation's id).",
+  translation_link_failed: "The translation could not be linked to its origin.",
+  unknown_location: "Unknown menu location.",
+  invalid_dataset_name: "A data-set name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
+  dataset_not_found: "No such data set, neither in this language nor shared.",
+
+  // menus (issue 6); unknown_location, slug_taken and invalid_slug are shared with the codes above
+  menu_not_found: "No such menu.",
+  ambiguous_menu: "Several menus have this name; use the id or the slug (see candidates).",
+  menu_not_assigned: "No menu is assigned to this location in this language and theme.",
+  menu_name_required: "A menu needs a name.",
+  bad_items: "The items are not a valid tree: each item has exactly one of page or url (see errors).",
+  menu_items_unresolved: "Some items name pages that cannot be found (see errors); nothing was written.",
+  menu_items_invalid: "Some items point to unpublished or deleted pages (see invalid); pass allow_invalid: true to leave them out.",
+  menu_assignment_not_stored: "The location map read back does not hold the menu (see read_back).",
+  location_required: "Name a location: header, footer_1, footer_2 or footer_3.",
+  item_target_required: "An item needs a page (id, slug or path) or a url.",
+  item_not_found: "No such item in this menu.",
+  bad_parent: "An item cannot be its own parent or sit under one of its own descendants.",
+  bad_reorder: "order must list ids of items of one level, each once.",
+  too_many_items: "A menu holds at most 2,000 items.",
+  tree_too_deep: "A menu is at most 8 levels deep.",
+} as const;
+
+export type ErrorCode = keyof typeof MESSAGES;
+
+/** A refusal: a catalogued code, a message and the details the caller needs to act on it. */
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Builds the catalogued error; `message` overrides the default text when a case needs more precision. */
+export function fail(code: ErrorCode, details: Record<string, unknown> = {}, message?: string): ServiceError {
+  return new ServiceError(code, message ?? MESSAGES[code], details);
+}
