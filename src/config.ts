@@ -2,7 +2,7 @@
 // A bad value is reported as one line naming the variable; main.ts prints it and exits.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { isWellFormedToken } from "./network/token-format.ts";
+import { isWellFormedToken } from "./tokens.ts";
 
 export interface Config {
   host: string;

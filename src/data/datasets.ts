@@ -4,10 +4,10 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import type { Rebaked } from "../publish/changes.ts";
 import type { ServiceContext } from "../app-deps.ts";
-import { checkLangIn, languageState } from "../settings/languages.ts";
+import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 
 export const DATASET_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]*$";

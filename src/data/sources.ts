@@ -3,15 +3,15 @@
 // `data.<name>`), `menu.<location>`, `pages`, `pages.children`, `breadcrumbs`, `languages`,
 // `site`, `settings`. Item shapes are documented in docs/content-model.md.
 import { fail } from "../errors.ts";
-import type { SiteRow } from "../network/sites-queries.ts";
-import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../pages/addresses.ts";
+import type { SiteRow } from "../site/sites.ts";
+import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { findPages, groupMembers, liteRowsOf, pagesByIds, type PageRow } from "../pages/queries.ts";
 import { pageItem, type PageItem } from "../pages/record.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import { PageTree } from "../pages/tree.ts";
 import { readSettings } from "../settings/service.ts";
-import { checkLangIn, languageRecords } from "../settings/languages.ts";
-import { settingsOf } from "../settings/queries.ts";
+import { checkLangIn, languageRecords } from "../site/languages.ts";
+import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import { DATASET_NAME_PATTERN, isDatasetName, readDataset } from "./datasets.ts";
 import { matchItems, type Match } from "./match.ts";

@@ -2,7 +2,7 @@
 // page. A republish that fails does not undo the assignment (spec, rule 2).
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import { pageRecords, type PageRecord } from "../pages/record.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { FramesContext } from "./context.ts";

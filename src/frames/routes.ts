@@ -6,7 +6,7 @@ import { fail } from "../errors.ts";
 import { sendKeptJson } from "../http/kept-json.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { ok } from "../http/ok.ts";
-import { homeUrl } from "../network/context.ts";
+import { homeUrl } from "../site/addresses.ts";
 import { assignFrame } from "./assign-service.ts";
 import type { FramesContext } from "./context.ts";
 import { deleteFrame } from "./delete-service.ts";

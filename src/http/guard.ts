@@ -8,7 +8,7 @@ import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify
 import { fail } from "./errors.ts";
 import type { Limits, RequestAllowance } from "./limits.ts";
 import type { Db } from "../store/database.ts";
-import { callerByToken, type Caller } from "../network/callers.ts";
+import { callerByToken, type Caller } from "../site/callers.ts";
 
 declare module "fastify" {
   interface FastifyRequest {

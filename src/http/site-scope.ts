@@ -6,8 +6,8 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { preFail } from "./errors.ts";
 import type { Db } from "../store/database.ts";
-import { administers } from "../network/callers.ts";
-import { MAIN_SITE_ID, siteByDomain, siteById as readSite, type SiteRow } from "../network/sites-queries.ts";
+import { administers } from "../site/callers.ts";
+import { MAIN_SITE_ID, siteByDomain, siteById as readSite, type SiteRow } from "../site/sites.ts";
 import { keptUntilWrite } from "../store/kept-reads.ts";
 
 declare module "fastify" {

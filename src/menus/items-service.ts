@@ -5,7 +5,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../app-deps.ts";

@@ -5,8 +5,8 @@
 // with the default language, writes the theme map too.
 import { fail } from "../errors.ts";
 import { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "./location-names.ts";
-import type { LanguageState } from "../settings/languages.ts";
-import { settingsOf } from "../settings/queries.ts";
+import type { LanguageState } from "../site/languages.ts";
+import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import { mapEntry, THEME_MAP, type LocationRow } from "./queries.ts";
 

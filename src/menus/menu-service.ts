@@ -4,9 +4,9 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import { firstFreeSlug, slugify } from "../pages/slug.ts";
-import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";
+import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { ServiceContext } from "../app-deps.ts";
 import { parseTree, type ItemInput } from "./input.ts";

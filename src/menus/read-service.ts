@@ -1,8 +1,8 @@
 // GET /menus (the menus and one theme's location map) and GET /menus/{ref} (one menu with its
 // items), and the tree of a location that `GET /data/menu.<location>` and frames read.
-import type { SiteRow } from "../network/sites-queries.ts";
-import { siteById } from "../network/sites-queries.ts";
-import { languageState, type LanguageState } from "../settings/languages.ts";
+import type { SiteRow } from "../site/sites.ts";
+import { siteById } from "../site/sites.ts";
+import { languageState, type LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { assignedMenuId, assignedOf, MENU_LOCATIONS, readItemsAt, themeFrom } from "./locations.ts";
 import { itemCount, itemCounts, itemsOfMenu, locationRows, menuById, menusOfSite, type MenuRow } from "./queries.ts";

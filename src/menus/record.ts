@@ -1,7 +1,7 @@
 // Menu items as answered (spec, Menu item): id, at, title, type, page, url, parent, order, valid,
 // plus target and classes. Titles, addresses and validity of page items come from the pages at
 // read time, so a renamed, moved or unpublished page shows in every menu at once.
-import { pageUrl, siteAddressing, type SiteAddressing } from "../pages/addresses.ts";
+import { pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import { completeUrl } from "./input.ts";
 import type { ItemRow, MenuRow } from "./queries.ts";

@@ -2,7 +2,7 @@
 // tilde (`~header`; `@header` too) that selects the menu assigned there in a language and theme.
 // An id wins over a slug, a slug over a name; several menus with that name are 409 ambiguous_menu.
 import { fail } from "../errors.ts";
-import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";
+import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { assignedMenuId, locationFrom, themeFrom } from "./locations.ts";
 import { menuById, menusOfSite, type MenuRow } from "./queries.ts";

@@ -7,7 +7,7 @@ import { fail } from "../errors.ts";
 import { candidateOf, lookupPage } from "../pages/refs.ts";
 import type { PageLite } from "../pages/queries.ts";
 import { PageTree } from "../pages/tree.ts";
-import type { LanguageState } from "../settings/languages.ts";
+import type { LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import type { ItemInput, PageRef } from "./input.ts";
 

@@ -10,7 +10,7 @@ import { sql } from "kysely";
 import { gmt } from "../clock.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import { storeToken } from "./tokens-service.ts";
-import { hashToken } from "./token-format.ts";
+import { hashToken } from "../tokens.ts";
 
 export interface BootstrapOptions {
   publicHost: string;

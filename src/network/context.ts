@@ -8,8 +8,3 @@ export interface NetworkContext {
   /** Port the public site is served on; part of every site's home_url. */
   publicPort: number;
 }
-
-/** `http://<domain>[:port]/`: the address where the site's public pages answer. */
-export function homeUrl(domain: string, port: number): string {
-  return `http://${domain}${port === 80 || port === 0 ? "" : `:${port}`}/`;
-}

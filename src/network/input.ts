@@ -1,6 +1,6 @@
 // Small input checks shared by the network services.
 import { fail } from "../errors.ts";
-import type { Caller } from "./callers.ts";
+import type { Caller } from "../site/callers.ts";
 
 export function requireSuperAdmin(caller: Caller): void {
   if (!caller.superAdmin) throw fail("insufficient_role", {}, "Only a super-administrator may do this.");

@@ -5,7 +5,7 @@ import { fail } from "../errors.ts";
 import { unknownFields } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import type { Caller } from "./callers.ts";
+import type { Caller } from "../site/callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";
 import { issueToken, listTokens, login, reissueToken, revokeToken } from "./tokens-service.ts";
 import { createUser, getUser, listUsers, profile } from "./users-service.ts";

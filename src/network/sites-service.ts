@@ -4,10 +4,11 @@ import { gmt } from "../clock.ts";
 import { isHostname } from "../config.ts";
 import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import type { Caller } from "./callers.ts";
-import { administers } from "./callers.ts";
-import { homeUrl, type NetworkContext } from "./context.ts";
-import { MAIN_SITE_ID, siteById, type SiteRow } from "./sites-queries.ts";
+import type { Caller } from "../site/callers.ts";
+import { administers } from "../site/callers.ts";
+import { homeUrl } from "../site/addresses.ts";
+import type { NetworkContext } from "./context.ts";
+import { MAIN_SITE_ID, siteById, type SiteRow } from "../site/sites.ts";
 import { optionalString, requireSuperAdmin } from "./input.ts";
 
 export interface SiteRecord {

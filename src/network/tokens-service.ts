@@ -3,11 +3,11 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
-import type { Caller } from "./callers.ts";
+import type { Caller } from "../site/callers.ts";
 import type { NetworkContext } from "./context.ts";
 import { optionalString } from "./input.ts";
 import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
-import { generateToken, hashToken } from "./token-format.ts";
+import { generateToken, hashToken } from "../tokens.ts";
 import { existingUser, requireSelfOrSuperAdmin, userIdOf, userRecord, type UserRecord } from "./users-service.ts";
 
 export interface IssuedToken {

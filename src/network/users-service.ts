@@ -4,7 +4,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { UsersTable } from "../store/schema.ts";
-import type { Caller } from "./callers.ts";
+import type { Caller } from "../site/callers.ts";
 import type { NetworkContext } from "./context.ts";
 import { optionalBoolean, optionalString, requireSuperAdmin } from "./input.ts";
 import { hashPassword } from "./passwords.ts";

@@ -1,7 +1,7 @@
 // The page record of CONTRACT §5, and the page item the data sources return.
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
-import { pageUrl, siteAddressing, type SiteAddressing } from "./addresses.ts";
+import { pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type StaticCopyFacts } from "./frames-link.ts";
 import { groupMembers, liteRowsOf, type PageRow } from "./queries.ts";
 import { PageTree } from "./tree.ts";

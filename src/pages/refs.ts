@@ -3,10 +3,10 @@
 // with a slash is a path (`/company/team`, a full address too); a non-default language's prefix
 // may lead it (`/de/ueber-uns`). Slug and path lookups leave trashed pages out; an id finds them.
 import { fail } from "../errors.ts";
-import type { LanguageState } from "../settings/languages.ts";
-import { languageState } from "../settings/languages.ts";
+import type { LanguageState } from "../site/languages.ts";
+import { languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
-import { pathSegments } from "./addresses.ts";
+import { pathSegments } from "./paths.ts";
 import { findPages, pageById, type PageRow } from "./queries.ts";
 
 export interface RefOptions {

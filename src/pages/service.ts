@@ -4,14 +4,14 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import type { Change, Rebaked } from "../publish/changes.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { ServiceContext } from "../app-deps.ts";
-import { checkLangIn, languageState, type LanguageState } from "../settings/languages.ts";
+import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import { childPath, pathSegments } from "./addresses.ts";
+import { childPath, pathSegments } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
 import { frameIdFromRef } from "./frames-link.ts";
 import {

@@ -5,12 +5,12 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import type { Rebaked } from "../publish/changes.ts";
 import type { ServiceContext } from "../app-deps.ts";
-import { checkLangIn, languageState } from "../settings/languages.ts";
+import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
-import { childPath } from "./addresses.ts";
+import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
 import { contentFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
 import { liteRowsOf, pageById, slugsUnder, type PageRow } from "./queries.ts";

@@ -4,8 +4,8 @@
 // which stands on an existing frame, is output; everything else is 404 on a v2 site.
 import { lookupPage } from "../pages/refs.ts";
 import { ancestorsOf, findPages, type PageRow } from "../pages/queries.ts";
-import { languageState, type LanguageState } from "../settings/languages.ts";
-import { settingsOf } from "../settings/queries.ts";
+import { languageState, type LanguageState } from "../site/languages.ts";
+import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 
 export type Resolution = { page: PageRow; lang: string | null; langs: LanguageState } | { notFound: string };

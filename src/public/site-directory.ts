@@ -3,7 +3,7 @@
 // A clear is reported to a listener (invalidation.ts tells the other service processes);
 // `applyClear` is another process's clear, applied here without being reported again.
 import type { Db } from "../store/database.ts";
-import { MAIN_SITE_ID, siteByDomain, siteById, type SiteRow } from "../network/sites-queries.ts";
+import { MAIN_SITE_ID, siteByDomain, siteById, type SiteRow } from "../site/sites.ts";
 
 export class SiteDirectory {
   private readonly byHost = new Map<string, SiteRow>();

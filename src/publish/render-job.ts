@@ -1,8 +1,8 @@
 // Prepares a frame render: loads (asynchronously) the frames it embeds and the data its sources
 // name, then hands back a synchronous job over that data for the executor to run.
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import { renderFrame, type CompiledFrame, type LanguageLink, type MenuNode, type RenderContext, type RenderResult } from "../markup/index.ts";
-import { languageHomeUrl, pageUrl } from "../pages/addresses.ts";
+import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
 import { fieldsOf } from "../pages/record.ts";
 import type { PageRow } from "../pages/queries.ts";
 import type { Db } from "../store/database.ts";

@@ -1,12 +1,12 @@
 // Everything about a site that one publish operation reads more than once, loaded once:
 // the site, its settings and languages, its page tree and its frames' dependency index.
-import type { SiteRow } from "../network/sites-queries.ts";
-import { siteById } from "../network/sites-queries.ts";
-import { siteAddressing, type SiteAddressing } from "../pages/addresses.ts";
+import type { SiteRow } from "../site/sites.ts";
+import { siteById } from "../site/sites.ts";
+import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { liteRowsOf } from "../pages/queries.ts";
 import { PageTree } from "../pages/tree.ts";
-import { settingsOf, type SettingsRow } from "../settings/queries.ts";
-import { langPathPrefix } from "../settings/languages.ts";
+import { settingsOf, type SettingsRow } from "../site/settings.ts";
+import { langPathPrefix } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { siteIndex } from "../frames/graph.ts";
 import type { DependencyIndex } from "./dependency-index.ts";

@@ -5,15 +5,16 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { SiteRow } from "../network/sites-queries.ts";
+import type { SiteRow } from "../site/sites.ts";
 import type { Change, Rebaked } from "../publish/changes.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { ServiceContext } from "../app-deps.ts";
 import {
   defaultLanguageName, languageCodeFrom, languageRecords, languageState, type LanguageRecord, type LanguageState,
-} from "./languages.ts";
-import { settingsOf, writeSettings } from "./queries.ts";
+} from "../site/languages.ts";
+import { settingsOf } from "../site/settings.ts";
+import { writeSettings } from "./write.ts";
 
 export const RENDER_MODEL = "v2";
 export const SETTING_KEYS = ["name", "tagline", "theme", "default_lang", "home_page", "render_model"] as const;

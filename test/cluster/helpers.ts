@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serviceDatabase, startService, type Running } from "../support/process.ts";
 import type { TestDatabase } from "../support/database.ts";
-import { generateToken } from "../../src/network/token-format.ts";
+import { generateToken } from "../../src/tokens.ts";
 
 export const SITE = "/api/site/1";
 

@@ -9,7 +9,7 @@ import { chromium, type Browser } from "playwright-core";
 import { serviceDatabase, startService, type Running } from "../support/process.ts";
 import type { TestDatabase } from "../support/database.ts";
 import { freePort } from "../support/ports.ts";
-import { generateToken } from "../../src/network/token-format.ts";
+import { generateToken } from "../../src/tokens.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 

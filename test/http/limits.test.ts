@@ -98,7 +98,7 @@ describe("request limit", () => {
     const issued = await t.store.db.selectFrom("tokens").select("id").execute();
     assert.ok(issued.length >= 1);
     // a second token of the same user has its own budget
-    const { generateToken, hashToken } = await import("../../src/network/token-format.ts");
+    const { generateToken, hashToken } = await import("../../src/tokens.ts");
     const other = generateToken();
     await t.store.db.insertInto("tokens").values({ user_id: 1, label: "other", hash: hashToken(other), created_at_gmt: "2026-11-21 12:00:00", last_issued_at_gmt: "2026-11-21 12:00:00" }).execute();
     assert.equal((await t.call("GET", "/api/profile", { token: other })).status, 200);

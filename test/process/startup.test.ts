@@ -6,7 +6,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runToExit, serviceDatabase, startService } from "../support/process.ts";
-import { generateToken } from "../../src/network/token-format.ts";
+import { generateToken } from "../../src/tokens.ts";
 
 const freshDir = () => mkdtempSync(join(tmpdir(), "svc-proc-"));
 

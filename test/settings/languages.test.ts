@@ -1,7 +1,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
-import { checkLang } from "../../src/settings/languages.ts";
+import { checkLang } from "../../src/site/languages.ts";
 import { ServiceError } from "../../src/errors.ts";
 import { statusOf } from "../../src/http/errors.ts";
 import { addLanguage, publish, recordChanges, type Recorder } from "../pages/helpers.ts";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { sql } from "kysely";
 import { openStore, type Store } from "../../src/store/database.ts";
 import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
-import { generateToken, hashToken } from "../../src/network/token-format.ts";
+import { generateToken, hashToken } from "../../src/tokens.ts";
 import { freshDatabase, testServerUrl } from "../support/database.ts";
 
 describe("concurrent first starts", { skip: testServerUrl ? false : "needs TEST_DATABASE_URL (npm run test:pg)" }, () => {

@@ -12,7 +12,7 @@ import { limitsFor, type Limits } from "../../src/http/limits.ts";
 import { openStore, type Store } from "../../src/store/database.ts";
 import { createPublishing, type PublishingOptions } from "../../src/publish/setup.ts";
 import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
-import { generateToken } from "../../src/network/token-format.ts";
+import { generateToken } from "../../src/tokens.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
 
 export interface CallOptions {

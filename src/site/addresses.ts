@@ -1,8 +1,12 @@
 // Where a page answers: `http://<domain>[:port]` + the language prefix + its path + `/`.
 // A page's `path` has no language prefix (`/company/team`); its `url` has it (CONTRACT §9).
-import { homeUrl } from "../network/context.ts";
-import { langPathPrefix, languageState, type LanguageState } from "../settings/languages.ts";
+import { langPathPrefix, languageState, type LanguageState } from "./languages.ts";
 import type { Db } from "../store/database.ts";
+
+/** `http://<domain>[:port]/`: the address where the site's public pages answer. */
+export function homeUrl(domain: string, port: number): string {
+  return `http://${domain}${port === 80 || port === 0 ? "" : `:${port}`}/`;
+}
 
 export interface SiteAddressing {
   /** `http://<domain>[:port]`, no trailing slash. */
@@ -22,29 +26,4 @@ export function pageUrl(addressing: SiteAddressing, lang: string | null, path: s
 /** The home address of a language (or of the site, for null). */
 export function languageHomeUrl(addressing: SiteAddressing, lang: string | null): string {
   return `${addressing.origin}${langPathPrefix(addressing.langs, lang)}/`;
-}
-
-export function childPath(parentPath: string, slug: string): string {
-  return `${parentPath}/${slug}`;
-}
-
-/**
- * The segments of a path given as input: a full address is reduced to its path, query and
- * fragment are dropped, empty segments vanish, segments are lower-cased and percent-decoded.
- */
-export function pathSegments(input: string): string[] {
-  let path = input.trim();
-  const full = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(.*)$/i.exec(path);
-  if (full) path = full[1];
-  path = path.replace(/[?#].*$/, "");
-  return path
-    .split("/")
-    .map((segment) => {
-      try {
-        return decodeURIComponent(segment).trim().toLowerCase();
-      } catch {
-        return segment.trim().toLowerCase();
-      }
-    })
-    .filter((segment) => segment !== "");
 }

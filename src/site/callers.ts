@@ -8,7 +8,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../store/database.ts";
 import { keptUntilWrite, type KeepOptions } from "../store/kept-reads.ts";
-import { hashToken, isWellFormedToken } from "./token-format.ts";
+import { hashToken, isWellFormedToken } from "../tokens.ts";
 
 export interface Caller {
   userId: number;

@@ -1,4 +1,4 @@
-// Settings and language rows of one site. Plain functions taking the database or a transaction.
+// Settings and language rows of one site, as stored (the settings feature writes them).
 import type { Selectable } from "kysely";
 import type { Db } from "../store/database.ts";
 import type { LanguagesTable, SiteSettingsTable } from "../store/schema.ts";
@@ -12,21 +12,6 @@ export const DEFAULT_THEME = "default";
 export async function settingsOf(db: Db, siteId: number): Promise<SettingsRow> {
   const row = await db.selectFrom("site_settings").selectAll().where("site_id", "=", siteId).executeTakeFirst();
   return row ?? { site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, updated_at_gmt: "" };
-}
-
-/** Writes some settings columns, creating the site's row on its first write. */
-export async function writeSettings(
-  db: Db,
-  siteId: number,
-  at: string,
-  changes: Partial<Pick<SettingsRow, "tagline" | "theme" | "default_lang" | "home_page_json">>,
-): Promise<void> {
-  await db
-    .insertInto("site_settings")
-    .values({ site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, updated_at_gmt: at })
-    .onConflict((oc) => oc.column("site_id").doNothing())
-    .execute();
-  await db.updateTable("site_settings").set({ ...changes, updated_at_gmt: at }).where("site_id", "=", siteId).execute();
 }
 
 /** The site's languages in the order they were added. */

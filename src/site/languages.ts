@@ -3,7 +3,7 @@
 // every capability runs on a `lang` input (pages, data, menus, frames).
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
-import { languagesOf, settingsOf, type LanguageRow } from "./queries.ts";
+import { languagesOf, settingsOf, type LanguageRow } from "./settings.ts";
 
 export const LANGUAGE_CODE_PATTERN = "^[a-z]{2}(-[a-z]{2})?$";
 const LANGUAGE_CODE = new RegExp(LANGUAGE_CODE_PATTERN);
