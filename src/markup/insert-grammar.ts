@@ -27,7 +27,8 @@ export interface ParsedInsert {
 const SLASH = 0x2f;
 const BRACE = 0x7b;
 
-function isWs(c: number): boolean {
+/** HTML white space (space, LF, tab, CR, FF): the markup's separators, also around attributes. */
+export function isWs(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d || c === 0x0c;
 }
 

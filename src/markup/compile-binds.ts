@@ -1,0 +1,186 @@
+// Compiles data-op-bind (docs/markup.md, "Binds"): reads the bind's JSON object on a start
+// tag, records what the analysis reports about it, and turns it into program holes — the
+// bound attributes (in place of an attribute of that name, else where data-op-bind stood)
+// and, for a text/html target, the element's content, which is replaced once the element's
+// own close tag is seen. Kept apart from the tokenizer callbacks because the bind rules
+// (targets, duplicates, double quotes, void and raw-text elements) are a job of their own.
+
+import type { AnalysisBuilder } from "./analysis.ts";
+import { decodeAttributeEntities } from "./escape.ts";
+import { parseJsonObject } from "./insert-grammar.ts";
+import type { ContentOp } from "./program.ts";
+import type { Level, ProgramBuilder } from "./program-builder.ts";
+import { BIND_ATTR, DOUBLE, NO_VALUE, type StartTag } from "./start-tag.ts";
+
+/** What a valid attribute name may contain (HTML attribute-name state). */
+const ATTR_NAME = /^[^\s"'>/=\0]+$/;
+
+/** An element whose content a text/html bind will replace once its close tag is seen. */
+export interface PendingContent {
+  op: ContentOp;
+  level: Level;
+  /** Index of `op` in level.ops: the operations after it are the element's content. */
+  mark: number;
+}
+
+export class BindCompiler {
+  private readonly a: AnalysisBuilder;
+  private readonly prog: ProgramBuilder;
+  private readonly tag: StartTag;
+  /** Parsed bind values by raw text: repeated binds (typical inside repeats) parse once. */
+  private readonly cache = new Map<string, Record<string, unknown> | undefined>();
+
+  constructor(a: AnalysisBuilder, prog: ProgramBuilder, tag: StartTag) {
+    this.a = a;
+    this.prog = prog;
+    this.tag = tag;
+  }
+
+  /**
+   * Compiles the bind of the current start tag (its `>` is at `gt`; `empty` when the element
+   * has no content). Returns the pending content replacement when the bind has a text/html target.
+   */
+  compile(gt: number, empty: boolean): PendingContent | null {
+    const a = this.a;
+    const st = this.tag;
+    const bi = st.bindIdx[0]!;
+    const at = st.nameS[bi]!;
+    const tag = st.name;
+    a.bindTag(tag);
+    const q = st.quote[bi]!;
+    let obj: Record<string, unknown> | undefined;
+    if (q !== NO_VALUE) {
+      const raw = st.value(bi);
+      if (this.cache.has(raw)) obj = this.cache.get(raw);
+      else {
+        obj = parseJsonObject((raw.includes("&") ? decodeAttributeEntities(raw) : raw).trim());
+        this.cache.set(raw, obj);
+      }
+    }
+    if (obj === undefined) {
+      if (q === DOUBLE) {
+        // HTML ended the value at the JSON's first `"`; the rest became other attributes.
+        // The tag is left exactly as written so the mistake stays visible in the page source.
+        a.warn("bind_double_quoted", "data-op-bind must be written in single quotes: HTML cut this value off at its first double quote", at);
+        return null;
+      }
+      a.warn("bad_bind", "data-op-bind is not a JSON object of target: token; the attribute is dropped", at);
+      this.emitAttrHoles(null);
+      return null;
+    }
+
+    let text: string | null = null;
+    let rawHtml: string | null = null;
+    const attrTargets: Array<[string, string]> = [];
+    for (const key of Object.keys(obj)) {
+      const v = obj[key];
+      if (typeof v !== "string" || v.trim() === "") {
+        a.warn("bad_bind", `bind target "${key}" needs a token string`, at);
+        continue;
+      }
+      const token = v.trim();
+      if (key === "text") text = token;
+      else if (key === "html") rawHtml = token;
+      else if (!ATTR_NAME.test(key) || key.toLowerCase() === BIND_ATTR) {
+        a.warn("bad_bind", `bind target "${key}" is not an attribute name`, at);
+        continue;
+      } else if (attrTargets.some((t) => t[0].toLowerCase() === key.toLowerCase())) {
+        a.warn("bad_bind", `attribute "${key}" is bound twice; the first binding is used`, at);
+        continue;
+      } else attrTargets.push([key, token]);
+      a.token(token, at);
+    }
+    if (st.nBind > 1) {
+      a.warn("duplicate_bind", "only the first data-op-bind of an element is used; the others are dropped", st.nameS[st.bindIdx[1]!]!);
+    }
+    this.emitAttrHoles(attrTargets);
+
+    if (text !== null && rawHtml !== null) {
+      a.warn("bind_text_and_html", `both "text" and "html" are bound; "html" is used`, at);
+    }
+    const contentToken = rawHtml ?? text;
+    if (contentToken === null) return null;
+    if (empty) {
+      a.warn("bind_void_element", `<${tag}> has no content; its "text"/"html" target is ignored`, at);
+      return null;
+    }
+    const mode = rawHtml !== null ? "html" : tag === "script" || tag === "style" ? "rawtext" : "text";
+    const op: ContentOp = { t: "content", mode, token: contentToken, replace: false, at };
+    // An empty hole right after the start tag: the value goes there, the content stays for now.
+    this.prog.hole(gt + 1, gt + 1, op);
+    const level = this.prog.level;
+    return { op, level, mark: level.ops.length - 1 };
+  }
+
+  /**
+   * Emits, in attribute order, the holes of a bound start tag: the data-op-bind attribute
+   * (replaced by the bound attributes that have no place yet), and existing attributes that a
+   * bound attribute replaces. `targets` null means a broken bind: only the attribute is dropped.
+   */
+  private emitAttrHoles(targets: ReadonlyArray<[string, string]> | null): void {
+    const st = this.tag;
+    const prog = this.prog;
+    const n = st.n;
+    const bindFirst = st.bindIdx[0]!;
+    const nt = targets === null ? 0 : targets.length;
+    // existing[t] = index of the first attribute already on the element named like target t.
+    const existing: number[] = [];
+    for (let t = 0; t < nt; t++) existing.push(-1);
+    if (nt > 0) {
+      for (let j = 0; j < n; j++) {
+        if (st.isBindAttr(j)) continue;
+        const t = st.targetOf(j, targets!);
+        if (t >= 0 && existing[t] === -1) existing[t] = j;
+      }
+    }
+    for (let j = 0; j < n; j++) {
+      if (j === bindFirst) {
+        const unplaced: Array<[string, string]> = [];
+        for (let t = 0; t < nt; t++) if (existing[t] === -1) unplaced.push(targets![t]!);
+        // Stands in for the dropped attribute; a broken bind still counts as a bound element.
+        prog.hole(st.wsBefore(j), st.attrEnd[j]!, { t: "bind", tag: st.name, at: st.nameS[j]!, attrs: unplaced });
+        continue;
+      }
+      if (st.isBindAttr(j)) {
+        prog.hole(st.wsBefore(j), st.attrEnd[j]!, null);
+        continue;
+      }
+      if (nt === 0) continue;
+      const t = st.targetOf(j, targets!);
+      if (t < 0) continue;
+      const ws = st.wsBefore(j);
+      if (existing[t] === j) {
+        prog.hole(ws, st.attrEnd[j]!, { t: "attr", ws, nameStart: st.nameS[j]!, name: targets![t]![0], token: targets![t]![1] });
+      } else {
+        prog.hole(ws, st.attrEnd[j]!, null); // a duplicate of a bound attribute
+      }
+    }
+  }
+
+  /**
+   * The bound element's own close tag starts at `closeStart`: its content is dropped from the
+   * program and the bound value replaces it. When a repeat block opened or closed inside the
+   * element, the content is kept (the value stays right after the start tag) and a warning says so.
+   */
+  closed(p: PendingContent, closeStart: number): void {
+    if (p.level !== this.prog.level) {
+      this.a.warn(
+        "bind_crosses_repeat",
+        "a bound element and a svc/repeat block overlap; the bound value is written after the start tag and the content is kept",
+        p.op.at,
+      );
+      return;
+    }
+    p.op.replace = true;
+    this.prog.dropAfter(p.mark, closeStart);
+  }
+
+  /** The bound element was closed implicitly (or never): the value is written after the start tag, the content kept. */
+  unclosed(p: PendingContent): void {
+    this.a.warn(
+      "bind_element_not_closed",
+      "the bound element has no close tag of its own; the bound value is written after the start tag and the content is kept",
+      p.op.at,
+    );
+  }
+}

@@ -1,0 +1,96 @@
+// Compiles insert comments (docs/markup.md, "Inserts") into the program: a self-closing
+// insert becomes one hole; `<!-- svc/repeat {…} -->` and `<!-- /svc/repeat -->` open and close
+// a block whose body is a nested operation list. Also the analysis side of each: counts,
+// unknown names, bad parameters, stray and unclosed blocks. The parameters of each known
+// insert are checked in insert-ops.ts; this file decides what a comment's form and name mean.
+
+import type { AnalysisBuilder } from "./analysis.ts";
+import { KNOWN_INSERTS, type ParsedInsert } from "./insert-grammar.ts";
+import { frameOp, insertOp, langOp, menuOp, repeatOp } from "./insert-ops.ts";
+import type { ProgramBuilder } from "./program-builder.ts";
+
+export class InsertCompiler {
+  private readonly a: AnalysisBuilder;
+  private readonly prog: ProgramBuilder;
+
+  constructor(a: AnalysisBuilder, prog: ProgramBuilder) {
+    this.a = a;
+    this.prog = prog;
+  }
+
+  /** Compiles the insert comment html[start, end). */
+  compile(ins: ParsedInsert, start: number, end: number): void {
+    const kind = KNOWN_INSERTS.get(ins.full);
+    if (ins.form === "close") {
+      if (kind === "repeat") this.closeRepeat(start, end);
+      return; // `<!-- /svc/other -->` is an ordinary comment
+    }
+    if (ins.form === "open") {
+      if (kind === "repeat") {
+        this.openRepeat(ins, start, end);
+      } else if (kind !== undefined) {
+        this.a.warn(
+          "insert_not_self_closing",
+          `${ins.full} must end with "/-->"; this comment is left as it is`,
+          start,
+        );
+      }
+      return; // any other `<!-- svc/x ... -->` is an ordinary comment
+    }
+
+    const a = this.a;
+    const prog = this.prog;
+    a.insert(ins.full, kind !== undefined);
+    if (ins.paramsError) {
+      a.warn("bad_insert_params", `the parameters of ${ins.full} are not a JSON object; it prints nothing`, start);
+    }
+    if (kind === undefined) {
+      prog.hole(start, end, insertOp("unknown", ins, start));
+      return;
+    }
+    if (ins.paramsError) {
+      if (kind === "repeat") a.repeats++;
+      prog.hole(start, end, insertOp("invalid", ins, start));
+      return;
+    }
+    switch (kind) {
+      case "repeat":
+        // A self-closed repeat is a block with an empty body.
+        prog.hole(start, end, repeatOp(a, ins, start));
+        return;
+      case "frame":
+      case "partial":
+        prog.hole(start, end, frameOp(a, kind, ins, start));
+        return;
+      case "menu":
+        prog.hole(start, end, menuOp(a, ins, start));
+        return;
+      case "lang":
+        a.source("languages");
+        a.liveReason("insert op/lang-switcher");
+        prog.hole(start, end, langOp(a, ins, start));
+        return;
+    }
+  }
+
+  private openRepeat(ins: ParsedInsert, start: number, end: number): void {
+    this.a.insert(ins.full, true);
+    if (ins.paramsError) {
+      this.a.warn("bad_insert_params", `the parameters of ${ins.full} are not a JSON object; the block prints nothing`, start);
+    }
+    this.prog.openBlock(repeatOp(this.a, ins, start), start, end);
+  }
+
+  private closeRepeat(start: number, end: number): void {
+    if (!this.prog.inBlock()) {
+      this.a.warn("stray_repeat_close", "<!-- /svc/repeat --> without an open svc/repeat; left as it is", start);
+      return;
+    }
+    this.prog.closeBlock(start, end);
+  }
+
+  /** The svc/repeat opened at `openStart` has no close comment; the program prints it once, as written. */
+  unclosedRepeat(openStart: number): void {
+    this.a.warn("unclosed_repeat", "svc/repeat has no <!-- /svc/repeat -->; the block is printed once, as written", openStart);
+  }
+}
