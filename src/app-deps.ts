@@ -1,13 +1,20 @@
-// What the app is built from. main.ts makes the real ones; tests make their own
-// (a temporary database, raised limits, a stalled renderer, …).
+// What the app is built from, and how the features are wired into the publish engine. main.ts
+// makes the real ones; tests make their own (a temporary database, raised limits, a stalled
+// renderer, a recording publisher, …).
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Limits } from "./http/limits.ts";
-import type { Store } from "./store/database.ts";
-import type { NetworkContext } from "./network/context.ts";
-import type { Change, Publisher, Rebaked } from "./publish/changes.ts";
-import type { Db } from "./store/database.ts";
-import type { PublicSite } from "./public/public-site.ts";
+import type { Db, Store } from "./store/database.ts";
+import type { Publisher, PublishSources, ServiceContext } from "./publish/contract.ts";
+import { createPublishing as createEngine, type PublishingOptions } from "./publish/setup.ts";
+import type { PublishingEngine } from "./publish/engine.ts";
+import { PublicSite } from "./public/public-site.ts";
+import { pagePublishSource } from "./pages/publish-source.ts";
+import { framePublishSource } from "./frames/publish-source.ts";
+import { menuPublishSource } from "./menus/publish-source.ts";
+import { dataPublishSource } from "./data/publish-source.ts";
+
+export type { PublishingOptions } from "./publish/setup.ts";
 
 export interface AppDeps {
   config: Config;
@@ -20,27 +27,30 @@ export interface AppDeps {
   publicSite: PublicSite;
 }
 
-export function networkContext(deps: AppDeps): NetworkContext {
-  return { db: deps.store.db, clock: deps.clock, publicPort: deps.config.port };
-}
-
-/** What capability services need besides plain values: the database, the clock, the public
- * port (addresses are absolute) and the publish step. */
-export interface ServiceContext {
-  db: Db;
-  clock: Clock;
-  /** Port the public site is served on; part of every address. */
-  publicPort: number;
-  /** Hands committed changes to the publish step; answers the `rebaked` report. */
-  announce(siteId: number, changes: Change[]): Promise<Rebaked>;
-}
-
+/** The one context of every service. The publisher is read at call time, so a test can replace it. */
 export function serviceContext(deps: AppDeps): ServiceContext {
   return {
     db: deps.store.db,
     clock: deps.clock,
     publicPort: deps.config.port,
-    // Read at call time, so the publishing engine (or a test's recorder) can replace it.
-    announce: (siteId, changes) => deps.publisher.changed(siteId, changes),
+    get publisher() {
+      return deps.publisher;
+    },
   };
+}
+
+/** What the engine reads, from the features that own it. */
+export function publishSources(publicPort: number): PublishSources {
+  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort) };
+}
+
+export interface Publishing {
+  engine: PublishingEngine;
+  publicSite: PublicSite;
+}
+
+/** The engine over the features' sources, and the public site over the engine's caches. */
+export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
+  const { engine, pages, directory } = createEngine(db, clock, port, publishSources(port), options);
+  return { engine, publicSite: new PublicSite(db, pages, directory, engine) };
 }

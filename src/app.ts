@@ -4,7 +4,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import swagger from "@fastify/swagger";
-import type { AppDeps } from "./app-deps.ts";
+import { serviceContext, type AppDeps } from "./app-deps.ts";
 import { errorHandler, sendError } from "./http/error-handler.ts";
 import { fail, preFail } from "./http/errors.ts";
 import { apiGuard } from "./http/guard.ts";
@@ -18,8 +18,9 @@ import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { answerFromMemory, publicRoutes } from "./public/routes.ts";
-import { cacheRoutes } from "./publish/cache-routes.ts";
+import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
+import { frameAssignRoutes } from "./pages/assign-routes.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
 import { menuRoutes } from "./menus/routes.ts";
@@ -153,10 +154,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     schema: { tags: ["meta"], summary: "This OpenAPI 3.1 description", response: { 200: Obj({ openapi: Type.String() }) } },
   }, async () => app.swagger());
 
-  networkRoutes(app, deps);
+  const ctx = serviceContext(deps);
+  networkRoutes(app, ctx, deps.limits);
   publicRoutes(app, deps.publicSite);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log });
-  registerSiteRoutes(app, deps, [frameRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, ctx, [frameRoutes, frameAssignRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes], [siteUserRoutes]);
 
   return app;
 }

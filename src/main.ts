@@ -7,7 +7,7 @@ import { openStore } from "./store/database.ts";
 import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { limitsFor } from "./http/limits.ts";
-import { createPublishing } from "./publish/setup.ts";
+import { createPublishing } from "./app-deps.ts";
 import { startInvalidation } from "./publish/invalidation.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
 

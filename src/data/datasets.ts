@@ -5,8 +5,8 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Rebaked } from "../publish/changes.ts";
-import type { ServiceContext } from "../app-deps.ts";
+import type { Rebaked } from "../publish/contract.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 
@@ -86,7 +86,7 @@ export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: st
     }
     return { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing };
   });
-  const rebaked = await ctx.announce(site.id, [{ kind: "dataset", name }]);
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }]);
   return { dataset: info(row), created, rebaked, warnings };
 }
 
@@ -102,7 +102,7 @@ export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName:
   const row = await ctx.db.selectFrom("datasets").select(["total"]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
   if (!row) throw fail("dataset_not_found", { name, lang: lang === "" ? null : lang }, lang === "" ? "No shared data set with this name." : `No "${lang}" variant of this data set.`);
   await ctx.db.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
-  const rebaked = await ctx.announce(site.id, [{ kind: "dataset", name }]);
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }]);
   return { deleted: { name, lang: lang === "" ? null : lang, total: row.total }, rebaked };
 }
 

@@ -2,9 +2,8 @@
 // GET /data/{source}, POST /data/resolve. Site-scoped, at both addresses.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { serviceContext, type AppDeps } from "../app-deps.ts";
-import { Rebaked } from "../settings/routes.ts";
+import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { deleteDataset, listDatasets, putDataset } from "./datasets.ts";
 import { resolveSource } from "./sources.ts";
 
@@ -19,8 +18,7 @@ function body(request: FastifyRequest): Record<string, unknown> {
   return (request.body ?? {}) as Record<string, unknown>;
 }
 
-export function dataRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = serviceContext(deps);
+export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["data"];
 
   scope.get("/data", {

@@ -1,21 +1,19 @@
 // DELETE of a frame: the pages that stood on it are unbound (their static copies removed, so
-// they answer 404), frames that embed it stay as written and print nothing in its place.
+// they answer 404, their static copies removed by the publish step), frames that embed it stay as written and print nothing in its place.
 import { fail } from "../errors.ts";
 import { warning } from "../warnings.ts";
-import type { Change } from "../publish/changes.ts";
-import type { FramesContext } from "./context.ts";
+import type { Change, ServiceContext } from "../publish/contract.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings } from "./input.ts";
-import { withoutBake } from "./no-bake.ts";
-import { splitOwnBake, requireAvailable } from "./publish-result.ts";
+import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
 import { frameByRef } from "./queries.ts";
 
-export function deleteFrame(ctx: FramesContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+export function deleteFrame(ctx: ServiceContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
   return unlessOvertaken(ifMatch, () => deleteFrameOnce(ctx, siteId, ref, body, ifMatch));
 }
 
-async function deleteFrameOnce(ctx: FramesContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+async function deleteFrameOnce(ctx: ServiceContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
   const frame = await frameByRef(ctx.db, siteId, ref);
   if (!frame) throw fail("frame_not_found", { ref });
   checkIfMatch(ifMatch, frame);
@@ -35,10 +33,7 @@ async function deleteFrameOnce(ctx: FramesContext, siteId: number, ref: string, 
       if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
       const pages = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "=", frame.id).orderBy("id").execute();
       const ids = pages.map((p) => p.id);
-      if (ids.length > 0) {
-        await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", siteId).where("frame_id", "=", frame.id).execute();
-        await trx.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
-      }
+      if (ids.length > 0) await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", siteId).where("frame_id", "=", frame.id).execute();
       return ids;
     });
   } finally {
@@ -46,9 +41,8 @@ async function deleteFrameOnce(ctx: FramesContext, siteId: number, ref: string, 
   }
 
   const changes: Change[] = [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
-  const publish = flags.bake
-    ? splitOwnBake(await ctx.publisher.changed(siteId, changes), null)
-    : await withoutBake(ctx, siteId, { embeddersOf: [frame.slug, frame.id], pages: unbound });
+  // The unbound pages leave the public site (their static copies go) in the publish step.
+  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, null);
   requireAvailable(publish.rebaked, { deleted: { id: frame.id, slug: frame.slug } });
   const warnings = ignoredInputWarnings(body, ["bake"]);
   for (const slug of referencedBy) {

@@ -1,7 +1,8 @@
 // Splits the publish step's report for a frame write into the spec's two objects:
-// `bake` (this frame's own bake) and `rebaked` (the frames that embed it).
+// `bake` (this frame's own bake) and `rebaked` (the frames that embed it). With `bake: false` the
+// publish step renders nothing (see docs/frames.md) and `bake` says skipped.
 import { fail } from "../errors.ts";
-import type { Rebaked } from "../publish/changes.ts";
+import type { Change, Rebaked, ServiceContext } from "../publish/contract.ts";
 
 export interface FramePublish {
   bake: Record<string, unknown>;
@@ -22,6 +23,17 @@ export function splitOwnBake(report: Rebaked, ownSlug: string | null): FramePubl
   };
   const bake = own ? { status: report.status, response: own.detail ?? {} } : { status: report.status };
   return { bake, rebaked };
+}
+
+/** The report of a write with `bake: false`: nothing was baked (publish/run.ts `withdraw`). */
+export function withoutBake(report: Rebaked): FramePublish {
+  return { bake: { status: "skipped" }, rebaked: report };
+}
+
+/** Announces a frame write and splits the report: baked (`ownSlug`'s own bake apart), or not. */
+export async function publishFrameWrite(ctx: ServiceContext, siteId: number, changes: Change[], bake: boolean, ownSlug: string | null): Promise<FramePublish> {
+  const report = await ctx.publisher.changed(siteId, changes, { bake });
+  return bake ? splitOwnBake(report, ownSlug) : withoutBake(report);
 }
 
 /** The write is saved, but the renderer did not answer: 502 internal_unavailable (spec, Errors). */

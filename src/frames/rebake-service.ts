@@ -1,8 +1,8 @@
 // POST /frames/rebake: rebuilds the frames the selectors name, at most 25 per call.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Change } from "../publish/changes.ts";
-import type { FramesContext } from "./context.ts";
+import type { Change } from "../publish/contract.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { frameByRef } from "./queries.ts";
 
 export const REBAKE_LIMIT = 25;
@@ -18,7 +18,7 @@ function list(value: unknown, field: string): string[] {
   return items.map(String).map((s) => s.trim()).filter((s) => s !== "");
 }
 
-export async function rebakeFrames(ctx: FramesContext, siteId: number, body: Record<string, unknown>) {
+export async function rebakeFrames(ctx: ServiceContext, siteId: number, body: Record<string, unknown>) {
   const changed: Record<string, unknown> = {};
   const changes: Change[] = [];
   const warnings: Warning[] = [];

@@ -29,10 +29,6 @@ export function optionName(frameId: string): string {
   return `svc_frame_${frameId}`;
 }
 
-export function bakedOptionName(frameId: string): string {
-  return `svc_frame_${frameId}_baked`;
-}
-
 /** Strong ETag: changes with every write of the frame (markup, slug). */
 export function frameEtag(row: Pick<FrameRow, "revision" | "sha256">): string {
   return `"r${row.revision}-${row.sha256.slice(0, 16)}"`;

@@ -4,13 +4,12 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import type { FramesContext } from "./context.ts";
+import type { Change, ServiceContext } from "../publish/contract.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, refuseUrl, slugFrom, slugTaken } from "./input.ts";
-import { withoutBake } from "./no-bake.ts";
 import { pagesOnFrames } from "./pages.ts";
-import { splitOwnBake, requireAvailable } from "./publish-result.ts";
+import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
 import { frameBySlug, frameByRef } from "./queries.ts";
 import { frameEtag, frameRecord } from "./record.ts";
 import { planRewrites, renamedReport, rewriteReferences, type Renamed } from "./rename-refs.ts";
@@ -20,11 +19,11 @@ import { splitSlug } from "./slug.ts";
 const PATCH_KEYS = ["slug", "dry_run", "bake", "url"] as const;
 const DEFAULT_KEYS = ["default", "is_default"];
 
-export function renameFrame(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+export function renameFrame(ctx: ServiceContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
   return unlessOvertaken(ifMatch, () => renameFrameOnce(ctx, siteId, userId, ref, body, ifMatch));
 }
 
-async function renameFrameOnce(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
   const existing = await frameByRef(ctx.db, siteId, ref);
   if (!existing) throw fail("frame_not_found", { ref });
   refuseUrl(body);
@@ -77,15 +76,12 @@ async function renameFrameOnce(ctx: FramesContext, siteId: number, userId: numbe
   const frame = frameRecord(renamedRow, { frameRefs: index.embeddedSlugs(standing), rendersOnRequest: index.rendersOnRequest(standing), pages });
   if (flags.dryRun) return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed, warnings }, etag: null };
 
-  const publish = flags.bake
-    ? splitOwnBake(
-        await ctx.publisher.changed(siteId, [
-          { kind: "frame", frameId: existing.id, slug },
-          { kind: "frame", frameId: existing.id, slug: existing.slug },
-        ]),
-        slug,
-      )
-    : await withoutBake(ctx, siteId, { embeddersOf: [slug, existing.slug] });
+  // The frame prints what it printed before; the frames that name it by a slug print it anew.
+  const changes: Change[] = [
+    { kind: "frame", frameId: existing.id, slug, output: false },
+    { kind: "frame", frameId: existing.id, slug: existing.slug, output: false },
+  ];
+  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   return {
     body: { applied: true, site_id: siteId, frame, renamed, bake: { status: publish.bake.status }, rebaked: publish.rebaked, warnings },

@@ -1,14 +1,13 @@
 // Frame endpoints (spec, Frames). Routes parse, authorise (done by the site scope), call the
 // service and shape the answer; ETag and If-Match carry the frame's revision.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { AppDeps } from "../app-deps.ts";
 import { fail } from "../errors.ts";
 import { sendKeptJson } from "../http/kept-json.ts";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { commonErrors, Nullable, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { absentBodyIsEmpty, bodyOf } from "../http/request.ts";
 import { ok } from "../http/ok.ts";
 import { homeUrl } from "../site/addresses.ts";
-import { assignFrame } from "./assign-service.ts";
-import type { FramesContext } from "./context.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { deleteFrame } from "./delete-service.ts";
 import { getFrame, listFrames, refFrom } from "./read-service.ts";
 import { rebakeFrames } from "./rebake-service.ts";
@@ -16,9 +15,8 @@ import { renameFrame } from "./rename-service.ts";
 import { createFrame, replaceFrame, type WriteAnswer } from "./write-service.ts";
 
 const Frame = Obj({ id: Type.String(), slug: Type.String(), bytes: Type.Integer(), sha256: Type.String(), renders_on_request: Type.Boolean() });
-// Null is accepted where the service gives it a meaning (no markup → frame_html_required, no
-// slug → invalid_slug, a null flag → its default), so that the spec's own code answers.
-const Nullable = <S extends Parameters<typeof Opt>[0]>(schema: S) => Opt(Type.Union([schema, Type.Null()]));
+// Null is accepted (Nullable) where the service gives it a meaning (no markup → frame_html_required,
+// no slug → invalid_slug, a null flag → its default), so that the spec's own code answers.
 const WriteBody = Obj({
   slug: Nullable(Type.String()),
   html: Nullable(Type.String({ description: "markup, stored byte for byte (at most 2,097,152 bytes of UTF-8)" })),
@@ -28,30 +26,13 @@ const WriteBody = Obj({
   bake: Nullable(Type.Boolean()),
 });
 const WriteAnswerSchema = Success({ applied: Type.Boolean(), updated: Type.Boolean(), site_id: Type.Integer(), frame: Frame });
-const RefParams = Obj({ ref: Type.String() });
 const IfMatch = Obj({ "if-match": Opt(Type.String()) });
 
-/** Read through deps on every call, so a publisher swapped in by a test (or at runtime) is used. */
-function context(deps: AppDeps): FramesContext {
-  return {
-    db: deps.store.db,
-    clock: deps.clock,
-    get publisher() {
-      return deps.publisher;
-    },
-    get pageCache() {
-      return deps.publicSite.cache;
-    },
-    publicPort: deps.config.port,
-  };
-}
-
-function body(request: FastifyRequest): Record<string, unknown> {
-  return (request.body ?? {}) as Record<string, unknown>;
-}
+const body = bodyOf;
+export const RefParams = Obj({ ref: Type.String() });
 
 /** The router has already percent-decoded the parameter; decoding again would break `%` (and 500 on `%25`). */
-function ref(request: FastifyRequest): string {
+export function ref(request: FastifyRequest): string {
   return refFrom((request.params as { ref?: string }).ref ?? "");
 }
 
@@ -66,20 +47,11 @@ function send(reply: FastifyReply, answer: WriteAnswer, status = 200) {
   return reply.code(status).send(ok(rest, warnings ?? []));
 }
 
-/**
- * A call without a body means "no fields": the service answers its own code (nothing_to_rebake,
- * page_required, frame_html_required, …) rather than the validator refusing `undefined`.
- */
-async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> {
-  if (request.body === undefined || request.body === null) request.body = {};
-}
-
 function gone(_request: FastifyRequest, _reply: FastifyReply): never {
   throw fail("gone", {}, "Frame defaults were removed: a page names its frame itself.");
 }
 
-export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = context(deps);
+export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["frames"];
 
   scope.get("/frames", {
@@ -92,7 +64,7 @@ export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     const result = await listFrames(ctx.db, request.site.id, request.query as Record<string, string>);
     return ok(
-      { site_id: request.site.id, home_url: homeUrl(request.site.domain, deps.config.port), total: result.frames.length, ...result.constants, frames: result.frames },
+      { site_id: request.site.id, home_url: homeUrl(request.site.domain, ctx.publicPort), total: result.frames.length, ...result.constants, frames: result.frames },
       result.warnings,
     );
   });
@@ -152,15 +124,6 @@ export function frameRoutes(scope: FastifyInstance, deps: AppDeps): void {
     schema: { tags, summary: "Delete a frame; its pages are unbound", params: RefParams, headers: IfMatch, response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ id: Type.String(), slug: Type.String() }), unbound_pages: Type.Array(Type.Integer()), referenced_by: Type.Array(Type.String()) }), ...commonErrors } },
   }, async (request) => {
     const result = await deleteFrame(ctx, request.site.id, ref(request), body(request), ifMatch(request));
-    const { warnings, ...rest } = result;
-    return ok(rest, warnings);
-  });
-
-  scope.post("/frames/:ref/assign", {
-    preValidation: absentBodyIsEmpty,
-    schema: { tags, summary: "Put the frame on a page, or take it off (clear)", params: RefParams, body: Obj({ page: Nullable(Type.Union([Type.String(), Type.Integer()])), clear: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), cleared: Type.Boolean(), meta_key: Type.String() }), ...commonErrors } },
-  }, async (request) => {
-    const result = await assignFrame(ctx, request.site, ref(request), body(request));
     const { warnings, ...rest } = result;
     return ok(rest, warnings);
   });

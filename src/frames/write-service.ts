@@ -6,14 +6,13 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { Db } from "../store/database.ts";
-import type { FramesContext } from "./context.ts";
+import type { Change, ServiceContext } from "../publish/contract.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS, slugTaken } from "./input.ts";
 import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
 import { frameEtag, frameRecord, type FrameRow } from "./record.ts";
 import { reportFor, type FrameReport } from "./report.ts";
-import { splitOwnBake, requireAvailable } from "./publish-result.ts";
-import { withoutBake } from "./no-bake.ts";
+import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
 import { splitSlug } from "./slug.ts";
 import { planRewrites, renamedReport, rewriteReferences } from "./rename-refs.ts";
 import { pagesOnFrames } from "./pages.ts";
@@ -74,7 +73,7 @@ async function slugOccupant(db: Db, siteId: number, slug: string, exceptId?: str
   return row && row.id !== exceptId ? row : undefined;
 }
 
-export async function createFrame(ctx: FramesContext, siteId: number, userId: number, body: Record<string, unknown>): Promise<WriteAnswer> {
+export async function createFrame(ctx: ServiceContext, siteId: number, userId: number, body: Record<string, unknown>): Promise<WriteAnswer> {
   refuseUrl(body);
   const slug = slugFrom(body.slug);
   const html = markupFrom(body);
@@ -104,9 +103,7 @@ export async function createFrame(ctx: FramesContext, siteId: number, userId: nu
   } finally {
     frameGraphChanged(ctx.db, siteId, [id]);
   }
-  const publish = flags.bake
-    ? splitOwnBake(await ctx.publisher.changed(siteId, [{ kind: "frame", frameId: id, slug }]), slug)
-    : await withoutBake(ctx, siteId, { frames: [slug], embeddersOf: [slug] });
+  const publish = await publishFrameWrite(ctx, siteId, [{ kind: "frame", frameId: id, slug }], flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id, slug } });
   const frame = frameRecord({ ...row, revision: 1 }, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
   return {
@@ -115,11 +112,11 @@ export async function createFrame(ctx: FramesContext, siteId: number, userId: nu
   };
 }
 
-export function replaceFrame(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
+export function replaceFrame(ctx: ServiceContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
   return unlessOvertaken(ifMatch, () => replaceFrameOnce(ctx, siteId, userId, ref, body, ifMatch));
 }
 
-async function replaceFrameOnce(ctx: FramesContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
+async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
   const existing = await frameByRef(ctx.db, siteId, ref);
   if (!existing) throw fail("frame_not_found", { ref });
   refuseUrl(body);
@@ -163,11 +160,9 @@ async function replaceFrameOnce(ctx: FramesContext, siteId: number, userId: numb
     frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
   }
 
-  const changes = [{ kind: "frame" as const, frameId: existing.id, slug }];
+  const changes: Change[] = [{ kind: "frame", frameId: existing.id, slug }];
   if (slug !== existing.slug) changes.push({ kind: "frame", frameId: existing.id, slug: existing.slug });
-  const publish = flags.bake
-    ? splitOwnBake(await ctx.publisher.changed(siteId, changes), slug)
-    : await withoutBake(ctx, siteId, { frames: [slug], embeddersOf: [slug, existing.slug] });
+  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
   const frame = frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });

@@ -11,6 +11,9 @@ export const Obj = <P extends TProperties>(properties: P, description?: string) 
 /** Optional in the schema: presence is checked by the service, which answers the spec's own code. */
 export const Opt = <S extends TSchema>(schema: S) => Type.Optional(schema);
 
+/** Optional, and null accepted where the service gives null a meaning (a default, its own refusal). */
+export const Nullable = <S extends TSchema>(schema: S) => Opt(Type.Union([schema, Type.Null()]));
+
 export const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
 
 /** A success body: `success: true` plus the given fields. */
@@ -33,3 +36,6 @@ export const commonErrors = {
 };
 
 export const IdParam = Type.String({ pattern: "^[^/]+$" });
+
+/** The `rebaked` report of write answers (publish/contract.ts). */
+export const Rebaked = Obj({ status: Type.String(), total: Type.Integer(), pages: Type.Array(Type.Integer()) }, "What the publish step rebaked and flushed");

@@ -2,16 +2,16 @@
 // and the legacy `/api/…` that picks the site by blog_id, X-Svc-Blog-Id or domain.
 // Each capability registers its routes once, through this, and gets both.
 import type { FastifyInstance } from "fastify";
-import type { AppDeps } from "../app-deps.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import type { SiteAddressing } from "./site-scope.ts";
 
-export type SiteRoutes = (scope: FastifyInstance, deps: AppDeps) => void;
+export type SiteRoutes = (scope: FastifyInstance, ctx: ServiceContext) => void;
 
 /**
  * `everywhere`: served at both addresses. `pathOnly`: only under `/api/site/{site_id}`, for
  * calls whose legacy form would collide with a network path (site memberships vs `/api/users`).
  */
-export function registerSiteRoutes(app: FastifyInstance, deps: AppDeps, everywhere: SiteRoutes[], pathOnly: SiteRoutes[]): void {
+export function registerSiteRoutes(app: FastifyInstance, ctx: ServiceContext, everywhere: SiteRoutes[], pathOnly: SiteRoutes[]): void {
   const mount = (prefix: string, addressing: SiteAddressing, capabilities: SiteRoutes[]) =>
     app.register(
       async (scope) => {
@@ -20,7 +20,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: AppDeps, everywhe
           route.config = { ...route.config, siteAddressing: addressing };
           if (addressing === "legacy") route.schema = { ...route.schema, deprecated: true } as typeof route.schema;
         });
-        for (const register of capabilities) register(scope, deps);
+        for (const register of capabilities) register(scope, ctx);
       },
       { prefix },
     );

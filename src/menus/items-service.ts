@@ -8,7 +8,7 @@ import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
-import type { ServiceContext } from "../app-deps.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
 import { assignedOf } from "./locations.ts";
 import { allowInvalidFrom, prepareTree } from "./menu-service.ts";

@@ -5,7 +5,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { ServiceContext } from "../app-deps.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
 import { readBack, type MapWrite } from "./menu-service.ts";
 import { locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";

@@ -8,7 +8,7 @@ import type { SiteRow } from "../site/sites.ts";
 import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import type { ServiceContext } from "../app-deps.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { parseTree, type ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
 import { itemsOfMenu, locationRows, locationsOfMenu, mapEntry, menuBySlug, menuSlugs, touchMenu, writeMapEntry, THEME_MAP, type MenuRow } from "./queries.ts";

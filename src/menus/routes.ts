@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { type Warning } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
-import { serviceContext, type AppDeps } from "../app-deps.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { addItem, deleteItem, patchItem, reorderItems, replaceItems } from "./items-service.ts";
 import { deleteLocation, putLocation } from "./location-service.ts";
 import { createMenu, deleteMenu, patchMenu } from "./menu-service.ts";
@@ -59,8 +59,7 @@ function answer(done: { fields: Record<string, unknown>; warnings: Warning[] }) 
   return ok(done.fields, done.warnings);
 }
 
-export function menuRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = serviceContext(deps);
+export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["menus"];
 
   scope.get("/menus", {

@@ -3,9 +3,9 @@
 // and announcing the committed change to the publish step.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Rebaked } from "../publish/changes.ts";
+import type { Rebaked } from "../publish/contract.ts";
 import type { Db } from "../store/database.ts";
-import type { ServiceContext } from "../app-deps.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import type { ItemInput } from "./input.ts";
 import { invalidEntry, type InvalidItem, type PageFacts } from "./resolve.ts";
 
@@ -122,7 +122,7 @@ export async function insertPlanned(trx: Db, siteId: number, menuId: number, ite
  * the write stays saved and the call answers 502 internal_unavailable (spec, Errors).
  */
 export async function publishMenu(ctx: ServiceContext, siteId: number, menuId: number, saved: Record<string, unknown>): Promise<Rebaked> {
-  const rebaked = await ctx.announce(siteId, [{ kind: "menu", menuId }]);
+  const rebaked = await ctx.publisher.changed(siteId, [{ kind: "menu", menuId }]);
   if (rebaked.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved, rebaked });
   return rebaked;
 }

@@ -1,6 +1,7 @@
 // Network-level routes (CONTRACT §3): sites, users, tokens, login, profile. No site prefix.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { networkContext, type AppDeps } from "../app-deps.ts";
+import type { Limits } from "../http/limits.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { fail } from "../errors.ts";
 import { unknownFields } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
@@ -32,15 +33,13 @@ function siteIdOf(request: FastifyRequest): number {
   return Number(raw);
 }
 
-export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const ctx = networkContext(deps);
+export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits: Limits): void {
   const tags = ["network"];
 
   app.post("/api/sites", {
     schema: { tags, summary: "Create a site (super-administrator)", body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 201: Success({ site: Site }), ...commonErrors } },
   }, async (request, reply) => {
     const site = await createSite(ctx, caller(request), body(request));
-    deps.publicSite.directory.clear();
     return reply.code(201).send(ok({ site }, unknownFields(body(request), ["name", "domain"])));
   });
 
@@ -59,9 +58,6 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
     schema: { tags, summary: "Rename a site or change its domain (domain: super-administrator)", params: SiteId, body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 200: Success({ site: Site }), ...commonErrors } },
   }, async (request) => {
     const site = await updateSite(ctx, caller(request), siteIdOf(request), body(request));
-    // A new domain moves the public site: hosts are looked up again.
-    deps.publicSite.directory.clear();
-    deps.publicSite.cache.flushSite(site.id);
     return ok({ site }, unknownFields(body(request), ["name", "domain"]));
   });
 
@@ -69,8 +65,6 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
     schema: { tags, summary: "Delete a site and everything in it (super-administrator; not the main site)", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
   }, async (request) => {
     const site = await deleteSite(ctx, caller(request), siteIdOf(request));
-    deps.publicSite.directory.clear();
-    deps.publicSite.cache.flushSite(site.id);
     return ok({ site, deleted: true });
   });
 
@@ -127,7 +121,7 @@ export function networkRoutes(app: FastifyInstance, deps: AppDeps): void {
   }, async (request) => {
     const result = await login(ctx, body(request));
     if (!result) {
-      await deps.limits.recordAuthFailure(request.ip);
+      await limits.recordAuthFailure(request.ip);
       throw fail("invalid_credentials");
     }
     return ok({ user: result.user, token: result.token.token, token_id: result.token.token_id });

@@ -1,7 +1,7 @@
 // A user's role on a site: PUT/DELETE /api/site/{site_id}/users/{user_id} (CONTRACT §3).
 // Site-scoped, so only the site's administrators and super-administrators reach it.
 import type { FastifyInstance } from "fastify";
-import { networkContext, type AppDeps } from "../app-deps.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
@@ -10,8 +10,7 @@ import { removeRole, setRole } from "./users-service.ts";
 const Params = Obj({ user_id: Type.String() });
 const Answer = Success({ site_id: Type.Integer(), user_id: Type.Integer(), role: Type.String() });
 
-export function siteUserRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = networkContext(deps);
+export function siteUserRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["network"];
 
   scope.put("/users/:user_id", {

@@ -1,5 +1,7 @@
 // Sites of the network (CONTRACT §3). Creating, deleting and re-domaining a site are
 // network operations for super-administrators; a site's administrators may read it and rename it.
+// Each of them announces a `site` change: the publish step maps hosts anew and flushes the site's
+// cached pages.
 import { gmt } from "../clock.ts";
 import { isHostname } from "../config.ts";
 import { fail } from "../errors.ts";
@@ -7,7 +9,7 @@ import { isUniqueViolation } from "../store/errors.ts";
 import type { Caller } from "../site/callers.ts";
 import { administers } from "../site/callers.ts";
 import { homeUrl } from "../site/addresses.ts";
-import type { NetworkContext } from "./context.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { MAIN_SITE_ID, siteById, type SiteRow } from "../site/sites.ts";
 import { optionalString, requireSuperAdmin } from "./input.ts";
 
@@ -38,30 +40,28 @@ function siteDomain(value: unknown): string {
 }
 
 /** A site the caller may see, or 404 exactly as for a site that does not exist. */
-async function visibleSite(ctx: NetworkContext, caller: Caller, id: number): Promise<SiteRow> {
+async function visibleSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRow> {
   const site = await siteById(ctx.db, id);
   if (!site || !(await administers(ctx.db, caller, site.id))) throw fail("site_not_found", {}, undefined);
   return site;
 }
 
-export async function createSite(ctx: NetworkContext, caller: Caller, body: Record<string, unknown>): Promise<SiteRecord> {
+export async function createSite(ctx: ServiceContext, caller: Caller, body: Record<string, unknown>): Promise<SiteRecord> {
   requireSuperAdmin(caller);
   const name = siteName(body.name);
   const domain = siteDomain(body.domain);
+  let row: SiteRow;
   try {
-    const row = await ctx.db
-      .insertInto("sites")
-      .values({ name, domain, created_at_gmt: gmt(ctx.clock()) })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return siteRecord(row, ctx.publicPort);
+    row = await ctx.db.insertInto("sites").values({ name, domain, created_at_gmt: gmt(ctx.clock()) }).returningAll().executeTakeFirstOrThrow();
   } catch (error) {
     if (isUniqueViolation(error)) throw fail("domain_taken", { domain });
     throw error;
   }
+  await ctx.publisher.changed(row.id, [{ kind: "site" }]);
+  return siteRecord(row, ctx.publicPort);
 }
 
-export async function listSites(ctx: NetworkContext, caller: Caller): Promise<SiteRecord[]> {
+export async function listSites(ctx: ServiceContext, caller: Caller): Promise<SiteRecord[]> {
   let query = ctx.db.selectFrom("sites").selectAll("sites").orderBy("sites.id");
   if (!caller.superAdmin) {
     query = query
@@ -72,11 +72,11 @@ export async function listSites(ctx: NetworkContext, caller: Caller): Promise<Si
   return (await query.execute()).map((row) => siteRecord(row, ctx.publicPort));
 }
 
-export async function getSite(ctx: NetworkContext, caller: Caller, id: number): Promise<SiteRecord> {
+export async function getSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRecord> {
   return siteRecord(await visibleSite(ctx, caller, id), ctx.publicPort);
 }
 
-export async function updateSite(ctx: NetworkContext, caller: Caller, id: number, body: Record<string, unknown>): Promise<SiteRecord> {
+export async function updateSite(ctx: ServiceContext, caller: Caller, id: number, body: Record<string, unknown>): Promise<SiteRecord> {
   const site = await visibleSite(ctx, caller, id);
   const changes: { name?: string; domain?: string } = {};
   if (body.name !== undefined) changes.name = siteName(body.name);
@@ -85,21 +85,24 @@ export async function updateSite(ctx: NetworkContext, caller: Caller, id: number
     changes.domain = siteDomain(body.domain);
   }
   if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: ["name", "domain"] });
+  let row: SiteRow;
   try {
-    const row = await ctx.db.updateTable("sites").set(changes).where("id", "=", site.id).returningAll().executeTakeFirstOrThrow();
-    return siteRecord(row, ctx.publicPort);
+    row = await ctx.db.updateTable("sites").set(changes).where("id", "=", site.id).returningAll().executeTakeFirstOrThrow();
   } catch (error) {
     if (isUniqueViolation(error)) throw fail("domain_taken", { domain: changes.domain });
     throw error;
   }
+  await ctx.publisher.changed(row.id, [{ kind: "site" }]);
+  return siteRecord(row, ctx.publicPort);
 }
 
-export async function deleteSite(ctx: NetworkContext, caller: Caller, id: number): Promise<SiteRecord> {
+export async function deleteSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRecord> {
   requireSuperAdmin(caller);
   const site = await siteById(ctx.db, id);
   if (!site) throw fail("site_not_found");
   if (site.id === MAIN_SITE_ID) throw fail("main_site");
   // Everything of the site hangs off it with ON DELETE CASCADE.
   await ctx.db.deleteFrom("sites").where("id", "=", site.id).execute();
+  await ctx.publisher.changed(site.id, [{ kind: "site" }]);
   return siteRecord(site, ctx.publicPort);
 }

@@ -4,7 +4,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
 import type { Caller } from "../site/callers.ts";
-import type { NetworkContext } from "./context.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { optionalString } from "./input.ts";
 import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
 import { generateToken, hashToken } from "../tokens.ts";
@@ -26,14 +26,14 @@ export async function storeToken(db: Db, now: number, userId: number, label: str
   return { token_id: row.id, token: secret };
 }
 
-async function tokenOwnedBy(ctx: NetworkContext, userId: number, tokenRef: string) {
+async function tokenOwnedBy(ctx: ServiceContext, userId: number, tokenRef: string) {
   const id = /^[1-9]\d{0,9}$/.test(tokenRef) ? Number(tokenRef) : 0;
   const row = await ctx.db.selectFrom("tokens").select(["id", "label"]).where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
   if (!row) throw fail("token_not_found");
   return row;
 }
 
-export async function issueToken(ctx: NetworkContext, caller: Caller, userRef: string, body: Record<string, unknown>): Promise<IssuedToken> {
+export async function issueToken(ctx: ServiceContext, caller: Caller, userRef: string, body: Record<string, unknown>): Promise<IssuedToken> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   await existingUser(ctx, userId);
@@ -41,7 +41,7 @@ export async function issueToken(ctx: NetworkContext, caller: Caller, userRef: s
   return storeToken(ctx.db, ctx.clock(), userId, label);
 }
 
-export async function listTokens(ctx: NetworkContext, caller: Caller, userRef: string) {
+export async function listTokens(ctx: ServiceContext, caller: Caller, userRef: string) {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   await existingUser(ctx, userId);
@@ -54,7 +54,7 @@ export async function listTokens(ctx: NetworkContext, caller: Caller, userRef: s
   return rows.map((row) => ({ token_id: row.id, label: row.label, created_at_gmt: row.created_at_gmt, issued_at_gmt: row.last_issued_at_gmt }));
 }
 
-export async function revokeToken(ctx: NetworkContext, caller: Caller, userRef: string, tokenRef: string): Promise<number> {
+export async function revokeToken(ctx: ServiceContext, caller: Caller, userRef: string, tokenRef: string): Promise<number> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
@@ -62,7 +62,7 @@ export async function revokeToken(ctx: NetworkContext, caller: Caller, userRef: 
   return token.id;
 }
 
-export async function reissueToken(ctx: NetworkContext, caller: Caller, userRef: string, tokenRef: string): Promise<IssuedToken> {
+export async function reissueToken(ctx: ServiceContext, caller: Caller, userRef: string, tokenRef: string): Promise<IssuedToken> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
@@ -76,7 +76,7 @@ export async function reissueToken(ctx: NetworkContext, caller: Caller, userRef:
 }
 
 /** Checks a password; the caller counts a null answer as a failed authentication. */
-export async function login(ctx: NetworkContext, body: Record<string, unknown>): Promise<{ user: UserRecord; token: IssuedToken } | null> {
+export async function login(ctx: ServiceContext, body: Record<string, unknown>): Promise<{ user: UserRecord; token: IssuedToken } | null> {
   const loginName = typeof body.login === "string" ? body.login.trim() : "";
   const password = typeof body.password === "string" ? body.password : "";
   const row = loginName ? await ctx.db.selectFrom("users").selectAll().where("login", "=", loginName).executeTakeFirst() : undefined;

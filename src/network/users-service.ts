@@ -5,7 +5,7 @@ import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { UsersTable } from "../store/schema.ts";
 import type { Caller } from "../site/callers.ts";
-import type { NetworkContext } from "./context.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { optionalBoolean, optionalString, requireSuperAdmin } from "./input.ts";
 import { hashPassword } from "./passwords.ts";
 
@@ -29,7 +29,7 @@ export function userRecord(row: UserRow): UserRecord {
   return { id: row.id, login: row.login, email: row.email, super_admin: row.super_admin === 1, created_at_gmt: row.created_at_gmt };
 }
 
-export async function createUser(ctx: NetworkContext, caller: Caller, body: Record<string, unknown>): Promise<UserRecord> {
+export async function createUser(ctx: ServiceContext, caller: Caller, body: Record<string, unknown>): Promise<UserRecord> {
   requireSuperAdmin(caller);
   const login = optionalString(body.login, "login", 200)?.trim();
   if (!login) throw fail("login_required");
@@ -54,7 +54,7 @@ export async function createUser(ctx: NetworkContext, caller: Caller, body: Reco
   }
 }
 
-export async function listUsers(ctx: NetworkContext, caller: Caller): Promise<UserRecord[]> {
+export async function listUsers(ctx: ServiceContext, caller: Caller): Promise<UserRecord[]> {
   requireSuperAdmin(caller);
   return (await ctx.db.selectFrom("users").selectAll().orderBy("id").execute()).map(userRecord);
 }
@@ -66,7 +66,7 @@ export function userIdOf(ref: string, caller: Caller): number {
   return Number(ref);
 }
 
-export async function existingUser(ctx: NetworkContext, id: number): Promise<UserRow> {
+export async function existingUser(ctx: ServiceContext, id: number): Promise<UserRow> {
   const row = await ctx.db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) throw fail("user_not_found");
   return row;
@@ -79,13 +79,13 @@ export function requireSelfOrSuperAdmin(caller: Caller, userId: number): void {
   }
 }
 
-export async function getUser(ctx: NetworkContext, caller: Caller, ref: string): Promise<UserRecord> {
+export async function getUser(ctx: ServiceContext, caller: Caller, ref: string): Promise<UserRecord> {
   const id = userIdOf(ref, caller);
   requireSelfOrSuperAdmin(caller, id);
   return userRecord(await existingUser(ctx, id));
 }
 
-export async function setRole(ctx: NetworkContext, siteId: number, userRef: string, caller: Caller, body: Record<string, unknown>) {
+export async function setRole(ctx: ServiceContext, siteId: number, userRef: string, caller: Caller, body: Record<string, unknown>) {
   const role = body.role;
   if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) throw fail("invalid_role", { allowed: ROLES });
   const userId = userIdOf(userRef, caller);
@@ -97,14 +97,14 @@ export async function setRole(ctx: NetworkContext, siteId: number, userRef: stri
   return { user_id: userId, role };
 }
 
-export async function removeRole(ctx: NetworkContext, siteId: number, userRef: string, caller: Caller) {
+export async function removeRole(ctx: ServiceContext, siteId: number, userRef: string, caller: Caller) {
   const userId = userIdOf(userRef, caller);
   const removed = await ctx.db.deleteFrom("memberships").where("site_id", "=", siteId).where("user_id", "=", userId).returning("role").executeTakeFirst();
   if (!removed) throw fail("membership_not_found");
   return { user_id: userId, role: removed.role };
 }
 
-export async function profile(ctx: NetworkContext, caller: Caller) {
+export async function profile(ctx: ServiceContext, caller: Caller) {
   const user = await existingUser(ctx, caller.userId);
   const rows = await ctx.db
     .selectFrom("sites")

@@ -1,23 +1,11 @@
 // Page rows of one site. Plain functions taking the database or a transaction.
-import type { Selectable } from "kysely";
 import type { Db } from "../store/database.ts";
-import type { PagesTable } from "../store/schema.ts";
+import type { PageRow } from "../store/schema.ts";
+import type { PageLite } from "../publish/contract.ts";
 
-export type PageRow = Selectable<PagesTable>;
+export type { PageLite, PageRow };
 export type PageStatus = "publish" | "draft" | "trash";
 export const PAGE_STATUSES: readonly PageStatus[] = ["publish", "draft", "trash"];
-
-/** The light columns that tree walks need (visibility, descendants, translations). */
-export interface PageLite {
-  id: number;
-  parent_id: number;
-  status: string;
-  lang: string;
-  slug: string;
-  path: string;
-  title: string;
-  translation_group: number | null;
-}
 
 const LITE = ["id", "parent_id", "status", "lang", "slug", "path", "title", "translation_group"] as const;
 

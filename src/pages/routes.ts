@@ -3,9 +3,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { serviceContext, type AppDeps } from "../app-deps.ts";
-import { Rebaked } from "../settings/routes.ts";
+import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { deletePage, getPage, listPages, patchPage, publishPage } from "./service.ts";
 import { assignMissingLanguage, linkTranslation } from "./translations.ts";
 
@@ -73,8 +72,7 @@ function flag(value: unknown, field: string): boolean {
   throw fail("invalid_field", { field, expected: "true or false" }, `${field} must be true or false.`);
 }
 
-export function pageRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = serviceContext(deps);
+export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["pages"];
 
   scope.get("/pages", {

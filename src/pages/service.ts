@@ -5,13 +5,13 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked } from "../publish/changes.ts";
+import type { Change, Rebaked } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
-import type { ServiceContext } from "../app-deps.ts";
-import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import { childPath, pathSegments } from "./paths.ts";
+import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
 import { frameIdFromRef } from "./frames-link.ts";
 import {
@@ -20,18 +20,14 @@ import {
 } from "./input.ts";
 import { ancestorsOf, findPages, liteRowsOf, pageAt, pageById, slugsUnder, type PageRow, type PageStatus } from "./queries.ts";
 import { fieldsOf, pageRecords, type PageRecord } from "./record.ts";
-import { candidateOf, findPageByRef, lookupPage } from "./refs.ts";
-import { firstFreeSlug, slugFromTitle, slugify } from "./slug.ts";
+import { findPageByRef } from "./refs.ts";
+import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
+import { movePaths, parentPathOf, placement, TOP, type Placement, type Stub } from "./placement.ts";
 
 export interface SlugChanged {
   from: string;
   to: string;
-}
-
-export interface Stub {
-  id: number;
-  path: string;
 }
 
 export interface PageWriteAnswer {
@@ -42,15 +38,6 @@ export interface PageWriteAnswer {
   rebaked: Rebaked;
   warnings: Warning[];
 }
-
-/** Where a page goes: its parent (0 at the top), the parent's path, and stubs made on the way. */
-interface Placement {
-  parentId: number;
-  parentPath: string;
-  stubs: Stub[];
-}
-
-const TOP: Placement = { parentId: 0, parentPath: "", stubs: [] };
 
 /** The input of one page write once read and checked. Undefined keeps what is stored. */
 interface PageChange {
@@ -71,7 +58,7 @@ interface Written {
 }
 
 export async function announce(ctx: ServiceContext, siteId: number, changes: Change[]): Promise<Rebaked> {
-  return changes.length === 0 ? nothingRebaked() : ctx.announce(siteId, changes);
+  return changes.length === 0 ? nothingRebaked() : ctx.publisher.changed(siteId, changes);
 }
 
 /** Runs a write transaction; a unique-key race (two writers taking one slug) is retried. */
@@ -82,92 +69,6 @@ async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promi
     } catch (error) {
       if (attempt >= 3 || !isUniqueViolation(error)) throw error;
     }
-  }
-}
-
-function stubTitle(segment: string): string {
-  const words = segment.replace(/-+/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function parentPathOf(row: Pick<PageRow, "path">): string {
-  return row.path.slice(0, row.path.lastIndexOf("/"));
-}
-
-/** Drops the page's own language prefix from a path given as input (`/de/produkte` → `/produkte`). */
-function withoutLangPrefix(segments: string[], lang: string, state: LanguageState): string[] {
-  if (state.active && lang !== "" && lang !== state.defaultLang && segments[0] === lang) return segments.slice(1);
-  return segments;
-}
-
-/**
- * The parent a path names, segment by segment in one language. A missing segment is 404
- * parent_not_found (`segment`, `created_stubs: []`), or with create_missing_parents a draft stub.
- */
-async function placeAtPath(trx: Db, siteId: number, lang: string, segments: string[], createMissing: boolean, now: string, field: string): Promise<Placement> {
-  let placement: Placement = { ...TOP, stubs: [] };
-  const wanted = `/${segments.join("/")}`;
-  for (const raw of segments) {
-    const segment = slugify(raw);
-    if (segment === "") throw fail("invalid_field", { field, segment: raw }, `The path segment "${raw}" has no letters or digits.`);
-    let row = await pageAt(trx, siteId, placement.parentId, lang, segment);
-    if (!row) {
-      if (!createMissing) {
-        throw fail("parent_not_found", { field, segment, path: wanted, lang: lang === "" ? null : lang, created_stubs: [] });
-      }
-      row = await trx
-        .insertInto("pages")
-        .values({
-          site_id: siteId, parent_id: placement.parentId, lang, slug: segment, path: childPath(placement.parentPath, segment),
-          title: stubTitle(segment), status: "draft", content: "", fields_json: "{}", frame_id: null, translation_group: null,
-          created_at_gmt: now, updated_at_gmt: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      placement.stubs.push({ id: row.id, path: row.path });
-    }
-    placement = { parentId: row.id, parentPath: row.path, stubs: placement.stubs };
-  }
-  return placement;
-}
-
-/** Where `parent` (id, slug or path) or `url` (all but its last segment) puts a page of `lang`. */
-async function placement(
-  trx: Db, siteId: number, state: LanguageState, lang: string,
-  where: { parent?: number | string; url?: string }, createMissing: boolean, now: string,
-): Promise<Placement | undefined> {
-  if (where.parent !== undefined) {
-    const ref = where.parent;
-    if (ref === 0) return TOP;
-    if (typeof ref === "string" && ref.includes("/")) {
-      return placeAtPath(trx, siteId, lang, withoutLangPrefix(pathSegments(ref), lang, state), createMissing, now, "parent");
-    }
-    const id = typeof ref === "number" ? ref : /^\d{1,15}$/.test(ref) ? Number(ref) : undefined;
-    if (id !== undefined) {
-      const row = await pageById(trx, siteId, id);
-      if (row) {
-        if (row.lang !== lang) throw fail("parent_lang_mismatch", { parent: row.id, parent_lang: row.lang || null, lang: lang || null });
-        return { parentId: row.id, parentPath: row.path, stubs: [] };
-      }
-    }
-    const found = await lookupPage(trx, siteId, ref, { lang }, state);
-    if ("found" in found) return { parentId: found.found.id, parentPath: found.found.path, stubs: [] };
-    if ("candidates" in found) throw fail("ambiguous_page", { field: "parent", ref, candidates: found.candidates.map(candidateOf) });
-    throw fail("parent_not_found", { field: "parent", parent: ref, segment: String(ref), lang: lang || null, created_stubs: [] });
-  }
-  if (where.url !== undefined) {
-    const segments = withoutLangPrefix(pathSegments(where.url), lang, state);
-    return placeAtPath(trx, siteId, lang, segments.slice(0, -1), createMissing, now, "url");
-  }
-  return undefined;
-}
-
-/** Rewrites the paths of a page's descendants after its own path changed. */
-async function movePaths(trx: Db, siteId: number, pageId: number, from: string, to: string): Promise<void> {
-  const tree = new PageTree(await liteRowsOf(trx, siteId));
-  for (const row of tree.descendants(pageId)) {
-    if (!row.path.startsWith(`${from}/`)) continue;
-    await trx.updateTable("pages").set({ path: to + row.path.slice(from.length) }).where("site_id", "=", siteId).where("id", "=", row.id).execute();
   }
 }
 
@@ -429,37 +330,7 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
   return { page: before, deleted: true, trashed: false, ...(reparented.length > 0 ? { reparented } : {}), rebaked, warnings };
 }
 
-/** GET /pages/{ref}: by id (trashed pages too), slug or path; `?lang` narrows slug and path lookups. */
-export async function getPage(ctx: ServiceContext, site: SiteRow, ref: string, query: { lang?: unknown } = {}): Promise<PageRecord> {
-  const state = await languageState(ctx.db, site.id);
-  const lang = checkLangIn(state, query.lang);
-  const page = await findPageByRef(ctx.db, site.id, ref, { ...(lang !== null ? { lang } : {}) });
-  const [record] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
-  return record;
-}
-
-export const LIST_STATUSES = ["publish", "draft", "trash", "any"] as const;
-
-/** GET /pages: `?lang`, `?status` (publish, draft, trash or any; default: all but trash), `?parent` (ref; 0 for the top). */
-export async function listPages(ctx: ServiceContext, site: SiteRow, query: { lang?: unknown; status?: unknown; parent?: unknown }): Promise<PageRecord[]> {
-  const state = await languageState(ctx.db, site.id);
-  const lang = checkLangIn(state, query.lang);
-  let statuses: readonly string[] = ["publish", "draft"];
-  if (query.status !== undefined && query.status !== "") {
-    const value = typeof query.status === "string" ? query.status.trim().toLowerCase() : "";
-    if (!(LIST_STATUSES as readonly string[]).includes(value)) {
-      throw fail("invalid_field", { field: "status", allowed: LIST_STATUSES, status: query.status }, `status must be one of ${LIST_STATUSES.join(", ")}.`);
-    }
-    statuses = value === "any" ? ["publish", "draft", "trash"] : [value];
-  }
-  let parentId: number | undefined;
-  const parentRef = refFrom(query.parent, "parent");
-  if (parentRef !== undefined) {
-    parentId = parentRef === 0 ? 0 : (await findPageByRef(ctx.db, site.id, parentRef, { field: "parent", ...(lang !== null ? { lang } : {}) })).id;
-  }
-  const rows = await findPages(ctx.db, site.id, { statuses, ...(lang !== null ? { lang } : {}), ...(parentId !== undefined ? { parentId } : {}) });
-  return pageRecords(ctx.db, site, ctx.publicPort, rows);
-}
-
 /** The page a reference names, for other capabilities (menus, frames assign, settings). */
 export { findPageByRef, lookupPage } from "./refs.ts";
+export { getPage, listPages, LIST_STATUSES } from "./read-service.ts";
+export type { Stub } from "./placement.ts";

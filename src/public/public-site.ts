@@ -3,8 +3,9 @@
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../pages/queries.ts";
 import type { PageCache, CachedPage } from "../publish/page-cache.ts";
-import type { SiteDirectory } from "./site-directory.ts";
+import type { SiteDirectory } from "../publish/site-directory.ts";
 import { resolvePublicPage } from "./resolve-page.ts";
+import { addressOfUrl } from "../site/addresses.ts";
 
 export interface PageRenderer {
   /** Renders a page on request; null when its frame is gone. Throws ExecutorUnavailable on timeout. */
@@ -25,16 +26,6 @@ function notFoundPage(reason: string): PublicAnswer {
     headers: { "content-type": HTML, "x-svc-printed": "none", "x-svc-reason": reason, "cache-control": "no-cache" },
     body: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n",
   };
-}
-
-/** `/about` and `/about/` are one address; the query string is not part of it. */
-export function addressOfUrl(url: string): string {
-  const path = url.split(/[?#]/, 1)[0] || "/";
-  return path.endsWith("/") ? path : `${path}/`;
-}
-
-export function hostOf(header: string | undefined): string {
-  return (header ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
 }
 
 export class PublicSite {

@@ -10,7 +10,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
-import { hostOf, type PublicSite } from "./public-site.ts";
+import type { PublicSite } from "./public-site.ts";
+import { hostOf } from "../site/addresses.ts";
 
 export function publicRoutes(app: FastifyInstance, site: PublicSite): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {

@@ -26,22 +26,12 @@
 import { EventEmitter } from "node:events";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import type { SiteDirectory } from "../public/site-directory.ts";
+import type { SiteDirectory } from "./site-directory.ts";
 import type { Store } from "../store/database.ts";
-import type { CacheFlush, PageCache } from "./page-cache.ts";
+import type { PageCache } from "./page-cache.ts";
+import { CHANNEL, encodeMessages, Outbox, parseMessage, type Invalidated } from "./invalidation-messages.ts";
 
-export const CHANNEL = "svc_invalidate";
-/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; this leaves room to spare. */
-export const MAX_PAYLOAD_BYTES = 7900;
-
-/** What travels: a flush of the page cache, or a clear of the host directory. */
-export type Invalidated = CacheFlush | { kind: "directory" };
-
-/** The JSON of one NOTIFY payload. */
-export interface InvalidationMessage {
-  origin: string;
-  flushes: Invalidated[];
-}
+export { CHANNEL, MAX_PAYLOAD_BYTES, encodeMessages, parseMessage, type Invalidated, type InvalidationMessage } from "./invalidation-messages.ts";
 
 export interface Invalidation {
   /** Wires a process's caches: their local flushes are told to the other processes, and what the others tell is applied to them. */
@@ -64,162 +54,6 @@ interface Log {
 }
 
 const quiet: Log = { info() {}, warn() {} };
-
-/** Flushes waiting to be told, merged: per site the addresses and pages, or the whole site. */
-class Outbox {
-  all = false;
-  directory = false;
-  readonly sites = new Map<number, { whole: boolean; addresses: Set<string>; pages: Set<number> }>();
-
-  get empty(): boolean {
-    return !this.all && !this.directory && this.sites.size === 0;
-  }
-
-  private site(id: number) {
-    let entry = this.sites.get(id);
-    if (!entry) this.sites.set(id, (entry = { whole: false, addresses: new Set(), pages: new Set() }));
-    return entry;
-  }
-
-  add(flush: Invalidated): void {
-    switch (flush.kind) {
-      case "directory":
-        this.directory = true;
-        return;
-      case "all":
-        this.all = true;
-        this.sites.clear();
-        return;
-      case "site":
-        if (!this.all) Object.assign(this.site(flush.site), { whole: true, addresses: new Set(), pages: new Set() });
-        return;
-      case "addresses": {
-        const entry = this.all ? null : this.site(flush.site);
-        if (entry && !entry.whole) for (const address of flush.addresses) entry.addresses.add(address);
-        return;
-      }
-      case "pages": {
-        const entry = this.all ? null : this.site(flush.site);
-        if (entry && !entry.whole) for (const page of flush.pages) entry.pages.add(page);
-        return;
-      }
-    }
-  }
-
-  /** The merged flushes, directory first. */
-  flushes(): Invalidated[] {
-    const out: Invalidated[] = [];
-    if (this.directory) out.push({ kind: "directory" });
-    if (this.all) {
-      out.push({ kind: "all" });
-      return out;
-    }
-    for (const [site, entry] of this.sites) {
-      if (entry.whole) {
-        out.push({ kind: "site", site });
-        continue;
-      }
-      if (entry.pages.size > 0) out.push({ kind: "pages", site, pages: [...entry.pages] });
-      if (entry.addresses.size > 0) out.push({ kind: "addresses", site, addresses: [...entry.addresses] });
-    }
-    return out;
-  }
-
-  static of(flushes: Invalidated[]): Outbox {
-    const box = new Outbox();
-    for (const flush of flushes) box.add(flush);
-    return box;
-  }
-}
-
-const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), "utf8");
-
-/** Splits an address or page list into flushes that each fit in a message; an item too big to travel alone becomes a flush of its site. */
-function fitting(flush: Extract<Invalidated, { kind: "addresses" | "pages" }>, room: number): Invalidated[] {
-  const empty = flush.kind === "pages" ? { ...flush, pages: [] as number[] } : { ...flush, addresses: [] as string[] };
-  const base = bytes(empty);
-  const items: Array<string | number> = flush.kind === "pages" ? flush.pages : flush.addresses;
-  const out: Invalidated[] = [];
-  let chunk: Array<string | number> = [];
-  let size = base;
-  const emit = () => {
-    if (chunk.length === 0) return;
-    out.push(flush.kind === "pages" ? { kind: "pages", site: flush.site, pages: chunk as number[] } : { kind: "addresses", site: flush.site, addresses: chunk as string[] });
-    chunk = [];
-    size = base;
-  };
-  for (const item of items) {
-    const itemBytes = bytes(item) + 1;
-    if (base + itemBytes > room) return [{ kind: "site", site: flush.site }];
-    if (size + itemBytes > room) emit();
-    chunk.push(item);
-    size += itemBytes;
-  }
-  emit();
-  return out;
-}
-
-/** The NOTIFY payloads that carry these flushes, each under `maxBytes` bytes of UTF-8. */
-export function encodeMessages(origin: string, flushes: Invalidated[], maxBytes = MAX_PAYLOAD_BYTES): string[] {
-  const frame = bytes({ origin, flushes: [] });
-  const room = maxBytes - frame;
-  const parts: Invalidated[] = [];
-  for (const flush of flushes) {
-    if ((flush.kind === "addresses" || flush.kind === "pages") && bytes(flush) > room) parts.push(...fitting(flush, room));
-    else parts.push(flush);
-  }
-  const payloads: string[] = [];
-  let current: Invalidated[] = [];
-  let size = frame;
-  for (const part of parts) {
-    const partBytes = bytes(part) + 1;
-    if (current.length > 0 && size + partBytes > maxBytes) {
-      payloads.push(JSON.stringify({ origin, flushes: current }));
-      current = [];
-      size = frame;
-    }
-    current.push(part);
-    size += partBytes;
-  }
-  if (current.length > 0) payloads.push(JSON.stringify({ origin, flushes: current }));
-  return payloads;
-}
-
-const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
-
-/** A received flush, checked; null when it is not one this version understands. */
-function parseFlush(value: unknown): Invalidated | null {
-  if (typeof value !== "object" || value === null) return null;
-  const flush = value as Record<string, unknown>;
-  switch (flush.kind) {
-    case "directory":
-    case "all":
-      return { kind: flush.kind };
-    case "site":
-      return isId(flush.site) ? { kind: "site", site: flush.site } : null;
-    case "pages":
-      return isId(flush.site) && Array.isArray(flush.pages) && flush.pages.every(isId) ? { kind: "pages", site: flush.site, pages: flush.pages } : null;
-    case "addresses":
-      return isId(flush.site) && Array.isArray(flush.addresses) && flush.addresses.every((a) => typeof a === "string")
-        ? { kind: "addresses", site: flush.site, addresses: flush.addresses as string[] }
-        : null;
-    default:
-      return null;
-  }
-}
-
-export function parseMessage(payload: string): InvalidationMessage | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    return null;
-  }
-  if (typeof value !== "object" || value === null) return null;
-  const { origin, flushes } = value as Record<string, unknown>;
-  if (typeof origin !== "string" || !Array.isArray(flushes)) return null;
-  return { origin, flushes: flushes.map(parseFlush).filter((f): f is Invalidated => f !== null) };
-}
 
 export interface PostgresInvalidationOptions {
   pool: pg.Pool;

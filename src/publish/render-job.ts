@@ -1,16 +1,12 @@
 // Prepares a frame render: loads (asynchronously) the frames it embeds and the data its sources
 // name, then hands back a synchronous job over that data for the executor to run.
-import type { SiteRow } from "../site/sites.ts";
 import { renderFrame, type CompiledFrame, type LanguageLink, type MenuNode, type RenderContext, type RenderResult } from "../markup/index.ts";
 import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
-import { fieldsOf } from "../pages/record.ts";
-import type { PageRow } from "../pages/queries.ts";
 import type { Db } from "../store/database.ts";
+import type { PageRow } from "../store/schema.ts";
 import type { CompiledCache } from "./compiled-cache.ts";
+import type { PublishSources } from "./contract.ts";
 import type { SiteState } from "./site-state.ts";
-
-/** Loads the items of a data source (the content model's one resolver). */
-export type SourceLoader = (db: Db, site: SiteRow, source: string, options: { lang: string | null; pageId?: number }) => Promise<unknown[] | undefined>;
 
 export interface RenderTarget {
   lang: string | null;
@@ -18,7 +14,7 @@ export interface RenderTarget {
   page?: PageRow;
 }
 
-/** Sources answered from the site state itself rather than the loader. */
+/** Sources answered from the site state itself rather than the data source. */
 const LOCAL = new Set(["site", "settings", "page"]);
 
 function pathValue(root: unknown, path: readonly string[]): unknown {
@@ -55,7 +51,7 @@ function settingsValues(state: SiteState): Record<string, unknown> {
   };
 }
 
-function pageValues(state: SiteState, page: PageRow, lang: string | null): Record<string, unknown> {
+function pageValues(state: SiteState, sources: PublishSources, page: PageRow, lang: string | null): Record<string, unknown> {
   const parent = page.parent_id ? state.tree.get(page.parent_id) : undefined;
   return {
     id: page.id,
@@ -67,7 +63,7 @@ function pageValues(state: SiteState, page: PageRow, lang: string | null): Recor
     content: page.content,
     parent_title: parent?.title,
     parent_url: parent ? pageUrl(state.addressing, parent.lang, parent.path) : undefined,
-    fields: fieldsOf(page),
+    fields: sources.pages.fields(page),
   };
 }
 
@@ -92,7 +88,7 @@ function languageLinks(state: SiteState, page: PageRow | undefined, lang: string
 }
 
 /** The embedded frames a render may reach, by slug and by id, compiled. */
-async function frameClosure(db: Db, state: SiteState, cache: CompiledCache, slug: string) {
+async function frameClosure(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string) {
   const slugs = new Set<string>([slug]);
   const queue = [slug];
   for (let i = 0; i < queue.length; i++) {
@@ -104,7 +100,7 @@ async function frameClosure(db: Db, state: SiteState, cache: CompiledCache, slug
     }
   }
   const ids = [...slugs].map((s) => state.index.get(s)?.id).filter((id): id is string => id !== undefined);
-  const rows = ids.length === 0 ? [] : await db.selectFrom("frames").select(["id", "slug", "sha256"]).where("id", "in", ids).execute();
+  const rows = ids.length === 0 ? [] : await sources.frames.heads(db, ids);
   const byRef = new Map<string, { slug: string; compiled: CompiledFrame }>();
   const add = (row: { id: string; slug: string }, compiled: CompiledFrame) => {
     const entry = { slug: row.slug, compiled };
@@ -119,14 +115,14 @@ async function frameClosure(db: Db, state: SiteState, cache: CompiledCache, slug
     else missing.push(row);
   }
   if (missing.length > 0) {
-    const markup = await db.selectFrom("frames").select(["id", "slug", "html", "sha256"]).where("id", "in", missing.map((row) => row.id)).execute();
+    const markup = await sources.frames.markup(db, missing.map((row) => row.id));
     for (const row of markup) add(row, cache.get(row.sha256, row.html));
   }
   return byRef;
 }
 
-export async function prepareRender(db: Db, state: SiteState, cache: CompiledCache, loader: SourceLoader, slug: string, target: RenderTarget): Promise<() => RenderResult> {
-  const frames = await frameClosure(db, state, cache, slug);
+export async function prepareRender(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string, target: RenderTarget): Promise<() => RenderResult> {
+  const frames = await frameClosure(db, sources, state, cache, slug);
   const top = frames.get(slug);
   if (!top) throw new Error(`frame ${slug} vanished before it could be rendered`);
 
@@ -135,7 +131,7 @@ export async function prepareRender(db: Db, state: SiteState, cache: CompiledCac
     if (LOCAL.has(source)) continue;
     // A language is asked for only while the site has languages; otherwise sources have none.
     const lang = state.addressing.langs.active ? target.lang : null;
-    items.set(source, await loader(db, state.site, source, { lang, pageId: target.page?.id }));
+    items.set(source, await sources.data.items(db, state.site, source, { lang, pageId: target.page?.id }));
   }
   const site = {
     name: state.site.name,
@@ -144,7 +140,7 @@ export async function prepareRender(db: Db, state: SiteState, cache: CompiledCac
     lang: target.lang,
   };
   const settings = settingsValues(state);
-  const page = target.page ? pageValues(state, target.page, target.lang) : undefined;
+  const page = target.page ? pageValues(state, sources, target.page, target.lang) : undefined;
   const links = languageLinks(state, target.page, target.lang);
 
   const context: RenderContext = {

@@ -1,8 +1,16 @@
 // Building blocks of the `rebaked` report.
-import type { Publisher, Rebaked } from "./changes.ts";
+import type { Rebaked } from "./contract.ts";
 
-/** The report of a change that affected no frame and no page. */
-export function nothingRebaked(): Rebaked {
+/** Sorts strings by UTF-16 code units, the order every list of slugs and addresses is given in. */
+export const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The name under which a frame's baked output is reported (`baked_option`). */
+export function bakedOptionName(frameId: string): string {
+  return `svc_frame_${frameId}_baked`;
+}
+
+/** The report of a change that affected no frame and no page; `urls` the cached addresses it flushed. */
+export function nothingRebaked(urls: string[] = []): Rebaked {
   return {
     status: "ok",
     total: 0,
@@ -10,16 +18,6 @@ export function nothingRebaked(): Rebaked {
     not_needed: 0,
     frames: [],
     pages: [],
-    cache: { status: "ok", scope: "pages", pages: [], flushed: { urls: { status: "ok", by: "api", urls: [], skipped: [] } } },
+    cache: { status: "ok", scope: "pages", pages: [], flushed: { urls: { status: "ok", by: "api", urls, skipped: [] } } },
   };
 }
-
-/**
- * The publisher while the site has no frame store: nothing can depend on a change, so every
- * change truthfully affects nothing. The publishing engine (issue 5) replaces it in AppDeps.
- */
-export const publisherWithoutFrames: Publisher = {
-  async changed() {
-    return nothingRebaked();
-  },
-};

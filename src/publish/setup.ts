@@ -1,19 +1,16 @@
-// Builds the publishing parts that share state: the page cache, the compiled-frame cache, the
-// engine (Publisher and on-request renderer) and the public site. The page cache and the host
-// directory are handed to the invalidation (invalidation.ts), which tells their flushes to the
-// other processes on the same PostgreSQL database and applies theirs.
+// Builds the publishing parts that share state: the page cache, the host directory, the
+// compiled-frame cache and the engine. The page cache and the host directory are handed to the
+// invalidation (invalidation.ts), which tells their flushes to the other processes on the same
+// PostgreSQL database and applies theirs. The sources are the features' (wired by the app).
 import type { Clock } from "../clock.ts";
-import { ServiceError } from "../errors.ts";
-import { resolveSource } from "../data/sources.ts";
-import { PublicSite } from "../public/public-site.ts";
-import { SiteDirectory } from "../public/site-directory.ts";
 import type { Db } from "../store/database.ts";
 import { CompiledCache } from "./compiled-cache.ts";
+import type { PublishSources } from "./contract.ts";
 import { PublishingEngine } from "./engine.ts";
 import { DEFAULT_RENDER_TIMEOUT_MS, inProcessExecutor, type Executor } from "./executor.ts";
 import { PageCache } from "./page-cache.ts";
 import { singleProcess, type Invalidation } from "./invalidation.ts";
-import type { SourceLoader } from "./render-job.ts";
+import { SiteDirectory } from "./site-directory.ts";
 
 export interface PublishingOptions {
   executor?: Executor;
@@ -25,24 +22,13 @@ export interface PublishingOptions {
 
 export interface Publishing {
   engine: PublishingEngine;
-  publicSite: PublicSite;
+  /** Rendered public pages in memory. */
+  pages: PageCache;
+  /** Host → site of the public site. */
+  directory: SiteDirectory;
 }
 
-/** Data sources through the content model's one resolver; a missing data set prints nothing. */
-export function contentSources(port: number): SourceLoader {
-  return async (db, site, source, { lang, pageId }) => {
-    const name = source.startsWith("data.") ? source.slice("data.".length) : source;
-    try {
-      const answer = await resolveSource({ db, publicPort: port }, site, { source: name, lang: lang ?? undefined, page: pageId });
-      return answer.items;
-    } catch (error) {
-      if (error instanceof ServiceError) return error.code === "dataset_not_found" ? [] : undefined;
-      throw error;
-    }
-  };
-}
-
-export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
+export function createPublishing(db: Db, clock: Clock, port: number, sources: PublishSources, options: PublishingOptions = {}): Publishing {
   const pages = new PageCache(options.cacheBytes);
   const directory = new SiteDirectory(db);
   (options.invalidation ?? singleProcess).attach(pages, directory);
@@ -51,10 +37,11 @@ export function createPublishing(db: Db, clock: Clock, port: number, options: Pu
     clock,
     port,
     pages,
+    directory,
     compiled: new CompiledCache(),
     executor: options.executor ?? inProcessExecutor,
     timeoutMs: options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
-    sources: contentSources(port),
+    sources,
   });
-  return { engine, publicSite: new PublicSite(db, pages, directory, engine) };
+  return { engine, pages, directory };
 }

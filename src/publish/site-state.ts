@@ -1,14 +1,12 @@
 // Everything about a site that one publish operation reads more than once, loaded once:
-// the site, its settings and languages, its page tree and its frames' dependency index.
-import type { SiteRow } from "../site/sites.ts";
-import { siteById } from "../site/sites.ts";
-import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
-import { liteRowsOf } from "../pages/queries.ts";
-import { PageTree } from "../pages/tree.ts";
-import { settingsOf, type SettingsRow } from "../site/settings.ts";
-import { langPathPrefix } from "../site/languages.ts";
+// the site, its settings and languages (site/), its page tree and its frames' dependency index
+// (through the sources the features implement).
 import type { Db } from "../store/database.ts";
-import { siteIndex } from "../frames/graph.ts";
+import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import { langPathPrefix } from "../site/languages.ts";
+import { settingsOf, type SettingsRow } from "../site/settings.ts";
+import { siteById, type SiteRow } from "../site/sites.ts";
+import type { PageTreeView, PublishSources } from "./contract.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
 
 export interface SiteState {
@@ -16,15 +14,15 @@ export interface SiteState {
   port: number;
   addressing: SiteAddressing;
   settings: SettingsRow;
-  tree: PageTree;
+  tree: PageTreeView;
   index: DependencyIndex;
 }
 
-export async function loadSiteState(db: Db, siteId: number, port: number): Promise<SiteState | null> {
+export async function loadSiteState(db: Db, sources: PublishSources, siteId: number, port: number): Promise<SiteState | null> {
   const site = await siteById(db, siteId);
   if (!site) return null;
-  const [addressing, settings, lite, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), liteRowsOf(db, siteId), siteIndex(db, siteId)]);
-  return { site, port, addressing, settings, tree: new PageTree(lite), index };
+  const [addressing, settings, tree, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), sources.pages.tree(db, siteId), sources.frames.index(db, siteId)]);
+  return { site, port, addressing, settings, tree, index };
 }
 
 /** The language a page is shown in: its own, else the site's default (null while there is none). */

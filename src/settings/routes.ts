@@ -2,8 +2,8 @@
 // DELETE /languages/{code}. Site-scoped: served at /api/site/{site_id}/… and the legacy /api/….
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { serviceContext, type AppDeps } from "../app-deps.ts";
+import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -17,7 +17,6 @@ const Settings = Obj({
   render_model: Type.Literal("v2"),
 });
 
-export const Rebaked = Obj({ status: Type.String(), total: Type.Integer(), pages: Type.Array(Type.Integer()) }, "What the publish step rebaked and flushed");
 const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
 
 const Language = Obj({ code: Type.String(), name: Type.String(), default: Type.Boolean(), prefix: Type.String({ description: "\"\" for the default language, `/<code>/` for others" }) });
@@ -36,8 +35,7 @@ function body(request: FastifyRequest): Record<string, unknown> {
   return (request.body ?? {}) as Record<string, unknown>;
 }
 
-export function settingsRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = serviceContext(deps);
+export function settingsRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["settings"];
 
   scope.get("/settings", {
@@ -57,8 +55,7 @@ export function settingsRoutes(scope: FastifyInstance, deps: AppDeps): void {
   });
 }
 
-export function languagesRoutes(scope: FastifyInstance, deps: AppDeps): void {
-  const ctx = serviceContext(deps);
+export function languagesRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["languages"];
   const Write = Success({ ...LanguagesFields, language: Language, created: Type.Boolean(), rebaked: Rebaked, warnings: Warnings });
 

@@ -6,10 +6,10 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked } from "../publish/changes.ts";
+import type { Change, Rebaked } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { findPageByRef } from "../pages/refs.ts";
-import type { ServiceContext } from "../app-deps.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import {
   defaultLanguageName, languageCodeFrom, languageRecords, languageState, type LanguageRecord, type LanguageState,
 } from "../site/languages.ts";
@@ -136,7 +136,7 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
   const changes: Change[] = changed.length > 0 ? [{ kind: "settings" }] : [];
   // A new default language moves addresses: the default has no prefix, the others do.
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
-  const rebaked = changes.length > 0 ? await ctx.announce(site.id, changes) : nothingRebaked();
+  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes) : nothingRebaked();
   const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
   return { settings, changed, rebaked, warnings };
 }
@@ -207,7 +207,7 @@ export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Reco
   const changes: Change[] = [];
   if (!existing || renamed || defaultMoves) changes.push({ kind: "languages" });
   if (defaultMoves) changes.push({ kind: "settings" });
-  const rebaked = changes.length > 0 ? await ctx.announce(site.id, changes) : nothingRebaked();
+  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes) : nothingRebaked();
   const language = languageRecords(after).find((l) => l.code === code) as LanguageRecord;
   return { ...view(after), language, created: !existing, rebaked, warnings };
 }
@@ -242,6 +242,6 @@ export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode
   });
   const changes: Change[] = [{ kind: "languages" }];
   if (before.defaultLang === code && remaining.length > 0) changes.push({ kind: "settings" });
-  const rebaked = await ctx.announce(site.id, changes);
+  const rebaked = await ctx.publisher.changed(site.id, changes);
   return { ...view(await languageState(ctx.db, site.id)), deleted: { code, name: row.name }, rebaked, warnings };
 }

@@ -27,3 +27,13 @@ export function pageUrl(addressing: SiteAddressing, lang: string | null, path: s
 export function languageHomeUrl(addressing: SiteAddressing, lang: string | null): string {
   return `${addressing.origin}${langPathPrefix(addressing.langs, lang)}/`;
 }
+
+/** `/about` and `/about/` are one address; the query string is not part of it. */
+export function addressOfUrl(url: string): string {
+  const path = url.split(/[?#]/, 1)[0] || "/";
+  return path.endsWith("/") ? path : `${path}/`;
+}
+
+export function hostOf(header: string | undefined): string {
+  return (header ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
+}

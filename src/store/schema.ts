@@ -1,6 +1,6 @@
 // Row types of every table. Booleans are stored as 0/1 integers and timestamps as
 // `YYYY-MM-DD HH:MM:SS` GMT text in both dialects, so one query path serves SQLite and PostgreSQL.
-import type { Generated } from "kysely";
+import type { Generated, Selectable } from "kysely";
 
 export interface SitesTable {
   id: Generated<number>;
@@ -176,3 +176,6 @@ export interface Tables {
   menu_items: MenuItemsTable;
   menu_locations: MenuLocationsTable;
 }
+
+/** A page row as read. */
+export type PageRow = Selectable<PagesTable>;

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { PageCache, type CacheFlush } from "../../src/publish/page-cache.ts";
-import { SiteDirectory } from "../../src/public/site-directory.ts";
+import { SiteDirectory } from "../../src/publish/site-directory.ts";
 import { CHANNEL, MAX_PAYLOAD_BYTES, PostgresInvalidation, encodeMessages, parseMessage, singleProcess, type Invalidated } from "../../src/publish/invalidation.ts";
 import { openStore, type Db, type Store } from "../../src/store/database.ts";
 import { freshDatabase, testServerUrl, type TestDatabase } from "../support/database.ts";

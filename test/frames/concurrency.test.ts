@@ -7,7 +7,7 @@ import { stalledExecutor } from "../../src/publish/executor.ts";
 import { ServiceError } from "../../src/errors.ts";
 import { statusOf } from "../../src/http/errors.ts";
 import { createFrame as createFrameService } from "../../src/frames/write-service.ts";
-import type { FramesContext } from "../../src/frames/context.ts";
+import type { ServiceContext } from "../../src/publish/contract.ts";
 import type { Db } from "../../src/store/database.ts";
 import { createFrame, embed, FRAMES, getFrame, refused, sha256 } from "./helpers.ts";
 
@@ -140,7 +140,7 @@ describe("frames: ETag and If-Match", () => {
         };
       },
     }) as Db;
-    const ctx: FramesContext = { db, clock: t.deps.clock, publisher: t.deps.publisher, pageCache: t.deps.publicSite.cache, publicPort: t.config.port };
+    const ctx: ServiceContext = { db, clock: t.deps.clock, publisher: t.deps.publisher, publicPort: t.config.port };
     await assert.rejects(createFrameService(ctx, 1, 1, { slug: "interleaved", html: "<p>second</p>" }), (error: unknown) => {
       assert.ok(error instanceof ServiceError);
       assert.equal(error.code, "slug_taken");

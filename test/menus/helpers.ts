@@ -2,7 +2,7 @@
 // makes location-map writes vanish (to see `menu_assignment_not_stored`).
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import type { Change, Publisher } from "../../src/publish/changes.ts";
+import type { Change, Publisher } from "../../src/publish/contract.ts";
 import type { TestApp } from "../support/app.ts";
 import { S } from "../support/site.ts";
 

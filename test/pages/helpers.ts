@@ -1,6 +1,6 @@
 // Helpers for the content-model tests (pages, settings, data): a publisher that records what
 // writes announce, and short calls for the common setup.
-import type { Change, Publisher } from "../../src/publish/changes.ts";
+import type { Change, Publisher } from "../../src/publish/contract.ts";
 import { nothingRebaked } from "../../src/publish/report.ts";
 import type { TestApp } from "../support/app.ts";
 

@@ -1,17 +1,17 @@
 // POST /frames/{ref}/assign: puts the frame on a page or takes it off, then republishes the
-// page. A republish that fails does not undo the assignment (spec, rule 2).
+// page. A republish that fails does not undo the assignment (spec, rule 2). It lives with pages
+// because it writes the page's frame (the pages feature owns the pages table).
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { pageRecords, type PageRecord } from "../pages/record.ts";
-import { findPageByRef } from "../pages/refs.ts";
-import type { FramesContext } from "./context.ts";
-import { siteIndex } from "./graph.ts";
-import { flagsOf } from "./input.ts";
-import { pagesOnFrames } from "./pages.ts";
-import { frameByRef } from "./queries.ts";
-import { frameRecord } from "./record.ts";
-import { withoutBake } from "./no-bake.ts";
+import { pageRecords, type PageRecord } from "./record.ts";
+import { findPageByRef } from "./refs.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import { siteIndex } from "../frames/graph.ts";
+import { flagsOf } from "../frames/input.ts";
+import { pagesOnFrames } from "../frames/pages.ts";
+import { frameByRef } from "../frames/queries.ts";
+import { frameRecord } from "../frames/record.ts";
 
 const MESSAGES: Record<string, string> = {
   static_copy: "The page is served from its static copy.",
@@ -40,7 +40,7 @@ function staticFate(before: PageRecord, after: PageRecord) {
   };
 }
 
-export async function assignFrame(ctx: FramesContext, site: SiteRow, ref: string, body: Record<string, unknown>) {
+export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>) {
   const frame = await frameByRef(ctx.db, site.id, ref);
   if (!frame) throw fail("frame_not_found", { ref });
   const page = await findPageByRef(ctx.db, site.id, body.page);
@@ -53,10 +53,8 @@ export async function assignFrame(ctx: FramesContext, site: SiteRow, ref: string
   let cleared = false;
   if (clear) {
     if (page.frame_id === frame.id) {
-      await ctx.db.transaction().execute(async (trx) => {
-        await trx.updateTable("pages").set({ frame_id: null }).where("id", "=", page.id).execute();
-        await trx.deleteFrom("static_copies").where("site_id", "=", site.id).where("page_id", "=", page.id).execute();
-      });
+      // The page's static copy goes in the publish step (the page left the public site).
+      await ctx.db.updateTable("pages").set({ frame_id: null }).where("id", "=", page.id).execute();
       cleared = true;
     } else {
       warnings.push(warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, { page: page.id, frame: frame.slug }));
@@ -68,8 +66,8 @@ export async function assignFrame(ctx: FramesContext, site: SiteRow, ref: string
   let republish: Record<string, unknown>;
   if (!flags.bake) {
     // Nothing is rendered; the page's old static copy and cached render go, so it renders on request.
-    const unbaked = await withoutBake(ctx, site.id, { pages: [page.id] });
-    republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: unbaked.rebaked.cache };
+    const unbaked = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { bake: false });
+    republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: unbaked.cache };
   } else {
     try {
       const report = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }]);

@@ -1,12 +1,13 @@
 // POST /cache/flush (CONTRACT §8): drops cached renders of some addresses, or of the whole site,
-// after changes made outside the API. Static copies are not re-rendered here: that is
-// POST /frames/rebake (spec, behaviour rule 2).
+// after changes made outside the API. The flush is announced to the publish step, which owns the
+// cache. Static copies are not re-rendered here: that is POST /frames/rebake (spec, behaviour
+// rule 2).
 import type { FastifyInstance } from "fastify";
-import type { AppDeps } from "../app-deps.ts";
 import { fail } from "../errors.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { ok } from "../http/ok.ts";
-import { addressOfUrl } from "../public/public-site.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import { addressOfUrl } from "../site/addresses.ts";
 
 const MAX_URLS = 1000;
 
@@ -22,7 +23,7 @@ function addressOf(value: unknown, domain: string): string | null {
   return raw.startsWith("/") ? addressOfUrl(raw) : null;
 }
 
-export function cacheRoutes(scope: FastifyInstance, deps: AppDeps): void {
+export function cacheRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   scope.post("/cache/flush", {
     schema: {
       tags: ["publishing"],
@@ -34,7 +35,8 @@ export function cacheRoutes(scope: FastifyInstance, deps: AppDeps): void {
     const body = (request.body ?? {}) as { urls?: unknown; all?: unknown };
     const site = request.site;
     if (body.all === true) {
-      const urls = deps.publicSite.cache.flushSite(site.id).sort();
+      const report = await ctx.publisher.changed(site.id, [{ kind: "flush", addresses: "all" }]);
+      const urls = report.cache.flushed.urls.urls;
       return ok({ site_id: site.id, flushed: { status: "ok", by: "all", urls, skipped: [] } });
     }
     if (!Array.isArray(body.urls) || body.urls.length === 0) {
@@ -48,7 +50,7 @@ export function cacheRoutes(scope: FastifyInstance, deps: AppDeps): void {
       if (address === null) skipped.push(String(value));
       else if (!addresses.includes(address)) addresses.push(address);
     }
-    deps.publicSite.cache.flushAddresses(site.id, addresses);
+    await ctx.publisher.changed(site.id, [{ kind: "flush", addresses }]);
     return ok({ site_id: site.id, flushed: { status: "ok", by: "urls", urls: addresses, skipped } });
   });
 }

@@ -1,0 +1,42 @@
+// Reading pages: one by reference, or a filtered list (GET /pages/{ref}, GET /pages).
+import { fail } from "../errors.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import { checkLangIn, languageState } from "../site/languages.ts";
+import type { SiteRow } from "../site/sites.ts";
+import { refFrom } from "./input.ts";
+import { findPages } from "./queries.ts";
+import { pageRecords, type PageRecord } from "./record.ts";
+import { findPageByRef } from "./refs.ts";
+
+/** GET /pages/{ref}: by id (trashed pages too), slug or path; `?lang` narrows slug and path lookups. */
+export async function getPage(ctx: ServiceContext, site: SiteRow, ref: string, query: { lang?: unknown } = {}): Promise<PageRecord> {
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, query.lang);
+  const page = await findPageByRef(ctx.db, site.id, ref, { ...(lang !== null ? { lang } : {}) });
+  const [record] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  return record;
+}
+
+export const LIST_STATUSES = ["publish", "draft", "trash", "any"] as const;
+
+/** GET /pages: `?lang`, `?status` (publish, draft, trash or any; default: all but trash), `?parent` (ref; 0 for the top). */
+export async function listPages(ctx: ServiceContext, site: SiteRow, query: { lang?: unknown; status?: unknown; parent?: unknown }): Promise<PageRecord[]> {
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, query.lang);
+  let statuses: readonly string[] = ["publish", "draft"];
+  if (query.status !== undefined && query.status !== "") {
+    const value = typeof query.status === "string" ? query.status.trim().toLowerCase() : "";
+    if (!(LIST_STATUSES as readonly string[]).includes(value)) {
+      throw fail("invalid_field", { field: "status", allowed: LIST_STATUSES, status: query.status }, `status must be one of ${LIST_STATUSES.join(", ")}.`);
+    }
+    statuses = value === "any" ? ["publish", "draft", "trash"] : [value];
+  }
+  let parentId: number | undefined;
+  const parentRef = refFrom(query.parent, "parent");
+  if (parentRef !== undefined) {
+    parentId = parentRef === 0 ? 0 : (await findPageByRef(ctx.db, site.id, parentRef, { field: "parent", ...(lang !== null ? { lang } : {}) })).id;
+  }
+  const rows = await findPages(ctx.db, site.id, { statuses, ...(lang !== null ? { lang } : {}), ...(parentId !== undefined ? { parentId } : {}) });
+  return pageRecords(ctx.db, site, ctx.publicPort, rows);
+}
+

@@ -1,0 +1,117 @@
+// The publish contract (docs/architecture.md): what a write reports it changed, what the publish
+// step answers (`rebaked`), the one context every feature's service works in, and the sources a
+// render reads. Features build Changes and hand them to `ServiceContext.publisher` once their
+// transaction has committed; the engine alone decides what a change affects, rebakes, rewrites
+// static copies and flushes caches. The engine reaches pages, frames, menus and data only through
+// `PublishSources`, which the features implement and the app wires in: publish/ imports no feature.
+import type { Clock } from "../clock.ts";
+import type { Db } from "../store/database.ts";
+import type { PageRow } from "../store/schema.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { DependencyIndex } from "./dependency-index.ts";
+
+export type Change =
+  | { kind: "settings" }
+  | { kind: "languages" }
+  /** A page's own record changed (title, slug, path, status, content, fields, frame, parent, lang). */
+  | { kind: "page"; pageId: number; /** the parent before and after, when it moved */ parents?: number[]; /** it left the public site (unpublished, trashed, deleted, taken off its frame) */ gone?: boolean }
+  | { kind: "dataset"; name: string }
+  | { kind: "menu"; menuId: number }
+  /**
+   * A frame was written, renamed or deleted. `output: false` says its own output did not change
+   * (a rename): without a bake, its pages keep their static copies.
+   */
+  | { kind: "frame"; frameId: string; slug: string; output?: boolean }
+  /** POST /frames/rebake selectors without a finer change: every frame, or page-printing frames. */
+  | { kind: "all" }
+  | { kind: "pages" }
+  /** The site's own row changed (created, renamed, given a new domain, deleted): hosts map anew. */
+  | { kind: "site" }
+  /** Cached renders to drop after changes made outside the API (POST /cache/flush). */
+  | { kind: "flush"; addresses: readonly string[] | "all" };
+
+/** The `rebaked` object that write answers carry (spec, POST /frames/rebake). */
+export interface Rebaked {
+  status: "ok" | "unavailable" | "failed";
+  total: number;
+  baked: number;
+  not_needed: number;
+  frames: Array<{ id: string; slug: string; because: string[]; bake: string; detail?: unknown }>;
+  /** Ids of pages whose public output was rewritten or flushed. */
+  pages: number[];
+  cache: {
+    status: string;
+    scope: string;
+    pages: number[];
+    flushed: { urls: { status: string; by: string; urls: string[]; skipped: string[] } };
+  };
+  skipped?: string[];
+}
+
+export interface PublishOptions {
+  /** At most this many frames are rebaked; the rest are listed in `skipped` (POST /frames/rebake: 25). */
+  limit?: number;
+  /**
+   * `false` (spec, Frames: common rules 5): nothing is rendered. The pages whose output the
+   * changes alter lose their static copy and cached render, so they render on request from what
+   * is saved until the next bake; the frames that embed a changed frame are listed in `skipped`.
+   */
+  bake?: boolean;
+}
+
+/** The change sink: the one way a feature announces what it changed. */
+export interface Publisher {
+  /** Rebakes and flushes whatever the changes affect on that site; never throws for a render fault. */
+  changed(siteId: number, changes: Change[], options?: PublishOptions): Promise<Rebaked>;
+}
+
+/** What every feature's service is given besides its typed input. */
+export interface ServiceContext {
+  db: Db;
+  clock: Clock;
+  /** Port the public site is served on; part of every absolute address. */
+  publicPort: number;
+  /** Where committed changes are announced; answers the `rebaked` report. */
+  publisher: Publisher;
+}
+
+/** The light columns of a page that tree walks need (visibility, descendants, translations). */
+export type PageLite = Pick<PageRow, "id" | "parent_id" | "status" | "lang" | "slug" | "path" | "title" | "translation_group">;
+
+/** A site's pages held in memory (the pages feature's PageTree). */
+export interface PageTreeView {
+  get(id: number): PageLite | undefined;
+  all(): IterableIterator<PageLite>;
+  children(id: number): PageLite[];
+  descendants(id: number): PageLite[];
+  /** Published, and every ancestor published. */
+  visible(id: number): boolean;
+}
+
+/** What the engine reads of the features, implemented by each feature and wired in by the app. */
+export interface PublishSources {
+  pages: {
+    tree(db: Db, siteId: number): Promise<PageTreeView>;
+    page(db: Db, siteId: number, pageId: number): Promise<PageRow | undefined>;
+    /** Every page of the site with the frame it stands on. */
+    frames(db: Db, siteId: number): Promise<Array<{ id: number; frame_id: string | null }>>;
+    /** The custom fields of a page. */
+    fields(page: PageRow): Record<string, unknown>;
+  };
+  frames: {
+    /** The dependency index of the site's frames; shared, never changed by the reader. */
+    index(db: Db, siteId: number): Promise<DependencyIndex>;
+    /** Frames by id without their markup. */
+    heads(db: Db, ids: readonly string[]): Promise<Array<{ id: string; slug: string; sha256: string; bytes: number }>>;
+    /** Frames by id with their markup. */
+    markup(db: Db, ids: readonly string[]): Promise<Array<{ id: string; slug: string; sha256: string; html: string }>>;
+  };
+  menus: {
+    /** Ids of the menus with an item pointing to the page, ascending. */
+    showingPage(db: Db, siteId: number, pageId: number): Promise<number[]>;
+  };
+  data: {
+    /** The items of a data source; undefined when it names nothing printable. */
+    items(db: Db, site: SiteRow, source: string, options: { lang: string | null; pageId?: number }): Promise<unknown[] | undefined>;
+  };
+}

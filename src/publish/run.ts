@@ -1,0 +1,269 @@
+// One publish run over one site: frames rebaked, pages' static copies rewritten or removed, cached
+// renders flushed, and the `rebaked` report of it all. The engine (engine.ts) decides what a run
+// covers; a run only does it. With `bake: false` (`withdraw`), nothing is rendered: the pages whose
+// output changed lose their static copy and cached render and render on request until the next bake.
+import { createHash } from "node:crypto";
+import { gmt, type Clock } from "../clock.ts";
+import type { RenderResult } from "../markup/index.ts";
+import type { Db } from "../store/database.ts";
+import type { PageRow } from "../store/schema.ts";
+import type { Change, PublishSources, Rebaked } from "./contract.ts";
+import type { CompiledCache } from "./compiled-cache.ts";
+import { runBounded, type Executor } from "./executor.ts";
+import type { PageCache } from "./page-cache.ts";
+import { bakedOptionName, byCodeUnits } from "./report.ts";
+import { prepareRender } from "./render-job.ts";
+import type { SiteDirectory } from "./site-directory.ts";
+import { addressOf, langOf, type SiteState } from "./site-state.ts";
+
+export interface EngineDeps {
+  db: Db;
+  clock: Clock;
+  port: number;
+  pages: PageCache;
+  /** Host → site of the public site; cleared when a site's row changes. */
+  directory: SiteDirectory;
+  compiled: CompiledCache;
+  executor: Executor;
+  timeoutMs: number;
+  sources: PublishSources;
+}
+
+type FrameEntry = Rebaked["frames"][number];
+
+function bakeResponse(frameId: string, slug: string, result: RenderResult, sourceBytes: number, lang: string | null, state: SiteState) {
+  return {
+    baked: true,
+    frame_id: frameId,
+    bytes: Buffer.byteLength(result.html, "utf8"),
+    source_bytes: sourceBytes,
+    baked_option: bakedOptionName(frameId),
+    renders_on_request: false,
+    lang,
+    default_lang: state.addressing.langs.defaultLang,
+    blocks: result.blocks,
+    inserts: result.inserts,
+    unknown_inserts: result.unknown_inserts,
+    binds: result.binds,
+    bind_tags: result.bind_tags,
+    repeats: result.repeats,
+    frames: result.frames,
+    unresolved: result.unresolved,
+    warnings: result.warnings,
+    slug,
+  };
+}
+
+/** One publish operation over one site. */
+export class Run {
+  private readonly bakes = new Map<string, RenderResult>();
+  /** Frames whose pages have all been republished in this run: their outputs are not kept. */
+  private readonly forgotten = new Set<string>();
+  private readonly frames: FrameEntry[] = [];
+  private readonly republished = new Set<number>();
+  private readonly flushedUrls = new Set<string>();
+  private readonly published = new Map<string, number[]>();
+
+  constructor(private readonly deps: EngineDeps, private readonly state: SiteState) {}
+
+  private async render(slug: string, lang: string | null, page?: PageRow): Promise<RenderResult> {
+    const job = await prepareRender(this.deps.db, this.deps.sources, this.state, this.deps.compiled, slug, { lang, page });
+    return runBounded(this.deps.executor, job, this.deps.timeoutMs);
+  }
+
+  /**
+   * The baked output of a page-independent frame in one language, rendered once per run. It is
+   * kept only while pages on the frame may still need it (see `forgetBakes`), so that a full
+   * rebake of thousands of frames never holds every output at once.
+   */
+  private async bakeFor(frameId: string, slug: string, lang: string | null): Promise<RenderResult> {
+    const key = `${frameId} ${lang ?? ""}`;
+    const known = this.bakes.get(key);
+    if (known) return known;
+    const result = await this.render(slug, lang);
+    if (this.pagesOnFrame(frameId).length > 0 && !this.forgotten.has(frameId)) this.bakes.set(key, result);
+    const at = gmt(this.deps.clock());
+    const row = { frame_id: frameId, site_id: this.state.site.id, lang: lang ?? "", html: result.html, bytes: Buffer.byteLength(result.html), report_json: JSON.stringify({ unresolved: result.unresolved, warnings: result.warnings }), baked_at_gmt: at };
+    await this.deps.db
+      .insertInto("frame_bakes")
+      .values(row)
+      .onConflict((oc) => oc.columns(["frame_id", "lang"]).doUpdateSet({ html: row.html, bytes: row.bytes, report_json: row.report_json, baked_at_gmt: at }))
+      .execute();
+    return result;
+  }
+
+  async rebakeFrame(slug: string, because: string[]): Promise<void> {
+    const node = this.state.index.get(slug)!;
+    if (this.state.index.rendersOnRequest(slug)) {
+      await this.deps.db.deleteFrom("frame_bakes").where("frame_id", "=", node.id).execute();
+      this.frames.push({ id: node.id, slug, because, bake: "not_needed", detail: { baked: false, frame_id: node.id, renders_on_request: true, live_reasons: this.state.index.liveReasons(slug) } });
+      return;
+    }
+    const lang = this.state.addressing.langs.defaultLang;
+    const result = await this.bakeFor(node.id, slug, lang);
+    const [source] = await this.deps.sources.frames.heads(this.deps.db, [node.id]);
+    if (!source) throw new Error(`frame ${slug} vanished while it was baked`);
+    this.frames.push({ id: node.id, slug, because, bake: "baked", detail: bakeResponse(node.id, slug, result, source.bytes, lang, this.state) });
+  }
+
+  /** Drops the kept outputs of a frame once every page on it has been republished. */
+  forgetBakes(frameId: string): void {
+    this.forgotten.add(frameId);
+    for (const key of this.bakes.keys()) if (key.startsWith(`${frameId} `)) this.bakes.delete(key);
+  }
+
+  /** Brings one page's public output up to date: static copy written or removed, cache flushed. */
+  async republishPage(pageId: number): Promise<void> {
+    if (this.republished.has(pageId)) return;
+    this.republished.add(pageId);
+    const siteId = this.state.site.id;
+    const page = await this.deps.sources.pages.page(this.deps.db, siteId, pageId);
+    const previous = await this.deps.db.selectFrom("static_copies").select(["address", "sha256"]).where("site_id", "=", siteId).where("page_id", "=", pageId).executeTakeFirst();
+    if (previous) this.flushedUrls.add(previous.address);
+    // The cache is flushed once the static copy is written or removed (below): a reader that
+    // comes in between must not load the old copy again and keep it.
+    try {
+      await this.rewritePage(siteId, pageId, page, previous);
+    } finally {
+      for (const address of this.deps.pages.flushPages(siteId, [pageId])) this.flushedUrls.add(address);
+    }
+  }
+
+  private async rewritePage(siteId: number, pageId: number, page: PageRow | undefined, previous: { address: string; sha256: string } | undefined): Promise<void> {
+    const node = page?.frame_id ? this.state.index.getById(page.frame_id) : undefined;
+    const servable = page && page.status === "publish" && this.state.tree.visible(page.id) && node;
+    if (!servable || this.state.index.rendersOnRequest(node.slug)) {
+      if (previous) await this.deps.db.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "=", pageId).execute();
+      if (servable) {
+        this.flushedUrls.add(addressOf(this.state, langOf(this.state, page.lang), page.path));
+      }
+      return;
+    }
+    const lang = langOf(this.state, page.lang);
+    const result = await this.bakeFor(node.id, node.slug, lang);
+    const address = addressOf(this.state, lang, page.path);
+    const sha256 = createHash("sha256").update(result.html).digest("hex");
+    const row = { site_id: siteId, page_id: pageId, address, frame_id: node.id, html: result.html, bytes: Buffer.byteLength(result.html), sha256, written_at_gmt: gmt(this.deps.clock()) };
+    if (!previous || previous.sha256 !== sha256 || previous.address !== address) {
+      await this.deps.db
+        .insertInto("static_copies")
+        .values(row)
+        .onConflict((oc) => oc.columns(["site_id", "page_id"]).doUpdateSet({ address, frame_id: node.id, html: row.html, bytes: row.bytes, sha256, written_at_gmt: row.written_at_gmt }))
+        .execute();
+    }
+    this.flushedUrls.add(address);
+    const list = this.published.get(node.id) ?? [];
+    list.push(pageId);
+    this.published.set(node.id, list);
+  }
+
+  /** Pages whose output prints a changed page's data: itself, children, parents, descendants, translations. */
+  relativesOf(change: Extract<Change, { kind: "page" }>): number[] {
+    const { tree, index } = this.state;
+    const reads = (pageId: number, test: (source: string) => boolean) => {
+      const frameId = this.frameIdOf(pageId);
+      const node = frameId ? index.getById(frameId) : undefined;
+      return node ? [...index.effectiveSources(node.slug)].some(test) : false;
+    };
+    const out = new Set<number>([change.pageId]);
+    for (const child of tree.children(change.pageId)) if (reads(child.id, (s) => s === "page")) out.add(child.id);
+    const current = tree.get(change.pageId)?.parent_id;
+    for (const parent of [...(change.parents ?? []), ...(current ? [current] : [])]) {
+      if (parent && reads(parent, (s) => s === "pages.children")) out.add(parent);
+    }
+    for (const descendant of tree.descendants(change.pageId)) if (reads(descendant.id, (s) => s === "breadcrumbs")) out.add(descendant.id);
+    const group = tree.get(change.pageId)?.translation_group;
+    if (group !== null && group !== undefined) {
+      for (const member of tree.all()) if (member.translation_group === group && reads(member.id, (s) => s === "languages")) out.add(member.id);
+    }
+    return [...out];
+  }
+
+  private frameIds = new Map<number, string | null>();
+  /** Frame id → ids of the pages on it, ascending. */
+  private onFrame = new Map<string, number[]>();
+  frameIdOf(pageId: number): string | null {
+    return this.frameIds.get(pageId) ?? null;
+  }
+
+  async loadFrameIds(): Promise<void> {
+    const rows = await this.deps.sources.pages.frames(this.deps.db, this.state.site.id);
+    for (const row of rows) {
+      this.frameIds.set(row.id, row.frame_id);
+      if (row.frame_id === null) continue;
+      const list = this.onFrame.get(row.frame_id);
+      if (list) list.push(row.id);
+      else this.onFrame.set(row.frame_id, [row.id]);
+    }
+    for (const list of this.onFrame.values()) list.sort((a, b) => a - b);
+  }
+
+  pagesOnFrame(frameId: string): number[] {
+    return [...(this.onFrame.get(frameId) ?? [])];
+  }
+
+  /**
+   * `bake: false`: nothing is rendered. The pages on the frames whose output changed (a written
+   * frame, unless renamed only, and every frame that embeds a changed one) and the pages the
+   * changes name lose their static copy and cached render; the embedders are left for a later
+   * bake (`skipped`).
+   */
+  async withdraw(changes: readonly Change[]): Promise<Rebaked> {
+    const { index } = this.state;
+    const own: string[] = [];
+    const names: string[] = [];
+    const pageIds = new Set<number>();
+    for (const change of changes) {
+      if (change.kind === "page") pageIds.add(change.pageId);
+      if (change.kind !== "frame") continue;
+      if (change.output !== false && index.get(change.slug)) own.push(change.slug);
+      // A rename leaves frames that name this one by id printing the same.
+      names.push(change.slug, ...(change.output === false ? [] : [change.frameId]));
+    }
+    const embedders = index.embeddersOf(names).filter((slug) => index.get(slug));
+    for (const slug of new Set([...own, ...embedders])) for (const pageId of this.pagesOnFrame(index.get(slug)!.id)) pageIds.add(pageId);
+    const ids = [...pageIds].sort((a, b) => a - b);
+    const siteId = this.state.site.id;
+    if (ids.length > 0) {
+      const copies = await this.deps.db.selectFrom("static_copies").select("address").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
+      for (const copy of copies) this.flushedUrls.add(copy.address);
+      await this.deps.db.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
+      for (const address of this.deps.pages.flushPages(siteId, ids)) this.flushedUrls.add(address);
+      for (const id of ids) this.republished.add(id);
+    }
+    return this.report("ok", embedders.sort(byCodeUnits), true);
+  }
+
+  /** Addresses flushed outside the run's own pages (a flushed site, POST /cache/flush). */
+  flushed(addresses: Iterable<string>): void {
+    for (const address of addresses) this.flushedUrls.add(address);
+  }
+
+  /** The `rebaked` report; `skipped` always present (even empty) when `listSkipped`. */
+  report(status: Rebaked["status"], skipped: string[], listSkipped = false): Rebaked {
+    for (const entry of this.frames) {
+      if (entry.bake !== "baked") continue;
+      const detail = entry.detail as Record<string, unknown>;
+      const published = (this.published.get(entry.id) ?? []).sort((a, b) => a - b);
+      detail.published = { published: published.length, pages: published };
+      detail.pages = this.pagesOnFrame(entry.id);
+    }
+    const pages = [...this.republished].sort((a, b) => a - b);
+    return {
+      status,
+      total: this.frames.length,
+      baked: this.frames.filter((f) => f.bake === "baked").length,
+      not_needed: this.frames.filter((f) => f.bake === "not_needed").length,
+      frames: this.frames,
+      pages,
+      cache: {
+        status: "ok",
+        scope: "pages",
+        pages: pages,
+        flushed: { urls: { status: "ok", by: "api", urls: [...this.flushedUrls].sort(byCodeUnits), skipped: [] } },
+      },
+      ...(skipped.length > 0 || listSkipped ? { skipped } : {}),
+      ...(status !== "ok" ? { message: "The renderer did not answer; what was saved stays saved. Repeat the call later." } : {}),
+    } as Rebaked;
+  }
+}
