@@ -5,7 +5,7 @@
 import { lookupPage } from "../pages/refs.ts";
 import { ancestorsOf, findPages, type PageRow } from "../pages/queries.ts";
 import { languageState, type LanguageState } from "../site/languages.ts";
-import { settingsOf } from "../site/settings.ts";
+import { homePageOf, settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 
 export type Resolution = { page: PageRow; lang: string | null; langs: LanguageState } | { notFound: string };
@@ -21,9 +21,9 @@ function segmentsOf(address: string): string[] {
 }
 
 async function homePage(db: Db, siteId: number, lang: string | null, langs: LanguageState): Promise<PageRow | undefined> {
-  const settings = await settingsOf(db, siteId);
-  if (settings.home_page_json === null) return undefined;
-  const found = await lookupPage(db, siteId, JSON.parse(settings.home_page_json), {}, langs);
+  const ref = homePageOf(await settingsOf(db, siteId));
+  if (ref === null) return undefined;
+  const found = await lookupPage(db, siteId, ref, {}, langs);
   if (!("found" in found)) return undefined;
   const home = found.found;
   const wanted = lang ?? "";

@@ -2,6 +2,7 @@
 // name, then hands back a synchronous job over that data for the executor to run.
 import { renderFrame, type CompiledFrame, type LanguageLink, type MenuNode, type RenderContext, type RenderResult } from "../markup/index.ts";
 import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
+import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { CompiledCache } from "./compiled-cache.ts";
@@ -46,7 +47,7 @@ function settingsValues(state: SiteState): Record<string, unknown> {
     tagline: state.settings.tagline,
     theme: state.settings.theme,
     default_lang: state.addressing.langs.defaultLang,
-    home_page: state.settings.home_page_json === null ? null : JSON.parse(state.settings.home_page_json),
+    home_page: homePageOf(state.settings),
     render_model: "v2",
   };
 }

@@ -13,7 +13,7 @@ import type { ServiceContext } from "../publish/contract.ts";
 import {
   defaultLanguageName, languageCodeFrom, languageRecords, languageState, type LanguageRecord, type LanguageState,
 } from "../site/languages.ts";
-import { settingsOf } from "../site/settings.ts";
+import { homePageOf, settingsOf } from "../site/settings.ts";
 import { writeSettings } from "./write.ts";
 
 export const RENDER_MODEL = "v2";
@@ -34,16 +34,6 @@ export interface Settings {
   render_model: typeof RENDER_MODEL;
 }
 
-function homePageOf(json: string | null): number | string | null {
-  if (json === null) return null;
-  try {
-    const value = JSON.parse(json) as unknown;
-    return typeof value === "number" || typeof value === "string" ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 export async function readSettings(ctx: Pick<ServiceContext, "db">, site: SiteRow): Promise<Settings> {
   const [row, state] = await Promise.all([settingsOf(ctx.db, site.id), languageState(ctx.db, site.id)]);
   return {
@@ -51,7 +41,7 @@ export async function readSettings(ctx: Pick<ServiceContext, "db">, site: SiteRo
     tagline: row.tagline,
     theme: row.theme,
     default_lang: state.defaultLang,
-    home_page: homePageOf(row.home_page_json),
+    home_page: homePageOf(row),
     render_model: RENDER_MODEL,
   };
 }

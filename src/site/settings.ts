@@ -18,3 +18,14 @@ export async function settingsOf(db: Db, siteId: number): Promise<SettingsRow> {
 export function languagesOf(db: Db, siteId: number): Promise<LanguageRow[]> {
   return db.selectFrom("languages").selectAll().where("site_id", "=", siteId).orderBy("position").orderBy("code").execute();
 }
+
+/** The page the `home_page` setting names (an id or a slug as given), or null while none is set. */
+export function homePageOf(settings: Pick<SettingsRow, "home_page_json">): number | string | null {
+  if (settings.home_page_json === null) return null;
+  try {
+    const value = JSON.parse(settings.home_page_json) as unknown;
+    return typeof value === "number" || typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,68 @@
+// The layer rules of docs/architecture.md, checked by dependency-cruiser in `npm test`
+// (test/architecture.test.ts). Layers are listed bottom to top: a module may import a module of a
+// lower layer or of its own folder, never one above or beside it; type imports count too.
+// Each layer gets one rule named `layers/<layer>`, so a back import fails with the rule's name and
+// what that layer may use.
+
+/** Bottom to top. `path` matches the layer's modules (paths relative to the repository). */
+const LAYERS = [
+  { name: "base", path: "^src/(errors|warnings|clock|tokens)\\.ts$", owns: "the error catalogue, warnings, the clock and the token format" },
+  { name: "config", path: "^src/config\\.ts$", owns: "typed configuration" },
+  { name: "store", path: "^src/store/", owns: "the database of both dialects, migrations, row types" },
+  { name: "markup", path: "^src/markup/", owns: "the pure frame-markup compiler" },
+  { name: "site", path: "^src/site/", owns: "a site's facts, read-only: rows, settings, languages, addresses, callers" },
+  { name: "publish", path: "^src/publish/", owns: "the publish contract and engine" },
+  { name: "http", path: "^src/http/", owns: "HTTP plumbing: auth, limits, site scope, envelopes" },
+  // The features, in their one written order.
+  { name: "network", path: "^src/network/", owns: "sites, users, tokens, memberships" },
+  { name: "frames", path: "^src/frames/", owns: "frames" },
+  { name: "pages", path: "^src/pages/", owns: "pages, translations, frame assignment" },
+  { name: "settings", path: "^src/settings/", owns: "settings and languages (writes)" },
+  { name: "menus", path: "^src/menus/", owns: "menus, items, locations" },
+  { name: "data", path: "^src/data/", owns: "data sets and sources" },
+  { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
+  { name: "public", path: "^src/public/", owns: "the public site" },
+  { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },
+  { name: "app", path: "^src/app\\.ts$", owns: "the Fastify instance" },
+  { name: "main", path: "^src/main\\.ts$", owns: "the process entry" },
+];
+
+const layerRules = LAYERS.map((layer, index) => {
+  const below = LAYERS.slice(0, index);
+  return {
+    name: `layers/${layer.name}`,
+    severity: "error",
+    comment:
+      `${layer.name} (${layer.owns}) may import only its own folder and the layers below it: ` +
+      `${below.map((l) => l.name).join(", ") || "none"}. See docs/architecture.md.`,
+    from: { path: layer.path },
+    to: { path: "^src/", pathNot: [...below.map((l) => l.path), layer.path] },
+  };
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: "layers/unplaced",
+      severity: "error",
+      comment: "Every module under src/ belongs to a layer of .dependency-cruiser.cjs (and docs/architecture.md): add a new folder to the list where it stands.",
+      from: { path: "^src/", pathNot: LAYERS.map((l) => l.path) },
+      to: {},
+    },
+    {
+      name: "fastify-only-in-http",
+      severity: "error",
+      comment: "Only http/, route files (routes.ts, *-routes.ts) and app.ts know Fastify; services take a context and typed input.",
+      from: { path: "^src/", pathNot: ["^src/http/", "routes\\.ts$", "^src/app\\.ts$"] },
+      to: { path: "(^|/)node_modules/(fastify|@fastify/)" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".mjs", ".json"] },
+  },
+};

@@ -1,0 +1,80 @@
+// The layer rules of docs/architecture.md, checked with dependency-cruiser (.dependency-cruiser.cjs):
+// the real tree passes, and a tree with a back import fails naming the rule it breaks.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const DEPCRUISE = join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
+
+function cruise(cwd: string): { status: number | null; output: string } {
+  const run = spawnSync(process.execPath, [DEPCRUISE, "src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd, encoding: "utf8" });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+/** A copy of the project's config and tsconfig around a small src/ tree. */
+function tree(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "svc-layers-"));
+  cpSync(join(ROOT, ".dependency-cruiser.cjs"), join(dir, ".dependency-cruiser.cjs"));
+  cpSync(join(ROOT, "tsconfig.json"), join(dir, "tsconfig.json"));
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe("layers", () => {
+  it("every import in src/ points down the layers or stays in its folder", () => {
+    const { status, output } = cruise(ROOT);
+    assert.equal(status, 0, output);
+  });
+
+  it("a back import fails with the rule of the layer it starts from, type imports included", () => {
+    const dir = tree({
+      "src/pages/queries.ts": "export type PageRow = { id: number };\n",
+      "src/publish/engine.ts": 'import type { PageRow } from "../pages/queries.ts";\nexport const rows: PageRow[] = [];\n',
+    });
+    try {
+      const { status, output } = cruise(dir);
+      assert.notEqual(status, 0);
+      assert.match(output, /layers\/publish/);
+      assert.match(output, /src\/publish\/engine\.ts → src\/pages\/queries\.ts/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a feature importing a later feature fails, and so does a service importing Fastify", () => {
+    const dir = tree({
+      "src/menus/queries.ts": "export const MENUS = 1;\n",
+      "src/pages/service.ts": 'import { MENUS } from "../menus/queries.ts";\nimport type { FastifyInstance } from "fastify";\nexport const x: FastifyInstance | number = MENUS;\n',
+    });
+    try {
+      const { status, output } = cruise(dir);
+      assert.notEqual(status, 0);
+      assert.match(output, /layers\/pages/);
+      assert.match(output, /fastify-only-in-http/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a new top-level folder must be given its place", () => {
+    const dir = tree({
+      "src/store/database.ts": "export const db = 1;\n",
+      "src/media/service.ts": 'import { db } from "../store/database.ts";\nexport const y = db;\n',
+    });
+    try {
+      const { status, output } = cruise(dir);
+      assert.notEqual(status, 0);
+      assert.match(output, /layers\/unplaced/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
