@@ -20,7 +20,7 @@ import { frameRoutes } from "./frames/routes.ts";
 import { answerFromMemory, publicRoutes } from "./public/routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
-import { frameAssignRoutes } from "./pages/assign-routes.ts";
+import { framePageRoutes } from "./pages/frame-routes.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
 import { menuRoutes } from "./menus/routes.ts";
@@ -158,7 +158,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   networkRoutes(app, ctx, deps.limits);
   publicRoutes(app, deps.publicSite);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log });
-  registerSiteRoutes(app, ctx, [frameRoutes, frameAssignRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes], [siteUserRoutes]);
 
   return app;
 }

@@ -3,17 +3,24 @@
 import { fail } from "../errors.ts";
 import { warning } from "../warnings.ts";
 import type { Change, ServiceContext } from "../publish/contract.ts";
+import type { Db } from "../store/database.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings } from "./input.ts";
 import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
 import { frameByRef } from "./queries.ts";
 
-export function deleteFrame(ctx: ServiceContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
-  return unlessOvertaken(ifMatch, () => deleteFrameOnce(ctx, siteId, ref, body, ifMatch));
+/**
+ * Takes a deleted frame off the pages that stood on it, in the deleting transaction; answers their
+ * ids, ascending. The pages feature owns the pages table and provides it (pages/frame-links.ts).
+ */
+export type UnbindPages = (trx: Db, siteId: number, frameId: string) => Promise<number[]>;
+
+export function deleteFrame(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+  return unlessOvertaken(ifMatch, () => deleteFrameOnce(ctx, unbind, siteId, ref, body, ifMatch));
 }
 
-async function deleteFrameOnce(ctx: ServiceContext, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
   const frame = await frameByRef(ctx.db, siteId, ref);
   if (!frame) throw fail("frame_not_found", { ref });
   checkIfMatch(ifMatch, frame);
@@ -31,10 +38,7 @@ async function deleteFrameOnce(ctx: ServiceContext, siteId: number, ref: string,
       const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
       // Another writer changed it between the read and this delete: refuse rather than lose that write.
       if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
-      const pages = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "=", frame.id).orderBy("id").execute();
-      const ids = pages.map((p) => p.id);
-      if (ids.length > 0) await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", siteId).where("frame_id", "=", frame.id).execute();
-      return ids;
+      return unbind(trx, siteId, frame.id);
     });
   } finally {
     frameGraphChanged(ctx.db, siteId, [frame.id]);

@@ -8,7 +8,6 @@ import { absentBodyIsEmpty, bodyOf } from "../http/request.ts";
 import { ok } from "../http/ok.ts";
 import { homeUrl } from "../site/addresses.ts";
 import type { ServiceContext } from "../publish/contract.ts";
-import { deleteFrame } from "./delete-service.ts";
 import { getFrame, listFrames, refFrom } from "./read-service.ts";
 import { rebakeFrames } from "./rebake-service.ts";
 import { renameFrame } from "./rename-service.ts";
@@ -26,7 +25,7 @@ const WriteBody = Obj({
   bake: Nullable(Type.Boolean()),
 });
 const WriteAnswerSchema = Success({ applied: Type.Boolean(), updated: Type.Boolean(), site_id: Type.Integer(), frame: Frame });
-const IfMatch = Obj({ "if-match": Opt(Type.String()) });
+export const IfMatch = Obj({ "if-match": Opt(Type.String()) });
 
 const body = bodyOf;
 export const RefParams = Obj({ ref: Type.String() });
@@ -36,7 +35,7 @@ export function ref(request: FastifyRequest): string {
   return refFrom((request.params as { ref?: string }).ref ?? "");
 }
 
-function ifMatch(request: FastifyRequest): string | undefined {
+export function ifMatch(request: FastifyRequest): string | undefined {
   const value = request.headers["if-match"];
   return Array.isArray(value) ? value.join(",") : value;
 }
@@ -119,12 +118,4 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     preValidation: absentBodyIsEmpty,
     schema: { tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), frame: Frame, renamed: Obj({ from: Type.String(), to: Type.String() }) }), ...commonErrors } },
   }, async (request, reply) => send(reply, await renameFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
-
-  scope.delete("/frames/:ref", {
-    schema: { tags, summary: "Delete a frame; its pages are unbound", params: RefParams, headers: IfMatch, response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ id: Type.String(), slug: Type.String() }), unbound_pages: Type.Array(Type.Integer()), referenced_by: Type.Array(Type.String()) }), ...commonErrors } },
-  }, async (request) => {
-    const result = await deleteFrame(ctx, request.site.id, ref(request), body(request), ifMatch(request));
-    const { warnings, ...rest } = result;
-    return ok(rest, warnings);
-  });
 }

@@ -5,6 +5,7 @@
 import { gmt } from "../clock.ts";
 import { isHostname } from "../config.ts";
 import { fail } from "../errors.ts";
+import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { Caller } from "../site/callers.ts";
 import { administers } from "../site/callers.ts";
@@ -94,6 +95,11 @@ export async function updateSite(ctx: ServiceContext, caller: Caller, id: number
   }
   await ctx.publisher.changed(row.id, [{ kind: "site" }]);
   return siteRecord(row, ctx.publicPort);
+}
+
+/** The site's name, written as the `name` setting (settings/service.ts), in the caller's transaction. */
+export async function writeSiteName(db: Db, siteId: number, name: string): Promise<void> {
+  await db.updateTable("sites").set({ name }).where("id", "=", siteId).execute();
 }
 
 export async function deleteSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRecord> {

@@ -15,6 +15,7 @@ import {
 } from "../site/languages.ts";
 import { homePageOf, settingsOf } from "../site/settings.ts";
 import { writeSettings } from "./write.ts";
+import { writeSiteName } from "../network/sites-service.ts";
 
 export const RENDER_MODEL = "v2";
 export const SETTING_KEYS = ["name", "tagline", "theme", "default_lang", "home_page", "render_model"] as const;
@@ -119,7 +120,7 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
 
   if (changed.length > 0) {
     await ctx.db.transaction().execute(async (trx) => {
-      if (name !== undefined) await trx.updateTable("sites").set({ name }).where("id", "=", site.id).execute();
+      if (name !== undefined) await writeSiteName(trx, site.id, name);
       if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
     });
   }
