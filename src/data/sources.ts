@@ -12,7 +12,7 @@ import { PageTree } from "../pages/tree.ts";
 import { readSettings } from "../settings/service.ts";
 import { checkLangIn, languageRecords } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
-import type { Db } from "../store/database.ts";
+import type { ServiceContext } from "../publish/contract.ts";
 import { DATASET_NAME_PATTERN, isDatasetName, readDataset } from "./datasets.ts";
 import { matchItems, type Match } from "./match.ts";
 import { isMenuLocation, menuSourceItems, MENU_LOCATIONS } from "./menu-source.ts";
@@ -20,10 +20,8 @@ import { isMenuLocation, menuSourceItems, MENU_LOCATIONS } from "./menu-source.t
 /** Sources with a fixed name; any other name is a data set. */
 export const NAMED_SOURCES = ["site", "settings", "languages", "pages", "pages.children", "breadcrumbs"] as const;
 
-export interface SourceContext {
-  db: Db;
-  publicPort: number;
-}
+/** The part of the service context a source reads (the publish engine calls it with no publisher). */
+export type SourceContext = Pick<ServiceContext, "db" | "publicPort">;
 
 export interface SourceRequest {
   source: unknown;
