@@ -15,8 +15,8 @@ function cruise(cwd: string): { status: number | null; output: string } {
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
-/** A copy of the project's config and tsconfig around a small src/ tree. */
-function tree(files: Record<string, string>): string {
+/** The project's config and tsconfig around a small src/ tree, cruised, then removed. */
+function cruiseTree(files: Record<string, string>): { status: number | null; output: string } {
   const dir = mkdtempSync(join(tmpdir(), "svc-layers-"));
   cpSync(join(ROOT, ".dependency-cruiser.cjs"), join(dir, ".dependency-cruiser.cjs"));
   cpSync(join(ROOT, "tsconfig.json"), join(dir, "tsconfig.json"));
@@ -25,7 +25,11 @@ function tree(files: Record<string, string>): string {
     mkdirSync(join(dir, path, ".."), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
-  return dir;
+  try {
+    return cruise(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe("layers", () => {
@@ -35,46 +39,31 @@ describe("layers", () => {
   });
 
   it("a back import fails with the rule of the layer it starts from, type imports included", () => {
-    const dir = tree({
+    const { status, output } = cruiseTree({
       "src/pages/queries.ts": "export type PageRow = { id: number };\n",
       "src/publish/engine.ts": 'import type { PageRow } from "../pages/queries.ts";\nexport const rows: PageRow[] = [];\n',
     });
-    try {
-      const { status, output } = cruise(dir);
-      assert.notEqual(status, 0);
-      assert.match(output, /layers\/publish/);
-      assert.match(output, /src\/publish\/engine\.ts → src\/pages\/queries\.ts/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    assert.notEqual(status, 0);
+    assert.match(output, /layers\/publish/);
+    assert.match(output, /src\/publish\/engine\.ts → src\/pages\/queries\.ts/);
   });
 
   it("a feature importing a later feature fails, and so does a service importing Fastify", () => {
-    const dir = tree({
+    const { status, output } = cruiseTree({
       "src/menus/queries.ts": "export const MENUS = 1;\n",
       "src/pages/service.ts": 'import { MENUS } from "../menus/queries.ts";\nimport type { FastifyInstance } from "fastify";\nexport const x: FastifyInstance | number = MENUS;\n',
     });
-    try {
-      const { status, output } = cruise(dir);
-      assert.notEqual(status, 0);
-      assert.match(output, /layers\/pages/);
-      assert.match(output, /fastify-only-in-http/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    assert.notEqual(status, 0);
+    assert.match(output, /layers\/pages/);
+    assert.match(output, /fastify-only-in-http/);
   });
 
   it("a new top-level folder must be given its place", () => {
-    const dir = tree({
+    const { status, output } = cruiseTree({
       "src/store/database.ts": "export const db = 1;\n",
       "src/media/service.ts": 'import { db } from "../store/database.ts";\nexport const y = db;\n',
     });
-    try {
-      const { status, output } = cruise(dir);
-      assert.notEqual(status, 0);
-      assert.match(output, /layers\/unplaced/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    assert.notEqual(status, 0);
+    assert.match(output, /layers\/unplaced/);
   });
 });
