@@ -93,7 +93,7 @@ export async function updateSite(ctx: ServiceContext, caller: Caller, id: number
     if (isUniqueViolation(error)) throw fail("domain_taken", { domain: changes.domain });
     throw error;
   }
-  await ctx.publisher.changed(row.id, [{ kind: "site" }]);
+  await ctx.publisher.changed(row.id, [{ kind: "site", name: row.name !== site.name, domain: row.domain !== site.domain }]);
   return siteRecord(row, ctx.publicPort);
 }
 

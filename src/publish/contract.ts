@@ -11,7 +11,8 @@ import type { SiteRow } from "../site/sites.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
 
 export type Change =
-  | { kind: "settings" }
+  /** Settings changed; `keys` the ones that did (name, tagline, theme, default_lang, home_page), all when absent. */
+  | { kind: "settings"; keys?: readonly SettingKey[] }
   | { kind: "languages" }
   /** A page's own record changed (title, slug, path, status, content, fields, frame, parent, lang). */
   | { kind: "page"; pageId: number; /** the parent before and after, when it moved */ parents?: number[]; /** it left the public site (unpublished, trashed, deleted, taken off its frame) */ gone?: boolean }
@@ -25,10 +26,16 @@ export type Change =
   /** POST /frames/rebake selectors without a finer change: every frame, or page-printing frames. */
   | { kind: "all" }
   | { kind: "pages" }
-  /** The site's own row changed (created, renamed, given a new domain, deleted): hosts map anew. */
-  | { kind: "site" }
+  /**
+   * The site's own row changed (created, renamed, given a new domain, deleted): hosts map anew
+   * and its cached pages go. A new `name` reaches what prints it; a new `domain` every absolute
+   * address (all frames and pages).
+   */
+  | { kind: "site"; name?: boolean; domain?: boolean }
   /** Cached renders to drop after changes made outside the API (POST /cache/flush). */
   | { kind: "flush"; addresses: readonly string[] | "all" };
+
+export type SettingKey = "name" | "tagline" | "theme" | "default_lang" | "home_page";
 
 /** The `rebaked` object that write answers carry (spec, POST /frames/rebake). */
 export interface Rebaked {

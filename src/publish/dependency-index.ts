@@ -203,6 +203,13 @@ export class DependencyIndex {
       switch (change.kind) {
         case "settings":
           bySource("settings", (s) => s === "settings" || s === "site");
+          // Menus are kept per theme: a new theme changes what every menu location prints.
+          if (!change.keys || change.keys.includes("theme")) bySource("menus", (s) => s.startsWith("menu."));
+          break;
+        case "site":
+          // A new domain moves every absolute address (site.url, page and menu links).
+          if (change.domain) for (const frame of this.bySlug.values()) add(frame.slug, "site");
+          else if (change.name) bySource("site", (s) => s === "settings" || s === "site");
           break;
         case "languages":
           // Languages move addresses (prefixes) and the language of every output: all frames.
@@ -215,7 +222,8 @@ export class DependencyIndex {
           bySource("pages", (s) => s === "pages");
           break;
         case "dataset":
-          bySource(`data.${change.name}`, (s) => s === `data.${change.name}`);
+          // A data set also stands in for a menu location that has no menu (menu.<name>).
+          bySource(`data.${change.name}`, (s) => s === `data.${change.name}` || s === `menu.${change.name}`);
           break;
         case "menu":
           bySource("menus", (s) => s.startsWith("menu."));

@@ -11,6 +11,7 @@ import { byCodeUnits, nothingRebaked } from "./report.ts";
 import { prepareRender } from "./render-job.ts";
 import { Run, type EngineDeps } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
+import { languageState } from "../site/languages.ts";
 
 export type { EngineDeps } from "./run.ts";
 
@@ -75,12 +76,20 @@ export class PublishingEngine implements Publisher {
    * Changes that need no render: a site's row (hosts are looked up again, its cached pages go)
    * and cache flushes. Answers the cached addresses dropped.
    */
-  private flushes(siteId: number, changes: readonly Change[]): string[] {
+  private async flushes(siteId: number, changes: readonly Change[]): Promise<string[]> {
     const urls: string[] = [];
     for (const change of changes) {
       if (change.kind === "site") {
         this.deps.directory.clear();
         urls.push(...this.deps.pages.flushSite(siteId));
+      } else if (change.kind === "settings" && (!change.keys || change.keys.includes("home_page"))) {
+        // `/` and each language's home answer the page the setting names: whatever was cached
+        // there belonged to the page named before.
+        const langs = await languageState(this.deps.db, siteId);
+        const homes = ["/", ...langs.codes.map((code) => `/${code}/`)];
+        // Named whether or not this process held them: the flush reaches every process.
+        this.deps.pages.flushAddresses(siteId, homes);
+        urls.push(...homes);
       } else if (change.kind === "flush") {
         urls.push(...(change.addresses === "all" ? this.deps.pages.flushSite(siteId) : this.deps.pages.flushAddresses(siteId, change.addresses)));
       }
@@ -89,8 +98,9 @@ export class PublishingEngine implements Publisher {
   }
 
   private async publish(siteId: number, changes: Change[], options: PublishOptions): Promise<Rebaked> {
-    const flushed = this.flushes(siteId, changes);
-    changes = changes.filter((change) => change.kind !== "site" && change.kind !== "flush");
+    const flushed = await this.flushes(siteId, changes);
+    // A site's row matters to renders only when it changed what they print.
+    changes = changes.filter((change) => change.kind !== "flush" && !(change.kind === "site" && !change.name && !change.domain));
     if (changes.length === 0) return nothingRebaked(flushed);
     const state = await loadSiteState(this.deps.db, this.deps.sources, siteId, this.deps.port);
     if (!state) return nothingRebaked(flushed);
@@ -109,8 +119,8 @@ export class PublishingEngine implements Publisher {
     const pageIds = new Set<number>();
     for (const change of changes) {
       if (change.kind === "page") for (const id of run.relativesOf(change)) pageIds.add(id);
-      // A language change moves every address: every page is republished.
-      if (change.kind === "languages" || change.kind === "all") for (const lite of state.tree.all()) pageIds.add(lite.id);
+      // A language change moves every address, a new domain every absolute one: every page is republished.
+      if (change.kind === "languages" || change.kind === "all" || (change.kind === "site" && change.domain)) for (const lite of state.tree.all()) pageIds.add(lite.id);
     }
     try {
       // Pages that left the public site leave it first: that needs no render, so it happens

@@ -6,7 +6,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked } from "../publish/contract.ts";
+import type { Change, Rebaked, SettingKey } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { ServiceContext } from "../publish/contract.ts";
@@ -124,7 +124,7 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
       if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
     });
   }
-  const changes: Change[] = changed.length > 0 ? [{ kind: "settings" }] : [];
+  const changes: Change[] = changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[] }] : [];
   // A new default language moves addresses: the default has no prefix, the others do.
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
   const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes) : nothingRebaked();
