@@ -11,7 +11,7 @@ import type { SiteRow } from "../site/sites.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
 
 export type Change =
-  /** Settings changed; `keys` the ones that did (name, tagline, theme, default_lang, home_page), all when absent. */
+  /** Settings changed; `keys` the ones that did (name, tagline, theme, default_lang, home_page); absent: read as name and tagline (what frames print of settings). */
   | { kind: "settings"; keys?: readonly SettingKey[] }
   | { kind: "languages" }
   /** A page's own record changed (title, slug, path, status, content, fields, frame, parent, lang). */

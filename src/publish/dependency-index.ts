@@ -204,7 +204,7 @@ export class DependencyIndex {
         case "settings":
           bySource("settings", (s) => s === "settings" || s === "site");
           // Menus are kept per theme: a new theme changes what every menu location prints.
-          if (!change.keys || change.keys.includes("theme")) bySource("menus", (s) => s.startsWith("menu."));
+          if (change.keys?.includes("theme")) bySource("menus", (s) => s.startsWith("menu."));
           break;
         case "site":
           // A new domain moves every absolute address (site.url, page and menu links).

@@ -82,7 +82,7 @@ export class PublishingEngine implements Publisher {
       if (change.kind === "site") {
         this.deps.directory.clear();
         urls.push(...this.deps.pages.flushSite(siteId));
-      } else if (change.kind === "settings" && (!change.keys || change.keys.includes("home_page"))) {
+      } else if (change.kind === "settings" && change.keys?.includes("home_page")) {
         // `/` and each language's home answer the page the setting names: whatever was cached
         // there belonged to the page named before.
         const langs = await languageState(this.deps.db, siteId);

@@ -41,7 +41,7 @@ describe("site settings", () => {
     assert.deepEqual(back.body.settings, r.body.settings);
     const siteRecord = await t.call("GET", `/api/sites/${id}`);
     assert.equal(siteRecord.body.site.name, "Renamed");
-    assert.deepEqual(recorder.changes(), [{ kind: "settings" }]);
+    assert.deepEqual(recorder.changes(), [{ kind: "settings", keys: ["name", "tagline", "theme"] }]);
   });
 
   it("render_model is read-only: setting it answers warning render_model_fixed and it stays v2", async () => {
@@ -124,7 +124,7 @@ describe("site settings", () => {
     recorder.reset();
     const moved = await t.call("PATCH", `/api/site/${id}/settings`, { body: { default_lang: "de" } });
     assert.equal(moved.body.settings.default_lang, "de");
-    assert.deepEqual(recorder.changes(), [{ kind: "settings" }, { kind: "languages" }]);
+    assert.deepEqual(recorder.changes(), [{ kind: "settings", keys: ["default_lang"] }, { kind: "languages" }]);
     const langs = await t.call("GET", `/api/site/${id}/languages`);
     assert.equal(langs.body.default_lang, "de");
     assert.deepEqual(langs.body.languages.map((l: any) => [l.code, l.default, l.prefix]), [["en", false, "/en/"], ["de", true, ""]]);
