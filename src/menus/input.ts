@@ -3,13 +3,15 @@
 // An item has exactly one of `page` (id, slug or path) or `url`; a bare value is a page reference.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
+import { compareAt, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
 
 export type PageRef = number | string;
 
 export interface ItemInput {
   /** Coordinate in the submitted tree: "1.0" is the first child of the second top-level item. */
   at: string;
+  /** A whole-tree write keeps this stored item's id when the menu holds it (see parseTree). */
+  id?: number;
   page?: PageRef;
   url?: string;
   /** null: the default title (the page's, or the link's). */
@@ -23,6 +25,9 @@ export interface ItemProblem {
   at: string;
   field: string;
   message: string;
+  /** An item id given more than once: the id, and where it is first given. */
+  id?: number;
+  first_at?: string;
 }
 
 export const MAX_TITLE = 1000;
@@ -126,6 +131,8 @@ export interface FieldsParse {
   /** Which target the item lacks or doubles: "neither", "both" or null. */
   target: "neither" | "both" | null;
   parent: unknown;
+  /** The raw `id` value (whole-tree writes keep the ids they name). */
+  id: unknown;
   unknown: string[];
 }
 
@@ -136,11 +143,11 @@ export function itemFields(raw: unknown, at: string, problems: ItemProblem[]): F
     const problem = pageRefProblem(raw);
     if (problem) problems.push({ at, field: "page", message: problem });
     else item.page = pageRefOf(raw);
-    return { item, children: undefined, target: null, parent: undefined, unknown: [] };
+    return { item, children: undefined, target: null, parent: undefined, id: undefined, unknown: [] };
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     problems.push({ at, field: "item", message: "An item is an object with page or url, or a bare page reference." });
-    return { item, children: undefined, target: null, parent: undefined, unknown: [] };
+    return { item, children: undefined, target: null, parent: undefined, id: undefined, unknown: [] };
   }
   const input = raw as Record<string, unknown>;
   const hasPage = present(input.page);
@@ -167,7 +174,7 @@ export function itemFields(raw: unknown, at: string, problems: ItemProblem[]): F
   item.classes = classesField(input.classes, at, problems);
   if (present(input.children) && !Array.isArray(input.children)) problems.push({ at, field: "children", message: "children must be an array of items." });
   const unknown = Object.keys(input).filter((key) => !ITEM_KEYS.has(key) && !ANSWER_KEYS.has(key) && key !== "parent");
-  return { item, children: input.children, target, parent: input.parent, unknown };
+  return { item, children: input.children, target, parent: input.parent, id: input.id, unknown };
 }
 
 export interface TreeParse {
@@ -178,11 +185,34 @@ export interface TreeParse {
 
 const MAX_REPORTED = 50;
 
+/** An item id: a positive integer, or a string of digits; null for anything else. */
+export function itemIdValue(value: unknown): number | null {
+  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,15}$/.test(value.trim()) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/**
+ * The `id`s a tree names (`keepIds`): each is set on its item. The same id twice is a problem
+ * at every later coordinate (`id`, `first_at`); a value that is no item id names nothing
+ * (the item is new) and is reported in one warning.
+ */
+function namedIds(named: ReadonlyMap<number, string[]>, notIds: readonly string[], problems: ItemProblem[], warnings: Warning[]): void {
+  for (const [id, ats] of named) {
+    if (ats.length < 2) continue;
+    const [first, ...again] = [...ats].sort(compareAt);
+    for (const at of again) problems.push({ at, field: "id", id, first_at: first, message: `Item id ${id} is given more than once (first at ${first}); an item can stand in one place only.` });
+  }
+  if (notIds.length > 0) {
+    warnings.push(warning("item_id_ignored", "Some items have an id that is not an item id (a positive integer); they were stored as new items.", { field: "id", at: [...notIds].sort(compareAt) }));
+  }
+}
+
 /**
  * A whole tree. Refusals, in this order: 400 too_many_items (over 2,000), 400 tree_too_deep
- * (over 8 levels), 400 bad_items with `errors` (each `{at, field, message}`).
+ * (over 8 levels), 400 bad_items with `errors` (each `{at, field, message}`). With `keepIds`
+ * (PUT …/items) each item's `id` is read, and an id given twice is a bad_items error.
  */
-export function parseTree(value: unknown): TreeParse {
+export function parseTree(value: unknown, keepIds = false): TreeParse {
   if (!Array.isArray(value)) {
     throw fail("bad_items", { errors: [{ at: "", field: "items", message: value === undefined || value === null ? "items is required: an array of items (it may be empty)." : "items must be an array of items." }] });
   }
@@ -192,6 +222,8 @@ export function parseTree(value: unknown): TreeParse {
   let parentIgnored: string | null = null;
   let total = 0;
   let deepest: string | null = null;
+  const named = new Map<number, string[]>();
+  const notIds: string[] = [];
   const top: ItemInput[] = [];
   const stack: Array<{ raws: unknown[]; prefix: string; depth: number; into: ItemInput[] }> = [{ raws: value, prefix: "", depth: 1, into: top }];
   while (stack.length > 0) {
@@ -208,6 +240,14 @@ export function parseTree(value: unknown): TreeParse {
       if (parsed.item.url !== undefined) urlWarnings(parsed.item.url, at, warnings);
       for (const key of parsed.unknown) if (!unknownKeys.has(key)) unknownKeys.set(key, at);
       if (present(parsed.parent)) parentIgnored ??= at;
+      if (keepIds && present(parsed.id)) {
+        const id = itemIdValue(parsed.id);
+        if (id === null) notIds.push(at);
+        else {
+          parsed.item.id = id;
+          named.set(id, [...(named.get(id) ?? []), at]);
+        }
+      }
       into.push(parsed.item);
       if (Array.isArray(parsed.children) && parsed.children.length > 0) {
         stack.push({ raws: parsed.children, prefix: at, depth: depth + 1, into: parsed.item.children });
@@ -216,7 +256,11 @@ export function parseTree(value: unknown): TreeParse {
   }
   if (total > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total });
   if (deepest !== null) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, at: deepest });
-  if (problems.length > 0) throw fail("bad_items", { errors: sortProblems(problems).slice(0, MAX_REPORTED), total_errors: problems.length });
+  namedIds(named, notIds, problems, warnings);
+  if (problems.length > 0) {
+    const message = problems.every((problem) => problem.field === "id") ? "The items are not a valid tree: an item id is given more than once (see errors)." : undefined;
+    throw fail("bad_items", { errors: sortProblems(problems).slice(0, MAX_REPORTED), total_errors: problems.length }, message);
+  }
   for (const [field, at] of unknownKeys) warnings.push(warning("unknown_field", `Field "${field}" of an item is not known and was ignored.`, { field, at }));
   if (parentIgnored !== null) {
     warnings.push(warning("parent_ignored", "In a tree, nesting comes from children; parent was ignored.", { field: "parent", at: parentIgnored }));
@@ -226,13 +270,7 @@ export function parseTree(value: unknown): TreeParse {
 
 /** Problems in tree order ("0", "0.0", "1", "10" …). */
 function sortProblems(problems: ItemProblem[]): ItemProblem[] {
-  const key = (at: string) => at.split(".").map(Number);
-  return [...problems].sort((a, b) => {
-    const x = key(a.at);
-    const y = key(b.at);
-    for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
-    return x.length - y.length;
-  });
+  return [...problems].sort((a, b) => compareAt(a.at, b.at));
 }
 
 /** A parent id from input: 0 or absent for the top level. */

@@ -12,13 +12,13 @@ import type { ServiceContext } from "../publish/contract.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
 import { assignedOf } from "./locations.ts";
 import { allowInvalidFrom, prepareTree } from "./menu-service.ts";
-import { itemsOfMenu, locationRows, touchMenu, type ItemRow, type MenuRow } from "./queries.ts";
+import { deleteItems, itemsOfMenu, locationRows, touchMenu, type ItemRow, type MenuRow } from "./queries.ts";
 import { menuBrief, menuView, type ItemRecord } from "./record.ts";
 import { readItemsAtFor } from "./read-service.ts";
 import { resolveMenu, type ResolvedMenu } from "./refs.ts";
 import { invalidEntry, pageFacts, resolveOne } from "./resolve.ts";
 import { ItemTree, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
-import { insertPlanned, itemValues, publishMenu } from "./write.ts";
+import { itemValues, publishMenu, writeTree, type TreeWrite } from "./write.ts";
 
 type Body = Record<string, unknown>;
 
@@ -66,20 +66,28 @@ async function recordOf(ctx: ServiceContext, site: SiteRow, menu: MenuRow, id: n
   return { record: view.byId.get(id), total: view.items.length };
 }
 
+function renewedWarning(renewed: TreeWrite["renewed"]): Warning {
+  return warning("item_ids_not_in_menu", `${renewed.length} item id(s) are not items of this menu (a tree from another menu?); those items were stored with new ids.`, {
+    count: renewed.length,
+    items: renewed.slice(0, 50),
+  });
+}
+
 export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
   const warnings = unknownKeys(body, ["items", "allow_invalid", "lang", "theme"]);
   const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
   const allowInvalid = allowInvalidFrom(body.allow_invalid);
-  const plan = await prepareTree(ctx, site.id, body.items, resolved.lang, allowInvalid, state);
+  const plan = await prepareTree(ctx, site.id, body.items, resolved.lang, allowInvalid, state, true);
   warnings.push(...plan.warnings);
 
   const at = gmt(ctx.clock());
-  const submitted = await ctx.db.transaction().execute(async (trx) => {
-    await lockedTree(trx, menu, at);
-    await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).execute();
-    return insertPlanned(trx, site.id, menu.id, plan.items, at);
+  const { submitted, renewed } = await ctx.db.transaction().execute(async (trx) => {
+    // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
+    const held = await lockedTree(trx, menu, at);
+    return writeTree(trx, site.id, menu.id, plan.items, at, held);
   });
+  if (renewed.length > 0) warnings.push(renewedWarning(renewed));
   const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu) });
   const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted);
   const assigned = assignedOf(await locationRows(ctx.db, site.id, resolved.theme), menu.id);
@@ -204,9 +212,7 @@ export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string
     const tree = await lockedTree(trx, menu, at);
     if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
     const branch = tree.branch(id);
-    for (let i = 0; i < branch.length; i += 500) {
-      await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).where("id", "in", branch.slice(i, i + 500)).execute();
-    }
+    await deleteItems(trx, menu.id, branch);
     const parent = tree.parentOf(id);
     await renumber(trx, tree.level(parent).filter((row) => row.id !== id), at);
     return { removed: branch, total: tree.size - branch.length };

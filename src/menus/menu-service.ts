@@ -16,7 +16,7 @@ import { menuBrief, menuView } from "./record.ts";
 import { termRecord } from "./read-service.ts";
 import { resolveMenu } from "./refs.ts";
 import { pageFacts, resolveTree } from "./resolve.ts";
-import { insertPlanned, planTree, publishMenu, type Plan } from "./write.ts";
+import { planTree, publishMenu, writeTree, type Plan } from "./write.ts";
 
 export const MAX_NAME = 200;
 export const FALLBACK_MENU_SLUG = "menu";
@@ -84,9 +84,9 @@ export async function readBack(ctx: ServiceContext, siteId: number, writes: read
   return { entries, stored: entries.every((entry) => entry.menu_id === menuId) };
 }
 
-/** Parses, resolves and plans a submitted tree (nothing written yet). */
-export async function prepareTree(ctx: ServiceContext, siteId: number, value: unknown, lang: string | null, allowInvalid: boolean, state: LanguageState): Promise<Plan & { parsed: ItemInput[] }> {
-  const parsed = parseTree(value);
+/** Parses, resolves and plans a submitted tree (nothing written yet); `keepIds`: see parseTree. */
+export async function prepareTree(ctx: ServiceContext, siteId: number, value: unknown, lang: string | null, allowInvalid: boolean, state: LanguageState, keepIds = false): Promise<Plan & { parsed: ItemInput[] }> {
+  const parsed = parseTree(value, keepIds);
   const pageIds = await resolveTree(ctx.db, siteId, parsed.items, lang, state);
   const facts = await pageFacts(ctx.db, siteId, pageIds.values());
   const plan = planTree(parsed.items, pageIds, facts, allowInvalid);
@@ -130,7 +130,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
           .returningAll()
           .executeTakeFirstOrThrow();
         await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
-        const ids = await insertPlanned(trx, site.id, inserted.id, plan.items, at);
+        const { submitted: ids } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
         for (const write of writes) await writeMapEntry(trx, site.id, write.theme, write.location, write.key, inserted.id);
         return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids };
       });

@@ -34,6 +34,13 @@ export function itemsOfMenu(db: Db, menuId: number): Promise<ItemRow[]> {
   return db.selectFrom("menu_items").selectAll().where("menu_id", "=", menuId).orderBy("parent_id").orderBy("position").orderBy("id").execute();
 }
 
+/** Deletes these items of one menu (in slices, so a long list stays within any parameter limit). */
+export async function deleteItems(db: Db, menuId: number, ids: readonly number[]): Promise<void> {
+  for (let i = 0; i < ids.length; i += 500) {
+    await db.deleteFrom("menu_items").where("menu_id", "=", menuId).where("id", "in", ids.slice(i, i + 500)).execute();
+  }
+}
+
 export async function itemCount(db: Db, menuId: number): Promise<number> {
   const row = await db.selectFrom("menu_items").select((eb) => eb.fn.countAll<number | string>().as("n")).where("menu_id", "=", menuId).executeTakeFirst();
   return Number(row?.n ?? 0);

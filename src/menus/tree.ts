@@ -13,6 +13,14 @@ export const MAX_DEPTH = 8;
 
 const byPosition = (a: TreeRow, b: TreeRow) => a.position - b.position || a.id - b.id;
 
+/** Orders coordinates as the tree reads: "0", "0.0", "0.1", "1", "10". */
+export function compareAt(a: string, b: string): number {
+  const x = a.split(".").map(Number);
+  const y = b.split(".").map(Number);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
+}
+
 export class ItemTree<R extends TreeRow> {
   private readonly byId = new Map<number, R>();
   private readonly levels = new Map<number, R[]>();
@@ -31,6 +39,11 @@ export class ItemTree<R extends TreeRow> {
 
   get size(): number {
     return this.byId.size;
+  }
+
+  /** Every item id, whether or not the item can be reached from the top. */
+  ids(): number[] {
+    return [...this.byId.keys()];
   }
 
   get(id: number): R | undefined {

@@ -1,13 +1,15 @@
 // What every menu write shares: turning a parsed, resolved tree into what is stored (invalid
-// items refused, or left out with allow_invalid), inserting it inside the caller's transaction,
-// and announcing the committed change to the publish step.
+// items refused, or left out with allow_invalid), writing it inside the caller's transaction
+// (items the menu holds keep their ids), and announcing the committed change to the publish step.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { Rebaked } from "../publish/contract.ts";
 import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import type { ItemInput } from "./input.ts";
+import { deleteItems, type ItemRow } from "./queries.ts";
 import { invalidEntry, type InvalidItem, type PageFacts } from "./resolve.ts";
+import { compareAt, type ItemTree } from "./tree.ts";
 
 export interface Planned {
   input: ItemInput;
@@ -58,13 +60,6 @@ export function planTree(items: readonly ItemInput[], pageIds: Map<ItemInput, nu
   return { items: planned, invalid, warnings };
 }
 
-export function compareAt(a: string, b: string): number {
-  const x = a.split(".").map(Number);
-  const y = b.split(".").map(Number);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
-  return x.length - y.length;
-}
-
 export function countPlanned(items: readonly Planned[]): number {
   let n = 0;
   const stack = [...items];
@@ -94,27 +89,63 @@ export function itemValues(siteId: number, menuId: number, parentId: number, pos
   };
 }
 
+type ItemValues = ReturnType<typeof itemValues>;
+
+/** The columns a whole-tree write sets on an item it keeps. */
+const KEPT_COLUMNS = ["parent_id", "position", "type", "page_id", "url", "title", "target", "classes"] as const;
+
+/** Updates a kept item where the tree changed it (its place or its fields); else writes nothing. */
+async function updateKept(trx: Db, row: ItemRow, values: ItemValues): Promise<void> {
+  if (KEPT_COLUMNS.every((column) => row[column] === values[column])) return;
+  const { parent_id, position, type, page_id, url, title, target, classes, updated_at_gmt } = values;
+  await trx
+    .updateTable("menu_items")
+    .set({ parent_id, position, type, page_id, url, title, target, classes, updated_at_gmt })
+    .where("id", "=", row.id)
+    .where("menu_id", "=", row.menu_id)
+    .execute();
+}
+
+async function insertItem(trx: Db, values: ItemValues): Promise<number> {
+  const row = await trx.insertInto("menu_items").values(values).returning("id").executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export interface TreeWrite {
+  /** Each stored id with the item's coordinate in the submitted tree. */
+  submitted: Map<number, string>;
+  /** Ids the tree named that the menu does not hold: those items were given new ids. */
+  renewed: Array<{ at: string; id: number }>;
+}
+
 /**
- * Inserts a planned tree under `parentId` (positions from `firstPosition`), parents before
- * children. Answers each new id with the item's coordinate in the submitted tree.
+ * Writes a planned tree as the menu's whole tree, inside the caller's transaction. `held` is the
+ * menu's stored tree, read after the menu's row was taken (so it is current on PostgreSQL too),
+ * or null for a new menu. An item whose `id` the menu holds keeps its row wherever it moved,
+ * updated only where its parent, position or fields changed; every other item is inserted and
+ * takes a new id from the sequence (ids are never written by hand). Levels are written in
+ * order, parents before children, so a parent id always names a row that exists; held items the
+ * tree no longer names are deleted last, after their kept children have moved away.
  */
-export async function insertPlanned(trx: Db, siteId: number, menuId: number, items: readonly Planned[], at: string, parentId = 0, firstPosition = 1): Promise<Map<number, string>> {
+export async function writeTree(trx: Db, siteId: number, menuId: number, items: readonly Planned[], at: string, held: ItemTree<ItemRow> | null): Promise<TreeWrite> {
   const submitted = new Map<number, string>();
-  const queue: Array<{ level: readonly Planned[]; parent: number; first: number }> = [{ level: items, parent: parentId, first: firstPosition }];
+  const renewed: TreeWrite["renewed"] = [];
+  const queue: Array<{ level: readonly Planned[]; parent: number }> = [{ level: items, parent: 0 }];
   for (let i = 0; i < queue.length; i++) {
-    const { level, parent, first } = queue[i];
+    const { level, parent } = queue[i];
     for (let index = 0; index < level.length; index++) {
-      const item = level[index];
-      const row = await trx
-        .insertInto("menu_items")
-        .values(itemValues(siteId, menuId, parent, first + index, item.input, item.pageId, at))
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      submitted.set(row.id, item.input.at);
-      if (item.children.length > 0) queue.push({ level: item.children, parent: row.id, first: 1 });
+      const { input, pageId, children } = level[index];
+      const values = itemValues(siteId, menuId, parent, index + 1, input, pageId, at);
+      const kept = input.id === undefined ? undefined : held?.get(input.id);
+      if (input.id !== undefined && !kept) renewed.push({ at: input.at, id: input.id });
+      if (kept) await updateKept(trx, kept, values);
+      const id = kept ? kept.id : await insertItem(trx, values);
+      submitted.set(id, input.at);
+      if (children.length > 0) queue.push({ level: children, parent: id });
     }
   }
-  return submitted;
+  if (held) await deleteItems(trx, menuId, held.ids().filter((id) => !submitted.has(id)));
+  return { submitted, renewed };
 }
 
 /**

@@ -21,7 +21,7 @@ const rawTree: fc.Arbitrary<RawNode[]> = fc.letrec<{ forest: RawNode[]; node: Ra
   node: fc.record({ url: fc.constant("/x"), children: fc.oneof({ depthSize: "small", withCrossShrink: true }, fc.constant([] as RawNode[]), tie("forest")) }),
 })).forest;
 
-/** Stores a parsed tree the way insertPlanned does (ids breadth first, positions 1..n). */
+/** Stores a parsed tree the way writeTree does for a new menu (ids breadth first, positions 1..n). */
 function store(items: readonly ItemInput[]): { rows: Array<TreeRow & { at: string }>; } {
   const rows: Array<TreeRow & { at: string }> = [];
   const queue: Array<{ level: readonly ItemInput[]; parent: number }> = [{ level: items, parent: 0 }];
