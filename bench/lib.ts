@@ -2,7 +2,7 @@
 // generator and the bare baseline server (each in a process of its own), and the result shape.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest, Agent } from "node:http";
 import { join } from "node:path";
 import { freePort } from "../test/support/ports.ts";
@@ -81,11 +81,12 @@ async function untilHealthy(port: number, child: ChildProcess, t0: number, timeo
   }
 }
 
-/** Starts `node --import tsx src/main.ts` (what `npm start` runs) on a data directory of its own. */
+/** Starts `node dist/main.js` (what `npm start` runs; `npm run bench` builds it first) on a data directory of its own. */
 export async function startService(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
+  if (!existsSync(join(ROOT, "dist/main.js"))) throw new Error("dist/main.js is missing: run `npm run build` first");
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, [...nodeArgs, "dist/main.js"], {
     cwd: ROOT,
     env: {
       ...process.env,

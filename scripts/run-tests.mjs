@@ -1,5 +1,5 @@
-// Runs every test/**/*.test.ts with node:test through tsx.
-// Node 20's test runner takes no glob, so the files are listed here.
+// Runs every test/**/*.test.ts (or the files given) with node:test through tsx, after building
+// dist/ with `npm run build`: the process tests start `node dist/main.js`, what `npm start` runs.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -11,6 +11,12 @@ function find(dir, out = []) {
     else if (name.endsWith(".test.ts")) out.push(path);
   }
   return out;
+}
+
+const build = spawnSync("npm", ["run", "--silent", "build"], { stdio: "inherit", env: process.env });
+if (build.status !== 0) {
+  process.stderr.write(`run-tests: npm run build failed (${build.status ?? build.signal}); no test ran\n`);
+  process.exit(build.status || 1);
 }
 
 const only = process.argv.slice(2);

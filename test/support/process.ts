@@ -1,6 +1,9 @@
-// Starts the real service (`node --import tsx src/main.ts`) as a child process on a free port.
+// Starts the real service as `npm start` does (`node dist/main.js`, the compiled build) as a child
+// process on a free port. `npm test` (scripts/run-tests.mjs) builds dist/ before the suite.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { freshDatabase, type TestDatabase } from "./database.ts";
 
 /** The environment of a service process with a database of its own (PostgreSQL under test:pg). */
@@ -19,10 +22,17 @@ export interface Running {
 }
 
 const ROOT = new URL("../../", import.meta.url).pathname;
+const MAIN = "dist/main.js";
 
-/** Runs main.ts to completion (for start-up failures); resolves with exit code and output. */
+/** The command line of the service: what `npm start` runs. */
+function serviceArgs(): string[] {
+  if (!existsSync(join(ROOT, MAIN))) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it first)`);
+  return [MAIN];
+}
+
+/** Runs the service to completion (for start-up failures); resolves with exit code and output. */
 export async function runToExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env } });
+  const child = spawn(process.execPath, serviceArgs(), { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env } });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));
@@ -34,7 +44,7 @@ export async function runToExit(env: Record<string, string>, timeoutMs = 20_000)
 }
 
 export async function startService(env: Record<string, string>, timeoutMs = 30_000): Promise<Running> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, serviceArgs(), {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", LOG_LEVEL: "info", ...env },
   });
