@@ -29,6 +29,7 @@ export const MESSAGES = {
   precondition_failed: "The resource changed since you read it (If-Match does not match).",
   gone: "This endpoint or input was removed.",
   nothing_to_update: "Nothing to update.",
+  invalid_parameter: "A query parameter is out of range or not a number (see parameter).",
 
   // network: sites, users, tokens, login
   site_name_required: "A site needs a name.",

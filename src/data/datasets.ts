@@ -9,6 +9,7 @@ import type { Rebaked } from "../publish/contract.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
+import { listWindow, type ListWindow } from "../store/lists.ts";
 
 export const DATASET_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]*$";
 const DATASET_NAME = new RegExp(DATASET_NAME_PATTERN);
@@ -106,16 +107,13 @@ export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName:
   return { deleted: { name, lang: lang === "" ? null : lang, total: row.total }, rebaked };
 }
 
-/** GET /data: every set and variant, by name, the shared set before the language variants. */
-export async function listDatasets(db: Db, siteId: number): Promise<DatasetInfo[]> {
-  const rows = await db
-    .selectFrom("datasets")
-    .select(["name", "lang", "total", "created_at_gmt", "updated_at_gmt"])
-    .where("site_id", "=", siteId)
-    .orderBy("name")
-    .orderBy("lang")
-    .execute();
-  return rows.map(info);
+/** GET /data: one page of every set and variant, by name, the shared set before the language variants. */
+export async function listDatasets(db: Db, siteId: number, window: ListWindow): Promise<{ total: number; datasets: DatasetInfo[] }> {
+  const { total, rows } = await listWindow(
+    db.selectFrom("datasets").select(["name", "lang", "total", "created_at_gmt", "updated_at_gmt"]).where("site_id", "=", siteId).orderBy("name").orderBy("lang"),
+    window,
+  );
+  return { total, datasets: rows.map(info) };
 }
 
 export interface DatasetRead {

@@ -2,6 +2,7 @@
 // GET /data/{source}, POST /data/resolve. Site-scoped, at both addresses.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
+import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { deleteDataset, listDatasets, putDataset } from "./datasets.ts";
@@ -22,10 +23,10 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["data"];
 
   scope.get("/data", {
-    schema: { tags, summary: "Every data set and language variant", response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer(), datasets: Type.Array(Dataset), warnings: Warnings }), ...commonErrors } },
-  }, async (request) => {
-    const datasets = await listDatasets(ctx.db, request.site.id);
-    return ok({ site_id: request.site.id, total: datasets.length, datasets });
+    schema: { tags, summary: "Every data set and language variant, by name; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Obj(PagingQuery), response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer(), datasets: Type.Array(Dataset), warnings: Warnings }), ...commonErrors } },
+  }, async (request, reply) => {
+    const { total, datasets } = await pagedList(request, reply, (paging) => listDatasets(ctx.db, request.site.id, paging));
+    return ok({ site_id: request.site.id, total, datasets });
   });
 
   scope.post("/data/resolve", {

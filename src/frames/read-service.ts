@@ -1,11 +1,13 @@
 // GET of the frame list and of one frame.
+import { sql } from "kysely";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { Db } from "../store/database.ts";
+import { codeUnitOrder, listWindow, type ListWindow } from "../store/lists.ts";
 import { keptUntilWrite, type KeepOptions } from "../store/kept-reads.ts";
 import { siteIndex } from "./graph.ts";
 import { pagesOnFrames } from "./pages.ts";
-import { frameByRef, framesOfSite } from "./queries.ts";
+import { frameByRef } from "./queries.ts";
 import { frameEtag, frameRecord } from "./record.ts";
 import { SLUG_PATTERN } from "./slug.ts";
 
@@ -16,26 +18,34 @@ export interface ListQuery {
   type?: string;
 }
 
-/** Plain code-unit order (`article--wide` before `article__faq`), as CONTRACT §9 fixes. */
-export const bySlug = (a: { slug: string }, b: { slug: string }) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+/** `%`, `_` and the escape character itself, taken literally in a LIKE pattern (escape `!`). */
+function likeLiteral(text: string): string {
+  return text.replace(/[!%_]/g, (c) => `!${c}`);
+}
 
-export async function listFrames(db: Db, siteId: number, query: ListQuery) {
+/**
+ * GET /frames: `?block`, `?q` (substring of the slug), `?include_html`. The database pages the
+ * list, in plain code-unit order of slugs (CONTRACT §9; slugs are unique), and counts every
+ * frame that matches.
+ */
+export async function listFrames(db: Db, siteId: number, query: ListQuery, window: ListWindow) {
   const warnings: Warning[] = [];
   if (query.type !== undefined) warnings.push(warning("type_ignored", "Frames have no type; the type filter was ignored.", { field: "type" }));
   const block = query.block?.trim().toLowerCase();
   const needle = query.q?.trim().toLowerCase();
   const includeHtml = query.include_html === "1" || query.include_html === "true";
 
-  const rows = (await framesOfSite(db, siteId))
-    .filter((row) => !block || row.block === block)
-    .filter((row) => !needle || row.slug.includes(needle))
-    .sort(bySlug);
+  let matching = db.selectFrom("frames").where("site_id", "=", siteId);
+  if (block) matching = matching.where("block", "=", block);
+  // Slugs are lower case, so LIKE matches alike whether the database folds case (SQLite) or not.
+  if (needle) matching = matching.where(sql<boolean>`slug like ${`%${likeLiteral(needle)}%`} escape '!'`);
+  const { total, rows } = await listWindow(matching.selectAll().orderBy(codeUnitOrder(db, "slug")), window);
   const index = await siteIndex(db, siteId);
   const pages = await pagesOnFrames(db, siteId, rows.map((row) => row.id));
   const frames = rows.map((row) =>
     frameRecord(row, { frameRefs: index.embeddedSlugs(row.slug), rendersOnRequest: index.rendersOnRequest(row.slug), pages: pages.get(row.id), html: includeHtml }),
   );
-  return { frames, warnings, constants: { registry_option: "svc_frames", page_meta: "_svc_frame", slug_pattern: SLUG_PATTERN } };
+  return { total, frames, warnings, constants: { registry_option: "svc_frames", page_meta: "_svc_frame", slug_pattern: SLUG_PATTERN } };
 }
 
 export function refFrom(ref: string | undefined): string {

@@ -6,6 +6,7 @@ import { sendKeptJson } from "../http/kept-json.ts";
 import { commonErrors, Nullable, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { absentBodyIsEmpty, bodyOf } from "../http/request.ts";
 import { ok } from "../http/ok.ts";
+import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { homeUrl } from "../site/addresses.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { getFrame, listFrames, refFrom } from "./read-service.ts";
@@ -56,14 +57,14 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   scope.get("/frames", {
     schema: {
       tags,
-      summary: "List frames, sorted by slug",
-      querystring: Obj({ block: Opt(Type.String()), q: Opt(Type.String()), include_html: Opt(Type.String()), type: Opt(Type.String()) }),
-      response: { 200: Success({ site_id: Type.Integer(), home_url: Type.String(), total: Type.Integer(), registry_option: Type.String(), page_meta: Type.String(), slug_pattern: Type.String(), frames: Type.Array(Frame) }), ...commonErrors },
+      summary: "List frames, sorted by slug; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+      querystring: Obj({ block: Opt(Type.String()), q: Opt(Type.String()), include_html: Opt(Type.String()), type: Opt(Type.String()), ...PagingQuery }),
+      response: { 200: Success({ site_id: Type.Integer(), home_url: Type.String(), total: Type.Integer({ description: "frames matching the filters, on every page of the list" }), registry_option: Type.String(), page_meta: Type.String(), slug_pattern: Type.String(), frames: Type.Array(Frame) }), ...commonErrors },
     },
-  }, async (request) => {
-    const result = await listFrames(ctx.db, request.site.id, request.query as Record<string, string>);
+  }, async (request, reply) => {
+    const result = await pagedList(request, reply, (paging) => listFrames(ctx.db, request.site.id, request.query as Record<string, string>, paging));
     return ok(
-      { site_id: request.site.id, home_url: homeUrl(request.site.domain, ctx.publicPort), total: result.frames.length, ...result.constants, frames: result.frames },
+      { site_id: request.site.id, home_url: homeUrl(request.site.domain, ctx.publicPort), total: result.total, ...result.constants, frames: result.frames },
       result.warnings,
     );
   });

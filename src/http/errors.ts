@@ -37,6 +37,7 @@ const ANSWERS = {
   precondition_failed: { status: 412 },
   gone: { status: 410 },
   nothing_to_update: { status: 400 },
+  invalid_parameter: { status: 400 },
 
   // network: sites, users, tokens, login
   site_name_required: { status: 400 },

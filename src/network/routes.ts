@@ -5,6 +5,7 @@ import type { ServiceContext } from "../publish/contract.ts";
 import { fail } from "../errors.ts";
 import { unknownFields } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
+import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { Caller } from "../site/callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";
@@ -17,6 +18,7 @@ const Issued = Success({ token_id: Type.Integer(), token: Type.String() });
 const SiteId = Obj({ id: Type.String() });
 const UserId = Obj({ id: Type.String() });
 const UserToken = Obj({ id: Type.String(), token_id: Type.String() });
+const Paged = Obj(PagingQuery);
 
 function caller(request: FastifyRequest): Caller {
   if (!request.caller) throw fail("missing_token");
@@ -44,11 +46,8 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   app.get("/api/sites", {
-    schema: { tags, summary: "Sites the caller administers (all for a super-administrator)", response: { 200: Success({ total: Type.Integer(), sites: Type.Array(Site) }), ...commonErrors } },
-  }, async (request) => {
-    const sites = await listSites(ctx, caller(request));
-    return ok({ total: sites.length, sites });
-  });
+    schema: { tags, summary: "Sites the caller administers (all for a super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Paged, response: { 200: Success({ total: Type.Integer(), sites: Type.Array(Site) }), ...commonErrors } },
+  }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listSites(ctx, caller(request), paging))));
 
   app.get("/api/sites/:id", {
     schema: { tags, summary: "One site", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
@@ -76,11 +75,8 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   app.get("/api/users", {
-    schema: { tags, summary: "Every user (super-administrator)", response: { 200: Success({ total: Type.Integer(), users: Type.Array(User) }), ...commonErrors } },
-  }, async (request) => {
-    const users = await listUsers(ctx, caller(request));
-    return ok({ total: users.length, users });
-  });
+    schema: { tags, summary: "Every user (super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Paged, response: { 200: Success({ total: Type.Integer(), users: Type.Array(User) }), ...commonErrors } },
+  }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listUsers(ctx, caller(request), paging))));
 
   app.get("/api/users/:id", {
     schema: { tags, summary: "One user (itself, or any for a super-administrator); `me` is the caller", params: UserId, response: { 200: Success({ user: User }), ...commonErrors } },
@@ -94,11 +90,8 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   app.get("/api/users/:id/tokens", {
-    schema: { tags, summary: "A user's tokens, without their secrets", params: UserId, response: { 200: Success({ total: Type.Integer(), tokens: Type.Array(Obj({ token_id: Type.Integer() })) }), ...commonErrors } },
-  }, async (request) => {
-    const tokens = await listTokens(ctx, caller(request), (request.params as { id: string }).id);
-    return ok({ total: tokens.length, tokens });
-  });
+    schema: { tags, summary: "A user's tokens, without their secrets, by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", params: UserId, querystring: Paged, response: { 200: Success({ total: Type.Integer(), tokens: Type.Array(Obj({ token_id: Type.Integer() })) }), ...commonErrors } },
+  }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listTokens(ctx, caller(request), (request.params as { id: string }).id, paging))));
 
   app.delete("/api/users/:id/tokens/:token_id", {
     schema: { tags, summary: "Revoke a token", params: UserToken, response: { 200: Success({ token_id: Type.Integer(), revoked: Type.Boolean() }), ...commonErrors } },

@@ -7,6 +7,7 @@ import { isHostname } from "../config.ts";
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
+import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { Caller } from "../site/callers.ts";
 import { administers } from "../site/callers.ts";
 import { homeUrl } from "../site/addresses.ts";
@@ -62,7 +63,8 @@ export async function createSite(ctx: ServiceContext, caller: Caller, body: Reco
   return siteRecord(row, ctx.publicPort);
 }
 
-export async function listSites(ctx: ServiceContext, caller: Caller): Promise<SiteRecord[]> {
+/** GET /api/sites: every site for a super-administrator, else the sites the caller administers; one page of them, by id. */
+export async function listSites(ctx: ServiceContext, caller: Caller, window: ListWindow): Promise<{ total: number; sites: SiteRecord[] }> {
   let query = ctx.db.selectFrom("sites").selectAll("sites").orderBy("sites.id");
   if (!caller.superAdmin) {
     query = query
@@ -70,7 +72,8 @@ export async function listSites(ctx: ServiceContext, caller: Caller): Promise<Si
       .where("memberships.user_id", "=", caller.userId)
       .where("memberships.role", "=", "administrator");
   }
-  return (await query.execute()).map((row) => siteRecord(row, ctx.publicPort));
+  const { total, rows } = await listWindow(query, window);
+  return { total, sites: rows.map((row) => siteRecord(row, ctx.publicPort)) };
 }
 
 export async function getSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRecord> {

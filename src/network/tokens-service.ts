@@ -3,6 +3,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
+import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { Caller } from "../site/callers.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { optionalString } from "./input.ts";
@@ -41,17 +42,16 @@ export async function issueToken(ctx: ServiceContext, caller: Caller, userRef: s
   return storeToken(ctx.db, ctx.clock(), userId, label);
 }
 
-export async function listTokens(ctx: ServiceContext, caller: Caller, userRef: string) {
+/** GET /api/users/{id}/tokens: one page of a user's tokens, by id (every login adds one, so the list grows). */
+export async function listTokens(ctx: ServiceContext, caller: Caller, userRef: string, window: ListWindow) {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   await existingUser(ctx, userId);
-  const rows = await ctx.db
-    .selectFrom("tokens")
-    .select(["id", "label", "created_at_gmt", "last_issued_at_gmt"])
-    .where("user_id", "=", userId)
-    .orderBy("id")
-    .execute();
-  return rows.map((row) => ({ token_id: row.id, label: row.label, created_at_gmt: row.created_at_gmt, issued_at_gmt: row.last_issued_at_gmt }));
+  const { total, rows } = await listWindow(
+    ctx.db.selectFrom("tokens").select(["id", "label", "created_at_gmt", "last_issued_at_gmt"]).where("user_id", "=", userId).orderBy("id"),
+    window,
+  );
+  return { total, tokens: rows.map((row) => ({ token_id: row.id, label: row.label, created_at_gmt: row.created_at_gmt, issued_at_gmt: row.last_issued_at_gmt })) };
 }
 
 export async function revokeToken(ctx: ServiceContext, caller: Caller, userRef: string, tokenRef: string): Promise<number> {

@@ -3,6 +3,7 @@ import type { Selectable } from "kysely";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
+import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { UsersTable } from "../store/schema.ts";
 import type { Caller } from "../site/callers.ts";
 import type { ServiceContext } from "../publish/contract.ts";
@@ -54,9 +55,11 @@ export async function createUser(ctx: ServiceContext, caller: Caller, body: Reco
   }
 }
 
-export async function listUsers(ctx: ServiceContext, caller: Caller): Promise<UserRecord[]> {
+/** GET /api/users (super-administrators): one page of every user, by id. */
+export async function listUsers(ctx: ServiceContext, caller: Caller, window: ListWindow): Promise<{ total: number; users: UserRecord[] }> {
   requireSuperAdmin(caller);
-  return (await ctx.db.selectFrom("users").selectAll().orderBy("id").execute()).map(userRecord);
+  const { total, rows } = await listWindow(ctx.db.selectFrom("users").selectAll().orderBy("id"), window);
+  return { total, users: rows.map(userRecord) };
 }
 
 /** `me` names the caller. Anything else must be a positive integer id. */

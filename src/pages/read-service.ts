@@ -3,8 +3,8 @@ import { fail } from "../errors.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
+import { listWindow, type ListWindow } from "../store/lists.ts";
 import { refFrom } from "./input.ts";
-import { findPages } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 
@@ -19,8 +19,17 @@ export async function getPage(ctx: ServiceContext, site: SiteRow, ref: string, q
 
 export const LIST_STATUSES = ["publish", "draft", "trash", "any"] as const;
 
-/** GET /pages: `?lang`, `?status` (publish, draft, trash or any; default: all but trash), `?parent` (ref; 0 for the top). */
-export async function listPages(ctx: ServiceContext, site: SiteRow, query: { lang?: unknown; status?: unknown; parent?: unknown }): Promise<PageRecord[]> {
+/**
+ * GET /pages: `?lang`, `?status` (publish, draft, trash or any; default: all but trash), `?parent`
+ * (ref; 0 for the top). The database pages the list (path, language, id: a stable order) and
+ * counts every page that matches, so the cost follows the window, not the site.
+ */
+export async function listPages(
+  ctx: ServiceContext,
+  site: SiteRow,
+  query: { lang?: unknown; status?: unknown; parent?: unknown },
+  window: ListWindow,
+): Promise<{ total: number; pages: PageRecord[] }> {
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang);
   let statuses: readonly string[] = ["publish", "draft"];
@@ -36,7 +45,9 @@ export async function listPages(ctx: ServiceContext, site: SiteRow, query: { lan
   if (parentRef !== undefined) {
     parentId = parentRef === 0 ? 0 : (await findPageByRef(ctx.db, site.id, parentRef, { field: "parent", ...(lang !== null ? { lang } : {}) })).id;
   }
-  const rows = await findPages(ctx.db, site.id, { statuses, ...(lang !== null ? { lang } : {}), ...(parentId !== undefined ? { parentId } : {}) });
-  return pageRecords(ctx.db, site, ctx.publicPort, rows);
+  let matching = ctx.db.selectFrom("pages").where("site_id", "=", site.id).where("status", "in", [...statuses]);
+  if (lang !== null) matching = matching.where("lang", "=", lang);
+  if (parentId !== undefined) matching = matching.where("parent_id", "=", parentId);
+  const { total, rows } = await listWindow(matching.selectAll().orderBy("path").orderBy("lang").orderBy("id"), window);
+  return { total, pages: await pageRecords(ctx.db, site, ctx.publicPort, rows) };
 }
-

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
+import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { deletePage, getPage, listPages, patchPage, publishPage } from "./service.ts";
@@ -78,13 +79,13 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   scope.get("/pages", {
     schema: {
       tags,
-      summary: "Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top)",
-      querystring: Obj({ lang: Opt(Str), status: Opt(Str), parent: Opt(Str) }),
-      response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer(), pages: Type.Array(PageRecordSchema), warnings: Warnings }), ...commonErrors },
+      summary: "Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+      querystring: Obj({ lang: Opt(Str), status: Opt(Str), parent: Opt(Str), ...PagingQuery }),
+      response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer({ description: "pages matching the filters, on every page of the list" }), pages: Type.Array(PageRecordSchema), warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => {
-    const pages = await listPages(ctx, request.site, request.query as Record<string, unknown>);
-    return ok({ site_id: request.site.id, total: pages.length, pages });
+  }, async (request, reply) => {
+    const { total, pages } = await pagedList(request, reply, (paging) => listPages(ctx, request.site, request.query as Record<string, unknown>, paging));
+    return ok({ site_id: request.site.id, total, pages });
   });
 
   scope.post("/pages", {
