@@ -23,10 +23,6 @@ export function frameBySlug(db: Db, siteId: number, slug: string): Promise<Frame
   return db.selectFrom("frames").selectAll().where("site_id", "=", siteId).where("slug", "=", slug).executeTakeFirst();
 }
 
-export function framesOfSite(db: Db, siteId: number): Promise<FrameRow[]> {
-  return db.selectFrom("frames").selectAll().where("site_id", "=", siteId).execute();
-}
-
 /** The light columns the dependency index needs, without the markup. */
 export function frameGraphRows(db: Db, siteId: number) {
   return db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
