@@ -1,9 +1,14 @@
 // Menu items as input: a tree (`items`), one item (POST …/items) or changed fields (PATCH
 // …/items/{id}). Structure only: page references are resolved afterwards (resolve.ts).
 // An item has exactly one of `page` (id, slug or path) or `url`; a bare value is a page reference.
+// A tree may be sent back as answered: see answered.ts and placement.ts.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
+import { couldBePageAddress, MAX_URL, urlOf, urlProblem, urlWarnings } from "./links.ts";
+import { firstTooDeep, placeByParent, type Mover } from "./placement.ts";
 import { compareAt, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
+
+export { completeUrl, MAX_URL, urlProblem } from "./links.ts";
 
 export type PageRef = number | string;
 
@@ -14,6 +19,11 @@ export interface ItemInput {
   id?: number;
   page?: PageRef;
   url?: string;
+  /**
+   * In a tree, a full address sent beside `page`: the answer's own when it is the page's address
+   * (checked once the page is found, answered.ts); the item stays a page item.
+   */
+  pageUrl?: string;
   /** null: the default title (the page's, or the link's). */
   title: string | null;
   target: string;
@@ -31,7 +41,6 @@ export interface ItemProblem {
 }
 
 export const MAX_TITLE = 1000;
-export const MAX_URL = 2048;
 export const MAX_TARGET = 64;
 export const MAX_CLASSES = 1000;
 
@@ -39,11 +48,6 @@ export const MAX_CLASSES = 1000;
 const ITEM_KEYS = new Set(["page", "url", "title", "target", "classes", "children"]);
 /** Keys of a response item: sent back in a tree they are ignored without a warning. */
 const ANSWER_KEYS = new Set(["id", "at", "type", "order", "valid", "invalid_reason"]);
-
-const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
-const BLOCKED_SCHEMES = new Set(["javascript", "data", "vbscript"]);
-const CONTROL = /[\u0000-\u001f\u007f]/;
-const LOOKS_LIKE_DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(\/|$)/i;
 
 function present(value: unknown): boolean {
   return value !== undefined && value !== null;
@@ -66,38 +70,6 @@ export function pageRefProblem(value: unknown): string | null {
 
 export function pageRefOf(value: number | string): PageRef {
   return typeof value === "string" ? value.trim() : value;
-}
-
-/** A link as stored: trimmed, spaces encoded; refused when empty, too long, or a script scheme. */
-export function urlProblem(value: unknown): string | null {
-  if (typeof value !== "string") return "url must be a string.";
-  const url = value.trim();
-  if (url === "") return "url is empty.";
-  if (url.length > MAX_URL) return `url is longer than ${MAX_URL} characters.`;
-  if (CONTROL.test(url)) return "url contains control characters.";
-  const scheme = SCHEME.exec(url)?.[1]?.toLowerCase();
-  if (scheme && BLOCKED_SCHEMES.has(scheme)) return `url scheme "${scheme}:" is not allowed in a menu.`;
-  return null;
-}
-
-export function urlOf(value: string): string {
-  return value.trim().replace(/ /g, "%20");
-}
-
-/**
- * The address of a link: a path (`/contact`, `contact`, `?s=x`) is completed with the site
- * address; a full address (`https://…`, `mailto:…`), a protocol-relative one (`//…`) and an
- * anchor (`#top`) stay as written.
- */
-export function completeUrl(origin: string, url: string): string {
-  if (SCHEME.test(url) || url.startsWith("//") || url.startsWith("#")) return url;
-  return `${origin}${url.startsWith("/") ? "" : "/"}${url}`;
-}
-
-function urlWarnings(url: string, at: string, into: Warning[]): void {
-  if (!SCHEME.test(url) && LOOKS_LIKE_DOMAIN.test(url)) {
-    into.push(warning("url_read_as_path", `"${url}" has no scheme, so it was read as a path on this site; write https://${url} to link another site.`, { at, url }));
-  }
 }
 
 function textField(value: unknown, field: string, max: number, at: string, problems: ItemProblem[]): string | null {
@@ -136,8 +108,13 @@ export interface FieldsParse {
   unknown: string[];
 }
 
-/** The fields of one item (an object or a bare page reference), problems collected. */
-export function itemFields(raw: unknown, at: string, problems: ItemProblem[]): FieldsParse {
+/**
+ * The fields of one item (an object or a bare page reference), problems collected. In a tree
+ * (`inTree`), a `url` beside `page` may be the page's address as answered: an empty one is
+ * ignored, a full address is kept in `pageUrl` to be compared once the page is found; any other
+ * is a conflict, as everywhere else.
+ */
+export function itemFields(raw: unknown, at: string, problems: ItemProblem[], inTree = false): FieldsParse {
   const item: ItemInput = { at, title: null, target: "", classes: "", children: [] };
   if (typeof raw === "number" || typeof raw === "string") {
     const problem = pageRefProblem(raw);
@@ -153,7 +130,8 @@ export function itemFields(raw: unknown, at: string, problems: ItemProblem[]): F
   const hasPage = present(input.page);
   const hasUrl = present(input.url);
   let target: FieldsParse["target"] = null;
-  if (hasPage && hasUrl) {
+  const answeredUrl = inTree && hasPage && hasUrl && couldBePageAddress(input.url);
+  if (hasPage && hasUrl && !answeredUrl) {
     target = "both";
     problems.push({ at, field: "page", message: "An item has exactly one of page or url, not both." });
   } else if (!hasPage && !hasUrl) {
@@ -163,6 +141,10 @@ export function itemFields(raw: unknown, at: string, problems: ItemProblem[]): F
     const problem = pageRefProblem(input.page);
     if (problem) problems.push({ at, field: "page", message: problem });
     else item.page = pageRefOf(input.page as PageRef);
+    const url = answeredUrl ? urlOf(input.url as string) : "";
+    const urlError = url === "" ? null : urlProblem(url);
+    if (urlError) problems.push({ at, field: "url", message: urlError });
+    else if (url !== "") item.pageUrl = url;
   } else {
     const problem = urlProblem(input.url);
     if (problem) problems.push({ at, field: "url", message: problem });
@@ -207,10 +189,23 @@ function namedIds(named: ReadonlyMap<number, string[]>, notIds: readonly string[
   }
 }
 
+/** A `parent` value: 0 for the top level, an item id, or null for anything else. */
+function parentValue(value: unknown): number | null {
+  if (value === 0 || value === "0") return 0;
+  return itemIdValue(value);
+}
+
 /**
  * A whole tree. Refusals, in this order: 400 too_many_items (over 2,000), 400 tree_too_deep
  * (over 8 levels), 400 bad_items with `errors` (each `{at, field, message}`). With `keepIds`
  * (PUT …/items) each item's `id` is read, and an id given twice is a bad_items error.
+ *
+ * `parent` agreeing with where the item stands (0 at the top, the enclosing item's `id` below)
+ * is the answer's own and silent. With `keepIds`, a top-level item without `children` whose
+ * `parent` names the `id` of another item of the body goes under that item: the flat form of
+ * GET /menus/{ref} (a parent chain that loops is bad_items). Any other `parent` is ignored
+ * (warning parent_ignored): an item with `children`, as the nested form has, stands where it
+ * is written.
  */
 export function parseTree(value: unknown, keepIds = false): TreeParse {
   if (!Array.isArray(value)) {
@@ -219,15 +214,19 @@ export function parseTree(value: unknown, keepIds = false): TreeParse {
   const problems: ItemProblem[] = [];
   const warnings: Warning[] = [];
   const unknownKeys = new Map<string, string>();
-  let parentIgnored: string | null = null;
+  const parentIgnored: string[] = [];
   let total = 0;
   let deepest: string | null = null;
   const named = new Map<number, string[]>();
   const notIds: string[] = [];
   const top: ItemInput[] = [];
-  const stack: Array<{ raws: unknown[]; prefix: string; depth: number; into: ItemInput[] }> = [{ raws: value, prefix: "", depth: 1, into: top }];
+  const byId = new Map<number, ItemInput>();
+  const container = new Map<ItemInput, ItemInput | null>();
+  const movers: Array<Mover<ItemInput>> = [];
+  type Level = { raws: unknown[]; prefix: string; depth: number; into: ItemInput[]; above: ItemInput | null; aboveId: number | null };
+  const stack: Level[] = [{ raws: value, prefix: "", depth: 1, into: top, above: null, aboveId: 0 }];
   while (stack.length > 0) {
-    const { raws, prefix, depth, into } = stack.pop()!;
+    const { raws, prefix, depth, into, above, aboveId } = stack.pop()!;
     raws.forEach((raw, index) => {
       const at = prefix === "" ? String(index) : `${prefix}.${index}`;
       total++;
@@ -236,36 +235,50 @@ export function parseTree(value: unknown, keepIds = false): TreeParse {
         return;
       }
       if (total > MAX_ITEMS) return;
-      const parsed = itemFields(raw, at, problems);
+      const parsed = itemFields(raw, at, problems, true);
       if (parsed.item.url !== undefined) urlWarnings(parsed.item.url, at, warnings);
       for (const key of parsed.unknown) if (!unknownKeys.has(key)) unknownKeys.set(key, at);
-      if (present(parsed.parent)) parentIgnored ??= at;
+      const ownId = present(parsed.id) ? itemIdValue(parsed.id) : null;
+      if (present(parsed.parent)) {
+        const parent = parentValue(parsed.parent);
+        if (parent !== null && parent === aboveId) {
+          // Where the item stands already: the answer's own.
+        } else if (keepIds && depth === 1 && parent !== null && !present(parsed.children)) movers.push({ item: parsed.item, parent });
+        else parentIgnored.push(at);
+      }
       if (keepIds && present(parsed.id)) {
-        const id = itemIdValue(parsed.id);
-        if (id === null) notIds.push(at);
+        if (ownId === null) notIds.push(at);
         else {
-          parsed.item.id = id;
-          named.set(id, [...(named.get(id) ?? []), at]);
+          parsed.item.id = ownId;
+          named.set(ownId, [...(named.get(ownId) ?? []), at]);
+          if (!byId.has(ownId)) byId.set(ownId, parsed.item);
         }
       }
       into.push(parsed.item);
+      container.set(parsed.item, above);
       if (Array.isArray(parsed.children) && parsed.children.length > 0) {
-        stack.push({ raws: parsed.children, prefix: at, depth: depth + 1, into: parsed.item.children });
+        stack.push({ raws: parsed.children, prefix: at, depth: depth + 1, into: parsed.item.children, above: parsed.item, aboveId: ownId });
       }
     });
   }
   if (total > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total });
   if (deepest !== null) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, at: deepest });
+  const placed = placeByParent(top, movers, byId, container);
+  parentIgnored.push(...placed.unplaced);
+  for (const at of placed.loops) problems.push({ at, field: "parent", message: "parent names this item itself or an item under it; the items cannot stand so." });
+  const tooDeep = placed.loops.length > 0 ? null : firstTooDeep(placed.top, MAX_DEPTH);
+  if (tooDeep !== null) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, at: tooDeep });
   namedIds(named, notIds, problems, warnings);
   if (problems.length > 0) {
     const message = problems.every((problem) => problem.field === "id") ? "The items are not a valid tree: an item id is given more than once (see errors)." : undefined;
     throw fail("bad_items", { errors: sortProblems(problems).slice(0, MAX_REPORTED), total_errors: problems.length }, message);
   }
   for (const [field, at] of unknownKeys) warnings.push(warning("unknown_field", `Field "${field}" of an item is not known and was ignored.`, { field, at }));
-  if (parentIgnored !== null) {
-    warnings.push(warning("parent_ignored", "In a tree, nesting comes from children; parent was ignored.", { field: "parent", at: parentIgnored }));
+  if (parentIgnored.length > 0) {
+    const at = parentIgnored.sort(compareAt)[0];
+    warnings.push(warning("parent_ignored", "In a tree, nesting comes from children (or, on PUT …/items, from a parent naming the id of another item of the body); parent was ignored.", { field: "parent", at }));
   }
-  return { items: top, total, warnings };
+  return { items: placed.top, total, warnings };
 }
 
 /** Problems in tree order ("0", "0.0", "1", "10" …). */

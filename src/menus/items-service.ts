@@ -9,6 +9,7 @@ import type { SiteRow } from "../site/sites.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../publish/contract.ts";
+import { answeredOf } from "./answered.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
 import { assignedOf } from "./locations.ts";
 import { allowInvalidFrom, prepareTree } from "./menu-service.ts";
@@ -78,18 +79,19 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
   const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
   const allowInvalid = allowInvalidFrom(body.allow_invalid);
-  const plan = await prepareTree(ctx, site.id, body.items, resolved.lang, allowInvalid, state, true);
+  const plan = await prepareTree(ctx, site, body.items, resolved.lang, allowInvalid, state, true);
   warnings.push(...plan.warnings);
 
   const at = gmt(ctx.clock());
   const { submitted, renewed } = await ctx.db.transaction().execute(async (trx) => {
     // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
     const held = await lockedTree(trx, menu, at);
-    return writeTree(trx, site.id, menu.id, plan.items, at, held);
+    const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
+    return writeTree(trx, site.id, menu.id, plan.items, at, held, answered);
   });
   if (renewed.length > 0) warnings.push(renewedWarning(renewed));
   const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu) });
-  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted);
+  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted, plan.addressing);
   const assigned = assignedOf(await locationRows(ctx.db, site.id, resolved.theme), menu.id);
   return {
     fields: {

@@ -7,8 +7,10 @@ import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
+import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { ServiceContext } from "../publish/contract.ts";
+import { checkPageUrls } from "./answered.ts";
 import { parseTree, type ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
 import { itemsOfMenu, locationRows, locationsOfMenu, mapEntry, menuBySlug, menuSlugs, touchMenu, writeMapEntry, THEME_MAP, type MenuRow } from "./queries.ts";
@@ -84,13 +86,18 @@ export async function readBack(ctx: ServiceContext, siteId: number, writes: read
   return { entries, stored: entries.every((entry) => entry.menu_id === menuId) };
 }
 
-/** Parses, resolves and plans a submitted tree (nothing written yet); `keepIds`: see parseTree. */
-export async function prepareTree(ctx: ServiceContext, siteId: number, value: unknown, lang: string | null, allowInvalid: boolean, state: LanguageState, keepIds = false): Promise<Plan & { parsed: ItemInput[] }> {
+/**
+ * Parses, resolves and plans a submitted tree (nothing written yet); `keepIds`: see parseTree.
+ * A page item's url sent as answered is checked against the page's address (answered.ts).
+ */
+export async function prepareTree(ctx: ServiceContext, site: SiteRow, value: unknown, lang: string | null, allowInvalid: boolean, state: LanguageState, keepIds = false): Promise<Plan & { parsed: ItemInput[]; addressing: SiteAddressing }> {
   const parsed = parseTree(value, keepIds);
-  const pageIds = await resolveTree(ctx.db, siteId, parsed.items, lang, state);
-  const facts = await pageFacts(ctx.db, siteId, pageIds.values());
+  const pageIds = await resolveTree(ctx.db, site.id, parsed.items, lang, state);
+  const facts = await pageFacts(ctx.db, site.id, pageIds.values());
+  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  checkPageUrls(parsed.items, pageIds, facts, addressing);
   const plan = planTree(parsed.items, pageIds, facts, allowInvalid);
-  return { ...plan, warnings: [...parsed.warnings, ...plan.warnings], parsed: parsed.items };
+  return { ...plan, warnings: [...parsed.warnings, ...plan.warnings], parsed: parsed.items, addressing };
 }
 
 export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>, query: Record<string, unknown>) {
@@ -114,7 +121,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
   }
 
   const hasItems = body.items !== undefined && body.items !== null;
-  const plan = hasItems ? await prepareTree(ctx, site.id, body.items, lang, allowInvalid, state) : { items: [], invalid: [], warnings: [], parsed: [] };
+  const plan = hasItems ? await prepareTree(ctx, site, body.items, lang, allowInvalid, state) : { items: [], invalid: [], warnings: [], parsed: [], addressing: undefined };
   warnings.push(...plan.warnings);
 
   const at = gmt(ctx.clock());
@@ -147,7 +154,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
   if (!back.stored) {
     throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
   }
-  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted);
+  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted, plan.addressing);
   const assigned = location === null ? [] : assignedOf(await locationRows(ctx.db, site.id, theme), menu.id);
   return {
     fields: {

@@ -2,8 +2,9 @@
 // plus target and classes. Titles, addresses and validity of page items come from the pages at
 // read time, so a renamed, moved or unpublished page shows in every menu at once.
 import { pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import type { PageLite } from "../pages/queries.ts";
 import type { Db } from "../store/database.ts";
-import { completeUrl } from "./input.ts";
+import { completeUrl } from "./links.ts";
 import type { ItemRow, MenuRow } from "./queries.ts";
 import { pageFacts, type InvalidReason, type PageFacts } from "./resolve.ts";
 import { ItemTree, nest } from "./tree.ts";
@@ -37,6 +38,16 @@ export interface SiteRef {
   domain: string;
 }
 
+/** The address a page item answers: its page's public address, `""` when the page is gone. */
+export function pageItemUrl(page: Pick<PageLite, "lang" | "path"> | null, addressing: SiteAddressing): string {
+  return page ? pageUrl(addressing, page.lang || null, page.path) : "";
+}
+
+/** The title an item answers without one of its own: its page's title, or a link's url as written. */
+export function defaultTitle(row: Pick<ItemRow, "type" | "url">, page: Pick<PageLite, "title"> | null | undefined): string {
+  return row.type === "post_type" ? page?.title ?? "" : row.url ?? "";
+}
+
 export function itemRecord(row: ItemRow, at: string, parent: number, facts: PageFacts | undefined, addressing: SiteAddressing): ItemRecord {
   if (row.type === "post_type") {
     const page = facts?.page ?? null;
@@ -44,10 +55,10 @@ export function itemRecord(row: ItemRow, at: string, parent: number, facts: Page
     return {
       id: row.id,
       at,
-      title: row.title ?? page?.title ?? "",
+      title: row.title ?? defaultTitle(row, page),
       type: "post_type",
       page: row.page_id,
-      url: page ? pageUrl(addressing, page.lang || null, page.path) : "",
+      url: pageItemUrl(page, addressing),
       parent,
       order: row.position,
       valid,
@@ -57,7 +68,7 @@ export function itemRecord(row: ItemRow, at: string, parent: number, facts: Page
     };
   }
   const url = completeUrl(addressing.origin, row.url ?? "");
-  return { id: row.id, at, title: row.title ?? row.url ?? "", type: "custom", page: null, url, parent, order: row.position, valid: true, target: row.target, classes: row.classes };
+  return { id: row.id, at, title: row.title ?? defaultTitle(row, null), type: "custom", page: null, url, parent, order: row.position, valid: true, target: row.target, classes: row.classes };
 }
 
 /**

@@ -6,6 +6,7 @@ import { warning, type Warning } from "../warnings.ts";
 import type { Rebaked } from "../publish/contract.ts";
 import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../publish/contract.ts";
+import { asStored, type Answered } from "./answered.ts";
 import type { ItemInput } from "./input.ts";
 import { deleteItems, type ItemRow } from "./queries.ts";
 import { invalidEntry, type InvalidItem, type PageFacts } from "./resolve.ts";
@@ -125,9 +126,11 @@ export interface TreeWrite {
  * updated only where its parent, position or fields changed; every other item is inserted and
  * takes a new id from the sequence (ids are never written by hand). Levels are written in
  * order, parents before children, so a parent id always names a row that exists; held items the
- * tree no longer names are deleted last, after their kept children have moved away.
+ * tree no longer names are deleted last, after their kept children have moved away. With
+ * `answered` (what the held items answered), a kept item's title and url sent as answered are
+ * stored as they were (answered.ts).
  */
-export async function writeTree(trx: Db, siteId: number, menuId: number, items: readonly Planned[], at: string, held: ItemTree<ItemRow> | null): Promise<TreeWrite> {
+export async function writeTree(trx: Db, siteId: number, menuId: number, items: readonly Planned[], at: string, held: ItemTree<ItemRow> | null, answered?: Answered): Promise<TreeWrite> {
   const submitted = new Map<number, string>();
   const renewed: TreeWrite["renewed"] = [];
   const queue: Array<{ level: readonly Planned[]; parent: number }> = [{ level: items, parent: 0 }];
@@ -135,8 +138,9 @@ export async function writeTree(trx: Db, siteId: number, menuId: number, items: 
     const { level, parent } = queue[i];
     for (let index = 0; index < level.length; index++) {
       const { input, pageId, children } = level[index];
-      const values = itemValues(siteId, menuId, parent, index + 1, input, pageId, at);
       const kept = input.id === undefined ? undefined : held?.get(input.id);
+      const fields = kept && answered ? { ...input, ...asStored(input, pageId, kept, answered) } : input;
+      const values = itemValues(siteId, menuId, parent, index + 1, fields, pageId, at);
       if (input.id !== undefined && !kept) renewed.push({ at: input.at, id: input.id });
       if (kept) await updateKept(trx, kept, values);
       const id = kept ? kept.id : await insertItem(trx, values);
