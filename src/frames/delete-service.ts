@@ -4,6 +4,9 @@ import { fail } from "../errors.ts";
 import { warning } from "../warnings.ts";
 import type { Change, ServiceContext } from "../publish/contract.ts";
 import type { Db } from "../store/database.ts";
+import { dryRunnable } from "../store/dry-run.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import type { Warning } from "../warnings.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings } from "./input.ts";
@@ -12,15 +15,21 @@ import { frameByRef } from "./queries.ts";
 
 /**
  * Takes a deleted frame off the pages that stood on it, in the deleting transaction; answers their
- * ids, ascending. The pages feature owns the pages table and provides it (pages/frame-links.ts).
+ * ids, ascending, and a `pages_offline` warning for each that answered publicly. The pages feature
+ * owns the pages table and provides it (pages/frame-links.ts).
  */
-export type UnbindPages = (trx: Db, siteId: number, frameId: string) => Promise<number[]>;
+export type UnbindPages = (trx: Db, siteId: number, frameId: string) => Promise<{ pages: number[]; offline: Warning[] }>;
 
-export function deleteFrame(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
-  return unlessOvertaken(ifMatch, () => deleteFrameOnce(ctx, unbind, siteId, ref, body, ifMatch));
+export interface DeleteOptions {
+  /** `?dry_run=1`: answer what the delete would do, with its warnings, and change nothing. */
+  dryRun?: boolean;
 }
 
-async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+export function deleteFrame(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined, options: DeleteOptions = {}) {
+  return unlessOvertaken(ifMatch, () => deleteFrameOnce(ctx, unbind, siteId, ref, body, ifMatch, options));
+}
+
+async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined, options: DeleteOptions) {
   const frame = await frameByRef(ctx.db, siteId, ref);
   if (!frame) throw fail("frame_not_found", { ref });
   checkIfMatch(ifMatch, frame);
@@ -32,23 +41,22 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
     referencedBy.filter((slug) => index.get(slug)!.refs.some((value) => value === frame.id)),
   );
 
+  const dryRun = options.dryRun === true || flags.dryRun;
   let unbound: number[];
+  let offline: Warning[];
   try {
-    unbound = await ctx.db.transaction().execute(async (trx) => {
+    ({ pages: unbound, offline } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+      // The pages' side first, while the frame still stands: it sees who answers now.
+      const unbinding = await unbind(trx, siteId, frame.id);
       const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
       // Another writer changed it between the read and this delete: refuse rather than lose that write.
       if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
-      return unbind(trx, siteId, frame.id);
-    });
+      return unbinding;
+    }));
   } finally {
-    frameGraphChanged(ctx.db, siteId, [frame.id]);
+    if (!dryRun) frameGraphChanged(ctx.db, siteId, [frame.id]);
   }
-
-  const changes: Change[] = [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
-  // The unbound pages leave the public site (their static copies go) in the publish step.
-  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, null);
-  requireAvailable(publish.rebaked, { deleted: { id: frame.id, slug: frame.slug } });
-  const warnings = ignoredInputWarnings(body, ["bake"]);
+  const warnings = ignoredInputWarnings(body, ["bake", "dry_run"]);
   for (const slug of referencedBy) {
     warnings.push(
       byId.has(slug)
@@ -59,9 +67,19 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
   if (unbound.length > 0) {
     warnings.push(warning("pages_unbound", `${unbound.length} page(s) stood on "${frame.slug}" and now have no frame: they answer 404 until a frame is assigned.`, { pages: unbound }));
   }
+  warnings.push(...offline);
+  const deleted = { id: frame.id, slug: frame.slug, block: frame.block, element: frame.element, modifier: frame.modifier };
+  if (dryRun) {
+    return { site_id: siteId, deleted, unbound_pages: unbound, referenced_by: referencedBy, dry_run: true, applied: false, warnings, bake: { status: "skipped" }, rebaked: nothingRebaked() };
+  }
+
+  const changes: Change[] = [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
+  // The unbound pages leave the public site (their static copies go) in the publish step.
+  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, null);
+  requireAvailable(publish.rebaked, { deleted: { id: frame.id, slug: frame.slug } });
   return {
     site_id: siteId,
-    deleted: { id: frame.id, slug: frame.slug, block: frame.block, element: frame.element, modifier: frame.modifier },
+    deleted,
     unbound_pages: unbound,
     referenced_by: referencedBy,
     warnings,

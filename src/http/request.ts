@@ -1,5 +1,7 @@
 // Reading a request's parts the same way in every route file.
 import type { FastifyRequest } from "fastify";
+import { fail } from "../errors.ts";
+import { Opt, Type } from "./schema.ts";
 
 /** The JSON body as an object (absent: no fields). */
 export function bodyOf(request: FastifyRequest): Record<string, unknown> {
@@ -12,4 +14,15 @@ export function bodyOf(request: FastifyRequest): Record<string, unknown> {
  */
 export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
+}
+
+/** `?dry_run=1` in a route's query schema (DELETE and PATCH alike). */
+export const DryRunQuery = { dry_run: Opt(Type.String({ description: "1 or true: answer what the write would do, with its warnings, and change nothing" })) };
+
+/** `?dry_run`: 1/true or 0/false (absent: false); anything else is 400 invalid_parameter. */
+export function dryRunOf(request: FastifyRequest): boolean {
+  const value = (request.query as Record<string, unknown> | undefined)?.dry_run;
+  if (value === undefined || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true" || value === "") return true;
+  throw fail("invalid_parameter", { parameter: "dry_run", value, allowed: ["1", "true", "0", "false"] }, "dry_run must be 1 or true (or 0, false).");
 }

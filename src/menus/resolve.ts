@@ -5,7 +5,7 @@
 // an unpublished parent (it answers 404 too).
 import { fail } from "../errors.ts";
 import { candidateOf, lookupPage } from "../pages/refs.ts";
-import type { PageLite } from "../pages/queries.ts";
+import { LITE, type PageLite } from "../pages/queries.ts";
 import { PageTree } from "../pages/tree.ts";
 import type { LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
@@ -21,7 +21,6 @@ export interface PageFacts {
   reason: InvalidReason | null;
 }
 
-const LITE = ["id", "parent_id", "status", "lang", "slug", "path", "title", "translation_group"] as const;
 
 /** The facts of some pages, with their ancestors loaded level by level for visibility. */
 export async function pageFacts(db: Db, siteId: number, ids: Iterable<number>): Promise<Map<number, PageFacts>> {

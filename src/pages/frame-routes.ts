@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { deleteFrame } from "../frames/delete-service.ts";
 import { IfMatch, ifMatch, ref, RefParams } from "../frames/routes.ts";
 import { ok } from "../http/ok.ts";
-import { absentBodyIsEmpty, bodyOf } from "../http/request.ts";
+import { absentBodyIsEmpty, bodyOf, DryRunQuery, dryRunOf } from "../http/request.ts";
 import { commonErrors, Nullable, Obj, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { assignFrame } from "./assign-service.ts";
@@ -23,9 +23,9 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
   });
 
   scope.delete("/frames/:ref", {
-    schema: { tags, summary: "Delete a frame; its pages are unbound", params: RefParams, headers: IfMatch, response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ id: Type.String(), slug: Type.String() }), unbound_pages: Type.Array(Type.Integer()), referenced_by: Type.Array(Type.String()) }), ...commonErrors } },
+    schema: { tags, summary: "Delete a frame; its pages are unbound", params: RefParams, headers: IfMatch, querystring: Obj(DryRunQuery), response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ id: Type.String(), slug: Type.String() }), unbound_pages: Type.Array(Type.Integer()), referenced_by: Type.Array(Type.String()) }), ...commonErrors } },
   }, async (request) => {
-    const result = await deleteFrame(ctx, unbindFrame, request.site.id, ref(request), bodyOf(request), ifMatch(request));
+    const result = await deleteFrame(ctx, unbindFrame(request.site, ctx.publicPort), request.site.id, ref(request), bodyOf(request), ifMatch(request), { dryRun: dryRunOf(request) });
     const { warnings, ...rest } = result;
     return ok(rest, warnings);
   });

@@ -7,7 +7,8 @@ export type { PageLite, PageRow };
 export type PageStatus = "publish" | "draft" | "trash";
 export const PAGE_STATUSES: readonly PageStatus[] = ["publish", "draft", "trash"];
 
-const LITE = ["id", "parent_id", "status", "lang", "slug", "path", "title", "translation_group"] as const;
+/** The columns of a light page row (PageLite). */
+export const LITE = ["id", "parent_id", "status", "lang", "slug", "path", "title", "translation_group", "frame_id"] as const;
 
 export function pageById(db: Db, siteId: number, id: number): Promise<PageRow | undefined> {
   return db.selectFrom("pages").selectAll().where("site_id", "=", siteId).where("id", "=", id).executeTakeFirst();

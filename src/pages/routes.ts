@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
+import { DryRunQuery, dryRunOf } from "../http/request.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
@@ -150,12 +151,12 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       tags,
       summary: "Change any field of a page; fields merge (null removes a key); frame is a frame ref or null",
       params: RefParams,
-      querystring: LangQuery,
+      querystring: Obj({ lang: Opt(Str), ...DryRunQuery }),
       body: PatchBody,
       response: { 200: WriteAnswer, ...commonErrors },
     },
   }, async (request) => {
-    const done = await patchPage(ctx, request.site, (request.params as { ref: string }).ref, body(request), request.query as Record<string, unknown>);
+    const done = await patchPage(ctx, request.site, (request.params as { ref: string }).ref, body(request), request.query as Record<string, unknown>, { dryRun: dryRunOf(request) });
     const { warnings, ...fields } = done;
     return ok({ site_id: request.site.id, ...fields }, warnings);
   });
@@ -165,7 +166,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       tags,
       summary: "Move a page to the trash; ?force=true deletes it for good (its children move up to its parent)",
       params: RefParams,
-      querystring: Obj({ force: Opt(Str), lang: Opt(Str) }),
+      querystring: Obj({ force: Opt(Str), lang: Opt(Str), ...DryRunQuery }),
       response: {
         200: Success({
           site_id: Type.Integer(), page: PageRecordSchema, deleted: Type.Boolean(), trashed: Type.Boolean(),
@@ -176,7 +177,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     },
   }, async (request) => {
     const query = request.query as Record<string, unknown>;
-    const done = await deletePage(ctx, request.site, (request.params as { ref: string }).ref, { force: flag(query.force, "force"), lang: query.lang });
+    const done = await deletePage(ctx, request.site, (request.params as { ref: string }).ref, { force: flag(query.force, "force"), lang: query.lang, dryRun: dryRunOf(request) });
     const { warnings, ...fields } = done;
     return ok({ site_id: request.site.id, ...fields }, warnings);
   });

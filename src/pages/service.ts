@@ -11,6 +11,7 @@ import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
 import { frameIdFromRef } from "./frames-link.ts";
@@ -23,6 +24,8 @@ import { fieldsOf, pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
+import { offlineBetween } from "./offline.ts";
+import { siteAddressing } from "../site/addresses.ts";
 import { movePaths, parentPathOf, placement, TOP, type Placement, type Stub } from "./placement.ts";
 
 export interface SlugChanged {
@@ -37,6 +40,9 @@ export interface PageWriteAnswer {
   created_stubs?: Stub[];
   rebaked: Rebaked;
   warnings: Warning[];
+  /** A dry run (`?dry_run=1`): nothing was written; `page` is the page as it stands. */
+  dry_run?: boolean;
+  applied?: boolean;
 }
 
 /** The input of one page write once read and checked. Undefined keeps what is stored. */
@@ -142,18 +148,35 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
   return { row, created: false, ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}) };
 }
 
-/** One page write: the tree before and after gives the changes to announce. */
+/** Options every page write shares: `dryRun` (`?dry_run=1`) answers what the write would do and changes nothing. */
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
+/**
+ * One page write: the tree before and after gives the changes to announce and the pages it
+ * takes offline (warnings `pages_offline`).
+ */
 async function writeAndAnnounce(
   ctx: ServiceContext, site: SiteRow, warnings: Warning[],
   work: (trx: Db, now: string) => Promise<{ written: Written; stubs: Stub[] }>,
+  options: WriteOptions = {},
 ): Promise<PageWriteAnswer> {
   const now = gmt(ctx.clock());
-  const { written, stubs, changes } = await writeTransaction(ctx.db, async (trx) => {
+  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const { written, stubs, changes, offline } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
     const before = new PageTree(await liteRowsOf(trx, site.id));
     const done = await work(trx, now);
     const after = new PageTree(await liteRowsOf(trx, site.id));
-    return { ...done, changes: pageChangesBetween(before, after, [done.written.row.id]) };
+    const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site");
+    return { ...done, offline, changes: pageChangesBetween(before, after, [done.written.row.id]) };
   });
+  warnings.push(...offline);
+  if (options.dryRun) {
+    const current = written.created ? undefined : await pageById(ctx.db, site.id, written.row.id);
+    const [page] = current ? await pageRecords(ctx.db, site, ctx.publicPort, [current]) : [undefined];
+    return { page: page as PageRecord, created: false, dry_run: true, applied: false, rebaked: nothingRebaked(), warnings };
+  }
   const rebaked = await announce(ctx, site.id, changes);
   const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [written.row]);
   if (written.slugChanged) {
@@ -250,7 +273,7 @@ export async function publishPage(ctx: ServiceContext, site: SiteRow, body: Reco
 }
 
 /** PATCH /pages/{ref}: any field; `fields` merge (null removes a key); `frame` a ref or null. */
-export async function patchPage(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: { lang?: unknown } = {}): Promise<PageWriteAnswer> {
+export async function patchPage(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: { lang?: unknown } = {}, options: WriteOptions = {}): Promise<PageWriteAnswer> {
   const warnings = inputWarnings(body, PATCH_KEYS);
   if (!PATCH_KEYS.some((key) => Object.hasOwn(body, key) && key !== "create_missing_parents")) {
     throw fail("nothing_to_update", { allowed: PATCH_KEYS });
@@ -273,7 +296,7 @@ export async function patchPage(ctx: ServiceContext, site: SiteRow, ref: string,
     const fields = input.fields === undefined ? undefined : mergeFields(fieldsOf(current), input.fields);
     const written = await updatePage(trx, site.id, current, { ...columnsOf(input), fields, placement: where, lang }, now, warnings);
     return { written, stubs: where?.stubs ?? [] };
-  });
+  }, options);
 }
 
 export interface DeleteAnswer {
@@ -283,13 +306,15 @@ export interface DeleteAnswer {
   reparented?: number[];
   rebaked: Rebaked;
   warnings: Warning[];
+  dry_run?: boolean;
+  applied?: boolean;
 }
 
 /**
  * DELETE /pages/{id}: to trash (the page keeps its slug and stays readable by id); with
  * force, deleted for good, its children moving up to its parent (a taken slug there gets -2).
  */
-export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string, options: { force: boolean; lang?: unknown }): Promise<DeleteAnswer> {
+export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string, options: { force: boolean; lang?: unknown } & WriteOptions): Promise<DeleteAnswer> {
   const state = await languageState(ctx.db, site.id);
   const refLang = checkLangIn(state, options.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
@@ -305,12 +330,14 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
     const answer = await writeAndAnnounce(ctx, site, warnings, async (trx) => {
       const row = await trx.updateTable("pages").set({ status: "trash", updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", page.id).returningAll().executeTakeFirstOrThrow();
       return { written: { row, created: false }, stubs: [] };
-    });
+    }, options);
+    if (options.dryRun) return { page: before, deleted: false, trashed: false, dry_run: true, applied: false, rebaked: answer.rebaked, warnings: answer.warnings };
     return { page: answer.page, deleted: false, trashed: true, rebaked: answer.rebaked, warnings: answer.warnings.filter((w) => w.code !== "parent_unpublished") };
   }
 
   const reparented: number[] = [];
-  const changes = await writeTransaction(ctx.db, async (trx) => {
+  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const { changes, offline } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
     const beforeTree = new PageTree(await liteRowsOf(trx, site.id));
     const parentPath = parentPathOf(page);
     const children = await findPages(trx, site.id, { parentId: page.id });
@@ -324,8 +351,10 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
       reparented.push(child.id);
     }
     const afterTree = new PageTree(await liteRowsOf(trx, site.id));
-    return pageChangesBetween(beforeTree, afterTree, [page.id]);
+    return { changes: pageChangesBetween(beforeTree, afterTree, [page.id]), offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted") };
   });
+  warnings.push(...offline);
+  if (options.dryRun) return { page: before, deleted: false, trashed: false, dry_run: true, applied: false, rebaked: nothingRebaked(), warnings };
   const rebaked = await announce(ctx, site.id, changes);
   return { page: before, deleted: true, trashed: false, ...(reparented.length > 0 ? { reparented } : {}), rebaked, warnings };
 }

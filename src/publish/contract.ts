@@ -83,7 +83,7 @@ export interface ServiceContext {
 }
 
 /** The light columns of a page that tree walks need (visibility, descendants, translations). */
-export type PageLite = Pick<PageRow, "id" | "parent_id" | "status" | "lang" | "slug" | "path" | "title" | "translation_group">;
+export type PageLite = Pick<PageRow, "id" | "parent_id" | "status" | "lang" | "slug" | "path" | "title" | "translation_group" | "frame_id">;
 
 /** A site's pages held in memory (the pages feature's PageTree). */
 export interface PageTreeView {

@@ -1,0 +1,36 @@
+// "A write says what it takes offline" (issue 15): the public addresses a write makes stop
+// answering, each as a warning `pages_offline` with the page and the address it answered at.
+// A page answers when it is published, every ancestor is published and it stands on a frame.
+import type { SiteAddressing } from "../site/addresses.ts";
+import { pageUrl } from "../site/addresses.ts";
+import { warning, type Warning } from "../warnings.ts";
+import type { PageLite } from "./queries.ts";
+import type { PageTree } from "./tree.ts";
+
+/** One page that stops answering at `url`; `because` says which write did it. */
+export function offlineWarning(page: Pick<PageLite, "id" | "title">, url: string, because: string): Warning {
+  return warning("pages_offline", `"${page.title}" (page ${page.id}) stops answering at ${url}: ${because}.`, { page: page.id, url, because });
+}
+
+/** Answers publicly: published, every ancestor published, on a frame. */
+function answers(tree: PageTree, id: number): boolean {
+  const row = tree.get(id);
+  return row !== undefined && row.frame_id !== null && tree.visible(id);
+}
+
+/** Pages that answered before the write and do not after it, with the addresses they answered at. */
+export function offlineBetween(addressing: SiteAddressing, before: PageTree, after: PageTree, because: string): Warning[] {
+  return [...before.all()]
+    .filter((row) => answers(before, row.id) && !answers(after, row.id))
+    .sort((a, b) => a.id - b.id)
+    .map((row) => offlineWarning(row, pageUrl(addressing, row.lang, row.path), because));
+}
+
+/** Of the pages `ids` (about to lose their frame or their language), those that answer now. */
+export function offlineOf(addressing: SiteAddressing, tree: PageTree, ids: Iterable<number>, because: string): Warning[] {
+  return [...ids]
+    .filter((id) => answers(tree, id))
+    .sort((a, b) => a - b)
+    .map((id) => tree.get(id)!)
+    .map((row) => offlineWarning(row, pageUrl(addressing, row.lang, row.path), because));
+}
