@@ -1,11 +1,14 @@
 // "A write says what it takes offline" (issue 15): the public addresses a write makes stop
 // answering, each as a warning `pages_offline` with the page and the address it answered at.
 // A page answers when it is published, every ancestor is published and it stands on a frame.
-import type { SiteAddressing } from "../site/addresses.ts";
-import { pageUrl } from "../site/addresses.ts";
+import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { Db } from "../store/database.ts";
+import { liteRowsOf } from "./queries.ts";
+import { lookupPage } from "./refs.ts";
+import { PageTree } from "./tree.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { PageLite } from "./queries.ts";
-import type { PageTree } from "./tree.ts";
 
 /** One page that stops answering at `url`; `because` says which write did it. */
 export function offlineWarning(page: Pick<PageLite, "id" | "title">, url: string, because: string): Warning {
@@ -33,4 +36,21 @@ export function offlineOf(addressing: SiteAddressing, tree: PageTree, ids: Itera
     .sort((a, b) => a - b)
     .map((id) => tree.get(id)!)
     .map((row) => offlineWarning(row, pageUrl(addressing, row.lang, row.path), because));
+}
+
+/** Of the pages `ids`, those answering now, read from the site as it stands. */
+export async function offlineNow(db: Db, site: SiteRow, publicPort: number, ids: Iterable<number>, because: string): Promise<Warning[]> {
+  const [addressing, rows] = await Promise.all([siteAddressing(db, site, publicPort), liteRowsOf(db, site.id)]);
+  return offlineOf(addressing, new PageTree(rows), ids, because);
+}
+
+/** The page the home_page setting named leaves `/` (its language's home) when the setting moves to another page or is cleared. */
+export async function homeLeaves(db: Db, site: SiteRow, publicPort: number, before: unknown, newHome: number | null): Promise<Warning[]> {
+  if (before === null || before === undefined) return [];
+  const found = await lookupPage(db, site.id, before);
+  if (!("found" in found) || found.found.id === newHome) return [];
+  const old = found.found;
+  const [addressing, rows] = await Promise.all([siteAddressing(db, site, publicPort), liteRowsOf(db, site.id)]);
+  if (!answers(new PageTree(rows), old.id)) return [];
+  return [offlineWarning(old, languageHomeUrl(addressing, old.lang || addressing.langs.defaultLang), "the home_page setting no longer names it")];
 }

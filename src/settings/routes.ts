@@ -2,6 +2,7 @@
 // DELETE /languages/{code}. Site-scoped: served at /api/site/{site_id}/… and the legacy /api/….
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
+import { DryRunQuery, dryRunOf } from "../http/request.ts";
 import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
@@ -47,11 +48,12 @@ export function settingsRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
       tags,
       summary: "Write settings (name, tagline, theme, default_lang, home_page); unknown keys are ignored with warning unknown_setting",
       body: SettingsBody,
+      querystring: Obj(DryRunQuery),
       response: { 200: Success({ site_id: Type.Integer(), settings: Settings, changed: Type.Array(Type.String()), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
-    const done = await patchSettings(ctx, request.site, body(request));
-    return ok({ site_id: request.site.id, settings: done.settings, changed: done.changed, rebaked: done.rebaked }, done.warnings);
+    const { warnings, ...fields } = await patchSettings(ctx, request.site, body(request), { dryRun: dryRunOf(request) });
+    return ok({ site_id: request.site.id, ...fields }, warnings);
   });
 }
 
@@ -81,10 +83,11 @@ export function languagesRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
       tags,
       summary: "Remove a language; its pages keep their lang; the default moves to the earliest remaining one",
       params: Obj({ code: Type.String() }),
+      querystring: Obj(DryRunQuery),
       response: { 200: Success({ ...LanguagesFields, deleted: Obj({ code: Type.String(), name: Type.String() }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
-    const done = await removeLanguage(ctx, request.site, (request.params as { code: string }).code);
+    const done = await removeLanguage(ctx, request.site, (request.params as { code: string }).code, { dryRun: dryRunOf(request) });
     const { warnings, ...fields } = done;
     return ok({ site_id: request.site.id, ...fields }, warnings);
   });

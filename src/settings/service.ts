@@ -16,6 +16,7 @@ import {
 import { homePageOf, settingsOf } from "../site/settings.ts";
 import { writeSettings } from "./write.ts";
 import { writeSiteName } from "../network/sites-service.ts";
+import { homeLeaves, offlineNow } from "../pages/offline.ts";
 
 export const RENDER_MODEL = "v2";
 export const SETTING_KEYS = ["name", "tagline", "theme", "default_lang", "home_page", "render_model"] as const;
@@ -53,7 +54,13 @@ function stringSetting(value: unknown, key: string, max: number): string {
   return value.trim();
 }
 
-export interface SettingsAnswer {
+/** `?dry_run=1`: nothing was written; the answer shows what stands and what the write would change. */
+interface DryRunMark {
+  dry_run?: boolean;
+  applied?: boolean;
+}
+
+export interface SettingsAnswer extends DryRunMark {
   settings: Settings;
   changed: string[];
   rebaked: Rebaked;
@@ -65,7 +72,7 @@ export interface SettingsAnswer {
  * ignored with `unknown_setting`, `render_model` with `render_model_fixed`. While the site has
  * languages, `default_lang` must be one of them and moves the default language.
  */
-export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<SettingsAnswer> {
+export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>, options: { dryRun?: boolean } = {}): Promise<SettingsAnswer> {
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
     if (!(SETTING_KEYS as readonly string[]).includes(key)) {
@@ -100,13 +107,14 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
       columns.default_lang = code;
     }
   }
+  let newHome: number | null = null;
   if (Object.hasOwn(body, "home_page")) {
     const ref = body.home_page;
     if (ref === null || ref === "" || ref === 0) columns.home_page_json = null;
     else {
       if (typeof ref !== "number" && typeof ref !== "string") throw fail("invalid_field", { field: "home_page", expected: "page id, slug or path" }, "home_page must be a page id, a slug or a path.");
       const value = typeof ref === "string" ? ref.trim() : ref;
-      await findPageByRef(ctx.db, site.id, value, { field: "home_page" });
+      newHome = (await findPageByRef(ctx.db, site.id, value, { field: "home_page" })).id;
       columns.home_page_json = JSON.stringify(value);
     }
   }
@@ -118,6 +126,8 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
   if (columns.default_lang !== undefined && columns.default_lang !== current.default_lang) changed.push("default_lang");
   if (columns.home_page_json !== undefined && columns.home_page_json !== (current.home_page === null ? null : JSON.stringify(current.home_page))) changed.push("home_page");
 
+  if (changed.includes("home_page")) warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
+  if (options.dryRun) return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
   if (changed.length > 0) {
     await ctx.db.transaction().execute(async (trx) => {
       if (name !== undefined) await writeSiteName(trx, site.id, name);
@@ -203,7 +213,7 @@ export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Reco
   return { ...view(after), language, created: !existing, rebaked, warnings };
 }
 
-export interface LanguageDeleteAnswer extends LanguagesView {
+export interface LanguageDeleteAnswer extends LanguagesView, DryRunMark {
   deleted: { code: string; name: string };
   rebaked: Rebaked;
   warnings: Warning[];
@@ -213,7 +223,7 @@ export interface LanguageDeleteAnswer extends LanguagesView {
  * DELETE /languages/{code}. The default moves to the earliest remaining language; removing the
  * last one makes the site monolingual again. Pages keep their `lang`.
  */
-export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode: string): Promise<LanguageDeleteAnswer> {
+export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode: string, options: { dryRun?: boolean } = {}): Promise<LanguageDeleteAnswer> {
   const before = await languageState(ctx.db, site.id);
   if (!before.active) throw fail("multilang_inactive", { lang: rawCode });
   const code = languageCodeFrom(rawCode);
@@ -227,6 +237,13 @@ export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode
   }
   const now = gmt(ctx.clock());
   const remaining = before.rows.filter((r) => r.code !== code);
+  // Pages keep their language; with other languages left, that one no longer answers (the last
+  // one removed, the site is monolingual and they answer where they did).
+  if (inLanguage > 0 && remaining.length > 0) {
+    const ids = await ctx.db.selectFrom("pages").select("id").where("site_id", "=", site.id).where("lang", "=", code).execute();
+    warnings.push(...(await offlineNow(ctx.db, site, ctx.publicPort, ids.map((r) => r.id), `its language ${code} was removed`)));
+  }
+  if (options.dryRun) return { ...view(before), deleted: { code, name: row.name }, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom("languages").where("site_id", "=", site.id).where("code", "=", code).execute();
     if (before.defaultLang === code && remaining.length > 0) await writeSettings(trx, site.id, now, { default_lang: remaining[0].code });

@@ -88,6 +88,38 @@ describe("pages_offline warnings and ?dry_run=1", () => {
     assert.equal(await publicStatus("/on-short/"), 404);
   });
 
+  it("moving or clearing home_page names the page that leaves /; ?dry_run=1 keeps the setting", async () => {
+    const { parent: first, child: second } = await family();
+    await t.call("PATCH", `${S}/settings`, { body: { home_page: first.id } });
+    assert.equal(await publicStatus("/"), 200);
+    const dry = await t.call("PATCH", `${S}/settings?dry_run=1`, { body: { home_page: second.id } });
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body.dry_run, true);
+    assert.deepEqual(offline(dry.body.warnings), [[first.id, "/"]]);
+    assert.equal((await t.call("GET", `${S}/settings`)).body.settings.home_page, first.id);
+    const moved = await t.call("PATCH", `${S}/settings`, { body: { home_page: second.id } });
+    assert.deepEqual(offline(moved.body.warnings), [[first.id, "/"]]);
+    const cleared = await t.call("PATCH", `${S}/settings`, { body: { home_page: null } });
+    assert.deepEqual(offline(cleared.body.warnings), [[second.id, "/"]]);
+    assert.equal(await publicStatus("/"), 404);
+  });
+
+  it("removing a language names its pages that answered; ?dry_run=1 keeps the language", async () => {
+    const site = await t.call("POST", "/api/sites", { body: { name: "Two tongues", domain: "tongues.localhost" } });
+    const T = `/api/site/${site.body.site.id}`;
+    for (const code of ["en", "de"]) assert.equal((await t.call("POST", `${T}/languages`, { body: { code } })).status, 201);
+    await t.call("POST", `${T}/frames`, { body: { slug: "tongue", html: "<p>tongue</p>" } });
+    const de = await t.call("POST", `${T}/pages`, { body: { title: "Uber", slug: "uber", lang: "de", frame: "tongue", status: "publish" } });
+    await t.call("POST", `${T}/pages`, { body: { title: "Entwurf", slug: "entwurf", lang: "de", frame: "tongue", status: "draft" } });
+    const dry = await t.call("DELETE", `${T}/languages/de?dry_run=1`);
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body.dry_run, true);
+    assert.deepEqual(offline(dry.body.warnings), [[de.body.page.id, "/de/uber/"]]);
+    assert.deepEqual((await t.call("GET", `${T}/languages`)).body.languages.map((l: any) => l.code), ["en", "de"]);
+    const done = await t.call("DELETE", `${T}/languages/de`);
+    assert.deepEqual(offline(done.body.warnings), [[de.body.page.id, "/de/uber/"]]);
+  });
+
   it("dry_run other than 1, true, 0 or false is 400 invalid_parameter naming it", async () => {
     const { child } = await family();
     const r = await t.call("PATCH", `${S}/pages/${child.id}?dry_run=maybe`, { body: { title: "x" } });
