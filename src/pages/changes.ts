@@ -17,12 +17,15 @@ function differs(a: PageLite, b: PageLite): boolean {
 /**
  * The page changes between two trees of one site. `touched` names pages whose other columns
  * (content, fields, frame) were written; they are announced even when their light row is equal.
+ * `within`: the trees hold a region of the site (region.ts); only these pages can have changed.
  */
-export function pageChangesBetween(before: PageTree, after: PageTree, touched: Iterable<number> = []): Change[] {
+export function pageChangesBetween(before: PageTree, after: PageTree, touched: Iterable<number> = [], within?: ReadonlySet<number>): Change[] {
   const changed = new Set<number>(touched);
-  const ids = new Set<number>();
-  for (const row of before.all()) ids.add(row.id);
-  for (const row of after.all()) ids.add(row.id);
+  const ids = new Set<number>(within);
+  if (!within) {
+    for (const row of before.all()) ids.add(row.id);
+    for (const row of after.all()) ids.add(row.id);
+  }
   for (const id of ids) {
     const b = before.get(id);
     const a = after.get(id);

@@ -22,9 +22,9 @@ function answers(tree: PageTree, id: number): boolean {
 }
 
 /** Pages that answered before the write and do not after it, with the addresses they answered at. */
-export function offlineBetween(addressing: SiteAddressing, before: PageTree, after: PageTree, because: string): Warning[] {
+export function offlineBetween(addressing: SiteAddressing, before: PageTree, after: PageTree, because: string, within?: ReadonlySet<number>): Warning[] {
   return [...before.all()]
-    .filter((row) => answers(before, row.id) && !answers(after, row.id))
+    .filter((row) => (!within || within.has(row.id)) && answers(before, row.id) && !answers(after, row.id))
     .sort((a, b) => a.id - b.id)
     .map((row) => offlineWarning(row, pageUrl(addressing, row.lang, row.path), because));
 }

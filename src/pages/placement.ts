@@ -4,10 +4,9 @@ import { fail } from "../errors.ts";
 import type { LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { childPath, pathSegments } from "./paths.ts";
-import { liteRowsOf, pageAt, pageById, type PageRow } from "./queries.ts";
+import { descendantsOf, pageAt, pageById, type PageRow } from "./queries.ts";
 import { candidateOf, lookupPage } from "./refs.ts";
 import { slugify } from "./slug.ts";
-import { PageTree } from "./tree.ts";
 
 /** A draft page made on the way to a missing parent. */
 export interface Stub {
@@ -103,8 +102,7 @@ export async function placement(
 
 /** Rewrites the paths of a page's descendants after its own path changed. */
 export async function movePaths(trx: Db, siteId: number, pageId: number, from: string, to: string): Promise<void> {
-  const tree = new PageTree(await liteRowsOf(trx, siteId));
-  for (const row of tree.descendants(pageId)) {
+  for (const row of await descendantsOf(trx, siteId, pageId)) {
     if (!row.path.startsWith(`${from}/`)) continue;
     await trx.updateTable("pages").set({ path: to + row.path.slice(from.length) }).where("site_id", "=", siteId).where("id", "=", row.id).execute();
   }

@@ -66,6 +66,29 @@ export function liteRowsOf(db: Db, siteId: number): Promise<PageLite[]> {
   return db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).execute();
 }
 
+/**
+ * Light rows of these pages and of every ancestor, read level by level (one query per level,
+ * however large the site): a PageTree over them answers `visible` for each of the pages.
+ */
+export async function withAncestors(db: Db, siteId: number, ids: Iterable<number>, known: Iterable<PageLite> = []): Promise<PageLite[]> {
+  const rows = new Map<number, PageLite>();
+  for (const row of known) rows.set(row.id, row);
+  const asked = new Set<number>(rows.keys());
+  let next = [...new Set(ids)];
+  for (let guard = 0; guard < 256; guard++) {
+    next = next.filter((id) => id > 0 && !asked.has(id));
+    if (next.length === 0) {
+      // Then the parents of what is held, until every chain reaches the top (or a missing row).
+      next = [...new Set([...rows.values()].map((row) => row.parent_id))].filter((id) => id > 0 && !asked.has(id));
+      if (next.length === 0) break;
+    }
+    for (const id of next) asked.add(id);
+    for (const row of await db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("id", "in", next).execute()) rows.set(row.id, row);
+    next = [];
+  }
+  return [...rows.values()];
+}
+
 /** Members of translation groups (light rows). */
 export function groupMembers(db: Db, siteId: number, groups: readonly number[]): Promise<PageLite[]> {
   if (groups.length === 0) return Promise.resolve([]);

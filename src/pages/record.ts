@@ -3,7 +3,7 @@ import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type StaticCopyFacts } from "./frames-link.ts";
-import { groupMembers, liteRowsOf, type PageRow } from "./queries.ts";
+import { groupMembers, withAncestors, type PageRow } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 
 export interface Printed {
@@ -98,7 +98,7 @@ export async function recordContext(db: Db, site: SiteRow, port: number, rows: r
   const groupIds = [...new Set(rows.map((row) => row.translation_group).filter((g): g is number => g !== null))];
   const [resolvedAddressing, lite, frames, statics, members] = await Promise.all([
     addressing ?? siteAddressing(db, site, port),
-    liteRowsOf(db, site.id),
+    withAncestors(db, site.id, rows.map((row) => row.id)),
     frameFactsOf(db, site.id, new Set(rows.map((row) => row.frame_id).filter((f): f is string => f !== null))),
     staticCopiesOf(db, site.id, rows.map((row) => row.id)),
     groupMembers(db, site.id, groupIds),

@@ -25,6 +25,7 @@ import { findPageByRef } from "./refs.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
 import { offlineBetween } from "./offline.ts";
+import { WriteRegion } from "./region.ts";
 import { siteAddressing } from "../site/addresses.ts";
 import { movePaths, parentPathOf, placement, TOP, type Placement, type Stub } from "./placement.ts";
 
@@ -98,7 +99,8 @@ async function createPage(trx: Db, siteId: number, lang: string, where: Placemen
  * language change (refused while it has children), the `-2` rule for a slug another page holds
  * there, and the paths of its descendants.
  */
-async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageChange, now: string, warnings: Warning[]): Promise<Written> {
+async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageChange, now: string, warnings: Warning[], region: WriteRegion): Promise<Written> {
+  await region.enter(page);
   const lang = change.lang ?? page.lang;
   let group = page.translation_group;
   if (lang !== page.lang) {
@@ -159,17 +161,18 @@ export interface WriteOptions {
  */
 async function writeAndAnnounce(
   ctx: ServiceContext, site: SiteRow, warnings: Warning[],
-  work: (trx: Db, now: string) => Promise<{ written: Written; stubs: Stub[] }>,
+  work: (trx: Db, now: string, region: WriteRegion) => Promise<{ written: Written; stubs: Stub[] }>,
   options: WriteOptions = {},
 ): Promise<PageWriteAnswer> {
   const now = gmt(ctx.clock());
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
   const { written, stubs, changes, offline } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
-    const before = new PageTree(await liteRowsOf(trx, site.id));
-    const done = await work(trx, now);
-    const after = new PageTree(await liteRowsOf(trx, site.id));
-    const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site");
-    return { ...done, offline, changes: pageChangesBetween(before, after, [done.written.row.id]) };
+    const region = new WriteRegion(trx, site.id);
+    const done = await work(trx, now, region);
+    const id = done.written.row.id;
+    const { before, after, subjects } = await region.trees([id], [...(done.written.created ? [id] : []), ...done.stubs.map((stub) => stub.id)]);
+    const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site", subjects);
+    return { ...done, offline, changes: pageChangesBetween(before, after, [id], subjects) };
   });
   warnings.push(...offline);
   if (options.dryRun) {
@@ -240,10 +243,10 @@ export async function publishPage(ctx: ServiceContext, site: SiteRow, body: Reco
         : await ctx.db.selectFrom("pages").select("id").where("site_id", "=", site.id).where("translation_group", "=", page.translation_group).where("lang", "=", input.lang).executeTakeFirst();
       throw fail("lang_mismatch", { id, lang: page.lang || null, requested: input.lang, ...(partner ? { translation: partner.id } : {}) });
     }
-    return writeAndAnnounce(ctx, site, warnings, async (trx, now) => {
+    return writeAndAnnounce(ctx, site, warnings, async (trx, now, region) => {
       const current = (await pageById(trx, site.id, id)) ?? page;
       const where = await placement(trx, site.id, input.state, current.lang, { parent: input.parent, url: input.url }, input.createMissing, now);
-      const written = await updatePage(trx, site.id, current, { ...columnsOf(input), status, placement: where }, now, warnings);
+      const written = await updatePage(trx, site.id, current, { ...columnsOf(input), status, placement: where }, now, warnings, region);
       return { written, stubs: where?.stubs ?? [] };
     });
   }
@@ -258,12 +261,12 @@ export async function publishPage(ctx: ServiceContext, site: SiteRow, body: Reco
   }
   const pageLang = lang ?? (input.state.active ? (input.state.defaultLang ?? "") : "");
 
-  return writeAndAnnounce(ctx, site, warnings, async (trx, now) => {
+  return writeAndAnnounce(ctx, site, warnings, async (trx, now, region) => {
     const where = (await placement(trx, site.id, input.state, pageLang, { parent: input.parent, url: input.url }, input.createMissing, now)) ?? TOP;
     const slug = input.slug?.slug ?? slugFromTitle(input.title ?? "");
     const existing = await pageAt(trx, site.id, where.parentId, pageLang, slug);
     if (existing) {
-      const written = await updatePage(trx, site.id, existing, { ...columnsOf(input), status }, now, warnings);
+      const written = await updatePage(trx, site.id, existing, { ...columnsOf(input), status }, now, warnings, region);
       return { written, stubs: where.stubs };
     }
     if (input.title === undefined) throw fail("title_required", { field: "title" });
@@ -289,12 +292,12 @@ export async function patchPage(ctx: ServiceContext, site: SiteRow, ref: string,
   }
   const lang = input.lang ?? (body.lang === null || body.lang === "" ? "" : undefined);
 
-  return writeAndAnnounce(ctx, site, warnings, async (trx, now) => {
+  return writeAndAnnounce(ctx, site, warnings, async (trx, now, region) => {
     const current = (await pageById(trx, site.id, page.id)) ?? page;
     const pageLang = lang ?? current.lang;
     const where = await placement(trx, site.id, input.state, pageLang, { parent: input.parent, url: input.url }, input.createMissing, now);
     const fields = input.fields === undefined ? undefined : mergeFields(fieldsOf(current), input.fields);
-    const written = await updatePage(trx, site.id, current, { ...columnsOf(input), fields, placement: where, lang }, now, warnings);
+    const written = await updatePage(trx, site.id, current, { ...columnsOf(input), fields, placement: where, lang }, now, warnings, region);
     return { written, stubs: where?.stubs ?? [] };
   }, options);
 }
@@ -327,7 +330,8 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
       warnings.push(warning("already_trashed", "The page was already in the trash; DELETE with ?force=true deletes it for good.", { id: page.id }));
       return { page: before, deleted: false, trashed: true, rebaked: nothingRebaked(), warnings };
     }
-    const answer = await writeAndAnnounce(ctx, site, warnings, async (trx) => {
+    const answer = await writeAndAnnounce(ctx, site, warnings, async (trx, _now, region) => {
+      await region.enter(page);
       const row = await trx.updateTable("pages").set({ status: "trash", updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", page.id).returningAll().executeTakeFirstOrThrow();
       return { written: { row, created: false }, stubs: [] };
     }, options);
