@@ -3,7 +3,6 @@
 // those that answered publicly are named (`pages_offline`).
 import { siteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Db } from "../store/database.ts";
 import type { UnbindPages } from "../frames/delete-service.ts";
 import { offlineOf } from "./offline.ts";
 import { liteRowsOf } from "./queries.ts";

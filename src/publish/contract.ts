@@ -95,13 +95,24 @@ export interface PageTreeView {
   visible(id: number): boolean;
 }
 
+/** Which pages a publish step reads: a write costs what it changes, not the size of the site. */
+export interface PageScope {
+  /** These pages. */
+  pages?: readonly number[];
+  /** These pages with their translation partners. */
+  partners?: readonly number[];
+  /** These pages with their children, descendants and translation partners. */
+  families?: readonly number[];
+  /** Every page standing on these frames. */
+  onFrames?: readonly string[];
+}
+
 /** What the engine reads of the features, implemented by each feature and wired in by the app. */
 export interface PublishSources {
   pages: {
-    tree(db: Db, siteId: number): Promise<PageTreeView>;
+    /** The site's pages in light form, each with its ancestors: every page, or those of `scope`. */
+    tree(db: Db, siteId: number, scope?: PageScope): Promise<PageTreeView>;
     page(db: Db, siteId: number, pageId: number): Promise<PageRow | undefined>;
-    /** Every page of the site with the frame it stands on. */
-    frames(db: Db, siteId: number): Promise<Array<{ id: number; frame_id: string | null }>>;
     /** The custom fields of a page. */
     fields(page: PageRow): Record<string, unknown>;
   };

@@ -11,6 +11,7 @@ import { byCodeUnits, nothingRebaked } from "./report.ts";
 import { prepareRender } from "./render-job.ts";
 import { Run, type EngineDeps } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
+import { planRun, type Plan } from "./plan.ts";
 import { languageState } from "../site/languages.ts";
 
 export type { EngineDeps } from "./run.ts";
@@ -31,7 +32,8 @@ export class PublishingEngine implements Publisher {
 
   /** Renders a page whose frame depends on it (or whose static copy is missing), bounded in time. */
   async renderPage(siteId: number, page: PageRow, lang: string | null): Promise<string | null> {
-    const state = await loadSiteState(this.deps.db, this.deps.sources, siteId, this.deps.port);
+    // The page, its parent (parent_title, parent_url) and its translations (language switcher).
+    const state = await loadSiteState(this.deps.db, this.deps.sources, siteId, this.deps.port, () => ({ partners: [page.id], pages: [page.parent_id] }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
     if (!state || !node) return null;
     const job = await prepareRender(this.deps.db, this.deps.sources, state, this.deps.compiled, node.slug, { lang, page });
@@ -102,26 +104,22 @@ export class PublishingEngine implements Publisher {
     // A site's row matters to renders only when it changed what they print.
     changes = changes.filter((change) => change.kind !== "flush" && !(change.kind === "site" && !change.name && !change.domain));
     if (changes.length === 0) return nothingRebaked(flushed);
-    const state = await loadSiteState(this.deps.db, this.deps.sources, siteId, this.deps.port);
+    if (options.bake !== false) changes = await this.withMenusShowing(siteId, changes);
+    // A language change moves every address, a new domain every absolute one: every page is read
+    // and republished. Otherwise the run reads the pages it can reach (plan.ts).
+    const everyPage = changes.some((change) => change.kind === "languages" || change.kind === "all" || (change.kind === "site" && change.domain));
+    let plan: Plan | undefined;
+    const state = await loadSiteState(this.deps.db, this.deps.sources, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
     if (!state) return nothingRebaked(flushed);
+    plan ??= planRun(state.index, changes, options);
     const run = new Run(this.deps, state);
     run.flushed(flushed);
-    await run.loadFrameIds();
-    if (options.bake === false) return run.withdraw(changes);
-    changes = await this.withMenusShowing(siteId, changes);
+    if (options.bake === false) return run.withdraw(plan.withdrawn!);
 
-    const affected = state.index.affectedBy(changes);
-    const slugs = [...affected.keys()].filter((slug) => state.index.get(slug)).sort(byCodeUnits);
-    const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    const processed = slugs.slice(0, limit);
-    const skipped = slugs.slice(processed.length);
-
+    const { affected, processed, skipped } = plan;
     const pageIds = new Set<number>();
-    for (const change of changes) {
-      if (change.kind === "page") for (const id of run.relativesOf(change)) pageIds.add(id);
-      // A language change moves every address, a new domain every absolute one: every page is republished.
-      if (change.kind === "languages" || change.kind === "all" || (change.kind === "site" && change.domain)) for (const lite of state.tree.all()) pageIds.add(lite.id);
-    }
+    for (const change of changes) if (change.kind === "page") for (const id of run.relativesOf(change)) pageIds.add(id);
+    if (everyPage) for (const lite of state.tree.all()) pageIds.add(lite.id);
     try {
       // Pages that left the public site leave it first: that needs no render, so it happens
       // even when the renderer does not answer.

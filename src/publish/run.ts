@@ -8,6 +8,7 @@ import type { RenderResult } from "../markup/index.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { Change, PublishSources, Rebaked } from "./contract.ts";
+import type { Withdrawn } from "./plan.ts";
 import type { CompiledCache } from "./compiled-cache.ts";
 import { runBounded, type Executor } from "./executor.ts";
 import type { PageCache } from "./page-cache.ts";
@@ -64,7 +65,9 @@ export class Run {
   private readonly flushedUrls = new Set<string>();
   private readonly published = new Map<string, number[]>();
 
-  constructor(private readonly deps: EngineDeps, private readonly state: SiteState) {}
+  constructor(private readonly deps: EngineDeps, private readonly state: SiteState) {
+    this.indexPagesOnFrames();
+  }
 
   private async render(slug: string, lang: string | null, page?: PageRow): Promise<RenderResult> {
     const job = await prepareRender(this.deps.db, this.deps.sources, this.state, this.deps.compiled, slug, { lang, page });
@@ -179,17 +182,14 @@ export class Run {
     return [...out];
   }
 
-  private frameIds = new Map<number, string | null>();
-  /** Frame id → ids of the pages on it, ascending. */
-  private onFrame = new Map<string, number[]>();
+  /** Frame id → ids of the pages on it, ascending (complete for the frames the run's scope named). */
+  private readonly onFrame = new Map<string, number[]>();
   frameIdOf(pageId: number): string | null {
-    return this.frameIds.get(pageId) ?? null;
+    return this.state.tree.get(pageId)?.frame_id ?? null;
   }
 
-  async loadFrameIds(): Promise<void> {
-    const rows = await this.deps.sources.pages.frames(this.deps.db, this.state.site.id);
-    for (const row of rows) {
-      this.frameIds.set(row.id, row.frame_id);
+  private indexPagesOnFrames(): void {
+    for (const row of this.state.tree.all()) {
       if (row.frame_id === null) continue;
       const list = this.onFrame.get(row.frame_id);
       if (list) list.push(row.id);
@@ -206,22 +206,11 @@ export class Run {
    * `bake: false`: nothing is rendered. The pages on the frames whose output changed (a written
    * frame, unless renamed only, and every frame that embeds a changed one) and the pages the
    * changes name lose their static copy and cached render; the embedders are left for a later
-   * bake (`skipped`).
+   * bake (`skipped`). What is withdrawn was planned (plan.ts).
    */
-  async withdraw(changes: readonly Change[]): Promise<Rebaked> {
-    const { index } = this.state;
-    const own: string[] = [];
-    const names: string[] = [];
-    const pageIds = new Set<number>();
-    for (const change of changes) {
-      if (change.kind === "page") pageIds.add(change.pageId);
-      if (change.kind !== "frame") continue;
-      if (change.output !== false && index.get(change.slug)) own.push(change.slug);
-      // A rename leaves frames that name this one by id printing the same.
-      names.push(change.slug, ...(change.output === false ? [] : [change.frameId]));
-    }
-    const embedders = index.embeddersOf(names).filter((slug) => index.get(slug));
-    for (const slug of new Set([...own, ...embedders])) for (const pageId of this.pagesOnFrame(index.get(slug)!.id)) pageIds.add(pageId);
+  async withdraw(withdrawn: Withdrawn): Promise<Rebaked> {
+    const pageIds = new Set<number>(withdrawn.pages);
+    for (const slug of withdrawn.frames) for (const pageId of this.pagesOnFrame(this.state.index.get(slug)!.id)) pageIds.add(pageId);
     const ids = [...pageIds].sort((a, b) => a - b);
     const siteId = this.state.site.id;
     if (ids.length > 0) {
@@ -231,7 +220,7 @@ export class Run {
       for (const address of this.deps.pages.flushPages(siteId, ids)) this.flushedUrls.add(address);
       for (const id of ids) this.republished.add(id);
     }
-    return this.report("ok", embedders.sort(byCodeUnits), true);
+    return this.report("ok", withdrawn.embedders, true);
   }
 
   /** Addresses flushed outside the run's own pages (a flushed site, POST /cache/flush). */

@@ -1,12 +1,12 @@
 // Everything about a site that one publish operation reads more than once, loaded once:
-// the site, its settings and languages (site/), its page tree and its frames' dependency index
-// (through the sources the features implement).
+// the site, its settings and languages (site/), the part of its page tree the step needs and its
+// frames' dependency index (through the sources the features implement).
 import type { Db } from "../store/database.ts";
 import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { langPathPrefix } from "../site/languages.ts";
 import { settingsOf, type SettingsRow } from "../site/settings.ts";
 import { siteById, type SiteRow } from "../site/sites.ts";
-import type { PageTreeView, PublishSources } from "./contract.ts";
+import type { PageScope, PageTreeView, PublishSources } from "./contract.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
 
 export interface SiteState {
@@ -18,10 +18,15 @@ export interface SiteState {
   index: DependencyIndex;
 }
 
-export async function loadSiteState(db: Db, sources: PublishSources, siteId: number, port: number): Promise<SiteState | null> {
+/**
+ * The site's state for a publish step. `pages` says which pages it reads (the pages a render or
+ * a run needs, with their ancestors): a function of the frames' index, or every page.
+ */
+export async function loadSiteState(db: Db, sources: PublishSources, siteId: number, port: number, pages: "all" | ((index: DependencyIndex) => PageScope)): Promise<SiteState | null> {
   const site = await siteById(db, siteId);
   if (!site) return null;
-  const [addressing, settings, tree, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), sources.pages.tree(db, siteId), sources.frames.index(db, siteId)]);
+  const [addressing, settings, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), sources.frames.index(db, siteId)]);
+  const tree = await sources.pages.tree(db, siteId, pages === "all" ? undefined : pages(index));
   return { site, port, addressing, settings, tree, index };
 }
 
