@@ -5,7 +5,7 @@
 import { fail } from "../errors.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
-import { findPages, groupMembers, liteRowsOf, pagesByIds, type PageRow } from "../pages/queries.ts";
+import { findPages, groupMembers, withAncestors, pagesByIds, type PageRow } from "../pages/queries.ts";
 import { pageItem, type PageItem } from "../pages/record.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import { PageTree } from "../pages/tree.ts";
@@ -159,18 +159,18 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
     items = await languageItems(ctx, site, addressing, lang, page);
     meta = { active: langs.active, default_lang: langs.defaultLang, lang, ...(page ? { page: page.id } : {}) };
   } else if (source === "pages" || source === "pages.children") {
-    const tree = new PageTree(await liteRowsOf(ctx.db, site.id));
     // Children share their parent's language. `pages`: without languages every page; with them,
     // the pages of the language resolved.
     const filter = source === "pages.children"
       ? { parentId: requirePage(page, source).id }
       : langs.active && lang !== null ? { lang } : {};
     const rows = await findPages(ctx.db, site.id, { statuses: ["publish"], ...filter });
+    const tree = new PageTree(await withAncestors(ctx.db, site.id, rows.map((row) => row.id)));
     items = visibleOnly(rows, tree).map((row): PageItem => pageItem(row, addressing));
     meta = { lang, ...(page ? { page: page.id } : {}) };
   } else if (source === "breadcrumbs") {
     const current = requirePage(page, source);
-    const tree = new PageTree(await liteRowsOf(ctx.db, site.id));
+    const tree = new PageTree(await withAncestors(ctx.db, site.id, [current.id]));
     const chain = [...tree.ancestors(current.id)].reverse().map((a) => a.id);
     const byId = new Map((await pagesByIds(ctx.db, site.id, chain)).map((row) => [row.id, row]));
     items = [...chain.map((id) => byId.get(id)).filter((row): row is PageRow => row !== undefined), current].map((row) => pageItem(row, addressing));

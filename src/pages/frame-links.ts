@@ -5,7 +5,7 @@ import { siteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { UnbindPages } from "../frames/delete-service.ts";
 import { offlineOf } from "./offline.ts";
-import { liteRowsOf } from "./queries.ts";
+import { withAncestors } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 
 export function unbindFrame(site: SiteRow, publicPort: number): UnbindPages {
@@ -13,7 +13,7 @@ export function unbindFrame(site: SiteRow, publicPort: number): UnbindPages {
     const pages = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "=", frameId).orderBy("id").execute();
     const ids = pages.map((p) => p.id);
     if (ids.length === 0) return { pages: ids, offline: [] };
-    const [addressing, rows] = await Promise.all([siteAddressing(trx, site, publicPort), liteRowsOf(trx, siteId)]);
+    const [addressing, rows] = await Promise.all([siteAddressing(trx, site, publicPort), withAncestors(trx, siteId, ids)]);
     const offline = offlineOf(addressing, new PageTree(rows), ids, "its frame was deleted");
     await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", siteId).where("frame_id", "=", frameId).execute();
     return { pages: ids, offline };

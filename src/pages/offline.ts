@@ -4,7 +4,7 @@
 import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
-import { liteRowsOf } from "./queries.ts";
+import { withAncestors } from "./queries.ts";
 import { lookupPage } from "./refs.ts";
 import { PageTree } from "./tree.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -40,8 +40,9 @@ export function offlineOf(addressing: SiteAddressing, tree: PageTree, ids: Itera
 
 /** Of the pages `ids`, those answering now, read from the site as it stands. */
 export async function offlineNow(db: Db, site: SiteRow, publicPort: number, ids: Iterable<number>, because: string): Promise<Warning[]> {
-  const [addressing, rows] = await Promise.all([siteAddressing(db, site, publicPort), liteRowsOf(db, site.id)]);
-  return offlineOf(addressing, new PageTree(rows), ids, because);
+  const list = [...ids];
+  const [addressing, rows] = await Promise.all([siteAddressing(db, site, publicPort), withAncestors(db, site.id, list)]);
+  return offlineOf(addressing, new PageTree(rows), list, because);
 }
 
 /** The page the home_page setting named leaves `/` (its language's home) when the setting moves to another page or is cleared. */
@@ -50,7 +51,7 @@ export async function homeLeaves(db: Db, site: SiteRow, publicPort: number, befo
   const found = await lookupPage(db, site.id, before);
   if (!("found" in found) || found.found.id === newHome) return [];
   const old = found.found;
-  const [addressing, rows] = await Promise.all([siteAddressing(db, site, publicPort), liteRowsOf(db, site.id)]);
+  const [addressing, rows] = await Promise.all([siteAddressing(db, site, publicPort), withAncestors(db, site.id, [old.id])]);
   if (!answers(new PageTree(rows), old.id)) return [];
   return [offlineWarning(old, languageHomeUrl(addressing, old.lang || addressing.langs.defaultLang), "the home_page setting no longer names it")];
 }
