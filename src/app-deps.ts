@@ -52,5 +52,6 @@ export interface Publishing {
 /** The engine over the features' sources, and the public site over the engine's caches. */
 export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
   const { engine, pages, directory } = createEngine(db, clock, port, publishSources(port), options);
-  return { engine, publicSite: new PublicSite(db, pages, directory, engine) };
+  const fresh = options.invalidation?.fresh?.bind(options.invalidation);
+  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh) };
 }

@@ -34,6 +34,12 @@ export class PublicSite {
     readonly cache: PageCache,
     readonly directory: SiteDirectory,
     private readonly renderer: PageRenderer,
+    /**
+     * Several processes (PostgreSQL): drops what another process's committed write made stale
+     * before a page is answered from memory (publish/invalidation-marks.ts). Then no page is
+     * answered from memory without that check, so `cached` answers nothing.
+     */
+    private readonly fresh?: (siteId: number) => Promise<void>,
   ) {}
 
   private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined): PublicAnswer {
@@ -44,8 +50,12 @@ export class PublicSite {
     return { status: 200, headers, body: entry.body };
   }
 
-  /** The fast path: a page already in memory for a known host. */
+  /** The fast path: a page already in memory for a known host, answered without any read. */
   cached(host: string, url: string, ifNoneMatch: string | undefined): PublicAnswer | null {
+    return this.fresh ? null : this.inMemory(host, url, ifNoneMatch);
+  }
+
+  private inMemory(host: string, url: string, ifNoneMatch: string | undefined): PublicAnswer | null {
     const site = this.directory.peek(host);
     if (!site) return null;
     const entry = this.cache.get(site.id, addressOfUrl(url));
@@ -54,7 +64,11 @@ export class PublicSite {
   }
 
   async answer(host: string, url: string, ifNoneMatch: string | undefined): Promise<PublicAnswer> {
-    const hit = this.cached(host, url, ifNoneMatch);
+    if (this.fresh) {
+      const known = this.directory.peek(host) ?? (await this.directory.resolve(host));
+      if (known) await this.fresh(known.id);
+    }
+    const hit = this.inMemory(host, url, ifNoneMatch);
     if (hit) return hit;
     // Taken before reading: a flush that lands while this request reads keeps its answer out of the cache.
     const ticket = this.cache.ticket();

@@ -14,6 +14,8 @@ export type Invalidated = CacheFlush | { kind: "directory" };
 export interface InvalidationMessage {
   origin: string;
   flushes: Invalidated[];
+  /** The marks the sender bumped for these flushes (invalidation-marks.ts), scope → mark. */
+  marks?: Record<number, number>;
 }
 
 /** Flushes waiting to be told, merged: per site the addresses and pages, or the whole site. */
@@ -111,8 +113,10 @@ function fitting(flush: Extract<Invalidated, { kind: "addresses" | "pages" }>, r
 }
 
 /** The NOTIFY payloads that carry these flushes, each under `maxBytes` bytes of UTF-8. */
-export function encodeMessages(origin: string, flushes: Invalidated[], maxBytes = MAX_PAYLOAD_BYTES): string[] {
-  const frame = bytes({ origin, flushes: [] });
+export function encodeMessages(origin: string, flushes: Invalidated[], maxBytes = MAX_PAYLOAD_BYTES, marks?: Record<number, number>): string[] {
+  // Every payload carries the marks (a few numbers): whichever arrives first tells them.
+  const head = marks && Object.keys(marks).length > 0 ? { origin, marks } : { origin };
+  const frame = bytes({ ...head, flushes: [] });
   const room = maxBytes - frame;
   const parts: Invalidated[] = [];
   for (const flush of flushes) {
@@ -125,14 +129,14 @@ export function encodeMessages(origin: string, flushes: Invalidated[], maxBytes 
   for (const part of parts) {
     const partBytes = bytes(part) + 1;
     if (current.length > 0 && size + partBytes > maxBytes) {
-      payloads.push(JSON.stringify({ origin, flushes: current }));
+      payloads.push(JSON.stringify({ ...head, flushes: current }));
       current = [];
       size = frame;
     }
     current.push(part);
     size += partBytes;
   }
-  if (current.length > 0) payloads.push(JSON.stringify({ origin, flushes: current }));
+  if (current.length > 0) payloads.push(JSON.stringify({ ...head, flushes: current }));
   return payloads;
 }
 
@@ -167,7 +171,14 @@ export function parseMessage(payload: string): InvalidationMessage | null {
     return null;
   }
   if (typeof value !== "object" || value === null) return null;
-  const { origin, flushes } = value as Record<string, unknown>;
+  const { origin, flushes, marks } = value as Record<string, unknown>;
   if (typeof origin !== "string" || !Array.isArray(flushes)) return null;
-  return { origin, flushes: flushes.map(parseFlush).filter((f): f is Invalidated => f !== null) };
+  const parsed = { origin, flushes: flushes.map(parseFlush).filter((f): f is Invalidated => f !== null) };
+  return marks !== null && typeof marks === "object" ? { ...parsed, marks: marksOf(marks as Record<string, unknown>) } : parsed;
+}
+
+function marksOf(value: Record<string, unknown>): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const [scope, mark] of Object.entries(value)) if (/^\d{1,10}$/.test(scope) && Number.isSafeInteger(mark) && (mark as number) > 0) out[Number(scope)] = mark as number;
+  return out;
 }

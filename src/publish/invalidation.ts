@@ -29,7 +29,8 @@ import pg from "pg";
 import type { SiteDirectory } from "./site-directory.ts";
 import type { Store } from "../store/database.ts";
 import type { PageCache } from "./page-cache.ts";
-import { CHANNEL, encodeMessages, Outbox, parseMessage, type Invalidated } from "./invalidation-messages.ts";
+import { CHANNEL, encodeMessages, MAX_PAYLOAD_BYTES, Outbox, parseMessage, type Invalidated } from "./invalidation-messages.ts";
+import { ALL_SITES, Marks } from "./invalidation-marks.ts";
 
 export { CHANNEL, MAX_PAYLOAD_BYTES, encodeMessages, parseMessage, type Invalidated, type InvalidationMessage } from "./invalidation-messages.ts";
 
@@ -38,6 +39,12 @@ export interface Invalidation {
   attach(pages: PageCache, directory: SiteDirectory): void;
   /** Resolves once every flush made so far has been told, or after `timeoutMs`. */
   settled(timeoutMs?: number): Promise<void>;
+  /**
+   * Before a public page of this site is answered from memory: drops what a write committed by
+   * another process has made stale, even before that process's NOTIFY arrives. Absent with one
+   * process (nothing can be stale).
+   */
+  fresh?(siteId: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -90,9 +97,18 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
   private sending = false;
   private waiters: Array<{ target: number; resolve: () => void }> = [];
 
+  private readonly marks: Marks;
+
   constructor(private readonly options: PostgresInvalidationOptions) {
     super();
     this.log = options.log ?? quiet;
+    this.marks = new Marks(options.pool);
+  }
+
+  async fresh(siteId: number): Promise<void> {
+    for (const scope of await this.marks.stale(siteId)) {
+      this.applyLocal(scope === ALL_SITES ? [{ kind: "all" }, { kind: "directory" }] : [{ kind: "site", site: scope }]);
+    }
   }
 
   useLog(log: Log): void {
@@ -170,7 +186,8 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
         this.outbox = new Outbox();
         const flushes = batch.flushes();
         try {
-          for (const payload of encodeMessages(this.origin, flushes)) {
+          const marks = await this.marks.bump(batch.all || batch.directory ? [ALL_SITES, ...batch.sites.keys()] : [...batch.sites.keys()]);
+          for (const payload of encodeMessages(this.origin, flushes, MAX_PAYLOAD_BYTES, marks)) {
             await this.options.pool.query("select pg_notify($1, $2)", [CHANNEL, payload]);
           }
           this.sent = upTo;
@@ -273,6 +290,7 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
     }
     if (message.origin === this.origin) return;
     this.applyLocal(message.flushes);
+    this.marks.told(message.marks);
     this.emit("applied", message.flushes, message.origin);
   }
 

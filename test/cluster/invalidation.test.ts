@@ -183,6 +183,31 @@ describe("two processes' caches on one PostgreSQL database", { skip: testServerU
     return { client, messages };
   }
 
+  it("a process whose NOTIFY has not arrived yet still drops what another process's flush made stale before answering from memory (marks)", async () => {
+    const a = await processOn();
+    // B hears nothing: its LISTEN session is never opened, as if every NOTIFY were late.
+    const b = new PostgresInvalidation({ pool: store.postgres!.pool, clientConfig: store.postgres!.clientConfig });
+    started.push(b);
+    const bPages = new PageCache();
+    b.attach(bPages, new SiteDirectory(store.db));
+    await b.fresh(3);
+    bPages.put(entry(3, "/about/", 30, "old copy"));
+    bPages.put(entry(4, "/other/", 40, "another site"));
+    await b.fresh(3);
+    assert.ok(bPages.get(3, "/about/"), "nothing was flushed: the page stays");
+    a.pages.flushPages(3, [30]);
+    await a.invalidation.settled();
+    assert.ok(bPages.get(3, "/about/"), "no NOTIFY reached B");
+    await b.fresh(3);
+    assert.equal(bPages.get(3, "/about/"), undefined, "the check before answering dropped it");
+    assert.ok(bPages.get(4, "/other/"), "other sites stay");
+    // A flush of every site (or of the host directory) reaches every site's pages.
+    a.pages.flushSite();
+    await a.invalidation.settled();
+    await b.fresh(3);
+    assert.equal(bPages.get(4, "/other/"), undefined);
+  });
+
   it("a flush in one process is told with NOTIFY svc_invalidate and applied by the other; the teller ignores its own message", async () => {
     const a = await processOn();
     const b = await processOn();
@@ -204,7 +229,10 @@ describe("two processes' caches on one PostgreSQL database", { skip: testServerU
       assert.equal(aApplied, 0, "its own message is not applied again");
       // What went over the wire: one payload naming its origin and the flush.
       while (raw.messages.length === 0) await new Promise((r) => setImmediate(r));
-      assert.deepEqual(JSON.parse(raw.messages[0]), { origin: a.invalidation.origin, flushes: [{ kind: "pages", site: 1, pages: [7] }] });
+      const told = JSON.parse(raw.messages[0]);
+      // The message carries the mark the teller bumped for site 1 (invalidation-marks.ts).
+      assert.ok(Number.isSafeInteger(told.marks?.["1"]) && told.marks["1"] > 0, raw.messages[0]);
+      assert.deepEqual(told, { origin: a.invalidation.origin, marks: { "1": told.marks["1"] }, flushes: [{ kind: "pages", site: 1, pages: [7] }] });
     } finally {
       await raw.client.end();
     }
