@@ -5,6 +5,7 @@ import type { PageRow } from "../pages/queries.ts";
 import type { PageCache, CachedPage } from "../publish/page-cache.ts";
 import type { SiteDirectory } from "../publish/site-directory.ts";
 import { resolvePublicPage } from "./resolve-page.ts";
+import { isDatabaseUnavailable } from "../store/errors.ts";
 import { addressOfUrl } from "../site/addresses.ts";
 
 export interface PageRenderer {
@@ -65,8 +66,13 @@ export class PublicSite {
 
   async answer(host: string, url: string, ifNoneMatch: string | undefined): Promise<PublicAnswer> {
     if (this.fresh) {
-      const known = this.directory.peek(host) ?? (await this.directory.resolve(host));
-      if (known) await this.fresh(known.id);
+      try {
+        const known = this.directory.peek(host) ?? (await this.directory.resolve(host));
+        if (known) await this.fresh(known.id);
+      } catch (error) {
+        // The database is gone: pages in memory are still answered (docs/deploy.md, limits).
+        if (!isDatabaseUnavailable(error)) throw error;
+      }
     }
     const hit = this.inMemory(host, url, ifNoneMatch);
     if (hit) return hit;

@@ -11,7 +11,13 @@ import type pg from "pg";
 export const ALL_SITES = 0;
 
 export class Marks {
-  private readonly seen = new Map<number, number>();
+  /**
+   * Per scope, the mark up to which every flush is applied here: each told or bumped mark
+   * (marks of one scope go up by one per flush), or a whole drop of the scope. Messages can
+   * arrive out of order, so marks past a gap wait in `ahead` until the gap is filled.
+   */
+  private readonly upTo = new Map<number, number>();
+  private readonly ahead = new Map<number, Set<number>>();
 
   constructor(private readonly pool: pg.Pool) {}
 
@@ -28,23 +34,43 @@ export class Marks {
     return marks;
   }
 
-  /** Marks whose flushes are applied here (told by another process, or bumped here). */
+  /** Whether the flushes told with this mark are applied here already (or covered by a whole drop). */
+  covered(scope: number, mark: number | undefined): boolean {
+    return mark !== undefined && mark <= (this.upTo.get(scope) ?? 0);
+  }
+
+  /** Marks whose flushes are now applied here (told by another process, or bumped here). */
   told(marks: Record<number, number> | undefined): void {
-    for (const [scope, mark] of Object.entries(marks ?? {})) {
-      const id = Number(scope);
-      if (mark > (this.seen.get(id) ?? -1)) this.seen.set(id, mark);
+    for (const [key, mark] of Object.entries(marks ?? {})) {
+      const scope = Number(key);
+      let upTo = this.upTo.get(scope) ?? 0;
+      if (mark <= upTo) continue;
+      const ahead = this.ahead.get(scope) ?? new Set<number>();
+      ahead.add(mark);
+      while (ahead.delete(upTo + 1)) upTo++;
+      this.upTo.set(scope, upTo);
+      if (ahead.size > 0) this.ahead.set(scope, ahead);
+      else this.ahead.delete(scope);
     }
   }
 
-  /** The scopes among this site's and scope 0 whose mark moved past what was seen; now seen. */
+  /**
+   * The scopes among this site's and scope 0 with a mark past what is applied here (a flush whose
+   * NOTIFY has not arrived, or has been missed): the caller drops them whole, so they count as applied.
+   */
   async stale(siteId: number): Promise<number[]> {
     const { rows } = await this.pool.query<{ scope: number; mark: string }>("select scope, mark from invalidation_marks where scope = any($1::int[])", [[ALL_SITES, siteId]]);
     const out: number[] = [];
     for (const row of rows) {
       const mark = Number(row.mark);
-      if (mark > (this.seen.get(row.scope) ?? 0)) {
+      if (mark > (this.upTo.get(row.scope) ?? 0)) {
         out.push(row.scope);
-        this.seen.set(row.scope, mark);
+        const ahead = new Set([...(this.ahead.get(row.scope) ?? [])].filter((m) => m > mark));
+        let upTo = mark;
+        while (ahead.delete(upTo + 1)) upTo++;
+        this.upTo.set(row.scope, upTo);
+        if (ahead.size > 0) this.ahead.set(row.scope, ahead);
+        else this.ahead.delete(row.scope);
       }
     }
     return out.sort((a, b) => a - b);

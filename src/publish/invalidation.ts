@@ -289,8 +289,10 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
       return;
     }
     if (message.origin === this.origin) return;
-    this.applyLocal(message.flushes);
-    this.marks.told(message.marks);
+    const marks = message.marks ?? {};
+    const scopeOf = (flush: Invalidated) => (flush.kind === "all" || flush.kind === "directory" ? ALL_SITES : flush.site);
+    this.applyLocal(message.flushes.filter((flush) => !this.marks.covered(scopeOf(flush), marks[scopeOf(flush)])));
+    this.marks.told(marks);
     this.emit("applied", message.flushes, message.origin);
   }
 

@@ -12,6 +12,7 @@ import { PageCache, type CacheFlush } from "../../src/publish/page-cache.ts";
 import { SiteDirectory } from "../../src/publish/site-directory.ts";
 import { CHANNEL, MAX_PAYLOAD_BYTES, PostgresInvalidation, encodeMessages, parseMessage, singleProcess, type Invalidated } from "../../src/publish/invalidation.ts";
 import { openStore, type Db, type Store } from "../../src/store/database.ts";
+import { Marks } from "../../src/publish/invalidation-marks.ts";
 import { freshDatabase, testServerUrl, type TestDatabase } from "../support/database.ts";
 import { CuttableProxy } from "../support/tcp-proxy.ts";
 
@@ -44,6 +45,22 @@ function appliedFrom(invalidation: PostgresInvalidation) {
     },
   };
 }
+
+describe("marks: which told flushes are applied", () => {
+  it("a mark counts as applied only once every earlier mark of its scope is, whatever order they arrive in", () => {
+    const marks = new Marks(null as unknown as pg.Pool);
+    marks.told({ 1: 1 });
+    assert.equal(marks.covered(1, 1), true);
+    marks.told({ 1: 3 });
+    assert.equal(marks.covered(1, 3), false, "2 has not arrived: 3 may not be relied on");
+    assert.equal(marks.covered(1, 2), false);
+    marks.told({ 1: 2 });
+    assert.equal(marks.covered(1, 2), true);
+    assert.equal(marks.covered(1, 3), true, "the gap is filled");
+    assert.equal(marks.covered(2, 1), false, "scopes are apart");
+    assert.equal(marks.covered(1, undefined), false, "a message without marks is always applied");
+  });
+});
 
 describe("page cache and host directory report their flushes", () => {
   it("every local flush is reported whole (cached or not); a flush applied from another process is not reported again", () => {
