@@ -205,6 +205,9 @@ export class DependencyIndex {
           bySource("settings", (s) => s === "settings" || s === "site");
           // Menus are kept per theme: a new theme changes what every menu location prints.
           if (change.keys?.includes("theme")) bySource("menus", (s) => s.startsWith("menu."));
+          // A page without a language is shown in the default one (`page.lang`); on a site with
+          // languages a new default is also a `languages` change, on one without it is only this.
+          if (change.keys?.includes("default_lang")) bySource("default_lang", (s) => s === "page");
           break;
         case "site":
           // A new domain moves every absolute address (site.url, page and menu links).

@@ -63,6 +63,12 @@ describe("dependency index", () => {
     assert.equal(index.affectedBy([{ kind: "languages" }]).size, 5);
   });
 
+  it("a new default language reaches frames reading the page too: a page without a language is shown in the default one (page.lang)", () => {
+    const index = new DependencyIndex([node("s", [], ["site"]), node("l", [], ["page"], ["bind page.lang"]), node("outer", ["l"]), node("m", [], ["menu.header"])]);
+    assert.deepEqual([...index.affectedBy([{ kind: "settings", keys: ["default_lang"] }]).keys()].sort(), ["l", "outer", "s"]);
+    assert.deepEqual([...index.affectedBy([{ kind: "settings", keys: ["tagline"] }]).keys()], ["s"]);
+  });
+
   it("a deleted frame's change reaches frames that named it by id", () => {
     const index = new DependencyIndex([node("outer", ["00000000000000bb"])]);
     const affected = index.affectedBy([{ kind: "frame", frameId: "00000000000000bb", slug: "inner" }]);
