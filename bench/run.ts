@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { chainFrame, menuTree } from "./content.ts";
 import { fillSmallSite } from "./small-site.ts";
 import { fillLarge, LARGE_FRAMES, LARGE_PAGES } from "./fill.ts";
+import { scaleGroup } from "./scale.ts";
 import { Api, ADMIN_TOKEN, compare, freePort, http, median, memoryOf, ROOT, round, sleep, startBare, startService, type Result, type Service } from "./lib.ts";
 
 const S = "/api/site/1";
@@ -274,6 +275,7 @@ async function main(): Promise<void> {
       }
     }
     if (wanted("large")) await largeSite(join(work, "large"));
+    if (wanted("scale")) await scaleGroup(work, { log, record, note: (text) => notes.push(text) });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
