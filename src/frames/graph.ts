@@ -17,6 +17,7 @@ import type { Db } from "../store/database.ts";
 import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
 import { storedAnalysis } from "./record.ts";
 import { frameGraphRows } from "./queries.ts";
+import { siteIdValue } from "../store/by-id.ts";
 
 export function nodeOfRow(row: { id: string; slug: string; analysis_json: string }): FrameNode {
   const stored = storedAnalysis(row);
@@ -82,7 +83,7 @@ async function readAll(db: Db, siteId: number, dataVersion: number): Promise<Kep
 async function reread(db: Db, siteId: number, kept: Kept, ids: readonly string[], dataVersion: number): Promise<Kept> {
   const byId = new Map(kept.byId);
   for (const id of ids) byId.delete(id);
-  const rows = await db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).where("id", "in", [...ids]).execute();
+  const rows = await db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where(siteIdValue, "=", siteId).where("id", "in", [...ids]).execute();
   for (const row of rows) byId.set(row.id, nodeOfRow(row));
   return keptOf(dataVersion, byId);
 }

@@ -16,6 +16,7 @@ import type { ItemRow } from "./queries.ts";
 import { defaultTitle, pageItemUrl } from "./record.ts";
 import { flatten, type PageFacts } from "./resolve.ts";
 import type { ItemTree } from "./tree.ts";
+import { siteIdValue } from "../store/by-id.ts";
 
 /**
  * A full address sent beside `page` must be the address that page answers at (record.ts);
@@ -55,7 +56,7 @@ export async function answeredOf(db: Db, siteId: number, held: ItemTree<ItemRow>
     const row = item.id === undefined ? undefined : held.get(item.id);
     if (row && row.title === null && row.type === "post_type" && row.page_id !== null) pages.add(row.page_id);
   }
-  const rows = pages.size === 0 ? [] : await db.selectFrom("pages").select(["id", "title"]).where("site_id", "=", siteId).where("id", "in", [...pages]).execute();
+  const rows = pages.size === 0 ? [] : await db.selectFrom("pages").select(["id", "title"]).where(siteIdValue, "=", siteId).where("id", "in", [...pages]).execute();
   return { origin, pageTitles: new Map(rows.map((row) => [row.id, row.title])) };
 }
 

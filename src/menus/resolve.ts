@@ -10,6 +10,7 @@ import { PageTree } from "../pages/tree.ts";
 import type { LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import type { ItemInput, PageRef } from "./input.ts";
+import { siteIdValue } from "../store/by-id.ts";
 
 export type InvalidReason = "draft" | "trash" | "deleted" | "parent_unpublished";
 
@@ -28,7 +29,7 @@ export async function pageFacts(db: Db, siteId: number, ids: Iterable<number>): 
   const rows = new Map<number, PageLite>();
   let next = wanted;
   for (let guard = 0; next.length > 0 && guard < 256; guard++) {
-    const found = await db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("id", "in", next).execute();
+    const found = await db.selectFrom("pages").select(LITE).where(siteIdValue, "=", siteId).where("id", "in", next).execute();
     for (const row of found) rows.set(row.id, row);
     next = [...new Set(found.map((row) => row.parent_id).filter((id) => id !== 0 && !rows.has(id)))];
   }

@@ -6,6 +6,7 @@ import type { Db } from "../store/database.ts";
 import { descendantsOf, groupMembers, LITE, liteRowsOf, pageById, withAncestors, type PageLite } from "./queries.ts";
 import { fieldsOf } from "./record.ts";
 import { PageTree } from "./tree.ts";
+import { siteIdValue } from "../store/by-id.ts";
 
 async function scoped(db: Db, siteId: number, scope: PageScope): Promise<PageLite[]> {
   const rows = new Map<number, PageLite>();
@@ -15,7 +16,7 @@ async function scoped(db: Db, siteId: number, scope: PageScope): Promise<PageLit
   const families = [...new Set(scope.families ?? [])];
   const partnered = [...new Set([...(scope.partners ?? []), ...families])];
   const named = [...new Set([...(scope.pages ?? []), ...partnered])].filter((id) => id > 0);
-  if (named.length > 0) add(await db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("id", "in", named).execute());
+  if (named.length > 0) add(await db.selectFrom("pages").select(LITE).where(siteIdValue, "=", siteId).where("id", "in", named).execute());
   for (const id of families) add(await descendantsOf(db, siteId, id));
   const groups = partnered.map((id) => rows.get(id)?.translation_group).filter((group): group is number => group !== null && group !== undefined);
   add(await groupMembers(db, siteId, [...new Set(groups)]));

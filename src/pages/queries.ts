@@ -2,6 +2,7 @@
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { PageLite } from "../publish/contract.ts";
+import { siteIdValue } from "../store/by-id.ts";
 
 export type { PageLite, PageRow };
 export type PageStatus = "publish" | "draft" | "trash";
@@ -16,7 +17,7 @@ export function pageById(db: Db, siteId: number, id: number): Promise<PageRow | 
 
 export function pagesByIds(db: Db, siteId: number, ids: readonly number[]): Promise<PageRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("pages").selectAll().where("site_id", "=", siteId).where("id", "in", [...ids]).execute();
+  return db.selectFrom("pages").selectAll().where(siteIdValue, "=", siteId).where("id", "in", [...ids]).execute();
 }
 
 /** The page that holds `slug` under `parentId` in `lang` ('' for none), trashed ones included. */
@@ -83,7 +84,7 @@ export async function withAncestors(db: Db, siteId: number, ids: Iterable<number
       if (next.length === 0) break;
     }
     for (const id of next) asked.add(id);
-    for (const row of await db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("id", "in", next).execute()) rows.set(row.id, row);
+    for (const row of await db.selectFrom("pages").select(LITE).where(siteIdValue, "=", siteId).where("id", "in", next).execute()) rows.set(row.id, row);
     next = [];
   }
   return [...rows.values()];
