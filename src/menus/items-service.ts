@@ -13,7 +13,7 @@ import { answeredOf } from "./answered.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
 import { assignedOf } from "./locations.ts";
 import { allowInvalidFrom, prepareTree } from "./menu-service.ts";
-import { deleteItems, itemsOfMenu, locationRows, touchMenu, type ItemRow, type MenuRow } from "./queries.ts";
+import { deleteItems, itemsOfMenu, locationNamesOfMenu, locationRows, touchMenu, type ItemRow, type MenuRow } from "./queries.ts";
 import { menuBrief, menuView, type ItemRecord } from "./record.ts";
 import { readItemsAtFor } from "./read-service.ts";
 import { resolveMenu, type ResolvedMenu } from "./refs.ts";
@@ -43,9 +43,14 @@ export function itemIdFrom(value: string, menu: MenuRow): number {
   return id;
 }
 
-/** Opens the write: takes the menu's row and reads its items inside the transaction. */
-async function lockedTree(trx: Db, menu: MenuRow, at: string): Promise<ItemTree<ItemRow>> {
+/**
+ * Opens the write: takes the menu's row and reads its items inside the transaction, and into
+ * `locations` the location names it holds (what the publish step rebakes: an items write leaves
+ * them as they are, and a location write of this menu waits for its row).
+ */
+async function lockedTree(trx: Db, menu: MenuRow, at: string, locations: string[]): Promise<ItemTree<ItemRow>> {
   if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref: menu.id });
+  locations.splice(0, locations.length, ...(await locationNamesOfMenu(trx, menu.id)));
   return new ItemTree(await itemsOfMenu(trx, menu.id));
 }
 
@@ -83,14 +88,15 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
   warnings.push(...plan.warnings);
 
   const at = gmt(ctx.clock());
+  const locations: string[] = [];
   const { submitted, renewed } = await ctx.db.transaction().execute(async (trx) => {
     // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
-    const held = await lockedTree(trx, menu, at);
+    const held = await lockedTree(trx, menu, at, locations);
     const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
     return writeTree(trx, site.id, menu.id, plan.items, at, held, answered);
   });
   if (renewed.length > 0) warnings.push(renewedWarning(renewed));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu) });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu) });
   const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted, plan.addressing);
   const assigned = assignedOf(await locationRows(ctx.db, site.id, resolved.theme), menu.id);
   return {
@@ -127,8 +133,9 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
   }
 
   const at = gmt(ctx.clock());
+  const locations: string[] = [];
   const id = await ctx.db.transaction().execute(async (trx) => {
-    const tree = await lockedTree(trx, menu, at);
+    const tree = await lockedTree(trx, menu, at, locations);
     const parent = single.parent;
     if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
     if (tree.size + 1 > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total: tree.size + 1 });
@@ -140,7 +147,7 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
       .executeTakeFirstOrThrow();
     return row.id;
   });
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuShort(menu), item: id });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id });
   const { record, total } = await recordOf(ctx, site, menu, id);
   return { created: true, fields: { site_id: site.id, menu: menuShort(menu), item: record, total, rebaked }, warnings };
 }
@@ -166,8 +173,9 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
   }
 
   const at = gmt(ctx.clock());
+  const locations: string[] = [];
   await ctx.db.transaction().execute(async (trx) => {
-    const tree = await lockedTree(trx, menu, at);
+    const tree = await lockedTree(trx, menu, at, locations);
     const row = tree.get(id);
     if (!row) throw fail("item_not_found", { item: id, menu: menu.id });
     const set: Partial<ItemRow> = { updated_at_gmt: at };
@@ -202,7 +210,7 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
     if (was !== now) item[field] = { from: was, to: now };
   }
   if (Object.keys(item).length === 1) warnings.push(warning("nothing_changed", "The item already had these values.", { item: id }));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuShort(menu), item: id });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id });
   return { fields: { site_id: site.id, menu: menuShort(menu), item, current: after, rebaked }, warnings };
 }
 
@@ -210,8 +218,9 @@ export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const id = itemIdFrom(itemRef, menu);
   const at = gmt(ctx.clock());
+  const locations: string[] = [];
   const { removed, total } = await ctx.db.transaction().execute(async (trx) => {
-    const tree = await lockedTree(trx, menu, at);
+    const tree = await lockedTree(trx, menu, at, locations);
     if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
     const branch = tree.branch(id);
     await deleteItems(trx, menu.id, branch);
@@ -219,7 +228,7 @@ export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string
     await renumber(trx, tree.level(parent).filter((row) => row.id !== id), at);
     return { removed: branch, total: tree.size - branch.length };
   });
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuShort(menu), removed });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), removed });
   return { fields: { site_id: site.id, menu: menuShort(menu), removed, total, rebaked }, warnings: [] as Warning[] };
 }
 
@@ -245,8 +254,9 @@ export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: stri
     throw fail("bad_reorder", { field: "parent" }, "parent must be an item id, or 0 for the top level.");
   }
   const at = gmt(ctx.clock());
+  const locations: string[] = [];
   const { appended, level } = await ctx.db.transaction().execute(async (trx) => {
-    const tree = await lockedTree(trx, menu, at);
+    const tree = await lockedTree(trx, menu, at, locations);
     if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
     const missing = order.filter((id) => !tree.has(id));
     if (missing.length > 0) throw fail("item_not_found", { field: "order", items: missing, menu: menu.id }, "order names items that are not in this menu.");
@@ -264,6 +274,6 @@ export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: stri
     return { appended: rest.map((row) => row.id), level: final.map((row) => row.id) };
   });
   if (appended.length > 0) warnings.push(warning("items_appended", "Items of the level that order did not name were placed after the named ones.", { appended }));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuShort(menu), parent });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), parent });
   return { fields: { site_id: site.id, menu: menuShort(menu), parent, order, appended, level, rebaked }, warnings };
 }

@@ -8,7 +8,7 @@ import type { SiteRow } from "../site/sites.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
 import { readBack, type MapWrite } from "./menu-service.ts";
-import { locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
+import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
 import { publishMenu } from "./write.ts";
@@ -32,17 +32,20 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
   const writes: MapWrite[] = writeKeys(state, lang).map((key) => ({ theme, location, key }));
 
   const replaced: Array<{ map: string; lang: string | null; menu_id: number }> = [];
-  await ctx.db.transaction().execute(async (trx) => {
+  // The locations it held before the write and holds after it: both print anew.
+  const locations = await ctx.db.transaction().execute(async (trx) => {
     // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
     if (!(await touchMenu(trx, menu.id, gmt(ctx.clock())))) throw fail("menu_not_found", { ref });
+    const before = await locationNamesOfMenu(trx, menu.id);
     for (const write of writes) {
       const held = await mapEntry(trx, site.id, theme, location, write.key);
       if (held !== undefined && held !== menu.id) replaced.push({ map: mapName(write.key), lang: langOfKey(write.key), menu_id: held });
       await writeMapEntry(trx, site.id, theme, location, write.key, menu.id);
     }
+    return [...before, ...(await locationNamesOfMenu(trx, menu.id))];
   });
   const back = await readBack(ctx, site.id, writes, menu.id);
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu), location, lang, theme });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme });
   if (!back.stored) throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
   if (replaced.length > 0) {
     warnings.push(warning("location_reassigned", `"${location}" held another menu; it now holds "${menu.name}".`, { location, replaced }));
@@ -70,7 +73,11 @@ export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: st
   const location = locationFrom(body.location ?? query.location, true)!;
   const { menu, lang, theme, state } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
   const keys = writeKeys(state, lang);
+  const locations: string[] = [];
   const freed = await ctx.db.transaction().execute(async (trx) => {
+    // The locations it held before and holds after print anew. (No row lock needed: freeing only
+    // removes, so a concurrent items write of this menu reads more locations, never fewer.)
+    locations.push(...(await locationNamesOfMenu(trx, menu.id)));
     const out: Array<{ location: string; lang: string | null; theme: string; map: string }> = [];
     for (const key of keys) {
       const result = await trx
@@ -83,10 +90,11 @@ export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: st
         .executeTakeFirst();
       if (Number(result.numDeletedRows) > 0) out.push({ location, lang: langOfKey(key), theme, map: mapName(key) });
     }
+    locations.push(...(await locationNamesOfMenu(trx, menu.id)));
     return out;
   });
   if (freed.length === 0) warnings.push(warning("not_assigned", `"${menu.name}" was not assigned to "${location}" there; nothing was freed.`, { location, lang, theme }));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu), location, lang, theme });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme });
   return {
     fields: { site_id: site.id, menu: menuBrief(menu), freed_locations: freed, assigned: assignedOf(await locationRows(ctx.db, site.id, theme), menu.id), rebaked },
     warnings,

@@ -150,7 +150,8 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
   const { menu, submitted } = created;
 
   const back = await readBack(ctx, site.id, writes, menu.id);
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { menu: menuBrief(menu) });
+  // A new menu held no location before: it prints only where it was just assigned.
+  const rebaked = await publishMenu(ctx, site.id, menu.id, location === null ? [] : [location], { menu: menuBrief(menu) });
   if (!back.stored) {
     throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
   }
@@ -213,7 +214,8 @@ export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string
     await trx.deleteFrom("menus").where("id", "=", menu.id).execute();
     return { removed: Number(items.numDeletedRows), freed: places };
   });
-  const rebaked = await publishMenu(ctx, site.id, menu.id, { deleted: menuBrief(menu) });
+  // The locations it held print nothing now, or a data set standing in.
+  const rebaked = await publishMenu(ctx, site.id, menu.id, freed.map((row) => row.location), { deleted: menuBrief(menu) });
   return {
     fields: {
       site_id: site.id,

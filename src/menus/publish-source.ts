@@ -1,7 +1,7 @@
 // What the publish engine reads of menus (publish/contract.ts PublishSources.menus).
 import type { PublishSources } from "../publish/contract.ts";
-import { menusReferencingPage } from "./queries.ts";
+import { menusShowingPage } from "./queries.ts";
 
 export const menuPublishSource: PublishSources["menus"] = {
-  showingPage: menusReferencingPage,
+  showingPage: menusShowingPage,
 };

@@ -68,6 +68,12 @@ export function locationsOfMenu(db: Db, menuId: number): Promise<LocationRow[]> 
   return db.selectFrom("menu_locations").selectAll().where("menu_id", "=", menuId).orderBy("theme").orderBy("location").orderBy("lang").execute();
 }
 
+/** The location names a menu is assigned to in any theme or language map, sorted, unique. */
+export async function locationNamesOfMenu(db: Db, menuId: number): Promise<string[]> {
+  const rows = await db.selectFrom("menu_locations").select("location").distinct().where("menu_id", "=", menuId).orderBy("location").execute();
+  return rows.map((row) => row.location);
+}
+
 /** The menu id one map entry holds, or undefined. `lang` '' is the theme map. */
 export async function mapEntry(db: Db, siteId: number, theme: string, location: string, lang: string): Promise<number | undefined> {
   const row = await db
@@ -114,4 +120,29 @@ export async function menusReferencingPage(db: Db, siteId: number, pageId: numbe
 export async function touchMenu(db: Db, menuId: number, at: string): Promise<boolean> {
   const result = await db.updateTable("menus").set({ updated_at_gmt: at }).where("id", "=", menuId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The menus with an item pointing to that page, by ascending id, each with the location names
+ * it is assigned to (any theme or language map; none: it prints nowhere). The publish step
+ * refreshes only those locations when the page's title, address or status changes.
+ */
+export async function menusShowingPage(db: Db, siteId: number, pageId: number): Promise<Array<{ menuId: number; locations: string[] }>> {
+  const rows = await db
+    .selectFrom("menu_items")
+    .leftJoin("menu_locations", "menu_locations.menu_id", "menu_items.menu_id")
+    .select(["menu_items.menu_id as menu_id", "menu_locations.location as location"])
+    .distinct()
+    .where("menu_items.site_id", "=", siteId)
+    .where("menu_items.page_id", "=", pageId)
+    .orderBy("menu_items.menu_id")
+    .orderBy("menu_locations.location")
+    .execute();
+  const out: Array<{ menuId: number; locations: string[] }> = [];
+  for (const row of rows) {
+    let last = out[out.length - 1];
+    if (!last || last.menuId !== row.menu_id) out.push((last = { menuId: row.menu_id, locations: [] }));
+    if (row.location !== null) last.locations.push(row.location);
+  }
+  return out;
 }

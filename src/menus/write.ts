@@ -153,11 +153,13 @@ export async function writeTree(trx: Db, siteId: number, menuId: number, items: 
 }
 
 /**
- * Hands the committed change of a menu to the publish step. When the renderer does not answer,
- * the write stays saved and the call answers 502 internal_unavailable (spec, Errors).
+ * Hands the committed change of a menu to the publish step, with the location names it was
+ * assigned to before the write and is after it (read inside the write's transaction, once the
+ * menu's row is taken): only frames printing those locations are rebaked. When the renderer does
+ * not answer, the write stays saved and the call answers 502 internal_unavailable (spec, Errors).
  */
-export async function publishMenu(ctx: ServiceContext, siteId: number, menuId: number, saved: Record<string, unknown>): Promise<Rebaked> {
-  const rebaked = await ctx.publisher.changed(siteId, [{ kind: "menu", menuId }]);
+export async function publishMenu(ctx: ServiceContext, siteId: number, menuId: number, locations: Iterable<string>, saved: Record<string, unknown>): Promise<Rebaked> {
+  const rebaked = await ctx.publisher.changed(siteId, [{ kind: "menu", menuId, locations: [...new Set(locations)].sort() }]);
   if (rebaked.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved, rebaked });
   return rebaked;
 }

@@ -17,7 +17,12 @@ export type Change =
   /** A page's own record changed (title, slug, path, status, content, fields, frame, parent, lang). */
   | { kind: "page"; pageId: number; /** the parent before and after, when it moved */ parents?: number[]; /** it left the public site (unpublished, trashed, deleted, taken off its frame) */ gone?: boolean }
   | { kind: "dataset"; name: string }
-  | { kind: "menu"; menuId: number }
+  /**
+   * A menu's items or location assignments changed. `locations`: the location names (across every
+   * theme and language map) it is assigned to before and after the write; only frames reading
+   * `menu.<location>` of those are affected ([]: it prints nowhere). Absent: every menu reader.
+   */
+  | { kind: "menu"; menuId: number; locations?: readonly string[] }
   /**
    * A frame was written, renamed or deleted. `output: false` says its own output did not change
    * (a rename): without a bake, its pages keep their static copies.
@@ -125,8 +130,8 @@ export interface PublishSources {
     markup(db: Db, ids: readonly string[]): Promise<Array<{ id: string; slug: string; sha256: string; html: string }>>;
   };
   menus: {
-    /** Ids of the menus with an item pointing to the page, ascending. */
-    showingPage(db: Db, siteId: number, pageId: number): Promise<number[]>;
+    /** The menus with an item pointing to the page, by ascending id, each with the location names it is assigned to (any theme or language map). */
+    showingPage(db: Db, siteId: number, pageId: number): Promise<Array<{ menuId: number; locations: string[] }>>;
   };
   data: {
     /** The items of a data source; undefined when it names nothing printable. */

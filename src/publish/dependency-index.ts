@@ -228,9 +228,17 @@ export class DependencyIndex {
           // A data set also stands in for a menu location that has no menu (menu.<name>).
           bySource(`data.${change.name}`, (s) => s === `data.${change.name}` || s === `menu.${change.name}`);
           break;
-        case "menu":
-          bySource("menus", (s) => s.startsWith("menu."));
+        case "menu": {
+          // Only the readers of the locations the menu held before or holds after the write; a
+          // change that names none (POST /frames/rebake `menus`) reaches every menu reader.
+          const locations = change.locations;
+          if (locations === undefined) bySource("menus", (s) => s.startsWith("menu."));
+          else if (locations.length > 0) {
+            const sources = new Set(locations.map((location) => `menu.${location}`));
+            bySource("menus", (s) => sources.has(s));
+          }
           break;
+        }
         case "all":
           for (const frame of this.bySlug.values()) add(frame.slug, "all");
           break;

@@ -40,14 +40,15 @@ export class PublishingEngine implements Publisher {
     return (await runBounded(this.deps.executor, job, this.deps.timeoutMs)).html;
   }
 
-  /** A page that menus point to changes those menus too (its title, address or validity). */
+  /** A page that menus point to changes those menus too (its title, address or validity), at the locations they hold. */
   private async withMenusShowing(siteId: number, changes: Change[]): Promise<Change[]> {
     const out = [...changes];
     const seen = new Set<number>();
     for (const change of changes) {
       if (change.kind !== "page") continue;
-      for (const menuId of await this.deps.sources.menus.showingPage(this.deps.db, siteId, change.pageId)) {
-        if (!seen.has(menuId)) out.push({ kind: "menu", menuId });
+      for (const { menuId, locations } of await this.deps.sources.menus.showingPage(this.deps.db, siteId, change.pageId)) {
+        // A menu in no location prints nowhere; one in some reaches only those locations' readers.
+        if (!seen.has(menuId) && locations.length > 0) out.push({ kind: "menu", menuId, locations });
         seen.add(menuId);
       }
     }

@@ -63,6 +63,26 @@ describe("dependency index", () => {
     assert.equal(index.affectedBy([{ kind: "languages" }]).size, 5);
   });
 
+  it("a menu change with its locations reaches only the readers of those locations (directly or embedded); without locations every menu reader", () => {
+    const index = new DependencyIndex([
+      node("head", [], ["menu.header"]),
+      node("foot3", [], ["menu.footer_3"]),
+      node("both", [], ["menu.header", "menu.footer_1"]),
+      node("outer", ["foot3"]),
+      node("data", [], ["data.footer_3"]),
+    ]);
+    const affected = (change: Parameters<DependencyIndex["affectedBy"]>[0][number]) => [...index.affectedBy([change]).keys()].sort();
+    assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: ["footer_3"] }), ["foot3", "outer"]);
+    assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: ["header", "footer_1"] }), ["both", "head"]);
+    assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: ["footer_2"] }), []);
+    // A menu in no location prints nowhere.
+    assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: [] }), []);
+    assert.deepEqual(affected({ kind: "menu", menuId: 1 }), ["both", "foot3", "head", "outer"]);
+    assert.deepEqual(index.affectedBy([{ kind: "menu", menuId: 1, locations: ["footer_3"] }]).get("foot3"), ["menus"]);
+    // The theme rule stays: a new theme reaches every menu reader.
+    assert.deepEqual(affected({ kind: "settings", keys: ["theme"] }), ["both", "foot3", "head", "outer"]);
+  });
+
   it("a new default language reaches frames reading the page too: a page without a language is shown in the default one (page.lang)", () => {
     const index = new DependencyIndex([node("s", [], ["site"]), node("l", [], ["page"], ["bind page.lang"]), node("outer", ["l"]), node("m", [], ["menu.header"])]);
     assert.deepEqual([...index.affectedBy([{ kind: "settings", keys: ["default_lang"] }]).keys()].sort(), ["l", "outer", "s"]);

@@ -90,6 +90,55 @@ describe(suite("menus and data sets"), () => {
     assert.deepEqual(printed(served(await fx.visit("/mx-menus-en/", host), "en", "static"), "header"), ["English link"]);
   });
 
+  it("a menu change reaches only the locations the menu holds: a page printing another location keeps its static copy (issue 15 point 3)", async () => {
+    const site = await fx.site("Locations", "locations.localhost");
+    const host = "locations.localhost";
+    await fx.frame("mx-head", menuAt("header"), site);
+    await fx.frame("mx-foot", menuAt("footer_3"), site);
+    const headPage = await fx.page("mx-head-page", "mx-head", {}, site);
+    const footPage = await fx.page("mx-foot-page", "mx-foot", {}, site);
+    const linked = await fx.page("mx-linked", null, {}, site);
+    ok(await fx.api("POST", "/menus", { name: "Top", location: "header", items: [{ url: "/top", title: "Top link" }] }, site), "header menu", 201);
+    ok(await fx.api("POST", "/menus", { name: "Bottom", location: "footer_3", items: [{ page: linked }] }, site), "footer_3 menu", 201);
+    const primed = async () => [(await fx.primed("/mx-head-page/", host)).text, (await fx.primed("/mx-foot-page/", host)).text];
+    const untouched = (rebaked: { frames: Array<{ slug: string }>; pages: number[] }) => {
+      assert.ok(!rebaked.frames.some((frame) => frame.slug === "mx-head"), JSON.stringify(rebaked.frames));
+      assert.ok(!rebaked.pages.includes(headPage), JSON.stringify(rebaked.pages));
+    };
+
+    // An item appended to the footer_3 menu: only the footer_3 page prints anew.
+    let [head] = await primed();
+    const added = ok(await fx.api("POST", "/menus/bottom/items", { url: "/more", title: "More" }, site), "POST item", 201);
+    untouched(added.rebaked);
+    assert.ok(added.rebaked.pages.includes(footPage), JSON.stringify(added.rebaked.pages));
+    assert.equal(served(await fx.visit("/mx-head-page/", host), "header page", "static"), head);
+    assert.deepEqual(printed(served(await fx.visit("/mx-foot-page/", host), "footer_3 page", "static"), "footer_3"), ["mx-linked", "More"]);
+
+    // A page the footer_3 menu shows gets a new title: the menus showing it, at their locations only.
+    [head] = await primed();
+    const retitled = ok(await fx.api("PATCH", `/pages/${linked}`, { title: "Linked, renamed" }, site), "PATCH page title");
+    untouched(retitled.rebaked);
+    assert.equal(served(await fx.visit("/mx-head-page/", host), "header page", "static"), head);
+    assert.deepEqual(printed(served(await fx.visit("/mx-foot-page/", host), "footer_3 page", "static"), "footer_3"), ["Linked, renamed", "More"]);
+
+    // Moved from footer_3 to header (PUT the new one, DELETE the old one): both locations print anew.
+    await primed();
+    ok(await fx.api("PUT", "/menus/bottom/location", { location: "header" }, site), "PUT location header");
+    assert.deepEqual(printed(served(await fx.visit("/mx-head-page/", host), "header page", "static"), "header"), ["Linked, renamed", "More"]);
+    assert.deepEqual(printed(served(await fx.visit("/mx-foot-page/", host), "footer_3 page", "static"), "footer_3"), ["Linked, renamed", "More"]);
+    await primed();
+    ok(await fx.api("DELETE", "/menus/bottom/location?location=footer_3", undefined, site), "DELETE location footer_3");
+    assert.deepEqual(printed(served(await fx.visit("/mx-head-page/", host), "header page", "static"), "header"), ["Linked, renamed", "More"]);
+    assert.deepEqual(printed(served(await fx.visit("/mx-foot-page/", host), "footer_3 page", "static"), "footer_3"), []);
+
+    // A menu in no location prints nowhere: its items change, no frame is rebaked.
+    const [headNow, footNow] = await primed();
+    const idle = ok(await fx.api("PUT", "/menus/top/items", { items: [{ url: "/idle", title: "Idle" }] }, site), "PUT items of a menu in no location");
+    assert.deepEqual(idle.rebaked.frames, []);
+    assert.equal(served(await fx.visit("/mx-head-page/", host), "header page", "static"), headNow);
+    assert.equal(served(await fx.visit("/mx-foot-page/", host), "footer_3 page", "static"), footNow);
+  });
+
   it("data set standing in for a missing menu: pages printing that menu location show its items", async () => {
     await fx.frame("mx-stand-in", menuAt("footer_3"));
     await fx.page("mx-stand-in-page", "mx-stand-in");
