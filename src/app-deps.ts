@@ -1,4 +1,4 @@
-// What the app is built from, and how the features are wired into the publish engine. main.ts
+// What the app is built from, and how the features are wired into the publish engine. server.ts
 // makes the real ones; tests make their own (a temporary database, raised limits, a stalled
 // renderer, a recording publisher, …).
 import type { Clock } from "./clock.ts";

@@ -1,5 +1,5 @@
 // Environment → typed configuration, validated once at start (CONTRACT §1).
-// A bad value is reported as one line naming the variable; main.ts prints it and exits.
+// A bad value is reported as one line naming the variable; server.ts prints it and exits.
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { isWellFormedToken } from "./tokens.ts";

@@ -1,4 +1,5 @@
-// Process entry: config, store, first-start bootstrap, app, listen, graceful shutdown.
+// The service process, loaded by main.ts: config, store, first-start bootstrap, app, listen,
+// graceful shutdown.
 // On PostgreSQL several processes may serve one database: rate limits are counted in the
 // database and cache flushes are told to the other processes (publish/invalidation.ts).
 import { writeSync } from "node:fs";

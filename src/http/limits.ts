@@ -3,7 +3,12 @@
 // serves one process (SQLite); on PostgreSQL the counters live in the database (table
 // `rate_limits`, made by migration 0030), so every process behind a load balancer counts
 // against the same windows (CONTRACT §1).
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+// The package's index loads every store it has (38 modules); only the files used are imported
+// (types in rate-limiter-flexible.d.ts).
+import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
+import RateLimiterPostgres from "rate-limiter-flexible/lib/RateLimiterPostgres.js";
+import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type pg from "pg";
 import type { Store } from "../store/database.ts";
 import { RATE_LIMITS_TABLE } from "../store/migrations/0030_rate_limits.ts";

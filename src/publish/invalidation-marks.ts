@@ -3,7 +3,7 @@
 // database before it tells the others; the NOTIFY carries the new marks. Before answering a public
 // page from memory a process reads the marks of that site and of scope 0: one that moved past
 // what it has seen means a flush it has not applied yet (its NOTIFY is still on the way), so it
-// drops that cache first. The write's answer waits for the bump (main.ts), so the next request,
+// drops that cache first. The write's answer waits for the bump (server.ts), so the next request,
 // on any process, sees the write.
 import type pg from "pg";
 

@@ -18,14 +18,14 @@
 // - The LISTEN connection reconnects by itself with a growing delay. Messages sent while it
 //   was away are lost, so on reconnecting the process drops its whole page cache and host
 //   directory: it reads them again from the database.
-// - `settled()` resolves once everything flushed so far has been told; main.ts holds each API
+// - `settled()` resolves once everything flushed so far has been told; server.ts holds each API
 //   write's answer until then, so a client that writes through one process and reads through
 //   another sees its write (up to the delivery of the notification, well under a millisecond
 //   on one host).
 // On SQLite there is one process: `singleProcess` does nothing.
 import { EventEmitter } from "node:events";
 import { randomBytes } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import type { SiteDirectory } from "./site-directory.ts";
 import type { Store } from "../store/database.ts";
 import type { PageCache } from "./page-cache.ts";
@@ -217,6 +217,8 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
   // ---- listening
 
   private async listen(reconnect: boolean): Promise<void> {
+    // Loaded here, not at the top: a SQLite process never loads pg (the store has loaded it by now).
+    const { default: pg } = await import("pg");
     const client = new pg.Client({ ...this.options.clientConfig, keepAlive: true });
     client.on("notification", (message) => {
       if (message.channel === CHANNEL && message.payload) this.receive(message.payload);

@@ -4,7 +4,8 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kysely, SqliteDialect, PostgresDialect, PostgresAdapter } from "kysely";
 import SQLite from "better-sqlite3";
-import pg from "pg";
+// Type only: pg is loaded where a PostgreSQL store is opened, so a SQLite process never loads it.
+import type pg from "pg";
 import type { Tables } from "./schema.ts";
 import { migrate } from "./migrations.ts";
 import { keepReadsOf } from "./kept-reads.ts";
@@ -45,7 +46,7 @@ export interface StoreOptions {
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const store = options.databaseUrl ? openPostgres(options.databaseUrl, options.db) : openSqlite(options);
+  const store = options.databaseUrl ? await openPostgres(options.databaseUrl, options.db) : openSqlite(options);
   await migrate(store.db, store.dialect);
   return store;
 }
@@ -101,7 +102,8 @@ function clientConfigOf(url: string, options: DbOptions): pg.ClientConfig {
   };
 }
 
-function openPostgres(url: string, options: DbOptions = DEFAULT_DB): Store {
+async function openPostgres(url: string, options: DbOptions = DEFAULT_DB): Promise<Store> {
+  const { default: pg } = await import("pg");
   const clientConfig = clientConfigOf(url, options);
   const pool = new pg.Pool({ ...clientConfig, max: options.poolMax });
   // A connection the server dropped must not crash the process: the pool discards idle ones,
