@@ -96,20 +96,9 @@ export async function writeMapEntry(db: Db, siteId: number, theme: string, locat
     .execute();
 }
 
-/**
- * Ids of the menus with an item pointing to that page, ascending. The publish step uses it so
- * that a page's new title, address or status refreshes the menus that show it.
- */
+/** Ids of the menus with an item pointing to that page, ascending (menusShowingPage without locations). */
 export async function menusReferencingPage(db: Db, siteId: number, pageId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom("menu_items")
-    .select("menu_id")
-    .distinct()
-    .where("site_id", "=", siteId)
-    .where("page_id", "=", pageId)
-    .orderBy("menu_id")
-    .execute();
-  return rows.map((row) => row.menu_id);
+  return (await menusShowingPage(db, siteId, pageId)).map((menu) => menu.menuId);
 }
 
 /**
