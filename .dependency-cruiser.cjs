@@ -24,7 +24,7 @@ const LAYERS = [
   { name: "public", path: "^src/public/", owns: "the public site" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },
   { name: "app", path: "^src/app\\.ts$", owns: "the Fastify instance" },
-  { name: "main", path: "^src/(main|server)\\.ts$", owns: "the process: server.ts, and its entry main.ts" },
+  { name: "main", path: "^src/(main|server)\\.ts$", owns: "the process: server.ts, and main.ts, the entry of the build that runs it" },
 ];
 
 const layerRules = LAYERS.map((layer, index) => {

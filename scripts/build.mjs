@@ -2,9 +2,10 @@
 // bundles src/ into dist/ with esbuild, what `npm start` runs (`node dist/main.js`).
 //
 // Two files, for a fast cold start (bench/README.md, "Cold start"):
-// - dist/main.js, the entry (src/main.ts): turns on V8's compile cache, then imports
-// - dist/server.js: the service and the packages it uses in one ES module, so a start reads one
-//   file instead of about a thousand, and later starts take its compiled code from the cache.
+// - dist/main.js, the entry (src/main.ts, an ES module): runs the service with a V8 code cache;
+// - dist/server.cjs: the service (src/server.ts) and the packages it uses in one CommonJS file, so
+//   a start reads one file instead of about a thousand. CommonJS because main.ts compiles it with
+//   vm.Script to make the code cache; `import()` is turned into require() for the same reason.
 // Kept out of the bundle, loaded from node_modules at run time: better-sqlite3 (a native addon)
 // and pg (loaded only on PostgreSQL; its optional pg-native with it). Source maps sit beside
 // each file (`node --enable-source-maps dist/main.js` maps stack traces to src/, but slows the
@@ -21,27 +22,31 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
 
-const result = await build({
+const common = {
   absWorkingDir: ROOT,
-  entryPoints: ["src/main.ts", "src/server.ts"],
-  outdir: "dist",
   bundle: true,
-  // With two entries, main.ts's `import("./server.ts")` stays a dynamic import of dist/server.js.
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node24",
-  external: ["better-sqlite3", "pg"],
   sourcemap: true,
-  // The bundled CommonJS packages call require() for Node's built-ins and the external packages.
-  banner: { js: 'const require = process.getBuiltinModule("node:module").createRequire(import.meta.url);' },
   write: false,
   logLevel: "warning",
-});
+};
+const results = await Promise.all([
+  build({ ...common, entryPoints: ["src/main.ts"], outfile: "dist/main.js", format: "esm" }),
+  build({
+    ...common,
+    entryPoints: ["src/server.ts"],
+    outfile: "dist/server.cjs",
+    format: "cjs",
+    external: ["better-sqlite3", "pg"],
+    supported: { "dynamic-import": false },
+  }),
+]);
+const outputFiles = results.flatMap((result) => result.outputFiles);
 
 mkdirSync(DIST, { recursive: true });
 const built = new Set();
-for (const file of result.outputFiles) {
+for (const file of outputFiles) {
   const name = relative(DIST, file.path);
   built.add(name);
   let old = null;

@@ -1,5 +1,6 @@
 // Remembers every route's path pattern and methods, so an unknown method on a known path
-// answers 405 method_not_allowed instead of a bare 404.
+// answers 405 method_not_allowed instead of a bare 404. It also keeps the request schemas each
+// route declared, so a test can compile every one (http/validation.ts compiles them on first use).
 import type { RouteOptions } from "fastify";
 
 interface Known {
@@ -17,12 +18,22 @@ function toRegExp(url: string): RegExp {
 
 export class RoutesIndex {
   private readonly known = new Map<string, Known>();
+  private readonly requestSchemas: Array<{ route: string; part: string; schema: unknown }> = [];
 
   add(route: RouteOptions): void {
     if (route.url === "*" || route.url === "/*") return;
     const entry = this.known.get(route.url) ?? { pattern: toRegExp(route.url), methods: new Set<string>() };
     for (const method of [route.method].flat()) entry.methods.add(String(method).toUpperCase());
     this.known.set(route.url, entry);
+    for (const part of ["body", "querystring", "params", "headers"] as const) {
+      const schema = route.schema?.[part];
+      if (schema) this.requestSchemas.push({ route: `${[route.method].flat().join(",")} ${route.url}`, part, schema });
+    }
+  }
+
+  /** Every request schema a route declared: [route, part, schema]. */
+  schemas(): ReadonlyArray<{ route: string; part: string; schema: unknown }> {
+    return this.requestSchemas;
   }
 
   /** Every route as [url pattern, methods], for the OpenAPI completeness check. */
