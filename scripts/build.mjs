@@ -1,11 +1,13 @@
 // `npm run build`, second step (after `tsc --noEmit -p tsconfig.build.json`, the type check):
 // bundles src/ into dist/ with esbuild, what `npm start` runs (`node dist/main.js`).
 //
-// Two files, for a fast cold start (bench/README.md, "Cold start"):
+// The entry and the service in two files, for a fast cold start (bench/README.md, "Cold start"):
 // - dist/main.js, the entry (src/main.ts, an ES module): runs the service with a V8 code cache;
 // - dist/server.cjs: the service (src/server.ts) and the packages it uses in one CommonJS file, so
 //   a start reads one file instead of about a thousand. CommonJS because main.ts compiles it with
 //   vm.Script to make the code cache; `import()` is turned into require() for the same reason.
+// - dist/render-worker.cjs: the render worker's thread (publish/render-worker.ts), started by the
+//   service for renders that outlast a slice of its own thread.
 // Kept out of the bundle, loaded from node_modules at run time: better-sqlite3 (a native addon)
 // and pg (loaded only on PostgreSQL; its optional pg-native with it). Source maps sit beside
 // each file (`node --enable-source-maps dist/main.js` maps stack traces to src/, but slows the
@@ -40,7 +42,11 @@ const results = await Promise.all([
     format: "cjs",
     external: ["better-sqlite3", "pg"],
     supported: { "dynamic-import": false },
+    // publish/render-pool.ts finds the worker with __dirname in the build, import.meta.url in src/.
+    logOverride: { "empty-import-meta": "silent" },
   }),
+  // The render worker (publish/render-worker.ts), started by dist/server.cjs from beside it.
+  build({ ...common, entryPoints: ["src/publish/render-worker.ts"], outfile: "dist/render-worker.cjs", format: "cjs" }),
 ]);
 const outputFiles = results.flatMap((result) => result.outputFiles);
 

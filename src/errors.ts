@@ -55,6 +55,7 @@ export const MESSAGES = {
   frame_cycle: "The frame would embed itself through its references.",
   slug_taken: "Another record already has this slug.",
   frame_too_large: "The markup is over 2 MB.",
+  render_too_large: "A bake would go past a render budget (see budget and chain); nothing was written.",
   frame_not_found: "No such frame.",
   frame_ref_required: "A frame reference (id or slug) is required.",
   nothing_to_rebake: "Name at least one selector: all, menus, pages, languages, settings, datasets or frames.",

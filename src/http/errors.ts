@@ -63,6 +63,7 @@ const ANSWERS = {
   frame_cycle: { status: 400 },
   slug_taken: { status: 409 },
   frame_too_large: { status: 413 },
+  render_too_large: { status: 422 },
   frame_not_found: { status: 404 },
   frame_ref_required: { status: 400 },
   nothing_to_rebake: { status: 400 },

@@ -1,6 +1,7 @@
 // The markup module: pure functions over frame markup (no I/O).
 export { compileFrame } from "./compile.ts";
 export { renderFrame, MAX_FRAME_DEPTH } from "./render.ts";
+export { OverBudget, RENDER_BUDGET, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 export { rewriteFrameRefs, type RewriteResult } from "./rewrite-refs.ts";
 export { escapeAttr, escapeText } from "./escape.ts";
 export { KNOWN_INSERTS, REF_KEYS } from "./insert-grammar.ts";

@@ -2,6 +2,7 @@
 // data comes through the RenderContext. Output is an array of slices of the original markup
 // and hole outputs, joined once at the end.
 
+import { OverBudget, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
 import { langSwitcherHtml, menuHtml } from "./lists-html.ts";
 import type { InsertOp, Op, RepeatOp } from "./program.ts";
@@ -45,8 +46,31 @@ class Renderer {
   /** Frames being rendered, outermost first (for cycle detection). */
   private readonly compiledStack: CompiledFrame[] = [];
   private readonly slugStack: string[] = [];
+  /** Frames printed by inserts, and the UTF-16 units of output counted up to `out[counted]`. */
+  private expansions = 0;
+  private chars = 0;
+  private counted = 0;
 
-  constructor(private readonly ctx: RenderContext) {}
+  constructor(
+    private readonly ctx: RenderContext,
+    private readonly budget: RenderBudget | undefined,
+  ) {}
+
+  /** Stops the render when a budget is spent (budget.ts): at each embedded frame and repeat iteration. */
+  private checkpoint(): void {
+    const budget = this.budget;
+    if (budget === undefined) return;
+    const out = this.out;
+    for (let i = this.counted; i < out.length; i++) this.chars += out[i]!.length;
+    this.counted = out.length;
+    if (this.chars > budget.bytes) this.over("bytes");
+    if (this.expansions > budget.expansions) this.over("expansions");
+    if (budget.now() > budget.until) this.over("time");
+  }
+
+  over(budget: BudgetName): never {
+    throw new OverBudget(budget, [...this.slugStack]);
+  }
 
   run(frame: CompiledFrame, slug: string | undefined): void {
     this.compiledStack.push(frame);
@@ -154,6 +178,7 @@ class Renderer {
       this.warn("frame_cycle", `${op.full} "${found.slug}" is nested more than ${MAX_FRAME_DEPTH} frames deep; it prints nothing here`, op.at, frame);
     } else {
       this.frames.add(found.slug);
+      this.expansions++;
       // svc/frame prints the frame as it is for the page; svc/partial renders it in the
       // current context: it sees the current item, and its `with` values as vars.*.
       const inner: Scope =
@@ -162,6 +187,7 @@ class Renderer {
           : TOP_SCOPE;
       this.compiledStack.push(found.compiled);
       this.slugStack.push(found.slug);
+      this.checkpoint();
       this.ops(found.compiled.html, found.compiled.program.ops, inner, found.slug);
       this.compiledStack.pop();
       this.slugStack.pop();
@@ -194,6 +220,7 @@ class Renderer {
     if (items !== undefined) {
       let written = 0;
       for (const item of items) {
+        this.checkpoint();
         if (op.limit >= 0 && written >= op.limit) break;
         if (fromMenu && item !== null && typeof item === "object" && (item as { valid?: unknown }).valid === false) continue;
         if (op.match !== null && !matches(item, op.match)) continue;
@@ -215,12 +242,17 @@ function matches(item: unknown, match: ReadonlyArray<[string, string]>): boolean
   return true;
 }
 
-/** Renders a compiled frame with a context. */
+/**
+ * Renders a compiled frame with a context. With `options.budget`, throws OverBudget (budget.ts)
+ * as soon as the render spends one of its budgets.
+ */
 export function renderFrame(frame: CompiledFrame, ctx: RenderContext, options: RenderOptions = {}): RenderResult {
-  const r = new Renderer(ctx);
+  const r = new Renderer(ctx, options.budget);
   r.run(frame, options.slug);
+  const html = r.out.join("");
+  if (options.budget !== undefined && !withinBytes(html, options.budget)) r.over("bytes");
   return {
-    html: r.out.join(""),
+    html,
     unresolved: sorted(r.unresolved),
     warnings: r.warnings,
     frames: sorted(r.frames),

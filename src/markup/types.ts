@@ -1,5 +1,6 @@
 // Public types of the markup module. The module is pure: it reads markup strings and a
 // RenderContext supplied by the caller, and never does I/O.
+import type { RenderBudget } from "./budget.ts";
 import type { Program } from "./program.ts";
 
 /** A diagnostic. `at` is the UTF-16 offset in the markup it was found in. */
@@ -79,10 +80,11 @@ export interface RenderContext {
   /** A frame by slug or id. */
   frame(ref: string): { slug: string; compiled: CompiledFrame } | undefined;
 }
-
 export interface RenderOptions {
   /** Slug of the frame being rendered, so that a frame embedding itself is caught at once. */
   slug?: string;
+  /** Budgets the render stops at (budget.ts); none: unbounded (the markup tests and tools). */
+  budget?: RenderBudget;
 }
 
 export interface RenderResult {

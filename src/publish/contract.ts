@@ -73,6 +73,12 @@ export interface PublishOptions {
 
 /** The change sink: the one way a feature announces what it changed. */
 export interface Publisher {
+  /**
+   * Inside the write's transaction, before it commits: renders what the changes would rebake and
+   * writes nothing; throws the service error `render_too_large` (`budget`, `chain`) when a bake
+   * would go past a render budget, so the write rolls back.
+   */
+  check(trx: Db, siteId: number, changes: Change[], options?: PublishOptions): Promise<void>;
   /** Rebakes and flushes whatever the changes affect on that site; never throws for a render fault. */
   changed(siteId: number, changes: Change[], options?: PublishOptions): Promise<Rebaked>;
 }

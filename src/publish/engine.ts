@@ -4,12 +4,16 @@
 // a changed page's data, get their static copy rewritten or removed and their cached renders
 // flushed (run.ts). A site's own row changing maps hosts anew and flushes its pages; a cache flush
 // drops what it names. The report is the `rebaked` object of the answers.
+import { fail } from "../errors.ts";
+import { OverBudget } from "../markup/index.ts";
+import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { Change, Publisher, PublishOptions, Rebaked } from "./contract.ts";
-import { ExecutorUnavailable, runBounded } from "./executor.ts";
+import { renderBounded } from "./bounded-render.ts";
+import { ExecutorUnavailable } from "./executor.ts";
 import { byCodeUnits, nothingRebaked } from "./report.ts";
 import { prepareRender } from "./render-job.ts";
-import { Run, type EngineDeps } from "./run.ts";
+import { Run, type EngineDeps, type RunMode } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
 import { languageState } from "../site/languages.ts";
@@ -36,17 +40,40 @@ export class PublishingEngine implements Publisher {
     const state = await loadSiteState(this.deps.db, this.deps.sources, siteId, this.deps.port, () => ({ partners: [page.id], pages: [page.parent_id] }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
     if (!state || !node) return null;
-    const job = await prepareRender(this.deps.db, this.deps.sources, state, this.deps.compiled, node.slug, { lang, page });
-    return (await runBounded(this.deps.executor, job, this.deps.timeoutMs)).html;
+    const prepared = await prepareRender(this.deps.db, this.deps.sources, state, this.deps.compiled, node.slug, { lang, page });
+    return (await renderBounded(this.deps, prepared)).html;
+  }
+
+  /**
+   * Renders what `changes` would rebake, reading through the write's transaction `trx` before it
+   * commits, and writes nothing (a trial run, run.ts). Throws render_too_large when a bake (of a
+   * written frame, a frame embedding it, or a frame reading what changed) would spend a budget,
+   * so the write is rolled back and public pages keep their last good output. A write with
+   * `bake: false` renders nothing, so nothing is tried. Trials do not wait for the site's publish
+   * runs: they only read, and a run may be waiting for the very connection `trx` holds.
+   */
+  async check(trx: Db, siteId: number, changes: Change[], options: PublishOptions = {}): Promise<void> {
+    if (options.bake === false) return;
+    try {
+      await this.publish(siteId, changes, options, trx, "trial");
+    } catch (error) {
+      if (error instanceof OverBudget) throw fail("render_too_large", { budget: error.budget, chain: error.chain });
+      throw error;
+    }
+  }
+
+  /** Stops the render worker. */
+  close(): Promise<void> {
+    return this.deps.pool.close();
   }
 
   /** A page that menus point to changes those menus too (its title, address or validity), at the locations they hold. */
-  private async withMenusShowing(siteId: number, changes: Change[]): Promise<Change[]> {
+  private async withMenusShowing(db: Db, siteId: number, changes: Change[]): Promise<Change[]> {
     const out = [...changes];
     const seen = new Set<number>();
     for (const change of changes) {
       if (change.kind !== "page") continue;
-      for (const { menuId, locations } of await this.deps.sources.menus.showingPage(this.deps.db, siteId, change.pageId)) {
+      for (const { menuId, locations } of await this.deps.sources.menus.showingPage(db, siteId, change.pageId)) {
         // A menu in no location prints nowhere; one in some reaches only those locations' readers.
         if (!seen.has(menuId) && locations.length > 0) out.push({ kind: "menu", menuId, locations });
         seen.add(menuId);
@@ -100,20 +127,20 @@ export class PublishingEngine implements Publisher {
     return [...new Set(urls)].sort(byCodeUnits);
   }
 
-  private async publish(siteId: number, changes: Change[], options: PublishOptions): Promise<Rebaked> {
-    const flushed = await this.flushes(siteId, changes);
+  private async publish(siteId: number, changes: Change[], options: PublishOptions, db: Db = this.deps.db, mode: RunMode = "publish"): Promise<Rebaked> {
+    const flushed = mode === "trial" ? [] : await this.flushes(siteId, changes);
     // A site's row matters to renders only when it changed what they print.
     changes = changes.filter((change) => change.kind !== "flush" && !(change.kind === "site" && !change.name && !change.domain));
     if (changes.length === 0) return nothingRebaked(flushed);
-    if (options.bake !== false) changes = await this.withMenusShowing(siteId, changes);
+    if (options.bake !== false) changes = await this.withMenusShowing(db, siteId, changes);
     // A language change moves every address, a new domain every absolute one: every page is read
     // and republished. Otherwise the run reads the pages it can reach (plan.ts).
     const everyPage = changes.some((change) => change.kind === "languages" || change.kind === "all" || (change.kind === "site" && change.domain));
     let plan: Plan | undefined;
-    const state = await loadSiteState(this.deps.db, this.deps.sources, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
+    const state = await loadSiteState(db, this.deps.sources, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
     if (!state) return nothingRebaked(flushed);
     plan ??= planRun(state.index, changes, options);
-    const run = new Run(this.deps, state);
+    const run = new Run(db === this.deps.db ? this.deps : { ...this.deps, db }, state, mode);
     run.flushed(flushed);
     if (options.bake === false) return run.withdraw(plan.withdrawn!);
 

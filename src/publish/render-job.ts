@@ -1,6 +1,7 @@
 // Prepares a frame render: loads (asynchronously) the frames it embeds and the data its sources
-// name, then hands back a synchronous job over that data for the executor to run.
-import { renderFrame, type CompiledFrame, type LanguageLink, type MenuNode, type RenderContext, type RenderResult } from "../markup/index.ts";
+// name, as plain data (render-context.ts) that a render in this thread or in the render worker
+// reads (bounded-render.ts).
+import type { LanguageLink } from "../markup/index.ts";
 import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -8,6 +9,7 @@ import type { PageRow } from "../store/schema.ts";
 import type { CompiledCache } from "./compiled-cache.ts";
 import type { PublishSources } from "./contract.ts";
 import type { SiteState } from "./site-state.ts";
+import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
 
 export interface RenderTarget {
   lang: string | null;
@@ -17,29 +19,6 @@ export interface RenderTarget {
 
 /** Sources answered from the site state itself rather than the data source. */
 const LOCAL = new Set(["site", "settings", "page"]);
-
-function pathValue(root: unknown, path: readonly string[]): unknown {
-  let at = root;
-  for (const key of path) {
-    if (at === null || typeof at !== "object") return undefined;
-    at = (at as Record<string, unknown>)[key];
-  }
-  return at;
-}
-
-function menuNodes(items: readonly unknown[]): MenuNode[] {
-  return items.map((raw) => {
-    const item = raw as Record<string, unknown>;
-    return {
-      title: String(item.title ?? ""),
-      url: String(item.url ?? ""),
-      target: (item.target as string | null | undefined) ?? null,
-      classes: (item.classes as string | null | undefined) ?? null,
-      valid: item.valid !== false,
-      children: menuNodes(Array.isArray(item.children) ? item.children : []),
-    };
-  });
-}
 
 function settingsValues(state: SiteState): Record<string, unknown> {
   return {
@@ -88,8 +67,8 @@ function languageLinks(state: SiteState, page: PageRow | undefined, lang: string
   }));
 }
 
-/** The embedded frames a render may reach, by slug and by id, compiled. */
-async function frameClosure(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string) {
+/** The frames a render may reach (the frame and what it embeds, transitively), compiled. */
+async function frameClosure(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string): Promise<ReachableFrame[]> {
   const slugs = new Set<string>([slug]);
   const queue = [slug];
   for (let i = 0; i < queue.length; i++) {
@@ -102,76 +81,50 @@ async function frameClosure(db: Db, sources: PublishSources, state: SiteState, c
   }
   const ids = [...slugs].map((s) => state.index.get(s)?.id).filter((id): id is string => id !== undefined);
   const rows = ids.length === 0 ? [] : await sources.frames.heads(db, ids);
-  const byRef = new Map<string, { slug: string; compiled: CompiledFrame }>();
-  const add = (row: { id: string; slug: string }, compiled: CompiledFrame) => {
-    const entry = { slug: row.slug, compiled };
-    byRef.set(row.slug, entry);
-    byRef.set(row.id, entry);
-  };
+  const reachable: ReachableFrame[] = [];
   // The markup is read only for frames whose program is not held already.
   const missing: typeof rows = [];
   for (const row of rows) {
     const compiled = cache.peek(row.sha256);
-    if (compiled) add(row, compiled);
+    if (compiled) reachable.push({ id: row.id, slug: row.slug, sha256: row.sha256, compiled });
     else missing.push(row);
   }
   if (missing.length > 0) {
     const markup = await sources.frames.markup(db, missing.map((row) => row.id));
-    for (const row of markup) add(row, cache.get(row.sha256, row.html));
+    for (const row of markup) reachable.push({ id: row.id, slug: row.slug, sha256: row.sha256, compiled: cache.get(row.sha256, row.html) });
   }
-  return byRef;
+  return reachable;
 }
 
-export async function prepareRender(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string, target: RenderTarget): Promise<() => RenderResult> {
-  const frames = await frameClosure(db, sources, state, cache, slug);
-  const top = frames.get(slug);
-  if (!top) throw new Error(`frame ${slug} vanished before it could be rendered`);
+/** A render ready to run: its input and the frames it may embed. */
+export interface PreparedRender {
+  input: RenderInput;
+  frames: ReadonlyMap<string, ReachableFrame>;
+}
 
-  const items = new Map<string, unknown[] | undefined>();
+export async function prepareRender(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string, target: RenderTarget): Promise<PreparedRender> {
+  const frames = framesByRef(await frameClosure(db, sources, state, cache, slug));
+  if (!frames.get(slug)) throw new Error(`frame ${slug} vanished before it could be rendered`);
+
+  const items: RenderInput["items"] = [];
   for (const source of state.index.effectiveSources(slug)) {
     if (LOCAL.has(source)) continue;
     // A language is asked for only while the site has languages; otherwise sources have none.
     const lang = state.addressing.langs.active ? target.lang : null;
-    items.set(source, await sources.data.items(db, state.site, source, { lang, pageId: target.page?.id }));
+    items.push([source, await sources.data.items(db, state.site, source, { lang, pageId: target.page?.id })]);
   }
-  const site = {
-    name: state.site.name,
-    tagline: state.settings.tagline,
-    url: languageHomeUrl(state.addressing, target.lang),
-    lang: target.lang,
+  const input: RenderInput = {
+    slug,
+    items,
+    site: {
+      name: state.site.name,
+      tagline: state.settings.tagline,
+      url: languageHomeUrl(state.addressing, target.lang),
+      lang: target.lang,
+    },
+    settings: settingsValues(state),
+    page: target.page ? pageValues(state, sources, target.page, target.lang) : undefined,
+    links: languageLinks(state, target.page, target.lang),
   };
-  const settings = settingsValues(state);
-  const page = target.page ? pageValues(state, sources, target.page, target.lang) : undefined;
-  const links = languageLinks(state, target.page, target.lang);
-
-  const context: RenderContext = {
-    value(token) {
-      const [namespace, ...path] = token.split(".");
-      switch (namespace) {
-        case "site":
-          return pathValue(site, path);
-        case "settings":
-          return pathValue(settings, path);
-        case "page":
-          return page ? pathValue(page, path) : undefined;
-        case "data": {
-          const [set, ...rest] = path;
-          return set === undefined ? undefined : pathValue(items.get(`data.${set}`), rest);
-        }
-        default:
-          return undefined;
-      }
-    },
-    items(source) {
-      if (source === "site") return [site];
-      if (source === "settings") return [settings];
-      return items.get(source);
-    },
-    menu(location) {
-      return menuNodes(items.get(`menu.${location}`) ?? []);
-    },
-    languageLinks: () => links,
-    frame: (ref) => frames.get(ref) ?? frames.get(ref.trim().toLowerCase()),
-  };
-  return () => renderFrame(top.compiled, context, { slug });
+  return { input, frames };
 }

@@ -4,13 +4,15 @@
 // output changed lose their static copy and cached render and render on request until the next bake.
 import { createHash } from "node:crypto";
 import { gmt, type Clock } from "../clock.ts";
-import type { RenderResult } from "../markup/index.ts";
+import { OverBudget, type RenderResult } from "../markup/index.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { Change, PublishSources, Rebaked } from "./contract.ts";
 import type { Withdrawn } from "./plan.ts";
 import type { CompiledCache } from "./compiled-cache.ts";
-import { runBounded, type Executor } from "./executor.ts";
+import type { Executor } from "./executor.ts";
+import { renderBounded } from "./bounded-render.ts";
+import type { RenderPool } from "./render-pool.ts";
 import type { PageCache } from "./page-cache.ts";
 import { bakedOptionName, byCodeUnits } from "./report.ts";
 import { prepareRender } from "./render-job.ts";
@@ -26,9 +28,18 @@ export interface EngineDeps {
   directory: SiteDirectory;
   compiled: CompiledCache;
   executor: Executor;
+  /** Where renders that outlast a slice of this thread go on (bounded-render.ts). */
+  pool: RenderPool;
   timeoutMs: number;
   sources: PublishSources;
 }
+
+/**
+ * A trial run (PublishingEngine.check) renders what a write would rebake, inside the write's
+ * transaction and before it commits, and writes nothing: no bake, no static copy, no flush. A
+ * render that spends a budget then refuses the write (OverBudget).
+ */
+export type RunMode = "publish" | "trial";
 
 type FrameEntry = Rebaked["frames"][number];
 
@@ -64,14 +75,23 @@ export class Run {
   private readonly republished = new Set<number>();
   private readonly flushedUrls = new Set<string>();
   private readonly published = new Map<string, number[]>();
+  /** Frames whose bake spent a budget in this run: their bakes and pages keep their last good output. */
+  private readonly overBudget = new Set<string>();
+  /** Trial: frames rendering on request already tried with one of their pages. */
+  private readonly triedOnRequest = new Set<string>();
 
-  constructor(private readonly deps: EngineDeps, private readonly state: SiteState) {
+  constructor(
+    private readonly deps: EngineDeps,
+    private readonly state: SiteState,
+    private readonly mode: RunMode = "publish",
+  ) {
     this.indexPagesOnFrames();
   }
 
   private async render(slug: string, lang: string | null, page?: PageRow): Promise<RenderResult> {
-    const job = await prepareRender(this.deps.db, this.deps.sources, this.state, this.deps.compiled, slug, { lang, page });
-    return runBounded(this.deps.executor, job, this.deps.timeoutMs);
+    const prepared = await prepareRender(this.deps.db, this.deps.sources, this.state, this.deps.compiled, slug, { lang, page });
+    // A trial renders in this process whatever the executor: it checks budgets, it does not publish.
+    return renderBounded(this.mode === "trial" ? { ...this.deps, executor: { run: async (job) => job() } } : this.deps, prepared);
   }
 
   /**
@@ -85,6 +105,7 @@ export class Run {
     if (known) return known;
     const result = await this.render(slug, lang);
     if (this.pagesOnFrame(frameId).length > 0 && !this.forgotten.has(frameId)) this.bakes.set(key, result);
+    if (this.mode === "trial") return result;
     const at = gmt(this.deps.clock());
     const row = { frame_id: frameId, site_id: this.state.site.id, lang: lang ?? "", html: result.html, bytes: Buffer.byteLength(result.html), report_json: JSON.stringify({ unresolved: result.unresolved, warnings: result.warnings }), baked_at_gmt: at };
     await this.deps.db
@@ -97,13 +118,24 @@ export class Run {
 
   async rebakeFrame(slug: string, because: string[]): Promise<void> {
     const node = this.state.index.get(slug)!;
+    if (this.mode === "trial") return this.tryFrame(slug);
     if (this.state.index.rendersOnRequest(slug)) {
       await this.deps.db.deleteFrom("frame_bakes").where("frame_id", "=", node.id).execute();
       this.frames.push({ id: node.id, slug, because, bake: "not_needed", detail: { baked: false, frame_id: node.id, renders_on_request: true, live_reasons: this.state.index.liveReasons(slug) } });
       return;
     }
     const lang = this.state.addressing.langs.defaultLang;
-    const result = await this.bakeFor(node.id, slug, lang);
+    let result: RenderResult;
+    try {
+      result = await this.bakeFor(node.id, slug, lang);
+    } catch (error) {
+      if (!(error instanceof OverBudget)) throw error;
+      // Written before this run (a write checks its bakes first), e.g. by two writes at once:
+      // the frame and its pages keep their last good output.
+      this.overBudget.add(node.id);
+      this.frames.push({ id: node.id, slug, because, bake: "failed", detail: { baked: false, frame_id: node.id, code: "render_too_large", budget: error.budget, chain: error.chain } });
+      return;
+    }
     const [source] = await this.deps.sources.frames.heads(this.deps.db, [node.id]);
     if (!source) throw new Error(`frame ${slug} vanished while it was baked`);
     this.frames.push({ id: node.id, slug, because, bake: "baked", detail: bakeResponse(node.id, slug, result, source.bytes, lang, this.state) });
@@ -115,10 +147,36 @@ export class Run {
     for (const key of this.bakes.keys()) if (key.startsWith(`${frameId} `)) this.bakes.delete(key);
   }
 
+  /** Trial: the frame's bake in the default language, or, for a frame rendering on request, one of its pages. */
+  private async tryFrame(slug: string): Promise<void> {
+    const node = this.state.index.get(slug)!;
+    if (!this.state.index.rendersOnRequest(slug)) {
+      await this.bakeFor(node.id, slug, this.state.addressing.langs.defaultLang);
+      return;
+    }
+    const [first] = this.pagesOnFrame(node.id);
+    if (first !== undefined) await this.tryPage(first);
+  }
+
+  /** Trial: the page's output as a publish would make it (a bake, or its render on request), unwritten. */
+  private async tryPage(pageId: number): Promise<void> {
+    const page = await this.deps.sources.pages.page(this.deps.db, this.state.site.id, pageId);
+    const node = page?.frame_id ? this.state.index.getById(page.frame_id) : undefined;
+    if (!page || !node || page.status !== "publish" || !this.state.tree.visible(page.id)) return;
+    const lang = langOf(this.state, page.lang);
+    if (!this.state.index.rendersOnRequest(node.slug)) {
+      await this.bakeFor(node.id, node.slug, lang);
+    } else if (!this.triedOnRequest.has(`${node.id} ${page.id}`)) {
+      this.triedOnRequest.add(`${node.id} ${page.id}`);
+      await this.render(node.slug, lang, page);
+    }
+  }
+
   /** Brings one page's public output up to date: static copy written or removed, cache flushed. */
   async republishPage(pageId: number): Promise<void> {
     if (this.republished.has(pageId)) return;
     this.republished.add(pageId);
+    if (this.mode === "trial") return this.tryPage(pageId);
     const siteId = this.state.site.id;
     const page = await this.deps.sources.pages.page(this.deps.db, siteId, pageId);
     const previous = await this.deps.db.selectFrom("static_copies").select(["address", "sha256"]).where("site_id", "=", siteId).where("page_id", "=", pageId).executeTakeFirst();
@@ -143,7 +201,15 @@ export class Run {
       return;
     }
     const lang = langOf(this.state, page.lang);
-    const result = await this.bakeFor(node.id, node.slug, lang);
+    if (this.overBudget.has(node.id)) return;
+    let result: RenderResult;
+    try {
+      result = await this.bakeFor(node.id, node.slug, lang);
+    } catch (error) {
+      if (!(error instanceof OverBudget)) throw error;
+      this.overBudget.add(node.id);
+      return; // the page keeps its last good static copy
+    }
     const address = addressOf(this.state, lang, page.path);
     const sha256 = createHash("sha256").update(result.html).digest("hex");
     const row = { site_id: siteId, page_id: pageId, address, frame_id: node.id, html: result.html, bytes: Buffer.byteLength(result.html), sha256, written_at_gmt: gmt(this.deps.clock()) };

@@ -9,6 +9,7 @@ import type { PublishSources } from "./contract.ts";
 import { PublishingEngine } from "./engine.ts";
 import { DEFAULT_RENDER_TIMEOUT_MS, inProcessExecutor, type Executor } from "./executor.ts";
 import { PageCache } from "./page-cache.ts";
+import { RenderPool } from "./render-pool.ts";
 import { singleProcess, type Invalidation } from "./invalidation.ts";
 import { SiteDirectory } from "./site-directory.ts";
 
@@ -40,6 +41,7 @@ export function createPublishing(db: Db, clock: Clock, port: number, sources: Pu
     directory,
     compiled: new CompiledCache(),
     executor: options.executor ?? inProcessExecutor,
+    pool: new RenderPool(),
     timeoutMs: options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
     sources,
   });

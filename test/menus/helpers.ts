@@ -72,6 +72,7 @@ export function recordChanges(t: TestApp): { changes: Change[]; restore(): void 
   const real = t.deps.publisher;
   const changes: Change[] = [];
   const spy: Publisher = {
+    check: (trx, siteId, list, options) => real.check(trx, siteId, list, options),
     async changed(siteId, list, options) {
       changes.push(...list);
       return real.changed(siteId, list, options);

@@ -16,6 +16,7 @@ export function recordChanges(t: TestApp): Recorder {
   const calls: Recorder["calls"] = [];
   const recorder: Recorder = {
     calls,
+    async check() {},
     async changed(siteId, changes) {
       calls.push({ siteId, changes });
       return nothingRebaked();

@@ -1,0 +1,92 @@
+// What a render reads, as plain data (RenderInput), and the RenderContext over it. Plain data so
+// that a render can run in the service's thread or, when it is long, in the render worker
+// (render-pool.ts), which receives the same input and the markup of the frames it may embed.
+// No I/O here: render-job.ts reads the database and builds the input.
+import type { CompiledFrame, LanguageLink, MenuNode, RenderContext } from "../markup/index.ts";
+
+export interface RenderInput {
+  /** The frame rendered. */
+  slug: string;
+  /** Items of the data sources the frame and its embeds read (`data.<set>`, `menu.<location>`, …). */
+  items: Array<[string, unknown[] | undefined]>;
+  site: { name: string; tagline: unknown; url: string; lang: string | null };
+  settings: Record<string, unknown>;
+  /** The page shown, for frames that render on request and page-scoped sources. */
+  page: Record<string, unknown> | undefined;
+  links: LanguageLink[];
+}
+
+/** A frame a render may embed, by slug and by id. */
+export interface ReachableFrame {
+  id: string;
+  slug: string;
+  sha256: string;
+  compiled: CompiledFrame;
+}
+
+function pathValue(root: unknown, path: readonly string[]): unknown {
+  let at = root;
+  for (const key of path) {
+    if (at === null || typeof at !== "object") return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+function menuNodes(items: readonly unknown[]): MenuNode[] {
+  return items.map((raw) => {
+    const item = raw as Record<string, unknown>;
+    return {
+      title: String(item.title ?? ""),
+      url: String(item.url ?? ""),
+      target: (item.target as string | null | undefined) ?? null,
+      classes: (item.classes as string | null | undefined) ?? null,
+      valid: item.valid !== false,
+      children: menuNodes(Array.isArray(item.children) ? item.children : []),
+    };
+  });
+}
+
+/** The frames by slug and by id, as `RenderContext.frame` looks them up. */
+export function framesByRef(frames: Iterable<ReachableFrame>): Map<string, ReachableFrame> {
+  const byRef = new Map<string, ReachableFrame>();
+  for (const frame of frames) {
+    byRef.set(frame.slug, frame);
+    byRef.set(frame.id, frame);
+  }
+  return byRef;
+}
+
+export function renderContext(input: RenderInput, frames: ReadonlyMap<string, ReachableFrame>): RenderContext {
+  const items = new Map(input.items);
+  const { site, settings, page, links } = input;
+  return {
+    value(token) {
+      const [namespace, ...path] = token.split(".");
+      switch (namespace) {
+        case "site":
+          return pathValue(site, path);
+        case "settings":
+          return pathValue(settings, path);
+        case "page":
+          return page ? pathValue(page, path) : undefined;
+        case "data": {
+          const [set, ...rest] = path;
+          return set === undefined ? undefined : pathValue(items.get(`data.${set}`), rest);
+        }
+        default:
+          return undefined;
+      }
+    },
+    items(source) {
+      if (source === "site") return [site];
+      if (source === "settings") return [settings];
+      return items.get(source);
+    },
+    menu(location) {
+      return menuNodes(items.get(`menu.${location}`) ?? []);
+    },
+    languageLinks: () => links,
+    frame: (ref) => frames.get(ref) ?? frames.get(ref.trim().toLowerCase()),
+  };
+}
