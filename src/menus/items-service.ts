@@ -19,7 +19,7 @@ import { readItemsAtFor } from "./read-service.ts";
 import { resolveMenu, type ResolvedMenu } from "./refs.ts";
 import { invalidEntry, pageFacts, resolveOne } from "./resolve.ts";
 import { ItemTree, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
-import { itemValues, publishMenu, writeTree, type TreeWrite } from "./write.ts";
+import { checkMenu, itemValues, publishMenu, writeTree, type TreeWrite } from "./write.ts";
 
 type Body = Record<string, unknown>;
 
@@ -93,7 +93,9 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
     // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
     const held = await lockedTree(trx, menu, at, locations);
     const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
-    return writeTree(trx, site.id, menu.id, plan.items, at, held, answered);
+    const written = await writeTree(trx, site.id, menu.id, plan.items, at, held, answered);
+    await checkMenu(ctx, trx, site.id, menu.id, locations);
+    return written;
   });
   if (renewed.length > 0) warnings.push(renewedWarning(renewed));
   const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu) });
@@ -145,6 +147,7 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
       .values(itemValues(site.id, menu.id, parent, nextPosition(tree.level(parent)), single.item, pageId, at))
       .returning("id")
       .executeTakeFirstOrThrow();
+    await checkMenu(ctx, trx, site.id, menu.id, locations);
     return row.id;
   });
   const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id });
@@ -200,6 +203,7 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
     }
     await trx.updateTable("menu_items").set(set).where("id", "=", id).execute();
     if (set.parent_id !== undefined) await renumber(trx, tree.level(from).filter((r) => r.id !== id), at);
+    await checkMenu(ctx, trx, site.id, menu.id, locations);
   });
 
   const { record: after } = await recordOf(ctx, site, menu, id);

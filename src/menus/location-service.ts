@@ -11,7 +11,7 @@ import { readBack, type MapWrite } from "./menu-service.ts";
 import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
-import { publishMenu } from "./write.ts";
+import { checkMenu, publishMenu } from "./write.ts";
 
 const KNOWN = ["location", "lang", "theme"];
 
@@ -42,7 +42,9 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
       if (held !== undefined && held !== menu.id) replaced.push({ map: mapName(write.key), lang: langOfKey(write.key), menu_id: held });
       await writeMapEntry(trx, site.id, theme, location, write.key, menu.id);
     }
-    return [...before, ...(await locationNamesOfMenu(trx, menu.id))];
+    const locations = [...before, ...(await locationNamesOfMenu(trx, menu.id))];
+    await checkMenu(ctx, trx, site.id, menu.id, locations);
+    return locations;
   });
   const back = await readBack(ctx, site.id, writes, menu.id);
   const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme });

@@ -18,7 +18,7 @@ import { menuBrief, menuView } from "./record.ts";
 import { termRecord } from "./read-service.ts";
 import { resolveMenu } from "./refs.ts";
 import { pageFacts, resolveTree } from "./resolve.ts";
-import { planTree, publishMenu, writeTree, type Plan } from "./write.ts";
+import { checkMenu, planTree, publishMenu, writeTree, type Plan } from "./write.ts";
 
 export const MAX_NAME = 200;
 export const FALLBACK_MENU_SLUG = "menu";
@@ -139,6 +139,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
         await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
         const { submitted: ids } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
         for (const write of writes) await writeMapEntry(trx, site.id, write.theme, write.location, write.key, inserted.id);
+        if (location !== null) await checkMenu(ctx, trx, site.id, inserted.id, [location]);
         return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids };
       });
     } catch (error) {

@@ -3,7 +3,7 @@
 // (items the menu holds keep their ids), and announcing the committed change to the publish step.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Rebaked } from "../publish/contract.ts";
+import type { Change, Rebaked } from "../publish/contract.ts";
 import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { asStored, type Answered } from "./answered.ts";
@@ -152,6 +152,19 @@ export async function writeTree(trx: Db, siteId: number, menuId: number, items: 
   return { submitted, renewed };
 }
 
+function menuChange(menuId: number, locations: Iterable<string>): Change {
+  return { kind: "menu", menuId, locations: [...new Set(locations)].sort() };
+}
+
+/**
+ * Inside a write that makes a menu print more (items added or renamed, a new location): what
+ * prints it at those locations stays within the render budgets, or the write is refused with
+ * render_too_large and rolls back.
+ */
+export function checkMenu(ctx: ServiceContext, trx: Db, siteId: number, menuId: number, locations: Iterable<string>): Promise<void> {
+  return ctx.publisher.check(trx, siteId, [menuChange(menuId, locations)]);
+}
+
 /**
  * Hands the committed change of a menu to the publish step, with the location names it was
  * assigned to before the write and is after it (read inside the write's transaction, once the
@@ -159,7 +172,7 @@ export async function writeTree(trx: Db, siteId: number, menuId: number, items: 
  * not answer, the write stays saved and the call answers 502 internal_unavailable (spec, Errors).
  */
 export async function publishMenu(ctx: ServiceContext, siteId: number, menuId: number, locations: Iterable<string>, saved: Record<string, unknown>): Promise<Rebaked> {
-  const rebaked = await ctx.publisher.changed(siteId, [{ kind: "menu", menuId, locations: [...new Set(locations)].sort() }]);
+  const rebaked = await ctx.publisher.changed(siteId, [menuChange(menuId, locations)]);
   if (rebaked.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved, rebaked });
   return rebaked;
 }

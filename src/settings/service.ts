@@ -128,15 +128,17 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
 
   if (changed.includes("home_page")) warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
   if (options.dryRun) return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
+  const changes: Change[] = changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[] }] : [];
+  // A new default language moves addresses: the default has no prefix, the others do.
+  if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
   if (changed.length > 0) {
     await ctx.db.transaction().execute(async (trx) => {
       if (name !== undefined) await writeSiteName(trx, site.id, name);
       if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
+      // A longer name or tagline is printed wherever frames print it: within the render budgets, or not at all.
+      if (changed.includes("name") || changed.includes("tagline")) await ctx.publisher.check(trx, site.id, [{ kind: "settings", keys: changed.filter((key) => key === "name" || key === "tagline") as SettingKey[] }]);
     });
   }
-  const changes: Change[] = changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[] }] : [];
-  // A new default language moves addresses: the default has no prefix, the others do.
-  if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
   const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes) : nothingRebaked();
   const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
   return { settings, changed, rebaked, warnings };
