@@ -11,6 +11,7 @@ const LAYERS = [
   { name: "store", path: "^src/store/", owns: "the database of both dialects, migrations, row types" },
   { name: "markup", path: "^src/markup/", owns: "the pure frame-markup compiler" },
   { name: "site", path: "^src/site/", owns: "a site's facts, read-only: rows, settings, languages, addresses, callers" },
+  { name: "quotas", path: "^src/quotas/", owns: "per-site quotas: limits, use counters kept by every counted write, requireRoom" },
   { name: "publish", path: "^src/publish/", owns: "the publish contract and engine" },
   { name: "http", path: "^src/http/", owns: "HTTP plumbing: auth, limits, site scope, envelopes" },
   // The features, in their one written order.

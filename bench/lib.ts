@@ -96,6 +96,8 @@ export async function startService(dataDir: string, env: Record<string, string> 
       SVC_ADMIN_TOKEN: ADMIN_TOKEN,
       // The load of the throughput scenarios would trip the default 120 requests a minute.
       SVC_RATE_LIMIT_PER_MIN: "10000000",
+      // and the public site's default 600 a minute per address.
+      SVC_PUBLIC_RATE_LIMIT_PER_MIN: "10000000",
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "warn",
       ...env,
     },

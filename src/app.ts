@@ -10,11 +10,13 @@ import { apiGuard } from "./http/guard.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
 import { schemaValidator } from "./http/validation.ts";
 import { nulPath } from "./http/nul.ts";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "./markup/json-scan.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
 import { siteScope } from "./http/site-scope.ts";
 import { Obj, Type } from "./http/schema.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
+import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { answerFromMemory, publicRoutes } from "./public/routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
@@ -51,7 +53,13 @@ type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaCont
  */
 const { createServer } = process.getBuiltinModule("node:http");
 
+/**
+ * Every JSON body. Its depth is measured on the text before it is parsed (one linear pass), so a
+ * body nested deeper than MAX_JSON_DEPTH is 400 body_too_deep before any work and no recursive
+ * code (nulPath below, validation, JSON.stringify of what is stored) ever sees deep input.
+ */
 function parseJsonBody(_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) {
+  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return done(fail("body_too_deep", { max_depth: MAX_JSON_DEPTH }));
   if (body.trim() === "") return done(null, {});
   let value: unknown;
   try {
@@ -172,9 +180,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const ctx = serviceContext(deps);
   networkRoutes(app, ctx, deps.limits);
-  publicRoutes(app, deps.publicSite);
-  fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log });
-  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes], [siteUserRoutes]);
+  publicRoutes(app, deps.publicSite, { db: deps.store.db, limits: deps.limits });
+  fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
+  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, usageRoutes], [siteUserRoutes]);
 
   return app;
 }

@@ -17,6 +17,8 @@ export interface Config {
   publicHost: string;
   rateLimitPerMin: number;
   authFailuresPerMin: number;
+  /** Public-site requests per minute per client address (SVC_PUBLIC_RATE_LIMIT_PER_MIN). */
+  publicRateLimitPerMin: number;
   /** Trust X-Forwarded-For from a reverse proxy in front of the service. */
   trustProxy: boolean;
   /** PostgreSQL connections: pool size, statement timeout and TLS. */
@@ -93,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicHost,
     rateLimitPerMin: integer(env, "SVC_RATE_LIMIT_PER_MIN", 120, 1, 10_000_000),
     authFailuresPerMin: integer(env, "SVC_AUTH_FAILURES_PER_MIN", 20, 1, 10_000_000),
+    publicRateLimitPerMin: integer(env, "SVC_PUBLIC_RATE_LIMIT_PER_MIN", 600, 1, 10_000_000),
     trustProxy: trustRaw === "true" || trustRaw === "1",
     db: {
       poolMax: integer(env, "SVC_DB_POOL_MAX", 10, 1, 1000),

@@ -15,6 +15,7 @@ export const MESSAGES = {
   invalid_json: "The request body is not valid JSON.",
   invalid_body: "The request body must be a JSON object.",
   body_too_large: "The request body is too large.",
+  body_too_deep: "The request body nests objects and arrays more than 64 levels deep.",
   unsupported_media_type: "Send the body as application/json.",
   database_unavailable: "The database does not answer; retry shortly.",
   internal_error: "An unexpected error occurred.",
@@ -31,6 +32,10 @@ export const MESSAGES = {
   nothing_to_update: "Nothing to update.",
   invalid_parameter: "A query parameter is out of range or not a number (see parameter).",
 
+  // quotas (issue 16): any write that adds pages, frames, data items or stored bytes
+  quota_exceeded: "This write would take the site past a quota (see quota, limit and used); nothing was written.",
+  invalid_quota: "A quota is a whole number of at least 0, or null for its default (see quota).",
+
   // network: sites, users, tokens, login
   site_name_required: "A site needs a name.",
   invalid_domain: "The domain is not a valid host name.",
@@ -43,6 +48,7 @@ export const MESSAGES = {
   login_taken: "Another user already has this login.",
   user_not_found: "No such user.",
   token_not_found: "No such token.",
+  token_limit_reached: "This user holds the most live tokens allowed; revoke one first.",
   invalid_role: "The role must be administrator or editor.",
   membership_not_found: "This user has no role on this site.",
   invalid_credentials: "Wrong login or password.",

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     writeSync(1, `admin token: ${boot.generatedToken}\n`);
   }
 
-  const limits = limitsFor(store, config.rateLimitPerMin, config.authFailuresPerMin);
+  const limits = limitsFor(store, config);
   const invalidation = await startInvalidation(store);
   const publishing = createPublishing(store.db, systemClock, config.port, { invalidation });
   const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });

@@ -10,6 +10,8 @@ import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
+import { textBytes, utf8Bytes } from "../quotas/bytes.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
 
 export const DATASET_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]*$";
 const DATASET_NAME = new RegExp(DATASET_NAME_PATTERN);
@@ -78,16 +80,21 @@ export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: st
   const lang = checkLangIn(await languageState(ctx.db, site.id), body.lang) ?? "";
   const { items, json } = itemsFrom(body.items);
   const now = gmt(ctx.clock());
-  const { row, created } = await ctx.db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom("datasets").select("created_at_gmt").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+  const { row, created, trial } = await ctx.db.transaction().execute(async (trx) => {
+    await holdRoom(trx, site.id);
+    const existing = await trx.selectFrom("datasets").select(["created_at_gmt", "total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+    // Counted as the write leaves it: replacing 3 items by 5 adds 2.
+    await requireRoom(trx, site.id, { data_items: items.length - (existing?.total ?? 0), stored_bytes: utf8Bytes(json) - Number(existing?.bytes ?? 0) });
     if (existing) {
       await trx.updateTable("datasets").set({ items_json: json, total: items.length, updated_at_gmt: now }).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
     } else {
       await trx.insertInto("datasets").values({ site_id: site.id, name, lang, items_json: json, total: items.length, created_at_gmt: now, updated_at_gmt: now }).execute();
     }
-    return { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing };
+    // What prints the set, within the render budgets with these items, or nothing is stored.
+    const trial = await ctx.publisher.check(trx, site.id, [{ kind: "dataset", name }]);
+    return { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing, trial };
   });
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }]);
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }], { trial });
   return { dataset: info(row), created, rebaked, warnings };
 }
 
@@ -102,7 +109,11 @@ export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName:
   const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang) ?? "";
   const row = await ctx.db.selectFrom("datasets").select(["total"]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
   if (!row) throw fail("dataset_not_found", { name, lang: lang === "" ? null : lang }, lang === "" ? "No shared data set with this name." : `No "${lang}" variant of this data set.`);
-  await ctx.db.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
+  await ctx.db.transaction().execute(async (trx) => {
+    await holdRoom(trx, site.id);
+    const gone = await trx.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).returning(["total", textBytes(trx, "items_json").as("bytes")]).executeTakeFirst();
+    if (gone) await requireRoom(trx, site.id, { data_items: -gone.total, stored_bytes: -Number(gone.bytes) });
+  });
   const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }]);
   return { deleted: { name, lang: lang === "" ? null : lang, total: row.total }, rebaked };
 }

@@ -12,6 +12,7 @@ import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings } from "./input.ts";
 import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
 import { frameByRef } from "./queries.ts";
+import { requireRoom } from "../quotas/usage.ts";
 
 /**
  * Takes a deleted frame off the pages that stood on it, in the deleting transaction; answers their
@@ -46,6 +47,8 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
   let offline: Warning[];
   try {
     ({ pages: unbound, offline } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+      // Frees its place and bytes; the delete below is of this revision, or everything rolls back.
+      await requireRoom(trx, siteId, { frames: -1, stored_bytes: -frame.bytes });
       // The pages' side first, while the frame still stands: it sees who answers now.
       const unbinding = await unbind(trx, siteId, frame.id);
       const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();

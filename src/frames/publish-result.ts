@@ -2,7 +2,7 @@
 // `bake` (this frame's own bake) and `rebaked` (the frames that embed it). With `bake: false` the
 // publish step renders nothing (see docs/frames.md) and `bake` says skipped.
 import { fail } from "../errors.ts";
-import type { Change, Rebaked, ServiceContext } from "../publish/contract.ts";
+import type { Change, Rebaked, ServiceContext, Trial } from "../publish/contract.ts";
 
 export interface FramePublish {
   bake: Record<string, unknown>;
@@ -31,8 +31,8 @@ export function withoutBake(report: Rebaked): FramePublish {
 }
 
 /** Announces a frame write and splits the report: baked (`ownSlug`'s own bake apart), or not. */
-export async function publishFrameWrite(ctx: ServiceContext, siteId: number, changes: Change[], bake: boolean, ownSlug: string | null): Promise<FramePublish> {
-  const report = await ctx.publisher.changed(siteId, changes, { bake });
+export async function publishFrameWrite(ctx: ServiceContext, siteId: number, changes: Change[], bake: boolean, ownSlug: string | null, trial?: Trial): Promise<FramePublish> {
+  const report = await ctx.publisher.changed(siteId, changes, { bake, trial });
   return bake ? splitOwnBake(report, ownSlug) : withoutBake(report);
 }
 

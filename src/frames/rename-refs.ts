@@ -9,6 +9,8 @@ import { nodeOfRow } from "./graph.ts";
 import { storedAnalysis, type FrameRow } from "./record.ts";
 import { storedAnalysisOf } from "./report.ts";
 import { DependencyIndex } from "../publish/dependency-index.ts";
+import { utf8Bytes } from "../quotas/bytes.ts";
+import { requireRoom } from "../quotas/usage.ts";
 
 export interface Renamed {
   from: string;
@@ -23,6 +25,8 @@ export interface Rewrite {
   revision: number;
   /** The markup with its references rewritten. */
   html: string;
+  /** Bytes of the markup before. */
+  bytes: number;
   replaced: number;
 }
 
@@ -40,10 +44,10 @@ export async function planRewrites(db: Db, siteId: number, frame: Pick<FrameRow,
   const referrers = rows.filter((row) => storedAnalysis(row).analysis.frame_refs.some((ins) => ins.keys.some(([, value]) => matchesOld(value))));
   const out: Rewrite[] = [];
   for (const { id } of referrers) {
-    const row = await db.selectFrom("frames").select(["id", "slug", "html", "revision"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await db.selectFrom("frames").select(["id", "slug", "html", "bytes", "revision"]).where("id", "=", id).executeTakeFirstOrThrow();
     const rewritten = rewriteFrameRefs(row.html, matchesOld, newSlug);
     if (rewritten.replaced === 0) continue;
-    out.push({ id: row.id, slug: row.slug, revision: row.revision, html: rewritten.html, replaced: rewritten.replaced });
+    out.push({ id: row.id, slug: row.slug, revision: row.revision, html: rewritten.html, bytes: row.bytes, replaced: rewritten.replaced });
   }
   return out.sort(bySlug);
 }
@@ -58,6 +62,8 @@ export async function rewriteReferences(trx: Db, siteId: number, frame: Pick<Fra
   const oldSlug = frame.slug;
   const rewrites = await planRewrites(trx, siteId, frame, newSlug);
   if (rewrites.length === 0) return renamedReport(oldSlug, newSlug, []);
+  // A longer slug makes the referring frames longer: that counts against stored_bytes.
+  await requireRoom(trx, siteId, { stored_bytes: rewrites.reduce((sum, rewrite) => sum + utf8Bytes(rewrite.html) - rewrite.bytes, 0) });
   const rows = await trx.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
   // The index as it stands after the rename, for turning ids into slugs in rewritten frames.
   const index = new DependencyIndex(rows.map((row) => (row.id === frame.id ? { ...nodeOfRow(row), slug: newSlug } : nodeOfRow(row))));

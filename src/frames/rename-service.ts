@@ -15,6 +15,7 @@ import { frameEtag, frameRecord } from "./record.ts";
 import { planRewrites, renamedReport, rewriteReferences, type Renamed } from "./rename-refs.ts";
 import { refuseRenameCycle } from "./report.ts";
 import { splitSlug } from "./slug.ts";
+import { holdRoom } from "../quotas/usage.ts";
 
 const PATCH_KEYS = ["slug", "dry_run", "bake", "url"] as const;
 const DEFAULT_KEYS = ["default", "is_default"];
@@ -51,6 +52,8 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   } else {
     try {
       renamed = await ctx.db.transaction().execute(async (trx) => {
+        // The references rewritten may grow the frames that hold them: their sizes are read under the counters.
+        await holdRoom(trx, siteId);
         const updated = await trx
           .updateTable("frames")
           .set({ slug, block: parts.block, element: parts.element, modifier: parts.modifier, revision: renamedRow.revision, updated_at_gmt: at, updated_by: userId })

@@ -6,7 +6,7 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { Db } from "../store/database.ts";
-import type { Change, ServiceContext } from "../publish/contract.ts";
+import type { Change, ServiceContext, Trial } from "../publish/contract.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS, slugTaken } from "./input.ts";
 import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
@@ -17,6 +17,7 @@ import { splitSlug } from "./slug.ts";
 import { planRewrites, renamedReport, rewriteReferences } from "./rename-refs.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
+import { requireRoom } from "../quotas/usage.ts";
 
 export interface WriteAnswer {
   body: Record<string, unknown>;
@@ -68,6 +69,13 @@ function draftRow(id: string, slug: string, html: string, report: FrameReport, a
   };
 }
 
+/** A frame written, under its new slug and, when renamed, its old one. */
+function frameChanges(existing: FrameRow, slug: string): Change[] {
+  const changes: Change[] = [{ kind: "frame", frameId: existing.id, slug }];
+  if (slug !== existing.slug) changes.push({ kind: "frame", frameId: existing.id, slug: existing.slug });
+  return changes;
+}
+
 async function slugOccupant(db: Db, siteId: number, slug: string, exceptId?: string): Promise<FrameRow | undefined> {
   const row = await frameBySlug(db, siteId, slug);
   return row && row.id !== exceptId ? row : undefined;
@@ -92,8 +100,15 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
     return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
   }
 
+  const changes: Change[] = [{ kind: "frame", frameId: id, slug }];
+  let trial: Trial | undefined;
   try {
-    await ctx.db.insertInto("frames").values({ ...row, revision: 1 }).execute();
+    await ctx.db.transaction().execute(async (trx) => {
+      await requireRoom(trx, siteId, { frames: 1, stored_bytes: row.bytes });
+      await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
+      // Its bake (and what embeds it) within the render budgets, or nothing is written.
+      trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       const winner = await slugOccupant(ctx.db, siteId, slug);
@@ -103,7 +118,7 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
   } finally {
     frameGraphChanged(ctx.db, siteId, [id]);
   }
-  const publish = await publishFrameWrite(ctx, siteId, [{ kind: "frame", frameId: id, slug }], flags.bake, slug);
+  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial);
   requireAvailable(publish.rebaked, { frame: { id, slug } });
   const frame = frameRecord({ ...row, revision: 1 }, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
   return {
@@ -140,8 +155,10 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
   }
 
   let renamed: Awaited<ReturnType<typeof rewriteReferences>> | null = null;
+  let trial: Trial | undefined;
   try {
     await ctx.db.transaction().execute(async (trx) => {
+      await requireRoom(trx, siteId, { stored_bytes: row.bytes - existing.bytes });
       const updated = await trx
         .updateTable("frames")
         .set({ slug, block: row.block, element: row.element, modifier: row.modifier, html, bytes: row.bytes, sha256: row.sha256, analysis_json: row.analysis_json, revision: row.revision, updated_at_gmt: at, updated_by: userId })
@@ -151,6 +168,7 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
       // Another writer got in between the read and this write: refuse rather than overwrite.
       if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "write");
       if (slug !== existing.slug) renamed = await rewriteReferences(trx, siteId, existing, slug, at, userId);
+      trial = await ctx.publisher.check(trx, siteId, frameChanges(existing, slug), { bake: flags.bake });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug);
@@ -160,9 +178,7 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
     frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
   }
 
-  const changes: Change[] = [{ kind: "frame", frameId: existing.id, slug }];
-  if (slug !== existing.slug) changes.push({ kind: "frame", frameId: existing.id, slug: existing.slug });
-  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug);
+  const publish = await publishFrameWrite(ctx, siteId, frameChanges(existing, slug), flags.bake, slug, trial);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
   const frame = frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });

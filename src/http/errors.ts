@@ -3,12 +3,15 @@
 // `{success: false, error, message, ...details}` and an error raised before a handler (token, site
 // selection, body, route) `{code, message, data: {status}}`.
 import { fail as serviceFail, ServiceError, type ErrorCode } from "../errors.ts";
+import { isByteQuota } from "../quotas/catalogue.ts";
 
 export type Envelope = "handler" | "pre";
 
 interface Answer {
   status: number;
   envelope?: Envelope;
+  /** Where the status depends on the refusal's details (quota_exceeded); `status` otherwise. */
+  statusFor?: (details: Record<string, unknown>) => number;
 }
 
 /** The status of every code, and the envelope of those raised before a handler. */
@@ -23,6 +26,7 @@ const ANSWERS = {
   invalid_json: { status: 400, envelope: "pre" },
   invalid_body: { status: 400, envelope: "pre" },
   body_too_large: { status: 413, envelope: "pre" },
+  body_too_deep: { status: 400, envelope: "pre" },
   unsupported_media_type: { status: 415, envelope: "pre" },
   database_unavailable: { status: 503, envelope: "pre" },
   internal_error: { status: 500, envelope: "pre" },
@@ -39,6 +43,10 @@ const ANSWERS = {
   nothing_to_update: { status: 400 },
   invalid_parameter: { status: 400 },
 
+  // quotas (issue 16): 409 for a count, 413 for bytes (the quota named in the details)
+  quota_exceeded: { status: 409, statusFor: (details) => (isByteQuota(details.quota) ? 413 : 409) },
+  invalid_quota: { status: 400 },
+
   // network: sites, users, tokens, login
   site_name_required: { status: 400 },
   invalid_domain: { status: 400 },
@@ -51,6 +59,7 @@ const ANSWERS = {
   login_taken: { status: 409 },
   user_not_found: { status: 404 },
   token_not_found: { status: 404 },
+  token_limit_reached: { status: 409 },
   invalid_role: { status: 400 },
   membership_not_found: { status: 404 },
   invalid_credentials: { status: 401 },
@@ -127,7 +136,7 @@ export function statusOf(code: ErrorCode): number {
 /** A service error (or any catalogued one) as the HTTP layer answers it. */
 export function fromServiceError(error: ServiceError, headers: Record<string, string> = {}): HttpError {
   const answer: Answer = ANSWERS[error.code];
-  return new HttpError(answer.status, error.code, error.message, error.details, answer.envelope ?? "handler", headers);
+  return new HttpError(answer.statusFor?.(error.details) ?? answer.status, error.code, error.message, error.details, answer.envelope ?? "handler", headers);
 }
 
 /** A catalogued error raised by the HTTP layer itself. */

@@ -1,8 +1,9 @@
 // The gate every /api call passes before its handler, in this order:
 // 1. an address locked by failed authentications answers 429, valid token or not;
 // 2. the token is read (Authorization: Bearer, or X-Svc-Key) and resolved;
-// 3. the request is counted against the caller's limit (its token, or its address without a
-//    valid token) and the rate-limit headers are set;
+// 3. the request is counted against the caller's limit (its user, whichever of the user's tokens
+//    it sends, so minting tokens buys no extra budget; its address without a valid token) and the
+//    rate-limit headers are set;
 // 4. a missing or bad token answers 401; a bad one counts toward the lockout.
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "./errors.ts";
@@ -57,7 +58,7 @@ export function apiGuard(db: Db, limits: Limits) {
     const token = needsToken ? presentedToken(request) : null;
     const caller = token === null ? null : await callerByToken(db, token);
 
-    const allowance = await limits.consumeRequest(caller ? `token:${caller.tokenId}` : `addr:${address}`);
+    const allowance = await limits.consumeRequest(caller ? `user:${caller.userId}` : `addr:${address}`);
     setRateHeaders(reply, allowance);
     if (!allowance.allowed) {
       throw fail("too_many_requests", { retry_after: allowance.resetSeconds }, undefined, {

@@ -1,8 +1,9 @@
-// The two limits of the spec: failed authentications per address (lockout) and requests
-// per caller, each a fixed one-minute window held by rate-limiter-flexible. The memory store
-// serves one process (SQLite); on PostgreSQL the counters live in the database (table
-// `rate_limits`, made by migration 0030), so every process behind a load balancer counts
-// against the same windows (CONTRACT §1).
+// The limits of the spec and of issue 16, each a fixed one-minute window: failed authentications
+// per address (lockout), API requests per caller (a user, whichever of its tokens it sends, or an
+// address without a valid token), and public-site requests per client address, counted apart
+// (key prefix `pub`). The memory store serves one process (SQLite); on PostgreSQL the counters
+// live in the database (table `rate_limits`, made by migration 0030), so every process behind a
+// load balancer counts against the same windows (CONTRACT §1).
 // The package's index loads every store it has (38 modules); only the files used are imported
 // (types in rate-limiter-flexible.d.ts).
 import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
@@ -10,6 +11,7 @@ import RateLimiterPostgres from "rate-limiter-flexible/lib/RateLimiterPostgres.j
 import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import type pg from "pg";
+import type { Config } from "../config.ts";
 import type { Store } from "../store/database.ts";
 import { RATE_LIMITS_TABLE } from "../store/migrations/0030_rate_limits.ts";
 
@@ -26,12 +28,28 @@ export interface Lockout {
   retryAfterSeconds: number;
 }
 
+export interface PublicAllowance {
+  allowed: boolean;
+  /** Whole seconds until the window resets (at least 1). */
+  retryAfterSeconds: number;
+}
+
 export interface Limits {
   readonly requestsPerMinute: number;
+  readonly publicRequestsPerMinute: number;
   lockoutOf(address: string): Promise<Lockout>;
   recordAuthFailure(address: string): Promise<void>;
   consumeRequest(callerKey: string): Promise<RequestAllowance>;
+  /**
+   * Counts one public-site request of a client address. In memory it answers at once, not a
+   * promise, so the server's raw listener answers a page held in memory without waiting a turn;
+   * on PostgreSQL it is one upsert, like `consumeRequest`.
+   */
+  consumePublic(address: string): PublicAllowance | Promise<PublicAllowance>;
 }
+
+/** The numbers of the three limits (config.ts reads them from the environment). */
+export type LimitSettings = Pick<Config, "rateLimitPerMin" | "authFailuresPerMin" | "publicRateLimitPerMin">;
 
 const WINDOW_SECONDS = 60;
 
@@ -39,13 +57,69 @@ function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
+/**
+ * The public limit in memory: a fixed window per address, counted synchronously (a Map lookup and
+ * an increment). Windows that are over are swept once a minute, so the map holds only the
+ * addresses seen in the last two windows.
+ */
+export class MemoryWindows {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private nextSweep = 0;
+
+  constructor(private readonly points: number) {}
+
+  take(key: string): PublicAllowance {
+    const now = Date.now();
+    if (now >= this.nextSweep) this.sweep(now);
+    let window = this.windows.get(key);
+    if (window === undefined || window.resetAt <= now) {
+      window = { count: 0, resetAt: now + WINDOW_SECONDS * 1000 };
+      this.windows.set(key, window);
+    }
+    window.count++;
+    return { allowed: window.count <= this.points, retryAfterSeconds: seconds(window.resetAt - now) };
+  }
+
+  private sweep(now: number): void {
+    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
+    this.nextSweep = now + WINDOW_SECONDS * 1000;
+  }
+}
+
+/** The public limit on PostgreSQL: a rate-limiter-flexible store (one upsert per request). */
+class StoredWindows {
+  constructor(private readonly limiter: RateLimiterAbstract) {}
+
+  async take(key: string): Promise<PublicAllowance> {
+    try {
+      const res = await this.limiter.consume(key, 1);
+      return { allowed: true, retryAfterSeconds: seconds(res.msBeforeNext) };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return { allowed: false, retryAfterSeconds: seconds(rejection.msBeforeNext) };
+    }
+  }
+}
+
 export class FlexibleLimits implements Limits {
   constructor(
     private readonly requests: RateLimiterAbstract,
     private readonly failures: RateLimiterAbstract,
-    readonly requestsPerMinute: number,
-    private readonly failuresPerMinute: number,
+    private readonly publicWindows: MemoryWindows | StoredWindows,
+    private readonly settings: LimitSettings,
   ) {}
+
+  get requestsPerMinute(): number {
+    return this.settings.rateLimitPerMin;
+  }
+
+  get publicRequestsPerMinute(): number {
+    return this.settings.publicRateLimitPerMin;
+  }
+
+  private get failuresPerMinute(): number {
+    return this.settings.authFailuresPerMin;
+  }
 
   async lockoutOf(address: string): Promise<Lockout> {
     const res = await this.failures.get(address);
@@ -68,14 +142,18 @@ export class FlexibleLimits implements Limits {
       return { allowed: false, limit: this.requestsPerMinute, remaining: 0, resetSeconds: seconds(rejection.msBeforeNext) };
     }
   }
+
+  consumePublic(address: string): PublicAllowance | Promise<PublicAllowance> {
+    return this.publicWindows.take(address);
+  }
 }
 
-export function memoryLimits(requestsPerMinute: number, failuresPerMinute: number): Limits {
+export function memoryLimits(settings: LimitSettings): Limits {
   return new FlexibleLimits(
-    new RateLimiterMemory({ points: requestsPerMinute, duration: WINDOW_SECONDS, keyPrefix: "req" }),
-    new RateLimiterMemory({ points: failuresPerMinute, duration: WINDOW_SECONDS, keyPrefix: "authfail" }),
-    requestsPerMinute,
-    failuresPerMinute,
+    new RateLimiterMemory({ points: settings.rateLimitPerMin, duration: WINDOW_SECONDS, keyPrefix: "req" }),
+    new RateLimiterMemory({ points: settings.authFailuresPerMin, duration: WINDOW_SECONDS, keyPrefix: "authfail" }),
+    new MemoryWindows(settings.publicRateLimitPerMin),
+    settings,
   );
 }
 
@@ -84,20 +162,35 @@ export function memoryLimits(requestsPerMinute: number, failuresPerMinute: numbe
  * updated with a single upsert per request (the window and the count move together, so two
  * processes never both take the last point). Uses the store's pool; the table is made by a
  * migration, so nothing is created here.
+ *
+ * The public limit pays that one upsert per public request, as the API limit does per call, and
+ * no more: once the database says an address is over, this process refuses it from memory until
+ * its window ends (`inMemoryBlockOnConsumed`), so a flood costs no further round trips. While the
+ * database does not answer, the window is counted in this process's memory instead
+ * (`insuranceLimiter`), so pages held in memory are still served (docs/deploy.md).
  */
-export function postgresLimits(pool: pg.Pool, requestsPerMinute: number, failuresPerMinute: number): Limits {
-  const common = { storeClient: pool, storeType: "pool", tableName: RATE_LIMITS_TABLE, tableCreated: true, duration: WINDOW_SECONDS, clearExpiredByTimeout: true };
+export function postgresLimits(pool: pg.Pool, settings: LimitSettings): Limits {
+  const common = { storeClient: pool, storeType: "pool", tableName: RATE_LIMITS_TABLE, tableCreated: true, duration: WINDOW_SECONDS };
+  const publicPoints = settings.publicRateLimitPerMin;
   return new FlexibleLimits(
-    new RateLimiterPostgres({ ...common, points: requestsPerMinute, keyPrefix: "req" }),
-    new RateLimiterPostgres({ ...common, points: failuresPerMinute, keyPrefix: "authfail" }),
-    requestsPerMinute,
-    failuresPerMinute,
+    new RateLimiterPostgres({ ...common, clearExpiredByTimeout: true, points: settings.rateLimitPerMin, keyPrefix: "req" }),
+    new RateLimiterPostgres({ ...common, clearExpiredByTimeout: true, points: settings.authFailuresPerMin, keyPrefix: "authfail" }),
+    new StoredWindows(
+      new RateLimiterPostgres({
+        ...common,
+        // The two above clear the whole table's old rows already.
+        clearExpiredByTimeout: false,
+        points: publicPoints,
+        keyPrefix: "pub",
+        inMemoryBlockOnConsumed: publicPoints + 1,
+        insuranceLimiter: new RateLimiterMemory({ points: publicPoints, duration: WINDOW_SECONDS, keyPrefix: "pub" }),
+      }),
+    ),
+    settings,
   );
 }
 
 /** The limits a store calls for: in the database on PostgreSQL, in memory on SQLite. */
-export function limitsFor(store: Pick<Store, "postgres">, requestsPerMinute: number, failuresPerMinute: number): Limits {
-  return store.postgres
-    ? postgresLimits(store.postgres.pool, requestsPerMinute, failuresPerMinute)
-    : memoryLimits(requestsPerMinute, failuresPerMinute);
+export function limitsFor(store: Pick<Store, "postgres">, settings: LimitSettings): Limits {
+  return store.postgres ? postgresLimits(store.postgres.pool, settings) : memoryLimits(settings);
 }

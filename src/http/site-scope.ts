@@ -2,7 +2,10 @@
 // `/api/site/{id}/…`: an unknown site, a foreign one and one the caller does not administer
 // all answer 404 site_not_found, so a caller never learns whether a foreign site exists.
 // Legacy `/api/…`: chosen by query blog_id, header X-Svc-Blog-Id, then query domain; with none,
-// the main site and `X-Svc-Blog-Source: default`; a non-administrator gets 403 insufficient_role.
+// the main site and `X-Svc-Blog-Source: default`; a non-administrator gets 403 insufficient_role,
+// for an unknown site exactly as for a foreign one (issue 16), so the legacy selectors do not
+// tell which sites exist either. Only a super-administrator, who may see every site, gets 404
+// site_not_found for a site that does not exist.
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { preFail } from "./errors.ts";
 import type { Db } from "../store/database.ts";
@@ -71,7 +74,7 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
     site = await siteById(db, MAIN_SITE_ID);
   }
   reply.header("X-Svc-Blog-Source", source);
-  if (!site) throw preFail("site_not_found");
+  if (!site) throw preFail(request.caller?.superAdmin ? "site_not_found" : "insufficient_role");
   if (!request.caller || !(await administers(db, request.caller, site.id))) throw preFail("insufficient_role");
   return site;
 }

@@ -8,6 +8,7 @@
 import type { AnalysisBuilder } from "./analysis.ts";
 import { decodeAttributeEntities } from "./escape.ts";
 import { parseJsonObject } from "./insert-grammar.ts";
+import { MAX_JSON_DEPTH } from "./json-scan.ts";
 import type { ContentOp } from "./program.ts";
 import type { Level, ProgramBuilder } from "./program-builder.ts";
 import { BIND_ATTR, DOUBLE, NO_VALUE, type StartTag } from "./start-tag.ts";
@@ -28,7 +29,7 @@ export class BindCompiler {
   private readonly prog: ProgramBuilder;
   private readonly tag: StartTag;
   /** Parsed bind values by raw text: repeated binds (typical inside repeats) parse once. */
-  private readonly cache = new Map<string, Record<string, unknown> | undefined>();
+  private readonly cache = new Map<string, Record<string, unknown> | "too_deep" | undefined>();
 
   constructor(a: AnalysisBuilder, prog: ProgramBuilder, tag: StartTag) {
     this.a = a;
@@ -48,7 +49,7 @@ export class BindCompiler {
     const tag = st.name;
     a.bindTag(tag);
     const q = st.quote[bi]!;
-    let obj: Record<string, unknown> | undefined;
+    let obj: Record<string, unknown> | "too_deep" | undefined;
     if (q !== NO_VALUE) {
       const raw = st.value(bi);
       if (this.cache.has(raw)) obj = this.cache.get(raw);
@@ -56,6 +57,11 @@ export class BindCompiler {
         obj = parseJsonObject((raw.includes("&") ? decodeAttributeEntities(raw) : raw).trim());
         this.cache.set(raw, obj);
       }
+    }
+    if (obj === "too_deep") {
+      a.warn("bind_too_deep", `data-op-bind nests deeper than ${MAX_JSON_DEPTH} levels; the attribute is dropped`, at);
+      this.emitAttrHoles(null);
+      return null;
     }
     if (obj === undefined) {
       if (q === DOUBLE) {

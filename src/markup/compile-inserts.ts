@@ -3,15 +3,29 @@
 // a block whose body is a nested operation list. Also the analysis side of each: counts,
 // unknown names, bad parameters, stray and unclosed blocks. The parameters of each known
 // insert are checked in insert-ops.ts; this file decides what a comment's form and name mean.
+//
+// Blocks nest at most MAX_BLOCK_DEPTH deep, so the renderer, which recurses once per open block,
+// is bounded by construction (with at most 16 embedded frames, render.ts). A block opened deeper
+// prints nothing (warning repeat_too_deep): its body is compiled into the block as usual, but a
+// repeat opened inside it is not a block, only text of that body, so the program never nests deeper.
 
 import type { AnalysisBuilder } from "./analysis.ts";
 import { KNOWN_INSERTS, type ParsedInsert } from "./insert-grammar.ts";
+import { MAX_JSON_DEPTH } from "./json-scan.ts";
 import { frameOp, insertOp, langOp, menuOp, repeatOp } from "./insert-ops.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
+
+/** Repeat blocks open inside one another at most this deep; a deeper one prints nothing. */
+export const MAX_BLOCK_DEPTH = 64;
 
 export class InsertCompiler {
   private readonly a: AnalysisBuilder;
   private readonly prog: ProgramBuilder;
+  /**
+   * 0, or inside a block opened too deep: 1 + the repeats opened (and not yet closed) inside it,
+   * which are text of its body rather than blocks.
+   */
+  private tooDeep = 0;
 
   constructor(a: AnalysisBuilder, prog: ProgramBuilder) {
     this.a = a;
@@ -41,7 +55,9 @@ export class InsertCompiler {
     const a = this.a;
     const prog = this.prog;
     a.insert(ins.full, kind !== undefined);
-    if (ins.paramsError) {
+    if (ins.paramsTooDeep) {
+      a.warn("insert_params_too_deep", `the parameters of ${ins.full} nest deeper than ${MAX_JSON_DEPTH} levels; it prints nothing`, start);
+    } else if (ins.paramsError) {
       a.warn("bad_insert_params", `the parameters of ${ins.full} are not a JSON object; it prints nothing`, start);
     }
     if (kind === undefined) {
@@ -74,14 +90,35 @@ export class InsertCompiler {
   }
 
   private openRepeat(ins: ParsedInsert, start: number, end: number): void {
+    if (this.tooDeep > 0) {
+      this.tooDeep++; // text of the too-deep block's body
+      return;
+    }
     this.a.insert(ins.full, true);
-    if (ins.paramsError) {
+    if (this.prog.depth() >= MAX_BLOCK_DEPTH) {
+      this.a.warn(
+        "repeat_too_deep",
+        `svc/repeat blocks nest at most ${MAX_BLOCK_DEPTH} deep; this block prints nothing, and repeats inside it are not blocks`,
+        start,
+      );
+      this.tooDeep = 1;
+      this.prog.openBlock(repeatOp(this.a, { ...ins, params: null, paramsError: true }, start), start, end);
+      return;
+    }
+    if (ins.paramsTooDeep) {
+      this.a.warn("insert_params_too_deep", `the parameters of ${ins.full} nest deeper than ${MAX_JSON_DEPTH} levels; the block prints nothing`, start);
+    } else if (ins.paramsError) {
       this.a.warn("bad_insert_params", `the parameters of ${ins.full} are not a JSON object; the block prints nothing`, start);
     }
     this.prog.openBlock(repeatOp(this.a, ins, start), start, end);
   }
 
   private closeRepeat(start: number, end: number): void {
+    if (this.tooDeep > 1) {
+      this.tooDeep--; // closes a repeat that is text of the too-deep block's body
+      return;
+    }
+    this.tooDeep = 0;
     if (!this.prog.inBlock()) {
       this.a.warn("stray_repeat_close", "<!-- /svc/repeat --> without an open svc/repeat; left as it is", start);
       return;

@@ -20,9 +20,13 @@ export interface ParsedInsert {
   paramsEnd: number;
   /** The parsed parameters; null when absent or unparseable. */
   params: Record<string, unknown> | null;
-  /** True when parameter text is present but is not a JSON object. */
+  /** True when parameter text is present but is not a JSON object (or nests too deep). */
   paramsError: boolean;
+  /** True when the parameters nest deeper than MAX_JSON_DEPTH: never parsed (paramsError too). */
+  paramsTooDeep: boolean;
 }
+
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "./json-scan.ts";
 
 const SLASH = 0x2f;
 const BRACE = 0x7b;
@@ -38,9 +42,13 @@ function isNameChar(c: number): boolean {
   );
 }
 
-/** Parses JSON text that must be an object; undefined otherwise. */
-export function parseJsonObject(text: string): Record<string, unknown> | undefined {
+/**
+ * Parses JSON text that must be an object; undefined otherwise, and "too_deep" (without parsing
+ * it) when it nests deeper than MAX_JSON_DEPTH, so no deep value ever sits in a program.
+ */
+export function parseJsonObject(text: string): Record<string, unknown> | "too_deep" | undefined {
   if (text.charCodeAt(0) !== BRACE) return undefined;
+  if (nestedDeeperThan(text, MAX_JSON_DEPTH)) return "too_deep";
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -99,20 +107,22 @@ export function parseInsert(html: string, start: number, end: number): ParsedIns
   if (close) {
     // A block close carries no parameters.
     if (k < j) return null;
-    return { full, name, form: "close", paramsText: null, paramsStart: k, paramsEnd: k, params: null, paramsError: false };
+    return { full, name, form: "close", paramsText: null, paramsStart: k, paramsEnd: k, params: null, paramsError: false, paramsTooDeep: false };
   }
   let paramsText: string | null = null;
   let params: Record<string, unknown> | null = null;
   let paramsError = false;
+  let paramsTooDeep = false;
   if (k < j) {
     paramsText = html.slice(k, j);
     const parsed = parseJsonObject(paramsText);
     if (parsed === undefined) paramsError = true;
+    else if (parsed === "too_deep") paramsError = paramsTooDeep = true;
     else params = parsed;
   } else {
     j = k;
   }
-  return { full, name, form: selfClosing ? "self" : "open", paramsText, paramsStart: k, paramsEnd: j, params, paramsError };
+  return { full, name, form: selfClosing ? "self" : "open", paramsText, paramsStart: k, paramsEnd: j, params, paramsError, paramsTooDeep };
 }
 
 /** The inserts this module knows, by full name. */

@@ -1,6 +1,48 @@
-// A tiny JSON scanner that records where each member of a top-level object sits, so a
-// reference can be rewritten in place: only the key or value token changes, every other
-// byte (spacing, key order, escapes elsewhere) stays as written.
+// Two small JSON scanners that never recurse. `nestedDeeperThan` measures how deep JSON text
+// nests before anything parses it: request bodies (app.ts) and the JSON inside markup
+// (insert parameters, binds) deeper than MAX_JSON_DEPTH are refused, so no recursive code of the
+// service or of V8 (JSON.stringify, structuredClone) ever meets deep input. `scanObjectMembers`
+// records where each member of a top-level object sits, so a reference can be rewritten in
+// place: only the key or value token changes, every other byte (spacing, key order, escapes
+// elsewhere) stays as written.
+
+/**
+ * How deep any JSON the service reads may nest: the top-level value is level 1, each object or
+ * array inside one more. Request bodies deeper than this are 400 body_too_deep; insert parameters
+ * and binds deeper than this are compile warnings (docs/security.md, docs/markup.md).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * True when the JSON text `text[start, end)` opens more than `max` objects or arrays inside one
+ * another. One linear pass: brackets inside strings do not count (a string is skipped to its
+ * closing quote, escapes included); the scan stops at the first bracket past `max`. Text that is
+ * not JSON gives some answer; the parser that runs next refuses it.
+ */
+export function nestedDeeperThan(text: string, max: number, start = 0, end = text.length): boolean {
+  let depth = 0;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // To the closing quote: one preceded by an even number of backslashes. Each run of
+      // backslashes is counted once, for the quote right after it, so the pass stays linear.
+      let q = i;
+      for (;;) {
+        q = text.indexOf('"', q + 1);
+        if (q < 0 || q >= end) return false; // an unterminated string: not JSON
+        let slashes = 0;
+        while (text.charCodeAt(q - 1 - slashes) === 0x5c) slashes++;
+        if ((slashes & 1) === 0) break;
+      }
+      i = q;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
 
 export interface JsonMember {
   key: string;

@@ -55,6 +55,11 @@ export class ProgramBuilder {
     return this.levels.length > 1;
   }
 
+  /** Blocks open around the current point: 0 at the top level. */
+  depth(): number {
+    return this.levels.length - 1;
+  }
+
   /** Opens the body of `repeat`, whose open comment is html[start, end) (left out of the output). */
   openBlock(repeat: RepeatOp, start: number, end: number): void {
     this.flush(start);

@@ -89,16 +89,15 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
 
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  const { submitted, renewed } = await ctx.db.transaction().execute(async (trx) => {
+  const { submitted, renewed, trial } = await ctx.db.transaction().execute(async (trx) => {
     // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
     const held = await lockedTree(trx, menu, at, locations);
     const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
     const written = await writeTree(trx, site.id, menu.id, plan.items, at, held, answered);
-    await checkMenu(ctx, trx, site.id, menu.id, locations);
-    return written;
+    return { ...written, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
   });
   if (renewed.length > 0) warnings.push(renewedWarning(renewed));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu) });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu) }, trial);
   const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted, plan.addressing);
   const assigned = assignedOf(await locationRows(ctx.db, site.id, resolved.theme), menu.id);
   return {
@@ -136,7 +135,7 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
 
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  const id = await ctx.db.transaction().execute(async (trx) => {
+  const { id, trial } = await ctx.db.transaction().execute(async (trx) => {
     const tree = await lockedTree(trx, menu, at, locations);
     const parent = single.parent;
     if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
@@ -147,10 +146,9 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
       .values(itemValues(site.id, menu.id, parent, nextPosition(tree.level(parent)), single.item, pageId, at))
       .returning("id")
       .executeTakeFirstOrThrow();
-    await checkMenu(ctx, trx, site.id, menu.id, locations);
-    return row.id;
+    return { id: row.id, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
   });
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id }, trial);
   const { record, total } = await recordOf(ctx, site, menu, id);
   return { created: true, fields: { site_id: site.id, menu: menuShort(menu), item: record, total, rebaked }, warnings };
 }
@@ -177,7 +175,7 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
 
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  await ctx.db.transaction().execute(async (trx) => {
+  const trial = await ctx.db.transaction().execute(async (trx) => {
     const tree = await lockedTree(trx, menu, at, locations);
     const row = tree.get(id);
     if (!row) throw fail("item_not_found", { item: id, menu: menu.id });
@@ -203,7 +201,7 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
     }
     await trx.updateTable("menu_items").set(set).where("id", "=", id).execute();
     if (set.parent_id !== undefined) await renumber(trx, tree.level(from).filter((r) => r.id !== id), at);
-    await checkMenu(ctx, trx, site.id, menu.id, locations);
+    return checkMenu(ctx, trx, site.id, menu.id, locations);
   });
 
   const { record: after } = await recordOf(ctx, site, menu, id);
@@ -214,7 +212,7 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
     if (was !== now) item[field] = { from: was, to: now };
   }
   if (Object.keys(item).length === 1) warnings.push(warning("nothing_changed", "The item already had these values.", { item: id }));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id }, trial);
   return { fields: { site_id: site.id, menu: menuShort(menu), item, current: after, rebaked }, warnings };
 }
 

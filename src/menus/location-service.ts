@@ -33,7 +33,7 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
 
   const replaced: Array<{ map: string; lang: string | null; menu_id: number }> = [];
   // The locations it held before the write and holds after it: both print anew.
-  const locations = await ctx.db.transaction().execute(async (trx) => {
+  const { locations, trial } = await ctx.db.transaction().execute(async (trx) => {
     // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
     if (!(await touchMenu(trx, menu.id, gmt(ctx.clock())))) throw fail("menu_not_found", { ref });
     const before = await locationNamesOfMenu(trx, menu.id);
@@ -43,11 +43,10 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
       await writeMapEntry(trx, site.id, theme, location, write.key, menu.id);
     }
     const locations = [...before, ...(await locationNamesOfMenu(trx, menu.id))];
-    await checkMenu(ctx, trx, site.id, menu.id, locations);
-    return locations;
+    return { locations, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
   });
   const back = await readBack(ctx, site.id, writes, menu.id);
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme }, trial);
   if (!back.stored) throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
   if (replaced.length > 0) {
     warnings.push(warning("location_reassigned", `"${location}" held another menu; it now holds "${menu.name}".`, { location, replaced }));

@@ -9,7 +9,7 @@ import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext, Trial } from "../publish/contract.ts";
 import { checkPageUrls } from "./answered.ts";
 import { parseTree, type ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
@@ -126,7 +126,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
 
   const at = gmt(ctx.clock());
   const writes: MapWrite[] = location === null ? [] : writeKeys(state, lang).map((key) => ({ theme, location, key }));
-  let created: { menu: MenuRow; submitted: Map<number, string> } | undefined;
+  let created: { menu: MenuRow; submitted: Map<number, string>; trial: Trial | undefined } | undefined;
   // A derived slug taken by a concurrent writer meanwhile is derived again; an explicit one is refused.
   for (let attempt = 1; created === undefined; attempt++) {
     try {
@@ -139,8 +139,8 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
         await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
         const { submitted: ids } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
         for (const write of writes) await writeMapEntry(trx, site.id, write.theme, write.location, write.key, inserted.id);
-        if (location !== null) await checkMenu(ctx, trx, site.id, inserted.id, [location]);
-        return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids };
+        const trial = location === null ? undefined : await checkMenu(ctx, trx, site.id, inserted.id, [location]);
+        return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids, trial };
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -148,11 +148,11 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
       slug = firstFreeSlug(slugify(name) || FALLBACK_MENU_SLUG, await menuSlugs(ctx.db, site.id));
     }
   }
-  const { menu, submitted } = created;
+  const { menu, submitted, trial } = created;
 
   const back = await readBack(ctx, site.id, writes, menu.id);
   // A new menu held no location before: it prints only where it was just assigned.
-  const rebaked = await publishMenu(ctx, site.id, menu.id, location === null ? [] : [location], { menu: menuBrief(menu) });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, location === null ? [] : [location], { menu: menuBrief(menu) }, trial);
   if (!back.stored) {
     throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
   }

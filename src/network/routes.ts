@@ -11,6 +11,8 @@ import type { Caller } from "../site/callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";
 import { issueToken, listTokens, login, reissueToken, revokeToken } from "./tokens-service.ts";
 import { createUser, getUser, listUsers, profile } from "./users-service.ts";
+import { siteIdFrom } from "./input.ts";
+import { quotaRoutes } from "./quota-routes.ts";
 
 const Site = Obj({ id: Type.Integer(), name: Type.String(), domain: Type.String(), home_url: Type.String(), created_at_gmt: Type.String() });
 const User = Obj({ id: Type.Integer(), login: Type.String(), email: Type.Union([Type.String(), Type.Null()]), super_admin: Type.Boolean() });
@@ -30,9 +32,7 @@ function body(request: FastifyRequest): Record<string, unknown> {
 }
 
 function siteIdOf(request: FastifyRequest): number {
-  const raw = (request.params as { id: string }).id;
-  if (!/^[1-9]\d{0,9}$/.test(raw)) throw fail("site_not_found");
-  return Number(raw);
+  return siteIdFrom((request.params as { id: string }).id);
 }
 
 export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits: Limits): void {
@@ -66,6 +66,8 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
     const site = await deleteSite(ctx, caller(request), siteIdOf(request));
     return ok({ site, deleted: true });
   });
+
+  quotaRoutes(app, ctx);
 
   app.post("/api/users", {
     schema: { tags, summary: "Create a user (super-administrator)", body: Obj({ login: Opt(Type.String()), email: Opt(Type.String()), password: Opt(Type.String()), super_admin: Opt(Type.Boolean()) }), response: { 201: Success({ user: User }), ...commonErrors } },

@@ -1,8 +1,12 @@
 // API tokens: issued, listed, revoked and reissued (CONTRACT §3), and login by password.
 // The secret is shown once, in the answer that creates it; only its SHA-256 is stored.
+// A user holds at most TOKENS_PER_USER live tokens (issue 16, docs/security.md): minting past it
+// is 409 token_limit_reached; a reissue keeps its place, a revoke frees one. The count and the
+// insert share one transaction, which first locks the user's row on PostgreSQL (SQLite runs one
+// transaction at a time), so two mints at once never both take the last place.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
-import type { Db } from "../store/database.ts";
+import { isPostgres, type Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { Caller } from "../site/callers.ts";
 import type { ServiceContext } from "../publish/contract.ts";
@@ -16,7 +20,16 @@ export interface IssuedToken {
   token: string;
 }
 
-/** Stores a token for a user; `secret` is given only when the operator chose it (SVC_ADMIN_TOKEN). */
+/** The most live tokens one user may hold, as GitHub caps fine-grained personal tokens. */
+export const TOKENS_PER_USER = 50;
+
+/** The label of the tokens login makes; at the cap, login replaces the oldest of them. */
+const LOGIN_LABEL = "login";
+
+/**
+ * Stores a token for a user, uncapped: for the first start and SVC_ADMIN_TOKEN (the operator's
+ * token is always taken). `secret` is given only when the operator chose it.
+ */
 export async function storeToken(db: Db, now: number, userId: number, label: string | null, secret = generateToken()): Promise<IssuedToken> {
   const at = gmt(now);
   const row = await db
@@ -34,15 +47,49 @@ async function tokenOwnedBy(ctx: ServiceContext, userId: number, tokenRef: strin
   return row;
 }
 
+/** Inside a transaction: locks the user's row until it ends (PostgreSQL), or answers user_not_found. */
+async function lockUser(trx: Db, userId: number): Promise<void> {
+  const query = trx.selectFrom("users").select("id").where("id", "=", userId);
+  const row = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
+  if (!row) throw fail("user_not_found");
+}
+
+async function liveTokens(trx: Db, userId: number): Promise<number> {
+  const row = await trx.selectFrom("tokens").select((eb) => eb.fn.countAll<number | string>().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * Mints a token within the cap, in one transaction with the count. At the cap a mint is refused
+ * with 409 token_limit_reached, except a login (`rotate`), which first revokes the user's oldest
+ * login token, the way GitHub replaces the oldest OAuth token of a user past its limit; with no
+ * login token to replace, a login is refused too.
+ */
+async function mintToken(db: Db, now: number, userId: number, label: string | null, rotate = false): Promise<IssuedToken> {
+  return db.transaction().execute(async (trx) => {
+    await lockUser(trx, userId);
+    const used = await liveTokens(trx, userId);
+    if (used >= TOKENS_PER_USER) {
+      // A user past the cap (tokens made before it existed) sheds as many as it takes.
+      const excess = used - TOKENS_PER_USER + 1;
+      const oldest = rotate
+        ? await trx.selectFrom("tokens").select("id").where("user_id", "=", userId).where("label", "=", LOGIN_LABEL).orderBy("id").limit(excess).execute()
+        : [];
+      if (oldest.length < excess) throw fail("token_limit_reached", { limit: TOKENS_PER_USER, used });
+      await trx.deleteFrom("tokens").where("id", "in", oldest.map((row) => row.id)).execute();
+    }
+    return storeToken(trx, now, userId, label);
+  });
+}
+
 export async function issueToken(ctx: ServiceContext, caller: Caller, userRef: string, body: Record<string, unknown>): Promise<IssuedToken> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
-  await existingUser(ctx, userId);
   const label = optionalString(body.label, "label", 200)?.trim() || null;
-  return storeToken(ctx.db, ctx.clock(), userId, label);
+  return mintToken(ctx.db, ctx.clock(), userId, label);
 }
 
-/** GET /api/users/{id}/tokens: one page of a user's tokens, by id (every login adds one, so the list grows). */
+/** GET /api/users/{id}/tokens: one page of a user's tokens, by id (at most TOKENS_PER_USER). */
 export async function listTokens(ctx: ServiceContext, caller: Caller, userRef: string, window: ListWindow) {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
@@ -84,6 +131,6 @@ export async function login(ctx: ServiceContext, body: Record<string, unknown>):
   // so the answer's timing does not tell which logins exist.
   const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
   if (!row || !row.password_hash || !ok) return null;
-  const token = await storeToken(ctx.db, ctx.clock(), row.id, "login");
+  const token = await mintToken(ctx.db, ctx.clock(), row.id, LOGIN_LABEL, true);
   return { user: userRecord(row), token };
 }

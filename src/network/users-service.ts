@@ -2,6 +2,7 @@
 import type { Selectable } from "kysely";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
+import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { UsersTable } from "../store/schema.ts";
@@ -88,12 +89,37 @@ export async function getUser(ctx: ServiceContext, caller: Caller, ref: string):
   return userRecord(await existingUser(ctx, id));
 }
 
+/**
+ * Whether a site administrator may see this user: it holds a role on a site the caller
+ * administers (this one included). A super-administrator sees every user.
+ */
+async function visibleTo(db: Db, caller: Caller, userId: number): Promise<boolean> {
+  if (caller.superAdmin || caller.userId === userId) return true;
+  const row = await db
+    .selectFrom("memberships as theirs")
+    .innerJoin("memberships as mine", "mine.site_id", "theirs.site_id")
+    .select("theirs.site_id")
+    .where("theirs.user_id", "=", userId)
+    .where("mine.user_id", "=", caller.userId)
+    .where("mine.role", "=", "administrator")
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * PUT /api/site/{site_id}/users/{user_id}. A site administrator may give a role only to a user
+ * it can already see (issue 16): anyone else answers 404 user_not_found, as an unknown id does,
+ * and nothing is written, so the call does not tell which users exist. Checked inside the
+ * write's transaction, so a membership removed meanwhile is not relied on.
+ */
 export async function setRole(ctx: ServiceContext, siteId: number, userRef: string, caller: Caller, body: Record<string, unknown>) {
   const role = body.role;
   if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) throw fail("invalid_role", { allowed: ROLES });
   const userId = userIdOf(userRef, caller);
-  await existingUser(ctx, userId);
   await ctx.db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
+    if (!user || !(await visibleTo(trx, caller, userId))) throw fail("user_not_found");
     const updated = await trx.updateTable("memberships").set({ role }).where("site_id", "=", siteId).where("user_id", "=", userId).executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("memberships").values({ site_id: siteId, user_id: userId, role }).execute();
   });

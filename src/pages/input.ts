@@ -87,12 +87,16 @@ export function fieldsFrom(value: unknown): Record<string, unknown> | undefined 
   return value as Record<string, unknown>;
 }
 
-/** `fields` of a PATCH merge into the stored ones; a key set to null is removed. */
+/**
+ * `fields` of a PATCH merge into the stored ones; a key set to null is removed. Keys are data,
+ * `__proto__` too: defined, not assigned (an assignment would set the object's prototype and the
+ * field would vanish from what is stored).
+ */
 export function mergeFields(stored: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
   const out = { ...stored };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else out[key] = value;
+    else Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   if (Buffer.byteLength(JSON.stringify(out), "utf8") > MAX_FIELDS_BYTES) tooLong("fields", MAX_FIELDS_BYTES, "bytes");
   return out;

@@ -7,6 +7,8 @@ import { childPath, pathSegments } from "./paths.ts";
 import { descendantsOf, pageAt, pageById, type PageRow } from "./queries.ts";
 import { candidateOf, lookupPage } from "./refs.ts";
 import { slugify } from "./slug.ts";
+import { pageBytes } from "../quotas/bytes.ts";
+import { requireRoom } from "../quotas/usage.ts";
 
 /** A draft page made on the way to a missing parent. */
 export interface Stub {
@@ -53,15 +55,13 @@ export async function placeAtPath(trx: Db, siteId: number, lang: string, segment
       if (!createMissing) {
         throw fail("parent_not_found", { field, segment, path: wanted, lang: lang === "" ? null : lang, created_stubs: [] });
       }
-      row = await trx
-        .insertInto("pages")
-        .values({
-          site_id: siteId, parent_id: placement.parentId, lang, slug: segment, path: childPath(placement.parentPath, segment),
-          title: stubTitle(segment), status: "draft", content: "", fields_json: "{}", frame_id: null, translation_group: null,
-          created_at_gmt: now, updated_at_gmt: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const stub = {
+        site_id: siteId, parent_id: placement.parentId, lang, slug: segment, path: childPath(placement.parentPath, segment),
+        title: stubTitle(segment), status: "draft", content: "", fields_json: "{}", frame_id: null, translation_group: null,
+        created_at_gmt: now, updated_at_gmt: now,
+      };
+      await requireRoom(trx, siteId, { pages: 1, stored_bytes: pageBytes(stub) });
+      row = await trx.insertInto("pages").values(stub).returningAll().executeTakeFirstOrThrow();
       placement.stubs.push({ id: row.id, path: row.path });
     }
     placement = { parentId: row.id, parentPath: row.path, stubs: placement.stubs };

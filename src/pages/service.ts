@@ -5,7 +5,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked } from "../publish/contract.ts";
+import type { Change, Rebaked, Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
@@ -28,6 +28,8 @@ import { offlineBetween } from "./offline.ts";
 import { WriteRegion } from "./region.ts";
 import { siteAddressing } from "../site/addresses.ts";
 import { movePaths, parentPathOf, placement, TOP, type Placement, type Stub } from "./placement.ts";
+import { pageBytes } from "../quotas/bytes.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
 
 export interface SlugChanged {
   from: string;
@@ -64,8 +66,8 @@ interface Written {
   slugChanged?: SlugChanged;
 }
 
-export async function announce(ctx: ServiceContext, siteId: number, changes: Change[]): Promise<Rebaked> {
-  return changes.length === 0 ? nothingRebaked() : ctx.publisher.changed(siteId, changes);
+export async function announce(ctx: ServiceContext, siteId: number, changes: Change[], trial?: Trial): Promise<Rebaked> {
+  return changes.length === 0 ? nothingRebaked() : ctx.publisher.changed(siteId, changes, { trial });
 }
 
 /** Runs a write transaction; a unique-key race (two writers taking one slug) is retried. */
@@ -82,15 +84,13 @@ async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promi
 async function createPage(trx: Db, siteId: number, lang: string, where: Placement, change: PageChange & { title: string }, now: string): Promise<Written> {
   const desired = change.slug?.slug ?? slugFromTitle(change.title);
   const slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang));
-  const row = await trx
-    .insertInto("pages")
-    .values({
-      site_id: siteId, parent_id: where.parentId, lang, slug, path: childPath(where.parentPath, slug), title: change.title,
-      status: change.status ?? "publish", content: change.content ?? "", fields_json: JSON.stringify(change.fields ?? {}),
-      frame_id: change.frameId ?? null, translation_group: null, created_at_gmt: now, updated_at_gmt: now,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const values = {
+    site_id: siteId, parent_id: where.parentId, lang, slug, path: childPath(where.parentPath, slug), title: change.title,
+    status: change.status ?? "publish", content: change.content ?? "", fields_json: JSON.stringify(change.fields ?? {}),
+    frame_id: change.frameId ?? null, translation_group: null, created_at_gmt: now, updated_at_gmt: now,
+  };
+  await requireRoom(trx, siteId, { pages: 1, stored_bytes: pageBytes(values) });
+  const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
   return { row, created: true, ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}) };
 }
 
@@ -130,6 +130,9 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
   let slug = desired;
   if (moved || desired !== page.slug) slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang, page.id));
   const path = childPath(where.parentPath, slug);
+  const fieldsJson = change.fields !== undefined ? JSON.stringify(change.fields) : undefined;
+  const weighs = pageBytes({ title: change.title ?? page.title, content: change.content ?? page.content, fields_json: fieldsJson ?? page.fields_json });
+  await requireRoom(trx, siteId, { stored_bytes: weighs - pageBytes(page) });
 
   const row = await trx
     .updateTable("pages")
@@ -138,7 +141,7 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
       ...(change.title !== undefined ? { title: change.title } : {}),
       ...(change.status !== undefined ? { status: change.status } : {}),
       ...(change.content !== undefined ? { content: change.content } : {}),
-      ...(change.fields !== undefined ? { fields_json: JSON.stringify(change.fields) } : {}),
+      ...(fieldsJson !== undefined ? { fields_json: fieldsJson } : {}),
       ...(change.frameId !== undefined ? { frame_id: change.frameId } : {}),
       updated_at_gmt: now,
     })
@@ -166,13 +169,17 @@ async function writeAndAnnounce(
 ): Promise<PageWriteAnswer> {
   const now = gmt(ctx.clock());
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
-  const { written, stubs, changes, offline } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
+  const { written, stubs, changes, offline, trial } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
     const region = new WriteRegion(trx, site.id);
+    await holdRoom(trx, site.id);
     const done = await work(trx, now, region);
     const id = done.written.row.id;
     const { before, after, subjects } = await region.trees([id], [...(done.written.created ? [id] : []), ...done.stubs.map((stub) => stub.id)]);
     const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site", subjects);
-    return { ...done, offline, changes: pageChangesBetween(before, after, [id], subjects) };
+    const changes = pageChangesBetween(before, after, [id], subjects);
+    // What prints the page (its own output first), within the render budgets, or nothing is written.
+    const trial = changes.length > 0 ? await ctx.publisher.check(trx, site.id, changes) : undefined;
+    return { ...done, offline, changes, trial };
   });
   warnings.push(...offline);
   if (options.dryRun) {
@@ -180,7 +187,7 @@ async function writeAndAnnounce(
     const [page] = current ? await pageRecords(ctx.db, site, ctx.publicPort, [current]) : [undefined];
     return { page: page as PageRecord, created: false, dry_run: true, applied: false, rebaked: nothingRebaked(), warnings };
   }
-  const rebaked = await announce(ctx, site.id, changes);
+  const rebaked = await announce(ctx, site.id, changes, trial);
   const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [written.row]);
   if (written.slugChanged) {
     warnings.push(warning("slug_changed", `The slug "${written.slugChanged.from}" is taken here; the page got "${written.slugChanged.to}".`, { ...written.slugChanged }));
@@ -342,10 +349,12 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
   const reparented: number[] = [];
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
   const { changes, offline } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
+    await holdRoom(trx, site.id);
     const beforeTree = new PageTree(await liteRowsOf(trx, site.id));
     const parentPath = parentPathOf(page);
     const children = await findPages(trx, site.id, { parentId: page.id });
-    await trx.deleteFrom("pages").where("site_id", "=", site.id).where("id", "=", page.id).execute();
+    const gone = await trx.deleteFrom("pages").where("site_id", "=", site.id).where("id", "=", page.id).returning(["title", "content", "fields_json"]).executeTakeFirst();
+    if (gone) await requireRoom(trx, site.id, { pages: -1, stored_bytes: -pageBytes(gone) });
     for (const child of children) {
       const slug = firstFreeSlug(child.slug, await slugsUnder(trx, site.id, page.parent_id, child.lang, child.id));
       const path = childPath(parentPath, slug);

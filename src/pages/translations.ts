@@ -19,6 +19,8 @@ import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
 import { announce, type SlugChanged } from "./service.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
+import { pageBytes } from "../quotas/bytes.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
 
 const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing"] as const;
 const MISSING_KEYS = ["missing", "lang"] as const;
@@ -45,13 +47,16 @@ function linkFailed(reason: "lang_required" | "same_language" | "origin_not_foun
 
 /** A transaction whose page changes (tree before and after) are announced after it commits. */
 async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx: Db) => Promise<T>): Promise<{ result: T; rebaked: Rebaked }> {
-  const { result, changes } = await ctx.db.transaction().execute(async (trx) => {
+  const { result, changes, trial } = await ctx.db.transaction().execute(async (trx) => {
+    await holdRoom(trx, siteId);
     const before = new PageTree(await liteRowsOf(trx, siteId));
     const result = await work(trx);
     const after = new PageTree(await liteRowsOf(trx, siteId));
-    return { result, changes: pageChangesBetween(before, after) };
+    const changes = pageChangesBetween(before, after);
+    const trial = changes.length > 0 ? await ctx.publisher.check(trx, siteId, changes) : undefined;
+    return { result, changes, trial };
   });
-  return { result, rebaked: await announce(ctx, siteId, changes) };
+  return { result, rebaked: await announce(ctx, siteId, changes, trial) };
 }
 
 /**
@@ -100,6 +105,7 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
       const path = childPath(existing.path.slice(0, existing.path.lastIndexOf("/")), finalSlug);
       const hasChildren = path !== existing.path && (await trx.selectFrom("pages").select("id").where("site_id", "=", site.id).where("parent_id", "=", existing.id).executeTakeFirst());
       if (hasChildren) throw fail("page_has_children", { id: existing.id }, "The translation has child pages; rename it with PATCH /pages/{ref}.");
+      await requireRoom(trx, site.id, { stored_bytes: pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}) }) - pageBytes(existing) });
       const row = await trx
         .updateTable("pages")
         .set({
@@ -128,15 +134,13 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
     }
     const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title) : current.slug);
     const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
-    const row: PageRow = await trx
-      .insertInto("pages")
-      .values({
-        site_id: site.id, parent_id: parentId, lang, slug: finalSlug, path: childPath(parentPath, finalSlug), title: title ?? current.title,
-        status: status ?? (current.status === "trash" ? "draft" : current.status), content: content ?? current.content,
-        fields_json: current.fields_json, frame_id: current.frame_id, translation_group: group, created_at_gmt: now, updated_at_gmt: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const values = {
+      site_id: site.id, parent_id: parentId, lang, slug: finalSlug, path: childPath(parentPath, finalSlug), title: title ?? current.title,
+      status: status ?? (current.status === "trash" ? "draft" : current.status), content: content ?? current.content,
+      fields_json: current.fields_json, frame_id: current.frame_id, translation_group: group, created_at_gmt: now, updated_at_gmt: now,
+    };
+    await requireRoom(trx, site.id, { pages: 1, stored_bytes: pageBytes(values) });
+    const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
     return { row, created: true, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
   });
 

@@ -5,23 +5,69 @@
 // `/*` route below sends, without routing, hooks and the reply machinery, which cost more than
 // the answer itself. Everything else (a page not in memory, another method, an API path,
 // /healthz, an address with U+0000, a server shutting down) goes to Fastify as before.
+//
+// Every public request, from memory or not, is counted against its client address's public limit
+// (SVC_PUBLIC_RATE_LIMIT_PER_MIN, http/limits.ts): past it, 429 with Retry-After. A 404 tells why
+// (X-Svc-Reason) only to a request carrying a token of an administrator of that site; to anyone
+// else a draft, a trashed page and an address that never held a page answer the same bytes.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
+import { presentedToken } from "../http/guard.ts";
+import type { Limits, PublicAllowance } from "../http/limits.ts";
+import { OverBudget } from "../markup/index.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
-import type { PublicSite } from "./public-site.ts";
+import type { Db } from "../store/database.ts";
+import type { PublicAnswer, PublicSite } from "./public-site.ts";
 import { hostOf } from "../site/addresses.ts";
+import { administers, callerByToken } from "../site/callers.ts";
 
-export function publicRoutes(app: FastifyInstance, site: PublicSite): void {
+/** What the public routes need besides the site: the limits, and the database to check a token. */
+export interface PublicGate {
+  db: Db;
+  limits: Limits;
+}
+
+/** The answer past the public limit: the same from memory and through Fastify. */
+export function tooManyPublic(retryAfterSeconds: number): PublicAnswer {
+  return {
+    status: 429,
+    headers: { "content-type": "text/html; charset=utf-8", "retry-after": String(retryAfterSeconds), "cache-control": "no-store" },
+    body: "<!DOCTYPE html>\n<title>Too many requests</title><h1>Too many requests</h1>\n",
+  };
+}
+
+/** Whether the request carries a token of an administrator of the site this host serves. */
+async function showsReason(gate: PublicGate, site: PublicSite, request: FastifyRequest, host: string): Promise<boolean> {
+  const token = presentedToken(request);
+  if (token === null) return false;
+  const caller = await callerByToken(gate.db, token);
+  if (caller === null) return false;
+  if (caller.superAdmin) return true;
+  const served = await site.directory.resolve(host);
+  return served !== undefined && (await administers(gate.db, caller, served.id));
+}
+
+export function publicRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url === "/api" || request.url.startsWith("/api/")) throw fail("route_not_found");
+    const allowance = await gate.limits.consumePublic(request.ip);
+    if (!allowance.allowed) {
+      const refused = tooManyPublic(allowance.retryAfterSeconds);
+      return reply.code(refused.status).headers(refused.headers).send(refused.body);
+    }
     const ifNoneMatch = request.headers["if-none-match"];
+    const host = hostOf(request.headers.host);
     try {
-      const answer = await site.answer(hostOf(request.headers.host), request.url, Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch);
-      return reply.code(answer.status).headers(answer.headers).send(answer.body);
+      const answer = await site.answer(host, request.url, Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch);
+      const { "x-svc-reason": reason, ...headers } = answer.headers;
+      if (reason !== undefined && (await showsReason(gate, site, request, host))) headers["x-svc-reason"] = reason;
+      return reply.code(answer.status).headers(headers).send(answer.body);
     } catch (error) {
-      if (error instanceof ExecutorUnavailable) {
+      // A render that does not answer, or one past its budgets (a write checks its bakes first,
+      // so only a page rendering on request with data changed since can): no page, no 500.
+      if (error instanceof ExecutorUnavailable || error instanceof OverBudget) {
         return reply.code(503).header("retry-after", "5").type("text/html; charset=utf-8").send("<!DOCTYPE html>\n<title>Temporarily unavailable</title><h1>Temporarily unavailable</h1>\n");
       }
       throw error;
@@ -35,6 +81,22 @@ export interface FromMemoryOptions {
   closing: () => boolean;
   /** Fastify's logger: with `info` on, the two request lines Fastify writes are written too. */
   log: FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  /** The public limit, counted here for the requests answered here (in memory: no promise). */
+  limits: Limits;
+  /** SVC_TRUST_PROXY: the client address is X-Forwarded-For's first entry, as Fastify's `request.ip`. */
+  trustProxy: boolean;
+}
+
+/** The client address Fastify's `request.ip` gives for this request (trustProxy true or false). */
+export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
+  const socket = req.socket.remoteAddress ?? "";
+  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
+  if (typeof forwarded !== "string") return socket;
+  for (const entry of forwarded.split(",")) {
+    const address = entry.replace(/^[ \t]+|[ \t]+$/g, "");
+    if (address !== "") return address;
+  }
+  return socket;
 }
 
 /** Paths Fastify routes elsewhere than `/*`: /healthz, and /api and everything under it. */
@@ -57,6 +119,20 @@ export function answerFromMemory(site: PublicSite, options: FromMemoryOptions): 
     const ifNoneMatch = req.headers["if-none-match"];
     const hit = site.cached(hostOf(req.headers.host), url, Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch);
     if (!hit) return false;
+    // Counted only once answered here: a request left to Fastify is counted by its route.
+    const allowance = options.limits.consumePublic(clientAddress(req, options.trustProxy));
+    if (allowance instanceof Promise) {
+      allowance.then((a) => write(req, res, a, hit), (error) => {
+        options.log.error({ err: error }, "public limit");
+        write(req, res, { allowed: true, retryAfterSeconds: 0 }, hit);
+      });
+    } else write(req, res, allowance, hit);
+    return true;
+  };
+
+  function write(req: IncomingMessage, res: ServerResponse, allowance: PublicAllowance, page: PublicAnswer): void {
+    const hit = allowance.allowed ? page : tooManyPublic(allowance.retryAfterSeconds);
+    const url = req.url ?? "/";
     const started = options.log.isLevelEnabled?.("info") ? performance.now() : 0;
     const id = randomUUID();
     const log = started ? options.log.child({ reqId: id }) : null;
@@ -67,6 +143,5 @@ export function answerFromMemory(site: PublicSite, options: FromMemoryOptions): 
     res.writeHead(hit.status, { "x-request-id": id, ...hit.headers, "content-length": String(Buffer.byteLength(body)) });
     res.end(body);
     log?.info({ res: { statusCode: hit.status }, responseTime: performance.now() - started }, "request completed");
-    return true;
-  };
+  }
 }

@@ -69,6 +69,13 @@ export interface PublishOptions {
    * is saved until the next bake; the frames that embed a changed frame are listed in `skipped`.
    */
   bake?: boolean;
+  /** What the write's `check` answered: its renders are reused where still exact (trial-handoff.ts). */
+  trial?: Trial;
+}
+
+/** What a check rendered, handed to the `changed` call of the same write (opaque). */
+export interface Trial {
+  readonly kind: "trial";
 }
 
 /** The change sink: the one way a feature announces what it changed. */
@@ -76,9 +83,10 @@ export interface Publisher {
   /**
    * Inside the write's transaction, before it commits: renders what the changes would rebake and
    * writes nothing; throws the service error `render_too_large` (`budget`, `chain`) when a bake
-   * would go past a render budget, so the write rolls back.
+   * would go past a render budget, so the write rolls back. Its answer goes in the options of
+   * the write's `changed` call, so what it rendered is not rendered again.
    */
-  check(trx: Db, siteId: number, changes: Change[], options?: PublishOptions): Promise<void>;
+  check(trx: Db, siteId: number, changes: Change[], options?: PublishOptions): Promise<Trial | undefined>;
   /** Rebakes and flushes whatever the changes affect on that site; never throws for a render fault. */
   changed(siteId: number, changes: Change[], options?: PublishOptions): Promise<Rebaked>;
 }

@@ -5,17 +5,18 @@
 // flushed (run.ts). A site's own row changing maps hosts anew and flushes its pages; a cache flush
 // drops what it names. The report is the `rebaked` object of the answers.
 import { fail } from "../errors.ts";
-import { OverBudget } from "../markup/index.ts";
-import type { Db } from "../store/database.ts";
+import { OverBudget, type RenderResult } from "../markup/index.ts";
+import { isPostgres, type Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
-import type { Change, Publisher, PublishOptions, Rebaked } from "./contract.ts";
+import type { Change, Publisher, PublishOptions, Rebaked, Trial } from "./contract.ts";
 import { renderBounded } from "./bounded-render.ts";
-import { ExecutorUnavailable } from "./executor.ts";
+import { ExecutorUnavailable, inProcessExecutor } from "./executor.ts";
 import { byCodeUnits, nothingRebaked } from "./report.ts";
 import { prepareRender } from "./render-job.ts";
 import { Run, type EngineDeps, type RunMode } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
+import { TrialBakes, TrialHandoff } from "./trial-handoff.ts";
 import { languageState } from "../site/languages.ts";
 
 export type { EngineDeps } from "./run.ts";
@@ -28,9 +29,18 @@ export type { EngineDeps } from "./run.ts";
 const YIELD_EVERY = 16;
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** How a run reads and what it hands over: a trial reads through the write's transaction. */
+interface RunHow {
+  db?: Db;
+  mode?: RunMode;
+  reuse?: ReadonlyMap<string, RenderResult>;
+  kept?: TrialBakes;
+}
+
 export class PublishingEngine implements Publisher {
   /** Per site, the end of the last publish run queued. */
   private readonly runs = new Map<number, Promise<void>>();
+  private readonly handoff = new TrialHandoff();
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -52,14 +62,19 @@ export class PublishingEngine implements Publisher {
    * `bake: false` renders nothing, so nothing is tried. Trials do not wait for the site's publish
    * runs: they only read, and a run may be waiting for the very connection `trx` holds.
    */
-  async check(trx: Db, siteId: number, changes: Change[], options: PublishOptions = {}): Promise<void> {
-    if (options.bake === false) return;
+  async check(trx: Db, siteId: number, changes: Change[], options: PublishOptions = {}): Promise<Trial | undefined> {
+    if (options.bake === false) return undefined;
+    // On SQLite what the trial renders is handed to the write's publish run (trial-handoff.ts),
+    // unless renders are made elsewhere (an executor of its own): what is published is its output.
+    const kept = isPostgres(trx) || this.deps.executor !== inProcessExecutor ? undefined : new TrialBakes();
+    const ticket = this.handoff.ticket(siteId);
     try {
-      await this.publish(siteId, changes, options, trx, "trial");
+      await this.publish(siteId, changes, options, { db: trx, mode: "trial", kept });
     } catch (error) {
       if (error instanceof OverBudget) throw fail("render_too_large", { budget: error.budget, chain: error.chain });
       throw error;
     }
+    return kept ? this.handoff.hand(siteId, ticket, kept) : undefined;
   }
 
   /** Stops the render worker. */
@@ -95,7 +110,12 @@ export class PublishingEngine implements Publisher {
     this.runs.set(siteId, mine);
     try {
       await before;
-      return await this.publish(siteId, changes, options);
+      const { ticket, bakes } = this.handoff.take(siteId, options.trial);
+      try {
+        return await this.publish(siteId, changes, options, { reuse: bakes });
+      } finally {
+        this.handoff.written(siteId, ticket);
+      }
     } finally {
       done();
       if (this.runs.get(siteId) === mine) this.runs.delete(siteId);
@@ -127,7 +147,8 @@ export class PublishingEngine implements Publisher {
     return [...new Set(urls)].sort(byCodeUnits);
   }
 
-  private async publish(siteId: number, changes: Change[], options: PublishOptions, db: Db = this.deps.db, mode: RunMode = "publish"): Promise<Rebaked> {
+  private async publish(siteId: number, changes: Change[], options: PublishOptions, how: RunHow = {}): Promise<Rebaked> {
+    const { db = this.deps.db, mode = "publish" } = how;
     const flushed = mode === "trial" ? [] : await this.flushes(siteId, changes);
     // A site's row matters to renders only when it changed what they print.
     changes = changes.filter((change) => change.kind !== "flush" && !(change.kind === "site" && !change.name && !change.domain));
@@ -140,7 +161,7 @@ export class PublishingEngine implements Publisher {
     const state = await loadSiteState(db, this.deps.sources, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
     if (!state) return nothingRebaked(flushed);
     plan ??= planRun(state.index, changes, options);
-    const run = new Run(db === this.deps.db ? this.deps : { ...this.deps, db }, state, mode);
+    const run = new Run(db === this.deps.db ? this.deps : { ...this.deps, db }, state, mode, how.reuse, how.kept);
     run.flushed(flushed);
     if (options.bake === false) return run.withdraw(plan.withdrawn!);
 

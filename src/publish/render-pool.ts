@@ -59,13 +59,15 @@ export class RenderPool {
   private started(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(this.file);
-    // The worker never keeps the process alive by itself; a pending render's timer does.
-    worker.unref();
     worker.on("message", (answer: WorkerAnswer) => this.answer(answer));
     worker.on("error", (error) => this.fail(error));
     worker.on("exit", (code) => {
       if (this.worker === worker) this.fail(new Error(`the render worker stopped (exit ${code})`));
     });
+    // The worker never keeps the process alive by itself; a pending render's timer does. After
+    // the listeners: a "message" listener refs the worker's port again, and a process whose
+    // worker had rendered once never ended (a test's, once its app was closed).
+    worker.unref();
     this.worker = worker;
     return worker;
   }

@@ -10,13 +10,14 @@ import type { PageRow } from "../store/schema.ts";
 import type { Change, PublishSources, Rebaked } from "./contract.ts";
 import type { Withdrawn } from "./plan.ts";
 import type { CompiledCache } from "./compiled-cache.ts";
-import type { Executor } from "./executor.ts";
+import { inProcessExecutor, type Executor } from "./executor.ts";
 import { renderBounded } from "./bounded-render.ts";
 import type { RenderPool } from "./render-pool.ts";
 import type { PageCache } from "./page-cache.ts";
 import { bakedOptionName, byCodeUnits } from "./report.ts";
 import { prepareRender } from "./render-job.ts";
 import type { SiteDirectory } from "./site-directory.ts";
+import type { TrialBakes } from "./trial-handoff.ts";
 import { addressOf, langOf, type SiteState } from "./site-state.ts";
 
 export interface EngineDeps {
@@ -84,14 +85,18 @@ export class Run {
     private readonly deps: EngineDeps,
     private readonly state: SiteState,
     private readonly mode: RunMode = "publish",
+    /** Bakes of the write's trial, reused instead of rendering again (trial-handoff.ts). */
+    private readonly reuse?: ReadonlyMap<string, RenderResult>,
+    /** A trial keeps its bakes here for the publish run after the commit. */
+    private readonly kept?: TrialBakes,
   ) {
     this.indexPagesOnFrames();
   }
 
   private async render(slug: string, lang: string | null, page?: PageRow): Promise<RenderResult> {
     const prepared = await prepareRender(this.deps.db, this.deps.sources, this.state, this.deps.compiled, slug, { lang, page });
-    // A trial renders in this process whatever the executor: it checks budgets, it does not publish.
-    return renderBounded(this.mode === "trial" ? { ...this.deps, executor: { run: async (job) => job() } } : this.deps, prepared);
+    // A trial renders here whatever the executor: it checks budgets, it does not publish.
+    return renderBounded(this.mode === "trial" ? { ...this.deps, executor: inProcessExecutor } : this.deps, prepared);
   }
 
   /**
@@ -103,7 +108,8 @@ export class Run {
     const key = `${frameId} ${lang ?? ""}`;
     const known = this.bakes.get(key);
     if (known) return known;
-    const result = await this.render(slug, lang);
+    const result = this.reuse?.get(key) ?? (await this.render(slug, lang));
+    this.kept?.keep(key, result);
     if (this.pagesOnFrame(frameId).length > 0 && !this.forgotten.has(frameId)) this.bakes.set(key, result);
     if (this.mode === "trial") return result;
     const at = gmt(this.deps.clock());

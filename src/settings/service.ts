@@ -6,7 +6,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked, SettingKey } from "../publish/contract.ts";
+import type { Change, Rebaked, SettingKey, Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { ServiceContext } from "../publish/contract.ts";
@@ -131,15 +131,17 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
   const changes: Change[] = changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[] }] : [];
   // A new default language moves addresses: the default has no prefix, the others do.
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
+  let trial: Trial | undefined;
   if (changed.length > 0) {
     await ctx.db.transaction().execute(async (trx) => {
       if (name !== undefined) await writeSiteName(trx, site.id, name);
       if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
       // A longer name or tagline is printed wherever frames print it: within the render budgets, or not at all.
-      if (changed.includes("name") || changed.includes("tagline")) await ctx.publisher.check(trx, site.id, [{ kind: "settings", keys: changed.filter((key) => key === "name" || key === "tagline") as SettingKey[] }]);
+      const printed = changed.filter((key): key is SettingKey => key === "name" || key === "tagline");
+      if (printed.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "settings", keys: printed }]);
     });
   }
-  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes) : nothingRebaked();
+  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes, { trial }) : nothingRebaked();
   const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
   return { settings, changed, rebaked, warnings };
 }

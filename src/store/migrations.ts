@@ -13,6 +13,7 @@ import * as m0010 from "./migrations/0010_frames.ts";
 import * as m0020 from "./migrations/0020_menus.ts";
 import * as m0030 from "./migrations/0030_rate_limits.ts";
 import * as m0040 from "./migrations/0040_invalidation_marks.ts";
+import * as m0050 from "./migrations/0050_quotas.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -22,6 +23,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0020_menus", m0020.up],
   ["0030_rate_limits", m0030.up],
   ["0040_invalidation_marks", m0040.up],
+  ["0050_quotas", m0050.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

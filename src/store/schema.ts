@@ -160,6 +160,25 @@ export interface MenuLocationsTable {
   menu_id: number;
 }
 
+// Quotas (issue 16): the limits set per site (a quota without a row has its default) and the
+// running counters of each site's use. Both bigint: on PostgreSQL they are read as strings, so
+// src/quotas/ reads them through Number().
+
+export interface SiteQuotasTable {
+  site_id: number;
+  /** A quota key of src/quotas/catalogue.ts. */
+  quota: string;
+  value: number;
+}
+
+export interface SiteUsageTable {
+  site_id: number;
+  pages: number;
+  frames: number;
+  data_items: number;
+  stored_bytes: number;
+}
+
 export interface Tables {
   frames: FramesTable;
   frame_bakes: FrameBakesTable;
@@ -175,6 +194,8 @@ export interface Tables {
   menus: MenusTable;
   menu_items: MenuItemsTable;
   menu_locations: MenuLocationsTable;
+  site_quotas: SiteQuotasTable;
+  site_usage: SiteUsageTable;
 }
 
 /** A page row as read. */

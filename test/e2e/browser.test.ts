@@ -35,7 +35,7 @@ describe("a two-language site in a real browser", { skip: existsSync(CHROMIUM) ?
     const port = await freePort();
     const db = await serviceDatabase();
     database = db.database;
-    svc = await startService({ ...db.env, SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-e2e-")), SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000" });
+    svc = await startService({ ...db.env, SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-e2e-")), SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000", SVC_PUBLIC_RATE_LIMIT_PER_MIN: "100000" });
     base = `http://localhost:${port}`;
 
     await api("POST", "/languages", { code: "en", name: "English" });

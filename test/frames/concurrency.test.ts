@@ -119,25 +119,44 @@ describe("frames: ETag and If-Match", () => {
     // Force the worst interleaving: the competing row lands after the service's own occupancy check.
     const real = t.store.db;
     const competitor = { id: "00000000000000c0", slug: "interleaved" };
+    // The service inserts inside a transaction (its bake is checked before it commits): the first
+    // attempt only learns the row, the competitor commits it under its own id, then the service's
+    // transaction runs for real and meets the unique constraint.
+    class Learned extends Error {}
+    const learning = (trx: Db, learn: (row: Record<string, unknown>) => void) =>
+      new Proxy(trx, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver);
+          if (prop !== "insertInto") return typeof value === "function" ? value.bind(target) : value;
+          return (table: string) =>
+            table !== "frames"
+              ? (target as any).insertInto(table)
+              : { values: (row: Record<string, unknown>) => ({ execute: async () => learn(row) }) };
+        },
+      }) as Db;
     const db = new Proxy(real, {
       get(target, prop, receiver) {
-        if (prop !== "insertInto") {
-          const value = Reflect.get(target, prop, receiver);
-          // Kysely keeps private fields: its methods must run on the real instance.
-          return typeof value === "function" ? value.bind(target) : value;
-        }
-        return (table: string) => {
-          const builder = (target as any).insertInto(table);
-          if (table !== "frames") return builder;
-          return {
-            values: (row: Record<string, unknown>) => ({
-              async execute() {
-                await (target as any).insertInto("frames").values({ ...row, id: competitor.id, html: "<p>first</p>" }).execute();
-                return builder.values(row).execute();
-              },
-            }),
-          };
-        };
+        const value = Reflect.get(target, prop, receiver);
+        // Kysely keeps private fields: its methods must run on the real instance.
+        if (prop !== "transaction") return typeof value === "function" ? value.bind(target) : value;
+        return () => ({
+          async execute(work: (trx: Db) => Promise<unknown>) {
+            let row: Record<string, unknown> = {};
+            await assert.rejects(
+              target.transaction().execute((trx) =>
+                work(
+                  learning(trx, (r) => {
+                    row = r;
+                    throw new Learned();
+                  }),
+                ),
+              ),
+              Learned,
+            );
+            await target.insertInto("frames").values({ ...(row as any), id: competitor.id, html: "<p>first</p>" }).execute();
+            return target.transaction().execute(work);
+          },
+        });
       },
     }) as Db;
     const ctx: ServiceContext = { db, clock: t.deps.clock, publisher: t.deps.publisher, publicPort: t.config.port };

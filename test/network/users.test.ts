@@ -84,11 +84,19 @@ describe("users, roles, login and profile", () => {
     assert.equal(unknown.body.error, "user_not_found");
   });
 
-  it("a site's administrator may give roles on it; an editor may not even see the site's API (404)", async () => {
+  it("a site's administrator may give roles on it to a user it already sees; an editor may not even see the site's API (404)", async () => {
     const siteId = await makeSite(t, "Delegated", "delegated.localhost");
     const admin = await makeUser(t, "ivan");
     const editor = await makeUser(t, "judy");
     await t.call("PUT", `/api/site/${siteId}/users/${admin.id}`, { body: { role: "administrator" } });
+    // issue 16: a user with no role on a site ivan administers is unknown to ivan (404 user_not_found,
+    // test/security/leaks.test.ts); once on one of his sites, ivan may give judy a role here
+    const stranger = await t.call("PUT", `/api/site/${siteId}/users/${editor.id}`, { token: admin.token, body: { role: "editor" } });
+    assert.equal(stranger.status, 404);
+    assert.equal(stranger.body.error, "user_not_found");
+    const elsewhere = await makeSite(t, "Delegated too", "delegated-too.localhost");
+    await t.call("PUT", `/api/site/${elsewhere}/users/${admin.id}`, { body: { role: "administrator" } });
+    await t.call("PUT", `/api/site/${elsewhere}/users/${editor.id}`, { body: { role: "editor" } });
     const byAdmin = await t.call("PUT", `/api/site/${siteId}/users/${editor.id}`, { token: admin.token, body: { role: "editor" } });
     assert.equal(byAdmin.status, 200);
     const byEditor = await t.call("PUT", `/api/site/${siteId}/users/${admin.id}`, { token: editor.token, body: { role: "editor" } });

@@ -16,7 +16,9 @@ export function recordChanges(t: TestApp): Recorder {
   const calls: Recorder["calls"] = [];
   const recorder: Recorder = {
     calls,
-    async check() {},
+    async check() {
+      return undefined;
+    },
     async changed(siteId, changes) {
       calls.push({ siteId, changes });
       return nothingRebaked();

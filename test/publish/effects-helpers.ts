@@ -79,7 +79,8 @@ export function effects(env: Record<string, string> = {}): Effects {
 
   const api = (method: string, path: string, body?: unknown, site?: number) =>
     call(writer, method, path.startsWith("/api/") ? path : `${site === undefined ? SITE : `/api/site/${site}`}${path}`, { token: cluster.token, body });
-  const visit = (path: string, host = "localhost") => call(reader, "GET", path, { host });
+  // With the administrator's token, so a 404 says why (X-Svc-Reason; test/security/leaks.test.ts).
+  const visit = (path: string, host = "localhost") => call(reader, "GET", path, { host, token: cluster.token });
   return {
     get cluster() {
       return cluster;

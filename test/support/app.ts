@@ -62,11 +62,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     SVC_DATA_DIR: dataDir,
     SVC_ADMIN_TOKEN: adminToken,
     SVC_RATE_LIMIT_PER_MIN: "1000000",
+    SVC_PUBLIC_RATE_LIMIT_PER_MIN: "1000000",
     ...options.env,
   });
   const store = await openStore({ dataDir, databaseUrl: config.databaseUrl, db: config.db });
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
-  const limits = options.limits ?? limitsFor(store, config.rateLimitPerMin, config.authFailuresPerMin);
+  const limits = options.limits ?? limitsFor(store, config);
   const publishing = createPublishing(store.db, systemClock, config.port, options.publishing);
   const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite };
   const app = await buildApp(deps, options.build);

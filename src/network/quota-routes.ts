@@ -1,0 +1,49 @@
+// Quotas (issue 16, point 6): GET/PATCH /api/sites/{id}/quotas (super-administrators) with the
+// other network calls on a site, and GET /usage, site-scoped (both addresses) for the site's
+// administrators.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { fail } from "../errors.ts";
+import { ok } from "../http/ok.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import type { Caller } from "../site/callers.ts";
+import { QUOTA_KEYS, QUOTAS } from "../quotas/catalogue.ts";
+import { getSiteQuotas, patchSiteQuotas, siteUsage } from "./quotas-service.ts";
+
+const describe = (key: (typeof QUOTA_KEYS)[number]) => `${QUOTAS[key].counts} (${QUOTAS[key].unit}; default ${QUOTAS[key].default})`;
+
+const Quotas = Obj(Object.fromEntries(QUOTA_KEYS.map((key) => [key, Type.Integer({ minimum: 0, description: describe(key) })])));
+/** Any value reaches the service, which answers invalid_quota naming the key (not the validator's invalid_field). */
+const QuotasPatch = Obj(
+  Object.fromEntries(QUOTA_KEYS.map((key) => [key, Opt(Type.Unknown({ description: `a whole number >= 0 sets it, null restores the default; ${describe(key)}` }))])),
+  "Any of the quotas; an unknown key or another value is 400 invalid_quota",
+);
+const QuotasAnswer = Success({ site_id: Type.Integer(), quotas: Quotas });
+const Usage = Obj(Object.fromEntries(QUOTA_KEYS.map((key) => [key, Obj({ used: Type.Integer(), limit: Type.Integer() }, describe(key))])));
+
+function caller(request: FastifyRequest): Caller {
+  if (!request.caller) throw fail("missing_token");
+  return request.caller;
+}
+
+const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+export function quotaRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const tags = ["network"];
+  const params = Obj({ id: Type.String() });
+
+  app.get("/api/sites/:id/quotas", {
+    schema: { tags, summary: "A site's quotas (super-administrator)", params, response: { 200: QuotasAnswer, ...commonErrors } },
+  }, async (request) => ok({ ...(await getSiteQuotas(ctx, caller(request), idOf(request))) }));
+
+  app.patch("/api/sites/:id/quotas", {
+    schema: { tags, summary: "Set a site's quotas: a whole number >= 0 sets one, null restores its default (super-administrator)", params, body: QuotasPatch, response: { 200: QuotasAnswer, ...commonErrors } },
+  }, async (request) => ok({ ...(await patchSiteQuotas(ctx, caller(request), idOf(request), (request.body ?? {}) as Record<string, unknown>)) }));
+}
+
+/** GET /usage: site-scoped, registered for both addresses. */
+export function usageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+  scope.get("/usage", {
+    schema: { tags: ["network"], summary: "The site's use of each quota, with its limit", response: { 200: Success({ site_id: Type.Integer(), usage: Usage }), ...commonErrors } },
+  }, async (request) => ok({ ...(await siteUsage(ctx, request.site.id)) }));
+}

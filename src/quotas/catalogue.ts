@@ -1,0 +1,80 @@
+// The per-site quotas (issue 16, point 6): what each counts, its default and its unit. A write
+// that would raise a use past its quota is refused with quota_exceeded: 409 for a count, 413 for
+// bytes (src/http/errors.ts asks `isByteQuota`). The limits a super-administrator sets are read
+// and written by limits.ts; the use by usage.ts.
+//
+// Media are the next quota, `media_bytes` (5 GiB, MEDIA_BYTES_DEFAULT), once media exist. Until
+// then it is no key here, so GET /quotas does not list it and PATCH refuses it as invalid_quota.
+// The media feature adds it in four steps (docs/security.md, "Quotas"):
+//   1. `media_bytes: { unit: "bytes", default: MEDIA_BYTES_DEFAULT, counts: "…" }` in QUOTAS;
+//   2. a migration adding `media_bytes bigint not null default 0` to `site_usage`, filled from
+//      the media rows that exist (and the column in store/schema.ts);
+//   3. its line in `recountUsage` (usage.ts);
+//   4. `requireRoom(trx, siteId, { media_bytes: +size })` in the upload's transaction before the
+//      row is written, and `-size` in the delete's.
+// The routes, the answers of /quotas and /usage, the status 413 and the tests of every key follow.
+import { fail } from "../errors.ts";
+
+export const GiB = 1024 * 1024 * 1024;
+
+/** The default of `media_bytes`, the quota media will bring (see above). */
+export const MEDIA_BYTES_DEFAULT = 5 * GiB;
+
+export interface Quota {
+  unit: "count" | "bytes";
+  default: number;
+  /** What the use counts, for the documentation (OpenAPI). */
+  counts: string;
+}
+
+export const QUOTAS = {
+  pages: { unit: "count", default: 50_000, counts: "every page: drafts, trash, translations and stubs; a page deleted for good frees its place" },
+  frames: { unit: "count", default: 5_000, counts: "frames" },
+  data_items: { unit: "count", default: 100_000, counts: "items of every data set and language variant" },
+  stored_bytes: { unit: "bytes", default: GiB, counts: "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), and data-set items as JSON" },
+} as const satisfies Record<string, Quota>;
+
+export type QuotaKey = keyof typeof QUOTAS;
+
+/** In the order answers list them and refusals check them. */
+export const QUOTA_KEYS = Object.keys(QUOTAS) as QuotaKey[];
+
+/** A value for every quota (limits, or use). */
+export type QuotaValues = Record<QuotaKey, number>;
+
+export function isQuotaKey(key: unknown): key is QuotaKey {
+  return typeof key === "string" && Object.hasOwn(QUOTAS, key);
+}
+
+/** A byte quota answers 413 when a write would pass it, a count 409. */
+export function isByteQuota(key: unknown): boolean {
+  return isQuotaKey(key) && QUOTAS[key].unit === "bytes";
+}
+
+export function defaultQuotas(): QuotaValues {
+  return Object.fromEntries(QUOTA_KEYS.map((key) => [key, QUOTAS[key].default])) as QuotaValues;
+}
+
+/** What PATCH /quotas sets: a whole number, or null for the default. */
+export type QuotaChanges = Partial<Record<QuotaKey, number | null>>;
+
+/**
+ * The changes of a PATCH body: each key a quota, each value a whole number >= 0 (sets it) or null
+ * (restores the default). Anything else, unknown keys too, is 400 invalid_quota naming the key.
+ */
+export function quotaChangesFrom(body: Record<string, unknown>): QuotaChanges {
+  const changes: QuotaChanges = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (!isQuotaKey(key)) {
+      const known = `The quotas are ${QUOTA_KEYS.join(", ")}.`;
+      const message = key === "media_bytes" ? `media_bytes applies once the service stores media. ${known}` : `"${key}" is not a quota. ${known}`;
+      throw fail("invalid_quota", { quota: key, quotas: QUOTA_KEYS }, message);
+    }
+    if (value !== null && !(typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) {
+      throw fail("invalid_quota", { quota: key, value: value ?? null }, `${key} must be a whole number of at least 0, or null for its default (${QUOTAS[key].default}).`);
+    }
+    changes[key] = value;
+  }
+  if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: QUOTA_KEYS }, `Name at least one quota: ${QUOTA_KEYS.join(", ")}.`);
+  return changes;
+}

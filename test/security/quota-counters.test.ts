@@ -1,0 +1,135 @@
+// The use behind the quotas is kept as running counters (`site_usage`), moved by every counted write
+// in its own transaction, so a check never counts the site. These tests prove the counters right:
+// after any mix of writes and deletes (refused ones included) they equal a recount of what the site
+// holds, and the migration that brought them counted the sites that already existed.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { sql } from "kysely";
+import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
+import { recountUsage, usageOf } from "../../src/quotas/usage.ts";
+import { migrate } from "../../src/store/migrations.ts";
+
+type Op =
+  | { op: "page"; title: string; content: string; fields?: Record<string, unknown>; parent?: number; url?: string }
+  | { op: "patch"; pick: number; title?: string; content?: string; fields?: Record<string, unknown> }
+  | { op: "trash" | "purge"; pick: number }
+  | { op: "translate"; pick: number; title?: string; content?: string }
+  | { op: "frame"; slug: string; html: string }
+  | { op: "replace"; slug: string; html: string }
+  | { op: "rename"; slug: string; to: string }
+  | { op: "unframe"; slug: string }
+  | { op: "data"; name: string; lang: string | null; items: Array<Record<string, unknown>> }
+  | { op: "undata"; name: string; lang: string | null }
+  | { op: "quota"; quota: string; value: number | null };
+
+const text = (maxLength: number) => fc.string({ unit: "grapheme", maxLength });
+const slug = fc.constantFrom("a", "nav", "navigation-bar");
+const fields = fc.dictionary(fc.constantFrom("k", "ü", "long"), fc.oneof(fc.integer(), text(12), fc.constant(null)), { maxKeys: 3 });
+const html = fc.tuple(text(30), fc.option(slug, { nil: undefined })).map(([body, ref]) => `<p>${body.replace(/[<>&]/g, "")}</p>${ref ? `<!-- svc/frame {"name": "${ref}"} /-->` : ""}`);
+
+const ops: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ op: fc.constant("page" as const), title: text(16), content: text(40), fields: fc.option(fields, { nil: undefined }), url: fc.option(fc.constantFrom("/s/t/leaf", "/s/other", "/u/v/w/x"), { nil: undefined }) }),
+  fc.record({ op: fc.constant("patch" as const), pick: fc.nat(), title: fc.option(text(16), { nil: undefined }), content: fc.option(text(60), { nil: undefined }), fields: fc.option(fields, { nil: undefined }) }),
+  fc.record({ op: fc.constantFrom("trash" as const, "purge" as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant("translate" as const), pick: fc.nat(), title: fc.option(text(16), { nil: undefined }), content: fc.option(text(20), { nil: undefined }) }),
+  fc.record({ op: fc.constant("frame" as const), slug, html }),
+  fc.record({ op: fc.constant("replace" as const), slug, html }),
+  fc.record({ op: fc.constant("rename" as const), slug, to: slug }),
+  fc.record({ op: fc.constant("unframe" as const), slug }),
+  fc.record({ op: fc.constant("data" as const), name: fc.constantFrom("team", "news"), lang: fc.constantFrom(null, "de"), items: fc.array(fc.dictionary(fc.constantFrom("n", "é"), text(8), { maxKeys: 2 }), { maxLength: 6 }) }),
+  fc.record({ op: fc.constant("undata" as const), name: fc.constantFrom("team", "news"), lang: fc.constantFrom(null, "de") }),
+  // Quotas lowered (and restored) on the way: refused writes must leave the counters alone.
+  fc.record({ op: fc.constant("quota" as const), quota: fc.constantFrom("pages", "frames", "data_items", "stored_bytes"), value: fc.option(fc.oneof(fc.nat({ max: 6 }), fc.nat({ max: 900 })), { nil: null }) }),
+);
+
+describe("quota counters equal a recount", () => {
+  let t: TestApp;
+  let n = 0;
+  before(async () => (t = await startTestApp()));
+  after(() => t.close());
+
+  async function run(site: number, sequence: Op[]): Promise<void> {
+    const S = `/api/site/${site}`;
+    const pages: number[] = [];
+    const pick = (k: number) => (pages.length === 0 ? 999_999 : pages[k % pages.length]);
+    for (const step of sequence) {
+      let r;
+      switch (step.op) {
+        case "page":
+          r = await t.call("POST", `${S}/pages`, { body: { title: step.title, content: step.content, ...(step.fields ? { fields: step.fields } : {}), ...(step.url ? { url: step.url, create_missing_parents: true } : {}) } });
+          if (r.status === 201) pages.push(r.body.page.id, ...(r.body.created_stubs ?? []).map((stub: { id: number }) => stub.id));
+          break;
+        case "patch":
+          r = await t.call("PATCH", `${S}/pages/${pick(step.pick)}`, { body: { ...(step.title !== undefined ? { title: step.title } : {}), ...(step.content !== undefined ? { content: step.content } : {}), ...(step.fields ? { fields: step.fields } : {}), ...(step.title === undefined && step.content === undefined && !step.fields ? { status: "draft" } : {}) } });
+          break;
+        case "trash":
+        case "purge":
+          r = await t.call("DELETE", `${S}/pages/${pick(step.pick)}${step.op === "purge" ? "?force=true" : ""}`);
+          break;
+        case "translate":
+          r = await t.call("POST", `${S}/pages/language`, { body: { page: pick(step.pick), lang: "de", ...(step.title !== undefined ? { title: step.title } : {}), ...(step.content !== undefined ? { content: step.content } : {}) } });
+          if (r.status === 201) pages.push(r.body.page.id);
+          break;
+        case "frame":
+          r = await t.call("POST", `${S}/frames`, { body: { slug: step.slug, html: step.html } });
+          break;
+        case "replace":
+          r = await t.call("PUT", `${S}/frames/${step.slug}`, { body: { html: step.html } });
+          break;
+        case "rename":
+          r = await t.call("PATCH", `${S}/frames/${step.slug}`, { body: { slug: step.to } });
+          break;
+        case "unframe":
+          r = await t.call("DELETE", `${S}/frames/${step.slug}`);
+          break;
+        case "data":
+          r = await t.call("PUT", `${S}/data/${step.name}`, { body: { items: step.items, ...(step.lang ? { lang: step.lang } : {}) } });
+          break;
+        case "undata":
+          r = await t.call("DELETE", `${S}/data/${step.name}${step.lang ? `?lang=${step.lang}` : ""}`);
+          break;
+        case "quota":
+          r = await t.call("PATCH", `/api/sites/${site}/quotas`, { body: { [step.quota]: step.value } });
+          break;
+      }
+      assert.ok(r.status < 500, `${JSON.stringify(step)} answered ${r.status}: ${r.text}`);
+    }
+  }
+
+  it("after any sequence of page, translation, stub, frame, rename, data-set and quota writes and deletes", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(ops, { minLength: 1, maxLength: 60, size: "max" }), async (sequence) => {
+        const site = await makeSite(t, `Counted ${++n}`, `counted${n}.localhost`);
+        for (const code of ["en", "de"]) await t.call("POST", `/api/site/${site}/languages`, { body: { code } });
+        await run(site, sequence);
+        const recount = await recountUsage(t.store.db, site);
+        assert.deepEqual(await usageOf(t.store.db, site), recount);
+        const answered = (await t.call("GET", `/api/site/${site}/usage`)).body.usage;
+        assert.deepEqual(Object.fromEntries(Object.entries(answered).map(([key, value]) => [key, (value as { used: number }).used])), recount);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("the migration counts the sites that exist when it runs", async () => {
+    const site = await makeSite(t, "Before quotas", "before-quotas.localhost");
+    const S = `/api/site/${site}`;
+    await t.call("POST", `${S}/frames`, { body: { slug: "f", html: "<p>Grüße</p>" } });
+    await t.call("POST", `${S}/pages`, { body: { title: "Ünïcode", content: "<p>ß</p>", fields: { a: [1, 2] } } });
+    await t.call("POST", `${S}/pages`, { body: { title: "Stub", url: "/x/y/z", create_missing_parents: true } });
+    await t.call("PUT", `${S}/data/d`, { body: { items: [{ a: "€" }, { b: 2 }] } });
+    const expected = await recountUsage(t.store.db, site);
+    assert.ok(expected.pages === 4 && expected.frames === 1 && expected.data_items === 2 && expected.stored_bytes > 0);
+    // As before the migration: no quota tables; then migrate as a start would.
+    const db = t.store.db;
+    await sql`drop table site_usage`.execute(db);
+    await sql`drop table site_quotas`.execute(db);
+    await sql`delete from kysely_migration where name = '0050_quotas'`.execute(db);
+    await migrate(db, t.store.dialect);
+    assert.deepEqual(await usageOf(db, site), expected);
+    for (const row of await db.selectFrom("sites").select("id").execute()) {
+      assert.deepEqual(await usageOf(db, row.id), await recountUsage(db, row.id), `site ${row.id}`);
+    }
+  });
+});
