@@ -38,9 +38,9 @@ describe("security: the API rate limit counts per user, not per token", () => {
     for (let i = 0; i < 5; i++) assert.equal((await t.call("GET", "/api/profile", { token: user.token })).status, 200, `call ${i + 1}`);
     assert.equal((await t.call("GET", "/api/profile", { token: user.token })).status, 429);
 
-    // The attack: a new token per exhausted one. It is answered (the mint itself is refused as
-    // too many requests, since it is a call of the same user), and a token made meanwhile by a
-    // super-administrator shares the user's spent budget.
+    // The attack: a new token for each exhausted one. Minting it is itself a call of the same
+    // user, so it is refused (429); and a token made meanwhile by a super-administrator shares
+    // the user's spent budget.
     const minted = await t.call("POST", "/api/users/me/tokens", { token: user.token, body: {} });
     assert.equal(minted.status, 429);
     const issued = await t.call("POST", `/api/users/${user.id}/tokens`, { body: { label: "second" } });
