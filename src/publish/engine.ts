@@ -24,10 +24,20 @@ export type { EngineDeps } from "./run.ts";
 /**
  * On SQLite every query of a publish run completes at once, so a run of thousands of frames
  * would never give the event loop back: every other request (public pages included) would wait
- * for the whole run. It lets them in every few frames.
+ * for the whole run. It lets them in once it has held the thread this long (a render itself
+ * holds it at most SLICE_MS, bounded-render.ts), so no request waits much over 50 ms for it.
  */
-const YIELD_EVERY = 16;
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
+const HOLD_MS = 15;
+
+/** Lets other requests in once the run has held the thread HOLD_MS since it last did. */
+function turns(): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < HOLD_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = performance.now();
+  };
+}
 
 /** How a run reads and what it hands over: a trial reads through the write's transaction. */
 interface RunHow {
@@ -98,8 +108,8 @@ export class PublishingEngine implements Publisher {
   }
 
   /**
-   * Publish runs of one site take turns. A run lets other requests in every few frames (see
-   * YIELD_EVERY) and reads the site's state once, at its start: a write that lands meanwhile is
+   * Publish runs of one site take turns. A run lets other requests in every few milliseconds
+   * (see HOLD_MS) and reads the site's state once, at its start: a write that lands meanwhile is
    * published by its own run, which starts from the state after that write only once this one
    * is over, so a later run's output always has the last word.
    */
@@ -173,22 +183,23 @@ export class PublishingEngine implements Publisher {
       // Pages that left the public site leave it first: that needs no render, so it happens
       // even when the renderer does not answer.
       for (const change of changes) if (change.kind === "page" && change.gone) await run.republishPage(change.pageId);
-      let done = 0;
+      const turn = turns();
       for (const slug of processed) {
         await run.rebakeFrame(slug, affected.get(slug)!);
+        await turn();
         // The pages on the frame are republished at once, while its output is at hand: it need
         // not be kept until the end of the run.
         const frameId = state.index.get(slug)!.id;
         for (const pageId of run.pagesOnFrame(frameId)) {
           pageIds.add(pageId);
           await run.republishPage(pageId);
+          await turn();
         }
         run.forgetBakes(frameId);
-        if (++done % YIELD_EVERY === 0) await yieldToOthers();
       }
       for (const pageId of [...pageIds].sort((a, b) => a - b)) {
         await run.republishPage(pageId);
-        if (++done % YIELD_EVERY === 0) await yieldToOthers();
+        await turn();
       }
       return run.report("ok", skipped);
     } catch (error) {
