@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, "shutting down: finishing requests in flight");
     try {
       await app.close(); // stops accepting, waits for in-flight requests
+      await publishing.engine.close(); // the render worker
       await invalidation.close();
       await store.close();
       process.exit(0);

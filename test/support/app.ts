@@ -101,6 +101,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     call,
     async close() {
       await app.close();
+      await publishing.engine.close();
       await store.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
