@@ -61,7 +61,7 @@ describe("layers", () => {
   it("a new top-level folder must be given its place", () => {
     const { status, output } = cruiseTree({
       "src/store/database.ts": "export const db = 1;\n",
-      "src/media/service.ts": 'import { db } from "../store/database.ts";\nexport const y = db;\n',
+      "src/gallery/service.ts": 'import { db } from "../store/database.ts";\nexport const y = db;\n',
     });
     assert.notEqual(status, 0);
     assert.match(output, /layers\/unplaced/);

@@ -60,9 +60,12 @@ export class RenderPool {
     if (this.worker) return this.worker;
     const worker = new Worker(this.file);
     worker.on("message", (answer: WorkerAnswer) => this.answer(answer));
-    worker.on("error", (error) => this.fail(error));
-    worker.on("exit", (code) => {
-      if (this.worker === worker) this.fail(new Error(`the render worker stopped (exit ${code})`));
+    // A worker that fails to load or dies is a renderer that does not answer: the write stays
+    // saved and says so (502 internal_unavailable), a public page answers 503; the next long
+    // render starts a new worker.
+    worker.on("error", () => this.fail(new ExecutorUnavailable(0)));
+    worker.on("exit", () => {
+      if (this.worker === worker) this.fail(new ExecutorUnavailable(0));
     });
     // The worker never keeps the process alive by itself; a pending render's timer does. After
     // the listeners: a "message" listener refs the worker's port again, and a process whose

@@ -177,6 +177,28 @@ export interface SiteUsageTable {
   frames: number;
   data_items: number;
   stored_bytes: number;
+  /** added by 0060_media; kept by media writes (quota media_bytes) */
+  media_bytes: Generated<number>;
+}
+
+export interface MediaTable {
+  id: Generated<number>;
+  site_id: number;
+  slug: string;
+  filename: string;
+  mime: string;
+  /** image, video, audio, font or document */
+  kind: string;
+  bytes: number;
+  sha256: string;
+  width: number | null;
+  height: number | null;
+  /** {"<lang>": "…"}; "" is a site without languages */
+  alt_json: string;
+  title_json: string;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+  updated_by: number;
 }
 
 export interface Tables {
@@ -196,6 +218,7 @@ export interface Tables {
   menu_locations: MenuLocationsTable;
   site_quotas: SiteQuotasTable;
   site_usage: SiteUsageTable;
+  media: MediaTable;
 }
 
 /** A page row as read. */

@@ -33,3 +33,19 @@ test("a process whose render worker rendered ends once its app is closed", () =>
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /closed/);
 });
+
+test("a render worker that fails to load answers as an unavailable renderer, not an error", async () => {
+  const { RenderPool } = await import("../../src/publish/render-pool.ts");
+  const { ExecutorUnavailable } = await import("../../src/publish/executor.ts");
+  const dir = mkdtempSync(join(tmpdir(), "svc-pool-broken-"));
+  const broken = join(dir, "worker.cjs");
+  writeFileSync(broken, "throw new Error('this worker cannot load');\n");
+  const pool = new RenderPool(broken);
+  try {
+    const input = { slug: "x", items: [], site: { name: "s", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [] };
+    await assert.rejects(pool.render({ input, frames: [], bytes: 1, expansions: 1, timeMs: 1000 }, 5_000), ExecutorUnavailable);
+  } finally {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
