@@ -8,8 +8,8 @@
 //   vm.Script to make the code cache; `import()` is turned into require() for the same reason.
 // - dist/render-worker.cjs: the render worker's thread (publish/render-worker.ts), started by the
 //   service for renders that outlast a slice of its own thread.
-// Kept out of the bundle, loaded from node_modules at run time: better-sqlite3 (a native addon)
-// and pg (loaded only on PostgreSQL; its optional pg-native with it). Source maps sit beside
+// Kept out of the bundle, loaded from node_modules at run time: better-sqlite3 and sharp (native
+// addons; sharp finds its libvips binary package at run time) and pg (loaded only on PostgreSQL; its optional pg-native with it). Source maps sit beside
 // each file (`node --enable-source-maps dist/main.js` maps stack traces to src/, but slows the
 // start by about 200 ms).
 //
@@ -40,7 +40,7 @@ const results = await Promise.all([
     entryPoints: ["src/server.ts"],
     outfile: "dist/server.cjs",
     format: "cjs",
-    external: ["better-sqlite3", "pg"],
+    external: ["better-sqlite3", "sharp", "pg"],
     supported: { "dynamic-import": false },
     // publish/render-pool.ts finds the worker with __dirname in the build, import.meta.url in src/.
     logOverride: { "empty-import-meta": "silent" },
