@@ -10,8 +10,8 @@
 //   service for renders that outlast a slice of its own thread.
 // Kept out of the bundle, loaded from node_modules at run time: better-sqlite3 and sharp (native
 // addons; sharp finds its libvips binary package at run time) and pg (loaded only on PostgreSQL;
-// its optional pg-native with it). Source maps sit beside each file (`node --enable-source-maps dist/main.js` maps stack traces to src/, but slows the
-// start by about 200 ms).
+// its optional pg-native with it). Source maps sit beside each file (`node --enable-source-maps
+// dist/main.js` maps stack traces to src/, but slows the start by about 200 ms).
 //
 // A file whose bytes did not change is not rewritten, and a changed one is replaced in one step
 // (rename), so a build while another test run starts dist/main.js leaves it a whole file to
