@@ -23,6 +23,8 @@ export interface Config {
   trustProxy: boolean;
   /** PostgreSQL connections: pool size, statement timeout and TLS. */
   db: DbOptions;
+  /** S3-compatible storage of media bytes (SVC_MEDIA_S3_*); null keeps them under SVC_DATA_DIR/media. */
+  mediaS3: MediaS3Options | null;
 }
 
 export interface DbOptions {
@@ -33,6 +35,17 @@ export interface DbOptions {
   ssl: "disable" | "require" | "verify-full";
   /** PEM file of the CA that signed the server's certificate (verify-full). */
   sslCaFile: string | null;
+}
+
+/** Where media blobs go on S3-compatible storage. Credentials are the AWS SDK's default chain
+ * (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, profiles, instance roles). */
+export interface MediaS3Options {
+  /** The service's URL (MinIO, R2, …); null means AWS S3's own endpoint for the region. */
+  endpoint: string | null;
+  bucket: string;
+  region: string;
+  /** Address the bucket in the path (`endpoint/bucket/key`) rather than the host name. */
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -50,6 +63,40 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   const value = Number(raw.trim());
   if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase() || String(fallback);
+  if (!["true", "false", "1", "0"].includes(raw)) throw new ConfigError(name, "must be true or false");
+  return raw === "true" || raw === "1";
+}
+
+// Setting the bucket chooses S3. The other S3 variables without it are refused rather than
+// ignored: a process that quietly stored media on its own disk would hide them from the others.
+function mediaS3Options(env: Env): MediaS3Options | null {
+  const bucket = env.SVC_MEDIA_S3_BUCKET?.trim() || null;
+  const endpoint = env.SVC_MEDIA_S3_ENDPOINT?.trim() || null;
+  const region = env.SVC_MEDIA_S3_REGION?.trim() || null;
+  if (bucket === null) {
+    for (const name of ["SVC_MEDIA_S3_ENDPOINT", "SVC_MEDIA_S3_REGION", "SVC_MEDIA_S3_FORCE_PATH_STYLE"]) {
+      if (env[name]?.trim()) throw new ConfigError("SVC_MEDIA_S3_BUCKET", `must be set when ${name} is`);
+    }
+    return null;
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket)) throw new ConfigError("SVC_MEDIA_S3_BUCKET", `is not a bucket name: "${bucket}"`);
+  if (region === null) throw new ConfigError("SVC_MEDIA_S3_REGION", "must be set when SVC_MEDIA_S3_BUCKET is (us-east-1 for most self-hosted servers, auto for R2)");
+  if (endpoint !== null && !isHttpUrl(endpoint)) throw new ConfigError("SVC_MEDIA_S3_ENDPOINT", `must be an http:// or https:// URL, got "${endpoint}"`);
+  // Self-hosted servers rarely have a host name per bucket; AWS S3 wants one.
+  return { endpoint, bucket, region, forcePathStyle: flag(env, "SVC_MEDIA_S3_FORCE_PATH_STYLE", endpoint !== null) };
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" && url.search === "" && url.hash === "";
+  } catch {
+    return false;
+  }
 }
 
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -77,9 +124,6 @@ export function loadConfig(env: Env = process.env): Config {
   const publicHost = (env.SVC_PUBLIC_HOST?.trim() || "localhost").toLowerCase();
   if (!isHostname(publicHost)) throw new ConfigError("SVC_PUBLIC_HOST", `is not a host name: "${publicHost}"`);
 
-  const trustRaw = env.SVC_TRUST_PROXY?.trim().toLowerCase() || "false";
-  if (!["true", "false", "1", "0"].includes(trustRaw)) throw new ConfigError("SVC_TRUST_PROXY", "must be true or false");
-
   const ssl = (env.SVC_DB_SSL?.trim().toLowerCase() || "disable") as DbOptions["ssl"];
   if (!["disable", "require", "verify-full"].includes(ssl)) throw new ConfigError("SVC_DB_SSL", "must be disable, require or verify-full");
   const sslCaFile = env.SVC_DB_SSL_CA?.trim() || null;
@@ -96,7 +140,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMin: integer(env, "SVC_RATE_LIMIT_PER_MIN", 120, 1, 10_000_000),
     authFailuresPerMin: integer(env, "SVC_AUTH_FAILURES_PER_MIN", 20, 1, 10_000_000),
     publicRateLimitPerMin: integer(env, "SVC_PUBLIC_RATE_LIMIT_PER_MIN", 600, 1, 10_000_000),
-    trustProxy: trustRaw === "true" || trustRaw === "1",
+    trustProxy: flag(env, "SVC_TRUST_PROXY", false),
     db: {
       poolMax: integer(env, "SVC_DB_POOL_MAX", 10, 1, 1000),
       statementTimeoutMs: integer(env, "SVC_DB_STATEMENT_TIMEOUT_MS", 15_000, 0, 3_600_000),
@@ -104,5 +148,6 @@ export function loadConfig(env: Env = process.env): Config {
       ssl,
       sslCaFile,
     },
+    mediaS3: mediaS3Options(env),
   };
 }
