@@ -13,6 +13,7 @@ import { pagePublishSource } from "./pages/publish-source.ts";
 import { framePublishSource } from "./frames/publish-source.ts";
 import { menuPublishSource } from "./menus/publish-source.ts";
 import { dataPublishSource } from "./data/publish-source.ts";
+import { mediaPublishSource } from "./media/publish-source.ts";
 
 export type { PublishingOptions } from "./publish/setup.ts";
 
@@ -41,7 +42,7 @@ export function serviceContext(deps: AppDeps): ServiceContext {
 
 /** What the engine reads, from the features that own it. */
 export function publishSources(publicPort: number): PublishSources {
-  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort) };
+  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort), media: mediaPublishSource };
 }
 
 export interface Publishing {

@@ -12,7 +12,7 @@
 import type { AnalysisBuilder } from "./analysis.ts";
 import { KNOWN_INSERTS, type ParsedInsert } from "./insert-grammar.ts";
 import { MAX_JSON_DEPTH } from "./json-scan.ts";
-import { frameOp, insertOp, langOp, menuOp, repeatOp } from "./insert-ops.ts";
+import { frameOp, imageOp, insertOp, langOp, menuOp, repeatOp } from "./insert-ops.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
 
 /** Repeat blocks open inside one another at most this deep; a deeper one prints nothing. */
@@ -85,6 +85,9 @@ export class InsertCompiler {
         a.source("languages");
         a.liveReason("insert op/lang-switcher");
         prog.hole(start, end, langOp(a, ins, start));
+        return;
+      case "image":
+        prog.hole(start, end, imageOp(a, ins, start));
         return;
     }
   }

@@ -5,7 +5,7 @@ export { OverBudget, RENDER_BUDGET, withinBytes, type BudgetName, type RenderBud
 export { rewriteFrameRefs, type RewriteResult } from "./rewrite-refs.ts";
 export { escapeAttr, escapeText } from "./escape.ts";
 export { KNOWN_INSERTS, REF_KEYS } from "./insert-grammar.ts";
-export { classifyToken, normalizeRepeatSource, type RepeatSource } from "./tokens.ts";
+export { classifyToken, mediaToken, normalizeRepeatSource, type RepeatSource } from "./tokens.ts";
 export type { Program } from "./program.ts";
 export type {
   CompiledFrame,
@@ -13,6 +13,7 @@ export type {
   LanguageLink,
   MarkupAnalysis,
   MarkupWarning,
+  MediaView,
   MenuNode,
   RenderContext,
   RenderOptions,

@@ -52,6 +52,9 @@ export function insertOp(kind: InsertOp["kind"], ins: ParsedInsert, at: number):
     location: "",
     depth: 0,
     cls: null,
+    media: "",
+    sizes: null,
+    loading: null,
   };
 }
 
@@ -142,6 +145,37 @@ export function menuOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inser
       return op;
     }
     op.cls = params.class;
+  }
+  return op;
+}
+
+/**
+ * svc/image: `media` (required: an id or slug, a number taken as its text) and the optional
+ * strings `sizes`, `class` and `loading` of the `<img>` it prints. The frame reads `media.<ref>`.
+ */
+export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): InsertOp {
+  const params = ins.params ?? {};
+  const op = insertOp("image", ins, at);
+  const media = params.media;
+  const ref = typeof media === "string" ? media.trim() : typeof media === "number" && Number.isSafeInteger(media) && media > 0 ? String(media) : "";
+  if (ref === "") {
+    if (media === undefined || media === null || typeof media === "string") missing(a, ins, `"media" (an id or slug)`, at);
+    else invalid(a, ins, `"media" must be an id or slug`, at);
+    op.kind = "invalid";
+    return op;
+  }
+  op.media = ref;
+  a.source(`media.${ref}`);
+  for (const key of ["sizes", "class", "loading"] as const) {
+    const value = params[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string") {
+      invalid(a, ins, `"${key}" must be a string`, at);
+      op.kind = "invalid";
+      return op;
+    }
+    if (key === "class") op.cls = value;
+    else op[key] = value;
   }
   return op;
 }

@@ -17,7 +17,7 @@ export interface StaticOp {
  */
 export interface InsertOp {
   t: "insert";
-  kind: "frame" | "partial" | "menu" | "lang" | "unknown" | "invalid";
+  kind: "frame" | "partial" | "menu" | "lang" | "image" | "unknown" | "invalid";
   full: string;
   at: number;
   /** Output markers, precomputed: `<!-- op/<name> <params as written> -->` and `<!-- /op/<name> -->`. */
@@ -30,7 +30,12 @@ export interface InsertOp {
   /** menu: location, depth (0 = every level) and class of the outer list. */
   location: string;
   depth: number;
+  /** menu, lang-switcher and image: the `class` given. */
   cls: string | null;
+  /** image: the media reference (id or slug, as written), and its `sizes` and `loading`. */
+  media: string;
+  sizes: string | null;
+  loading: string | null;
 }
 
 /** A svc/repeat block. */

@@ -4,6 +4,7 @@
 
 import { OverBudget, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
+import { imageHtml } from "./image-html.ts";
 import { langSwitcherHtml, menuHtml } from "./lists-html.ts";
 import type { InsertOp, Op, RepeatOp } from "./program.ts";
 import type { CompiledFrame, MarkupWarning, RenderContext, RenderOptions, RenderResult } from "./types.ts";
@@ -159,7 +160,25 @@ class Renderer {
       case "partial":
         this.embed(op, scope, frame);
         return;
+      case "image":
+        this.blocks++;
+        this.out.push(op.open, this.image(op, frame), op.close);
+        return;
     }
+  }
+
+  /** svc/image: the `<img>` of a media file of the site; nothing (with a warning) for an unknown ref or a file that is not an image. */
+  private image(op: InsertOp, frame: string | undefined): string {
+    const media = this.ctx.media(op.media);
+    if (media === undefined) {
+      this.warn("media_not_found", `svc/image "${op.media}" names no media file of this site; it prints nothing`, op.at, frame);
+      return "";
+    }
+    if (!media.image) {
+      this.warn("media_not_image", `svc/image "${op.media}" is not an image; it prints nothing`, op.at, frame);
+      return "";
+    }
+    return imageHtml(media, op);
   }
 
   private embed(op: InsertOp, scope: Scope, frame: string | undefined): void {

@@ -3,9 +3,12 @@
 const SITE_KEYS = new Set(["name", "tagline", "url", "lang"]);
 const PAGE_KEYS = new Set(["title", "url", "path", "lang", "content", "parent_title", "parent_url"]);
 const DATA_TOKEN = /^data\.([^.]+)\.(?:0|[1-9]\d*)\.[^.].*$/;
+/** What a media token prints of a file (`media.<ref>.<field>`). */
+export type MediaField = "url" | "alt" | "width" | "height";
+const MEDIA_FIELDS: ReadonlySet<string> = new Set<MediaField>(["url", "alt", "width", "height"]);
 
 export interface TokenInfo {
-  /** The source this token reads (`site`, `settings`, `page`, `data.<set>`), null for item/vars/unknown. */
+  /** The source this token reads (`site`, `settings`, `page`, `data.<set>`, `media.<ref>`), null for item/vars/unknown. */
   source: string | null;
   /** Whether the token follows the grammar. */
   valid: boolean;
@@ -20,6 +23,19 @@ function nonEmptySegments(path: string): boolean {
     if (dot < 0) return start < path.length;
     start = dot + 1;
   }
+}
+
+/**
+ * The parts of a media token `media.<ref>.<field>`: the field is the last segment, so a ref may
+ * itself hold dots. Undefined when the token is not one (no ref, or a field outside url, alt,
+ * width, height).
+ */
+export function mediaToken(token: string): { ref: string; field: MediaField } | undefined {
+  if (!token.startsWith("media.")) return undefined;
+  const last = token.lastIndexOf(".");
+  const ref = token.slice(6, last);
+  const field = token.slice(last + 1);
+  return last > 6 && nonEmptySegments(ref) && MEDIA_FIELDS.has(field) ? { ref, field: field as MediaField } : undefined;
 }
 
 /** Classifies a token such as `page.title`, `item.author.name` or `data.team.0.name`. */
@@ -46,6 +62,11 @@ export function classifyToken(token: string): TokenInfo {
       if (m) return { source: `data.${m[1]}`, valid: nonEmptySegments(rest) };
       const set = rest.split(".")[0];
       return { source: set ? `data.${set}` : null, valid: false };
+    }
+    case "media": {
+      // A token outside the grammar reads nothing, so it names no source either.
+      const parts = mediaToken(token);
+      return parts ? { source: `media.${parts.ref}`, valid: true } : { source: null, valid: false };
     }
     default:
       return { source: null, valid: false };

@@ -66,6 +66,21 @@ export interface LanguageLink {
   current: boolean;
 }
 
+/** A media file of the site as a render prints it (tokens `media.<ref>.*`, svc/image). */
+export interface MediaView {
+  /** The file's address (site-relative). */
+  url: string;
+  /** In the language of the output, else the default language's; "" when none was given. */
+  alt: string;
+  /** The original's size in pixels; null for a file without one. */
+  width: number | null;
+  height: number | null;
+  /** An image (svc/image prints nothing for any other file). */
+  image: boolean;
+  /** Narrower copies of a raster image, narrowest first; none for other files. */
+  variants: ReadonlyArray<{ url: string; width: number }>;
+}
+
 export interface RenderContext {
   /** site.*, settings.*, page.*, data.* (and any token outside item.* / vars.*); undefined = no value. */
   value(token: string): unknown;
@@ -79,6 +94,8 @@ export interface RenderContext {
   languageLinks(): readonly LanguageLink[];
   /** A frame by slug or id. */
   frame(ref: string): { slug: string; compiled: CompiledFrame } | undefined;
+  /** A media file of the site by id or slug (svc/image); undefined when there is none. */
+  media(ref: string): MediaView | undefined;
 }
 export interface RenderOptions {
   /** Slug of the frame being rendered, so that a frame embedding itself is caught at once. */

@@ -28,6 +28,12 @@ export type Change =
    * (a rename): without a bake, its pages keep their static copies.
    */
   | { kind: "frame"; frameId: string; slug: string; output?: boolean }
+  /**
+   * A media file was uploaded, given new bytes, changed (alt, title, slug) or deleted. `refs`: the
+   * names frames may read it by — its id as text, its slug, and its former slug after a rename;
+   * frames reading `media.<ref>` of any of them are affected.
+   */
+  | { kind: "media"; mediaId: number; refs: readonly string[] }
   /** POST /frames/rebake selectors without a finer change: every frame, or page-printing frames. */
   | { kind: "all" }
   | { kind: "pages" }
@@ -126,6 +132,20 @@ export interface PageScope {
   onFrames?: readonly string[];
 }
 
+/** A media file as renders read it (PublishSources.media). */
+export interface MediaForRender {
+  id: number;
+  slug: string;
+  url: string;
+  mime: string;
+  /** `{"<lang>": "…"}`; "" is the site without languages. */
+  alt: Readonly<Record<string, string>>;
+  width: number | null;
+  height: number | null;
+  /** Narrower copies of a raster image, narrowest first. */
+  variants: ReadonlyArray<{ url: string; width: number }>;
+}
+
 /** What the engine reads of the features, implemented by each feature and wired in by the app. */
 export interface PublishSources {
   pages: {
@@ -150,5 +170,12 @@ export interface PublishSources {
   data: {
     /** The items of a data source; undefined when it names nothing printable. */
     items(db: Db, site: SiteRow, source: string, options: { lang: string | null; pageId?: number }): Promise<unknown[] | undefined>;
+  };
+  media: {
+    /**
+     * The site's media files named by `refs` (an id as text, or a slug), in one query, keyed by
+     * each ref that names one; a ref naming nothing, or a file of another site, is absent.
+     */
+    byRefs(db: Db, siteId: number, refs: readonly string[]): Promise<Map<string, MediaForRender>>;
   };
 }

@@ -1,5 +1,5 @@
 // The dependency index: for every frame of a site, what it reads (settings, languages, pages,
-// each menu location, each data set) and which frames it embeds, directly and transitively.
+// each menu location, each data set, each media file) and which frames it embeds, directly and transitively.
 // It answers "this change affects these frames"; pages follow from the frames (publish step).
 // Pure: built from the frames' analysis, no I/O. Every walk is a linear BFS/DFS with memos,
 // so a change embedded by N frames costs O(N + edges), never a quadratic walk.
@@ -236,6 +236,15 @@ export class DependencyIndex {
           else if (locations.length > 0) {
             const sources = new Set(locations.map((location) => `menu.${location}`));
             bySource("menus", (s) => sources.has(s));
+          }
+          break;
+        }
+        case "media": {
+          // Frames read a file by any name it has or had (`media.<id>`, `media.<slug>`): a new
+          // slug reaches the frames waiting for it, a former one those still naming it.
+          const sources = new Set(change.refs.map((ref) => `media.${ref}`));
+          for (const frame of this.bySlug.values()) {
+            for (const source of this.effectiveSources(frame.slug)) if (sources.has(source)) add(frame.slug, source);
           }
           break;
         }

@@ -2,7 +2,7 @@
 // that a render can run in the service's thread or, when it is long, in the render worker
 // (render-pool.ts), which receives the same input and the markup of the frames it may embed.
 // No I/O here: render-job.ts reads the database and builds the input.
-import type { CompiledFrame, LanguageLink, MenuNode, RenderContext } from "../markup/index.ts";
+import { mediaToken, type CompiledFrame, type LanguageLink, type MediaView, type MenuNode, type RenderContext } from "../markup/index.ts";
 
 export interface RenderInput {
   /** The frame rendered. */
@@ -14,6 +14,8 @@ export interface RenderInput {
   /** The page shown, for frames that render on request and page-scoped sources. */
   page: Record<string, unknown> | undefined;
   links: LanguageLink[];
+  /** The site's media files the frame and its embeds read (`media.<ref>`), by ref, in the output's language; a ref naming nothing is absent. */
+  media: Array<[string, MediaView]>;
 }
 
 /** A frame a render may embed, by slug and by id. */
@@ -59,6 +61,7 @@ export function framesByRef(frames: Iterable<ReachableFrame>): Map<string, Reach
 
 export function renderContext(input: RenderInput, frames: ReadonlyMap<string, ReachableFrame>): RenderContext {
   const items = new Map(input.items);
+  const media = new Map(input.media);
   const { site, settings, page, links } = input;
   return {
     value(token) {
@@ -74,6 +77,12 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
           const [set, ...rest] = path;
           return set === undefined ? undefined : pathValue(items.get(`data.${set}`), rest);
         }
+        case "media": {
+          // The ref may hold dots: mediaToken splits at the last one.
+          const parts = mediaToken(token);
+          const file = parts && media.get(parts.ref);
+          return file ? file[parts.field] : undefined;
+        }
         default:
           return undefined;
       }
@@ -88,5 +97,6 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
     },
     languageLinks: () => links,
     frame: (ref) => frames.get(ref) ?? frames.get(ref.trim().toLowerCase()),
+    media: (ref) => media.get(ref),
   };
 }

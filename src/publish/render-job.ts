@@ -1,13 +1,13 @@
-// Prepares a frame render: loads (asynchronously) the frames it embeds and the data its sources
-// name, as plain data (render-context.ts) that a render in this thread or in the render worker
+// Prepares a frame render: loads (asynchronously) the frames it embeds and the data and media
+// files its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
-import type { LanguageLink } from "../markup/index.ts";
+import type { LanguageLink, MediaView } from "../markup/index.ts";
 import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { CompiledCache } from "./compiled-cache.ts";
-import type { PublishSources } from "./contract.ts";
+import type { MediaForRender, PublishSources } from "./contract.ts";
 import type { SiteState } from "./site-state.ts";
 import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
 
@@ -67,6 +67,36 @@ function languageLinks(state: SiteState, page: PageRow | undefined, lang: string
   }));
 }
 
+/**
+ * The alt text of a file in the output's language, else in the default language, else the one
+ * stored without a language (a site that had none then); "" when none was given. A site without
+ * languages reads the one without a language first.
+ */
+function altIn(alt: MediaForRender["alt"], state: SiteState, lang: string | null): string {
+  const { active, defaultLang } = state.addressing.langs;
+  for (const key of [active ? lang : "", defaultLang, ""]) {
+    if (key !== null && Object.hasOwn(alt, key)) return alt[key]!;
+  }
+  return "";
+}
+
+/** The media files a render reads (`media.<ref>` sources), in one query, as the renderer prints them. */
+async function mediaOf(db: Db, sources: PublishSources, state: SiteState, refs: readonly string[], lang: string | null): Promise<RenderInput["media"]> {
+  if (refs.length === 0) return [];
+  const found = await sources.media.byRefs(db, state.site.id, refs);
+  return [...found].map(([ref, file]): [string, MediaView] => [
+    ref,
+    {
+      url: file.url,
+      alt: altIn(file.alt, state, lang),
+      width: file.width,
+      height: file.height,
+      image: file.mime.startsWith("image/"),
+      variants: file.variants,
+    },
+  ]);
+}
+
 /** The frames a render may reach (the frame and what it embeds, transitively), compiled. */
 async function frameClosure(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string): Promise<ReachableFrame[]> {
   const slugs = new Set<string>([slug]);
@@ -107,8 +137,13 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
   if (!frames.get(slug)) throw new Error(`frame ${slug} vanished before it could be rendered`);
 
   const items: RenderInput["items"] = [];
+  const mediaRefs: string[] = [];
   for (const source of state.index.effectiveSources(slug)) {
     if (LOCAL.has(source)) continue;
+    if (source.startsWith("media.")) {
+      mediaRefs.push(source.slice("media.".length));
+      continue;
+    }
     // A language is asked for only while the site has languages; otherwise sources have none.
     const lang = state.addressing.langs.active ? target.lang : null;
     items.push([source, await sources.data.items(db, state.site, source, { lang, pageId: target.page?.id })]);
@@ -125,6 +160,7 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     settings: settingsValues(state),
     page: target.page ? pageValues(state, sources, target.page, target.lang) : undefined,
     links: languageLinks(state, target.page, target.lang),
+    media: await mediaOf(db, sources, state, mediaRefs, target.lang),
   };
   return { input, frames };
 }

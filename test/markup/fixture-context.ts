@@ -1,7 +1,7 @@
 // Builds a RenderContext from plain fixture data, so a fixture file holds everything a
 // render reads: token values, repeat sources, menus, language links and other frames.
 import { compileFrame } from "../../src/markup/index.ts";
-import type { CompiledFrame, LanguageLink, MenuNode, RenderContext } from "../../src/markup/index.ts";
+import type { CompiledFrame, LanguageLink, MediaView, MenuNode, RenderContext } from "../../src/markup/index.ts";
 
 export interface FixtureContext {
   /** token -> value (any JSON: objects and arrays count as no value). */
@@ -13,6 +13,8 @@ export interface FixtureContext {
   languages?: LanguageLink[];
   /** slug -> markup, or {id, markup} to be found by id too. */
   frames?: Record<string, string | string[] | { id?: string; markup: string | string[] }>;
+  /** media ref (id or slug) -> the file as a render prints it. */
+  media?: Record<string, MediaView>;
 }
 
 export function joined(text: string | string[]): string {
@@ -61,6 +63,10 @@ export function fixtureContext(data: FixtureContext = {}): RenderContext & { cal
     frame(ref) {
       calls.push(`frame ${ref}`);
       return find(ref);
+    },
+    media(ref) {
+      calls.push(`media ${ref}`);
+      return data.media && own(data.media, ref) ? data.media[ref] : undefined;
     },
   };
 }
