@@ -10,6 +10,14 @@
 
 export const VARIANT_WIDTHS = [320, 640, 1024, 1600, 2400] as const;
 
+/**
+ * The largest image (width × height) that gets variants: past it sharp refuses to decode
+ * (limitInputPixels, media/variants.ts), so a decompression bomb — a few MB of PNG that would
+ * decode to gigabytes — costs nothing, and no variant is listed that could not be made. 100 MP is
+ * more than any camera but the 200 MP phones; the file itself still serves.
+ */
+export const MAX_VARIANT_SOURCE_PIXELS = 100_000_000;
+
 /** The sniffed types that get variants (SVG, being a drawing, does not). */
 export const RASTER_TYPES = new Set(["image/jpeg", "image/png", "image/webp", "image/avif", "image/gif"]);
 
@@ -53,6 +61,7 @@ export function variantName(filename: string, width: number): string {
 export function variantsOf(media: Addressable): Variant[] {
   if (!RASTER_TYPES.has(media.mime) || !media.width || !media.height) return [];
   const { width, height } = media;
+  if (width * height > MAX_VARIANT_SOURCE_PIXELS) return [];
   return VARIANT_WIDTHS.filter((w) => w <= width).map((w) => ({
     width: w,
     height: Math.max(1, Math.round((w * height) / width)),
