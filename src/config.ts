@@ -25,6 +25,8 @@ export interface Config {
   db: DbOptions;
   /** S3-compatible storage of media bytes (SVC_MEDIA_S3_*); null keeps them under SVC_DATA_DIR/media. */
   mediaS3: MediaS3Options | null;
+  /** The largest media file an upload may send, in bytes (SVC_MEDIA_MAX_BYTES). */
+  mediaMaxBytes: number;
 }
 
 export interface DbOptions {
@@ -149,5 +151,6 @@ export function loadConfig(env: Env = process.env): Config {
       sslCaFile,
     },
     mediaS3: mediaS3Options(env),
+    mediaMaxBytes: integer(env, "SVC_MEDIA_MAX_BYTES", 25 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
   };
 }
