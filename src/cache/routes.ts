@@ -7,20 +7,23 @@ import { fail } from "../errors.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { ok } from "../http/ok.ts";
 import type { ServiceContext } from "../publish/contract.ts";
-import { addressOfUrl } from "../site/addresses.ts";
+import { canonicalAddress } from "../site/addresses.ts";
 
 const MAX_URLS = 1000;
 
-/** A path of this site (`/about`, `/en/about/`) or a full address on its domain; else null. */
+/**
+ * A path of this site (`/about`, `/en/about/`) or a full address on its domain, in the canonical
+ * form the page cache is keyed by (`/About` is `/about/`); else null (also for malformed escapes).
+ */
 function addressOf(value: unknown, domain: string): string | null {
   if (typeof value !== "string" || value.trim() === "") return null;
   const raw = value.trim();
   const full = /^https?:\/\/([^/?#]+)(.*)$/i.exec(raw);
   if (full) {
     const host = full[1].replace(/:\d+$/, "").toLowerCase();
-    return host === domain ? addressOfUrl(full[2] || "/") : null;
+    return host === domain ? canonicalAddress(full[2] || "/") : null;
   }
-  return raw.startsWith("/") ? addressOfUrl(raw) : null;
+  return raw.startsWith("/") ? canonicalAddress(raw) : null;
 }
 
 export function cacheRoutes(scope: FastifyInstance, ctx: ServiceContext): void {

@@ -1,12 +1,18 @@
 // Answers public page requests: from the in-memory cache when it can (no database read), else
 // resolves the address, serves the page's static copy, or renders it on request and caches it.
+//
+// One address, one cache entry (issue 16): the cache is keyed by the canonical address only
+// (site/addresses.ts). Another spelling of it (`/About/`, `/%61bout/`, `//about/`, `/about`) is
+// answered 301 to the canonical address (query string kept) when that answers a page, else with
+// the canonical address's 404; it is never rendered nor cached under a key of its own. Malformed
+// percent-encoding is 400.
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../pages/queries.ts";
 import type { PageCache, CachedPage } from "../publish/page-cache.ts";
 import type { SiteDirectory } from "../publish/site-directory.ts";
 import { resolvePublicPage } from "./resolve-page.ts";
 import { isDatabaseUnavailable } from "../store/errors.ts";
-import { addressOfUrl } from "../site/addresses.ts";
+import { canonicalPath, canonicalPathEnd, pathEndOf } from "../site/addresses.ts";
 
 export interface PageRenderer {
   /** Renders a page on request; null when its frame is gone. Throws ExecutorUnavailable on timeout. */
@@ -28,6 +34,23 @@ function notFoundPage(reason: string): PublicAnswer {
     body: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n",
   };
 }
+
+/** Another spelling of an address that answers a page: a relative Location, never built from the Host. */
+function movedTo(address: string, query: string): PublicAnswer {
+  // Printable ASCII only in a header: whatever else the query string holds travels percent-encoded.
+  const location = address + query.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c));
+  return {
+    status: 301,
+    headers: { location, "content-type": HTML, "x-svc-printed": "redirect" },
+    body: `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Moved</title></head><body><a href="${location.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;")}">Moved here</a></body></html>\n`,
+  };
+}
+
+const MALFORMED: PublicAnswer = {
+  status: 400,
+  headers: { "content-type": HTML, "x-svc-printed": "none", "cache-control": "no-cache" },
+  body: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Bad request</title></head><body><h1>Bad request</h1><p>The address has malformed percent-encoding.</p></body></html>\n",
+};
 
 export class PublicSite {
   constructor(
@@ -51,36 +74,54 @@ export class PublicSite {
     return { status: 200, headers, body: entry.body };
   }
 
-  /** The fast path: a page already in memory for a known host, answered without any read. */
-  cached(host: string, url: string, ifNoneMatch: string | undefined): PublicAnswer | null {
-    return this.fresh ? null : this.inMemory(host, url, ifNoneMatch);
-  }
-
-  private inMemory(host: string, url: string, ifNoneMatch: string | undefined): PublicAnswer | null {
-    const site = this.directory.peek(host);
-    if (!site) return null;
-    const entry = this.cache.get(site.id, addressOfUrl(url));
-    if (!entry) return null;
+  private hit(entry: CachedPage, ifNoneMatch: string | undefined): PublicAnswer {
     return this.send(entry, entry.printed === "static" ? "static" : "cache", ifNoneMatch);
   }
 
-  async answer(host: string, url: string, ifNoneMatch: string | undefined): Promise<PublicAnswer> {
-    if (this.fresh) {
-      try {
-        const known = this.directory.peek(host) ?? (await this.directory.resolve(host));
-        if (known) await this.fresh(known.id);
-      } catch (error) {
-        // The database is gone: pages in memory are still answered (docs/deploy.md, limits).
-        if (!isDatabaseUnavailable(error)) throw error;
-      }
+  /**
+   * The fast path: a page already in memory for a known host, at its canonical address, answered
+   * without any read. Anything else (another spelling, a page not in memory) is for `answer`.
+   */
+  cached(host: string, url: string, ifNoneMatch: string | undefined): PublicAnswer | null {
+    if (this.fresh) return null;
+    const site = this.directory.peek(host);
+    if (!site) return null;
+    const end = canonicalPathEnd(url);
+    if (end < 0) return null;
+    const entry = this.cache.get(site.id, end === url.length ? url : url.slice(0, end));
+    return entry ? this.hit(entry, ifNoneMatch) : null;
+  }
+
+  /** Several processes: drops what another process's write made stale for this host's site. */
+  private async refresh(host: string, fresh: (siteId: number) => Promise<void>): Promise<void> {
+    try {
+      const known = this.directory.peek(host) ?? (await this.directory.resolve(host));
+      if (!known) return;
+      await fresh(known.id);
+      // A site created or re-domained elsewhere may have moved this host to another site.
+      const now = this.directory.peek(host) ?? (await this.directory.resolve(host));
+      if (now && now.id !== known.id) await fresh(now.id);
+    } catch (error) {
+      // The database is gone: pages in memory are still answered (docs/deploy.md, limits).
+      if (!isDatabaseUnavailable(error)) throw error;
     }
-    const hit = this.inMemory(host, url, ifNoneMatch);
-    if (hit) return hit;
+  }
+
+  async answer(host: string, url: string, ifNoneMatch: string | undefined): Promise<PublicAnswer> {
+    const end = pathEndOf(url);
+    const path = url.slice(0, end);
+    const address = canonicalPath(path);
+    if (address === null) return MALFORMED;
+    if (this.fresh) await this.refresh(host, this.fresh);
     // Taken before reading: a flush that lands while this request reads keeps its answer out of the cache.
     const ticket = this.cache.ticket();
-    const site = await this.directory.resolve(host);
+    const site = this.directory.peek(host) ?? (await this.directory.resolve(host));
     if (!site) return notFoundPage("no_site");
-    const address = addressOfUrl(url);
+    // An absolute-form target (`GET http://host/x`) names no path of this site.
+    if (path.charCodeAt(0) !== 47) return notFoundPage("no_page");
+    if (address !== path) return this.variant(site.id, address, url.slice(end));
+    const held = this.cache.get(site.id, address);
+    if (held) return this.hit(held, ifNoneMatch);
     const resolved = await resolvePublicPage(this.db, site.id, address);
     if ("notFound" in resolved) return notFoundPage(resolved.notFound);
     const { page, lang } = resolved;
@@ -99,5 +140,16 @@ export class PublicSite {
     if (html === null) return notFoundPage("frame_deleted");
     const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(html, "utf8"), printed: "on_request" }, ticket);
     return this.send(entry, "on_request", ifNoneMatch);
+  }
+
+  /**
+   * Another spelling of `address`: 301 to it when it answers a page (known from memory, else one
+   * lookup, no render), else the 404 it answers. Nothing is cached for it.
+   */
+  private async variant(siteId: number, address: string, query: string): Promise<PublicAnswer> {
+    if (this.cache.has(siteId, address)) return movedTo(address, query);
+    const resolved = await resolvePublicPage(this.db, siteId, address);
+    if ("notFound" in resolved) return notFoundPage(resolved.notFound);
+    return movedTo(address, query);
   }
 }

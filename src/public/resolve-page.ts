@@ -10,14 +10,12 @@ import type { Db } from "../store/database.ts";
 
 export type Resolution = { page: PageRow; lang: string | null; langs: LanguageState } | { notFound: string };
 
+/**
+ * The segments of a canonical address (public-site.ts answers only those here): matched as they
+ * are written, never decoded again, so `/a%2Fb/` is no spelling of `/a/b/` (issue 16).
+ */
 function segmentsOf(address: string): string[] {
-  return address.split("/").filter((s) => s !== "").map((s) => {
-    try {
-      return decodeURIComponent(s).toLowerCase();
-    } catch {
-      return s.toLowerCase();
-    }
-  });
+  return address.split("/").filter((s) => s !== "");
 }
 
 async function homePage(db: Db, siteId: number, lang: string | null, langs: LanguageState): Promise<PageRow | undefined> {

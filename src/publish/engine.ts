@@ -140,7 +140,7 @@ export class PublishingEngine implements Publisher {
     const urls: string[] = [];
     for (const change of changes) {
       if (change.kind === "site") {
-        this.deps.directory.clear();
+        this.deps.directory.forgetSite(siteId);
         urls.push(...this.deps.pages.flushSite(siteId));
       } else if (change.kind === "settings" && change.keys?.includes("home_page")) {
         // `/` and each language's home answer the page the setting names: whatever was cached

@@ -1,14 +1,18 @@
 // Marks: freshness of cached public pages across processes on one PostgreSQL database. A process
-// bumps the mark of each site it flushed (scope 0: every site and the host directory) in the
-// database before it tells the others; the NOTIFY carries the new marks. Before answering a public
+// bumps the mark of each site it flushed (scope 0: every site; scope -1: the host directory) in
+// the database before it tells the others; the NOTIFY carries the new marks. Before answering a public
 // page from memory a process reads the marks of that site and of scope 0: one that moved past
 // what it has seen means a flush it has not applied yet (its NOTIFY is still on the way), so it
-// drops that cache first. The write's answer waits for the bump (server.ts), so the next request,
+// drops that cache first. It also reads the host directory's mark: a site created or re-domained
+// elsewhere may move the host being answered to another site; that drops the host directory
+// only, never a page (issue 16). The write's answer waits for the bump (server.ts), so the next request,
 // on any process, sees the write.
 import type pg from "pg";
 
-/** Scope of every site at once and of the host directory. */
+/** Scope of every site's pages at once. */
 export const ALL_SITES = 0;
+/** Scope of the host directory (host → site): bumped by a site created, re-domained or deleted. */
+export const DIRECTORY = -1;
 
 export class Marks {
   /**
@@ -55,11 +59,11 @@ export class Marks {
   }
 
   /**
-   * The scopes among this site's and scope 0 with a mark past what is applied here (a flush whose
+   * The scopes among this site's, scope 0 and the host directory's with a mark past what is applied here (a flush whose
    * NOTIFY has not arrived, or has been missed): the caller drops them whole, so they count as applied.
    */
   async stale(siteId: number): Promise<number[]> {
-    const { rows } = await this.pool.query<{ scope: number; mark: string }>("select scope, mark from invalidation_marks where scope = any($1::int[])", [[ALL_SITES, siteId]]);
+    const { rows } = await this.pool.query<{ scope: number; mark: string }>("select scope, mark from invalidation_marks where scope = any($1::int[])", [[ALL_SITES, DIRECTORY, siteId]]);
     const out: number[] = [];
     for (const row of rows) {
       const mark = Number(row.mark);

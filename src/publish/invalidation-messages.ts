@@ -7,8 +7,11 @@ export const CHANNEL = "svc_invalidate";
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; this leaves room to spare. */
 export const MAX_PAYLOAD_BYTES = 7900;
 
-/** What travels: a flush of the page cache, or a clear of the host directory. */
-export type Invalidated = CacheFlush | { kind: "directory" };
+/**
+ * What travels: a flush of the page cache, or a change of the host directory: the hosts of one
+ * site forgotten (`site`), or every host (no `site`; also how an older process reads either).
+ */
+export type Invalidated = CacheFlush | { kind: "directory"; site?: number };
 
 /** The JSON of one NOTIFY payload. */
 export interface InvalidationMessage {
@@ -18,14 +21,22 @@ export interface InvalidationMessage {
   marks?: Record<number, number>;
 }
 
-/** Flushes waiting to be told, merged: per site the addresses and pages, or the whole site. */
+/** Flushes waiting to be told, merged: per site the addresses and pages, or the whole site; the host directory's changes. */
 export class Outbox {
   all = false;
-  directory = false;
+  /** Every host of the directory forgotten. */
+  everyHost = false;
+  /** Sites whose hosts were forgotten (while not every host was). */
+  readonly hostsOf = new Set<number>();
   readonly sites = new Map<number, { whole: boolean; addresses: Set<string>; pages: Set<number> }>();
 
   get empty(): boolean {
     return !this.all && !this.directory && this.sites.size === 0;
+  }
+
+  /** Whether the host directory changed. */
+  get directory(): boolean {
+    return this.everyHost || this.hostsOf.size > 0;
   }
 
   private site(id: number) {
@@ -37,7 +48,12 @@ export class Outbox {
   add(flush: Invalidated): void {
     switch (flush.kind) {
       case "directory":
-        this.directory = true;
+        if (flush.site === undefined) {
+          this.everyHost = true;
+          this.hostsOf.clear();
+        } else if (!this.everyHost) {
+          this.hostsOf.add(flush.site);
+        }
         return;
       case "all":
         this.all = true;
@@ -62,7 +78,8 @@ export class Outbox {
   /** The merged flushes, directory first. */
   flushes(): Invalidated[] {
     const out: Invalidated[] = [];
-    if (this.directory) out.push({ kind: "directory" });
+    if (this.everyHost) out.push({ kind: "directory" });
+    for (const site of this.hostsOf) out.push({ kind: "directory", site });
     if (this.all) {
       out.push({ kind: "all" });
       return out;
@@ -148,6 +165,8 @@ function parseFlush(value: unknown): Invalidated | null {
   const flush = value as Record<string, unknown>;
   switch (flush.kind) {
     case "directory":
+      if (flush.site === undefined) return { kind: "directory" };
+      return isId(flush.site) ? { kind: "directory", site: flush.site } : null;
     case "all":
       return { kind: flush.kind };
     case "site":
@@ -179,6 +198,6 @@ export function parseMessage(payload: string): InvalidationMessage | null {
 
 function marksOf(value: Record<string, unknown>): Record<number, number> {
   const out: Record<number, number> = {};
-  for (const [scope, mark] of Object.entries(value)) if (/^\d{1,10}$/.test(scope) && Number.isSafeInteger(mark) && (mark as number) > 0) out[Number(scope)] = mark as number;
+  for (const [scope, mark] of Object.entries(value)) if (/^-?\d{1,10}$/.test(scope) && Number.isSafeInteger(mark) && (mark as number) > 0) out[Number(scope)] = mark as number;
   return out;
 }

@@ -15,6 +15,8 @@
 // - Flushes waiting to be told are merged (a set of addresses and pages per site), so a
 //   publish run that flushes a hundred pages one by one costs a few NOTIFYs, not a hundred.
 // - A NOTIFY that fails (database gone) is kept and retried until it goes through.
+// - A site created, re-domained or deleted forgets that site's hosts only (`{kind: "directory",
+//   site}`, mark of the host directory's scope): no other site's pages or hosts go (issue 16).
 // - The LISTEN connection reconnects by itself with a growing delay. Messages sent while it
 //   was away are lost, so on reconnecting the process drops its whole page cache and host
 //   directory: it reads them again from the database.
@@ -30,7 +32,7 @@ import type { SiteDirectory } from "./site-directory.ts";
 import type { Store } from "../store/database.ts";
 import type { PageCache } from "./page-cache.ts";
 import { CHANNEL, encodeMessages, MAX_PAYLOAD_BYTES, Outbox, parseMessage, type Invalidated } from "./invalidation-messages.ts";
-import { ALL_SITES, Marks } from "./invalidation-marks.ts";
+import { ALL_SITES, DIRECTORY, Marks } from "./invalidation-marks.ts";
 
 export { CHANNEL, MAX_PAYLOAD_BYTES, encodeMessages, parseMessage, type Invalidated, type InvalidationMessage } from "./invalidation-messages.ts";
 
@@ -107,7 +109,10 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
 
   async fresh(siteId: number): Promise<void> {
     for (const scope of await this.marks.stale(siteId)) {
-      this.applyLocal(scope === ALL_SITES ? [{ kind: "all" }, { kind: "directory" }] : [{ kind: "site", site: scope }]);
+      // A missed host-directory change: which site it named is not known here, so every host is
+      // looked up again (one read each); no page goes.
+      if (scope === DIRECTORY) this.applyLocal([{ kind: "directory" }]);
+      else this.applyLocal(scope === ALL_SITES ? [{ kind: "all" }, { kind: "directory" }] : [{ kind: "site", site: scope }]);
     }
   }
 
@@ -131,7 +136,7 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
     this.pages = pages;
     this.directory = directory;
     pages.onFlush((flush) => this.enqueue(flush));
-    directory.onClear(() => this.enqueue({ kind: "directory" }));
+    directory.onClear((site) => this.enqueue(site === null ? { kind: "directory" } : { kind: "directory", site }));
   }
 
   settled(timeoutMs = 2_000): Promise<void> {
@@ -186,7 +191,10 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
         this.outbox = new Outbox();
         const flushes = batch.flushes();
         try {
-          const marks = await this.marks.bump(batch.all || batch.directory ? [ALL_SITES, ...batch.sites.keys()] : [...batch.sites.keys()]);
+          const scopes = [...batch.sites.keys()];
+          if (batch.all) scopes.push(ALL_SITES);
+          if (batch.directory) scopes.push(DIRECTORY);
+          const marks = await this.marks.bump(scopes);
           for (const payload of encodeMessages(this.origin, flushes, MAX_PAYLOAD_BYTES, marks)) {
             await this.options.pool.query("select pg_notify($1, $2)", [CHANNEL, payload]);
           }
@@ -292,7 +300,7 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
     }
     if (message.origin === this.origin) return;
     const marks = message.marks ?? {};
-    const scopeOf = (flush: Invalidated) => (flush.kind === "all" || flush.kind === "directory" ? ALL_SITES : flush.site);
+    const scopeOf = (flush: Invalidated) => (flush.kind === "all" ? ALL_SITES : flush.kind === "directory" ? DIRECTORY : flush.site);
     this.applyLocal(message.flushes.filter((flush) => !this.marks.covered(scopeOf(flush), marks[scopeOf(flush)])));
     this.marks.told(marks);
     this.emit("applied", message.flushes, message.origin);
@@ -300,7 +308,10 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
 
   private applyLocal(flushes: Invalidated[]): void {
     for (const flush of flushes) {
-      if (flush.kind === "directory") this.directory?.applyClear();
+      if (flush.kind === "directory") {
+        if (flush.site === undefined) this.directory?.applyClear();
+        else this.directory?.applyForget(flush.site);
+      }
       else this.pages?.apply(flush);
     }
   }

@@ -1,7 +1,11 @@
 // Rendered public pages held in memory, per site and address, ready to send as they are.
 // Static copies are loaded here from the database on first request; on-request renders are
-// kept here until a write that affects them flushes them. Bounded by total bytes: the least
-// recently used entries go first.
+// kept here until a write that affects them flushes them. Bounded by total bytes (64 MiB), shared
+// fairly between sites (issue 16, docs/security.md): any site may use free room, and once the
+// cache is full the site holding the most bytes gives way, its least recently used page first.
+// That site holds more than budget / (sites holding pages), the fair share; so a site within its
+// fair share never loses a page to another site's traffic, however much that site requests.
+// Reads are two Map lookups (site, then address); only a put that must make room looks further.
 //
 // Every flush is also reported to a listener (invalidation.ts tells the other service
 // processes on the same PostgreSQL database); `apply` is the same flush coming from another
@@ -37,11 +41,20 @@ export type CacheFlush =
 
 export type FlushListener = (flush: CacheFlush) => void;
 
-const keyOf = (siteId: number, address: string) => `${siteId} ${address}`;
+/**
+ * One site's pages in memory: by address, least recently used first (a Map keeps insertion order;
+ * a read re-inserts its entry), and their bytes.
+ */
+interface Shelf {
+  bytes: number;
+  entries: Map<string, CachedPage>;
+}
 
 export class PageCache {
-  private readonly entries = new Map<string, CachedPage>();
+  /** Per site; a site without pages in memory has no shelf, so `shelves.size` counts the sites holding pages. */
+  private readonly shelves = new Map<number, Shelf>();
   private bytes = 0;
+  private count = 0;
   private listener: FlushListener | null = null;
   /** Flush clock: each flush ticks it; per site, the tick of its last flush. */
   private tick = 0;
@@ -74,36 +87,73 @@ export class PageCache {
     }
   }
 
+  /** The page held for this address of this site, marked most recently used. Two Map reads, no allocation. */
   get(siteId: number, address: string): CachedPage | undefined {
-    const key = keyOf(siteId, address);
-    const entry = this.entries.get(key);
-    if (entry) {
-      // Map keeps insertion order: re-inserting marks it most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, entry);
+    const shelf = this.shelves.get(siteId);
+    if (shelf === undefined) return undefined;
+    const entry = shelf.entries.get(address);
+    if (entry !== undefined) {
+      // Re-inserting marks it most recently used.
+      shelf.entries.delete(address);
+      shelf.entries.set(address, entry);
     }
     return entry;
   }
 
+  /** Whether a page is held for this address, without marking it used. */
+  has(siteId: number, address: string): boolean {
+    return this.shelves.get(siteId)?.entries.has(address) ?? false;
+  }
+
+  /**
+   * Keeps a page (unless its site was flushed since `ticket`), then makes room: while the cache is
+   * over its budget, the least recently used page of the site holding the most bytes goes (that
+   * site holds more than budget / sites, its fair share; it may be the adding site, and the page
+   * just added). Answers the entry, kept or not.
+   */
   put(entry: Omit<CachedPage, "etag"> & { etag?: string }, ticket?: number): CachedPage {
     const full: CachedPage = { ...entry, etag: entry.etag ?? etagOf(entry.body) };
     if (ticket !== undefined && this.flushedSince(full.siteId, ticket)) return full;
-    this.remove(keyOf(full.siteId, full.address));
+    this.remove(full.siteId, full.address);
     if (full.body.length > this.maxBytes) return full;
-    this.entries.set(keyOf(full.siteId, full.address), full);
+    let shelf = this.shelves.get(full.siteId);
+    if (shelf === undefined) this.shelves.set(full.siteId, (shelf = { bytes: 0, entries: new Map() }));
+    shelf.entries.set(full.address, full);
+    shelf.bytes += full.body.length;
     this.bytes += full.body.length;
-    for (const [key, old] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.remove(key, old);
+    this.count++;
+    while (this.bytes > this.maxBytes) {
+      const victim = this.fullest();
+      const [address, oldest] = victim.entries.entries().next().value!;
+      this.removeFrom(oldest.siteId, victim, address, oldest);
     }
     return full;
   }
 
-  private remove(key: string, entry = this.entries.get(key)): boolean {
-    if (!entry) return false;
-    this.entries.delete(key);
-    this.bytes -= entry.body.length;
+  /**
+   * The shelf holding the most bytes: a scan of one number per site holding pages, made only by a
+   * put that must make room (a miss, which has read the database and hashed the page already).
+   */
+  private fullest(): Shelf {
+    let best: Shelf | undefined;
+    for (const shelf of this.shelves.values()) if (best === undefined || shelf.bytes > best.bytes) best = shelf;
+    return best!;
+  }
+
+  private remove(siteId: number, address: string): boolean {
+    const shelf = this.shelves.get(siteId);
+    const entry = shelf?.entries.get(address);
+    if (shelf === undefined || entry === undefined) return false;
+    this.removeFrom(siteId, shelf, address, entry);
     return true;
+  }
+
+  private removeFrom(siteId: number, shelf: Shelf, address: string, entry: CachedPage): void {
+    shelf.entries.delete(address);
+    shelf.bytes -= entry.body.length;
+    this.bytes -= entry.body.length;
+    this.count--;
+    if (shelf.entries.size === 0) this.shelves.delete(siteId);
   }
 
   /** Drops the given addresses of a site; answers the ones that were cached. */
@@ -148,16 +198,20 @@ export class PageCache {
   private dropAddresses(siteId: number, addresses: readonly string[]): string[] {
     this.mark(siteId);
     const flushed: string[] = [];
-    for (const address of addresses) if (this.remove(keyOf(siteId, address))) flushed.push(address);
+    for (const address of addresses) if (this.remove(siteId, address)) flushed.push(address);
     return flushed;
   }
 
   private dropPages(siteId: number, pageIds: readonly number[]): string[] {
     this.mark(siteId);
+    const shelf = this.shelves.get(siteId);
+    if (shelf === undefined) return [];
     const ids = new Set(pageIds);
     const flushed: string[] = [];
-    for (const [key, entry] of this.entries) {
-      if (entry.siteId === siteId && ids.has(entry.pageId) && this.remove(key, entry)) flushed.push(entry.address);
+    for (const [address, entry] of shelf.entries) {
+      if (!ids.has(entry.pageId)) continue;
+      this.removeFrom(siteId, shelf, address, entry);
+      flushed.push(address);
     }
     return flushed;
   }
@@ -165,17 +219,38 @@ export class PageCache {
   private dropSite(siteId: number | null): string[] {
     this.mark(siteId);
     const flushed: string[] = [];
-    for (const [key, entry] of this.entries) {
-      if ((siteId === null || entry.siteId === siteId) && this.remove(key, entry)) flushed.push(entry.address);
+    for (const [id, shelf] of this.shelves) {
+      if (siteId !== null && id !== siteId) continue;
+      flushed.push(...shelf.entries.keys());
+      this.bytes -= shelf.bytes;
+      this.count -= shelf.entries.size;
+      this.shelves.delete(id);
     }
     return flushed;
   }
 
+  /** Pages held, of every site. */
   get size(): number {
-    return this.entries.size;
+    return this.count;
   }
 
   get totalBytes(): number {
     return this.bytes;
+  }
+
+  /** The pages and bytes one site holds. */
+  usageOf(siteId: number): { pages: number; bytes: number } {
+    const shelf = this.shelves.get(siteId);
+    return { pages: shelf?.entries.size ?? 0, bytes: shelf?.bytes ?? 0 };
+  }
+
+  /** How many sites hold pages. */
+  get sites(): number {
+    return this.shelves.size;
+  }
+
+  /** The budget in bytes. */
+  get budget(): number {
+    return this.maxBytes;
   }
 }

@@ -1,14 +1,26 @@
 // Host → site for public requests, held in memory so a cached page needs no database read.
-// Site writes (create, re-domain, delete) clear it; an unknown host gets the main site.
-// A clear is reported to a listener (invalidation.ts tells the other service processes);
-// `applyClear` is another process's clear, applied here without being reported again.
+// An unknown host gets the main site.
+//
+// A site write (create, re-domain, delete) makes stale only what names that site: the hosts that
+// map to it (its old domain), and the hosts that matched no domain and were given the main site
+// (its new domain may be one of them). `forgetSite` drops just those, so creating or changing one
+// site never makes another site's next request look its host up again (issue 16). `clear()`
+// drops everything. Each is reported to a listener (invalidation.ts tells the other service
+// processes); `applyForget`/`applyClear` are another process's, applied without being reported.
 import type { Db } from "../store/database.ts";
 import { MAIN_SITE_ID, siteByDomain, siteById, type SiteRow } from "../site/sites.ts";
 
+/** Told of each local change: the site whose hosts were forgotten, or null for a clear of every host. */
+export type DirectoryListener = (siteId: number | null) => void;
+
+const MAX_HOSTS = 10_000;
+
 export class SiteDirectory {
   private readonly byHost = new Map<string, SiteRow>();
-  private listener: (() => void) | null = null;
-  /** Ticks on every clear: a lookup that started before a clear does not store its answer. */
+  /** Hosts that matched no site's domain (given the main site). */
+  private readonly unmatched = new Set<string>();
+  private listener: DirectoryListener | null = null;
+  /** Ticks on every clear or forget: a lookup that started before one does not store its answer. */
   private generation = 0;
 
   constructor(private readonly db: Db) {}
@@ -17,8 +29,12 @@ export class SiteDirectory {
     const known = this.byHost.get(host);
     if (known) return known;
     const generation = this.generation;
-    const site = (await siteByDomain(this.db, host)) ?? (await siteById(this.db, MAIN_SITE_ID));
-    if (site && this.byHost.size < 10_000 && generation === this.generation) this.byHost.set(host, site);
+    const matched = await siteByDomain(this.db, host);
+    const site = matched ?? (await siteById(this.db, MAIN_SITE_ID));
+    if (site && this.byHost.size < MAX_HOSTS && generation === this.generation) {
+      this.byHost.set(host, site);
+      if (!matched) this.unmatched.add(host);
+    }
     return site;
   }
 
@@ -27,19 +43,44 @@ export class SiteDirectory {
     return this.byHost.get(host);
   }
 
-  /** Reports every local clear (not the applied ones) to `listener`. */
-  onClear(listener: (() => void) | null): void {
+  /** Reports every local clear or forget (not the applied ones) to `listener`. */
+  onClear(listener: DirectoryListener | null): void {
     this.listener = listener;
   }
 
-  clear(): void {
-    this.applyClear();
-    this.listener?.();
+  /** A site was created, given a new domain or deleted: forgets what that makes stale, and nothing else. */
+  forgetSite(siteId: number): void {
+    this.applyForget(siteId);
+    this.listener?.(siteId);
   }
 
-  /** A clear made by another process. */
+  /** Every host: `clear(siteId)` is `forgetSite(siteId)`. */
+  clear(siteId?: number): void {
+    if (siteId !== undefined) return this.forgetSite(siteId);
+    this.applyClear();
+    this.listener?.(null);
+  }
+
+  /** Another process's `forgetSite`. */
+  applyForget(siteId: number): void {
+    this.generation++;
+    for (const [host, site] of this.byHost) {
+      if (site.id === siteId || this.unmatched.has(host)) {
+        this.byHost.delete(host);
+        this.unmatched.delete(host);
+      }
+    }
+  }
+
+  /** Another process's `clear()`. */
   applyClear(): void {
     this.generation++;
     this.byHost.clear();
+    this.unmatched.clear();
+  }
+
+  /** How many hosts are known (for tests and diagnostics). */
+  get size(): number {
+    return this.byHost.size;
   }
 }

@@ -28,12 +28,93 @@ export function languageHomeUrl(addressing: SiteAddressing, lang: string | null)
   return `${addressing.origin}${langPathPrefix(addressing.langs, lang)}/`;
 }
 
-/** `/about` and `/about/` are one address; the query string is not part of it. */
-export function addressOfUrl(url: string): string {
-  const path = url.split(/[?#]/, 1)[0] || "/";
-  return path.endsWith("/") ? path : `${path}/`;
-}
-
 export function hostOf(header: string | undefined): string {
   return (header ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
+}
+
+// ---- One address, one cache entry (issue 16, docs/security.md)
+//
+// A page answers at one address, written one way: `/` and lower-case segments (page slugs and
+// language codes are lower case, so that is the case of the stored slug), single slashes and a
+// trailing slash. Other spellings of it (`/About/`, `/%61bout/`, `//about/`, `/about`) are
+// variants: the public site redirects them, never renders or caches them under a key of their own.
+
+const SLASH = 47;
+const PERCENT = 37;
+const QUESTION = 63;
+const HASH = 35;
+
+/** Where the path of a request target ends: at its first `?` or `#`, else its length. */
+export function pathEndOf(url: string): number {
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === QUESTION || c === HASH) return i;
+  }
+  return url.length;
+}
+
+/**
+ * The hot path's check (no allocation): where the path ends when it is already written the one
+ * way (starts and ends with `/`, no `//`, no upper-case letter, no `%`), else -1. A path with a
+ * `%` may still be canonical (`/%C3%BC/`); it takes the slow path, which says so.
+ */
+export function canonicalPathEnd(url: string): number {
+  if (url.charCodeAt(0) !== SLASH) return -1;
+  let previous = SLASH;
+  for (let i = 1; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c === QUESTION || c === HASH) return previous === SLASH ? i : -1;
+    if (c === PERCENT || (c >= 65 && c <= 90) || (c === SLASH && previous === SLASH)) return -1;
+    previous = c;
+  }
+  return previous === SLASH ? url.length : -1;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 65 && c <= 70) return c - 55;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/** RFC 3986 unreserved: ALPHA DIGIT - . _ ~ */
+function unreserved(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95 || c === 126;
+}
+
+/**
+ * The canonical form of a path (no query string): percent-encoded unreserved characters decoded
+ * and every other escape written with upper-case hex (RFC 3986 §6.2.2), runs of slashes made one,
+ * ASCII letters lower-cased, a trailing slash added. Null when its percent-encoding is malformed
+ * (a `%` not followed by two hex digits). Dot segments and escapes of reserved or non-ASCII
+ * characters stay as they are: no page address holds them, so they answer 404.
+ */
+export function canonicalPath(path: string): string | null {
+  let out = "";
+  let previous = 0;
+  for (let i = 0; i < path.length; i++) {
+    let c = path.charCodeAt(i);
+    if (c === PERCENT) {
+      const high = hexValue(path.charCodeAt(i + 1));
+      const low = hexValue(path.charCodeAt(i + 2));
+      if (high < 0 || low < 0) return null;
+      i += 2;
+      const byte = high * 16 + low;
+      if (!unreserved(byte)) {
+        out += `%${path[i - 1].toUpperCase()}${path[i].toUpperCase()}`;
+        previous = PERCENT;
+        continue;
+      }
+      c = byte;
+    }
+    if (c === SLASH && previous === SLASH) continue;
+    out += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
+    previous = c;
+  }
+  return previous === SLASH ? out : `${out}/`;
+}
+
+/** The canonical address of a path or URL path with query (`/About?x` → `/about/`); null when malformed. */
+export function canonicalAddress(url: string): string | null {
+  return canonicalPath(url.slice(0, pathEndOf(url)));
 }

@@ -218,7 +218,7 @@ describe("two processes' caches on one PostgreSQL database", { skip: testServerU
     await b.fresh(3);
     assert.equal(bPages.get(3, "/about/"), undefined, "the check before answering dropped it");
     assert.ok(bPages.get(4, "/other/"), "other sites stay");
-    // A flush of every site (or of the host directory) reaches every site's pages.
+    // A flush of every site reaches every site's pages (a host-directory change drops hosts only: test/security/public-cache-pg.test.ts).
     a.pages.flushSite();
     await a.invalidation.settled();
     await b.fresh(3);

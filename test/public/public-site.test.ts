@@ -22,8 +22,11 @@ describe("public site: static copies", () => {
     assert.equal(r.type, "text/html; charset=utf-8");
     assert.equal(r.body, "<!DOCTYPE html><html><body><h1>Main site</h1></body></html>");
     assert.match(r.etag ?? "", /^"/);
-    const same = await visit(t, "/static-one", "localhost");
-    assert.equal(same.body, r.body, "with or without the trailing slash, and the port");
+    const same = await visit(t, "/static-one/", "localhost");
+    assert.equal(same.body, r.body, "with or without the port");
+    const unslashed = await t.app.inject({ method: "GET", url: "/static-one?ref=x", headers: { host: "localhost" } });
+    assert.equal(unslashed.statusCode, 301, "without the trailing slash: redirected to the address (docs/security.md)");
+    assert.equal(unslashed.headers.location, "/static-one/?ref=x");
   });
 
   it("If-None-Match with the current ETag answers 304 without a body", async () => {
