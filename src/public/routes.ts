@@ -1,4 +1,5 @@
-// The public site: every GET that is not an API path answers from PublicSite.
+// The public site: every GET that is not an API path answers from PublicSite (`/media/…` first
+// tries the site's media files, media-routes.ts, and falls back to the page answer below).
 //
 // A page already in memory is also answered before Fastify sees the request (`answerFromMemory`,
 // wired in app.ts as the server's request listener): the same status, headers and bytes as the
@@ -49,14 +50,21 @@ async function showsReason(gate: PublicGate, site: PublicSite, request: FastifyR
   return served !== undefined && (await administers(gate.db, caller, served.id));
 }
 
-export function publicRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate): void {
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.url === "/api" || request.url.startsWith("/api/")) throw fail("route_not_found");
-    const allowance = await gate.limits.consumePublic(request.ip);
-    if (!allowance.allowed) {
-      const refused = tooManyPublic(allowance.retryAfterSeconds);
-      return reply.code(refused.status).headers(refused.headers).send(refused.body);
-    }
+/**
+ * Counts a request Fastify routes to the public site (pages, media) against its client address's
+ * limit; past it, sends the 429 and answers false.
+ */
+export async function withinPublicLimit(gate: PublicGate, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const allowance = await gate.limits.consumePublic(request.ip);
+  if (allowance.allowed) return true;
+  const refused = tooManyPublic(allowance.retryAfterSeconds);
+  reply.code(refused.status).headers(refused.headers).send(refused.body);
+  return false;
+}
+
+/** Answers a public address with its page, redirect, 404 or 503; the request is counted already. */
+export function pageAnswerer(site: PublicSite, gate: PublicGate): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+  return async (request, reply) => {
     const ifNoneMatch = request.headers["if-none-match"];
     const host = hostOf(request.headers.host);
     try {
@@ -73,7 +81,15 @@ export function publicRoutes(app: FastifyInstance, site: PublicSite, gate: Publi
       throw error;
     }
   };
-  app.get("/*", { schema: { hide: true } }, handler);
+}
+
+export function publicRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate): void {
+  const answerPage = pageAnswerer(site, gate);
+  app.get("/*", { schema: { hide: true } }, async (request, reply) => {
+    if (request.url === "/api" || request.url.startsWith("/api/")) throw fail("route_not_found");
+    if (!(await withinPublicLimit(gate, request, reply))) return reply;
+    return answerPage(request, reply);
+  });
 }
 
 export interface FromMemoryOptions {
