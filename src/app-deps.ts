@@ -4,6 +4,7 @@
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Limits } from "./http/limits.ts";
+import type { BlobStore } from "./blobs/blob-store.ts";
 import type { Db, Store } from "./store/database.ts";
 import type { Publisher, PublishSources, ServiceContext } from "./publish/contract.ts";
 import { createPublishing as createEngine, type PublishingOptions } from "./publish/setup.ts";
@@ -26,6 +27,8 @@ export interface AppDeps {
   publisher: Publisher;
   /** Answers public page requests (static copies, cached and on-request renders). */
   publicSite: PublicSite;
+  /** Where media bytes are kept (file system or S3-compatible); closed on shutdown. */
+  blobs: BlobStore;
 }
 
 /** The one context of every service. The publisher is read at call time, so a test can replace it. */

@@ -11,6 +11,7 @@ import { limitsFor } from "./http/limits.ts";
 import { createPublishing } from "./app-deps.ts";
 import { startInvalidation } from "./publish/invalidation.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
+import { openBlobStore } from "./blobs/open.ts";
 
 function configOrExit(): Config {
   try {
@@ -43,7 +44,8 @@ async function main(): Promise<void> {
   const limits = limitsFor(store, config);
   const invalidation = await startInvalidation(store);
   const publishing = createPublishing(store.db, systemClock, config.port, { invalidation });
-  const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
+  const blobs = await openBlobStore(config);
+  const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
   invalidation.useLog?.(app.log);
   // An API write answers once its flushes have been told to the other processes, so a client
   // that writes through one process and then reads through another sees what it wrote.
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
       await app.close(); // stops accepting, waits for in-flight requests
       await publishing.engine.close(); // the render worker
       await invalidation.close();
+      await blobs.close();
       await store.close();
       process.exit(0);
     } catch (error) {

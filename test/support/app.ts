@@ -11,14 +11,15 @@ import { systemClock } from "../../src/clock.ts";
 import { limitsFor, type Limits } from "../../src/http/limits.ts";
 import { openStore, type Store } from "../../src/store/database.ts";
 import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
+import { openBlobStore } from "../../src/blobs/open.ts";
 import { generateToken } from "../../src/tokens.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
 
 export interface CallOptions {
   token?: string | null;
   body?: unknown;
-  /** A raw payload sent as is (for malformed JSON and size tests). */
-  payload?: string;
+  /** A raw payload sent as is (for malformed JSON and size tests, and file uploads). */
+  payload?: string | Buffer;
   headers?: Record<string, string>;
   ip?: string;
   query?: Record<string, string>;
@@ -69,7 +70,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
   const limits = options.limits ?? limitsFor(store, config);
   const publishing = createPublishing(store.db, systemClock, config.port, options.publishing);
-  const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite };
+  const blobs = await openBlobStore(config);
+  const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs };
   const app = await buildApp(deps, options.build);
   options.beforeReady?.(app);
   await app.ready();
@@ -78,7 +80,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     const headers: Record<string, string> = { ...o.headers };
     const token = o.token === undefined ? adminToken : o.token;
     if (token !== null) headers.authorization = `Bearer ${token}`;
-    let payload: string | undefined = o.payload;
+    let payload: string | Buffer | undefined = o.payload;
     if (o.body !== undefined) payload = JSON.stringify(o.body);
     if (payload !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
     const response = await app.inject({ method: method as any, url, headers, payload, query: o.query, remoteAddress: o.ip ?? "127.0.0.1" });
@@ -102,6 +104,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async close() {
       await app.close();
       await publishing.engine.close();
+      await blobs.close();
       await store.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
