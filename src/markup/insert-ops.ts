@@ -165,7 +165,6 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
     return op;
   }
   op.media = ref;
-  a.source(`media.${ref}`);
   for (const key of ["sizes", "class", "loading"] as const) {
     const value = params[key];
     if (value === undefined || value === null) continue;
@@ -177,6 +176,8 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
     if (key === "class") op.cls = value;
     else op[key] = value;
   }
+  // Only an insert that prints reads the file (an invalid one never will).
+  a.source(`media.${ref}`);
   return op;
 }
 

@@ -95,6 +95,20 @@ describe("dependency index", () => {
     assert.deepEqual([...affected.entries()], [["outer", ["frame inner"]]]);
   });
 
+  it("a media change reaches the frames reading media.<any of its refs> (id, slug, former slug), directly or embedded, and no other", () => {
+    const index = new DependencyIndex([
+      node("by-id", [], ["media.7"]),
+      node("by-slug", [], ["media.hero"]),
+      node("by-old-slug", [], ["media.old-hero"]),
+      node("outer", ["by-slug"]),
+      node("other", [], ["media.logo", "media.70", "data.hero"]),
+    ]);
+    const affected = index.affectedBy([{ kind: "media", mediaId: 7, refs: ["7", "hero", "old-hero"] }]);
+    assert.deepEqual([...affected.keys()].sort(), ["by-id", "by-old-slug", "by-slug", "outer"]);
+    assert.deepEqual(affected.get("outer"), ["media.hero"], "why: the source that matched");
+    assert.deepEqual([...index.affectedBy([{ kind: "media", mediaId: 9, refs: ["9", "unused"] }]).keys()], []);
+  });
+
   it("cycles in stored data never hang the walks", () => {
     const index = new DependencyIndex([node("a", ["b"], ["site"]), node("b", ["a"], ["settings"], ["insert op/lang-switcher"])]);
     assert.deepEqual([...index.effectiveSources("a")].sort(), ["settings", "site"]);
