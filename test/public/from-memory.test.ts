@@ -3,38 +3,18 @@
 // must be the ones the Fastify route gives: same status, body, headers and header order.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { request } from "node:http";
+import { rawHeader, rawRequest, type Raw } from "../support/raw-http.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { assign, bind, frame, page } from "../support/site.ts";
 
-interface Raw {
-  status: number;
-  headers: Array<[string, string]>;
-  body: string;
-}
 
 let port = 0;
 /** Requests that went through Fastify's hooks. */
 let routed = 0;
 
-function get(path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method, headers: { host: "localhost:8080", ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => {
-        const pairs: Array<[string, string]> = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
-        resolve({ status: res.statusCode ?? 0, headers: pairs, body });
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const get = (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> => rawRequest(port, path, { headers, method });
 
-const header = (raw: Raw, name: string) => raw.headers.find(([key]) => key === name)?.[1];
+const header = rawHeader;
 /** Headers that differ between any two answers: the request id and the date. */
 const comparable = (raw: Raw) => raw.headers.filter(([key]) => key !== "x-request-id" && key !== "date");
 

@@ -5,34 +5,14 @@
 // list which sites exist. Each case below compares the answers byte for byte.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { request } from "node:http";
+import { rawRequest, type Raw } from "../support/raw-http.ts";
 import { makeSite, makeUser, startTestApp, type TestApp } from "../support/app.ts";
 import { assign, frame, page, S } from "../support/site.ts";
 
-interface Raw {
-  status: number;
-  headers: Array<[string, string]>;
-  body: string;
-}
 
 let port = 0;
 
-function get(path: string, headers: Record<string, string> = {}, host = "localhost:8080"): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, headers: { host, ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => {
-        const pairs: Array<[string, string]> = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
-        resolve({ status: res.statusCode ?? 0, headers: pairs, body });
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const get = (path: string, headers: Record<string, string> = {}, host = "localhost:8080"): Promise<Raw> => rawRequest(port, path, { headers, host });
 
 const reason = (raw: Raw) => raw.headers.find(([key]) => key === "x-svc-reason")?.[1];
 /** The answer save what differs on every request: the request id and the date. */

@@ -6,10 +6,10 @@
 import { after, afterEach, before, beforeEach, describe, it, mock } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
-import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { rawHeader, rawRequest, type Raw } from "../support/raw-http.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { assign, bind, frame, page } from "../support/site.ts";
 import { ConfigError, loadConfig } from "../../src/config.ts";
@@ -19,31 +19,11 @@ import { call, startCluster, type Cluster } from "../cluster/helpers.ts";
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-interface Raw {
-  status: number;
-  headers: Array<[string, string]>;
-  body: string;
-}
 
 /** A GET over a real socket, so pages held in memory are answered by the raw listener. */
-function get(port: number, path: string, headers: Record<string, string> = {}): Promise<Raw> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, headers: { host: "localhost:8080", ...headers } }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk) => (body += chunk));
-      res.on("end", () => {
-        const pairs: Array<[string, string]> = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
-        resolve({ status: res.statusCode ?? 0, headers: pairs, body });
-      });
-    });
-    req.on("error", reject);
-    req.end();
-  });
-}
+const get = (port: number, path: string, headers: Record<string, string> = {}): Promise<Raw> => rawRequest(port, path, { headers });
 
-const header = (raw: Raw, name: string) => raw.headers.find(([key]) => key === name)?.[1];
+const header = rawHeader;
 /** Headers that differ between any two answers: the request id, the date, the connection's. */
 const comparable = (raw: Raw) => raw.headers.filter(([key]) => !["x-request-id", "date", "connection", "keep-alive"].includes(key));
 
