@@ -20,6 +20,8 @@ export interface Reply {
 export interface CallOptions {
   token?: string | null;
   body?: unknown;
+  /** Raw bytes sent as they are (a file upload), with the `content-type` of `headers`. */
+  payload?: Buffer;
   headers?: Record<string, string>;
   /** The Host header; default `localhost`. */
   host?: string;
@@ -29,11 +31,9 @@ export interface CallOptions {
 export function call(port: number, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = { host: options.host ?? "localhost", ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-  if (payload !== undefined) {
-    headers["content-type"] = "application/json";
-    headers["content-length"] = String(Buffer.byteLength(payload));
-  }
+  const payload = options.body === undefined ? options.payload : JSON.stringify(options.body);
+  if (options.body !== undefined) headers["content-type"] = "application/json";
+  if (payload !== undefined) headers["content-length"] = String(Buffer.byteLength(payload));
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];
