@@ -9,8 +9,8 @@
 // - dist/render-worker.cjs: the render worker's thread (publish/render-worker.ts), started by the
 //   service for renders that outlast a slice of its own thread.
 // Kept out of the bundle, loaded from node_modules at run time: better-sqlite3 and sharp (native
-// addons; sharp finds its libvips binary package at run time) and pg (loaded only on PostgreSQL;
-// its optional pg-native with it). Source maps sit beside each file (`node --enable-source-maps
+// addons; sharp finds its libvips binary package at run time), pg (loaded only on PostgreSQL;
+// its optional pg-native with it) and @aws-sdk/client-s3 (loaded only when media go to S3). Source maps sit beside each file (`node --enable-source-maps
 // dist/main.js` maps stack traces to src/, but slows the start by about 200 ms).
 //
 // A file whose bytes did not change is not rewritten, and a changed one is replaced in one step
@@ -40,7 +40,7 @@ const results = await Promise.all([
     entryPoints: ["src/server.ts"],
     outfile: "dist/server.cjs",
     format: "cjs",
-    external: ["better-sqlite3", "sharp", "pg"],
+    external: ["better-sqlite3", "sharp", "pg", "@aws-sdk/client-s3"],
     supported: { "dynamic-import": false },
     // publish/render-pool.ts finds the worker with __dirname in the build, import.meta.url in src/.
     logOverride: { "empty-import-meta": "silent" },

@@ -67,8 +67,16 @@ export function s3ClientFor(options: MediaS3Options, overrides: Partial<S3Client
   });
 }
 
-export function openS3BlobStore(options: MediaS3Options): S3BlobStore {
-  return new S3BlobStore(s3ClientFor(options), { bucket: options.bucket });
+/** A temporary object lives for the seconds between a put's last part and its copy; one this old
+ * was left by a process that died in between. (Unfinished multipart uploads are not objects:
+ * the bucket's lifecycle rule ends them, docs/media.md.) An hour leaves room for clock skew. */
+export const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+
+/** The store the configuration names, with a crash's stale temporaries removed. */
+export async function openS3BlobStore(options: MediaS3Options): Promise<S3BlobStore> {
+  const store = new S3BlobStore(s3ClientFor(options), { bucket: options.bucket });
+  await store.removeStaleTemporaries(Date.now() - STALE_TEMPORARY_MS);
+  return store;
 }
 
 export class S3BlobStore implements BlobStore {
@@ -114,8 +122,11 @@ export class S3BlobStore implements BlobStore {
   }
 
   async putDerived(sha256: string, name: string, data: Uint8Array): Promise<void> {
+    const key = this.keyOf(sha256, name);
     // One PutObject: S3 makes an object visible whole or not at all.
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.keyOf(sha256, name), Body: data, ContentLength: data.byteLength }));
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength }));
+    // Made from a blob that a delete removed meanwhile: it goes too, so nothing outlives its blob.
+    if ((await this.sizeOf(blobKey(sha256))) === undefined) await this.deleteKey(key);
   }
 
   async read(sha256: string, options: { name?: string; range?: ByteRange } = {}): Promise<Readable | undefined> {
@@ -143,16 +154,20 @@ export class S3BlobStore implements BlobStore {
     // One DeleteObject per key rather than DeleteObjects: the SDK sends DeleteObjects without the
     // Content-MD5 header that MinIO releases before 2025, Ceph and others require, and a blob has
     // a handful of derived files.
-    for await (const keys of this.keysUnder(derivedPrefix(sha256))) {
-      for (let at = 0; at < keys.length; at += DELETES_AT_ONCE) {
-        await Promise.all(keys.slice(at, at + DELETES_AT_ONCE).map((derived) => this.deleteKey(derived)));
-      }
-    }
+    for await (const objects of this.objectsUnder(derivedPrefix(sha256))) await this.deleteKeys(objects.map((object) => object.key));
     await this.deleteKey(key);
   }
 
   async close(): Promise<void> {
     this.client.destroy();
+  }
+
+  /** Removes temporaries last written before `olderThan` (ms since the epoch, compared with the storage's clock). */
+  async removeStaleTemporaries(olderThan: number): Promise<void> {
+    for await (const objects of this.objectsUnder(TEMPORARY_PREFIX)) {
+      const stale = objects.filter((object) => object.lastModified !== undefined && object.lastModified.getTime() < olderThan);
+      await this.deleteKeys(stale.map((object) => object.key));
+    }
   }
 
   /** The key of a blob or of one of its derived files; anything else is refused before it becomes a key. */
@@ -177,11 +192,18 @@ export class S3BlobStore implements BlobStore {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  private async *keysUnder(prefix: string): AsyncGenerator<string[]> {
+  private async deleteKeys(keys: string[]): Promise<void> {
+    for (let at = 0; at < keys.length; at += DELETES_AT_ONCE) {
+      await Promise.all(keys.slice(at, at + DELETES_AT_ONCE).map((key) => this.deleteKey(key)));
+    }
+  }
+
+  /** The objects whose keys start with `prefix`, a page (up to 1,000) at a time. */
+  private async *objectsUnder(prefix: string): AsyncGenerator<Array<{ key: string; lastModified?: Date }>> {
     let token: string | undefined;
     do {
       const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
-      yield (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [object.Key]));
+      yield (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [{ key: object.Key, lastModified: object.LastModified }]));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
   }

@@ -165,6 +165,14 @@ export function blobStoreContract(backendName: string, open: () => Promise<BlobS
       assert.equal(await store.size(neighbour.sha256), 3000);
     });
 
+    it("a derived file of a blob that is not there is not kept", async () => {
+      const held = await backend.stored();
+      const absent = sha256Of(randomBytes(8));
+      await store.putDerived(absent, "w320.webp", randomBytes(100));
+      assert.equal(await store.read(absent, { name: "w320.webp" }), undefined);
+      assert.deepEqual(await backend.stored(), held);
+    });
+
     it("deleting what is not there is no error", async () => {
       const held = await backend.stored();
       await store.delete(sha256Of(randomBytes(8)));

@@ -10,9 +10,10 @@ import {
   CompleteMultipartUploadCommand,
   CreateMultipartUploadCommand,
   ListObjectsV2Command,
+  PutObjectCommand,
   type S3Client,
 } from "@aws-sdk/client-s3";
-import { S3BlobStore, s3ClientFor } from "../../src/blobs/s3-store.ts";
+import { S3BlobStore, STALE_TEMPORARY_MS, s3ClientFor } from "../../src/blobs/s3-store.ts";
 import { startS3Server, type TestS3Server } from "../support/s3-server.ts";
 import { blobStoreContract } from "./contract.ts";
 
@@ -133,6 +134,16 @@ describe("S3 blob store: what is S3's own", () => {
     assert.equal(watch.sent.get("CopyObjectCommand"), 1);
     await store.put(inChunks(data), 1000);
     assert.equal(watch.sent.get("CopyObjectCommand"), 1);
+    await store.close();
+  });
+
+  it("removes temporaries older than it is told (a crash between a put's upload and its copy), keeping newer ones", async () => {
+    const { client, store } = open();
+    await client.send(new PutObjectCommand({ Bucket: server.options.bucket, Key: "tmp/left-by-a-crash", Body: randomBytes(10) }));
+    await store.removeStaleTemporaries(Date.now() - STALE_TEMPORARY_MS);
+    assert.deepEqual(await keysIn(client, server.options.bucket), ["tmp/left-by-a-crash"], "an hour's margin: a recent one may be a put under way");
+    await store.removeStaleTemporaries(Date.now() + 1000);
+    assert.deepEqual(await keysIn(client, server.options.bucket), []);
     await store.close();
   });
 
