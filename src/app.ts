@@ -19,6 +19,7 @@ import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { answerFromMemory, publicRoutes } from "./public/routes.ts";
+import { mediaRoutes } from "./public/media-routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
 import { framePageRoutes } from "./pages/frame-routes.ts";
@@ -180,7 +181,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   const ctx = serviceContext(deps);
   networkRoutes(app, ctx, deps.limits);
-  publicRoutes(app, deps.publicSite, { db: deps.store.db, limits: deps.limits });
+  const publicGate = { db: deps.store.db, limits: deps.limits };
+  publicRoutes(app, deps.publicSite, publicGate);
+  mediaRoutes(app, deps.publicSite, publicGate, deps.blobs);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
   registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, usageRoutes], [siteUserRoutes]);
 
