@@ -58,7 +58,7 @@ export function s3ClientFor(options: MediaS3Options, overrides: Partial<S3Client
     forcePathStyle: options.forcePathStyle,
     // Since 3.729 the SDK adds a CRC32 checksum to every upload and asks for one on every read;
     // many S3-compatible servers refuse or mishandle those headers. Checksums are sent where an
-    // operation requires one; the bytes are checked by their sha256 (and carried over TLS).
+    // operation requires one; what is sent is hashed (sha256) on the way, and TLS guards it.
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
     // Without it a storage host that drops packets holds a request forever.
