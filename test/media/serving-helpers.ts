@@ -58,7 +58,7 @@ export interface Stored {
  * and the bytes in the app's blob store, as an upload leaves them.
  */
 export async function storeFile(t: TestApp, siteId: number, data: Buffer, filename: string, mime: string): Promise<Stored> {
-  const written = await t.deps.blobs.put([data], data.length);
+  const written = await t.deps.blobs.put((async function* () { yield data; })(), data.length);
   let width: number | null = null;
   let height: number | null = null;
   try {
@@ -72,7 +72,7 @@ export async function storeFile(t: TestApp, siteId: number, data: Buffer, filena
   const slug = `${filename.replace(/\.[^.]*$/, "").toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
   const row = await t.store.db
     .insertInto("media")
-    .values({ site_id: siteId, slug, filename, mime, kind: mime.startsWith("image/") ? "image" : "document", bytes: written.bytes, sha256: written.sha256, width, height, created_at_gmt: now, updated_at_gmt: now, updated_by: 1 })
+    .values({ site_id: siteId, slug, filename, mime, kind: mime.startsWith("image/") ? "image" : "document", bytes: written.bytes, sha256: written.sha256, width, height, alt_json: "{}", title_json: "{}", created_at_gmt: now, updated_at_gmt: now, updated_by: 1 })
     .returning("id")
     .executeTakeFirstOrThrow();
   const addressable = { sha256: written.sha256, filename, mime, width, height };
