@@ -26,6 +26,7 @@ import { framePageRoutes } from "./pages/frame-routes.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
 import { menuRoutes } from "./menus/routes.ts";
+import { mediaApiRoutes } from "./media/routes.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -185,7 +186,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(app, deps.publicSite, publicGate, deps.blobs);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
-  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, usageRoutes], [siteUserRoutes]);
+  const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
+  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, usageRoutes], [siteUserRoutes]);
 
   return app;
 }

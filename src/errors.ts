@@ -100,6 +100,14 @@ export const MESSAGES = {
   bad_reorder: "order must list ids of items of one level, each once.",
   too_many_items: "A menu holds at most 2,000 items.",
   tree_too_deep: "A menu is at most 8 levels deep.",
+
+  // media (issue 17); an upload whose bytes are of a type not allowed is unsupported_media_type
+  // (above, in the handler envelope there), and a slug is refused with invalid_slug or slug_taken
+  media_not_found: "No such media file.",
+  media_in_use: "Frames show this file (see used_by); pass ?force=1 to delete it anyway.",
+  media_too_large: "The file is larger than the service accepts (see max_bytes); nothing was stored.",
+  media_type_mismatch: "The bytes are not of the type the Content-Type claims (see claimed and detected); nothing was stored.",
+  upload_conflict: "A delete of a file with the same bytes removed them while this upload was recorded; nothing was written. Send the file again.",
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

@@ -3,12 +3,12 @@
 // unexpected is logged with the request id and answers 500 internal_error.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../errors.ts";
-import { HttpError, envelopeOf, fail, fromServiceError } from "./errors.ts";
+import { HttpError, envelopeOf, fail, fromServiceError, preFail } from "./errors.ts";
 import { isDatabaseUnavailable } from "../store/errors.ts";
 
 const FASTIFY_CODES: Record<string, () => HttpError> = {
   FST_ERR_CTP_BODY_TOO_LARGE: () => fail("body_too_large"),
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => fail("unsupported_media_type"),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => preFail("unsupported_media_type"),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => fail("invalid_body", {}, "The Content-Length does not match the body."),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => fail("invalid_json"),
   FST_ERR_CTP_INVALID_JSON_BODY: () => fail("invalid_json"),

@@ -27,7 +27,9 @@ const ANSWERS = {
   invalid_body: { status: 400, envelope: "pre" },
   body_too_large: { status: 413, envelope: "pre" },
   body_too_deep: { status: 400, envelope: "pre" },
-  unsupported_media_type: { status: 415, envelope: "pre" },
+  // Raised before a handler for a body that is not JSON (error-handler.ts, preFail); a media
+  // upload of a type not allowed is a handler's refusal like the other media codes.
+  unsupported_media_type: { status: 415 },
   database_unavailable: { status: 503, envelope: "pre" },
   internal_error: { status: 500, envelope: "pre" },
 
@@ -111,6 +113,13 @@ const ANSWERS = {
   bad_reorder: { status: 400 },
   too_many_items: { status: 400 },
   tree_too_deep: { status: 400 },
+
+  // media (issue 17)
+  media_not_found: { status: 404 },
+  media_in_use: { status: 409 },
+  media_too_large: { status: 413 },
+  media_type_mismatch: { status: 400 },
+  upload_conflict: { status: 409 },
 } satisfies Record<ErrorCode, Answer>;
 
 /** An error in the form the HTTP layer answers it: the service error plus status, envelope and headers. */

@@ -3,21 +3,16 @@
 // bytes (src/http/errors.ts asks `isByteQuota`). The limits a super-administrator sets are read
 // and written by limits.ts; the use by usage.ts.
 //
-// Media are the next quota, `media_bytes` (5 GiB, MEDIA_BYTES_DEFAULT), once media exist. Until
-// then it is no key here, so GET /quotas does not list it and PATCH refuses it as invalid_quota.
-// The media feature adds it in four steps (docs/security.md, "Quotas"):
-//   1. `media_bytes: { unit: "bytes", default: MEDIA_BYTES_DEFAULT, counts: "…" }` in QUOTAS;
-//   2. a migration adding `media_bytes bigint not null default 0` to `site_usage`, filled from
-//      the media rows that exist (and the column in store/schema.ts);
-//   3. its line in `recountUsage` (usage.ts);
-//   4. `requireRoom(trx, siteId, { media_bytes: +size })` in the upload's transaction before the
-//      row is written, and `-size` in the delete's.
-// The routes, the answers of /quotas and /usage, the status 413 and the tests of every key follow.
+// `media_bytes` (issue 17) counts the bytes of a site's media files: migration 0060 adds its
+// counter to `site_usage` (no media existed before it), `recountUsage` sums the rows, and the
+// media feature calls `requireRoom(trx, siteId, { media_bytes: ±size })` in the transaction of an
+// upload, a replacement (new size − old) and a delete. Two rows naming one blob (the same bytes
+// uploaded twice) count twice: each is the site's file, whoever else stores the same bytes.
 import { fail } from "../errors.ts";
 
 export const GiB = 1024 * 1024 * 1024;
 
-/** The default of `media_bytes`, the quota media will bring (see above). */
+/** The default of `media_bytes`. */
 export const MEDIA_BYTES_DEFAULT = 5 * GiB;
 
 export interface Quota {
@@ -32,6 +27,7 @@ export const QUOTAS = {
   frames: { unit: "count", default: 5_000, counts: "frames" },
   data_items: { unit: "count", default: 100_000, counts: "items of every data set and language variant" },
   stored_bytes: { unit: "bytes", default: GiB, counts: "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), and data-set items as JSON" },
+  media_bytes: { unit: "bytes", default: MEDIA_BYTES_DEFAULT, counts: "bytes of the site's media files, each file counted in full" },
 } as const satisfies Record<string, Quota>;
 
 export type QuotaKey = keyof typeof QUOTAS;
@@ -66,9 +62,7 @@ export function quotaChangesFrom(body: Record<string, unknown>): QuotaChanges {
   const changes: QuotaChanges = {};
   for (const [key, value] of Object.entries(body)) {
     if (!isQuotaKey(key)) {
-      const known = `The quotas are ${QUOTA_KEYS.join(", ")}.`;
-      const message = key === "media_bytes" ? `media_bytes applies once the service stores media. ${known}` : `"${key}" is not a quota. ${known}`;
-      throw fail("invalid_quota", { quota: key, quotas: QUOTA_KEYS }, message);
+      throw fail("invalid_quota", { quota: key, quotas: QUOTA_KEYS }, `"${key}" is not a quota. The quotas are ${QUOTA_KEYS.join(", ")}.`);
     }
     if (value !== null && !(typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) {
       throw fail("invalid_quota", { quota: key, value: value ?? null }, `${key} must be a whole number of at least 0, or null for its default (${QUOTAS[key].default}).`);

@@ -196,6 +196,8 @@ export interface MediaTable {
   /** {"<lang>": "…"}; "" is a site without languages */
   alt_json: string;
   title_json: string;
+  /** what ?search= looks in: file name, alts and titles, lower-cased (default "") */
+  search_text: Generated<string>;
   created_at_gmt: string;
   updated_at_gmt: string;
   updated_by: number;

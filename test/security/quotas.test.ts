@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { makeSite, makeUser, startTestApp, type Answer, type TestApp } from "../support/app.ts";
 
 const GiB = 1024 ** 3;
-const DEFAULTS = { pages: 50_000, frames: 5_000, data_items: 100_000, stored_bytes: GiB };
+const DEFAULTS = { pages: 50_000, frames: 5_000, data_items: 100_000, stored_bytes: GiB, media_bytes: 5 * GiB };
 const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
 /** What a page weighs: title, content and its fields as stored JSON. */
 const pageWeight = (title: string, content = "", fields: Record<string, unknown> = {}) => utf8(title) + utf8(content) + utf8(JSON.stringify(fields));
@@ -61,7 +61,7 @@ describe("quotas (issue 16, point 6)", () => {
 
     it("anything but a whole number >= 0 or null is 400 invalid_quota naming the key; unknown keys too; nothing is set", async () => {
       const site = await newSite();
-      const bad: Array<[string, unknown]> = [["pages", -1], ["frames", 1.5], ["data_items", "10"], ["stored_bytes", true], ["pages", { n: 1 }], ["frames", [3]], ["pages", 2 ** 60], ["colour", 1], ["media_bytes", 5]];
+      const bad: Array<[string, unknown]> = [["pages", -1], ["frames", 1.5], ["data_items", "10"], ["stored_bytes", true], ["pages", { n: 1 }], ["frames", [3]], ["pages", 2 ** 60], ["colour", 1], ["media_bytes", -5]];
       for (const [quota, value] of bad) {
         const r = await t.call("PATCH", `/api/sites/${site}/quotas`, { body: { frames: 7, [quota]: value } });
         assert.equal(r.status, 400, `${quota}: ${JSON.stringify(value)} → ${r.text}`);
@@ -127,7 +127,7 @@ describe("quotas (issue 16, point 6)", () => {
         {
           success: true,
           site_id: site,
-          usage: { pages: { used: 0, limit: 50_000 }, frames: { used: 0, limit: 12 }, data_items: { used: 0, limit: 100_000 }, stored_bytes: { used: 0, limit: GiB } },
+          usage: { pages: { used: 0, limit: 50_000 }, frames: { used: 0, limit: 12 }, data_items: { used: 0, limit: 100_000 }, stored_bytes: { used: 0, limit: GiB }, media_bytes: { used: 0, limit: 5 * GiB } },
         },
       );
       const legacy = await t.call("GET", `/api/usage?blog_id=${site}`, { token: admin.token });
@@ -160,7 +160,7 @@ describe("quotas (issue 16, point 6)", () => {
       assert.equal((await t.call("PUT", `${S}/data/team`, { body: { items: [{ n: "Ann" }, { n: "Bo" }] } })).status, 201);
       const items = JSON.stringify([{ n: "Ann" }, { n: "Bo" }]);
       let bytes = utf8(html) + pageWeight("Über", "abc", { a: 1 }) + utf8(items);
-      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 2, stored_bytes: bytes });
+      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 2, stored_bytes: bytes, media_bytes: 0 });
 
       // Update: counted as the write leaves it.
       assert.equal((await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "abcdef", fields: { b: "ü" } } })).status, 200);
@@ -171,16 +171,16 @@ describe("quotas (issue 16, point 6)", () => {
       const items2 = JSON.stringify([{ n: "Ann" }, { n: "Bo" }, { n: "Cy" }]);
       assert.equal((await t.call("PUT", `${S}/data/team`, { body: { items: JSON.parse(items2) } })).status, 200);
       bytes += utf8(items2) - utf8(items);
-      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 3, stored_bytes: bytes });
+      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 3, stored_bytes: bytes, media_bytes: 0 });
 
       // Trash keeps the page's place; deleting it for good frees it.
       assert.equal((await t.call("DELETE", `${S}/pages/${id}`)).status, 200);
-      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 3, stored_bytes: bytes });
+      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 3, stored_bytes: bytes, media_bytes: 0 });
       assert.equal((await t.call("DELETE", `${S}/pages/${id}?force=true`)).status, 200);
       bytes -= pageWeight("Über", "abcdef", { a: 1, b: "ü" });
       assert.equal((await t.call("DELETE", `${S}/frames/f`)).status, 200);
       assert.equal((await t.call("DELETE", `${S}/data/team`)).status, 200);
-      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0 });
+      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0, media_bytes: 0 });
       assert.equal(bytes, utf8(items2) + utf8(html2));
     });
   });
@@ -324,7 +324,7 @@ describe("quotas (issue 16, point 6)", () => {
       const id = page.body.page.id;
       assert.equal((await t.call("PUT", `${S}/data/d`, { body: { items: [{ a: 1 }, { a: 2 }, { a: 3 }] } })).status, 201);
       const quotas = await setQuotas(site, { pages: 0, frames: 0, data_items: 0, stored_bytes: 0 });
-      assert.deepEqual(quotas, { pages: 0, frames: 0, data_items: 0, stored_bytes: 0 });
+      assert.deepEqual(quotas, { ...DEFAULTS, pages: 0, frames: 0, data_items: 0, stored_bytes: 0 });
 
       const u = await usage(site);
       assert.ok(u.pages.used > u.pages.limit && u.stored_bytes.used > u.stored_bytes.limit, "the site is over every quota");
@@ -346,7 +346,7 @@ describe("quotas (issue 16, point 6)", () => {
       assert.equal((await t.call("DELETE", `${S}/pages/${id}?force=true`)).status, 200, "delete for good");
       assert.equal((await t.call("DELETE", `${S}/frames/g`)).status, 200);
       assert.equal((await t.call("DELETE", `${S}/data/d`)).status, 200);
-      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0 });
+      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0, media_bytes: 0 });
       // And at 0, nothing new fits.
       refused(await t.call("POST", `${S}/pages`, { body: { title: "New" } }), 409, "pages", 0, 0);
     });

@@ -2,7 +2,9 @@
 // keyed by `sha256`; several rows (of one site or several) may name one blob, which is removed
 // when the last row naming it goes. `alt_json` and `title_json` hold `{"<lang>": "…"}` ("" is the
 // site without languages). `kind` is the type group filters use: image, video, audio, font,
-// document. `site_usage.media_bytes` counts the bytes of a site's rows (quota media_bytes).
+// document. `search_text` is what `?search=` looks in: the file name, every alt and title, lower-cased
+// (a search of the JSON columns would match their language codes). `site_usage.media_bytes`
+// counts the bytes of a site's rows (quota media_bytes).
 import { idColumn, type Build } from "./build.ts";
 
 export const up: Build = async (db, dialect) => {
@@ -21,6 +23,7 @@ export const up: Build = async (db, dialect) => {
     .addColumn("height", "integer")
     .addColumn("alt_json", "text", (c) => c.notNull().defaultTo("{}"))
     .addColumn("title_json", "text", (c) => c.notNull().defaultTo("{}"))
+    .addColumn("search_text", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("created_at_gmt", "text", (c) => c.notNull())
     .addColumn("updated_at_gmt", "text", (c) => c.notNull())
     .addColumn("updated_by", "integer", (c) => c.notNull())

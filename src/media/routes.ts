@@ -1,0 +1,147 @@
+// Media (issue 17, Contract): POST /media, GET /media, GET/PATCH/PUT/DELETE /media/{ref} (an id or
+// a slug). Site-scoped, at both addresses (registerSiteRoutes). Uploads (POST, PUT) take any
+// Content-Type: their routes sit in a scope of their own whose only body parser leaves the body
+// unread, so the handler streams it to storage; every other route keeps the JSON-only rule.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ok } from "../http/ok.ts";
+import { pagedList, PagingQuery } from "../http/pagination.ts";
+import { bodyOf } from "../http/request.ts";
+import { commonErrors, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import type { SiteRoutes } from "../http/site-routes.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import { ALLOWED_TYPES, MEDIA_KINDS } from "./sniff.ts";
+import type { MediaFiles } from "./intake.ts";
+import { getMedia, listMedia, mediaFiltersFrom } from "./read-service.ts";
+import { uploadBody, type UploadBody } from "./upload-body.ts";
+import { createMedia, replaceMedia, type MediaWriteAnswer } from "./upload-service.ts";
+import { deleteMedia, forceFrom, patchMedia } from "./write-service.ts";
+
+const Str = Type.String();
+const Int = Type.Integer();
+const Dimension = Type.Union([Int, Type.Null()], { description: "pixels, images only (an SVG's from its width, height or viewBox); else null" });
+const Texts = Type.Record(Str, Str, { description: '{"<lang>": "…"}; "" is a site without languages or language setting' });
+const TextsInput = Type.Union([Str, Texts, Type.Null()], { description: 'a string (the default language\'s), {"<lang>": "…" or null}, or null to remove every language\'s' });
+
+export const MediaRecordSchema = Obj({
+  id: Int,
+  filename: Str,
+  slug: Type.String({ description: "unique per site, lower-case, from the file name (holiday-photo.png → holiday-photo, then holiday-photo-2); never digits alone" }),
+  mime: Type.String({ description: "detected from the bytes" }),
+  bytes: Int,
+  sha256: Str,
+  width: Dimension,
+  height: Dimension,
+  alt: Texts,
+  title: Texts,
+  url: Type.String({ description: "/media/<first 16 hex digits of sha256>/<filename>, on the site's own domains" }),
+  variants: Type.Array(Obj({ width: Int, height: Int, mime: Str, url: Str }), { description: "WebP at 320, 640, 1024, 1600 and 2400 pixels wide, not wider than the original (raster images)" }),
+  created_at_gmt: Str,
+  updated_at_gmt: Str,
+  updated_by: Type.Integer({ description: "user id" }),
+  used_by: Obj({ frames: Type.Array(Obj({ id: Str, slug: Str })), pages: Type.Array(Obj({ id: Int, path: Str })) }, "frames whose markup reads media.<id> or media.<slug>, and the pages on them"),
+});
+
+const Written = Success({ site_id: Int, media: MediaRecordSchema, rebaked: Rebaked, warnings: Warnings });
+const RefParams = Obj({ ref: Type.String({ description: "media id or slug" }) });
+const UPLOAD_TYPES = ["multipart/form-data", "application/octet-stream", ...Object.keys(ALLOWED_TYPES)];
+const UploadDescription =
+  "The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, " +
+  "or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: " +
+  "larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; " +
+  "an allowed type other than the claimed Content-Type 400 media_type_mismatch.";
+const UploadSchema = {
+  consumes: UPLOAD_TYPES,
+  querystring: Obj({ filename: Opt(Type.String({ description: "the file's name (raw uploads; a multipart part's own name comes first)" })) }),
+  body: Obj({ file: Opt(Type.String({ description: "the file's bytes (multipart), or the whole body (raw)" })), alt: Opt(Str), title: Opt(Str) }, UploadDescription),
+};
+
+function userId(request: FastifyRequest): number {
+  return request.caller!.userId;
+}
+
+/**
+ * Reads the upload the request carries and runs `write` on it. A refusal met before the body's
+ * end is answered at once on a connection that then closes, as Fastify closes one after a body
+ * error: the rest of the body is never read.
+ */
+async function upload(request: FastifyRequest, reply: FastifyReply, files: MediaFiles, write: (body: UploadBody) => Promise<MediaWriteAnswer>): Promise<MediaWriteAnswer> {
+  const filename = (request.query as { filename?: string }).filename ?? null;
+  let body: UploadBody | undefined;
+  try {
+    body = await uploadBody({ headers: request.headers, body: request.raw, filename }, files.maxBytes);
+    return await write(body);
+  } catch (error) {
+    body?.abandon();
+    if (!request.raw.complete) reply.header("connection", "close");
+    throw error;
+  }
+}
+
+function written(request: FastifyRequest, done: MediaWriteAnswer) {
+  const { warnings, ...fields } = done;
+  return ok({ site_id: request.site.id, ...fields }, warnings);
+}
+
+export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
+  return (scope: FastifyInstance, ctx: ServiceContext) => {
+    const tags = ["media"];
+
+    scope.get("/media", {
+      schema: {
+        tags,
+        summary: "The site's media files, newest first; ?type (image, video, audio, font, document) and ?search (file name, title, alt); paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+        querystring: Obj({ type: Opt(Type.String({ description: MEDIA_KINDS.join(", ") })), search: Opt(Str), ...PagingQuery }),
+        response: { 200: Success({ site_id: Int, total: Type.Integer({ description: "files matching the filters, on every page of the list" }), media: Type.Array(MediaRecordSchema), warnings: Warnings }), ...commonErrors },
+      },
+    }, async (request, reply) => {
+      const filters = mediaFiltersFrom(request.query as Record<string, unknown>);
+      const { total, media } = await pagedList(request, reply, (paging) => listMedia(ctx.db, request.site.id, filters, paging));
+      return ok({ site_id: request.site.id, total, media });
+    });
+
+    scope.get("/media/:ref", {
+      schema: { tags, summary: "One media file, by id or slug", params: RefParams, response: { 200: Success({ site_id: Int, media: MediaRecordSchema, warnings: Warnings }), ...commonErrors } },
+    }, async (request) => ok({ site_id: request.site.id, media: await getMedia(ctx.db, request.site.id, (request.params as { ref: string }).ref) }));
+
+    scope.patch("/media/:ref", {
+      schema: {
+        tags,
+        summary: "Change a file's alt, title (per language) or slug (the old slug stops answering); rebakes the frames showing it",
+        params: RefParams,
+        body: Obj({ alt: Opt(TextsInput), title: Opt(TextsInput), slug: Opt(Str) }),
+        response: { 200: Written, ...commonErrors },
+      },
+    }, async (request) => written(request, await patchMedia(ctx, request.site, userId(request), (request.params as { ref: string }).ref, bodyOf(request))));
+
+    scope.delete("/media/:ref", {
+      schema: {
+        tags,
+        summary: "Delete a file: 409 media_in_use (with used_by) while frames show it, unless ?force=1; its bytes go when no other file has them",
+        params: RefParams,
+        querystring: Obj({ force: Opt(Type.String({ description: "1 or true: delete even while frames show it (they are rebaked without it)" })) }),
+        response: { 200: Success({ site_id: Int, media: MediaRecordSchema, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      },
+    }, async (request) => {
+      const force = forceFrom((request.query as { force?: unknown }).force);
+      return ok({ site_id: request.site.id, ...(await deleteMedia(ctx, files, request.site, (request.params as { ref: string }).ref, force)) });
+    });
+
+    scope.register(async (uploads) => {
+      uploads.removeAllContentTypeParsers();
+      // The body is left unread for the handler, which streams it; no size limit applies here
+      // (the upload's own limit does, as the bytes arrive).
+      uploads.addContentTypeParser("*", (_request, _payload, done) => done(null));
+
+      uploads.post("/media", {
+        schema: { tags, summary: "Upload a file (answers 201)", description: UploadDescription, ...UploadSchema, response: { 201: Written, ...commonErrors } },
+      }, async (request, reply) => {
+        const done = await upload(request, reply, files, (body) => createMedia(ctx, files, request.site, userId(request), body));
+        return reply.code(201).send(written(request, done));
+      });
+
+      uploads.put("/media/:ref", {
+        schema: { tags, summary: "Replace a file's bytes (same forms as POST): same id and slug, new url; rebakes the frames showing it", description: UploadDescription, params: RefParams, ...UploadSchema, response: { 200: Written, ...commonErrors } },
+      }, async (request, reply) => written(request, await upload(request, reply, files, (body) => replaceMedia(ctx, files, request.site, userId(request), (request.params as { ref: string }).ref, body))));
+    });
+  };
+}

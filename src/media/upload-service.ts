@@ -1,0 +1,147 @@
+// POST /media (a new file) and PUT /media/{ref} (new bytes for a file: same id and slug, new url).
+// The bytes are checked and streamed into the blob store first (intake.ts); the row is then
+// written in one transaction that takes the site's quota row, keeps the blob from a concurrent
+// release (blob-claims.ts), counts the bytes against media_bytes and tries what the change would
+// rebake within the render budgets. A refusal at any step leaves no row, and the blob goes again
+// unless another row names it.
+import { gmt } from "../clock.ts";
+import { warning, type Warning } from "../warnings.ts";
+import type { Change, Rebaked, ServiceContext } from "../publish/contract.ts";
+import type { SiteRow } from "../site/sites.ts";
+import { languageState } from "../site/languages.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import { firstFreeSlug } from "../pages/slug.ts";
+import { claimBlob, releaseBlob } from "./blob-claims.ts";
+import { storeUpload, type MediaFiles, type StoredFile } from "./intake.ts";
+import { filenameFrom, slugFromFilename } from "./names.ts";
+import { requireMedia, slugsLike, type MediaRow } from "./queries.ts";
+import { recordOfRow, type MediaRecord } from "./record.ts";
+import { applyTexts, parseTexts, searchTextOf, textChangesFrom } from "./texts.ts";
+import type { UploadBody } from "./upload-body.ts";
+
+export interface MediaWriteAnswer {
+  media: MediaRecord;
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+/** What a write of a file announces: frames reading it by any of its names are affected. */
+export function mediaChange(row: Pick<MediaRow, "id" | "slug">, formerSlugs: readonly string[] = []): Change {
+  return { kind: "media", mediaId: Number(row.id), refs: [...new Set([String(row.id), row.slug, ...formerSlugs])] };
+}
+
+function ignoredWarnings(body: UploadBody): Warning[] {
+  return body.ignored().map((name) => warning("unknown_field", `Part "${name}" is not known here and was ignored (an upload takes one file part named file, and alt and title).`, { field: name }));
+}
+
+/** The alt and title an upload's fields set, over `row`'s when it replaces one. */
+async function textsOf(ctx: ServiceContext, siteId: number, body: UploadBody, row?: MediaRow) {
+  const fields = await body.fields();
+  const state = await languageState(ctx.db, siteId);
+  const change = (value: string | undefined, field: string) => (value === undefined ? undefined : textChangesFrom(value, field, state));
+  return {
+    alt: applyTexts(row ? parseTexts(row.alt_json) : {}, change(fields.alt, "alt")),
+    title: applyTexts(row ? parseTexts(row.title_json) : {}, change(fields.title, "title")),
+  };
+}
+
+/**
+ * Runs `record` (the row's write) once the bytes are stored; on any refusal after the store,
+ * releases the blob before the refusal is answered.
+ */
+async function recordStored<T>(ctx: ServiceContext, files: MediaFiles, stored: StoredFile, record: () => Promise<T>): Promise<T> {
+  try {
+    return await record();
+  } catch (error) {
+    await releaseBlob(ctx.db, files.blobs, stored.sha256);
+    throw error;
+  }
+}
+
+/** POST /media: stores a file and its row; answers it with what the publish step rebaked. */
+export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, userId: number, body: UploadBody): Promise<MediaWriteAnswer> {
+  // The name is checked before a byte is read: a raw upload without one is refused at once.
+  const filename = filenameFrom(body.source.filename);
+  const stored = await storeUpload(files, body.source);
+  const { row, trial } = await recordStored(ctx, files, stored, async () => {
+    const { alt, title } = await textsOf(ctx, site.id, body);
+    const now = gmt(ctx.clock());
+    return ctx.db.transaction().execute(async (trx) => {
+      // The site's quota row first: every media write of a site then runs one at a time, so two
+      // uploads of one name never take the same slug.
+      await holdRoom(trx, site.id);
+      await claimBlob(trx, files.blobs, stored);
+      await requireRoom(trx, site.id, { media_bytes: stored.bytes });
+      const base = slugFromFilename(filename);
+      const slug = firstFreeSlug(base, await slugsLike(trx, site.id, base));
+      const row = await trx
+        .insertInto("media")
+        .values({
+          site_id: site.id,
+          slug,
+          filename,
+          mime: stored.mime,
+          kind: stored.kind,
+          bytes: stored.bytes,
+          sha256: stored.sha256,
+          width: stored.width,
+          height: stored.height,
+          alt_json: JSON.stringify(alt),
+          title_json: JSON.stringify(title),
+          search_text: searchTextOf(filename, alt, title),
+          created_at_gmt: now,
+          updated_at_gmt: now,
+          updated_by: userId,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      // Frames that named this slug while it was missing print it now: within the budgets, or not at all.
+      const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row)]);
+      return { row, trial };
+    });
+  });
+  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { trial });
+  return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings: ignoredWarnings(body) };
+}
+
+/** PUT /media/{ref}: new bytes (and name, alt, title when given) for a file; its id and slug stay. */
+export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, userId: number, ref: string, body: UploadBody): Promise<MediaWriteAnswer> {
+  const before = await requireMedia(ctx.db, site.id, ref);
+  const filename = body.source.filename === null ? before.filename : filenameFrom(body.source.filename);
+  const stored = await storeUpload(files, body.source);
+  const { row, old, trial } = await recordStored(ctx, files, stored, async () => {
+    const { alt, title } = await textsOf(ctx, site.id, body, before);
+    const now = gmt(ctx.clock());
+    return ctx.db.transaction().execute(async (trx) => {
+      await holdRoom(trx, site.id);
+      // Read again under the site's row: a delete may have come first.
+      const old = await requireMedia(trx, site.id, String(before.id));
+      await claimBlob(trx, files.blobs, stored);
+      await requireRoom(trx, site.id, { media_bytes: stored.bytes - Number(old.bytes) });
+      const row = await trx
+        .updateTable("media")
+        .set({
+          filename,
+          mime: stored.mime,
+          kind: stored.kind,
+          bytes: stored.bytes,
+          sha256: stored.sha256,
+          width: stored.width,
+          height: stored.height,
+          alt_json: JSON.stringify(alt),
+          title_json: JSON.stringify(title),
+          search_text: searchTextOf(filename, alt, title),
+          updated_at_gmt: now,
+          updated_by: userId,
+        })
+        .where("id", "=", old.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row)]);
+      return { row, old, trial };
+    });
+  });
+  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { trial });
+  if (old.sha256 !== row.sha256) await releaseBlob(ctx.db, files.blobs, old.sha256);
+  return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings: ignoredWarnings(body) };
+}

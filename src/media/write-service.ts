@@ -1,0 +1,87 @@
+// PATCH /media/{ref} (alt, title, slug) and DELETE /media/{ref} (refused while frames show the
+// file, unless forced). Each announces a media change naming every slug the file answered to, so
+// frames reading it by its old or new name are rebaked.
+import { gmt } from "../clock.ts";
+import { fail } from "../errors.ts";
+import { unknownFields, type Warning } from "../warnings.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import type { SiteRow } from "../site/sites.ts";
+import { languageState } from "../site/languages.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import { releaseBlob } from "./blob-claims.ts";
+import type { MediaFiles } from "./intake.ts";
+import { mediaSlugFrom } from "./names.ts";
+import { findMedia, requireMedia } from "./queries.ts";
+import { recordOf, recordOfRow } from "./record.ts";
+import { applyTexts, parseTexts, searchTextOf, textChangesFrom } from "./texts.ts";
+import { mediaChange, type MediaWriteAnswer } from "./upload-service.ts";
+import { usedByOf } from "./used-by.ts";
+
+const PATCH_FIELDS = ["alt", "title", "slug"] as const;
+
+/** PATCH /media/{ref} `{alt?, title?, slug?}`. */
+export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: number, ref: string, body: Record<string, unknown>): Promise<MediaWriteAnswer> {
+  const warnings: Warning[] = unknownFields(body, PATCH_FIELDS);
+  const before = await requireMedia(ctx.db, site.id, ref);
+  if (!PATCH_FIELDS.some((field) => body[field] !== undefined)) {
+    throw fail("nothing_to_update", { allowed: PATCH_FIELDS }, "Name at least one of alt, title and slug.");
+  }
+  const state = await languageState(ctx.db, site.id);
+  const altChange = body.alt === undefined ? undefined : textChangesFrom(body.alt, "alt", state);
+  const titleChange = body.title === undefined ? undefined : textChangesFrom(body.title, "title", state);
+  const newSlug = body.slug === undefined ? undefined : mediaSlugFrom(body.slug);
+  const now = gmt(ctx.clock());
+  const { row, old, trial } = await ctx.db.transaction().execute(async (trx) => {
+    // Media writes of a site run one at a time (upload-service.ts): a slug checked free stays free.
+    await holdRoom(trx, site.id);
+    const old = await requireMedia(trx, site.id, String(before.id));
+    const slug = newSlug ?? old.slug;
+    if (slug !== old.slug) {
+      const holder = await findMedia(trx, site.id, slug);
+      if (holder) throw fail("slug_taken", { field: "slug", slug, id: holder.id }, `Another media file of this site has the slug "${slug}".`);
+    }
+    const alt = applyTexts(parseTexts(old.alt_json), altChange);
+    const title = applyTexts(parseTexts(old.title_json), titleChange);
+    const row = await trx
+      .updateTable("media")
+      .set({ slug, alt_json: JSON.stringify(alt), title_json: JSON.stringify(title), search_text: searchTextOf(old.filename, alt, title), updated_at_gmt: now, updated_by: userId })
+      .where("id", "=", old.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // A longer alt or a slug that frames were waiting for prints more: within the budgets, or not at all.
+    const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row, [old.slug])]);
+    return { row, old, trial };
+  });
+  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row, [old.slug])], { trial });
+  return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings };
+}
+
+/** `?force`: 1/true or 0/false (absent: false); anything else is 400 invalid_parameter. */
+export function forceFrom(value: unknown): boolean {
+  if (value === undefined || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true" || value === "") return true;
+  throw fail("invalid_parameter", { parameter: "force", value, allowed: ["1", "true", "0", "false"] }, "force must be 1 or true (or 0, false).");
+}
+
+/**
+ * DELETE /media/{ref}: 409 media_in_use (with used_by) while frames show it, unless `force`;
+ * the answer is the file as it was, with the frames that showed it. Its blob goes after the
+ * commit if no other row names it.
+ */
+export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, ref: string, force: boolean): Promise<Omit<MediaWriteAnswer, "warnings">> {
+  const found = await requireMedia(ctx.db, site.id, ref);
+  const usedBy = (await usedByOf(ctx.db, site.id, [found])).get(found.id)!;
+  if (usedBy.frames.length > 0 && !force) {
+    throw fail("media_in_use", { ref, used_by: usedBy }, `Frames show this file (${usedBy.frames.map((f) => f.slug).join(", ")}); pass ?force=1 to delete it anyway.`);
+  }
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    await holdRoom(trx, site.id);
+    const gone = await trx.deleteFrom("media").where("site_id", "=", site.id).where("id", "=", found.id).returningAll().executeTakeFirst();
+    if (!gone) throw fail("media_not_found", { ref }, `No media file "${ref}" on this site.`);
+    await requireRoom(trx, site.id, { media_bytes: -Number(gone.bytes) });
+    return gone;
+  });
+  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)]);
+  await releaseBlob(ctx.db, files.blobs, row.sha256);
+  return { media: recordOf(row, usedBy), rebaked };
+}
