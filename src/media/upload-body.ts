@@ -66,7 +66,7 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
   let parser: ReturnType<typeof busboy>;
   try {
     // The file's limit one past the service's, so the store sees it passed and refuses it.
-    parser = busboy({ headers: request.headers as Record<string, string>, defParamCharset: "utf8", limits: { ...LIMITS, files: 1, fileSize: maxBytes + 1 } });
+    parser = busboy({ headers: request.headers as Record<string, string>, defParamCharset: "utf8", limits: { ...LIMITS, fileSize: maxBytes + 1 } });
   } catch (error) {
     throw fail("invalid_body", { reason: "multipart" }, `The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
   }
@@ -83,20 +83,24 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
     else if (info.valueTruncated) fieldError = fail("invalid_field", { field: name, max_bytes: LIMITS.fieldSize }, `${name} is longer than ${LIMITS.fieldSize} bytes.`);
     else fields[name as keyof UploadFields] = value;
   });
-  for (const limit of ["partsLimit", "fieldsLimit", "filesLimit"] as const) parser.on(limit, () => ignored.push(limit));
+  for (const limit of ["partsLimit", "fieldsLimit"] as const) {
+    parser.on(limit, () => (fieldError = fail("invalid_field", { field: "body", max_parts: LIMITS.parts, max_fields: LIMITS.fields }, `An upload has at most ${LIMITS.parts} parts and ${LIMITS.fields} text fields.`)));
+  }
   request.body.on("error", (error) => parser.destroy(error));
   const abandon = () => {
     request.body.unpipe(parser);
     parser.destroy();
   };
 
+  let fileSeen = false;
   const file = new Promise<UploadSource>((resolve, reject) => {
     parser.on("file", (name, stream, info) => {
-      if (name !== "file") {
+      if (name !== "file" || fileSeen) {
         ignored.push(name);
         stream.resume(); // another file part: read past, kept nowhere
         return;
       }
+      fileSeen = true;
       resolve({ filename: info.filename ?? request.filename, contentType: info.mimeType, bytes: stream.iterator({ destroyOnReturn: false }), declaredBytes: null });
     });
     finished.then(

@@ -8,8 +8,9 @@ export const site = (id: number) => `/api/site/${id}`;
 
 /** POST (or PUT to `path`) the bytes as the body, with `type` as Content-Type when given. */
 export function uploadRaw(t: TestApp, siteId: number, data: Buffer, options: { type?: string; filename?: string; method?: string; path?: string; token?: string } = {}): Promise<Answer> {
-  const query = options.filename === undefined ? "" : `?filename=${encodeURIComponent(options.filename)}`;
-  return t.call(options.method ?? "POST", `${options.path ?? `${site(siteId)}/media`}${query}`, {
+  const path = options.path ?? `${site(siteId)}/media`;
+  const query = options.filename === undefined ? "" : `${path.includes("?") ? "&" : "?"}filename=${encodeURIComponent(options.filename)}`;
+  return t.call(options.method ?? "POST", `${path}${query}`, {
     payload: data,
     headers: { "content-type": options.type ?? "application/octet-stream" },
     token: options.token,
