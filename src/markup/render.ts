@@ -47,7 +47,10 @@ class Renderer {
   /** Frames being rendered, outermost first (for cycle detection). */
   private readonly compiledStack: CompiledFrame[] = [];
   private readonly slugStack: string[] = [];
-  /** Frames printed by inserts, and the UTF-16 units of output counted up to `out[counted]`. */
+  /**
+   * Frames printed by inserts, and the output counted up to `out[counted]`: UTF-16 units, or, when
+   * only measuring, UTF-8 bytes (the pieces counted are then dropped: nothing is kept).
+   */
   private expansions = 0;
   private chars = 0;
   private counted = 0;
@@ -55,16 +58,27 @@ class Renderer {
   constructor(
     private readonly ctx: RenderContext,
     private readonly budget: RenderBudget | undefined,
+    private readonly measuring: boolean,
   ) {}
+
+  /** Counts the output written since the last count. */
+  count(): number {
+    const out = this.out;
+    if (this.measuring) {
+      for (let i = 0; i < out.length; i++) this.chars += Buffer.byteLength(out[i]!, "utf8");
+      out.length = 0;
+    } else {
+      for (let i = this.counted; i < out.length; i++) this.chars += out[i]!.length;
+      this.counted = out.length;
+    }
+    return this.chars;
+  }
 
   /** Stops the render when a budget is spent (budget.ts): at each embedded frame and repeat iteration. */
   private checkpoint(): void {
     const budget = this.budget;
     if (budget === undefined) return;
-    const out = this.out;
-    for (let i = this.counted; i < out.length; i++) this.chars += out[i]!.length;
-    this.counted = out.length;
-    if (this.chars > budget.bytes) this.over("bytes");
+    if (this.count() > budget.bytes) this.over("bytes");
     if (this.expansions > budget.expansions) this.over("expansions");
     if (budget.now() > budget.until) this.over("time");
   }
@@ -263,13 +277,20 @@ function matches(item: unknown, match: ReadonlyArray<[string, string]>): boolean
 
 /**
  * Renders a compiled frame with a context. With `options.budget`, throws OverBudget (budget.ts)
- * as soon as the render spends one of its budgets.
+ * as soon as the render spends one of its budgets; with `measure` too, only checks them: the
+ * output is counted as it is written and not kept (`html` is empty), as a write's trial needs.
  */
 export function renderFrame(frame: CompiledFrame, ctx: RenderContext, options: RenderOptions = {}): RenderResult {
-  const r = new Renderer(ctx, options.budget);
+  const measuring = options.measure === true && options.budget !== undefined;
+  const r = new Renderer(ctx, options.budget, measuring);
   r.run(frame, options.slug);
-  const html = r.out.join("");
-  if (options.budget !== undefined && !withinBytes(html, options.budget)) r.over("bytes");
+  let html = "";
+  if (measuring) {
+    if (r.count() > options.budget!.bytes) r.over("bytes");
+  } else {
+    html = r.out.join("");
+    if (options.budget !== undefined && !withinBytes(html, options.budget)) r.over("bytes");
+  }
   return {
     html,
     unresolved: sorted(r.unresolved),

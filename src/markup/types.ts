@@ -102,6 +102,8 @@ export interface RenderOptions {
   slug?: string;
   /** Budgets the render stops at (budget.ts); none: unbounded (the markup tests and tools). */
   budget?: RenderBudget;
+  /** With a budget: check it only; the output is counted, not kept, and `html` is empty. */
+  measure?: boolean;
 }
 
 export interface RenderResult {

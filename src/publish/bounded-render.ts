@@ -22,15 +22,18 @@ export interface RenderPlace {
 
 const now = () => performance.now();
 
-/** Renders within the budgets; throws OverBudget when one is spent, ExecutorUnavailable when the renderer does not answer. */
-export async function renderBounded(place: RenderPlace, prepared: PreparedRender): Promise<RenderResult> {
+/**
+ * Renders within the budgets; throws OverBudget when one is spent, ExecutorUnavailable when the
+ * renderer does not answer. `measure`: only the budgets are checked, the output is not kept.
+ */
+export async function renderBounded(place: RenderPlace, prepared: PreparedRender, measure = false): Promise<RenderResult> {
   const { input, frames } = prepared;
   const top = frames.get(input.slug)!;
   const started = now();
   try {
     return await runBounded(
       place.executor,
-      () => renderFrame(top.compiled, renderContext(input, frames), { slug: input.slug, budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + SLICE_MS, now } }),
+      () => renderFrame(top.compiled, renderContext(input, frames), { slug: input.slug, measure, budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + SLICE_MS, now } }),
       place.timeoutMs,
     );
   } catch (error) {
@@ -39,5 +42,5 @@ export async function renderBounded(place: RenderPlace, prepared: PreparedRender
   const sent = new Map<string, { id: string; slug: string; sha256: string; html: string }>();
   for (const frame of frames.values()) sent.set(frame.id, { id: frame.id, slug: frame.slug, sha256: frame.sha256, html: frame.compiled.html });
   const timeMs = Math.max(1, RENDER_BUDGET.timeMs - (now() - started));
-  return place.pool.render({ input, frames: [...sent.values()], bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, timeMs }, place.timeoutMs);
+  return place.pool.render({ input, frames: [...sent.values()], bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, timeMs, measure }, place.timeoutMs);
 }

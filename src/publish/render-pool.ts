@@ -19,6 +19,8 @@ export interface WorkerRequest {
   bytes: number;
   expansions: number;
   timeMs: number;
+  /** Check the budgets only: the output is counted, not kept. */
+  measure: boolean;
 }
 
 export type WorkerAnswer =

@@ -16,7 +16,7 @@ function answer(request: WorkerRequest): WorkerAnswer {
     if (!top) throw new Error(`frame ${request.input.slug} was not sent`);
     const now = () => performance.now();
     const budget = { bytes: request.bytes, expansions: request.expansions, until: now() + request.timeMs, now };
-    return { id: request.id, ok: true, result: renderFrame(top.compiled, renderContext(request.input, frames), { slug: request.input.slug, budget }) };
+    return { id: request.id, ok: true, result: renderFrame(top.compiled, renderContext(request.input, frames), { slug: request.input.slug, budget, measure: request.measure }) };
   } catch (error) {
     if (error instanceof OverBudget) return { id: request.id, ok: false, over: { budget: error.budget, chain: error.chain } };
     return { id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };

@@ -95,8 +95,10 @@ export class Run {
 
   private async render(slug: string, lang: string | null, page?: PageRow): Promise<RenderResult> {
     const prepared = await prepareRender(this.deps.db, this.deps.sources, this.state, this.deps.compiled, slug, { lang, page });
-    // A trial renders here whatever the executor: it checks budgets, it does not publish.
-    return renderBounded(this.mode === "trial" ? { ...this.deps, executor: inProcessExecutor } : this.deps, prepared);
+    if (this.mode === "publish") return renderBounded(this.deps, prepared);
+    // A trial renders here whatever the executor: it checks budgets, it does not publish. It keeps
+    // outputs only while the handoff has room for them (trial-handoff.ts); past that it measures.
+    return renderBounded({ ...this.deps, executor: inProcessExecutor }, prepared, !(page === undefined && this.kept?.hasRoom()));
   }
 
   /**

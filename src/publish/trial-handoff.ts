@@ -18,8 +18,14 @@ export class TrialBakes {
   readonly bakes = new Map<string, RenderResult>();
   private size = 0;
 
+  /** Whether another output may still be kept; past that, a trial only measures its renders. */
+  hasRoom(): boolean {
+    return this.size < KEPT_OUTPUT;
+  }
+
   keep(key: string, result: RenderResult): void {
-    if (this.size + result.html.length > KEPT_OUTPUT) return;
+    // A measured render has no output to hand over.
+    if (result.html === "" || this.size + result.html.length > KEPT_OUTPUT) return;
     this.size += result.html.length;
     this.bakes.set(key, result);
   }

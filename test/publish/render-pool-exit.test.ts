@@ -43,7 +43,7 @@ test("a render worker that fails to load answers as an unavailable renderer, not
   const pool = new RenderPool(broken);
   try {
     const input = { slug: "x", items: [], site: { name: "s", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [], media: [] };
-    await assert.rejects(pool.render({ input, frames: [], bytes: 1, expansions: 1, timeMs: 1000 }, 5_000), ExecutorUnavailable);
+    await assert.rejects(pool.render({ input, frames: [], bytes: 1, expansions: 1, timeMs: 1000, measure: false }, 5_000), ExecutorUnavailable);
   } finally {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });
