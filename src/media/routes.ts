@@ -20,7 +20,7 @@ const Str = Type.String();
 const Int = Type.Integer();
 const Dimension = Type.Union([Int, Type.Null()], { description: "pixels, images only (an SVG's from its width, height or viewBox); else null" });
 const Texts = Type.Record(Str, Str, { description: '{"<lang>": "…"}; "" is a site without languages or language setting' });
-const TextsInput = Type.Union([Str, Texts, Type.Null()], { description: 'a string (the default language\'s), {"<lang>": "…" or null}, or null to remove every language\'s' });
+const TextsInput = Type.Union([Str, Type.Record(Str, Type.Union([Str, Type.Null()])), Type.Null()], { description: 'a string (the default language\'s), {"<lang>": "…" or null}, or null to remove every language\'s' });
 
 export const MediaRecordSchema = Obj({
   id: Int,
@@ -90,7 +90,8 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
       schema: {
         tags,
         summary: "The site's media files, newest first; ?type (image, video, audio, font, document) and ?search (file name, title, alt); paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
-        querystring: Obj({ type: Opt(Type.String({ description: MEDIA_KINDS.join(", ") })), search: Opt(Str), ...PagingQuery }),
+        // Unknown, as PagingQuery's: the service answers every bad value with invalid_parameter.
+        querystring: Obj({ type: Opt(Type.Unknown({ description: `one of ${MEDIA_KINDS.join(", ")}` })), search: Opt(Type.Unknown({ description: "words looked for in the file name, alt and title, ignoring case" })), ...PagingQuery }),
         response: { 200: Success({ site_id: Int, total: Type.Integer({ description: "files matching the filters, on every page of the list" }), media: Type.Array(MediaRecordSchema), warnings: Warnings }), ...commonErrors },
       },
     }, async (request, reply) => {
@@ -108,7 +109,8 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
         tags,
         summary: "Change a file's alt, title (per language) or slug (the old slug stops answering); rebakes the frames showing it",
         params: RefParams,
-        body: Obj({ alt: Opt(TextsInput), title: Opt(TextsInput), slug: Opt(Str) }),
+        // slug: any value reaches the service, which answers invalid_slug (not the validator's invalid_field).
+        body: Obj({ alt: Opt(TextsInput), title: Opt(TextsInput), slug: Opt(Type.Unknown({ description: "lower-case words of letters and digits joined by single dashes, not digits alone; otherwise 400 invalid_slug" })) }),
         response: { 200: Written, ...commonErrors },
       },
     }, async (request) => written(request, await patchMedia(ctx, request.site, userId(request), (request.params as { ref: string }).ref, bodyOf(request))));
