@@ -39,14 +39,21 @@ interface SiteGraph {
   kept: Kept | null;
 }
 
-const caches = new WeakMap<Db, Map<number, SiteGraph>>();
+/**
+ * Kept per database, by its adapter: a transaction shares its database's adapter, so a read
+ * inside one (a write's render trial) finds the kept nodes too. It uses them as they are, with
+ * the rows named dirty read again through the transaction, and keeps nothing it read there: what
+ * a transaction sees is not committed. A frame write names its frames dirty before its trial.
+ */
+const caches = new WeakMap<object, Map<number, SiteGraph>>();
 /** Rows re-read one by one at most; beyond, the whole site is read again. */
 const MAX_DIRTY = 200;
 
 function sitesOf(db: Db): Map<number, SiteGraph> | null {
-  if (db.isTransaction || !(db.getExecutor().adapter instanceof SqliteAdapter)) return null;
-  let sites = caches.get(db);
-  if (!sites) caches.set(db, (sites = new Map()));
+  const adapter = db.getExecutor().adapter;
+  if (!(adapter instanceof SqliteAdapter)) return null;
+  let sites = caches.get(adapter);
+  if (!sites) caches.set(adapter, (sites = new Map()));
   return sites;
 }
 
@@ -56,7 +63,7 @@ function sitesOf(db: Db): Map<number, SiteGraph> | null {
  * whole site read again.
  */
 export function frameGraphChanged(db: Db, siteId: number, frameIds?: readonly string[]): void {
-  const graph = caches.get(db)?.get(siteId);
+  const graph = caches.get(db.getExecutor().adapter)?.get(siteId);
   if (!graph) return;
   graph.generation++;
   if (frameIds === undefined || graph.dirty === "all") graph.dirty = "all";
@@ -103,9 +110,9 @@ async function current(db: Db, sites: Map<number, SiteGraph>, siteId: number): P
   } else {
     next = await readAll(db, siteId, now.dataVersion);
   }
-  // Kept only when no write of this process ended while the rows were read: otherwise the next
-  // call reads what that write named (still listed as dirty) again.
-  if (graph.generation === generation) {
+  // Kept only when no write of this process ended while the rows were read (otherwise the next
+  // call reads what that write named, still listed as dirty, again), and never from a transaction.
+  if (graph.generation === generation && !db.isTransaction) {
     graph.kept = next;
     graph.dirty = new Set();
   }

@@ -106,6 +106,7 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
     await ctx.db.transaction().execute(async (trx) => {
       await requireRoom(trx, siteId, { frames: 1, stored_bytes: row.bytes });
       await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
+      frameGraphChanged(ctx.db, siteId, [id]);
       // Its bake (and what embeds it) within the render budgets, or nothing is written.
       trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
     });
@@ -168,6 +169,8 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
       // Another writer got in between the read and this write: refuse rather than overwrite.
       if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "write");
       if (slug !== existing.slug) renamed = await rewriteReferences(trx, siteId, existing, slug, at, userId);
+      // Named before the trial, which reads the frame graph through this transaction.
+      frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
       trial = await ctx.publisher.check(trx, siteId, frameChanges(existing, slug), { bake: flags.bake });
     });
   } catch (error) {
