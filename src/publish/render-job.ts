@@ -68,13 +68,13 @@ function languageLinks(state: SiteState, page: PageRow | undefined, lang: string
 }
 
 /**
- * The alt text of a file in the output's language, else in the default language, else the one
- * stored without a language (a site that had none then); "" when none was given. A site without
- * languages reads the one without a language first.
+ * The alt text of a file in the output's language, else in the default language (where a site
+ * without languages keeps its texts, when it has a language setting), else the one stored without
+ * a language ("": a site without either when it was written); "" when none was given.
  */
 function altIn(alt: MediaForRender["alt"], state: SiteState, lang: string | null): string {
   const { active, defaultLang } = state.addressing.langs;
-  for (const key of [active ? lang : "", defaultLang, ""]) {
+  for (const key of [active ? lang : null, defaultLang, ""]) {
     if (key !== null && Object.hasOwn(alt, key)) return alt[key]!;
   }
   return "";

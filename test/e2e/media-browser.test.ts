@@ -1,0 +1,96 @@
+// End to end in a real browser (issue 17): a PNG made here is uploaded through the real server,
+// a frame prints it with svc/image, and headless Chromium (Debian's package, driven by
+// playwright-core) opens the page and loads the image it chooses from src and srcset.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import sharp from "sharp";
+import { chromium, type Browser } from "playwright-core";
+import { serviceDatabase, startService, type Running } from "../support/process.ts";
+import type { TestDatabase } from "../support/database.ts";
+import { freePort } from "../support/ports.ts";
+import { generateToken } from "../../src/tokens.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+describe("an uploaded image on a page in a real browser", { skip: existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}` }, () => {
+  let svc: Running;
+  let browser: Browser;
+  let database: TestDatabase;
+  let dataDir: string;
+  let base: string;
+  const token = generateToken();
+
+  async function api(method: string, path: string, body?: unknown, type = "application/json"): Promise<any> {
+    const r = await fetch(`${base}/api/site/1${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": type }) },
+      body: body === undefined ? undefined : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
+    });
+    const json = await r.json();
+    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
+    return json;
+  }
+
+  before(async () => {
+    const port = await freePort();
+    const db = await serviceDatabase();
+    database = db.database;
+    dataDir = mkdtempSync(join(tmpdir(), "svc-e2e-media-"));
+    svc = await startService({ ...db.env, SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000", SVC_PUBLIC_RATE_LIMIT_PER_MIN: "100000" });
+    base = `http://localhost:${port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await svc?.stop();
+    await database?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("svc/image of an uploaded PNG loads in Chromium (naturalWidth > 0), from the file or the variant it picks", async () => {
+    const photo = await sharp({ create: { width: 900, height: 600, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
+    const { media } = await api("POST", "/media?filename=harbour.png", photo, "image/png");
+    await api("PATCH", `/media/${media.id}`, { alt: "The harbour" });
+    await api("POST", "/frames", {
+      slug: "gallery",
+      html: `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Gallery</title></head><body><!-- svc/image {"media": "harbour", "sizes": "(min-width: 800px) 50vw, 100vw", "class": "photo"} /--></body></html>`,
+    });
+    await api("POST", "/pages", { title: "Gallery", slug: "gallery", status: "publish", frame: "gallery" });
+
+    // The addresses the <img> offers: the original (900 wide) and its variants at 320 and 640.
+    const offered = new Set<string>([media.url, ...media.variants.map((v: { url: string }) => v.url)]);
+    assert.equal(offered.size, 3);
+    const loaded = new Set<string>();
+    for (const viewport of [{ width: 2000, height: 800 }, { width: 1280, height: 800 }, { width: 360, height: 640 }]) {
+      const page = await browser.newPage({ viewport });
+      try {
+        const answer = await page.goto(`${base}/gallery/`);
+        assert.equal(answer?.status(), 200);
+        await page.waitForFunction(() => (document.querySelector("img.photo") as HTMLImageElement | null)?.complete === true);
+        const img = await page.$eval("img.photo", (el) => {
+          const image = el as HTMLImageElement;
+          return { naturalWidth: image.naturalWidth, naturalHeight: image.naturalHeight, currentSrc: image.currentSrc, alt: image.alt, src: image.getAttribute("src") };
+        });
+        assert.equal(img.src, media.url);
+        assert.equal(img.alt, "The harbour");
+        assert.ok(img.naturalWidth > 0, `${viewport.width}px: ${img.currentSrc} did not load`);
+        const chosen = new URL(img.currentSrc).pathname;
+        assert.ok(offered.has(chosen), `${viewport.width}px: ${chosen} is one of the offered addresses`);
+        // With a srcset the natural size is the chosen file's pixels over its density: the ratio holds.
+        assert.ok(Math.abs((img.naturalWidth * 600) / 900 - img.naturalHeight) <= 1, `${viewport.width}px: same aspect ratio (${img.naturalWidth}x${img.naturalHeight})`);
+        loaded.add(chosen);
+      } finally {
+        await page.close();
+      }
+    }
+    assert.ok(loaded.has(media.url) && loaded.size > 1, `the original on a wide screen and a variant on a narrow one: ${[...loaded].join(", ")}`);
+  });
+});
