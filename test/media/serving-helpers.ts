@@ -53,37 +53,20 @@ export interface Stored {
   variants: Variant[];
 }
 
-/**
- * Puts a file on a site. Until the upload route of the media API is in, a row of the media table
- * and the bytes in the app's blob store, as an upload leaves them.
- */
+/** Uploads a file to a site: POST /media, the raw bytes with their type and `?filename=`. */
 export async function storeFile(t: TestApp, siteId: number, data: Buffer, filename: string, mime: string): Promise<Stored> {
-  const written = await t.deps.blobs.put((async function* () { yield data; })(), data.length);
-  let width: number | null = null;
-  let height: number | null = null;
-  try {
-    const meta = await sharp(data).metadata();
-    width = meta.autoOrient.width;
-    height = meta.autoOrient.height;
-  } catch {
-    // not an image sharp reads: no size
-  }
-  const now = new Date().toISOString();
-  const slug = `${filename.replace(/\.[^.]*$/, "").toLowerCase().replace(/[^a-z0-9]+/g, "-")}-${Math.random().toString(36).slice(2, 8)}`;
-  const row = await t.store.db
-    .insertInto("media")
-    .values({ site_id: siteId, slug, filename, mime, kind: mime.startsWith("image/") ? "image" : "document", bytes: written.bytes, sha256: written.sha256, width, height, alt_json: "{}", title_json: "{}", created_at_gmt: now, updated_at_gmt: now, updated_by: 1 })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const addressable = { sha256: written.sha256, filename, mime, width, height };
-  return { id: row.id, url: fileUrl(addressable), sha256: written.sha256, bytes: written.bytes, width, height, variants: variantsOf(addressable) };
+  const answer = await t.call("POST", `/api/site/${siteId}/media?filename=${encodeURIComponent(filename)}`, { payload: data, headers: { "content-type": mime } });
+  assert.equal(answer.status, 201, `upload ${filename}: ${answer.text}`);
+  const media = answer.body.media;
+  assert.equal(media.url, fileUrl(media), "the record's url is the one rule's");
+  assert.deepEqual(media.variants, variantsOf(media), "the record's variants are the one rule's");
+  return media as Stored;
 }
 
-/** Removes a file as DELETE /media/{ref}?force=1 does: its row, and its blob when no row names it. */
-export async function removeFile(t: TestApp, stored: Stored): Promise<void> {
-  await t.store.db.deleteFrom("media").where("id", "=", stored.id).execute();
-  const others = await t.store.db.selectFrom("media").select("id").where("sha256", "=", stored.sha256).execute();
-  if (others.length === 0) await t.deps.blobs.delete(stored.sha256);
+/** DELETE /media/{id}?force=1: the record, and its blob when no other record names it. */
+export async function removeFile(t: TestApp, stored: Stored, siteId = 1): Promise<void> {
+  const answer = await t.call("DELETE", `/api/site/${siteId}/media/${stored.id}?force=1`);
+  assert.equal(answer.status, 200, answer.text);
 }
 
 /** A site of its own on `domain`. */

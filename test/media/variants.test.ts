@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 import { VARIANT_WIDTHS } from "../../src/media/addresses.ts";
 import { derivedName, DEFAULT_VARIANT_LIMITS, VariantMaker } from "../../src/media/variants.ts";
 import type { BlobStore } from "../../src/blobs/blob-store.ts";
-import { animatedGif, fetchRaw, header, jpeg, noisyPng, removeFile, storeFile, type Stored } from "./serving-helpers.ts";
+import { addSite, animatedGif, fetchRaw, header, jpeg, noisyPng, removeFile, storeFile, type Stored } from "./serving-helpers.ts";
 
 /** The blob store of a test app, counting the variants it is given. */
 function countingPuts(blobs: BlobStore): { store: BlobStore; puts: string[] } {
@@ -59,6 +59,8 @@ describe("image variants", () => {
     const tooWide = wide.variants[0].url.replace("-320w.webp", "-2400w.webp");
     assert.equal((await get(tooWide)).status, 404, "no variant wider than the original");
     assert.equal((await get(wide.variants[0].url.replace("-320w.webp", "-321w.webp"))).status, 404, "only the listed widths");
+    await addSite(t, "other.example");
+    assert.equal((await fetchRaw(port, wide.variants[0].url, { host: "other.example" })).status, 404, "on its own site's domains only");
   });
 
   it("a variant answers 304 and ranges as a file does", async () => {
@@ -114,8 +116,8 @@ describe("image variants", () => {
     const real = await noisyPng(900, 600);
     const corrupt = Buffer.concat([real.subarray(0, 200), Buffer.alloc(5000, 0x5a)]);
     const stored = await storeFile(t, 1, corrupt, "broken.png", "image/png");
-    // The record of an image whose header read but whose pixels do not.
-    await t.store.db.updateTable("media").set({ width: 900, height: 600 }).where("id", "=", stored.id).execute();
+    // Its header reads (the record has a size and lists variants); its pixels do not.
+    assert.deepEqual([stored.width, stored.height, stored.variants.length], [900, 600, 2]);
     const url = stored.url.replace("broken.png", "broken-320w.webp");
     const never = await get("/no-such-page/");
     for (let i = 0; i < 2; i++) {
