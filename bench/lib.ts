@@ -178,6 +178,10 @@ export interface LoadOptions {
   connections: number;
   duration: number;
   headers?: Record<string, string>;
+  /** GET when absent. */
+  method?: string;
+  /** A file whose bytes are every request's body (uploads). */
+  bodyFile?: string;
 }
 
 /** One autocannon run from a second process. */

@@ -1,8 +1,10 @@
 // The load generator: one autocannon run in its own process, so that it never shares an event
 // loop with the server it measures. Plain JavaScript (no tsx) to keep it light.
 //   node bench/load.mjs '{"url": "http://127.0.0.1:8080/about/", "connections": 8, "duration": 3, "headers": {...}}'
+// (optional: "method", and "bodyFile", a file whose bytes every request sends as its body)
 // Prints one JSON line: {rps, requests, ok, non2xx, errors, timeouts, p50, p90, p99, max, bytesPerSec}.
 import autocannon from "autocannon";
+import { readFileSync } from "node:fs";
 
 const options = JSON.parse(process.argv[2]);
 const result = await autocannon({
@@ -12,6 +14,7 @@ const result = await autocannon({
   duration: options.duration ?? 3,
   headers: options.headers ?? {},
   method: options.method ?? "GET",
+  body: options.bodyFile ? readFileSync(options.bodyFile) : undefined,
   timeout: 10,
 });
 const seconds = result.duration || options.duration;

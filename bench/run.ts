@@ -11,6 +11,7 @@ import { chainFrame, menuTree } from "./content.ts";
 import { fillSmallSite } from "./small-site.ts";
 import { fillLarge, LARGE_FRAMES, LARGE_PAGES } from "./fill.ts";
 import { scaleGroup } from "./scale.ts";
+import { mediaGroup } from "./media.ts";
 import { Api, ADMIN_TOKEN, compare, freePort, http, median, memoryOf, ROOT, round, sleep, startBare, startService, type Result, type Service } from "./lib.ts";
 
 const S = "/api/site/1";
@@ -270,6 +271,14 @@ async function main(): Promise<void> {
         if (wanted("markup")) await markupAnalysis();
         if (wanted("rebake")) await rebakeGrowth(api);
         if (wanted("menu")) await menuGrowth(api, pageIds);
+      } finally {
+        await service.stop();
+      }
+    }
+    if (wanted("media")) {
+      const service = await startService(join(work, "media"));
+      try {
+        await mediaGroup(service, work, RESULTS, { log, record, note: (text) => notes.push(text) });
       } finally {
         await service.stop();
       }
