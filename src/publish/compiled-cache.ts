@@ -5,6 +5,19 @@ import { compileFrame, type CompiledFrame } from "../markup/index.ts";
 
 export const DEFAULT_COMPILED_BYTES = 16 * 1024 * 1024;
 
+/** Where a render finds compiled frames. */
+export type CompiledFrames = Pick<CompiledCache, "peek" | "get">;
+
+/**
+ * The cache read, never filled: frames it does not hold are compiled for one render and dropped.
+ * A write's trial uses it, so that compiling thousands of frames twice (trial, then publish)
+ * does not churn the cache, whose evicted programs would have outlived the young generation and
+ * raised the process's peak memory.
+ */
+export function readOnly(cache: CompiledCache): CompiledFrames {
+  return { peek: (sha256) => cache.peek(sha256), get: (sha256, html) => cache.peek(sha256) ?? compileFrame(html) };
+}
+
 export class CompiledCache {
   private readonly entries = new Map<string, CompiledFrame>();
   private bytes = 0;

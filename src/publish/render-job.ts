@@ -6,7 +6,7 @@ import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
-import type { CompiledCache } from "./compiled-cache.ts";
+import type { CompiledFrames } from "./compiled-cache.ts";
 import type { MediaForRender, PublishSources } from "./contract.ts";
 import type { SiteState } from "./site-state.ts";
 import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
@@ -98,7 +98,7 @@ async function mediaOf(db: Db, sources: PublishSources, state: SiteState, refs: 
 }
 
 /** The frames a render may reach (the frame and what it embeds, transitively), compiled. */
-async function frameClosure(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string): Promise<ReachableFrame[]> {
+async function frameClosure(db: Db, sources: PublishSources, state: SiteState, cache: CompiledFrames, slug: string): Promise<ReachableFrame[]> {
   const slugs = new Set<string>([slug]);
   const queue = [slug];
   for (let i = 0; i < queue.length; i++) {
@@ -132,7 +132,7 @@ export interface PreparedRender {
   frames: ReadonlyMap<string, ReachableFrame>;
 }
 
-export async function prepareRender(db: Db, sources: PublishSources, state: SiteState, cache: CompiledCache, slug: string, target: RenderTarget): Promise<PreparedRender> {
+export async function prepareRender(db: Db, sources: PublishSources, state: SiteState, cache: CompiledFrames, slug: string, target: RenderTarget): Promise<PreparedRender> {
   const frames = framesByRef(await frameClosure(db, sources, state, cache, slug));
   if (!frames.get(slug)) throw new Error(`frame ${slug} vanished before it could be rendered`);
 

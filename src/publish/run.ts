@@ -9,7 +9,7 @@ import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { Change, PublishSources, Rebaked } from "./contract.ts";
 import type { Withdrawn } from "./plan.ts";
-import type { CompiledCache } from "./compiled-cache.ts";
+import { readOnly, type CompiledCache } from "./compiled-cache.ts";
 import { inProcessExecutor, type Executor } from "./executor.ts";
 import { renderBounded } from "./bounded-render.ts";
 import type { RenderPool } from "./render-pool.ts";
@@ -94,7 +94,8 @@ export class Run {
   }
 
   private async render(slug: string, lang: string | null, page?: PageRow): Promise<RenderResult> {
-    const prepared = await prepareRender(this.deps.db, this.deps.sources, this.state, this.deps.compiled, slug, { lang, page });
+    const compiled = this.mode === "trial" ? readOnly(this.deps.compiled) : this.deps.compiled;
+    const prepared = await prepareRender(this.deps.db, this.deps.sources, this.state, compiled, slug, { lang, page });
     if (this.mode === "publish") return renderBounded(this.deps, prepared);
     // A trial renders here whatever the executor: it checks budgets, it does not publish. It keeps
     // outputs only while the handoff has room for them (trial-handoff.ts); past that it measures.

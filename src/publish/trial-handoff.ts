@@ -10,8 +10,12 @@
 import type { RenderResult } from "../markup/index.ts";
 import type { Trial } from "./contract.ts";
 
-/** At most this much output (UTF-16 units) is kept per trial; bakes past it are rendered again. */
-const KEPT_OUTPUT = 16 * 1024 * 1024;
+/**
+ * At most this much output (UTF-16 units) is kept per trial; past it the trial only measures and
+ * the run renders the rest again. Enough for a write and the few dozen frames embedding it; a
+ * write that rebakes thousands of frames would otherwise hold their outputs (peak memory).
+ */
+const KEPT_OUTPUT = 4 * 1024 * 1024;
 
 /** Bakes a trial rendered, by `<frame id> <lang>`. */
 export class TrialBakes {

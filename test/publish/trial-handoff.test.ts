@@ -50,11 +50,16 @@ describe("trial handoff", () => {
     assert.equal(handoff.take(1, trial).bakes, undefined, "already taken");
   });
 
-  it("a trial keeps at most 16 MB of output; bakes past it are left to the run", () => {
+  it("a trial keeps at most 4 MB of output; bakes past it are left to the run, and it says when it has no more room", () => {
     const bakes = new TrialBakes();
-    bakes.keep("a", result("x".repeat(10 * 1024 * 1024)));
-    bakes.keep("b", result("y".repeat(10 * 1024 * 1024)));
+    bakes.keep("a", result("x".repeat(3 * 1024 * 1024)));
+    bakes.keep("b", result("y".repeat(2 * 1024 * 1024)));
     bakes.keep("c", result("small"));
     assert.deepEqual([...bakes.bakes.keys()], ["a", "c"]);
+    assert.equal(bakes.hasRoom(), true);
+    bakes.keep("d", result("z".repeat(1024 * 1024 - 5)));
+    assert.equal(bakes.hasRoom(), false);
+    bakes.keep("e", result(""));
+    assert.equal(bakes.bakes.has("e"), false, "a measured render has no output to keep");
   });
 });
