@@ -126,9 +126,12 @@ describe("the service with its media on S3", () => {
       headers: { authorization: `Bearer ${token}`, "content-type": "image/png", "content-length": String(size) },
     });
     req.on("error", () => {});
+    let answered = false;
+    req.on("response", () => (answered = true));
     // More than two parts of the store's 8 MiB: a multipart upload is under way in the bucket.
     req.write(body.subarray(0, 18 * 1024 * 1024));
     await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(answered, false, "the upload is still under way, not refused");
     assert.equal(await service.stop("SIGKILL"), null);
     req.destroy();
 
