@@ -19,6 +19,8 @@ describe("start-up configuration", () => {
     ["SVC_AUTH_FAILURES_PER_MIN", "many"],
     ["DATABASE_URL", "mysql://localhost/db"],
     ["SVC_PUBLIC_HOST", "not a host"],
+    ["SVC_MEDIA_MAX_BYTES", "0"],
+    ["SVC_MEDIA_MAX_BYTES", "25MB"],
   ];
   for (const [variable, value] of cases) {
     it(`a bad ${variable} (${value}) stops start-up with one line naming the variable`, async () => {
