@@ -6,7 +6,7 @@ import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { compare, http, ROOT, round, ADMIN_TOKEN, startBare, type Result, type Service } from "./lib.ts";
+import { compare, cpuMsOf, http, load, ROOT, round, ADMIN_TOKEN, startBare, type LoadOptions, type Result, type Service } from "./lib.ts";
 
 const S = "/api/site/1";
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -20,6 +20,16 @@ export interface MediaHooks {
   log(message: string): void;
   record(result: Result): void;
   note(text: string): void;
+}
+
+/**
+ * CPU time the server process spends per request (µs) in one more run: a measure that other work
+ * on the machine moves less than throughput (bench/cpu.ts does the same for pages).
+ */
+async function cpuPerRequest(url: string, pid: number, options: LoadOptions): Promise<number> {
+  const before = cpuMsOf(pid);
+  const result = await load(url, options);
+  return ((cpuMsOf(pid) - before) * 1000) / result.requests;
 }
 
 /** A JPEG of about `bytes` bytes: noise at quality 90, grown until it is at least that large. */
@@ -48,16 +58,18 @@ async function mediaServe(service: Service, results: string, hooks: MediaHooks):
   if (answer.status !== 200 || !answer.body.equals(data)) throw new Error(`${media.url}: ${answer.status}, ${answer.body.length} bytes`);
   const bare = await startBare(answer, join(results, "answer-media-serve.json"));
   try {
-    const { service: s, bare: b, ratio } = await compare(`http://127.0.0.1:${service.port}${media.url}`, `http://127.0.0.1:${bare.port}${media.url}`, { ...SERVE_LOAD, headers });
+    const urls = [`http://127.0.0.1:${service.port}${media.url}`, `http://127.0.0.1:${bare.port}${media.url}`] as const;
+    const { service: s, bare: b, ratio } = await compare(urls[0], urls[1], { ...SERVE_LOAD, headers });
     hooks.record({ name: "media_serve", value: round(s.rps, 0), unit: "req/s", baseline: round(b.rps, 0), ratio: round(ratio, 3), target: `>= ${SERVE_TARGET}`, pass: ratio >= SERVE_TARGET });
-    hooks.note(`media_serve: ${data.length} bytes of JPEG; ${round(s.bytesPerSec / 1e6, 0)} MB/s (bare ${round(b.bytesPerSec / 1e6, 0)} MB/s); p99 ${s.p99} ms (bare ${b.p99} ms)`);
+    const cpu = [await cpuPerRequest(urls[0], service.pid, { ...SERVE_LOAD, headers }), await cpuPerRequest(urls[1], bare.pid, { ...SERVE_LOAD, headers })];
+    hooks.note(`media_serve: ${data.length} bytes of JPEG; ${round(s.bytesPerSec / 1e6, 0)} MB/s (bare ${round(b.bytesPerSec / 1e6, 0)} MB/s); p99 ${s.p99} ms (bare ${b.p99} ms); CPU ${round(cpu[0], 0)} µs a request (bare ${round(cpu[1], 0)} µs)`);
   } finally {
     await bare.stop();
   }
 }
 
 /** The bare upload server: streams each body to a temporary file while hashing it, flushes it, renames it under its hash. */
-async function startBareUpload(dir: string): Promise<{ port: number; stop(): Promise<void> }> {
+async function startBareUpload(dir: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [join(ROOT, "bench/bare-upload.mjs"), dir], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
@@ -70,6 +82,7 @@ async function startBareUpload(dir: string): Promise<{ port: number; stop(): Pro
   });
   return {
     port,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       const exited = once(child, "exit");
@@ -91,10 +104,13 @@ async function mediaUpload(service: Service, work: string, results: string, hook
   try {
     const headers = { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "image/jpeg" };
     const path = `${S}/media?filename=upload-5mb.jpg`;
-    const { service: s, bare: b, ratio } = await compare(`http://127.0.0.1:${service.port}${path}`, `http://127.0.0.1:${bare.port}${path}`, { ...UPLOAD_LOAD, headers, method: "POST", bodyFile: file });
+    const urls = [`http://127.0.0.1:${service.port}${path}`, `http://127.0.0.1:${bare.port}${path}`] as const;
+    const options = { ...UPLOAD_LOAD, headers, method: "POST", bodyFile: file };
+    const { service: s, bare: b, ratio } = await compare(urls[0], urls[1], options);
     const mbs = (rps: number) => round((rps * data.length) / 1e6, 0);
     hooks.record({ name: "media_upload_5mb", value: round(s.rps, 1), unit: "uploads/s", baseline: round(b.rps, 1), ratio: round(ratio, 3), target: `>= ${UPLOAD_TARGET}`, pass: ratio >= UPLOAD_TARGET });
-    hooks.note(`media_upload_5mb: ${data.length} bytes a body; ${mbs(s.rps)} MB/s (bare ${mbs(b.rps)} MB/s); p50 ${s.p50} ms, p99 ${s.p99} ms (bare p50 ${b.p50} ms, p99 ${b.p99} ms)`);
+    const cpu = [await cpuPerRequest(urls[0], service.pid, options), await cpuPerRequest(urls[1], bare.pid, options)];
+    hooks.note(`media_upload_5mb: ${data.length} bytes a body; ${mbs(s.rps)} MB/s (bare ${mbs(b.rps)} MB/s); p50 ${s.p50} ms, p99 ${s.p99} ms (bare p50 ${b.p50} ms, p99 ${b.p99} ms); CPU ${round(cpu[0] / 1000, 1)} ms an upload (bare ${round(cpu[1] / 1000, 1)} ms)`);
   } finally {
     await bare.stop();
   }
