@@ -48,7 +48,7 @@ const TYPE_ALIASES: Readonly<Record<string, string>> = {
 export function claimedType(contentType: string | null | undefined): string | null {
   const essence = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   if (essence === "" || essence === "application/octet-stream") return null;
-  return TYPE_ALIASES[essence] ?? essence;
+  return Object.hasOwn(TYPE_ALIASES, essence) ? TYPE_ALIASES[essence]! : essence;
 }
 
 export interface Sniffed {

@@ -85,6 +85,7 @@ test("a claimed Content-Type is its lower-case essence, aliases resolved; none a
   assert.equal(claimedType(" Application/Octet-Stream ; x=1"), null);
   assert.equal(claimedType("IMAGE/JPG"), "image/jpeg");
   assert.equal(claimedType("image/png; charset=binary"), "image/png");
+  assert.equal(claimedType("constructor"), "constructor", "no name of Object's prototype is taken for an alias");
 });
 
 test("SVG is text whose first element is an <svg> root; any other text is not, whatever it holds", async () => {
