@@ -81,6 +81,36 @@ describe("POST /media", () => {
     assert.deepEqual([pdf.body.media.mime, pdf.body.media.width, pdf.body.media.variants], ["application/pdf", null, []]);
   });
 
+  it("every allowed type is accepted, sniffed and grouped for ?type (GIF, AVIF, MP4, WebM, MP3, WOFF2 here); QuickTime, a kind of MP4 box, is not", async () => {
+    const box = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}`), Buffer.from([0, 0, 2, 0]), Buffer.from(`${brand}iso2`), Buffer.alloc(256)]);
+    const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3, 0x81, 0x08, 0x42, 0x82, 0x84]), Buffer.from("webm"), Buffer.from([0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02]), Buffer.alloc(256)]);
+    const frame = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(413)]);
+    const files: Array<[Buffer, string, string, string]> = [
+      [await sharp({ create: { width: 40, height: 30, channels: 3, background: "#ff0" } }).gif().toBuffer(), "a.gif", "image/gif", "image"],
+      [await sharp({ create: { width: 40, height: 30, channels: 3, background: "#0ff" } }).avif().toBuffer(), "a.avif", "image/avif", "image"],
+      [box("isom"), "a.mp4", "video/mp4", "video"],
+      [webm, "a.webm", "video/webm", "video"],
+      [Buffer.concat([frame, frame]), "a.mp3", "audio/mpeg", "audio"],
+      [Buffer.concat([Buffer.from("wOF2"), Buffer.from([0, 1, 0, 0]), Buffer.alloc(256)]), "a.woff2", "font/woff2", "font"],
+    ];
+    const S = await makeSite(t, "Types", "types.localhost");
+    for (const [bytes, filename, mime, kind] of files) {
+      const r = await uploadRaw(t, S, bytes, { filename });
+      assert.equal(r.status, 201, `${filename}: ${r.text}`);
+      assert.equal(r.body.media.mime, mime);
+      const listed = await t.call("GET", `${site(S)}/media?type=${kind}`);
+      assert.ok(listed.body.media.some((m: { id: number }) => m.id === r.body.media.id), `${filename} is listed under ${kind}`);
+    }
+    const gif = (await t.call("GET", `${site(S)}/media/a`)).body.media;
+    assert.deepEqual([gif.width, gif.height], [40, 30]);
+    const avif = (await t.call("GET", `${site(S)}/media/a-2`)).body.media;
+    assert.deepEqual([avif.mime, avif.width, avif.height], ["image/avif", 40, 30]);
+    const mov = Buffer.concat([Buffer.from([0, 0, 0, 0x14]), Buffer.from("ftypqt  "), Buffer.from([0, 0, 2, 0]), Buffer.from("qt  "), Buffer.alloc(256)]);
+    const refused = await uploadRaw(t, S, mov, { filename: "a.mov" });
+    refusal(refused, 415, "unsupported_media_type");
+    assert.equal(refused.body.detected, "video/quicktime");
+  });
+
   it("slugs come from the file name, lower-case, made unique with -2, -3; digits alone get file- before them", async () => {
     const S = await makeSite(t, "Slugs", "slugs.localhost");
     const slugs: string[] = [];
