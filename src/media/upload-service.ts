@@ -16,7 +16,7 @@ import { storeUpload, type MediaFiles, type StoredFile } from "./intake.ts";
 import { filenameFrom, slugFromFilename } from "./names.ts";
 import { requireMedia, slugsLike, type MediaRow } from "./queries.ts";
 import { recordOfRow, type MediaRecord } from "./record.ts";
-import { applyTexts, parseTexts, searchTextOf, textChangesFrom } from "./texts.ts";
+import { applyTexts, parseTexts, searchTextOf, textChangesFrom, type Texts } from "./texts.ts";
 import type { UploadBody } from "./upload-body.ts";
 
 export interface MediaWriteAnswer {
@@ -45,6 +45,13 @@ async function textsOf(ctx: ServiceContext, siteId: number, body: UploadBody, ro
   };
 }
 
+/** The columns an upload writes, new file or new bytes: the file's facts, name and texts, who and when. */
+function uploadColumns(filename: string, stored: StoredFile, texts: { alt: Texts; title: Texts }, now: string, userId: number) {
+  const { sha256, bytes, mime, kind, width, height } = stored;
+  const { alt, title } = texts;
+  return { filename, sha256, bytes, mime, kind, width, height, alt_json: JSON.stringify(alt), title_json: JSON.stringify(title), search_text: searchTextOf(filename, alt, title), updated_at_gmt: now, updated_by: userId };
+}
+
 /**
  * Runs `record` (the row's write) once the bytes are stored; on any refusal after the store,
  * releases the blob before the refusal is answered.
@@ -64,7 +71,7 @@ export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: 
   const filename = filenameFrom(body.source.filename);
   const stored = await storeUpload(files, body.source);
   const { row, trial } = await recordStored(ctx, files, stored, async () => {
-    const { alt, title } = await textsOf(ctx, site.id, body);
+    const texts = await textsOf(ctx, site.id, body);
     const now = gmt(ctx.clock());
     return ctx.db.transaction().execute(async (trx) => {
       // The site's quota row first: every media write of a site then runs one at a time, so two
@@ -76,23 +83,7 @@ export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: 
       const slug = firstFreeSlug(base, await slugsLike(trx, site.id, base));
       const row = await trx
         .insertInto("media")
-        .values({
-          site_id: site.id,
-          slug,
-          filename,
-          mime: stored.mime,
-          kind: stored.kind,
-          bytes: stored.bytes,
-          sha256: stored.sha256,
-          width: stored.width,
-          height: stored.height,
-          alt_json: JSON.stringify(alt),
-          title_json: JSON.stringify(title),
-          search_text: searchTextOf(filename, alt, title),
-          created_at_gmt: now,
-          updated_at_gmt: now,
-          updated_by: userId,
-        })
+        .values({ site_id: site.id, slug, created_at_gmt: now, ...uploadColumns(filename, stored, texts, now, userId) })
         .returningAll()
         .executeTakeFirstOrThrow();
       // Frames that named this slug while it was missing print it now: within the budgets, or not at all.
@@ -110,7 +101,7 @@ export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site:
   const filename = body.source.filename === null ? before.filename : filenameFrom(body.source.filename);
   const stored = await storeUpload(files, body.source);
   const { row, old, trial } = await recordStored(ctx, files, stored, async () => {
-    const { alt, title } = await textsOf(ctx, site.id, body, before);
+    const texts = await textsOf(ctx, site.id, body, before);
     const now = gmt(ctx.clock());
     return ctx.db.transaction().execute(async (trx) => {
       await holdRoom(trx, site.id);
@@ -120,20 +111,7 @@ export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site:
       await requireRoom(trx, site.id, { media_bytes: stored.bytes - Number(old.bytes) });
       const row = await trx
         .updateTable("media")
-        .set({
-          filename,
-          mime: stored.mime,
-          kind: stored.kind,
-          bytes: stored.bytes,
-          sha256: stored.sha256,
-          width: stored.width,
-          height: stored.height,
-          alt_json: JSON.stringify(alt),
-          title_json: JSON.stringify(title),
-          search_text: searchTextOf(filename, alt, title),
-          updated_at_gmt: now,
-          updated_by: userId,
-        })
+        .set(uploadColumns(filename, stored, texts, now, userId))
         .where("id", "=", old.id)
         .returningAll()
         .executeTakeFirstOrThrow();
