@@ -108,6 +108,12 @@ export const MESSAGES = {
   media_too_large: "The file is larger than the service accepts (see max_bytes); nothing was stored.",
   media_type_mismatch: "The bytes are not of the type the Content-Type claims (see claimed and detected); nothing was stored.",
   upload_conflict: "A delete of a file with the same bytes removed them while this upload was recorded; nothing was written. Send the file again.",
+
+  // stylesheets (issue 18)
+  invalid_style_name: "A stylesheet name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
+  style_not_found: "No such stylesheet in this theme.",
+  style_in_use: "Frames link this stylesheet, or other stylesheets import it (see frames and imported_by); pass ?force=1 to delete it anyway.",
+  invalid_css: "The CSS cannot be used (see line, column and message); nothing was stored.",
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

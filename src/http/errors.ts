@@ -120,6 +120,12 @@ const ANSWERS = {
   media_too_large: { status: 413 },
   media_type_mismatch: { status: 400 },
   upload_conflict: { status: 409 },
+
+  // stylesheets (issue 18)
+  invalid_style_name: { status: 400 },
+  style_not_found: { status: 404 },
+  style_in_use: { status: 409 },
+  invalid_css: { status: 422 },
 } satisfies Record<ErrorCode, Answer>;
 
 /** An error in the form the HTTP layer answers it: the service error plus status, envelope and headers. */

@@ -15,6 +15,7 @@ import * as m0030 from "./migrations/0030_rate_limits.ts";
 import * as m0040 from "./migrations/0040_invalidation_marks.ts";
 import * as m0050 from "./migrations/0050_quotas.ts";
 import * as m0060 from "./migrations/0060_media.ts";
+import * as m0070 from "./migrations/0070_styles.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -26,6 +27,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0040_invalidation_marks", m0040.up],
   ["0050_quotas", m0050.up],
   ["0060_media", m0060.up],
+  ["0070_styles", m0070.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

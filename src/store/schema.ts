@@ -203,6 +203,43 @@ export interface MediaTable {
   updated_by: number;
 }
 
+// Stylesheets (issue 18): each stylesheet of a site and theme as uploaded, and the bundles the
+// public site serves (docs/styles.md).
+
+export interface StylesTable {
+  site_id: number;
+  theme: string;
+  name: string;
+  /** exactly as uploaded */
+  css: string;
+  /** UTF-8 bytes of `css` */
+  bytes: number;
+  sha256: string;
+  /** the stylesheets it bundles (`@import "<name>"`), in order, as a JSON array of names */
+  imports_json: string;
+  /** the media refs its `url(media:<ref>)` name, as a JSON array */
+  media_json: string;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+export interface StyleCopiesTable {
+  site_id: number;
+  theme: string;
+  name: string;
+  /** first 16 hex digits of the sha256 of `css`: the address `/styles/<name>.<hash>.css` */
+  hash: string;
+  /** what the bundle was made from (stylesheets, media addresses, build settings) */
+  source_key: string;
+  /** the bundle as served: minified */
+  css: string;
+  br: Buffer;
+  gzip: Buffer;
+  created_at_gmt: string;
+  /** null for the current copy; a replaced copy answers for 24 hours after this time */
+  replaced_at_gmt: string | null;
+}
+
 export interface Tables {
   frames: FramesTable;
   frame_bakes: FrameBakesTable;
@@ -221,6 +258,8 @@ export interface Tables {
   site_quotas: SiteQuotasTable;
   site_usage: SiteUsageTable;
   media: MediaTable;
+  styles: StylesTable;
+  style_copies: StyleCopiesTable;
 }
 
 /** A page row as read. */
