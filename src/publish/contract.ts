@@ -77,6 +77,8 @@ export interface PublishOptions {
   bake?: boolean;
   /** What the write's `check` answered: its renders are reused where still exact (trial-handoff.ts). */
   trial?: Trial;
+  /** Frames rebaked first, before the others in slug order (a trial's own frames, within its limit). */
+  first?: readonly string[];
 }
 
 /** What a check rendered, handed to the `changed` call of the same write (opaque). */

@@ -39,6 +39,16 @@ function turns(): () => Promise<void> {
   };
 }
 
+/**
+ * The most frames a write's trial renders: the frames it wrote first, then the others it rebakes
+ * in slug order. A write that rebakes more (a header embedded everywhere, the site's tagline) has
+ * the rest checked as it publishes: a bake past a budget keeps its last good output and is
+ * reported `failed` (run.ts). Trying thousands of frames inside the write's transaction would
+ * render each twice and, on a site of 10,000 frames, raise the process's peak memory by about
+ * 100 MB (bench memory_10k_frames_2k_pages).
+ */
+export const TRIAL_FRAMES = 250;
+
 /** How a run reads and what it hands over: a trial reads through the write's transaction. */
 interface RunHow {
   db?: Db;
@@ -79,7 +89,9 @@ export class PublishingEngine implements Publisher {
     const kept = isPostgres(trx) || this.deps.executor !== inProcessExecutor ? undefined : new TrialBakes();
     const ticket = this.handoff.ticket(siteId);
     try {
-      await this.publish(siteId, changes, options, { db: trx, mode: "trial", kept });
+      // At most TRIAL_FRAMES frames, the written ones first (see TRIAL_FRAMES).
+      const first = changes.flatMap((change) => (change.kind === "frame" ? [change.slug] : []));
+      await this.publish(siteId, changes, { ...options, limit: Math.min(options.limit ?? TRIAL_FRAMES, TRIAL_FRAMES), first }, { db: trx, mode: "trial", kept });
     } catch (error) {
       if (error instanceof OverBudget) throw fail("render_too_large", { budget: error.budget, chain: error.chain });
       throw error;

@@ -49,6 +49,10 @@ export function planRun(index: DependencyIndex, changes: readonly Change[], opti
   }
   const affected = index.affectedBy(changes);
   const slugs = [...affected.keys()].filter((slug) => index.get(slug)).sort(byCodeUnits);
+  if (options.first) {
+    const first = new Set(options.first.filter((slug) => affected.has(slug) && index.get(slug)));
+    slugs.splice(0, slugs.length, ...first, ...slugs.filter((slug) => !first.has(slug)));
+  }
   const processed = slugs.slice(0, options.limit ?? Number.POSITIVE_INFINITY);
   const skipped = slugs.slice(processed.length);
   // The changed pages with their relatives (children, descendants, translations), their former

@@ -78,6 +78,21 @@ describe(`render budgets (${processes === 2 ? "PostgreSQL, two processes" : "SQL
     assert.ok(served(await e.visit(address), "page").includes("Wide link"));
   });
 
+  it("a write rebaking more frames than its trial covers is published, and a frame past a budget beyond them keeps its last good copy and is reported failed", async () => {
+    await e.frame("many-leaf", "<p>leaf</p>");
+    for (let i = 0; i < 250; i++) await e.frame(`many-${String(i).padStart(3, "0")}`, `<div>${embeds("many-leaf", 1)}</div>`);
+    // Sorted after the 250 others, so past the 250 frames a trial renders: only the publish sees it go over.
+    const address = await e.shown("zz-many-page", `<main>${embeds("many-leaf", 200)}</main>`);
+    const before = served(await e.visit(address), "before");
+    const answer = ok(await e.api("PUT", "/frames/many-leaf", { html: `<p>${"w".repeat(30_000)}</p>` }), "leaf write");
+    const failed = answer.rebaked.frames.find((f: { slug: string }) => f.slug === "zz-many-page-page" || f.slug === "zz-many-page");
+    assert.equal(failed?.bake, "failed", JSON.stringify(failed));
+    assert.equal(failed.detail.code, "render_too_large");
+    assert.equal(failed.detail.budget, "bytes");
+    assert.equal(answer.rebaked.frames.filter((f: { bake: string }) => f.bake === "baked").length, 250);
+    assert.equal(served(await e.visit(address), "after"), before, "the page keeps its last good copy");
+  });
+
   it("a render that runs past the time budget is refused within 5 s, and meanwhile another site's page is answered within 250 ms", async () => {
     const other = await e.site("Other", "other-budget.localhost");
     ok(await e.api("POST", "/frames", { slug: "plain", html: "<p>other site</p>" }, other), "other frame", 201);
