@@ -23,6 +23,7 @@ const LAYERS = [
   { name: "menus", path: "^src/menus/", owns: "menus, items, locations" },
   { name: "data", path: "^src/data/", owns: "data sets and sources" },
   { name: "media", path: "^src/media/", owns: "media: uploads, records, variants, use in frames" },
+  { name: "styles", path: "^src/styles/", owns: "stylesheets: checked, bundled, served copies" },
   { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
   { name: "public", path: "^src/public/", owns: "the public site" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },

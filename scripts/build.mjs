@@ -8,8 +8,9 @@
 //   vm.Script to make the code cache; `import()` is turned into require() for the same reason.
 // - dist/render-worker.cjs: the render worker's thread (publish/render-worker.ts), started by the
 //   service for renders that outlast a slice of its own thread.
-// Kept out of the bundle, loaded from node_modules at run time: better-sqlite3 and sharp (native
-// addons; sharp finds its libvips binary package at run time), pg (loaded only on PostgreSQL;
+// Kept out of the bundle, loaded from node_modules at run time: better-sqlite3, sharp and
+// lightningcss (native addons; sharp finds its libvips binary package at run time, lightningcss
+// its platform's binary package), pg (loaded only on PostgreSQL;
 // its optional pg-native with it) and @aws-sdk/client-s3 (loaded only when media go to S3). Source maps sit beside each file (`node --enable-source-maps
 // dist/main.js` maps stack traces to src/, but slows the start by about 200 ms).
 //
@@ -40,7 +41,7 @@ const results = await Promise.all([
     entryPoints: ["src/server.ts"],
     outfile: "dist/server.cjs",
     format: "cjs",
-    external: ["better-sqlite3", "sharp", "pg", "@aws-sdk/client-s3"],
+    external: ["better-sqlite3", "sharp", "lightningcss", "pg", "@aws-sdk/client-s3"],
     supported: { "dynamic-import": false },
     // publish/render-pool.ts finds the worker with __dirname in the build, import.meta.url in src/.
     logOverride: { "empty-import-meta": "silent" },

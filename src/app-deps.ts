@@ -15,6 +15,7 @@ import { framePublishSource } from "./frames/publish-source.ts";
 import { menuPublishSource } from "./menus/publish-source.ts";
 import { dataPublishSource } from "./data/publish-source.ts";
 import { mediaPublishSource } from "./media/publish-source.ts";
+import { stylePublishSource } from "./styles/publish-source.ts";
 
 export type { PublishingOptions } from "./publish/setup.ts";
 
@@ -44,8 +45,8 @@ export function serviceContext(deps: AppDeps): ServiceContext {
 }
 
 /** What the engine reads, from the features that own it. */
-export function publishSources(publicPort: number): PublishSources {
-  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort), media: mediaPublishSource };
+export function publishSources(publicPort: number, clock: Clock): PublishSources {
+  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort), media: mediaPublishSource, styles: stylePublishSource(clock) };
 }
 
 export interface Publishing {
@@ -55,7 +56,7 @@ export interface Publishing {
 
 /** The engine over the features' sources, and the public site over the engine's caches. */
 export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
-  const { engine, pages, directory } = createEngine(db, clock, port, publishSources(port), options);
+  const { engine, pages, directory } = createEngine(db, clock, port, publishSources(port, clock), options);
   const fresh = options.invalidation?.fresh?.bind(options.invalidation);
   return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh) };
 }

@@ -27,6 +27,9 @@ import { dataRoutes } from "./data/routes.ts";
 import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
 import { menuRoutes } from "./menus/routes.ts";
 import { mediaApiRoutes } from "./media/routes.ts";
+import { styleApiRoutes } from "./styles/routes.ts";
+import { ServedStyles } from "./styles/serve.ts";
+import { publicStyleRoutes } from "./public/style-routes.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -185,9 +188,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const publicGate = { db: deps.store.db, limits: deps.limits };
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(app, deps.publicSite, publicGate, deps.blobs);
+  publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
-  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, usageRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, usageRoutes], [siteUserRoutes]);
 
   return app;
 }

@@ -12,7 +12,7 @@
 import type { AnalysisBuilder } from "./analysis.ts";
 import { KNOWN_INSERTS, type ParsedInsert } from "./insert-grammar.ts";
 import { MAX_JSON_DEPTH } from "./json-scan.ts";
-import { frameOp, imageOp, insertOp, langOp, menuOp, repeatOp } from "./insert-ops.ts";
+import { frameOp, imageOp, insertOp, langOp, menuOp, repeatOp, stylesOp } from "./insert-ops.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
 
 /** Repeat blocks open inside one another at most this deep; a deeper one prints nothing. */
@@ -88,6 +88,9 @@ export class InsertCompiler {
         return;
       case "image":
         prog.hole(start, end, imageOp(a, ins, start));
+        return;
+      case "styles":
+        prog.hole(start, end, stylesOp(a, ins, start));
         return;
     }
   }

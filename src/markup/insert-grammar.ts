@@ -126,7 +126,7 @@ export function parseInsert(html: string, start: number, end: number): ParsedIns
 }
 
 /** The inserts this module knows, by full name. */
-export type InsertKind = "frame" | "partial" | "menu" | "repeat" | "lang" | "image";
+export type InsertKind = "frame" | "partial" | "menu" | "repeat" | "lang" | "image" | "styles";
 export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, InsertKind>([
   ["svc/frame", "frame"],
   ["svc/partial", "partial"],
@@ -135,6 +135,7 @@ export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, In
   ["svc/repeat", "repeat"],
   ["op/lang-switcher", "lang"],
   ["svc/image", "image"],
+  ["svc/styles", "styles"],
 ]);
 
 /** Keys that name an embedded frame, in the order they are tried. `name` is the main key. */

@@ -55,6 +55,7 @@ export function insertOp(kind: InsertOp["kind"], ins: ParsedInsert, at: number):
     media: "",
     sizes: null,
     loading: null,
+    styles: [],
   };
 }
 
@@ -178,6 +179,38 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
   }
   // Only an insert that prints reads the file (an invalid one never will).
   a.source(`media.${ref}`);
+  return op;
+}
+
+/**
+ * svc/styles: `name` (one stylesheet) or `names` (several, in order), not both; each a non-empty
+ * string. The frame reads `style.<name>` of each.
+ */
+export function stylesOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): InsertOp {
+  const params = ins.params ?? {};
+  const op = insertOp("styles", ins, at);
+  const { name, names } = params;
+  const given = name !== undefined && name !== null ? [name] : names;
+  if ((name !== undefined && name !== null && names !== undefined && names !== null) || (given !== undefined && given !== null && !Array.isArray(given))) {
+    invalid(a, ins, `give "name" (a stylesheet) or "names" (a list of them), not both`, at);
+    op.kind = "invalid";
+    return op;
+  }
+  if (!Array.isArray(given) || given.length === 0) {
+    missing(a, ins, `"name" or "names" (stylesheet names)`, at);
+    op.kind = "invalid";
+    return op;
+  }
+  for (const value of given) {
+    const style = typeof value === "string" ? value.trim() : "";
+    if (style === "") {
+      invalid(a, ins, `stylesheet names must be non-empty strings`, at);
+      op.kind = "invalid";
+      return op;
+    }
+    op.styles.push(style);
+  }
+  for (const style of op.styles) a.source(`style.${style}`);
   return op;
 }
 

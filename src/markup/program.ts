@@ -17,7 +17,7 @@ export interface StaticOp {
  */
 export interface InsertOp {
   t: "insert";
-  kind: "frame" | "partial" | "menu" | "lang" | "image" | "unknown" | "invalid";
+  kind: "frame" | "partial" | "menu" | "lang" | "image" | "styles" | "unknown" | "invalid";
   full: string;
   at: number;
   /** Output markers, precomputed: `<!-- op/<name> <params as written> -->` and `<!-- /op/<name> -->`. */
@@ -36,6 +36,8 @@ export interface InsertOp {
   media: string;
   sizes: string | null;
   loading: string | null;
+  /** styles: the stylesheet names linked, in order. */
+  styles: string[];
 }
 
 /** A svc/repeat block. */

@@ -178,6 +178,16 @@ class Renderer {
         this.blocks++;
         this.out.push(op.open, this.image(op, frame), op.close);
         return;
+      case "styles":
+        this.blocks++;
+        this.out.push(op.open);
+        // One link per stylesheet the site has, in order; a name it does not have prints nothing.
+        for (const name of op.styles) {
+          const href = this.ctx.style(name);
+          if (href !== undefined) this.out.push('<link rel="stylesheet" href="', escapeAttr(href), '">');
+        }
+        this.out.push(op.close);
+        return;
     }
   }
 

@@ -96,6 +96,8 @@ export interface RenderContext {
   frame(ref: string): { slug: string; compiled: CompiledFrame } | undefined;
   /** A media file of the site by id or slug (svc/image); undefined when there is none. */
   media(ref: string): MediaView | undefined;
+  /** The address of a stylesheet of the site's theme (svc/styles); undefined when it has none by that name. */
+  style(name: string): string | undefined;
 }
 export interface RenderOptions {
   /** Slug of the frame being rendered, so that a frame embedding itself is caught at once. */

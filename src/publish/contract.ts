@@ -2,8 +2,9 @@
 // step answers (`rebaked`), the one context every feature's service works in, and the sources a
 // render reads. Features build Changes and hand them to `ServiceContext.publisher` once their
 // transaction has committed; the engine alone decides what a change affects, rebakes, rewrites
-// static copies and flushes caches. The engine reaches pages, frames, menus and data only through
-// `PublishSources`, which the features implement and the app wires in: publish/ imports no feature.
+// static copies and flushes caches. The engine reaches pages, frames, menus, data, media and
+// stylesheets only through `PublishSources`, which the features implement and the app wires in:
+// publish/ imports no feature.
 import type { Clock } from "../clock.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
@@ -34,6 +35,12 @@ export type Change =
    * frames reading `media.<ref>` of any of them are affected.
    */
   | { kind: "media"; mediaId: number; refs: readonly string[] }
+  /**
+   * Stylesheets of a theme got new bundles (written, deleted, or a media file they point to
+   * changed). `names`: the stylesheet and every stylesheet importing it; frames linking any of
+   * them (`style.<name>`) are affected, while `theme` is the site's theme.
+   */
+  | { kind: "style"; theme: string; names: readonly string[] }
   /** POST /frames/rebake selectors without a finer change: every frame, or page-printing frames. */
   | { kind: "all" }
   | { kind: "pages" }
@@ -179,5 +186,15 @@ export interface PublishSources {
      * each ref that names one; a ref naming nothing, or a file of another site, is absent.
      */
     byRefs(db: Db, siteId: number, refs: readonly string[]): Promise<Map<string, MediaForRender>>;
+  };
+  styles: {
+    /**
+     * The current address of each named stylesheet of the theme (`/styles/<name>.<hash>.css`),
+     * its bundle made again first when what it is made from changed; a name the theme does not
+     * have is absent.
+     */
+    links(db: Db, siteId: number, theme: string, names: readonly string[]): Promise<Map<string, string>>;
+    /** The theme's stylesheets whose bundles point to one of these media refs, with every stylesheet importing them. */
+    usingMedia(db: Db, siteId: number, theme: string, refs: readonly string[]): Promise<string[]>;
   };
 }

@@ -1,5 +1,6 @@
 // The dependency index: for every frame of a site, what it reads (settings, languages, pages,
-// each menu location, each data set, each media file) and which frames it embeds, directly and transitively.
+// each menu location, each data set, each media file, each stylesheet) and which frames it
+// embeds, directly and transitively.
 // It answers "this change affects these frames"; pages follow from the frames (publish step).
 // Pure: built from the frames' analysis, no I/O. Every walk is a linear BFS/DFS with memos,
 // so a change embedded by N frames costs O(N + edges), never a quadratic walk.
@@ -199,12 +200,20 @@ export class DependencyIndex {
         for (const source of this.effectiveSources(frame.slug)) if (test(source)) add(frame.slug, `${because}`);
       }
     };
+    /** Frames reading one of these sources, directly or through embedded frames, each because of it. */
+    const readingAny = (sources: ReadonlySet<string>) => {
+      for (const frame of this.bySlug.values()) {
+        for (const source of this.effectiveSources(frame.slug)) if (sources.has(source)) add(frame.slug, source);
+      }
+    };
     for (const change of changes) {
       switch (change.kind) {
         case "settings":
           bySource("settings", (s) => s === "settings" || s === "site");
-          // Menus are kept per theme: a new theme changes what every menu location prints.
+          // Menus and stylesheets are kept per theme: a new theme changes what every menu location
+          // and every stylesheet link prints.
           if (change.keys?.includes("theme")) bySource("menus", (s) => s.startsWith("menu."));
+          if (change.keys?.includes("theme")) bySource("styles", (s) => s.startsWith("style."));
           // A page without a language is shown in the default one (`page.lang`); on a site with
           // languages a new default is also a `languages` change, on one without it is only this.
           if (change.keys?.includes("default_lang")) bySource("default_lang", (s) => s === "page");
@@ -239,15 +248,16 @@ export class DependencyIndex {
           }
           break;
         }
-        case "media": {
+        case "media":
           // Frames read a file by any name it has or had (`media.<id>`, `media.<slug>`): a new
           // slug reaches the frames waiting for it, a former one those still naming it.
-          const sources = new Set(change.refs.map((ref) => `media.${ref}`));
-          for (const frame of this.bySlug.values()) {
-            for (const source of this.effectiveSources(frame.slug)) if (sources.has(source)) add(frame.slug, source);
-          }
+          readingAny(new Set(change.refs.map((ref) => `media.${ref}`)));
           break;
-        }
+        case "style":
+          // Frames linking one of the stylesheets whose bundle changed (the engine keeps only
+          // changes of the site's theme): the link's address holds the bundle's hash.
+          readingAny(new Set(change.names.map((name) => `style.${name}`)));
+          break;
         case "all":
           for (const frame of this.bySlug.values()) add(frame.slug, "all");
           break;

@@ -18,6 +18,7 @@ import { loadSiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
 import { TrialBakes, TrialHandoff } from "./trial-handoff.ts";
 import { languageState } from "../site/languages.ts";
+import { settingsOf } from "../site/settings.ts";
 
 export type { EngineDeps } from "./run.ts";
 
@@ -120,6 +121,21 @@ export class PublishingEngine implements Publisher {
   }
 
   /**
+   * Frames print the stylesheets of the site's theme only: a style change of another theme
+   * affects nothing. A media file that stylesheets of the theme point to changes their bundles
+   * (its address is in them), so it is a style change of those and of the stylesheets importing them.
+   */
+  private async withStyles(db: Db, siteId: number, changes: Change[]): Promise<Change[]> {
+    const refs = [...new Set(changes.flatMap((change) => (change.kind === "media" ? change.refs : [])))];
+    if (refs.length === 0 && !changes.some((change) => change.kind === "style")) return changes;
+    const { theme } = await settingsOf(db, siteId);
+    const out = changes.filter((change) => change.kind !== "style" || change.theme === theme);
+    const names = refs.length === 0 ? [] : await this.deps.sources.styles.usingMedia(db, siteId, theme, refs);
+    if (names.length > 0) out.push({ kind: "style", theme, names });
+    return out;
+  }
+
+  /**
    * Publish runs of one site take turns. A run lets other requests in every few milliseconds
    * (see HOLD_MS) and reads the site's state once, at its start: a write that lands meanwhile is
    * published by its own run, which starts from the state after that write only once this one
@@ -174,6 +190,7 @@ export class PublishingEngine implements Publisher {
     const flushed = mode === "trial" ? [] : await this.flushes(siteId, changes);
     // A site's row matters to renders only when it changed what they print.
     changes = changes.filter((change) => change.kind !== "flush" && !(change.kind === "site" && !change.name && !change.domain));
+    changes = await this.withStyles(db, siteId, changes);
     if (changes.length === 0) return nothingRebaked(flushed);
     if (options.bake !== false) changes = await this.withMenusShowing(db, siteId, changes);
     // A language change moves every address, a new domain every absolute one: every page is read

@@ -16,6 +16,8 @@ export interface RenderInput {
   links: LanguageLink[];
   /** The site's media files the frame and its embeds read (`media.<ref>`), by ref, in the output's language; a ref naming nothing is absent. */
   media: Array<[string, MediaView]>;
+  /** The addresses of the stylesheets of the site's theme the frame and its embeds link (`style.<name>`), by name; a name naming none is absent. */
+  styles: Array<[string, string]>;
 }
 
 /** A frame a render may embed, by slug and by id. */
@@ -62,6 +64,7 @@ export function framesByRef(frames: Iterable<ReachableFrame>): Map<string, Reach
 export function renderContext(input: RenderInput, frames: ReadonlyMap<string, ReachableFrame>): RenderContext {
   const items = new Map(input.items);
   const media = new Map(input.media);
+  const styles = new Map(input.styles);
   const { site, settings, page, links } = input;
   return {
     value(token) {
@@ -98,5 +101,6 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
     languageLinks: () => links,
     frame: (ref) => frames.get(ref) ?? frames.get(ref.trim().toLowerCase()),
     media: (ref) => media.get(ref),
+    style: (name) => styles.get(name),
   };
 }

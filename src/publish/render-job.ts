@@ -1,5 +1,5 @@
-// Prepares a frame render: loads (asynchronously) the frames it embeds and the data and media
-// files its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
+// Prepares a frame render: loads (asynchronously) the frames it embeds and the data, media
+// files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
 import type { LanguageLink, MediaView } from "../markup/index.ts";
 import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
@@ -138,10 +138,15 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
 
   const items: RenderInput["items"] = [];
   const mediaRefs: string[] = [];
+  const styleNames: string[] = [];
   for (const source of state.index.effectiveSources(slug)) {
     if (LOCAL.has(source)) continue;
     if (source.startsWith("media.")) {
       mediaRefs.push(source.slice("media.".length));
+      continue;
+    }
+    if (source.startsWith("style.")) {
+      styleNames.push(source.slice("style.".length));
       continue;
     }
     // A language is asked for only while the site has languages; otherwise sources have none.
@@ -161,6 +166,8 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     page: target.page ? pageValues(state, sources, target.page, target.lang) : undefined,
     links: languageLinks(state, target.page, target.lang),
     media: await mediaOf(db, sources, state, mediaRefs, target.lang),
+    // The stylesheets of the site's theme, at the current address of each bundle.
+    styles: styleNames.length === 0 ? [] : [...(await sources.styles.links(db, state.site.id, state.settings.theme, styleNames))],
   };
   return { input, frames };
 }

@@ -15,6 +15,8 @@ export interface FixtureContext {
   frames?: Record<string, string | string[] | { id?: string; markup: string | string[] }>;
   /** media ref (id or slug) -> the file as a render prints it. */
   media?: Record<string, MediaView>;
+  /** stylesheet name -> the address its link prints. */
+  styles?: Record<string, string>;
 }
 
 export function joined(text: string | string[]): string {
@@ -67,6 +69,10 @@ export function fixtureContext(data: FixtureContext = {}): RenderContext & { cal
     media(ref) {
       calls.push(`media ${ref}`);
       return data.media && own(data.media, ref) ? data.media[ref] : undefined;
+    },
+    style(name) {
+      calls.push(`style ${name}`);
+      return data.styles && own(data.styles, name) ? data.styles[name] : undefined;
     },
   };
 }

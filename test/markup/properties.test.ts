@@ -18,6 +18,7 @@ const FRAGMENTS = [
   '<!-- svc/repeat {"source":"team"} -->', "<!-- /svc/repeat -->", '<!-- svc/frame {"name":"a"} /-->',
   '<!-- svc/partial {"ref":"self"} /-->', '<!-- svc/menu {"location":"header"} /-->', "<!-- op/lang-switcher /-->",
   '<!-- svc/image {"media":"hero","sizes":"50vw"} /-->', '<!-- svc/image {"media":7} /-->', "image", '"media":"hero"', "media.hero.url", "media.7.alt",
+  '<!-- svc/styles {"name":"main"} /-->', '<!-- svc/styles {"names":["gone","main"]} /-->', "styles", '"names":["main"]',
   `<b data-op-bind='{"text":"item.name","title":"page.title"}'>`, "</b>",
   "&amp;", "&", "&quot;", "<script>", "</script>", "<svg>", "</svg>", "<title>", "</title>", "<textarea>", "<img ", "<br/>",
   "<!DOCTYPE html>", "<body>", "é", "日本", "😀", "\uFEFF", "\uD800", "\u0000",
@@ -55,6 +56,7 @@ function fuzzContext(extra: Map<string, CompiledFrame>): RenderContext {
     },
     media: (ref) =>
       ref === "hero" ? { url: '/m/"a"&<b>.png', alt: "<'\">", width: 3000, height: 1, image: true, variants: [{ url: "/m/v 320w", width: 320 }] } : ref === "7" ? { url: "/m/doc.pdf", alt: "", width: null, height: null, image: false, variants: [] } : undefined,
+    style: (name) => (name === "main" ? '/styles/"main"&<.css' : undefined),
   };
 }
 

@@ -8,8 +8,8 @@ import { RenderPool } from "../../src/publish/render-pool.ts";
 
 const hero = { url: "/media/0123456789abcdef/hero.png", alt: "Sea", width: 800, height: 600, image: true, variants: [{ url: "/media/0123456789abcdef/hero-320w.webp", width: 320 }] };
 
-function input(media: RenderInput["media"]): RenderInput {
-  return { slug: "f", items: [], site: { name: "S", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [], media };
+function input(media: RenderInput["media"], styles: RenderInput["styles"] = []): RenderInput {
+  return { slug: "f", items: [], site: { name: "S", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [], media, styles };
 }
 
 test("media.<ref>.url|alt|width|height read the file the input holds under that ref (dotted refs too); others are no value", () => {
@@ -38,6 +38,24 @@ test("a render continued in the render worker prints the media of the input it i
     const there = await pool.render({ input: sent, frames: [frame], bytes: 1_000_000, expansions: 100, timeMs: 5_000, measure: false }, 10_000);
     assert.equal(there.html, here.html);
     assert.deepEqual(there.warnings.map((w) => w.code), ["media_not_found"]);
+  } finally {
+    await pool.close();
+  }
+});
+
+test("a render continued in the render worker links the stylesheets of the input it is sent, as this thread does", async () => {
+  const html = `<head><!-- svc/styles {"names": ["reset", "gone", "main"]} /--></head>`;
+  const frame = { id: "00000000000000ab", slug: "f", sha256: "b".repeat(64), html };
+  const sent = input([], [["main", "/styles/main.0123456789abcdef.css"], ["reset", "/styles/reset.fedcba9876543210.css"]]);
+  const here = renderFrame(compileFrame(html), renderContext(sent, framesByRef([{ ...frame, compiled: compileFrame(html) }])), { slug: "f" });
+  assert.equal(
+    here.html,
+    `<head><!-- op/styles {"names": ["reset", "gone", "main"]} --><link rel="stylesheet" href="/styles/reset.fedcba9876543210.css"><link rel="stylesheet" href="/styles/main.0123456789abcdef.css"><!-- /op/styles --></head>`,
+  );
+  const pool = new RenderPool();
+  try {
+    const there = await pool.render({ input: sent, frames: [frame], bytes: 1_000_000, expansions: 100, timeMs: 5_000, measure: false }, 10_000);
+    assert.equal(there.html, here.html);
   } finally {
     await pool.close();
   }

@@ -1,0 +1,55 @@
+// Reads of the styles table: a theme's stylesheets without their CSS (what bundles and the import
+// graph need), and the CSS of those a bundle reads.
+import type { Db } from "../store/database.ts";
+import type { ImportMap } from "./graph.ts";
+
+/** A stylesheet as stored, without its CSS. */
+export interface SheetHead {
+  name: string;
+  bytes: number;
+  sha256: string;
+  /** The stylesheets it imports, in order. */
+  imports: string[];
+  /** The media refs its `url(media:…)` name. */
+  media: string[];
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+function names(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The theme's stylesheets by name. */
+export async function themeSheets(db: Db, siteId: number, theme: string): Promise<Map<string, SheetHead>> {
+  const rows = await db
+    .selectFrom("styles")
+    .select(["name", "bytes", "sha256", "imports_json", "media_json", "created_at_gmt", "updated_at_gmt"])
+    .where("site_id", "=", siteId)
+    .where("theme", "=", theme)
+    .orderBy("name")
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.name,
+      { name: row.name, bytes: Number(row.bytes), sha256: row.sha256, imports: names(row.imports_json), media: names(row.media_json), created_at_gmt: row.created_at_gmt, updated_at_gmt: row.updated_at_gmt },
+    ]),
+  );
+}
+
+/** Who imports whom among the theme's stylesheets. */
+export function importMapOf(sheets: ReadonlyMap<string, SheetHead>): ImportMap {
+  return new Map([...sheets.values()].map((sheet) => [sheet.name, sheet.imports]));
+}
+
+/** The CSS as uploaded of the named stylesheets of a theme (those that exist). */
+export async function sheetsCss(db: Db, siteId: number, theme: string, list: readonly string[]): Promise<Map<string, string>> {
+  if (list.length === 0) return new Map();
+  const rows = await db.selectFrom("styles").select(["name", "css"]).where("site_id", "=", siteId).where("theme", "=", theme).where("name", "in", [...list]).execute();
+  return new Map(rows.map((row) => [row.name, row.css]));
+}

@@ -1,0 +1,63 @@
+// Stylesheets (issue 18): GET /styles, GET/PUT/DELETE /styles/{name}. Site-scoped, at both
+// addresses. The public bundles are served by public/style-routes.ts.
+import type { FastifyInstance } from "fastify";
+import { ok } from "../http/ok.ts";
+import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import { listStyles, readStyle } from "./read-service.ts";
+import { deleteStyle, putStyle } from "./write-service.ts";
+
+const Str = Type.String();
+const Int = Type.Integer();
+const Style = Obj({
+  name: Str,
+  theme: Str,
+  bytes: Type.Integer({ description: "UTF-8 bytes of the CSS as uploaded" }),
+  sha256: Type.String({ description: "of the CSS as uploaded" }),
+  url: Type.Union([Str, Type.Null()], { description: "the current address of its bundle, /styles/<name>.<hash>.css, on the site's domains" }),
+  updated_at_gmt: Str,
+});
+const WithCss = Type.Intersect([Style, Obj({ css: Str })]);
+const NameParams = Obj({ name: Type.String({ description: "^[a-z0-9][a-z0-9_-]*$, as written; otherwise 400 invalid_style_name" }) });
+const ThemeQuery = { theme: Opt(Type.String({ description: "another theme's stylesheets (default: the site's theme setting)" })) };
+const Written = Success({ site_id: Int, style: WithCss, rebaked: Rebaked, warnings: Warnings });
+
+export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+  const tags = ["styles"];
+  const name = (params: unknown) => (params as { name: string }).name;
+
+  scope.get("/styles", {
+    schema: { tags, summary: "The theme's stylesheets, by name, each with the address of its bundle", querystring: Obj(ThemeQuery), response: { 200: Success({ site_id: Int, theme: Str, styles: Type.Array(Style), warnings: Warnings }), ...commonErrors } },
+  }, async (request) => ok({ site_id: request.site.id, ...(await listStyles(ctx, request.site, request.query as { theme?: unknown })) }));
+
+  scope.get("/styles/:name", {
+    schema: { tags, summary: "One stylesheet, with its CSS exactly as uploaded", params: NameParams, querystring: Obj(ThemeQuery), response: { 200: Success({ site_id: Int, style: WithCss, warnings: Warnings }), ...commonErrors } },
+  }, async (request) => ok({ site_id: request.site.id, style: await readStyle(ctx, request.site, name(request.params), request.query as { theme?: unknown }) }));
+
+  scope.put("/styles/:name", {
+    schema: {
+      tags,
+      summary: "Create or replace a stylesheet {css, theme?} (201 when created): parsed (422 invalid_css with line and column), @import \"<name>\" bundled, url(media:<ref>) made the file's address; rebakes the frames linking it or a stylesheet importing it. ?dry_run=1: the bundle that would be served and the frames that would be rebaked, nothing written",
+      params: NameParams,
+      querystring: Obj(DryRunQuery),
+      body: Obj({ css: Opt(Type.Unknown({ description: "the stylesheet (string, at most 1 MiB)" })), theme: Opt(Type.Unknown({ description: "the theme it belongs to (default: the site's theme setting)" })) }),
+      response: { 200: Written, 201: Written, ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const dryRun = dryRunOf(request);
+    const done = await putStyle(ctx, request.site, name(request.params), bodyOf(request), dryRun);
+    const fields = { site_id: request.site.id, style: done.style, rebaked: done.rebaked, ...(dryRun ? { dry_run: true, applied: false } : {}) };
+    return reply.code(done.created && !dryRun ? 201 : 200).send(ok(fields, done.warnings));
+  });
+
+  scope.delete("/styles/:name", {
+    schema: {
+      tags,
+      summary: "Delete a stylesheet: 409 style_in_use (frames, imported_by) while frames link it or stylesheets import it, unless ?force=1; the frames linking it are rebaked without it",
+      params: NameParams,
+      querystring: Obj({ ...ThemeQuery, force: Opt(Type.String({ description: "1 or true: delete even while it is linked or imported" })) }),
+      response: { 200: Success({ site_id: Int, deleted: Obj({ name: Str, theme: Str, bytes: Int, sha256: Str }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => ok({ site_id: request.site.id, ...(await deleteStyle(ctx, request.site, name(request.params), request.query as { theme?: unknown; force?: unknown })) }));
+}

@@ -1,0 +1,163 @@
+// PUT /styles/{name} and DELETE /styles/{name} (issue 18). A write parses the CSS (lightningcss),
+// checks its imports (same site and theme, no cycle) and media refs, stores it, makes the bundles
+// of it and of every stylesheet importing it (their addresses change with it), and announces one
+// style change naming them all: the engine rebakes exactly the frames linking one of them.
+// `?dry_run=1` runs the same write in its transaction, answers what would be served and which
+// frames would be rebaked, and rolls it all back.
+import { createHash } from "node:crypto";
+import { gmt } from "../clock.ts";
+import { fail } from "../errors.ts";
+import { forceFrom } from "../media/write-service.ts";
+import { mediaPublishSource } from "../media/publish-source.ts";
+import { themeFrom } from "../menus/locations.ts";
+import type { Change, Rebaked, ServiceContext, Trial } from "../publish/contract.ts";
+import { utf8Bytes } from "../quotas/bytes.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import { settingsOf } from "../site/settings.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { Db } from "../store/database.ts";
+import { dryRunnable } from "../store/dry-run.ts";
+import { unknownFields, type Warning } from "../warnings.ts";
+import { copyCss, dropExpiredCopies, refreshCopies, retireCopies, type CurrentCopy } from "./copies.ts";
+import { invalidCss, parseStylesheet, type ParsedStylesheet } from "./css.ts";
+import { importCycle, importersOf } from "./graph.ts";
+import { framesLinking, plannedRebake, type FrameLink, type PlannedRebake } from "./linking.ts";
+import { cssFrom, styleNameFrom, styleNotFound } from "./names.ts";
+import { importMapOf, themeSheets, type SheetHead } from "./queries.ts";
+import { styleRecord, type StyleRecord } from "./record.ts";
+
+type StyleChange = Extract<Change, { kind: "style" }>;
+
+const WRITE_FIELDS = ["css", "theme"] as const;
+
+/** Each `@import` names a stylesheet of the theme, and none closes a cycle back to this one. */
+function checkImports(name: string, theme: string, parsed: ParsedStylesheet, sheets: ReadonlyMap<string, SheetHead>): void {
+  const imports = importMapOf(sheets);
+  for (const spot of parsed.imports) {
+    if (spot.name !== name && !sheets.has(spot.name)) {
+      throw invalidCss(`@import "${spot.name}": theme "${theme}" has no stylesheet "${spot.name}"`, spot, { import: spot.name });
+    }
+    const cycle = importCycle(name, spot.name, imports);
+    if (cycle) throw invalidCss(`@import "${spot.name}" closes a cycle of imports: ${cycle.join(" → ")}`, spot, { import: spot.name, cycle });
+  }
+}
+
+/** Each `url(media:<ref>)` names a media file of the site. */
+async function checkMedia(db: Db, siteId: number, parsed: ParsedStylesheet): Promise<void> {
+  if (parsed.media.length === 0) return;
+  const found = await mediaPublishSource.byRefs(db, siteId, [...new Set(parsed.media.map((spot) => spot.ref))]);
+  const missing = parsed.media.find((spot) => !found.has(spot.ref));
+  if (missing) throw invalidCss(`url(media:${missing.ref}) names no media file of this site`, missing, { media: missing.ref });
+}
+
+/** What a PUT's transaction found and did. */
+interface PutDone {
+  copy: CurrentCopy | undefined;
+  change: StyleChange;
+  created: boolean;
+  trial: Trial | undefined;
+  /** A dry run's: the frames that would be rebaked. */
+  planned: PlannedRebake | undefined;
+  /** A dry run's `css`: the bundle that would be served. */
+  served: string;
+}
+
+export interface StyleWriteAnswer {
+  style: StyleRecord & { css: string };
+  created: boolean;
+  rebaked: Rebaked | PlannedRebake;
+  dryRun: boolean;
+  warnings: Warning[];
+}
+
+/** PUT /styles/{name} `{css, theme?}`; with `dryRun` nothing is kept and `style.css` is the bundle that would be served. */
+export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: string, body: Record<string, unknown>, dryRun: boolean): Promise<StyleWriteAnswer> {
+  const warnings = unknownFields(body, WRITE_FIELDS);
+  const name = styleNameFrom(rawName);
+  const css = cssFrom(body.css);
+  const { theme } = await themeFrom(ctx.db, site.id, body.theme);
+  const parsed = parseStylesheet(css);
+  const now = ctx.clock();
+  const head: SheetHead = {
+    name,
+    bytes: utf8Bytes(css),
+    sha256: createHash("sha256").update(css, "utf8").digest("hex"),
+    imports: [...new Set(parsed.imports.map((spot) => spot.name))],
+    media: [...new Set(parsed.media.map((spot) => spot.ref))],
+    created_at_gmt: gmt(now),
+    updated_at_gmt: gmt(now),
+  };
+  const done = await dryRunnable<PutDone>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+    await holdRoom(trx, site.id);
+    const sheets = await themeSheets(trx, site.id, theme);
+    checkImports(name, theme, parsed, sheets);
+    await checkMedia(trx, site.id, parsed);
+    const existing = sheets.get(name);
+    await requireRoom(trx, site.id, { stored_bytes: head.bytes - (existing?.bytes ?? 0) });
+    const columns = { css, bytes: head.bytes, sha256: head.sha256, imports_json: JSON.stringify(head.imports), media_json: JSON.stringify(head.media), updated_at_gmt: head.updated_at_gmt };
+    if (existing) {
+      head.created_at_gmt = existing.created_at_gmt;
+      await trx.updateTable("styles").set(columns).where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).execute();
+    } else {
+      await trx.insertInto("styles").values({ site_id: site.id, theme, name, created_at_gmt: head.created_at_gmt, ...columns }).execute();
+    }
+    sheets.set(name, head);
+    // Its importers' bundles hold it: they are made again, and the frames linking them rebaked.
+    const change: StyleChange = { kind: "style", theme, names: [name, ...importersOf([name], importMapOf(sheets))] };
+    const { current, made } = await refreshCopies(trx, now, site.id, theme, change.names, { refuse: true });
+    await dropExpiredCopies(trx, now, site.id);
+    const copy = current.get(name);
+    if (dryRun) {
+      const served = made.get(name)?.css ?? (copy && (await copyCss(trx, site.id, theme, name, copy.hash))) ?? "";
+      return { copy, change, created: !existing, trial: undefined, planned: await plannedRebake(trx, site.id, change), served };
+    }
+    // What links it, within the render budgets with the new bundle addresses, or nothing is stored.
+    const trial = await ctx.publisher.check(trx, site.id, [change]);
+    return { copy, change, created: !existing, trial, planned: undefined, served: css };
+  });
+  const record = styleRecord(theme, head, done.copy);
+  if (dryRun) return { style: { ...record, css: done.served }, created: done.created, rebaked: done.planned!, dryRun, warnings };
+  const rebaked = await ctx.publisher.changed(site.id, [done.change], { trial: done.trial });
+  return { style: { ...record, css }, created: done.created, rebaked, dryRun, warnings };
+}
+
+export interface StyleDeleteAnswer {
+  deleted: { name: string; theme: string; bytes: number; sha256: string };
+  rebaked: Rebaked;
+}
+
+/**
+ * DELETE /styles/{name}: 409 style_in_use while frames link it (or a stylesheet importing it) or
+ * other stylesheets import it, unless `?force=1`. Its importers are bundled without it, and the
+ * frames linking any of them rebaked, so pages drop the link.
+ */
+export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: string, query: { theme?: unknown; force?: unknown }): Promise<StyleDeleteAnswer> {
+  const name = styleNameFrom(rawName);
+  const { theme } = await themeFrom(ctx.db, site.id, query.theme);
+  const force = forceFrom(query.force);
+  const sheets = await themeSheets(ctx.db, site.id, theme);
+  const sheet = sheets.get(name);
+  if (!sheet) throw styleNotFound(name, theme);
+  const imports = importMapOf(sheets);
+  const importers = importersOf([name], imports);
+  const importedBy = [...sheets.values()].filter((other) => other.name !== name && other.imports.includes(name)).map((other) => other.name);
+  // Frames print the stylesheets of the site's theme only.
+  const frames: FrameLink[] = (await settingsOf(ctx.db, site.id)).theme === theme ? await framesLinking(ctx.db, site.id, [name, ...importers]) : [];
+  if (!force && (frames.length > 0 || importedBy.length > 0)) {
+    const who = [...frames.map((frame) => `frame ${frame.slug}`), ...importedBy.map((other) => `stylesheet ${other}`)];
+    throw fail("style_in_use", { name, theme, frames, imported_by: importedBy }, `${who.join(", ")} use${who.length === 1 ? "s" : ""} this stylesheet; pass ?force=1 to delete it anyway.`);
+  }
+  const now = ctx.clock();
+  await ctx.db.transaction().execute(async (trx) => {
+    await holdRoom(trx, site.id);
+    const gone = await trx.deleteFrom("styles").where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).returning("bytes").executeTakeFirst();
+    if (!gone) throw styleNotFound(name, theme);
+    await requireRoom(trx, site.id, { stored_bytes: -Number(gone.bytes) });
+    await retireCopies(trx, now, site.id, theme, name);
+    // Bundled without it (an import of a stylesheet that is gone prints nothing).
+    await refreshCopies(trx, now, site.id, theme, importers, { refuse: false });
+    await dropExpiredCopies(trx, now, site.id);
+  });
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "style", theme, names: [name, ...importers] }]);
+  return { deleted: { name, theme, bytes: sheet.bytes, sha256: sheet.sha256 }, rebaked };
+}
