@@ -50,14 +50,14 @@ describe("trial handoff", () => {
     assert.equal(handoff.take(1, trial).bakes, undefined, "already taken");
   });
 
-  it("a trial keeps at most 4 MB of output; bakes past it are left to the run, and it says when it has no more room", () => {
+  it("a trial keeps at most 256 KB of output; bakes past it are left to the run, and it says when it has no more room", () => {
     const bakes = new TrialBakes();
-    bakes.keep("a", result("x".repeat(3 * 1024 * 1024)));
-    bakes.keep("b", result("y".repeat(2 * 1024 * 1024)));
+    bakes.keep("a", result("x".repeat(192 * 1024)));
+    bakes.keep("b", result("y".repeat(128 * 1024)));
     bakes.keep("c", result("small"));
     assert.deepEqual([...bakes.bakes.keys()], ["a", "c"]);
     assert.equal(bakes.hasRoom(), true);
-    bakes.keep("d", result("z".repeat(1024 * 1024 - 5)));
+    bakes.keep("d", result("z".repeat(64 * 1024 - 5)));
     assert.equal(bakes.hasRoom(), false);
     bakes.keep("e", result(""));
     assert.equal(bakes.bakes.has("e"), false, "a measured render has no output to keep");
