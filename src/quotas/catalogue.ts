@@ -26,7 +26,7 @@ export const QUOTAS = {
   pages: { unit: "count", default: 50_000, counts: "every page: drafts, trash, translations and stubs; a page deleted for good frees its place" },
   frames: { unit: "count", default: 5_000, counts: "frames" },
   data_items: { unit: "count", default: 100_000, counts: "items of every data set and language variant" },
-  stored_bytes: { unit: "bytes", default: GiB, counts: "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), and data-set items as JSON" },
+  stored_bytes: { unit: "bytes", default: GiB, counts: "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, and stylesheets as uploaded" },
   media_bytes: { unit: "bytes", default: MEDIA_BYTES_DEFAULT, counts: "bytes of the site's media files, each file counted in full" },
 } as const satisfies Record<string, Quota>;
 

@@ -107,6 +107,11 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     .select((eb) => [eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("items"), eb.fn.coalesce(eb.fn.sum(textBytes(db, "items_json")), eb.lit(0)).as("bytes")])
     .where("site_id", "=", siteId)
     .executeTakeFirstOrThrow();
+  const styles = await db
+    .selectFrom("styles")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum("bytes"), eb.lit(0)).as("bytes"))
+    .where("site_id", "=", siteId)
+    .executeTakeFirstOrThrow();
   const media = await db
     .selectFrom("media")
     .select((eb) => eb.fn.coalesce(eb.fn.sum("bytes"), eb.lit(0)).as("bytes"))
@@ -116,7 +121,7 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     pages: Number(pages.n),
     frames: Number(frames.n),
     data_items: Number(data.items),
-    stored_bytes: Number(pages.bytes) + Number(frames.bytes) + Number(data.bytes),
+    stored_bytes: Number(pages.bytes) + Number(frames.bytes) + Number(data.bytes) + Number(styles.bytes),
     media_bytes: Number(media.bytes),
   };
 }

@@ -4,6 +4,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import sharp from "sharp";
+import { recountUsage, usageOf } from "../../src/quotas/usage.ts";
 import { makeSite, makeUser, startTestApp, type TestApp } from "../support/app.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
@@ -262,6 +263,21 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     assert.equal(elsewhere.status, 404);
     assert.deepEqual(elsewhere.body, nowhere.body);
     assert.equal((await t.call("GET", at(mine, "/styles"), { token: null })).status, 401);
+  });
+
+  it("stylesheets count against stored_bytes as uploaded (counters equal a recount); past the quota 413 quota_exceeded and nothing is stored", async () => {
+    const id = await site();
+    await put(id, "a", { css: "a{color:red}" });
+    await put(id, "b", { css: "b{color:red}/* é */" });
+    await put(id, "a", { css: "a{color:green}" });
+    await t.call("DELETE", at(id, "/styles/b"));
+    assert.deepEqual(await usageOf(t.store.db, id), await recountUsage(t.store.db, id));
+    assert.equal((await usageOf(t.store.db, id)).stored_bytes, Buffer.byteLength("a{color:green}"));
+    assert.equal((await t.call("PATCH", `/api/sites/${id}/quotas`, { body: { stored_bytes: 20 } })).status, 200);
+    const over = await put(id, "c", { css: "c{color:red}" });
+    assert.deepEqual([over.status, over.body.error, over.body.quota], [413, "quota_exceeded", "stored_bytes"]);
+    assert.equal((await get(id, "/styles/c")).status, 404);
+    assert.equal((await put(id, "a", { css: "a{color:blue}" })).status, 200, "a replacement counts what it adds");
   });
 
   it("url(media:<ref>) of a file of the site becomes its address; a ref naming no file of the site is invalid_css at the url", async () => {
