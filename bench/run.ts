@@ -12,6 +12,7 @@ import { fillSmallSite } from "./small-site.ts";
 import { fillLarge, LARGE_FRAMES, LARGE_PAGES } from "./fill.ts";
 import { scaleGroup } from "./scale.ts";
 import { mediaGroup } from "./media.ts";
+import { stylesGroup } from "./styles.ts";
 import { Api, ADMIN_TOKEN, compare, freePort, http, median, memoryOf, ROOT, round, sleep, startBare, startService, type Result, type Service } from "./lib.ts";
 
 const S = "/api/site/1";
@@ -279,6 +280,14 @@ async function main(): Promise<void> {
       const service = await startService(join(work, "media"));
       try {
         await mediaGroup(service, work, RESULTS, { log, record, note: (text) => notes.push(text) });
+      } finally {
+        await service.stop();
+      }
+    }
+    if (wanted("styles")) {
+      const service = await startService(join(work, "styles"));
+      try {
+        await stylesGroup(service, RESULTS, { log, record, note: (text) => notes.push(text) });
       } finally {
         await service.stop();
       }
