@@ -159,14 +159,15 @@ export async function refreshCopies(db: Db, now: number, siteId: number, theme: 
           if (options.refuse || !(error instanceof ServiceError)) throw error;
         }
       }
-      const stored = await underSiteLock(db, siteId, async (trx, fresh) => {
+      // (Nothing made: every stale bundle failed, and keeps its current copy.)
+      const stored = made.size === 0 || (await underSiteLock(db, siteId, async (trx, fresh) => {
         if (fresh) {
           const again = await themeState(trx, siteId, theme);
           if ([...made.values()].some((copy) => sourceKey(again, copy.name) !== copy.sourceKey)) return false;
         }
         await storeCopies(trx, now, siteId, theme, [...made.values()]);
         return true;
-      });
+      }));
       // Changed meanwhile: made again from what is there now (a write in flight settles it).
       if (!stored && attempt < 3) continue;
       if (!stored) made.clear();
