@@ -96,7 +96,7 @@ test("media.<ref>.<field> is a token of source media.<ref> for every ref and the
       const token = `media.${r}.${f}`;
       assert.deepEqual(classifyToken(token), { source: `media.${r}`, valid: true });
       assert.deepEqual(mediaToken(token), { ref: r, field: f });
-      const markup = `<b data-op-bind='${JSON.stringify({ title: token }).replace(/'/g, "&#39;")}'></b>`;
+      const markup = `<b data-op-bind='${JSON.stringify({ title: token }).replace(/&/g, "&amp;").replace(/'/g, "&#39;")}'></b>`;
       assert.deepEqual(compileFrame(markup).analysis.sources, [`media.${r}`]);
     }),
     { numRuns: 1000 },
