@@ -109,14 +109,15 @@ function xmlRoot(text: string): { name: string; attributes: Record<string, strin
 /** The type of bytes from their start (`head`, up to SNIFF_BYTES of them). */
 export async function sniff(head: Uint8Array): Promise<Sniffed> {
   const start = head.subarray(0, SNIFF_BYTES);
-  const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(start);
-  const root = xmlRoot(text);
-  if (root !== null) {
-    const isSvg = root.name === "svg" || root.name.endsWith(":svg");
-    return isSvg ? { mime: SVG_TYPE, svgSize: svgSizeOf(root.attributes) } : { mime: "application/xml", svgSize: null };
-  }
-  // Loaded on first upload: a start of the service does not pay for it.
+  // Binary signatures first: an image or a video is known from a few bytes, without decoding its
+  // start as text and parsing it (which cost about 7% of a 5 MB JPEG's upload). Loaded on first
+  // upload: a start of the service does not pay for it.
   const { fileTypeFromBuffer } = await import("file-type");
   const found = await fileTypeFromBuffer(start);
-  return { mime: found?.mime ?? null, svgSize: null };
+  if (found && found.mime !== "application/xml") return { mime: found.mime, svgSize: null };
+  const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false }).decode(start);
+  const root = xmlRoot(text);
+  if (root === null) return { mime: found?.mime ?? null, svgSize: null };
+  const isSvg = root.name === "svg" || root.name.endsWith(":svg");
+  return isSvg ? { mime: SVG_TYPE, svgSize: svgSizeOf(root.attributes) } : { mime: "application/xml", svgSize: null };
 }
