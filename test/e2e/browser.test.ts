@@ -2,41 +2,20 @@
 // the API, opened in headless Chromium (Debian's package, driven by playwright-core).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
-import { serviceDatabase, startService, type Running } from "../support/process.ts";
-import type { TestDatabase } from "../support/database.ts";
-import { freePort } from "../support/ports.ts";
-import { generateToken } from "../../src/tokens.ts";
+import type { Browser } from "playwright-core";
+import { launchChromium, startBrowserSite, withBrowser, type BrowserSite } from "../support/browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-describe("a two-language site in a real browser", { skip: existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}` }, () => {
-  let svc: Running;
+describe("a two-language site in a real browser", withBrowser, () => {
+  let site: BrowserSite;
   let browser: Browser;
-  const token = generateToken();
-  let base: string;
-  let database: TestDatabase;
 
-  async function api(method: string, path: string, body?: unknown): Promise<any> {
-    const r = await fetch(`${base}/api/site/1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = await r.json();
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
-  }
+  const api = (method: string, path: string, body?: unknown, type?: string) => site.api(method, path, body, type);
+
 
   before(async () => {
-    const port = await freePort();
-    const db = await serviceDatabase();
-    database = db.database;
-    svc = await startService({ ...db.env, SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-e2e-")), SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000", SVC_PUBLIC_RATE_LIMIT_PER_MIN: "100000" });
-    base = `http://localhost:${port}`;
+    site = await startBrowserSite();
 
     await api("POST", "/languages", { code: "en", name: "English" });
     await api("POST", "/languages", { code: "de", name: "Deutsch" });
@@ -67,39 +46,34 @@ describe("a two-language site in a real browser", { skip: existsSync(CHROMIUM) ?
     await api("POST", "/menus", { name: "Main", location: "header", items: [{ page: home.id, title: "Home" }, { page: about.id }] });
     await api("POST", "/menus", { name: "Haupt", location: "header", lang: "de", items: [{ page: start.id }, { page: ueber.id }] });
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    await svc?.stop();
-    await database?.drop();
+    await site?.close();
   });
 
   it("shows the home page, follows a menu link, switches language, and shows each language's menu and data", async () => {
     const page = await browser.newPage();
-    await page.goto(`${base}/`);
+    await page.goto(`${site.base}/`);
     assert.equal(await page.textContent("h1"), "Home");
     assert.equal(await page.textContent("a.brand"), "Acme");
     assert.deepEqual(await page.$$eval("ul.features li", (lis) => lis.map((li) => li.textContent)), ["Fast", "Safe"]);
     assert.deepEqual(await page.$$eval("nav a", (as) => as.map((a) => a.textContent)), ["Home", "About"]);
 
-    await Promise.all([page.waitForURL(`${base}/about/`), page.click("nav >> text=About")]);
+    await Promise.all([page.waitForURL(`${site.base}/about/`), page.click("nav >> text=About")]);
     assert.equal(await page.textContent("h1"), "About");
     assert.equal(await page.title(), "About");
     assert.equal(await page.textContent(".content p"), "We build sites.");
 
-    await Promise.all([page.waitForURL(`${base}/de/ueber-uns/`), page.click(".langs >> text=Deutsch")]);
+    await Promise.all([page.waitForURL(`${site.base}/de/ueber-uns/`), page.click(".langs >> text=Deutsch")]);
     assert.equal(await page.textContent("h1"), "Über uns");
     assert.deepEqual(await page.$$eval("nav a", (as) => as.map((a) => a.textContent)), ["Start", "Über uns"]);
     assert.deepEqual(await page.$$eval("ul.features li", (lis) => lis.map((li) => li.textContent)), ["Schnell", "Sicher"]);
     await page.screenshot({ path: join(tmpdir(), "svc-e2e-ueber-uns.png"), fullPage: true });
 
-    await Promise.all([page.waitForURL(`${base}/about/`), page.click(".langs >> text=English")]);
+    await Promise.all([page.waitForURL(`${site.base}/about/`), page.click(".langs >> text=English")]);
     assert.equal(await page.textContent("h1"), "About");
   });
 
@@ -108,7 +82,7 @@ describe("a two-language site in a real browser", { skip: existsSync(CHROMIUM) ?
     const main = menus.menus.find((m: any) => m.name === "Main");
     await api("POST", `/menus/${main.id}/items`, { item: { url: "https://example.com/docs", title: "Docs" } });
     const page = await browser.newPage();
-    await page.goto(`${base}/about/`);
+    await page.goto(`${site.base}/about/`);
     assert.deepEqual(await page.$$eval("nav a", (as) => as.map((a) => a.textContent)), ["Home", "About", "Docs"]);
   });
 });

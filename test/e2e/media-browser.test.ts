@@ -3,56 +3,25 @@
 // playwright-core) opens the page and loads the image it chooses from src and srcset.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import sharp from "sharp";
-import { chromium, type Browser } from "playwright-core";
-import { serviceDatabase, startService, type Running } from "../support/process.ts";
-import type { TestDatabase } from "../support/database.ts";
-import { freePort } from "../support/ports.ts";
-import { generateToken } from "../../src/tokens.ts";
+import type { Browser } from "playwright-core";
+import { launchChromium, startBrowserSite, withBrowser, type BrowserSite } from "../support/browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-describe("an uploaded image on a page in a real browser", { skip: existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}` }, () => {
-  let svc: Running;
+describe("an uploaded image on a page in a real browser", withBrowser, () => {
+  let site: BrowserSite;
   let browser: Browser;
-  let database: TestDatabase;
-  let dataDir: string;
-  let base: string;
-  const token = generateToken();
 
-  async function api(method: string, path: string, body?: unknown, type = "application/json"): Promise<any> {
-    const r = await fetch(`${base}/api/site/1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": type }) },
-      body: body === undefined ? undefined : Buffer.isBuffer(body) ? new Uint8Array(body) : JSON.stringify(body),
-    });
-    const json = await r.json();
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
-  }
+  const api = (method: string, path: string, body?: unknown, type?: string) => site.api(method, path, body, type);
+
 
   before(async () => {
-    const port = await freePort();
-    const db = await serviceDatabase();
-    database = db.database;
-    dataDir = mkdtempSync(join(tmpdir(), "svc-e2e-media-"));
-    svc = await startService({ ...db.env, SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000", SVC_PUBLIC_RATE_LIMIT_PER_MIN: "100000" });
-    base = `http://localhost:${port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    site = await startBrowserSite();
+    browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    await svc?.stop();
-    await database?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await site?.close();
   });
 
   it("svc/image of an uploaded PNG loads in Chromium (naturalWidth > 0), from the file or the variant it picks", async () => {
@@ -72,7 +41,7 @@ describe("an uploaded image on a page in a real browser", { skip: existsSync(CHR
     for (const viewport of [{ width: 2000, height: 800 }, { width: 1280, height: 800 }, { width: 360, height: 640 }]) {
       const page = await browser.newPage({ viewport });
       try {
-        const answer = await page.goto(`${base}/gallery/`);
+        const answer = await page.goto(`${site.base}/gallery/`);
         assert.equal(answer?.status(), 200);
         await page.waitForFunction(() => (document.querySelector("img.photo") as HTMLImageElement | null)?.complete === true);
         const img = await page.$eval("img.photo", (el) => {

@@ -5,55 +5,24 @@
 // year, immutable) stands in the way, and no wait or retry is needed.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { serviceDatabase, startService, type Running } from "../support/process.ts";
-import type { TestDatabase } from "../support/database.ts";
-import { freePort } from "../support/ports.ts";
-import { generateToken } from "../../src/tokens.ts";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, startBrowserSite, withBrowser, type BrowserSite } from "../support/browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-describe("stylesheets in a real browser", { skip: existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}` }, () => {
-  let svc: Running;
+describe("stylesheets in a real browser", withBrowser, () => {
+  let site: BrowserSite;
   let browser: Browser;
-  let database: TestDatabase;
-  let dataDir: string;
-  let base: string;
-  const token = generateToken();
 
-  async function api(method: string, path: string, body?: unknown): Promise<any> {
-    const r = await fetch(`${base}/api/site/1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = await r.json();
-    assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${JSON.stringify(json)}`);
-    return json;
-  }
+  const api = (method: string, path: string, body?: unknown, type?: string) => site.api(method, path, body, type);
+
 
   before(async () => {
-    const port = await freePort();
-    const db = await serviceDatabase();
-    database = db.database;
-    dataDir = mkdtempSync(join(tmpdir(), "svc-e2e-styles-"));
-    svc = await startService({ ...db.env, SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000", SVC_PUBLIC_RATE_LIMIT_PER_MIN: "100000" });
-    base = `http://localhost:${port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    site = await startBrowserSite();
+    browser = await launchChromium();
   });
 
   after(async () => {
     await browser?.close();
-    await svc?.stop();
-    await database?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await site?.close();
   });
 
   /** Opens the page (a navigation, not a reload) and answers the title's computed style and the stylesheets the browser fetched. */
@@ -64,7 +33,7 @@ describe("stylesheets in a real browser", { skip: existsSync(CHROMIUM) ? false :
     };
     page.on("response", onResponse);
     try {
-      const answer = await page.goto(`${base}/styled/`);
+      const answer = await page.goto(`${site.base}/styled/`);
       assert.equal(answer?.status(), 200);
       // goto waits for the load event, which waits for the stylesheets in <head>.
       const style = await page.$eval("h1", (el) => {

@@ -4,13 +4,11 @@
 // both, so the test shows the policy is what stops them.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium, withBrowser } from "../support/browser.ts";
 import sharp from "sharp";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { storeFile } from "./serving-helpers.ts";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const SVG = `<?xml version="1.0"?>
 <svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
@@ -19,7 +17,7 @@ const SVG = `<?xml version="1.0"?>
   <script>document.title = "script ran"; fetch("/marker-ran?from=fetch"); new Image().src = "/marker-ran?from=img";</script>
 </svg>`;
 
-describe("an SVG with a script, opened in a real browser", { skip: existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}` }, () => {
+describe("an SVG with a script, opened in a real browser", withBrowser, () => {
   let t: TestApp;
   let browser: Browser;
   let base = "";
@@ -37,11 +35,7 @@ describe("an SVG with a script, opened in a real browser", { skip: existsSync(CH
     });
     await t.app.listen({ host: "127.0.0.1", port: 0 });
     base = `http://localhost:${(t.app.server.address() as { port: number }).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
   });
 
   after(async () => {
