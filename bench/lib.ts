@@ -199,12 +199,9 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
 /** Headers that belong to the connection or the moment, not to the answer: node:http writes its own. */
 const PER_CONNECTION = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
-/** Starts the bare node:http server answering exactly this recorded answer. */
-export async function startBare(answer: Answer, file: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
-  const headers: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(answer.headers)) if (value !== undefined && !PER_CONNECTION.has(key)) headers[key] = value;
-  writeFileSync(file, JSON.stringify({ status: answer.status, headers, body_base64: answer.body.toString("base64") }));
-  const child = spawn(process.execPath, [join(ROOT, "bench/bare-server.mjs"), file], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+/** A bare server of bench/ (`script` with its `args`) in a process of its own, once it says on which port it listens. */
+export async function startBareProcess(script: string, args: string[]): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [join(ROOT, "bench", script), ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d) => {
@@ -212,7 +209,7 @@ export async function startBare(answer: Answer, file: string): Promise<{ port: n
       const match = /listening (\d+)/.exec(out);
       if (match) resolve(Number(match[1]));
     });
-    child.on("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+    child.on("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return {
     port,
@@ -224,6 +221,14 @@ export async function startBare(answer: Answer, file: string): Promise<{ port: n
       await exited;
     },
   };
+}
+
+/** Starts the bare node:http server answering exactly this recorded answer. */
+export async function startBare(answer: Answer, file: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [key, value] of Object.entries(answer.headers)) if (value !== undefined && !PER_CONNECTION.has(key)) headers[key] = value;
+  writeFileSync(file, JSON.stringify({ status: answer.status, headers, body_base64: answer.body.toString("base64") }));
+  return startBareProcess("bare-server.mjs", [file]);
 }
 
 export interface Comparison {

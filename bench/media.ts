@@ -1,12 +1,10 @@
 // The `media` group of `npm run bench` (issue 17): public serving of a media file and upload
 // throughput of a 5 MB image, each against a bare node:http server doing the same job in the
 // same run (bench/README.md, "Media").
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { compare, cpuMsOf, http, load, ROOT, round, ADMIN_TOKEN, startBare, type LoadOptions, type Result, type Service } from "./lib.ts";
+import { compare, cpuMsOf, http, load, round, ADMIN_TOKEN, startBare, startBareProcess, type LoadOptions, type Result, type Service } from "./lib.ts";
 
 const S = "/api/site/1";
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -69,27 +67,8 @@ async function mediaServe(service: Service, results: string, hooks: MediaHooks):
 }
 
 /** The bare upload server: streams each body to a temporary file while hashing it, flushes it, renames it under its hash. */
-async function startBareUpload(dir: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(ROOT, "bench/bare-upload.mjs"), dir], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout!.on("data", (d) => {
-      out += d;
-      const match = /listening (\d+)/.exec(out);
-      if (match) resolve(Number(match[1]));
-    });
-    child.on("exit", (code) => reject(new Error(`bare upload server exited with ${code}`)));
-  });
-  return {
-    port,
-    pid: child.pid!,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = once(child, "exit");
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
+function startBareUpload(dir: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+  return startBareProcess("bare-upload.mjs", [dir]);
 }
 
 /** media_upload_5mb: raw POST /media of a 5 MB image, uploads per second against the bare upload server. */
