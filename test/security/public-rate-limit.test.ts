@@ -137,6 +137,57 @@ describe("security: pages answered from memory count against the public limit", 
   });
 });
 
+describe("security: stylesheet bundles (/styles/<name>.<hash>.css) count against the public limit", () => {
+  let t: TestApp;
+  beforeEach(async () => {
+    mock.timers.enable({ apis: ["Date"], now: T0 });
+    t = await startTestApp({ env: { SVC_PUBLIC_RATE_LIMIT_PER_MIN: "3" } });
+  });
+  afterEach(async () => {
+    await t.close();
+    mock.timers.reset();
+  });
+
+  const fetchStyle = (url: string, ip: string, method: "GET" | "HEAD" = "GET") => t.app.inject({ method, url, headers: { host: "localhost" }, remoteAddress: ip });
+
+  it("past the limit a stylesheet answers 429 with Retry-After in whole seconds, shares the window with pages, and answers again once the window passes", async () => {
+    const put = await t.call("PUT", "/api/site/1/styles/main", { body: { css: "body { color: #ff0000 }" } });
+    assert.ok(put.status === 200 || put.status === 201, put.text);
+    const url = put.body.style.url as string;
+    assert.match(url, /^\/styles\/main\.[0-9a-f]{16}\.css$/);
+    const ip = "203.0.113.40";
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetchStyle(url, ip, i === 1 ? "HEAD" : "GET")).statusCode);
+    assert.deepEqual(statuses, [200, 200, 200], "GET and HEAD each count");
+
+    mock.timers.tick(15_000);
+    const refused = await fetchStyle(url, ip);
+    const seconds = assertRefused(refused.statusCode, refused.headers["retry-after"] as string, refused.headers["content-type"] as string, "stylesheet");
+    assert.equal(seconds, 45);
+    assert.equal(refused.headers["cache-control"], "no-store");
+    assert.doesNotMatch(refused.body, /color/, "no stylesheet bytes in the refusal");
+    const unknown = await fetchStyle("/styles/main.0123456789abcdef.css", ip);
+    assert.equal(unknown.statusCode, 429, "an address naming no bundle is counted and refused the same way");
+    assert.equal((await fetchStyle("/nowhere/", ip)).statusCode, 429, "pages and stylesheets share the window");
+    assert.equal((await fetchStyle(url, "203.0.113.41")).statusCode, 200, "another address has its own budget");
+
+    mock.timers.tick(45_001);
+    assert.equal((await fetchStyle(url, ip)).statusCode, 200, "a new window");
+  });
+
+  it("stylesheet requests spend the budget of the pages that follow: two bundles and a page, then the page is refused", async () => {
+    const put = await t.call("PUT", "/api/site/1/styles/main", { body: { css: "a { color: blue }" } });
+    const url = put.body.style.url as string;
+    const ip = "203.0.113.42";
+    assert.equal((await fetchStyle(url, ip)).statusCode, 200);
+    assert.equal((await fetchStyle(url, ip)).statusCode, 200);
+    assert.equal((await fetchStyle("/nowhere/", ip)).statusCode, 404);
+    const refused = await fetchStyle("/nowhere/", ip);
+    assertRefused(refused.statusCode, refused.headers["retry-after"] as string, refused.headers["content-type"] as string, "page after stylesheets");
+  });
+});
+
 describe("security: behind a proxy (SVC_TRUST_PROXY) the public limit counts the forwarded address on both paths", () => {
   let t: TestApp;
   let port = 0;
