@@ -192,3 +192,90 @@ describe("security: the legacy address does not tell which sites exist", () => {
     }
   });
 });
+
+describe("security: the legacy address tells an editor and a site administrator nothing of unknown sites, on reads and writes", () => {
+  let t: TestApp;
+  let blog: number;
+  let foreign: number;
+  const callers: Record<string, { id: number; token: string }> = {};
+  before(async () => {
+    t = await startTestApp();
+    blog = await makeSite(t, "Blog", "blog.localhost");
+    foreign = await makeSite(t, "Foreign", "foreign.localhost");
+    callers["an editor of one site"] = await makeUser(t, "legacy-editor");
+    callers["an administrator of one site"] = await makeUser(t, "legacy-site-admin");
+    await t.call("PUT", `/api/site/${blog}/users/${callers["an editor of one site"]!.id}`, { body: { role: "editor" } });
+    await t.call("PUT", `/api/site/${blog}/users/${callers["an administrator of one site"]!.id}`, { body: { role: "administrator" } });
+  });
+  after(() => t.close());
+
+  /** Headers that differ on every call: the request id, the date and the API limit's counters. */
+  const PER_REQUEST = new Set(["x-request-id", "date", "x-ratelimit-remaining", "ratelimit", "x-ratelimit-reset"]);
+  /** The whole answer: status, body as sent, and every header save the per-request ones. */
+  const answer = async (token: string, method: string, url: string, body: unknown, query: Record<string, string>, headers: Record<string, string>) => {
+    const r = await t.call(method, url, { token, query, headers, body });
+    const kept = Object.entries(r.headers).filter(([key]) => !PER_REQUEST.has(key)).sort(([a], [b]) => a.localeCompare(b));
+    return { status: r.status, text: r.text, headers: kept };
+  };
+
+  const calls: Array<[string, string, unknown]> = [
+    ["GET", "/api/settings", undefined],
+    ["GET", "/api/frames", undefined],
+    ["POST", "/api/frames", { slug: "probe", html: "<p>probe</p>" }],
+    ["PUT", "/api/data/x", { items: [{ n: 1 }] }],
+    ["PATCH", "/api/settings", { tagline: "probed" }],
+  ];
+  type Selector = [Record<string, string>, Record<string, string>];
+  const selectors = (): Array<[string, Selector, Selector]> => [
+    ["blog_id", [{ blog_id: "987654" }, {}], [{ blog_id: String(foreign) }, {}]],
+    ["blog_id, not a number", [{ blog_id: "abc" }, {}], [{ blog_id: String(foreign) }, {}]],
+    ["blog_id, past the last site", [{ blog_id: String(foreign + 1) }, {}], [{ blog_id: String(foreign) }, {}]],
+    ["X-Svc-Blog-Id", [{}, { "x-svc-blog-id": "987654" }], [{}, { "x-svc-blog-id": String(foreign) }]],
+    ["domain", [{ domain: "nowhere.localhost" }, {}], [{ domain: "foreign.localhost" }, {}]],
+  ];
+
+  const written = async () => ({
+    frames: (await t.store.db.selectFrom("frames").select(["site_id", "slug"]).where("slug", "=", "probe").execute()).length,
+    data: await t.call("GET", `/api/site/${foreign}/data/x`),
+    tagline: (await t.call("GET", `/api/site/${foreign}/settings`)).text,
+  });
+
+  it("an unknown site answers exactly as a foreign one (status, body, headers save per-request ones): 403 insufficient_role, on GET, POST /api/frames, PUT /api/data/x and PATCH /api/settings, by blog_id, X-Svc-Blog-Id and domain", async () => {
+    const before = await written();
+    for (const [who, caller] of Object.entries(callers)) {
+      for (const [method, url, body] of calls) {
+        for (const [how, [uq, uh], [fq, fh]] of selectors()) {
+          const what = `${who}, ${method} ${url}, ${how}`;
+          const unknown = await answer(caller.token, method, url, body, uq, uh);
+          const foreignAnswer = await answer(caller.token, method, url, body, fq, fh);
+          assert.deepEqual(unknown, foreignAnswer, what);
+          assert.equal(unknown.status, 403, what);
+          assert.deepEqual(JSON.parse(unknown.text), { code: "insufficient_role", message: JSON.parse(unknown.text).message, data: { status: 403 } }, what);
+        }
+      }
+    }
+    const after = await written();
+    assert.equal(after.frames, 0, "no frame written anywhere");
+    assert.equal(after.data.status, before.data.status, "no data set written on the foreign site");
+    assert.equal(after.tagline, before.tagline, "the foreign site's settings unchanged");
+  });
+
+  it("a body the route would refuse does not tell either: an unknown and a foreign site still answer the same", async () => {
+    for (const [who, caller] of Object.entries(callers)) {
+      for (const [method, url, body] of [["POST", "/api/frames", { html: 5 }], ["PUT", "/api/data/x", { items: "no" }], ["POST", "/api/frames", {}]] as const) {
+        for (const [how, [uq, uh], [fq, fh]] of selectors()) {
+          const unknown = await answer(caller.token, method, url, body, uq, uh);
+          const foreignAnswer = await answer(caller.token, method, url, body, fq, fh);
+          assert.deepEqual(unknown, foreignAnswer, `${who}, ${method} ${url} ${JSON.stringify(body)}, ${how}`);
+        }
+      }
+    }
+  });
+
+  it("the site administrator's own site still answers through the same selectors (the refusals above are not a blanket 403)", async () => {
+    const admin = callers["an administrator of one site"]!;
+    assert.equal((await t.call("GET", "/api/settings", { token: admin.token, query: { blog_id: String(blog) } })).status, 200);
+    assert.equal((await t.call("GET", "/api/settings", { token: admin.token, headers: { "x-svc-blog-id": String(blog) } })).status, 200);
+    assert.equal((await t.call("GET", "/api/settings", { token: admin.token, query: { domain: "blog.localhost" } })).status, 200);
+  });
+});
