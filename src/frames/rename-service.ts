@@ -4,7 +4,8 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import type { Change, ServiceContext } from "../publish/contract.ts";
+import type { Change, ServiceContext, Trial } from "../publish/contract.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, refuseUrl, slugFrom, slugTaken } from "./input.ts";
@@ -12,7 +13,7 @@ import { pagesOnFrames } from "./pages.ts";
 import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
 import { frameBySlug, frameByRef } from "./queries.ts";
 import { frameEtag, frameRecord } from "./record.ts";
-import { planRewrites, renamedReport, rewriteReferences, type Renamed } from "./rename-refs.ts";
+import { rewriteReferences, type Renamed } from "./rename-refs.ts";
 import { refuseRenameCycle } from "./report.ts";
 import { splitSlug } from "./slug.ts";
 import { holdRoom } from "../quotas/usage.ts";
@@ -46,30 +47,39 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   const at = gmt(ctx.clock());
   const parts = splitSlug(slug);
   const renamedRow = { ...existing, slug, ...parts, revision: existing.revision + 1, updated_at_gmt: at, updated_by: userId };
+  // The frame prints what it printed before; the frames that name it by a slug print it anew.
+  const changes: Change[] = [
+    { kind: "frame", frameId: existing.id, slug, output: false },
+    { kind: "frame", frameId: existing.id, slug: existing.slug, output: false },
+  ];
   let renamed: Renamed;
-  if (flags.dryRun) {
-    renamed = renamedReport(existing.slug, slug, await planRewrites(ctx.db, siteId, existing, slug));
-  } else {
-    try {
-      renamed = await ctx.db.transaction().execute(async (trx) => {
-        // The references rewritten may grow the frames that hold them: their sizes are read under the counters.
-        await holdRoom(trx, siteId);
-        const updated = await trx
-          .updateTable("frames")
-          .set({ slug, block: parts.block, element: parts.element, modifier: parts.modifier, revision: renamedRow.revision, updated_at_gmt: at, updated_by: userId })
-          .where("id", "=", existing.id)
-          .where("revision", "=", existing.revision)
-          .executeTakeFirst();
-        // Another writer got in between the read and this write: refuse rather than overwrite.
-        if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "rename");
-        return rewriteReferences(trx, siteId, existing, slug, at, userId);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw slugTaken((await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug);
-      throw error;
-    } finally {
+  let trial: Trial | undefined;
+  try {
+    // A dry run runs the rename and its trial too, and rolls them back: it answers what the
+    // rename would (the rewrites, a render_too_large refusal).
+    renamed = await dryRunnable(flags.dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+      // The references rewritten may grow the frames that hold them: their sizes are read under the counters.
+      await holdRoom(trx, siteId);
+      const updated = await trx
+        .updateTable("frames")
+        .set({ slug, block: parts.block, element: parts.element, modifier: parts.modifier, revision: renamedRow.revision, updated_at_gmt: at, updated_by: userId })
+        .where("id", "=", existing.id)
+        .where("revision", "=", existing.revision)
+        .executeTakeFirst();
+      // Another writer got in between the read and this write: refuse rather than overwrite.
+      if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "rename");
+      const rewritten = await rewriteReferences(trx, siteId, existing, slug, at, userId);
+      // Named before the trial, which reads the frame graph through this transaction: frames
+      // that named the new slug print this frame now, within the render budgets or not at all.
       frameGraphChanged(ctx.db, siteId);
-    }
+      trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
+      return rewritten;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken((await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug);
+    throw error;
+  } finally {
+    frameGraphChanged(ctx.db, siteId);
   }
 
   const index = await siteIndex(ctx.db, siteId);
@@ -79,12 +89,7 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   const frame = frameRecord(renamedRow, { frameRefs: index.embeddedSlugs(standing), rendersOnRequest: index.rendersOnRequest(standing), pages });
   if (flags.dryRun) return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed, warnings }, etag: null };
 
-  // The frame prints what it printed before; the frames that name it by a slug print it anew.
-  const changes: Change[] = [
-    { kind: "frame", frameId: existing.id, slug, output: false },
-    { kind: "frame", frameId: existing.id, slug: existing.slug, output: false },
-  ];
-  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug);
+  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   return {
     body: { applied: true, site_id: siteId, frame, renamed, bake: { status: publish.bake.status }, rebaked: publish.rebaked, warnings },

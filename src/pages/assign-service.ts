@@ -6,7 +6,7 @@ import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext, Trial } from "../publish/contract.ts";
 import { siteIndex } from "../frames/graph.ts";
 import { flagsOf } from "../frames/input.ts";
 import { pagesOnFrames } from "../frames/pages.ts";
@@ -51,6 +51,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
 
   const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
   let cleared = false;
+  let trial: Trial | undefined;
   if (clear) {
     if (page.frame_id === frame.id) {
       // The page's static copy goes in the publish step (the page left the public site).
@@ -60,7 +61,12 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
       warnings.push(warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, { page: page.id, frame: frame.slug }));
     }
   } else if (page.frame_id !== frame.id) {
-    await ctx.db.updateTable("pages").set({ frame_id: frame.id }).where("id", "=", page.id).execute();
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable("pages").set({ frame_id: frame.id }).where("id", "=", page.id).execute();
+      // The page's render on its new frame within the render budgets, or it stays where it was
+      // (422 render_too_large): a refusal is not a failed republish, nothing is assigned.
+      trial = await ctx.publisher.check(trx, site.id, [{ kind: "page", pageId: page.id }], { bake: flags.bake });
+    });
   }
 
   let republish: Record<string, unknown>;
@@ -70,7 +76,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
     republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: unbaked.cache };
   } else {
     try {
-      const report = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }]);
+      const report = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { trial });
       republish = { status: report.status, rebaked: report };
     } catch (error) {
       // The assignment is saved either way; the caller learns the republish failed.
