@@ -38,7 +38,7 @@ export const MediaRecordSchema = Obj({
   created_at_gmt: Str,
   updated_at_gmt: Str,
   updated_by: Type.Integer({ description: "user id" }),
-  used_by: Obj({ frames: Type.Array(Obj({ id: Str, slug: Str })), pages: Type.Array(Obj({ id: Int, path: Str })) }, "frames whose markup reads media.<id> or media.<slug>, and the pages on them"),
+  used_by: Obj({ frames: Type.Array(Obj({ id: Str, slug: Str })), pages: Type.Array(Obj({ id: Int, path: Str })) }, "frames: those whose own markup reads media.<id> or media.<slug>; pages: every page showing it, on one of those frames or on a frame embedding one (svc/frame, svc/partial, transitively)"),
 });
 
 const Written = Success({ site_id: Int, media: MediaRecordSchema, rebaked: Rebaked, warnings: Warnings });
