@@ -76,6 +76,24 @@ describe("image variants", () => {
     assert.equal(header(head, "content-length"), String(whole.body.length));
   });
 
+  it("a 2600×1300 PNG lists WebP variants at 320, 640, 1024, 1600 and 2400 (half as high), and each answers at its size", async () => {
+    const png = await sharp({ create: { width: 2600, height: 1300, channels: 3, background: "#2a9d8f" } }).png().toBuffer();
+    const large = await storeFile(t, 1, png, "panorama.png", "image/png");
+    assert.deepEqual([large.width, large.height], [2600, 1300]);
+    assert.deepEqual(
+      large.variants.map((v) => [v.width, v.height, v.mime]),
+      [[320, 160, "image/webp"], [640, 320, "image/webp"], [1024, 512, "image/webp"], [1600, 800, "image/webp"], [2400, 1200, "image/webp"]],
+    );
+    assert.deepEqual((await t.call("GET", `/api/site/1/media/${large.id}`)).body.media.variants, large.variants, "GET lists the same");
+    for (const variant of large.variants) {
+      const answer = await get(variant.url);
+      assert.equal(answer.status, 200, variant.url);
+      assert.equal(header(answer, "content-type"), "image/webp");
+      const meta = await sharp(answer.body).metadata();
+      assert.deepEqual([meta.format, meta.width, meta.height], ["webp", variant.width, variant.height]);
+    }
+  });
+
   it("a smaller JPEG gets only the widths it has; SVG and PDF get none", async () => {
     const photo = await storeFile(t, 1, await jpeg(700, 500), "photo.jpg", "image/jpeg");
     assert.deepEqual(photo.variants.map((v) => [v.width, v.height]), [[320, 229], [640, 457]]);
