@@ -10,14 +10,16 @@
 // - each read checks, in one query over the index only, that no other connection committed
 //   anything (`pragma data_version`) and that the site has as many frames as kept (a write that
 //   bypassed the services, a deleted and re-created site); otherwise it reads everything again.
-// Inside a transaction, and on PostgreSQL (several processes share the database), the nodes are
-// read afresh on every call, as before.
+// Inside a transaction, on PostgreSQL (several processes share the database), and on SQLite
+// while another write's transaction is open (reads then go to the read-only connection), the
+// nodes are read afresh on every call.
 import { sql, SqliteAdapter } from "kysely";
 import type { Db } from "../store/database.ts";
 import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
 import { storedAnalysis } from "./record.ts";
 import { frameGraphRows } from "./queries.ts";
 import { siteIdValue } from "../store/by-id.ts";
+import { readsAside } from "../store/sqlite-driver.ts";
 
 export function nodeOfRow(row: { id: string; slug: string; analysis_json: string }): FrameNode {
   const stored = storedAnalysis(row);
@@ -119,15 +121,24 @@ async function current(db: Db, sites: Map<number, SiteGraph>, siteId: number): P
   return next;
 }
 
+/**
+ * The kept graphs of `db`'s sites, or null where nothing is kept: on PostgreSQL, and on SQLite
+ * while a write's transaction is open and this read, from outside it, goes to the read-only
+ * connection, whose `data_version` says nothing of the writing one's (store/sqlite-driver.ts).
+ */
+function keptSitesOf(db: Db): Map<number, SiteGraph> | null {
+  return readsAside(db) ? null : sitesOf(db);
+}
+
 export async function siteFrameNodes(db: Db, siteId: number): Promise<readonly FrameNode[]> {
-  const sites = sitesOf(db);
+  const sites = keptSitesOf(db);
   if (!sites) return (await frameGraphRows(db, siteId)).map(nodeOfRow);
   return (await current(db, sites, siteId)).nodes;
 }
 
 /** The site's dependency index. Shared while the site's frames stay as they are: read it, never change it. */
 export async function siteIndex(db: Db, siteId: number): Promise<DependencyIndex> {
-  const sites = sitesOf(db);
+  const sites = keptSitesOf(db);
   if (!sites) return new DependencyIndex((await frameGraphRows(db, siteId)).map(nodeOfRow));
   const kept = await current(db, sites, siteId);
   return (kept.index ??= new DependencyIndex(kept.nodes));

@@ -2,7 +2,7 @@
 // Services see only Kysely<Tables>; the dialect matters to migrations and a few error mappings.
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Kysely, SqliteDialect, PostgresDialect, PostgresAdapter } from "kysely";
+import { Kysely, PostgresDialect, PostgresAdapter } from "kysely";
 import SQLite from "better-sqlite3";
 // Type only: pg is loaded where a PostgreSQL store is opened, so a SQLite process never loads it.
 import type pg from "pg";
@@ -10,6 +10,7 @@ import type { Tables } from "./schema.ts";
 import { migrate } from "./migrations.ts";
 import { keepReadsOf } from "./kept-reads.ts";
 import { ReusedStatements } from "./sqlite-statements.ts";
+import { RoutedSqliteDialect } from "./sqlite-driver.ts";
 import type { DbOptions } from "../config.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -64,7 +65,9 @@ function openSqlite(options: StoreOptions): Store {
   database.pragma("synchronous = NORMAL");
   database.pragma("busy_timeout = 5000");
   const statements = new ReusedStatements(database);
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statements }) });
+  // Reads from outside a write's open transaction go to a second, read-only connection (WAL).
+  const reader = path === ":memory:" ? null : new ReusedStatements(new SQLite(path, { readonly: true, timeout: 5000 }));
+  const db = new Kysely<Tables>({ dialect: new RoutedSqliteDialect(statements, reader) });
   keepReadsOf(db, statements);
   return {
     db,

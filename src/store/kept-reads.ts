@@ -13,8 +13,9 @@
 // kept answer. Rolled-back writes count too, which only costs a needless read.
 //
 // Why this is exact: a kept answer is computed after the check before it, so it is at least as
-// new as what the check saw; Kysely runs one query at a time on the connection, so the
-// computation never sees a transaction half done. Inside a transaction, and on PostgreSQL (other
+// new as what the check saw. While a write's transaction is open, reads from outside it run on
+// the read-only connection (sqlite-driver.ts) and see only what was committed; the commit counts
+// as a write, so an answer read before it is dropped by the next call. Inside a transaction, and on PostgreSQL (other
 // processes write the same database and nothing says so cheaply), nothing is kept.
 //
 // Kept answers are shared between calls: read them, never change them.

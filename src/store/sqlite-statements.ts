@@ -4,8 +4,8 @@
 // short query (about 30 µs against 15 µs for a primary-key lookup): every API call pays it
 // several times. The service's queries come from a fixed set of query builders, so their SQL
 // texts repeat; a statement is kept by its text and prepared again only when it has been pushed
-// out. Reusing a statement is safe here: Kysely runs one query at a time on the connection (its
-// mutex), and `all` and `run` finish before they return. SQLite re-prepares a kept statement by
+// out. Reusing a statement is safe here: each connection runs one statement at a time (better-sqlite3
+// is synchronous: `all` and `run` finish before they return). SQLite re-prepares a kept statement by
 // itself when the schema changes.
 import type SQLite from "better-sqlite3";
 import type { SqliteDatabase, SqliteStatement } from "kysely";

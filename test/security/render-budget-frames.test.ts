@@ -4,6 +4,7 @@
 // Both are refused with 422 render_too_large past a budget, and store nothing.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { call } from "../cluster/helpers.ts";
 import { effects, ok, served, processes } from "../publish/effects-helpers.ts";
 
 const embeds = (slug: string, times: number) => `<!-- svc/frame {"name": "${slug}"} /-->`.repeat(times);
@@ -45,5 +46,31 @@ describe(`render budgets of renames and assigns (${processes === 2 ? "PostgreSQL
     // Taking a frame off, and a frame within the budgets, are not refused.
     const fine = ok(await e.api("POST", "/frames/as-plain/assign", { page: id, clear: true }), "clear");
     assert.equal(fine.cleared, true);
+  });
+
+  it("while a write's trial renders up to the time budget, another site's page not held in memory and an API read of that site are answered within 250 ms", async () => {
+    const other = await e.site("Cold", "cold-budget.localhost");
+    ok(await e.api("POST", "/frames", { slug: "cold", html: "<p>cold site</p>" }, other), "other frame", 201);
+    for (let i = 0; i < 5; i++) ok(await e.api("POST", "/pages", { title: `c${i}`, slug: `c${i}`, status: "publish", frame: "cold" }, other), "other page", 201);
+    ok(await e.api("PUT", "/data/spin", { items: Array.from({ length: 2_000 }, (_, i) => ({ n: i })) }), "spin", 201);
+    const loop = `<!-- svc/repeat {"source": "data.spin", "match": {"n": "none"}} -->x<!-- /svc/repeat -->`;
+    const nested = `<!-- svc/repeat {"source": "data.spin"} --><!-- svc/repeat {"source": "data.spin"} -->${loop}<!-- /svc/repeat --><!-- /svc/repeat -->`;
+    const write = e.api("POST", "/frames", { slug: "spin", html: `<div>${nested}</div>` });
+    const port = e.cluster.processes[0].port;
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      let asked = performance.now();
+      // Never asked before: not in memory, so it is read from the database.
+      served(await call(port, "GET", `/c${i}/`, { host: "cold-budget.localhost" }), "cold page");
+      waits.push(performance.now() - asked);
+      asked = performance.now();
+      ok(await e.api("GET", `/pages/c${i}`, undefined, other), "API read");
+      waits.push(performance.now() - asked);
+    }
+    const refused = await write;
+    assert.equal(refused.status, 422, refused.text.slice(0, 300));
+    assert.equal(refused.body.budget, "time");
+    assert.ok(Math.max(...waits) < 250, `answered in ${waits.map(Math.round).join(", ")} ms`);
   });
 });
