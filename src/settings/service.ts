@@ -3,6 +3,7 @@
 // Languages: inactive until one is added; the first added is the default; `default: true` on a
 // later one moves the default. Writes announce `settings` / `languages` to the publish step.
 import { gmt } from "../clock.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
@@ -127,13 +128,13 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
   if (columns.home_page_json !== undefined && columns.home_page_json !== (current.home_page === null ? null : JSON.stringify(current.home_page))) changed.push("home_page");
 
   if (changed.includes("home_page")) warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
-  if (options.dryRun) return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
   const changes: Change[] = changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[] }] : [];
   // A new default language moves addresses: the default has no prefix, the others do.
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
   let trial: Trial | undefined;
   if (changed.length > 0) {
-    await ctx.db.transaction().execute(async (trx) => {
+    // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
+    await dryRunnable(options.dryRun === true, (work) => ctx.db.transaction().execute(work), async (trx) => {
       if (name !== undefined) await writeSiteName(trx, site.id, name);
       if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
       // A longer name or tagline is printed wherever frames print it: within the render budgets, or not at all.
@@ -141,6 +142,7 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
       if (printed.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "settings", keys: printed }]);
     });
   }
+  if (options.dryRun) return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
   const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes, { trial }) : nothingRebaked();
   const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
   return { settings, changed, rebaked, warnings };
