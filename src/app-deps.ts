@@ -58,5 +58,5 @@ export interface Publishing {
 export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
   const { engine, pages, directory } = createEngine(db, clock, port, publishSources(port, clock), options);
   const fresh = options.invalidation?.fresh?.bind(options.invalidation);
-  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh) };
+  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, port) };
 }

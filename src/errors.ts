@@ -39,7 +39,9 @@ export const MESSAGES = {
   // network: sites, users, tokens, login
   site_name_required: "A site needs a name.",
   invalid_domain: "The domain is not a valid host name.",
-  domain_taken: "Another site already has this domain.",
+  domain_taken: "A site already has this domain, as its primary domain or an alias.",
+  domain_not_found: "This domain is no alias of the site.",
+  domain_is_primary: "The site's primary domain cannot be removed; give the site another primary domain first (PATCH /api/sites/{id}).",
   main_site: "The main site cannot be deleted.",
   login_required: "A user needs a login.",
   invalid_login: "A login is 1 to 60 characters of letters, digits, dot, dash, underscore or @.",

@@ -53,6 +53,8 @@ const ANSWERS = {
   site_name_required: { status: 400 },
   invalid_domain: { status: 400 },
   domain_taken: { status: 409 },
+  domain_not_found: { status: 404 },
+  domain_is_primary: { status: 409 },
   main_site: { status: 409 },
   login_required: { status: 400 },
   invalid_login: { status: 400 },

@@ -45,6 +45,7 @@ export async function bootstrapNetwork(db: Db, options: BootstrapOptions): Promi
     // On empty tables the first rows get id 1 in both dialects; no explicit id is written,
     // so PostgreSQL's sequences stay in step.
     const site = await trx.insertInto("sites").values({ name: "Main site", domain: options.publicHost, created_at_gmt: at }).returning("id").executeTakeFirstOrThrow();
+    await trx.insertInto("site_domains").values({ domain: options.publicHost, site_id: site.id, is_primary: 1 }).execute();
     const user = await trx.insertInto("users").values({ login: "admin", email: null, password_hash: null, super_admin: 1, created_at_gmt: at }).returning("id").executeTakeFirstOrThrow();
     if (site.id !== 1 || user.id !== ADMIN_USER_ID) throw new Error("the network's first rows did not get id 1: the database is not empty");
     const issued = options.adminToken

@@ -13,6 +13,7 @@ import { issueToken, listTokens, login, reissueToken, revokeToken } from "./toke
 import { createUser, getUser, listUsers, profile } from "./users-service.ts";
 import { siteIdFrom } from "./input.ts";
 import { quotaRoutes } from "./quota-routes.ts";
+import { domainRoutes } from "./domain-routes.ts";
 
 const Site = Obj({ id: Type.Integer(), name: Type.String(), domain: Type.String(), home_url: Type.String(), created_at_gmt: Type.String() });
 const User = Obj({ id: Type.Integer(), login: Type.String(), email: Type.Union([Type.String(), Type.Null()]), super_admin: Type.Boolean() });
@@ -68,6 +69,7 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   quotaRoutes(app, ctx);
+  domainRoutes(app, ctx);
 
   app.post("/api/users", {
     schema: { tags, summary: "Create a user (super-administrator)", body: Obj({ login: Opt(Type.String()), email: Opt(Type.String()), password: Opt(Type.String()), super_admin: Opt(Type.Boolean()) }), response: { 201: Success({ user: User }), ...commonErrors } },

@@ -1,12 +1,11 @@
 // Sites of the network (CONTRACT §3). Creating, deleting and re-domaining a site are
 // network operations for super-administrators; a site's administrators may read it and rename it.
 // Each of them announces a `site` change: the publish step maps hosts anew and flushes the site's
-// cached pages.
+// cached pages. A site's domain is its primary domain (domains-service.ts): normalised, free of
+// every other site's domains and aliases, written with its `site_domains` row in one transaction.
 import { gmt } from "../clock.ts";
-import { isHostname } from "../config.ts";
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
-import { isUniqueViolation } from "../store/errors.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { Caller } from "../site/callers.ts";
 import { administers } from "../site/callers.ts";
@@ -14,6 +13,7 @@ import { homeUrl } from "../site/addresses.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { MAIN_SITE_ID, siteById, type SiteRow } from "../site/sites.ts";
 import { optionalString, requireSuperAdmin } from "./input.ts";
+import { domainFrom, requireFreeDomain, writePrimaryDomain, writingDomain } from "./domains-service.ts";
 
 export interface SiteRecord {
   id: number;
@@ -35,12 +35,6 @@ function siteName(value: unknown): string {
   return name;
 }
 
-function siteDomain(value: unknown): string {
-  const domain = optionalString(value, "domain", 253)?.trim().toLowerCase();
-  if (!domain || !isHostname(domain)) throw fail("invalid_domain", { domain: value ?? null });
-  return domain;
-}
-
 /** A site the caller may see, or 404 exactly as for a site that does not exist. */
 async function visibleSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRow> {
   const site = await siteById(ctx.db, id);
@@ -51,14 +45,15 @@ async function visibleSite(ctx: ServiceContext, caller: Caller, id: number): Pro
 export async function createSite(ctx: ServiceContext, caller: Caller, body: Record<string, unknown>): Promise<SiteRecord> {
   requireSuperAdmin(caller);
   const name = siteName(body.name);
-  const domain = siteDomain(body.domain);
-  let row: SiteRow;
-  try {
-    row = await ctx.db.insertInto("sites").values({ name, domain, created_at_gmt: gmt(ctx.clock()) }).returningAll().executeTakeFirstOrThrow();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw fail("domain_taken", { domain });
-    throw error;
-  }
+  const domain = domainFrom(body.domain);
+  await requireFreeDomain(ctx.db, domain);
+  const row = await writingDomain(domain, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      const created = await trx.insertInto("sites").values({ name, domain, created_at_gmt: gmt(ctx.clock()) }).returningAll().executeTakeFirstOrThrow();
+      await trx.insertInto("site_domains").values({ domain, site_id: created.id, is_primary: 1 }).execute();
+      return created;
+    }),
+  );
   await ctx.publisher.changed(row.id, [{ kind: "site" }]);
   return siteRecord(row, ctx.publicPort);
 }
@@ -86,16 +81,19 @@ export async function updateSite(ctx: ServiceContext, caller: Caller, id: number
   if (body.name !== undefined) changes.name = siteName(body.name);
   if (body.domain !== undefined) {
     requireSuperAdmin(caller);
-    changes.domain = siteDomain(body.domain);
+    changes.domain = domainFrom(body.domain);
+    // Another site's domain is taken; one of this site's aliases is promoted.
+    await requireFreeDomain(ctx.db, changes.domain, site.id);
   }
   if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: ["name", "domain"] });
-  let row: SiteRow;
-  try {
-    row = await ctx.db.updateTable("sites").set(changes).where("id", "=", site.id).returningAll().executeTakeFirstOrThrow();
-  } catch (error) {
-    if (isUniqueViolation(error)) throw fail("domain_taken", { domain: changes.domain });
-    throw error;
-  }
+  const { name, domain } = changes;
+  const row = await writingDomain(domain ?? site.domain, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      if (name !== undefined) await trx.updateTable("sites").set({ name }).where("id", "=", site.id).execute();
+      if (domain !== undefined && domain !== site.domain) await writePrimaryDomain(trx, site.id, domain);
+      return trx.selectFrom("sites").selectAll().where("id", "=", site.id).executeTakeFirstOrThrow();
+    }),
+  );
   await ctx.publisher.changed(row.id, [{ kind: "site", name: row.name !== site.name, domain: row.domain !== site.domain }]);
   return siteRecord(row, ctx.publicPort);
 }

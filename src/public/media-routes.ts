@@ -46,6 +46,8 @@ export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: Public
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
+    const moved = await site.aliasAnswer(hostOf(request.headers.host), request.url);
+    if (moved) return reply.code(moved.status).headers(moved.headers).send(moved.body);
     const served = await servedOf(request);
     if (served === undefined) return answerPage(request, reply);
     const { file, size } = served;

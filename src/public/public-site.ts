@@ -13,6 +13,7 @@ import type { SiteDirectory } from "../publish/site-directory.ts";
 import { resolvePublicPage } from "./resolve-page.ts";
 import { isDatabaseUnavailable } from "../store/errors.ts";
 import { canonicalPath, canonicalPathEnd, pathEndOf } from "../site/addresses.ts";
+import { aliasRedirect } from "./alias-redirect.ts";
 
 export interface PageRenderer {
   /** Renders a page on request; null when its frame is gone. Throws ExecutorUnavailable on timeout. */
@@ -64,6 +65,8 @@ export class PublicSite {
      * answered from memory without that check, so `cached` answers nothing.
      */
     private readonly fresh?: (siteId: number) => Promise<void>,
+    /** The public port, as `home_url` is built: where an alias redirects to (alias-redirect.ts). */
+    private readonly port = 80,
   ) {}
 
   private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined): PublicAnswer {
@@ -86,6 +89,8 @@ export class PublicSite {
     if (this.fresh) return null;
     const site = this.directory.peek(host);
     if (!site) return null;
+    const primary = this.directory.primaryOf(host);
+    if (primary !== undefined) return aliasRedirect(primary, this.port, url);
     const end = canonicalPathEnd(url);
     if (end < 0) return null;
     const entry = this.cache.get(site.id, end === url.length ? url : url.slice(0, end));
@@ -115,8 +120,10 @@ export class PublicSite {
     if (this.fresh) await this.refresh(host, this.fresh);
     // Taken before reading: a flush that lands while this request reads keeps its answer out of the cache.
     const ticket = this.cache.ticket();
-    const site = this.directory.peek(host) ?? (await this.directory.resolve(host));
+    const matched = await this.directory.match(host);
+    const site = matched?.site;
     if (!site) return notFoundPage("no_site");
+    if (matched.alias) return aliasRedirect(site.domain, this.port, url);
     // An absolute-form target (`GET http://host/x`) names no path of this site.
     if (path.charCodeAt(0) !== 47) return notFoundPage("no_page");
     if (address !== path) return this.variant(site.id, address, url.slice(end));
@@ -140,6 +147,13 @@ export class PublicSite {
     if (html === null) return notFoundPage("frame_deleted");
     const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(html, "utf8"), printed: "on_request" }, ticket);
     return this.send(entry, "on_request", ifNoneMatch);
+  }
+
+  /** A request on an alias of a site (media, stylesheets): its 301 to the primary domain; null on any other host. */
+  async aliasAnswer(host: string, url: string): Promise<PublicAnswer | null> {
+    if (this.fresh) await this.refresh(host, this.fresh);
+    const matched = await this.directory.match(host);
+    return matched?.alias ? aliasRedirect(matched.site.domain, this.port, url) : null;
   }
 
   /**

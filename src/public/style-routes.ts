@@ -22,6 +22,8 @@ export function publicStyleRoutes(app: FastifyInstance, site: PublicSite, gate: 
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
+    const moved = await site.aliasAnswer(hostOf(request.headers.host), request.url);
+    if (moved) return reply.code(moved.status).headers(moved.headers).send(moved.body);
     const address = styleAddressOf(request.url);
     if (address === null) return answerPage(request, reply);
     const host = hostOf(request.headers.host);

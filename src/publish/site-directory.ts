@@ -1,14 +1,17 @@
 // Host → site for public requests, held in memory so a cached page needs no database read.
-// An unknown host gets the main site.
+// An unknown host gets the main site. A host that is an alias of a site (issue 19) maps to that
+// site and is marked as one: the public site answers it 301 to the site's primary domain
+// (`primaryOf`), from memory too.
 //
 // A site write (create, re-domain, delete) makes stale only what names that site: the hosts that
 // map to it (its old domain), and the hosts that matched no domain and were given the main site
 // (its new domain may be one of them). `forgetSite` drops just those, so creating or changing one
-// site never makes another site's next request look its host up again (issue 16). `clear()`
+// site never makes another site's next request look its host up again (issue 16). An alias added
+// or removed is such a site write: the alias matched no site before, or maps to the site. `clear()`
 // drops everything. Each is reported to a listener (invalidation.ts tells the other service
 // processes); `applyForget`/`applyClear` are another process's, applied without being reported.
 import type { Db } from "../store/database.ts";
-import { MAIN_SITE_ID, siteByDomain, siteById, type SiteRow } from "../site/sites.ts";
+import { MAIN_SITE_ID, siteByAlias, siteByDomain, siteById, type SiteRow } from "../site/sites.ts";
 
 /** Told of each local change: the site whose hosts were forgotten, or null for a clear of every host. */
 export type DirectoryListener = (siteId: number | null) => void;
@@ -19,6 +22,8 @@ export class SiteDirectory {
   private readonly byHost = new Map<string, SiteRow>();
   /** Hosts that matched no site's domain (given the main site). */
   private readonly unmatched = new Set<string>();
+  /** Hosts that are an alias of the site they map to. */
+  private readonly aliases = new Set<string>();
   private listener: DirectoryListener | null = null;
   /** Ticks on every clear or forget: a lookup that started before one does not store its answer. */
   private generation = 0;
@@ -26,16 +31,30 @@ export class SiteDirectory {
   constructor(private readonly db: Db) {}
 
   async resolve(host: string): Promise<SiteRow | undefined> {
+    return (await this.match(host))?.site;
+  }
+
+  /** The host's site, and whether the host is an alias of it (answered 301 to `site.domain`). */
+  async match(host: string): Promise<{ site: SiteRow; alias: boolean } | undefined> {
     const known = this.byHost.get(host);
-    if (known) return known;
+    if (known) return { site: known, alias: this.aliases.has(host) };
     const generation = this.generation;
-    const matched = await siteByDomain(this.db, host);
+    const primary = await siteByDomain(this.db, host);
+    const aliasOf = primary ? undefined : await siteByAlias(this.db, host);
+    const matched = primary ?? aliasOf;
     const site = matched ?? (await siteById(this.db, MAIN_SITE_ID));
-    if (site && this.byHost.size < MAX_HOSTS && generation === this.generation) {
+    if (!site) return undefined;
+    if (this.byHost.size < MAX_HOSTS && generation === this.generation) {
       this.byHost.set(host, site);
       if (!matched) this.unmatched.add(host);
+      if (aliasOf) this.aliases.add(host);
     }
-    return site;
+    return { site, alias: aliasOf !== undefined };
+  }
+
+  /** The primary domain of the site a known host is an alias of, without touching the database. */
+  primaryOf(host: string): string | undefined {
+    return this.aliases.has(host) ? this.byHost.get(host)?.domain : undefined;
   }
 
   /** The site a host maps to without touching the database, when known. */
@@ -68,6 +87,7 @@ export class SiteDirectory {
       if (site.id === siteId || this.unmatched.has(host)) {
         this.byHost.delete(host);
         this.unmatched.delete(host);
+        this.aliases.delete(host);
       }
     }
   }
@@ -77,6 +97,7 @@ export class SiteDirectory {
     this.generation++;
     this.byHost.clear();
     this.unmatched.clear();
+    this.aliases.clear();
   }
 
   /** How many hosts are known (for tests and diagnostics). */

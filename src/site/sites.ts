@@ -13,3 +13,40 @@ export function siteById(db: Db, id: number): Promise<SiteRow | undefined> {
 export function siteByDomain(db: Db, domain: string): Promise<SiteRow | undefined> {
   return db.selectFrom("sites").selectAll().where("domain", "=", domain).executeTakeFirst();
 }
+
+/** The site a domain is an alias of (issue 19), or undefined; `domain` as stored (normalised). */
+export function siteByAlias(db: Db, domain: string): Promise<SiteRow | undefined> {
+  return db
+    .selectFrom("site_domains")
+    .innerJoin("sites", "sites.id", "site_domains.site_id")
+    .selectAll("sites")
+    .where("site_domains.domain", "=", domain)
+    .where("site_domains.is_primary", "=", 0)
+    .executeTakeFirst();
+}
+
+export interface SiteDomain {
+  domain: string;
+  primary: boolean;
+}
+
+/** Every domain of a site: its primary one (`sites.domain`) first, then its aliases by name. */
+export async function domainsOf(db: Db, site: SiteRow): Promise<SiteDomain[]> {
+  const aliases = await db
+    .selectFrom("site_domains")
+    .select("domain")
+    .where("site_id", "=", site.id)
+    .where("is_primary", "=", 0)
+    .execute();
+  // Sorted here, by code units: PostgreSQL's collation may order `-` and `.` otherwise.
+  const names = aliases.map((row) => row.domain).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [{ domain: site.domain, primary: true }, ...names.map((domain) => ({ domain, primary: false }))];
+}
+
+/** Which site holds a domain, as primary or alias, or undefined. */
+export async function domainHolder(db: Db, domain: string): Promise<{ siteId: number; primary: boolean } | undefined> {
+  const primary = await db.selectFrom("sites").select("id").where("domain", "=", domain).executeTakeFirst();
+  if (primary) return { siteId: primary.id, primary: true };
+  const row = await db.selectFrom("site_domains").select(["site_id", "is_primary"]).where("domain", "=", domain).executeTakeFirst();
+  return row ? { siteId: row.site_id, primary: row.is_primary === 1 } : undefined;
+}

@@ -16,6 +16,7 @@ import * as m0040 from "./migrations/0040_invalidation_marks.ts";
 import * as m0050 from "./migrations/0050_quotas.ts";
 import * as m0060 from "./migrations/0060_media.ts";
 import * as m0070 from "./migrations/0070_styles.ts";
+import * as m0080 from "./migrations/0080_domains.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -28,6 +29,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0050_quotas", m0050.up],
   ["0060_media", m0060.up],
   ["0070_styles", m0070.up],
+  ["0080_domains", m0080.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

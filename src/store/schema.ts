@@ -9,6 +9,14 @@ export interface SitesTable {
   created_at_gmt: string;
 }
 
+/** Every domain of every site (issue 19), normalised; `sites.domain` is the primary one's copy. */
+export interface SiteDomainsTable {
+  domain: string;
+  site_id: number;
+  /** 1 for the site's primary domain, 0 for an alias. */
+  is_primary: number;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   login: string;
@@ -245,6 +253,7 @@ export interface Tables {
   frame_bakes: FrameBakesTable;
   static_copies: StaticCopiesTable;
   sites: SitesTable;
+  site_domains: SiteDomainsTable;
   users: UsersTable;
   memberships: MembershipsTable;
   tokens: TokensTable;

@@ -1,0 +1,57 @@
+// A site's domains (issue 19; docs/domains.md): GET and POST /api/sites/{id}/domains and
+// DELETE /api/sites/{id}/domains/{domain}, super-administrators only, with the other network
+// calls on a site.
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { fail } from "../errors.ts";
+import { ok } from "../http/ok.ts";
+import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import type { Caller } from "../site/callers.ts";
+import { unknownFields } from "../warnings.ts";
+import { addAlias, listDomains, removeAlias } from "./domains-service.ts";
+
+const Domain = Obj({ domain: Type.String(), primary: Type.Boolean() }, "A domain of the site: its primary one, or an alias answering 301 to it");
+const Domains = Type.Array(Domain, { description: "The primary domain first, then the aliases by name" });
+const Listed = Success({ site_id: Type.Integer(), domains: Domains });
+const Changed = Success({ site_id: Type.Integer(), domain: Domain, domains: Domains });
+
+function caller(request: FastifyRequest): Caller {
+  if (!request.caller) throw fail("missing_token");
+  return request.caller;
+}
+
+const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+
+export function domainRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const tags = ["network"];
+
+  app.get("/api/sites/:id/domains", {
+    schema: { tags, summary: "A site's domains: the primary one first, then its aliases (super-administrator)", params: Obj({ id: Type.String() }), response: { 200: Listed, ...commonErrors } },
+  }, async (request) => ok({ ...(await listDomains(ctx, caller(request), idOf(request))) }));
+
+  app.post("/api/sites/:id/domains", {
+    schema: {
+      tags,
+      summary: "Add an alias: requests on it answer 301 to the same address on the primary domain (super-administrator); normalised (lower case, punycode), 400 invalid_domain, 409 domain_taken",
+      params: Obj({ id: Type.String() }),
+      body: Obj({ domain: Opt(Type.String()) }),
+      response: { 201: Changed, ...commonErrors },
+    },
+  }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const added = await addAlias(ctx, caller(request), idOf(request), body);
+    return reply.code(201).send(ok({ ...added }, unknownFields(body, ["domain"])));
+  });
+
+  app.delete("/api/sites/:id/domains/:domain", {
+    schema: {
+      tags,
+      summary: "Remove an alias (super-administrator); the primary domain is 409 domain_is_primary, a domain that is no alias of the site 404 domain_not_found",
+      params: Obj({ id: Type.String(), domain: Type.String() }),
+      response: { 200: Success({ site_id: Type.Integer(), domain: Domain, deleted: Type.Boolean(), domains: Domains }), ...commonErrors },
+    },
+  }, async (request) => {
+    const params = request.params as { id: string; domain: string };
+    return ok({ ...(await removeAlias(ctx, caller(request), params.id, params.domain)), deleted: true });
+  });
+}
