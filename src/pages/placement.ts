@@ -48,7 +48,7 @@ export async function placeAtPath(trx: Db, siteId: number, lang: string, segment
   let placement: Placement = { ...TOP, stubs: [] };
   const wanted = `/${segments.join("/")}`;
   for (const raw of segments) {
-    const segment = slugify(raw);
+    const segment = slugify(raw, lang);
     if (segment === "") throw fail("invalid_field", { field, segment: raw }, `The path segment "${raw}" has no letters or digits.`);
     let row = await pageAt(trx, siteId, placement.parentId, lang, segment);
     if (!row) {

@@ -82,7 +82,7 @@ async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promi
 }
 
 async function createPage(trx: Db, siteId: number, lang: string, where: Placement, change: PageChange & { title: string }, now: string): Promise<Written> {
-  const desired = change.slug?.slug ?? slugFromTitle(change.title);
+  const desired = change.slug?.slug ?? slugFromTitle(change.title, lang);
   const slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang));
   const values = {
     site_id: siteId, parent_id: where.parentId, lang, slug, path: childPath(where.parentPath, slug), title: change.title,
@@ -270,7 +270,7 @@ export async function publishPage(ctx: ServiceContext, site: SiteRow, body: Reco
 
   return writeAndAnnounce(ctx, site, warnings, async (trx, now, region) => {
     const where = (await placement(trx, site.id, input.state, pageLang, { parent: input.parent, url: input.url }, input.createMissing, now)) ?? TOP;
-    const slug = input.slug?.slug ?? slugFromTitle(input.title ?? "");
+    const slug = input.slug?.slug ?? slugFromTitle(input.title ?? "", pageLang);
     const existing = await pageAt(trx, site.id, where.parentId, pageLang, slug);
     if (existing) {
       const written = await updatePage(trx, site.id, existing, { ...columnsOf(input), status }, now, warnings, region);

@@ -132,7 +132,7 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
         warnings.push(warning("parent_not_translated", `The origin's parent page has no "${lang}" translation; the translation stands at the top.`, { parent: current.parent_id, lang }));
       }
     }
-    const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title) : current.slug);
+    const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title, lang) : current.slug);
     const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
     const values = {
       site_id: site.id, parent_id: parentId, lang, slug: finalSlug, path: childPath(parentPath, finalSlug), title: title ?? current.title,

@@ -87,7 +87,7 @@ describe("data sources (GET /data/{source}, POST /data/resolve)", () => {
     const r = await source(id, "languages", { page: String(de.body.page.id) });
     assert.deepEqual(r.body.items, [
       { code: "en", name: "English", default: true, prefix: "", url: `http://src${n}.localhost:8080/`, current: false, page_id: en.page.id, page_url: `http://src${n}.localhost:8080/about/` },
-      { code: "de", name: "Deutsch", default: false, prefix: "/de/", url: `http://src${n}.localhost:8080/de/`, current: true, page_id: de.body.page.id, page_url: `http://src${n}.localhost:8080/de/uber-uns/` },
+      { code: "de", name: "Deutsch", default: false, prefix: "/de/", url: `http://src${n}.localhost:8080/de/`, current: true, page_id: de.body.page.id, page_url: `http://src${n}.localhost:8080/de/ueber-uns/` },
     ]);
     assert.equal(r.body.meta.active, true);
   });

@@ -188,7 +188,7 @@ describe("POST /menus", () => {
         lang: "de",
         theme: "blocks",
         allow_invalid: true,
-        items: ["uber-uns", { page: draft.id }, { url: "/kontakt", title: "Kontakt", target: "_blank", classes: "cta  big" }],
+        items: ["ueber-uns", { page: draft.id }, { url: "/kontakt", title: "Kontakt", target: "_blank", classes: "cta  big" }],
       },
     });
     assert.equal(r.status, 201, r.text);
@@ -197,7 +197,7 @@ describe("POST /menus", () => {
     assert.equal(r.body.theme, "blocks");
     assert.deepEqual({ ...r.body.menu, id: 0 }, { id: 0, name: "Kopfzeile", slug: "kopf", items: 2, assigned: [{ location: "header", lang: "de" }] });
     assert.deepEqual(r.body.items.map((i: any) => [i.at, i.title, i.type, i.page, i.url, i.target, i.classes]), [
-      ["0", "Über uns", "post_type", about.id, "http://lingual.localhost:8080/de/uber-uns/", "", ""],
+      ["0", "Über uns", "post_type", about.id, "http://lingual.localhost:8080/de/ueber-uns/", "", ""],
       ["2", "Kontakt", "custom", null, "http://lingual.localhost:8080/kontakt", "_blank", "cta big"],
     ]);
     assert.deepEqual(r.body.invalid, [{ at: "1", page: draft.id, title: "Entwurf", status: "draft", reason: "draft" }]);
