@@ -13,6 +13,7 @@ const LAYERS = [
   { name: "markup", path: "^src/markup/", owns: "the pure frame-markup compiler" },
   { name: "site", path: "^src/site/", owns: "a site's facts, read-only: rows, settings, languages, addresses, callers" },
   { name: "quotas", path: "^src/quotas/", owns: "per-site quotas: limits, use counters kept by every counted write, requireRoom" },
+  { name: "redirects", path: "^src/redirects/", owns: "redirects of a site: made by hand or when a page's address changes; chains collapsed" },
   { name: "publish", path: "^src/publish/", owns: "the publish contract and engine" },
   { name: "http", path: "^src/http/", owns: "HTTP plumbing: auth, limits, site scope, envelopes" },
   // The features, in their one written order.
@@ -24,6 +25,7 @@ const LAYERS = [
   { name: "data", path: "^src/data/", owns: "data sets and sources" },
   { name: "media", path: "^src/media/", owns: "media: uploads, records, variants, use in frames" },
   { name: "styles", path: "^src/styles/", owns: "stylesheets: checked, bundled, served copies" },
+  { name: "seo", path: "^src/seo/", owns: "SEO: site defaults, page SEO calls, redirects API, sitemap and robots.txt" },
   { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
   { name: "public", path: "^src/public/", owns: "the public site" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },

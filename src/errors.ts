@@ -116,6 +116,11 @@ export const MESSAGES = {
   style_not_found: "No such stylesheet in this theme.",
   style_in_use: "Frames link this stylesheet, or other stylesheets import it (see frames and imported_by); pass ?force=1 to delete it anyway.",
   invalid_css: "The CSS cannot be used (see line, column and message); nothing was stored.",
+
+  // SEO and addresses (issue 19)
+  invalid_redirect_status: "A redirect's status is 301 (the default), 302, 307 or 308.",
+  redirect_shadows_page: "A live page answers at this address; a redirect never shadows a page (see page).",
+  redirect_not_found: "No such redirect on this site.",
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

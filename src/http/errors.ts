@@ -128,6 +128,11 @@ const ANSWERS = {
   style_not_found: { status: 404 },
   style_in_use: { status: 409 },
   invalid_css: { status: 422 },
+
+  // SEO and addresses (issue 19)
+  invalid_redirect_status: { status: 400 },
+  redirect_shadows_page: { status: 409 },
+  redirect_not_found: { status: 404 },
 } satisfies Record<ErrorCode, Answer>;
 
 /** An error in the form the HTTP layer answers it: the service error plus status, envelope and headers. */

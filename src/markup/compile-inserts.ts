@@ -92,6 +92,13 @@ export class InsertCompiler {
       case "styles":
         prog.hole(start, end, stylesOp(a, ins, start));
         return;
+      case "seo":
+        // The head tags of the page shown: its title, address, translations and SEO fields.
+        a.source("seo");
+        a.source("page");
+        a.liveReason("insert svc/seo");
+        prog.hole(start, end, insertOp("seo", ins, start));
+        return;
     }
   }
 

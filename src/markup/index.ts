@@ -18,4 +18,5 @@ export type {
   RenderContext,
   RenderOptions,
   RenderResult,
+  SeoHead,
 } from "./types.ts";

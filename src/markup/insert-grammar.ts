@@ -126,7 +126,7 @@ export function parseInsert(html: string, start: number, end: number): ParsedIns
 }
 
 /** The inserts this module knows, by full name. */
-export type InsertKind = "frame" | "partial" | "menu" | "repeat" | "lang" | "image" | "styles";
+export type InsertKind = "frame" | "partial" | "menu" | "repeat" | "lang" | "image" | "styles" | "seo";
 export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, InsertKind>([
   ["svc/frame", "frame"],
   ["svc/partial", "partial"],
@@ -136,6 +136,7 @@ export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, In
   ["op/lang-switcher", "lang"],
   ["svc/image", "image"],
   ["svc/styles", "styles"],
+  ["svc/seo", "seo"],
 ]);
 
 /** Keys that name an embedded frame, in the order they are tried. `name` is the main key. */

@@ -5,6 +5,7 @@
 import { OverBudget, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
 import { imageHtml } from "./image-html.ts";
+import { seoHeadHtml } from "./seo-html.ts";
 import { langSwitcherHtml, menuHtml } from "./lists-html.ts";
 import type { InsertOp, Op, RepeatOp } from "./program.ts";
 import type { CompiledFrame, MarkupWarning, RenderContext, RenderOptions, RenderResult } from "./types.ts";
@@ -178,6 +179,12 @@ class Renderer {
         this.blocks++;
         this.out.push(op.open, this.image(op, frame), op.close);
         return;
+      case "seo": {
+        this.blocks++;
+        const head = this.ctx.seo();
+        this.out.push(op.open, head ? seoHeadHtml(head) : "", op.close);
+        return;
+      }
       case "styles":
         this.blocks++;
         this.out.push(op.open);

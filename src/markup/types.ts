@@ -81,6 +81,29 @@ export interface MediaView {
   variants: ReadonlyArray<{ url: string; width: number }>;
 }
 
+/** What `svc/seo` prints for the page shown (publish/seo-head.ts), every URL absolute. */
+export interface SeoHead {
+  /** The title template applied to the page's SEO title (else its title). */
+  title: string;
+  /** The page's description, else the site's; "" prints none. */
+  description: string;
+  canonical: string;
+  /** One per published translation, itself included, then `x-default`; none on a site without languages. */
+  alternates: ReadonlyArray<{ hreflang: string; href: string }>;
+  ogTitle: string;
+  /** `website` on the home page, `article` elsewhere. */
+  ogType: string;
+  /** The page's image, else the site's (an absolute URL); null prints none. */
+  image: string | null;
+  siteName: string;
+  /** `en_US`-style, from the page's language; null without one. */
+  locale: string | null;
+  twitterSite: string;
+  noindex: boolean;
+  /** A schema.org WebSite (home page) or BreadcrumbList (other pages). */
+  jsonLd: unknown;
+}
+
 export interface RenderContext {
   /** site.*, settings.*, page.*, data.* (and any token outside item.* / vars.*); undefined = no value. */
   value(token: string): unknown;
@@ -98,6 +121,8 @@ export interface RenderContext {
   media(ref: string): MediaView | undefined;
   /** The address of a stylesheet of the site's theme (svc/styles); undefined when it has none by that name. */
   style(name: string): string | undefined;
+  /** The head tags of the page shown (svc/seo); undefined without a page (a frame's own bake). */
+  seo(): SeoHead | undefined;
 }
 export interface RenderOptions {
   /** Slug of the frame being rendered, so that a frame embedding itself is caught at once. */

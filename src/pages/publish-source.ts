@@ -6,6 +6,8 @@ import type { Db } from "../store/database.ts";
 import { descendantsOf, groupMembers, LITE, liteRowsOf, pageById, withAncestors, type PageLite } from "./queries.ts";
 import { fieldsOf } from "./record.ts";
 import { PageTree } from "./tree.ts";
+import { lookupPage } from "./refs.ts";
+import { seoOf } from "./seo.ts";
 import { siteIdValue } from "../store/by-id.ts";
 
 async function scoped(db: Db, siteId: number, scope: PageScope): Promise<PageLite[]> {
@@ -30,4 +32,9 @@ export const pagePublishSource: PublishSources["pages"] = {
   tree: async (db, siteId, scope) => new PageTree(scope ? await scoped(db, siteId, scope) : await liteRowsOf(db, siteId)),
   page: pageById,
   fields: fieldsOf,
+  seo: seoOf,
+  async home(db, siteId, ref) {
+    const found = await lookupPage(db, siteId, ref);
+    return "found" in found ? { id: found.found.id, translation_group: found.found.translation_group } : null;
+  },
 };

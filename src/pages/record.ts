@@ -5,6 +5,7 @@ import { pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.
 import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type StaticCopyFacts } from "./frames-link.ts";
 import { groupMembers, withAncestors, type PageRow } from "./queries.ts";
 import { PageTree } from "./tree.ts";
+import { seoOf, type PageSeo } from "./seo.ts";
 
 export interface Printed {
   how: "static" | "on_request" | "none";
@@ -33,6 +34,8 @@ export interface PageRecord {
   frame: string | null;
   content: string;
   fields: Record<string, unknown>;
+  /** The page's own SEO fields (issue 19); null ones use the defaults. */
+  seo: PageSeo;
   visible: boolean;
   static: StaticState;
   printed: Printed;
@@ -140,6 +143,7 @@ export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
     frame: frameSlugOf(row.frame_id, rc.frames),
     content: row.content,
     fields: fieldsOf(row),
+    seo: seoOf(row),
     visible,
     static: staticOf(printed, copy, rc.addressing.origin),
     printed,

@@ -14,6 +14,14 @@ const Str = Type.String();
 const Null = Type.Null();
 const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
 
+export const PageSeoSchema = Obj({
+  title: Type.Union([Str, Null], { description: "the SEO title (the site's template is applied to it); null: the page's title" }),
+  description: Type.Union([Str, Null], { description: "null: the site's description" }),
+  canonical: Type.Union([Str, Null], { description: "a site path or an absolute URL; null: the page's own address" }),
+  noindex: Type.Boolean(),
+  og_image: Type.Union([Str, Null], { description: "a media id or slug; null: the site's image" }),
+});
+
 export const PageRecordSchema = Obj({
   id: Type.Integer(),
   title: Str,
@@ -27,6 +35,7 @@ export const PageRecordSchema = Obj({
   frame: Type.Union([Str, Null], { description: "slug of the page's frame, or null" }),
   content: Str,
   fields: Obj({}),
+  seo: PageSeoSchema,
   visible: Type.Boolean({ description: "published and every ancestor published" }),
   static: Obj({ published: Type.Boolean(), url: Type.Union([Str, Null]), bytes: Type.Union([Type.Integer(), Null]), reason: Type.Union([Str, Null]) }),
   printed: Obj({ how: Type.Union([Type.Literal("static"), Type.Literal("on_request"), Type.Literal("none")]), reason: Str }),
@@ -45,6 +54,7 @@ const WriteFields = {
   content: Opt(Type.Union([Str, Null], { description: "HTML" })),
   fields: Opt(Type.Union([Obj({}), Null])),
   frame: Opt(Type.Union([Str, Null], { description: "frame id or slug; null takes the frame off" })),
+  seo: Opt(Type.Union([Obj({}), Null], { description: "the page's SEO fields (title, description, canonical, noindex, og_image), as PATCH /seo/pages/{ref}; null restores every default" })),
   create_missing_parents: Opt(Type.Boolean()),
 };
 const PublishBody = Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields });

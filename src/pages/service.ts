@@ -30,6 +30,8 @@ import { siteAddressing } from "../site/addresses.ts";
 import { movePaths, parentPathOf, placement, TOP, type Placement, type Stub } from "./placement.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import { recordAddressChanges } from "./moves.ts";
+import { NO_SEO, requireMedia, seoJsonAfter, seoOf, seoPatchFrom, type PageSeo } from "./seo.ts";
 
 export interface SlugChanged {
   from: string;
@@ -58,6 +60,7 @@ interface PageChange {
   content?: string;
   fields?: Record<string, unknown>;
   frameId?: string | null;
+  seo?: Partial<PageSeo>;
 }
 
 interface Written {
@@ -87,7 +90,7 @@ async function createPage(trx: Db, siteId: number, lang: string, where: Placemen
   const values = {
     site_id: siteId, parent_id: where.parentId, lang, slug, path: childPath(where.parentPath, slug), title: change.title,
     status: change.status ?? "publish", content: change.content ?? "", fields_json: JSON.stringify(change.fields ?? {}),
-    frame_id: change.frameId ?? null, translation_group: null, created_at_gmt: now, updated_at_gmt: now,
+    frame_id: change.frameId ?? null, translation_group: null, seo_json: seoJsonAfter(NO_SEO, change.seo ?? {}), created_at_gmt: now, updated_at_gmt: now,
   };
   await requireRoom(trx, siteId, { pages: 1, stored_bytes: pageBytes(values) });
   const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
@@ -143,6 +146,7 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
       ...(change.content !== undefined ? { content: change.content } : {}),
       ...(fieldsJson !== undefined ? { fields_json: fieldsJson } : {}),
       ...(change.frameId !== undefined ? { frame_id: change.frameId } : {}),
+      ...(change.seo !== undefined ? { seo_json: seoJsonAfter(seoOf(page), change.seo) } : {}),
       updated_at_gmt: now,
     })
     .where("site_id", "=", siteId)
@@ -176,7 +180,8 @@ async function writeAndAnnounce(
     const id = done.written.row.id;
     const { before, after, subjects } = await region.trees([id], [...(done.written.created ? [id] : []), ...done.stubs.map((stub) => stub.id)]);
     const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site", subjects);
-    const changes = pageChangesBetween(before, after, [id], subjects);
+    // Pages that moved leave a redirect behind; an address a page took is freed of one.
+    const changes = [...pageChangesBetween(before, after, [id], subjects), ...(await recordAddressChanges(trx, site.id, now, { before, after, within: subjects }, addressing))];
     // What prints the page (its own output first), within the render budgets, or nothing is written.
     const trial = changes.length > 0 ? await ctx.publisher.check(trx, site.id, changes) : undefined;
     return { ...done, offline, changes, trial };
@@ -222,12 +227,14 @@ async function readChange(ctx: ServiceContext, site: SiteRow, body: Record<strin
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, body.lang);
   const frameId = Object.hasOwn(body, "frame") ? await frameIdFromRef(ctx.db, site.id, body.frame) : undefined;
-  return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId };
+  const seo = seoPatchFrom(body.seo, warnings);
+  await requireMedia(ctx.db, site.id, seo?.og_image ?? null, "seo.og_image");
+  return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId, seo };
 }
 
 /** The stored columns a write body sets (placement and language are decided by the caller). */
 function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageChange {
-  return { title: input.title, slug: input.slug, status: input.status, content: input.content, fields: input.fields, frameId: input.frameId };
+  return { title: input.title, slug: input.slug, status: input.status, content: input.content, fields: input.fields, frameId: input.frameId, seo: input.seo };
 }
 
 /**
@@ -364,7 +371,8 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
       reparented.push(child.id);
     }
     const afterTree = new PageTree(await liteRowsOf(trx, site.id));
-    return { changes: pageChangesBetween(beforeTree, afterTree, [page.id]), offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted") };
+    const moved = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree }, addressing);
+    return { changes: [...pageChangesBetween(beforeTree, afterTree, [page.id]), ...moved], offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted") };
   });
   warnings.push(...offline);
   if (options.dryRun) return { page: before, deleted: false, trashed: false, dry_run: true, applied: false, rebaked: nothingRebaked(), warnings };

@@ -19,6 +19,7 @@ import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
 import { announce, type SlugChanged } from "./service.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
+import { recordAddressChanges } from "./moves.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 
@@ -52,7 +53,8 @@ async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx
     const before = new PageTree(await liteRowsOf(trx, siteId));
     const result = await work(trx);
     const after = new PageTree(await liteRowsOf(trx, siteId));
-    const changes = pageChangesBetween(before, after);
+    const addressing = { langs: await languageState(trx, siteId) };
+    const changes = [...pageChangesBetween(before, after), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after }, addressing))];
     const trial = changes.length > 0 ? await ctx.publisher.check(trx, siteId, changes) : undefined;
     return { result, changes, trial };
   });

@@ -10,7 +10,7 @@ import type { Db } from "../store/database.ts";
 import type { PageRow } from "../pages/queries.ts";
 import type { PageCache, CachedPage } from "../publish/page-cache.ts";
 import type { SiteDirectory } from "../publish/site-directory.ts";
-import { resolvePublicPage } from "./resolve-page.ts";
+import { resolvePublicPage } from "../pages/at-address.ts";
 import { isDatabaseUnavailable } from "../store/errors.ts";
 import { canonicalPath, canonicalPathEnd, pathEndOf } from "../site/addresses.ts";
 import { aliasRedirect } from "./alias-redirect.ts";

@@ -50,10 +50,22 @@ export type Change =
    * address (all frames and pages).
    */
   | { kind: "site"; name?: boolean; domain?: boolean }
+  /**
+   * Redirects were made or removed at these public addresses (canonical, with their language
+   * prefix): a page's address changed, a page took an address over, or one was written by hand.
+   * What those addresses answer changed; no frame prints it.
+   */
+  | { kind: "redirects"; addresses: readonly string[] }
+  /**
+   * The site's SEO defaults changed. `head` (absent: true): what frames printing `svc/seo`
+   * (source `seo`) print — title template, description, image, noindex, Twitter site.
+   * `robots`: what robots.txt says (noindex, robots_extra).
+   */
+  | { kind: "seo"; head?: boolean; robots?: boolean }
   /** Cached renders to drop after changes made outside the API (POST /cache/flush). */
   | { kind: "flush"; addresses: readonly string[] | "all" };
 
-export type SettingKey = "name" | "tagline" | "theme" | "default_lang" | "home_page";
+export type SettingKey = "name" | "tagline" | "theme" | "default_lang" | "home_page" | "not_found_page";
 
 /** The `rebaked` object that write answers carry (spec, POST /frames/rebake). */
 export interface Rebaked {
@@ -155,6 +167,26 @@ export interface MediaForRender {
   variants: ReadonlyArray<{ url: string; width: number }>;
 }
 
+/** A page's own SEO fields as renders read them (PublishSources.pages.seo). */
+export interface PageSeoForRender {
+  title: string | null;
+  description: string | null;
+  canonical: string | null;
+  noindex: boolean;
+  og_image: string | null;
+}
+
+/** A site's SEO defaults as renders read them (PublishSources.seo). */
+export interface SiteSeoForRender {
+  /** With `%s` where the page's title goes; the default already applied. */
+  title_template: string;
+  description: string;
+  /** A media reference, or null. */
+  og_image: string | null;
+  noindex: boolean;
+  twitter_site: string;
+}
+
 /** What the engine reads of the features, implemented by each feature and wired in by the app. */
 export interface PublishSources {
   pages: {
@@ -163,6 +195,10 @@ export interface PublishSources {
     page(db: Db, siteId: number, pageId: number): Promise<PageRow | undefined>;
     /** The custom fields of a page. */
     fields(page: PageRow): Record<string, unknown>;
+    /** A page's own SEO fields (null: the default). */
+    seo(page: PageRow): PageSeoForRender;
+    /** The page a `home_page` reference names, or null when it names none. */
+    home(db: Db, siteId: number, ref: number | string): Promise<{ id: number; translation_group: number | null } | null>;
   };
   frames: {
     /** The dependency index of the site's frames; shared, never changed by the reader. */
@@ -186,6 +222,12 @@ export interface PublishSources {
      * each ref that names one; a ref naming nothing, or a file of another site, is absent.
      */
     byRefs(db: Db, siteId: number, refs: readonly string[]): Promise<Map<string, MediaForRender>>;
+  };
+  seo: {
+    /** The site's SEO defaults as renders print them (defaults where none were written). */
+    site(db: Db, siteId: number): Promise<SiteSeoForRender>;
+    /** Whether the site's defaults or any of its pages name one of these media refs as their image. */
+    usesMedia(db: Db, siteId: number, refs: readonly string[]): Promise<boolean>;
   };
   styles: {
     /**

@@ -210,6 +210,8 @@ export class DependencyIndex {
       switch (change.kind) {
         case "settings":
           bySource("settings", (s) => s === "settings" || s === "site");
+          // The default title template names the site (`%s — <site name>`).
+          if (change.keys === undefined || change.keys.includes("name")) bySource("settings", (s) => s === "seo");
           // Menus and stylesheets are kept per theme: a new theme changes what every menu location
           // and every stylesheet link prints.
           if (change.keys?.includes("theme")) bySource("menus", (s) => s.startsWith("menu."));
@@ -221,7 +223,7 @@ export class DependencyIndex {
         case "site":
           // A new domain moves every absolute address (site.url, page and menu links).
           if (change.domain) for (const frame of this.bySlug.values()) add(frame.slug, "site");
-          else if (change.name) bySource("site", (s) => s === "settings" || s === "site");
+          else if (change.name) bySource("site", (s) => s === "settings" || s === "site" || s === "seo");
           break;
         case "languages":
           // Languages move addresses (prefixes) and the language of every output: all frames.
@@ -258,11 +260,14 @@ export class DependencyIndex {
           // changes of the site's theme): the link's address holds the bundle's hash.
           readingAny(new Set(change.names.map((name) => `style.${name}`)));
           break;
+        case "seo":
+          if (change.head !== false) bySource("seo", (s) => s === "seo");
+          break;
         case "all":
           for (const frame of this.bySlug.values()) add(frame.slug, "all");
           break;
         case "pages":
-          bySource("pages", (s) => s === "pages" || s === "pages.children" || s === "breadcrumbs" || s === "page");
+          bySource("pages", (s) => s === "pages" || s === "pages.children" || s === "breadcrumbs" || s === "page" || s === "seo");
           break;
         case "frame": {
           if (this.bySlug.has(change.slug)) add(change.slug, "frame");

@@ -17,6 +17,7 @@ import { Run, type EngineDeps, type RunMode } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
 import { TrialBakes, TrialHandoff } from "./trial-handoff.ts";
+import { notFoundKey, SITEMAP_PAGE_ID } from "./page-cache.ts";
 import { languageState } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
 
@@ -56,6 +57,27 @@ interface RunHow {
   mode?: RunMode;
   reuse?: ReadonlyMap<string, RenderResult>;
   kept?: TrialBakes;
+}
+
+/** robots.txt of a site, cached like a page (public/). */
+export const ROBOTS_ADDRESS = "/robots.txt";
+
+/** Whether a change can alter what a sitemap lists: pages, their addresses and translations, noindex. */
+function changesSitemap(change: Change): boolean {
+  switch (change.kind) {
+    case "page":
+    case "pages":
+    case "all":
+    case "languages":
+    case "seo":
+      return true;
+    case "settings":
+      return change.keys === undefined || change.keys.includes("default_lang") || change.keys.includes("home_page");
+    case "site":
+      return change.domain === true;
+    default:
+      return false;
+  }
 }
 
 export class PublishingEngine implements Publisher {
@@ -136,6 +158,16 @@ export class PublishingEngine implements Publisher {
   }
 
   /**
+   * A media file named as the image of the site's or a page's SEO (`og:image`) is printed by every
+   * frame printing `svc/seo`: its change is an SEO change too.
+   */
+  private async withSeoImages(db: Db, siteId: number, changes: Change[]): Promise<Change[]> {
+    const refs = [...new Set(changes.flatMap((change) => (change.kind === "media" ? change.refs : [])))];
+    if (refs.length === 0 || !(await this.deps.sources.seo.usesMedia(db, siteId, refs))) return changes;
+    return [...changes, { kind: "seo" }];
+  }
+
+  /**
    * Publish runs of one site take turns. A run lets other requests in every few milliseconds
    * (see HOLD_MS) and reads the site's state once, at its start: a write that lands meanwhile is
    * published by its own run, which starts from the state after that write only once this one
@@ -178,10 +210,22 @@ export class PublishingEngine implements Publisher {
         // Named whether or not this process held them: the flush reaches every process.
         this.deps.pages.flushAddresses(siteId, homes);
         urls.push(...homes);
+      } else if (change.kind === "settings" && change.keys?.includes("not_found_page")) {
+        const langs = await languageState(this.deps.db, siteId);
+        const keys = [notFoundKey(null), ...langs.codes.map((code) => notFoundKey(code))];
+        this.deps.pages.flushAddresses(siteId, keys);
+      } else if (change.kind === "redirects") {
+        // Named whether or not this process held them: the flush reaches every process.
+        this.deps.pages.flushAddresses(siteId, change.addresses);
+        urls.push(...change.addresses);
+      } else if (change.kind === "seo" && change.robots) {
+        this.deps.pages.flushAddresses(siteId, [ROBOTS_ADDRESS]);
       } else if (change.kind === "flush") {
         urls.push(...(change.addresses === "all" ? this.deps.pages.flushSite(siteId) : this.deps.pages.flushAddresses(siteId, change.addresses)));
       }
     }
+    // The sitemap lists every page that answers, with its address, translations and noindex.
+    if (changes.some(changesSitemap)) this.deps.pages.flushPages(siteId, [SITEMAP_PAGE_ID]);
     return [...new Set(urls)].sort(byCodeUnits);
   }
 
@@ -189,7 +233,8 @@ export class PublishingEngine implements Publisher {
     const { db = this.deps.db, mode = "publish" } = how;
     const flushed = mode === "trial" ? [] : await this.flushes(siteId, changes);
     // A site's row matters to renders only when it changed what they print.
-    changes = changes.filter((change) => change.kind !== "flush" && !(change.kind === "site" && !change.name && !change.domain));
+    changes = changes.filter((change) => change.kind !== "flush" && change.kind !== "redirects" && !(change.kind === "site" && !change.name && !change.domain));
+    changes = await this.withSeoImages(db, siteId, changes);
     changes = await this.withStyles(db, siteId, changes);
     if (changes.length === 0) return nothingRebaked(flushed);
     if (options.bake !== false) changes = await this.withMenusShowing(db, siteId, changes);

@@ -20,13 +20,36 @@ export type Printed = "static" | "on_request";
 export interface CachedPage {
   siteId: number;
   address: string;
+  /** The page whose change drops it (SITEMAP_PAGE_ID for sitemaps; 0 for none). */
   pageId: number;
   body: Buffer;
   etag: string;
   printed: Printed;
+  /** Answers other than a page (a redirect, a 404 page, sitemap.xml, robots.txt); a page has none. */
+  answer?: CachedAnswer;
+}
+
+/** How a cached answer that is not a page is sent: its status and headers (a redirect's Location). */
+export interface CachedAnswer {
+  status: number;
+  headers: Readonly<Record<string, string>>;
 }
 
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The page id the site's sitemap answers are kept under (they list every page): the publish step
+ * flushes them with this id whenever pages, languages or SEO settings change.
+ */
+export const SITEMAP_PAGE_ID = -1;
+
+/**
+ * The cache key of a site's own 404 page in one language (`not_found_page`, issue 19): not an
+ * address (every address starts with `/`), so no request reaches it but through a miss.
+ */
+export function notFoundKey(lang: string | null): string {
+  return `404:${lang ?? ""}`;
+}
 
 export function etagOf(body: Buffer | string): string {
   return `"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;

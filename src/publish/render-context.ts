@@ -2,7 +2,7 @@
 // that a render can run in the service's thread or, when it is long, in the render worker
 // (render-pool.ts), which receives the same input and the markup of the frames it may embed.
 // No I/O here: render-job.ts reads the database and builds the input.
-import { mediaToken, type CompiledFrame, type LanguageLink, type MediaView, type MenuNode, type RenderContext } from "../markup/index.ts";
+import { mediaToken, type CompiledFrame, type LanguageLink, type MediaView, type MenuNode, type RenderContext, type SeoHead } from "../markup/index.ts";
 
 export interface RenderInput {
   /** The frame rendered. */
@@ -18,6 +18,8 @@ export interface RenderInput {
   media: Array<[string, MediaView]>;
   /** The addresses of the stylesheets of the site's theme the frame and its embeds link (`style.<name>`), by name; a name naming none is absent. */
   styles: Array<[string, string]>;
+  /** The head tags of the page shown, when the frame or an embed prints `svc/seo` (source `seo`). */
+  seo?: SeoHead;
 }
 
 /** A frame a render may embed, by slug and by id. */
@@ -102,5 +104,6 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
     frame: (ref) => frames.get(ref) ?? frames.get(ref.trim().toLowerCase()),
     media: (ref) => media.get(ref),
     style: (name) => styles.get(name),
+    seo: () => input.seo,
   };
 }

@@ -10,6 +10,7 @@ import type { CompiledFrames } from "./compiled-cache.ts";
 import type { MediaForRender, PublishSources } from "./contract.ts";
 import type { SiteState } from "./site-state.ts";
 import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
+import { seoHeadOf } from "./seo-head.ts";
 
 export interface RenderTarget {
   lang: string | null;
@@ -17,8 +18,8 @@ export interface RenderTarget {
   page?: PageRow;
 }
 
-/** Sources answered from the site state itself rather than the data source. */
-const LOCAL = new Set(["site", "settings", "page"]);
+/** Sources answered from the site state itself rather than the data source (`seo`: seo-head.ts). */
+const LOCAL = new Set(["site", "settings", "page", "seo"]);
 
 function settingsValues(state: SiteState): Record<string, unknown> {
   return {
@@ -169,5 +170,6 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     // The stylesheets of the site's theme, at the current address of each bundle.
     styles: styleNames.length === 0 ? [] : [...(await sources.styles.links(db, state.site.id, state.settings.theme, styleNames))],
   };
+  if (target.page && state.index.effectiveSources(slug).has("seo")) input.seo = await seoHeadOf(db, sources, state, target.page, target.lang);
   return { input, frames };
 }

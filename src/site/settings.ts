@@ -11,7 +11,7 @@ export const DEFAULT_THEME = "default";
 /** The stored settings, or the defaults of a site that never wrote any. */
 export async function settingsOf(db: Db, siteId: number): Promise<SettingsRow> {
   const row = await db.selectFrom("site_settings").selectAll().where("site_id", "=", siteId).executeTakeFirst();
-  return row ?? { site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, updated_at_gmt: "" };
+  return row ?? { site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, not_found_page_json: null, updated_at_gmt: "" };
 }
 
 /** The site's languages in the order they were added. */
@@ -19,13 +19,23 @@ export function languagesOf(db: Db, siteId: number): Promise<LanguageRow[]> {
   return db.selectFrom("languages").selectAll().where("site_id", "=", siteId).orderBy("position").orderBy("code").execute();
 }
 
-/** The page the `home_page` setting names (an id or a slug as given), or null while none is set. */
-export function homePageOf(settings: Pick<SettingsRow, "home_page_json">): number | string | null {
-  if (settings.home_page_json === null) return null;
+/** A page reference kept as JSON (an id or a slug or path as given), or null. */
+function pageRefOf(json: string | null): number | string | null {
+  if (json === null) return null;
   try {
-    const value = JSON.parse(settings.home_page_json) as unknown;
+    const value = JSON.parse(json) as unknown;
     return typeof value === "number" || typeof value === "string" ? value : null;
   } catch {
     return null;
   }
+}
+
+/** The page the `home_page` setting names (an id or a slug as given), or null while none is set. */
+export function homePageOf(settings: Pick<SettingsRow, "home_page_json">): number | string | null {
+  return pageRefOf(settings.home_page_json);
+}
+
+/** The page the `not_found_page` setting names, shown with status 404 for unknown addresses; null while none is set. */
+export function notFoundPageOf(settings: Pick<SettingsRow, "not_found_page_json">): number | string | null {
+  return pageRefOf(settings.not_found_page_json);
 }

@@ -17,6 +17,7 @@ import * as m0050 from "./migrations/0050_quotas.ts";
 import * as m0060 from "./migrations/0060_media.ts";
 import * as m0070 from "./migrations/0070_styles.ts";
 import * as m0080 from "./migrations/0080_domains.ts";
+import * as m0090 from "./migrations/0090_seo.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -30,6 +31,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0060_media", m0060.up],
   ["0070_styles", m0070.up],
   ["0080_domains", m0080.up],
+  ["0090_seo", m0090.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -87,6 +87,8 @@ export interface SiteSettingsTable {
   theme: string;
   default_lang: string | null;
   home_page_json: string | null;
+  /** The page shown with status 404 for unknown addresses (a reference as written), or null. */
+  not_found_page_json: string | null;
   updated_at_gmt: string;
 }
 
@@ -112,6 +114,8 @@ export interface PagesTable {
   fields_json: string;
   frame_id: string | null;
   translation_group: number | null;
+  /** The page's own SEO fields (title, description, canonical, noindex, og_image); `{}` for none. */
+  seo_json: Generated<string>;
   created_at_gmt: string;
   updated_at_gmt: string;
 }
@@ -248,6 +252,34 @@ export interface StyleCopiesTable {
   replaced_at_gmt: string | null;
 }
 
+/** A site's SEO defaults (issue 19); no row: every default. */
+export interface SiteSeoTable {
+  site_id: number;
+  /** null: `%s — <site name>`. */
+  title_template: string | null;
+  description: string;
+  /** A media reference (id or slug) as written, or null. */
+  og_image: string | null;
+  noindex: number;
+  twitter_site: string;
+  robots_extra: string;
+  updated_at_gmt: string;
+}
+
+/** An address of a site answering a redirect (issue 19). */
+export interface RedirectsTable {
+  id: Generated<number>;
+  site_id: number;
+  /** The canonical address redirected, with its language prefix (`/old/`, `/de/alt/`). */
+  from_path: string;
+  /** A site path or an absolute URL, sent as it is in Location. */
+  to_target: string;
+  status: number;
+  /** 1 when made because a page's address changed. */
+  auto: number;
+  created_at_gmt: string;
+}
+
 export interface Tables {
   frames: FramesTable;
   frame_bakes: FrameBakesTable;
@@ -269,6 +301,8 @@ export interface Tables {
   media: MediaTable;
   styles: StylesTable;
   style_copies: StyleCopiesTable;
+  site_seo: SiteSeoTable;
+  redirects: RedirectsTable;
 }
 
 /** A page row as read. */

@@ -1,7 +1,7 @@
 // Builds a RenderContext from plain fixture data, so a fixture file holds everything a
 // render reads: token values, repeat sources, menus, language links and other frames.
 import { compileFrame } from "../../src/markup/index.ts";
-import type { CompiledFrame, LanguageLink, MediaView, MenuNode, RenderContext } from "../../src/markup/index.ts";
+import type { CompiledFrame, LanguageLink, MediaView, MenuNode, RenderContext, SeoHead } from "../../src/markup/index.ts";
 
 export interface FixtureContext {
   /** token -> value (any JSON: objects and arrays count as no value). */
@@ -17,6 +17,8 @@ export interface FixtureContext {
   media?: Record<string, MediaView>;
   /** stylesheet name -> the address its link prints. */
   styles?: Record<string, string>;
+  /** the head tags svc/seo prints for the page shown. */
+  seo?: SeoHead;
 }
 
 export function joined(text: string | string[]): string {
@@ -73,6 +75,10 @@ export function fixtureContext(data: FixtureContext = {}): RenderContext & { cal
     style(name) {
       calls.push(`style ${name}`);
       return data.styles && own(data.styles, name) ? data.styles[name] : undefined;
+    },
+    seo() {
+      calls.push("seo");
+      return data.seo;
     },
   };
 }

@@ -19,6 +19,7 @@ const FRAGMENTS = [
   '<!-- svc/partial {"ref":"self"} /-->', '<!-- svc/menu {"location":"header"} /-->', "<!-- op/lang-switcher /-->",
   '<!-- svc/image {"media":"hero","sizes":"50vw"} /-->', '<!-- svc/image {"media":7} /-->', "image", '"media":"hero"', "media.hero.url", "media.7.alt",
   '<!-- svc/styles {"name":"main"} /-->', '<!-- svc/styles {"names":["gone","main"]} /-->', "styles", '"names":["main"]',
+  "<!-- svc/seo /-->", '<!-- svc/seo {"x":1} /-->', "seo",
   `<b data-op-bind='{"text":"item.name","title":"page.title"}'>`, "</b>",
   "&amp;", "&", "&quot;", "<script>", "</script>", "<svg>", "</svg>", "<title>", "</title>", "<textarea>", "<img ", "<br/>",
   "<!DOCTYPE html>", "<body>", "é", "日本", "😀", "\uFEFF", "\uD800", "\u0000",
@@ -57,6 +58,11 @@ function fuzzContext(extra: Map<string, CompiledFrame>): RenderContext {
     media: (ref) =>
       ref === "hero" ? { url: '/m/"a"&<b>.png', alt: "<'\">", width: 3000, height: 1, image: true, variants: [{ url: "/m/v 320w", width: 320 }] } : ref === "7" ? { url: "/m/doc.pdf", alt: "", width: null, height: null, image: false, variants: [] } : undefined,
     style: (name) => (name === "main" ? '/styles/"main"&<.css' : undefined),
+    seo: () => ({
+      title: "</title><script>t</script>", description: "<d>&\"", canonical: 'http://x/"<>', alternates: [{ hreflang: 'e"n', href: "/<a>" }],
+      ogTitle: "<o>", ogType: "article", image: '/i".png', siteName: "<s>", locale: "en", twitterSite: "@x", noindex: true,
+      jsonLd: { name: "</script><script>alert(1)</script>\u2028" },
+    }),
   };
 }
 

@@ -4,7 +4,7 @@ import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
 import { addLanguage, enc, pageChanges, publish, recordChanges, type Recorder } from "./helpers.ts";
 
 const RECORD_KEYS = [
-  "id", "title", "slug", "path", "url", "status", "parent", "lang", "translations", "frame", "content", "fields",
+  "id", "title", "slug", "path", "url", "status", "parent", "lang", "translations", "frame", "content", "fields", "seo",
   "visible", "static", "printed", "created_at_gmt", "updated_at_gmt",
 ].sort();
 
@@ -39,6 +39,7 @@ describe("publishing pages (POST /pages)", () => {
       },
     );
     assert.equal(page.static.published, false);
+    assert.deepEqual(page.seo, { title: null, description: null, canonical: null, noindex: false, og_image: null }, "no SEO fields of its own: every default");
     assert.match(page.created_at_gmt, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   });
 

@@ -2,8 +2,8 @@
 // at `/<lang>/<path>/`, `/` (and `/<lang>/`) is the page named by the `home_page` setting (its
 // translation in that language). Only a published page whose ancestors are all published, and
 // which stands on an existing frame, is output; everything else is 404 on a v2 site.
-import { lookupPage } from "../pages/refs.ts";
-import { ancestorsOf, findPages, type PageRow } from "../pages/queries.ts";
+import { lookupPage } from "./refs.ts";
+import { ancestorsOf, findPages, type PageRow } from "./queries.ts";
 import { languageState, type LanguageState } from "../site/languages.ts";
 import { homePageOf, settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";

@@ -1,0 +1,47 @@
+// Pages whose public address a write changed (issue 19): the old address answers 301 to the new
+// one (redirects/), and an address a page now answers at is released from any redirect standing
+// there. Found, like the changes a write announces, by comparing the page tree before and after
+// the write inside its transaction: a slug, a parent (descendants too), a language or a default
+// language changed. Only pages visible before and after move; a page that starts answering at an
+// address (created, published, moved there) takes it over from a redirect.
+import type { Change } from "../publish/contract.ts";
+import { recordMoves, releaseAddresses, type Move } from "../redirects/redirects.ts";
+import { langPathPrefix } from "../site/languages.ts";
+import type { SiteAddressing } from "../site/addresses.ts";
+import type { Db } from "../store/database.ts";
+import type { PageLite } from "./queries.ts";
+import type { PageTree } from "./tree.ts";
+
+/** The canonical public address of a page (what the page cache and redirects are keyed by): `/de/ueber/`. */
+export function addressOf(addressing: Pick<SiteAddressing, "langs">, page: Pick<PageLite, "lang" | "path">): string {
+  return `${langPathPrefix(addressing.langs, page.lang || null)}${page.path}/`;
+}
+
+/**
+ * Records the moves between two trees (`within`: the pages a region holds) and answers the
+ * change to announce: the addresses whose answer changed, or nothing. `addressingAfter` differs
+ * from `addressingBefore` when the default language changed (prefixes moved).
+ */
+export async function recordAddressChanges(
+  trx: Db, siteId: number, now: string,
+  trees: { before: PageTree; after: PageTree; within?: ReadonlySet<number> },
+  addressingBefore: Pick<SiteAddressing, "langs">, addressingAfter: Pick<SiteAddressing, "langs"> = addressingBefore,
+): Promise<Change[]> {
+  const { before, after, within } = trees;
+  const moves: Move[] = [];
+  const taken: string[] = [];
+  const ids = within ?? new Set([...before.all(), ...after.all()].map((row) => row.id));
+  for (const id of ids) {
+    const row = after.get(id);
+    if (!row || !after.visible(id)) continue;
+    const address = addressOf(addressingAfter, row);
+    const was = before.get(id);
+    const wasAt = was && before.visible(id) ? addressOf(addressingBefore, was) : null;
+    if (wasAt === address) continue;
+    if (wasAt !== null) moves.push({ from: wasAt, to: address });
+    else taken.push(address);
+  }
+  if (moves.length === 0 && taken.length === 0) return [];
+  const addresses = [...(await recordMoves(trx, siteId, moves, now)), ...(await releaseAddresses(trx, siteId, taken))];
+  return addresses.length === 0 ? [] : [{ kind: "redirects", addresses: [...new Set(addresses)] }];
+}

@@ -1,0 +1,102 @@
+// The head tags `svc/seo` prints for one page (issue 19, docs/seo.md), as plain data for the
+// renderer (markup/seo-html.ts): the title template applied, the description, the canonical
+// address, hreflang alternates of the page's published translations (itself included) and
+// x-default, Open Graph and Twitter values, robots noindex, and JSON-LD (WebSite on the home page,
+// BreadcrumbList elsewhere). Every address is absolute on the site's primary domain, as home_url
+// is built; the home page (and its translations) is addressed `/` (`/<lang>/`), never its own path.
+import type { SeoHead } from "../markup/index.ts";
+import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
+import { homePageOf } from "../site/settings.ts";
+import type { Db } from "../store/database.ts";
+import type { PageRow } from "../store/schema.ts";
+import type { PageLite, PublishSources } from "./contract.ts";
+import type { SiteState } from "./site-state.ts";
+
+/** Whether a page of the tree answers publicly: published, every ancestor published, on a frame. */
+function answers(state: SiteState, id: number): boolean {
+  const row = state.tree.get(id);
+  return row !== undefined && row.frame_id !== null && state.tree.visible(id);
+}
+
+/** Resolves the `home_page` setting once per render: the home page's id and translation group. */
+async function homeOf(db: Db, sources: PublishSources, state: SiteState): Promise<{ id: number; translation_group: number | null } | null> {
+  const ref = homePageOf(state.settings);
+  return ref === null ? null : sources.pages.home(db, state.site.id, ref);
+}
+
+/** `en` → `en`, `pt-br` → `pt_BR` (og:locale). */
+function localeOf(lang: string | null): string | null {
+  if (!lang) return null;
+  const [language, region] = lang.split("-");
+  return region ? `${language}_${region.toUpperCase()}` : language;
+}
+
+/** The ancestors of a page in the tree, the top one first. */
+function ancestorsOf(state: SiteState, page: Pick<PageLite, "id" | "parent_id">): PageLite[] {
+  const out: PageLite[] = [];
+  const seen = new Set<number>([page.id]);
+  for (let id = page.parent_id; id !== 0 && !seen.has(id); ) {
+    seen.add(id);
+    const parent = state.tree.get(id);
+    if (!parent) break;
+    out.unshift(parent);
+    id = parent.parent_id;
+  }
+  return out;
+}
+
+export async function seoHeadOf(db: Db, sources: PublishSources, state: SiteState, page: PageRow, lang: string | null): Promise<SeoHead> {
+  const { addressing } = state;
+  const [site, home] = await Promise.all([sources.seo.site(db, state.site.id), homeOf(db, sources, state)]);
+  const own = sources.pages.seo(page);
+  const isHome = (row: Pick<PageLite, "id" | "translation_group">) =>
+    home !== null && (row.id === home.id || (home.translation_group !== null && row.translation_group === home.translation_group));
+  const urlOf = (row: Pick<PageLite, "id" | "translation_group" | "lang" | "path">) =>
+    isHome(row) ? languageHomeUrl(addressing, row.lang || addressing.langs.defaultLang) : pageUrl(addressing, row.lang, row.path);
+
+  const selfUrl = urlOf(page);
+  const canonical = own.canonical === null ? selfUrl : own.canonical.startsWith("/") ? `${addressing.origin}${own.canonical}` : own.canonical;
+
+  // The page's published translations, itself included, in the site's language order; then x-default.
+  const alternates: Array<{ hreflang: string; href: string }> = [];
+  if (addressing.langs.active && page.lang !== "") {
+    const byLang = new Map<string, string>([[page.lang, selfUrl]]);
+    if (page.translation_group !== null) {
+      for (const member of state.tree.all()) {
+        if (member.translation_group === page.translation_group && member.lang !== "" && !byLang.has(member.lang) && answers(state, member.id)) byLang.set(member.lang, urlOf(member));
+      }
+    }
+    for (const code of addressing.langs.codes) {
+      const href = byLang.get(code);
+      if (href !== undefined) alternates.push({ hreflang: code, href });
+    }
+    const fallback = addressing.langs.defaultLang === null ? undefined : byLang.get(addressing.langs.defaultLang);
+    if (fallback !== undefined) alternates.push({ hreflang: "x-default", href: fallback });
+  }
+
+  const imageRef = own.og_image ?? site.og_image;
+  const image = imageRef === null ? undefined : (await sources.media.byRefs(db, state.site.id, [imageRef])).get(imageRef);
+  const title = site.title_template.split("%s").join(own.title ?? page.title);
+  const crumbs = [...ancestorsOf(state, page), page];
+  const jsonLd = isHome(page)
+    ? { "@context": "https://schema.org", "@type": "WebSite", name: state.site.name, url: selfUrl, ...(lang ? { inLanguage: lang } : {}) }
+    : {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.title, item: urlOf(crumb) })),
+      };
+  return {
+    title,
+    description: own.description ?? site.description,
+    canonical,
+    alternates,
+    ogTitle: title,
+    ogType: isHome(page) ? "website" : "article",
+    image: image ? `${addressing.origin}${image.url}` : null,
+    siteName: state.site.name,
+    locale: localeOf(lang),
+    twitterSite: site.twitter_site,
+    noindex: own.noindex || site.noindex,
+    jsonLd,
+  };
+}

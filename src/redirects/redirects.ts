@@ -1,0 +1,127 @@
+// Redirects of a site (issue 19, docs/seo.md): addresses that answer 301 (302, 307, 308) to
+// another. Made by hand (`POST /seo/redirects`, the seo feature) or when a page's address changes
+// (the pages and settings features record the move in their write's transaction). Not a feature:
+// like quotas/, it sits below the features that write through it, and owns its one table.
+//
+// The rules kept here, so every writer keeps them:
+// - one record per address (`from`, canonical: lower case, with its language prefix, ending `/`);
+// - chains are collapsed: a move from A to B makes every record pointing at A point at B, so the
+//   first address of a page always goes straight to its newest;
+// - no record points at itself, and no record stands at an address a live page took: a page moved
+//   back to an old address, or created or published there, removes the record (`released`).
+import type { Db } from "../store/database.ts";
+
+export const REDIRECT_STATUSES = [301, 302, 307, 308] as const;
+export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
+
+export interface RedirectRecord {
+  id: number;
+  from: string;
+  to: string;
+  status: number;
+  /** Made because a page's address changed. */
+  auto: boolean;
+  created_at_gmt: string;
+}
+
+/** A page's address before and after a write (canonical site paths, with language prefix). */
+export interface Move {
+  from: string;
+  to: string;
+}
+
+type Row = { id: number; from_path: string; to_target: string; status: number; auto: number; created_at_gmt: string };
+
+function recordOf(row: Row): RedirectRecord {
+  return { id: row.id, from: row.from_path, to: row.to_target, status: row.status, auto: row.auto === 1, created_at_gmt: row.created_at_gmt };
+}
+
+const COLUMNS = ["id", "from_path", "to_target", "status", "auto", "created_at_gmt"] as const;
+
+/** The redirect answering at this canonical address, if any. */
+export async function redirectAt(db: Db, siteId: number, address: string): Promise<{ to: string; status: number } | undefined> {
+  const row = await db.selectFrom("redirects").select(["to_target", "status"]).where("site_id", "=", siteId).where("from_path", "=", address).executeTakeFirst();
+  return row && { to: row.to_target, status: row.status };
+}
+
+/** Every redirect of the site, by address. */
+export async function listRedirects(db: Db, siteId: number): Promise<RedirectRecord[]> {
+  const rows = await db.selectFrom("redirects").select(COLUMNS).where("site_id", "=", siteId).orderBy("from_path").orderBy("id").execute();
+  return rows.map(recordOf);
+}
+
+export async function redirectById(db: Db, siteId: number, id: number): Promise<RedirectRecord | undefined> {
+  const row = await db.selectFrom("redirects").select(COLUMNS).where("site_id", "=", siteId).where("id", "=", id).executeTakeFirst();
+  return row && recordOf(row);
+}
+
+/** Writes the redirect at `from` (replacing one standing there); answers it and whether it replaced one. */
+async function upsert(trx: Db, siteId: number, from: string, to: string, status: number, auto: boolean, now: string): Promise<{ record: RedirectRecord; replaced: boolean }> {
+  const before = await trx.selectFrom("redirects").select("id").where("site_id", "=", siteId).where("from_path", "=", from).executeTakeFirst();
+  const values = { to_target: to, status, auto: auto ? 1 : 0, created_at_gmt: now };
+  if (before) {
+    await trx.updateTable("redirects").set(values).where("id", "=", before.id).execute();
+    return { record: { id: before.id, from, to, status, auto, created_at_gmt: now }, replaced: true };
+  }
+  const row = await trx.insertInto("redirects").values({ site_id: siteId, from_path: from, ...values }).returning(COLUMNS).executeTakeFirstOrThrow();
+  return { record: recordOf(row), replaced: false };
+}
+
+/**
+ * A redirect made by hand. A site path as `to` is collapsed like a page's move: if a redirect
+ * stands at `to`, this one points where that one does (never at itself).
+ */
+export async function addRedirect(trx: Db, siteId: number, input: { from: string; to: string; status: RedirectStatus }, now: string): Promise<{ record: RedirectRecord; replaced: boolean }> {
+  let to = input.to;
+  if (to.startsWith("/")) {
+    const next = await redirectAt(trx, siteId, to);
+    if (next && next.to !== input.from) to = next.to;
+  }
+  const written = await upsert(trx, siteId, input.from, to, input.status, false, now);
+  // Records that pointed at `from` now go one step further, to `to`.
+  await collapse(trx, siteId, input.from, to);
+  return written;
+}
+
+export async function deleteRedirect(trx: Db, siteId: number, id: number): Promise<RedirectRecord | undefined> {
+  const found = await redirectById(trx, siteId, id);
+  if (found) await trx.deleteFrom("redirects").where("site_id", "=", siteId).where("id", "=", id).execute();
+  return found;
+}
+
+/** Records pointing at `from` point at `to` instead; one that would point at itself goes. */
+async function collapse(trx: Db, siteId: number, from: string, to: string): Promise<void> {
+  await trx.deleteFrom("redirects").where("site_id", "=", siteId).where("to_target", "=", from).where("from_path", "=", to).execute();
+  await trx.updateTable("redirects").set({ to_target: to }).where("site_id", "=", siteId).where("to_target", "=", from).execute();
+}
+
+/**
+ * Pages moved: each old address answers 301 to the new one, chains are collapsed, and records
+ * standing at an address a page now takes go (`released`, called with the new addresses).
+ * Answers the addresses whose answer changed (the old ones, and those released).
+ */
+export async function recordMoves(trx: Db, siteId: number, moves: readonly Move[], now: string): Promise<string[]> {
+  const real = moves.filter((move) => move.from !== move.to);
+  for (const move of real) {
+    await collapse(trx, siteId, move.from, move.to);
+    await upsert(trx, siteId, move.from, move.to, 301, true, now);
+  }
+  const released = await releaseAddresses(trx, siteId, real.map((move) => move.to));
+  return [...new Set([...real.map((move) => move.from), ...released])];
+}
+
+/**
+ * Live pages stand at these addresses now: a redirect never shadows a live page, so the records
+ * standing there go. Answers the addresses that had one.
+ */
+export async function releaseAddresses(trx: Db, siteId: number, addresses: readonly string[]): Promise<string[]> {
+  if (addresses.length === 0) return [];
+  const released: string[] = [];
+  // In slices: a move of a large section names many addresses.
+  for (let i = 0; i < addresses.length; i += 500) {
+    const slice = addresses.slice(i, i + 500);
+    const gone = await trx.deleteFrom("redirects").where("site_id", "=", siteId).where("from_path", "in", slice).returning("from_path").execute();
+    released.push(...gone.map((row) => row.from_path));
+  }
+  return released;
+}

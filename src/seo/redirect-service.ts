@@ -1,0 +1,86 @@
+// GET, POST and DELETE /seo/redirects (issue 19, docs/seo.md). The records themselves, and the
+// rules they keep (one per address, chains collapsed, none at a live page's address), are in
+// redirects/; automatic ones are made by page writes. A redirect is served before the page lookup
+// and cached like a page, so every write here announces the address whose answer changed.
+import { gmt } from "../clock.ts";
+import { fail } from "../errors.ts";
+import type { Rebaked, ServiceContext } from "../publish/contract.ts";
+import { resolvePublicPage } from "../pages/at-address.ts";
+import { addRedirect, deleteRedirect, listRedirects, REDIRECT_STATUSES, type RedirectRecord, type RedirectStatus } from "../redirects/redirects.ts";
+import { canonicalPath } from "../site/addresses.ts";
+import type { SiteRow } from "../site/sites.ts";
+
+const MAX_TARGET = 2000;
+
+/** `from`: a site path, written as the public site's canonical address (`/Old-Page` → `/old-page/`). */
+function fromOf(value: unknown): string {
+  if (typeof value !== "string" || !value.trim().startsWith("/") || value.trim().startsWith("//") || /[\s?#]/.test(value.trim()) || value.length > MAX_TARGET) {
+    throw fail("invalid_field", { field: "from", expected: "a site path starting with / (no query string)" }, "from must be a site path starting with / (no query string).");
+  }
+  const address = canonicalPath(value.trim());
+  if (address === null) throw fail("invalid_field", { field: "from", expected: "a site path with well-formed percent-encoding" }, "from has malformed percent-encoding.");
+  return address;
+}
+
+/** `to`: a site path or an absolute http(s) URL, sent as it is in Location (non-ASCII percent-encoded). */
+function toOf(value: unknown): string {
+  const expected = "a site path starting with / or an absolute http(s) URL";
+  if (typeof value !== "string" || value.length > MAX_TARGET || /[\s<>"\\\x00-\x1f\x7f]/.test(value.trim()) || value.trim() === "") {
+    throw fail("invalid_field", { field: "to", expected }, `to must be ${expected}.`);
+  }
+  const to = encodeURI(decodeSafely(value.trim()));
+  if (to.startsWith("/") && !to.startsWith("//")) return to;
+  try {
+    const url = new URL(to);
+    if ((url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "") return to;
+  } catch {
+    // not a URL
+  }
+  throw fail("invalid_field", { field: "to", expected }, `to must be ${expected}.`);
+}
+
+/** The text with its percent-escapes decoded where that is possible, so encodeURI does not encode them twice. */
+function decodeSafely(text: string): string {
+  try {
+    return decodeURI(text);
+  } catch {
+    return text;
+  }
+}
+
+function statusOf(value: unknown): RedirectStatus {
+  if (value === undefined || value === null) return 301;
+  if (typeof value === "number" && (REDIRECT_STATUSES as readonly number[]).includes(value)) return value as RedirectStatus;
+  throw fail("invalid_redirect_status", { status: value, allowed: REDIRECT_STATUSES });
+}
+
+export function redirectAnswer(record: RedirectRecord) {
+  return { id: record.id, from: record.from, to: record.to, status: record.status, auto: record.auto, created_at_gmt: record.created_at_gmt };
+}
+
+export async function redirectsOf(ctx: Pick<ServiceContext, "db">, site: SiteRow) {
+  return (await listRedirects(ctx.db, site.id)).map(redirectAnswer);
+}
+
+/** POST /seo/redirects `{from, to, status?}`: 201 (200 when it replaced the redirect at `from`). */
+export async function createRedirect(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<{ redirect: ReturnType<typeof redirectAnswer>; replaced: boolean; rebaked: Rebaked }> {
+  const from = fromOf(body.from);
+  const to = toOf(body.to);
+  const status = statusOf(body.status);
+  if (to.startsWith("/") && canonicalPath(to.split(/[?#]/)[0]) === from) throw fail("invalid_field", { field: "to", from }, "A redirect cannot point at its own address.");
+  const live = await resolvePublicPage(ctx.db, site.id, from);
+  if ("page" in live) throw fail("redirect_shadows_page", { from, page: live.page.id });
+  const { record, replaced } = await ctx.db.transaction().execute((trx) => addRedirect(trx, site.id, { from, to, status }, gmt(ctx.clock())));
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "redirects", addresses: [from] }]);
+  return { redirect: redirectAnswer(record), replaced, rebaked };
+}
+
+/** DELETE /seo/redirects/{id}. */
+export async function removeRedirect(ctx: ServiceContext, site: SiteRow, idText: string): Promise<{ deleted: ReturnType<typeof redirectAnswer>; rebaked: Rebaked }> {
+  const id = /^[1-9]\d{0,9}$/.test(idText) ? Number(idText) : NaN;
+  if (!Number.isSafeInteger(id)) throw fail("redirect_not_found", { id: idText });
+  const gone = await ctx.db.transaction().execute((trx) => deleteRedirect(trx, site.id, id));
+  if (!gone) throw fail("redirect_not_found", { id });
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "redirects", addresses: [gone.from] }]);
+  return { deleted: redirectAnswer(gone), rebaked };
+}

@@ -1,0 +1,111 @@
+// A site's SEO defaults (issue 19, docs/seo.md): GET and PATCH /seo. `title_template` (`%s` is
+// the page's title; default `%s — <site name>`), `description` (for pages without their own),
+// `og_image` (a media reference), `noindex` (the whole site), `twitter_site` (`@handle`) and
+// `robots_extra` (lines appended to robots.txt). PATCH writes any of them and leaves the others.
+import { gmt } from "../clock.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
+import type { Rebaked, ServiceContext, SiteSeoForRender } from "../publish/contract.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import { mediaRefFrom, requireMedia } from "../pages/seo.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { Db } from "../store/database.ts";
+
+export interface SiteSeo {
+  title_template: string;
+  description: string;
+  og_image: string | null;
+  noindex: boolean;
+  twitter_site: string;
+  robots_extra: string;
+}
+
+export const SITE_SEO_KEYS = ["title_template", "description", "og_image", "noindex", "twitter_site", "robots_extra"] as const;
+type Key = (typeof SITE_SEO_KEYS)[number];
+
+const LIMITS: Record<"title_template" | "description" | "twitter_site" | "robots_extra", number> = {
+  title_template: 300,
+  description: 1000,
+  twitter_site: 100,
+  robots_extra: 10_000,
+};
+
+/** The default title template of a site: the page's title, then the site's name. */
+export function defaultTitleTemplate(siteName: string): string {
+  return `%s — ${siteName}`;
+}
+
+/** The site's SEO defaults as stored, with the defaults applied (no row: every default). */
+export async function siteSeoOf(db: Db, site: Pick<SiteRow, "id" | "name">): Promise<SiteSeo> {
+  const row = await db.selectFrom("site_seo").selectAll().where("site_id", "=", site.id).executeTakeFirst();
+  return {
+    title_template: row?.title_template ?? defaultTitleTemplate(site.name),
+    description: row?.description ?? "",
+    og_image: row?.og_image ?? null,
+    noindex: row?.noindex === 1,
+    twitter_site: row?.twitter_site ?? "",
+    robots_extra: row?.robots_extra ?? "",
+  };
+}
+
+/** What renders read (PublishSources.seo.site). */
+export function seoForRender(seo: SiteSeo): SiteSeoForRender {
+  return { title_template: seo.title_template, description: seo.description, og_image: seo.og_image, noindex: seo.noindex, twitter_site: seo.twitter_site };
+}
+
+function textOf(value: unknown, key: keyof typeof LIMITS): string {
+  if (typeof value !== "string") throw fail("invalid_field", { field: key, expected: "a string" }, `${key} must be a string.`);
+  if (value.length > LIMITS[key]) throw fail("invalid_field", { field: key, max_length: LIMITS[key] }, `${key} is longer than ${LIMITS[key]} characters.`);
+  return key === "robots_extra" ? value.replace(/\r\n?/g, "\n").replace(/^\n+|\n+$/g, "") : value.trim();
+}
+
+/** The stored columns a PATCH sets; `null` restores a default. */
+async function columnsOf(ctx: Pick<ServiceContext, "db">, site: SiteRow, body: Record<string, unknown>, warnings: Warning[]) {
+  const columns: { title_template?: string | null; description?: string; og_image?: string | null; noindex?: number; twitter_site?: string; robots_extra?: string } = {};
+  for (const key of Object.keys(body)) {
+    if (!(SITE_SEO_KEYS as readonly string[]).includes(key)) warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+  }
+  if (Object.hasOwn(body, "title_template")) columns.title_template = body.title_template === null ? null : textOf(body.title_template, "title_template") || null;
+  for (const key of ["description", "twitter_site", "robots_extra"] as const) {
+    if (Object.hasOwn(body, key)) columns[key] = body[key] === null ? "" : textOf(body[key], key);
+  }
+  if (columns.twitter_site && !/^@?[A-Za-z0-9_]{1,50}$/.test(columns.twitter_site)) {
+    throw fail("invalid_field", { field: "twitter_site", expected: "an X (Twitter) handle such as @example" }, "twitter_site must be an X (Twitter) handle such as @example.");
+  }
+  if (columns.twitter_site && !columns.twitter_site.startsWith("@")) columns.twitter_site = `@${columns.twitter_site}`;
+  if (Object.hasOwn(body, "og_image")) {
+    columns.og_image = mediaRefFrom(body.og_image, "og_image");
+    await requireMedia(ctx.db, site.id, columns.og_image, "og_image");
+  }
+  if (Object.hasOwn(body, "noindex")) {
+    if (body.noindex !== null && typeof body.noindex !== "boolean") throw fail("invalid_field", { field: "noindex", expected: "true or false" }, "noindex must be true or false.");
+    columns.noindex = body.noindex === true ? 1 : 0;
+  }
+  return columns;
+}
+
+export interface SiteSeoAnswer {
+  seo: SiteSeo;
+  changed: Key[];
+  rebaked: Rebaked;
+  warnings: Warning[];
+}
+
+/** PATCH /seo: any of the keys; the frames printing `svc/seo` and robots.txt follow. */
+export async function patchSiteSeo(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<SiteSeoAnswer> {
+  const warnings: Warning[] = [];
+  if (!SITE_SEO_KEYS.some((key) => Object.hasOwn(body, key))) throw fail("nothing_to_update", { allowed: SITE_SEO_KEYS });
+  const columns = await columnsOf(ctx, site, body, warnings);
+  const before = await siteSeoOf(ctx.db, site);
+  const at = gmt(ctx.clock());
+  await ctx.db.transaction().execute(async (trx) => {
+    await trx.insertInto("site_seo").values({ site_id: site.id, title_template: null, description: "", og_image: null, noindex: 0, twitter_site: "", robots_extra: "", updated_at_gmt: at }).onConflict((oc) => oc.column("site_id").doNothing()).execute();
+    await trx.updateTable("site_seo").set({ ...columns, updated_at_gmt: at }).where("site_id", "=", site.id).execute();
+  });
+  const seo = await siteSeoOf(ctx.db, site);
+  const changed = SITE_SEO_KEYS.filter((key) => seo[key] !== before[key]);
+  const head = changed.some((key) => key !== "robots_extra");
+  const robots = changed.includes("noindex") || changed.includes("robots_extra");
+  const rebaked = changed.length === 0 ? nothingRebaked() : await ctx.publisher.changed(site.id, [{ kind: "seo", head, robots }]);
+  return { seo, changed, rebaked, warnings };
+}
