@@ -31,6 +31,9 @@ describe(suite("domains"), () => {
     await fx.page("zd-shared", "zd-shop", {}, site);
     assert.match((await fx.primed("/zd-shared/", "www.zd-shop.localhost")).text, /main site page/);
     ok(await fx.api("POST", `/api/sites/${site}/domains`, { domain: "WWW.zd-shop.localhost" }), "add alias", 201);
+    // The very next request, whatever it names: a media address first, then a stylesheet's, then a page's.
+    moved(await fx.visit("/media/2026/01/zd.jpg", "www.zd-shop.localhost"), `${origin("zd-shop.localhost")}/media/2026/01/zd.jpg`, "a media address on the alias");
+    moved(await fx.visit("/styles/site.0123456789abcdef.css", "www.zd-shop.localhost"), `${origin("zd-shop.localhost")}/styles/site.0123456789abcdef.css`, "a stylesheet address on the alias");
     moved(await fx.visit("/zd-shared/?a=1", "www.zd-shop.localhost"), `${origin("zd-shop.localhost")}/zd-shared/?a=1`, "the alias");
     assert.match(served(await fx.visit("/zd-shared/", "zd-shop.localhost"), "the primary"), /the shop/);
   });
