@@ -10,17 +10,16 @@ import {
 } from "./fuzz-inputs.ts";
 
 /** Bodies nested 10,000 levels deep (issue 16: a stack overflow and a 500, on /api/login too). */
-export const DEEP_BODIES = [arrays(10_000), objects(10_000), `{"html":"<p>x</p>","slug":"deep","fields":${objects(10_000)},"items":${arrays(10_000)}}`];
+export const DEEP_BODIES = [arrays(10_000), `{"html":"<p>x</p>","slug":"deep","fields":${objects(10_000)},"items":${arrays(10_000)}}`];
 
 /** Address parameters that are not ids: long, negative, huge, traversal, bad escapes, prototype names. */
-export const HOSTILE_PARAMS = ["a".repeat(499), "a".repeat(600), "-1", "99999999999999999999", enc("../../etc/passwd"), enc("😀\uFEFF\u200B"), "%ZZ", "__proto__", "%00"];
+export const HOSTILE_PARAMS = ["a".repeat(600), "-99999999999999999999", enc("../../etc/passwd"), enc("😀\uFEFF\u200B"), "%ZZ", "__proto__"];
 
 /** Query strings that are not what a route reads: wrong types, repeats, prototype keys, NUL, length. */
 const GENERIC_QUERIES = [
   "blog_id=abc&dry_run=maybe&per_page=-1&page=1e999&lang=..&force=2&domain=%F0%9F&__proto__=1&constructor%5Bprototype%5D%5Bx%5D=1",
   "per_page=1&per_page=2&lang=en&lang=fr&blog_id=1&blog_id=2&dry_run=1&dry_run=0",
-  `q=%00&x=${"%FF".repeat(3)}`,
-  `q=${"x".repeat(8_000)}&include_html=1&status=any&parent=-1&type=%5B%5D`,
+  `q=${"x".repeat(8_000)}&include_html=1&status=any&parent=-1&type=%5B%5D&x=%00${"%FF".repeat(3)}`,
 ];
 const QUERY_VALUES = ["", "-1", "1e999", "a".repeat(300), enc("😀"), "true", "[]", "%FF", "0x10", enc('{"a":1}')];
 
@@ -90,7 +89,7 @@ export function sweepRequests(t: TestApp, ids: Ids, seed: number): Array<{ route
 
     const requests: Request[] = [json(undefined)];
     for (const deep of DEEP_BODIES) requests.push(json(deep));
-    const own = { seed: (seed + hash(route)) | 0, numRuns: 3 };
+    const own = { seed: (seed + hash(route)) | 0, numRuns: 2 };
     for (const value of fc.sample(fc.jsonValue({ maxDepth: 4 }), own)) requests.push(json(JSON.stringify(value)));
     for (const payload of fc.sample(payloadArbitrary(ids, method, url, keys), own)) requests.push(json(payload));
     for (const name of names) for (const value of HOSTILE_PARAMS) requests.push(json(undefined, "", path([name, value])));
