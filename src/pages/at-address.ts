@@ -8,7 +8,11 @@ import { languageState, type LanguageState } from "../site/languages.ts";
 import { homePageOf, settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 
-export type Resolution = { page: PageRow; lang: string | null; langs: LanguageState } | { notFound: string };
+export type Resolution =
+  | { page: PageRow; lang: string | null; langs: LanguageState }
+  /** The home page (or a translation of it) asked for at its own path: it answers at `home` only. */
+  | { home: string; page: PageRow }
+  | { notFound: string };
 
 /**
  * The segments of a canonical address (public-site.ts answers only those here): matched as they
@@ -18,12 +22,17 @@ function segmentsOf(address: string): string[] {
   return address.split("/").filter((s) => s !== "");
 }
 
-async function homePage(db: Db, siteId: number, lang: string | null, langs: LanguageState): Promise<PageRow | undefined> {
+/** The page the `home_page` setting names, if it names one. */
+async function homeNamed(db: Db, siteId: number, langs: LanguageState): Promise<PageRow | undefined> {
   const ref = homePageOf(await settingsOf(db, siteId));
   if (ref === null) return undefined;
   const found = await lookupPage(db, siteId, ref, {}, langs);
-  if (!("found" in found)) return undefined;
-  const home = found.found;
+  return "found" in found ? found.found : undefined;
+}
+
+async function homePage(db: Db, siteId: number, lang: string | null, langs: LanguageState): Promise<PageRow | undefined> {
+  const home = await homeNamed(db, siteId, langs);
+  if (!home) return undefined;
   const wanted = lang ?? "";
   if (home.lang === wanted || (lang === langs.defaultLang && home.lang === "")) return home;
   if (home.translation_group === null) return undefined;
@@ -50,6 +59,14 @@ export async function resolvePublicPage(db: Db, siteId: number, address: string)
     const candidates = (await findPages(db, siteId, { path, withoutTrash: true })).filter((row) => langsToTry.includes(row.lang));
     page = candidates.find((row) => row.status === "publish") ?? candidates[0];
     if (!page) return { notFound: "no_page" };
+    // One address per page (issue 19): the home page and its translations answer at `/` and
+    // `/<lang>/`; their own paths send there.
+    const home = page.status === "publish" ? await homeNamed(db, siteId, langs) : undefined;
+    if (home && (home.id === page.id || (home.translation_group !== null && home.translation_group === page.translation_group))) {
+      const homeLang = page.lang === "" ? langs.defaultLang : page.lang;
+      const prefix = langs.active && homeLang !== null && homeLang !== langs.defaultLang ? `/${homeLang}` : "";
+      return { home: `${prefix}/`, page };
+    }
   }
   if (page.status !== "publish") return { notFound: page.status === "trash" ? "trash" : "draft" };
   const ancestors = await ancestorsOf(db, siteId, page);

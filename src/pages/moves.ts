@@ -6,11 +6,12 @@
 // address (created, published, moved there) takes it over from a redirect.
 import type { Change } from "../publish/contract.ts";
 import { recordMoves, releaseAddresses, type Move } from "../redirects/redirects.ts";
-import { langPathPrefix } from "../site/languages.ts";
 import type { SiteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
-import type { PageLite } from "./queries.ts";
-import type { PageTree } from "./tree.ts";
+import { langPathPrefix, languageState, type LanguageState } from "../site/languages.ts";
+import { groupMembers, liteRowsOf, type PageLite } from "./queries.ts";
+import { lookupPage } from "./refs.ts";
+import { PageTree } from "./tree.ts";
 
 /** The canonical public address of a page (what the page cache and redirects are keyed by): `/de/ueber/`. */
 export function addressOf(addressing: Pick<SiteAddressing, "langs">, page: Pick<PageLite, "lang" | "path">): string {
@@ -44,4 +45,27 @@ export async function recordAddressChanges(
   if (moves.length === 0 && taken.length === 0) return [];
   const addresses = [...(await recordMoves(trx, siteId, moves, now)), ...(await releaseAddresses(trx, siteId, taken))];
   return addresses.length === 0 ? [] : [{ kind: "redirects", addresses: [...new Set(addresses)] }];
+}
+
+/**
+ * The default language moved (a setting, a language added as default, the default removed): the
+ * pages of the old default gain its prefix and those of the new one lose theirs. `before` is the
+ * language state before the write, read again after it inside `trx`.
+ */
+export async function recordLanguageMoves(trx: Db, siteId: number, now: string, before: LanguageState): Promise<Change[]> {
+  const after = await languageState(trx, siteId);
+  if (after.defaultLang === before.defaultLang && after.active === before.active) return [];
+  const tree = new PageTree(await liteRowsOf(trx, siteId));
+  return recordAddressChanges(trx, siteId, now, { before: tree, after: tree }, { langs: before }, { langs: after });
+}
+
+/** The addresses the page a reference names and its translations answer at by their own paths (the home page's). */
+export async function ownAddresses(db: Db, siteId: number, ref: number | string | null): Promise<string[]> {
+  if (ref === null) return [];
+  const found = await lookupPage(db, siteId, ref);
+  if (!("found" in found)) return [];
+  const page = found.found;
+  const members = page.translation_group === null ? [page] : await groupMembers(db, siteId, [page.translation_group]);
+  const addressing = { langs: await languageState(db, siteId) };
+  return [...new Set([page, ...members].map((row) => addressOf(addressing, row)))];
 }

@@ -6,14 +6,28 @@
 // answered 301 to the canonical address (query string kept) when that answers a page, else with
 // the canonical address's 404; it is never rendered nor cached under a key of its own. Malformed
 // percent-encoding is 400.
+//
+// Issue 19: a redirect standing at an address answers before the page lookup (redirects never
+// stand where a live page answers); the home page's own path answers 301 to `/` (`/<lang>/`);
+// /sitemap.xml (and its parts) and /robots.txt are the site's own; an unknown address shows the
+// site's `not_found_page` with status 404, else the plain 404. All of them are cached like pages
+// (a redirect under its address, the 404 page under one key per language, sitemaps under
+// SITEMAP_PAGE_ID), and flushed by the publish step when what they show changes.
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../pages/queries.ts";
-import type { PageCache, CachedPage } from "../publish/page-cache.ts";
+import type { PageCache, CachedPage, Printed } from "../publish/page-cache.ts";
 import type { SiteDirectory } from "../publish/site-directory.ts";
 import { resolvePublicPage } from "../pages/at-address.ts";
 import { isDatabaseUnavailable } from "../store/errors.ts";
 import { canonicalPath, canonicalPathEnd, pathEndOf } from "../site/addresses.ts";
 import { aliasRedirect } from "./alias-redirect.ts";
+import { cachedRedirect, HTML, MALFORMED, movedTo, notFoundPage, withQuery } from "./answers.ts";
+import { redirectAt } from "../redirects/redirects.ts";
+import { notFoundKey, SITEMAP_PAGE_ID } from "../publish/page-cache.ts";
+import { ROBOTS_ADDRESS } from "../publish/engine.ts";
+import { robotsTxt, sitemapXml } from "../seo/sitemap.ts";
+import { notFoundTarget } from "./not-found.ts";
+import type { SiteRow } from "../site/sites.ts";
 
 export interface PageRenderer {
   /** Renders a page on request; null when its frame is gone. Throws ExecutorUnavailable on timeout. */
@@ -25,33 +39,6 @@ export interface PublicAnswer {
   headers: Record<string, string>;
   body: Buffer | string;
 }
-
-const HTML = "text/html; charset=utf-8";
-
-function notFoundPage(reason: string): PublicAnswer {
-  return {
-    status: 404,
-    headers: { "content-type": HTML, "x-svc-printed": "none", "x-svc-reason": reason, "cache-control": "no-cache" },
-    body: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n",
-  };
-}
-
-/** Another spelling of an address that answers a page: a relative Location, never built from the Host. */
-function movedTo(address: string, query: string): PublicAnswer {
-  // Printable ASCII only in a header: whatever else the query string holds travels percent-encoded.
-  const location = address + query.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c));
-  return {
-    status: 301,
-    headers: { location, "content-type": HTML, "x-svc-printed": "redirect" },
-    body: `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Moved</title></head><body><a href="${location.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;")}">Moved here</a></body></html>\n`,
-  };
-}
-
-const MALFORMED: PublicAnswer = {
-  status: 400,
-  headers: { "content-type": HTML, "x-svc-printed": "none", "cache-control": "no-cache" },
-  body: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Bad request</title></head><body><h1>Bad request</h1><p>The address has malformed percent-encoding.</p></body></html>\n",
-};
 
 export class PublicSite {
   constructor(
@@ -69,16 +56,22 @@ export class PublicSite {
     private readonly port = 80,
   ) {}
 
-  private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined): PublicAnswer {
-    const headers = { "content-type": HTML, etag: entry.etag, "x-svc-printed": printed, "cache-control": "no-cache" };
+  private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined, query = ""): PublicAnswer {
+    if (entry.answer !== undefined && entry.answer.status !== 200) {
+      // A redirect or a 404 page: no validator; a redirect carries the request's query string on.
+      const headers = { ...entry.answer.headers };
+      if (headers.location !== undefined) headers.location = withQuery(headers.location, query);
+      return { status: entry.answer.status, headers, body: entry.body };
+    }
+    const headers = { "content-type": HTML, "x-svc-printed": printed, "cache-control": "no-cache", ...entry.answer?.headers, etag: entry.etag };
     if (ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === entry.etag || tag.trim() === "*")) {
       return { status: 304, headers, body: "" };
     }
     return { status: 200, headers, body: entry.body };
   }
 
-  private hit(entry: CachedPage, ifNoneMatch: string | undefined): PublicAnswer {
-    return this.send(entry, entry.printed === "static" ? "static" : "cache", ifNoneMatch);
+  private hit(entry: CachedPage, ifNoneMatch: string | undefined, query = ""): PublicAnswer {
+    return this.send(entry, entry.printed === "static" ? "static" : "cache", ifNoneMatch, query);
   }
 
   /**
@@ -94,7 +87,7 @@ export class PublicSite {
     const end = canonicalPathEnd(url);
     if (end < 0) return null;
     const entry = this.cache.get(site.id, end === url.length ? url : url.slice(0, end));
-    return entry ? this.hit(entry, ifNoneMatch) : null;
+    return entry ? this.hit(entry, ifNoneMatch, url.slice(end)) : null;
   }
 
   /** Several processes: drops what another process's write made stale for this host's site. */
@@ -115,6 +108,7 @@ export class PublicSite {
   async answer(host: string, url: string, ifNoneMatch: string | undefined): Promise<PublicAnswer> {
     const end = pathEndOf(url);
     const path = url.slice(0, end);
+    const query = url.slice(end);
     const address = canonicalPath(path);
     if (address === null) return MALFORMED;
     if (this.fresh) await this.refresh(host, this.fresh);
@@ -126,27 +120,69 @@ export class PublicSite {
     if (matched.alias) return aliasRedirect(site.domain, this.port, url);
     // An absolute-form target (`GET http://host/x`) names no path of this site.
     if (path.charCodeAt(0) !== 47) return notFoundPage("no_page");
-    if (address !== path) return this.variant(site.id, address, url.slice(end));
+    const file = await this.siteFile(site, path, ticket, ifNoneMatch);
+    if (file) return file;
+    if (address !== path) return this.variant(site, address, query, ticket);
     const held = this.cache.get(site.id, address);
-    if (held) return this.hit(held, ifNoneMatch);
+    if (held) return this.hit(held, ifNoneMatch, query);
+    const redirect = await redirectAt(this.db, site.id, address);
+    if (redirect) return this.keepRedirect(site.id, address, 0, redirect.to, redirect.status, ticket, query);
     const resolved = await resolvePublicPage(this.db, site.id, address);
-    if ("notFound" in resolved) return notFoundPage(resolved.notFound);
-    const { page, lang } = resolved;
+    if ("notFound" in resolved) return this.notFound(site, address, resolved.notFound, ticket);
+    if ("home" in resolved) return this.keepRedirect(site.id, address, resolved.page.id, resolved.home, 301, ticket, query);
+    const output = await this.pageOutput(site.id, resolved.page, resolved.lang);
+    if (output === null) return this.notFound(site, address, "frame_deleted", ticket);
+    const entry = this.cache.put({ siteId: site.id, address, pageId: resolved.page.id, body: output.body, printed: output.printed }, ticket);
+    return this.send(entry, output.printed, ifNoneMatch);
+  }
 
-    const copy = await this.db
-      .selectFrom("static_copies")
-      .select(["html", "frame_id"])
-      .where("site_id", "=", site.id)
-      .where("page_id", "=", page.id)
-      .executeTakeFirst();
-    if (copy && copy.frame_id === page.frame_id) {
-      const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(copy.html, "utf8"), printed: "static" }, ticket);
-      return this.send(entry, "static", ifNoneMatch);
+  /** A page's output: its static copy (when it is of the page's frame), else rendered now; null when its frame is gone. */
+  private async pageOutput(siteId: number, page: PageRow, lang: string | null): Promise<{ body: Buffer; printed: Printed } | null> {
+    const copy = await this.db.selectFrom("static_copies").select(["html", "frame_id"]).where("site_id", "=", siteId).where("page_id", "=", page.id).executeTakeFirst();
+    if (copy && copy.frame_id === page.frame_id) return { body: Buffer.from(copy.html, "utf8"), printed: "static" };
+    const html = await this.renderer.renderPage(siteId, page, lang);
+    return html === null ? null : { body: Buffer.from(html, "utf8"), printed: "on_request" };
+  }
+
+  /** A redirect answered and kept under its address (`pageId`: the page whose change drops it). */
+  private keepRedirect(siteId: number, address: string, pageId: number, to: string, status: number, ticket: number, query: string): PublicAnswer {
+    const { answer, body } = cachedRedirect(to, status);
+    const entry = this.cache.put({ siteId, address, pageId, body, printed: "static", answer }, ticket);
+    return this.send(entry, "redirect", undefined, query);
+  }
+
+  /**
+   * An address that shows no page: the site's `not_found_page` in the address's language, with
+   * status 404, kept once per language; without one, the plain 404. The same answer whatever the
+   * reason, which only the site's administrators are told (routes.ts).
+   */
+  private async notFound(site: SiteRow, address: string, reason: string, ticket: number): Promise<PublicAnswer> {
+    const plain = notFoundPage(reason);
+    const target = await notFoundTarget(this.db, site.id, address);
+    if (!target) return plain;
+    const key = notFoundKey(target.lang);
+    let entry = this.cache.get(site.id, key);
+    if (!entry) {
+      const output = await this.pageOutput(site.id, target.page, target.lang);
+      if (output === null) return plain;
+      const answer = { status: 404, headers: { "content-type": HTML, "x-svc-printed": output.printed, "cache-control": "no-cache" } };
+      entry = this.cache.put({ siteId: site.id, address: key, pageId: target.page.id, body: output.body, printed: output.printed, answer }, ticket);
     }
-    const html = await this.renderer.renderPage(site.id, page, lang);
-    if (html === null) return notFoundPage("frame_deleted");
-    const entry = this.cache.put({ siteId: site.id, address, pageId: page.id, body: Buffer.from(html, "utf8"), printed: "on_request" }, ticket);
-    return this.send(entry, "on_request", ifNoneMatch);
+    return { status: 404, headers: { ...entry.answer!.headers, "x-svc-reason": reason }, body: entry.body };
+  }
+
+  /** /robots.txt, /sitemap.xml and /sitemap-<n>.xml of the site, kept like pages; null for any other path. */
+  private async siteFile(site: SiteRow, path: string, ticket: number, ifNoneMatch: string | undefined): Promise<PublicAnswer | null> {
+    const part = /^\/sitemap(?:-([1-9]\d{0,5}))?\.xml$/.exec(path);
+    if (path !== ROBOTS_ADDRESS && !part) return null;
+    const held = this.cache.get(site.id, path);
+    if (held) return this.send(held, "cache", ifNoneMatch);
+    const body = part ? await sitemapXml(this.db, site, this.port, part[1] === undefined ? null : Number(part[1])) : await robotsTxt(this.db, site, this.port);
+    if (body === null) return this.notFound(site, path, "no_page", ticket);
+    const type = part ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8";
+    const answer = { status: 200, headers: { "content-type": type, "x-svc-printed": "generated", "cache-control": "no-cache" } };
+    const entry = this.cache.put({ siteId: site.id, address: path, pageId: part ? SITEMAP_PAGE_ID : 0, body: Buffer.from(body, "utf8"), printed: "on_request", answer }, ticket);
+    return this.send(entry, "generated", ifNoneMatch);
   }
 
   /** A request on an alias of a site (media, stylesheets): its 301 to the primary domain; null on any other host. */
@@ -160,10 +196,11 @@ export class PublicSite {
    * Another spelling of `address`: 301 to it when it answers a page (known from memory, else one
    * lookup, no render), else the 404 it answers. Nothing is cached for it.
    */
-  private async variant(siteId: number, address: string, query: string): Promise<PublicAnswer> {
-    if (this.cache.has(siteId, address)) return movedTo(address, query);
-    const resolved = await resolvePublicPage(this.db, siteId, address);
-    if ("notFound" in resolved) return notFoundPage(resolved.notFound);
+  private async variant(site: SiteRow, address: string, query: string, ticket: number): Promise<PublicAnswer> {
+    if (this.cache.has(site.id, address)) return movedTo(address, query);
+    if (await redirectAt(this.db, site.id, address)) return movedTo(address, query);
+    const resolved = await resolvePublicPage(this.db, site.id, address);
+    if ("notFound" in resolved) return this.notFound(site, address, resolved.notFound, ticket);
     return movedTo(address, query);
   }
 }

@@ -15,6 +15,7 @@ const Settings = Obj({
   theme: Type.String({ description: "defaults to `default`; menu location maps are kept per theme" }),
   default_lang: Nullable(Type.String()),
   home_page: Type.Union([Type.Integer(), Type.String(), Type.Null()], { description: "page reference (id, slug or path) as written" }),
+  not_found_page: Type.Union([Type.Integer(), Type.String(), Type.Null()], { description: "the page shown with status 404 for unknown addresses (in the address's language), as written" }),
   render_model: Type.Literal("v2"),
 });
 
@@ -29,6 +30,7 @@ const SettingsBody = Obj({
   theme: Opt(Nullable(Type.String())),
   default_lang: Opt(Nullable(Type.String())),
   home_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
+  not_found_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
   render_model: Opt(Type.Unknown({ description: "read-only: ignored with warning render_model_fixed" })),
 });
 
@@ -46,7 +48,7 @@ export function settingsRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
   scope.patch("/settings", {
     schema: {
       tags,
-      summary: "Write settings (name, tagline, theme, default_lang, home_page); unknown keys are ignored with warning unknown_setting",
+      summary: "Write settings (name, tagline, theme, default_lang, home_page, not_found_page); unknown keys are ignored with warning unknown_setting",
       body: SettingsBody,
       querystring: Obj(DryRunQuery),
       response: { 200: Success({ site_id: Type.Integer(), settings: Settings, changed: Type.Array(Type.String()), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },

@@ -14,13 +14,14 @@ import type { ServiceContext } from "../publish/contract.ts";
 import {
   defaultLanguageName, languageCodeFrom, languageRecords, languageState, type LanguageRecord, type LanguageState,
 } from "../site/languages.ts";
-import { homePageOf, settingsOf } from "../site/settings.ts";
+import { homePageOf, notFoundPageOf, settingsOf } from "../site/settings.ts";
+import { ownAddresses, recordLanguageMoves } from "../pages/moves.ts";
 import { writeSettings } from "./write.ts";
 import { writeSiteName } from "../network/sites-service.ts";
 import { homeLeaves, offlineNow } from "../pages/offline.ts";
 
 export const RENDER_MODEL = "v2";
-export const SETTING_KEYS = ["name", "tagline", "theme", "default_lang", "home_page", "render_model"] as const;
+export const SETTING_KEYS = ["name", "tagline", "theme", "default_lang", "home_page", "not_found_page", "render_model"] as const;
 
 const MAX_NAME = 200;
 const MAX_TAGLINE = 1000;
@@ -34,6 +35,8 @@ export interface Settings {
   default_lang: string | null;
   /** The home page reference as written (an id or a slug or path), or null. */
   home_page: number | string | null;
+  /** The page shown with status 404 for unknown addresses (issue 19), as written, or null. */
+  not_found_page: number | string | null;
   render_model: typeof RENDER_MODEL;
 }
 
@@ -45,6 +48,7 @@ export async function readSettings(ctx: Pick<ServiceContext, "db">, site: SiteRo
     theme: row.theme,
     default_lang: state.defaultLang,
     home_page: homePageOf(row),
+    not_found_page: notFoundPageOf(row),
     render_model: RENDER_MODEL,
   };
 }
@@ -53,6 +57,15 @@ function stringSetting(value: unknown, key: string, max: number): string {
   if (typeof value !== "string") throw fail("invalid_field", { field: key, expected: "string" }, `${key} must be a string.`);
   if (value.length > max) throw fail("invalid_field", { field: key, max_length: max }, `${key} is longer than ${max} characters.`);
   return value.trim();
+}
+
+/** A page reference setting (`home_page`, `not_found_page`): null, "" or 0 clears it; else it must name a page. */
+async function pageSetting(ctx: Pick<ServiceContext, "db">, site: SiteRow, ref: unknown, field: string): Promise<{ json: string | null; id: number | null }> {
+  if (ref === null || ref === "" || ref === 0) return { json: null, id: null };
+  if (typeof ref !== "number" && typeof ref !== "string") throw fail("invalid_field", { field, expected: "page id, slug or path" }, `${field} must be a page id, a slug or a path.`);
+  const value = typeof ref === "string" ? ref.trim() : ref;
+  const page = await findPageByRef(ctx.db, site.id, value, { field });
+  return { json: JSON.stringify(value), id: page.id };
 }
 
 /** `?dry_run=1`: nothing was written; the answer shows what stands and what the write would change. */
@@ -91,7 +104,7 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
     name = stringSetting(body.name, "name", MAX_NAME);
     if (name === "") throw fail("site_name_required", { field: "name" });
   }
-  const columns: { tagline?: string; theme?: string; default_lang?: string | null; home_page_json?: string | null } = {};
+  const columns: { tagline?: string; theme?: string; default_lang?: string | null; home_page_json?: string | null; not_found_page_json?: string | null } = {};
   if (Object.hasOwn(body, "tagline")) columns.tagline = body.tagline === null ? "" : stringSetting(body.tagline, "tagline", MAX_TAGLINE);
   if (Object.hasOwn(body, "theme")) {
     const theme = body.theme === null ? "default" : stringSetting(body.theme, "theme", 100);
@@ -110,15 +123,11 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
   }
   let newHome: number | null = null;
   if (Object.hasOwn(body, "home_page")) {
-    const ref = body.home_page;
-    if (ref === null || ref === "" || ref === 0) columns.home_page_json = null;
-    else {
-      if (typeof ref !== "number" && typeof ref !== "string") throw fail("invalid_field", { field: "home_page", expected: "page id, slug or path" }, "home_page must be a page id, a slug or a path.");
-      const value = typeof ref === "string" ? ref.trim() : ref;
-      newHome = (await findPageByRef(ctx.db, site.id, value, { field: "home_page" })).id;
-      columns.home_page_json = JSON.stringify(value);
-    }
+    const set = await pageSetting(ctx, site, body.home_page, "home_page");
+    columns.home_page_json = set.json;
+    newHome = set.id;
   }
+  if (Object.hasOwn(body, "not_found_page")) columns.not_found_page_json = (await pageSetting(ctx, site, body.not_found_page, "not_found_page")).json;
 
   const changed: string[] = [];
   if (name !== undefined && name !== current.name) changed.push("name");
@@ -126,17 +135,25 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
   if (columns.theme !== undefined && columns.theme !== current.theme) changed.push("theme");
   if (columns.default_lang !== undefined && columns.default_lang !== current.default_lang) changed.push("default_lang");
   if (columns.home_page_json !== undefined && columns.home_page_json !== (current.home_page === null ? null : JSON.stringify(current.home_page))) changed.push("home_page");
+  if (columns.not_found_page_json !== undefined && columns.not_found_page_json !== (current.not_found_page === null ? null : JSON.stringify(current.not_found_page))) changed.push("not_found_page");
 
   if (changed.includes("home_page")) warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
   const changes: Change[] = changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[] }] : [];
   // A new default language moves addresses: the default has no prefix, the others do.
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
+  // The home page answers at `/` and its own path sends there: both pages' paths change what they answer.
+  if (changed.includes("home_page")) {
+    const addresses = [...(await ownAddresses(ctx.db, site.id, current.home_page)), ...(newHome === null ? [] : await ownAddresses(ctx.db, site.id, newHome))];
+    if (addresses.length > 0) changes.push({ kind: "redirects", addresses });
+  }
   let trial: Trial | undefined;
   if (changed.length > 0) {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
     await dryRunnable(options.dryRun === true, (work) => ctx.db.transaction().execute(work), async (trx) => {
       if (name !== undefined) await writeSiteName(trx, site.id, name);
       if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
+      // Pages of the old and the new default language move (prefixes): their old addresses redirect.
+      if (changed.includes("default_lang")) changes.push(...(await recordLanguageMoves(trx, site.id, gmt(ctx.clock()), state)));
       // A longer name or tagline is printed wherever frames print it: within the render budgets, or not at all.
       const printed = changed.filter((key): key is SettingKey => key === "name" || key === "tagline");
       if (printed.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "settings", keys: printed }]);
@@ -199,6 +216,7 @@ export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Reco
   const renamed = existing !== undefined && name !== undefined && name !== existing.name;
   const defaultMoves = becomesDefault && before.defaultLang !== code;
 
+  let moved: Change[] = [];
   if (!existing || renamed || defaultMoves) {
     await ctx.db.transaction().execute(async (trx) => {
       if (!existing) {
@@ -208,12 +226,13 @@ export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Reco
         await trx.updateTable("languages").set({ name: name as string }).where("site_id", "=", site.id).where("code", "=", code).execute();
       }
       if (becomesDefault) await writeSettings(trx, site.id, now, { default_lang: code });
+      if (defaultMoves) moved = await recordLanguageMoves(trx, site.id, now, before);
     });
   }
   const after = await languageState(ctx.db, site.id);
   const changes: Change[] = [];
   if (!existing || renamed || defaultMoves) changes.push({ kind: "languages" });
-  if (defaultMoves) changes.push({ kind: "settings" });
+  if (defaultMoves) changes.push({ kind: "settings" }, ...moved);
   const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes) : nothingRebaked();
   const language = languageRecords(after).find((l) => l.code === code) as LanguageRecord;
   return { ...view(after), language, created: !existing, rebaked, warnings };
@@ -250,11 +269,12 @@ export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode
     warnings.push(...(await offlineNow(ctx.db, site, ctx.publicPort, ids.map((r) => r.id), `its language ${code} was removed`)));
   }
   if (options.dryRun) return { ...view(before), deleted: { code, name: row.name }, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
+  const changes: Change[] = [{ kind: "languages" }];
   await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom("languages").where("site_id", "=", site.id).where("code", "=", code).execute();
     if (before.defaultLang === code && remaining.length > 0) await writeSettings(trx, site.id, now, { default_lang: remaining[0].code });
+    changes.push(...(await recordLanguageMoves(trx, site.id, now, before)));
   });
-  const changes: Change[] = [{ kind: "languages" }];
   if (before.defaultLang === code && remaining.length > 0) changes.push({ kind: "settings" });
   const rebaked = await ctx.publisher.changed(site.id, changes);
   return { ...view(await languageState(ctx.db, site.id)), deleted: { code, name: row.name }, rebaked, warnings };

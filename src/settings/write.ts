@@ -7,11 +7,11 @@ export async function writeSettings(
   db: Db,
   siteId: number,
   at: string,
-  changes: Partial<Pick<SettingsRow, "tagline" | "theme" | "default_lang" | "home_page_json">>,
+  changes: Partial<Pick<SettingsRow, "tagline" | "theme" | "default_lang" | "home_page_json" | "not_found_page_json">>,
 ): Promise<void> {
   await db
     .insertInto("site_settings")
-    .values({ site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, updated_at_gmt: at })
+    .values({ site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, not_found_page_json: null, updated_at_gmt: at })
     .onConflict((oc) => oc.column("site_id").doNothing())
     .execute();
   await db.updateTable("site_settings").set({ ...changes, updated_at_gmt: at }).where("site_id", "=", siteId).execute();

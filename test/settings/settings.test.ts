@@ -14,14 +14,14 @@ describe("site settings", () => {
   });
   after(() => t.close());
 
-  it("GET /settings answers every setting with its default: theme default, render_model v2, no language, no home page", async () => {
+  it("GET /settings answers every setting with its default: theme default, render_model v2, no language, no home page, no 404 page", async () => {
     const id = await site();
     const r = await t.call("GET", `/api/site/${id}/settings`);
     assert.equal(r.status, 200);
     assert.deepEqual(r.body, {
       success: true,
       site_id: id,
-      settings: { name: `Settings ${n}`, tagline: "", theme: "default", default_lang: null, home_page: null, render_model: "v2" },
+      settings: { name: `Settings ${n}`, tagline: "", theme: "default", default_lang: null, home_page: null, not_found_page: null, render_model: "v2" },
       warnings: [],
     });
   });
