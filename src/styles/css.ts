@@ -7,6 +7,7 @@ import browserslist from "browserslist";
 import { browserslistToTargets, bundleAsync, transform } from "lightningcss";
 import { fail, ServiceError } from "../errors.ts";
 import { isStyleName } from "./names.ts";
+import { MAX_CSS_NESTING, tooDeepAt } from "./nesting.ts";
 
 /**
  * Which browsers the bundles are prefixed and lowered for (docs/styles.md): browserslist's
@@ -62,6 +63,8 @@ function refusalOf(error: unknown, details: (fileName: string | undefined) => Re
  * anything but a stylesheet name or an http(s) address, or at a `url(media:)` without a ref.
  */
 export function parseStylesheet(css: string): ParsedStylesheet {
+  const deep = tooDeepAt(css);
+  if (deep) throw invalidCss(`Blocks, parentheses and brackets nest at most ${MAX_CSS_NESTING} levels deep`, deep, { max_nesting: MAX_CSS_NESTING });
   const parsed: ParsedStylesheet = { imports: [], media: [] };
   // Collected, not thrown from the visitor: the visitor runs inside the parser.
   let refusal: ServiceError | undefined;
