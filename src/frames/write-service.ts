@@ -14,7 +14,8 @@ import { frameEtag, frameRecord, type FrameRow } from "./record.ts";
 import { reportFor, type FrameReport } from "./report.ts";
 import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
 import { splitSlug } from "./slug.ts";
-import { planRewrites, renamedReport, rewriteReferences } from "./rename-refs.ts";
+import { rewriteReferences } from "./rename-refs.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { requireRoom } from "../quotas/usage.ts";
@@ -96,14 +97,11 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
   const row = { ...draftRow(id, slug, html, report, at, userId), site_id: siteId };
 
   const fields = reportFields(report, warnings);
-  if (flags.dryRun) {
-    return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
-  }
-
   const changes: Change[] = [{ kind: "frame", frameId: id, slug }];
   let trial: Trial | undefined;
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
+    await dryRunnable(flags.dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
       await requireRoom(trx, siteId, { frames: 1, stored_bytes: row.bytes });
       await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
       frameGraphChanged(ctx.db, siteId, [id]);
@@ -118,6 +116,9 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
     throw error;
   } finally {
     frameGraphChanged(ctx.db, siteId, [id]);
+  }
+  if (flags.dryRun) {
+    return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
   }
   const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial);
   requireAvailable(publish.rebaked, { frame: { id, slug } });
@@ -150,15 +151,12 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
   const at = gmt(ctx.clock());
   const row = { ...draftRow(existing.id, slug, html, report, at, userId, existing), site_id: siteId };
   const fields = reportFields(report, warnings);
-  if (flags.dryRun) {
-    const planned = slug === existing.slug ? {} : { renamed: renamedReport(existing.slug, slug, await planRewrites(ctx.db, siteId, existing, slug)) };
-    return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields, ...planned }, etag: null };
-  }
-
   let renamed: Awaited<ReturnType<typeof rewriteReferences>> | null = null;
   let trial: Trial | undefined;
   try {
-    await ctx.db.transaction().execute(async (trx) => {
+    // A dry run writes and tries the same, then rolls back: it meets the refusal the write would,
+    // and its `renamed` lists the rewrites the write would make.
+    await dryRunnable(flags.dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
       await requireRoom(trx, siteId, { stored_bytes: row.bytes - existing.bytes });
       const updated = await trx
         .updateTable("frames")
@@ -179,6 +177,9 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
   } finally {
     // A rename also rewrote references in other frames: the whole site is read again.
     frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
+  }
+  if (flags.dryRun) {
+    return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields, ...(renamed ? { renamed } : {}) }, etag: null };
   }
 
   const publish = await publishFrameWrite(ctx, siteId, frameChanges(existing, slug), flags.bake, slug, trial);

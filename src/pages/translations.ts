@@ -46,15 +46,19 @@ function linkFailed(reason: "lang_required" | "same_language" | "origin_not_foun
   throw fail("translation_link_failed", { reason, ...details }, message);
 }
 
-/** A transaction whose page changes (tree before and after) are announced after it commits. */
-async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx: Db) => Promise<T>): Promise<{ result: T; rebaked: Rebaked }> {
+/**
+ * A transaction whose page changes (tree before and after) are announced after it commits.
+ * `touched`: the pages whose other columns (content) it wrote, announced even when their light
+ * row is as it was.
+ */
+async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx: Db) => Promise<T>, touched: (result: T) => number[] = () => []): Promise<{ result: T; rebaked: Rebaked }> {
   const { result, changes, trial } = await ctx.db.transaction().execute(async (trx) => {
     await holdRoom(trx, siteId);
     const before = new PageTree(await liteRowsOf(trx, siteId));
     const result = await work(trx);
     const after = new PageTree(await liteRowsOf(trx, siteId));
     const addressing = { langs: await languageState(trx, siteId) };
-    const changes = [...pageChangesBetween(before, after), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after }, addressing))];
+    const changes = [...pageChangesBetween(before, after, touched(result)), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after }, addressing))];
     const trial = changes.length > 0 ? await ctx.publisher.check(trx, siteId, changes) : undefined;
     return { result, changes, trial };
   });
@@ -144,7 +148,7 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
     await requireRoom(trx, site.id, { pages: 1, stored_bytes: pageBytes(values) });
     const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
     return { row, created: true, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
-  });
+  }, (written) => [written.row.id]);
 
   if (result.slugChanged) {
     warnings.push(warning("slug_changed", `The slug "${result.slugChanged.from}" is taken here; the translation got "${result.slugChanged.to}".`, { ...result.slugChanged }));

@@ -2,7 +2,7 @@
 // force) and translations (docs/publishing.md; pattern in effects-helpers.ts).
 import { before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { bind, effects, gone, linkTitles, linkUrls, ok, served, suite } from "./effects-helpers.ts";
+import { bind, effects, gone, linkTitles, linkUrls, ok, redirected, served, suite } from "./effects-helpers.ts";
 
 const link = `<a data-op-bind='{"href": "item.url", "text": "item.title"}'></a>`;
 const repeat = (source: string) => `<ul><!-- svc/repeat {"source": "${source}"} --><li>${link}</li><!-- /svc/repeat --></ul>`;
@@ -51,14 +51,14 @@ describe(suite("pages"), () => {
     assert.match(served(await fx.visit("/px-content/"), "page", "on_request"), /<em>new body<\/em>/);
   });
 
-  it("PATCH /pages slug: the old addresses of the page and its subtree answer 404, the new ones answer, lists and menus link there", async () => {
+  it("PATCH /pages slug: the old addresses of the page and its subtree answer 301 to the new ones (issue 19), which answer; lists and menus link there", async () => {
     const id = await fx.page("px-slug", "px-plain");
     await fx.page("px-slug-kid", "px-plain", { parent: id });
     ok(await fx.api("PUT", "/menus/~header/items", { items: [{ page: id }] }), "menu items");
     for (const path of ["/px-slug/", "/px-slug/px-slug-kid/", "/px-all/", "/px-menu-page/"]) await fx.primed(path);
     ok(await fx.api("PATCH", `/pages/${id}`, { slug: "px-slug-moved" }), "PATCH slug");
-    gone(await fx.visit("/px-slug/"), "old address", "no_page");
-    gone(await fx.visit("/px-slug/px-slug-kid/"), "old child address", "no_page");
+    redirected(await fx.visit("/px-slug/"), "old address", "/px-slug-moved/");
+    redirected(await fx.visit("/px-slug/px-slug-kid/"), "old child address", "/px-slug-moved/px-slug-kid/");
     served(await fx.visit("/px-slug-moved/"), "new address", "static");
     served(await fx.visit("/px-slug-moved/px-slug-kid/"), "new child address", "static");
     const listed = linkUrls(served(await fx.visit("/px-all/"), "list", "static"));
@@ -67,14 +67,14 @@ describe(suite("pages"), () => {
     assert.match(linkUrls(served(await fx.visit("/px-menu-page/"), "menu", "static"))[0], /\/px-slug-moved\/$/);
   });
 
-  it("PATCH /pages parent: the page answers under its new parent, both parents' child lists and its descendants' breadcrumbs follow", async () => {
+  it("PATCH /pages parent: the page answers under its new parent (its old address 301 to it), both parents' child lists and its descendants' breadcrumbs follow", async () => {
     const from = await fx.page("px-from", "px-children");
     const to = await fx.page("px-to", "px-children");
     const id = await fx.page("px-mover", "px-plain", { parent: from });
     await fx.page("px-mover-kid", "px-crumbs", { parent: id });
     for (const path of ["/px-from/", "/px-to/", "/px-from/px-mover/", "/px-from/px-mover/px-mover-kid/"]) await fx.primed(path);
     ok(await fx.api("PATCH", `/pages/${id}`, { parent: to }), "PATCH parent");
-    gone(await fx.visit("/px-from/px-mover/"), "old address", "no_page");
+    redirected(await fx.visit("/px-from/px-mover/"), "old address", "/px-to/px-mover/");
     served(await fx.visit("/px-to/px-mover/"), "new address", "static");
     assert.deepEqual(linkTitles(served(await fx.visit("/px-from/"), "old parent", "on_request")), []);
     assert.deepEqual(linkTitles(served(await fx.visit("/px-to/"), "new parent", "on_request")), ["px-mover"]);
@@ -100,7 +100,7 @@ describe(suite("pages"), () => {
     assert.deepEqual(linkTitles(served(await fx.visit("/px-menu-page/"), "menu", "static")), ["Status item", "Other item"]);
   });
 
-  it("DELETE /pages: trashed, the page answers 404 and leaves the lists; forced, its children answer at their parent's level", async () => {
+  it("DELETE /pages: trashed, the page answers 404 and leaves the lists; forced, its children answer at their parent's level and their old addresses 301 there", async () => {
     const trashed = await fx.page("px-trashed", "px-plain");
     for (const path of ["/px-trashed/", "/px-all/"]) await fx.primed(path);
     ok(await fx.api("DELETE", `/pages/${trashed}`), "DELETE");
@@ -112,7 +112,7 @@ describe(suite("pages"), () => {
     for (const path of ["/px-forced/", "/px-forced/px-orphan/", "/px-all/"]) await fx.primed(path);
     ok(await fx.api("DELETE", `/pages/${forced}?force=true`), "DELETE force");
     gone(await fx.visit("/px-forced/"), "deleted", "no_page");
-    gone(await fx.visit("/px-forced/px-orphan/"), "old child address", "no_page");
+    redirected(await fx.visit("/px-forced/px-orphan/"), "old child address", "/px-orphan/");
     served(await fx.visit("/px-orphan/"), "reparented child", "static");
     const titles = linkTitles(served(await fx.visit("/px-all/"), "list", "static"));
     assert.ok(titles.includes("px-orphan") && !titles.includes("px-forced"), titles.join(" "));
@@ -129,6 +129,16 @@ describe(suite("pages"), () => {
     const created = ok(await fx.api("POST", "/pages/language", { page: origin, lang: "de", title: "Ursprung", slug: "px-ursprung" }, site), "translation", 201);
     assert.match(homeOfDe(served(await fx.visit("/px-origin/", host), "origin", "on_request")) ?? "", /\/de\/px-ursprung\/$/);
     assert.match(served(await fx.visit("/de/px-ursprung/", host), "translation", "on_request"), /<p>Ursprung<\/p>/);
+
+    // POST /pages/language again updates the existing translation: its content reaches its page.
+    await fx.frame("px-content", `<div ${bind("html", "page.content")}></div>`, site);
+    ok(await fx.api("PATCH", `/pages/${created.page.id}`, { frame: "px-content", content: "<p>erste</p>" }, site), "translation on a content frame");
+    assert.match((await fx.primed("/de/px-ursprung/", host)).text, /<p>erste<\/p>/);
+    const updated = ok(await fx.api("POST", "/pages/language", { page: origin, lang: "de", content: "<p>zweite</p>" }, site), "translation updated");
+    assert.equal(updated.created, false);
+    assert.ok(updated.rebaked.pages.includes(created.page.id), "the update names the translation's page in rebaked.pages");
+    assert.match(served(await fx.visit("/de/px-ursprung/", host), "updated translation"), /<p>zweite<\/p>/);
+    ok(await fx.api("PATCH", `/pages/${created.page.id}`, { frame: "px-switch" }, site), "back on the switcher frame");
 
     await fx.primed("/px-origin/", host);
     ok(await fx.api("PATCH", `/pages/${created.page.id}`, { slug: "px-herkunft" }, site), "PATCH translation slug");

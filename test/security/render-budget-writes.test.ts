@@ -138,7 +138,7 @@ describe("render budgets: every write that can make a bake print more is tried b
   // FAILS (src bug, reported): POST /pages/language updating an existing translation announces no
   // change when only its content changes (translations.ts passes no `touched` page to
   // pageChangesBetween), so nothing is tried, the write is stored, and the public page stays stale.
-  it("an existing translation made larger by POST /pages/language is refused too, and keeps its content", { todo: "src bug: an update of an existing translation's content is neither tried nor published (src/pages/translations.ts announcedWrite)" }, async () => {
+  it("an existing translation made larger by POST /pages/language is refused too, and keeps its content", async () => {
     const { at } = await fresh();
     fine(await api("POST", `${at}/languages`, { code: "en" }), "en", 201);
     fine(await api("POST", `${at}/languages`, { code: "fr" }), "fr", 201);
@@ -154,7 +154,7 @@ describe("render budgets: every write that can make a bake print more is tried b
   // FAILS (src bug, reported): a frame dry run (`dry_run: true`) answers before any trial
   // (src/frames/write-service.ts createFrame and replaceFrameOnce return early), so it is 200
   // `applied: false` where the write is 422 render_too_large.
-  it("a dry run of a frame write answers the same refusal as the write, and writes nothing", { todo: "src bug: frame dry runs skip the render trial (src/frames/write-service.ts)" }, async () => {
+  it("a dry run of a frame write answers the same refusal as the write, and writes nothing", async () => {
     const { at } = await fresh();
     fine(await api("POST", `${at}/frames`, { slug: "leaf", html: `<p>${"x".repeat(300_000)}</p>` }), "leaf", 201);
     fine(await api("POST", `${at}/frames`, { slug: "mid", html: `<div>${embeds("leaf", 8)}</div>` }), "mid", 201);
