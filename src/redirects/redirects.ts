@@ -71,7 +71,7 @@ async function upsert(trx: Db, siteId: number, from: string, to: string, status:
  * A redirect made by hand. A site path as `to` is collapsed like a page's move: if a redirect
  * stands at `to`, this one points where that one does (never at itself).
  */
-export async function addRedirect(trx: Db, siteId: number, input: { from: string; to: string; status: RedirectStatus }, now: string): Promise<{ record: RedirectRecord; replaced: boolean }> {
+export async function addRedirect(trx: Db, siteId: number, input: { from: string; to: string; status: RedirectStatus }, now: string): Promise<{ record: RedirectRecord; replaced: boolean; addresses: string[] }> {
   let to = input.to;
   if (to.startsWith("/")) {
     const next = await redirectAt(trx, siteId, to);
@@ -79,8 +79,8 @@ export async function addRedirect(trx: Db, siteId: number, input: { from: string
   }
   const written = await upsert(trx, siteId, input.from, to, input.status, false, now);
   // Records that pointed at `from` now go one step further, to `to`.
-  await collapse(trx, siteId, input.from, to);
-  return written;
+  const collapsed = await collapse(trx, siteId, input.from, to);
+  return { ...written, addresses: [input.from, ...collapsed] };
 }
 
 export async function deleteRedirect(trx: Db, siteId: number, id: number): Promise<RedirectRecord | undefined> {
@@ -89,25 +89,33 @@ export async function deleteRedirect(trx: Db, siteId: number, id: number): Promi
   return found;
 }
 
-/** Records pointing at `from` point at `to` instead; one that would point at itself goes. */
-async function collapse(trx: Db, siteId: number, from: string, to: string): Promise<void> {
+/**
+ * Records pointing at `from` point at `to` instead; one that would point at itself goes. Answers
+ * the addresses of the records it changed: what they answer changed too.
+ */
+async function collapse(trx: Db, siteId: number, from: string, to: string): Promise<string[]> {
+  const pointing = await trx.selectFrom("redirects").select("from_path").where("site_id", "=", siteId).where("to_target", "=", from).execute();
+  if (pointing.length === 0) return [];
   await trx.deleteFrom("redirects").where("site_id", "=", siteId).where("to_target", "=", from).where("from_path", "=", to).execute();
   await trx.updateTable("redirects").set({ to_target: to }).where("site_id", "=", siteId).where("to_target", "=", from).execute();
+  return pointing.map((row) => row.from_path);
 }
 
 /**
  * Pages moved: each old address answers 301 to the new one, chains are collapsed, and records
  * standing at an address a page now takes go (`released`, called with the new addresses).
- * Answers the addresses whose answer changed (the old ones, and those released).
+ * Answers the addresses whose answer changed (the old ones, those whose records now point
+ * further, and those released).
  */
 export async function recordMoves(trx: Db, siteId: number, moves: readonly Move[], now: string): Promise<string[]> {
   const real = moves.filter((move) => move.from !== move.to);
+  const changed: string[] = [];
   for (const move of real) {
-    await collapse(trx, siteId, move.from, move.to);
+    changed.push(move.from, ...(await collapse(trx, siteId, move.from, move.to)));
     await upsert(trx, siteId, move.from, move.to, 301, true, now);
   }
   const released = await releaseAddresses(trx, siteId, real.map((move) => move.to));
-  return [...new Set([...real.map((move) => move.from), ...released])];
+  return [...new Set([...changed, ...released])];
 }
 
 /**

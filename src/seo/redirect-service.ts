@@ -70,8 +70,8 @@ export async function createRedirect(ctx: ServiceContext, site: SiteRow, body: R
   if (to.startsWith("/") && canonicalPath(to.split(/[?#]/)[0]) === from) throw fail("invalid_field", { field: "to", from }, "A redirect cannot point at its own address.");
   const live = await resolvePublicPage(ctx.db, site.id, from);
   if ("page" in live) throw fail("redirect_shadows_page", { from, page: live.page.id });
-  const { record, replaced } = await ctx.db.transaction().execute((trx) => addRedirect(trx, site.id, { from, to, status }, gmt(ctx.clock())));
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "redirects", addresses: [from] }]);
+  const { record, replaced, addresses } = await ctx.db.transaction().execute((trx) => addRedirect(trx, site.id, { from, to, status }, gmt(ctx.clock())));
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "redirects", addresses }]);
   return { redirect: redirectAnswer(record), replaced, rebaked };
 }
 

@@ -2,7 +2,7 @@
 // (docs/publishing.md; pattern in effects-helpers.ts).
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { bind, effects, gone, linkTitles, linkUrls, ok, served, suite } from "./effects-helpers.ts";
+import { bind, effects, gone, linkTitles, linkUrls, ok, redirected, served, suite } from "./effects-helpers.ts";
 
 /** The names a language switcher or a language list prints. */
 const switcher = (html: string) => linkTitles(/<ul class="lang-switcher">(.*?)<\/ul>/s.exec(html)?.[1] ?? "");
@@ -90,7 +90,7 @@ describe(suite("settings and languages"), () => {
     assert.match(served(await fx.visit("/de/", host), "/de/", "on_request"), /Zweite/);
   });
 
-  it("POST /languages: language switchers and language lists print a new or renamed language; made the default, addresses move", async () => {
+  it("POST /languages: language switchers and language lists print a new or renamed language; made the default, addresses move (the old ones answer 301)", async () => {
     const site = await fx.site("Growing", "growing.localhost");
     const host = "growing.localhost";
     ok(await fx.api("POST", "/languages", { code: "en" }, site), "language en", 201);
@@ -111,7 +111,8 @@ describe(suite("settings and languages"), () => {
 
     for (const path of ["/sx-switch-page/", "/sx-langs-page/"]) await fx.primed(path, host);
     ok(await fx.api("POST", "/languages", { code: "fr", default: true }, site), "fr default");
-    for (const path of ["/sx-switch-page/", "/sx-langs-page/"]) gone(await fx.visit(path, host), `old ${path}`, "no_page");
+    // Old addresses answer 301 to the new ones (issue 19).
+    for (const path of ["/sx-switch-page/", "/sx-langs-page/"]) redirected(await fx.visit(path, host), `old ${path}`, `/en${path}`);
     assert.deepEqual(switcher(served(await fx.visit("/en/sx-switch-page/", host), "moved switcher", "on_request")), ["English", "French"]);
     const urls = linkUrls(served(await fx.visit("/en/sx-langs-page/", host), "moved list", "static"));
     assert.match(urls[0], /growing\.localhost[^/]*\/en\/$/);
