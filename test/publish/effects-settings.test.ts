@@ -49,7 +49,7 @@ describe(suite("settings and languages"), () => {
     assert.deepEqual(linkTitles(served(await fx.visit("/sx-themed-page/"), "default", "static")), ["Default theme link"]);
   });
 
-  it("settings default_lang: every address moves between /<path>/ and /<lang>/<path>/", async () => {
+  it("settings default_lang: every address moves between /<path>/ and /<lang>/<path>/ (the old one answers 301)", async () => {
     const site = await fx.site("Bilingual", "langs.localhost");
     for (const code of ["en", "de"]) ok(await fx.api("POST", "/languages", { code }, site), `language ${code}`, 201);
     await fx.frame("sx-lang", "<p>Hello in English</p>", site);
@@ -57,7 +57,7 @@ describe(suite("settings and languages"), () => {
     await fx.primed("/sx-lang-page/", "langs.localhost");
     ok(await fx.api("PATCH", "/settings", { default_lang: "de" }, site), "PATCH default_lang");
     assert.match(served(await fx.visit("/en/sx-lang-page/", "langs.localhost"), "moved", "static"), /Hello in English/);
-    gone(await fx.visit("/sx-lang-page/", "langs.localhost"), "old address", "no_page");
+    redirected(await fx.visit("/sx-lang-page/", "langs.localhost"), "old address answers 301 to the new one (issue 19)", "/en/sx-lang-page/");
   });
 
   it("settings default_lang on a site without languages: what prints the site's language (site.lang, page.lang) prints the new one", async () => {

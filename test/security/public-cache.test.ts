@@ -121,12 +121,13 @@ describe("one address, one cache entry", () => {
   });
 
   it("the canonical address is answered from memory by the server's listener, a variant never is", async () => {
-    await get(port, "/news/");
+    // Not /news/: it is the home page, whose own path answers 301 to / (issue 19).
+    await get(port, "/about/");
     let before = routed;
-    assert.equal((await get(port, "/news/")).headers["x-svc-printed"], "cache");
+    assert.equal((await get(port, "/about/")).headers["x-svc-printed"], "cache");
     assert.equal(routed, before, "answered before Fastify");
     before = routed;
-    assert.equal((await get(port, "/News/")).status, 301);
+    assert.equal((await get(port, "/About/")).status, 301);
     assert.equal(routed, before + 1, "a variant goes to the route");
   });
 
