@@ -180,7 +180,8 @@ export class PublicSite {
     const body = part ? await sitemapXml(this.db, site, this.port, part[1] === undefined ? null : Number(part[1])) : await robotsTxt(this.db, site, this.port);
     if (body === null) return this.notFound(site, path, "no_page", ticket);
     const type = part ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8";
-    const answer = { status: 200, headers: { "content-type": type, "x-svc-printed": "generated", "cache-control": "no-cache" } };
+    // X-Svc-Printed is left to `send`: "generated" now, "cache" when answered from memory.
+    const answer = { status: 200, headers: { "content-type": type, "cache-control": "no-cache" } };
     const entry = this.cache.put({ siteId: site.id, address: path, pageId: part ? SITEMAP_PAGE_ID : 0, body: Buffer.from(body, "utf8"), printed: "on_request", answer }, ticket);
     return this.send(entry, "generated", ifNoneMatch);
   }
