@@ -10,7 +10,7 @@ import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify
 import { preFail } from "./errors.ts";
 import type { Db } from "../store/database.ts";
 import { administers } from "../site/callers.ts";
-import { MAIN_SITE_ID, siteByDomain, siteById as readSite, type SiteRow } from "../site/sites.ts";
+import { MAIN_SITE_ID, siteByAlias, siteByDomain, siteById as readSite, type SiteRow } from "../site/sites.ts";
 import { keptUntilWrite } from "../store/kept-reads.ts";
 
 declare module "fastify" {
@@ -68,7 +68,9 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
     site = id === null ? undefined : await siteById(db, id);
   } else if (typeof domain === "string" && domain !== "") {
     source = "domain";
-    site = await siteByDomain(db, domain.toLowerCase());
+    // Any domain of the site, primary or alias (issue 19), in any case.
+    const name = domain.trim().toLowerCase();
+    site = (await siteByDomain(db, name)) ?? (await siteByAlias(db, name));
   } else {
     source = "default";
     site = await siteById(db, MAIN_SITE_ID);

@@ -4,7 +4,8 @@
 // (W3C datetime, UTC) and one <xhtml:link rel="alternate" hreflang href> per published translation,
 // itself included. A page whose canonical names another address is left out (it is not the
 // address to index). Past `maxUrls` addresses (50,000, the protocol's limit) /sitemap.xml is a
-// <sitemapindex> of /sitemap-1.xml, /sitemap-2.xml, …. A noindex site lists nothing.
+// <sitemapindex> of /sitemap-1.xml, /sitemap-2.xml, …. A site with nothing to list (a noindex
+// site, or one with no page answering yet) has no sitemap: 404.
 import { PageTree } from "../pages/tree.ts";
 import { LITE } from "../pages/queries.ts";
 import { lookupPage } from "../pages/refs.ts";
@@ -104,10 +105,13 @@ function sitemapIndex(origin: string, parts: ReadonlyArray<readonly Entry[]>): s
 
 /**
  * The XML of /sitemap.xml (`part` null) or /sitemap-<part>.xml; null for a part the site does not
- * have (404). One file while the site has at most `maxUrls` addresses; past that an index.
+ * have, or when it has nothing to list (404). One file while the site has at most `maxUrls` addresses; past that an index.
  */
 export async function sitemapXml(db: Db, site: SiteRow, port: number, part: number | null, maxUrls = SITEMAP_MAX_URLS): Promise<string | null> {
   const entries = await entriesOf(db, site, port);
+  // Nothing to list (a noindex site, no page answering yet): no sitemap, since the protocol's
+  // schema wants at least one address in a file.
+  if (entries.length === 0) return null;
   if (entries.length <= maxUrls) return part === null ? urlset(entries) : null;
   const parts: Entry[][] = [];
   for (let i = 0; i < entries.length; i += maxUrls) parts.push(entries.slice(i, i + maxUrls));

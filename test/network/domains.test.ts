@@ -172,6 +172,18 @@ describe("domains: the API", () => {
     assert.equal((await t.call("POST", "/api/sites", { body: { name: "Blog", domain: "blog.localhost" } })).status, 201);
   });
 
+  it("the legacy address selects a site by any of its domains, primary or alias, in any case", async () => {
+    const id = await makeSite(t, "Selected", "selected.localhost");
+    assert.equal((await t.call("POST", `/api/sites/${id}/domains`, { body: { domain: "alias.selected.localhost" } })).status, 201);
+    for (const domain of ["selected.localhost", "Selected.LOCALHOST", "alias.selected.localhost", "ALIAS.selected.localhost"]) {
+      const answer = await t.call("GET", `/api/settings?domain=${encodeURIComponent(domain)}`);
+      assert.equal(answer.status, 200, domain);
+      assert.equal(answer.body.site_id, id, domain);
+      assert.equal(answer.headers["x-svc-blog-source"], "domain");
+    }
+    assert.equal((await t.call("GET", "/api/settings?domain=unknown.localhost")).body.code, "site_not_found");
+  });
+
   it("the calls are in the OpenAPI description", async () => {
     const paths = (await t.call("GET", "/api/openapi.json", { token: null })).body.paths;
     assert.ok(paths["/api/sites/{id}/domains"].get.responses["200"]);

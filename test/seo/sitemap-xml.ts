@@ -85,8 +85,3 @@ export function assertValid(xml: string, xsd: string, what: string): void {
   const { valid, output } = validate(xml, xsd);
   assert.ok(valid, `${what} is valid against ${xsd.split("/").pop()}:\n${output}\n${xml}`);
 }
-
-export function assertWellFormed(xml: string, what: string): void {
-  const run = spawnSync("xmllint", ["--noout", "-"], { input: xml, encoding: "utf8" });
-  assert.equal(run.status, 0, `${what} is well-formed XML:\n${run.stderr}\n${xml}`);
-}
