@@ -1,7 +1,7 @@
 // The messages of cross-process invalidation (invalidation.ts): flushes waiting to be told,
 // merged per site (Outbox), and their NOTIFY payloads, split to stay under PostgreSQL's limit and
 // parsed back defensively (a payload from anywhere on the channel is checked, never trusted).
-import type { CacheFlush } from "./page-cache.ts";
+import { SITEMAP_PAGE_ID, type CacheFlush } from "./page-cache.ts";
 
 export const CHANNEL = "svc_invalidate";
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; this leaves room to spare. */
@@ -158,6 +158,8 @@ export function encodeMessages(origin: string, flushes: Invalidated[], maxBytes 
 }
 
 const isId = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
+/** A page id in a flush: a page's, or the one the site's sitemaps are kept under. */
+const isPageId = (value: unknown): value is number => isId(value) || value === SITEMAP_PAGE_ID;
 
 /** A received flush, checked; null when it is not one this version understands. */
 function parseFlush(value: unknown): Invalidated | null {
@@ -172,7 +174,7 @@ function parseFlush(value: unknown): Invalidated | null {
     case "site":
       return isId(flush.site) ? { kind: "site", site: flush.site } : null;
     case "pages":
-      return isId(flush.site) && Array.isArray(flush.pages) && flush.pages.every(isId) ? { kind: "pages", site: flush.site, pages: flush.pages } : null;
+      return isId(flush.site) && Array.isArray(flush.pages) && flush.pages.every(isPageId) ? { kind: "pages", site: flush.site, pages: flush.pages } : null;
     case "addresses":
       return isId(flush.site) && Array.isArray(flush.addresses) && flush.addresses.every((a) => typeof a === "string")
         ? { kind: "addresses", site: flush.site, addresses: flush.addresses as string[] }

@@ -249,7 +249,8 @@ export class Run {
     for (const parent of [...(change.parents ?? []), ...(current ? [current] : [])]) {
       if (parent && reads(parent, (s) => s === "pages.children")) out.add(parent);
     }
-    for (const descendant of tree.descendants(change.pageId)) if (reads(descendant.id, (s) => s === "breadcrumbs")) out.add(descendant.id);
+    // svc/seo prints a BreadcrumbList naming every ancestor (its title and address), as `breadcrumbs` does.
+    for (const descendant of tree.descendants(change.pageId)) if (reads(descendant.id, (s) => s === "breadcrumbs" || s === "seo")) out.add(descendant.id);
     const group = tree.get(change.pageId)?.translation_group;
     if (group !== null && group !== undefined) {
       for (const member of tree.all()) if (member.translation_group === group && reads(member.id, (s) => s === "languages")) out.add(member.id);
