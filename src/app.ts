@@ -8,6 +8,7 @@ import { errorHandler, sendError } from "./http/error-handler.ts";
 import { fail, preFail } from "./http/errors.ts";
 import { apiGuard } from "./http/guard.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
+import { openApiOptions, SERVICE_DESC_LINK } from "./http/openapi.ts";
 import { schemaValidator } from "./http/validation.ts";
 import { nulPath } from "./http/nul.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./markup/json-scan.ts";
@@ -125,19 +126,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook("onRoute", (route) => routes.add(route));
   app.decorate("routesIndex", routes);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: { title: "Site-builder management API", version: "1.0.0", description: "Frames, menus, pages, data and the network of sites." },
-      components: {
-        securitySchemes: {
-          bearer: { type: "http", scheme: "bearer" },
-          svcKey: { type: "apiKey", in: "header", name: "X-Svc-Key" },
-        },
-      },
-      security: [{ bearer: [] }, { svcKey: [] }],
-    },
-  });
+  await app.register(swagger, openApiOptions(deps.config));
 
   app.decorateRequest("caller", null);
   // One hook for every request (each hook is a step of Fastify's pipeline on every call).
@@ -145,6 +134,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const resolveSite = siteScope(deps.store.db);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
+    if (request.url.startsWith("/api/") || request.url === "/api") reply.header("Link", SERVICE_DESC_LINK);
     if (request.url.includes("%00")) {
       throw preFail("invalid_field", { field: "url", reason: "nul_character" }, "The address contains U+0000, which cannot be stored.");
     }

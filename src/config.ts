@@ -27,6 +27,9 @@ export interface Config {
   mediaS3: MediaS3Options | null;
   /** The largest media file an upload may send, in bytes (SVC_MEDIA_MAX_BYTES). */
   mediaMaxBytes: number;
+  /** The origin API clients reach this service at, for the OpenAPI document's `servers`
+   * (SVC_API_URL; default `http://HOST:PORT`, a wildcard HOST read as the loopback address). */
+  apiUrl: string;
 }
 
 export interface DbOptions {
@@ -101,6 +104,12 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** `http://HOST:PORT`; a wildcard address (0.0.0.0, ::) is reached on the loopback address. */
+function listenOrigin(host: string, port: number): string {
+  const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" || host === "[::]" ? "::1" : host;
+  return `http://${reachable.includes(":") && !reachable.startsWith("[") ? `[${reachable}]` : reachable}:${port}`;
+}
+
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 export function isHostname(value: string): boolean {
@@ -131,6 +140,9 @@ export function loadConfig(env: Env = process.env): Config {
   const sslCaFile = env.SVC_DB_SSL_CA?.trim() || null;
   if (sslCaFile !== null && !existsSync(sslCaFile)) throw new ConfigError("SVC_DB_SSL_CA", `no such file: ${sslCaFile}`);
 
+  const apiUrl = (env.SVC_API_URL?.trim() || listenOrigin(host, listenPort)).replace(/\/+$/, "");
+  if (!isHttpUrl(apiUrl)) throw new ConfigError("SVC_API_URL", `must be an http:// or https:// URL, got "${apiUrl}"`);
+
   return {
     host,
     port,
@@ -152,5 +164,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mediaS3: mediaS3Options(env),
     mediaMaxBytes: integer(env, "SVC_MEDIA_MAX_BYTES", 25 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
+    apiUrl,
   };
 }

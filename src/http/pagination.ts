@@ -89,7 +89,9 @@ export function sendPaging(request: FastifyRequest, reply: FastifyReply, paging:
   const { totalPages, link } = pagingHeaders(request.url, originOf(request), paging, total);
   reply.header("X-WP-Total", String(total));
   reply.header("X-WP-TotalPages", String(totalPages));
-  if (link !== null) reply.header("Link", link);
+  // After the service-desc link every /api/ answer carries (app.ts), not instead of it.
+  const held = reply.getHeader("Link");
+  if (link !== null) reply.header("Link", held ? `${String(held)}, ${link}` : link);
 }
 
 /**

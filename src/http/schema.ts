@@ -39,3 +39,17 @@ export const IdParam = Type.String({ pattern: "^[^/]+$" });
 
 /** The `rebaked` report of write answers (publish/contract.ts). */
 export const Rebaked = Obj({ status: Type.String(), total: Type.Integer(), pages: Type.Array(Type.Integer()) }, "What the publish step rebaked and flushed");
+
+/**
+ * Where a route leaves a value to its service (which answers its own code, e.g. bad_items or
+ * invalid_parameter, rather than the validator's invalid_field), the value is validated as
+ * anything (`Type.Unknown`) and documented as `documented`: the OpenAPI description
+ * (http/openapi.ts) shows the typed form, so a generated client is typed where it matters, and
+ * validation refuses nothing it accepted before.
+ */
+export const DOCUMENTED: unique symbol = Symbol.for("svc.openapi.documented");
+
+export function ServiceChecked(documented: TSchema, description?: string) {
+  const loose = Type.Unknown(description ? { description } : {});
+  return Object.assign(loose, { [DOCUMENTED]: description && documented.description === undefined ? { ...documented, description } : documented });
+}

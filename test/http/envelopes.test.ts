@@ -133,10 +133,13 @@ describe("health and OpenAPI", () => {
     const paths = r.body.paths as Record<string, Record<string, any>>;
     const apiRoutes = t.app.routesIndex.list().filter(([url]) => url.startsWith("/api/"));
     assert.ok(apiRoutes.length > 10);
+    // Templates that differ only in a parameter's name are one path (http/openapi.ts).
+    const shape = (template: string) => template.replace(/\{[^}]+\}/g, "{}");
+    const byShape = new Map(Object.keys(paths).map((path) => [shape(path), paths[path]]));
     for (const [url, methods] of apiRoutes) {
       const path = url.replace(/:([A-Za-z_]+)/g, "{$1}").replace(/\/$/, "");
       for (const method of methods.filter((m) => m !== "HEAD")) {
-        const op = paths[path]?.[method.toLowerCase()];
+        const op = byShape.get(shape(path))?.[method.toLowerCase()];
         assert.ok(op, `${method} ${path} is in the OpenAPI description`);
         const codes = Object.keys(op.responses ?? {});
         const removed = codes.length > 0 && codes.every((code) => code === "410");

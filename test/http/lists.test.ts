@@ -20,6 +20,7 @@ function links(answer: Answer): { prev?: string; next?: string } {
   if (header === undefined) return {};
   const out: Record<string, string> = {};
   for (const part of String(header).split(", ")) {
+    if (part === '</api/openapi.json>; rel="service-desc"') continue;
     const match = /^<([^>]+)>; rel="(prev|next)"$/.exec(part);
     assert.ok(match, `malformed Link part: ${part}`);
     out[match[2]] = match[1];
@@ -87,7 +88,7 @@ describe("paged lists", () => {
     assert.equal(one.headers["x-wp-totalpages"], "105");
     const most = ok200(await t.call("GET", P(), { query: { per_page: "500" } }), "per_page 500");
     assert.equal(most.body.pages.length, 105);
-    assert.equal(most.headers.link, undefined, "one page: no Link");
+    assert.deepEqual(links(most), {}, "one page: no prev or next Link");
     const walked: number[] = [];
     for (let next: string | undefined = `${P()}?per_page=17`; next; ) {
       const answer = ok200(await t.call("GET", next), next);
