@@ -26,6 +26,7 @@ const LAYERS = [
   { name: "media", path: "^src/media/", owns: "media: uploads, records, variants, use in frames" },
   { name: "styles", path: "^src/styles/", owns: "stylesheets: checked, bundled, served copies" },
   { name: "seo", path: "^src/seo/", owns: "SEO: site defaults, page SEO calls, redirects API, sitemap and robots.txt" },
+  { name: "sidebars", path: "^src/sidebars/", owns: "documentation sidebars: trees per language, written or generated from a root page" },
   { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
   { name: "public", path: "^src/public/", owns: "the public site" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },

@@ -17,6 +17,7 @@ import { dataPublishSource } from "./data/publish-source.ts";
 import { mediaPublishSource } from "./media/publish-source.ts";
 import { stylePublishSource } from "./styles/publish-source.ts";
 import { seoPublishSource } from "./seo/publish-source.ts";
+import { sidebarPublishSource } from "./sidebars/publish-source.ts";
 
 export type { PublishingOptions } from "./publish/setup.ts";
 
@@ -47,7 +48,7 @@ export function serviceContext(deps: AppDeps): ServiceContext {
 
 /** What the engine reads, from the features that own it. */
 export function publishSources(publicPort: number, clock: Clock): PublishSources {
-  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort), media: mediaPublishSource, styles: stylePublishSource(clock), seo: seoPublishSource };
+  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort), media: mediaPublishSource, styles: stylePublishSource(clock), seo: seoPublishSource, sidebars: sidebarPublishSource };
 }
 
 export interface Publishing {

@@ -121,6 +121,13 @@ export const MESSAGES = {
   invalid_redirect_status: "A redirect's status is 301 (the default), 302, 307 or 308.",
   redirect_shadows_page: "A live page answers at this address; a redirect never shadows a page (see page).",
   redirect_not_found: "No such redirect on this site.",
+
+  // documentation sidebars (issue 20)
+  invalid_sidebar_name: "A sidebar name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
+  sidebar_not_found: "No such sidebar on this site.",
+  sidebar_items_invalid: "Some items point to unpublished or deleted pages (see invalid); pass ?allow_invalid=true to leave them out.",
+  sidebar_items_unresolved: "Some items name pages that cannot be found (see errors); nothing was written.",
+  sidebar_tree_required: "Send the tree as items (an array) or root (a page), not both.",
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

@@ -133,6 +133,13 @@ const ANSWERS = {
   invalid_redirect_status: { status: 400 },
   redirect_shadows_page: { status: 409 },
   redirect_not_found: { status: 404 },
+
+  // documentation sidebars (issue 20)
+  invalid_sidebar_name: { status: 400 },
+  sidebar_not_found: { status: 404 },
+  sidebar_items_invalid: { status: 409 },
+  sidebar_items_unresolved: { status: 409 },
+  sidebar_tree_required: { status: 400 },
 } satisfies Record<ErrorCode, Answer>;
 
 /** An error in the form the HTTP layer answers it: the service error plus status, envelope and headers. */

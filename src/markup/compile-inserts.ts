@@ -14,6 +14,7 @@ import { KNOWN_INSERTS, type ParsedInsert } from "./insert-grammar.ts";
 import { MAX_JSON_DEPTH } from "./json-scan.ts";
 import { frameOp, imageOp, insertOp, langOp, menuOp, repeatOp, stylesOp } from "./insert-ops.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
+import { pagerOp, sidebarOp, tocOp } from "./docs-ops.ts";
 
 /** Repeat blocks open inside one another at most this deep; a deeper one prints nothing. */
 export const MAX_BLOCK_DEPTH = 64;
@@ -91,6 +92,15 @@ export class InsertCompiler {
         return;
       case "styles":
         prog.hole(start, end, stylesOp(a, ins, start));
+        return;
+      case "sidebar":
+        prog.hole(start, end, sidebarOp(a, ins, start));
+        return;
+      case "pager":
+        prog.hole(start, end, pagerOp(a, ins, start));
+        return;
+      case "toc":
+        prog.hole(start, end, tocOp(a, ins, start));
         return;
       case "seo":
         // The head tags of the page shown: its title, address, translations and SEO fields.

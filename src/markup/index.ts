@@ -19,4 +19,8 @@ export type {
   RenderOptions,
   RenderResult,
   SeoHead,
+  SidebarNode,
+  PagerLinks,
+  Heading,
 } from "./types.ts";
+export { withHeadingIds, headingSlug } from "./headings.ts";

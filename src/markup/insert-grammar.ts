@@ -126,7 +126,7 @@ export function parseInsert(html: string, start: number, end: number): ParsedIns
 }
 
 /** The inserts this module knows, by full name. */
-export type InsertKind = "frame" | "partial" | "menu" | "repeat" | "lang" | "image" | "styles" | "seo";
+export type InsertKind = "frame" | "partial" | "menu" | "repeat" | "lang" | "image" | "styles" | "seo" | "sidebar" | "pager" | "toc";
 export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, InsertKind>([
   ["svc/frame", "frame"],
   ["svc/partial", "partial"],
@@ -137,6 +137,9 @@ export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, In
   ["svc/image", "image"],
   ["svc/styles", "styles"],
   ["svc/seo", "seo"],
+  ["svc/sidebar", "sidebar"],
+  ["svc/pager", "pager"],
+  ["svc/toc", "toc"],
 ]);
 
 /** Keys that name an embedded frame, in the order they are tried. `name` is the main key. */

@@ -18,7 +18,7 @@ export function markerClose(ins: ParsedInsert): string {
 }
 
 /** A non-negative integer from a number or a numeric string; undefined when it is neither. */
-function toCount(value: unknown): number | undefined {
+export function toCount(value: unknown): number | undefined {
   const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
   if (typeof n !== "number" || !Number.isFinite(n) || n < 0) return undefined;
   return Math.floor(n);
@@ -56,14 +56,16 @@ export function insertOp(kind: InsertOp["kind"], ins: ParsedInsert, at: number):
     sizes: null,
     loading: null,
     styles: [],
+    name: "",
+    levels: [],
   };
 }
 
-function missing(a: AnalysisBuilder, ins: ParsedInsert, what: string, at: number): void {
+export function missing(a: AnalysisBuilder, ins: ParsedInsert, what: string, at: number): void {
   a.warn("insert_param_missing", `${ins.full} needs ${what}; it prints nothing`, at);
 }
 
-function invalid(a: AnalysisBuilder, ins: ParsedInsert, what: string, at: number): void {
+export function invalid(a: AnalysisBuilder, ins: ParsedInsert, what: string, at: number): void {
   a.warn("insert_param_invalid", `${ins.full}: ${what}; it prints nothing`, at);
 }
 

@@ -17,7 +17,7 @@ export interface StaticOp {
  */
 export interface InsertOp {
   t: "insert";
-  kind: "frame" | "partial" | "menu" | "lang" | "image" | "styles" | "seo" | "unknown" | "invalid";
+  kind: "frame" | "partial" | "menu" | "lang" | "image" | "styles" | "seo" | "sidebar" | "pager" | "toc" | "unknown" | "invalid";
   full: string;
   at: number;
   /** Output markers, precomputed: `<!-- op/<name> <params as written> -->` and `<!-- /op/<name> -->`. */
@@ -38,6 +38,10 @@ export interface InsertOp {
   loading: string | null;
   /** styles: the stylesheet names linked, in order. */
   styles: string[];
+  /** sidebar and pager: the sidebar's name (sidebar also uses depth and cls). */
+  name: string;
+  /** toc: the heading levels listed. */
+  levels: number[];
 }
 
 /** A svc/repeat block. */

@@ -6,6 +6,7 @@ import { OverBudget, withinBytes, type BudgetName, type RenderBudget } from "./b
 import { escapeAttr, escapeText } from "./escape.ts";
 import { imageHtml } from "./image-html.ts";
 import { seoHeadHtml } from "./seo-html.ts";
+import { pagerHtml, sidebarHtml, tocHtml } from "./docs-html.ts";
 import { langSwitcherHtml, menuHtml } from "./lists-html.ts";
 import type { InsertOp, Op, RepeatOp } from "./program.ts";
 import type { CompiledFrame, MarkupWarning, RenderContext, RenderOptions, RenderResult } from "./types.ts";
@@ -178,6 +179,22 @@ class Renderer {
       case "image":
         this.blocks++;
         this.out.push(op.open, this.image(op, frame), op.close);
+        return;
+      case "sidebar": {
+        this.blocks++;
+        const nodes = this.ctx.sidebar(op.name);
+        this.out.push(op.open, nodes ? sidebarHtml(nodes, op.depth, op.cls) : "", op.close);
+        return;
+      }
+      case "pager": {
+        this.blocks++;
+        const pager = this.ctx.pager(op.name);
+        this.out.push(op.open, pager ? pagerHtml(pager) : "", op.close);
+        return;
+      }
+      case "toc":
+        this.blocks++;
+        this.out.push(op.open, tocHtml(this.ctx.headings(), op.levels), op.close);
         return;
       case "seo": {
         this.blocks++;

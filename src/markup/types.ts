@@ -104,6 +104,31 @@ export interface SeoHead {
   jsonLd: unknown;
 }
 
+/** An item of a documentation sidebar as svc/sidebar prints it (invalid pages left out already). */
+export interface SidebarNode {
+  label: string;
+  /** null for a section. */
+  url: string | null;
+  /** The page shown: its link carries aria-current="page". */
+  current: boolean;
+  /** A section (or a page with items): printed open. */
+  open: boolean;
+  items: SidebarNode[];
+}
+
+/** The neighbours of the page shown in a sidebar's reading order (svc/pager). */
+export interface PagerLinks {
+  prev: { label: string; url: string } | null;
+  next: { label: string; url: string } | null;
+}
+
+/** A heading of the page's content, with the id it carries (svc/toc). */
+export interface Heading {
+  level: number;
+  id: string;
+  text: string;
+}
+
 export interface RenderContext {
   /** site.*, settings.*, page.*, data.* (and any token outside item.* / vars.*); undefined = no value. */
   value(token: string): unknown;
@@ -123,6 +148,12 @@ export interface RenderContext {
   style(name: string): string | undefined;
   /** The head tags of the page shown (svc/seo); undefined without a page (a frame's own bake). */
   seo(): SeoHead | undefined;
+  /** A documentation sidebar in the page's language, the page shown marked; undefined when the site has none by that name. */
+  sidebar(name: string): readonly SidebarNode[] | undefined;
+  /** The pager of a sidebar for the page shown; undefined when the site has none by that name. */
+  pager(name: string): PagerLinks | undefined;
+  /** The headings of the page's content (svc/toc); none without a page. */
+  headings(): readonly Heading[];
 }
 export interface RenderOptions {
   /** Slug of the frame being rendered, so that a frame embedding itself is caught at once. */

@@ -11,8 +11,8 @@ export const MAX_CONTENT_BYTES = 2_097_152;
 /** `fields` as JSON text. */
 export const MAX_FIELDS_BYTES = 262_144;
 
-export const PUBLISH_KEYS = ["id", "title", "slug", "url", "parent", "status", "lang", "content", "fields", "frame", "seo", "create_missing_parents"] as const;
-export const PATCH_KEYS = ["title", "slug", "url", "parent", "status", "lang", "content", "fields", "frame", "seo", "create_missing_parents"] as const;
+export const PUBLISH_KEYS = ["id", "title", "slug", "url", "parent", "status", "lang", "content", "fields", "frame", "seo", "menu_order", "create_missing_parents"] as const;
+export const PATCH_KEYS = ["title", "slug", "url", "parent", "status", "lang", "content", "fields", "frame", "seo", "menu_order", "create_missing_parents"] as const;
 
 const SLUG_HINT = "Lower-case letters and digits, words joined by single dashes (about-us); at most 200 characters.";
 
@@ -100,6 +100,14 @@ export function mergeFields(stored: Record<string, unknown>, patch: Record<strin
   }
   if (Buffer.byteLength(JSON.stringify(out), "utf8") > MAX_FIELDS_BYTES) tooLong("fields", MAX_FIELDS_BYTES, "bytes");
   return out;
+}
+
+/** `menu_order` (issue 20): a whole number (negative ones too); null is 0; undefined when absent. */
+export function menuOrderFrom(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return 0;
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || Math.abs(value) > 1_000_000_000) wrongType("menu_order", "a whole number between -1,000,000,000 and 1,000,000,000");
+  return value;
 }
 
 export function booleanFrom(value: unknown, field: string): boolean | undefined {

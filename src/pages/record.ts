@@ -36,6 +36,8 @@ export interface PageRecord {
   fields: Record<string, unknown>;
   /** The page's own SEO fields (issue 19); null ones use the defaults. */
   seo: PageSeo;
+  /** The order among siblings in generated sidebars (issue 20). */
+  menu_order: number;
   visible: boolean;
   static: StaticState;
   printed: Printed;
@@ -144,6 +146,7 @@ export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
     content: row.content,
     fields: fieldsOf(row),
     seo: seoOf(row),
+    menu_order: row.menu_order,
     visible,
     static: staticOf(printed, copy, rc.addressing.origin),
     printed,

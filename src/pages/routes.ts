@@ -36,6 +36,7 @@ export const PageRecordSchema = Obj({
   content: Str,
   fields: Obj({}),
   seo: PageSeoSchema,
+  menu_order: Type.Integer({ description: "order among siblings in generated sidebars (then title)" }),
   visible: Type.Boolean({ description: "published and every ancestor published" }),
   static: Obj({ published: Type.Boolean(), url: Type.Union([Str, Null]), bytes: Type.Union([Type.Integer(), Null]), reason: Type.Union([Str, Null]) }),
   printed: Obj({ how: Type.Union([Type.Literal("static"), Type.Literal("on_request"), Type.Literal("none")]), reason: Str }),
@@ -55,6 +56,7 @@ const WriteFields = {
   fields: Opt(Type.Union([Obj({}), Null])),
   frame: Opt(Type.Union([Str, Null], { description: "frame id or slug; null takes the frame off" })),
   seo: Opt(Type.Union([Obj({}), Null], { description: "the page's SEO fields (title, description, canonical, noindex, og_image), as PATCH /seo/pages/{ref}; null restores every default" })),
+  menu_order: Opt(Type.Union([Type.Integer(), Null], { description: "order among siblings in generated sidebars; default 0" })),
   create_missing_parents: Opt(Type.Boolean()),
 };
 const PublishBody = Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields });

@@ -16,7 +16,7 @@ import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
 import { frameIdFromRef } from "./frames-link.ts";
 import {
-  booleanFrom, contentFrom, fieldsFrom, inputWarnings, mergeFields, pageIdFrom, PATCH_KEYS, PUBLISH_KEYS,
+  booleanFrom, contentFrom, fieldsFrom, inputWarnings, menuOrderFrom, mergeFields, pageIdFrom, PATCH_KEYS, PUBLISH_KEYS,
   refFrom, slugFrom, statusFrom, titleFrom, urlFrom, type SlugInput,
 } from "./input.ts";
 import { ancestorsOf, findPages, liteRowsOf, pageAt, pageById, slugsUnder, type PageRow, type PageStatus } from "./queries.ts";
@@ -61,6 +61,7 @@ interface PageChange {
   fields?: Record<string, unknown>;
   frameId?: string | null;
   seo?: Partial<PageSeo>;
+  menuOrder?: number;
 }
 
 interface Written {
@@ -90,7 +91,7 @@ async function createPage(trx: Db, siteId: number, lang: string, where: Placemen
   const values = {
     site_id: siteId, parent_id: where.parentId, lang, slug, path: childPath(where.parentPath, slug), title: change.title,
     status: change.status ?? "publish", content: change.content ?? "", fields_json: JSON.stringify(change.fields ?? {}),
-    frame_id: change.frameId ?? null, translation_group: null, seo_json: seoJsonAfter(NO_SEO, change.seo ?? {}), created_at_gmt: now, updated_at_gmt: now,
+    frame_id: change.frameId ?? null, translation_group: null, seo_json: seoJsonAfter(NO_SEO, change.seo ?? {}), menu_order: change.menuOrder ?? 0, created_at_gmt: now, updated_at_gmt: now,
   };
   await requireRoom(trx, siteId, { pages: 1, stored_bytes: pageBytes(values) });
   const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
@@ -147,6 +148,7 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
       ...(fieldsJson !== undefined ? { fields_json: fieldsJson } : {}),
       ...(change.frameId !== undefined ? { frame_id: change.frameId } : {}),
       ...(change.seo !== undefined ? { seo_json: seoJsonAfter(seoOf(page), change.seo) } : {}),
+      ...(change.menuOrder !== undefined ? { menu_order: change.menuOrder } : {}),
       updated_at_gmt: now,
     })
     .where("site_id", "=", siteId)
@@ -228,13 +230,14 @@ async function readChange(ctx: ServiceContext, site: SiteRow, body: Record<strin
   const lang = checkLangIn(state, body.lang);
   const frameId = Object.hasOwn(body, "frame") ? await frameIdFromRef(ctx.db, site.id, body.frame) : undefined;
   const seo = seoPatchFrom(body.seo, warnings);
+  const menuOrder = menuOrderFrom(body.menu_order);
   await requireMedia(ctx.db, site.id, seo?.og_image ?? null, "seo.og_image");
-  return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId, seo };
+  return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId, seo, menuOrder };
 }
 
 /** The stored columns a write body sets (placement and language are decided by the caller). */
 function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageChange {
-  return { title: input.title, slug: input.slug, status: input.status, content: input.content, fields: input.fields, frameId: input.frameId, seo: input.seo };
+  return { title: input.title, slug: input.slug, status: input.status, content: input.content, fields: input.fields, frameId: input.frameId, seo: input.seo, menuOrder: input.menuOrder };
 }
 
 /**

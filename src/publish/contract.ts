@@ -9,6 +9,7 @@ import type { Clock } from "../clock.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { SiteRow } from "../site/sites.ts";
+import type { SiteAddressing } from "../site/addresses.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
 
 export type Change =
@@ -62,6 +63,11 @@ export type Change =
    * `robots`: what robots.txt says (noindex, robots_extra).
    */
   | { kind: "seo"; head?: boolean; robots?: boolean }
+  /**
+   * A documentation sidebar was written or deleted, or the pages it shows changed (the engine
+   * adds this for page changes): frames reading `sidebar.<name>` (svc/sidebar, svc/pager).
+   */
+  | { kind: "sidebar"; name: string }
   /** Cached renders to drop after changes made outside the API (POST /cache/flush). */
   | { kind: "flush"; addresses: readonly string[] | "all" };
 
@@ -167,6 +173,16 @@ export interface MediaForRender {
   variants: ReadonlyArray<{ url: string; width: number }>;
 }
 
+/** An item of a documentation sidebar as renders read it (PublishSources.sidebars). */
+export interface SidebarItemForRender {
+  label: string;
+  page: number | null;
+  url: string | null;
+  valid: boolean;
+  open: boolean;
+  items: SidebarItemForRender[];
+}
+
 /** A page's own SEO fields as renders read them (PublishSources.pages.seo). */
 export interface PageSeoForRender {
   title: string | null;
@@ -228,6 +244,12 @@ export interface PublishSources {
     site(db: Db, siteId: number): Promise<SiteSeoForRender>;
     /** Whether the site's defaults or any of its pages name one of these media refs as their image. */
     usesMedia(db: Db, siteId: number, refs: readonly string[]): Promise<boolean>;
+  };
+  sidebars: {
+    /** A sidebar's tree in a language, as answered (undefined: no such sidebar). */
+    items(db: Db, site: SiteRow, addressing: SiteAddressing, name: string, lang: string | null): Promise<SidebarItemForRender[] | undefined>;
+    /** The sidebars showing any of these pages (or, for generated ones, standing over them), by name. */
+    showing(db: Db, siteId: number, pageIds: readonly number[]): Promise<string[]>;
   };
   styles: {
     /**

@@ -260,6 +260,9 @@ export class DependencyIndex {
           // changes of the site's theme): the link's address holds the bundle's hash.
           readingAny(new Set(change.names.map((name) => `style.${name}`)));
           break;
+        case "sidebar":
+          readingAny(new Set([`sidebar.${change.name}`]));
+          break;
         case "seo":
           if (change.head !== false) bySource("seo", (s) => s === "seo");
           break;
@@ -267,7 +270,7 @@ export class DependencyIndex {
           for (const frame of this.bySlug.values()) add(frame.slug, "all");
           break;
         case "pages":
-          bySource("pages", (s) => s === "pages" || s === "pages.children" || s === "breadcrumbs" || s === "page" || s === "seo");
+          bySource("pages", (s) => s === "pages" || s === "pages.children" || s === "breadcrumbs" || s === "page" || s === "seo" || s.startsWith("sidebar."));
           break;
         case "frame": {
           if (this.bySlug.has(change.slug)) add(change.slug, "frame");

@@ -143,6 +143,17 @@ export class PublishingEngine implements Publisher {
   }
 
   /**
+   * A page that sidebars show (its title, address, order, validity, translations), or that stands
+   * under a generated sidebar's root (or did, or now does), changes those sidebars too.
+   */
+  private async withSidebarsShowing(db: Db, siteId: number, changes: Change[]): Promise<Change[]> {
+    const pages = changes.flatMap((change) => (change.kind === "page" ? [change.pageId, ...(change.parents ?? [])] : []));
+    if (pages.length === 0) return changes;
+    const names = await this.deps.sources.sidebars.showing(db, siteId, [...new Set(pages)]);
+    return [...changes, ...names.map((name): Change => ({ kind: "sidebar", name }))];
+  }
+
+  /**
    * Frames print the stylesheets of the site's theme only: a style change of another theme
    * affects nothing. A media file that stylesheets of the theme point to changes their bundles
    * (its address is in them), so it is a style change of those and of the stylesheets importing them.
@@ -237,7 +248,7 @@ export class PublishingEngine implements Publisher {
     changes = await this.withSeoImages(db, siteId, changes);
     changes = await this.withStyles(db, siteId, changes);
     if (changes.length === 0) return nothingRebaked(flushed);
-    if (options.bake !== false) changes = await this.withMenusShowing(db, siteId, changes);
+    if (options.bake !== false) changes = await this.withSidebarsShowing(db, siteId, await this.withMenusShowing(db, siteId, changes));
     // A language change moves every address, a new domain every absolute one: every page is read
     // and republished. Otherwise the run reads the pages it can reach (plan.ts).
     const everyPage = changes.some((change) => change.kind === "languages" || change.kind === "all" || (change.kind === "site" && change.domain));

@@ -2,7 +2,8 @@
 // that a render can run in the service's thread or, when it is long, in the render worker
 // (render-pool.ts), which receives the same input and the markup of the frames it may embed.
 // No I/O here: render-job.ts reads the database and builds the input.
-import { mediaToken, type CompiledFrame, type LanguageLink, type MediaView, type MenuNode, type RenderContext, type SeoHead } from "../markup/index.ts";
+import { mediaToken, type CompiledFrame, type Heading, type LanguageLink, type MediaView, type MenuNode, type RenderContext, type SeoHead } from "../markup/index.ts";
+import type { SidebarView } from "./sidebar-view.ts";
 
 export interface RenderInput {
   /** The frame rendered. */
@@ -20,6 +21,10 @@ export interface RenderInput {
   styles: Array<[string, string]>;
   /** The head tags of the page shown, when the frame or an embed prints `svc/seo` (source `seo`). */
   seo?: SeoHead;
+  /** The documentation sidebars the frame and its embeds read (`sidebar.<name>`), as the page shown sees them. */
+  sidebars: Array<[string, SidebarView]>;
+  /** The headings of the page's content (svc/toc). */
+  headings: Heading[];
 }
 
 /** A frame a render may embed, by slug and by id. */
@@ -67,6 +72,7 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
   const items = new Map(input.items);
   const media = new Map(input.media);
   const styles = new Map(input.styles);
+  const sidebars = new Map(input.sidebars);
   const { site, settings, page, links } = input;
   return {
     value(token) {
@@ -105,5 +111,8 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
     media: (ref) => media.get(ref),
     style: (name) => styles.get(name),
     seo: () => input.seo,
+    sidebar: (name) => sidebars.get(name)?.nodes,
+    pager: (name) => sidebars.get(name)?.pager,
+    headings: () => input.headings,
   };
 }

@@ -1,7 +1,7 @@
 // Prepares a frame render: loads (asynchronously) the frames it embeds and the data, media
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
-import type { LanguageLink, MediaView } from "../markup/index.ts";
+import { withHeadingIds, type LanguageLink, type MediaView } from "../markup/index.ts";
 import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -11,6 +11,7 @@ import type { MediaForRender, PublishSources } from "./contract.ts";
 import type { SiteState } from "./site-state.ts";
 import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
 import { seoHeadOf } from "./seo-head.ts";
+import { sidebarView } from "./sidebar-view.ts";
 
 export interface RenderTarget {
   lang: string | null;
@@ -32,7 +33,8 @@ function settingsValues(state: SiteState): Record<string, unknown> {
   };
 }
 
-function pageValues(state: SiteState, sources: PublishSources, page: PageRow, lang: string | null): Record<string, unknown> {
+/** The page's values for tokens; `content` is its content with ids on its headings (markup/headings.ts). */
+function pageValues(state: SiteState, sources: PublishSources, page: PageRow, lang: string | null, content: string): Record<string, unknown> {
   const parent = page.parent_id ? state.tree.get(page.parent_id) : undefined;
   return {
     id: page.id,
@@ -41,7 +43,7 @@ function pageValues(state: SiteState, sources: PublishSources, page: PageRow, la
     url: pageUrl(state.addressing, page.lang, page.path),
     path: page.path,
     lang,
-    content: page.content,
+    content,
     parent_title: parent?.title,
     parent_url: parent ? pageUrl(state.addressing, parent.lang, parent.path) : undefined,
     fields: sources.pages.fields(page),
@@ -140,6 +142,7 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
   const items: RenderInput["items"] = [];
   const mediaRefs: string[] = [];
   const styleNames: string[] = [];
+  const sidebarNames: string[] = [];
   for (const source of state.index.effectiveSources(slug)) {
     if (LOCAL.has(source)) continue;
     if (source.startsWith("media.")) {
@@ -150,10 +153,16 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
       styleNames.push(source.slice("style.".length));
       continue;
     }
+    if (source.startsWith("sidebar.")) {
+      sidebarNames.push(source.slice("sidebar.".length));
+      continue;
+    }
     // A language is asked for only while the site has languages; otherwise sources have none.
     const lang = state.addressing.langs.active ? target.lang : null;
     items.push([source, await sources.data.items(db, state.site, source, { lang, pageId: target.page?.id })]);
   }
+  // Headings get ids (svc/toc links to them), the same on every render.
+  const headed = target.page ? withHeadingIds(target.page.content) : null;
   const input: RenderInput = {
     slug,
     items,
@@ -164,12 +173,18 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
       lang: target.lang,
     },
     settings: settingsValues(state),
-    page: target.page ? pageValues(state, sources, target.page, target.lang) : undefined,
+    page: target.page ? pageValues(state, sources, target.page, target.lang, headed!.html) : undefined,
     links: languageLinks(state, target.page, target.lang),
     media: await mediaOf(db, sources, state, mediaRefs, target.lang),
     // The stylesheets of the site's theme, at the current address of each bundle.
     styles: styleNames.length === 0 ? [] : [...(await sources.styles.links(db, state.site.id, state.settings.theme, styleNames))],
+    sidebars: [],
+    headings: headed?.headings ?? [],
   };
   if (target.page && state.index.effectiveSources(slug).has("seo")) input.seo = await seoHeadOf(db, sources, state, target.page, target.lang);
+  for (const name of sidebarNames) {
+    const items = await sources.sidebars.items(db, state.site, state.addressing, name, target.lang);
+    if (items) input.sidebars.push([name, sidebarView(items, target.page?.id ?? null)]);
+  }
   return { input, frames };
 }

@@ -18,6 +18,7 @@ import * as m0060 from "./migrations/0060_media.ts";
 import * as m0070 from "./migrations/0070_styles.ts";
 import * as m0080 from "./migrations/0080_domains.ts";
 import * as m0090 from "./migrations/0090_seo.ts";
+import * as m0100 from "./migrations/0100_sidebars.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -32,6 +33,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0070_styles", m0070.up],
   ["0080_domains", m0080.up],
   ["0090_seo", m0090.up],
+  ["0100_sidebars", m0100.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

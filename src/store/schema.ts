@@ -116,6 +116,8 @@ export interface PagesTable {
   translation_group: number | null;
   /** The page's own SEO fields (title, description, canonical, noindex, og_image); `{}` for none. */
   seo_json: Generated<string>;
+  /** The order among siblings in generated sidebars (issue 20); 0 unless set. */
+  menu_order: Generated<number>;
   created_at_gmt: string;
   updated_at_gmt: string;
 }
@@ -280,6 +282,28 @@ export interface RedirectsTable {
   created_at_gmt: string;
 }
 
+/** A named documentation sidebar of a site (issue 20). */
+export interface SidebarsTable {
+  site_id: number;
+  name: string;
+  /** The next item id handed out; ids are unique in the sidebar and never reused. */
+  next_item_id: number;
+  created_at_gmt: string;
+  updated_at_gmt: string;
+}
+
+/** One language's tree of a sidebar ('' for the default language's). */
+export interface SidebarTreesTable {
+  site_id: number;
+  name: string;
+  lang: string;
+  /** The page whose descendants make the tree, or null for a tree written by hand. */
+  root_id: number | null;
+  /** The hand-made tree (items with ids; page items hold page ids); `[]` for a generated one. */
+  items_json: string;
+  updated_at_gmt: string;
+}
+
 export interface Tables {
   frames: FramesTable;
   frame_bakes: FrameBakesTable;
@@ -303,6 +327,8 @@ export interface Tables {
   style_copies: StyleCopiesTable;
   site_seo: SiteSeoTable;
   redirects: RedirectsTable;
+  sidebars: SidebarsTable;
+  sidebar_trees: SidebarTreesTable;
 }
 
 /** A page row as read. */

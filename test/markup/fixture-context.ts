@@ -1,7 +1,7 @@
 // Builds a RenderContext from plain fixture data, so a fixture file holds everything a
 // render reads: token values, repeat sources, menus, language links and other frames.
 import { compileFrame } from "../../src/markup/index.ts";
-import type { CompiledFrame, LanguageLink, MediaView, MenuNode, RenderContext, SeoHead } from "../../src/markup/index.ts";
+import type { CompiledFrame, Heading, LanguageLink, MediaView, MenuNode, PagerLinks, RenderContext, SeoHead, SidebarNode } from "../../src/markup/index.ts";
 
 export interface FixtureContext {
   /** token -> value (any JSON: objects and arrays count as no value). */
@@ -19,6 +19,10 @@ export interface FixtureContext {
   styles?: Record<string, string>;
   /** the head tags svc/seo prints for the page shown. */
   seo?: SeoHead;
+  /** sidebar name -> its tree as the page shown sees it, and its pager. */
+  sidebars?: Record<string, { nodes: SidebarNode[]; pager: PagerLinks }>;
+  /** the headings of the page's content (svc/toc). */
+  headings?: Heading[];
 }
 
 export function joined(text: string | string[]): string {
@@ -79,6 +83,18 @@ export function fixtureContext(data: FixtureContext = {}): RenderContext & { cal
     seo() {
       calls.push("seo");
       return data.seo;
+    },
+    sidebar(name) {
+      calls.push(`sidebar ${name}`);
+      return data.sidebars && own(data.sidebars, name) ? data.sidebars[name]!.nodes : undefined;
+    },
+    pager(name) {
+      calls.push(`pager ${name}`);
+      return data.sidebars && own(data.sidebars, name) ? data.sidebars[name]!.pager : undefined;
+    },
+    headings() {
+      calls.push("headings");
+      return data.headings ?? [];
     },
   };
 }

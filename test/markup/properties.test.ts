@@ -20,6 +20,7 @@ const FRAGMENTS = [
   '<!-- svc/image {"media":"hero","sizes":"50vw"} /-->', '<!-- svc/image {"media":7} /-->', "image", '"media":"hero"', "media.hero.url", "media.7.alt",
   '<!-- svc/styles {"name":"main"} /-->', '<!-- svc/styles {"names":["gone","main"]} /-->', "styles", '"names":["main"]',
   "<!-- svc/seo /-->", '<!-- svc/seo {"x":1} /-->', "seo",
+  '<!-- svc/sidebar {"name":"docs","depth":2} /-->', '<!-- svc/sidebar {"name":"gone"} /-->', '<!-- svc/pager {"name":"docs"} /-->', '<!-- svc/toc {"levels":[2,3]} /-->', "<!-- svc/toc /-->", "sidebar", "pager", "toc", '"levels":[9]',
   `<b data-op-bind='{"text":"item.name","title":"page.title"}'>`, "</b>",
   "&amp;", "&", "&quot;", "<script>", "</script>", "<svg>", "</svg>", "<title>", "</title>", "<textarea>", "<img ", "<br/>",
   "<!DOCTYPE html>", "<body>", "é", "日本", "😀", "\uFEFF", "\uD800", "\u0000",
@@ -63,6 +64,9 @@ function fuzzContext(extra: Map<string, CompiledFrame>): RenderContext {
       ogTitle: "<o>", ogType: "article", image: '/i".png', siteName: "<s>", locale: "en", twitterSite: "@x", noindex: true,
       jsonLd: { name: "</script><script>alert(1)</script>\u2028" },
     }),
+    sidebar: (name) => (name === "docs" ? [{ label: "<S>", url: null, current: false, open: true, items: [{ label: "P&", url: '/p"', current: true, open: false, items: [] }] }] : undefined),
+    pager: (name) => (name === "docs" ? { prev: { label: "<prev>", url: "/a" }, next: null } : undefined),
+    headings: () => [{ level: 2, id: 'a"b', text: "<A>" }, { level: 3, id: "c", text: "C" }, { level: 2, id: "d", text: "D" }],
   };
 }
 

@@ -4,7 +4,7 @@ import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
 import { addLanguage, enc, pageChanges, publish, recordChanges, type Recorder } from "./helpers.ts";
 
 const RECORD_KEYS = [
-  "id", "title", "slug", "path", "url", "status", "parent", "lang", "translations", "frame", "content", "fields", "seo",
+  "id", "title", "slug", "path", "url", "status", "parent", "lang", "translations", "frame", "content", "fields", "seo", "menu_order",
   "visible", "static", "printed", "created_at_gmt", "updated_at_gmt",
 ].sort();
 
