@@ -14,7 +14,7 @@ import { nulPath } from "./http/nul.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./markup/json-scan.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
 import { siteScope } from "./http/site-scope.ts";
-import { Obj, Type } from "./http/schema.ts";
+import { apiDescriptionRoutes } from "./http/api-reference.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
@@ -170,10 +170,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     return { ok: true };
   });
 
-  app.get("/api/openapi.json", {
-    config: { auth: "none" },
-    schema: { tags: ["meta"], summary: "This OpenAPI 3.1 description", response: { 200: Obj({ openapi: Type.String() }) } },
-  }, async () => app.swagger());
+  apiDescriptionRoutes(app);
 
   const ctx = serviceContext(deps);
   networkRoutes(app, ctx, deps.limits);

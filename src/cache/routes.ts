@@ -29,6 +29,7 @@ function addressOf(value: unknown, domain: string): string | null {
 export function cacheRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   scope.post("/cache/flush", {
     schema: {
+      operationId: "flushCache",
       tags: ["publishing"],
       summary: "Flush cached public pages: some addresses ({urls}) or the whole site ({all: true})",
       body: Obj({ urls: Opt(Type.Array(Type.String())), all: Opt(Type.Boolean()) }),

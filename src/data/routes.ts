@@ -23,7 +23,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["data"];
 
   scope.get("/data", {
-    schema: { tags, summary: "Every data set and language variant, by name; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Obj(PagingQuery), response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer(), datasets: Type.Array(Dataset), warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "listDatasets", tags, summary: "Every data set and language variant, by name; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Obj(PagingQuery), response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer(), datasets: Type.Array(Dataset), warnings: Warnings }), ...commonErrors } },
   }, async (request, reply) => {
     const { total, datasets } = await pagedList(request, reply, (paging) => listDatasets(ctx.db, request.site.id, paging));
     return ok({ site_id: request.site.id, total, datasets });
@@ -31,6 +31,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.post("/data/resolve", {
     schema: {
+      operationId: "resolveDataSource",
       tags,
       summary: "What a frame sees for a source: {source, match?, page?, lang?, limit?}; match compares values as strings",
       body: Obj({ source: Opt(Str), match: Opt(Type.Union([Obj({}), Null])), page: Opt(Ref), lang: Opt(Type.Union([Str, Null])), limit: Opt(Type.Union([Type.Integer(), Null])) }),
@@ -43,6 +44,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.get("/data/:source", {
     schema: {
+      operationId: "getDataSource",
       tags,
       summary: "Read a source: a data set (language variant first, then the shared set), menu.<location>, pages, pages.children, breadcrumbs, languages, site",
       params: Obj({ source: Str }),
@@ -58,6 +60,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const Written = Success({ site_id: Type.Integer(), dataset: Dataset, created: Type.Boolean(), rebaked: Rebaked, warnings: Warnings });
   scope.put("/data/:name", {
     schema: {
+      operationId: "putDataset",
       tags,
       summary: "Store a data set {items: [objects], lang?}: the lang variant, or the shared set; rebakes the frames that read it",
       params: Obj({ name: Type.String({ description: "data-set name, ^[a-z0-9][a-z0-9_-]*$" }) }),
@@ -72,6 +75,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.delete("/data/:name", {
     schema: {
+      operationId: "deleteDataset",
       tags,
       summary: "Delete the shared data set, or with ?lang=xx that language variant",
       params: Obj({ name: Str }),

@@ -56,6 +56,7 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.get("/frames", {
     schema: {
+      operationId: "listFrames",
       tags,
       summary: "List frames, sorted by slug; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
       querystring: Obj({ block: Opt(Type.String()), q: Opt(Type.String()), include_html: Opt(Type.String()), type: Opt(Type.String()), ...PagingQuery }),
@@ -71,7 +72,7 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.post("/frames", {
     preValidation: absentBodyIsEmpty,
-    schema: { tags, summary: "Upload a new frame", body: WriteBody, response: { 200: WriteAnswerSchema, 201: WriteAnswerSchema, ...commonErrors } },
+    schema: { operationId: "createFrame", tags, summary: "Upload a new frame", body: WriteBody, response: { 200: WriteAnswerSchema, 201: WriteAnswerSchema, ...commonErrors } },
   }, async (request, reply) => {
     const answer = await createFrame(ctx, request.site.id, request.caller!.userId, body(request));
     return send(reply, answer, answer.body.applied ? 201 : 200);
@@ -80,6 +81,7 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   scope.post("/frames/rebake", {
     preValidation: absentBodyIsEmpty,
     schema: {
+      operationId: "rebakeFrames",
       tags,
       summary: "Rebuild frames by selector (at most 25 per call)",
       body: Obj({ all: Nullable(Type.Boolean()), menus: Nullable(Type.Boolean()), pages: Nullable(Type.Boolean()), languages: Nullable(Type.Boolean()), settings: Nullable(Type.Boolean()), datasets: Nullable(Type.Array(Type.String())), frames: Nullable(Type.Array(Type.String({ description: "frame slug or id" }))) }),
@@ -90,14 +92,15 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     return ok(rest, warnings);
   });
 
-  // HEAD comes with GET; OPTIONS too, so that literally every method answers 410.
+  // HEAD comes with GET; OPTIONS too, so that literally every method answers 410. Removed calls
+  // are left out of the OpenAPI description (hide), which lists what a client may call.
   for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const) {
-    scope.route({ method, url: "/frames/defaults", schema: { tags, summary: "Removed: answers 410 gone", response: { 410: commonErrors["4XX"] } }, handler: gone });
+    scope.route({ method, url: "/frames/defaults", schema: { hide: true, tags, summary: "Removed: answers 410 gone", response: { 410: commonErrors["4XX"] } }, handler: gone });
   }
-  scope.post("/frames/:ref/default", { schema: { tags, summary: "Removed: answers 410 gone", params: RefParams, response: { 410: commonErrors["4XX"] } } }, gone);
+  scope.post("/frames/:ref/default", { schema: { hide: true, tags, summary: "Removed: answers 410 gone", params: RefParams, response: { 410: commonErrors["4XX"] } } }, gone);
 
   scope.get("/frames/:ref", {
-    schema: { tags, summary: "One frame with its markup, referenced_by and pages", params: RefParams, response: { 200: Success({ site_id: Type.Integer(), frame: Frame }), ...commonErrors } },
+    schema: { operationId: "getFrame", tags, summary: "One frame with its markup, referenced_by and pages", params: RefParams, response: { 200: Success({ site_id: Type.Integer(), frame: Frame }), ...commonErrors } },
   }, async (request, reply) => {
     const answer = await getFrame(ctx.db, request.site.id, ref(request));
     const { frame, etag } = answer;
@@ -112,11 +115,11 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.put("/frames/:ref", {
     preValidation: absentBodyIsEmpty,
-    schema: { tags, summary: "Replace a frame's markup (and maybe its slug)", params: RefParams, headers: IfMatch, body: WriteBody, response: { 200: WriteAnswerSchema, ...commonErrors } },
+    schema: { operationId: "putFrame", tags, summary: "Replace a frame's markup (and maybe its slug)", params: RefParams, headers: IfMatch, body: WriteBody, response: { 200: WriteAnswerSchema, ...commonErrors } },
   }, async (request, reply) => send(reply, await replaceFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
 
   scope.patch("/frames/:ref", {
     preValidation: absentBodyIsEmpty,
-    schema: { tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), frame: Frame, renamed: Obj({ from: Type.String(), to: Type.String() }) }), ...commonErrors } },
+    schema: { operationId: "patchFrame", tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), frame: Frame, renamed: Obj({ from: Type.String(), to: Type.String() }) }), ...commonErrors } },
   }, async (request, reply) => send(reply, await renameFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
 }

@@ -88,6 +88,7 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
 
     scope.get("/media", {
       schema: {
+        operationId: "listMedia",
         tags,
         summary: "The site's media files, newest first; ?type (image, video, audio, font, document) and ?search (file name, title, alt); paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
         // Unknown, as PagingQuery's: the service answers every bad value with invalid_parameter.
@@ -101,11 +102,12 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
     });
 
     scope.get("/media/:ref", {
-      schema: { tags, summary: "One media file, by id or slug", params: RefParams, response: { 200: Success({ site_id: Int, media: MediaRecordSchema, warnings: Warnings }), ...commonErrors } },
+      schema: { operationId: "getMedia", tags, summary: "One media file, by id or slug", params: RefParams, response: { 200: Success({ site_id: Int, media: MediaRecordSchema, warnings: Warnings }), ...commonErrors } },
     }, async (request) => ok({ site_id: request.site.id, media: await getMedia(ctx.db, request.site.id, (request.params as { ref: string }).ref) }));
 
     scope.patch("/media/:ref", {
       schema: {
+        operationId: "patchMedia",
         tags,
         summary: "Change a file's alt, title (per language) or slug (the old slug stops answering); rebakes the frames showing it",
         params: RefParams,
@@ -117,6 +119,7 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
 
     scope.delete("/media/:ref", {
       schema: {
+        operationId: "deleteMedia",
         tags,
         summary: "Delete a file: 409 media_in_use (with used_by) while frames show it, unless ?force=1; its bytes go when no other file has them",
         params: RefParams,
@@ -135,14 +138,14 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
       uploads.addContentTypeParser("*", (_request, _payload, done) => done(null));
 
       uploads.post("/media", {
-        schema: { tags, summary: "Upload a file (answers 201)", description: UploadDescription, ...UploadSchema, response: { 201: Written, ...commonErrors } },
+        schema: { operationId: "createMedia", tags, summary: "Upload a file (answers 201)", description: UploadDescription, ...UploadSchema, response: { 201: Written, ...commonErrors } },
       }, async (request, reply) => {
         const done = await upload(request, reply, files, (body) => createMedia(ctx, files, request.site, userId(request), body));
         return reply.code(201).send(written(request, done));
       });
 
       uploads.put("/media/:ref", {
-        schema: { tags, summary: "Replace a file's bytes (same forms as POST): same id and slug, new url; rebakes the frames showing it", description: UploadDescription, params: RefParams, ...UploadSchema, response: { 200: Written, ...commonErrors } },
+        schema: { operationId: "putMedia", tags, summary: "Replace a file's bytes (same forms as POST): same id and slug, new url; rebakes the frames showing it", description: UploadDescription, params: RefParams, ...UploadSchema, response: { 200: Written, ...commonErrors } },
       }, async (request, reply) => written(request, await upload(request, reply, files, (body) => replaceMedia(ctx, files, request.site, userId(request), (request.params as { ref: string }).ref, body))));
     });
   };

@@ -64,6 +64,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.get("/menus", {
     schema: {
+      operationId: "listMenus",
       tags,
       summary: "Menus with their assignments in a theme's location map (?theme: another theme's map)",
       querystring: Obj({ theme: Opt(Str) }),
@@ -76,6 +77,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.post("/menus", {
     schema: {
+      operationId: "createMenu",
       tags,
       summary: "Create a menu, with its tree and a location at once",
       querystring: Selectors,
@@ -86,6 +88,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.get("/menus/:ref", {
     schema: {
+      operationId: "getMenu",
       tags,
       summary: "One menu with its items (flat, parents first, with at)",
       params: MenuRef,
@@ -96,6 +99,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.patch("/menus/:ref", {
     schema: {
+      operationId: "patchMenu",
       tags,
       summary: "Rename a menu (name and/or slug); items and locations untouched, no rebake",
       params: MenuRef,
@@ -107,6 +111,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.delete("/menus/:ref", {
     schema: {
+      operationId: "deleteMenu",
       tags,
       summary: "Delete a menu with its items; frees its locations in every theme and language map",
       params: MenuRef,
@@ -117,6 +122,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.put("/menus/:ref/location", {
     schema: {
+      operationId: "putMenuLocation",
       tags,
       summary: "Assign the menu to a location (per language and theme); the maps are read back",
       params: MenuRef,
@@ -128,6 +134,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.delete("/menus/:ref/location", {
     schema: {
+      operationId: "deleteMenuLocation",
       tags,
       summary: "Take the menu off a location (per language and theme); not in the spec, which has no other way",
       params: MenuRef,
@@ -138,6 +145,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.put("/menus/:ref/items", {
     schema: {
+      operationId: "putMenuItems",
       tags,
       summary: "Replace the whole tree in one transaction",
       params: MenuRef,
@@ -149,6 +157,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.post("/menus/:ref/items", {
     schema: {
+      operationId: "createMenuItem",
       tags,
       summary: "Add one item at the end of its level ({item} or the item itself; parent: the level)",
       params: MenuRef,
@@ -163,6 +172,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.patch("/menus/:ref/items/:id", {
     schema: {
+      operationId: "patchMenuItem",
       tags,
       summary: "Change an item: title, page (makes a page item), url (makes a link), target, classes, parent",
       params: ItemParams,
@@ -174,6 +184,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.delete("/menus/:ref/items/:id", {
     schema: {
+      operationId: "deleteMenuItem",
       tags,
       summary: "Delete an item with its branch",
       params: ItemParams,
@@ -184,6 +195,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.post("/menus/:ref/reorder", {
     schema: {
+      operationId: "reorderMenuItems",
       tags,
       summary: "Order one level: named ids first, the others after them (appended)",
       params: MenuRef,

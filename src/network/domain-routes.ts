@@ -26,11 +26,12 @@ export function domainRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["network"];
 
   app.get("/api/sites/:id/domains", {
-    schema: { tags, summary: "A site's domains: the primary one first, then its aliases (super-administrator)", params: Obj({ id: Type.String() }), response: { 200: Listed, ...commonErrors } },
+    schema: { operationId: "listSiteDomains", tags, summary: "A site's domains: the primary one first, then its aliases (super-administrator)", params: Obj({ id: Type.String() }), response: { 200: Listed, ...commonErrors } },
   }, async (request) => ok({ ...(await listDomains(ctx, caller(request), idOf(request))) }));
 
   app.post("/api/sites/:id/domains", {
     schema: {
+      operationId: "createSiteDomain",
       tags,
       summary: "Add an alias: requests on it answer 301 to the same address on the primary domain (super-administrator); normalised (lower case, punycode), 400 invalid_domain, 409 domain_taken",
       params: Obj({ id: Type.String() }),
@@ -45,6 +46,7 @@ export function domainRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   app.delete("/api/sites/:id/domains/:domain", {
     schema: {
+      operationId: "deleteSiteDomain",
       tags,
       summary: "Remove an alias (super-administrator); the primary domain is 409 domain_is_primary, a domain that is no alias of the site 404 domain_not_found",
       params: Obj({ id: Type.String(), domain: Type.String() }),

@@ -33,17 +33,17 @@ export function quotaRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const params = Obj({ id: Type.String() });
 
   app.get("/api/sites/:id/quotas", {
-    schema: { tags, summary: "A site's quotas (super-administrator)", params, response: { 200: QuotasAnswer, ...commonErrors } },
+    schema: { operationId: "getSiteQuotas", tags, summary: "A site's quotas (super-administrator)", params, response: { 200: QuotasAnswer, ...commonErrors } },
   }, async (request) => ok({ ...(await getSiteQuotas(ctx, caller(request), idOf(request))) }));
 
   app.patch("/api/sites/:id/quotas", {
-    schema: { tags, summary: "Set a site's quotas: a whole number >= 0 sets one, null restores its default (super-administrator)", params, body: QuotasPatch, response: { 200: QuotasAnswer, ...commonErrors } },
+    schema: { operationId: "patchSiteQuotas", tags, summary: "Set a site's quotas: a whole number >= 0 sets one, null restores its default (super-administrator)", params, body: QuotasPatch, response: { 200: QuotasAnswer, ...commonErrors } },
   }, async (request) => ok({ ...(await patchSiteQuotas(ctx, caller(request), idOf(request), (request.body ?? {}) as Record<string, unknown>)) }));
 }
 
 /** GET /usage: site-scoped, registered for both addresses. */
 export function usageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   scope.get("/usage", {
-    schema: { tags: ["network"], summary: "The site's use of each quota, with its limit", response: { 200: Success({ site_id: Type.Integer(), usage: Usage }), ...commonErrors } },
+    schema: { operationId: "getUsage", tags: ["network"], summary: "The site's use of each quota, with its limit", response: { 200: Success({ site_id: Type.Integer(), usage: Usage }), ...commonErrors } },
   }, async (request) => ok({ ...(await siteUsage(ctx, request.site.id)) }));
 }

@@ -40,29 +40,29 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   const tags = ["network"];
 
   app.post("/api/sites", {
-    schema: { tags, summary: "Create a site (super-administrator)", body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 201: Success({ site: Site }), ...commonErrors } },
+    schema: { operationId: "createSite", tags, summary: "Create a site (super-administrator)", body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 201: Success({ site: Site }), ...commonErrors } },
   }, async (request, reply) => {
     const site = await createSite(ctx, caller(request), body(request));
     return reply.code(201).send(ok({ site }, unknownFields(body(request), ["name", "domain"])));
   });
 
   app.get("/api/sites", {
-    schema: { tags, summary: "Sites the caller administers (all for a super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Paged, response: { 200: Success({ total: Type.Integer(), sites: Type.Array(Site) }), ...commonErrors } },
+    schema: { operationId: "listSites", tags, summary: "Sites the caller administers (all for a super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Paged, response: { 200: Success({ total: Type.Integer(), sites: Type.Array(Site) }), ...commonErrors } },
   }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listSites(ctx, caller(request), paging))));
 
   app.get("/api/sites/:id", {
-    schema: { tags, summary: "One site", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
+    schema: { operationId: "getSite", tags, summary: "One site", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
   }, async (request) => ok({ site: await getSite(ctx, caller(request), siteIdOf(request)) }));
 
   app.patch("/api/sites/:id", {
-    schema: { tags, summary: "Rename a site or change its domain (domain: super-administrator)", params: SiteId, body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 200: Success({ site: Site }), ...commonErrors } },
+    schema: { operationId: "patchSite", tags, summary: "Rename a site or change its domain (domain: super-administrator)", params: SiteId, body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 200: Success({ site: Site }), ...commonErrors } },
   }, async (request) => {
     const site = await updateSite(ctx, caller(request), siteIdOf(request), body(request));
     return ok({ site }, unknownFields(body(request), ["name", "domain"]));
   });
 
   app.delete("/api/sites/:id", {
-    schema: { tags, summary: "Delete a site and everything in it (super-administrator; not the main site)", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
+    schema: { operationId: "deleteSite", tags, summary: "Delete a site and everything in it (super-administrator; not the main site)", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
   }, async (request) => {
     const site = await deleteSite(ctx, caller(request), siteIdOf(request));
     return ok({ site, deleted: true });
@@ -72,33 +72,33 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   domainRoutes(app, ctx);
 
   app.post("/api/users", {
-    schema: { tags, summary: "Create a user (super-administrator)", body: Obj({ login: Opt(Type.String()), email: Opt(Type.String()), password: Opt(Type.String()), super_admin: Opt(Type.Boolean()) }), response: { 201: Success({ user: User }), ...commonErrors } },
+    schema: { operationId: "createUser", tags, summary: "Create a user (super-administrator)", body: Obj({ login: Opt(Type.String()), email: Opt(Type.String()), password: Opt(Type.String()), super_admin: Opt(Type.Boolean()) }), response: { 201: Success({ user: User }), ...commonErrors } },
   }, async (request, reply) => {
     const user = await createUser(ctx, caller(request), body(request));
     return reply.code(201).send(ok({ user }, unknownFields(body(request), ["login", "email", "password", "super_admin"])));
   });
 
   app.get("/api/users", {
-    schema: { tags, summary: "Every user (super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Paged, response: { 200: Success({ total: Type.Integer(), users: Type.Array(User) }), ...commonErrors } },
+    schema: { operationId: "listUsers", tags, summary: "Every user (super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", querystring: Paged, response: { 200: Success({ total: Type.Integer(), users: Type.Array(User) }), ...commonErrors } },
   }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listUsers(ctx, caller(request), paging))));
 
   app.get("/api/users/:id", {
-    schema: { tags, summary: "One user (itself, or any for a super-administrator); `me` is the caller", params: UserId, response: { 200: Success({ user: User }), ...commonErrors } },
+    schema: { operationId: "getUser", tags, summary: "One user (itself, or any for a super-administrator); `me` is the caller", params: UserId, response: { 200: Success({ user: User }), ...commonErrors } },
   }, async (request) => ok({ user: await getUser(ctx, caller(request), (request.params as { id: string }).id) }));
 
   app.post("/api/users/:id/tokens", {
-    schema: { tags, summary: "Issue a token; the secret is shown only in this answer", params: UserId, body: Obj({ label: Opt(Type.String()) }), response: { 201: Issued, ...commonErrors } },
+    schema: { operationId: "createUserToken", tags, summary: "Issue a token; the secret is shown only in this answer", params: UserId, body: Obj({ label: Opt(Type.String()) }), response: { 201: Issued, ...commonErrors } },
   }, async (request, reply) => {
     const issued = await issueToken(ctx, caller(request), (request.params as { id: string }).id, body(request));
     return reply.code(201).send(ok({ ...issued }, unknownFields(body(request), ["label"])));
   });
 
   app.get("/api/users/:id/tokens", {
-    schema: { tags, summary: "A user's tokens, without their secrets, by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", params: UserId, querystring: Paged, response: { 200: Success({ total: Type.Integer(), tokens: Type.Array(Obj({ token_id: Type.Integer() })) }), ...commonErrors } },
+    schema: { operationId: "listUserTokens", tags, summary: "A user's tokens, without their secrets, by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", params: UserId, querystring: Paged, response: { 200: Success({ total: Type.Integer(), tokens: Type.Array(Obj({ token_id: Type.Integer() })) }), ...commonErrors } },
   }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listTokens(ctx, caller(request), (request.params as { id: string }).id, paging))));
 
   app.delete("/api/users/:id/tokens/:token_id", {
-    schema: { tags, summary: "Revoke a token", params: UserToken, response: { 200: Success({ token_id: Type.Integer(), revoked: Type.Boolean() }), ...commonErrors } },
+    schema: { operationId: "deleteUserToken", tags, summary: "Revoke a token", params: UserToken, response: { 200: Success({ token_id: Type.Integer(), revoked: Type.Boolean() }), ...commonErrors } },
   }, async (request) => {
     const params = request.params as { id: string; token_id: string };
     const tokenId = await revokeToken(ctx, caller(request), params.id, params.token_id);
@@ -106,7 +106,7 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   app.post("/api/users/:id/tokens/:token_id/reissue", {
-    schema: { tags, summary: "A new secret for a token; the old one stops working", params: UserToken, response: { 200: Issued, ...commonErrors } },
+    schema: { operationId: "reissueUserToken", tags, summary: "A new secret for a token; the old one stops working", params: UserToken, response: { 200: Issued, ...commonErrors } },
   }, async (request) => {
     const params = request.params as { id: string; token_id: string };
     return ok({ ...(await reissueToken(ctx, caller(request), params.id, params.token_id)) });
@@ -114,7 +114,7 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
 
   app.post("/api/login", {
     config: { auth: "none" },
-    schema: { tags, summary: "Trade a login and password for a new token", body: Obj({ login: Opt(Type.String()), password: Opt(Type.String()) }), response: { 200: Success({ user: User, token: Type.String(), token_id: Type.Integer() }), ...commonErrors } },
+    schema: { operationId: "login", tags, summary: "Trade a login and password for a new token", body: Obj({ login: Opt(Type.String()), password: Opt(Type.String()) }), response: { 200: Success({ user: User, token: Type.String(), token_id: Type.Integer() }), ...commonErrors } },
   }, async (request) => {
     const result = await login(ctx, body(request));
     if (!result) {
@@ -125,6 +125,6 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   app.get("/api/profile", {
-    schema: { tags, summary: "The caller and the sites it has a role on", response: { 200: Success({ user: User, sites: Type.Array(Obj({ id: Type.Integer(), name: Type.String(), role: Type.String() })) }), ...commonErrors } },
+    schema: { operationId: "getProfile", tags, summary: "The caller and the sites it has a role on", response: { 200: Success({ user: User, sites: Type.Array(Obj({ id: Type.Integer(), name: Type.String(), role: Type.String() })) }), ...commonErrors } },
   }, async (request) => ok({ ...(await profile(ctx, caller(request))) }));
 }

@@ -14,7 +14,7 @@ export function siteUserRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
   const tags = ["network"];
 
   scope.put("/users/:user_id", {
-    schema: { tags, summary: "Give a user a role on the site (administrator or editor)", params: Params, body: Obj({ role: Opt(Type.String()) }), response: { 200: Answer, ...commonErrors } },
+    schema: { operationId: "putSiteUser", tags, summary: "Give a user a role on the site (administrator or editor)", params: Params, body: Obj({ role: Opt(Type.String()) }), response: { 200: Answer, ...commonErrors } },
   }, async (request) => {
     if (!request.caller) throw fail("missing_token");
     const done = await setRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller, (request.body ?? {}) as Record<string, unknown>);
@@ -22,7 +22,7 @@ export function siteUserRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
   });
 
   scope.delete("/users/:user_id", {
-    schema: { tags, summary: "Remove a user's role on the site", params: Params, response: { 200: Answer, ...commonErrors } },
+    schema: { operationId: "deleteSiteUser", tags, summary: "Remove a user's role on the site", params: Params, response: { 200: Answer, ...commonErrors } },
   }, async (request) => {
     if (!request.caller) throw fail("missing_token");
     const done = await removeRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller);

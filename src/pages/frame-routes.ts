@@ -15,7 +15,7 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
   const tags = ["frames"];
   scope.post("/frames/:ref/assign", {
     preValidation: absentBodyIsEmpty,
-    schema: { tags, summary: "Put the frame on a page, or take it off (clear)", params: RefParams, body: Obj({ page: Nullable(Type.Union([Type.String(), Type.Integer()])), clear: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), cleared: Type.Boolean(), meta_key: Type.String() }), ...commonErrors } },
+    schema: { operationId: "assignFrame", tags, summary: "Put the frame on a page, or take it off (clear)", params: RefParams, body: Obj({ page: Nullable(Type.Union([Type.String(), Type.Integer()])), clear: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), cleared: Type.Boolean(), meta_key: Type.String() }), ...commonErrors } },
   }, async (request) => {
     const result = await assignFrame(ctx, request.site, ref(request), bodyOf(request));
     const { warnings, ...rest } = result;
@@ -23,7 +23,7 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
   });
 
   scope.delete("/frames/:ref", {
-    schema: { tags, summary: "Delete a frame; its pages are unbound", params: RefParams, headers: IfMatch, querystring: Obj(DryRunQuery), response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ id: Type.String(), slug: Type.String() }), unbound_pages: Type.Array(Type.Integer()), referenced_by: Type.Array(Type.String()) }), ...commonErrors } },
+    schema: { operationId: "deleteFrame", tags, summary: "Delete a frame; its pages are unbound", params: RefParams, headers: IfMatch, querystring: Obj(DryRunQuery), response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ id: Type.String(), slug: Type.String() }), unbound_pages: Type.Array(Type.Integer()), referenced_by: Type.Array(Type.String()) }), ...commonErrors } },
   }, async (request) => {
     const result = await deleteFrame(ctx, unbindFrame(request.site, ctx.publicPort), request.site.id, ref(request), bodyOf(request), ifMatch(request), { dryRun: dryRunOf(request) });
     const { warnings, ...rest } = result;

@@ -91,6 +91,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.get("/pages", {
     schema: {
+      operationId: "listPages",
       tags,
       summary: "Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
       querystring: Obj({ lang: Opt(Str), status: Opt(Str), parent: Opt(Str), ...PagingQuery }),
@@ -103,6 +104,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.post("/pages", {
     schema: {
+      operationId: "publishPage",
       tags,
       summary: "Publish a page: with id, update it; without, update the page with that slug under the same parent in the same language, or create one",
       body: PublishBody,
@@ -125,6 +127,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   });
   scope.post("/pages/language", {
     schema: {
+      operationId: "createPageTranslation",
       tags,
       summary: "Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one",
       body: Obj({
@@ -147,6 +150,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.get("/pages/:ref", {
     schema: {
+      operationId: "getPage",
       tags,
       summary: "One page by id (trashed pages too), slug or path; several pages with that slug: 409 ambiguous_page with candidates",
       params: RefParams,
@@ -160,6 +164,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.patch("/pages/:ref", {
     schema: {
+      operationId: "patchPage",
       tags,
       summary: "Change any field of a page; fields merge (null removes a key); frame is a frame ref or null",
       params: RefParams,
@@ -175,6 +180,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.delete("/pages/:ref", {
     schema: {
+      operationId: "deletePage",
       tags,
       summary: "Move a page to the trash; ?force=true deletes it for good (its children move up to its parent)",
       params: RefParams,

@@ -52,11 +52,12 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["seo"];
 
   scope.get("/seo", {
-    schema: { tags, summary: "The site's SEO defaults", response: { 200: Success({ site_id: Int, seo: SiteSeo, warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "getSeo", tags, summary: "The site's SEO defaults", response: { 200: Success({ site_id: Int, seo: SiteSeo, warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, seo: await siteSeoOf(ctx.db, request.site) }));
 
   scope.patch("/seo", {
     schema: {
+      operationId: "patchSeo",
       tags,
       summary: "Write any of the site's SEO defaults (null restores one); the frames printing svc/seo and robots.txt follow",
       body: SiteSeoInput,
@@ -68,11 +69,12 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   });
 
   scope.get("/seo/pages/:ref", {
-    schema: { tags, summary: "A page's own SEO fields (per translation; ?lang picks among pages sharing a slug)", params: RefParams, querystring: LangQuery, response: { 200: Success({ site_id: Int, page: Int, seo: PageSeoSchema, warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "getPageSeo", tags, summary: "A page's own SEO fields (per translation; ?lang picks among pages sharing a slug)", params: RefParams, querystring: LangQuery, response: { 200: Success({ site_id: Int, page: Int, seo: PageSeoSchema, warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, ...(await pageSeo(ctx, request.site, (request.params as { ref: string }).ref, request.query as { lang?: unknown })) }));
 
   scope.patch("/seo/pages/:ref", {
     schema: {
+      operationId: "patchPageSeo",
       tags,
       summary: "Write any of a page's SEO fields (null restores a default); the same as `seo` in PATCH /pages",
       params: RefParams,
@@ -86,11 +88,12 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   });
 
   scope.get("/seo/redirects", {
-    schema: { tags, summary: "The site's redirects, automatic ones included, by address", response: { 200: Success({ site_id: Int, redirects: Type.Array(Redirect), warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "listRedirects", tags, summary: "The site's redirects, automatic ones included, by address", response: { 200: Success({ site_id: Int, redirects: Type.Array(Redirect), warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, redirects: await redirectsOf(ctx, request.site) }));
 
   scope.post("/seo/redirects", {
     schema: {
+      operationId: "createRedirect",
       tags,
       summary: "Make a redirect {from, to, status?} (201; 200 when it replaced the one at from): 409 redirect_shadows_page when a live page answers at from; 400 invalid_redirect_status",
       body: Obj({ from: Opt(Type.Unknown({ description: "a site path" })), to: Opt(Type.Unknown({ description: "a site path or an absolute URL" })), status: Opt(Type.Unknown({ description: "301 (default), 302, 307 or 308" })) }),
@@ -102,6 +105,6 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   });
 
   scope.delete("/seo/redirects/:id", {
-    schema: { tags, summary: "Delete a redirect", params: Obj({ id: Str }), response: { 200: Success({ site_id: Int, deleted: Redirect, rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "deleteRedirect", tags, summary: "Delete a redirect", params: Obj({ id: Str }), response: { 200: Success({ site_id: Int, deleted: Redirect, rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, ...(await removeRedirect(ctx, request.site, (request.params as { id: string }).id)) }));
 }

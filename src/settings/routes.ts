@@ -42,11 +42,12 @@ export function settingsRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
   const tags = ["settings"];
 
   scope.get("/settings", {
-    schema: { tags, summary: "The site's settings", response: { 200: Success({ site_id: Type.Integer(), settings: Settings, warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "getSettings", tags, summary: "The site's settings", response: { 200: Success({ site_id: Type.Integer(), settings: Settings, warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, settings: await readSettings(ctx, request.site) }));
 
   scope.patch("/settings", {
     schema: {
+      operationId: "patchSettings",
       tags,
       summary: "Write settings (name, tagline, theme, default_lang, home_page, not_found_page); unknown keys are ignored with warning unknown_setting",
       body: SettingsBody,
@@ -64,11 +65,12 @@ export function languagesRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
   const Write = Success({ ...LanguagesFields, language: Language, created: Type.Boolean(), rebaked: Rebaked, warnings: Warnings });
 
   scope.get("/languages", {
-    schema: { tags, summary: "The site's languages; `active` is false until one is added", response: { 200: Success({ ...LanguagesFields, warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "listLanguages", tags, summary: "The site's languages; `active` is false until one is added", response: { 200: Success({ ...LanguagesFields, warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, ...(await listLanguages(ctx, request.site)) }));
 
   scope.post("/languages", {
     schema: {
+      operationId: "createLanguage",
       tags,
       summary: "Add a language (the first added is the default; default: true moves the default), or rename one",
       body: Obj({ code: Opt(Type.String({ description: "^[a-z]{2}(-[a-z]{2})?$" })), name: Opt(Nullable(Type.String())), default: Opt(Nullable(Type.Boolean())) }),
@@ -82,6 +84,7 @@ export function languagesRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
 
   scope.delete("/languages/:code", {
     schema: {
+      operationId: "deleteLanguage",
       tags,
       summary: "Remove a language; its pages keep their lang; the default moves to the earliest remaining one",
       params: Obj({ code: Type.String() }),

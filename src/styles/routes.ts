@@ -28,15 +28,16 @@ export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
   const name = (params: unknown) => (params as { name: string }).name;
 
   scope.get("/styles", {
-    schema: { tags, summary: "The theme's stylesheets, by name, each with the address of its bundle", querystring: Obj(ThemeQuery), response: { 200: Success({ site_id: Int, theme: Str, styles: Type.Array(Style), warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "listStyles", tags, summary: "The theme's stylesheets, by name, each with the address of its bundle", querystring: Obj(ThemeQuery), response: { 200: Success({ site_id: Int, theme: Str, styles: Type.Array(Style), warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, ...(await listStyles(ctx, request.site, request.query as { theme?: unknown })) }));
 
   scope.get("/styles/:name", {
-    schema: { tags, summary: "One stylesheet, with its CSS exactly as uploaded", params: NameParams, querystring: Obj(ThemeQuery), response: { 200: Success({ site_id: Int, style: WithCss, warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "getStyle", tags, summary: "One stylesheet, with its CSS exactly as uploaded", params: NameParams, querystring: Obj(ThemeQuery), response: { 200: Success({ site_id: Int, style: WithCss, warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, style: await readStyle(ctx, request.site, name(request.params), request.query as { theme?: unknown }) }));
 
   scope.put("/styles/:name", {
     schema: {
+      operationId: "putStyle",
       tags,
       summary: "Create or replace a stylesheet {css, theme?} (201 when created): parsed (422 invalid_css with line and column), @import \"<name>\" bundled, url(media:<ref>) made the file's address; rebakes the frames linking it or a stylesheet importing it. ?dry_run=1: the bundle that would be served and the frames that would be rebaked, nothing written",
       params: NameParams,
@@ -53,6 +54,7 @@ export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
 
   scope.delete("/styles/:name", {
     schema: {
+      operationId: "deleteStyle",
       tags,
       summary: "Delete a stylesheet: 409 style_in_use (frames, imported_by) while frames link it or stylesheets import it, unless ?force=1; the frames linking it are rebaked without it",
       params: NameParams,
