@@ -21,14 +21,16 @@ const Item: ReturnType<typeof Type.Recursive> = Type.Recursive((This) =>
     items: Type.Array(This),
   }),
 );
+// An answered item sent back is a valid input item (null page, url and items read as absent).
 const InputItem: ReturnType<typeof Type.Recursive> = Type.Recursive((This) =>
   Obj({
-    id: Opt(Type.Integer({ description: "an item of this sidebar to keep" })),
-    page: Opt(Type.Union([Int, Str], { description: "a page id, slug or path" })),
-    url: Opt(Str),
-    label: Opt(Str),
-    open: Opt(Type.Boolean({ description: "a section printed open (default: collapsed unless it holds the page shown)" })),
-    items: Opt(Type.Array(This, { description: "a section's items" })),
+    id: Opt(Type.Union([Int, Type.Null()], { description: "an item of this sidebar to keep" })),
+    page: Opt(Type.Union([Int, Str, Type.Null()], { description: "a page id, slug or path" })),
+    url: Opt(Type.Union([Str, Type.Null()], { description: "a link (beside page: the page's address, as answered, ignored)" })),
+    label: Opt(Type.Union([Str, Type.Null()])),
+    open: Opt(Type.Union([Type.Boolean(), Type.Null()], { description: "a section printed open (default: collapsed unless it holds the page shown)" })),
+    valid: Opt(Type.Boolean({ description: "answered; ignored" })),
+    items: Opt(Type.Union([Type.Array(This), Type.Null()], { description: "a section's items" })),
   }),
 );
 const Sidebar = Obj({ name: Str, root: Type.Union([Int, Type.Null()]), lang: Type.Union([Str, Type.Null()]), items: Type.Array(Item) });

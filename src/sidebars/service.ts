@@ -28,10 +28,10 @@ async function treesOf(db: Db, siteId: number, name: string): Promise<TreeRow[]>
   return db.selectFrom("sidebar_trees").selectAll().where("site_id", "=", siteId).where("name", "=", name).orderBy("lang").execute();
 }
 
-/** The language codes with a tree of their own ('' stands for the default language). */
+/** The language codes with a tree of their own ('' stands for the default language), in the site's order. */
 function languagesOf(rows: readonly TreeRow[], addressing: SiteAddressing): string[] {
-  const codes = rows.map((row) => (row.lang === "" ? addressing.langs.defaultLang : row.lang)).filter((code): code is string => code !== null);
-  return [...new Set(codes)];
+  const codes = new Set(rows.map((row) => (row.lang === "" ? addressing.langs.defaultLang : row.lang)).filter((code): code is string => code !== null));
+  return [...addressing.langs.codes.filter((code) => codes.has(code)), ...[...codes].filter((code) => !addressing.langs.codes.includes(code))];
 }
 
 /** The tree a language reads: its own, else the default language's. */
