@@ -11,7 +11,8 @@
 // Kept out of the bundle, loaded from node_modules at run time: better-sqlite3, sharp and
 // lightningcss (native addons; sharp finds its libvips binary package at run time, lightningcss
 // its platform's binary package), pg (loaded only on PostgreSQL;
-// its optional pg-native with it) and @aws-sdk/client-s3 (loaded only when media go to S3). Source maps sit beside each file (`node --enable-source-maps
+// its optional pg-native with it), @aws-sdk/client-s3 (loaded only when media go to S3) and
+// @scalar/fastify-api-reference (about 5 MB, loaded on the first request for /api/docs). Source maps sit beside each file (`node --enable-source-maps
 // dist/main.js` maps stack traces to src/, but slows the start by about 200 ms).
 //
 // A file whose bytes did not change is not rewritten, and a changed one is replaced in one step
@@ -41,7 +42,7 @@ const results = await Promise.all([
     entryPoints: ["src/server.ts"],
     outfile: "dist/server.cjs",
     format: "cjs",
-    external: ["better-sqlite3", "sharp", "lightningcss", "pg", "@aws-sdk/client-s3"],
+    external: ["better-sqlite3", "sharp", "lightningcss", "pg", "@aws-sdk/client-s3", "@scalar/fastify-api-reference"],
     supported: { "dynamic-import": false },
     // publish/render-pool.ts finds the worker with __dirname in the build, import.meta.url in src/.
     logOverride: { "empty-import-meta": "silent" },

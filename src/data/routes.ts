@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { deleteDataset, listDatasets, putDataset } from "./datasets.ts";
 import { resolveSource } from "./sources.ts";
@@ -12,7 +12,7 @@ const Str = Type.String();
 const Null = Type.Null();
 const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
 const Dataset = Obj({ name: Str, lang: Type.Union([Str, Null], { description: "null for the shared set" }), total: Type.Integer(), created_at_gmt: Str, updated_at_gmt: Str });
-const Resolved = Success({ site_id: Type.Integer(), source: Str, items: Type.Array(Type.Unknown()), meta: Obj({}), warnings: Warnings });
+const Resolved = Success({ site_id: Type.Integer(), source: Str, items: Type.Array(Obj({}, "an item: one of the data set's objects, or a page, menu item, language, the settings or the site")), meta: Obj({}), warnings: Warnings });
 const Ref = Type.Union([Type.Integer(), Str, Null], { description: "page id, slug or path" });
 
 function body(request: FastifyRequest): Record<string, unknown> {
@@ -64,7 +64,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       tags,
       summary: "Store a data set {items: [objects], lang?}: the lang variant, or the shared set; rebakes the frames that read it",
       params: Obj({ name: Type.String({ description: "data-set name, ^[a-z0-9][a-z0-9_-]*$" }) }),
-      body: Obj({ items: Opt(Type.Array(Type.Unknown())), lang: Opt(Type.Union([Str, Null])) }),
+      body: Obj({ items: Opt(Type.Array(ServiceChecked(Obj({}), "an object; at most 10,000 items"), { description: "required" })), lang: Opt(Type.Union([Str, Null])) }),
       response: { 200: Written, 201: Written, ...commonErrors },
     },
   }, async (request, reply) => {

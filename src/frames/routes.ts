@@ -100,7 +100,14 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   scope.post("/frames/:ref/default", { schema: { hide: true, tags, summary: "Removed: answers 410 gone", params: RefParams, response: { 410: commonErrors["4XX"] } } }, gone);
 
   scope.get("/frames/:ref", {
-    schema: { operationId: "getFrame", tags, summary: "One frame with its markup, referenced_by and pages", params: RefParams, response: { 200: Success({ site_id: Type.Integer(), frame: Frame }), ...commonErrors } },
+    schema: {
+      operationId: "getFrame",
+      tags,
+      summary: "One frame with its markup, referenced_by and pages",
+      params: RefParams,
+      headers: Obj({ "if-none-match": Opt(Type.String({ description: "an ETag this call answered; the current one answers 304 without a body" })) }),
+      response: { 200: Success({ site_id: Type.Integer(), frame: Frame }), 304: Type.Null({ description: "Not Modified: If-None-Match holds the frame's current ETag" }), ...commonErrors },
+    },
   }, async (request, reply) => {
     const answer = await getFrame(ctx.db, request.site.id, ref(request));
     const { frame, etag } = answer;

@@ -30,6 +30,8 @@ const LegacyQuery = {
 const LegacyHeaders = {
   "x-svc-blog-id": Type.Optional(Type.Integer({ minimum: 1, description: "the site's id; read after ?blog_id" })),
 };
+/** The legacy twins are listed apart, so a reader meets each call once under its feature. */
+const LEGACY_TAG = "legacy addresses";
 const LEGACY_NOTE =
   "Legacy address: the site is chosen by ?blog_id, then X-Svc-Blog-Id, then ?domain, else the main site " +
   "(the answer's X-Svc-Blog-Source says which). The same call as its /api/site/{site_id}/… twin.";
@@ -63,13 +65,14 @@ function documentRoute({ schema, url, route }: { schema: unknown; url: string; r
     doc.querystring = withProperties(doc.querystring, LegacyQuery);
     doc.headers = withProperties(doc.headers, LegacyHeaders);
     if (typeof doc.operationId === "string") doc.operationId = `${doc.operationId}Legacy`;
+    doc.tags = [LEGACY_TAG];
     doc.description = doc.description ? `${doc.description}\n\n${LEGACY_NOTE}` : LEGACY_NOTE;
   }
   if (config.auth === "none") doc.security = [];
   return { schema: doc as never, url };
 }
 
-type Operation = { parameters?: Array<{ in: string; name: string }> };
+type Operation = { parameters?: Array<{ in: string; name: string }>; requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> } };
 type Paths = Record<string, Record<string, Operation>>;
 
 /**
@@ -104,6 +107,23 @@ export function mergeTwinTemplates(paths: Paths): Paths {
   return out;
 }
 
+/**
+ * A JSON body whose fields are all optional may be left out (an absent body reads as `{}`), so
+ * such a request body is not `required` (Fastify's swagger marks every declared body required).
+ */
+function optionalBodies(paths: Paths): Paths {
+  const out: Paths = {};
+  for (const [template, operations] of Object.entries(paths)) {
+    out[template] = {};
+    for (const [method, operation] of Object.entries(operations)) {
+      const schema = operation.requestBody?.content?.["application/json"]?.schema;
+      const optional = schema !== undefined && !(Array.isArray(schema.required) && schema.required.length > 0);
+      out[template][method] = optional ? { ...operation, requestBody: { ...operation.requestBody, required: false } } : operation;
+    }
+  }
+  return out;
+}
+
 export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
@@ -129,7 +149,9 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
     },
     // The server's URL has no path the routes start with; never strip one from them.
     stripBasePath: false,
+    // A schema given an $id of its own (a recursive one: MenuItemInput) is listed under that name.
+    refResolver: { buildLocalReference: (json: Schema, _base: unknown, _fragment: unknown, i: number) => (typeof json.$id === "string" && !/^T\d+$/.test(json.$id) ? json.$id : `def-${i}`) },
     transform: documentRoute as FastifyDynamicSwaggerOptions["transform"],
-    transformObject: ({ openapiObject }: { openapiObject: Record<string, unknown> }) => ({ ...openapiObject, paths: mergeTwinTemplates(openapiObject.paths as Paths) }),
+    transformObject: ({ openapiObject }: { openapiObject: Record<string, unknown> }) => ({ ...openapiObject, paths: optionalBodies(mergeTwinTemplates(openapiObject.paths as Paths)) }),
   } as FastifyDynamicSwaggerOptions;
 }

@@ -5,7 +5,7 @@
 // The services take the window (`limit`, `offset`) and page in their database query.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
-import { Opt, Type } from "./schema.ts";
+import { Opt, ServiceChecked, Type } from "./schema.ts";
 
 export const PER_PAGE_DEFAULT = 100;
 export const PER_PAGE_MAX = 500;
@@ -24,8 +24,8 @@ export interface Paging {
 export const PagingQuery = {
   // Unknown, not Integer: the parser below answers every bad value (a word, 0, 501, the
   // parameter given twice) with the one code invalid_parameter, not the validator's invalid_field.
-  per_page: Opt(Type.Unknown({ description: `items per page: an integer from 1 to ${PER_PAGE_MAX} (default ${PER_PAGE_DEFAULT}); otherwise 400 invalid_parameter` })),
-  page: Opt(Type.Unknown({ description: "page number from 1 (default 1); past the last page the list is empty; otherwise 400 invalid_parameter" })),
+  per_page: Opt(ServiceChecked(Type.Integer({ minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT }), `items per page: an integer from 1 to ${PER_PAGE_MAX} (default ${PER_PAGE_DEFAULT}); otherwise 400 invalid_parameter`)),
+  page: Opt(ServiceChecked(Type.Integer({ minimum: 1, default: 1 }), "page number from 1 (default 1); past the last page the list is empty; otherwise 400 invalid_parameter")),
 };
 
 const DIGITS = /^[0-9]+$/;

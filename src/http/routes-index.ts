@@ -19,12 +19,14 @@ function toRegExp(url: string): RegExp {
 export class RoutesIndex {
   private readonly known = new Map<string, Known>();
   private readonly requestSchemas: Array<{ route: string; part: string; schema: unknown }> = [];
+  private readonly hiddenRoutes = new Set<string>();
 
   add(route: RouteOptions): void {
     if (route.url === "*" || route.url === "/*") return;
     const entry = this.known.get(route.url) ?? { pattern: toRegExp(route.url), methods: new Set<string>() };
     for (const method of [route.method].flat()) entry.methods.add(String(method).toUpperCase());
     this.known.set(route.url, entry);
+    if ((route.schema as { hide?: boolean } | undefined)?.hide) for (const method of [route.method].flat()) this.hiddenRoutes.add(`${String(method).toUpperCase()} ${route.url}`);
     for (const part of ["body", "querystring", "params", "headers"] as const) {
       const schema = route.schema?.[part];
       if (schema) this.requestSchemas.push({ route: `${[route.method].flat().join(",")} ${route.url}`, part, schema });
@@ -39,6 +41,11 @@ export class RoutesIndex {
   /** Every route as [url pattern, methods], for the OpenAPI completeness check. */
   list(): Array<[string, string[]]> {
     return [...this.known.entries()].map(([url, entry]) => [url, [...entry.methods].sort()]);
+  }
+
+  /** Whether a route is left out of the OpenAPI description (`schema.hide`: removed calls, the reference page). */
+  hidden(method: string, url: string): boolean {
+    return this.hiddenRoutes.has(`${method.toUpperCase()} ${url}`);
   }
 
   /** Methods allowed on a concrete path, empty when no route matches it. */

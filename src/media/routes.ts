@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { bodyOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { SiteRoutes } from "../http/site-routes.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { ALLOWED_TYPES, MEDIA_KINDS } from "./sniff.ts";
@@ -92,7 +92,7 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
         tags,
         summary: "The site's media files, newest first; ?type (image, video, audio, font, document) and ?search (file name, title, alt); paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
         // Unknown, as PagingQuery's: the service answers every bad value with invalid_parameter.
-        querystring: Obj({ type: Opt(Type.Unknown({ description: `one of ${MEDIA_KINDS.join(", ")}` })), search: Opt(Type.Unknown({ description: "words looked for in the file name, alt and title, ignoring case" })), ...PagingQuery }),
+        querystring: Obj({ type: Opt(ServiceChecked(Type.Union(MEDIA_KINDS.map((kind) => Type.Literal(kind))), `one of ${MEDIA_KINDS.join(", ")}`)), search: Opt(ServiceChecked(Str, "words looked for in the file name, alt and title, ignoring case")), ...PagingQuery }),
         response: { 200: Success({ site_id: Int, total: Type.Integer({ description: "files matching the filters, on every page of the list" }), media: Type.Array(MediaRecordSchema), warnings: Warnings }), ...commonErrors },
       },
     }, async (request, reply) => {
@@ -112,7 +112,7 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
         summary: "Change a file's alt, title (per language) or slug (the old slug stops answering); rebakes the frames showing it",
         params: RefParams,
         // slug: any value reaches the service, which answers invalid_slug (not the validator's invalid_field).
-        body: Obj({ alt: Opt(TextsInput), title: Opt(TextsInput), slug: Opt(Type.Unknown({ description: "lower-case words of letters and digits joined by single dashes, not digits alone; otherwise 400 invalid_slug" })) }),
+        body: Obj({ alt: Opt(TextsInput), title: Opt(TextsInput), slug: Opt(ServiceChecked(Str, "lower-case words of letters and digits joined by single dashes, not digits alone; otherwise 400 invalid_slug")) }),
         response: { 200: Written, ...commonErrors },
       },
     }, async (request) => written(request, await patchMedia(ctx, request.site, userId(request), (request.params as { ref: string }).ref, bodyOf(request))));

@@ -2,7 +2,7 @@
 // the answer; the site scope has authorised the caller. `lang` and `theme` (for a `~location`
 // reference) are read from the query on every call and from the body on writes.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, ServiceChecked, Success, Type } from "../http/schema.ts";
 import { type Warning } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
 import type { ServiceContext } from "../publish/contract.ts";
@@ -35,9 +35,34 @@ const Item = Obj({
   target: Str,
   classes: Str,
 });
-const ItemInput = Type.Unknown({ description: "{page | url, title?, target?, classes?, children?} or a bare page reference" });
-const Items = Type.Unknown({ description: "array of items (a tree through children)" });
-const AllowInvalid = Opt(Type.Unknown({ description: "true: leave items that point to unpublished pages out (listed in invalid)" }));
+// Item input is checked by the service (400 bad_items naming each item's problem, `at`), so the
+// validator takes any value; the OpenAPI description shows the forms the service accepts.
+const PageRefInput = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })], { description: "page id, slug or path" });
+const ItemId = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ pattern: "^\\s*\\d+\\s*$" })]);
+const Classes = Type.Union([Str, Type.Array(Str), Null], { description: "CSS class names separated by spaces (or a list of them)" });
+const TreeItem = Type.Recursive((This) =>
+  Type.Union([
+    PageRefInput,
+    Obj({
+      page: Opt(Type.Union([PageRefInput, Null], { description: "a page item: page id, slug or path (exactly one of page and url)" })),
+      url: Opt(Type.Union([Str, Null], { description: "a link; beside page only the page's address as answered (ignored)" })),
+      title: Opt(Type.Union([Str, Null], { description: "at most 1,000 characters; null or absent: the page's title, or the link" })),
+      target: Opt(Type.Union([Str, Null], { description: "e.g. _blank; at most 64 characters" })),
+      classes: Opt(Classes),
+      children: Opt(Type.Union([Type.Array(This), Null], { description: "the items under this one (at most 8 levels, 2,000 items in all)" })),
+      id: Opt(Type.Union([ItemId, Str, Null], { description: "PUT …/items: an item of this menu to keep (its id stays); an id the menu does not hold, or a value that is no item id (warning item_id_ignored), makes a new item" })),
+      parent: Opt(Type.Union([ItemId, Null], { description: "PUT …/items, top-level items without children: the id of another item of the body to go under (the flat form GET answers)" })),
+    }, "An item: a page (page) or a link (url); the fields GET answers (id, at, type, order, valid, invalid_reason) may be sent back"),
+  ], { description: "an item, or a bare page reference" }),
+  { $id: "MenuItemInput" },
+);
+const Items = ServiceChecked(Type.Array(TreeItem), "the tree: an array of items, nested through children");
+const ItemInput = ServiceChecked(TreeItem, "{page | url, title?, target?, classes?, children?} or a bare page reference");
+const AllowInvalid = Opt(ServiceChecked(Type.Union([Type.Boolean(), Null]), "true: leave items that point to pages not public now out (listed in invalid)"));
+const MenuName = ServiceChecked(Type.String({ minLength: 1, maxLength: 200 }), "the menu's name");
+const MenuSlug = ServiceChecked(Type.Union([Str, Type.Number()]), "lower-case letters and digits joined by dashes; default: from the name");
+const LocationName = ServiceChecked(Str, "a menu location of the theme (e.g. primary)");
+const ParentId = ServiceChecked(Type.Union([ItemId, Null]), "the parent item's id; 0 or absent: the top level");
 const MenuBrief = Obj({ id: Int, name: Str, slug: Str });
 const Invalid = Type.Array(Obj({ at: Str, page: Int, reason: Str }));
 
@@ -81,7 +106,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       tags,
       summary: "Create a menu, with its tree and a location at once",
       querystring: Selectors,
-      body: Obj({ name: Opt(Type.Unknown()), slug: Opt(Type.Unknown()), location: OptStr, lang: OptStr, items: Opt(Items), allow_invalid: AllowInvalid, theme: OptStr }),
+      body: Obj({ name: Opt(MenuName), slug: Opt(MenuSlug), location: OptStr, lang: OptStr, items: Opt(Items), allow_invalid: AllowInvalid, theme: OptStr }),
       response: { 201: Success({ site_id: Int, theme: Type.Union([Str, Null]), menu: Obj({ id: Int, name: Str, slug: Str, items: Int }), items: Type.Array(Item), invalid: Invalid, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request, reply) => reply.code(201).send(answer(await createMenu(ctx, request.site, body(request), query(request)))));
@@ -104,7 +129,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Rename a menu (name and/or slug); items and locations untouched, no rebake",
       params: MenuRef,
       querystring: Selectors,
-      body: Obj({ name: Opt(Type.Unknown()), slug: Opt(Type.Unknown()), lang: OptStr, theme: OptStr }),
+      body: Obj({ name: Opt(MenuName), slug: Opt(MenuSlug), lang: OptStr, theme: OptStr }),
       response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, term_taxonomy_id: Int, name: Str, slug: Str, count: Int }), warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await patchMenu(ctx, request.site, param(request, "ref"), body(request), query(request))));
@@ -127,7 +152,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Assign the menu to a location (per language and theme); the maps are read back",
       params: MenuRef,
       querystring: Selectors,
-      body: Obj({ location: Opt(Type.Unknown()), lang: OptStr, theme: OptStr }),
+      body: Obj({ location: Opt(LocationName), lang: OptStr, theme: OptStr }),
       response: { 200: Success({ site_id: Int, menu: MenuBrief, location: Str, lang: Type.Union([Str, Null]), theme: Str, assigned: Assigned, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await putLocation(ctx, request.site, param(request, "ref"), body(request), query(request))));
@@ -162,8 +187,12 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Add one item at the end of its level ({item} or the item itself; parent: the level)",
       params: MenuRef,
       querystring: Selectors,
-      body: Obj({ item: Opt(ItemInput), page: Opt(PageRef), url: Opt(Type.Unknown()), parent: Opt(Type.Unknown()), allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }),
-      response: { 201: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Item, total: Int, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      body: Obj({ item: Opt(ItemInput), page: Opt(PageRef), url: Opt(ServiceChecked(Str, "a link (instead of page)")), title: Opt(ServiceChecked(Type.Union([Str, Null]))), target: Opt(ServiceChecked(Type.Union([Str, Null]))), classes: Opt(ServiceChecked(Classes)), parent: Opt(ParentId), allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }),
+      response: {
+        201: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Item, total: Int, rebaked: Rebaked, warnings: Warnings }),
+        200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Type.Null({ description: "with allow_invalid, an item pointing to a page not public now is not added" }), invalid: Invalid, total: Int, rebaked: Rebaked, warnings: Warnings }),
+        ...commonErrors,
+      },
     },
   }, async (request, reply) => {
     const done = await addItem(ctx, request.site, param(request, "ref"), body(request), query(request));
@@ -177,7 +206,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Change an item: title, page (makes a page item), url (makes a link), target, classes, parent",
       params: ItemParams,
       querystring: Selectors,
-      body: Obj({ title: Opt(Type.Unknown()), page: Opt(Type.Unknown()), url: Opt(Type.Unknown()), target: Opt(Type.Unknown()), classes: Opt(Type.Unknown()), parent: Opt(Type.Unknown()), lang: OptStr, theme: OptStr }),
+      body: Obj({ title: Opt(ServiceChecked(Type.Union([Str, Null]), "null: the default title")), page: Opt(ServiceChecked(PageRefInput, "makes it a page item")), url: Opt(ServiceChecked(Str, "makes it a link")), target: Opt(ServiceChecked(Type.Union([Str, Null]))), classes: Opt(ServiceChecked(Classes)), parent: Opt(ParentId), lang: OptStr, theme: OptStr }),
       response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Obj({ id: Int }, "changed fields as {from, to}"), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await patchItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request))));
@@ -200,7 +229,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Order one level: named ids first, the others after them (appended)",
       params: MenuRef,
       querystring: Selectors,
-      body: Obj({ order: Opt(Type.Unknown()), parent: Opt(Type.Unknown()), lang: OptStr, theme: OptStr }),
+      body: Obj({ order: Opt(ServiceChecked(Type.Array(ItemId, { minItems: 1 }), "item ids of one level, in their new order")), parent: Opt(ParentId), lang: OptStr, theme: OptStr }),
       response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), parent: Int, order: Type.Array(Int), appended: Type.Array(Int), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await reorderItems(ctx, request.site, param(request, "ref"), body(request), query(request))));

@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import type { Caller } from "../site/callers.ts";
 import { QUOTA_KEYS, QUOTAS } from "../quotas/catalogue.ts";
@@ -15,7 +15,7 @@ const describe = (key: (typeof QUOTA_KEYS)[number]) => `${QUOTAS[key].counts} ($
 const Quotas = Obj(Object.fromEntries(QUOTA_KEYS.map((key) => [key, Type.Integer({ minimum: 0, description: describe(key) })])));
 /** Any value reaches the service, which answers invalid_quota naming the key (not the validator's invalid_field). */
 const QuotasPatch = Obj(
-  Object.fromEntries(QUOTA_KEYS.map((key) => [key, Opt(Type.Unknown({ description: `a whole number >= 0 sets it, null restores the default; ${describe(key)}` }))])),
+  Object.fromEntries(QUOTA_KEYS.map((key) => [key, Opt(ServiceChecked(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]), `a whole number >= 0 sets it, null restores the default; ${describe(key)}`))])),
   "Any of the quotas; an unknown key or another value is 400 invalid_quota",
 );
 const QuotasAnswer = Success({ site_id: Type.Integer(), quotas: Quotas });

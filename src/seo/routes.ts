@@ -4,7 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
 import { bodyOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { PageSeoSchema } from "../pages/routes.ts";
 import { pageSeo, patchPageSeo } from "./page-seo.ts";
@@ -96,7 +96,7 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       operationId: "createRedirect",
       tags,
       summary: "Make a redirect {from, to, status?} (201; 200 when it replaced the one at from): 409 redirect_shadows_page when a live page answers at from; 400 invalid_redirect_status",
-      body: Obj({ from: Opt(Type.Unknown({ description: "a site path" })), to: Opt(Type.Unknown({ description: "a site path or an absolute URL" })), status: Opt(Type.Unknown({ description: "301 (default), 302, 307 or 308" })) }),
+      body: Obj({ from: Opt(ServiceChecked(Str, "a site path; required")), to: Opt(ServiceChecked(Str, "a site path or an absolute URL; required")), status: Opt(ServiceChecked(Type.Union([Type.Literal(301), Type.Literal(302), Type.Literal(307), Type.Literal(308), Type.Null()]), "301 (default), 302, 307 or 308")) }),
       response: { 200: Success({ site_id: Int, redirect: Redirect, rebaked: Rebaked, warnings: Warnings }), 201: Success({ site_id: Int, redirect: Redirect, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request, reply) => {

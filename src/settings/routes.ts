@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { DryRunQuery, dryRunOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
 
@@ -31,7 +31,7 @@ const SettingsBody = Obj({
   default_lang: Opt(Nullable(Type.String())),
   home_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
   not_found_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
-  render_model: Opt(Type.Unknown({ description: "read-only: ignored with warning render_model_fixed" })),
+  render_model: Opt(ServiceChecked(Type.String(), "read-only (always v2): a value sent is ignored with warning render_model_fixed")),
 });
 
 function body(request: FastifyRequest): Record<string, unknown> {

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { listStyles, readStyle } from "./read-service.ts";
 import { deleteStyle, putStyle } from "./write-service.ts";
@@ -42,7 +42,7 @@ export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
       summary: "Create or replace a stylesheet {css, theme?} (201 when created): parsed (422 invalid_css with line and column), @import \"<name>\" bundled, url(media:<ref>) made the file's address; rebakes the frames linking it or a stylesheet importing it. ?dry_run=1: the bundle that would be served and the frames that would be rebaked, nothing written",
       params: NameParams,
       querystring: Obj(DryRunQuery),
-      body: Obj({ css: Opt(Type.Unknown({ description: "the stylesheet (string, at most 1 MiB)" })), theme: Opt(Type.Unknown({ description: "the theme it belongs to (default: the site's theme setting)" })) }),
+      body: Obj({ css: Opt(ServiceChecked(Str, "the stylesheet (at most 1 MiB of UTF-8); required")), theme: Opt(ServiceChecked(Type.Union([Str, Type.Null()]), "the theme it belongs to (default: the site's theme setting)")) }),
       response: { 200: Written, 201: Written, ...commonErrors },
     },
   }, async (request, reply) => {

@@ -14,6 +14,7 @@ import { bootstrapNetwork } from "../../src/network/bootstrap.ts";
 import { openBlobStore } from "../../src/blobs/open.ts";
 import { generateToken } from "../../src/tokens.ts";
 import { freshDatabase, type TestDatabase } from "./database.ts";
+import { recordAnswers } from "./openapi-check.ts";
 
 export interface CallOptions {
   token?: string | null;
@@ -52,6 +53,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** Runs before the app is ready, e.g. to add a route that throws. */
   beforeReady?: (app: FastifyInstance) => void;
+  /** false: do not check the answers against the OpenAPI document (openapi-check.ts); default true. */
+  checkAnswers?: boolean;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -73,6 +76,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const blobs = await openBlobStore(config);
   const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs };
   const app = await buildApp(deps, options.build);
+  const answers = options.checkAnswers === false ? null : recordAnswers(app);
   options.beforeReady?.(app);
   await app.ready();
 
@@ -102,12 +106,16 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     dataDir,
     call,
     async close() {
+      const problems = answers?.check() ?? [];
       await app.close();
       await publishing.engine.close();
       await blobs.close();
       await store.close();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      if (problems.length > 0) {
+        throw new Error(`${problems.length} answer(s) not as the OpenAPI document describes them:\n${problems.slice(0, 20).join("\n")}`);
+      }
     },
   };
 }
