@@ -23,6 +23,7 @@ const LAYERS = [
   { name: "settings", path: "^src/settings/", owns: "settings and languages (writes)" },
   { name: "menus", path: "^src/menus/", owns: "menus, items, locations" },
   { name: "data", path: "^src/data/", owns: "data sets and sources" },
+  { name: "strings", path: "^src/strings/", owns: "texts per language that frames print with t.<key>" },
   { name: "media", path: "^src/media/", owns: "media: uploads, records, variants, use in frames" },
   { name: "styles", path: "^src/styles/", owns: "stylesheets: checked, bundled, served copies" },
   { name: "seo", path: "^src/seo/", owns: "SEO: site defaults, page SEO calls, redirects API, sitemap and robots.txt" },

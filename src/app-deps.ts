@@ -18,6 +18,7 @@ import { mediaPublishSource } from "./media/publish-source.ts";
 import { stylePublishSource } from "./styles/publish-source.ts";
 import { seoPublishSource } from "./seo/publish-source.ts";
 import { sidebarPublishSource } from "./sidebars/publish-source.ts";
+import { stringPublishSource } from "./strings/publish-source.ts";
 
 export type { PublishingOptions } from "./publish/setup.ts";
 
@@ -48,7 +49,7 @@ export function serviceContext(deps: AppDeps): ServiceContext {
 
 /** What the engine reads, from the features that own it. */
 export function publishSources(publicPort: number, clock: Clock): PublishSources {
-  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort), media: mediaPublishSource, styles: stylePublishSource(clock), seo: seoPublishSource, sidebars: sidebarPublishSource };
+  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort), media: mediaPublishSource, styles: stylePublishSource(clock), seo: seoPublishSource, sidebars: sidebarPublishSource, strings: stringPublishSource };
 }
 
 export interface Publishing {

@@ -31,6 +31,7 @@ import { mediaApiRoutes } from "./media/routes.ts";
 import { styleApiRoutes } from "./styles/routes.ts";
 import { seoRoutes } from "./seo/routes.ts";
 import { sidebarRoutes } from "./sidebars/routes.ts";
+import { stringRoutes } from "./strings/routes.ts";
 import { ServedStyles } from "./styles/serve.ts";
 import { publicStyleRoutes } from "./public/style-routes.ts";
 
@@ -180,7 +181,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
-  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, usageRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, usageRoutes], [siteUserRoutes]);
 
   return app;
 }

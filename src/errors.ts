@@ -128,6 +128,9 @@ export const MESSAGES = {
   sidebar_items_invalid: "Some items point to unpublished or deleted pages (see invalid); pass ?allow_invalid=true to leave them out.",
   sidebar_items_unresolved: "Some items name pages that cannot be found (see errors); nothing was written.",
   sidebar_tree_required: "Send the tree as items (an array) or root (a page), not both.",
+
+  // strings per language (issue 21)
+  bad_strings: "strings must be an object of key: text; keys are dot-separated segments of letters, digits, _ and - (see field).",
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

@@ -2,10 +2,10 @@
 // not exist yet, so every location answers no menu (`menu_id: 0`); the menus work fills in
 // `menuSourceItems` with the tree (nested `children`, invalid items included with `valid: false`).
 import type { Db } from "../store/database.ts";
-import type { MenuLocation } from "../menus/location-names.ts";
+import type { MenuLocation } from "../site/menu-locations.ts";
 import { locationTree } from "../menus/read-service.ts";
 
-export { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "../menus/location-names.ts";
+export { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "../site/menu-locations.ts";
 
 export interface MenuSourceResult {
   items: unknown[];

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
+import { commonErrors, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { deleteDataset, listDatasets, putDataset } from "./datasets.ts";
 import { resolveSource } from "./sources.ts";
@@ -64,7 +64,9 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       tags,
       summary: "Store a data set {items: [objects], lang?}: the lang variant, or the shared set; rebakes the frames that read it",
       params: Obj({ name: Type.String({ description: "data-set name, ^[a-z0-9][a-z0-9_-]*$" }) }),
-      body: Obj({ items: Opt(Type.Array(ServiceChecked(Obj({}), "an object; at most 10,000 items"), { description: "required" })), lang: Opt(Type.Union([Str, Null])) }),
+      body: Example(Obj({ items: Opt(Type.Array(ServiceChecked(Obj({}), "an object; at most 10,000 items"), { description: "required" })), lang: Opt(Type.Union([Str, Null])) }), {
+        items: [{ name: "Ada", role: "Engineer" }, { name: "Grace", role: "Admiral" }],
+      }),
       response: { 200: Written, 201: Written, ...commonErrors },
     },
   }, async (request, reply) => {

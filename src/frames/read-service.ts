@@ -43,7 +43,7 @@ export async function listFrames(db: Db, siteId: number, query: ListQuery, windo
   const index = await siteIndex(db, siteId);
   const pages = await pagesOnFrames(db, siteId, rows.map((row) => row.id));
   const frames = rows.map((row) =>
-    frameRecord(row, { frameRefs: index.embeddedSlugs(row.slug), rendersOnRequest: index.rendersOnRequest(row.slug), pages: pages.get(row.id), html: includeHtml }),
+    frameRecord(row, { resolve: (ref) => index.resolve(ref), frameRefs: index.embeddedSlugs(row.slug), rendersOnRequest: index.rendersOnRequest(row.slug), pages: pages.get(row.id), html: includeHtml }),
   );
   return { total, frames, warnings, constants: { registry_option: "svc_frames", page_meta: "_svc_frame", slug_pattern: SLUG_PATTERN } };
 }
@@ -75,6 +75,7 @@ async function readFrame(db: Db, siteId: number, key: string, ref: string) {
   const index = await siteIndex(db, siteId);
   const pages = (await pagesOnFrames(db, siteId, [row.id])).get(row.id) ?? [];
   const frame = frameRecord(row, {
+    resolve: (ref) => index.resolve(ref),
     frameRefs: index.embeddedSlugs(row.slug),
     rendersOnRequest: index.rendersOnRequest(row.slug),
     pages,

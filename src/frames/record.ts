@@ -19,6 +19,8 @@ export function storedAnalysis(row: Pick<FrameRow, "analysis_json">): StoredAnal
 export interface FrameExtras {
   /** Slugs of embedded frames (ids turned into slugs). */
   frameRefs: string[];
+  /** Turns a reference as written (slug or id) into the frame's slug: `layout` is answered as one. */
+  resolve: (ref: string) => string;
   rendersOnRequest: boolean;
   pages?: number[];
   html?: boolean;
@@ -47,6 +49,8 @@ export function frameRecord(row: FrameRow, extras: FrameExtras): Record<string, 
     inserts: analysis.inserts,
     sources: analysis.sources,
     frame_refs: extras.frameRefs,
+    // The layout frame it is printed inside (issue 21), by slug; null without one.
+    layout: analysis.layout ? extras.resolve(analysis.layout) : null,
     binds: analysis.binds,
     created_at_gmt: row.created_at_gmt,
     updated_at_gmt: row.updated_at_gmt,

@@ -86,7 +86,7 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   // A dry run reads the index as it stands: the frame is still under its old slug there.
   const standing = flags.dryRun ? existing.slug : slug;
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
-  const frame = frameRecord(renamedRow, { frameRefs: index.embeddedSlugs(standing), rendersOnRequest: index.rendersOnRequest(standing), pages });
+  const frame = frameRecord(renamedRow, { resolve: (ref) => index.resolve(ref), frameRefs: index.embeddedSlugs(standing), rendersOnRequest: index.rendersOnRequest(standing), pages });
   if (flags.dryRun) return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed, warnings }, etag: null };
 
   const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial);

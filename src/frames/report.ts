@@ -7,6 +7,8 @@ import type { StoredAnalysis } from "./record.ts";
 
 export interface FrameReport {
   compiled: CompiledFrame;
+  /** A reference as the frame will stand in its site, as a slug (ids turned into slugs). */
+  resolve: (ref: string) => string;
   stored: StoredAnalysis;
   frameRefs: string[];
   frameRefsMissing: string[];
@@ -92,18 +94,19 @@ export function reportFor(html: string, id: string, slug: string, site: Dependen
     }
   }
   const others = [...reached.values()].filter((node) => node !== self);
-  return finish(compiled, stored, self, others);
+  return finish(compiled, stored, self, others, resolve);
 }
 
 /** The general case: the other frames as they will stand once the frame is written (and renamed). Also the reference the fast path of reportFor is tested against. */
 export function reportAmong(compiled: CompiledFrame, id: string, slug: string, others: readonly FrameNode[], previousSlug?: string): FrameReport {
   const after = othersAfterWrite(id, slug, others, previousSlug);
   const lookup = new DependencyIndex([...after, { id, slug, sources: [], refs: [], liveReasons: [] }]);
-  const stored = storedAnalysisOf(compiled, (value) => lookup.resolve(value));
-  return finish(compiled, stored, nodeOf(id, slug, stored), after);
+  const resolve = (value: string) => lookup.resolve(value);
+  const stored = storedAnalysisOf(compiled, resolve);
+  return finish(compiled, stored, nodeOf(id, slug, stored), after, resolve);
 }
 
-function finish(compiled: CompiledFrame, stored: StoredAnalysis, self: FrameNode, others: readonly FrameNode[]): FrameReport {
+function finish(compiled: CompiledFrame, stored: StoredAnalysis, self: FrameNode, others: readonly FrameNode[], resolve: (ref: string) => string): FrameReport {
   const cycle = cycleOf(self, others);
   if (cycle) throw fail("frame_cycle", { cycle }, `Embedding would loop: ${cycle.join(" → ")}.`);
 
@@ -112,6 +115,7 @@ function finish(compiled: CompiledFrame, stored: StoredAnalysis, self: FrameNode
   const liveReasons = [...index.liveReasons(self.slug)];
   return {
     compiled,
+    resolve,
     stored,
     frameRefs,
     frameRefsMissing: frameRefs.filter((ref) => !index.get(ref)),

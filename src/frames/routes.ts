@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { sendKeptJson } from "../http/kept-json.ts";
-import { commonErrors, Nullable, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { commonErrors, Example, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import { absentBodyIsEmpty, bodyOf } from "../http/request.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
@@ -14,18 +14,68 @@ import { rebakeFrames } from "./rebake-service.ts";
 import { renameFrame } from "./rename-service.ts";
 import { createFrame, replaceFrame, type WriteAnswer } from "./write-service.ts";
 
-const Frame = Obj({ id: Type.String(), slug: Type.String(), bytes: Type.Integer(), sha256: Type.String(), renders_on_request: Type.Boolean() });
+const NullStr = Type.Union([Type.String(), Type.Null()]);
+export const Frame = Obj({
+  id: Type.String({ description: "16 lower-case hex characters" }),
+  slug: Type.String(),
+  block: NullStr,
+  element: NullStr,
+  modifier: NullStr,
+  bytes: Type.Integer({ description: "UTF-8 bytes of the markup as stored" }),
+  sha256: Type.String(),
+  inserts: Type.Record(Type.String(), Type.Integer(), { description: "insert name → how many times the markup uses it" }),
+  sources: Type.Array(Type.String(), { description: "data sources the markup reads" }),
+  frame_refs: Type.Array(Type.String(), { description: "slugs of the frames it embeds" }),
+  layout: Opt(Type.Union([Type.String(), Type.Null()], { description: "the layout frame it is printed inside, by slug" })),
+  binds: Type.Integer(),
+  created_at_gmt: Type.String(),
+  updated_at_gmt: Type.String(),
+  updated_by: Type.Integer({ description: "user id" }),
+  option: Type.String(),
+  renders_on_request: Type.Boolean(),
+  pages: Opt(Type.Array(Type.Integer(), { description: "pages on this frame (when there are any)" })),
+  html: Opt(Type.String({ description: "the markup, byte for byte (GET /frames/{ref}; GET /frames?include_html=1)" })),
+  referenced_by: Opt(Type.Array(Type.String(), { description: "slugs of the frames that embed it" })),
+});
 // Null is accepted (Nullable) where the service gives it a meaning (no markup → frame_html_required,
 // no slug → invalid_slug, a null flag → its default), so that the spec's own code answers.
-const WriteBody = Obj({
-  slug: Nullable(Type.String()),
-  html: Nullable(Type.String({ description: "markup, stored byte for byte (at most 2,097,152 bytes of UTF-8)" })),
-  markup: Nullable(Type.String({ description: "alias of html" })),
-  content: Nullable(Type.String({ description: "alias of html" })),
-  dry_run: Nullable(Type.Boolean()),
-  bake: Nullable(Type.Boolean()),
+const WriteBody = Example(
+  Obj({
+    slug: Nullable(Type.String()),
+    html: Nullable(Type.String({ description: "markup, stored byte for byte (at most 2,097,152 bytes of UTF-8)" })),
+    markup: Nullable(Type.String({ description: "alias of html" })),
+    content: Nullable(Type.String({ description: "alias of html" })),
+    dry_run: Nullable(Type.Boolean()),
+    bake: Nullable(Type.Boolean()),
+  }),
+  {
+    slug: "article",
+    html: `<!DOCTYPE html><html><head><meta charset="utf-8"><title data-op-bind='{"text": "page.title"}'></title></head><body><nav><!-- svc/menu {"location": "header"} /--></nav><h1 data-op-bind='{"text": "page.title"}'></h1><main data-op-bind='{"html": "page.content"}'></main></body></html>`,
+  },
+);
+const Renamed = Obj({ from: Type.String(), to: Type.String() }, "the slug before and after; references in other frames follow");
+export const Bake = Obj({ status: Type.String() }, "the frame's own bake: its status, and the render's report when it ran");
+const WriteAnswerSchema = Success({
+  applied: Type.Boolean({ description: "false on a dry run: nothing was written" }),
+  updated: Type.Boolean(),
+  dry_run: Opt(Type.Literal(true)),
+  site_id: Type.Integer(),
+  frame: Frame,
+  inserts: Type.Record(Type.String(), Type.Integer()),
+  inserts_total: Type.Integer(),
+  sources: Type.Array(Type.String()),
+  frame_refs: Type.Array(Type.String()),
+  layout: Opt(Type.Union([Type.String(), Type.Null()])),
+  binds: Type.Integer(),
+  renders_on_request: Type.Boolean(),
+  live_reasons: Opt(Type.Array(Type.String(), { description: "why it renders on request (when it does)" })),
+  has_doctype: Type.Boolean(),
+  has_body: Type.Boolean(),
+  frame_refs_missing: Type.Array(Type.String(), { description: "embedded slugs no frame has yet (warning frame_ref_missing)" }),
+  renamed: Opt(Renamed),
+  bake: Opt(Bake),
+  rebaked: Opt(Rebaked),
 });
-const WriteAnswerSchema = Success({ applied: Type.Boolean(), updated: Type.Boolean(), site_id: Type.Integer(), frame: Frame });
 export const IfMatch = Obj({ "if-match": Opt(Type.String()) });
 
 const body = bodyOf;
@@ -127,6 +177,6 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.patch("/frames/:ref", {
     preValidation: absentBodyIsEmpty,
-    schema: { operationId: "patchFrame", tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), frame: Frame, renamed: Obj({ from: Type.String(), to: Type.String() }) }), ...commonErrors } },
+    schema: { operationId: "patchFrame", tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ applied: Type.Boolean(), dry_run: Opt(Type.Literal(true)), site_id: Type.Integer(), frame: Frame, renamed: Renamed, bake: Opt(Bake), rebaked: Opt(Rebaked) }), ...commonErrors } },
   }, async (request, reply) => send(reply, await renameFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
 }

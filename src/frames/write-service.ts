@@ -19,6 +19,7 @@ import { dryRunnable } from "../store/dry-run.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { requireRoom } from "../quotas/usage.ts";
+import { siteWarnings } from "./site-warnings.ts";
 
 export interface WriteAnswer {
   body: Record<string, unknown>;
@@ -37,6 +38,7 @@ function reportFields(report: FrameReport, warnings: Warning[]) {
     inserts_total: a.inserts_total,
     sources: a.sources,
     frame_refs: report.frameRefs,
+    layout: a.layout ? report.resolve(a.layout) : null,
     binds: a.binds,
     renders_on_request: report.rendersOnRequest,
     ...(report.rendersOnRequest ? { live_reasons: report.liveReasons } : {}),
@@ -44,7 +46,7 @@ function reportFields(report: FrameReport, warnings: Warning[]) {
     has_body: a.has_body,
     warnings: [
       ...warnings,
-      ...a.warnings.map((w) => warning(w.code, w.message, { at: w.at })),
+      ...a.warnings.map((w) => warning(w.code, w.message, { ...w.details, at: w.at, line: w.line, column: w.column })),
       ...report.frameRefsMissing.map((slug) => warning("frame_ref_missing", `No frame "${slug}" exists yet: its insert prints nothing until one does.`, { slug })),
     ],
     frame_refs_missing: report.frameRefsMissing,
@@ -92,7 +94,9 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
   const occupant = await slugOccupant(ctx.db, siteId, slug);
   if (occupant) throw slugTaken(occupant.id, occupant.slug);
   const id = newFrameId();
-  const report = reportFor(html, id, slug, await siteIndex(ctx.db, siteId));
+  const index = await siteIndex(ctx.db, siteId);
+  const report = reportFor(html, id, slug, index);
+  warnings.push(...(await siteWarnings(ctx.db, siteId, html, report, index)));
   const at = gmt(ctx.clock());
   const row = { ...draftRow(id, slug, html, report, at, userId), site_id: siteId };
 
@@ -118,11 +122,11 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
     frameGraphChanged(ctx.db, siteId, [id]);
   }
   if (flags.dryRun) {
-    return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
+    return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
   }
   const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial);
   requireAvailable(publish.rebaked, { frame: { id, slug } });
-  const frame = frameRecord({ ...row, revision: 1 }, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
+  const frame = frameRecord({ ...row, revision: 1 }, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
   return {
     body: { applied: true, updated: false, site_id: siteId, frame, ...fields, bake: publish.bake, rebaked: publish.rebaked },
     etag: frameEtag({ revision: 1, sha256: row.sha256 }),
@@ -147,7 +151,9 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
     const occupant = await slugOccupant(ctx.db, siteId, slug, existing.id);
     if (occupant) throw slugTaken(occupant.id, occupant.slug);
   }
-  const report = reportFor(html, existing.id, slug, await siteIndex(ctx.db, siteId), existing.slug);
+  const index = await siteIndex(ctx.db, siteId);
+  const report = reportFor(html, existing.id, slug, index, existing.slug);
+  warnings.push(...(await siteWarnings(ctx.db, siteId, html, report, index)));
   const at = gmt(ctx.clock());
   const row = { ...draftRow(existing.id, slug, html, report, at, userId, existing), site_id: siteId };
   const fields = reportFields(report, warnings);
@@ -179,13 +185,13 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
     frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
   }
   if (flags.dryRun) {
-    return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields, ...(renamed ? { renamed } : {}) }, etag: null };
+    return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields, ...(renamed ? { renamed } : {}) }, etag: null };
   }
 
   const publish = await publishFrameWrite(ctx, siteId, frameChanges(existing, slug), flags.bake, slug, trial);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
-  const frame = frameRecord(row, { frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });
+  const frame = frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });
   return {
     body: {
       applied: true,

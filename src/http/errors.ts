@@ -140,6 +140,9 @@ const ANSWERS = {
   sidebar_items_invalid: { status: 409 },
   sidebar_items_unresolved: { status: 409 },
   sidebar_tree_required: { status: 400 },
+
+  // strings per language (issue 21)
+  bad_strings: { status: 400 },
 } satisfies Record<ErrorCode, Answer>;
 
 /** An error in the form the HTTP layer answers it: the service error plus status, envelope and headers. */

@@ -14,10 +14,10 @@ export const Opt = <S extends TSchema>(schema: S) => Type.Optional(schema);
 /** Optional, and null accepted where the service gives null a meaning (a default, its own refusal). */
 export const Nullable = <S extends TSchema>(schema: S) => Opt(Type.Union([schema, Type.Null()]));
 
-export const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
+export const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }, "A warning: its code, a message, and details that vary by code (field, at, …)"));
 
-/** A success body: `success: true` plus the given fields. */
-export const Success = <P extends TProperties>(properties: P) => Obj({ success: Type.Literal(true), ...properties });
+/** A success body: `success: true`, the given fields and `warnings` (http/ok.ts: always there, maybe empty). */
+export const Success = <P extends TProperties>(properties: P) => Obj({ success: Type.Literal(true), warnings: Warnings, ...properties });
 
 export const HandlerError = Obj(
   { success: Type.Literal(false), error: Type.String(), message: Type.String() },
@@ -37,8 +37,28 @@ export const commonErrors = {
 
 export const IdParam = Type.String({ pattern: "^[^/]+$" });
 
-/** The `rebaked` report of write answers (publish/contract.ts). */
-export const Rebaked = Obj({ status: Type.String(), total: Type.Integer(), pages: Type.Array(Type.Integer()) }, "What the publish step rebaked and flushed");
+/** A schema with an example value, shown by the reference page (/api/docs); validation ignores it. */
+export const Example = <S extends TSchema>(schema: S, example: unknown): S => ({ ...schema, examples: [example] });
+
+/** The `rebaked` report of write answers (publish/contract.ts, `Rebaked`). */
+export const Rebaked = Obj(
+  {
+    status: Type.String({ description: "ok, unavailable (the renderer did not answer; the write is saved) or failed" }),
+    total: Type.Integer({ description: "frames the change reached" }),
+    baked: Type.Integer(),
+    not_needed: Type.Integer(),
+    frames: Type.Array(Obj({ id: Type.String(), slug: Type.String(), because: Type.Array(Type.String()), bake: Type.String() })),
+    pages: Type.Array(Type.Integer(), { description: "pages whose public output was rewritten or flushed" }),
+    cache: Obj({
+      status: Type.String(),
+      scope: Type.String(),
+      pages: Type.Array(Type.Integer()),
+      flushed: Obj({ urls: Obj({ status: Type.String(), by: Type.String(), urls: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }) }),
+    }),
+    skipped: Opt(Type.Array(Type.String(), { description: "frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false)" })),
+  },
+  "What the publish step rebaked and flushed",
+);
 
 /**
  * Where a route leaves a value to its service (which answers its own code, e.g. bad_items or

@@ -22,11 +22,26 @@ export class AnalysisBuilder {
   private readonly live: string[] = [];
   private readonly liveSeen = new Set<string>();
   hasDoctype = false;
+  /** The first svc/layout's reference, as written. */
+  layout: string | null = null;
   hasBody = false;
   readonly warnings: MarkupWarning[] = [];
 
-  warn(code: string, message: string, at: number): void {
-    this.warnings.push({ code, message, at });
+  warn(code: string, message: string, at: number, details?: Record<string, unknown>): void {
+    this.warnings.push(details ? { code, message, at, details } : { code, message, at });
+  }
+
+  /** Slots the markup offers (as a layout), by name ("" the main one), and whether each has default content. */
+  readonly slots: Array<{ name: string; defaults: boolean; at: number }> = [];
+  /** Blocks the markup fills, by name, in order. */
+  readonly blocks: Array<{ name: string; at: number }> = [];
+
+  slot(name: string, defaults: boolean, at: number): void {
+    this.slots.push({ name, defaults, at });
+  }
+
+  block(name: string, at: number): void {
+    this.blocks.push({ name, at });
   }
 
   insert(full: string, known: boolean): void {
@@ -35,8 +50,12 @@ export class AnalysisBuilder {
     if (!known) this.unknown.add(full);
   }
 
-  source(source: string): void {
+  /** The first place each source is read (a comment's or data-op-bind attribute's start). */
+  private readonly sourceAt = new Map<string, number>();
+
+  source(source: string, at = 0): void {
     this.sources.add(source);
+    if (!this.sourceAt.has(source)) this.sourceAt.set(source, at);
   }
 
   liveReason(reason: string): void {
@@ -56,7 +75,7 @@ export class AnalysisBuilder {
     this.tokens.add(token);
     const info = classifyToken(token);
     if (info.source !== null) {
-      this.sources.add(info.source);
+      this.source(info.source, at);
       if (PAGE_SOURCES.has(info.source)) this.liveReason(`bind ${token}`);
     }
     if (!info.valid) {
@@ -72,6 +91,7 @@ export class AnalysisBuilder {
       inserts_total: this.insertsTotal,
       unknown_inserts: sorted(this.unknown),
       sources: sorted(this.sources),
+      source_positions: Object.fromEntries(sorted(this.sourceAt.keys()).map((source) => [source, this.sourceAt.get(source)!])),
       frame_refs: this.frameRefs,
       binds: this.binds,
       bind_tags: sorted(this.bindTags),
@@ -80,6 +100,9 @@ export class AnalysisBuilder {
       live_reasons: this.live,
       has_doctype: this.hasDoctype,
       has_body: this.hasBody,
+      layout: this.layout,
+      slots: this.slots,
+      blocks: this.blocks,
       // Warnings are raised in document order except for end-of-markup ones; sort by offset.
       warnings: this.warnings.sort((a, b) => a.at - b.at),
     };

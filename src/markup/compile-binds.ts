@@ -9,7 +9,8 @@ import type { AnalysisBuilder } from "./analysis.ts";
 import { decodeAttributeEntities } from "./escape.ts";
 import { parseJsonObject } from "./insert-grammar.ts";
 import { MAX_JSON_DEPTH } from "./json-scan.ts";
-import type { ContentOp } from "./program.ts";
+import type { ContentOp, ValueSpec } from "./program.ts";
+import { valueSpec } from "./templates.ts";
 import type { Level, ProgramBuilder } from "./program-builder.ts";
 import { BIND_ATTR, DOUBLE, NO_VALUE, type StartTag } from "./start-tag.ts";
 
@@ -75,26 +76,31 @@ export class BindCompiler {
       return null;
     }
 
-    let text: string | null = null;
-    let rawHtml: string | null = null;
-    const attrTargets: Array<[string, string]> = [];
+    let text: ValueSpec | null = null;
+    let rawHtml: ValueSpec | null = null;
+    const attrTargets: Array<[string, ValueSpec]> = [];
     for (const key of Object.keys(obj)) {
       const v = obj[key];
       if (typeof v !== "string" || v.trim() === "") {
         a.warn("bad_bind", `bind target "${key}" needs a token string`, at);
         continue;
       }
-      const token = v.trim();
-      if (key === "text") text = token;
-      else if (key === "html") rawHtml = token;
-      else if (!ATTR_NAME.test(key) || key.toLowerCase() === BIND_ATTR) {
-        a.warn("bad_bind", `bind target "${key}" is not an attribute name`, at);
-        continue;
-      } else if (attrTargets.some((t) => t[0].toLowerCase() === key.toLowerCase())) {
-        a.warn("bad_bind", `attribute "${key}" is bound twice; the first binding is used`, at);
-        continue;
-      } else attrTargets.push([key, token]);
-      a.token(token, at);
+      const value = v.trim();
+      if (key !== "text" && key !== "html") {
+        if (!ATTR_NAME.test(key) || key.toLowerCase() === BIND_ATTR) {
+          a.warn("bad_bind", `bind target "${key}" is not an attribute name`, at);
+          continue;
+        }
+        if (attrTargets.some((t) => t[0].toLowerCase() === key.toLowerCase())) {
+          a.warn("bad_bind", `attribute "${key}" is bound twice; the first binding is used`, at);
+          continue;
+        }
+      }
+      // A token, or a template of text and tokens with filters (templates.ts).
+      const spec = valueSpec(a, value, at);
+      if (key === "text") text = spec;
+      else if (key === "html") rawHtml = spec;
+      else attrTargets.push([key, spec]);
     }
     if (st.nBind > 1) {
       a.warn("duplicate_bind", "only the first data-op-bind of an element is used; the others are dropped", st.nameS[st.bindIdx[1]!]!);
@@ -123,7 +129,7 @@ export class BindCompiler {
    * (replaced by the bound attributes that have no place yet), and existing attributes that a
    * bound attribute replaces. `targets` null means a broken bind: only the attribute is dropped.
    */
-  private emitAttrHoles(targets: ReadonlyArray<[string, string]> | null): void {
+  private emitAttrHoles(targets: ReadonlyArray<[string, ValueSpec]> | null): void {
     const st = this.tag;
     const prog = this.prog;
     const n = st.n;
@@ -141,7 +147,7 @@ export class BindCompiler {
     }
     for (let j = 0; j < n; j++) {
       if (j === bindFirst) {
-        const unplaced: Array<[string, string]> = [];
+        const unplaced: Array<[string, ValueSpec]> = [];
         for (let t = 0; t < nt; t++) if (existing[t] === -1) unplaced.push(targets![t]!);
         // Stands in for the dropped attribute; a broken bind still counts as a bound element.
         prog.hole(st.wsBefore(j), st.attrEnd[j]!, { t: "bind", tag: st.name, at: st.nameS[j]!, attrs: unplaced });

@@ -1,48 +1,43 @@
 // Compiles insert comments (docs/markup.md, "Inserts") into the program: a self-closing
-// insert becomes one hole; `<!-- svc/repeat {…} -->` and `<!-- /svc/repeat -->` open and close
-// a block whose body is a nested operation list. Also the analysis side of each: counts,
-// unknown names, bad parameters, stray and unclosed blocks. The parameters of each known
-// insert are checked in insert-ops.ts; this file decides what a comment's form and name mean.
-//
-// Blocks nest at most MAX_BLOCK_DEPTH deep, so the renderer, which recurses once per open block,
-// is bounded by construction (with at most 16 embedded frames, render.ts). A block opened deeper
-// prints nothing (warning repeat_too_deep): its body is compiled into the block as usual, but a
-// repeat opened inside it is not a block, only text of that body, so the program never nests deeper.
+// insert becomes one hole; block pairs (`svc/repeat`, `svc/if`, `svc/slot`, `svc/block`) open and
+// close nested operation lists (compile-blocks.ts). Also the analysis side of each: counts, unknown
+// names (with the closest known one), bad parameters. The parameters of each known insert are
+// checked in insert-ops.ts; this file decides what a comment's form and name mean.
 
 import type { AnalysisBuilder } from "./analysis.ts";
-import { KNOWN_INSERTS, type ParsedInsert } from "./insert-grammar.ts";
+import { KNOWN_INSERTS, REF_KEY_SET, REF_KEYS, type ParsedInsert } from "./insert-grammar.ts";
 import { MAX_JSON_DEPTH } from "./json-scan.ts";
 import { frameOp, imageOp, insertOp, langOp, menuOp, repeatOp, stylesOp } from "./insert-ops.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
 import { pagerOp, sidebarOp, tocOp } from "./docs-ops.ts";
+import { BLOCK_KINDS, BlockCompiler, type BlockKind } from "./compile-blocks.ts";
+import { closestName } from "./suggest.ts";
 
-/** Repeat blocks open inside one another at most this deep; a deeper one prints nothing. */
-export const MAX_BLOCK_DEPTH = 64;
+export { MAX_BLOCK_DEPTH } from "./compile-blocks.ts";
 
 export class InsertCompiler {
   private readonly a: AnalysisBuilder;
   private readonly prog: ProgramBuilder;
-  /**
-   * 0, or inside a block opened too deep: 1 + the repeats opened (and not yet closed) inside it,
-   * which are text of its body rather than blocks.
-   */
-  private tooDeep = 0;
+  readonly blocks: BlockCompiler;
+  /** `svc/layout`: the first one's references, in the order tried. */
+  layout: { refs: string[]; at: number } | null = null;
 
   constructor(a: AnalysisBuilder, prog: ProgramBuilder) {
     this.a = a;
     this.prog = prog;
+    this.blocks = new BlockCompiler(a, prog);
   }
 
   /** Compiles the insert comment html[start, end). */
   compile(ins: ParsedInsert, start: number, end: number): void {
     const kind = KNOWN_INSERTS.get(ins.full);
     if (ins.form === "close") {
-      if (kind === "repeat") this.closeRepeat(start, end);
+      if (kind !== undefined && BLOCK_KINDS.has(kind)) this.blocks.close(ins, start, end);
       return; // `<!-- /svc/other -->` is an ordinary comment
     }
     if (ins.form === "open") {
-      if (kind === "repeat") {
-        this.openRepeat(ins, start, end);
+      if (kind !== undefined && BLOCK_KINDS.has(kind)) {
+        this.blocks.open(kind as BlockKind, ins, start, end);
       } else if (kind !== undefined) {
         this.a.warn(
           "insert_not_self_closing",
@@ -51,6 +46,10 @@ export class InsertCompiler {
         );
       }
       return; // any other `<!-- svc/x ... -->` is an ordinary comment
+    }
+    if (kind === "else") {
+      this.blocks.elseBranch(ins, start, end);
+      return;
     }
 
     const a = this.a;
@@ -62,6 +61,8 @@ export class InsertCompiler {
       a.warn("bad_insert_params", `the parameters of ${ins.full} are not a JSON object; it prints nothing`, start);
     }
     if (kind === undefined) {
+      const suggestion = closestName(ins.full, KNOWN_INSERTS.keys());
+      a.warn("unknown_insert", `${ins.full} is not an insert; it prints nothing${suggestion ? ` (did you mean ${suggestion}?)` : ""}`, start, { name: ins.full, suggestion });
       prog.hole(start, end, insertOp("unknown", ins, start));
       return;
     }
@@ -83,7 +84,7 @@ export class InsertCompiler {
         prog.hole(start, end, menuOp(a, ins, start));
         return;
       case "lang":
-        a.source("languages");
+        a.source("languages", start);
         a.liveReason("insert op/lang-switcher");
         prog.hole(start, end, langOp(a, ins, start));
         return;
@@ -102,55 +103,53 @@ export class InsertCompiler {
       case "toc":
         prog.hole(start, end, tocOp(a, ins, start));
         return;
+      case "slot": {
+        // A slot without default content.
+        const name = typeof ins.params?.name === "string" ? ins.params.name.trim() : "";
+        a.slot(name, false, start);
+        prog.hole(start, end, { t: "slot", name, at: start, defaults: [] });
+        return;
+      }
+      case "layout":
+        this.layoutInsert(ins, start, end);
+        return;
+      case "if":
+      case "block":
+        // Self-closed: an empty block.
+        prog.hole(start, end, null);
+        return;
       case "seo":
         // The head tags of the page shown: its title, address, translations and SEO fields.
-        a.source("seo");
-        a.source("page");
+        a.source("seo", start);
+        a.source("page", start);
         a.liveReason("insert svc/seo");
         prog.hole(start, end, insertOp("seo", ins, start));
         return;
     }
   }
 
-  private openRepeat(ins: ParsedInsert, start: number, end: number): void {
-    if (this.tooDeep > 0) {
-      this.tooDeep++; // text of the too-deep block's body
+  /** `svc/layout {"name": "<frame>"}`: the layout this frame is printed inside (the first one counts). */
+  private layoutInsert(ins: ParsedInsert, start: number, end: number): void {
+    const params = ins.params ?? {};
+    const keys: Array<[string, string]> = [];
+    for (const key of Object.keys(params)) {
+      if (!REF_KEY_SET.has(key)) continue;
+      const v = params[key];
+      if (typeof v === "string") keys.push([key, v]);
+      else if (typeof v === "number" && Number.isFinite(v)) keys.push([key, String(v)]);
+    }
+    const refs = REF_KEYS.flatMap((key) => keys.filter((pair) => pair[0] === key && pair[1] !== "").map((pair) => pair[1]));
+    this.prog.hole(start, end, null);
+    if (refs.length === 0) {
+      this.a.warn("insert_param_missing", `${ins.full} needs "name" (the layout frame); it prints nothing`, start);
       return;
     }
-    this.a.insert(ins.full, true);
-    if (this.prog.depth() >= MAX_BLOCK_DEPTH) {
-      this.a.warn(
-        "repeat_too_deep",
-        `svc/repeat blocks nest at most ${MAX_BLOCK_DEPTH} deep; this block prints nothing, and repeats inside it are not blocks`,
-        start,
-      );
-      this.tooDeep = 1;
-      this.prog.openBlock(repeatOp(this.a, { ...ins, params: null, paramsError: true }, start), start, end);
+    if (this.layout !== null) {
+      this.a.warn("insert_param_invalid", `a frame has one layout; this ${ins.full} is ignored`, start);
       return;
     }
-    if (ins.paramsTooDeep) {
-      this.a.warn("insert_params_too_deep", `the parameters of ${ins.full} nest deeper than ${MAX_JSON_DEPTH} levels; the block prints nothing`, start);
-    } else if (ins.paramsError) {
-      this.a.warn("bad_insert_params", `the parameters of ${ins.full} are not a JSON object; the block prints nothing`, start);
-    }
-    this.prog.openBlock(repeatOp(this.a, ins, start), start, end);
-  }
-
-  private closeRepeat(start: number, end: number): void {
-    if (this.tooDeep > 1) {
-      this.tooDeep--; // closes a repeat that is text of the too-deep block's body
-      return;
-    }
-    this.tooDeep = 0;
-    if (!this.prog.inBlock()) {
-      this.a.warn("stray_repeat_close", "<!-- /svc/repeat --> without an open svc/repeat; left as it is", start);
-      return;
-    }
-    this.prog.closeBlock(start, end);
-  }
-
-  /** The svc/repeat opened at `openStart` has no close comment; the program prints it once, as written. */
-  unclosedRepeat(openStart: number): void {
-    this.a.warn("unclosed_repeat", "svc/repeat has no <!-- /svc/repeat -->; the block is printed once, as written", openStart);
+    this.a.frameRefs.push({ insert: "svc/layout", at: start, keys });
+    this.a.layout = refs[0]!;
+    this.layout = { refs, at: start };
   }
 }

@@ -19,7 +19,7 @@ import type { Op } from "./program.ts";
 import { ProgramBuilder } from "./program-builder.ts";
 import { StartTag } from "./start-tag.ts";
 import { TagNames } from "./tag-names.ts";
-import type { CompiledFrame } from "./types.ts";
+import type { CompiledFrame, MarkupWarning } from "./types.ts";
 
 /** Sees each insert comment the compiler recognises: `start`/`end` span the whole comment. */
 export type InsertVisitor = (ins: ParsedInsert, start: number, end: number) => void;
@@ -127,13 +127,21 @@ class Compiler implements TokenizerCallbacks {
   // ---- end ----
 
   finish(): void {
-    // An unclosed repeat is not a block: its open comment and body stay plain markup.
-    this.ops = this.prog.finish(this.html.length, (openStart) => this.inserts.unclosedRepeat(openStart));
+    // An unclosed block is not a block: its open comment and body stay plain markup.
+    this.ops = this.prog.finish(this.html.length, (openStart, name) => this.inserts.blocks.unclosed(openStart, name));
     for (const p of this.stack.values) if (p) this.binds.unclosed(p);
   }
 
   program(): Op[] {
     return this.ops;
+  }
+
+  get layout() {
+    return this.inserts.layout;
+  }
+
+  get blockBodies() {
+    return this.prog.blocks;
   }
 }
 
@@ -149,7 +157,44 @@ function run(html: string, visit: InsertVisitor | null): Compiler {
 /** Compiles frame markup into its analysis report and render program (one tokenizer pass). */
 export function compileFrame(html: string): CompiledFrame {
   const c = run(html, null);
-  return { html, analysis: c.a.finish(), program: { ops: c.program() } };
+  const analysis = c.a.finish();
+  withPositions(html, analysis.warnings);
+  const program: CompiledFrame["program"] = { ops: c.program() };
+  if (c.layout) program.layout = c.layout;
+  if (c.blockBodies.length > 0) program.blocks = c.blockBodies;
+  return { html, analysis, program };
+}
+
+/** The 1-based line and column (UTF-16 units) of an offset in markup. */
+export function positionOf(html: string, at: number): { line: number; column: number } {
+  const end = Math.min(Math.max(at, 0), html.length);
+  let line = 1;
+  let lineStart = 0;
+  for (let i = html.indexOf("\n"); i >= 0 && i < end; i = html.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: end - lineStart + 1 };
+}
+
+/** Gives each warning the 1-based line and column (UTF-16 units) of its offset. */
+export function withPositions(html: string, warnings: MarkupWarning[]): void {
+  if (warnings.length === 0) return;
+  const order = [...warnings].sort((x, y) => x.at - y.at);
+  let line = 1;
+  let lineStart = 0;
+  let i = 0;
+  for (const warning of order) {
+    const at = Math.min(Math.max(warning.at, 0), html.length);
+    for (; i < at; i++) {
+      if (html.charCodeAt(i) === 10) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    warning.line = line;
+    warning.column = at - lineStart + 1;
+  }
 }
 
 /**

@@ -18,8 +18,8 @@ function nameOf(a: AnalysisBuilder, ins: ParsedInsert, op: InsertOp, at: number)
     return false;
   }
   op.name = name.trim();
-  a.source(`sidebar.${op.name}`);
-  a.source("page");
+  a.source(`sidebar.${op.name}`, at);
+  a.source("page", at);
   a.liveReason(`insert ${ins.full}`);
   return true;
 }
@@ -60,7 +60,7 @@ export function pagerOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
 export function tocOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): InsertOp {
   const op = insertOp("toc", ins, at);
   const levels = ins.params?.levels;
-  a.source("page");
+  a.source("page", at);
   a.liveReason("insert svc/toc");
   if (levels === undefined || levels === null) {
     op.levels = TOC_LEVELS;

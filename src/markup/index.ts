@@ -1,5 +1,5 @@
 // The markup module: pure functions over frame markup (no I/O).
-export { compileFrame } from "./compile.ts";
+export { compileFrame, positionOf } from "./compile.ts";
 export { renderFrame, MAX_FRAME_DEPTH } from "./render.ts";
 export { OverBudget, RENDER_BUDGET, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 export { rewriteFrameRefs, type RewriteResult } from "./rewrite-refs.ts";
@@ -24,3 +24,4 @@ export type {
   Heading,
 } from "./types.ts";
 export { withHeadingIds, headingSlug } from "./headings.ts";
+export { applyMarks, type CurrentPage, type MarkEntry } from "./current.ts";

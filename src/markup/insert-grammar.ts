@@ -126,7 +126,9 @@ export function parseInsert(html: string, start: number, end: number): ParsedIns
 }
 
 /** The inserts this module knows, by full name. */
-export type InsertKind = "frame" | "partial" | "menu" | "repeat" | "lang" | "image" | "styles" | "seo" | "sidebar" | "pager" | "toc";
+export type InsertKind =
+  | "frame" | "partial" | "menu" | "repeat" | "lang" | "image" | "styles" | "seo" | "sidebar" | "pager" | "toc"
+  | "layout" | "slot" | "block" | "if" | "else";
 export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, InsertKind>([
   ["svc/frame", "frame"],
   ["svc/partial", "partial"],
@@ -140,6 +142,11 @@ export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, In
   ["svc/sidebar", "sidebar"],
   ["svc/pager", "pager"],
   ["svc/toc", "toc"],
+  ["svc/layout", "layout"],
+  ["svc/slot", "slot"],
+  ["svc/block", "block"],
+  ["svc/if", "if"],
+  ["svc/else", "else"],
 ]);
 
 /** Keys that name an embedded frame, in the order they are tried. `name` is the main key. */

@@ -25,7 +25,7 @@ export function toCount(value: unknown): number | undefined {
 }
 
 /** The string a match value is compared as (CONTRACT: values compare as strings). */
-function matchText(value: unknown): string | undefined {
+export function matchText(value: unknown): string | undefined {
   if (value === null) return "null";
   switch (typeof value) {
     case "string":
@@ -131,7 +131,7 @@ export function menuOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inser
     return op;
   }
   op.location = location.trim();
-  a.source(`menu.${op.location}`);
+  a.source(`menu.${op.location}`, at);
   if (params.depth !== undefined && params.depth !== null) {
     const depth = toCount(params.depth);
     if (depth === undefined) {
@@ -180,7 +180,7 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
     else op[key] = value;
   }
   // Only an insert that prints reads the file (an invalid one never will).
-  a.source(`media.${ref}`);
+  a.source(`media.${ref}`, at);
   return op;
 }
 
@@ -212,7 +212,7 @@ export function stylesOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Ins
     }
     op.styles.push(style);
   }
-  for (const style of op.styles) a.source(`style.${style}`);
+  for (const style of op.styles) a.source(`style.${style}`, at);
   return op;
 }
 
@@ -240,7 +240,7 @@ export function repeatOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Rep
   }
   op.source = normalizeRepeatSource(source.trim());
   if (op.source.kind === "context") {
-    a.source(op.source.source);
+    a.source(op.source.source, at);
     if (PAGE_SOURCES.has(op.source.source)) a.liveReason(`repeat ${op.source.source}`);
   }
   if (params.match !== undefined && params.match !== null) {

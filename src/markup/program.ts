@@ -61,6 +61,54 @@ export interface RepeatOp {
 }
 
 /**
+ * A svc/if block: `then` printed when the token has a value (non-empty; equal to `equals` when
+ * given; inverted by `not`), else `else` (after `<!-- svc/else /-->`). Prints no markers: it is
+ * structure, like layouts.
+ */
+export interface IfOp {
+  t: "if";
+  valid: boolean;
+  at: number;
+  token: string;
+  equals: string | null;
+  not: boolean;
+  then: Op[];
+  else: Op[];
+  /** While compiling: whether `<!-- svc/else /-->` was seen. */
+  inElse: boolean;
+}
+
+/**
+ * A layout's slot (`svc/slot`, `name` "" for the main one): where the frames on the layout put
+ * their markup (the main slot) and their blocks (named slots); `defaults` when nothing fills it.
+ */
+export interface SlotOp {
+  t: "slot";
+  name: string;
+  at: number;
+  defaults: Op[];
+}
+
+/** A `svc/block {"name"}` pair while it is compiled: its body goes to the program's blocks. */
+export interface BlockOp {
+  t: "block";
+  name: string;
+  at: number;
+  body: Op[];
+}
+
+/** One part of a bind value template: text as written, or a token with its filters. */
+export type TemplatePart = { text: string } | { token: string; filters: Filter[] };
+
+export interface Filter {
+  name: string;
+  arg: string | number | null;
+}
+
+/** What a bind target prints: a token, or a template of text and tokens (`"mailto:{item.email}"`). */
+export type ValueSpec = string | { parts: TemplatePart[] };
+
+/**
  * Stands where the data-op-bind attribute was (the attribute itself is dropped): writes the
  * bound attributes that did not replace an attribute already on the element.
  */
@@ -68,7 +116,7 @@ export interface BindOp {
   t: "bind";
   tag: string;
   at: number;
-  attrs: Array<[name: string, token: string]>;
+  attrs: Array<[name: string, value: ValueSpec]>;
 }
 
 /** Replaces an existing attribute (from the white space before it) by its bound value. */
@@ -78,7 +126,7 @@ export interface AttrOp {
   ws: number;
   nameStart: number;
   name: string;
-  token: string;
+  token: ValueSpec;
 }
 
 /**
@@ -91,13 +139,21 @@ export interface ContentOp {
   /** "html": raw; "text": escaped; "rawtext": a text target inside <script>/<style>, where
    *  entities mean nothing: written as is, with "</" made "<\/" so it cannot close the element. */
   mode: "html" | "text" | "rawtext";
-  token: string;
+  token: ValueSpec;
   replace: boolean;
   at: number;
 }
 
-export type Op = StaticOp | InsertOp | RepeatOp | BindOp | AttrOp | ContentOp;
+export type Op = StaticOp | InsertOp | RepeatOp | IfOp | SlotOp | BindOp | AttrOp | ContentOp;
+
+/** An op that holds a body while it is compiled (program-builder.ts levels). */
+export type BlockHolder = RepeatOp | IfOp | SlotOp | BlockOp;
 
 export interface Program {
+  /** The frame's markup outside its blocks (all of it without a layout). */
   ops: Op[];
+  /** `svc/layout {"name"}`: the layout frame it is printed inside (references in the order tried). */
+  layout?: { refs: string[]; at: number };
+  /** `svc/block` bodies by name (the first of a name), for the slots up the layout chain. */
+  blocks?: Array<{ name: string; at: number; ops: Op[] }>;
 }

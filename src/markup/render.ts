@@ -4,11 +4,10 @@
 
 import { OverBudget, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
-import { imageHtml } from "./image-html.ts";
-import { seoHeadHtml } from "./seo-html.ts";
-import { pagerHtml, sidebarHtml, tocHtml } from "./docs-html.ts";
-import { langSwitcherHtml, menuHtml } from "./lists-html.ts";
-import type { InsertOp, Op, RepeatOp } from "./program.ts";
+import { Marks } from "./current.ts";
+import { printedInsert } from "./render-inserts.ts";
+import type { IfOp, InsertOp, Op, RepeatOp, SlotOp, ValueSpec } from "./program.ts";
+import { renderTemplate } from "./templates.ts";
 import type { CompiledFrame, MarkupWarning, RenderContext, RenderOptions, RenderResult } from "./types.ts";
 import { readPath, scalarText } from "./values.ts";
 
@@ -28,6 +27,21 @@ interface Scope {
 
 const TOP_SCOPE: Scope = { hasItem: false, item: undefined, vars: null, fromMenu: false };
 
+/** One frame of a layout chain: the page's frame first, then its layout, its layout's layout, … */
+interface Chain {
+  frame: CompiledFrame;
+  slug: string | undefined;
+  scope: Scope;
+  /** The slug its warnings name (undefined: the frame rendered itself). */
+  warnAs: string | undefined;
+}
+
+/** The layout chain being printed, and which of its frames the current markup belongs to. */
+interface Layout {
+  chain: Chain[];
+  level: number;
+}
+
 function sorted(values: Iterable<string>): string[] {
   return Array.from(values).sort();
 }
@@ -45,7 +59,9 @@ class Renderer {
   repeats = 0;
   blocks = 0;
   /** Context values are the same for the whole render: ask the context once per token. */
-  private readonly memo = new Map<string, string | undefined>();
+  private readonly memo = new Map<string, unknown>();
+  /** The language formats follow (templates' date and number filters): the output's, else English. */
+  private lang: string | null = null;
   /** Frames being rendered, outermost first (for cycle detection). */
   private readonly compiledStack: CompiledFrame[] = [];
   private readonly slugStack: string[] = [];
@@ -57,11 +73,16 @@ class Renderer {
   private chars = 0;
   private counted = 0;
 
+  /** How menus mark the page shown: at once for a page, with markers for a bake (current.ts). */
+  readonly marks: Marks;
+
   constructor(
     private readonly ctx: RenderContext,
     private readonly budget: RenderBudget | undefined,
     private readonly measuring: boolean,
-  ) {}
+  ) {
+    this.marks = new Marks(ctx.current());
+  }
 
   /** Counts the output written since the last count. */
   count(): number {
@@ -90,33 +111,113 @@ class Renderer {
   }
 
   run(frame: CompiledFrame, slug: string | undefined): void {
-    this.compiledStack.push(frame);
-    if (slug !== undefined) this.slugStack.push(slug);
-    this.ops(frame.html, frame.program.ops, TOP_SCOPE, undefined);
+    this.frameOut(frame, slug, TOP_SCOPE, true);
   }
 
   private warn(code: string, message: string, at: number, frame: string | undefined): void {
     this.warnings.push(frame === undefined ? { code, message, at } : { code, message, at, frame });
   }
 
-  /** The text of a token, or undefined (then listed as unresolved). */
-  private value(token: string, scope: Scope): string | undefined {
-    let text: string | undefined;
-    if (token.startsWith("item.")) {
-      text = scope.hasItem ? scalarText(readPath(scope.item, token.slice(5))) : undefined;
-    } else if (token.startsWith("vars.")) {
-      text = scope.vars !== null ? scalarText(readPath(scope.vars, token.slice(5))) : undefined;
-    } else if (this.memo.has(token)) {
-      text = this.memo.get(token);
-    } else {
-      text = scalarText(this.ctx.value(token));
-      this.memo.set(token, text);
+  /** The value of a token as the context (or the item, or `with`) holds it; undefined when none. */
+  private raw(token: string, scope: Scope): unknown {
+    if (token.startsWith("item.")) return scope.hasItem ? readPath(scope.item, token.slice(5)) : undefined;
+    if (token.startsWith("vars.")) return scope.vars !== null ? readPath(scope.vars, token.slice(5)) : undefined;
+    if (this.memo.has(token)) return this.memo.get(token);
+    const value = this.ctx.value(token);
+    this.memo.set(token, value);
+    return value;
+  }
+
+  /** The text of a bind value (a token or a template), or undefined (then listed as unresolved). */
+  private value(spec: ValueSpec, scope: Scope): string | undefined {
+    if (typeof spec !== "string") {
+      this.lang ??= scalarText(this.ctx.value("site.lang")) || "en";
+      return renderTemplate(spec.parts, (token) => this.raw(token, scope), this.lang, (token) => this.unresolved.add(token));
     }
-    if (text === undefined) this.unresolved.add(token);
+    const text = scalarText(this.raw(spec, scope));
+    if (text === undefined) this.unresolved.add(spec);
     return text;
   }
 
-  private ops(html: string, ops: readonly Op[], scope: Scope, frame: string | undefined): void {
+  /** svc/if: whether the branch before svc/else is printed. */
+  private truth(op: IfOp, scope: Scope): boolean {
+    const value = this.raw(op.token, scope);
+    const yes = op.equals === null ? (scalarText(value) ?? "") !== "" : (value === null ? "null" : scalarText(value)) === op.equals;
+    return op.not ? !yes : yes;
+  }
+
+  /**
+   * A frame with the layouts it is printed inside (issue 21): the outermost layout is printed,
+   * its slots filled from the frames nearer the page (the main slot by the next frame's markup,
+   * a named slot by the nearest block of that name), else their default content.
+   */
+  private frameOut(frame: CompiledFrame, slug: string | undefined, scope: Scope, top: boolean): void {
+    const chain: Chain[] = [{ frame, slug, scope, warnAs: top ? undefined : slug }];
+    for (let at = frame; at.program.layout; ) {
+      const layout = this.lookup(at.program.layout.refs);
+      const from = chain[chain.length - 1]!;
+      if (layout === undefined) {
+        this.missing.add(at.program.layout.refs[0]!);
+        break;
+      }
+      if (this.compiledStack.includes(layout.compiled) || this.slugStack.includes(layout.slug) || chain.some((c) => c.frame === layout.compiled || c.slug === layout.slug)) {
+        this.warn("frame_cycle", `svc/layout "${layout.slug}" is printed inside itself; it is left out here`, at.program.layout.at, from.warnAs);
+        break;
+      }
+      if (this.compiledStack.length + chain.length > MAX_FRAME_DEPTH) {
+        this.warn("frame_cycle", `svc/layout "${layout.slug}" is nested more than ${MAX_FRAME_DEPTH} frames deep; it is left out here`, at.program.layout.at, from.warnAs);
+        break;
+      }
+      this.frames.add(layout.slug);
+      this.expansions++;
+      chain.push({ frame: layout.compiled, slug: layout.slug, scope, warnAs: layout.slug });
+      at = layout.compiled;
+    }
+    for (const level of chain) {
+      this.compiledStack.push(level.frame);
+      if (level.slug !== undefined) this.slugStack.push(level.slug);
+    }
+    // Checked with the frames on the stack, so a spent budget names them in its chain.
+    if (!top || chain.length > 1) this.checkpoint();
+    const outer = chain[chain.length - 1]!;
+    this.ops(outer.frame.html, outer.frame.program.ops, outer.scope, outer.warnAs, { chain, level: chain.length - 1 });
+    // The frame rendered stays on the stack: the final byte count names it in its chain.
+    for (const level of top ? chain.slice(1) : chain) {
+      this.compiledStack.pop();
+      if (level.slug !== undefined) this.slugStack.pop();
+    }
+  }
+
+  /** svc/slot: the markup or block that fills it from nearer the page, else its default content. */
+  private slot(html: string, op: SlotOp, scope: Scope, frame: string | undefined, lay: Layout): void {
+    if (op.name === "" && lay.level > 0) {
+      const inner = lay.chain[lay.level - 1]!;
+      this.ops(inner.frame.html, inner.frame.program.ops, inner.scope, inner.warnAs, { chain: lay.chain, level: lay.level - 1 });
+      return;
+    }
+    if (op.name !== "") {
+      for (let j = 0; j < lay.level; j++) {
+        const level = lay.chain[j]!;
+        const block = level.frame.program.blocks?.find((b) => b.name === op.name);
+        if (block) {
+          this.ops(level.frame.html, block.ops, level.scope, level.warnAs, { chain: lay.chain, level: j });
+          return;
+        }
+      }
+    }
+    this.ops(html, op.defaults, scope, frame, lay);
+  }
+
+  /** A frame by the first of its references that names one. */
+  private lookup(refs: readonly string[]): ReturnType<RenderContext["frame"]> {
+    for (const ref of refs) {
+      const found = this.ctx.frame(ref);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  private ops(html: string, ops: readonly Op[], scope: Scope, frame: string | undefined, lay: Layout): void {
     const out = this.out;
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
@@ -150,7 +251,14 @@ class Renderer {
           this.insert(op, scope, frame);
           break;
         case "repeat":
-          this.repeat(html, op, scope, frame);
+          this.repeat(html, op, scope, frame, lay);
+          break;
+        case "if":
+          this.inserts++;
+          if (op.valid) this.ops(html, this.truth(op, scope) ? op.then : op.else, scope, frame, lay);
+          break;
+        case "slot":
+          this.slot(html, op, scope, frame, lay);
           break;
       }
     }
@@ -164,77 +272,18 @@ class Renderer {
         return;
       case "invalid":
         return;
-      case "menu":
-        this.blocks++;
-        this.out.push(op.open, menuHtml(this.ctx.menu(op.location), op.depth, op.cls), op.close);
-        return;
-      case "lang":
-        this.blocks++;
-        this.out.push(op.open, langSwitcherHtml(this.ctx.languageLinks(), op.cls), op.close);
-        return;
       case "frame":
       case "partial":
         this.embed(op, scope, frame);
         return;
-      case "image":
+      default:
         this.blocks++;
-        this.out.push(op.open, this.image(op, frame), op.close);
-        return;
-      case "sidebar": {
-        this.blocks++;
-        const nodes = this.ctx.sidebar(op.name);
-        this.out.push(op.open, nodes ? sidebarHtml(nodes, op.depth, op.cls) : "", op.close);
-        return;
-      }
-      case "pager": {
-        this.blocks++;
-        const pager = this.ctx.pager(op.name);
-        this.out.push(op.open, pager ? pagerHtml(pager) : "", op.close);
-        return;
-      }
-      case "toc":
-        this.blocks++;
-        this.out.push(op.open, tocHtml(this.ctx.headings(), op.levels), op.close);
-        return;
-      case "seo": {
-        this.blocks++;
-        const head = this.ctx.seo();
-        this.out.push(op.open, head ? seoHeadHtml(head) : "", op.close);
-        return;
-      }
-      case "styles":
-        this.blocks++;
-        this.out.push(op.open);
-        // One link per stylesheet the site has, in order; a name it does not have prints nothing.
-        for (const name of op.styles) {
-          const href = this.ctx.style(name);
-          if (href !== undefined) this.out.push('<link rel="stylesheet" href="', escapeAttr(href), '">');
-        }
-        this.out.push(op.close);
-        return;
+        this.out.push(op.open, printedInsert(this.ctx, op, this.marks, (code, message, at) => this.warn(code, message, at, frame)), op.close);
     }
-  }
-
-  /** svc/image: the `<img>` of a media file of the site; nothing (with a warning) for an unknown ref or a file that is not an image. */
-  private image(op: InsertOp, frame: string | undefined): string {
-    const media = this.ctx.media(op.media);
-    if (media === undefined) {
-      this.warn("media_not_found", `svc/image "${op.media}" names no media file of this site; it prints nothing`, op.at, frame);
-      return "";
-    }
-    if (!media.image) {
-      this.warn("media_not_image", `svc/image "${op.media}" is not an image; it prints nothing`, op.at, frame);
-      return "";
-    }
-    return imageHtml(media, op);
   }
 
   private embed(op: InsertOp, scope: Scope, frame: string | undefined): void {
-    let found: ReturnType<RenderContext["frame"]>;
-    for (const ref of op.refs) {
-      found = this.ctx.frame(ref);
-      if (found !== undefined) break;
-    }
+    const found = this.lookup(op.refs);
     this.blocks++;
     this.out.push(op.open);
     if (found === undefined) {
@@ -252,17 +301,12 @@ class Renderer {
         op.kind === "partial"
           ? { hasItem: scope.hasItem, item: scope.item, vars: op.vars, fromMenu: scope.fromMenu }
           : TOP_SCOPE;
-      this.compiledStack.push(found.compiled);
-      this.slugStack.push(found.slug);
-      this.checkpoint();
-      this.ops(found.compiled.html, found.compiled.program.ops, inner, found.slug);
-      this.compiledStack.pop();
-      this.slugStack.pop();
+      this.frameOut(found.compiled, found.slug, inner, false);
     }
     this.out.push(op.close);
   }
 
-  private repeat(html: string, op: RepeatOp, scope: Scope, frame: string | undefined): void {
+  private repeat(html: string, op: RepeatOp, scope: Scope, frame: string | undefined, lay: Layout): void {
     this.inserts++;
     if (!op.valid) return;
     this.repeats++;
@@ -292,7 +336,7 @@ class Renderer {
         if (fromMenu && item !== null && typeof item === "object" && (item as { valid?: unknown }).valid === false) continue;
         if (op.match !== null && !matches(item, op.match)) continue;
         written++;
-        this.ops(html, op.body, { hasItem: true, item, vars: scope.vars, fromMenu }, frame);
+        this.ops(html, op.body, { hasItem: true, item, vars: scope.vars, fromMenu }, frame, lay);
       }
     }
     this.out.push(op.close);
@@ -337,5 +381,6 @@ export function renderFrame(frame: CompiledFrame, ctx: RenderContext, options: R
     bind_tags: sorted(r.bindTags),
     repeats: r.repeats,
     blocks: r.blocks,
+    marks: r.marks.table,
   };
 }

@@ -1,4 +1,4 @@
-// Rewrites references to a renamed frame inside svc/frame and svc/partial inserts, in place.
+// Rewrites references to a renamed frame inside svc/frame, svc/partial and svc/layout inserts, in place.
 // The compiler's own walk finds the inserts (so exactly the comments it treats as inserts:
 // never text inside <script>/<textarea> or attribute values); the JSON scanner gives the
 // positions of keys and values inside the parameters.
@@ -27,7 +27,7 @@ export function rewriteFrameRefs(html: string, matchesOld: (value: string) => bo
 
   const onInsert = (ins: ParsedInsert): void => {
     if (ins.form !== "self" || ins.params === null) return;
-    if (ins.full !== "svc/frame" && ins.full !== "svc/partial") return;
+    if (ins.full !== "svc/frame" && ins.full !== "svc/partial" && ins.full !== "svc/layout") return;
     const members = scanObjectMembers(html, ins.paramsStart, ins.paramsEnd);
     if (members === null) return;
     // JSON.parse keeps the last of duplicate keys; only that one is the live reference.

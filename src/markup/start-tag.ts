@@ -93,7 +93,7 @@ export class StartTag {
   }
 
   /** Index of the bound target named like attribute j (ASCII case-insensitive), or -1. */
-  targetOf(j: number, targets: ReadonlyArray<[string, string]>): number {
+  targetOf(j: number, targets: ReadonlyArray<readonly [string, unknown]>): number {
     const html = this.html;
     const s = this.nameS[j]!;
     const len = this.nameE[j]! - s;

@@ -1,7 +1,9 @@
 // The token grammar (CONTRACT §7) and which data source each token or repeat source reads.
 
 const SITE_KEYS = new Set(["name", "tagline", "url", "lang"]);
-const PAGE_KEYS = new Set(["title", "url", "path", "lang", "content", "parent_title", "parent_url"]);
+const PAGE_KEYS = new Set(["title", "url", "path", "lang", "content", "parent_title", "parent_url", "updated_at", "created_at"]);
+/** `t.<key>`: dot-separated segments of letters, digits, _ and - (strings per language). */
+const STRING_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const DATA_TOKEN = /^data\.([^.]+)\.(?:0|[1-9]\d*)\.[^.].*$/;
 /** What a media token prints of a file (`media.<ref>.<field>`). */
 export type MediaField = "url" | "alt" | "width" | "height";
@@ -63,6 +65,9 @@ export function classifyToken(token: string): TokenInfo {
       const set = rest.split(".")[0];
       return { source: set ? `data.${set}` : null, valid: false };
     }
+    case "t":
+      // A string in the page's language: each key is a source of its own (strings change per key).
+      return STRING_KEY.test(rest) ? { source: `t.${rest}`, valid: true } : { source: null, valid: false };
     case "media": {
       // A token outside the grammar reads nothing, so it names no source either.
       const parts = mediaToken(token);

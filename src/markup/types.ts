@@ -2,19 +2,25 @@
 // RenderContext supplied by the caller, and never does I/O.
 import type { RenderBudget } from "./budget.ts";
 import type { Program } from "./program.ts";
+import type { CurrentPage, MarkEntry } from "./current.ts";
 
 /** A diagnostic. `at` is the UTF-16 offset in the markup it was found in. */
 export interface MarkupWarning {
   code: string;
   message: string;
   at: number;
+  /** 1-based line and column (UTF-16 units) of `at`: the start of the comment or data-op-bind attribute. */
+  line?: number;
+  column?: number;
+  /** What the warning is about (`name`, `suggestion`, `key`, `source`, …). */
+  details?: Record<string, unknown>;
   /** Render warnings raised inside an embedded frame carry that frame's slug (then `at` is an offset in its markup). */
   frame?: string;
 }
 
-/** One `svc/frame` or `svc/partial` insert and the reference keys it carries, as written. */
+/** One `svc/frame`, `svc/partial` or `svc/layout` insert and the reference keys it carries, as written. */
 export interface FrameRefInsert {
-  insert: "svc/frame" | "svc/partial";
+  insert: "svc/frame" | "svc/partial" | "svc/layout";
   at: number;
   /** Reference keys present (name, ref, frame, slug, id) in the order written; numbers stringified. */
   keys: Array<[string, string]>;
@@ -28,6 +34,8 @@ export interface MarkupAnalysis {
   unknown_inserts: string[];
   /** Sorted unique data sources read directly by this markup. */
   sources: string[];
+  /** Where each source is first read (offset of its comment or data-op-bind attribute). */
+  source_positions: Record<string, number>;
   /** In document order; references are raw (the service turns ids into slugs). */
   frame_refs: FrameRefInsert[];
   /** Number of elements carrying a data-op-bind attribute. */
@@ -40,6 +48,12 @@ export interface MarkupAnalysis {
   live_reasons: string[];
   has_doctype: boolean;
   has_body: boolean;
+  /** The layout frame it is printed inside (`svc/layout`), as written; null without one. */
+  layout: string | null;
+  /** The slots it offers as a layout ("" the main one), each with whether it has default content. */
+  slots: Array<{ name: string; defaults: boolean; at: number }>;
+  /** The blocks it fills for the slots up its layout chain. */
+  blocks: Array<{ name: string; at: number }>;
   warnings: MarkupWarning[];
 }
 
@@ -53,6 +67,8 @@ export interface CompiledFrame {
 export interface MenuNode {
   title: string;
   url: string;
+  /** The page a page item points to (null for links): the page shown's item is marked current. */
+  page?: number | null;
   target?: string | null;
   classes?: string | null;
   valid: boolean;
@@ -154,6 +170,8 @@ export interface RenderContext {
   pager(name: string): PagerLinks | undefined;
   /** The headings of the page's content (svc/toc); none without a page. */
   headings(): readonly Heading[];
+  /** The page shown (menus mark its item); null for a bake, which marks each page's copy later (current.ts). */
+  current(): CurrentPage | null;
 }
 export interface RenderOptions {
   /** Slug of the frame being rendered, so that a frame embedding itself is caught at once. */
@@ -183,4 +201,6 @@ export interface RenderResult {
   repeats: number;
   /** Insert output blocks written (marker pairs). */
   blocks: number;
+  /** A bake's menu items, whose markers `applyMarks` turns into each page's marks (none: no markers). */
+  marks: MarkEntry[];
 }

@@ -4,7 +4,7 @@
 // and falls back to the theme map; without languages, the theme map. Writing without `lang`, or
 // with the default language, writes the theme map too.
 import { fail } from "../errors.ts";
-import { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "./location-names.ts";
+import { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "../site/menu-locations.ts";
 import type { LanguageState } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";

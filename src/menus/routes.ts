@@ -2,7 +2,7 @@
 // the answer; the site scope has authorised the caller. `lang` and `theme` (for a `~location`
 // reference) are read from the query on every call and from the body on writes.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { commonErrors, Obj, Opt, ServiceChecked, Success, Type } from "../http/schema.ts";
+import { commonErrors, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import { type Warning } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
 import type { ServiceContext } from "../publish/contract.ts";
@@ -16,7 +16,6 @@ const Int = Type.Integer();
 const Null = Type.Null();
 const OptStr = Opt(Type.Union([Str, Null]));
 const Warnings = Type.Array(Obj({ code: Str, message: Str }));
-const Rebaked = Obj({ status: Str, total: Int, pages: Type.Array(Int) }, "What the publish step rebaked and flushed");
 const Assigned = Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null], { description: "null: the theme map" }) }));
 const MenuRef = Obj({ ref: Type.String({ description: "menu id, slug, name, or ~location (@location)" }) });
 const ItemParams = Obj({ ref: Str, id: Type.String({ description: "item id" }) });
@@ -34,6 +33,7 @@ const Item = Obj({
   valid: Type.Boolean({ description: "false when the page is a draft, trashed, deleted or under an unpublished parent" }),
   target: Str,
   classes: Str,
+  invalid_reason: Opt(Type.String({ description: "why valid is false: draft, trash, deleted or unpublished_parent" })),
 });
 // Item input is checked by the service (400 bad_items naming each item's problem, `at`), so the
 // validator takes any value; the OpenAPI description shows the forms the service accepts.
@@ -64,7 +64,8 @@ const MenuSlug = ServiceChecked(Type.Union([Str, Type.Number()]), "lower-case le
 const LocationName = ServiceChecked(Str, "a menu location of the theme (e.g. primary)");
 const ParentId = ServiceChecked(Type.Union([ItemId, Null]), "the parent item's id; 0 or absent: the top level");
 const MenuBrief = Obj({ id: Int, name: Str, slug: Str });
-const Invalid = Type.Array(Obj({ at: Str, page: Int, reason: Str }));
+const Invalid = Type.Array(Obj({ at: Str, page: Int, title: Type.Union([Str, Null]), status: Type.Union([Str, Null]), reason: Str }, "an item left out: it points to a page not public now"));
+const Freed = Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null]), theme: Str, map: Str }));
 
 type Body = Record<string, unknown>;
 
@@ -107,7 +108,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Create a menu, with its tree and a location at once",
       querystring: Selectors,
       body: Obj({ name: Opt(MenuName), slug: Opt(MenuSlug), location: OptStr, lang: OptStr, items: Opt(Items), allow_invalid: AllowInvalid, theme: OptStr }),
-      response: { 201: Success({ site_id: Int, theme: Type.Union([Str, Null]), menu: Obj({ id: Int, name: Str, slug: Str, items: Int }), items: Type.Array(Item), invalid: Invalid, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      response: { 201: Success({ site_id: Int, theme: Type.Union([Str, Null]), menu: Obj({ id: Int, name: Str, slug: Str, items: Int, assigned: Assigned }), items: Type.Array(Item), invalid: Invalid, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request, reply) => reply.code(201).send(answer(await createMenu(ctx, request.site, body(request), query(request)))));
 
@@ -130,7 +131,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       params: MenuRef,
       querystring: Selectors,
       body: Obj({ name: Opt(MenuName), slug: Opt(MenuSlug), lang: OptStr, theme: OptStr }),
-      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, term_taxonomy_id: Int, name: Str, slug: Str, count: Int }), warnings: Warnings }), ...commonErrors },
+      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, term_taxonomy_id: Int, name: Str, slug: Str, count: Int }), changed: Type.Array(Str, { description: "name, slug: what changed" }), warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await patchMenu(ctx, request.site, param(request, "ref"), body(request), query(request))));
 
@@ -141,7 +142,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Delete a menu with its items; frees its locations in every theme and language map",
       params: MenuRef,
       querystring: Selectors,
-      response: { 200: Success({ site_id: Int, deleted: MenuBrief, removed_items: Int, freed_locations: Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null]), theme: Str })), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      response: { 200: Success({ site_id: Int, deleted: MenuBrief, removed_items: Int, freed_locations: Freed, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await deleteMenu(ctx, request.site, param(request, "ref"), body(request), query(request))));
 
@@ -164,7 +165,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Take the menu off a location (per language and theme); not in the spec, which has no other way",
       params: MenuRef,
       querystring: Obj({ location: Opt(Str), lang: Opt(Str), theme: Opt(Str) }),
-      response: { 200: Success({ site_id: Int, menu: MenuBrief, freed_locations: Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null]), theme: Str })), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      response: { 200: Success({ site_id: Int, menu: MenuBrief, freed_locations: Freed, assigned: Assigned, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await deleteLocation(ctx, request.site, param(request, "ref"), body(request), query(request))));
 
@@ -175,7 +176,9 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Replace the whole tree in one transaction",
       params: MenuRef,
       querystring: Selectors,
-      body: Obj({ items: Opt(Items), allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }),
+      body: Example(Obj({ items: Opt(Items), allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }), {
+        items: [{ page: "about" }, { page: "docs", title: "Documentation", children: [{ page: "docs/intro" }, { url: "https://example.com/changelog", title: "Changelog", target: "_blank" }] }],
+      }),
       response: { 200: Success({ site_id: Int, menu: MenuBrief, total: Int, invalid: Invalid, items: Type.Array(Item), read_items_at: Str, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await replaceItems(ctx, request.site, param(request, "ref"), body(request), query(request))));
@@ -207,7 +210,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       params: ItemParams,
       querystring: Selectors,
       body: Obj({ title: Opt(ServiceChecked(Type.Union([Str, Null]), "null: the default title")), page: Opt(ServiceChecked(PageRefInput, "makes it a page item")), url: Opt(ServiceChecked(Str, "makes it a link")), target: Opt(ServiceChecked(Type.Union([Str, Null]))), classes: Opt(ServiceChecked(Classes)), parent: Opt(ParentId), lang: OptStr, theme: OptStr }),
-      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Obj({ id: Int }, "changed fields as {from, to}"), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Obj({ id: Int }, "the item's id and each changed field as {from, to}"), current: Item, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await patchItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request))));
 

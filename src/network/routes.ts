@@ -16,7 +16,7 @@ import { quotaRoutes } from "./quota-routes.ts";
 import { domainRoutes } from "./domain-routes.ts";
 
 const Site = Obj({ id: Type.Integer(), name: Type.String(), domain: Type.String(), home_url: Type.String(), created_at_gmt: Type.String() });
-const User = Obj({ id: Type.Integer(), login: Type.String(), email: Type.Union([Type.String(), Type.Null()]), super_admin: Type.Boolean() });
+const User = Obj({ id: Type.Integer(), login: Type.String(), email: Type.Union([Type.String(), Type.Null()]), super_admin: Type.Boolean(), created_at_gmt: Type.String() });
 const Issued = Success({ token_id: Type.Integer(), token: Type.String() });
 const SiteId = Obj({ id: Type.String() });
 const UserId = Obj({ id: Type.String() });
@@ -62,7 +62,7 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   app.delete("/api/sites/:id", {
-    schema: { operationId: "deleteSite", tags, summary: "Delete a site and everything in it (super-administrator; not the main site)", params: SiteId, response: { 200: Success({ site: Site }), ...commonErrors } },
+    schema: { operationId: "deleteSite", tags, summary: "Delete a site and everything in it (super-administrator; not the main site)", params: SiteId, response: { 200: Success({ site: Site, deleted: Type.Literal(true) }), ...commonErrors } },
   }, async (request) => {
     const site = await deleteSite(ctx, caller(request), siteIdOf(request));
     return ok({ site, deleted: true });
@@ -94,7 +94,7 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   app.get("/api/users/:id/tokens", {
-    schema: { operationId: "listUserTokens", tags, summary: "A user's tokens, without their secrets, by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", params: UserId, querystring: Paged, response: { 200: Success({ total: Type.Integer(), tokens: Type.Array(Obj({ token_id: Type.Integer() })) }), ...commonErrors } },
+    schema: { operationId: "listUserTokens", tags, summary: "A user's tokens, without their secrets, by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", params: UserId, querystring: Paged, response: { 200: Success({ total: Type.Integer(), tokens: Type.Array(Obj({ token_id: Type.Integer(), label: Type.Union([Type.String(), Type.Null()]), created_at_gmt: Type.String(), issued_at_gmt: Type.String({ description: "when its current secret was issued (reissue changes it)" }) })) }), ...commonErrors } },
   }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listTokens(ctx, caller(request), (request.params as { id: string }).id, paging))));
 
   app.delete("/api/users/:id/tokens/:token_id", {

@@ -22,7 +22,7 @@ export function siteUserRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
   });
 
   scope.delete("/users/:user_id", {
-    schema: { operationId: "deleteSiteUser", tags, summary: "Remove a user's role on the site", params: Params, response: { 200: Answer, ...commonErrors } },
+    schema: { operationId: "deleteSiteUser", tags, summary: "Remove a user's role on the site", params: Params, response: { 200: Success({ site_id: Type.Integer(), user_id: Type.Integer(), role: Type.String(), removed: Type.Literal(true) }), ...commonErrors } },
   }, async (request) => {
     if (!request.caller) throw fail("missing_token");
     const done = await removeRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller);

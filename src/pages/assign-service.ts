@@ -90,7 +90,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   const pages = (await pagesOnFrames(ctx.db, site.id, [frame.id])).get(frame.id) ?? [];
   return {
     site_id: site.id,
-    frame: frameRecord(frame, { frameRefs: index.embeddedSlugs(frame.slug), rendersOnRequest: index.rendersOnRequest(frame.slug), pages }),
+    frame: frameRecord(frame, { resolve: (ref) => index.resolve(ref), frameRefs: index.embeddedSlugs(frame.slug), rendersOnRequest: index.rendersOnRequest(frame.slug), pages }),
     page: { id: after.id, title: after.title, url: after.url },
     meta_key: "_svc_frame",
     cleared,

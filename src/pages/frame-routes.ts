@@ -3,10 +3,10 @@
 // registered here because the pages feature owns the page's frame.
 import type { FastifyInstance } from "fastify";
 import { deleteFrame } from "../frames/delete-service.ts";
-import { IfMatch, ifMatch, ref, RefParams } from "../frames/routes.ts";
+import { Bake, Frame, IfMatch, ifMatch, ref, RefParams } from "../frames/routes.ts";
 import { ok } from "../http/ok.ts";
 import { absentBodyIsEmpty, bodyOf, DryRunQuery, dryRunOf } from "../http/request.ts";
-import { commonErrors, Nullable, Obj, Success, Type } from "../http/schema.ts";
+import { commonErrors, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { assignFrame } from "./assign-service.ts";
 import { unbindFrame } from "./frame-links.ts";
@@ -15,7 +15,25 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
   const tags = ["frames"];
   scope.post("/frames/:ref/assign", {
     preValidation: absentBodyIsEmpty,
-    schema: { operationId: "assignFrame", tags, summary: "Put the frame on a page, or take it off (clear)", params: RefParams, body: Obj({ page: Nullable(Type.Union([Type.String(), Type.Integer()])), clear: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ site_id: Type.Integer(), cleared: Type.Boolean(), meta_key: Type.String() }), ...commonErrors } },
+    schema: {
+      operationId: "assignFrame",
+      tags,
+      summary: "Put the frame on a page, or take it off (clear)",
+      params: RefParams,
+      body: Obj({ page: Nullable(Type.Union([Type.String(), Type.Integer()])), clear: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }),
+      response: {
+        200: Success({
+          site_id: Type.Integer(),
+          frame: Frame,
+          page: Obj({ id: Type.Integer(), title: Type.String(), url: Type.String() }),
+          meta_key: Type.String(),
+          cleared: Type.Boolean(),
+          static: Obj({}, "what became of the page's static copy"),
+          republish: Obj({ status: Type.String({ description: "ok, skipped (bake: false), unavailable or failed" }) }, "the page's republish; a failed one does not undo the assignment"),
+        }),
+        ...commonErrors,
+      },
+    },
   }, async (request) => {
     const result = await assignFrame(ctx, request.site, ref(request), bodyOf(request));
     const { warnings, ...rest } = result;
@@ -23,7 +41,27 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
   });
 
   scope.delete("/frames/:ref", {
-    schema: { operationId: "deleteFrame", tags, summary: "Delete a frame; its pages are unbound", params: RefParams, headers: IfMatch, querystring: Obj(DryRunQuery), response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ id: Type.String(), slug: Type.String() }), unbound_pages: Type.Array(Type.Integer()), referenced_by: Type.Array(Type.String()) }), ...commonErrors } },
+    schema: {
+      operationId: "deleteFrame",
+      tags,
+      summary: "Delete a frame; its pages are unbound",
+      params: RefParams,
+      headers: IfMatch,
+      querystring: Obj(DryRunQuery),
+      response: {
+        200: Success({
+          site_id: Type.Integer(),
+          deleted: Obj({ id: Type.String(), slug: Type.String(), block: Type.Union([Type.String(), Type.Null()]), element: Type.Union([Type.String(), Type.Null()]), modifier: Type.Union([Type.String(), Type.Null()]) }),
+          unbound_pages: Type.Array(Type.Integer()),
+          referenced_by: Type.Array(Type.String()),
+          dry_run: Opt(Type.Literal(true)),
+          applied: Opt(Type.Boolean()),
+          bake: Bake,
+          rebaked: Rebaked,
+        }),
+        ...commonErrors,
+      },
+    },
   }, async (request) => {
     const result = await deleteFrame(ctx, unbindFrame(request.site, ctx.publicPort), request.site.id, ref(request), bodyOf(request), ifMatch(request), { dryRun: dryRunOf(request) });
     const { warnings, ...rest } = result;

@@ -5,7 +5,7 @@ import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { DryRunQuery, dryRunOf } from "../http/request.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
+import { commonErrors, Example, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { deletePage, getPage, listPages, patchPage, publishPage } from "./service.ts";
 import { assignMissingLanguage, linkTranslation } from "./translations.ts";
@@ -38,7 +38,7 @@ export const PageRecordSchema = Obj({
   seo: PageSeoSchema,
   menu_order: Type.Integer({ description: "order among siblings in generated sidebars (then title)" }),
   visible: Type.Boolean({ description: "published and every ancestor published" }),
-  static: Obj({ published: Type.Boolean(), url: Type.Union([Str, Null]), bytes: Type.Union([Type.Integer(), Null]), reason: Type.Union([Str, Null]) }),
+  static: Obj({ published: Type.Boolean(), url: Type.Union([Str, Null]), bytes: Type.Union([Type.Integer(), Null]), written_at_gmt: Type.Union([Str, Null]), reason: Type.Union([Str, Null]) }),
   printed: Obj({ how: Type.Union([Type.Literal("static"), Type.Literal("on_request"), Type.Literal("none")]), reason: Str }),
   created_at_gmt: Str,
   updated_at_gmt: Str,
@@ -59,7 +59,7 @@ const WriteFields = {
   menu_order: Opt(Type.Union([Type.Integer(), Null], { description: "order among siblings in generated sidebars; default 0" })),
   create_missing_parents: Opt(Type.Boolean()),
 };
-const PublishBody = Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields });
+const PublishBody = Example(Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields }), { title: "Introduction", slug: "intro", parent: "docs", lang: "en", frame: "article", content: "<p>Welcome.</p>" });
 const PatchBody = Obj(WriteFields);
 
 const Stub = Obj({ id: Type.Integer(), path: Str });

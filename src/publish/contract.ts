@@ -68,6 +68,8 @@ export type Change =
    * adds this for page changes): frames reading `sidebar.<name>` (svc/sidebar, svc/pager).
    */
   | { kind: "sidebar"; name: string }
+  /** Texts of strings (`t.<key>`) changed in some language: frames reading those keys. */
+  | { kind: "strings"; keys: readonly string[] }
   /** Cached renders to drop after changes made outside the API (POST /cache/flush). */
   | { kind: "flush"; addresses: readonly string[] | "all" };
 
@@ -244,6 +246,10 @@ export interface PublishSources {
     site(db: Db, siteId: number): Promise<SiteSeoForRender>;
     /** Whether the site's defaults or any of its pages name one of these media refs as their image. */
     usesMedia(db: Db, siteId: number, refs: readonly string[]): Promise<boolean>;
+  };
+  strings: {
+    /** The texts of these keys in `lang`, else in `fallback` (the default language); a key without either is absent. */
+    texts(db: Db, siteId: number, keys: readonly string[], lang: string | null, fallback: string | null): Promise<Map<string, string>>;
   };
   sidebars: {
     /** A sidebar's tree in a language, as answered (undefined: no such sidebar). */

@@ -260,6 +260,9 @@ export class DependencyIndex {
           // changes of the site's theme): the link's address holds the bundle's hash.
           readingAny(new Set(change.names.map((name) => `style.${name}`)));
           break;
+        case "strings":
+          readingAny(new Set(change.keys.map((key) => `t.${key}`)));
+          break;
         case "sidebar":
           readingAny(new Set([`sidebar.${change.name}`]));
           break;

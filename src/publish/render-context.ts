@@ -2,7 +2,7 @@
 // that a render can run in the service's thread or, when it is long, in the render worker
 // (render-pool.ts), which receives the same input and the markup of the frames it may embed.
 // No I/O here: render-job.ts reads the database and builds the input.
-import { mediaToken, type CompiledFrame, type Heading, type LanguageLink, type MediaView, type MenuNode, type RenderContext, type SeoHead } from "../markup/index.ts";
+import { mediaToken, type CompiledFrame, type CurrentPage, type Heading, type LanguageLink, type MediaView, type MenuNode, type RenderContext, type SeoHead } from "../markup/index.ts";
 import type { SidebarView } from "./sidebar-view.ts";
 
 export interface RenderInput {
@@ -25,6 +25,10 @@ export interface RenderInput {
   sidebars: Array<[string, SidebarView]>;
   /** The headings of the page's content (svc/toc). */
   headings: Heading[];
+  /** The page shown, whose menu items are marked; null for a bake (marked per page later). */
+  current: CurrentPage | null;
+  /** The texts of the strings the frame reads (`t.<key>`), in the output's language or the default one's. */
+  strings: Array<[string, string]>;
 }
 
 /** A frame a render may embed, by slug and by id. */
@@ -50,6 +54,7 @@ function menuNodes(items: readonly unknown[]): MenuNode[] {
     return {
       title: String(item.title ?? ""),
       url: String(item.url ?? ""),
+      page: typeof item.page === "number" ? item.page : null,
       target: (item.target as string | null | undefined) ?? null,
       classes: (item.classes as string | null | undefined) ?? null,
       valid: item.valid !== false,
@@ -73,6 +78,7 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
   const media = new Map(input.media);
   const styles = new Map(input.styles);
   const sidebars = new Map(input.sidebars);
+  const strings = new Map(input.strings);
   const { site, settings, page, links } = input;
   return {
     value(token) {
@@ -88,6 +94,8 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
           const [set, ...rest] = path;
           return set === undefined ? undefined : pathValue(items.get(`data.${set}`), rest);
         }
+        case "t":
+          return strings.get(path.join("."));
         case "media": {
           // The ref may hold dots: mediaToken splits at the last one.
           const parts = mediaToken(token);
@@ -114,5 +122,6 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
     sidebar: (name) => sidebars.get(name)?.nodes,
     pager: (name) => sidebars.get(name)?.pager,
     headings: () => input.headings,
+    current: () => input.current,
   };
 }

@@ -1,7 +1,7 @@
 // Prepares a frame render: loads (asynchronously) the frames it embeds and the data, media
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
-import { withHeadingIds, type LanguageLink, type MediaView } from "../markup/index.ts";
+import { withHeadingIds, type CurrentPage, type LanguageLink, type MediaView } from "../markup/index.ts";
 import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -10,7 +10,7 @@ import type { CompiledFrames } from "./compiled-cache.ts";
 import type { MediaForRender, PublishSources } from "./contract.ts";
 import type { SiteState } from "./site-state.ts";
 import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
-import { seoHeadOf } from "./seo-head.ts";
+import { homeOf, isHomePage, seoHeadOf } from "./seo-head.ts";
 import { sidebarView } from "./sidebar-view.ts";
 
 export interface RenderTarget {
@@ -44,6 +44,8 @@ function pageValues(state: SiteState, sources: PublishSources, page: PageRow, la
     path: page.path,
     lang,
     content,
+    updated_at: page.updated_at_gmt,
+    created_at: page.created_at_gmt,
     parent_title: parent?.title,
     parent_url: parent ? pageUrl(state.addressing, parent.lang, parent.path) : undefined,
     fields: sources.pages.fields(page),
@@ -129,6 +131,14 @@ async function frameClosure(db: Db, sources: PublishSources, state: SiteState, c
   return reachable;
 }
 
+/** The page shown, as menus mark it: its id and the addresses it answers at (`/` for the home page). */
+async function currentOf(db: Db, sources: PublishSources, state: SiteState, page: PageRow, printsMenus: boolean): Promise<CurrentPage> {
+  const urls = [pageUrl(state.addressing, page.lang, page.path)];
+  // The home page is also at `/`, where a menu's home link points: asked only when menus are printed.
+  if (printsMenus && isHomePage(await homeOf(db, sources, state), page)) urls.push(languageHomeUrl(state.addressing, page.lang || state.addressing.langs.defaultLang));
+  return { id: page.id, urls };
+}
+
 /** A render ready to run: its input and the frames it may embed. */
 export interface PreparedRender {
   input: RenderInput;
@@ -143,6 +153,7 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
   const mediaRefs: string[] = [];
   const styleNames: string[] = [];
   const sidebarNames: string[] = [];
+  const stringKeys: string[] = [];
   for (const source of state.index.effectiveSources(slug)) {
     if (LOCAL.has(source)) continue;
     if (source.startsWith("media.")) {
@@ -155,6 +166,10 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     }
     if (source.startsWith("sidebar.")) {
       sidebarNames.push(source.slice("sidebar.".length));
+      continue;
+    }
+    if (source.startsWith("t.")) {
+      stringKeys.push(source.slice(2));
       continue;
     }
     // A language is asked for only while the site has languages; otherwise sources have none.
@@ -180,6 +195,8 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     styles: styleNames.length === 0 ? [] : [...(await sources.styles.links(db, state.site.id, state.settings.theme, styleNames))],
     sidebars: [],
     headings: headed?.headings ?? [],
+    current: target.page ? await currentOf(db, sources, state, target.page, [...state.index.effectiveSources(slug)].some((source) => source.startsWith("menu."))) : null,
+    strings: stringKeys.length === 0 ? [] : [...(await sources.strings.texts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
   if (target.page && state.index.effectiveSources(slug).has("seo")) input.seo = await seoHeadOf(db, sources, state, target.page, target.lang);
   for (const name of sidebarNames) {

@@ -4,7 +4,9 @@
 // output changed lose their static copy and cached render and render on request until the next bake.
 import { createHash } from "node:crypto";
 import { gmt, type Clock } from "../clock.ts";
-import { OverBudget, type RenderResult } from "../markup/index.ts";
+import { applyMarks, OverBudget, type CurrentPage, type RenderResult } from "../markup/index.ts";
+import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
+import { homeOf, isHomePage } from "./seo-head.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { Change, PublishSources, Rebaked } from "./contract.ts";
@@ -116,7 +118,9 @@ export class Run {
     if (this.pagesOnFrame(frameId).length > 0 && !this.forgotten.has(frameId)) this.bakes.set(key, result);
     if (this.mode === "trial") return result;
     const at = gmt(this.deps.clock());
-    const row = { frame_id: frameId, site_id: this.state.site.id, lang: lang ?? "", html: result.html, bytes: Buffer.byteLength(result.html), report_json: JSON.stringify({ unresolved: result.unresolved, warnings: result.warnings }), baked_at_gmt: at };
+    // The frame's own bake marks no page (menus print markers that each page's copy resolves).
+    const html = applyMarks(result.html, result.marks, null);
+    const row = { frame_id: frameId, site_id: this.state.site.id, lang: lang ?? "", html, bytes: Buffer.byteLength(html), report_json: JSON.stringify({ unresolved: result.unresolved, warnings: result.warnings }), baked_at_gmt: at };
     await this.deps.db
       .insertInto("frame_bakes")
       .values(row)
@@ -181,6 +185,17 @@ export class Run {
     }
   }
 
+  /** The home page of the site, looked up once per run (menus mark it at `/` too). */
+  private home?: Promise<{ id: number; translation_group: number | null } | null>;
+
+  /** The page as its menus mark it: its id and the addresses it answers at. */
+  private async currentOf(page: PageRow): Promise<CurrentPage> {
+    this.home ??= homeOf(this.deps.db, this.deps.sources, this.state);
+    const urls = [pageUrl(this.state.addressing, page.lang, page.path)];
+    if (isHomePage(await this.home, page)) urls.push(languageHomeUrl(this.state.addressing, page.lang || this.state.addressing.langs.defaultLang));
+    return { id: page.id, urls };
+  }
+
   /** Brings one page's public output up to date: static copy written or removed, cache flushed. */
   async republishPage(pageId: number): Promise<void> {
     if (this.republished.has(pageId)) return;
@@ -220,8 +235,10 @@ export class Run {
       return; // the page keeps its last good static copy
     }
     const address = addressOf(this.state, lang, page.path);
-    const sha256 = createHash("sha256").update(result.html).digest("hex");
-    const row = { site_id: siteId, page_id: pageId, address, frame_id: node.id, html: result.html, bytes: Buffer.byteLength(result.html), sha256, written_at_gmt: gmt(this.deps.clock()) };
+    // Each page's copy marks its own menu items (markup/current.ts): the bake is shared.
+    const html = result.marks.length === 0 ? result.html : applyMarks(result.html, result.marks, await this.currentOf(page));
+    const sha256 = createHash("sha256").update(html).digest("hex");
+    const row = { site_id: siteId, page_id: pageId, address, frame_id: node.id, html, bytes: Buffer.byteLength(html), sha256, written_at_gmt: gmt(this.deps.clock()) };
     if (!previous || previous.sha256 !== sha256 || previous.address !== address) {
       await this.deps.db
         .insertInto("static_copies")

@@ -19,7 +19,7 @@ function answers(state: SiteState, id: number): boolean {
 }
 
 /** Resolves the `home_page` setting once per render: the home page's id and translation group. */
-async function homeOf(db: Db, sources: PublishSources, state: SiteState): Promise<{ id: number; translation_group: number | null } | null> {
+export async function homeOf(db: Db, sources: PublishSources, state: SiteState): Promise<{ id: number; translation_group: number | null } | null> {
   const ref = homePageOf(state.settings);
   return ref === null ? null : sources.pages.home(db, state.site.id, ref);
 }
@@ -45,12 +45,16 @@ function ancestorsOf(state: SiteState, page: Pick<PageLite, "id" | "parent_id">)
   return out;
 }
 
+/** Whether a page is the home page or one of its translations (they answer at `/` and `/<lang>/`). */
+export function isHomePage(home: { id: number; translation_group: number | null } | null, row: Pick<PageLite, "id" | "translation_group">): boolean {
+  return home !== null && (row.id === home.id || (home.translation_group !== null && row.translation_group === home.translation_group));
+}
+
 export async function seoHeadOf(db: Db, sources: PublishSources, state: SiteState, page: PageRow, lang: string | null): Promise<SeoHead> {
   const { addressing } = state;
   const [site, home] = await Promise.all([sources.seo.site(db, state.site.id), homeOf(db, sources, state)]);
   const own = sources.pages.seo(page);
-  const isHome = (row: Pick<PageLite, "id" | "translation_group">) =>
-    home !== null && (row.id === home.id || (home.translation_group !== null && row.translation_group === home.translation_group));
+  const isHome = (row: Pick<PageLite, "id" | "translation_group">) => isHomePage(home, row);
   const urlOf = (row: Pick<PageLite, "id" | "translation_group" | "lang" | "path">) =>
     isHome(row) ? languageHomeUrl(addressing, row.lang || addressing.langs.defaultLang) : pageUrl(addressing, row.lang, row.path);
 

@@ -112,6 +112,11 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     .select((eb) => eb.fn.coalesce(eb.fn.sum("bytes"), eb.lit(0)).as("bytes"))
     .where("site_id", "=", siteId)
     .executeTakeFirstOrThrow();
+  const strings = await db
+    .selectFrom("strings")
+    .select((eb) => eb.fn.coalesce(eb.fn.sum(eb(textBytes(db, "key"), "+", textBytes(db, "text"))), eb.lit(0)).as("bytes"))
+    .where("site_id", "=", siteId)
+    .executeTakeFirstOrThrow();
   const media = await db
     .selectFrom("media")
     .select((eb) => eb.fn.coalesce(eb.fn.sum("bytes"), eb.lit(0)).as("bytes"))
@@ -121,7 +126,7 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     pages: Number(pages.n),
     frames: Number(frames.n),
     data_items: Number(data.items),
-    stored_bytes: Number(pages.bytes) + Number(frames.bytes) + Number(data.bytes) + Number(styles.bytes),
+    stored_bytes: Number(pages.bytes) + Number(frames.bytes) + Number(data.bytes) + Number(styles.bytes) + Number(strings.bytes),
     media_bytes: Number(media.bytes),
   };
 }

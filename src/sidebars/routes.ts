@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { deleteSidebar, listSidebars, putSidebar, readSidebar } from "./service.ts";
 
@@ -49,6 +49,7 @@ export function sidebarRoutes(scope: FastifyInstance, ctx: ServiceContext): void
 
   scope.get("/sidebars", {
     schema: {
+      operationId: "listSidebars",
       tags,
       summary: "The site's sidebars: root (null for a tree written by hand), the languages with a tree of their own, and the default tree's item count at every depth",
       response: { 200: Success({ site_id: Int, sidebars: Type.Array(Obj({ name: Str, root: Type.Union([Int, Type.Null()]), languages: Type.Array(Str), items: Int })), warnings: Warnings }), ...commonErrors },
@@ -56,16 +57,21 @@ export function sidebarRoutes(scope: FastifyInstance, ctx: ServiceContext): void
   }, async (request) => ok({ site_id: request.site.id, sidebars: await listSidebars(ctx, request.site) }));
 
   scope.get("/sidebars/:name", {
-    schema: { tags, summary: "A sidebar's tree in a language (?lang; default the default language's), mapped to translations when the language has no tree of its own", params: NameParams, querystring: Obj({ lang: Opt(Str) }), response: { 200: Success({ site_id: Int, sidebar: Sidebar, warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "getSidebar", tags, summary: "A sidebar's tree in a language (?lang; default the default language's), mapped to translations when the language has no tree of its own", params: NameParams, querystring: Obj({ lang: Opt(Str) }), response: { 200: Success({ site_id: Int, sidebar: Sidebar, warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, sidebar: await readSidebar(ctx, request.site, name(request.params), request.query as { lang?: unknown }) }));
 
   scope.put("/sidebars/:name", {
     schema: {
+      operationId: "putSidebar",
       tags,
       summary: "Replace a language's tree (the default language's without lang): {items} written by hand or {root} generated from the pages under a page (201 when the sidebar is new); items of unpublished pages are 409 sidebar_items_invalid unless ?allow_invalid=true",
       params: NameParams,
       querystring: Obj({ allow_invalid: Opt(Type.String({ description: "true: leave items of unpublished pages out and list them in invalid" })) }),
-      body: Obj({ items: Opt(Type.Array(InputItem)), root: Opt(Type.Union([Int, Str], { description: "a page id, slug or path" })), lang: Opt(Str) }),
+      body: Obj({
+        items: Opt(ServiceChecked(Type.Array(InputItem), "the tree: page, link and section items; a malformed one is 400 bad_items with its coordinate")),
+        root: Opt(ServiceChecked(Type.Union([Int, Str]), "a page id, slug or path")),
+        lang: Opt(Type.Union([Str, Type.Null()])),
+      }),
       response: { 200: Written, 201: Written, ...commonErrors },
     },
   }, async (request, reply) => {
@@ -75,6 +81,6 @@ export function sidebarRoutes(scope: FastifyInstance, ctx: ServiceContext): void
   });
 
   scope.delete("/sidebars/:name", {
-    schema: { tags, summary: "Delete a sidebar (every language's tree)", params: NameParams, response: { 200: Success({ site_id: Int, deleted: Obj({ name: Str }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
+    schema: { operationId: "deleteSidebar", tags, summary: "Delete a sidebar (every language's tree)", params: NameParams, response: { 200: Success({ site_id: Int, deleted: Obj({ name: Str }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
   }, async (request) => ok({ site_id: request.site.id, ...(await deleteSidebar(ctx, request.site, name(request.params))) }));
 }

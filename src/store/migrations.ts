@@ -19,6 +19,7 @@ import * as m0070 from "./migrations/0070_styles.ts";
 import * as m0080 from "./migrations/0080_domains.ts";
 import * as m0090 from "./migrations/0090_seo.ts";
 import * as m0100 from "./migrations/0100_sidebars.ts";
+import * as m0110 from "./migrations/0110_strings.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -34,6 +35,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0080_domains", m0080.up],
   ["0090_seo", m0090.up],
   ["0100_sidebars", m0100.up],
+  ["0110_strings", m0110.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -304,6 +304,14 @@ export interface SidebarTreesTable {
   updated_at_gmt: string;
 }
 
+/** A text frames print with `t.<key>` (issue 21), in one language ('' on a site without languages). */
+export interface StringsTable {
+  site_id: number;
+  lang: string;
+  key: string;
+  text: string;
+}
+
 export interface Tables {
   frames: FramesTable;
   frame_bakes: FrameBakesTable;
@@ -329,6 +337,7 @@ export interface Tables {
   redirects: RedirectsTable;
   sidebars: SidebarsTable;
   sidebar_trees: SidebarTreesTable;
+  strings: StringsTable;
 }
 
 /** A page row as read. */

@@ -21,7 +21,11 @@ const Style = Obj({
 const WithCss = Type.Intersect([Style, Obj({ css: Str })]);
 const NameParams = Obj({ name: Type.String({ description: "^[a-z0-9][a-z0-9_-]*$, as written; otherwise 400 invalid_style_name" }) });
 const ThemeQuery = { theme: Opt(Type.String({ description: "another theme's stylesheets (default: the site's theme setting)" })) };
-const Written = Success({ site_id: Int, style: WithCss, rebaked: Rebaked, warnings: Warnings });
+const Planned = Obj(
+  { status: Type.Literal("planned"), total: Int, frames: Type.Array(Obj({ id: Str, slug: Str, because: Type.Array(Str) })), pages: Type.Array(Int) },
+  "A dry run's: the frames and pages the write would rebake",
+);
+const Written = Success({ site_id: Int, style: WithCss, rebaked: Type.Union([Rebaked, Planned]), dry_run: Opt(Type.Literal(true)), applied: Opt(Type.Literal(false)), warnings: Warnings });
 
 export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["styles"];

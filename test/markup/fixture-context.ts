@@ -1,7 +1,7 @@
 // Builds a RenderContext from plain fixture data, so a fixture file holds everything a
 // render reads: token values, repeat sources, menus, language links and other frames.
 import { compileFrame } from "../../src/markup/index.ts";
-import type { CompiledFrame, Heading, LanguageLink, MediaView, MenuNode, PagerLinks, RenderContext, SeoHead, SidebarNode } from "../../src/markup/index.ts";
+import type { CompiledFrame, CurrentPage, Heading, LanguageLink, MediaView, MenuNode, PagerLinks, RenderContext, SeoHead, SidebarNode } from "../../src/markup/index.ts";
 
 export interface FixtureContext {
   /** token -> value (any JSON: objects and arrays count as no value). */
@@ -23,6 +23,8 @@ export interface FixtureContext {
   sidebars?: Record<string, { nodes: SidebarNode[]; pager: PagerLinks }>;
   /** the headings of the page's content (svc/toc). */
   headings?: Heading[];
+  /** the page shown (menus mark its item); absent: a bake, which prints markers. */
+  current?: CurrentPage | null;
 }
 
 export function joined(text: string | string[]): string {
@@ -95,6 +97,9 @@ export function fixtureContext(data: FixtureContext = {}): RenderContext & { cal
     headings() {
       calls.push("headings");
       return data.headings ?? [];
+    },
+    current() {
+      return data.current === undefined ? { id: null, urls: [] } : data.current;
     },
   };
 }

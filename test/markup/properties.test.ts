@@ -67,6 +67,7 @@ function fuzzContext(extra: Map<string, CompiledFrame>): RenderContext {
     sidebar: (name) => (name === "docs" ? [{ label: "<S>", url: null, current: false, open: true, items: [{ label: "P&", url: '/p"', current: true, open: false, items: [] }] }] : undefined),
     pager: (name) => (name === "docs" ? { prev: { label: "<prev>", url: "/a" }, next: null } : undefined),
     headings: () => [{ level: 2, id: 'a"b', text: "<A>" }, { level: 3, id: "c", text: "C" }, { level: 2, id: "d", text: "D" }],
+    current: () => ({ id: 3, urls: ["/y"] }),
   };
 }
 

@@ -9,7 +9,7 @@ import { RenderPool } from "../../src/publish/render-pool.ts";
 const hero = { url: "/media/0123456789abcdef/hero.png", alt: "Sea", width: 800, height: 600, image: true, variants: [{ url: "/media/0123456789abcdef/hero-320w.webp", width: 320 }] };
 
 function input(media: RenderInput["media"], styles: RenderInput["styles"] = []): RenderInput {
-  return { slug: "f", items: [], site: { name: "S", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [], media, styles, sidebars: [], headings: [] };
+  return { slug: "f", items: [], site: { name: "S", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [], media, styles, sidebars: [], headings: [], current: null, strings: [] };
 }
 
 test("media.<ref>.url|alt|width|height read the file the input holds under that ref (dotted refs too); others are no value", () => {

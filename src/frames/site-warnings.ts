@@ -1,0 +1,90 @@
+// "No silent nothing" (issue 21): what a frame's markup names that its site does not have, found
+// when the frame is written (and in dry runs) — a data set, a menu location, a sidebar or a string
+// that does not exist (`unknown_source`, `unknown_string`), a block no slot up the layout chain
+// takes (`unused_block`), and a named slot up the chain that nothing fills and that has no
+// default content (`unfilled_slot`, at the svc/layout insert). Each with the line and column of
+// the comment or data-op-bind attribute it is about.
+import { positionOf } from "../markup/index.ts";
+import { MENU_LOCATIONS } from "../site/menu-locations.ts";
+import type { DependencyIndex } from "../publish/dependency-index.ts";
+import type { Db } from "../store/database.ts";
+import { warning, type Warning } from "../warnings.ts";
+import { storedAnalysis } from "./record.ts";
+import type { FrameReport } from "./report.ts";
+
+const MAX_CHAIN = 16;
+
+function at(html: string, offset: number): Record<string, number> {
+  return { at: offset, ...positionOf(html, offset) };
+}
+
+async function namesIn(db: Db, table: "datasets" | "sidebars", siteId: number, names: readonly string[]): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const rows = await db.selectFrom(table).select("name").where("site_id", "=", siteId).where("name", "in", [...names]).execute();
+  return new Set(rows.map((row) => row.name));
+}
+
+/** Sources the site has nothing for: a data set, a menu location (or a data set standing in for it), a sidebar, a string. */
+async function unknownSources(db: Db, siteId: number, html: string, report: FrameReport): Promise<Warning[]> {
+  const { sources, source_positions: positions = {} } = report.compiled.analysis;
+  const wanted = (prefix: string) => sources.filter((s) => s.startsWith(prefix)).map((s) => s.slice(prefix.length));
+  const menus = wanted("menu.").filter((location) => !(MENU_LOCATIONS as readonly string[]).includes(location));
+  const [datasets, sidebars, strings] = await Promise.all([
+    namesIn(db, "datasets", siteId, [...wanted("data."), ...menus]),
+    namesIn(db, "sidebars", siteId, wanted("sidebar.")),
+    wanted("t.").length === 0 ? Promise.resolve(new Set<string>()) : db.selectFrom("strings").select("key").where("site_id", "=", siteId).where("key", "in", wanted("t.")).execute().then((rows) => new Set(rows.map((row) => row.key))),
+  ]);
+  const out: Warning[] = [];
+  const place = (source: string) => at(html, positions[source] ?? 0);
+  for (const name of wanted("data.")) if (!datasets.has(name)) out.push(warning("unknown_source", `The site has no data set "${name}": it reads nothing until one is written.`, { source: `data.${name}`, ...place(`data.${name}`) }));
+  for (const location of menus) if (!datasets.has(location)) out.push(warning("unknown_source", `"menu.${location}" is no menu location (${MENU_LOCATIONS.join(", ")}) and no data set stands in for it: it reads nothing.`, { source: `menu.${location}`, ...place(`menu.${location}`) }));
+  for (const name of wanted("sidebar.")) if (!sidebars.has(name)) out.push(warning("unknown_source", `The site has no sidebar "${name}": it prints nothing until one is written.`, { source: `sidebar.${name}`, ...place(`sidebar.${name}`) }));
+  for (const key of wanted("t.")) if (!strings.has(key)) out.push(warning("unknown_string", `No language has a text for "${key}": t.${key} prints nothing.`, { key, ...place(`t.${key}`) }));
+  return out;
+}
+
+/** Blocks no slot up the layout chain takes, and named slots up the chain nothing fills. */
+async function layoutWarnings(db: Db, siteId: number, html: string, report: FrameReport, index: DependencyIndex): Promise<Warning[]> {
+  const analysis = report.compiled.analysis;
+  const blocks = analysis.blocks ?? [];
+  const layoutInsert = analysis.frame_refs.find((ref) => ref.insert === "svc/layout");
+  if (!analysis.layout) {
+    return blocks.map((block) => warning("unused_block", `Block "${block.name}" fills nothing: the frame has no layout (svc/layout).`, { name: block.name, ...at(html, block.at) }));
+  }
+  // The layouts up the chain, nearest first, with their slots and blocks.
+  const chain: Array<{ slots: Array<{ name: string; defaults: boolean }>; blocks: string[] }> = [];
+  const seen = new Set<string>();
+  for (let ref: string | null = analysis.layout; ref !== null && chain.length < MAX_CHAIN; ) {
+    const slug = report.resolve(ref);
+    if (seen.has(slug) || !index.get(slug)) break;
+    seen.add(slug);
+    const row = await db.selectFrom("frames").select("analysis_json").where("site_id", "=", siteId).where("slug", "=", slug).executeTakeFirst();
+    if (!row) break;
+    const stored = storedAnalysis(row).analysis;
+    chain.push({ slots: stored.slots ?? [], blocks: (stored.blocks ?? []).map((b) => b.name) });
+    ref = stored.layout ?? null;
+  }
+  const out: Warning[] = [];
+  for (const block of blocks) {
+    if (!chain.some((level) => level.slots.some((slot) => slot.name === block.name))) {
+      out.push(warning("unused_block", `Block "${block.name}" fills nothing: no slot up the layout chain is named so.`, { name: block.name, ...at(html, block.at) }));
+    }
+  }
+  const filled = new Set(blocks.map((block) => block.name));
+  for (const level of chain) {
+    for (const slot of level.slots) {
+      if (slot.name !== "" && !slot.defaults && !filled.has(slot.name)) {
+        out.push(warning("unfilled_slot", `Slot "${slot.name}" of the layout chain gets no block and has no default content: it prints nothing.`, { name: slot.name, ...at(html, layoutInsert?.at ?? 0) }));
+        filled.add(slot.name);
+      }
+    }
+    for (const name of level.blocks) filled.add(name);
+  }
+  return out;
+}
+
+/** The warnings of a frame write that need the site: the frame's markup as `report` analysed it. */
+export async function siteWarnings(db: Db, siteId: number, html: string, report: FrameReport, index: DependencyIndex): Promise<Warning[]> {
+  const [sources, layout] = await Promise.all([unknownSources(db, siteId, html, report), layoutWarnings(db, siteId, html, report, index)]);
+  return [...sources, ...layout].sort((a, b) => (a.at as number) - (b.at as number));
+}

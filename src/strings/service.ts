@@ -1,0 +1,78 @@
+// Strings per language (issue 21, docs/markup.md "Strings"): texts frames print with `t.<key>`,
+// in the page's language, else the default language's. `PUT /strings {lang?, strings}` replaces
+// the texts of one language (default: the default language); `GET /strings` answers every
+// language's. A write announces the keys whose text changed in that language.
+import { fail } from "../errors.ts";
+import type { Rebaked, ServiceContext, Trial } from "../publish/contract.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import { checkLangIn, languageState } from "../site/languages.ts";
+import type { SiteRow } from "../site/sites.ts";
+import { utf8Bytes } from "../quotas/bytes.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
+
+const KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
+export const MAX_KEY = 200;
+export const MAX_TEXT = 10_000;
+export const MAX_STRINGS = 5_000;
+
+/** The key a language's texts are stored under: its code, or '' on a site without languages. */
+async function storedLang(ctx: Pick<ServiceContext, "db">, site: SiteRow, given: unknown): Promise<{ key: string; lang: string | null }> {
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, given) ?? state.defaultLang;
+  return { key: state.active ? (lang ?? "") : "", lang: state.active ? lang : state.defaultLang };
+}
+
+function textsFrom(value: unknown): Map<string, string> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) throw fail("bad_strings", { field: "strings", expected: "an object of key: text" });
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_STRINGS) throw fail("bad_strings", { field: "strings", max_strings: MAX_STRINGS }, `A language holds at most ${MAX_STRINGS} strings.`);
+  const out = new Map<string, string>();
+  for (const [key, text] of entries) {
+    if (key.length > MAX_KEY || !KEY.test(key)) throw fail("bad_strings", { field: `strings.${key}`, key, pattern: KEY.source }, `"${key}" is not a string key: dot-separated segments of letters, digits, _ and -.`);
+    if (typeof text !== "string") throw fail("bad_strings", { field: `strings.${key}`, key, expected: "a string" }, `The text of "${key}" must be a string.`);
+    if (text.length > MAX_TEXT) throw fail("bad_strings", { field: `strings.${key}`, key, max_length: MAX_TEXT }, `The text of "${key}" is longer than ${MAX_TEXT} characters.`);
+    out.set(key, text);
+  }
+  return out;
+}
+
+const weight = (key: string, text: string) => utf8Bytes(key) + utf8Bytes(text);
+
+export async function readStrings(ctx: Pick<ServiceContext, "db">, site: SiteRow, query: { lang?: unknown }) {
+  const state = await languageState(ctx.db, site.id);
+  const only = query.lang === undefined || query.lang === "" ? null : checkLangIn(state, query.lang);
+  const rows = await ctx.db.selectFrom("strings").select(["lang", "key", "text"]).where("site_id", "=", site.id).orderBy("lang").orderBy("key").execute();
+  const codes = state.active ? state.codes : [state.defaultLang ?? ""];
+  const strings: Record<string, Record<string, string>> = {};
+  for (const code of codes) {
+    if (only !== null && code !== only) continue;
+    const stored = state.active ? code : "";
+    strings[code] = Object.fromEntries(rows.filter((row) => row.lang === stored).map((row) => [row.key, row.text]));
+  }
+  return { default_lang: state.defaultLang, strings };
+}
+
+/** PUT /strings: replaces the texts of a language; rebakes the frames reading the keys that changed. */
+export async function putStrings(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<{ lang: string | null; strings: Record<string, string>; rebaked: Rebaked }> {
+  if (body.strings === undefined) throw fail("bad_strings", { field: "strings", expected: "an object of key: text" }, "strings is required: an object of key: text.");
+  const texts = textsFrom(body.strings);
+  const { key, lang } = await storedLang(ctx, site, body.lang);
+  let trial: Trial | undefined;
+  const changed = await ctx.db.transaction().execute(async (trx) => {
+    await holdRoom(trx, site.id);
+    const before = new Map((await trx.selectFrom("strings").select(["key", "text"]).where("site_id", "=", site.id).where("lang", "=", key).execute()).map((row) => [row.key, row.text]));
+    let delta = 0;
+    for (const [k, text] of before) delta -= weight(k, text);
+    for (const [k, text] of texts) delta += weight(k, text);
+    await requireRoom(trx, site.id, { stored_bytes: delta });
+    await trx.deleteFrom("strings").where("site_id", "=", site.id).where("lang", "=", key).execute();
+    const rows = [...texts].map(([k, text]) => ({ site_id: site.id, lang: key, key: k, text }));
+    for (let i = 0; i < rows.length; i += 500) await trx.insertInto("strings").values(rows.slice(i, i + 500)).execute();
+    const keys = [...new Set([...before.keys(), ...texts.keys()])].filter((k) => before.get(k) !== texts.get(k)).sort();
+    // Longer texts print wherever frames print them: within the render budgets, or not at all.
+    if (keys.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "strings", keys }]);
+    return keys;
+  });
+  const rebaked = changed.length === 0 ? nothingRebaked() : await ctx.publisher.changed(site.id, [{ kind: "strings", keys: changed }], { trial });
+  return { lang, strings: Object.fromEntries([...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), rebaked };
+}
