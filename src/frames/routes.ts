@@ -53,7 +53,10 @@ const WriteBody = Example(
     html: `<!DOCTYPE html><html><head><meta charset="utf-8"><title data-op-bind='{"text": "page.title"}'></title></head><body><nav><!-- svc/menu {"location": "header"} /--></nav><h1 data-op-bind='{"text": "page.title"}'></h1><main data-op-bind='{"html": "page.content"}'></main></body></html>`,
   },
 );
-const Renamed = Obj({ from: Type.String(), to: Type.String() }, "the slug before and after; references in other frames follow");
+const Renamed = Obj(
+  { from: Type.String(), to: Type.String(), frames_updated: Type.Array(Type.String()), details: Type.Array(Obj({ id: Type.String(), slug: Type.String(), replaced: Type.Integer() })) },
+  "the slug before and after, and the frames whose references were rewritten",
+);
 export const Bake = Obj({ status: Type.String() }, "the frame's own bake: its status, and the render's report when it ran");
 const WriteAnswerSchema = Success({
   applied: Type.Boolean({ description: "false on a dry run: nothing was written" }),
@@ -135,7 +138,14 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       tags,
       summary: "Rebuild frames by selector (at most 25 per call)",
       body: Obj({ all: Nullable(Type.Boolean()), menus: Nullable(Type.Boolean()), pages: Nullable(Type.Boolean()), languages: Nullable(Type.Boolean()), settings: Nullable(Type.Boolean()), datasets: Nullable(Type.Array(Type.String())), frames: Nullable(Type.Array(Type.String({ description: "frame slug or id" }))) }),
-      response: { 200: Success({ site_id: Type.Integer(), changed: Obj({}), rebaked: Obj({ status: Type.String() }) }), ...commonErrors },
+      response: {
+        200: Success({
+          site_id: Type.Integer(),
+          changed: Obj({ all: Opt(Type.Boolean()), menus: Opt(Type.Boolean()), pages: Opt(Type.Boolean()), languages: Opt(Type.Boolean()), settings: Opt(Type.Boolean()), datasets: Opt(Type.Array(Type.String())), frames: Opt(Type.Array(Type.String())) }, "the selectors taken"),
+          rebaked: Rebaked,
+        }),
+        ...commonErrors,
+      },
     },
   }, async (request) => {
     const { warnings, ...rest } = await rebakeFrames(ctx, request.site.id, body(request));

@@ -40,6 +40,12 @@ export const IdParam = Type.String({ pattern: "^[^/]+$" });
 /** A schema with an example value, shown by the reference page (/api/docs); validation ignores it. */
 export const Example = <S extends TSchema>(schema: S, example: unknown): S => ({ ...schema, examples: [example] });
 
+/** `dry_run` and `applied` of an answer to `?dry_run=1`: nothing was written. */
+export const DryRunAnswer = {
+  dry_run: Opt(Type.Literal(true, { description: "present on a dry run (?dry_run=1)" })),
+  applied: Opt(Type.Literal(false, { description: "present on a dry run: nothing was written" })),
+};
+
 /** The `rebaked` report of write answers (publish/contract.ts, `Rebaked`). */
 export const Rebaked = Obj(
   {
@@ -47,7 +53,7 @@ export const Rebaked = Obj(
     total: Type.Integer({ description: "frames the change reached" }),
     baked: Type.Integer(),
     not_needed: Type.Integer(),
-    frames: Type.Array(Obj({ id: Type.String(), slug: Type.String(), because: Type.Array(Type.String()), bake: Type.String() })),
+    frames: Type.Array(Obj({ id: Type.String(), slug: Type.String(), because: Type.Array(Type.String()), bake: Type.String(), detail: Opt(Obj({}, "the render's report when it did not succeed")) })),
     pages: Type.Array(Type.Integer(), { description: "pages whose public output was rewritten or flushed" }),
     cache: Obj({
       status: Type.String(),

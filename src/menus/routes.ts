@@ -154,7 +154,17 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       params: MenuRef,
       querystring: Selectors,
       body: Obj({ location: Opt(LocationName), lang: OptStr, theme: OptStr }),
-      response: { 200: Success({ site_id: Int, menu: MenuBrief, location: Str, lang: Type.Union([Str, Null]), theme: Str, assigned: Assigned, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      response: {
+        200: Success({
+          site_id: Int, menu: MenuBrief, location: Str, lang: Type.Union([Str, Null]), theme: Str, assigned: Assigned,
+          written: Type.Array(Obj({ map: Str, lang: Type.Union([Str, Null]) }), { description: "the location map entries written" }),
+          replaced: Type.Array(Obj({ map: Str, lang: Type.Union([Str, Null]), menu_id: Int }), { description: "entries that held another menu" }),
+          read_back: Type.Array(Obj({}), { description: "the map entries as read back after the write" }),
+          read_items_at: Str,
+          rebaked: Rebaked, warnings: Warnings,
+        }),
+        ...commonErrors,
+      },
     },
   }, async (request) => answer(await putLocation(ctx, request.site, param(request, "ref"), body(request), query(request))));
 
@@ -233,7 +243,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       params: MenuRef,
       querystring: Selectors,
       body: Obj({ order: Opt(ServiceChecked(Type.Array(ItemId, { minItems: 1 }), "item ids of one level, in their new order")), parent: Opt(ParentId), lang: OptStr, theme: OptStr }),
-      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), parent: Int, order: Type.Array(Int), appended: Type.Array(Int), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), parent: Int, order: Type.Array(Int), appended: Type.Array(Int), level: Type.Array(Int, { description: "the level's item ids in their new order" }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await reorderItems(ctx, request.site, param(request, "ref"), body(request), query(request))));
 }

@@ -28,8 +28,17 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
           page: Obj({ id: Type.Integer(), title: Type.String(), url: Type.String() }),
           meta_key: Type.String(),
           cleared: Type.Boolean(),
-          static: Obj({}, "what became of the page's static copy"),
-          republish: Obj({ status: Type.String({ description: "ok, skipped (bake: false), unavailable or failed" }) }, "the page's republish; a failed one does not undo the assignment"),
+          static: Obj(
+            {
+              published: Type.Boolean(), url: Type.Union([Type.String(), Type.Null()]), bytes: Type.Union([Type.Integer(), Type.Null()]), reason: Type.Union([Type.String(), Type.Null()]),
+              message: Type.Union([Type.String(), Type.Null()]), was_published: Type.Boolean(), was_url: Type.Union([Type.String(), Type.Null()]), removed: Type.Boolean(), changed: Type.Boolean(),
+            },
+            "what became of the page's static copy",
+          ),
+          republish: Obj(
+            { status: Type.String({ description: "ok, skipped (bake: false), unavailable or failed" }), message: Opt(Type.String()), rebaked: Opt(Rebaked), cache: Opt(Obj({})) },
+            "the page's republish; a failed one does not undo the assignment",
+          ),
         }),
         ...commonErrors,
       },

@@ -5,7 +5,7 @@ import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { DryRunQuery, dryRunOf } from "../http/request.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { commonErrors, Example, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
+import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { deletePage, getPage, listPages, patchPage, publishPage } from "./service.ts";
 import { assignMissingLanguage, linkTranslation } from "./translations.ts";
@@ -70,6 +70,7 @@ const WriteAnswer = Success({
   created: Type.Boolean(),
   slug_changed: Opt(SlugChanged),
   created_stubs: Opt(Type.Array(Stub)),
+  ...DryRunAnswer,
   rebaked: Rebaked,
   warnings: Warnings,
 });
@@ -122,6 +123,8 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     origin: Opt(Obj({ id: Type.Integer(), lang: Str })),
     created: Opt(Type.Boolean()),
     updated: Opt(Type.Array(Type.Integer(), { description: "with missing: true, the pages that got a language" })),
+    lang: Opt(Type.String({ description: "with missing: true, the language they got" })),
+    slug_changed: Opt(SlugChanged),
     rebaked: Rebaked,
     warnings: Warnings,
   });
@@ -188,7 +191,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: {
         200: Success({
           site_id: Type.Integer(), page: PageRecordSchema, deleted: Type.Boolean(), trashed: Type.Boolean(),
-          reparented: Opt(Type.Array(Type.Integer())), rebaked: Rebaked, warnings: Warnings,
+          reparented: Opt(Type.Array(Type.Integer())), ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings,
         }),
         ...commonErrors,
       },

@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { DryRunQuery, dryRunOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
 
@@ -52,7 +52,7 @@ export function settingsRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
       summary: "Write settings (name, tagline, theme, default_lang, home_page, not_found_page); unknown keys are ignored with warning unknown_setting",
       body: SettingsBody,
       querystring: Obj(DryRunQuery),
-      response: { 200: Success({ site_id: Type.Integer(), settings: Settings, changed: Type.Array(Type.String()), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      response: { 200: Success({ site_id: Type.Integer(), settings: Settings, changed: Type.Array(Type.String()), ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
     const { warnings, ...fields } = await patchSettings(ctx, request.site, body(request), { dryRun: dryRunOf(request) });
@@ -89,7 +89,7 @@ export function languagesRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
       summary: "Remove a language; its pages keep their lang; the default moves to the earliest remaining one",
       params: Obj({ code: Type.String() }),
       querystring: Obj(DryRunQuery),
-      response: { 200: Success({ ...LanguagesFields, deleted: Obj({ code: Type.String(), name: Type.String() }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      response: { 200: Success({ ...LanguagesFields, deleted: Obj({ code: Type.String(), name: Type.String() }), ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
     const done = await removeLanguage(ctx, request.site, (request.params as { code: string }).code, { dryRun: dryRunOf(request) });
