@@ -88,6 +88,18 @@ async function markupAnalysis(): Promise<void> {
   record(JSON.parse(out.trim().split("\n").pop()!) as Result);
 }
 
+/** Scenario 13: templating (issue 21), a layout chain against the same output flat, in a process of its own. */
+async function templating(): Promise<void> {
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/templating.ts")], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  const [code] = await once(child, "exit");
+  if (code !== 0) throw new Error(`templating exited with ${code}`);
+  const measured = JSON.parse(out.trim().split("\n").pop()!) as { results: Result[]; notes: string[] };
+  for (const result of measured.results) record(result);
+  notes.push(...measured.notes);
+}
+
 /**
  * Scenario 5: a frame embedded by `n` frames, half directly and half through those (two levels),
  * one page on every tenth embedder. Returns the leaf's slug.
@@ -261,6 +273,8 @@ async function main(): Promise<void> {
   try {
     // First, while nothing else of the bench runs.
     if (wanted("start")) await coldStart(work);
+    // Pure CPU work in a process of its own: also while nothing else of the bench runs.
+    if (wanted("templating")) await templating();
     if (["static", "cached", "api", "markup", "rebake", "menu"].some(wanted)) {
       const service = await startService(join(work, "small"));
       try {
