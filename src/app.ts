@@ -7,6 +7,7 @@ import { serviceContext, type AppDeps } from "./app-deps.ts";
 import { errorHandler, sendError } from "./http/error-handler.ts";
 import { fail, preFail } from "./http/errors.ts";
 import { apiGuard } from "./http/guard.ts";
+import { checkQueryParameters } from "./http/query-parameters.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
 import { openApiOptions, SERVICE_DESC_LINK } from "./http/openapi.ts";
 import { schemaValidator } from "./http/validation.ts";
@@ -154,6 +155,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     if (closing) reply.header("Connection", "close");
     done(null, payload);
   });
+
+  // Query parameters a route does not know: refused on writes, warned on reads (issue 22).
+  app.addHook("onRoute", checkQueryParameters);
 
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((request, reply) => {

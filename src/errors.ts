@@ -31,6 +31,7 @@ export const MESSAGES = {
   gone: "This endpoint or input was removed.",
   nothing_to_update: "Nothing to update.",
   invalid_parameter: "A query parameter is out of range or not a number (see parameter).",
+  unknown_parameter: "A query parameter is not known on this call (see parameter); nothing was done.",
 
   // quotas (issue 16): any write that adds pages, frames, data items or stored bytes
   quota_exceeded: "This write would take the site past a quota (see quota, limit and used); nothing was written.",

@@ -44,6 +44,8 @@ const ANSWERS = {
   gone: { status: 410 },
   nothing_to_update: { status: 400 },
   invalid_parameter: { status: 400 },
+  // a write given a query parameter its route does not know (query-parameters.ts); reads warn
+  unknown_parameter: { status: 400 },
 
   // quotas (issue 16): 409 for a count, 413 for bytes (the quota named in the details)
   quota_exceeded: { status: 409, statusFor: (details) => (isByteQuota(details.quota) ? 413 : 409) },
