@@ -6,7 +6,7 @@
 
 /** Bottom to top. `path` matches the layer's modules (paths relative to the repository). */
 const LAYERS = [
-  { name: "base", path: "^src/(errors|warnings|clock|tokens)\\.ts$", owns: "the error catalogue, warnings, the clock and the token format" },
+  { name: "base", path: "^src/(errors|warnings|clock|tokens|actor)\\.ts$", owns: "the error catalogue, warnings, the clock and the token format" },
   { name: "config", path: "^src/config\\.ts$", owns: "typed configuration" },
   { name: "store", path: "^src/store/", owns: "the database of both dialects, migrations, row types" },
   { name: "blobs", path: "^src/blobs/", owns: "the blob store of media bytes: file system or S3-compatible" },
@@ -14,6 +14,7 @@ const LAYERS = [
   { name: "site", path: "^src/site/", owns: "a site's facts, read-only: rows, settings, languages, addresses, callers" },
   { name: "quotas", path: "^src/quotas/", owns: "per-site quotas: limits, use counters kept by every counted write, requireRoom" },
   { name: "redirects", path: "^src/redirects/", owns: "redirects of a site: made by hand or when a page's address changes; chains collapsed" },
+  { name: "revisions", path: "^src/revisions/", owns: "revisions of every written object and the trash of deleted ones" },
   { name: "publish", path: "^src/publish/", owns: "the publish contract and engine" },
   { name: "http", path: "^src/http/", owns: "HTTP plumbing: auth, limits, site scope, envelopes" },
   // The features, in their one written order.
@@ -28,6 +29,8 @@ const LAYERS = [
   { name: "styles", path: "^src/styles/", owns: "stylesheets: checked, bundled, served copies" },
   { name: "seo", path: "^src/seo/", owns: "SEO: site defaults, page SEO calls, redirects API, sitemap and robots.txt" },
   { name: "sidebars", path: "^src/sidebars/", owns: "documentation sidebars: trees per language, written or generated from a root page" },
+  { name: "preview", path: "^src/preview/", owns: "previews of unsaved changes (rendered in a rolled-back transaction) and preview links" },
+  { name: "history", path: "^src/history/", owns: "the revision, diff, restore and trash calls of every kind" },
   { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
   { name: "public", path: "^src/public/", owns: "the public site" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },

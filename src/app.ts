@@ -14,6 +14,7 @@ import { schemaValidator } from "./http/validation.ts";
 import { nulPath } from "./http/nul.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./markup/json-scan.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
+import { actAsCaller } from "./http/acting.ts";
 import { siteScope } from "./http/site-scope.ts";
 import { apiDescriptionRoutes } from "./http/api-reference.ts";
 import { networkRoutes } from "./network/routes.ts";
@@ -33,8 +34,11 @@ import { styleApiRoutes } from "./styles/routes.ts";
 import { seoRoutes } from "./seo/routes.ts";
 import { sidebarRoutes } from "./sidebars/routes.ts";
 import { stringRoutes } from "./strings/routes.ts";
+import { historyRoutes } from "./history/routes.ts";
 import { ServedStyles } from "./styles/serve.ts";
 import { publicStyleRoutes } from "./public/style-routes.ts";
+import { previewRoutes } from "./preview/routes.ts";
+import { previewLinkRoutes } from "./public/preview-routes.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -126,7 +130,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addContentTypeParser(["application/json", "application/*+json"], { parseAs: "string", bodyLimit: BODY_LIMIT }, parseJsonBody);
 
   const routes = new RoutesIndex();
-  app.addHook("onRoute", (route) => routes.add(route));
+  app.addHook("onRoute", (route) => {
+    routes.add(route);
+    actAsCaller(route);
+  });
   app.decorate("routesIndex", routes);
 
   await app.register(swagger, openApiOptions(deps.config));
@@ -183,9 +190,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(app, deps.publicSite, publicGate, deps.blobs);
   publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));
+  previewLinkRoutes(app, deps.publicSite, publicGate, ctx);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
-  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, usageRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, previewRoutes, usageRoutes], [siteUserRoutes]);
 
   return app;
 }

@@ -132,6 +132,15 @@ export const MESSAGES = {
 
   // strings per language (issue 21)
   bad_strings: "strings must be an object of key: text; keys are dot-separated segments of letters, digits, _ and - (see field).",
+
+  // revisions and the trash (issue 22)
+  revision_not_found: "This object has no revision by that number (see last).",
+  trash_item_not_found: "No such deleted object in the site's trash.",
+
+  // preview (issue 22)
+  page_without_frame: "The page stands on no frame, so it shows nothing; assign one (POST /frames/{ref}/assign) or preview it with page_fields.frame.",
+  invalid_expires_in: "expires_in is a whole number of seconds from 60 to 2592000 (30 days); the default is 604800 (7 days).",
+  preview_link_not_found: "No such preview link on this site.",
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

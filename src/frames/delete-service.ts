@@ -13,13 +13,16 @@ import { flagsOf, ignoredInputWarnings } from "./input.ts";
 import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
 import { frameByRef } from "./queries.ts";
 import { requireRoom } from "../quotas/usage.ts";
+import { gmt } from "../clock.ts";
+import { toTrash } from "../revisions/trash.ts";
+import { reviseFrames } from "./revision.ts";
 
 /**
  * Takes a deleted frame off the pages that stood on it, in the deleting transaction; answers their
  * ids, ascending, and a `pages_offline` warning for each that answered publicly. The pages feature
  * owns the pages table and provides it (pages/frame-links.ts).
  */
-export type UnbindPages = (trx: Db, siteId: number, frameId: string) => Promise<{ pages: number[]; offline: Warning[] }>;
+export type UnbindPages = (trx: Db, siteId: number, frameId: string, now: string) => Promise<{ pages: number[]; offline: Warning[] }>;
 
 export interface DeleteOptions {
   /** `?dry_run=1`: answer what the delete would do, with its warnings, and change nothing. */
@@ -49,8 +52,13 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
     ({ pages: unbound, offline } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
       // Frees its place and bytes; the delete below is of this revision, or everything rolls back.
       await requireRoom(trx, siteId, { frames: -1, stored_bytes: -frame.bytes });
+      // Its state kept (a frame older than revisions gets its first here), then the trash entry:
+      // a restore brings it back with its history and puts its pages back on it.
+      const now = gmt(ctx.clock());
+      await reviseFrames(trx, siteId, [frame.id], now);
       // The pages' side first, while the frame still stands: it sees who answers now.
-      const unbinding = await unbind(trx, siteId, frame.id);
+      const unbinding = await unbind(trx, siteId, frame.id, now);
+      await toTrash(trx, siteId, "frames", frame.id, frame.slug, now, { pages: unbinding.pages });
       const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
       // Another writer changed it between the read and this delete: refuse rather than lose that write.
       if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");

@@ -17,6 +17,7 @@ import { rewriteReferences, type Renamed } from "./rename-refs.ts";
 import { refuseRenameCycle } from "./report.ts";
 import { splitSlug } from "./slug.ts";
 import { holdRoom } from "../quotas/usage.ts";
+import { reviseFrames } from "./revision.ts";
 
 const PATCH_KEYS = ["slug", "dry_run", "bake", "url"] as const;
 const DEFAULT_KEYS = ["default", "is_default"];
@@ -69,6 +70,8 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
       // Another writer got in between the read and this write: refuse rather than overwrite.
       if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "rename");
       const rewritten = await rewriteReferences(trx, siteId, existing, slug, at, userId);
+      // One revision of the frame (its slug), and of each frame whose references were rewritten.
+      await reviseFrames(trx, siteId, [existing.id, ...rewritten.details.map((d) => d.id)], at);
       // Named before the trial, which reads the frame graph through this transaction: frames
       // that named the new slug print this frame now, within the render budgets or not at all.
       frameGraphChanged(ctx.db, siteId);

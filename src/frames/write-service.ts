@@ -20,6 +20,7 @@ import { pagesOnFrames } from "./pages.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { requireRoom } from "../quotas/usage.ts";
 import { siteWarnings } from "./site-warnings.ts";
+import { reviseFrames } from "./revision.ts";
 
 export interface WriteAnswer {
   body: Record<string, unknown>;
@@ -84,7 +85,14 @@ async function slugOccupant(db: Db, siteId: number, slug: string, exceptId?: str
   return row && row.id !== exceptId ? row : undefined;
 }
 
-export async function createFrame(ctx: ServiceContext, siteId: number, userId: number, body: Record<string, unknown>): Promise<WriteAnswer> {
+/** A frame brought back from the trash (history/frames.ts): its id, and what else the restore writes in its transaction. */
+export interface Recreation {
+  id: string;
+  /** Runs in the creating transaction after the insert; answers the further changes to publish. */
+  within: (trx: Db) => Promise<Change[]>;
+}
+
+export async function createFrame(ctx: ServiceContext, siteId: number, userId: number, body: Record<string, unknown>, recreation?: Recreation): Promise<WriteAnswer> {
   refuseUrl(body);
   const slug = slugFrom(body.slug);
   const html = markupFrom(body);
@@ -93,7 +101,7 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
 
   const occupant = await slugOccupant(ctx.db, siteId, slug);
   if (occupant) throw slugTaken(occupant.id, occupant.slug);
-  const id = newFrameId();
+  const id = recreation?.id ?? newFrameId();
   const index = await siteIndex(ctx.db, siteId);
   const report = reportFor(html, id, slug, index);
   warnings.push(...(await siteWarnings(ctx.db, siteId, html, report, index)));
@@ -108,6 +116,8 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
     await dryRunnable(flags.dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
       await requireRoom(trx, siteId, { frames: 1, stored_bytes: row.bytes });
       await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
+      await reviseFrames(trx, siteId, [id], at);
+      if (recreation) changes.push(...(await recreation.within(trx)));
       frameGraphChanged(ctx.db, siteId, [id]);
       // Its bake (and what embeds it) within the render budgets, or nothing is written.
       trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
@@ -173,6 +183,8 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
       // Another writer got in between the read and this write: refuse rather than overwrite.
       if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "write");
       if (slug !== existing.slug) renamed = await rewriteReferences(trx, siteId, existing, slug, at, userId);
+      // One revision of the frame, and of each frame whose references the rename rewrote.
+      await reviseFrames(trx, siteId, [existing.id, ...(renamed?.details.map((d) => d.id) ?? [])], at);
       // Named before the trial, which reads the frame graph through this transaction.
       frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
       trial = await ctx.publisher.check(trx, siteId, frameChanges(existing, slug), { bake: flags.bake });

@@ -145,6 +145,15 @@ const ANSWERS = {
 
   // strings per language (issue 21)
   bad_strings: { status: 400 },
+
+  // revisions and the trash (issue 22)
+  revision_not_found: { status: 404 },
+  trash_item_not_found: { status: 404 },
+
+  // preview (issue 22)
+  page_without_frame: { status: 409 },
+  invalid_expires_in: { status: 400 },
+  preview_link_not_found: { status: 404 },
 } satisfies Record<ErrorCode, Answer>;
 
 /** An error in the form the HTTP layer answers it: the service error plus status, envelope and headers. */

@@ -20,6 +20,8 @@ import * as m0080 from "./migrations/0080_domains.ts";
 import * as m0090 from "./migrations/0090_seo.ts";
 import * as m0100 from "./migrations/0100_sidebars.ts";
 import * as m0110 from "./migrations/0110_strings.ts";
+import * as m0120 from "./migrations/0120_revisions.ts";
+import * as m0130 from "./migrations/0130_preview_links.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -36,6 +38,8 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0090_seo", m0090.up],
   ["0100_sidebars", m0100.up],
   ["0110_strings", m0110.up],
+  ["0120_revisions", m0120.up],
+  ["0130_preview_links", m0130.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

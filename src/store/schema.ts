@@ -312,6 +312,46 @@ export interface StringsTable {
   text: string;
 }
 
+/** A stored state of an object a write changed (issue 22). */
+export interface RevisionsTable {
+  id: Generated<number>;
+  site_id: number;
+  /** frames, pages, menus, data, styles, sidebars */
+  kind: string;
+  object_id: string;
+  revision: number;
+  sha256: string;
+  bytes: number;
+  content: string;
+  fields_json: string;
+  summary_json: string;
+  created_at_gmt: string;
+  created_by: number | null;
+}
+
+/** A deleted object, kept for restoring with its history (issue 22). */
+export interface TrashTable {
+  site_id: number;
+  kind: string;
+  object_id: string;
+  slug: string;
+  last_revision: number;
+  extra_json: string;
+  deleted_at_gmt: string;
+  deleted_by: number | null;
+}
+
+/** A preview link (issue 22): only the token's SHA-256 is kept; it shows page `page_id` until `expires_at_gmt`. */
+export interface PreviewLinksTable {
+  id: Generated<number>;
+  site_id: number;
+  page_id: number;
+  token_hash: string;
+  created_by: number;
+  created_at_gmt: string;
+  expires_at_gmt: string;
+}
+
 export interface Tables {
   frames: FramesTable;
   frame_bakes: FrameBakesTable;
@@ -338,6 +378,9 @@ export interface Tables {
   sidebars: SidebarsTable;
   sidebar_trees: SidebarTreesTable;
   strings: StringsTable;
+  revisions: RevisionsTable;
+  trash: TrashTable;
+  preview_links: PreviewLinksTable;
 }
 
 /** A page row as read. */

@@ -1,0 +1,5 @@
+// Every kind with a history (issue 22): one adapter each, in the order of REVISION_KINDS.
+import { frameHistory } from "./frames.ts";
+import type { HistoryKind } from "./kind.ts";
+
+export const HISTORY_KINDS: readonly HistoryKind[] = [frameHistory];

@@ -1,0 +1,46 @@
+// A page's state as its revisions keep it (issue 22): each translation is an object of its own,
+// kept by its id. Its content is the page's JSON, pretty-printed one field per line with sorted
+// keys (revisions.ts prettyJson); the same fields decide the summary (`["title"]`, `["content"]`).
+// The frame is kept by id, so a rename of the frame is no change of the page; the path is left
+// out (it follows the slugs above it), so a move of a parent is no change of its descendants.
+import { prettyJson, recordRevision, type Snapshot } from "../revisions/revisions.ts";
+import type { Db } from "../store/database.ts";
+import type { PageRow } from "../store/schema.ts";
+
+type Kept = Pick<PageRow, "parent_id" | "lang" | "slug" | "title" | "status" | "content" | "fields_json" | "frame_id" | "translation_group" | "seo_json" | "menu_order">;
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function pageSnapshot(row: Kept): Snapshot {
+  const fields = {
+    parent: row.parent_id,
+    lang: row.lang === "" ? null : row.lang,
+    slug: row.slug,
+    title: row.title,
+    status: row.status,
+    content: row.content,
+    fields: parsed(row.fields_json),
+    frame_id: row.frame_id,
+    translation_group: row.translation_group,
+    seo: parsed(row.seo_json),
+    menu_order: row.menu_order,
+  };
+  return { content: prettyJson(fields), fields };
+}
+
+const COLUMNS = ["id", "parent_id", "lang", "slug", "title", "status", "content", "fields_json", "frame_id", "translation_group", "seo_json", "menu_order"] as const;
+
+/** Records a revision of each of these pages whose state changed (inside the writing transaction). */
+export async function revisePages(trx: Db, siteId: number, ids: Iterable<number>, now: string): Promise<void> {
+  const wanted = [...new Set(ids)];
+  for (let at = 0; at < wanted.length; at += 500) {
+    const rows = await trx.selectFrom("pages").select(COLUMNS).where("site_id", "=", siteId).where("id", "in", wanted.slice(at, at + 500)).orderBy("id").execute();
+    for (const row of rows) await recordRevision(trx, siteId, "pages", String(row.id), pageSnapshot(row), now);
+  }
+}

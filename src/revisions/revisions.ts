@@ -1,0 +1,120 @@
+// Revisions (issue 22, docs/revisions.md): every write of a frame, page, menu tree, data set,
+// stylesheet or sidebar stores one revision of each object it changed, in its own transaction.
+// Not a feature: like quotas/ and redirects/, it sits below the features, which give it the
+// object's state (`Snapshot`, built by each feature) after their write. A state equal to the last
+// revision's is no change and stores nothing, so a feature may revise what it may have changed.
+import { createHash } from "node:crypto";
+import { currentActor } from "../actor.ts";
+import type { Db } from "../store/database.ts";
+
+export const REVISION_KINDS = ["frames", "pages", "menus", "data", "styles", "sidebars"] as const;
+export type RevisionKind = (typeof REVISION_KINDS)[number];
+
+/** An object's state as a revision keeps it: what is shown and diffed, and the fields whose change is summarised. */
+export interface Snapshot {
+  content: string;
+  fields: Record<string, unknown>;
+}
+
+export interface RevisionRecord {
+  revision: number;
+  sha256: string;
+  bytes: number;
+  created_at_gmt: string;
+  created_by: number | null;
+  summary: string[];
+}
+
+/** A value as JSON with its keys sorted at every depth (a stable text of equal states). */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.keys(value as object).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]));
+  }
+  return value;
+}
+
+/** JSON pretty-printed one field per line, keys sorted: the content of a revision of a JSON object. */
+export function prettyJson(value: unknown): string {
+  return `${JSON.stringify(sorted(value), null, 2)}\n`;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text, "utf8").digest("hex");
+}
+
+/** The names of the fields whose values differ (every field of a first revision). */
+function summaryOf(before: Record<string, unknown> | null, after: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]);
+  return [...keys].filter((key) => before === null || JSON.stringify(sorted(before[key])) !== JSON.stringify(sorted(after[key]))).sort();
+}
+
+/**
+ * Stores the object's state as its next revision, unless it is the last revision's state.
+ * Answers the revision number stored, or null when nothing changed.
+ */
+export async function recordRevision(trx: Db, siteId: number, kind: RevisionKind, objectId: string, snapshot: Snapshot, now: string): Promise<number | null> {
+  const last = await trx
+    .selectFrom("revisions")
+    .select(["revision", "sha256", "fields_json"])
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId)
+    .orderBy("revision", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  const fieldsJson = JSON.stringify(sorted(snapshot.fields));
+  const hash = sha256(snapshot.content);
+  if (last && last.sha256 === hash && last.fields_json === fieldsJson) return null;
+  const revision = (last?.revision ?? 0) + 1;
+  const summary = summaryOf(last ? (JSON.parse(last.fields_json) as Record<string, unknown>) : null, snapshot.fields);
+  await trx
+    .insertInto("revisions")
+    .values({
+      site_id: siteId, kind, object_id: objectId, revision, sha256: hash, bytes: Buffer.byteLength(snapshot.content, "utf8"),
+      content: snapshot.content, fields_json: fieldsJson, summary_json: JSON.stringify(summary), created_at_gmt: now, created_by: currentActor(),
+    })
+    .execute();
+  return revision;
+}
+
+function recordOf(row: { revision: number; sha256: string; bytes: number; created_at_gmt: string; created_by: number | null; summary_json: string }): RevisionRecord {
+  return { revision: row.revision, sha256: row.sha256, bytes: row.bytes, created_at_gmt: row.created_at_gmt, created_by: row.created_by, summary: JSON.parse(row.summary_json) as string[] };
+}
+
+const LISTED = ["revision", "sha256", "bytes", "created_at_gmt", "created_by", "summary_json"] as const;
+
+/** One page of an object's revisions, newest first, and how many it has. */
+export async function listRevisions(db: Db, siteId: number, kind: RevisionKind, objectId: string, page: { limit: number; offset: number }): Promise<{ total: number; revisions: RevisionRecord[] }> {
+  const where = db.selectFrom("revisions").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId);
+  const [count, rows] = await Promise.all([
+    where.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+    where.select(LISTED).orderBy("revision", "desc").limit(page.limit).offset(page.offset).execute(),
+  ]);
+  return { total: Number(count.n), revisions: rows.map(recordOf) };
+}
+
+/** One revision with its content and fields; undefined when the object has none by that number. */
+export async function revisionOf(db: Db, siteId: number, kind: RevisionKind, objectId: string, revision: number): Promise<(RevisionRecord & { content: string; fields: Record<string, unknown> }) | undefined> {
+  const row = await db
+    .selectFrom("revisions")
+    .select([...LISTED, "content", "fields_json"])
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId)
+    .where("revision", "=", revision)
+    .executeTakeFirst();
+  return row && { ...recordOf(row), content: row.content, fields: JSON.parse(row.fields_json) as Record<string, unknown> };
+}
+
+/** The object's last revision number (0: none). */
+export async function lastRevision(db: Db, siteId: number, kind: RevisionKind, objectId: string): Promise<number> {
+  const row = await db.selectFrom("revisions").select((eb) => eb.fn.max("revision").as("n")).where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Moves an object's history to another id (a data set or stylesheet is named by its name and language or theme). */
+export async function moveHistory(trx: Db, siteId: number, kind: RevisionKind, from: string, to: string): Promise<void> {
+  if (from === to) return;
+  await trx.updateTable("revisions").set({ object_id: to }).where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", from).execute();
+}
