@@ -124,6 +124,13 @@ export interface Publisher {
   check(trx: Db, siteId: number, changes: Change[], options?: PublishOptions): Promise<Trial | undefined>;
   /** Rebakes and flushes whatever the changes affect on that site; never throws for a render fault. */
   changed(siteId: number, changes: Change[], options?: PublishOptions): Promise<Rebaked>;
+  /**
+   * Renders page `page` of the site in `lang` as its public address would show it, reading through
+   * `db` (default: the store; a preview's transaction), bounded by the render budgets; writes and
+   * caches nothing; null when the page stands on no frame. The engine implements it; a publisher
+   * that only records changes (tests) may leave it out, and then nothing can be previewed.
+   */
+  renderPage?(siteId: number, page: PageRow, lang: string | null, db?: Db): Promise<string | null>;
 }
 
 /** What every feature's service is given besides its typed input. */

@@ -87,13 +87,16 @@ export class PublishingEngine implements Publisher {
 
   constructor(private readonly deps: EngineDeps) {}
 
-  /** Renders a page whose frame depends on it (or whose static copy is missing), bounded in time. */
-  async renderPage(siteId: number, page: PageRow, lang: string | null): Promise<string | null> {
+  /**
+   * Renders a page whose frame depends on it (or whose static copy is missing), bounded in time.
+   * `db`: where it reads; a preview (preview/) passes its transaction, rolled back afterwards.
+   */
+  async renderPage(siteId: number, page: PageRow, lang: string | null, db: Db = this.deps.db): Promise<string | null> {
     // The page, its parent (parent_title, parent_url) and its translations (language switcher).
-    const state = await loadSiteState(this.deps.db, this.deps.sources, siteId, this.deps.port, () => ({ partners: [page.id], pages: [page.parent_id] }));
+    const state = await loadSiteState(db, this.deps.sources, siteId, this.deps.port, () => ({ partners: [page.id], pages: [page.parent_id] }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
     if (!state || !node) return null;
-    const prepared = await prepareRender(this.deps.db, this.deps.sources, state, this.deps.compiled, node.slug, { lang, page });
+    const prepared = await prepareRender(db, this.deps.sources, state, this.deps.compiled, node.slug, { lang, page });
     return (await renderBounded(this.deps, prepared)).html;
   }
 

@@ -31,7 +31,7 @@ type StyleChange = Extract<Change, { kind: "style" }>;
 const WRITE_FIELDS = ["css", "theme"] as const;
 
 /** Each `@import` names a stylesheet of the theme, and none closes a cycle back to this one. */
-function checkImports(name: string, theme: string, parsed: ParsedStylesheet, sheets: ReadonlyMap<string, SheetHead>): void {
+export function checkImports(name: string, theme: string, parsed: ParsedStylesheet, sheets: ReadonlyMap<string, SheetHead>): void {
   const imports = importMapOf(sheets);
   for (const spot of parsed.imports) {
     if (spot.name !== name && !sheets.has(spot.name)) {
@@ -43,7 +43,7 @@ function checkImports(name: string, theme: string, parsed: ParsedStylesheet, she
 }
 
 /** Each `url(media:<ref>)` names a media file of the site. */
-async function checkMedia(db: Db, siteId: number, parsed: ParsedStylesheet): Promise<void> {
+export async function checkMedia(db: Db, siteId: number, parsed: ParsedStylesheet): Promise<void> {
   if (parsed.media.length === 0) return;
   const found = await mediaPublishSource.byRefs(db, siteId, [...new Set(parsed.media.map((spot) => spot.ref))]);
   const missing = parsed.media.find((spot) => !found.has(spot.ref));

@@ -1,0 +1,96 @@
+// The `styles` of a preview: each `{<name>: css}` replaces that stylesheet of the site's theme, or
+// adds it, inside the preview's transaction, checked as PUT /styles/{name} checks it (400
+// invalid_style_name, invalid_field; 422 invalid_css with line and column, imports of the theme
+// without a cycle, url(media:<ref>) naming a file of the site). Its bundle, and the bundles of the
+// stylesheets importing it, are made there too, so the render links them at new addresses.
+//
+// Those addresses do not exist once the transaction is rolled back, so a preview prints every
+// stylesheet whose bundle the site did not serve before it began inline instead: its `<link>` is
+// replaced by a `<style>` holding the bundled CSS (`inlineNewStyles`).
+import { fail } from "../errors.ts";
+import { settingsOf } from "../site/settings.ts";
+import type { Db } from "../store/database.ts";
+import { gmt } from "../clock.ts";
+import { copyCss, refreshCopies, HASH_LENGTH } from "../styles/copies.ts";
+import { parseStylesheet } from "../styles/css.ts";
+import { importersOf } from "../styles/graph.ts";
+import { cssFrom, styleNameFrom } from "../styles/names.ts";
+import { importMapOf, themeSheets } from "../styles/queries.ts";
+import { checkImports, checkMedia } from "../styles/write-service.ts";
+import { createHash } from "node:crypto";
+
+/** The most stylesheets one preview may replace or add. */
+export const MAX_PREVIEW_STYLES = 50;
+
+/** The `styles` object of the body, checked for shape: an object of CSS strings. */
+export function styleInputs(value: unknown): Array<[string, string]> {
+  if (value === undefined || value === null) return [];
+  if (typeof value !== "object" || Array.isArray(value)) throw fail("invalid_field", { field: "styles", expected: "an object of stylesheet name: css" }, "styles must be an object whose keys are stylesheet names and whose values are CSS.");
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length > MAX_PREVIEW_STYLES) throw fail("invalid_field", { field: "styles", max_items: MAX_PREVIEW_STYLES }, `styles holds more than ${MAX_PREVIEW_STYLES} stylesheets.`);
+  return entries.map(([name, css]) => {
+    if (typeof css !== "string") throw fail("invalid_field", { field: `styles.${name}`, expected: "string" }, `styles.${name} must be a string of CSS.`);
+    return [styleNameFrom(name), cssFrom(css)];
+  });
+}
+
+/** The bundles a site serves of its theme before the preview writes anything: `<name>.<hash>`. */
+export async function servedBundles(db: Db, siteId: number): Promise<{ theme: string; served: Set<string> }> {
+  const { theme } = await settingsOf(db, siteId);
+  const rows = await db.selectFrom("style_copies").select(["name", "hash"]).where("site_id", "=", siteId).where("theme", "=", theme).execute();
+  return { theme, served: new Set(rows.map((row) => `${row.name}.${row.hash}`)) };
+}
+
+/** Writes the previewed stylesheets of `theme` in `trx` and makes their bundles (and their importers'). */
+export async function writePreviewStyles(trx: Db, siteId: number, theme: string, now: number, inputs: ReadonlyArray<[string, string]>): Promise<void> {
+  if (inputs.length === 0) return;
+  const at = gmt(now);
+  const parsed = inputs.map(([name, css]) => ({ name, css, parsed: parseStylesheet(css) }));
+  // Every previewed stylesheet is written before imports are checked, so they may import each other.
+  for (const sheet of parsed) {
+    const columns = {
+      css: sheet.css,
+      bytes: Buffer.byteLength(sheet.css, "utf8"),
+      sha256: createHash("sha256").update(sheet.css, "utf8").digest("hex"),
+      imports_json: JSON.stringify([...new Set(sheet.parsed.imports.map((spot) => spot.name))]),
+      media_json: JSON.stringify([...new Set(sheet.parsed.media.map((spot) => spot.ref))]),
+      updated_at_gmt: at,
+    };
+    const updated = await trx.updateTable("styles").set(columns).where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", sheet.name).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("styles").values({ site_id: siteId, theme, name: sheet.name, created_at_gmt: at, ...columns }).execute();
+  }
+  const sheets = await themeSheets(trx, siteId, theme);
+  for (const sheet of parsed) {
+    checkImports(sheet.name, theme, sheet.parsed, sheets);
+    await checkMedia(trx, siteId, sheet.parsed);
+  }
+  const names = parsed.map((sheet) => sheet.name);
+  await refreshCopies(trx, now, siteId, theme, [...names, ...importersOf(names, importMapOf(sheets))], { refuse: true });
+}
+
+/** `<link rel="stylesheet" href="/styles/<name>.<hash>.css">` as svc/styles prints it (markup/render-inserts.ts). */
+const LINK = new RegExp(`<link rel="stylesheet" href="/styles/([a-z0-9][a-z0-9_-]*)\\.([0-9a-f]{${HASH_LENGTH}})\\.css">`, "g");
+
+/** CSS inside `<style>`: nothing in it may close the element early. */
+function styleElement(name: string, css: string): string {
+  return `<style data-svc-preview-style="${name}">${css.replace(/<\/(style)/gi, "<\\/$1")}</style>`;
+}
+
+/**
+ * Replaces each stylesheet link whose bundle the site did not serve before the preview (`served`)
+ * with a `<style>` holding that bundle's CSS, read through `trx` before it is rolled back.
+ */
+export async function inlineNewStyles(trx: Db, siteId: number, theme: string, served: ReadonlySet<string>, html: string): Promise<string> {
+  const fresh = new Map<string, { name: string; hash: string }>();
+  for (const match of html.matchAll(LINK)) {
+    const key = `${match[1]}.${match[2]}`;
+    if (!served.has(key)) fresh.set(key, { name: match[1]!, hash: match[2]! });
+  }
+  if (fresh.size === 0) return html;
+  const css = new Map<string, string>();
+  for (const [key, { name, hash }] of fresh) css.set(key, (await copyCss(trx, siteId, theme, name, hash)) ?? "");
+  return html.replace(LINK, (link, name: string, hash: string) => {
+    const bundled = css.get(`${name}.${hash}`);
+    return bundled === undefined ? link : styleElement(name, bundled);
+  });
+}

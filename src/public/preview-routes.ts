@@ -1,0 +1,69 @@
+// Preview links on a site's domain: GET (and HEAD) /_preview/<token> (issue 22; docs/preview.md).
+//
+// A live link for this host's site shows its page as it currently stands, draft or published:
+// rendered on request from what is stored, never cached and never a static copy, with
+// `X-Robots-Tag: noindex`, `Cache-Control: private, no-store` and `Referrer-Policy: no-referrer`
+// (the token must not leave in a Referer). Anything else — a malformed, changed, expired or revoked
+// token, one of another site, a page since trashed or taken off its frame — gets exactly what the
+// site answers for an address that holds no page: its 404 (its `not_found_page`, else the plain
+// one), so nothing of the page is shown and nothing tells a wrong token from an expired one.
+// Every request is counted against the public limit; an alias of the site answers 301 to the same
+// address on its primary domain, as for every public address.
+//
+// Registered beside `/*` (routes.ts): the router takes `/_preview/:token` first. The page fast
+// path (answerFromMemory) never holds such an address: no page can have it (page slugs have no
+// `_`), and the cache keeps pages by their addresses only.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { OverBudget } from "../markup/index.ts";
+import { pageById } from "../pages/queries.ts";
+import { pageOfToken, PREVIEW_PATH } from "../preview/links.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import { ExecutorUnavailable } from "../publish/executor.ts";
+import { hostOf } from "../site/addresses.ts";
+import { languageState } from "../site/languages.ts";
+import { HTML } from "./answers.ts";
+import type { PublicSite } from "./public-site.ts";
+import { pageAnswerer, withinPublicLimit, type PublicGate } from "./routes.ts";
+
+/** Headers of every answer under /_preview/: never indexed, never kept, never told in a Referer. */
+const PRIVATE = { "x-robots-tag": "noindex", "cache-control": "private, no-store", "referrer-policy": "no-referrer" } as const;
+
+export function previewLinkRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, ctx: ServiceContext): void {
+  const answerPage = pageAnswerer(site, gate);
+
+  async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    if (!(await withinPublicLimit(gate, request, reply))) return reply;
+    const host = hostOf(request.headers.host);
+    const moved = await site.aliasAnswer(host, request.url);
+    if (moved) return reply.code(moved.status).headers(moved.headers).send(moved.body);
+    const served = await site.directory.resolve(host);
+    const token = (request.params as { token: string }).token;
+    const pageId = served === undefined ? null : await pageOfToken(gate.db, served.id, token, ctx.clock());
+    const page = pageId === null ? undefined : await pageById(gate.db, served!.id, pageId);
+    if (!served || !page || page.status === "trash" || !ctx.publisher.renderPage) return answerPage(request, reply);
+    const langs = await languageState(gate.db, served.id);
+    let html: string | null;
+    try {
+      html = await ctx.publisher.renderPage(served.id, page, page.lang === "" ? langs.defaultLang : page.lang);
+    } catch (error) {
+      if (error instanceof ExecutorUnavailable || error instanceof OverBudget) {
+        return reply.code(503).header("retry-after", "5").type(HTML).send("<!DOCTYPE html>\n<title>Temporarily unavailable</title><h1>Temporarily unavailable</h1>\n");
+      }
+      throw error;
+    }
+    if (html === null) return answerPage(request, reply);
+    return reply.code(200).headers({ "content-type": HTML, "x-svc-printed": "on_request" }).send(html);
+  }
+
+  app.route({
+    method: ["GET", "HEAD"],
+    url: `${PREVIEW_PATH}:token`,
+    schema: { hide: true },
+    handler,
+    // On every answer, the 404 and 429 included: they are set over what the page answers carry.
+    onSend: (_request, reply, payload, done) => {
+      reply.headers(PRIVATE);
+      done(null, payload);
+    },
+  });
+}
