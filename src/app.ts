@@ -193,7 +193,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   previewLinkRoutes(app, deps.publicSite, publicGate, ctx);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
-  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, previewRoutes, usageRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, previewRoutes, historyRoutes, usageRoutes], [siteUserRoutes]);
 
   return app;
 }
