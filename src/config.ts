@@ -30,6 +30,10 @@ export interface Config {
   /** The origin API clients reach this service at, for the OpenAPI document's `servers`
    * (SVC_API_URL; default `http://HOST:PORT`, a wildcard HOST read as the loopback address). */
   apiUrl: string;
+  /** Revisions kept per object (SVC_REVISIONS_KEEP); older ones are pruned in the background. */
+  revisionsKeep: number;
+  /** Days a deleted object stays in the trash with its history (SVC_TRASH_DAYS). */
+  trashDays: number;
 }
 
 export interface DbOptions {
@@ -165,5 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     mediaS3: mediaS3Options(env),
     mediaMaxBytes: integer(env, "SVC_MEDIA_MAX_BYTES", 25 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     apiUrl,
+    revisionsKeep: integer(env, "SVC_REVISIONS_KEEP", 100, 1, 1_000_000),
+    trashDays: integer(env, "SVC_TRASH_DAYS", 30, 1, 36_500),
   };
 }

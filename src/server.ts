@@ -12,6 +12,7 @@ import { createPublishing } from "./app-deps.ts";
 import { startInvalidation } from "./publish/invalidation.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
 import { openBlobStore } from "./blobs/open.ts";
+import { startPruning } from "./revisions/retention.ts";
 
 function configOrExit(): Config {
   try {
@@ -47,6 +48,7 @@ async function main(): Promise<void> {
   const blobs = await openBlobStore(config);
   const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
   invalidation.useLog?.(app.log);
+  const stopPruning = startPruning(store.db, { keep: config.revisionsKeep, days: config.trashDays }, systemClock, app.log);
   // An API write answers once its flushes have been told to the other processes, so a client
   // that writes through one process and then reads through another sees what it wrote.
   // (Only with several processes: on SQLite there is nothing to tell, and every hook is a step of each answer.)
@@ -63,6 +65,7 @@ async function main(): Promise<void> {
     stopping = true;
     app.log.info({ signal }, "shutting down: finishing requests in flight");
     try {
+      stopPruning();
       await app.close(); // stops accepting, waits for in-flight requests
       await publishing.engine.close(); // the render worker
       await invalidation.close();

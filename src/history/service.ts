@@ -45,7 +45,8 @@ export async function diffObjectRevisions(call: HistoryCall, adapter: HistoryKin
     const other = await stored(call, adapter.kind, id, to, "to");
     target = { label: `revision ${other.revision}`, revision: other.revision, content: other.content };
   }
-  const diff = createTwoFilesPatch(`revision ${from.revision}`, target.label, from.content, target.content, undefined, undefined, { context: 3 });
+  // Without jsdiff's `====` banner: a unified diff starts at its `---` line.
+  const diff = createTwoFilesPatch(`revision ${from.revision}`, target.label, from.content, target.content, undefined, undefined, { context: 3 }).replace(/^=+\n/, "");
   return { kind: adapter.kind, id, from: from.revision, to: target.revision, identical: from.content === target.content, diff };
 }
 
