@@ -21,6 +21,8 @@ describe("start-up configuration", () => {
     ["SVC_PUBLIC_HOST", "not a host"],
     ["SVC_MEDIA_MAX_BYTES", "0"],
     ["SVC_MEDIA_MAX_BYTES", "25MB"],
+    ["SVC_REVISIONS_KEEP", "0"],
+    ["SVC_TRASH_DAYS", "a month"],
   ];
   for (const [variable, value] of cases) {
     it(`a bad ${variable} (${value}) stops start-up with one line naming the variable`, async () => {
