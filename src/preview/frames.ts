@@ -57,10 +57,11 @@ function sha256(text: string): string {
 /** The warnings a frame write answers for this markup, each naming the frame. */
 async function warningsOf(trx: Db, siteId: number, frame: Written, report: FrameReport, index: Awaited<ReturnType<typeof siteIndex>>): Promise<Warning[]> {
   const named = (w: Warning): Warning => ({ ...w, frame: frame.slug });
+  // In the order a frame write answers them (frames/write-service.ts).
   return [
+    ...(await siteWarnings(trx, siteId, frame.html, report, index)),
     ...report.compiled.analysis.warnings.map((w) => warning(w.code, w.message, { ...w.details, at: w.at, line: w.line, column: w.column })),
     ...report.frameRefsMissing.map((slug) => warning("frame_ref_missing", `No frame "${slug}" exists yet: its insert prints nothing until one does.`, { slug })),
-    ...(await siteWarnings(trx, siteId, frame.html, report, index)),
   ].map(named);
 }
 
