@@ -5,6 +5,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { DomUtils, parseDocument } from "htmlparser2";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { addLanguage } from "../pages/helpers.ts";
 import { changedTables, previewSite, storedState, visit, type Site } from "./helpers.ts";
@@ -88,6 +89,20 @@ describe("POST /preview", () => {
     const written = await t.call("PUT", s.at("/frames/footer"), { body: { html: "<footer>Saved footer</footer>" } });
     assert.equal(written.status, 200, written.text);
     assert.match((await visit(t, host(s), "/about/")).body, /<footer>Saved footer<\/footer>/);
+  });
+
+  it("a stylesheet cannot close its <style> early: </style in its CSS is written <\\/style", async () => {
+    const s = await site();
+    const r = await preview(s, { page: "about", styles: { main: `h1::after { content: "</style><script>window.x=1</script>" }` } });
+    assert.equal(r.status, 200, r.text);
+    const inline = /<style data-svc-preview-style="main">([\s\S]*?)<\/style>/.exec(r.body.html);
+    assert.ok(inline, r.body.html);
+    assert.match(inline[1], /<\\\/style>/);
+    const doc = parseDocument(r.body.html);
+    assert.equal(DomUtils.getElementsByTagName("script", doc).length, 0, "the script is the style's text, no element");
+    const styles = DomUtils.getElementsByTagName("style", doc);
+    assert.equal(styles.length, 1);
+    assert.match(DomUtils.textContent(styles[0]), /content:"<\\\/style><script>window.x=1<\/script>"/);
   });
 
   it("adds frames that do not exist yet, resolves frames previewed together, and shows the page on another frame (page_fields.frame)", async () => {
