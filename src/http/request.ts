@@ -19,6 +19,11 @@ export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> 
 /** `?dry_run=1` in a route's query schema (DELETE and PATCH alike). */
 export const DryRunQuery = { dry_run: Opt(Type.String({ description: "1 or true: answer what the write would do, with its warnings, and change nothing" })) };
 
+/** What a dry run adds to an answer (`dry_run: true, applied: false`); nothing on a real write. */
+export function dryRunFields(dryRun: boolean): { dry_run?: true; applied?: false } {
+  return dryRun ? { dry_run: true, applied: false } : {};
+}
+
 /** `?dry_run`: 1/true or 0/false (absent: false); anything else is 400 invalid_parameter. */
 export function dryRunOf(request: FastifyRequest): boolean {
   const value = (request.query as Record<string, unknown> | undefined)?.dry_run;

@@ -5,8 +5,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { bodyOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
+import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { SiteRoutes } from "../http/site-routes.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { ALLOWED_TYPES, MEDIA_KINDS } from "./sniff.ts";
@@ -121,14 +121,14 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
       schema: {
         operationId: "deleteMedia",
         tags,
-        summary: "Delete a file: 409 media_in_use (with used_by) while frames show it, unless ?force=1; its bytes go when no other file has them",
+        summary: "Delete a file: 409 media_in_use (with used_by) while frames show it, unless ?force=1; its bytes go when no other file has them; ?dry_run=1 answers the same (refusals too) and deletes nothing",
         params: RefParams,
-        querystring: Obj({ force: Opt(Type.String({ description: "1 or true: delete even while frames show it (they are rebaked without it)" })) }),
-        response: { 200: Success({ site_id: Int, media: MediaRecordSchema, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+        querystring: Obj({ force: Opt(Type.String({ description: "1 or true: delete even while frames show it (they are rebaked without it)" })), ...DryRunQuery }),
+        response: { 200: Success({ site_id: Int, media: MediaRecordSchema, ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
       },
     }, async (request) => {
       const force = forceFrom((request.query as { force?: unknown }).force);
-      return ok({ site_id: request.site.id, ...(await deleteMedia(ctx, files, request.site, (request.params as { ref: string }).ref, force)) });
+      return ok({ site_id: request.site.id, ...(await deleteMedia(ctx, files, request.site, (request.params as { ref: string }).ref, force, { dryRun: dryRunOf(request) })) });
     });
 
     scope.register(async (uploads) => {

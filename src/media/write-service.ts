@@ -8,16 +8,21 @@ import type { ServiceContext } from "../publish/contract.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import { releaseBlob } from "./blob-claims.ts";
 import type { MediaFiles } from "./intake.ts";
 import { mediaSlugFrom } from "./names.ts";
-import { findMedia, requireMedia } from "./queries.ts";
+import { findMedia, requireMedia, type MediaRow } from "./queries.ts";
 import { recordOf, recordOfRow } from "./record.ts";
 import { applyTexts, parseTexts, searchTextOf, textChangesFrom } from "./texts.ts";
 import { mediaChange, type MediaWriteAnswer } from "./upload-service.ts";
 import { usedByOf } from "./used-by.ts";
 
 const PATCH_FIELDS = ["alt", "title", "slug"] as const;
+
+/** What a dry run adds to a delete's answer: nothing was written. */
+type DryRun = { dry_run?: true; applied?: false };
 
 /** PATCH /media/{ref} `{alt?, title?, slug?}`. */
 export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: number, ref: string, body: Record<string, unknown>): Promise<MediaWriteAnswer> {
@@ -66,21 +71,24 @@ export function forceFrom(value: unknown): boolean {
 /**
  * DELETE /media/{ref}: 409 media_in_use (with used_by) while frames show it, unless `force`;
  * the answer is the file as it was, with the frames that showed it. Its blob goes after the
- * commit if no other row names it.
+ * commit if no other row names it. `dryRun` (`?dry_run=1`): the same refusals and answer, with
+ * `dry_run: true, applied: false`; the delete is rolled back, nothing announced, the blob kept.
  */
-export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, ref: string, force: boolean): Promise<Omit<MediaWriteAnswer, "warnings">> {
+export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, ref: string, force: boolean, options: { dryRun?: boolean } = {}): Promise<Omit<MediaWriteAnswer, "warnings"> & DryRun> {
   const found = await requireMedia(ctx.db, site.id, ref);
   const usedBy = (await usedByOf(ctx.db, site.id, [found])).get(found.id)!;
   if (usedBy.frames.length > 0 && !force) {
     throw fail("media_in_use", { ref, used_by: usedBy }, `Frames show this file (${usedBy.frames.map((f) => f.slug).join(", ")}); pass ?force=1 to delete it anyway.`);
   }
-  const row = await ctx.db.transaction().execute(async (trx) => {
+  const dryRun = options.dryRun === true;
+  const row = await dryRunnable<MediaRow>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
     await holdRoom(trx, site.id);
     const gone = await trx.deleteFrom("media").where("site_id", "=", site.id).where("id", "=", found.id).returningAll().executeTakeFirst();
     if (!gone) throw fail("media_not_found", { ref }, `No media file "${ref}" on this site.`);
     await requireRoom(trx, site.id, { media_bytes: -Number(gone.bytes) });
     return gone;
   });
+  if (dryRun) return { media: recordOf(row, usedBy), rebaked: nothingRebaked(), dry_run: true, applied: false };
   const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)]);
   await releaseBlob(ctx.db, files.blobs, row.sha256);
   return { media: recordOf(row, usedBy), rebaked };

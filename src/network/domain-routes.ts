@@ -4,7 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import type { Caller } from "../site/callers.ts";
 import { unknownFields } from "../warnings.ts";
@@ -48,12 +49,13 @@ export function domainRoutes(app: FastifyInstance, ctx: ServiceContext): void {
     schema: {
       operationId: "deleteSiteDomain",
       tags,
-      summary: "Remove an alias (super-administrator); the primary domain is 409 domain_is_primary, a domain that is no alias of the site 404 domain_not_found",
+      summary: "Remove an alias (super-administrator); the primary domain is 409 domain_is_primary, a domain that is no alias of the site 404 domain_not_found; ?dry_run=1 answers the same and removes nothing",
       params: Obj({ id: Type.String(), domain: Type.String() }),
-      response: { 200: Success({ site_id: Type.Integer(), domain: Domain, deleted: Type.Boolean(), domains: Domains }), ...commonErrors },
+      querystring: Obj(DryRunQuery),
+      response: { 200: Success({ site_id: Type.Integer(), domain: Domain, deleted: Type.Boolean(), domains: Domains, ...DryRunAnswer }), ...commonErrors },
     },
   }, async (request) => {
     const params = request.params as { id: string; domain: string };
-    return ok({ ...(await removeAlias(ctx, caller(request), params.id, params.domain)), deleted: true });
+    return ok({ ...(await removeAlias(ctx, caller(request), params.id, params.domain, { dryRun: dryRunOf(request) })), deleted: true });
   });
 }

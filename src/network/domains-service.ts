@@ -15,6 +15,7 @@ import type { ServiceContext } from "../publish/contract.ts";
 import type { Caller } from "../site/callers.ts";
 import { domainHolder, domainsOf, siteById, type SiteDomain, type SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { normaliseDomain, type DomainRefusal } from "./domain-name.ts";
 import { requireSuperAdmin, siteIdFrom } from "./input.ts";
@@ -114,12 +115,18 @@ export async function addAlias(ctx: ServiceContext, caller: Caller, rawId: strin
  * DELETE: the alias goes; the site's primary domain is 409 domain_is_primary (change it with
  * PATCH /api/sites/{id} first), a domain that is no alias of the site 404 domain_not_found.
  */
-export async function removeAlias(ctx: ServiceContext, caller: Caller, rawId: string, rawDomain: string): Promise<DomainAnswer> {
+/** `dryRun` (`?dry_run=1`): the same refusals and answer (the domains left), the delete rolled back, nothing announced. */
+export async function removeAlias(ctx: ServiceContext, caller: Caller, rawId: string, rawDomain: string, options: { dryRun?: boolean } = {}): Promise<DomainAnswer & { dry_run?: true; applied?: false }> {
   const site = await existingSite(ctx, caller, rawId);
   const domain = domainFrom(rawDomain);
   if (domain === site.domain) throw fail("domain_is_primary", { domain });
-  const removed = await ctx.db.deleteFrom("site_domains").where("site_id", "=", site.id).where("domain", "=", domain).where("is_primary", "=", 0).executeTakeFirst();
-  if (Number(removed.numDeletedRows) === 0) throw fail("domain_not_found", { domain });
+  const dryRun = options.dryRun === true;
+  const domains = await dryRunnable<SiteDomain[]>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+    const removed = await trx.deleteFrom("site_domains").where("site_id", "=", site.id).where("domain", "=", domain).where("is_primary", "=", 0).executeTakeFirst();
+    if (Number(removed.numDeletedRows) === 0) throw fail("domain_not_found", { domain });
+    return domainsOf(trx, site);
+  });
+  if (dryRun) return { site_id: site.id, domain: { domain, primary: false }, domains, dry_run: true, applied: false };
   await ctx.publisher.changed(site.id, [{ kind: "site" }]);
-  return { site_id: site.id, domain: { domain, primary: false }, domains: await domainsOf(ctx.db, site) };
+  return { site_id: site.id, domain: { domain, primary: false }, domains };
 }

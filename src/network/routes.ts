@@ -6,7 +6,8 @@ import { fail } from "../errors.ts";
 import { unknownFields } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { Caller } from "../site/callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";
 import { issueToken, listTokens, login, reissueToken, revokeToken } from "./tokens-service.ts";
@@ -62,10 +63,11 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   });
 
   app.delete("/api/sites/:id", {
-    schema: { operationId: "deleteSite", tags, summary: "Delete a site and everything in it (super-administrator; not the main site)", params: SiteId, response: { 200: Success({ site: Site, deleted: Type.Literal(true) }), ...commonErrors } },
+    schema: { operationId: "deleteSite", tags, summary: "Delete a site and everything in it (super-administrator; not the main site); ?dry_run=1 answers the same and deletes nothing", params: SiteId, querystring: Obj(DryRunQuery), response: { 200: Success({ site: Site, deleted: Type.Literal(true), ...DryRunAnswer }), ...commonErrors } },
   }, async (request) => {
-    const site = await deleteSite(ctx, caller(request), siteIdOf(request));
-    return ok({ site, deleted: true });
+    const dryRun = dryRunOf(request);
+    const site = await deleteSite(ctx, caller(request), siteIdOf(request), { dryRun });
+    return ok({ site, deleted: true, ...dryRunFields(dryRun) });
   });
 
   quotaRoutes(app, ctx);
@@ -98,11 +100,12 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listTokens(ctx, caller(request), (request.params as { id: string }).id, paging))));
 
   app.delete("/api/users/:id/tokens/:token_id", {
-    schema: { operationId: "deleteUserToken", tags, summary: "Revoke a token", params: UserToken, response: { 200: Success({ token_id: Type.Integer(), revoked: Type.Boolean() }), ...commonErrors } },
+    schema: { operationId: "deleteUserToken", tags, summary: "Revoke a token; ?dry_run=1 answers the same and the token keeps working", params: UserToken, querystring: Obj(DryRunQuery), response: { 200: Success({ token_id: Type.Integer(), revoked: Type.Boolean(), ...DryRunAnswer }), ...commonErrors } },
   }, async (request) => {
     const params = request.params as { id: string; token_id: string };
-    const tokenId = await revokeToken(ctx, caller(request), params.id, params.token_id);
-    return ok({ token_id: tokenId, revoked: true });
+    const dryRun = dryRunOf(request);
+    const tokenId = await revokeToken(ctx, caller(request), params.id, params.token_id, { dryRun });
+    return ok({ token_id: tokenId, revoked: true, ...dryRunFields(dryRun) });
   });
 
   app.post("/api/users/:id/tokens/:token_id/reissue", {

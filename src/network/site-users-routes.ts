@@ -4,7 +4,8 @@ import type { FastifyInstance } from "fastify";
 import type { ServiceContext } from "../publish/contract.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { removeRole, setRole } from "./users-service.ts";
 
 const Params = Obj({ user_id: Type.String() });
@@ -22,10 +23,11 @@ export function siteUserRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
   });
 
   scope.delete("/users/:user_id", {
-    schema: { operationId: "deleteSiteUser", tags, summary: "Remove a user's role on the site", params: Params, response: { 200: Success({ site_id: Type.Integer(), user_id: Type.Integer(), role: Type.String(), removed: Type.Literal(true) }), ...commonErrors } },
+    schema: { operationId: "deleteSiteUser", tags, summary: "Remove a user's role on the site; ?dry_run=1 answers the same and removes nothing", params: Params, querystring: Obj(DryRunQuery), response: { 200: Success({ site_id: Type.Integer(), user_id: Type.Integer(), role: Type.String(), removed: Type.Literal(true), ...DryRunAnswer }), ...commonErrors } },
   }, async (request) => {
     if (!request.caller) throw fail("missing_token");
-    const done = await removeRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller);
-    return ok({ site_id: request.site.id, ...done, removed: true });
+    const dryRun = dryRunOf(request);
+    const done = await removeRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller, { dryRun });
+    return ok({ site_id: request.site.id, ...done, removed: true, ...dryRunFields(dryRun) });
   });
 }

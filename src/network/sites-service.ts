@@ -103,11 +103,13 @@ export async function writeSiteName(db: Db, siteId: number, name: string): Promi
   await db.updateTable("sites").set({ name }).where("id", "=", siteId).execute();
 }
 
-export async function deleteSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRecord> {
+/** `dryRun` (`?dry_run=1`): the same refusals and answer, and nothing deleted (a site's delete cannot fail past these checks). */
+export async function deleteSite(ctx: ServiceContext, caller: Caller, id: number, options: { dryRun?: boolean } = {}): Promise<SiteRecord> {
   requireSuperAdmin(caller);
   const site = await siteById(ctx.db, id);
   if (!site) throw fail("site_not_found");
   if (site.id === MAIN_SITE_ID) throw fail("main_site");
+  if (options.dryRun) return siteRecord(site, ctx.publicPort);
   // Everything of the site hangs off it with ON DELETE CASCADE.
   await ctx.db.deleteFrom("sites").where("id", "=", site.id).execute();
   await ctx.publisher.changed(site.id, [{ kind: "site" }]);

@@ -101,10 +101,12 @@ export async function listTokens(ctx: ServiceContext, caller: Caller, userRef: s
   return { total, tokens: rows.map((row) => ({ token_id: row.id, label: row.label, created_at_gmt: row.created_at_gmt, issued_at_gmt: row.last_issued_at_gmt })) };
 }
 
-export async function revokeToken(ctx: ServiceContext, caller: Caller, userRef: string, tokenRef: string): Promise<number> {
+/** `dryRun` (`?dry_run=1`): the same refusals and answer; the token keeps working. */
+export async function revokeToken(ctx: ServiceContext, caller: Caller, userRef: string, tokenRef: string, options: { dryRun?: boolean } = {}): Promise<number> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
+  if (options.dryRun) return token.id;
   await ctx.db.deleteFrom("tokens").where("id", "=", token.id).execute();
   return token.id;
 }

@@ -126,9 +126,12 @@ export async function setRole(ctx: ServiceContext, siteId: number, userRef: stri
   return { user_id: userId, role };
 }
 
-export async function removeRole(ctx: ServiceContext, siteId: number, userRef: string, caller: Caller) {
+/** DELETE /api/site/{site_id}/users/{user_id}; `dryRun` (`?dry_run=1`): the same refusal and answer, the role kept. */
+export async function removeRole(ctx: ServiceContext, siteId: number, userRef: string, caller: Caller, options: { dryRun?: boolean } = {}) {
   const userId = userIdOf(userRef, caller);
-  const removed = await ctx.db.deleteFrom("memberships").where("site_id", "=", siteId).where("user_id", "=", userId).returning("role").executeTakeFirst();
+  const removed = options.dryRun
+    ? await ctx.db.selectFrom("memberships").select("role").where("site_id", "=", siteId).where("user_id", "=", userId).executeTakeFirst()
+    : await ctx.db.deleteFrom("memberships").where("site_id", "=", siteId).where("user_id", "=", userId).returning("role").executeTakeFirst();
   if (!removed) throw fail("membership_not_found");
   return { user_id: userId, role: removed.role };
 }

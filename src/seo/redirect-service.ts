@@ -5,10 +5,12 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import type { Rebaked, ServiceContext } from "../publish/contract.ts";
+import { nothingRebaked } from "../publish/report.ts";
 import { resolvePublicPage } from "../pages/at-address.ts";
 import { addRedirect, deleteRedirect, listRedirects, REDIRECT_STATUSES, type RedirectRecord, type RedirectStatus } from "../redirects/redirects.ts";
 import { canonicalPath } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 
 const MAX_TARGET = 2000;
 
@@ -76,11 +78,13 @@ export async function createRedirect(ctx: ServiceContext, site: SiteRow, body: R
 }
 
 /** DELETE /seo/redirects/{id}. */
-export async function removeRedirect(ctx: ServiceContext, site: SiteRow, idText: string): Promise<{ deleted: ReturnType<typeof redirectAnswer>; rebaked: Rebaked }> {
+export async function removeRedirect(ctx: ServiceContext, site: SiteRow, idText: string, options: { dryRun?: boolean } = {}): Promise<{ deleted: ReturnType<typeof redirectAnswer>; rebaked: Rebaked; dry_run?: true; applied?: false }> {
   const id = /^[1-9]\d{0,9}$/.test(idText) ? Number(idText) : NaN;
   if (!Number.isSafeInteger(id)) throw fail("redirect_not_found", { id: idText });
-  const gone = await ctx.db.transaction().execute((trx) => deleteRedirect(trx, site.id, id));
+  // `?dry_run=1`: the same delete, rolled back; the same answer, nothing announced.
+  const gone = await dryRunnable<RedirectRecord | undefined>(options.dryRun === true, (work) => ctx.db.transaction().execute(work), (trx) => deleteRedirect(trx, site.id, id));
   if (!gone) throw fail("redirect_not_found", { id });
+  if (options.dryRun) return { deleted: redirectAnswer(gone), rebaked: nothingRebaked(), dry_run: true, applied: false };
   const rebaked = await ctx.publisher.changed(site.id, [{ kind: "redirects", addresses: [gone.from] }]);
   return { deleted: redirectAnswer(gone), rebaked };
 }

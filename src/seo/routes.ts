@@ -3,8 +3,8 @@
 // both addresses. sitemap.xml and robots.txt are served by the public site (public/seo-routes.ts).
 import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
-import { bodyOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
+import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { PageSeoSchema } from "../pages/routes.ts";
 import { pageSeo, patchPageSeo } from "./page-seo.ts";
@@ -105,6 +105,6 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   });
 
   scope.delete("/seo/redirects/:id", {
-    schema: { operationId: "deleteRedirect", tags, summary: "Delete a redirect", params: Obj({ id: Str }), response: { 200: Success({ site_id: Int, deleted: Redirect, rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, ...(await removeRedirect(ctx, request.site, (request.params as { id: string }).id)) }));
+    schema: { operationId: "deleteRedirect", tags, summary: "Delete a redirect; ?dry_run=1 answers the same and deletes nothing", params: Obj({ id: Str }), querystring: Obj(DryRunQuery), response: { 200: Success({ site_id: Int, deleted: Redirect, ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
+  }, async (request) => ok({ site_id: request.site.id, ...(await removeRedirect(ctx, request.site, (request.params as { id: string }).id, { dryRun: dryRunOf(request) })) }));
 }

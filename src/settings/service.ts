@@ -268,13 +268,16 @@ export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode
     const ids = await ctx.db.selectFrom("pages").select("id").where("site_id", "=", site.id).where("lang", "=", code).execute();
     warnings.push(...(await offlineNow(ctx.db, site, ctx.publicPort, ids.map((r) => r.id), `its language ${code} was removed`)));
   }
-  if (options.dryRun) return { ...view(before), deleted: { code, name: row.name }, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
   const changes: Change[] = [{ kind: "languages" }];
-  await ctx.db.transaction().execute(async (trx) => {
+  // A dry run removes it in the transaction as the delete would and rolls back, so it answers the
+  // languages and default that would be left.
+  const left = await dryRunnable<LanguageState>(options.dryRun === true, (work) => ctx.db.transaction().execute(work), async (trx) => {
     await trx.deleteFrom("languages").where("site_id", "=", site.id).where("code", "=", code).execute();
     if (before.defaultLang === code && remaining.length > 0) await writeSettings(trx, site.id, now, { default_lang: remaining[0].code });
     changes.push(...(await recordLanguageMoves(trx, site.id, now, before)));
+    return languageState(trx, site.id);
   });
+  if (options.dryRun) return { ...view(left), deleted: { code, name: row.name }, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
   if (before.defaultLang === code && remaining.length > 0) changes.push({ kind: "settings" });
   const rebaked = await ctx.publisher.changed(site.id, changes);
   return { ...view(await languageState(ctx.db, site.id)), deleted: { code, name: row.name }, rebaked, warnings };
