@@ -98,11 +98,17 @@ export async function listPreviewLinks(ctx: ServiceContext, site: SiteRow): Prom
   return rows.map((row) => linkOf(row, row.lang ? row.lang : null));
 }
 
-/** DELETE /preview/links/{id}: the link answers nothing from now on; 404 preview_link_not_found for another site's or an unknown one. */
-export async function revokePreviewLink(ctx: ServiceContext, site: SiteRow, rawId: string): Promise<PreviewLink> {
+/**
+ * DELETE /preview/links/{id}: the link answers nothing from now on; 404 preview_link_not_found for
+ * another site's or an unknown one. `dryRun` (`?dry_run=1`): the same answer, nothing revoked.
+ */
+export async function revokePreviewLink(ctx: ServiceContext, site: SiteRow, rawId: string, dryRun = false): Promise<PreviewLink> {
   const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : NaN;
   if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw fail("preview_link_not_found", { id: rawId });
-  const row = await ctx.db.deleteFrom("preview_links").where("site_id", "=", site.id).where("id", "=", id).returning(["id", "page_id", "expires_at_gmt", "created_at_gmt", "created_by"]).executeTakeFirst();
+  const columns = ["id", "page_id", "expires_at_gmt", "created_at_gmt", "created_by"] as const;
+  const row = dryRun
+    ? await ctx.db.selectFrom("preview_links").select(columns).where("site_id", "=", site.id).where("id", "=", id).executeTakeFirst()
+    : await ctx.db.deleteFrom("preview_links").where("site_id", "=", site.id).where("id", "=", id).returning(columns).executeTakeFirst();
   if (!row) throw fail("preview_link_not_found", { id: rawId });
   const page = await ctx.db.selectFrom("pages").select("lang").where("site_id", "=", site.id).where("id", "=", row.page_id).executeTakeFirst();
   return linkOf(row, page?.lang ? page.lang : null);

@@ -3,8 +3,8 @@
 // /_preview/<token> (public/preview-routes.ts). docs/preview.md.
 import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
-import { absentBodyIsEmpty, bodyOf } from "../http/request.ts";
-import { commonErrors, Example, Obj, Opt, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
+import { absentBodyIsEmpty, bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Example, Obj, Opt, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { createPreviewLink, DEFAULT_EXPIRES_IN, listPreviewLinks, MAX_EXPIRES_IN, MIN_EXPIRES_IN, revokePreviewLink } from "./links.ts";
 import { previewPage } from "./service.ts";
@@ -78,6 +78,17 @@ export function previewRoutes(scope: FastifyInstance, ctx: ServiceContext): void
   }, async (request) => ok({ site_id: request.site.id, links: await listPreviewLinks(ctx, request.site) }));
 
   scope.delete("/preview/links/:id", {
-    schema: { operationId: "deletePreviewLink", tags, summary: "Revoke a preview link: its address answers 404 from now on (404 preview_link_not_found for an unknown one or another site's)", params: Obj({ id: Str }), response: { 200: Success({ site_id: Int, revoked: Link, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, revoked: await revokePreviewLink(ctx, request.site, (request.params as { id: string }).id) }));
+    schema: {
+      operationId: "deletePreviewLink",
+      tags,
+      summary: "Revoke a preview link: its address answers 404 from now on (404 preview_link_not_found for an unknown one or another site's); ?dry_run=1 answers the same and revokes nothing",
+      params: Obj({ id: Str }),
+      querystring: Obj(DryRunQuery),
+      response: { 200: Success({ site_id: Int, revoked: Link, ...DryRunAnswer, warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => {
+    const dryRun = dryRunOf(request);
+    const revoked = await revokePreviewLink(ctx, request.site, (request.params as { id: string }).id, dryRun);
+    return ok({ site_id: request.site.id, revoked, ...(dryRun ? { dry_run: true, applied: false } : {}) });
+  });
 }

@@ -145,10 +145,19 @@ describe("preview links", () => {
     const kept = await make(s, { page: "about" });
     const foreign = await make(other, { page: "about" });
     assert.equal((await visit(t, host(s), pathOf(link.url))).status, 200);
+    // A dry run answers what the revocation would, and revokes nothing.
+    const dry = await t.call("DELETE", s.at(`/preview/links/${link.id}?dry_run=1`));
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body.dry_run, true);
+    assert.equal(dry.body.applied, false);
+    assert.equal((await visit(t, host(s), pathOf(link.url))).status, 200, "still answers after the dry run");
+    assert.equal((await t.call("DELETE", s.at("/preview/links/999999?dry_run=true"))).body.error, "preview_link_not_found");
     const revoked = await t.call("DELETE", s.at(`/preview/links/${link.id}`));
     assert.equal(revoked.status, 200, revoked.text);
     assert.equal(revoked.body.revoked.id, link.id);
     assert.equal(revoked.body.revoked.page, s.pageId);
+    assert.deepEqual(revoked.body.revoked, dry.body.revoked);
+    assert.equal(revoked.body.dry_run, undefined);
     const gone = await visit(t, host(s), pathOf(link.url));
     assert.equal(gone.status, 404);
     assert.equal(gone.body, (await visit(t, host(s), "/no-page-here/")).body);
