@@ -196,6 +196,12 @@ describe("unknown query parameters", () => {
       assert.ok(!byKey.get("GET /api/sites")!.known.has("blog_id"), "network calls have no legacy selectors");
     });
 
+    it("every DELETE declares dry_run (docs/foundation.md, Dry runs of deletes)", () => {
+      const deletes = apiRoutes().filter((r) => r.method === "DELETE");
+      assert.ok(deletes.length >= 25, `${deletes.length} deletes`);
+      assert.deepEqual(deletes.filter((r) => !r.known.has("dry_run")).map((r) => r.url), []);
+    });
+
     it("every declared parameter, all at once, is never refused nor warned", async () => {
       for (const { method, url, known } of apiRoutes()) {
         if (known.size === 0) continue;
