@@ -124,6 +124,9 @@ describe("quota counters equal a recount", () => {
     // As before the migration: no quota tables; then migrate as a start would.
     const db = t.store.db;
     // (Later migrations go too: they run again after it, as on a database that had none of them.)
+    await sql`drop table preview_links`.execute(db);
+    await sql`drop table trash`.execute(db);
+    await sql`drop table revisions`.execute(db);
     await sql`drop table strings`.execute(db);
     await sql`drop table sidebar_trees`.execute(db);
     await sql`drop table sidebars`.execute(db);
@@ -138,7 +141,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media`.execute(db);
     await sql`drop table site_usage`.execute(db);
     await sql`drop table site_quotas`.execute(db);
-    await sql`delete from kysely_migration where name in ('0050_quotas', '0060_media', '0070_styles', '0080_domains', '0090_seo', '0100_sidebars', '0110_strings')`.execute(db);
+    await sql`delete from kysely_migration where name in ('0050_quotas', '0060_media', '0070_styles', '0080_domains', '0090_seo', '0100_sidebars', '0110_strings', '0120_revisions', '0130_preview_links')`.execute(db);
     await migrate(db, t.store.dialect);
     assert.deepEqual(await usageOf(db, site), expected);
     for (const row of await db.selectFrom("sites").select("id").execute()) {
