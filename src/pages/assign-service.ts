@@ -1,11 +1,14 @@
 // POST /frames/{ref}/assign: puts the frame on a page or takes it off, then republishes the
 // page. A republish that fails does not undo the assignment (spec, rule 2). It lives with pages
-// because it writes the page's frame (the pages feature owns the pages table).
+// because it writes the page's frame (the pages feature owns the pages table). Both ways are one
+// transaction that records the page's revision (issue 22).
+import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
+import { revisePages } from "./revision.ts";
 import type { ServiceContext, Trial } from "../publish/contract.ts";
 import { siteIndex } from "../frames/graph.ts";
 import { flagsOf } from "../frames/input.ts";
@@ -55,14 +58,18 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   if (clear) {
     if (page.frame_id === frame.id) {
       // The page's static copy goes in the publish step (the page left the public site).
-      await ctx.db.updateTable("pages").set({ frame_id: null }).where("id", "=", page.id).execute();
+      await ctx.db.transaction().execute(async (trx) => {
+        await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
+        await revisePages(trx, site.id, [page.id], gmt(ctx.clock()));
+      });
       cleared = true;
     } else {
       warnings.push(warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, { page: page.id, frame: frame.slug }));
     }
   } else if (page.frame_id !== frame.id) {
     await ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable("pages").set({ frame_id: frame.id }).where("id", "=", page.id).execute();
+      await trx.updateTable("pages").set({ frame_id: frame.id }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
+      await revisePages(trx, site.id, [page.id], gmt(ctx.clock()));
       // The page's render on its new frame within the render budgets, or it stays where it was
       // (422 render_too_large): a refusal is not a failed republish, nothing is assigned.
       trial = await ctx.publisher.check(trx, site.id, [{ kind: "page", pageId: page.id }], { bake: flags.bake });

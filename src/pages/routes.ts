@@ -7,7 +7,8 @@ import { DryRunQuery, dryRunOf } from "../http/request.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
-import { deletePage, getPage, listPages, patchPage, publishPage } from "./service.ts";
+import { deletePage } from "./delete-service.ts";
+import { getPage, listPages, patchPage, publishPage } from "./service.ts";
 import { assignMissingLanguage, linkTranslation } from "./translations.ts";
 
 const Str = Type.String();
@@ -185,13 +186,16 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     schema: {
       operationId: "deletePage",
       tags,
-      summary: "Move a page to the trash; ?force=true deletes it for good (its children move up to its parent)",
+      summary: "Move a page to the trash; ?force=true deletes it for good (its children move up to its parent; it goes to GET /trash with its history); ?dry_run=1 answers the same and writes nothing",
       params: RefParams,
       querystring: Obj({ force: Opt(Str), lang: Opt(Str), ...DryRunQuery }),
       response: {
         200: Success({
           site_id: Type.Integer(), page: PageRecordSchema, deleted: Type.Boolean(), trashed: Type.Boolean(),
-          reparented: Opt(Type.Array(Type.Integer())), ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings,
+          removed: Type.Array(Type.Integer(), { description: "pages deleted for good (force); none for a move to the trash" }),
+          reparented: Opt(Type.Array(Type.Integer(), { description: "children moved up to the page's parent (force)" })),
+          menu_items_orphaned: Type.Array(Obj({ menu_id: Type.Integer(), id: Type.Integer(), title: Str }), { description: "menu items pointing to the page, left pointing nowhere" }),
+          ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings,
         }),
         ...commonErrors,
       },

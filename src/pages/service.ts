@@ -1,6 +1,7 @@
 // Pages (CONTRACT §5, §9; spec behaviour rules 3 and 4): publishing by upsert, reading by
-// id, slug or path, PATCH, trash and delete. Every write is one transaction; once it has
-// committed, the pages it changed are announced to the publish step.
+// id, slug or path, and PATCH (delete-service.ts and undelete.ts write through it too). Every
+// write is one transaction that records a revision of each page it changed (issue 22); once it
+// has committed, the pages it changed are announced to the publish step.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -19,11 +20,10 @@ import {
   booleanFrom, contentFrom, fieldsFrom, inputWarnings, menuOrderFrom, mergeFields, pageIdFrom, PATCH_KEYS, PUBLISH_KEYS,
   refFrom, slugFrom, statusFrom, titleFrom, urlFrom, type SlugInput,
 } from "./input.ts";
-import { ancestorsOf, findPages, liteRowsOf, pageAt, pageById, slugsUnder, type PageRow, type PageStatus } from "./queries.ts";
+import { ancestorsOf, pageAt, pageById, slugsUnder, type PageRow, type PageStatus } from "./queries.ts";
 import { fieldsOf, pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
-import { PageTree } from "./tree.ts";
 import { offlineBetween } from "./offline.ts";
 import { WriteRegion } from "./region.ts";
 import { siteAddressing } from "../site/addresses.ts";
@@ -31,6 +31,7 @@ import { movePaths, parentPathOf, placement, TOP, type Placement, type Stub } fr
 import { pageBytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { recordAddressChanges } from "./moves.ts";
+import { revisePages } from "./revision.ts";
 import { NO_SEO, requireMedia, seoJsonAfter, seoOf, seoPatchFrom, type PageSeo } from "./seo.ts";
 
 export interface SlugChanged {
@@ -64,7 +65,7 @@ interface PageChange {
   menuOrder?: number;
 }
 
-interface Written {
+export interface Written {
   row: PageRow;
   created: boolean;
   slugChanged?: SlugChanged;
@@ -75,7 +76,7 @@ export async function announce(ctx: ServiceContext, siteId: number, changes: Cha
 }
 
 /** Runs a write transaction; a unique-key race (two writers taking one slug) is retried. */
-async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute(work);
@@ -166,11 +167,12 @@ export interface WriteOptions {
 
 /**
  * One page write: the tree before and after gives the changes to announce and the pages it
- * takes offline (warnings `pages_offline`).
+ * takes offline (warnings `pages_offline`). The written page, its stubs and the pages `work`
+ * names in `revise` get a revision each when their state changed.
  */
-async function writeAndAnnounce(
+export async function writeAndAnnounce(
   ctx: ServiceContext, site: SiteRow, warnings: Warning[],
-  work: (trx: Db, now: string, region: WriteRegion) => Promise<{ written: Written; stubs: Stub[] }>,
+  work: (trx: Db, now: string, region: WriteRegion) => Promise<{ written: Written; stubs: Stub[]; revise?: number[] }>,
   options: WriteOptions = {},
 ): Promise<PageWriteAnswer> {
   const now = gmt(ctx.clock());
@@ -180,6 +182,8 @@ async function writeAndAnnounce(
     await holdRoom(trx, site.id);
     const done = await work(trx, now, region);
     const id = done.written.row.id;
+    // One revision of each page whose state the write changed (issue 22); paths are not kept.
+    await revisePages(trx, site.id, [id, ...done.stubs.map((stub) => stub.id), ...(done.revise ?? [])], now);
     const { before, after, subjects } = await region.trees([id], [...(done.written.created ? [id] : []), ...done.stubs.map((stub) => stub.id)]);
     const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site", subjects);
     // Pages that moved leave a redirect behind; an address a page took is freed of one.
@@ -317,70 +321,6 @@ export async function patchPage(ctx: ServiceContext, site: SiteRow, ref: string,
     const written = await updatePage(trx, site.id, current, { ...columnsOf(input), fields, placement: where, lang }, now, warnings, region);
     return { written, stubs: where?.stubs ?? [] };
   }, options);
-}
-
-export interface DeleteAnswer {
-  page: PageRecord;
-  deleted: boolean;
-  trashed: boolean;
-  reparented?: number[];
-  rebaked: Rebaked;
-  warnings: Warning[];
-  dry_run?: boolean;
-  applied?: boolean;
-}
-
-/**
- * DELETE /pages/{id}: to trash (the page keeps its slug and stays readable by id); with
- * force, deleted for good, its children moving up to its parent (a taken slug there gets -2).
- */
-export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string, options: { force: boolean; lang?: unknown } & WriteOptions): Promise<DeleteAnswer> {
-  const state = await languageState(ctx.db, site.id);
-  const refLang = checkLangIn(state, options.lang);
-  const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
-  const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
-  const warnings: Warning[] = [];
-  const now = gmt(ctx.clock());
-
-  if (!options.force) {
-    if (page.status === "trash") {
-      warnings.push(warning("already_trashed", "The page was already in the trash; DELETE with ?force=true deletes it for good.", { id: page.id }));
-      return { page: before, deleted: false, trashed: true, rebaked: nothingRebaked(), warnings };
-    }
-    const answer = await writeAndAnnounce(ctx, site, warnings, async (trx, _now, region) => {
-      await region.enter(page);
-      const row = await trx.updateTable("pages").set({ status: "trash", updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", page.id).returningAll().executeTakeFirstOrThrow();
-      return { written: { row, created: false }, stubs: [] };
-    }, options);
-    if (options.dryRun) return { page: before, deleted: false, trashed: false, dry_run: true, applied: false, rebaked: answer.rebaked, warnings: answer.warnings };
-    return { page: answer.page, deleted: false, trashed: true, rebaked: answer.rebaked, warnings: answer.warnings.filter((w) => w.code !== "parent_unpublished") };
-  }
-
-  const reparented: number[] = [];
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
-  const { changes, offline } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
-    await holdRoom(trx, site.id);
-    const beforeTree = new PageTree(await liteRowsOf(trx, site.id));
-    const parentPath = parentPathOf(page);
-    const children = await findPages(trx, site.id, { parentId: page.id });
-    const gone = await trx.deleteFrom("pages").where("site_id", "=", site.id).where("id", "=", page.id).returning(["title", "content", "fields_json"]).executeTakeFirst();
-    if (gone) await requireRoom(trx, site.id, { pages: -1, stored_bytes: -pageBytes(gone) });
-    for (const child of children) {
-      const slug = firstFreeSlug(child.slug, await slugsUnder(trx, site.id, page.parent_id, child.lang, child.id));
-      const path = childPath(parentPath, slug);
-      await trx.updateTable("pages").set({ parent_id: page.parent_id, slug, path, updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", child.id).execute();
-      if (path !== child.path) await movePaths(trx, site.id, child.id, child.path, path);
-      if (slug !== child.slug) warnings.push(warning("slug_changed", `Child page ${child.id} moved up and got the slug "${slug}".`, { id: child.id, from: child.slug, to: slug }));
-      reparented.push(child.id);
-    }
-    const afterTree = new PageTree(await liteRowsOf(trx, site.id));
-    const moved = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree }, addressing);
-    return { changes: [...pageChangesBetween(beforeTree, afterTree, [page.id]), ...moved], offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted") };
-  });
-  warnings.push(...offline);
-  if (options.dryRun) return { page: before, deleted: false, trashed: false, dry_run: true, applied: false, rebaked: nothingRebaked(), warnings };
-  const rebaked = await announce(ctx, site.id, changes);
-  return { page: before, deleted: true, trashed: false, ...(reparented.length > 0 ? { reparented } : {}), rebaked, warnings };
 }
 
 /** The page a reference names, for other capabilities (menus, frames assign, settings). */

@@ -20,6 +20,7 @@ import { announce, type SlugChanged } from "./service.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
 import { recordAddressChanges } from "./moves.ts";
+import { revisePages } from "./revision.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 
@@ -104,6 +105,11 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
     if (current.translation_group === null) {
       await trx.updateTable("pages").set({ translation_group: group }).where("site_id", "=", site.id).where("id", "=", current.id).execute();
     }
+    // The origin joined a group (its revision), the translation updated or made (its own).
+    const revise = async (row: PageRow): Promise<PageRow> => {
+      await revisePages(trx, site.id, [current.id, row.id], now);
+      return row;
+    };
     const existing = await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("translation_group", "=", group).where("lang", "=", lang).executeTakeFirst();
     if (existing) {
       const desired = slug?.slug ?? existing.slug;
@@ -112,7 +118,7 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
       const hasChildren = path !== existing.path && (await trx.selectFrom("pages").select("id").where("site_id", "=", site.id).where("parent_id", "=", existing.id).executeTakeFirst());
       if (hasChildren) throw fail("page_has_children", { id: existing.id }, "The translation has child pages; rename it with PATCH /pages/{ref}.");
       await requireRoom(trx, site.id, { stored_bytes: pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}) }) - pageBytes(existing) });
-      const row = await trx
+      const row = await revise(await trx
         .updateTable("pages")
         .set({
           slug: finalSlug, path, updated_at_gmt: now,
@@ -121,7 +127,7 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
         .where("site_id", "=", site.id)
         .where("id", "=", existing.id)
         .returningAll()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirstOrThrow());
       return { row, created: false, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
     }
 
@@ -146,7 +152,7 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
       fields_json: current.fields_json, frame_id: current.frame_id, translation_group: group, created_at_gmt: now, updated_at_gmt: now,
     };
     await requireRoom(trx, site.id, { pages: 1, stored_bytes: pageBytes(values) });
-    const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
+    const row: PageRow = await revise(await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow());
     return { row, created: true, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
   }, (written) => [written.row.id]);
 
@@ -202,6 +208,8 @@ export async function assignMissingLanguage(ctx: ServiceContext, site: SiteRow, 
       if (slug !== row.slug) warnings.push(warning("slug_changed", `Page ${row.id} got the slug "${slug}": "${row.slug}" is taken in "${lang}".`, { id: row.id, from: row.slug, to: slug }));
       done.push(row.id);
     }
+    // One revision of each page that got the language (the pages it changes, not the site).
+    await revisePages(trx, site.id, done, now);
     return done;
   });
   return { updated, lang, rebaked, warnings };

@@ -1,0 +1,116 @@
+// DELETE /pages/{ref} (CONTRACT §5; issue 22, docs/revisions.md): to the trash (status `trash`:
+// the page keeps its slug and stays readable by id), or with ?force=true deleted for good, its
+// children moving up to its parent (a taken slug there gets -2). A page deleted for good keeps
+// its history and goes to the site's trash (GET /trash) with where its children went, so that
+// POST /trash/pages/{id}/restore brings it back with them (undelete.ts). Both answer the menu
+// items left pointing nowhere; `?dry_run=1` answers the same and writes nothing.
+import { gmt } from "../clock.ts";
+import { warning, type Warning } from "../warnings.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { Rebaked, ServiceContext } from "../publish/contract.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import { checkLangIn, languageState } from "../site/languages.ts";
+import { siteAddressing } from "../site/addresses.ts";
+import type { Db } from "../store/database.ts";
+import { dryRunnable } from "../store/dry-run.ts";
+import { pageBytes } from "../quotas/bytes.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import { toTrash } from "../revisions/trash.ts";
+import { childPath } from "./paths.ts";
+import { pageChangesBetween } from "./changes.ts";
+import { menuItemsPointingAt, type OrphanedItem } from "./menu-orphans.ts";
+import { recordAddressChanges } from "./moves.ts";
+import { offlineBetween } from "./offline.ts";
+import { movePaths, parentPathOf } from "./placement.ts";
+import { findPages, liteRowsOf, slugsUnder } from "./queries.ts";
+import { pageRecords, type PageRecord } from "./record.ts";
+import { findPageByRef } from "./refs.ts";
+import { revisePages } from "./revision.ts";
+import { announce, writeAndAnnounce, writeTransaction, type WriteOptions } from "./service.ts";
+import { firstFreeSlug } from "./slug.ts";
+import { PageTree } from "./tree.ts";
+
+export interface DeleteAnswer {
+  page: PageRecord;
+  deleted: boolean;
+  trashed: boolean;
+  /** The pages deleted for good (force), none for a move to the trash. */
+  removed: number[];
+  reparented?: number[];
+  menu_items_orphaned: OrphanedItem[];
+  rebaked: Rebaked;
+  warnings: Warning[];
+  dry_run?: boolean;
+  applied?: boolean;
+}
+
+/** A child a delete moved up: its slug before and the one it got under the new parent. */
+export interface MovedChild {
+  id: number;
+  slug: string;
+  moved_slug: string;
+}
+
+export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string, options: { force: boolean; lang?: unknown } & WriteOptions): Promise<DeleteAnswer> {
+  const state = await languageState(ctx.db, site.id);
+  const refLang = checkLangIn(state, options.lang);
+  const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
+  const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  const warnings: Warning[] = [];
+  const now = gmt(ctx.clock());
+  const dry = options.dryRun ? { dry_run: true, applied: false } : {};
+
+  if (!options.force) {
+    if (page.status === "trash") {
+      warnings.push(warning("already_trashed", "The page was already in the trash; DELETE with ?force=true deletes it for good.", { id: page.id }));
+      return { page: before, deleted: false, trashed: true, removed: [], menu_items_orphaned: [], rebaked: nothingRebaked(), warnings };
+    }
+    const orphaned = await menuItemsPointingAt(ctx.db, site.id, page);
+    // A status change like any write: revised (status "trash") in writeAndAnnounce.
+    const answer = await writeAndAnnounce(ctx, site, warnings, async (trx, _now, region) => {
+      await region.enter(page);
+      const row = await trx.updateTable("pages").set({ status: "trash", updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", page.id).returningAll().executeTakeFirstOrThrow();
+      return { written: { row, created: false }, stubs: [] };
+    }, options);
+    if (options.dryRun) return { page: before, deleted: false, trashed: false, removed: [], menu_items_orphaned: orphaned, ...dry, rebaked: answer.rebaked, warnings: answer.warnings };
+    return { page: answer.page, deleted: false, trashed: true, removed: [], menu_items_orphaned: orphaned, rebaked: answer.rebaked, warnings: answer.warnings.filter((w) => w.code !== "parent_unpublished") };
+  }
+
+  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const done = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
+    await holdRoom(trx, site.id);
+    const beforeTree = new PageTree(await liteRowsOf(trx, site.id));
+    const orphaned = await menuItemsPointingAt(trx, site.id, page);
+    // Its state kept (a page older than revisions gets its first here) before the row goes.
+    await revisePages(trx, site.id, [page.id], now);
+    const parentPath = parentPathOf(page);
+    const children = await findPages(trx, site.id, { parentId: page.id });
+    const gone = await trx.deleteFrom("pages").where("site_id", "=", site.id).where("id", "=", page.id).returning(["title", "content", "fields_json"]).executeTakeFirst();
+    if (gone) await requireRoom(trx, site.id, { pages: -1, stored_bytes: -pageBytes(gone) });
+    const moved: MovedChild[] = [];
+    const slugWarnings: Warning[] = [];
+    for (const child of children) {
+      const slug = firstFreeSlug(child.slug, await slugsUnder(trx, site.id, page.parent_id, child.lang, child.id));
+      const path = childPath(parentPath, slug);
+      await trx.updateTable("pages").set({ parent_id: page.parent_id, slug, path, updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", child.id).execute();
+      if (path !== child.path) await movePaths(trx, site.id, child.id, child.path, path);
+      if (slug !== child.slug) slugWarnings.push(warning("slug_changed", `Child page ${child.id} moved up and got the slug "${slug}".`, { id: child.id, from: child.slug, to: slug }));
+      moved.push({ id: child.id, slug: child.slug, moved_slug: slug });
+    }
+    // The children moved up (new parent, maybe a new slug): one revision each.
+    await revisePages(trx, site.id, moved.map((child) => child.id), now);
+    await toTrash(trx, site.id, "pages", String(page.id), page.slug, now, { parent: page.parent_id, children: moved });
+    const afterTree = new PageTree(await liteRowsOf(trx, site.id));
+    const addresses = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree }, addressing);
+    return {
+      changes: [...pageChangesBetween(beforeTree, afterTree, [page.id]), ...addresses],
+      offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted"),
+      moved, orphaned, slugWarnings,
+    };
+  });
+  warnings.push(...done.slugWarnings, ...done.offline);
+  const reparented = done.moved.map((child) => child.id);
+  const answer = { page: before, removed: [page.id], ...(reparented.length > 0 ? { reparented } : {}), menu_items_orphaned: done.orphaned, trashed: false };
+  if (options.dryRun) return { ...answer, deleted: false, ...dry, rebaked: nothingRebaked(), warnings };
+  return { ...answer, deleted: true, rebaked: await announce(ctx, site.id, done.changes), warnings };
+}
