@@ -12,6 +12,8 @@ import type { Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import { textBytes, utf8Bytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import { leaveTrash } from "../revisions/trash.ts";
+import { datasetObjectId, reviseDataset } from "./revision.ts";
 
 export const DATASET_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]*$";
 const DATASET_NAME = new RegExp(DATASET_NAME_PATTERN);
@@ -70,8 +72,22 @@ export interface DatasetWriteAnswer {
   warnings: Warning[];
 }
 
-/** PUT /data/{name} `{items, lang?}`: stores the shared set, or the `lang` variant. */
-export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: string, body: Record<string, unknown>): Promise<DatasetWriteAnswer> {
+/** 404 dataset_not_found for the shared set (`lang` "") or a variant. */
+export function datasetNotFound(name: string, lang: string) {
+  return fail("dataset_not_found", { name, lang: lang === "" ? null : lang }, lang === "" ? "No shared data set with this name." : `No "${lang}" variant of this data set.`);
+}
+
+export interface PutOptions {
+  /** A set brought back from the trash: one made again meanwhile is 409 slug_taken (its object id), nothing written. */
+  onlyNew?: boolean;
+}
+
+/**
+ * PUT /data/{name} `{items, lang?}`: stores the shared set, or the `lang` variant, and records its
+ * revision in the same transaction; a set made again under a name and language in the trash
+ * takes its place there, its history continuing (data/revision.ts).
+ */
+export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: string, body: Record<string, unknown>, options: PutOptions = {}): Promise<DatasetWriteAnswer> {
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
     if (key !== "items" && key !== "lang") warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
@@ -83,39 +99,23 @@ export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: st
   const { row, created, trial } = await ctx.db.transaction().execute(async (trx) => {
     await holdRoom(trx, site.id);
     const existing = await trx.selectFrom("datasets").select(["created_at_gmt", "total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+    const id = datasetObjectId(name, lang);
+    if (existing && options.onlyNew) throw fail("slug_taken", { id, name, lang: lang === "" ? null : lang }, `Data set "${id}" was made again meanwhile; delete it, then restore.`);
     // Counted as the write leaves it: replacing 3 items by 5 adds 2.
     await requireRoom(trx, site.id, { data_items: items.length - (existing?.total ?? 0), stored_bytes: utf8Bytes(json) - Number(existing?.bytes ?? 0) });
     if (existing) {
       await trx.updateTable("datasets").set({ items_json: json, total: items.length, updated_at_gmt: now }).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
     } else {
       await trx.insertInto("datasets").values({ site_id: site.id, name, lang, items_json: json, total: items.length, created_at_gmt: now, updated_at_gmt: now }).execute();
+      await leaveTrash(trx, site.id, "data", id);
     }
+    await reviseDataset(trx, site.id, name, lang, now);
     // What prints the set, within the render budgets with these items, or nothing is stored.
     const trial = await ctx.publisher.check(trx, site.id, [{ kind: "dataset", name }]);
     return { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing, trial };
   });
   const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }], { trial });
   return { dataset: info(row), created, rebaked, warnings };
-}
-
-export interface DatasetDeleteAnswer {
-  deleted: { name: string; lang: string | null; total: number };
-  rebaked: Rebaked;
-}
-
-/** DELETE /data/{name}: the shared set, or with `?lang=xx` that variant. */
-export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName: string, query: { lang?: unknown }): Promise<DatasetDeleteAnswer> {
-  const name = datasetNameFrom(rawName);
-  const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang) ?? "";
-  const row = await ctx.db.selectFrom("datasets").select(["total"]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
-  if (!row) throw fail("dataset_not_found", { name, lang: lang === "" ? null : lang }, lang === "" ? "No shared data set with this name." : `No "${lang}" variant of this data set.`);
-  await ctx.db.transaction().execute(async (trx) => {
-    await holdRoom(trx, site.id);
-    const gone = await trx.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).returning(["total", textBytes(trx, "items_json").as("bytes")]).executeTakeFirst();
-    if (gone) await requireRoom(trx, site.id, { data_items: -gone.total, stored_bytes: -Number(gone.bytes) });
-  });
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }]);
-  return { deleted: { name, lang: lang === "" ? null : lang, total: row.total }, rebaked };
 }
 
 /** GET /data: one page of every set and variant, by name, the shared set before the language variants. */

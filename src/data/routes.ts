@@ -3,9 +3,11 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { commonErrors, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
+import { dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
-import { deleteDataset, listDatasets, putDataset } from "./datasets.ts";
+import { listDatasets, putDataset } from "./datasets.ts";
+import { deleteDataset } from "./delete-service.ts";
 import { resolveSource } from "./sources.ts";
 
 const Str = Type.String();
@@ -13,6 +15,10 @@ const Null = Type.Null();
 const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
 const Dataset = Obj({ name: Str, lang: Type.Union([Str, Null], { description: "null for the shared set" }), total: Type.Integer(), created_at_gmt: Str, updated_at_gmt: Str });
 const Resolved = Success({ site_id: Type.Integer(), source: Str, items: Type.Array(Obj({}, "an item: one of the data set's objects, or a page, menu item, language, the settings or the site")), meta: Obj({}), warnings: Warnings });
+const Planned = Obj(
+  { status: Type.Literal("planned"), total: Type.Integer(), frames: Type.Array(Obj({ id: Str, slug: Str, because: Type.Array(Str) })), pages: Type.Array(Type.Integer()) },
+  "A dry run's: the frames and pages the delete would rebake",
+);
 const Ref = Type.Union([Type.Integer(), Str, Null], { description: "page id, slug or path" });
 
 function body(request: FastifyRequest): Record<string, unknown> {
@@ -79,13 +85,14 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     schema: {
       operationId: "deleteDataset",
       tags,
-      summary: "Delete the shared data set, or with ?lang=xx that language variant",
+      summary: "Delete the shared data set, or with ?lang=xx that language variant; it goes to the trash (GET /trash) with its history. ?dry_run=1: the same answer, the frames that would be rebaked, nothing deleted",
       params: Obj({ name: Str }),
-      querystring: Obj({ lang: Opt(Str) }),
-      response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ name: Str, lang: Type.Union([Str, Null]), total: Type.Integer() }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      querystring: Obj({ lang: Opt(Str), ...DryRunQuery }),
+      response: { 200: Success({ site_id: Type.Integer(), deleted: Obj({ name: Str, lang: Type.Union([Str, Null]), total: Type.Integer() }), rebaked: Type.Union([Rebaked, Planned]), ...DryRunAnswer, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
-    const done = await deleteDataset(ctx, request.site, (request.params as { name: string }).name, request.query as Record<string, unknown>);
-    return ok({ site_id: request.site.id, ...done });
+    const dryRun = dryRunOf(request);
+    const done = await deleteDataset(ctx, request.site, (request.params as { name: string }).name, request.query as Record<string, unknown>, dryRun);
+    return ok({ site_id: request.site.id, ...done, ...(dryRun ? { dry_run: true, applied: false } : {}) });
   });
 }

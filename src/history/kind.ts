@@ -40,6 +40,8 @@ export interface HistoryKind {
   noun: string;
   /** The kind has variants per language, named by `?lang` (data sets). */
   langVariants?: boolean;
+  /** The kind is kept per theme, named by `?theme` (stylesheets; default: the site's theme). */
+  themeVariants?: boolean;
   /**
    * The id revisions are kept under, for a ref (an id or the current slug or name; a data set's
    * `?lang`), and the object's current state. Throws the kind's not-found error (404) otherwise,

@@ -1,5 +1,7 @@
 // Every kind with a history (issue 22): one adapter each, in the order of REVISION_KINDS.
 import { frameHistory } from "./frames.ts";
+import { dataHistory } from "./data.ts";
+import { styleHistory } from "./styles.ts";
 import type { HistoryKind } from "./kind.ts";
 
-export const HISTORY_KINDS: readonly HistoryKind[] = [frameHistory];
+export const HISTORY_KINDS: readonly HistoryKind[] = [frameHistory, dataHistory, styleHistory];

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { listStyles, readStyle } from "./read-service.ts";
 import { deleteStyle, putStyle } from "./write-service.ts";
@@ -60,10 +60,14 @@ export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
     schema: {
       operationId: "deleteStyle",
       tags,
-      summary: "Delete a stylesheet: 409 style_in_use (frames, imported_by) while frames link it or stylesheets import it, unless ?force=1; the frames linking it are rebaked without it",
+      summary: "Delete a stylesheet: 409 style_in_use (frames, imported_by) while frames link it or stylesheets import it, unless ?force=1; the frames linking it are rebaked without it; it goes to the trash (GET /trash) with its history. ?dry_run=1: the same answer, the frames that would be rebaked, nothing deleted",
       params: NameParams,
-      querystring: Obj({ ...ThemeQuery, force: Opt(Type.String({ description: "1 or true: delete even while it is linked or imported" })) }),
-      response: { 200: Success({ site_id: Int, deleted: Obj({ name: Str, theme: Str, bytes: Int, sha256: Str }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      querystring: Obj({ ...ThemeQuery, force: Opt(Type.String({ description: "1 or true: delete even while it is linked or imported" })), ...DryRunQuery }),
+      response: { 200: Success({ site_id: Int, deleted: Obj({ name: Str, theme: Str, bytes: Int, sha256: Str }), rebaked: Type.Union([Rebaked, Planned]), ...DryRunAnswer, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => ok({ site_id: request.site.id, ...(await deleteStyle(ctx, request.site, name(request.params), request.query as { theme?: unknown; force?: unknown })) }));
+  }, async (request) => {
+    const dryRun = dryRunOf(request);
+    const done = await deleteStyle(ctx, request.site, name(request.params), request.query as { theme?: unknown; force?: unknown }, dryRun);
+    return ok({ site_id: request.site.id, ...done, ...(dryRun ? { dry_run: true, applied: false } : {}) });
+  });
 }

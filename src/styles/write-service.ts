@@ -3,7 +3,8 @@
 // of it and of every stylesheet importing it (their addresses change with it), and announces one
 // style change naming them all: the engine rebakes exactly the frames linking one of them.
 // `?dry_run=1` runs the same write in its transaction, answers what would be served and which
-// frames would be rebaked, and rolls it all back.
+// frames would be rebaked, and rolls it all back. Each write records the stylesheet's revision in
+// its transaction; a delete puts it in the trash (issue 22, styles/revision.ts).
 import { createHash } from "node:crypto";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
@@ -25,6 +26,8 @@ import { framesLinking, plannedRebake, type FrameLink, type PlannedRebake } from
 import { cssFrom, styleNameFrom, styleNotFound } from "./names.ts";
 import { importMapOf, themeSheets, type SheetHead } from "./queries.ts";
 import { styleRecord, type StyleRecord } from "./record.ts";
+import { leaveTrash } from "../revisions/trash.ts";
+import { reviseStyle, styleObjectId, trashStyle } from "./revision.ts";
 
 type StyleChange = Extract<Change, { kind: "style" }>;
 
@@ -70,8 +73,17 @@ export interface StyleWriteAnswer {
   warnings: Warning[];
 }
 
-/** PUT /styles/{name} `{css, theme?}`; with `dryRun` nothing is kept and `style.css` is the bundle that would be served. */
-export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: string, body: Record<string, unknown>, dryRun: boolean): Promise<StyleWriteAnswer> {
+export interface PutOptions {
+  /** A stylesheet brought back from the trash: one made again meanwhile is 409 slug_taken (its object id), nothing written. */
+  onlyNew?: boolean;
+}
+
+/**
+ * PUT /styles/{name} `{css, theme?}`; with `dryRun` nothing is kept and `style.css` is the bundle
+ * that would be served. A stylesheet made again under a name in the trash takes its place there,
+ * its history continuing.
+ */
+export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: string, body: Record<string, unknown>, dryRun: boolean, options: PutOptions = {}): Promise<StyleWriteAnswer> {
   const warnings = unknownFields(body, WRITE_FIELDS);
   const name = styleNameFrom(rawName);
   const css = cssFrom(body.css);
@@ -93,6 +105,8 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
     checkImports(name, theme, parsed, sheets);
     await checkMedia(trx, site.id, parsed);
     const existing = sheets.get(name);
+    const id = styleObjectId(theme, name);
+    if (existing && options.onlyNew) throw fail("slug_taken", { id, name, theme }, `Stylesheet "${name}" of theme "${theme}" was made again meanwhile; delete it, then restore.`);
     await requireRoom(trx, site.id, { stored_bytes: head.bytes - (existing?.bytes ?? 0) });
     const columns = { css, bytes: head.bytes, sha256: head.sha256, imports_json: JSON.stringify(head.imports), media_json: JSON.stringify(head.media), updated_at_gmt: head.updated_at_gmt };
     if (existing) {
@@ -100,7 +114,9 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
       await trx.updateTable("styles").set(columns).where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).execute();
     } else {
       await trx.insertInto("styles").values({ site_id: site.id, theme, name, created_at_gmt: head.created_at_gmt, ...columns }).execute();
+      await leaveTrash(trx, site.id, "styles", id);
     }
+    await reviseStyle(trx, site.id, theme, name, head.updated_at_gmt);
     sheets.set(name, head);
     // Its importers' bundles hold it: they are made again, and the frames linking them rebaked.
     const change: StyleChange = { kind: "style", theme, names: [name, ...importersOf([name], importMapOf(sheets))] };
@@ -123,15 +139,17 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
 
 export interface StyleDeleteAnswer {
   deleted: { name: string; theme: string; bytes: number; sha256: string };
-  rebaked: Rebaked;
+  rebaked: Rebaked | PlannedRebake;
 }
 
 /**
  * DELETE /styles/{name}: 409 style_in_use while frames link it (or a stylesheet importing it) or
  * other stylesheets import it, unless `?force=1`. Its importers are bundled without it, and the
- * frames linking any of them rebaked, so pages drop the link.
+ * frames linking any of them rebaked, so pages drop the link. It goes to the trash with its
+ * history. With `dryRun` the same delete runs in its transaction, is answered (`rebaked` planned)
+ * and rolled back.
  */
-export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: string, query: { theme?: unknown; force?: unknown }): Promise<StyleDeleteAnswer> {
+export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: string, query: { theme?: unknown; force?: unknown }, dryRun = false): Promise<StyleDeleteAnswer> {
   const name = styleNameFrom(rawName);
   const { theme } = await themeFrom(ctx.db, site.id, query.theme);
   const force = forceFrom(query.force);
@@ -148,8 +166,11 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
     throw fail("style_in_use", { name, theme, frames, imported_by: importedBy }, `${who.join(", ")} use${who.length === 1 ? "s" : ""} this stylesheet; pass ?force=1 to delete it anyway.`);
   }
   const now = ctx.clock();
-  await ctx.db.transaction().execute(async (trx) => {
+  const change: StyleChange = { kind: "style", theme, names: [name, ...importers] };
+  const planned = await dryRunnable<PlannedRebake | undefined>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
     await holdRoom(trx, site.id);
+    // Its CSS kept as its last revision, then the trash entry: a restore brings it back.
+    await trashStyle(trx, site.id, theme, name, gmt(now));
     const gone = await trx.deleteFrom("styles").where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).returning("bytes").executeTakeFirst();
     if (!gone) throw styleNotFound(name, theme);
     await requireRoom(trx, site.id, { stored_bytes: -Number(gone.bytes) });
@@ -157,7 +178,8 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
     // Bundled without it (an import of a stylesheet that is gone prints nothing).
     await refreshCopies(trx, now, site.id, theme, importers, { refuse: false });
     await dropExpiredCopies(trx, now, site.id);
+    return dryRun ? await plannedRebake(trx, site.id, change) : undefined;
   });
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "style", theme, names: [name, ...importers] }]);
+  const rebaked = planned ?? (await ctx.publisher.changed(site.id, [change]));
   return { deleted: { name, theme, bytes: sheet.bytes, sha256: sheet.sha256 }, rebaked };
 }

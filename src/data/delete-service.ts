@@ -1,0 +1,62 @@
+// DELETE /data/{name} (CONTRACT §6; issue 22): the shared set, or with `?lang=xx` that variant.
+// The set's last state is kept as its last revision and it goes to the trash in the deleting
+// transaction (data/revision.ts), so POST /trash/data/{id}/restore brings it back. `?dry_run=1`
+// runs the same delete in its transaction, answers what it would answer (`rebaked` planned: the
+// frames that read the set and the published pages on them) and rolls it all back.
+import { gmt } from "../clock.ts";
+import { siteIndex } from "../frames/graph.ts";
+import type { Change, Rebaked, ServiceContext } from "../publish/contract.ts";
+import { byCodeUnits } from "../publish/report.ts";
+import { textBytes } from "../quotas/bytes.ts";
+import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import { checkLangIn, languageState } from "../site/languages.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { Db } from "../store/database.ts";
+import { dryRunnable } from "../store/dry-run.ts";
+import { datasetNameFrom, datasetNotFound } from "./datasets.ts";
+import { trashDataset } from "./revision.ts";
+
+/** What a dry run answers for `rebaked`: the frames the delete would rebake, and the published pages on them. */
+export interface PlannedRebake {
+  status: "planned";
+  total: number;
+  frames: Array<{ id: string; slug: string; because: string[] }>;
+  pages: number[];
+}
+
+export interface DatasetDeleteAnswer {
+  deleted: { name: string; lang: string | null; total: number };
+  rebaked: Rebaked | PlannedRebake;
+}
+
+/** The frames and pages a change of the set would rebake, asked of the index the publish engine asks. */
+async function plannedRebake(db: Db, siteId: number, change: Change): Promise<PlannedRebake> {
+  const index = await siteIndex(db, siteId);
+  const frames = [...index.affectedBy([change])]
+    .flatMap(([slug, because]) => {
+      const node = index.get(slug);
+      return node ? [{ id: node.id, slug, because }] : [];
+    })
+    .sort((a, b) => byCodeUnits(a.slug, b.slug));
+  if (frames.length === 0) return { status: "planned", total: 0, frames: [], pages: [] };
+  const pages = await db.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "in", frames.map((frame) => frame.id)).where("status", "=", "publish").orderBy("id").execute();
+  return { status: "planned", total: frames.length, frames, pages: pages.map((page) => page.id) };
+}
+
+/** DELETE /data/{name}: the shared set, or with `?lang=xx` that variant; with `dryRun` nothing is changed. */
+export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName: string, query: { lang?: unknown }, dryRun = false): Promise<DatasetDeleteAnswer> {
+  const name = datasetNameFrom(rawName);
+  const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang) ?? "";
+  const change: Change = { kind: "dataset", name };
+  const done = await dryRunnable<{ total: number; planned: PlannedRebake | undefined }>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+    await holdRoom(trx, site.id);
+    const row = await trx.selectFrom("datasets").select(["total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+    if (!row) throw datasetNotFound(name, lang);
+    await trashDataset(trx, site.id, name, lang, gmt(ctx.clock()));
+    await trx.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
+    await requireRoom(trx, site.id, { data_items: -row.total, stored_bytes: -Number(row.bytes) });
+    return { total: row.total, planned: dryRun ? await plannedRebake(trx, site.id, change) : undefined };
+  });
+  const rebaked = done.planned ?? (await ctx.publisher.changed(site.id, [change]));
+  return { deleted: { name, lang: lang === "" ? null : lang, total: done.total }, rebaked };
+}
