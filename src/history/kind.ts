@@ -40,6 +40,8 @@ export interface HistoryKind {
   noun: string;
   /** The kind has variants per language, named by `?lang` (data sets). */
   langVariants?: boolean;
+  /** How `?lang` reads for this kind, when not a data set's variant (pages: the language a slug or path is looked up in). */
+  langDescription?: string;
   /** The kind is kept per theme, named by `?theme` (stylesheets; default: the site's theme). */
   themeVariants?: boolean;
   /**

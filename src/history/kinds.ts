@@ -1,7 +1,8 @@
 // Every kind with a history (issue 22): one adapter each, in the order of REVISION_KINDS.
 import { frameHistory } from "./frames.ts";
+import { pageHistory } from "./pages.ts";
 import { dataHistory } from "./data.ts";
 import { styleHistory } from "./styles.ts";
 import type { HistoryKind } from "./kind.ts";
 
-export const HISTORY_KINDS: readonly HistoryKind[] = [frameHistory, dataHistory, styleHistory];
+export const HISTORY_KINDS: readonly HistoryKind[] = [frameHistory, pageHistory, dataHistory, styleHistory];

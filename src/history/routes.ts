@@ -51,7 +51,7 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
   const n = (request: FastifyRequest) => (request.params as { n: string }).n;
   const params = Obj({ [adapter.param]: Type.String({ description: `the ${noun}'s id or current ${adapter.param === "ref" ? "slug" : "name"}` }) });
   const paramsN = Obj({ ...params.properties, n: Type.String({ description: "a revision number (1, 2, …)" }) });
-  const lang: Record<string, TSchema> = adapter.langVariants ? { lang: Opt(Type.String({ description: "the language variant (default: the shared set)" })) } : {};
+  const lang: Record<string, TSchema> = adapter.langVariants ? { lang: Opt(Type.String({ description: adapter.langDescription ?? "the language variant (default: the shared set)" })) } : {};
   if (adapter.themeVariants) lang.theme = Opt(Type.String({ description: "the theme (default: the site's theme setting)" }));
   const ifMatch = adapter.kind === "frames" ? { headers: Obj({ "if-match": Opt(Type.String({ description: "the frame's ETag: a stale one is 412 precondition_failed, nothing written" })) }) } : {};
   const Head = { site_id: Int, kind: Kind, id: Str };
