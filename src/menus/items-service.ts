@@ -8,6 +8,7 @@ import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { answeredOf } from "./answered.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
@@ -17,6 +18,7 @@ import { deleteItems, itemsOfMenu, locationNamesOfMenu, locationRows, touchMenu,
 import { menuBrief, menuView, type ItemRecord } from "./record.ts";
 import { readItemsAtFor } from "./read-service.ts";
 import { resolveMenu, type ResolvedMenu } from "./refs.ts";
+import { reviseMenus } from "./revision.ts";
 import { invalidEntry, pageFacts, resolveOne } from "./resolve.ts";
 import { ItemTree, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
 import { checkMenu, itemValues, publishMenu, writeTree, type TreeWrite } from "./write.ts";
@@ -94,6 +96,7 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
     const held = await lockedTree(trx, menu, at, locations);
     const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
     const written = await writeTree(trx, site.id, menu.id, plan.items, at, held, answered);
+    await reviseMenus(trx, site.id, [menu.id], at);
     return { ...written, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
   });
   if (renewed.length > 0) warnings.push(renewedWarning(renewed));
@@ -146,6 +149,7 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
       .values(itemValues(site.id, menu.id, parent, nextPosition(tree.level(parent)), single.item, pageId, at))
       .returning("id")
       .executeTakeFirstOrThrow();
+    await reviseMenus(trx, site.id, [menu.id], at);
     return { id: row.id, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
   });
   const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id }, trial);
@@ -201,6 +205,7 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
     }
     await trx.updateTable("menu_items").set(set).where("id", "=", id).execute();
     if (set.parent_id !== undefined) await renumber(trx, tree.level(from).filter((r) => r.id !== id), at);
+    await reviseMenus(trx, site.id, [menu.id], at);
     return checkMenu(ctx, trx, site.id, menu.id, locations);
   });
 
@@ -216,22 +221,24 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
   return { fields: { site_id: site.id, menu: menuShort(menu), item, current: after, rebaked }, warnings };
 }
 
-export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body) {
+/** DELETE …/items/{id}: the item with its branch; with `dryRun` the same answer and nothing written. */
+export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body, dryRun = false) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const id = itemIdFrom(itemRef, menu);
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  const { removed, total } = await ctx.db.transaction().execute(async (trx) => {
+  const { removed, total } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
     const tree = await lockedTree(trx, menu, at, locations);
     if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
     const branch = tree.branch(id);
     await deleteItems(trx, menu.id, branch);
     const parent = tree.parentOf(id);
     await renumber(trx, tree.level(parent).filter((row) => row.id !== id), at);
+    await reviseMenus(trx, site.id, [menu.id], at);
     return { removed: branch, total: tree.size - branch.length };
   });
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), removed });
-  return { fields: { site_id: site.id, menu: menuShort(menu), removed, total, rebaked }, warnings: [] as Warning[] };
+  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), removed });
+  return { fields: { site_id: site.id, menu: menuShort(menu), removed, total, rebaked, ...(dryRun ? { dry_run: true, applied: false } : {}) }, warnings: [] as Warning[] };
 }
 
 function reorderIds(value: unknown): number[] {
@@ -273,6 +280,7 @@ export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: stri
     const byId = new Map(current.map((row) => [row.id, row]));
     const final = [...order.map((id) => byId.get(id)!), ...rest];
     await renumber(trx, final, at);
+    await reviseMenus(trx, site.id, [menu.id], at);
     return { appended: rest.map((row) => row.id), level: final.map((row) => row.id) };
   });
   if (appended.length > 0) warnings.push(warning("items_appended", "Items of the level that order did not name were placed after the named ones.", { appended }));

@@ -6,11 +6,15 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { ServiceContext } from "../publish/contract.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import type { Db } from "../store/database.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
 import { readBack, type MapWrite } from "./menu-service.ts";
 import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
+import { reviseMenus } from "./revision.ts";
 import { checkMenu, publishMenu } from "./write.ts";
 
 const KNOWN = ["location", "lang", "theme"];
@@ -35,7 +39,8 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
   // The locations it held before the write and holds after it: both print anew.
   const { locations, trial } = await ctx.db.transaction().execute(async (trx) => {
     // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
-    if (!(await touchMenu(trx, menu.id, gmt(ctx.clock())))) throw fail("menu_not_found", { ref });
+    const at = gmt(ctx.clock());
+    if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref });
     const before = await locationNamesOfMenu(trx, menu.id);
     for (const write of writes) {
       const held = await mapEntry(trx, site.id, theme, location, write.key);
@@ -43,6 +48,8 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
       await writeMapEntry(trx, site.id, theme, location, write.key, menu.id);
     }
     const locations = [...before, ...(await locationNamesOfMenu(trx, menu.id))];
+    // The menus that held the entries lost them: each is revised with this one.
+    await reviseMenus(trx, site.id, [menu.id, ...replaced.map((entry) => entry.menu_id)], at);
     return { locations, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
   });
   const back = await readBack(ctx, site.id, writes, menu.id);
@@ -69,13 +76,14 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
   };
 }
 
-export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+/** DELETE /menus/{ref}/location; with `dryRun` the same answer and nothing written or rebaked. */
+export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>, dryRun = false) {
   const warnings = unknownKeys(body);
   const location = locationFrom(body.location ?? query.location, true)!;
   const { menu, lang, theme, state } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
   const keys = writeKeys(state, lang);
   const locations: string[] = [];
-  const freed = await ctx.db.transaction().execute(async (trx) => {
+  const freed = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
     // The locations it held before and holds after print anew. (No row lock needed: freeing only
     // removes, so a concurrent items write of this menu reads more locations, never fewer.)
     locations.push(...(await locationNamesOfMenu(trx, menu.id)));
@@ -92,12 +100,15 @@ export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: st
       if (Number(result.numDeletedRows) > 0) out.push({ location, lang: langOfKey(key), theme, map: mapName(key) });
     }
     locations.push(...(await locationNamesOfMenu(trx, menu.id)));
+    await reviseMenus(trx, site.id, [menu.id], gmt(ctx.clock()));
     return out;
   });
   if (freed.length === 0) warnings.push(warning("not_assigned", `"${menu.name}" was not assigned to "${location}" there; nothing was freed.`, { location, lang, theme }));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme });
+  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme });
+  // A dry run answers the assignments as the delete would leave them.
+  const assigned = assignedOf(await locationRows(ctx.db, site.id, theme), menu.id).filter((entry) => !dryRun || !freed.some((gone) => gone.location === entry.location && gone.lang === entry.lang));
   return {
-    fields: { site_id: site.id, menu: menuBrief(menu), freed_locations: freed, assigned: assignedOf(await locationRows(ctx.db, site.id, theme), menu.id), rebaked },
+    fields: { site_id: site.id, menu: menuBrief(menu), freed_locations: freed, assigned, rebaked, ...(dryRun ? { dry_run: true, applied: false } : {}) },
     warnings,
   };
 }

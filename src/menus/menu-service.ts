@@ -9,12 +9,17 @@ import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { isUniqueViolation } from "../store/errors.ts";
+import { dryRunnable } from "../store/dry-run.ts";
+import type { Db } from "../store/database.ts";
+import { nothingRebaked } from "../publish/report.ts";
 import type { ServiceContext, Trial } from "../publish/contract.ts";
+import { toTrash } from "../revisions/trash.ts";
 import { checkPageUrls } from "./answered.ts";
 import { parseTree, type ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
 import { itemsOfMenu, locationRows, locationsOfMenu, mapEntry, menuBySlug, menuSlugs, touchMenu, writeMapEntry, THEME_MAP, type MenuRow } from "./queries.ts";
 import { menuBrief, menuView } from "./record.ts";
+import { keptLocations, reviseMenus } from "./revision.ts";
 import { termRecord } from "./read-service.ts";
 import { resolveMenu } from "./refs.ts";
 import { pageFacts, resolveTree } from "./resolve.ts";
@@ -57,7 +62,7 @@ export function allowInvalidFrom(value: unknown): boolean {
   return value;
 }
 
-function slugTaken(occupant: MenuRow | undefined, slug: string) {
+export function slugTaken(occupant: MenuRow | undefined, slug: string) {
   return fail("slug_taken", { field: "slug", slug, id: occupant?.id ?? null, name: occupant?.name ?? null }, "Another menu already has this slug.");
 }
 
@@ -138,7 +143,9 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
           .executeTakeFirstOrThrow();
         await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
         const { submitted: ids } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
-        for (const write of writes) await writeMapEntry(trx, site.id, write.theme, write.location, write.key, inserted.id);
+        // A menu that held the location loses it: its state changes too.
+        const displaced = await writeMapEntries(trx, site.id, writes, inserted.id);
+        await reviseMenus(trx, site.id, [inserted.id, ...displaced], at);
         const trial = location === null ? undefined : await checkMenu(ctx, trx, site.id, inserted.id, [location]);
         return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids, trial };
       });
@@ -187,12 +194,13 @@ export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string,
   let row = menu;
   if (changed.length > 0) {
     try {
-      row = await ctx.db
-        .updateTable("menus")
-        .set({ name, slug, updated_at_gmt: gmt(ctx.clock()) })
-        .where("id", "=", menu.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      row = await ctx.db.transaction().execute(async (trx) => {
+        const at = gmt(ctx.clock());
+        const updated = await trx.updateTable("menus").set({ name, slug, updated_at_gmt: at }).where("id", "=", menu.id).returningAll().executeTakeFirst();
+        if (!updated) throw fail("menu_not_found", { ref });
+        await reviseMenus(trx, site.id, [menu.id], at);
+        return updated;
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw slugTaken(await menuBySlug(ctx.db, site.id, slug), slug);
       throw error;
@@ -204,19 +212,38 @@ export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string,
   return { fields: { site_id: site.id, menu: await termRecord(ctx.db, row), changed }, warnings };
 }
 
-export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+/** Writes location-map entries for a menu; answers the other menus that held them before. */
+export async function writeMapEntries(trx: Db, siteId: number, writes: readonly MapWrite[], menuId: number): Promise<number[]> {
+  const displaced: number[] = [];
+  for (const write of writes) {
+    const held = await mapEntry(trx, siteId, write.theme, write.location, write.key);
+    if (held !== undefined && held !== menuId) displaced.push(held);
+    await writeMapEntry(trx, siteId, write.theme, write.location, write.key, menuId);
+  }
+  return displaced;
+}
+
+/**
+ * DELETE /menus/{ref}: its last state is kept as a revision and it goes to the trash with the
+ * location entries it held (a restore gives them back where still free). With `dryRun` the
+ * answer is the same and nothing is written or rebaked.
+ */
+export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>, dryRun = false) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
-  const { removed, freed } = await ctx.db.transaction().execute(async (trx) => {
+  const { removed, freed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+    const at = gmt(ctx.clock());
     // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.
-    if (!(await touchMenu(trx, menu.id, gmt(ctx.clock())))) throw fail("menu_not_found", { ref });
+    if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref });
     const places = await locationsOfMenu(trx, menu.id);
+    await reviseMenus(trx, site.id, [menu.id], at);
+    await toTrash(trx, site.id, "menus", String(menu.id), menu.slug, at, { name: menu.name, locations: keptLocations(places) });
     const items = await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).executeTakeFirst();
     await trx.deleteFrom("menu_locations").where("menu_id", "=", menu.id).execute();
     await trx.deleteFrom("menus").where("id", "=", menu.id).execute();
     return { removed: Number(items.numDeletedRows), freed: places };
   });
   // The locations it held print nothing now, or a data set standing in.
-  const rebaked = await publishMenu(ctx, site.id, menu.id, freed.map((row) => row.location), { deleted: menuBrief(menu) });
+  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, freed.map((row) => row.location), { deleted: menuBrief(menu) });
   return {
     fields: {
       site_id: site.id,
@@ -224,6 +251,7 @@ export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string
       removed_items: removed,
       freed_locations: freed.map((row) => ({ location: row.location, lang: row.lang === THEME_MAP ? null : row.lang, theme: row.theme, map: row.lang === THEME_MAP ? "theme" : "language" })),
       rebaked,
+      ...(dryRun ? { dry_run: true, applied: false } : {}),
     },
     warnings: [] as Warning[],
   };

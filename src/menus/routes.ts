@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { commonErrors, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import { type Warning } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
+import { dryRunOf, DryRunQuery } from "../http/request.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { addItem, deleteItem, patchItem, reorderItems, replaceItems } from "./items-service.ts";
 import { deleteLocation, putLocation } from "./location-service.ts";
@@ -66,6 +67,7 @@ const ParentId = ServiceChecked(Type.Union([ItemId, Null]), "the parent item's i
 const MenuBrief = Obj({ id: Int, name: Str, slug: Str });
 const Invalid = Type.Array(Obj({ at: Str, page: Int, title: Type.Union([Str, Null]), status: Type.Union([Str, Null]), reason: Str }, "an item left out: it points to a page not public now"));
 const Freed = Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null]), theme: Str, map: Str }));
+const DryRun = { dry_run: Opt(Type.Literal(true)), applied: Opt(Type.Literal(false, { description: "with ?dry_run=1: nothing was written" })) };
 
 type Body = Record<string, unknown>;
 
@@ -139,12 +141,12 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     schema: {
       operationId: "deleteMenu",
       tags,
-      summary: "Delete a menu with its items; frees its locations in every theme and language map",
+      summary: "Delete a menu with its items; frees its locations in every theme and language map; it goes to the trash (GET /trash) with its history. ?dry_run=1: the same answer, nothing deleted",
       params: MenuRef,
-      querystring: Selectors,
-      response: { 200: Success({ site_id: Int, deleted: MenuBrief, removed_items: Int, freed_locations: Freed, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      querystring: Obj({ ...Selectors.properties, ...DryRunQuery }),
+      response: { 200: Success({ site_id: Int, deleted: MenuBrief, removed_items: Int, freed_locations: Freed, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await deleteMenu(ctx, request.site, param(request, "ref"), body(request), query(request))));
+  }, async (request) => answer(await deleteMenu(ctx, request.site, param(request, "ref"), body(request), query(request), dryRunOf(request))));
 
   scope.put("/menus/:ref/location", {
     schema: {
@@ -172,12 +174,12 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     schema: {
       operationId: "deleteMenuLocation",
       tags,
-      summary: "Take the menu off a location (per language and theme); not in the spec, which has no other way",
+      summary: "Take the menu off a location (per language and theme); not in the spec, which has no other way. ?dry_run=1: the same answer, nothing freed",
       params: MenuRef,
-      querystring: Obj({ location: Opt(Str), lang: Opt(Str), theme: Opt(Str) }),
-      response: { 200: Success({ site_id: Int, menu: MenuBrief, freed_locations: Freed, assigned: Assigned, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      querystring: Obj({ location: Opt(Str), lang: Opt(Str), theme: Opt(Str), ...DryRunQuery }),
+      response: { 200: Success({ site_id: Int, menu: MenuBrief, freed_locations: Freed, assigned: Assigned, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await deleteLocation(ctx, request.site, param(request, "ref"), body(request), query(request))));
+  }, async (request) => answer(await deleteLocation(ctx, request.site, param(request, "ref"), body(request), query(request), dryRunOf(request))));
 
   scope.put("/menus/:ref/items", {
     schema: {
@@ -228,12 +230,12 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     schema: {
       operationId: "deleteMenuItem",
       tags,
-      summary: "Delete an item with its branch",
+      summary: "Delete an item with its branch. ?dry_run=1: the same answer, nothing deleted",
       params: ItemParams,
-      querystring: Selectors,
-      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), removed: Type.Array(Int), total: Int, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+      querystring: Obj({ ...Selectors.properties, ...DryRunQuery }),
+      response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), removed: Type.Array(Int), total: Int, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await deleteItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request))));
+  }, async (request) => answer(await deleteItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request), dryRunOf(request))));
 
   scope.post("/menus/:ref/reorder", {
     schema: {

@@ -107,8 +107,8 @@ async function updateKept(trx: Db, row: ItemRow, values: ItemValues): Promise<vo
     .execute();
 }
 
-async function insertItem(trx: Db, values: ItemValues): Promise<number> {
-  const row = await trx.insertInto("menu_items").values(values).returning("id").executeTakeFirstOrThrow();
+async function insertItem(trx: Db, values: ItemValues, id?: number): Promise<number> {
+  const row = await trx.insertInto("menu_items").values(id === undefined ? values : { ...values, id }).returning("id").executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -128,9 +128,10 @@ export interface TreeWrite {
  * order, parents before children, so a parent id always names a row that exists; held items the
  * tree no longer names are deleted last, after their kept children have moved away. With
  * `answered` (what the held items answered), a kept item's title and url sent as answered are
- * stored as they were (answered.ts).
+ * stored as they were (answered.ts). `reuse`: ids no row holds that an item naming them takes
+ * back (a restore of a revision or of a deleted menu: ids once issued are never issued again).
  */
-export async function writeTree(trx: Db, siteId: number, menuId: number, items: readonly Planned[], at: string, held: ItemTree<ItemRow> | null, answered?: Answered): Promise<TreeWrite> {
+export async function writeTree(trx: Db, siteId: number, menuId: number, items: readonly Planned[], at: string, held: ItemTree<ItemRow> | null, answered?: Answered, reuse?: ReadonlySet<number>): Promise<TreeWrite> {
   const submitted = new Map<number, string>();
   const renewed: TreeWrite["renewed"] = [];
   const queue: Array<{ level: readonly Planned[]; parent: number }> = [{ level: items, parent: 0 }];
@@ -141,9 +142,10 @@ export async function writeTree(trx: Db, siteId: number, menuId: number, items: 
       const kept = input.id === undefined ? undefined : held?.get(input.id);
       const fields = kept && answered ? { ...input, ...asStored(input, pageId, kept, answered) } : input;
       const values = itemValues(siteId, menuId, parent, index + 1, fields, pageId, at);
-      if (input.id !== undefined && !kept) renewed.push({ at: input.at, id: input.id });
+      const reused = !kept && input.id !== undefined && reuse?.has(input.id) ? input.id : undefined;
+      if (input.id !== undefined && !kept && reused === undefined) renewed.push({ at: input.at, id: input.id });
       if (kept) await updateKept(trx, kept, values);
-      const id = kept ? kept.id : await insertItem(trx, values);
+      const id = kept ? kept.id : await insertItem(trx, values, reused);
       submitted.set(id, input.at);
       if (children.length > 0) queue.push({ level: children, parent: id });
     }

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { bodyOf } from "../http/request.ts";
+import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { deleteSidebar, listSidebars, putSidebar, readSidebar } from "./service.ts";
@@ -81,6 +81,13 @@ export function sidebarRoutes(scope: FastifyInstance, ctx: ServiceContext): void
   });
 
   scope.delete("/sidebars/:name", {
-    schema: { operationId: "deleteSidebar", tags, summary: "Delete a sidebar (every language's tree)", params: NameParams, response: { 200: Success({ site_id: Int, deleted: Obj({ name: Str }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, ...(await deleteSidebar(ctx, request.site, name(request.params))) }));
+    schema: {
+      operationId: "deleteSidebar",
+      tags,
+      summary: "Delete a sidebar (every language's tree); it goes to the trash (GET /trash) with its history. ?dry_run=1: the same answer, nothing deleted",
+      params: NameParams,
+      querystring: Obj(DryRunQuery),
+      response: { 200: Success({ site_id: Int, deleted: Obj({ name: Str }), rebaked: Rebaked, dry_run: Opt(Type.Literal(true)), applied: Opt(Type.Literal(false, { description: "with ?dry_run=1: nothing was written" })), warnings: Warnings }), ...commonErrors },
+    },
+  }, async (request) => ok({ site_id: request.site.id, ...(await deleteSidebar(ctx, request.site, name(request.params), dryRunOf(request))) }));
 }

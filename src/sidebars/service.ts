@@ -7,14 +7,18 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { Rebaked, ServiceContext } from "../publish/contract.ts";
-import { candidateOf } from "../pages/refs.ts";
-import { invalidEntry, pageFacts, resolveOne, resolvePageRef, type InvalidItem } from "../menus/resolve.ts";
+import { nothingRebaked } from "../publish/report.ts";
+import type { InvalidItem } from "../menus/resolve.ts";
+import { leaveTrash, toTrash } from "../revisions/trash.ts";
 import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
-import { flattenIn, sidebarNameFrom, treeFrom, type ItemIn } from "./input.ts";
-import { answeredItems, countItems, flattenStored, storedItems, treeKey, type SidebarItem, type StoredItem, type TreeRow } from "./tree.ts";
+import { dryRunnable } from "../store/dry-run.ts";
+import { sidebarNameFrom } from "./input.ts";
+import { reviseSidebars } from "./revision.ts";
+import { answeredItems, countItems, treeKey, type SidebarItem, type TreeRow } from "./tree.ts";
+import { prepareTree, storeTrees, treesOf } from "./write.ts";
 
 export interface SidebarAnswer {
   name: string;
@@ -22,10 +26,6 @@ export interface SidebarAnswer {
   root: number | null;
   lang: string | null;
   items: SidebarItem[];
-}
-
-async function treesOf(db: Db, siteId: number, name: string): Promise<TreeRow[]> {
-  return db.selectFrom("sidebar_trees").selectAll().where("site_id", "=", siteId).where("name", "=", name).orderBy("lang").execute();
 }
 
 /** The language codes with a tree of their own ('' stands for the default language), in the site's order. */
@@ -63,22 +63,6 @@ export async function readSidebar(ctx: Pick<ServiceContext, "db" | "publicPort">
   return { name, root: tree.root_id, lang, items: await answeredItems(ctx.db, site.id, addressing, tree, lang) };
 }
 
-/** Page references resolved to ids (in the tree's language first): 409 sidebar_items_unresolved with `errors`. */
-async function resolvedPages(db: Db, site: SiteRow, items: readonly ItemIn[], lang: string | null): Promise<Map<ItemIn, number>> {
-  const state = await languageState(db, site.id);
-  const out = new Map<ItemIn, number>();
-  const errors: Array<Record<string, unknown>> = [];
-  for (const item of flattenIn(items)) {
-    if (item.kind !== "page") continue;
-    const found = await resolvePageRef(db, site.id, item.page, lang, state);
-    if ("found" in found) out.set(item, found.found.id);
-    else if ("candidates" in found) errors.push({ at: item.at, page: item.page, error: "ambiguous_page", message: "Several pages match; use the id or the full path.", candidates: found.candidates.map(candidateOf) });
-    else errors.push({ at: item.at, page: item.page, error: "page_not_found", message: "No page has this id, slug or path." });
-  }
-  if (errors.length > 0) throw fail("sidebar_items_unresolved", { errors: errors.slice(0, 50), total_errors: errors.length });
-  return out;
-}
-
 export interface SidebarWriteAnswer {
   sidebar: SidebarAnswer;
   created: boolean;
@@ -106,58 +90,34 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
   const key = treeKey(addressing, lang);
 
-  let rootId: number | null = null;
-  let input: ItemIn[] = [];
-  let pages = new Map<ItemIn, number>();
-  const invalid: InvalidItem[] = [];
-  if (hasRoot) {
-    if (typeof body.root !== "number" && typeof body.root !== "string") throw fail("invalid_field", { field: "root", expected: "a page id, slug or path" }, "root must be a page id, a slug or a path.");
-    rootId = await resolveOne(ctx.db, site.id, body.root, lang, state);
-  } else {
-    input = treeFrom(body.items);
-    pages = await resolvedPages(ctx.db, site, input, lang);
-    const facts = await pageFacts(ctx.db, site.id, pages.values());
-    for (const [item, id] of pages) if (!facts.get(id)!.valid) invalid.push(invalidEntry(item.at, facts.get(id)!));
-    if (invalid.length > 0 && !options.allowInvalid) throw fail("sidebar_items_invalid", { invalid });
-    // A label equal to the page's title is no label of its own: it follows the title.
-    for (const [item, id] of pages) if (item.kind === "page" && item.label === facts.get(id)?.page?.title) item.label = null;
-  }
-
+  const tree = await prepareTree(ctx, site.id, body, key, lang, state, options);
   const now = gmt(ctx.clock());
   const created = await ctx.db.transaction().execute(async (trx) => {
-    const existing = await trx.selectFrom("sidebars").select("next_item_id").where("site_id", "=", site.id).where("name", "=", name).executeTakeFirst();
-    if (!existing) await trx.insertInto("sidebars").values({ site_id: site.id, name, next_item_id: 1, created_at_gmt: now, updated_at_gmt: now }).execute();
-    const known = new Set(existing ? (await treesOf(trx, site.id, name)).flatMap((row) => flattenStored(storedItems(row)).map((item) => item.id)) : []);
-    let next = existing?.next_item_id ?? 1;
-    const skip = new Set(invalid.map((entry) => entry.at));
-    const store = (list: readonly ItemIn[]): StoredItem[] =>
-      list.flatMap((item): StoredItem[] => {
-        if (skip.has(item.at)) return [];
-        if (item.id !== null && !known.has(item.id)) warnings.push(warning("item_id_ignored", `Item ${item.id} is no item of this sidebar; the item got a new id.`, { at: item.at, id: item.id }));
-        const id = item.id !== null && known.has(item.id) ? item.id : next++;
-        known.add(id);
-        if (item.kind === "page") return [{ id, kind: "page", page: pages.get(item)!, label: item.label }];
-        if (item.kind === "link") return [{ id, kind: "link", url: item.url, label: item.label }];
-        return [{ id, kind: "section", label: item.label, open: item.open, items: store(item.items) }];
-      });
-    const itemsJson = JSON.stringify(store(input));
-    await trx.updateTable("sidebars").set({ next_item_id: next, updated_at_gmt: now }).where("site_id", "=", site.id).where("name", "=", name).execute();
-    await trx.insertInto("sidebar_trees").values({ site_id: site.id, name, lang: key, root_id: rootId, items_json: itemsJson, updated_at_gmt: now })
-      .onConflict((oc) => oc.columns(["site_id", "name", "lang"]).doUpdateSet({ root_id: rootId, items_json: itemsJson, updated_at_gmt: now }))
-      .execute();
-    return !existing;
+    const made = await storeTrees(trx, site.id, name, [tree], now, warnings);
+    // A sidebar made again under the name of a deleted one continues its history.
+    if (made) await leaveTrash(trx, site.id, "sidebars", name);
+    await reviseSidebars(trx, site.id, [name], now);
+    return made;
   });
   const rebaked = await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }]);
-  return { sidebar: await readSidebar(ctx, site, name, { lang: lang ?? undefined }), created, invalid, rebaked, warnings };
+  return { sidebar: await readSidebar(ctx, site, name, { lang: lang ?? undefined }), created, invalid: tree.invalid, rebaked, warnings };
 }
 
-/** DELETE /sidebars/{name}: every language's tree; frames printing it print nothing for it. */
-export async function deleteSidebar(ctx: ServiceContext, site: SiteRow, rawName: string): Promise<{ deleted: { name: string }; rebaked: Rebaked }> {
+/**
+ * DELETE /sidebars/{name}: every language's tree; frames printing it print nothing for it. Its
+ * last state is kept as a revision and it goes to the trash. With `dryRun` the same answer and
+ * nothing written or rebaked.
+ */
+export async function deleteSidebar(ctx: ServiceContext, site: SiteRow, rawName: string, dryRun = false): Promise<{ deleted: { name: string }; rebaked: Rebaked; dry_run?: true; applied?: false }> {
   const name = sidebarNameFrom(rawName);
-  const gone = await ctx.db.transaction().execute(async (trx) => {
+  await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+    const now = gmt(ctx.clock());
+    await reviseSidebars(trx, site.id, [name], now);
     await trx.deleteFrom("sidebar_trees").where("site_id", "=", site.id).where("name", "=", name).execute();
-    return trx.deleteFrom("sidebars").where("site_id", "=", site.id).where("name", "=", name).executeTakeFirst();
+    const gone = await trx.deleteFrom("sidebars").where("site_id", "=", site.id).where("name", "=", name).executeTakeFirst();
+    if (Number(gone.numDeletedRows) === 0) throw fail("sidebar_not_found", { name });
+    await toTrash(trx, site.id, "sidebars", name, name, now);
   });
-  if (Number(gone.numDeletedRows) === 0) throw fail("sidebar_not_found", { name });
+  if (dryRun) return { deleted: { name }, rebaked: nothingRebaked(), dry_run: true, applied: false };
   return { deleted: { name }, rebaked: await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }]) };
 }

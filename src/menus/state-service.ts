@@ -1,0 +1,151 @@
+// Writing a menu's state as a revision kept it (issue 22, docs/revisions.md): a restore of a
+// revision (the menu keeps its current name and slug; its tree and the location entries it held
+// become the revision's) and a deleted menu made again under its id from its last revision. Each
+// is one transaction that takes the menu's row, checks the render budgets, records the revision
+// and is published as any menu write. Items keep their ids where no row holds them (ids are never
+// issued twice); items pointing to pages not public now are written as they were, with a warning;
+// a location entry another menu holds now stays that menu's, with a warning.
+import { gmt } from "../clock.ts";
+import { fail } from "../errors.ts";
+import { warning, type Warning } from "../warnings.ts";
+import type { ServiceContext } from "../publish/contract.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { Db } from "../store/database.ts";
+import { isUniqueViolation } from "../store/errors.ts";
+import type { ItemInput } from "./input.ts";
+import { assignedOf, themeFrom } from "./locations.ts";
+import { slugTaken } from "./menu-service.ts";
+import { itemsOfMenu, locationNamesOfMenu, locationRows, locationsOfMenu, mapEntry, menuById, menuBySlug, touchMenu, writeMapEntry, THEME_MAP, type ItemRow, type MenuRow } from "./queries.ts";
+import { menuBrief, menuView } from "./record.ts";
+import { invalidEntry, pageFacts } from "./resolve.ts";
+import { reviseMenus, type KeptItem, type KeptLocation, type MenuState } from "./revision.ts";
+import { ItemTree } from "./tree.ts";
+import { checkMenu, publishMenu, writeTree, type Planned } from "./write.ts";
+
+/** The kept tree as a planned write, each item with its coordinate (`1.0`). */
+function planned(items: readonly KeptItem[], prefix = ""): Planned[] {
+  return items.map((item, index) => {
+    const at = `${prefix}${index}`;
+    const children = planned(item.children, `${at}.`);
+    const input: ItemInput = {
+      at,
+      ...(item.id > 0 ? { id: item.id } : {}),
+      ...(item.page !== null ? { page: item.page } : { url: item.url ?? "" }),
+      title: item.title,
+      target: item.target,
+      classes: item.classes,
+      children: children.map((child) => child.input),
+    };
+    return { input, pageId: item.page, children };
+  });
+}
+
+function flat(items: readonly Planned[]): Planned[] {
+  return items.flatMap((item) => [item, ...flat(item.children)]);
+}
+
+/** The ids of the kept tree no item row holds now: written back as they were. */
+async function freeIds(trx: Db, items: readonly Planned[]): Promise<Set<number>> {
+  const wanted = flat(items).flatMap((item) => (item.input.id === undefined ? [] : [item.input.id]));
+  const taken = new Set<number>();
+  for (let at = 0; at < wanted.length; at += 500) {
+    for (const row of await trx.selectFrom("menu_items").select("id").where("id", "in", wanted.slice(at, at + 500)).execute()) taken.add(row.id);
+  }
+  return new Set(wanted.filter((id) => !taken.has(id)));
+}
+
+async function invalidWarning(db: Db, siteId: number, items: readonly Planned[]): Promise<Warning[]> {
+  const pages = flat(items).filter((item) => item.pageId !== null);
+  const facts = await pageFacts(db, siteId, pages.map((item) => item.pageId!));
+  const invalid = pages.flatMap((item) => {
+    const fact = facts.get(item.pageId!);
+    return fact && !fact.valid ? [invalidEntry(item.input.at, fact)] : [];
+  });
+  if (invalid.length === 0) return [];
+  return [warning("invalid_items_kept", `${invalid.length} item(s) point to pages that are not public now; they were written as they were and answer valid: false.`, { invalid })];
+}
+
+/**
+ * Makes the menu hold exactly these location entries: its others are freed; an entry another
+ * menu holds now stays that menu's (warning location_taken).
+ */
+async function placeLocations(trx: Db, siteId: number, menuId: number, wanted: readonly KeptLocation[], warnings: Warning[]): Promise<void> {
+  const key = (entry: { theme: string; location: string; lang: string | null }) => `${entry.theme}\u0000${entry.location}\u0000${entry.lang ?? THEME_MAP}`;
+  const keep = new Set(wanted.map(key));
+  for (const row of await locationsOfMenu(trx, menuId)) {
+    if (keep.has(key({ ...row, lang: row.lang === THEME_MAP ? null : row.lang }))) continue;
+    await trx.deleteFrom("menu_locations").where("site_id", "=", siteId).where("theme", "=", row.theme).where("location", "=", row.location).where("lang", "=", row.lang).where("menu_id", "=", menuId).execute();
+  }
+  for (const entry of wanted) {
+    const held = await mapEntry(trx, siteId, entry.theme, entry.location, entry.lang ?? THEME_MAP);
+    if (held === menuId) continue;
+    if (held !== undefined) {
+      warnings.push(warning("location_taken", `"${entry.location}" holds another menu (${held}) now; it was left to it.`, { ...entry, menu_id: held }));
+      continue;
+    }
+    await writeMapEntry(trx, siteId, entry.theme, entry.location, entry.lang ?? THEME_MAP, menuId);
+  }
+}
+
+/** Inside the write: the tree and the locations of the state, the revision, the budget check. */
+async function writeState(ctx: ServiceContext, trx: Db, site: SiteRow, menuId: number, state: MenuState, at: string, held: ItemTree<ItemRow> | null, warnings: Warning[]) {
+  const items = planned(state.items);
+  const before = await locationNamesOfMenu(trx, menuId);
+  await writeTree(trx, site.id, menuId, items, at, held, undefined, await freeIds(trx, items));
+  await placeLocations(trx, site.id, menuId, state.locations, warnings);
+  await reviseMenus(trx, site.id, [menuId], at);
+  const locations = [...new Set([...before, ...(await locationNamesOfMenu(trx, menuId))])];
+  warnings.push(...(await invalidWarning(trx, site.id, items)));
+  return { locations, trial: await checkMenu(ctx, trx, site.id, menuId, locations) };
+}
+
+async function answer(ctx: ServiceContext, site: SiteRow, menu: MenuRow, rebaked: unknown, warnings: Warning[]) {
+  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
+  const { theme } = await themeFrom(ctx.db, site.id, undefined);
+  const assigned = assignedOf(await locationRows(ctx.db, site.id, theme), menu.id);
+  return { body: { site_id: site.id, theme, menu: { ...menuBrief(menu), assigned }, total: view.items.length, items: view.items, rebaked, warnings } };
+}
+
+/** Writes a revision's tree and locations as the menu's next write; its name and slug stay. */
+export async function restoreMenuState(ctx: ServiceContext, site: SiteRow, menuId: number, state: MenuState) {
+  const menu = await menuById(ctx.db, site.id, menuId);
+  if (!menu) throw fail("menu_not_found", { ref: menuId });
+  const at = gmt(ctx.clock());
+  const warnings: Warning[] = [];
+  const { locations, trial } = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref: menuId });
+    return writeState(ctx, trx, site, menu.id, state, at, new ItemTree(await itemsOfMenu(trx, menu.id)), warnings);
+  });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu) }, trial);
+  return answer(ctx, site, menu, rebaked, warnings);
+}
+
+/**
+ * Makes a deleted menu again under its id, name and slug with its last state; `within` runs in
+ * the same transaction (the trash entry leaves there). Its slug taken meanwhile: 409 slug_taken
+ * with the occupant's id, nothing written.
+ */
+export async function recreateMenu(ctx: ServiceContext, site: SiteRow, menuId: number, state: MenuState, within: (trx: Db) => Promise<void>) {
+  const occupant = await menuBySlug(ctx.db, site.id, state.slug);
+  if (occupant) throw slugTaken(occupant, state.slug);
+  const at = gmt(ctx.clock());
+  const warnings: Warning[] = [];
+  let written;
+  try {
+    written = await ctx.db.transaction().execute(async (trx) => {
+      const menu = await trx
+        .insertInto("menus")
+        .values({ id: menuId, site_id: site.id, name: state.name, slug: state.slug, term_taxonomy_id: menuId, created_at_gmt: at, updated_at_gmt: at })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const done = await writeState(ctx, trx, site, menuId, state, at, null, warnings);
+      await within(trx);
+      return { menu, ...done };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw slugTaken(await menuBySlug(ctx.db, site.id, state.slug), state.slug);
+    throw error;
+  }
+  const rebaked = await publishMenu(ctx, site.id, menuId, written.locations, { menu: menuBrief(written.menu) }, written.trial);
+  return answer(ctx, site, written.menu, rebaked, warnings);
+}
