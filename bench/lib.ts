@@ -81,13 +81,17 @@ async function untilHealthy(port: number, child: ChildProcess, t0: number, timeo
   }
 }
 
-/** Starts `node dist/main.js` (what `npm start` runs; `npm run bench` builds it first) on a data directory of its own. */
-export async function startService(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Service> {
-  if (!existsSync(join(ROOT, "dist/main.js"))) throw new Error("dist/main.js is missing: run `npm run build` first");
+/**
+ * Starts `node dist/main.js` (what `npm start` runs; `npm run bench` builds it first) on a data directory of its own.
+ * `options.root`: the checkout whose build runs (default this one; the revisions group starts an older commit's).
+ */
+export async function startService(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = [], options: { root?: string } = {}): Promise<Service> {
+  const root = options.root ?? ROOT;
+  if (!existsSync(join(root, "dist/main.js"))) throw new Error(`${join(root, "dist/main.js")} is missing: run \`npm run build\` first`);
   const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, "dist/main.js"], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       HOST: "127.0.0.1",

@@ -13,6 +13,7 @@ import { fillLarge, LARGE_FRAMES, LARGE_PAGES } from "./fill.ts";
 import { scaleGroup } from "./scale.ts";
 import { mediaGroup } from "./media.ts";
 import { stylesGroup } from "./styles.ts";
+import { revisionsGroup } from "./revisions.ts";
 import { Api, ADMIN_TOKEN, compare, freePort, http, median, memoryOf, ROOT, round, sleep, startBare, startService, type Result, type Service } from "./lib.ts";
 
 const S = "/api/site/1";
@@ -306,6 +307,8 @@ async function main(): Promise<void> {
         await service.stop();
       }
     }
+    // Issue 22: three services of its own (one of them the commit before revisions, built in a worktree).
+    if (wanted("revisions")) await revisionsGroup(work, { log, record, note: (text) => notes.push(text) });
     if (wanted("large")) await largeSite(join(work, "large"));
     if (wanted("scale")) await scaleGroup(work, { log, record, note: (text) => notes.push(text) });
   } finally {
