@@ -43,10 +43,22 @@ function sha256(text: string): string {
   return createHash("sha256").update(text, "utf8").digest("hex");
 }
 
-/** The names of the fields whose values differ (every field of a first revision). */
+/** The names of the fields whose values differ (every field of a first revision); both sorted already. */
 function summaryOf(before: Record<string, unknown> | null, after: Record<string, unknown>): string[] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]);
-  return [...keys].filter((key) => before === null || JSON.stringify(sorted(before[key])) !== JSON.stringify(sorted(after[key]))).sort();
+  return [...keys].filter((key) => before === null || JSON.stringify(before[key]) !== JSON.stringify(after[key])).sort();
+}
+
+/**
+ * The fields as stored: "" when the content is the fields' pretty JSON (pages, menus, data sets,
+ * sidebars), so the JSON kinds keep their state once; the fields' JSON otherwise (frames, stylesheets).
+ */
+function storedFields(content: string, fieldsJson: string, sortedFields: unknown): string {
+  return content === `${JSON.stringify(sortedFields, null, 2)}\n` ? "" : fieldsJson;
+}
+
+function fieldsOf(row: { content: string; fields_json: string }): Record<string, unknown> {
+  return JSON.parse(row.fields_json === "" ? row.content : row.fields_json) as Record<string, unknown>;
 }
 
 /**
@@ -56,23 +68,25 @@ function summaryOf(before: Record<string, unknown> | null, after: Record<string,
 export async function recordRevision(trx: Db, siteId: number, kind: RevisionKind, objectId: string, snapshot: Snapshot, now: string): Promise<number | null> {
   const last = await trx
     .selectFrom("revisions")
-    .select(["revision", "sha256", "fields_json"])
+    .select(["revision", "sha256", "fields_json", "content"])
     .where("site_id", "=", siteId)
     .where("kind", "=", kind)
     .where("object_id", "=", objectId)
     .orderBy("revision", "desc")
     .limit(1)
     .executeTakeFirst();
-  const fieldsJson = JSON.stringify(sorted(snapshot.fields));
+  const fields = sorted(snapshot.fields) as Record<string, unknown>;
+  const fieldsJson = JSON.stringify(fields);
   const hash = sha256(snapshot.content);
-  if (last && last.sha256 === hash && last.fields_json === fieldsJson) return null;
+  const lastFields = last && fieldsOf(last);
+  if (last && last.sha256 === hash && JSON.stringify(lastFields) === fieldsJson) return null;
   const revision = (last?.revision ?? 0) + 1;
-  const summary = summaryOf(last ? (JSON.parse(last.fields_json) as Record<string, unknown>) : null, snapshot.fields);
+  const summary = summaryOf(lastFields ?? null, fields);
   await trx
     .insertInto("revisions")
     .values({
       site_id: siteId, kind, object_id: objectId, revision, sha256: hash, bytes: Buffer.byteLength(snapshot.content, "utf8"),
-      content: snapshot.content, fields_json: fieldsJson, summary_json: JSON.stringify(summary), created_at_gmt: now, created_by: currentActor(),
+      content: snapshot.content, fields_json: storedFields(snapshot.content, fieldsJson, fields), summary_json: JSON.stringify(summary), created_at_gmt: now, created_by: currentActor(),
     })
     .execute();
   return revision;
@@ -104,7 +118,7 @@ export async function revisionOf(db: Db, siteId: number, kind: RevisionKind, obj
     .where("object_id", "=", objectId)
     .where("revision", "=", revision)
     .executeTakeFirst();
-  return row && { ...recordOf(row), content: row.content, fields: JSON.parse(row.fields_json) as Record<string, unknown> };
+  return row && { ...recordOf(row), content: row.content, fields: fieldsOf(row) };
 }
 
 /** The object's last revision number (0: none). */
