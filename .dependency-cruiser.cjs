@@ -38,6 +38,12 @@ const LAYERS = [
   { name: "main", path: "^src/(main|server)\\.ts$", owns: "the process: server.ts, and main.ts, the entry of the build that runs it" },
 ];
 
+/**
+ * The typed client (src/client/), beside the layers rather than in them: it talks to the service
+ * over HTTP, so it imports nothing of src/ and nothing of src/ imports it (the two rules below).
+ */
+const CLIENT = "^src/client/";
+
 const layerRules = LAYERS.map((layer, index) => {
   const below = LAYERS.slice(0, index);
   return {
@@ -59,8 +65,24 @@ module.exports = {
       name: "layers/unplaced",
       severity: "error",
       comment: "Every module under src/ belongs to a layer of .dependency-cruiser.cjs (and docs/architecture.md): add a new folder to the list where it stands.",
-      from: { path: "^src/", pathNot: LAYERS.map((l) => l.path) },
+      from: { path: "^src/", pathNot: [...LAYERS.map((l) => l.path), CLIENT] },
       to: {},
+    },
+    {
+      name: "layers/client",
+      severity: "error",
+      comment:
+        "client (the typed client, src/client/: a program of its own that talks to the service over HTTP) imports only its own folder " +
+        "and packages, nothing else of src/; its types come from the served OpenAPI document (npm run client:types). See docs/client.md.",
+      from: { path: CLIENT },
+      to: { path: "^src/", pathNot: CLIENT },
+    },
+    {
+      name: "layers/client-apart",
+      severity: "error",
+      comment: "Nothing of the service imports the typed client (src/client/): the client is a program of its own. See docs/client.md.",
+      from: { path: "^src/", pathNot: CLIENT },
+      to: { path: CLIENT },
     },
     {
       name: "fastify-only-in-http",
