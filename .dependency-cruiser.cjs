@@ -44,6 +44,13 @@ const LAYERS = [
  */
 const CLIENT = "^src/client/";
 
+/**
+ * The `svc` command-line tool (src/cli/), above the client: it reaches the service only through the
+ * typed client over HTTP, so it imports its own folder, src/client/ and packages, and nothing of src/
+ * imports it (docs/cli.md).
+ */
+const CLI = "^src/cli/";
+
 const layerRules = LAYERS.map((layer, index) => {
   const below = LAYERS.slice(0, index);
   return {
@@ -65,7 +72,7 @@ module.exports = {
       name: "layers/unplaced",
       severity: "error",
       comment: "Every module under src/ belongs to a layer of .dependency-cruiser.cjs (and docs/architecture.md): add a new folder to the list where it stands.",
-      from: { path: "^src/", pathNot: [...LAYERS.map((l) => l.path), CLIENT] },
+      from: { path: "^src/", pathNot: [...LAYERS.map((l) => l.path), CLIENT, CLI] },
       to: {},
     },
     {
@@ -80,9 +87,25 @@ module.exports = {
     {
       name: "layers/client-apart",
       severity: "error",
-      comment: "Nothing of the service imports the typed client (src/client/): the client is a program of its own. See docs/client.md.",
-      from: { path: "^src/", pathNot: CLIENT },
+      comment: "Nothing of the service imports the typed client (src/client/): the client is a program of its own, used in src/ only by the svc command (src/cli/). See docs/client.md.",
+      from: { path: "^src/", pathNot: [CLIENT, CLI] },
       to: { path: CLIENT },
+    },
+    {
+      name: "layers/cli",
+      severity: "error",
+      comment:
+        "cli (the svc command, src/cli/: a program of its own above the typed client) imports only its own folder, src/client/ " +
+        "and packages, nothing else of src/: every call goes through the client. See docs/cli.md.",
+      from: { path: CLI },
+      to: { path: "^src/", pathNot: [CLI, CLIENT] },
+    },
+    {
+      name: "layers/cli-apart",
+      severity: "error",
+      comment: "Nothing imports the svc command (src/cli/), the client included: it is the top of its own stack. See docs/cli.md.",
+      from: { path: "^src/", pathNot: CLI },
+      to: { path: CLI },
     },
     {
       name: "fastify-only-in-http",

@@ -8,6 +8,10 @@
 //   vm.Script to make the code cache; `import()` is turned into require() for the same reason.
 // - dist/render-worker.cjs: the render worker's thread (publish/render-worker.ts), started by the
 //   service for renders that outlast a slice of its own thread.
+// - dist/cli.js: the `svc` command (src/cli/main.ts, docs/cli.md), the package's `bin`: one ES
+//   module with its packages (commander, openapi-fetch) inside, executable. Built rather than run
+//   from src/ because Node does not strip the types of files under node_modules, where an
+//   installed package's bin lives.
 // Kept out of the bundle, loaded from node_modules at run time: better-sqlite3, sharp and
 // lightningcss (native addons; sharp finds its libvips binary package at run time, lightningcss
 // its platform's binary package), pg (loaded only on PostgreSQL;
@@ -49,7 +53,17 @@ const results = await Promise.all([
   }),
   // The render worker (publish/render-worker.ts), started by dist/server.cjs from beside it.
   build({ ...common, entryPoints: ["src/publish/render-worker.ts"], outfile: "dist/render-worker.cjs", format: "cjs" }),
+  // The svc command. commander is CommonJS and requires Node's modules, which an ES module bundle
+  // can only do through a require made with createRequire (the banner, after main.ts's #! line).
+  build({
+    ...common,
+    entryPoints: ["src/cli/main.ts"],
+    outfile: "dist/cli.js",
+    format: "esm",
+    banner: { js: 'import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);' },
+  }),
 ]);
+const EXECUTABLE = new Set(["cli.js"]);
 const outputFiles = results.flatMap((result) => result.outputFiles);
 
 mkdirSync(DIST, { recursive: true });
@@ -65,7 +79,7 @@ for (const file of outputFiles) {
   }
   if (old && Buffer.compare(old, file.contents) === 0) continue;
   const temporary = `${file.path}.${process.pid}.tmp`;
-  writeFileSync(temporary, file.contents);
+  writeFileSync(temporary, file.contents, { mode: EXECUTABLE.has(name) ? 0o755 : 0o644 });
   renameSync(temporary, file.path);
 }
 for (const name of readdirSync(DIST)) {

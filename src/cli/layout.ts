@@ -1,0 +1,146 @@
+// The folder layout of `svc pull` / `svc push` (docs/cli.md, "The folder"): which file holds which
+// object of a site. An object's key is its file's path relative to the folder, with forward
+// slashes (`frames/home.html`, `pages/en/docs/intro.json`); the first segment names its kind.
+// Pure: no I/O.
+
+/** The kinds of objects a folder holds, in the order a push writes them (what others refer to first). */
+export const KINDS = ["media", "styles", "frames", "pages", "menus", "data", "settings"] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** Kinds whose files are bytes as stored (hashed as they are); the others are JSON (hashed canonically). */
+export const BYTE_KINDS: ReadonlySet<Kind> = new Set(["media", "styles", "frames"]);
+
+/** Kinds a moved file renames on the server (same content, new name): frames and menus by slug, pages by path, media by slug. */
+export const RENAMABLE: ReadonlySet<Kind> = new Set(["frames", "pages", "menus", "media"]);
+
+/** The folder of pages without a language (a site without languages): language codes never look like this. */
+export const NO_LANG_DIR = "_";
+
+const SLUG_WORDS = "[a-z0-9]+(?:-[a-z0-9]+)*";
+const FRAME_SLUG = new RegExp(`^${SLUG_WORDS}(?:__${SLUG_WORDS})?(?:--${SLUG_WORDS})?$`);
+const NAME = /^[a-z0-9][a-z0-9_-]*$/;
+const LANG = /^[a-z]{2}(?:-[a-z]{2})?$/;
+const PAGE_SLUG = new RegExp(`^${SLUG_WORDS}$`);
+const MEDIA_FILE = new RegExp(`^(${SLUG_WORDS})(\\.[a-z0-9]+)?$`);
+
+export function isKind(value: string): value is Kind {
+  return (KINDS as readonly string[]).includes(value);
+}
+
+/** What a key names. */
+export type ObjectRef =
+  | { kind: "frames"; slug: string }
+  | { kind: "styles"; name: string }
+  | { kind: "menus"; slug: string }
+  | { kind: "data"; name: string; lang: string | null }
+  | { kind: "pages"; lang: string | null; path: string }
+  | { kind: "settings" }
+  | { kind: "media"; slug: string; ext: string };
+
+export const SETTINGS_KEY = "settings.json";
+
+/** The key (file path) of an object. */
+export function keyOf(ref: ObjectRef): string {
+  switch (ref.kind) {
+    case "frames":
+      return `frames/${ref.slug}.html`;
+    case "styles":
+      return `styles/${ref.name}.css`;
+    case "menus":
+      return `menus/${ref.slug}.json`;
+    case "data":
+      return `data/${ref.name}${ref.lang ? `.${ref.lang}` : ""}.json`;
+    case "pages":
+      return `pages/${ref.lang ?? NO_LANG_DIR}${ref.path}.json`;
+    case "settings":
+      return SETTINGS_KEY;
+    case "media":
+      return `media/${ref.slug}${ref.ext}`;
+  }
+}
+
+/** The kind of a key (from its first segment), or null for a file the layout has no place for. */
+export function kindOfKey(key: string): Kind | null {
+  if (key === SETTINGS_KEY) return "settings";
+  const first = key.split("/")[0];
+  return first !== "settings" && isKind(first) ? first : null;
+}
+
+/**
+ * What a file path names, or a reason it names nothing (a file in the wrong place or with a name
+ * the service would not take). Paths are relative to the folder, with forward slashes.
+ */
+export function refOfKey(key: string): ObjectRef | { error: string } {
+  if (key === SETTINGS_KEY) return { kind: "settings" };
+  const parts = key.split("/");
+  const [top, ...rest] = parts;
+  const file = rest.join("/");
+  switch (top) {
+    case "frames": {
+      const slug = stem(file, ".html");
+      if (rest.length !== 1 || slug === null) return { error: "a frame is frames/<slug>.html" };
+      if (!FRAME_SLUG.test(slug) || slug.length > 200) return { error: `"${slug}" is not a frame slug (block__element--modifier: lower-case words joined by dashes)` };
+      return { kind: "frames", slug };
+    }
+    case "styles": {
+      const name = stem(file, ".css");
+      if (rest.length !== 1 || name === null) return { error: "a stylesheet is styles/<name>.css" };
+      if (!NAME.test(name) || name.length > 100) return { error: `"${name}" is not a stylesheet name (lower-case letters, digits, - and _)` };
+      return { kind: "styles", name };
+    }
+    case "menus": {
+      const slug = stem(file, ".json");
+      if (rest.length !== 1 || slug === null) return { error: "a menu is menus/<slug>.json" };
+      if (!PAGE_SLUG.test(slug)) return { error: `"${slug}" is not a menu slug (lower-case words joined by dashes)` };
+      return { kind: "menus", slug };
+    }
+    case "data": {
+      const base = stem(file, ".json");
+      if (rest.length !== 1 || base === null) return { error: "a data set is data/<name>.json or data/<name>.<lang>.json" };
+      const dot = base.indexOf(".");
+      const name = dot === -1 ? base : base.slice(0, dot);
+      const lang = dot === -1 ? null : base.slice(dot + 1);
+      if (!NAME.test(name) || name.length > 100) return { error: `"${name}" is not a data-set name (lower-case letters, digits, - and _)` };
+      if (lang !== null && !LANG.test(lang)) return { error: `"${lang}" is not a language code (en, pt-br)` };
+      return { kind: "data", name, lang };
+    }
+    case "pages": {
+      if (rest.length < 2) return { error: "a page is pages/<lang>/<path>.json (pages/_/<path>.json without a language)" };
+      const [langDir, ...segments] = rest;
+      const last = stem(segments[segments.length - 1], ".json");
+      if (last === null) return { error: "a page is pages/<lang>/<path>.json" };
+      if (langDir !== NO_LANG_DIR && !LANG.test(langDir)) return { error: `"${langDir}" is not a language code (or _ for pages without one)` };
+      const slugs = [...segments.slice(0, -1), last];
+      const bad = slugs.find((slug) => !PAGE_SLUG.test(slug));
+      if (bad !== undefined) return { error: `"${bad}" is not a page slug (lower-case words joined by dashes)` };
+      return { kind: "pages", lang: langDir === NO_LANG_DIR ? null : langDir, path: `/${slugs.join("/")}` };
+    }
+    case "media": {
+      const match = rest.length === 1 ? MEDIA_FILE.exec(file) : null;
+      if (!match || /^\d+$/.test(match[1])) return { error: "a media file is media/<slug>.<extension>, its slug lower-case words joined by dashes, not digits alone (e.g. media/team-photo.jpg)" };
+      return { kind: "media", slug: match[1], ext: match[2] ?? "" };
+    }
+    default:
+      return { error: "not a file svc syncs (frames/, styles/, menus/, data/, pages/, media/, settings.json)" };
+  }
+}
+
+function stem(file: string, extension: string): string | null {
+  return file.endsWith(extension) && file.length > extension.length ? file.slice(0, -extension.length) : null;
+}
+
+/** The extension a media file is kept under: its server file name's, lower-cased ("" when it has none). */
+export function mediaExtension(filename: string): string {
+  const match = /\.([A-Za-z0-9]+)$/.exec(filename);
+  return match ? `.${match[1].toLowerCase()}` : "";
+}
+
+/** The kind's position in the write order (KINDS). */
+export function kindRank(kind: Kind): number {
+  return KINDS.indexOf(kind);
+}
+
+/** Depth of a page key (parents before children when creating). */
+export function depthOf(key: string): number {
+  return key.split("/").length;
+}

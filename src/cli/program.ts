@@ -1,0 +1,137 @@
+// The command line of `svc` (docs/cli.md): commands and flags with commander, every refusal
+// printed as one line with its exit code — 0 ok, 1 refused or conflict, 2 usage (an unknown
+// command or flag, a bad value, no service or token given).
+import { Command, CommanderError, Option } from "commander";
+import { failure } from "./api.ts";
+import { CliError, usage, type ExitCode } from "./errors.ts";
+import { KINDS } from "./layout.ts";
+import { Output, type Streams } from "./output.ts";
+import { folder, kindsOf, open, type CommonOptions } from "./commands/common.ts";
+import { loginCommand, logoutCommand, type LoginOptions } from "./commands/login.ts";
+import { pullCommand } from "./commands/pull.ts";
+import { pushCommand } from "./commands/push.ts";
+import { statusCommand } from "./commands/status.ts";
+import { watchCommand } from "./commands/watch.ts";
+
+export interface Io extends Streams {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Resolves when `svc watch` should stop (SIGINT or SIGTERM in main.ts). */
+  stop: Promise<void>;
+}
+
+export const VERSION = "0.1.0";
+
+const KIND_LIST = KINDS.join(",");
+
+function targetOptions(command: Command): Command {
+  return command
+    .option("--url <url>", "the service's address (else svc.json with --env, else SVC_URL)")
+    .option("--site <id>", "the site's id (else svc.json with --env, else SVC_SITE, else 1)")
+    .option("--env <name>", "take url and site from this environment of svc.json in the folder")
+    .option("--json", "print one JSON document on stdout (watch: one per line), no progress bar");
+}
+
+function debounceOf(value: string): number {
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000) throw usage(`--debounce ${value}: milliseconds from 0 to 60000`);
+  return ms;
+}
+
+function build(io: Io, setCode: (code: number) => void): Command {
+  const program = new Command("svc");
+  const out = (options: CommonOptions) => new Output(options.json === true, io);
+  const session = (dir: string | undefined, options: CommonOptions, create = false) => {
+    const path = folder(dir, io.cwd, create);
+    return open(path, options, out(options), io.env);
+  };
+  program
+    .description("Work on a site of the service from a folder: pull it, edit files, push them back (docs/cli.md).")
+    .version(VERSION, "-V, --version")
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} });
+
+  targetOptions(program.command("pull [dir]").description("write the site into the folder (default: the current one)"))
+    .option("--no-media", "leave media files out")
+    .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
+    .option("--force", "take the server's version of files changed on both sides")
+    .action(async (dir: string | undefined, options: CommonOptions & { media: boolean; only?: string; force?: boolean }) => {
+      const kinds = kindsOf(options.only, options.media ? [] : ["media"]);
+      setCode(await pullCommand(session(dir, options, true), { kinds, force: options.force === true }));
+    });
+
+  targetOptions(program.command("push [dir]").description("send what changed in the folder since the last sync"))
+    .option("--dry-run", "print the plan and the analysis warnings; write nothing")
+    .option("--delete", "delete objects that are only on the server (never without it)")
+    .option("--force", "send the folder's version of objects changed on both sides")
+    .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
+    .action(async (dir: string | undefined, options: CommonOptions & { dryRun?: boolean; delete?: boolean; force?: boolean; only?: string }) => {
+      const kinds = kindsOf(options.only);
+      setCode(await pushCommand(session(dir, options), { dryRun: options.dryRun === true, delete: options.delete === true, force: options.force === true, kinds }));
+    });
+
+  targetOptions(program.command("status [dir]").description("show what changed here and on the server since the last sync; exit 1 on a conflict"))
+    .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
+    .action(async (dir: string | undefined, options: CommonOptions & { only?: string }) => {
+      setCode(await statusCommand(session(dir, options), kindsOf(options.only)));
+    });
+
+  targetOptions(program.command("watch [dir]").description("push each file when it is saved; keeps going after an error"))
+    .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
+    .addOption(new Option("--debounce <ms>", "wait this long after the last save before pushing").default("300"))
+    .action(async (dir: string | undefined, options: CommonOptions & { only?: string; debounce: string }) => {
+      const kinds = kindsOf(options.only);
+      setCode(await watchCommand(session(dir, options), { kinds, debounceMs: debounceOf(options.debounce), stop: io.stop }));
+    });
+
+  targetOptions(program.command("login [dir]").description("save a token for the service in ~/.config/svc/credentials.json (mode 0600)"))
+    .option("--login <name>", "the user to log in as (asked on a terminal)")
+    .option("--password-stdin", "read the password from stdin")
+    .option("--token-stdin", "save the token read from stdin instead of logging in")
+    .action(async (dir: string | undefined, options: LoginOptions & CommonOptions) => {
+      setCode(await loginCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
+    });
+
+  targetOptions(program.command("logout [dir]").description("forget the saved token of the service"))
+    .action(async (dir: string | undefined, options: CommonOptions) => {
+      setCode(await logoutCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
+    });
+  return program;
+}
+
+/** Prints a refusal as the command's output: its lines and one `code: message` line, or one JSON document. */
+export function report(error: CliError, json: boolean, io: Streams, command: string | null): void {
+  const out = new Output(json, io);
+  for (const line of error.lines) out.line(line);
+  out.note(error.line);
+  const [code, ...rest] = error.line.split(": ");
+  out.document({ ok: false, ...(command ? { command } : {}), exit: error.exitCode, error: { code, message: rest.join(": ") }, ...error.details });
+}
+
+/** Runs one command line (without `node` and the script); resolves with the exit code. */
+export async function run(args: string[], io: Io): Promise<ExitCode> {
+  const json = args.includes("--json");
+  const command = args.find((arg) => !arg.startsWith("-")) ?? null;
+  let code = 0;
+  const program = build(io, (value) => (code = value));
+  if (args.length === 0) {
+    io.stderr.write(program.helpInformation());
+    report(usage("a command is needed: pull, push, status, watch, login or logout"), json, io, null);
+    return 2;
+  }
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return code === 0 ? 0 : code === 1 ? 1 : 2;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      report(usage(error.message.replace(/^error: /, "")), json, io, command);
+      return 2;
+    }
+    const refusal = error instanceof CliError ? error : failure(error, "the service");
+    report(refusal, json, io, command);
+    return refusal.exitCode;
+  }
+}

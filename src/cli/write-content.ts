@@ -1,0 +1,137 @@
+// Writes of the JSON kinds: pages, menus, data sets, settings. The server's hash after a write is
+// that of the file its answer becomes (files.ts), so what the service filled in (a page's seo
+// defaults) is the baseline's server side and not a change next time.
+import { data, type Rec } from "./api.ts";
+import { jsonHash, type Json } from "./canonical.ts";
+import { CliError } from "./errors.ts";
+import { dataItems, menuFile, menuInput, pageBody, pageFile, settingsChanges, settingsFile, type MenuLocation } from "./files.ts";
+import { refOfKey, type ObjectRef } from "./layout.ts";
+import { need, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "./write-types.ts";
+
+function refOf<K extends ObjectRef["kind"]>(key: string, kind: K): Extract<ObjectRef, { kind: K }> {
+  const ref = refOfKey(key);
+  if ("error" in ref || ref.kind !== kind) throw new CliError(1, `invalid_file: ${key}: ${"error" in ref ? ref.error : `not a ${kind} file`}`);
+  return ref as Extract<ObjectRef, { kind: K }>;
+}
+
+function pageOutcome(ctx: WriteContext, answer: Rec): Outcome {
+  const page = (answer.page ?? {}) as Rec;
+  return { written: { server_sha256: jsonHash(pageFile(page)), id: Number(page.id) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+}
+
+export async function writePage(ctx: WriteContext, change: Change): Promise<Outcome> {
+  const { item } = change;
+  const { api } = ctx;
+  const ref = refOf(item.key, "pages");
+  if (item.action === "create") {
+    const body = pageBody(item.key, need(change.local, "the page's file").value ?? null);
+    const answer = await data(api, api.site.POST("/pages", { body: { ...body, url: ref.path, ...(ref.lang ? { lang: ref.lang } : {}) } as never }));
+    return pageOutcome(ctx, answer);
+  }
+  const id = Number(need(change.remote, "the server's page").id);
+  if (item.action === "update") {
+    const body = pageBody(item.key, need(change.local, "the page's file").value ?? null);
+    const answer = await data(api, api.site.POST("/pages", { body: { ...body, id } as never }));
+    return pageOutcome(ctx, answer);
+  }
+  if (item.action === "rename") {
+    const from = refOf(need(item.from, "the page's old key"), "pages");
+    const body = { url: ref.path, ...(ref.lang !== from.lang ? { lang: ref.lang } : {}) };
+    const answer = await data(api, api.site.PATCH("/pages/{ref}", { params: { path: { ref: String(id) } }, body: body as never }));
+    return pageOutcome(ctx, answer);
+  }
+  const answer = await data(api, api.site.DELETE("/pages/{ref}", { params: { path: { ref: String(id) } } }));
+  return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+}
+
+const sameLocation = (a: MenuLocation, b: MenuLocation) => a.location === b.location && (a.lang ?? null) === (b.lang ?? null);
+
+/** Puts the menu where the file says and takes it off where it does not. */
+async function placeMenu(ctx: WriteContext, ref: string, want: MenuLocation[], have: MenuLocation[]): Promise<Outcome> {
+  const { api } = ctx;
+  const outcome: Outcome = { written: { server_sha256: "" }, warnings: [], urls: [] };
+  const collect = (answer: Rec) => {
+    outcome.warnings.push(...warningsOf(answer));
+    outcome.urls.push(...urlsOf(answer, ctx.facts));
+  };
+  for (const spot of have.filter((h) => !want.some((w) => sameLocation(w, h)))) {
+    collect(await data(api, api.site.DELETE("/menus/{ref}/location", { params: { path: { ref }, query: { location: spot.location, ...(spot.lang ? { lang: spot.lang } : {}) } } as never })));
+  }
+  for (const spot of want.filter((w) => !have.some((h) => sameLocation(w, h)))) {
+    collect(await data(api, api.site.PUT("/menus/{ref}/location", { params: { path: { ref } }, body: { location: spot.location, ...(spot.lang ? { lang: spot.lang } : {}) } as never })));
+  }
+  return outcome;
+}
+
+/** The menu as the server has it now (for the baseline's server hash). */
+async function menuNow(ctx: WriteContext, ref: string): Promise<{ hash: string; id: number }> {
+  const answer = await data(ctx.api, ctx.api.site.GET("/menus/{ref}", { params: { path: { ref } } }));
+  const menu = answer.menu as Rec;
+  return { hash: jsonHash(menuFile(menu, Array.isArray(answer.items) ? (answer.items as Rec[]) : [], ctx.facts)), id: Number(menu.id) };
+}
+
+export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outcome> {
+  const { item } = change;
+  const { api } = ctx;
+  const { slug } = refOf(item.key, "menus");
+  if (item.action === "delete") {
+    const answer = await data(api, api.site.DELETE("/menus/{ref}", { params: { path: { ref: String(need(change.remote, "the server's menu").id) } } }));
+    return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+  }
+  const outcome: Outcome = { written: { server_sha256: "" }, warnings: [], urls: [] };
+  let ref: string;
+  if (item.action === "rename") {
+    ref = String(need(change.remote, "the server's menu").id);
+    const answer = await data(api, api.site.PATCH("/menus/{ref}", { params: { path: { ref } }, body: { slug } as never }));
+    outcome.warnings.push(...warningsOf(answer));
+  } else {
+    const want = menuInput(item.key, need(change.local, "the menu's file").value ?? null);
+    if (item.action === "create") {
+      const answer = await data(api, api.site.POST("/menus", { body: { name: want.name, slug, items: want.items } as never }));
+      ref = String((answer.menu as Rec).id);
+      outcome.warnings.push(...warningsOf(answer));
+      outcome.urls.push(...urlsOf(answer, ctx.facts));
+      const placed = await placeMenu(ctx, ref, want.locations, []);
+      outcome.warnings.push(...placed.warnings);
+      outcome.urls.push(...placed.urls);
+    } else {
+      const remote = need(change.remote, "the server's menu");
+      ref = String(remote.id);
+      const have = menuInput(item.key, remote.value ?? null);
+      if (have.name !== want.name) outcome.warnings.push(...warningsOf(await data(api, api.site.PATCH("/menus/{ref}", { params: { path: { ref } }, body: { name: want.name } as never }))));
+      if (jsonHash(have.items) !== jsonHash(want.items)) {
+        const answer = await data(api, api.site.PUT("/menus/{ref}/items", { params: { path: { ref } }, body: { items: want.items } as never }));
+        outcome.warnings.push(...warningsOf(answer));
+        outcome.urls.push(...urlsOf(answer, ctx.facts));
+      }
+      const placed = await placeMenu(ctx, ref, want.locations, have.locations);
+      outcome.warnings.push(...placed.warnings);
+      outcome.urls.push(...placed.urls);
+    }
+  }
+  const now = await menuNow(ctx, ref);
+  outcome.written = { server_sha256: now.hash, id: now.id };
+  outcome.urls = [...new Set(outcome.urls)].sort();
+  return outcome;
+}
+
+export async function writeData(ctx: WriteContext, change: Change): Promise<Outcome> {
+  const { item } = change;
+  const { api } = ctx;
+  const { name, lang } = refOf(item.key, "data");
+  if (item.action === "delete") {
+    const answer = await data(api, api.site.DELETE("/data/{name}", { params: { path: { name }, query: lang ? { lang } : {} } as never }));
+    return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+  }
+  const items = dataItems(item.key, need(change.local, "the data set's file").value ?? null);
+  const answer = await data(api, api.site.PUT("/data/{name}", { params: { path: { name } }, body: { items, ...(lang ? { lang } : {}) } as never }));
+  return { written: { server_sha256: jsonHash(items as Json) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+}
+
+export async function writeSettings(ctx: WriteContext, change: Change): Promise<Outcome> {
+  const { item } = change;
+  const changes = settingsChanges(item.key, need(change.local, "settings.json").value ?? null, change.remote?.value);
+  if (Object.keys(changes).length === 0) return { written: { server_sha256: change.remote?.hash ?? "" }, warnings: [], urls: [] };
+  const answer = await data(ctx.api, ctx.api.site.PATCH("/settings", { body: changes as never }));
+  return { written: { server_sha256: jsonHash(settingsFile((answer.settings ?? {}) as Rec)) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+}
