@@ -96,13 +96,13 @@ function decide(key: string, kind: Kind, input: PlanInput): PlanItem {
     const serverChanged = !b || s.hash !== b.server_sha256;
     if (!localChanged && !serverChanged) return item("unchanged");
     if (!serverChanged) return item("update");
-    if (!localChanged) return item("skip", "changed on the server (svc pull takes it)");
+    if (!localChanged) return item("skip", "changed on the server; svc pull takes it");
     if (force) return item("update", "forced over the server's change");
     return item("conflict", b ? "changed here and on the server since the last sync" : "differs from the server, never synced with it");
   }
   if (l) {
     if (!b) return item("create");
-    if (l.hash === b.sha256) return item("skip", "deleted on the server (svc pull removes it here)");
+    if (l.hash === b.sha256) return item("skip", "deleted on the server; svc pull removes it here");
     if (force) return item("create", "forced: deleted on the server, changed here");
     return item("conflict", "changed here, deleted on the server since the last sync");
   }
@@ -210,7 +210,7 @@ export function planPull(input: Omit<PlanInput, "options"> & { kinds: ReadonlySe
     if (l && s && l.hash === s.hash) items.push(item("unchanged"));
     else if (!serverChanged) {
       if (!localChanged) items.push(item("unchanged"));
-      else items.push(item("keep", !l ? "deleted here (svc push --delete deletes it there)" : b ? "changed here (svc push sends it)" : "only here (svc push creates it)"));
+      else items.push(item("keep", !l ? "deleted here; svc push --delete deletes it there" : b ? "changed here; svc push sends it" : "only here; svc push creates it"));
     } else if (!localChanged || input.force) items.push(item(s ? (l ? "update" : "create") : "delete", localChanged ? "forced over the change here" : undefined));
     else if (!s) items.push(item("conflict", "changed here, deleted on the server since the last sync"));
     else if (!l) items.push(item("conflict", "deleted here, changed on the server since the last sync"));

@@ -19,13 +19,19 @@ function pageOutcome(ctx: WriteContext, answer: Rec): Outcome {
   return { written: { server_sha256: jsonHash(pageFile(page)), id: Number(page.id) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
 }
 
+/** Where a page's path puts it: its slug (the last segment) under its parent's path (0: the top). */
+function placement(path: string): { slug: string; parent: string | 0 } {
+  const cut = path.lastIndexOf("/");
+  return { slug: path.slice(cut + 1), parent: cut > 0 ? path.slice(0, cut) : 0 };
+}
+
 export async function writePage(ctx: WriteContext, change: Change): Promise<Outcome> {
   const { item } = change;
   const { api } = ctx;
   const ref = refOf(item.key, "pages");
   if (item.action === "create") {
     const body = pageBody(item.key, need(change.local, "the page's file").value ?? null);
-    const answer = await data(api, api.site.POST("/pages", { body: { ...body, url: ref.path, ...(ref.lang ? { lang: ref.lang } : {}) } as never }));
+    const answer = await data(api, api.site.POST("/pages", { body: { ...body, ...placement(ref.path), ...(ref.lang ? { lang: ref.lang } : {}) } as never }));
     return pageOutcome(ctx, answer);
   }
   const id = Number(need(change.remote, "the server's page").id);
@@ -36,7 +42,7 @@ export async function writePage(ctx: WriteContext, change: Change): Promise<Outc
   }
   if (item.action === "rename") {
     const from = refOf(need(item.from, "the page's old key"), "pages");
-    const body = { url: ref.path, ...(ref.lang !== from.lang ? { lang: ref.lang } : {}) };
+    const body = { ...placement(ref.path), ...(ref.lang !== from.lang ? { lang: ref.lang } : {}) };
     const answer = await data(api, api.site.PATCH("/pages/{ref}", { params: { path: { ref: String(id) } }, body: body as never }));
     return pageOutcome(ctx, answer);
   }
@@ -98,12 +104,13 @@ export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outc
       const remote = need(change.remote, "the server's menu");
       ref = String(remote.id);
       const have = menuInput(item.key, remote.value ?? null);
-      if (have.name !== want.name) outcome.warnings.push(...warningsOf(await data(api, api.site.PATCH("/menus/{ref}", { params: { path: { ref } }, body: { name: want.name } as never }))));
+      // The tree first: it is what the service is most likely to refuse, and a refusal then leaves the menu as it was.
       if (jsonHash(have.items) !== jsonHash(want.items)) {
         const answer = await data(api, api.site.PUT("/menus/{ref}/items", { params: { path: { ref } }, body: { items: want.items } as never }));
         outcome.warnings.push(...warningsOf(answer));
         outcome.urls.push(...urlsOf(answer, ctx.facts));
       }
+      if (have.name !== want.name) outcome.warnings.push(...warningsOf(await data(api, api.site.PATCH("/menus/{ref}", { params: { path: { ref } }, body: { name: want.name } as never }))));
       const placed = await placeMenu(ctx, ref, want.locations, have.locations);
       outcome.warnings.push(...placed.warnings);
       outcome.urls.push(...placed.urls);
