@@ -1,6 +1,7 @@
 // Data sets and data sources (CONTRACT §6): GET /data, PUT/DELETE /data/{name},
 // GET /data/{source}, POST /data/resolve. Site-scoped, at both addresses.
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { dryRunOf, DryRunQuery } from "../http/request.ts";
@@ -23,6 +24,15 @@ const Ref = Type.Union([Type.Integer(), Str, Null], { description: "page id, slu
 
 function body(request: FastifyRequest): Record<string, unknown> {
   return (request.body ?? {}) as Record<string, unknown>;
+}
+
+/** `?lang` on PUT names the variant as GET and DELETE do; the body's `lang` says the same or nothing. */
+function withQueryLang(input: Record<string, unknown>, lang: string | undefined): Record<string, unknown> {
+  if (lang === undefined) return input;
+  if (input.lang !== undefined && input.lang !== null && input.lang !== lang) {
+    throw fail("invalid_field", { field: "lang", query: lang, body: input.lang }, "lang is given twice, in the query and the body, with different values.");
+  }
+  return { ...input, lang };
 }
 
 export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
@@ -73,10 +83,11 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       body: Example(Obj({ items: Opt(Type.Array(ServiceChecked(Obj({}), "an object; at most 10,000 items"), { description: "required" })), lang: Opt(Type.Union([Str, Null])) }), {
         items: [{ name: "Ada", role: "Engineer" }, { name: "Grace", role: "Admiral" }],
       }),
+      querystring: Obj({ lang: Opt(Type.String({ description: "the language variant, as in GET and DELETE; the same as lang in the body (both given and different: 400 invalid_field)" })) }),
       response: { 200: Written, 201: Written, ...commonErrors },
     },
   }, async (request, reply) => {
-    const done = await putDataset(ctx, request.site, (request.params as { name: string }).name, body(request));
+    const done = await putDataset(ctx, request.site, (request.params as { name: string }).name, withQueryLang(body(request), (request.query as { lang?: string }).lang));
     const { warnings, ...fields } = done;
     return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
   });

@@ -29,7 +29,7 @@ const RevisionWithContent = Obj({
   fields: Obj({}, "the fields the summary compares"),
 });
 const Restored = Obj({ kind: Kind, id: Str, from_revision: Int, revision: Type.Integer({ description: "the object's last revision after the restore" }) });
-const RestoreAnswerSchema = Type.Object({ success: Type.Literal(true), warnings: Warnings, restored: Restored, rebaked: Opt(Rebaked) }, { additionalProperties: true, description: "the restoring write's answer (as the kind's write answers), and restored" });
+const RestoreAnswerSchema = Type.Object({ success: Type.Literal(true), warnings: Warnings, site_id: Int, restored: Restored, rebaked: Opt(Rebaked) }, { additionalProperties: true, description: "the restoring write's answer (as the kind's write answers), and restored" });
 const TrashItem = Obj({ kind: Kind, id: Str, slug: Type.String({ description: "its slug or name when it was deleted" }), last_revision: Int, deleted_at_gmt: Str, deleted_by: Type.Union([Int, Type.Null()]) });
 
 function callOf(ctx: ServiceContext, request: FastifyRequest): HistoryCall {
@@ -37,10 +37,11 @@ function callOf(ctx: ServiceContext, request: FastifyRequest): HistoryCall {
   return { ctx, site: request.site, userId: request.caller!.userId, query: (request.query ?? {}) as Record<string, unknown>, ifMatch: Array.isArray(header) ? header.join(",") : header };
 }
 
-function send(reply: FastifyReply, answer: RestoreAnswer) {
+/** A restoring write's answer, led by the site as every site call's answer is. */
+function send(request: FastifyRequest, reply: FastifyReply, answer: RestoreAnswer) {
   if (answer.etag) reply.header("ETag", answer.etag);
   const { warnings, ...rest } = answer.body as { warnings?: [] };
-  return reply.send(ok(rest, warnings ?? []));
+  return reply.send(ok({ site_id: request.site.id, ...rest }, warnings ?? []));
 }
 
 function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: HistoryKind): void {
@@ -102,7 +103,7 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
       ...ifMatch,
       response: { 200: RestoreAnswerSchema, ...commonErrors },
     },
-  }, async (request, reply) => send(reply, await restoreObjectRevision(callOf(ctx, request), adapter, ref(request), n(request))));
+  }, async (request, reply) => send(request, reply, await restoreObjectRevision(callOf(ctx, request), adapter, ref(request), n(request))));
 }
 
 export function historyRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
@@ -128,6 +129,6 @@ export function historyRoutes(scope: FastifyInstance, ctx: ServiceContext): void
     },
   }, async (request, reply) => {
     const { kind, id } = request.params as { kind: string; id: string };
-    return send(reply, await restoreTrashed(callOf(ctx, request), adapters, kind, id));
+    return send(request, reply, await restoreTrashed(callOf(ctx, request), adapters, kind, id));
   });
 }

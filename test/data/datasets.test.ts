@@ -85,6 +85,25 @@ describe("data sets (PUT/GET/DELETE /data/{name}, GET /data)", () => {
     assert.equal((await read(id, "only-de", { lang: "en" })).body.error, "dataset_not_found");
   });
 
+  it("PUT ?lang=xx writes that variant as the body's lang does; both given and different is 400 invalid_field, nothing stored", async () => {
+    const id = await site();
+    await addLanguage(t, id, "en");
+    await addLanguage(t, id, "de");
+    const written = await t.call("PUT", `/api/site/${id}/data/team`, { body: { items: [{ n: "Ada" }] }, query: { lang: "de" } });
+    assert.equal(written.status, 201, written.text);
+    assert.equal(written.body.dataset.lang, "de");
+    assert.deepEqual((await read(id, "team", { lang: "de" })).body.items, [{ n: "Ada" }]);
+    assert.equal((await read(id, "team")).status, 404, "the shared set was not written");
+    const same = await t.call("PUT", `/api/site/${id}/data/team`, { body: { items: [{ n: "Grace" }], lang: "de" }, query: { lang: "de" } });
+    assert.equal(same.status, 200, same.text);
+    const clash = await t.call("PUT", `/api/site/${id}/data/team`, { body: { items: [{ n: "Linus" }], lang: "en" }, query: { lang: "de" } });
+    assert.equal(clash.status, 400);
+    assert.equal(clash.body.error, "invalid_field");
+    assert.equal(clash.body.field, "lang");
+    assert.deepEqual((await read(id, "team", { lang: "de" })).body.items, [{ n: "Grace" }]);
+    assert.equal((await read(id, "team", { lang: "en" })).status, 404);
+  });
+
   it("DELETE removes the shared set, ?lang=xx only that variant; a missing one is 404 dataset_not_found", async () => {
     const id = await site();
     await addLanguage(t, id, "en");

@@ -44,6 +44,7 @@ describe("frame revisions", () => {
 
     const restored = ok(await site.api("POST", "/frames/home/revisions/1/restore"), "restore");
     assert.deepEqual(restored.restored, { kind: "frames", id: restored.frame.id, from_revision: 1, revision: 4 });
+    assert.equal(restored.site_id, site.id);
     assert.equal(restored.rebaked.status, "ok");
     assert.match((await site.visit("/start/")).text, /version 1/, "the public page shows version 1");
     const after = ok(await site.api("GET", "/frames/home/revisions?per_page=2"), "list after");
@@ -125,6 +126,7 @@ describe("frame revisions", () => {
     assert.equal((await site.api("GET", "/frames/shell/revisions")).status, 404, "a deleted frame has no address");
 
     const restored = ok(await site.api("POST", `/trash/frames/${id}/restore`), "restore");
+    assert.equal(restored.site_id, site.id, "a trash restore answers its site as every site call does");
     assert.equal(restored.frame.id, id);
     assert.deepEqual(restored.pages_restored, [first], "the page given another frame meanwhile keeps it");
     assert.equal(restored.restored.from_revision, 1);
