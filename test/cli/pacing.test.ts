@@ -1,0 +1,109 @@
+// svc paces itself (through the typed client): against the service's own limiter with a window of
+// a second or two instead of a minute (the same class the service builds from
+// SVC_RATE_LIMIT_PER_MIN, so the test takes seconds), a push of many more frames than a window
+// allows finishes with no failed request, and a 429 met because another caller spent the window
+// is waited out with `waiting N s: rate limit` on stderr, then retried. The app runs in this
+// process on a loopback port; svc is the built dist/cli.js as a child process.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
+import { FlexibleLimits, MemoryWindows, type Limits } from "../../src/http/limits.ts";
+import { startTestApp, type TestApp } from "../support/app.ts";
+import { parseOne, served, tempDir, write, type Served } from "./harness.ts";
+
+/** The service's limits with an API window `seconds` long (the limiter class the service uses). */
+function shortWindow(points: number, seconds: number): Limits {
+  const settings = { rateLimitPerMin: points, authFailuresPerMin: 1000, publicRateLimitPerMin: 1_000_000 };
+  return new FlexibleLimits(
+    new RateLimiterMemory({ points, duration: seconds, keyPrefix: "req" }),
+    new RateLimiterMemory({ points: 1000, duration: 60, keyPrefix: "authfail" }),
+    new MemoryWindows(settings.publicRateLimitPerMin),
+    settings,
+  );
+}
+
+interface Paced {
+  app: TestApp;
+  t: Served;
+  statuses: number[];
+}
+
+async function pacedApp(points: number, seconds: number): Promise<Paced> {
+  const statuses: number[] = [];
+  const home = tempDir("svc-cli-home-");
+  const app = await startTestApp({
+    limits: shortWindow(points, seconds),
+    beforeReady(fastify) {
+      fastify.addHook("onSend", async (request, reply) => {
+        if (request.url.startsWith("/api/")) statuses.push(reply.statusCode);
+      });
+    },
+  });
+  await app.app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.app.server.address() as { port: number };
+  const writes = () => 0;
+  const t = served(`http://127.0.0.1:${port}`, app.adminToken, home, writes, async () => {
+    await app.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+  return { app, t, statuses };
+}
+
+function frames(dir: string, count: number, prefix: string): void {
+  for (let i = 0; i < count; i++) write(dir, `frames/${prefix}-${i}.html`, `<section>${prefix} ${i}</section>`);
+}
+
+describe("svc push under a rate limit (40 calls per 1 s window)", () => {
+  let p: Paced;
+  before(async () => {
+    p = await pacedApp(40, 1);
+  });
+  after(() => p.t.stop());
+
+  it("200 new frames, five windows' worth: all created, no 429 met, no failed request", { timeout: 60_000 }, async () => {
+    const dir = tempDir("svc-cli-paced-");
+    try {
+      frames(dir, 200, "many");
+      const run = await p.t.svc(["push", dir, "--json"]);
+      assert.equal(run.code, 0, run.stderr);
+      const doc = parseOne(run);
+      assert.equal(doc.counts.create, 200);
+      assert.deepEqual(p.statuses.filter((s) => s >= 300), [], "every answer a success: the client slowed down before the window ran out");
+      const list = await p.t.api("GET", "/frames?per_page=500");
+      assert.equal(list.body.total, 200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("svc push after another caller spent the window (10 calls per 2 s)", () => {
+  let p: Paced;
+  before(async () => {
+    p = await pacedApp(10, 2);
+  });
+  after(() => p.t.stop());
+
+  it("30 frames: meets a 429, prints `waiting N s: rate limit`, waits it out and finishes with every frame written", { timeout: 60_000 }, async () => {
+    const dir = tempDir("svc-cli-429-");
+    try {
+      frames(dir, 30, "later");
+      await new Promise((resolve) => setTimeout(resolve, 2100)); // a fresh window
+      for (let i = 0; i < 10; i++) assert.equal((await p.t.api("GET", "/frames?per_page=1")).status, 200, `call ${i} spends the window`);
+      const before = p.statuses.length;
+      const run = await p.t.svc(["push", dir]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /^waiting [12] s: rate limit$/m);
+      assert.match(run.stdout, /30 create/);
+      const answers = p.statuses.slice(before);
+      assert.ok(answers.includes(429), "the first call met the spent window");
+      assert.deepEqual(answers.filter((s) => s !== 429 && s >= 300), [], "no other failure");
+      assert.equal(answers.filter((s) => s === 201).length, 30, "each frame created once");
+      const list = await p.t.api("GET", "/frames?per_page=500");
+      assert.equal(list.body.total, 30);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
