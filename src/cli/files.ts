@@ -187,3 +187,11 @@ export function settingsChanges(key: string, local: Json, server: Json | undefin
 export function dataFileValue(items: readonly Json[]): Json {
   return [...items];
 }
+
+/** Checks a JSON file's shape before any write of a push (the same checks the writers make). */
+export function checkFile(key: string, kind: string, value: Json): void {
+  if (kind === "pages") pageBody(key, value);
+  else if (kind === "menus") menuInput(key, value);
+  else if (kind === "data") dataItems(key, value);
+  else if (kind === "settings") settingsChanges(key, value, undefined);
+}

@@ -6,6 +6,8 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { startTestApp, type TestApp, type TestAppOptions } from "../support/app.ts";
 import { serviceDatabase, startService, type Running } from "../support/process.ts";
 import { generateToken } from "../../src/tokens.ts";
 
@@ -136,4 +138,40 @@ export function parseOne(run: Run): any {
   const lines = run.stdout.trim().split("\n");
   if (lines.length !== 1) throw new Error(`expected one JSON document on stdout, got ${lines.length} lines:\n${run.stdout}\nstderr: ${run.stderr}`);
   return JSON.parse(lines[0]);
+}
+
+export interface InProcess {
+  app: TestApp;
+  t: Served;
+  /** The status of every /api/ answer, in order. */
+  statuses: number[];
+}
+
+/**
+ * The app in this process on a loopback port (test/support/app.ts: its answers checked against the
+ * OpenAPI document), for tests that need the service's limiter with a short window or a hook
+ * between two calls of svc. `writes()` counts the API writes it answered.
+ */
+export async function inProcess(options: TestAppOptions = {}): Promise<InProcess> {
+  const statuses: number[] = [];
+  let writes = 0;
+  const home = tempDir("svc-cli-home-");
+  const app = await startTestApp({
+    ...options,
+    beforeReady(fastify: FastifyInstance) {
+      fastify.addHook("onSend", async (request, reply) => {
+        if (!request.url.startsWith("/api/")) return;
+        statuses.push(reply.statusCode);
+        if (!["GET", "HEAD", "OPTIONS"].includes(request.method)) writes++;
+      });
+      options.beforeReady?.(fastify);
+    },
+  });
+  await app.app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.app.server.address() as { port: number };
+  const t = served(`http://127.0.0.1:${port}`, app.adminToken, home, () => writes, async () => {
+    await app.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+  return { app, t, statuses };
 }

@@ -9,8 +9,7 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
 import { FlexibleLimits, MemoryWindows, type Limits } from "../../src/http/limits.ts";
-import { startTestApp, type TestApp } from "../support/app.ts";
-import { parseOne, served, tempDir, write, type Served } from "./harness.ts";
+import { inProcess, parseOne, tempDir, write, type InProcess } from "./harness.ts";
 
 /** The service's limits with an API window `seconds` long (the limiter class the service uses). */
 function shortWindow(points: number, seconds: number): Limits {
@@ -23,31 +22,8 @@ function shortWindow(points: number, seconds: number): Limits {
   );
 }
 
-interface Paced {
-  app: TestApp;
-  t: Served;
-  statuses: number[];
-}
-
-async function pacedApp(points: number, seconds: number): Promise<Paced> {
-  const statuses: number[] = [];
-  const home = tempDir("svc-cli-home-");
-  const app = await startTestApp({
-    limits: shortWindow(points, seconds),
-    beforeReady(fastify) {
-      fastify.addHook("onSend", async (request, reply) => {
-        if (request.url.startsWith("/api/")) statuses.push(reply.statusCode);
-      });
-    },
-  });
-  await app.app.listen({ host: "127.0.0.1", port: 0 });
-  const { port } = app.app.server.address() as { port: number };
-  const writes = () => 0;
-  const t = served(`http://127.0.0.1:${port}`, app.adminToken, home, writes, async () => {
-    await app.close();
-    rmSync(home, { recursive: true, force: true });
-  });
-  return { app, t, statuses };
+async function pacedApp(points: number, seconds: number): Promise<InProcess> {
+  return inProcess({ limits: shortWindow(points, seconds) });
 }
 
 function frames(dir: string, count: number, prefix: string): void {
@@ -55,7 +31,7 @@ function frames(dir: string, count: number, prefix: string): void {
 }
 
 describe("svc push under a rate limit (40 calls per 1 s window)", () => {
-  let p: Paced;
+  let p: InProcess;
   before(async () => {
     p = await pacedApp(40, 1);
   });
@@ -79,7 +55,7 @@ describe("svc push under a rate limit (40 calls per 1 s window)", () => {
 });
 
 describe("svc push after another caller spent the window (10 calls per 2 s)", () => {
-  let p: Paced;
+  let p: InProcess;
   before(async () => {
     p = await pacedApp(10, 2);
   });

@@ -6,7 +6,8 @@
 import { CliError } from "../errors.ts";
 import { dryRun, execute, type Done, type Views } from "../execute.ts";
 import type { Kind } from "../layout.ts";
-import { readFolder } from "../local.ts";
+import { checkFile } from "../files.ts";
+import { readFolder, type LocalObject } from "../local.ts";
 import { planLine, warningLine, type Warning } from "../output.ts";
 import { baselineAfter, planPush, WRITES, type PlanInput, type PlanItem } from "../plan.ts";
 import { readServer } from "../remote.ts";
@@ -76,6 +77,24 @@ export function conflictError(plan: ReadonlyArray<{ key: string; action: string;
   );
 }
 
+/** The JSON files a push would send, checked before anything is sent: one bad file stops the push. */
+function refuseInvalid(plan: PlanItem[], local: ReadonlyMap<string, LocalObject>, out: Session["out"]): void {
+  const bad: string[] = [];
+  for (const item of plan) {
+    const object = local.get(item.key);
+    if (!object || object.value === undefined || (item.action !== "create" && item.action !== "update")) continue;
+    try {
+      checkFile(item.key, item.kind, object.value);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      bad.push(error.line);
+    }
+  }
+  if (bad.length === 0) return;
+  for (const line of bad) out.note(line);
+  throw new CliError(1, `invalid_file: ${bad.length} file${bad.length > 1 ? "s" : ""} cannot be sent (listed above); nothing was sent`, [], { code: "invalid_file", files: bad });
+}
+
 /** Plans and (unless a dry run) carries out one push. Throws the conflict or the refusal that stopped it. */
 export async function pushOnce(session: Session, options: PushOptions): Promise<PushReport> {
   const { dir, api, out, target } = session;
@@ -90,6 +109,7 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
   if (options.keys) plan = plan.filter((item) => options.keys!.has(item.key) || (item.from !== undefined && options.keys!.has(item.from)));
   const conflict = conflictError(plan);
   if (conflict) throw conflict;
+  refuseInvalid(plan, folder.objects, out);
   const views: Views = { local: folder.objects, remote: snapshot.objects, base };
   const ctx = { api, facts: snapshot.facts, force: options.force };
   const report: PushReport = { dryRun: options.dryRun, plan, warnings: new Map(), done: [], urls: [], writes: 0 };
@@ -118,7 +138,7 @@ export function printReport(report: PushReport, session: Session, partial = fals
   const { out } = session;
   const shown = partial ? report.plan.filter((item) => report.done.some((d) => d.item.key === item.key)) : report.plan;
   for (const item of shown) {
-    if (item.action === "unchanged") continue;
+    if (item.action === "unchanged" && !report.dryRun) continue; // a dry run names every object
     out.line(planLine(item, report.dryRun));
     const done = report.done.find((d) => d.item.key === item.key);
     for (const warning of report.warnings.get(item.key) ?? done?.outcome.warnings ?? []) out.line(warningLine(item.key, warning));

@@ -1,0 +1,62 @@
+// The svc command stands above the typed client (.dependency-cruiser.cjs, rules layers/cli and
+// layers/cli-apart): src/cli/ imports its own folder, src/client/ and packages, nothing else of
+// src/, and nothing imports it. Checked on small trees, like test/architecture.test.ts.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const DEPCRUISE = join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
+
+function cruiseTree(files: Record<string, string>): { status: number | null; output: string } {
+  const dir = mkdtempSync(join(tmpdir(), "svc-cli-layers-"));
+  cpSync(join(ROOT, ".dependency-cruiser.cjs"), join(dir, ".dependency-cruiser.cjs"));
+  cpSync(join(ROOT, "tsconfig.json"), join(dir, "tsconfig.json"));
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, ".."), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  try {
+    const run = spawnSync(process.execPath, [DEPCRUISE, "src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd: dir, encoding: "utf8" });
+    return { status: run.status, output: `${run.stdout}${run.stderr}` };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const CLIENT = { "src/client/index.ts": "export const createSiteClient = () => 1;\n" };
+
+describe("the cli's layer", () => {
+  it("the cli using the client and packages passes", () => {
+    const { status, output } = cruiseTree({
+      ...CLIENT,
+      "src/cli/main.ts": 'import { Command } from "commander";\nimport { createSiteClient } from "../client/index.ts";\nexport const c = [Command, createSiteClient];\n',
+    });
+    assert.equal(status, 0, output);
+  });
+
+  it("the cli importing the service (types included) fails with layers/cli", () => {
+    const { status, output } = cruiseTree({
+      "src/errors.ts": "export type ErrorCode = string;\n",
+      "src/cli/main.ts": 'import type { ErrorCode } from "../errors.ts";\nexport const code: ErrorCode = "x";\n',
+    });
+    assert.notEqual(status, 0);
+    assert.match(output, /layers\/cli\b/);
+  });
+
+  it("the client or the service importing the cli fails with layers/cli-apart", () => {
+    const { status, output } = cruiseTree({
+      "src/cli/main.ts": "export const run = 1;\n",
+      "src/client/index.ts": 'import { run } from "../cli/main.ts";\nexport const x = run;\n',
+      "src/app.ts": 'import { run } from "./cli/main.ts";\nexport const app = run;\n',
+    });
+    assert.notEqual(status, 0);
+    assert.match(output, /layers\/cli-apart/);
+    assert.match(output, /src\/app\.ts → src\/cli\/main\.ts/);
+    assert.match(output, /src\/client\/index\.ts → src\/cli\/main\.ts/);
+  });
+});
