@@ -44,6 +44,8 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: RestoreAnswe
   return reply.send(ok({ site_id: request.site.id, ...rest }, warnings ?? []));
 }
 
+// The reads have no HEAD twin (exposeHeadRoute: false): nobody asks a revision's headers, and the
+// 19 reads at two addresses would add 38 routes to every start (bench, cold_start).
 function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: HistoryKind): void {
   const tags = ["history"];
   const noun = adapter.noun;
@@ -58,6 +60,7 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
   const Head = { site_id: Int, kind: Kind, id: Str };
 
   scope.get(`${adapter.path}/revisions`, {
+    exposeHeadRoute: false,
     schema: {
       operationId: `list${name}Revisions`,
       tags,
@@ -72,6 +75,7 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
   });
 
   scope.get(`${adapter.path}/revisions/:n`, {
+    exposeHeadRoute: false,
     schema: {
       operationId: `get${name}Revision`,
       tags,
@@ -83,6 +87,7 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
   }, async (request) => ok({ site_id: request.site.id, ...(await getObjectRevision(callOf(ctx, request), adapter, ref(request), n(request))) }));
 
   scope.get(`${adapter.path}/revisions/:n/diff`, {
+    exposeHeadRoute: false,
     schema: {
       operationId: `diff${name}Revision`,
       tags,
@@ -111,6 +116,7 @@ export function historyRoutes(scope: FastifyInstance, ctx: ServiceContext): void
   for (const adapter of HISTORY_KINDS) objectRoutes(scope, ctx, adapter);
 
   scope.get("/trash", {
+    exposeHeadRoute: false,
     schema: {
       operationId: "listTrash",
       tags: ["history"],
