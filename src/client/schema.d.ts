@@ -6334,7 +6334,10 @@ export interface operations {
     };
     putDataset: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the language variant, as in GET and DELETE; the same as lang in the body (both given and different: 400 invalid_field) */
+                lang?: string;
+            };
             header?: never;
             path: {
                 /** @description data-set name, ^[a-z0-9][a-z0-9_-]*$ */
@@ -11989,6 +11992,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        site_id: number;
                         restored: {
                             kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
                             id: string;
@@ -12336,6 +12340,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        site_id: number;
                         restored: {
                             kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
                             id: string;
@@ -12673,6 +12678,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        site_id: number;
                         restored: {
                             kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
                             id: string;
@@ -13020,6 +13026,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        site_id: number;
                         restored: {
                             kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
                             id: string;
@@ -13367,6 +13374,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        site_id: number;
                         restored: {
                             kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
                             id: string;
@@ -13704,6 +13712,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        site_id: number;
                         restored: {
                             kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
                             id: string;
@@ -13878,6 +13887,7 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        site_id: number;
                         restored: {
                             kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
                             id: string;
