@@ -16,6 +16,8 @@ function refOf<K extends ObjectRef["kind"]>(key: string, kind: K): Extract<Objec
 
 function pageOutcome(ctx: WriteContext, answer: Rec): Outcome {
   const page = (answer.page ?? {}) as Rec;
+  // Menus written later in the push name this page by its path (files.ts pageRef).
+  ctx.facts.pages.set(Number(page.id), { lang: typeof page.lang === "string" && page.lang ? page.lang : null, path: String(page.path), title: String(page.title) });
   return { written: { server_sha256: jsonHash(pageFile(page)), id: Number(page.id) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
 }
 
