@@ -5,7 +5,7 @@ import { data, type Rec } from "./api.ts";
 import { jsonHash, type Json } from "./canonical.ts";
 import { CliError } from "./errors.ts";
 import { dataItems, menuFile, menuInput, pageBody, pageFile, settingsChanges, settingsFile, type MenuLocation } from "./files.ts";
-import { refOfKey, type ObjectRef } from "./layout.ts";
+import { keyOf, refOfKey, type ObjectRef } from "./layout.ts";
 import { need, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "./write-types.ts";
 
 function refOf<K extends ObjectRef["kind"]>(key: string, kind: K): Extract<ObjectRef, { kind: K }> {
@@ -14,11 +14,17 @@ function refOf<K extends ObjectRef["kind"]>(key: string, kind: K): Extract<Objec
   return ref as Extract<ObjectRef, { kind: K }>;
 }
 
-function pageOutcome(ctx: WriteContext, answer: Rec): Outcome {
+function pageOutcome(ctx: WriteContext, answer: Rec, key: string): Outcome {
   const page = (answer.page ?? {}) as Rec;
+  const lang = typeof page.lang === "string" && page.lang ? page.lang : null;
   // Menus written later in the push name this page by its path (files.ts pageRef).
-  ctx.facts.pages.set(Number(page.id), { lang: typeof page.lang === "string" && page.lang ? page.lang : null, path: String(page.path), title: String(page.title) });
-  return { written: { server_sha256: jsonHash(pageFile(page)), id: Number(page.id) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+  ctx.facts.pages.set(Number(page.id), { lang, path: String(page.path), title: String(page.title) });
+  const warnings = warningsOf(answer);
+  const placed = keyOf({ kind: "pages", lang, path: String(page.path) });
+  if (placed !== key) {
+    warnings.push({ code: "page_placed_elsewhere", message: `the service put this page at ${placed} (e.g. a page without a language on a site with languages); move the file there, or svc status shows it twice` });
+  }
+  return { written: { server_sha256: jsonHash(pageFile(page)), id: Number(page.id) }, warnings, urls: urlsOf(answer, ctx.facts) };
 }
 
 /** Where a page's path puts it: its slug (the last segment) under its parent's path (0: the top). */
@@ -34,19 +40,19 @@ export async function writePage(ctx: WriteContext, change: Change): Promise<Outc
   if (item.action === "create") {
     const body = pageBody(item.key, need(change.local, "the page's file").value ?? null);
     const answer = await data(api, api.site.POST("/pages", { body: { ...body, ...placement(ref.path), ...(ref.lang ? { lang: ref.lang } : {}) } as never }));
-    return pageOutcome(ctx, answer);
+    return pageOutcome(ctx, answer, item.key);
   }
   const id = Number(need(change.remote, "the server's page").id);
   if (item.action === "update") {
     const body = pageBody(item.key, need(change.local, "the page's file").value ?? null);
     const answer = await data(api, api.site.POST("/pages", { body: { ...body, id } as never }));
-    return pageOutcome(ctx, answer);
+    return pageOutcome(ctx, answer, item.key);
   }
   if (item.action === "rename") {
     const from = refOf(need(item.from, "the page's old key"), "pages");
     const body = { ...placement(ref.path), ...(ref.lang !== from.lang ? { lang: ref.lang } : {}) };
     const answer = await data(api, api.site.PATCH("/pages/{ref}", { params: { path: { ref: String(id) } }, body: body as never }));
-    return pageOutcome(ctx, answer);
+    return pageOutcome(ctx, answer, item.key);
   }
   const answer = await data(api, api.site.DELETE("/pages/{ref}", { params: { path: { ref: String(id) } } }));
   return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };

@@ -148,5 +148,14 @@ describe("against the service", () => {
     assert.equal(start.body.page?.lang, "de", JSON.stringify(start.body));
     assert.equal((await t.svc(["status", dir])).code, 0);
     assert.match((await t.svc(["push", dir])).stdout, /0 writes sent/);
+
+    write(dir, "data/links.de.json", JSON.stringify([{ label: "Start" }, { label: "Kontakt" }]));
+    write(dir, "pages/_/loose.json", JSON.stringify({ title: "Loose", frame: "base" }));
+    const variant = await t.svc(["push", dir]);
+    assert.equal(variant.code, 0, variant.stderr);
+    assert.match(variant.stdout, /^update\s+data\/links\.de\.json/m);
+    assert.match(variant.stdout, /warning page_placed_elsewhere: pages\/_\/loose\.json: .*pages\/en\/loose\.json/);
+    assert.deepEqual((await t.api("GET", "/data/links?lang=de")).body.items, [{ label: "Start" }, { label: "Kontakt" }]);
+    assert.deepEqual((await t.api("GET", "/data/links?lang=en")).body.items, [{ label: "Home (en)" }], "the other variant untouched");
   });
 });

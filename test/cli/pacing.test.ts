@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
 import { FlexibleLimits, MemoryWindows, type Limits } from "../../src/http/limits.ts";
-import { inProcess, parseOne, tempDir, write, type InProcess } from "./harness.ts";
+import { inProcess, parseOne, serve, tempDir, write, type InProcess } from "./harness.ts";
 
 /** The service's limits with an API window `seconds` long (the limiter class the service uses). */
 function shortWindow(points: number, seconds: number): Limits {
@@ -79,6 +79,25 @@ describe("svc push after another caller spent the window (10 calls per 2 s)", ()
       const list = await p.t.api("GET", "/frames?per_page=500");
       assert.equal(list.body.total, 30);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("svc push under SVC_RATE_LIMIT_PER_MIN=20 on the built service (a minute's window; run with SVC_CLI_SLOW=1)", { skip: !process.env.SVC_CLI_SLOW && "about 70 s: set SVC_CLI_SLOW=1" }, () => {
+  it("30 frames, more than a window allows: waits with `waiting N s: rate limit`, no failed request", { timeout: 180_000 }, async () => {
+    const t = await serve({ SVC_RATE_LIMIT_PER_MIN: "20" });
+    const dir = tempDir("svc-cli-minute-");
+    try {
+      frames(dir, 30, "minute");
+      const run = await t.svc(["push", dir, "--json"], { timeoutMs: 170_000 });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stderr, /^waiting \d+ s: rate limit$/m);
+      assert.equal(parseOne(run).counts.create, 30);
+      const list = await t.api("GET", "/frames?per_page=500");
+      assert.equal(list.body.total, 30);
+    } finally {
+      await t.stop();
       rmSync(dir, { recursive: true, force: true });
     }
   });
