@@ -9,6 +9,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { data, eachLimited, listAll, type Api, type Rec } from "./api.ts";
 import { jsonHash, type Json } from "./canonical.ts";
+import { CliError } from "./errors.ts";
 import { dataFileValue, pageFile, menuFile, settingsFile, type SiteFacts } from "./files.ts";
 import { keyOf, mediaExtension, type Kind } from "./layout.ts";
 
@@ -95,7 +96,10 @@ export async function readDataItems(api: Api, name: string, lang: string | null)
   const query = lang ? { lang, per_page: 1 } : { per_page: 1 };
   const list = await data(api, api.site.GET("/data/{name}/revisions", { params: { path: { name }, query } as never }));
   const latest = Array.isArray(list.revisions) ? (list.revisions[0] as Rec | undefined) : undefined;
-  if (!latest) return [];
+  if (!latest) {
+    // A set written before revisions existed, hidden behind a variant: its items cannot be read (rather than guessed).
+    throw new CliError(1, `dataset_unreadable: data/${name}${lang ? `.${lang}` : ""}.json: GET /data/${name} answers ${lang ? "the shared set" : "a language's variant"} and the set has no revision to read it from; write it once (PUT /data/${name}) and run svc again`);
+  }
   const revision = await data(api, api.site.GET("/data/{name}/revisions/{n}", { params: { path: { name, n: Number(latest.revision) }, query: lang ? { lang } : {} } as never }));
   const fields = ((revision.revision as Rec)?.fields ?? {}) as Rec;
   return Array.isArray(fields.items) ? (fields.items as Json[]) : [];

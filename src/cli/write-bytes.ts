@@ -130,6 +130,22 @@ function mediaOutcome(ctx: WriteContext, answer: Rec): Outcome {
   return { written: { server_sha256: String(media.sha256), id: Number(media.id) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
 }
 
+/**
+ * An upload again when the service answers 409 upload_conflict: a delete or replacement of a file
+ * with the same bytes (e.g. another upload of this very push) removed them while this one was
+ * recorded; nothing was written, and the service asks for the file again (docs/media.md, "Records").
+ */
+export async function upload(send: () => Promise<Rec>): Promise<Rec> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await send();
+    } catch (error) {
+      const code = error instanceof CliError ? (error.details as { code?: string }).code : undefined;
+      if (code !== "upload_conflict" || attempt >= 3) throw error;
+    }
+  }
+}
+
 export async function writeMedia(ctx: WriteContext, change: Change): Promise<Outcome> {
   const { item } = change;
   const { api } = ctx;
@@ -137,13 +153,13 @@ export async function writeMedia(ctx: WriteContext, change: Change): Promise<Out
   const raw = { bodySerializer: (body: unknown) => body as BodyInit, headers: { "Content-Type": "application/octet-stream" } };
   if (item.action === "create") {
     const local = need(change.local, "the media file");
-    const answer = await data(api, api.site.POST("/media", { params: { query: { filename } }, body: local.bytes as never, ...raw }));
+    const answer = await upload(() => data(api, api.site.POST("/media", { params: { query: { filename } }, body: local.bytes as never, ...raw })));
     return mediaOutcome(ctx, answer);
   }
   const ref = String(need(change.remote, "the server's media file").id);
   if (item.action === "update") {
     const local = need(change.local, "the media file");
-    const answer = await data(api, api.site.PUT("/media/{ref}", { params: { path: { ref }, query: { filename } }, body: local.bytes as never, ...raw }));
+    const answer = await upload(() => data(api, api.site.PUT("/media/{ref}", { params: { path: { ref }, query: { filename } }, body: local.bytes as never, ...raw })));
     return mediaOutcome(ctx, answer);
   }
   if (item.action === "rename") {

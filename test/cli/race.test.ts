@@ -6,6 +6,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
+import { CliError } from "../../src/cli/errors.ts";
+import { upload } from "../../src/cli/write-bytes.ts";
 import { inProcess, read, tempDir, write, type InProcess } from "./harness.ts";
 
 describe("svc push and If-Match", () => {
@@ -76,5 +78,36 @@ describe("svc push and If-Match", () => {
     assert.equal(run.code, 0, run.stderr);
     assert.deepEqual(puts.slice(before).map((put) => put.ifMatch?.startsWith('"r1-0000')), [true, false], "the stale ETag, then the current one");
     assert.equal((await p.t.api("GET", "/frames/hero")).body.frame.html, "<h1>v4</h1>");
+  });
+});
+
+describe("media uploads and upload_conflict", () => {
+  it("an upload answered 409 upload_conflict (its bytes removed by a concurrent delete) is sent again, up to 3 times", async () => {
+    const conflict = () => new CliError(1, "upload_conflict: send the file again", [], { code: "upload_conflict", status: 409 });
+    let calls = 0;
+    const answer = await upload(async () => {
+      calls++;
+      if (calls < 3) throw conflict();
+      return { media: { id: 1 } };
+    });
+    assert.deepEqual([calls, answer], [3, { media: { id: 1 } }]);
+    calls = 0;
+    await assert.rejects(
+      upload(async () => {
+        calls++;
+        throw conflict();
+      }),
+      /upload_conflict/,
+    );
+    assert.equal(calls, 3);
+    calls = 0;
+    await assert.rejects(
+      upload(async () => {
+        calls++;
+        throw new CliError(1, "media_too_large: …", [], { code: "media_too_large" });
+      }),
+      /media_too_large/,
+    );
+    assert.equal(calls, 1, "other refusals are not retried");
   });
 });
