@@ -14,8 +14,8 @@ import { startTestApp, type Answer, type TestApp } from "../support/app.ts";
 import { catalogueStatus, fences, replayPage, statements, statusCodePairs, steps, type Replayed } from "./how-to-pages.ts";
 
 const DIR = "docs/guide/how-to";
-/** The pages written in the regular form (how-to-pages.ts); each is replayed by a test below. */
-const HOW_TOS = ["layouts-and-menus.md", "translations.md", "data-sets.md", "undo-and-preview.md", "deploying.md"];
+/** The pages written in the regular form (how-to-pages.ts); each is replayed by a test below (ci.md by ci-how-to.test.ts, with its svc steps). */
+const HOW_TOS = ["layouts-and-menus.md", "translations.md", "data-sets.md", "undo-and-preview.md", "deploying.md", "ci.md"];
 const page = (name: string) => join(DIR, name);
 
 function visit(t: TestApp, path: string): Promise<Answer> {
