@@ -45,7 +45,7 @@ export async function servedBundles(db: Db, siteId: number): Promise<{ theme: st
 export async function writePreviewStyles(trx: Db, siteId: number, theme: string, now: number, inputs: ReadonlyArray<[string, string]>): Promise<void> {
   if (inputs.length === 0) return;
   const at = gmt(now);
-  const parsed = inputs.map(([name, css]) => ({ name, css, parsed: parseStylesheet(css) }));
+  const parsed = await Promise.all(inputs.map(async ([name, css]) => ({ name, css, parsed: await parseStylesheet(css) })));
   // Every previewed stylesheet is written before imports are checked, so they may import each other.
   for (const sheet of parsed) {
     const columns = {

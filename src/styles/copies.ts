@@ -13,7 +13,7 @@ import { ServiceError } from "../errors.ts";
 import { mediaPublishSource } from "../media/publish-source.ts";
 import { holdRoom } from "../quotas/usage.ts";
 import type { Db } from "../store/database.ts";
-import { BUNDLE_SETTINGS, bundleStylesheet } from "./css.ts";
+import { bundleSettings, bundleStylesheet } from "./css.ts";
 import { importClosure } from "./graph.ts";
 import { importMapOf, sheetsCss, themeSheets, type SheetHead } from "./queries.ts";
 
@@ -55,12 +55,12 @@ async function themeState(db: Db, siteId: number, theme: string): Promise<ThemeS
 }
 
 /** What the bundle of `name` is made from, as one hash: every stylesheet it reads (or their absence) and every media address. */
-function sourceKey(state: ThemeState, name: string): string {
+function sourceKey(settings: string, state: ThemeState, name: string): string {
   const closure = importClosure(name, importMapOf(state.sheets));
   const sheets = closure.map((sheet) => [sheet, state.sheets.get(sheet)?.sha256 ?? null]);
   const refs = [...new Set(closure.flatMap((sheet) => state.sheets.get(sheet)?.media ?? []))].sort();
   const media = refs.map((ref) => [ref, state.media.get(ref) ?? null]);
-  return createHash("sha256").update(JSON.stringify([BUNDLE_SETTINGS, sheets, media])).digest("hex");
+  return createHash("sha256").update(JSON.stringify([settings, sheets, media])).digest("hex");
 }
 
 async function currentRows(db: Db, siteId: number, theme: string, names: readonly string[]): Promise<Map<string, { hash: string; source_key: string }>> {
@@ -143,10 +143,11 @@ export interface Refreshed {
  * quotas/usage.ts) and checks again that what they were made from has not changed meanwhile.
  */
 export async function refreshCopies(db: Db, now: number, siteId: number, theme: string, names: readonly string[], options: RefreshOptions): Promise<Refreshed> {
+  const settings = await bundleSettings();
   for (let attempt = 0; ; attempt++) {
     const state = await themeState(db, siteId, theme);
     const wanted = [...new Set(names)].filter((name) => state.sheets.has(name));
-    const keys = new Map(wanted.map((name) => [name, sourceKey(state, name)]));
+    const keys = new Map(wanted.map((name) => [name, sourceKey(settings, state, name)]));
     const rows = await currentRows(db, siteId, theme, wanted);
     const stale = wanted.filter((name) => rows.get(name)?.source_key !== keys.get(name));
     const made = new Map<string, MadeCopy>();
@@ -163,7 +164,7 @@ export async function refreshCopies(db: Db, now: number, siteId: number, theme: 
       const stored = made.size === 0 || (await underSiteLock(db, siteId, async (trx, fresh) => {
         if (fresh) {
           const again = await themeState(trx, siteId, theme);
-          if ([...made.values()].some((copy) => sourceKey(again, copy.name) !== copy.sourceKey)) return false;
+          if ([...made.values()].some((copy) => sourceKey(settings, again, copy.name) !== copy.sourceKey)) return false;
         }
         await storeCopies(trx, now, siteId, theme, [...made.values()]);
         return true;

@@ -3,8 +3,6 @@
 // (imports inlined in their place, `url(media:<ref>)` turned into the file's address, minified,
 // vendor prefixes for the browserslist target below). No database here: the caller hands in the
 // stylesheets of the theme and the media addresses.
-import browserslist from "browserslist";
-import { browserslistToTargets, bundleAsync, transform } from "lightningcss";
 import { fail, ServiceError } from "../errors.ts";
 import { isStyleName } from "./names.ts";
 import { MAX_CSS_NESTING, tooDeepAt } from "./nesting.ts";
@@ -14,14 +12,37 @@ import { MAX_CSS_NESTING, tooDeepAt } from "./nesting.ts";
  * `defaults` (over 0.5% of use, the last two versions of each browser, Firefox ESR, none dead).
  */
 export const BROWSERS_QUERY = "defaults";
-const BROWSERS = browserslist(BROWSERS_QUERY);
-const TARGETS = browserslistToTargets(BROWSERS);
+
+type LightningCss = typeof import("lightningcss");
+
+interface Compiler {
+  css: LightningCss;
+  targets: ReturnType<LightningCss["browserslistToTargets"]>;
+  /**
+   * What every bundle is made with besides its sources; part of each bundle's source key, so a
+   * new browser list (browserslist's data updated) or a new format below makes the bundles again.
+   */
+  settings: string;
+}
+
+let compiler: Promise<Compiler> | undefined;
 
 /**
- * What every bundle is made with besides its sources; part of each bundle's source key, so a new
- * browser list (browserslist's data updated) or a new format below makes the bundles again.
+ * lightningcss (a native module) and browserslist's data, loaded on first use: a start of the
+ * service that serves no stylesheet does not pay for them (bench, cold_start).
  */
-export const BUNDLE_SETTINGS = `format 1; ${BROWSERS.join(",")}`;
+function loadCompiler(): Promise<Compiler> {
+  compiler ??= Promise.all([import("lightningcss"), import("browserslist")]).then(([css, list]) => {
+    const browsers = list.default(BROWSERS_QUERY);
+    return { css, targets: css.browserslistToTargets(browsers), settings: `format 1; ${browsers.join(",")}` };
+  });
+  return compiler;
+}
+
+/** The settings every bundle is made with (part of its source key; see Compiler.settings). */
+export async function bundleSettings(): Promise<string> {
+  return (await loadCompiler()).settings;
+}
 
 /** A place in a stylesheet: 1-based line and column (UTF-16 units), as lightningcss reports them. */
 export interface CssSpot {
@@ -62,7 +83,8 @@ function refusalOf(error: unknown, details: (fileName: string | undefined) => Re
  * Parses one stylesheet as uploaded: 422 invalid_css at the parser's error, at an `@import` of
  * anything but a stylesheet name or an http(s) address, or at a `url(media:)` without a ref.
  */
-export function parseStylesheet(css: string): ParsedStylesheet {
+export async function parseStylesheet(css: string): Promise<ParsedStylesheet> {
+  const { transform } = (await loadCompiler()).css;
   const deep = tooDeepAt(css);
   if (deep) throw invalidCss(`Blocks, parentheses and brackets nest at most ${MAX_CSS_NESTING} levels deep`, deep, { max_nesting: MAX_CSS_NESTING });
   const parsed: ParsedStylesheet = { imports: [], media: [] };
@@ -108,11 +130,12 @@ export function parseStylesheet(css: string): ParsedStylesheet {
  * A refusal (invalid_css) names the stylesheet it is in (`stylesheet`).
  */
 export async function bundleStylesheet(name: string, sheets: ReadonlyMap<string, string>, mediaUrls: ReadonlyMap<string, string>): Promise<string> {
+  const { css, targets } = await loadCompiler();
   try {
-    const { code } = await bundleAsync({
+    const { code } = await css.bundleAsync({
       filename: name,
       minify: true,
-      targets: TARGETS,
+      targets,
       errorRecovery: false,
       resolver: {
         read: (file) => sheets.get(file) ?? "",

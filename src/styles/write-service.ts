@@ -88,7 +88,7 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
   const name = styleNameFrom(rawName);
   const css = cssFrom(body.css);
   const { theme } = await themeFrom(ctx.db, site.id, body.theme);
-  const parsed = parseStylesheet(css);
+  const parsed = await parseStylesheet(css);
   const now = ctx.clock();
   const head: SheetHead = {
     name,
