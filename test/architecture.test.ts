@@ -2,35 +2,7 @@
 // the real tree passes, and a tree with a back import fails naming the rule it breaks.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-
-const ROOT = new URL("../", import.meta.url).pathname;
-const DEPCRUISE = join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
-
-function cruise(cwd: string): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [DEPCRUISE, "src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd, encoding: "utf8" });
-  return { status: run.status, output: `${run.stdout}${run.stderr}` };
-}
-
-/** The project's config and tsconfig around a small src/ tree, cruised, then removed. */
-function cruiseTree(files: Record<string, string>): { status: number | null; output: string } {
-  const dir = mkdtempSync(join(tmpdir(), "svc-layers-"));
-  cpSync(join(ROOT, ".dependency-cruiser.cjs"), join(dir, ".dependency-cruiser.cjs"));
-  cpSync(join(ROOT, "tsconfig.json"), join(dir, "tsconfig.json"));
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(dir, path, ".."), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  try {
-    return cruise(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { cruise, cruiseTree, ROOT } from "./support/cruise.ts";
 
 describe("layers", () => {
   it("every import in src/ points down the layers or stays in its folder", () => {

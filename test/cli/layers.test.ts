@@ -3,30 +3,8 @@
 // src/, and nothing imports it. Checked on small trees, like test/architecture.test.ts.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { cruiseTree } from "../support/cruise.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const DEPCRUISE = join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs");
-
-function cruiseTree(files: Record<string, string>): { status: number | null; output: string } {
-  const dir = mkdtempSync(join(tmpdir(), "svc-cli-layers-"));
-  cpSync(join(ROOT, ".dependency-cruiser.cjs"), join(dir, ".dependency-cruiser.cjs"));
-  cpSync(join(ROOT, "tsconfig.json"), join(dir, "tsconfig.json"));
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(join(dir, path, ".."), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  try {
-    const run = spawnSync(process.execPath, [DEPCRUISE, "src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd: dir, encoding: "utf8" });
-    return { status: run.status, output: `${run.stdout}${run.stderr}` };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 const CLIENT = { "src/client/index.ts": "export const createSiteClient = () => 1;\n" };
 
