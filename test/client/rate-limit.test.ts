@@ -61,7 +61,7 @@ describe("typed client: pacing under a short window (10 calls per 2 s)", () => {
   });
 });
 
-describe("typed client: pacing under SVC_RATE_LIMIT_PER_MIN=40 (the service's minute window; about a minute)", () => {
+describe("typed client: pacing under SVC_RATE_LIMIT_PER_MIN=40 (the service's minute window; run with SVC_CLIENT_SLOW=1)", { skip: !process.env.SVC_CLIENT_SLOW && "about 60 s: set SVC_CLIENT_SLOW=1 (the short windows above test the same pacing)" }, () => {
   let t: ServedApp;
   before(async () => {
     t = await serveApp({ env: { SVC_RATE_LIMIT_PER_MIN: "40" } });
