@@ -4,7 +4,8 @@
 // `site`, `settings`. Item shapes are documented in docs/content-model.md.
 import { fail } from "../errors.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import { languageHomeUrl, linkUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import { withHomes } from "../pages/home.ts";
 import { findPages, groupMembers, withAncestors, pagesByIds, type PageRow } from "../pages/queries.ts";
 import { pageItem, type PageItem } from "../pages/record.ts";
 import { findPageByRef } from "../pages/refs.ts";
@@ -122,7 +123,7 @@ async function languageItems(ctx: SourceContext, site: SiteRow, addressing: Site
       url: languageHomeUrl(addressing, language.code),
       current: language.code === lang,
       page_id: translation?.id ?? null,
-      page_url: translation ? pageUrl(addressing, translation.lang, translation.path) : null,
+      page_url: translation ? linkUrl(addressing, translation.lang, translation.path) : null,
     };
   });
 }
@@ -156,7 +157,7 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
     items = [await readSettings(ctx, site)];
     meta = {};
   } else if (source === "languages") {
-    items = await languageItems(ctx, site, addressing, lang, page);
+    items = await languageItems(ctx, site, await withHomes(ctx.db, site.id, addressing), lang, page);
     meta = { active: langs.active, default_lang: langs.defaultLang, lang, ...(page ? { page: page.id } : {}) };
   } else if (source === "pages" || source === "pages.children") {
     // Children share their parent's language. `pages`: without languages every page; with them,
@@ -166,14 +167,16 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
       : langs.active && lang !== null ? { lang } : {};
     const rows = await findPages(ctx.db, site.id, { statuses: ["publish"], ...filter });
     const tree = new PageTree(await withAncestors(ctx.db, site.id, rows.map((row) => row.id)));
-    items = visibleOnly(rows, tree).map((row): PageItem => pageItem(row, addressing));
+    const links = await withHomes(ctx.db, site.id, addressing);
+    items = visibleOnly(rows, tree).map((row): PageItem => pageItem(row, links));
     meta = { lang, ...(page ? { page: page.id } : {}) };
   } else if (source === "breadcrumbs") {
     const current = requirePage(page, source);
     const tree = new PageTree(await withAncestors(ctx.db, site.id, [current.id]));
     const chain = [...tree.ancestors(current.id)].reverse().map((a) => a.id);
     const byId = new Map((await pagesByIds(ctx.db, site.id, chain)).map((row) => [row.id, row]));
-    items = [...chain.map((id) => byId.get(id)).filter((row): row is PageRow => row !== undefined), current].map((row) => pageItem(row, addressing));
+    const links = await withHomes(ctx.db, site.id, addressing);
+    items = [...chain.map((id) => byId.get(id)).filter((row): row is PageRow => row !== undefined), current].map((row) => pageItem(row, links));
     meta = { page: current.id, lang: current.lang === "" ? null : current.lang };
   } else if (source.startsWith("menu.")) {
     const location = source.slice(5);

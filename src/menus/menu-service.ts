@@ -7,7 +7,8 @@ import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
-import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import type { SiteAddressing } from "../site/addresses.ts";
+import { linkAddressing } from "../pages/home.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import type { Db } from "../store/database.ts";
@@ -99,7 +100,7 @@ export async function prepareTree(ctx: ServiceContext, site: SiteRow, value: unk
   const parsed = parseTree(value, keepIds);
   const pageIds = await resolveTree(ctx.db, site.id, parsed.items, lang, state);
   const facts = await pageFacts(ctx.db, site.id, pageIds.values());
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
   checkPageUrls(parsed.items, pageIds, facts, addressing);
   const plan = planTree(parsed.items, pageIds, facts, allowInvalid);
   return { ...plan, warnings: [...parsed.warnings, ...plan.warnings], parsed: parsed.items, addressing };

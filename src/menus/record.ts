@@ -1,7 +1,8 @@
 // Menu items as answered (spec, Menu item): id, at, title, type, page, url, parent, order, valid,
 // plus target and classes. Titles, addresses and validity of page items come from the pages at
 // read time, so a renamed, moved or unpublished page shows in every menu at once.
-import { pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import { linkUrl, type SiteAddressing } from "../site/addresses.ts";
+import { linkAddressing } from "../pages/home.ts";
 import type { PageLite } from "../pages/queries.ts";
 import type { Db } from "../store/database.ts";
 import { completeUrl } from "./links.ts";
@@ -38,9 +39,9 @@ export interface SiteRef {
   domain: string;
 }
 
-/** The address a page item answers: its page's public address, `""` when the page is gone. */
+/** The address a page item links to: its page's public address (`/` for the home page), `""` when the page is gone. */
 export function pageItemUrl(page: Pick<PageLite, "lang" | "path"> | null, addressing: SiteAddressing): string {
-  return page ? pageUrl(addressing, page.lang || null, page.path) : "";
+  return page ? linkUrl(addressing, page.lang || null, page.path) : "";
 }
 
 /** The title an item answers without one of its own: its page's title, or a link's url as written. */
@@ -79,7 +80,7 @@ export async function menuView(db: Db, site: SiteRef, port: number, rows: readon
   const tree = new ItemTree(rows);
   const coordinates = tree.coordinates();
   const facts = await pageFacts(db, site.id, rows.filter((row) => row.type === "post_type" && row.page_id !== null).map((row) => row.page_id!));
-  const address = addressing ?? (await siteAddressing(db, site, port));
+  const address = addressing ?? (await linkAddressing(db, site, port));
   const items: ItemRecord[] = [];
   const byId = new Map<number, ItemRecord>();
   let invalidItems = 0;

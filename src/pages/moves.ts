@@ -9,8 +9,7 @@ import { recordMoves, releaseAddresses, type Move } from "../redirects/redirects
 import type { SiteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import { langPathPrefix, languageState, type LanguageState } from "../site/languages.ts";
-import { groupMembers, liteRowsOf, type PageLite } from "./queries.ts";
-import { lookupPage } from "./refs.ts";
+import { liteRowsOf, type PageLite } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 
 /** The canonical public address of a page (what the page cache and redirects are keyed by): `/de/ueber/`. */
@@ -59,13 +58,9 @@ export async function recordLanguageMoves(trx: Db, siteId: number, now: string, 
   return recordAddressChanges(trx, siteId, now, { before: tree, after: tree }, { langs: before }, { langs: after });
 }
 
-/** The addresses the page a reference names and its translations answer at by their own paths (the home page's). */
-export async function ownAddresses(db: Db, siteId: number, ref: number | string | null): Promise<string[]> {
-  if (ref === null) return [];
-  const found = await lookupPage(db, siteId, ref);
-  if (!("found" in found)) return [];
-  const page = found.found;
-  const members = page.translation_group === null ? [page] : await groupMembers(db, siteId, [page.translation_group]);
+/** The addresses pages answer at by their own paths (the home page's family: pages/home.ts homeFamily). */
+export async function ownAddresses(db: Db, siteId: number, pages: ReadonlyArray<Pick<PageLite, "lang" | "path">>): Promise<string[]> {
+  if (pages.length === 0) return [];
   const addressing = { langs: await languageState(db, siteId) };
-  return [...new Set([page, ...members].map((row) => addressOf(addressing, row)))];
+  return [...new Set(pages.map((row) => addressOf(addressing, row)))];
 }

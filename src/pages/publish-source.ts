@@ -7,6 +7,7 @@ import { descendantsOf, groupMembers, LITE, liteRowsOf, pageById, withAncestors,
 import { fieldsOf } from "./record.ts";
 import { PageTree } from "./tree.ts";
 import { lookupPage } from "./refs.ts";
+import { homePaths } from "./home.ts";
 import { seoOf } from "./seo.ts";
 import { siteIdValue } from "../store/by-id.ts";
 
@@ -37,4 +38,5 @@ export const pagePublishSource: PublishSources["pages"] = {
     const found = await lookupPage(db, siteId, ref);
     return "found" in found ? { id: found.found.id, translation_group: found.found.translation_group } : null;
   },
+  homePaths,
 };

@@ -1,7 +1,7 @@
 // The page record of CONTRACT §5, and the page item the data sources return.
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
-import { pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import { linkUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type StaticCopyFacts } from "./frames-link.ts";
 import { groupMembers, withAncestors, type PageRow } from "./queries.ts";
 import { PageTree } from "./tree.ts";
@@ -161,13 +161,14 @@ export async function pageRecords(db: Db, site: SiteRow, port: number, rows: rea
   return rows.map((row) => pageRecord(row, rc));
 }
 
+/** A page as data sources list it (`pages`, `pages.children`, `breadcrumbs`); `url` is where links point (site/addresses.ts linkUrl). */
 export function pageItem(row: PageRow, addressing: SiteAddressing): PageItem {
   return {
     id: row.id,
     title: row.title,
     slug: row.slug,
     path: row.path,
-    url: pageUrl(addressing, row.lang, row.path),
+    url: linkUrl(addressing, row.lang, row.path),
     lang: row.lang === "" ? null : row.lang,
     parent: row.parent_id,
     fields: fieldsOf(row),

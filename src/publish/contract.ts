@@ -224,6 +224,8 @@ export interface PublishSources {
     seo(page: PageRow): PageSeoForRender;
     /** The page a `home_page` reference names, or null when it names none. */
     home(db: Db, siteId: number, ref: number | string): Promise<{ id: number; translation_group: number | null } | null>;
+    /** The paths of the home page a `home_page` reference names and of its translations, by language ('' for none): SiteAddressing `homes`. */
+    homePaths(db: Db, siteId: number, ref: number | string | null, langs: SiteAddressing["langs"]): Promise<ReadonlyMap<string, string>>;
   };
   frames: {
     /** The dependency index of the site's frames; shared, never changed by the reader. */

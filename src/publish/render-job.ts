@@ -2,7 +2,7 @@
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
 import { withHeadingIds, type CurrentPage, type LanguageLink, type MediaView } from "../markup/index.ts";
-import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
+import { languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
@@ -40,14 +40,14 @@ function pageValues(state: SiteState, sources: PublishSources, page: PageRow, la
     id: page.id,
     title: page.title,
     slug: page.slug,
-    url: pageUrl(state.addressing, page.lang, page.path),
+    url: linkUrl(state.addressing, page.lang, page.path),
     path: page.path,
     lang,
     content,
     updated_at: page.updated_at_gmt,
     created_at: page.created_at_gmt,
     parent_title: parent?.title,
-    parent_url: parent ? pageUrl(state.addressing, parent.lang, parent.path) : undefined,
+    parent_url: parent ? linkUrl(state.addressing, parent.lang, parent.path) : undefined,
     fields: sources.pages.fields(page),
   };
 }
@@ -59,11 +59,11 @@ function languageLinks(state: SiteState, page: PageRow | undefined, lang: string
   if (page && page.translation_group !== null) {
     for (const member of state.tree.all()) {
       if (member.translation_group === page.translation_group && member.lang !== "" && state.tree.visible(member.id) && !translations.has(member.lang)) {
-        translations.set(member.lang, pageUrl(state.addressing, member.lang, member.path));
+        translations.set(member.lang, linkUrl(state.addressing, member.lang, member.path));
       }
     }
   }
-  if (page && page.lang !== "") translations.set(page.lang, pageUrl(state.addressing, page.lang, page.path));
+  if (page && page.lang !== "") translations.set(page.lang, linkUrl(state.addressing, page.lang, page.path));
   return state.addressing.langs.rows.map((row) => ({
     code: row.code,
     name: row.name,

@@ -4,7 +4,7 @@
 import type { Db } from "../store/database.ts";
 import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { langPathPrefix } from "../site/languages.ts";
-import { settingsOf, type SettingsRow } from "../site/settings.ts";
+import { homePageOf, settingsOf, type SettingsRow } from "../site/settings.ts";
 import { siteById, type SiteRow } from "../site/sites.ts";
 import type { PageScope, PageTreeView, PublishSources } from "./contract.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
@@ -25,8 +25,10 @@ export interface SiteState {
 export async function loadSiteState(db: Db, sources: PublishSources, siteId: number, port: number, pages: "all" | ((index: DependencyIndex) => PageScope)): Promise<SiteState | null> {
   const site = await siteById(db, siteId);
   if (!site) return null;
-  const [addressing, settings, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), sources.frames.index(db, siteId)]);
-  const tree = await sources.pages.tree(db, siteId, pages === "all" ? undefined : pages(index));
+  const [plain, settings, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), sources.frames.index(db, siteId)]);
+  // Links to the home page and its translations print `/` and `/<lang>/` (pages/home.ts).
+  const [tree, homes] = await Promise.all([sources.pages.tree(db, siteId, pages === "all" ? undefined : pages(index)), sources.pages.homePaths(db, siteId, homePageOf(settings), plain.langs)]);
+  const addressing = { ...plain, homes };
   return { site, port, addressing, settings, tree, index };
 }
 

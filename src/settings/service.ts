@@ -9,6 +9,7 @@ import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Change, Rebaked, SettingKey, Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
+import { homeFamily } from "../pages/home.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import {
@@ -143,8 +144,12 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
   // The home page answers at `/` and its own path sends there: both pages' paths change what they answer.
   if (changed.includes("home_page")) {
-    const addresses = [...(await ownAddresses(ctx.db, site.id, current.home_page)), ...(newHome === null ? [] : await ownAddresses(ctx.db, site.id, newHome))];
+    const families = [...(await homeFamily(ctx.db, site.id, current.home_page)), ...(newHome === null ? [] : await homeFamily(ctx.db, site.id, newHome))];
+    const addresses = await ownAddresses(ctx.db, site.id, families);
     if (addresses.length > 0) changes.push({ kind: "redirects", addresses });
+    // Links to the home page and its translations print `/` and `/<lang>/` (pages/home.ts): the
+    // pages named before and now changed where links to them point, like a page given a new path.
+    for (const id of new Set(families.map((row) => row.id))) changes.push({ kind: "page", pageId: id });
   }
   let trial: Trial | undefined;
   if (changed.length > 0) {

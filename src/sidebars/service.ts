@@ -10,7 +10,8 @@ import type { Rebaked, ServiceContext } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { InvalidItem } from "../menus/resolve.ts";
 import { leaveTrash, toTrash } from "../revisions/trash.ts";
-import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import type { SiteAddressing } from "../site/addresses.ts";
+import { linkAddressing } from "../pages/home.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
@@ -40,7 +41,7 @@ function treeFor(rows: readonly TreeRow[], key: string): TreeRow | undefined {
 }
 
 export async function listSidebars(ctx: Pick<ServiceContext, "db" | "publicPort">, site: SiteRow) {
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
   const rows = await ctx.db.selectFrom("sidebar_trees").selectAll().where("site_id", "=", site.id).orderBy("name").orderBy("lang").execute();
   const names = (await ctx.db.selectFrom("sidebars").select("name").where("site_id", "=", site.id).orderBy("name").execute()).map((row) => row.name);
   const out = [];
@@ -57,7 +58,7 @@ export async function readSidebar(ctx: Pick<ServiceContext, "db" | "publicPort">
   const name = sidebarNameFrom(rawName);
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang) ?? state.defaultLang;
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
   const tree = treeFor(await treesOf(ctx.db, site.id, name), treeKey(addressing, lang));
   if (!tree) throw fail("sidebar_not_found", { name });
   return { name, root: tree.root_id, lang, items: await answeredItems(ctx.db, site.id, addressing, tree, lang) };
@@ -87,7 +88,7 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
   if (hasItems === hasRoot) throw fail("sidebar_tree_required", { fields: ["items", "root"] });
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, body.lang) ?? state.defaultLang;
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
   const key = treeKey(addressing, lang);
 
   const tree = await prepareTree(ctx, site.id, body, key, lang, state, options);

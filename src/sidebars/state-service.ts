@@ -7,7 +7,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { ServiceContext } from "../publish/contract.ts";
-import { siteAddressing } from "../site/addresses.ts";
+import { linkAddressing } from "../pages/home.ts";
 import { languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
@@ -38,7 +38,7 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
   if (options.create && there) throw nameTaken(name);
   if (!options.create && !there) throw fail("sidebar_not_found", { name });
   const languages = await languageState(ctx.db, site.id);
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
   const sources: Array<{ key: string; lang: string | null; root: number | null; items: unknown[] }> = [];
   if (state.root !== null || state.items !== null) sources.push({ key: "", lang: addressing.langs.defaultLang, root: state.root, items: inputOf(state.items ?? []) });
   for (const [lang, tree] of Object.entries(state.trees).sort(([a], [b]) => a.localeCompare(b))) sources.push({ key: lang, lang, root: tree.root, items: inputOf(tree.items) });

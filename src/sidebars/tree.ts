@@ -7,7 +7,7 @@
 import { completeUrl } from "../menus/input.ts";
 import { pageFacts } from "../menus/resolve.ts";
 import { descendantsOf, groupMembers, type PageLite } from "../pages/queries.ts";
-import { pageUrl, type SiteAddressing } from "../site/addresses.ts";
+import { linkUrl, type SiteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import type { SidebarTreesTable } from "../store/schema.ts";
 import type { Selectable } from "kysely";
@@ -119,7 +119,7 @@ export async function answeredItems(db: Db, siteId: number, addressing: SiteAddr
       if (item.kind === "page") {
         const fact = facts.get(item.page!);
         const page = fact?.page ?? null;
-        return { id: item.id, label: item.label ?? page?.title ?? "", page: item.page!, url: page ? pageUrl(addressing, page.lang, page.path) : null, valid: fact?.valid ?? false, open: item.open === true, items: nested };
+        return { id: item.id, label: item.label ?? page?.title ?? "", page: item.page!, url: page ? linkUrl(addressing, page.lang, page.path) : null, valid: fact?.valid ?? false, open: item.open === true, items: nested };
       }
       if (item.kind === "link") return { id: item.id, label: item.label ?? "", page: null, url: completeUrl(addressing.origin, item.url ?? ""), valid: true, open: false, items: [] };
       return { id: item.id, label: item.label ?? "", page: null, url: null, valid: true, open: item.open === true, items: nested };

@@ -12,6 +12,12 @@ export interface SiteAddressing {
   /** `http://<domain>[:port]`, no trailing slash. */
   origin: string;
   langs: LanguageState;
+  /**
+   * The home page and its translations, their paths by language ('' for a page without one), when
+   * the reader resolved them (pages/home.ts): links to them print `/` and `/<lang>/`, where they
+   * answer, not their own paths (which redirect there). Absent: links print every page's own path.
+   */
+  homes?: ReadonlyMap<string, string>;
 }
 
 export async function siteAddressing(db: Db, site: { id: number; domain: string }, port: number): Promise<SiteAddressing> {
@@ -21,6 +27,14 @@ export async function siteAddressing(db: Db, site: { id: number; domain: string 
 /** The page's public address. `lang` is '' or null for a page without a language. */
 export function pageUrl(addressing: SiteAddressing, lang: string | null, path: string): string {
   return `${addressing.origin}${langPathPrefix(addressing.langs, lang || null)}${path}/`;
+}
+
+/**
+ * Where a link to a page points: the page's public address, or, for the home page and its
+ * translations (`addressing.homes`), its language's home address, where it answers.
+ */
+export function linkUrl(addressing: SiteAddressing, lang: string | null, path: string): string {
+  return addressing.homes?.get(lang || "") === path ? languageHomeUrl(addressing, lang || addressing.langs.defaultLang) : pageUrl(addressing, lang, path);
 }
 
 /** The home address of a language (or of the site, for null). */

@@ -37,6 +37,67 @@ describe(suite("settings and languages"), () => {
     gone(await fx.visit("/"), "/", "no_home_page");
   });
 
+  it("settings home_page moved: links to the home page print / (menu items, page lists, page.url), links to the former one its own path again", async () => {
+    const site = await fx.site("Linked", "linked.localhost");
+    const host = "linked.localhost";
+    await fx.frame("sx-linked", `<a ${bind("href", "page.url")}>self</a>`, site);
+    const a = await fx.page("sx-link-a", "sx-linked", { title: "Page A" }, site);
+    const b = await fx.page("sx-link-b", "sx-linked", { title: "Page B" }, site);
+    const list = `<!-- svc/repeat {"source": "pages"} --><a data-op-bind='{"href": "item.url", "text": "item.title"}'></a><!-- /svc/repeat -->`;
+    await fx.frame("sx-nav", `<nav><!-- svc/menu {"location": "footer_3"} /--></nav><ol>${list}</ol>`, site);
+    await fx.page("sx-nav-page", "sx-nav", { title: "Nav" }, site);
+    ok(await fx.api("POST", "/menus", { name: "Links", location: "footer_3", items: [{ page: a }, { page: b }] }, site), "menu", 201);
+    /** The path each link points to, by its text, in the menu and in the page list. */
+    const links = (html: string) => {
+      const [menu, listed] = html.split("<ol>");
+      const of = (part: string) => Object.fromEntries([...part.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => [m[2], new URL(m[1]).pathname]));
+      return { menu: of(menu), list: of(listed ?? "") };
+    };
+    ok(await fx.api("PATCH", "/settings", { home_page: a }, site), "home_page A");
+    const before = links((await fx.primed("/sx-nav-page/", host)).text);
+    assert.deepEqual(before.menu, { "Page A": "/", "Page B": "/sx-link-b/" });
+    assert.deepEqual({ a: before.list["Page A"], b: before.list["Page B"] }, { a: "/", b: "/sx-link-b/" });
+    const self = (html: string) => new URL(/<a href="([^"]*)"[^>]*>self<\/a>/.exec(html)?.[1] ?? "http://none/missing").pathname;
+    assert.equal(self((await fx.primed("/", host)).text), "/", "page.url of the home page is /");
+
+    ok(await fx.api("PATCH", "/settings", { home_page: b }, site), "home_page B");
+    const after = links(served(await fx.visit("/sx-nav-page/", host), "nav page", "static"));
+    assert.deepEqual(after.menu, { "Page A": "/sx-link-a/", "Page B": "/" });
+    assert.deepEqual({ a: after.list["Page A"], b: after.list["Page B"] }, { a: "/sx-link-a/", b: "/" });
+    assert.equal(self(served(await fx.visit("/sx-link-a/", host), "former home")), "/sx-link-a/", "page.url of the former home page is its own address");
+  });
+
+  it("settings home_page on a site with languages: links to the home page and its translation print / and /<lang>/ (menu items, sidebars, language lists), their own paths again once they are no longer home", async () => {
+    const site = await fx.site("Linked homes", "linkedhomes.localhost");
+    const host = "linkedhomes.localhost";
+    for (const code of ["en", "de"]) ok(await fx.api("POST", "/languages", { code }, site), `language ${code}`, 201);
+    const languages = `<!-- svc/repeat {"source": "languages"} --><a data-op-bind='{"href": "item.page_url", "text": "item.code"}'></a><!-- /svc/repeat -->`;
+    await fx.frame("sx-lh", `<h1 ${bind("text", "page.title")}></h1><ol>${languages}</ol>`, site);
+    const start = await fx.page("sx-lh-start", "sx-lh", { lang: "en", title: "Start" }, site);
+    const other = await fx.page("sx-lh-other", "sx-lh", { lang: "en", title: "Other" }, site);
+    const anfang = ok(await fx.api("POST", "/pages/language", { page: start, lang: "de", title: "Anfang" }, site), "translation", 201).page;
+    await fx.frame("sx-lh-nav", `<nav><!-- svc/menu {"location": "header"} /--></nav><aside><!-- svc/sidebar {"name": "lh-docs"} /--></aside>`, site);
+    await fx.page("sx-lh-nav", "sx-lh-nav", { lang: "en", title: "Navigation" }, site);
+    ok(await fx.api("POST", "/menus", { name: "Header", location: "header", items: [{ page: anfang.id, title: "Menu link" }] }, site), "menu", 201);
+    const put = await fx.api("PUT", "/sidebars/lh-docs", { items: [{ page: anfang.id, label: "Sidebar link" }] }, site);
+    assert.ok(put.status === 200 || put.status === 201, `PUT /sidebars/lh-docs: ${put.status} ${put.text.slice(0, 300)}`);
+    /** Where each link of a page points, by its text. */
+    const links = (html: string) => Object.fromEntries([...html.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => [m[2].trim(), new URL(m[1]).pathname]));
+    const nav = "/sx-lh-nav/";
+
+    ok(await fx.api("PATCH", "/settings", { home_page: start }, site), "home_page start");
+    const before = links((await fx.primed(nav, host)).text);
+    assert.equal(before["Menu link"], "/de/", "menu item");
+    assert.equal(before["Sidebar link"], "/de/", "sidebar item");
+    assert.deepEqual(links((await fx.primed("/", host)).text), { en: "/", de: "/de/" }, "the home page's language list");
+
+    ok(await fx.api("PATCH", "/settings", { home_page: other }, site), "home_page other");
+    const after = links(served(await fx.visit(nav, host), "nav page"));
+    assert.equal(after["Menu link"], `/de/${anfang.slug}/`, "menu item: the former home's translation at its own path");
+    assert.equal(after["Sidebar link"], `/de/${anfang.slug}/`, "sidebar item");
+    assert.deepEqual(links(served(await fx.visit("/sx-lh-start/", host), "former home")), { en: "/sx-lh-start/", de: `/de/${anfang.slug}/` }, "the former home page's language list");
+  });
+
   it("settings theme: menus are kept per theme, so pages printing a menu print the new theme's", async () => {
     await fx.frame("sx-themed", `<nav><!-- svc/menu {"location": "footer_2"} /--></nav>`);
     await fx.page("sx-themed-page", "sx-themed");
