@@ -22,13 +22,13 @@ import { menuItemsPointingAt, type OrphanedItem } from "./menu-orphans.ts";
 import { recordAddressChanges } from "./moves.ts";
 import { offlineBetween } from "./offline.ts";
 import { movePaths, parentPathOf } from "./placement.ts";
-import { findPages, liteRowsOf, slugsUnder } from "./queries.ts";
+import { findPages, slugsUnder } from "./queries.ts";
+import { WriteRegion } from "./region.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { revisePages } from "./revision.ts";
 import { announce, writeAndAnnounce, writeTransaction, type WriteOptions } from "./service.ts";
 import { firstFreeSlug } from "./slug.ts";
-import { PageTree } from "./tree.ts";
 
 export interface DeleteAnswer {
   page: PageRecord;
@@ -79,7 +79,10 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
   const done = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
     await holdRoom(trx, site.id);
-    const beforeTree = new PageTree(await liteRowsOf(trx, site.id));
+    // The region the delete changes (the page, its descendants, their partners, with ancestors),
+    // read before and after: not every page of the site (pages/region.ts).
+    const region = new WriteRegion(trx, site.id);
+    await region.enter(page);
     const orphaned = await menuItemsPointingAt(trx, site.id, page);
     // Its state kept (a page older than revisions gets its first here) before the row goes.
     await revisePages(trx, site.id, [page.id], now);
@@ -100,11 +103,11 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
     // The children moved up (new parent, maybe a new slug): one revision each.
     await revisePages(trx, site.id, moved.map((child) => child.id), now);
     await toTrash(trx, site.id, "pages", String(page.id), page.slug, now, { parent: page.parent_id, children: moved });
-    const afterTree = new PageTree(await liteRowsOf(trx, site.id));
-    const addresses = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree }, addressing);
+    const { before: beforeTree, after: afterTree, subjects } = await region.trees(moved.map((child) => child.id), []);
+    const addresses = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree, within: subjects }, addressing);
     return {
-      changes: [...pageChangesBetween(beforeTree, afterTree, [page.id]), ...addresses],
-      offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted"),
+      changes: [...pageChangesBetween(beforeTree, afterTree, [page.id], subjects), ...addresses],
+      offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted", subjects),
       moved, orphaned, slugWarnings,
     };
   });

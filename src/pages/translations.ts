@@ -13,12 +13,13 @@ import type { Db } from "../store/database.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
 import { contentFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
-import { liteRowsOf, pageById, slugsUnder, type PageRow } from "./queries.ts";
+import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
 import { announce, type SlugChanged } from "./service.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
+import { WriteRegion } from "./region.ts";
 import { recordAddressChanges } from "./moves.ts";
 import { revisePages } from "./revision.ts";
 import { pageBytes } from "../quotas/bytes.ts";
@@ -47,19 +48,32 @@ function linkFailed(reason: "lang_required" | "same_language" | "origin_not_foun
   throw fail("translation_link_failed", { reason, ...details }, message);
 }
 
+/** Which pages a write changes: `written` (and `created`) by it; `enter` the page whose region it reads before (pages/region.ts). */
+interface Scope<T> {
+  enter: PageLite;
+  written: (result: T) => { written: number[]; created: number[] };
+}
+
 /**
  * A transaction whose page changes (tree before and after) are announced after it commits.
  * `touched`: the pages whose other columns (content) it wrote, announced even when their light
- * row is as it was.
+ * row is as it was. With a `scope` only the region of the pages it names is read (the cost of a
+ * write follows the pages it changes); without one, every page of the site (a write over all of
+ * them, as `{missing: true}` is).
  */
-async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx: Db) => Promise<T>, touched: (result: T) => number[] = () => []): Promise<{ result: T; rebaked: Rebaked }> {
+async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx: Db) => Promise<T>, touched: (result: T) => number[] = () => [], scope?: Scope<T>): Promise<{ result: T; rebaked: Rebaked }> {
   const { result, changes, trial } = await ctx.db.transaction().execute(async (trx) => {
     await holdRoom(trx, siteId);
-    const before = new PageTree(await liteRowsOf(trx, siteId));
+    const region = scope ? new WriteRegion(trx, siteId) : null;
+    if (region && scope) await region.enter(scope.enter);
+    const whole = region ? null : new PageTree(await liteRowsOf(trx, siteId));
     const result = await work(trx);
-    const after = new PageTree(await liteRowsOf(trx, siteId));
+    const named = scope?.written(result);
+    const { before, after, subjects } = region && named
+      ? await region.trees(named.written, named.created)
+      : { before: whole as PageTree, after: new PageTree(await liteRowsOf(trx, siteId)), subjects: undefined };
     const addressing = { langs: await languageState(trx, siteId) };
-    const changes = [...pageChangesBetween(before, after, touched(result)), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after }, addressing))];
+    const changes = [...pageChangesBetween(before, after, touched(result), subjects), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after, within: subjects }, addressing))];
     const trial = changes.length > 0 ? await ctx.publisher.check(trx, siteId, changes) : undefined;
     return { result, changes, trial };
   });
@@ -154,7 +168,11 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
     await requireRoom(trx, site.id, { pages: 1, stored_bytes: pageBytes(values) });
     const row: PageRow = await revise(await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow());
     return { row, created: true, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
-  }, (written) => [written.row.id]);
+  }, (written) => [written.row.id], {
+    // The origin's region holds its partners, the existing translation among them.
+    enter: origin,
+    written: (done) => ({ written: [origin.id, done.row.id], created: done.created ? [done.row.id] : [] }),
+  });
 
   if (result.slugChanged) {
     warnings.push(warning("slug_changed", `The slug "${result.slugChanged.from}" is taken here; the translation got "${result.slugChanged.to}".`, { ...result.slugChanged }));
