@@ -68,3 +68,64 @@ export function importCycle(name: string, target: string, imports: ImportMap): s
   }
   return null;
 }
+
+/**
+ * The longest chain of imports a walk from `start` along `next` can take (in steps; 0 for a
+ * stylesheet that imports nothing). Iterative, with the lengths found kept: a long chain needs no
+ * deep stack, and a cycle in stored data counts as ending where it closes.
+ */
+function longestFrom(start: string, next: (name: string) => readonly string[]): number {
+  const length = new Map<string, number>();
+  const open = new Set<string>();
+  const stack: Array<{ name: string; i: number; best: number }> = [{ name: start, i: 0, best: 0 }];
+  open.add(start);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const targets = next(top.name);
+    if (top.i < targets.length) {
+      const target = targets[top.i++]!;
+      const known = length.get(target);
+      if (known !== undefined) top.best = Math.max(top.best, known + 1);
+      else if (!open.has(target)) {
+        open.add(target);
+        stack.push({ name: target, i: 0, best: 0 });
+      }
+      continue;
+    }
+    stack.pop();
+    open.delete(top.name);
+    length.set(top.name, top.best);
+    const parent = stack[stack.length - 1];
+    if (parent) parent.best = Math.max(parent.best, top.best + 1);
+  }
+  return length.get(start) ?? 0;
+}
+
+/**
+ * The longest chain of `@import`s through `name` once it imports `targets` (the others' imports as
+ * stored): the longest chain of stylesheets importing it, plus the longest it starts. The target
+ * that starts the longest chain below it comes along (null when it imports nothing).
+ */
+export function importDepth(name: string, targets: readonly string[], imports: ImportMap): { depth: number; through: string | null } {
+  const importedBy = new Map<string, string[]>();
+  for (const [sheet, list] of imports) {
+    if (sheet === name) continue;
+    for (const target of list) {
+      const by = importedBy.get(target);
+      if (by) by.push(sheet);
+      else importedBy.set(target, [sheet]);
+    }
+  }
+  const above = longestFrom(name, (at) => importedBy.get(at) ?? []);
+  const below = (at: string) => (at === name ? targets : (imports.get(at) ?? []));
+  let deepest = 0;
+  let through: string | null = null;
+  for (const target of targets) {
+    const steps = target === name ? 0 : 1 + longestFrom(target, below);
+    if (through === null || steps > deepest) {
+      deepest = steps;
+      through = target;
+    }
+  }
+  return { depth: above + deepest, through };
+}

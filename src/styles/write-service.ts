@@ -21,7 +21,7 @@ import { dryRunnable } from "../store/dry-run.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
 import { copyCss, dropExpiredCopies, refreshCopies, retireCopies, type CurrentCopy } from "./copies.ts";
 import { invalidCss, parseStylesheet, type ParsedStylesheet } from "./css.ts";
-import { importCycle, importersOf } from "./graph.ts";
+import { importCycle, importDepth, importersOf } from "./graph.ts";
 import { framesLinking, plannedRebake, type FrameLink, type PlannedRebake } from "./linking.ts";
 import { cssFrom, styleNameFrom, styleNotFound } from "./names.ts";
 import { importMapOf, themeSheets, type SheetHead } from "./queries.ts";
@@ -33,7 +33,14 @@ type StyleChange = Extract<Change, { kind: "style" }>;
 
 const WRITE_FIELDS = ["css", "theme"] as const;
 
-/** Each `@import` names a stylesheet of the theme, and none closes a cycle back to this one. */
+/**
+ * How many `@import`s deep a chain of stylesheets may go. The bundler follows a chain by recursion
+ * on a thread of its own: about 1,000 deep it overflows that stack and takes the process down
+ * (docs/styles.md). Real stylesheets import a few levels deep.
+ */
+export const MAX_IMPORT_DEPTH = 32;
+
+/** Each `@import` names a stylesheet of the theme, none closes a cycle back to this one, and no chain through it passes MAX_IMPORT_DEPTH. */
 export function checkImports(name: string, theme: string, parsed: ParsedStylesheet, sheets: ReadonlyMap<string, SheetHead>): void {
   const imports = importMapOf(sheets);
   for (const spot of parsed.imports) {
@@ -42,6 +49,12 @@ export function checkImports(name: string, theme: string, parsed: ParsedStyleshe
     }
     const cycle = importCycle(name, spot.name, imports);
     if (cycle) throw invalidCss(`@import "${spot.name}" closes a cycle of imports: ${cycle.join(" → ")}`, spot, { import: spot.name, cycle });
+  }
+  if (parsed.imports.length === 0) return;
+  const { depth, through } = importDepth(name, parsed.imports.map((spot) => spot.name), imports);
+  if (depth > MAX_IMPORT_DEPTH) {
+    const spot = parsed.imports.find((s) => s.name === through) ?? parsed.imports[0]!;
+    throw invalidCss(`@import "${spot.name}" makes a chain of imports ${depth} deep through this stylesheet; at most ${MAX_IMPORT_DEPTH}`, spot, { import: spot.name, import_depth: depth, max_import_depth: MAX_IMPORT_DEPTH });
   }
 }
 

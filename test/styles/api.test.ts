@@ -160,6 +160,30 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     assert.equal((await get(id, "/styles/reset")).body.style.css, "*{margin:0}");
   });
 
+  it("a chain of @imports deeper than 32 is invalid_css at the @import that makes it (the bundler overflows its stack about 1,000 deep), whichever end of the chain is written", async () => {
+    const id = await site();
+    // s0 ← s1 ← … ← s32: s32 imports s31 … s1 imports s0, a chain 32 deep.
+    await put(id, "s0", { css: ".s0{color:red}" });
+    for (let i = 1; i <= 32; i++) assert.equal((await put(id, `s${i}`, { css: `@import "s${i - 1}";` })).status, 201, `s${i}`);
+    const top = await put(id, "s33", { css: `/* top */\n@import "s32";` });
+    assert.equal(top.status, 422, top.text);
+    assert.deepEqual(
+      { error: top.body.error, import: top.body.import, depth: top.body.import_depth, max: top.body.max_import_depth, line: top.body.line },
+      { error: "invalid_css", import: "s32", depth: 33, max: 32, line: 2 },
+    );
+    assert.equal((await get(id, "/styles/s33")).status, 404, "nothing stored");
+    // The bottom of the chain taking an import of its own lengthens every chain above it.
+    await put(id, "t0", { css: ".t0{}" });
+    const bottom = await put(id, "s0", { css: `@import "t0";` });
+    assert.equal(bottom.status, 422, bottom.text);
+    assert.deepEqual([bottom.body.import, bottom.body.import_depth], ["t0", 33]);
+    assert.equal((await get(id, "/styles/s0")).body.style.css, ".s0{color:red}", "the stylesheet kept");
+    // A chain of exactly 32 is bundled and served.
+    const served = await t.app.inject({ method: "GET", url: (await get(id, "/styles/s32")).body.style.url, headers: { host: `styles${n}.localhost` } });
+    assert.equal(served.statusCode, 200);
+    assert.equal(served.body, ".s0{color:red}");
+  });
+
   it("a write of an imported stylesheet makes the bundles of every stylesheet importing it again; an http(s) import is left for the browser", async () => {
     const id = await site();
     await put(id, "base", { css: ".base{color:red}" });
