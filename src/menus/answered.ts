@@ -8,7 +8,7 @@
 //   written); and a kept link sent with the full address it answered keeps its url as written
 //   (a path stays a path and follows a new domain).
 import { fail } from "../errors.ts";
-import type { SiteAddressing } from "../site/addresses.ts";
+import { pageUrl, type SiteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import type { ItemInput } from "./input.ts";
 import { completeUrl } from "./links.ts";
@@ -27,8 +27,11 @@ export function checkPageUrls(items: readonly ItemInput[], pageIds: ReadonlyMap<
   for (const item of flatten(items)) {
     if (item.pageUrl === undefined) continue;
     const page = pageIds.get(item);
-    const address = pageItemUrl((page === undefined ? undefined : facts.get(page)?.page) ?? null, addressing);
-    if (item.pageUrl === address) continue;
+    const row = (page === undefined ? undefined : facts.get(page)?.page) ?? null;
+    const address = pageItemUrl(row, addressing);
+    // The home page's own address is its address too (it answers 301 to `/`): items read before
+    // links to the home page printed `/` may carry it.
+    if (item.pageUrl === address || (row !== null && item.pageUrl === pageUrl(addressing, row.lang || null, row.path))) continue;
     errors.push({
       at: item.at,
       field: "page",

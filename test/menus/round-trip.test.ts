@@ -190,6 +190,29 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
     assert.deepEqual(fields(await rows(t, menuId)), fields(before));
   });
 
+  it("an item of the home page answers url / and goes back as fetched; its own address is taken too, another is refused", async () => {
+    const set = await t.call("PATCH", `${S}/settings`, { body: { home_page: contact.id } });
+    assert.equal(set.status, 200, set.text);
+    try {
+      const fetched = await menu(t);
+      const contactItem = fetched.items.find((i: any) => i.page === contact.id);
+      assert.equal(contactItem.url, `${ORIGIN}/`, "the home page is linked where it answers");
+      const stored = await rows(t, menuId);
+      await put(t, fetched.items);
+      assert.deepEqual(await rows(t, menuId), stored, "sent back as fetched: nothing rewritten");
+      const own = fetched.items.map((i: any) => (i.id === contactItem.id ? { ...i, url: `${ORIGIN}/contact/` } : i));
+      await put(t, own);
+      assert.deepEqual(await rows(t, menuId), stored, "its own address (read before it was home) names it too");
+      const other = fetched.items.map((i: any) => (i.id === contactItem.id ? { ...i, url: `${ORIGIN}/about/` } : i));
+      const refused = await t.call("PUT", `${M}/main/items`, { body: { items: other } });
+      assert.equal(refused.status, 400, refused.text);
+      assert.equal(refused.body.errors[0].page_url, `${ORIGIN}/`);
+    } finally {
+      const cleared = await t.call("PATCH", `${S}/settings`, { body: { home_page: null } });
+      assert.equal(cleared.status, 200, cleared.text);
+    }
+  });
+
   it("a page item whose url is not its page's address is still refused (400 bad_items); nothing is written or announced", async () => {
     const fetched = await menu(t);
     const stored = await rows(t, menuId);
