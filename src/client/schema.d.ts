@@ -242,7 +242,7 @@ export interface paths {
         /** List frames, sorted by slug; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages) */
         get: operations["listFrames"];
         put?: never;
-        /** Upload a new frame */
+        /** Upload a new frame (`dry_run` in the body or ?dry_run=1: the report, nothing written) */
         post: operations["createFrame"];
         delete?: never;
         options?: never;
@@ -276,14 +276,14 @@ export interface paths {
         };
         /** One frame with its markup, referenced_by and pages */
         get: operations["getFrame"];
-        /** Replace a frame's markup (and maybe its slug) */
+        /** Replace a frame's markup (and maybe its slug); `dry_run` in the body or ?dry_run=1: the report, nothing written */
         put: operations["putFrame"];
         post?: never;
         /** Delete a frame; its pages are unbound */
         delete: operations["deleteFrame"];
         options?: never;
         head?: never;
-        /** Rename a frame; references in other frames follow */
+        /** Rename a frame; references in other frames follow; `dry_run` in the body or ?dry_run=1: the answer, nothing written */
         patch: operations["patchFrame"];
         trace?: never;
     };
@@ -2843,7 +2843,10 @@ export interface operations {
     };
     createFrame: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
             header?: never;
             path: {
                 /** @description the site's id */
@@ -3407,7 +3410,10 @@ export interface operations {
     };
     putFrame: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
             header?: {
                 "if-match"?: string;
             };
@@ -3730,7 +3736,10 @@ export interface operations {
     };
     patchFrame: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
             header?: {
                 "if-match"?: string;
             };

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { sendKeptJson } from "../http/kept-json.ts";
 import { commonErrors, Example, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
-import { absentBodyIsEmpty, bodyOf } from "../http/request.ts";
+import { absentBodyIsEmpty, bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { homeUrl } from "../site/addresses.ts";
@@ -81,7 +81,15 @@ const WriteAnswerSchema = Success({
 });
 export const IfMatch = Obj({ "if-match": Opt(Type.String()) });
 
-const body = bodyOf;
+/**
+ * A write's body, with `dry_run: true` when the query asks for a dry run: the spec puts `dry_run`
+ * in the body of frame writes, and every other write of the API takes `?dry_run=1`, so both are
+ * taken here (either one asking is a dry run: a dry run never writes).
+ */
+function body(request: FastifyRequest): Record<string, unknown> {
+  const sent = bodyOf(request);
+  return dryRunOf(request) ? { ...sent, dry_run: true } : sent;
+}
 export const RefParams = Obj({ ref: Type.String() });
 
 /** The router has already percent-decoded the parameter; decoding again would break `%` (and 500 on `%25`). */
@@ -125,7 +133,7 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.post("/frames", {
     preValidation: absentBodyIsEmpty,
-    schema: { operationId: "createFrame", tags, summary: "Upload a new frame", body: WriteBody, response: { 200: WriteAnswerSchema, 201: WriteAnswerSchema, ...commonErrors } },
+    schema: { operationId: "createFrame", tags, summary: "Upload a new frame (`dry_run` in the body or ?dry_run=1: the report, nothing written)", querystring: Obj(DryRunQuery), body: WriteBody, response: { 200: WriteAnswerSchema, 201: WriteAnswerSchema, ...commonErrors } },
   }, async (request, reply) => {
     const answer = await createFrame(ctx, request.site.id, request.caller!.userId, body(request));
     return send(reply, answer, answer.body.applied ? 201 : 200);
@@ -148,7 +156,7 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       },
     },
   }, async (request) => {
-    const { warnings, ...rest } = await rebakeFrames(ctx, request.site.id, body(request));
+    const { warnings, ...rest } = await rebakeFrames(ctx, request.site.id, bodyOf(request));
     return ok(rest, warnings);
   });
 
@@ -182,11 +190,11 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.put("/frames/:ref", {
     preValidation: absentBodyIsEmpty,
-    schema: { operationId: "putFrame", tags, summary: "Replace a frame's markup (and maybe its slug)", params: RefParams, headers: IfMatch, body: WriteBody, response: { 200: WriteAnswerSchema, ...commonErrors } },
+    schema: { operationId: "putFrame", tags, summary: "Replace a frame's markup (and maybe its slug); `dry_run` in the body or ?dry_run=1: the report, nothing written", params: RefParams, querystring: Obj(DryRunQuery), headers: IfMatch, body: WriteBody, response: { 200: WriteAnswerSchema, ...commonErrors } },
   }, async (request, reply) => send(reply, await replaceFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
 
   scope.patch("/frames/:ref", {
     preValidation: absentBodyIsEmpty,
-    schema: { operationId: "patchFrame", tags, summary: "Rename a frame; references in other frames follow", params: RefParams, headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ applied: Type.Boolean(), dry_run: Opt(Type.Literal(true)), site_id: Type.Integer(), frame: Frame, renamed: Renamed, bake: Opt(Bake), rebaked: Opt(Rebaked) }), ...commonErrors } },
+    schema: { operationId: "patchFrame", tags, summary: "Rename a frame; references in other frames follow; `dry_run` in the body or ?dry_run=1: the answer, nothing written", params: RefParams, querystring: Obj(DryRunQuery), headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ applied: Type.Boolean(), dry_run: Opt(Type.Literal(true)), site_id: Type.Integer(), frame: Frame, renamed: Renamed, bake: Opt(Bake), rebaked: Opt(Rebaked) }), ...commonErrors } },
   }, async (request, reply) => send(reply, await renameFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
 }

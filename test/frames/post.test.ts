@@ -51,6 +51,27 @@ describe("frames: POST", () => {
     assert.equal(list.body.total, 0);
   });
 
+  it("?dry_run=1 (as every other write of the API takes it) is a dry run of POST, PUT and PATCH too; ?dry_run=0 writes; another value is 400 invalid_parameter", async () => {
+    const post = await t.call("POST", `${FRAMES}?dry_run=1`, { body: { slug: "dry-query", html: "<p>q</p>" } });
+    assert.equal(post.status, 200, post.text);
+    assert.deepEqual([post.body.dry_run, post.body.applied, "bake" in post.body], [true, false, false]);
+    refused(await t.call("GET", `${FRAMES}/dry-query`), 404, "frame_not_found");
+    const query = await t.call("POST", `${FRAMES}?dry_run=1`, { body: { slug: "dry-query", html: "<p>q</p>", dry_run: false } });
+    assert.equal(query.body.dry_run, true, "either the query or the body asking is a dry run");
+
+    assert.equal((await t.call("POST", `${FRAMES}?dry_run=0`, { body: { slug: "dry-query", html: "<p>q</p>" } })).status, 201);
+    const put = await t.call("PUT", `${FRAMES}/dry-query?dry_run=true`, { body: { html: "<p>changed</p>" } });
+    assert.equal(put.status, 200, put.text);
+    assert.deepEqual([put.body.dry_run, put.body.applied], [true, false]);
+    const patch = await t.call("PATCH", `${FRAMES}/dry-query?dry_run=1`, { body: { slug: "dry-renamed" } });
+    assert.equal(patch.status, 200, patch.text);
+    assert.deepEqual([patch.body.dry_run, patch.body.applied, patch.body.frame.slug], [true, false, "dry-renamed"]);
+    const stored = await t.call("GET", `${FRAMES}/dry-query`);
+    assert.equal(stored.status, 200, "not renamed");
+    assert.equal(stored.body.frame.html, "<p>q</p>", "not replaced");
+    refused(await t.call("PUT", `${FRAMES}/dry-query?dry_run=yes`, { body: { html: "<p>x</p>" } }), 400, "invalid_parameter");
+  });
+
   it("a dry run still refuses what the write would refuse", async () => {
     refused(await t.call("POST", FRAMES, { body: { slug: "dry-bad", html: "", dry_run: true } }), 400, "frame_html_required");
     refused(await t.call("POST", FRAMES, { body: { slug: "dry-self", html: embed("dry-self"), dry_run: true } }), 400, "frame_cycle");
