@@ -3911,7 +3911,10 @@ export interface operations {
     };
     assignFrame: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
             header?: never;
             path: {
                 ref: string;
@@ -3926,6 +3929,7 @@ export interface operations {
                     page?: (string | number) | null;
                     clear?: boolean | null;
                     bake?: boolean | null;
+                    dry_run?: boolean | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -4064,6 +4068,16 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                        /**
+                         * @description present on a dry run (?dry_run=1)
+                         * @enum {boolean}
+                         */
+                        dry_run?: true;
+                        /**
+                         * @description present on a dry run: nothing was written
+                         * @enum {boolean}
+                         */
+                        applied?: false;
                     } & {
                         [key: string]: unknown;
                     };

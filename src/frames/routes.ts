@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { sendKeptJson } from "../http/kept-json.ts";
 import { commonErrors, Example, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
-import { absentBodyIsEmpty, bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { absentBodyIsEmpty, bodyOf, bodyWithDryRun, DryRunQuery } from "../http/request.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { homeUrl } from "../site/addresses.ts";
@@ -81,15 +81,7 @@ const WriteAnswerSchema = Success({
 });
 export const IfMatch = Obj({ "if-match": Opt(Type.String()) });
 
-/**
- * A write's body, with `dry_run: true` when the query asks for a dry run: the spec puts `dry_run`
- * in the body of frame writes, and every other write of the API takes `?dry_run=1`, so both are
- * taken here (either one asking is a dry run: a dry run never writes).
- */
-function body(request: FastifyRequest): Record<string, unknown> {
-  const sent = bodyOf(request);
-  return dryRunOf(request) ? { ...sent, dry_run: true } : sent;
-}
+const body = bodyWithDryRun;
 export const RefParams = Obj({ ref: Type.String() });
 
 /** The router has already percent-decoded the parameter; decoding again would break `%` (and 500 on `%25`). */

@@ -31,3 +31,13 @@ export function dryRunOf(request: FastifyRequest): boolean {
   if (value === "1" || value === "true" || value === "") return true;
   throw fail("invalid_parameter", { parameter: "dry_run", value, allowed: ["1", "true", "0", "false"] }, "dry_run must be 1 or true (or 0, false).");
 }
+
+/**
+ * A write's body with `dry_run: true` when the query asks for a dry run: frame writes take
+ * `dry_run` in the body (the spec's form) and `?dry_run=1` (every other write's); either one
+ * asking is a dry run (a dry run never writes).
+ */
+export function bodyWithDryRun(request: FastifyRequest): Record<string, unknown> {
+  const sent = bodyOf(request);
+  return dryRunOf(request) ? { ...sent, dry_run: true } : sent;
+}

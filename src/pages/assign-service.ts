@@ -1,7 +1,8 @@
 // POST /frames/{ref}/assign: puts the frame on a page or takes it off, then republishes the
 // page. A republish that fails does not undo the assignment (spec, rule 2). It lives with pages
 // because it writes the page's frame (the pages feature owns the pages table). Both ways are one
-// transaction that records the page's revision (issue 22).
+// transaction that records the page's revision (issue 22). `dry_run` (body or ?dry_run=1) answers
+// what the assignment would do and changes nothing.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -10,6 +11,8 @@ import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { revisePages } from "./revision.ts";
 import type { ServiceContext, Trial } from "../publish/contract.ts";
+import { dryRunnable } from "../store/dry-run.ts";
+import type { Db } from "../store/database.ts";
 import { siteIndex } from "../frames/graph.ts";
 import { flagsOf } from "../frames/input.ts";
 import { pagesOnFrames } from "../frames/pages.ts";
@@ -53,12 +56,15 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   const warnings: Warning[] = [];
 
   const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  // A dry run writes in the transaction and rolls it back: the same checks and refusals
+  // (render_too_large included), nothing assigned, nothing republished.
+  const transaction = (work: (trx: Db) => Promise<void>) => dryRunnable(flags.dryRun, (inner) => ctx.db.transaction().execute(inner), work);
   let cleared = false;
   let trial: Trial | undefined;
   if (clear) {
     if (page.frame_id === frame.id) {
       // The page's static copy goes in the publish step (the page left the public site).
-      await ctx.db.transaction().execute(async (trx) => {
+      await transaction(async (trx) => {
         await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
         await revisePages(trx, site.id, [page.id], gmt(ctx.clock()));
       });
@@ -67,7 +73,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
       warnings.push(warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, { page: page.id, frame: frame.slug }));
     }
   } else if (page.frame_id !== frame.id) {
-    await ctx.db.transaction().execute(async (trx) => {
+    await transaction(async (trx) => {
       await trx.updateTable("pages").set({ frame_id: frame.id }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
       await revisePages(trx, site.id, [page.id], gmt(ctx.clock()));
       // The page's render on its new frame within the render budgets, or it stays where it was
@@ -77,7 +83,9 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   }
 
   let republish: Record<string, unknown>;
-  if (!flags.bake) {
+  if (flags.dryRun) {
+    republish = { status: "skipped", message: "dry_run: nothing was assigned or republished." };
+  } else if (!flags.bake) {
     // Nothing is rendered; the page's old static copy and cached render go, so it renders on request.
     const unbaked = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { bake: false });
     republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: unbaked.cache };
@@ -103,6 +111,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
     cleared,
     static: staticFate(before, after),
     republish,
+    ...(flags.dryRun ? { dry_run: true as const, applied: false as const } : {}),
     warnings,
   };
 }

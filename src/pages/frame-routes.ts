@@ -5,8 +5,8 @@ import type { FastifyInstance } from "fastify";
 import { deleteFrame } from "../frames/delete-service.ts";
 import { Bake, Frame, IfMatch, ifMatch, ref, RefParams } from "../frames/routes.ts";
 import { ok } from "../http/ok.ts";
-import { absentBodyIsEmpty, bodyOf, DryRunQuery, dryRunOf } from "../http/request.ts";
-import { commonErrors, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
+import { absentBodyIsEmpty, bodyOf, bodyWithDryRun, DryRunQuery, dryRunOf } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { assignFrame } from "./assign-service.ts";
 import { unbindFrame } from "./frame-links.ts";
@@ -20,7 +20,8 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
       tags,
       summary: "Put the frame on a page, or take it off (clear)",
       params: RefParams,
-      body: Obj({ page: Nullable(Type.Union([Type.String(), Type.Integer()])), clear: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }),
+      querystring: Obj(DryRunQuery),
+      body: Obj({ page: Nullable(Type.Union([Type.String(), Type.Integer()])), clear: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()), dry_run: Nullable(Type.Boolean()) }),
       response: {
         200: Success({
           site_id: Type.Integer(),
@@ -39,12 +40,13 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
             { status: Type.String({ description: "ok, skipped (bake: false), unavailable or failed" }), message: Opt(Type.String()), rebaked: Opt(Rebaked), cache: Opt(Obj({})) },
             "the page's republish; a failed one does not undo the assignment",
           ),
+          ...DryRunAnswer,
         }),
         ...commonErrors,
       },
     },
   }, async (request) => {
-    const result = await assignFrame(ctx, request.site, ref(request), bodyOf(request));
+    const result = await assignFrame(ctx, request.site, ref(request), bodyWithDryRun(request));
     const { warnings, ...rest } = result;
     return ok(rest, warnings);
   });

@@ -41,6 +41,31 @@ describe("frames: assign", () => {
     assert.equal(read.body.page.frame, "layout");
   });
 
+  it("dry_run (in the body, or ?dry_run=1) answers what the assignment would do and changes nothing: the page keeps its frame and answer, no revision", async () => {
+    await createFrame(t, "dry-layout", "<main>dry layout</main>");
+    const page = await createPage(t, { title: "Dry page", slug: "dry-page" });
+    const revisions = async () => (await t.call("GET", `/api/site/1/pages/${page.id}/revisions`)).body.total;
+    const kept = await revisions();
+    assert.equal(typeof kept, "number", "the page's revisions are counted");
+    for (const [label, url, body] of [
+      ["body", `${FRAMES}/dry-layout/assign`, { page: page.id, dry_run: true }],
+      ["query", `${FRAMES}/dry-layout/assign?dry_run=1`, { page: page.id }],
+    ] as const) {
+      const r = await t.call("POST", url, { body });
+      assert.equal(r.status, 200, `${label}: ${r.text}`);
+      assert.deepEqual([r.body.dry_run, r.body.applied, r.body.cleared, r.body.republish.status], [true, false, false, "skipped"], label);
+      assert.deepEqual([r.body.static.published, r.body.static.changed], [false, false], `${label}: the static copy is as it was`);
+      assert.equal((await t.call("GET", `/api/site/1/pages/${page.id}`)).body.page.frame, null, `${label}: no frame put on the page`);
+      assert.equal((await publicPage(t, "/dry-page/")).status, 404, `${label}: the page does not answer`);
+      assert.equal(await revisions(), kept, `${label}: no revision`);
+    }
+    refused(await t.call("POST", `${FRAMES}/nowhere/assign?dry_run=1`, { body: { page: page.id } }), 404, "frame_not_found");
+    assert.equal((await t.call("POST", `${FRAMES}/dry-layout/assign`, { body: { page: page.id } })).body.static.published, true, "then assigned for real");
+    const clear = await t.call("POST", `${FRAMES}/dry-layout/assign?dry_run=true`, { body: { page: page.id, clear: true } });
+    assert.deepEqual([clear.body.dry_run, clear.body.cleared], [true, true], "a dry run of clear says it would take the frame off");
+    assert.equal((await publicPage(t, "/dry-page/")).status, 200, "and the page still answers");
+  });
+
   it("the page may be named by slug or by path; the frame by id", async () => {
     const frame = await createFrame(t, "by-ref", "<main>by ref</main>");
     const parent = await createPage(t, { title: "Company", slug: "company" });
