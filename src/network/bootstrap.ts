@@ -37,7 +37,13 @@ export async function bootstrapNetwork(db: Db, options: BootstrapOptions): Promi
     if (existing) {
       if (options.adminToken) {
         const known = await trx.selectFrom("tokens").select("id").where("hash", "=", hashToken(options.adminToken)).executeTakeFirst();
-        if (!known) await storeToken(trx, options.now, ADMIN_USER_ID, "SVC_ADMIN_TOKEN", options.adminToken);
+        if (!known) {
+          // A new SVC_ADMIN_TOKEN rotates the one the environment gave before: admin's tokens
+          // labelled SVC_ADMIN_TOKEN are revoked (an operator changes the variable to retire a
+          // leaked token), tokens made through the API and the one generated at first start stay.
+          await trx.deleteFrom("tokens").where("user_id", "=", ADMIN_USER_ID).where("label", "=", "SVC_ADMIN_TOKEN").execute();
+          await storeToken(trx, options.now, ADMIN_USER_ID, "SVC_ADMIN_TOKEN", options.adminToken);
+        }
       }
       return { created: false, generatedToken: null };
     }

@@ -90,6 +90,41 @@ describe("first start and restart", () => {
       await database.drop();
     }
   });
+
+  it("a later start with another SVC_ADMIN_TOKEN rotates it: the new one works, the previous one is revoked, tokens made through the API stay", async () => {
+    const first = generateToken();
+    const second = generateToken();
+    const dir = freshDir();
+    const { env, database } = await serviceDatabase();
+    const status = async (svc: { url(path: string): string }, token: string) => (await fetch(svc.url("/api/profile"), { headers: { authorization: `Bearer ${token}` } })).status;
+    try {
+      const before = await startService({ ...env, SVC_DATA_DIR: dir, SVC_ADMIN_TOKEN: first });
+      let issued: string;
+      try {
+        const made = await fetch(before.url("/api/users/1/tokens"), { method: "POST", headers: { authorization: `Bearer ${first}`, "content-type": "application/json" }, body: JSON.stringify({ label: "deploy script" }) });
+        assert.equal(made.status, 201);
+        issued = ((await made.json()) as any).token;
+      } finally {
+        await before.stop();
+      }
+      const after = await startService({ ...env, SVC_DATA_DIR: dir, SVC_ADMIN_TOKEN: second });
+      try {
+        assert.equal(await status(after, second), 200, "the new SVC_ADMIN_TOKEN");
+        assert.equal(await status(after, first), 401, "the previous one is revoked");
+        assert.equal(await status(after, issued), 200, "a token made through the API stays");
+      } finally {
+        await after.stop();
+      }
+      const again = await startService({ ...env, SVC_DATA_DIR: dir, SVC_ADMIN_TOKEN: second });
+      try {
+        assert.equal(await status(again, second), 200, "the same value on a later start changes nothing");
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
 });
 
 describe("graceful shutdown", () => {
