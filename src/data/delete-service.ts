@@ -4,9 +4,8 @@
 // runs the same delete in its transaction, answers what it would answer (`rebaked` planned: the
 // frames that read the set and the published pages on them) and rolls it all back.
 import { gmt } from "../clock.ts";
-import { siteIndex } from "../frames/graph.ts";
+import { plannedRebake, type PlannedRebake } from "../frames/planned-rebake.ts";
 import type { Change, Rebaked, ServiceContext } from "../publish/contract.ts";
-import { byCodeUnits } from "../publish/report.ts";
 import { textBytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
@@ -16,31 +15,9 @@ import { dryRunnable } from "../store/dry-run.ts";
 import { datasetNameFrom, datasetNotFound } from "./datasets.ts";
 import { trashDataset } from "./revision.ts";
 
-/** What a dry run answers for `rebaked`: the frames the delete would rebake, and the published pages on them. */
-export interface PlannedRebake {
-  status: "planned";
-  total: number;
-  frames: Array<{ id: string; slug: string; because: string[] }>;
-  pages: number[];
-}
-
 export interface DatasetDeleteAnswer {
   deleted: { name: string; lang: string | null; total: number };
   rebaked: Rebaked | PlannedRebake;
-}
-
-/** The frames and pages a change of the set would rebake, asked of the index the publish engine asks. */
-async function plannedRebake(db: Db, siteId: number, change: Change): Promise<PlannedRebake> {
-  const index = await siteIndex(db, siteId);
-  const frames = [...index.affectedBy([change])]
-    .flatMap(([slug, because]) => {
-      const node = index.get(slug);
-      return node ? [{ id: node.id, slug, because }] : [];
-    })
-    .sort((a, b) => byCodeUnits(a.slug, b.slug));
-  if (frames.length === 0) return { status: "planned", total: 0, frames: [], pages: [] };
-  const pages = await db.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "in", frames.map((frame) => frame.id)).where("status", "=", "publish").orderBy("id").execute();
-  return { status: "planned", total: frames.length, frames, pages: pages.map((page) => page.id) };
 }
 
 /** DELETE /data/{name}: the shared set, or with `?lang=xx` that variant; with `dryRun` nothing is changed. */

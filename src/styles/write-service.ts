@@ -22,7 +22,8 @@ import { unknownFields, type Warning } from "../warnings.ts";
 import { copyCss, dropExpiredCopies, refreshCopies, retireCopies, type CurrentCopy } from "./copies.ts";
 import { invalidCss, parseStylesheet, type ParsedStylesheet } from "./css.ts";
 import { importCycle, importDepth, importersOf } from "./graph.ts";
-import { framesLinking, plannedRebake, type FrameLink, type PlannedRebake } from "./linking.ts";
+import { framesLinking, plannedStyleRebake, type FrameLink } from "./linking.ts";
+import type { PlannedRebake } from "../frames/planned-rebake.ts";
 import { cssFrom, styleNameFrom, styleNotFound } from "./names.ts";
 import { importMapOf, themeSheets, type SheetHead } from "./queries.ts";
 import { styleRecord, type StyleRecord } from "./record.ts";
@@ -138,7 +139,7 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
     const copy = current.get(name);
     if (dryRun) {
       const served = made.get(name)?.css ?? (copy && (await copyCss(trx, site.id, theme, name, copy.hash))) ?? "";
-      return { copy, change, created: !existing, trial: undefined, planned: await plannedRebake(trx, site.id, change), served };
+      return { copy, change, created: !existing, trial: undefined, planned: await plannedStyleRebake(trx, site.id, change), served };
     }
     // What links it, within the render budgets with the new bundle addresses, or nothing is stored.
     const trial = await ctx.publisher.check(trx, site.id, [change]);
@@ -191,7 +192,7 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
     // Bundled without it (an import of a stylesheet that is gone prints nothing).
     await refreshCopies(trx, now, site.id, theme, importers, { refuse: false });
     await dropExpiredCopies(trx, now, site.id);
-    return dryRun ? await plannedRebake(trx, site.id, change) : undefined;
+    return dryRun ? await plannedStyleRebake(trx, site.id, change) : undefined;
   });
   const rebaked = planned ?? (await ctx.publisher.changed(site.id, [change]));
   return { deleted: { name, theme, bytes: sheet.bytes, sha256: sheet.sha256 }, rebaked };
