@@ -9,6 +9,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inclusiveTimes } from "./cpu-profile.ts";
 import { Api, median, memoryOf, ROOT, sleep, startService } from "./lib.ts";
 import { poolsOf, SCALE_LARGE, SCALE_SMALL, writeOnce, WRITES, type Write } from "./scale.ts";
 import type { FilledScale } from "./scale-site.ts";
@@ -36,32 +37,12 @@ function loadFilled(pages: number): FilledScale {
   return { ...saved, ids: new Map(Object.entries(saved.ids)) };
 }
 
-/** Inclusive CPU time (µs) by function of a .cpuprofile (a function counted once per sample). */
+/** Inclusive CPU time (µs) by function of a .cpuprofile, with its file and line. */
 function inclusive(file: string): Map<string, number> {
-  const profile = JSON.parse(readFileSync(file, "utf8"));
-  const byId = new Map<number, any>(profile.nodes.map((node: any) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const sampled = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) sampled.set(profile.samples[i], (sampled.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  const nameOf = (node: any) => {
-    const { functionName, url, lineNumber } = node.callFrame;
+  return inclusiveTimes(file, ({ functionName, url, lineNumber }) => {
     const where = url.replace(/^.*?\/node_modules\//, "nm/").replace(/^file:\/\/.*?\/(dist|src|bench|test)\//, "$1/");
     return `${functionName || "(anonymous)"} ${where}:${lineNumber + 1}`;
-  };
-  const out = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const time = sampled.get(node.id) ?? 0;
-    if (time === 0 || node.callFrame.functionName === "(idle)") continue;
-    const seen = new Set<string>();
-    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
-      const key = nameOf(byId.get(id));
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.set(key, (out.get(key) ?? 0) + time);
-    }
-  }
-  return out;
+  });
 }
 
 async function take(pages: number, write: Write): Promise<Taken> {

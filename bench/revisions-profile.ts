@@ -9,6 +9,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inclusiveTimes } from "./cpu-profile.ts";
 import { Api, cpuMsOf, median, ROOT, sleep, startService } from "./lib.ts";
 import { baselineTree, fill, frameVersion, pageVersion, SITE, WRITTEN } from "./revisions.ts";
 
@@ -18,32 +19,12 @@ const out = join(ROOT, "bench/results/profiles-revisions");
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
-/** Inclusive CPU time (µs) by function name of a .cpuprofile (a function counted once per sample). */
+/** Inclusive CPU time (µs) by function name of a .cpuprofile, the place given only as dist, nm or node. */
 function inclusive(file: string): Map<string, number> {
-  const profile = JSON.parse(readFileSync(file, "utf8"));
-  const byId = new Map<number, any>(profile.nodes.map((node: any) => [node.id, node]));
-  const parent = new Map<number, number>();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const sampled = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) sampled.set(profile.samples[i], (sampled.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
-  const nameOf = (node: any) => {
-    const { functionName, url } = node.callFrame;
+  return inclusiveTimes(file, ({ functionName, url }) => {
     const where = url.includes("/dist/") ? "dist" : url.includes("/node_modules/") ? "nm" : url.startsWith("node:") ? "node" : "";
     return `${functionName || "(anonymous)"} ${where}`.trim();
-  };
-  const out = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const time = sampled.get(node.id) ?? 0;
-    if (time === 0 || node.callFrame.functionName === "(idle)") continue;
-    const seen = new Set<string>();
-    for (let id: number | undefined = node.id; id !== undefined; id = parent.get(id)) {
-      const key = nameOf(byId.get(id));
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.set(key, (out.get(key) ?? 0) + time);
-    }
-  }
-  return out;
+  });
 }
 
 interface Taken {
