@@ -58,6 +58,14 @@ function inKinds(key: string, kinds: ReadonlySet<Kind>): Kind | null {
   return kind !== null && kinds.has(kind) ? kind : null;
 }
 
+/** Every object the folder, the server or the baseline knows, of the kinds considered, with its three states. */
+function* objectsOf(input: Omit<PlanInput, "options">, kinds: ReadonlySet<Kind>): Generator<{ key: string; kind: Kind; l: Side | undefined; s: Side | undefined; b: StateEntry | undefined }> {
+  for (const key of new Set([...input.local.keys(), ...input.server.keys(), ...input.base.keys()])) {
+    const kind = inKinds(key, kinds);
+    if (kind !== null) yield { key, kind, l: input.local.get(key), s: input.server.get(key), b: input.base.get(key) };
+  }
+}
+
 /**
  * Moves: a key gone from the folder whose object is unchanged on the server, and a new key in the
  * folder (on neither the server nor the baseline) with the very content the old one had when last
@@ -84,10 +92,7 @@ function findRenames(input: PlanInput): Map<string, string> {
   return renames;
 }
 
-function decide(key: string, kind: Kind, input: PlanInput): PlanItem {
-  const l = input.local.get(key);
-  const s = input.server.get(key);
-  const b = input.base.get(key);
+function decide(key: string, kind: Kind, l: Side | undefined, s: Side | undefined, b: StateEntry | undefined, input: PlanInput): PlanItem {
   const { force } = input.options;
   const item = (action: Action, note?: string): PlanItem => (note ? { key, kind, action, note } : { key, kind, action });
   if (l && s) {
@@ -123,14 +128,12 @@ function decide(key: string, kind: Kind, input: PlanInput): PlanItem {
 export function planPush(input: PlanInput): PlanItem[] {
   const renames = findRenames(input);
   const renamed = new Set(renames.values());
-  const keys = new Set([...input.local.keys(), ...input.server.keys(), ...input.base.keys()]);
   const items: PlanItem[] = [];
-  for (const key of keys) {
-    const kind = inKinds(key, input.options.kinds);
-    if (kind === null || renamed.has(key)) continue;
+  for (const { key, kind, l, s, b } of objectsOf(input, input.options.kinds)) {
+    if (renamed.has(key)) continue;
     const from = renames.get(key);
     if (from !== undefined) items.push({ key, kind, action: "rename", from });
-    else if (input.local.has(key) || input.server.has(key)) items.push(decide(key, kind, input));
+    else if (l || s) items.push(decide(key, kind, l, s, b, input));
   }
   return sortPlan(items);
 }
@@ -160,14 +163,8 @@ function change(now: Side | undefined, base: string | undefined): Change | null 
 
 /** Both directions, each object that differs from the baseline on either side (in-sync objects left out). */
 export function siteStatus(input: Omit<PlanInput, "options"> & { kinds: ReadonlySet<Kind> }): StatusItem[] {
-  const keys = new Set([...input.local.keys(), ...input.server.keys(), ...input.base.keys()]);
   const items: StatusItem[] = [];
-  for (const key of keys) {
-    const kind = inKinds(key, input.kinds);
-    if (kind === null) continue;
-    const l = input.local.get(key);
-    const s = input.server.get(key);
-    const b = input.base.get(key);
+  for (const { key, kind, l, s, b } of objectsOf(input, input.kinds)) {
     if (l && s && l.hash === s.hash) continue; // equal content: in sync, whatever the baseline says
     const local = change(l, b?.sha256);
     const server = change(s, b?.server_sha256);
@@ -195,14 +192,8 @@ export interface PullItem {
 
 /** The plan of a pull: the mirror of a push (the server's changes come in, the folder's stay). */
 export function planPull(input: Omit<PlanInput, "options"> & { kinds: ReadonlySet<Kind>; force: boolean }): PullItem[] {
-  const keys = new Set([...input.local.keys(), ...input.server.keys(), ...input.base.keys()]);
   const items: PullItem[] = [];
-  for (const key of keys) {
-    const kind = inKinds(key, input.kinds);
-    if (kind === null) continue;
-    const l = input.local.get(key);
-    const s = input.server.get(key);
-    const b = input.base.get(key);
+  for (const { key, kind, l, s, b } of objectsOf(input, input.kinds)) {
     const item = (action: PullAction, note?: string): PullItem => (note ? { key, kind, action, note } : { key, kind, action });
     const localChanged = l ? !b || l.hash !== b.sha256 : b !== undefined;
     const serverChanged = s ? !b || s.hash !== b.server_sha256 : b !== undefined;
