@@ -6,7 +6,6 @@ import type { Db } from "../store/database.ts";
 import { descendantsOf, groupMembers, LITE, liteRowsOf, pageById, withAncestors, type PageLite } from "./queries.ts";
 import { fieldsOf } from "./record.ts";
 import { PageTree } from "./tree.ts";
-import { lookupPage } from "./refs.ts";
 import { homePaths } from "./home.ts";
 import { seoOf } from "./seo.ts";
 import { siteIdValue } from "../store/by-id.ts";
@@ -34,9 +33,5 @@ export const pagePublishSource: PublishSources["pages"] = {
   page: pageById,
   fields: fieldsOf,
   seo: seoOf,
-  async home(db, siteId, ref) {
-    const found = await lookupPage(db, siteId, ref);
-    return "found" in found ? { id: found.found.id, translation_group: found.found.translation_group } : null;
-  },
   homePaths,
 };

@@ -222,8 +222,6 @@ export interface PublishSources {
     fields(page: PageRow): Record<string, unknown>;
     /** A page's own SEO fields (null: the default). */
     seo(page: PageRow): PageSeoForRender;
-    /** The page a `home_page` reference names, or null when it names none. */
-    home(db: Db, siteId: number, ref: number | string): Promise<{ id: number; translation_group: number | null } | null>;
     /** The paths of the home page a `home_page` reference names and of its translations, by language ('' for none): SiteAddressing `homes`. */
     homePaths(db: Db, siteId: number, ref: number | string | null, langs: SiteAddressing["langs"]): Promise<ReadonlyMap<string, string>>;
   };

@@ -2,7 +2,7 @@
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
 import { withHeadingIds, type CurrentPage, type LanguageLink, type MediaView } from "../markup/index.ts";
-import { languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
+import { isHomeAddress, languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
@@ -10,7 +10,7 @@ import type { CompiledFrames } from "./compiled-cache.ts";
 import type { MediaForRender, PublishSources } from "./contract.ts";
 import type { SiteState } from "./site-state.ts";
 import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
-import { homeOf, isHomePage, seoHeadOf } from "./seo-head.ts";
+import { seoHeadOf } from "./seo-head.ts";
 import { sidebarView } from "./sidebar-view.ts";
 
 export interface RenderTarget {
@@ -131,11 +131,10 @@ async function frameClosure(db: Db, sources: PublishSources, state: SiteState, c
   return reachable;
 }
 
-/** The page shown, as menus mark it: its id and the addresses it answers at (`/` for the home page). */
-async function currentOf(db: Db, sources: PublishSources, state: SiteState, page: PageRow, printsMenus: boolean): Promise<CurrentPage> {
+/** The page shown, as menus and sidebars mark it: its id and the addresses it answers at (`/` too for the home page). */
+export function currentOf(state: SiteState, page: PageRow): CurrentPage {
   const urls = [pageUrl(state.addressing, page.lang, page.path)];
-  // The home page is also at `/`, where a menu's home link points: asked only when menus are printed.
-  if (printsMenus && isHomePage(await homeOf(db, sources, state), page)) urls.push(languageHomeUrl(state.addressing, page.lang || state.addressing.langs.defaultLang));
+  if (isHomeAddress(state.addressing, page.lang, page.path)) urls.push(linkUrl(state.addressing, page.lang, page.path));
   return { id: page.id, urls };
 }
 
@@ -195,7 +194,7 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     styles: styleNames.length === 0 ? [] : [...(await sources.styles.links(db, state.site.id, state.settings.theme, styleNames))],
     sidebars: [],
     headings: headed?.headings ?? [],
-    current: target.page ? await currentOf(db, sources, state, target.page, [...state.index.effectiveSources(slug)].some((source) => source.startsWith("menu."))) : null,
+    current: target.page ? currentOf(state, target.page) : null,
     strings: stringKeys.length === 0 ? [] : [...(await sources.strings.texts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
   if (target.page && state.index.effectiveSources(slug).has("seo")) input.seo = await seoHeadOf(db, sources, state, target.page, target.lang);

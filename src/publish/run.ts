@@ -4,9 +4,7 @@
 // output changed lose their static copy and cached render and render on request until the next bake.
 import { createHash } from "node:crypto";
 import { gmt, type Clock } from "../clock.ts";
-import { applyMarks, OverBudget, type CurrentPage, type RenderResult } from "../markup/index.ts";
-import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
-import { homeOf, isHomePage } from "./seo-head.ts";
+import { applyMarks, OverBudget, type RenderResult } from "../markup/index.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { Change, PublishSources, Rebaked } from "./contract.ts";
@@ -17,7 +15,7 @@ import { renderBounded } from "./bounded-render.ts";
 import type { RenderPool } from "./render-pool.ts";
 import type { PageCache } from "./page-cache.ts";
 import { bakedOptionName, byCodeUnits } from "./report.ts";
-import { prepareRender } from "./render-job.ts";
+import { currentOf, prepareRender } from "./render-job.ts";
 import type { SiteDirectory } from "./site-directory.ts";
 import type { TrialBakes } from "./trial-handoff.ts";
 import { addressOf, langOf, type SiteState } from "./site-state.ts";
@@ -185,17 +183,6 @@ export class Run {
     }
   }
 
-  /** The home page of the site, looked up once per run (menus mark it at `/` too). */
-  private home?: Promise<{ id: number; translation_group: number | null } | null>;
-
-  /** The page as its menus mark it: its id and the addresses it answers at. */
-  private async currentOf(page: PageRow): Promise<CurrentPage> {
-    this.home ??= homeOf(this.deps.db, this.deps.sources, this.state);
-    const urls = [pageUrl(this.state.addressing, page.lang, page.path)];
-    if (isHomePage(await this.home, page)) urls.push(languageHomeUrl(this.state.addressing, page.lang || this.state.addressing.langs.defaultLang));
-    return { id: page.id, urls };
-  }
-
   /** Brings one page's public output up to date: static copy written or removed, cache flushed. */
   async republishPage(pageId: number): Promise<void> {
     if (this.republished.has(pageId)) return;
@@ -236,7 +223,7 @@ export class Run {
     }
     const address = addressOf(this.state, lang, page.path);
     // Each page's copy marks its own menu items (markup/current.ts): the bake is shared.
-    const html = result.marks.length === 0 ? result.html : applyMarks(result.html, result.marks, await this.currentOf(page));
+    const html = result.marks.length === 0 ? result.html : applyMarks(result.html, result.marks, currentOf(this.state, page));
     const sha256 = createHash("sha256").update(html).digest("hex");
     const row = { site_id: siteId, page_id: pageId, address, frame_id: node.id, html, bytes: Buffer.byteLength(html), sha256, written_at_gmt: gmt(this.deps.clock()) };
     if (!previous || previous.sha256 !== sha256 || previous.address !== address) {

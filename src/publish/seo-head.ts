@@ -5,8 +5,7 @@
 // BreadcrumbList elsewhere). Every address is absolute on the site's primary domain, as home_url
 // is built; the home page (and its translations) is addressed `/` (`/<lang>/`), never its own path.
 import type { SeoHead } from "../markup/index.ts";
-import { languageHomeUrl, pageUrl } from "../site/addresses.ts";
-import { homePageOf } from "../site/settings.ts";
+import { isHomeAddress, linkUrl } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { PageLite, PublishSources } from "./contract.ts";
@@ -18,11 +17,6 @@ function answers(state: SiteState, id: number): boolean {
   return row !== undefined && row.frame_id !== null && state.tree.visible(id);
 }
 
-/** Resolves the `home_page` setting once per render: the home page's id and translation group. */
-export async function homeOf(db: Db, sources: PublishSources, state: SiteState): Promise<{ id: number; translation_group: number | null } | null> {
-  const ref = homePageOf(state.settings);
-  return ref === null ? null : sources.pages.home(db, state.site.id, ref);
-}
 
 /** `en` → `en`, `pt-br` → `pt_BR` (og:locale). */
 function localeOf(lang: string | null): string | null {
@@ -45,18 +39,14 @@ function ancestorsOf(state: SiteState, page: Pick<PageLite, "id" | "parent_id">)
   return out;
 }
 
-/** Whether a page is the home page or one of its translations (they answer at `/` and `/<lang>/`). */
-export function isHomePage(home: { id: number; translation_group: number | null } | null, row: Pick<PageLite, "id" | "translation_group">): boolean {
-  return home !== null && (row.id === home.id || (home.translation_group !== null && row.translation_group === home.translation_group));
-}
 
 export async function seoHeadOf(db: Db, sources: PublishSources, state: SiteState, page: PageRow, lang: string | null): Promise<SeoHead> {
   const { addressing } = state;
-  const [site, home] = await Promise.all([sources.seo.site(db, state.site.id), homeOf(db, sources, state)]);
+  const site = await sources.seo.site(db, state.site.id);
   const own = sources.pages.seo(page);
-  const isHome = (row: Pick<PageLite, "id" | "translation_group">) => isHomePage(home, row);
-  const urlOf = (row: Pick<PageLite, "id" | "translation_group" | "lang" | "path">) =>
-    isHome(row) ? languageHomeUrl(addressing, row.lang || addressing.langs.defaultLang) : pageUrl(addressing, row.lang, row.path);
+  // The home page and its translations (state.addressing.homes) answer at `/` and `/<lang>/`.
+  const isHome = (row: Pick<PageLite, "lang" | "path">) => isHomeAddress(addressing, row.lang, row.path);
+  const urlOf = (row: Pick<PageLite, "lang" | "path">) => linkUrl(addressing, row.lang, row.path);
 
   const selfUrl = urlOf(page);
   const canonical = own.canonical === null ? selfUrl : own.canonical.startsWith("/") ? `${addressing.origin}${own.canonical}` : own.canonical;

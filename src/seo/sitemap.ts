@@ -8,10 +8,9 @@
 // site, or one with no page answering yet) has no sitemap: 404.
 import { PageTree } from "../pages/tree.ts";
 import { LITE } from "../pages/queries.ts";
-import { lookupPage } from "../pages/refs.ts";
+import { linkAddressing } from "../pages/home.ts";
 import { seoOf } from "../pages/seo.ts";
-import { languageHomeUrl, pageUrl, siteAddressing } from "../site/addresses.ts";
-import { homePageOf, settingsOf } from "../site/settings.ts";
+import { linkUrl, siteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { siteSeoOf } from "./site-seo.ts";
@@ -39,17 +38,13 @@ interface Entry {
 /** Every address the sitemap lists, in page-id order. */
 async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> {
   if ((await siteSeoOf(db, site)).noindex) return [];
-  const [addressing, settings, rows] = await Promise.all([
-    siteAddressing(db, site, port),
-    settingsOf(db, site.id),
+  const [addressing, rows] = await Promise.all([
+    linkAddressing(db, site, port),
     db.selectFrom("pages").select([...LITE, "seo_json", "updated_at_gmt"]).where("site_id", "=", site.id).orderBy("id").execute(),
   ]);
   const tree = new PageTree(rows);
-  const homeRef = homePageOf(settings);
-  const found = homeRef === null ? undefined : await lookupPage(db, site.id, homeRef, {}, addressing.langs);
-  const home = found && "found" in found ? found.found : undefined;
-  const isHome = (row: (typeof rows)[number]) => home !== undefined && (row.id === home.id || (home.translation_group !== null && row.translation_group === home.translation_group));
-  const urlOf = (row: (typeof rows)[number]) => (isHome(row) ? languageHomeUrl(addressing, row.lang || addressing.langs.defaultLang) : pageUrl(addressing, row.lang, row.path));
+  // The home page and its translations are listed at `/` and `/<lang>/` (pages/home.ts).
+  const urlOf = (row: (typeof rows)[number]) => linkUrl(addressing, row.lang, row.path);
   const answers = (row: (typeof rows)[number]) => row.frame_id !== null && tree.visible(row.id);
   const listed = (row: (typeof rows)[number]) => {
     if (!answers(row)) return false;

@@ -34,7 +34,12 @@ export function pageUrl(addressing: SiteAddressing, lang: string | null, path: s
  * translations (`addressing.homes`), its language's home address, where it answers.
  */
 export function linkUrl(addressing: SiteAddressing, lang: string | null, path: string): string {
-  return addressing.homes?.get(lang || "") === path ? languageHomeUrl(addressing, lang || addressing.langs.defaultLang) : pageUrl(addressing, lang, path);
+  return isHomeAddress(addressing, lang, path) ? languageHomeUrl(addressing, lang || addressing.langs.defaultLang) : pageUrl(addressing, lang, path);
+}
+
+/** Whether the page at `path` in `lang` is the home page or one of its translations (`addressing.homes`): it answers at `/` or `/<lang>/`. */
+export function isHomeAddress(addressing: SiteAddressing, lang: string | null, path: string): boolean {
+  return addressing.homes?.get(lang || "") === path;
 }
 
 /** The home address of a language (or of the site, for null). */
