@@ -2,6 +2,7 @@
 // not exist yet, so every location answers no menu (`menu_id: 0`); the menus work fills in
 // `menuSourceItems` with the tree (nested `children`, invalid items included with `valid: false`).
 import type { Db } from "../store/database.ts";
+import type { SiteAddressing } from "../site/addresses.ts";
 import type { MenuLocation } from "../site/menu-locations.ts";
 import { locationTree } from "../menus/read-service.ts";
 
@@ -20,10 +21,12 @@ export interface MenuSourceQuery {
   theme: string;
   /** Port of the public site, part of every item's address. */
   publicPort: number;
+  /** A publish run's addressing, with the home page's paths; read anew when absent. */
+  addressing?: SiteAddressing;
 }
 
 /** The menu assigned to a location in a language: its item tree and the counts of `meta`. */
 export async function menuSourceItems(db: Db, siteId: number, query: MenuSourceQuery): Promise<MenuSourceResult> {
-  const tree = await locationTree(db, siteId, query.publicPort, query.location, query.lang, query.theme);
+  const tree = await locationTree(db, siteId, query.publicPort, query.location, query.lang, query.theme, query.addressing);
   return { items: tree.items, meta: { menu_id: tree.menuId, invalid_items: tree.invalidItems } };
 }

@@ -6,10 +6,10 @@ import { resolveSource } from "./sources.ts";
 
 export function dataPublishSource(publicPort: number): PublishSources["data"] {
   return {
-    async items(db, site, source, { lang, pageId }) {
+    async items(db, site, source, { lang, pageId, addressing }) {
       const name = source.startsWith("data.") ? source.slice("data.".length) : source;
       try {
-        const answer = await resolveSource({ db, publicPort }, site, { source: name, lang: lang ?? undefined, page: pageId });
+        const answer = await resolveSource({ db, publicPort, addressing }, site, { source: name, lang: lang ?? undefined, page: pageId });
         return answer.items;
       } catch (error) {
         if (error instanceof ServiceError) return error.code === "dataset_not_found" ? [] : undefined;

@@ -22,7 +22,8 @@ import { isMenuLocation, menuSourceItems, MENU_LOCATIONS } from "./menu-source.t
 export const NAMED_SOURCES = ["site", "settings", "languages", "pages", "pages.children", "breadcrumbs"] as const;
 
 /** The part of the service context a source reads (the publish engine calls it with no publisher). */
-export type SourceContext = Pick<ServiceContext, "db" | "publicPort">;
+/** `addressing`: a publish run's, with the home page's paths (pages/home.ts); read anew when absent. */
+export type SourceContext = Pick<ServiceContext, "db" | "publicPort"> & { addressing?: SiteAddressing };
 
 export interface SourceRequest {
   source: unknown;
@@ -142,7 +143,9 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
   const source = sourceName(request.source);
   const match = matchFrom(request.match);
   const limit = limitFrom(request.limit);
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = ctx.addressing ?? (await siteAddressing(ctx.db, site, ctx.publicPort));
+  // Where links to pages point (`/` for the home page): asked only by the sources that print them.
+  const links = async () => (addressing.homes ? addressing : withHomes(ctx.db, site.id, addressing));
   const langs = addressing.langs;
   const given = checkLangIn(langs, request.lang);
   const page = request.page === undefined || request.page === null || request.page === "" ? undefined : await findPageByRef(ctx.db, site.id, request.page, { field: "page" });
@@ -157,7 +160,7 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
     items = [await readSettings(ctx, site)];
     meta = {};
   } else if (source === "languages") {
-    items = await languageItems(ctx, site, await withHomes(ctx.db, site.id, addressing), lang, page);
+    items = await languageItems(ctx, site, await links(), lang, page);
     meta = { active: langs.active, default_lang: langs.defaultLang, lang, ...(page ? { page: page.id } : {}) };
   } else if (source === "pages" || source === "pages.children") {
     // Children share their parent's language. `pages`: without languages every page; with them,
@@ -167,22 +170,22 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
       : langs.active && lang !== null ? { lang } : {};
     const rows = await findPages(ctx.db, site.id, { statuses: ["publish"], ...filter });
     const tree = new PageTree(await withAncestors(ctx.db, site.id, rows.map((row) => row.id)));
-    const links = await withHomes(ctx.db, site.id, addressing);
-    items = visibleOnly(rows, tree).map((row): PageItem => pageItem(row, links));
+    const linking = await links();
+    items = visibleOnly(rows, tree).map((row): PageItem => pageItem(row, linking));
     meta = { lang, ...(page ? { page: page.id } : {}) };
   } else if (source === "breadcrumbs") {
     const current = requirePage(page, source);
     const tree = new PageTree(await withAncestors(ctx.db, site.id, [current.id]));
     const chain = [...tree.ancestors(current.id)].reverse().map((a) => a.id);
     const byId = new Map((await pagesByIds(ctx.db, site.id, chain)).map((row) => [row.id, row]));
-    const links = await withHomes(ctx.db, site.id, addressing);
-    items = [...chain.map((id) => byId.get(id)).filter((row): row is PageRow => row !== undefined), current].map((row) => pageItem(row, links));
+    const linking = await links();
+    items = [...chain.map((id) => byId.get(id)).filter((row): row is PageRow => row !== undefined), current].map((row) => pageItem(row, linking));
     meta = { page: current.id, lang: current.lang === "" ? null : current.lang };
   } else if (source.startsWith("menu.")) {
     const location = source.slice(5);
     if (!isMenuLocation(location)) throw fail("unknown_location", { location, locations: MENU_LOCATIONS });
     const theme = (await settingsOf(ctx.db, site.id)).theme;
-    const menu = await menuSourceItems(ctx.db, site.id, { location, lang, theme, publicPort: ctx.publicPort });
+    const menu = await menuSourceItems(ctx.db, site.id, { location, lang, theme, publicPort: ctx.publicPort, addressing: ctx.addressing });
     items = menu.items;
     meta = { ...menu.meta, location, lang, theme };
     if (menu.meta.menu_id === 0) {

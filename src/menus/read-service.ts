@@ -4,6 +4,7 @@ import type { SiteRow } from "../site/sites.ts";
 import { siteById } from "../site/sites.ts";
 import { languageState, type LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
+import type { SiteAddressing } from "../site/addresses.ts";
 import { assignedMenuId, assignedOf, MENU_LOCATIONS, readItemsAt, themeFrom } from "./locations.ts";
 import { itemCount, itemCounts, itemsOfMenu, locationRows, menuById, menusOfSite, type MenuRow } from "./queries.ts";
 import { menuView, nestedItems, type ItemRecord } from "./record.ts";
@@ -69,12 +70,12 @@ export interface LocationTree {
  * The menu assigned to a location in a language and theme, as a nested tree (invalid items
  * included with `valid: false`); `menuId` 0 when none is.
  */
-export async function locationTree(db: Db, siteId: number, port: number, location: string, lang: string | null, theme: string): Promise<LocationTree> {
-  const state = await languageState(db, siteId);
+export async function locationTree(db: Db, siteId: number, port: number, location: string, lang: string | null, theme: string, addressing?: SiteAddressing): Promise<LocationTree> {
+  const state = addressing?.langs ?? (await languageState(db, siteId));
   const menuId = await assignedMenuId(db, siteId, state, theme, location, lang ?? state.defaultLang);
   const menu = menuId === 0 ? undefined : await menuById(db, siteId, menuId);
   const site = menu ? await siteById(db, siteId) : undefined;
   if (!menu || !site) return { menuId: 0, items: [], invalidItems: 0 };
-  const view = await menuView(db, site, port, await itemsOfMenu(db, menu.id));
+  const view = await menuView(db, site, port, await itemsOfMenu(db, menu.id), undefined, addressing?.homes ? addressing : undefined);
   return { menuId: menu.id, items: nestedItems(view.items), invalidItems: view.invalidItems };
 }

@@ -239,7 +239,7 @@ export interface PublishSources {
   };
   data: {
     /** The items of a data source; undefined when it names nothing printable. */
-    items(db: Db, site: SiteRow, source: string, options: { lang: string | null; pageId?: number }): Promise<unknown[] | undefined>;
+    items(db: Db, site: SiteRow, source: string, options: { lang: string | null; pageId?: number; /** the run's, with the home page's paths (read again when absent) */ addressing?: SiteAddressing }): Promise<unknown[] | undefined>;
   };
   media: {
     /**

@@ -173,7 +173,7 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     }
     // A language is asked for only while the site has languages; otherwise sources have none.
     const lang = state.addressing.langs.active ? target.lang : null;
-    items.push([source, await sources.data.items(db, state.site, source, { lang, pageId: target.page?.id })]);
+    items.push([source, await sources.data.items(db, state.site, source, { lang, pageId: target.page?.id, addressing: state.addressing })]);
   }
   // Headings get ids (svc/toc links to them), the same on every render.
   const headed = target.page ? withHeadingIds(target.page.content) : null;
