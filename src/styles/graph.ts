@@ -20,16 +20,23 @@ export function importClosure(name: string, imports: ImportMap): string[] {
   return [...seen].sort();
 }
 
-/** Every stylesheet that imports one of `names`, directly or through others (the names themselves left out), sorted. */
-export function importersOf(names: readonly string[], imports: ImportMap): string[] {
+/** Stylesheet name → the stylesheets importing it; the imports of `except` (about to be replaced) left out. */
+function importedByOf(imports: ImportMap, except?: string): Map<string, string[]> {
   const importedBy = new Map<string, string[]>();
   for (const [sheet, targets] of imports) {
+    if (sheet === except) continue;
     for (const target of targets) {
       const list = importedBy.get(target);
       if (list) list.push(sheet);
       else importedBy.set(target, [sheet]);
     }
   }
+  return importedBy;
+}
+
+/** Every stylesheet that imports one of `names`, directly or through others (the names themselves left out), sorted. */
+export function importersOf(names: readonly string[], imports: ImportMap): string[] {
+  const importedBy = importedByOf(imports);
   const seen = new Set(names);
   const queue = [...names];
   const out: string[] = [];
@@ -107,15 +114,7 @@ function longestFrom(start: string, next: (name: string) => readonly string[]): 
  * that starts the longest chain below it comes along (null when it imports nothing).
  */
 export function importDepth(name: string, targets: readonly string[], imports: ImportMap): { depth: number; through: string | null } {
-  const importedBy = new Map<string, string[]>();
-  for (const [sheet, list] of imports) {
-    if (sheet === name) continue;
-    for (const target of list) {
-      const by = importedBy.get(target);
-      if (by) by.push(sheet);
-      else importedBy.set(target, [sheet]);
-    }
-  }
+  const importedBy = importedByOf(imports, name);
   const above = longestFrom(name, (at) => importedBy.get(at) ?? []);
   const below = (at: string) => (at === name ? targets : (imports.get(at) ?? []));
   let deepest = 0;
