@@ -26,6 +26,7 @@ import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { dependencyPatches } from "./dependency-patches.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = join(ROOT, "dist");
@@ -39,6 +40,9 @@ const common = {
   write: false,
   logLevel: "warning",
 };
+// Two dependencies are bundled with small patches that take work off every start
+// (scripts/dependency-patches.mjs); the build stops if one no longer applies.
+const patches = dependencyPatches();
 const results = await Promise.all([
   build({ ...common, entryPoints: ["src/main.ts"], outfile: "dist/main.js", format: "esm" }),
   build({
@@ -48,6 +52,7 @@ const results = await Promise.all([
     format: "cjs",
     external: ["better-sqlite3", "sharp", "lightningcss", "pg", "@aws-sdk/client-s3", "@scalar/fastify-api-reference"],
     supported: { "dynamic-import": false },
+    plugins: [patches.plugin],
     // publish/render-pool.ts finds the worker with __dirname in the build, import.meta.url in src/.
     logOverride: { "empty-import-meta": "silent" },
   }),
@@ -63,6 +68,9 @@ const results = await Promise.all([
     banner: { js: 'import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);' },
   }),
 ]);
+if (patches.unapplied().length > 0) {
+  throw new Error(`dependency patches for ${patches.unapplied().join(", ")} were never applied: the bundle no longer loads those files (scripts/dependency-patches.mjs)`);
+}
 const EXECUTABLE = new Set(["cli.js"]);
 const outputFiles = results.flatMap((result) => result.outputFiles);
 

@@ -123,6 +123,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     genReqId: () => randomUUID(),
     return503OnClosing: true,
     forceCloseConnections: "idle",
+    // No timer per plugin: every plugin here is a function that registers routes and returns
+    // (what can hang, opening the store, is done before the app is built), and arming and
+    // clearing a 10 s timer for each of them is a measurable part of a start.
+    pluginTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
 

@@ -5,7 +5,8 @@ import type { RouteOptions } from "fastify";
 import { checksParameters, knownParameters } from "./query-parameters.ts";
 
 interface Known {
-  pattern: RegExp;
+  /** Made when first asked for (a 404 or 405), not at start-up, where it was ~280 RegExps. */
+  pattern: RegExp | null;
   methods: Set<string>;
 }
 
@@ -26,7 +27,7 @@ export class RoutesIndex {
 
   add(route: RouteOptions): void {
     if (route.url === "*" || route.url === "/*") return;
-    const entry = this.known.get(route.url) ?? { pattern: toRegExp(route.url), methods: new Set<string>() };
+    const entry = this.known.get(route.url) ?? { pattern: null, methods: new Set<string>() };
     for (const method of [route.method].flat()) entry.methods.add(String(method).toUpperCase());
     this.known.set(route.url, entry);
     for (const method of [route.method].flat()) this.options.set(`${String(method).toUpperCase()} ${route.url}`, route);
@@ -64,7 +65,7 @@ export class RoutesIndex {
   /** Methods allowed on a concrete path, empty when no route matches it. */
   methodsFor(path: string): string[] {
     const out = new Set<string>();
-    for (const entry of this.known.values()) if (entry.pattern.test(path)) entry.methods.forEach((m) => out.add(m));
+    for (const [url, entry] of this.known) if ((entry.pattern ??= toRegExp(url)).test(path)) entry.methods.forEach((m) => out.add(m));
     return [...out].sort();
   }
 }

@@ -15,9 +15,18 @@
 import { CompiledQuery, SelectQueryNode, type Kysely, SqliteAdapter, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type SqliteStatement } from "kysely";
 import type { ReusedStatements } from "./sqlite-statements.ts";
 
-/** Several connections, each handed out at once: the driver orders them itself. */
+/**
+ * Several connections, each handed out at once: the driver orders them itself. SQLite's schema
+ * changes are transactional (Kysely's adapter says otherwise to be safe), so the migrator runs
+ * the pending migrations in one transaction, as on PostgreSQL: a migration that fails leaves no
+ * half-changed schema, and a first start commits once instead of once per statement.
+ */
 class RoutedSqliteAdapter extends SqliteAdapter {
   override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+
+  override get supportsTransactionalDdl(): boolean {
     return true;
   }
 }

@@ -1,7 +1,7 @@
 // The real process: configuration checks, first start, restart and graceful shutdown.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -154,5 +154,33 @@ describe("graceful shutdown", () => {
     assert.equal(code, 0);
     assert.ok(!existsSync(join(dir, "svc.db-wal")) || statSync(join(dir, "svc.db-wal")).size === 0, "the WAL was checkpointed on close");
     await database.drop();
+  });
+});
+
+describe("what a start loads", () => {
+  it("a start of the build loads neither node:http2 nor node:https (Fastify requires them at its top; the build defers them, scripts/dependency-patches.mjs)", async () => {
+    const dir = freshDir();
+    const preload = join(dir, "loaded-modules.cjs");
+    const out = join(dir, "loaded-modules.json");
+    writeFileSync(
+      preload,
+      `const channel = require("node:diagnostics_channel");
+       channel.subscribe("http.server.response.finish", function first() {
+         channel.unsubscribe("http.server.response.finish", first);
+         require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList));
+       });`,
+    );
+    const { env, database } = await serviceDatabase();
+    const svc = await startService({ ...env, SVC_DATA_DIR: dir, NODE_OPTIONS: `--require ${preload}` });
+    try {
+      assert.equal((await fetch(svc.url("/healthz"))).status, 200);
+    } finally {
+      assert.equal(await svc.stop(), 0);
+      await database.drop();
+    }
+    const loaded = new Set(JSON.parse(readFileSync(out, "utf8")) as string[]);
+    assert.ok(loaded.has("NativeModule http"), "the list is Node's list of loaded built-in modules");
+    assert.ok(!loaded.has("NativeModule http2"), "node:http2 was loaded");
+    assert.ok(!loaded.has("NativeModule https"), "node:https was loaded");
   });
 });

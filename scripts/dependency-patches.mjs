@@ -1,0 +1,125 @@
+// Source patches the build applies to two dependencies as it bundles them into dist/server.cjs
+// (scripts/build.mjs), for a faster cold start (bench/README.md, "Cold start"). Each one removes
+// start-up work the service never needs and changes nothing a request can observe:
+//
+// - fastify/lib/server.js requires node:https and node:http2 at its top, which loads Node's TLS
+//   and HTTP/2 stacks (5 to 12 ms of every start) for a service that serves plain HTTP/1.1. The
+//   patch loads each one when Fastify first uses it (an https or http2 server being made).
+// - find-my-way compiles functions with `new Function` as each route is registered (about 280
+//   routes: the largest single cost of registering them, and code no cache can keep): a matcher
+//   for every static path segment (lib/node.js), a builder of the parameters object and a
+//   constraint matcher for every route (lib/handler-storage.js). The patches match static
+//   segments with String#startsWith, which compares the same characters (find-my-way itself
+//   matches segments of 16 characters or more with indexOf the same way), and compile the other
+//   two when a request first needs them (the constraint matcher never, as no route here has
+//   constraints), from the same inputs, so lookups work as before.
+//
+// Each patch replaces one exact text. When an update of the dependency changes that text the
+// build stops with a message naming the patch, so no patch is ever dropped or misapplied
+// silently: review it against the new source, then adjust or remove it.
+// test/build/dependency-patches.test.ts checks that every patch applies to the installed version,
+// that the patched router finds the same routes and parameters as the original for any routes
+// and paths (fast-check), and test/process/startup.test.ts that a start loads neither module.
+import { readFileSync } from "node:fs";
+
+export const PATCHES = [
+  {
+    name: "fastify: https and http2 loaded on first use",
+    file: "fastify/lib/server.js",
+    find: "const https = require('node:https')\nconst http2 = require('node:http2')\n",
+    replace:
+      "// (svc build, scripts/dependency-patches.mjs: loaded when first used)\n" +
+      "const https = new Proxy({}, { get: (_, key) => require('node:https')[key] })\n" +
+      "const http2 = new Proxy({}, { get: (_, key) => require('node:http2')[key] })\n",
+  },
+  {
+    name: "find-my-way: static prefixes matched without compiling a function per route segment",
+    file: "find-my-way/lib/node.js",
+    find:
+      "  const lines = []\n" +
+      "  for (let i = 1; i < prefix.length; i++) {\n" +
+      "    const charCode = prefix.charCodeAt(i)\n" +
+      "    lines.push(`path.charCodeAt(i + ${i}) === ${charCode}`)\n" +
+      "  }\n" +
+      "  return new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line\n",
+    replace:
+      "  // (svc build, scripts/dependency-patches.mjs: no function compiled per static segment)\n" +
+      "  return function matchPrefix (path, i) {\n" +
+      "    return path.startsWith(prefix, i)\n" +
+      "  }\n",
+  },
+  {
+    name: "find-my-way: a route's parameters object built by a function compiled at its first match",
+    file: "find-my-way/lib/handler-storage.js",
+    find: "      _createParamsObject: this._compileCreateParamsObject(params)\n    }\n",
+    replace:
+      "      _createParamsObject: null\n" +
+      "    }\n" +
+      "    // (svc build, scripts/dependency-patches.mjs: compiled when the route first matches)\n" +
+      "    const storage = this\n" +
+      "    handlerObject._createParamsObject = function (param0, param1, param2, param3, extraParams) {\n" +
+      "      handlerObject._createParamsObject = storage._compileCreateParamsObject(params)\n" +
+      "      return handlerObject._createParamsObject(param0, param1, param2, param3, extraParams)\n" +
+      "    }\n",
+  },
+  {
+    name: "find-my-way: a node's constraint matcher compiled at the first lookup that derives constraints",
+    file: "find-my-way/lib/handler-storage.js",
+    find: "    if (!isMergedTree) {\n      this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n    }\n",
+    replace:
+      "    if (!isMergedTree) {\n" +
+      "      // (svc build, scripts/dependency-patches.mjs: compiled when first needed, from the handlers then known)\n" +
+      "      this._getHandlerMatchingConstraints = function (derivedConstraints) {\n" +
+      "        this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n" +
+      "        return this._getHandlerMatchingConstraints(derivedConstraints)\n" +
+      "      }\n" +
+      "    }\n",
+  },
+];
+
+const normalised = (path) => path.replaceAll("\\", "/");
+
+/** The patches for a file of node_modules (an absolute path), if any. */
+function patchesFor(path) {
+  return PATCHES.filter((patch) => normalised(path).endsWith(`/node_modules/${patch.file}`));
+}
+
+/** A dependency file's source with its patches applied; throws when a patch's text is not found exactly once. */
+export function patchedSource(path) {
+  let source = readFileSync(path, "utf8");
+  for (const patch of patchesFor(path)) {
+    const found = source.split(patch.find).length - 1;
+    if (found !== 1) {
+      throw new Error(
+        `dependency patch "${patch.name}": its text occurs ${found} times in ${path}, not once; the dependency has changed: ` +
+          "review the patch in scripts/dependency-patches.mjs against the new source",
+      );
+    }
+    source = source.replace(patch.find, () => patch.replace);
+  }
+  return source;
+}
+
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/**
+ * `plugin`, the esbuild plugin that bundles the patched files in place of the installed ones;
+ * `unapplied()` names the patched files the build never loaded (a bundle that no longer includes
+ * them, or a moved file), which the build treats as an error too.
+ */
+export function dependencyPatches() {
+  const files = [...new Set(PATCHES.map((patch) => patch.file))];
+  const filter = new RegExp(`[\\\\/]node_modules[\\\\/](${files.map((file) => escaped(file).replaceAll("\\/", "[\\\\/]")).join("|")})$`);
+  const loaded = new Set();
+  const plugin = {
+    name: "dependency-patches",
+    setup(build) {
+      build.onLoad({ filter }, (args) => {
+        const contents = patchedSource(args.path);
+        for (const patch of patchesFor(args.path)) loaded.add(patch.file);
+        return { contents, loader: "js" };
+      });
+    },
+  };
+  return { plugin, unapplied: () => files.filter((file) => !loaded.has(file)) };
+}

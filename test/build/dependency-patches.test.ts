@@ -1,0 +1,126 @@
+// The build bundles fastify and find-my-way with small patches for a faster start
+// (scripts/dependency-patches.mjs). They must apply to the installed versions, and the patched
+// code must behave as the original: the router finds the same route with the same parameters,
+// and Fastify still makes the servers whose modules it now loads late.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { connect } from "node:http2";
+import { once } from "node:events";
+import { build } from "esbuild";
+import fc from "fast-check";
+// @ts-expect-error a build script (plain JavaScript), typed here by its use
+import { PATCHES, dependencyPatches, patchedSource } from "../../scripts/dependency-patches.mjs";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const require = createRequire(import.meta.url);
+
+interface Patch {
+  name: string;
+  file: string;
+  find: string;
+  replace: string;
+}
+
+/** A package bundled on its own with the build's patch plugin, as the build bundles it. */
+async function patchedPackage(name: string): Promise<any> {
+  const patches = dependencyPatches();
+  const result = await build({
+    stdin: { contents: `module.exports = require(${JSON.stringify(name)});`, resolveDir: ROOT, loader: "js" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node24",
+    write: false,
+    logLevel: "silent",
+    plugins: [patches.plugin],
+  });
+  const module = { exports: {} as any };
+  new Function("module", "exports", "require", result.outputFiles[0].text)(module, module.exports, require);
+  return module.exports;
+}
+
+describe("dependency patches of the build", () => {
+  it("every patch finds its text exactly once in the installed dependency and changes it", () => {
+    for (const patch of PATCHES as Patch[]) {
+      const path = require.resolve(patch.file);
+      const original = readFileSync(path, "utf8");
+      const patched = patchedSource(path);
+      assert.notEqual(patched, original, patch.name);
+      assert.ok(patched.includes(patch.replace), patch.name);
+      assert.ok(!patched.includes(patch.find), patch.name);
+    }
+  });
+
+  it("a patch whose text is gone stops with a message naming the patch", () => {
+    const [first] = PATCHES as Patch[];
+    const saved = first.find;
+    first.find = "text that is not in the file";
+    try {
+      assert.throws(() => patchedSource(require.resolve(first.file)), (error: Error) => error.message.includes(first.name) && error.message.includes("0 times"));
+    } finally {
+      first.find = saved;
+    }
+  });
+
+  it("the patched find-my-way finds the same route, parameters and constrained handler as the original for any routes and paths", async () => {
+    const Patched = await patchedPackage("find-my-way");
+    const Original = require("find-my-way");
+    // Few letters, so routes share prefixes and static nodes split in every way.
+    const word = fc.stringMatching(/^[abc.-]{1,5}$/);
+    const segment = fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: fc.constantFrom(":id", ":name", "pre-:id") });
+    const url = fc.tuple(fc.array(segment, { minLength: 0, maxLength: 4 }), fc.boolean()).map(([parts, wildcard]) => `/${[...parts, ...(wildcard ? ["*"] : [])].join("/")}`);
+    // Some routes only for one host (a constraint), so nodes hold several handlers.
+    const route = fc.record({ url, host: fc.constantFrom(undefined, undefined, "a.test", "b.test") });
+    const path = fc.array(fc.oneof(word, fc.constantFrom("x", "pre-x", "")), { minLength: 0, maxLength: 5 }).map((parts) => `/${parts.join("/")}`);
+    const lookup = fc.record({ path, host: fc.constantFrom(undefined, "a.test", "b.test", "c.test") });
+    fc.assert(
+      fc.property(fc.array(route, { minLength: 1, maxLength: 12 }), fc.array(lookup, { minLength: 1, maxLength: 20 }), fc.boolean(), (routes, lookups, ignoreTrailingSlash) => {
+        const routers = [Patched, Original].map((Router) => {
+          const router = Router({ ignoreTrailingSlash });
+          const added = routes.map(({ url, host }, index) => {
+            try {
+              router.on("GET", url, host ? { constraints: { host } } : {}, () => index, { index });
+              return "added";
+            } catch (error) {
+              return (error as Error).message;
+            }
+          });
+          return { router, added };
+        });
+        assert.deepEqual(routers[0].added, routers[1].added);
+        const filled = routes.map(({ url }) => ({ path: url.replaceAll(":id", "7").replaceAll(":name", "n").replace("*", "rest/of"), host: undefined }));
+        for (const { path, host } of [...lookups, ...filled]) {
+          const [patched, original] = routers.map(({ router }) => {
+            const found = router.find("GET", path, host === undefined ? undefined : { host });
+            return found ? { index: found.store.index, params: { ...found.params } } : null;
+          });
+          assert.deepEqual(patched, original, `${path} ${host}`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the patched Fastify still makes an HTTP/2 server (node:http2 is loaded when asked for)", async () => {
+    const Fastify = await patchedPackage("fastify");
+    const app = Fastify({ http2: true });
+    app.get("/", async () => ({ ok: true }));
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    try {
+      const session = connect(`http://127.0.0.1:${(app.server.address() as { port: number }).port}`);
+      const stream = session.request({ ":path": "/" });
+      let body = "";
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => (body += chunk));
+      const [headers] = await once(stream, "response");
+      await once(stream, "end");
+      session.close();
+      assert.equal(headers[":status"], 200);
+      assert.deepEqual(JSON.parse(body), { ok: true });
+    } finally {
+      await app.close();
+    }
+  });
+});
