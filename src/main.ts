@@ -22,6 +22,7 @@ const { createRequire, enableCompileCache } = process.getBuiltinModule("node:mod
 const { tmpdir } = process.getBuiltinModule("node:os");
 const { subscribe, unsubscribe } = process.getBuiltinModule("node:diagnostics_channel");
 const { fileURLToPath } = process.getBuiltinModule("node:url");
+const { isAscii } = process.getBuiltinModule("node:buffer");
 
 const BUNDLE = fileURLToPath(new URL("./server.cjs", import.meta.url));
 const caching = process.env.NODE_DISABLE_COMPILE_CACHE !== "1";
@@ -73,7 +74,10 @@ function run(): void {
   if (caching) enableCompileCache(); // for what the bundle leaves in node_modules (better-sqlite3, pg)
   const where = caching ? cacheFile() : undefined;
   const cachedData = where ? readCache(where.file) : undefined;
-  const source = fs.readFileSync(BUNDLE, "utf8");
+  // The build writes the bundle in ASCII (scripts/ascii-source.mjs), which latin1 decodes as is
+  // and faster than utf8 does; any other bundle is read as UTF-8.
+  const bytes = fs.readFileSync(BUNDLE);
+  const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE,
     cachedData,

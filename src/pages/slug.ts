@@ -20,6 +20,7 @@ export function isPageSlug(value: string): boolean {
 const FOLD: Record<string, string> = {
   ß: "ss", æ: "ae", œ: "oe", ø: "o", đ: "d", ð: "d", ł: "l", þ: "th", ı: "i", ħ: "h", ŧ: "t", ĸ: "k", ŋ: "n",
 };
+const FOLDED_LETTER = new RegExp(`[${Object.keys(FOLD).join("")}]`, "g");
 
 type Table = Readonly<Record<string, string>>;
 
@@ -115,7 +116,7 @@ export function slugify(input: string, lang?: string | null): string {
   // Twice: composed letters whose marks matter (ä, й, ϋ) first; base letters left by NFKD (ѐ → е) after.
   const folded = transliterate(transliterate(text, rule).normalize("NFKD").replace(/\p{M}+/gu, ""), rule)
     .toLowerCase()
-    .replace(/[ßæœøđðłþıħŧĸŋ]/g, (c) => FOLD[c] ?? c);
+    .replace(FOLDED_LETTER, (c) => FOLD[c] ?? c);
   return cut(folded.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, ""), MAX_PAGE_SLUG);
 }
 
