@@ -7,5 +7,7 @@ if [ -n "${TEST_DATABASE_URL:-}" ]; then
   exec node scripts/run-tests.mjs "$@"
 fi
 read -r dir url < <(bash scripts/pg-cluster.sh start)
-trap 'bash scripts/pg-cluster.sh stop "$dir"' EXIT
+# On a failure, the server's own account of terminated sessions and errors is shown before the
+# cluster is removed (a test that saw its connection ended by the server is otherwise a mystery).
+trap 'status=$?; if [ "$status" -ne 0 ]; then echo "--- PostgreSQL log (terminations, errors):" >&2; grep -E "terminat|FATAL|PANIC|LOG:  (server process|database system)" "$dir/log" | tail -n 40 >&2 || true; fi; bash scripts/pg-cluster.sh stop "$dir"' EXIT
 TEST_DATABASE_URL="$url" node scripts/run-tests.mjs "$@"
