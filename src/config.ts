@@ -17,6 +17,9 @@ export interface Config {
   publicHost: string;
   rateLimitPerMin: number;
   authFailuresPerMin: number;
+  /** Failed password sign-ins of one login, from any address, in 15 minutes before that login's
+   * password sign-in is refused (SVC_AUTH_FAILURES_PER_LOGIN). */
+  authFailuresPerLogin: number;
   /** Public-site requests per minute per client address (SVC_PUBLIC_RATE_LIMIT_PER_MIN). */
   publicRateLimitPerMin: number;
   /** Trust X-Forwarded-For from a reverse proxy in front of the service. */
@@ -157,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicHost,
     rateLimitPerMin: integer(env, "SVC_RATE_LIMIT_PER_MIN", 120, 1, 10_000_000),
     authFailuresPerMin: integer(env, "SVC_AUTH_FAILURES_PER_MIN", 20, 1, 10_000_000),
+    authFailuresPerLogin: integer(env, "SVC_AUTH_FAILURES_PER_LOGIN", 20, 1, 10_000_000),
     publicRateLimitPerMin: integer(env, "SVC_PUBLIC_RATE_LIMIT_PER_MIN", 600, 1, 10_000_000),
     trustProxy: flag(env, "SVC_TRUST_PROXY", false),
     db: {
