@@ -37,7 +37,12 @@ export interface Config {
   revisionsKeep: number;
   /** Days a deleted object stays in the trash with its history (SVC_TRASH_DAYS). */
   trashDays: number;
+  /** Worker time one write's stylesheet work may take, in ms (SVC_CSS_TIME_LIMIT_MS; docs/styles.md). */
+  cssTimeLimitMs: number;
 }
+
+/** SVC_CSS_TIME_LIMIT_MS when unset: lightningcss parses and bundles a real stylesheet in milliseconds. */
+export const DEFAULT_CSS_TIME_LIMIT_MS = 2000;
 
 export interface DbOptions {
   poolMax: number;
@@ -175,5 +180,6 @@ export function loadConfig(env: Env = process.env): Config {
     apiUrl,
     revisionsKeep: integer(env, "SVC_REVISIONS_KEEP", 100, 1, 1_000_000),
     trashDays: integer(env, "SVC_TRASH_DAYS", 30, 1, 36_500),
+    cssTimeLimitMs: integer(env, "SVC_CSS_TIME_LIMIT_MS", DEFAULT_CSS_TIME_LIMIT_MS, 10, 600_000),
   };
 }
