@@ -1,13 +1,19 @@
 // The gate every /api call passes before its handler, in this order:
-// 1. an address locked by failed authentications answers 429, valid token or not;
-// 2. the token is read (Authorization: Bearer, or X-Svc-Key) and resolved;
+// 1. the token is read (Authorization: Bearer, or X-Svc-Key) and resolved;
+// 2. a call without a valid token from an address locked by failed authentications answers 429.
+//    A valid token is served whatever its address has done (issue 29): the lockout is there to
+//    stop guessing, and a caller holding a valid token has nothing left to guess, while refusing
+//    it locked out everyone behind the attacker's NAT or /64. So the login route (no token read)
+//    is refused from a locked address, and a bad or missing token gets 429 there instead of 401;
 // 3. the request is counted against the caller's limit (its user, whichever of the user's tokens
 //    it sends, so minting tokens buys no extra budget; its address without a valid token) and the
 //    rate-limit headers are set;
 // 4. a missing or bad token answers 401; a bad one counts toward the lockout.
+// Password sign-in is also counted per login (`passwordSignIn`, called by the login route).
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "./errors.ts";
-import type { Limits, RequestAllowance } from "./limits.ts";
+import type { Limits, Lockout, RequestAllowance } from "./limits.ts";
+import { addressGroup } from "./address-group.ts";
 import type { Db } from "../store/database.ts";
 import { callerByToken, type Caller } from "../site/callers.ts";
 
@@ -41,24 +47,60 @@ function setRateHeaders(reply: FastifyReply, allowance: RequestAllowance): void 
   reply.header("RateLimit", `"default";r=${allowance.remaining};t=${allowance.resetSeconds}`);
 }
 
+/** 429 too_many_auth_failures with Retry-After, for a locked address or login. */
+function tooManyFailures(lockout: Lockout, message?: string) {
+  return fail("too_many_auth_failures", { retry_after: lockout.retryAfterSeconds }, message, {
+    "Retry-After": String(lockout.retryAfterSeconds),
+  });
+}
+
+/**
+ * A password sign-in under both lockouts (issue 29): an address locked by failed authentications
+ * was refused by the gate already; here the login's own count, from any address, is taken before
+ * `check` runs, and past it the answer is 429 too_many_auth_failures with Retry-After, the
+ * password unchecked. `check` answers null for a wrong password or an unknown login: 401
+ * invalid_credentials, a failure of the address, and the login keeps the attempt it took. Any
+ * other outcome gives the attempt back, so only failures count. Every login string is counted and
+ * refused alike, so no answer tells whether the login exists; without a login, only the address
+ * counts.
+ */
+export async function passwordSignIn<T>(limits: Limits, address: string, login: string, check: () => Promise<T | null>): Promise<T> {
+  if (login !== "") {
+    const lockout = await limits.takeSignIn(login);
+    if (lockout.locked) throw tooManyFailures(lockout, "Too many failed sign-ins for this login; wait and retry. Its API tokens keep working.");
+  }
+  const giveBack = () => (login === "" ? Promise.resolve() : limits.giveBackSignIn(login));
+  let result: T | null;
+  try {
+    result = await check();
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+  if (result === null) {
+    await limits.recordAuthFailure(address);
+    throw fail("invalid_credentials");
+  }
+  await giveBack();
+  return result;
+}
+
 /** The gate; `config` is the route's (`request.routeOptions.config`, read once by the caller: Fastify builds it anew on each read). */
 export function apiGuard(db: Db, limits: Limits) {
   return async function guard(request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig | undefined): Promise<void> {
     request.caller = null;
     const address = request.ip;
 
-    const lockout = await limits.lockoutOf(address);
-    if (lockout.locked) {
-      throw fail("too_many_auth_failures", { retry_after: lockout.retryAfterSeconds }, undefined, {
-        "Retry-After": String(lockout.retryAfterSeconds),
-      });
-    }
-
     const needsToken = config?.auth !== "none";
     const token = needsToken ? presentedToken(request) : null;
     const caller = token === null ? null : await callerByToken(db, token);
 
-    const allowance = await limits.consumeRequest(caller ? `user:${caller.userId}` : `addr:${address}`);
+    if (caller === null) {
+      const lockout = await limits.lockoutOf(address);
+      if (lockout.locked) throw tooManyFailures(lockout);
+    }
+
+    const allowance = await limits.consumeRequest(caller ? `user:${caller.userId}` : `addr:${addressGroup(address)}`);
     setRateHeaders(reply, allowance);
     if (!allowance.allowed) {
       throw fail("too_many_requests", { retry_after: allowance.resetSeconds }, undefined, {

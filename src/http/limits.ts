@@ -1,7 +1,9 @@
-// The limits of the spec and of issue 16, each a fixed one-minute window: failed authentications
-// per address (lockout), API requests per caller (a user, whichever of its tokens it sends, or an
-// address without a valid token), and public-site requests per client address, counted apart
-// (key prefix `pub`). The memory store serves one process (SQLite); on PostgreSQL the counters
+// The limits of the spec and of issues 16 and 29, each a fixed window: failed authentications
+// per address (lockout, a minute), failed password sign-ins per login from any address (15
+// minutes, issue 29), API requests per caller (a user, whichever of its tokens it sends, or an
+// address without a valid token; a minute), and public-site requests per client address, counted
+// apart (key prefix `pub`; a minute). An address is counted as its client (`addressGroup`: IPv6 by
+// its /64). The memory store serves one process (SQLite); on PostgreSQL the counters
 // live in the database (table `rate_limits`, made by migration 0030), so every process behind a
 // load balancer counts against the same windows (CONTRACT §1).
 // The package's index loads every store it has (38 modules); only the files used are imported
@@ -14,6 +16,8 @@ import type pg from "pg";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/database.ts";
 import { RATE_LIMITS_TABLE } from "../store/migrations/0030_rate_limits.ts";
+import { hashToken } from "../tokens.ts";
+import { addressGroup } from "./address-group.ts";
 
 export interface RequestAllowance {
   allowed: boolean;
@@ -37,7 +41,17 @@ export interface PublicAllowance {
 export interface Limits {
   readonly requestsPerMinute: number;
   readonly publicRequestsPerMinute: number;
+  /** Whether an address (its client, `addressGroup`) is locked by failed authentications. */
   lockoutOf(address: string): Promise<Lockout>;
+  /**
+   * Counts a password sign-in for a login, from any address, before its password is checked:
+   * locked when the login has spent its failures in the window. Taken first, in one atomic step,
+   * so a burst of guesses sent at once cannot all pass a check made before any of them failed.
+   */
+  takeSignIn(login: string): Promise<Lockout>;
+  /** Gives back the sign-in `takeSignIn` counted, when it did not fail: only failures count. */
+  giveBackSignIn(login: string): Promise<void>;
+  /** One failed authentication from an address (a bad token, a failed sign-in). */
   recordAuthFailure(address: string): Promise<void>;
   consumeRequest(callerKey: string): Promise<RequestAllowance>;
   /**
@@ -48,10 +62,21 @@ export interface Limits {
   consumePublic(address: string): PublicAllowance | Promise<PublicAllowance>;
 }
 
-/** The numbers of the three limits (config.ts reads them from the environment). */
-export type LimitSettings = Pick<Config, "rateLimitPerMin" | "authFailuresPerMin" | "publicRateLimitPerMin">;
+/** The numbers of the four limits (config.ts reads them from the environment). */
+export type LimitSettings = Pick<Config, "rateLimitPerMin" | "authFailuresPerMin" | "authFailuresPerLogin" | "publicRateLimitPerMin">;
 
 const WINDOW_SECONDS = 60;
+/** The window of a login's failed sign-ins: long enough that guessing from many addresses is slow. */
+export const LOGIN_WINDOW_SECONDS = 15 * 60;
+
+/**
+ * The key of a login's failures: a digest, so a key has one length whatever a caller sends as a
+ * login (the body may carry megabytes) and the table does not list the logins tried. Every string
+ * is counted alike, a login that exists or not, so a refusal tells nothing of which exist.
+ */
+function loginKey(login: string): string {
+  return hashToken(login).slice(0, 32);
+}
 
 function seconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
@@ -107,6 +132,8 @@ export class FlexibleLimits implements Limits {
     private readonly failures: RateLimiterAbstract,
     private readonly publicWindows: MemoryWindows | StoredWindows,
     private readonly settings: LimitSettings,
+    /** Failed password sign-ins per login, in windows of LOGIN_WINDOW_SECONDS. */
+    private readonly loginFailures: RateLimiterAbstract,
   ) {}
 
   get requestsPerMinute(): number {
@@ -117,20 +144,30 @@ export class FlexibleLimits implements Limits {
     return this.settings.publicRateLimitPerMin;
   }
 
-  private get failuresPerMinute(): number {
-    return this.settings.authFailuresPerMin;
-  }
-
   async lockoutOf(address: string): Promise<Lockout> {
-    const res = await this.failures.get(address);
+    const res = await this.failures.get(addressGroup(address));
     // A window that has run out may linger until its timer fires: a non-positive
     // msBeforeNext means it is over.
-    if (!res || res.msBeforeNext <= 0 || res.consumedPoints < this.failuresPerMinute) return { locked: false, retryAfterSeconds: 0 };
+    if (!res || res.msBeforeNext <= 0 || res.consumedPoints < this.settings.authFailuresPerMin) return { locked: false, retryAfterSeconds: 0 };
     return { locked: true, retryAfterSeconds: seconds(res.msBeforeNext) };
   }
 
+  async takeSignIn(login: string): Promise<Lockout> {
+    try {
+      await this.loginFailures.consume(loginKey(login), 1);
+      return { locked: false, retryAfterSeconds: 0 };
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return { locked: true, retryAfterSeconds: seconds(rejection.msBeforeNext) };
+    }
+  }
+
+  async giveBackSignIn(login: string): Promise<void> {
+    await this.loginFailures.reward(loginKey(login), 1);
+  }
+
   async recordAuthFailure(address: string): Promise<void> {
-    await this.failures.penalty(address, 1);
+    await this.failures.penalty(addressGroup(address), 1);
   }
 
   async consumeRequest(callerKey: string): Promise<RequestAllowance> {
@@ -144,7 +181,7 @@ export class FlexibleLimits implements Limits {
   }
 
   consumePublic(address: string): PublicAllowance | Promise<PublicAllowance> {
-    return this.publicWindows.take(address);
+    return this.publicWindows.take(addressGroup(address));
   }
 }
 
@@ -154,6 +191,7 @@ export function memoryLimits(settings: LimitSettings): Limits {
     new RateLimiterMemory({ points: settings.authFailuresPerMin, duration: WINDOW_SECONDS, keyPrefix: "authfail" }),
     new MemoryWindows(settings.publicRateLimitPerMin),
     settings,
+    new RateLimiterMemory({ points: settings.authFailuresPerLogin, duration: LOGIN_WINDOW_SECONDS, keyPrefix: "authlogin" }),
   );
 }
 
@@ -187,6 +225,7 @@ export function postgresLimits(pool: pg.Pool, settings: LimitSettings): Limits {
       }),
     ),
     settings,
+    new RateLimiterPostgres({ ...common, clearExpiredByTimeout: false, duration: LOGIN_WINDOW_SECONDS, points: settings.authFailuresPerLogin, keyPrefix: "authlogin" }),
   );
 }
 

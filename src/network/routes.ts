@@ -1,6 +1,7 @@
 // Network-level routes (CONTRACT §3): sites, users, tokens, login, profile. No site prefix.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Limits } from "../http/limits.ts";
+import { passwordSignIn } from "../http/guard.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { fail } from "../errors.ts";
 import { unknownFields } from "../warnings.ts";
@@ -10,7 +11,7 @@ import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { Caller } from "../site/callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";
-import { issueToken, listTokens, login, reissueToken, revokeToken } from "./tokens-service.ts";
+import { issueToken, listTokens, login, loginNameOf, reissueToken, revokeToken } from "./tokens-service.ts";
 import { createUser, getUser, listUsers, profile } from "./users-service.ts";
 import { siteIdFrom } from "./input.ts";
 import { quotaRoutes } from "./quota-routes.ts";
@@ -119,11 +120,8 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
     config: { auth: "none" },
     schema: { operationId: "login", tags, summary: "Trade a login and password for a new token", body: Obj({ login: Opt(Type.String()), password: Opt(Type.String()) }), response: { 200: Success({ user: User, token: Type.String(), token_id: Type.Integer() }), ...commonErrors } },
   }, async (request) => {
-    const result = await login(ctx, body(request));
-    if (!result) {
-      await limits.recordAuthFailure(request.ip);
-      throw fail("invalid_credentials");
-    }
+    // Counted per address and per login (issue 29, docs/security.md "Lockout").
+    const result = await passwordSignIn(limits, request.ip, loginNameOf(body(request)), () => login(ctx, body(request)));
     return ok({ user: result.user, token: result.token.token, token_id: result.token.token_id });
   });
 

@@ -124,9 +124,14 @@ export async function reissueToken(ctx: ServiceContext, caller: Caller, userRef:
   return { token_id: token.id, token: secret };
 }
 
+/** The login a sign-in names, as `login` looks it up ("" when it names none): what its lockout counts. */
+export function loginNameOf(body: Record<string, unknown>): string {
+  return typeof body.login === "string" ? body.login.trim() : "";
+}
+
 /** Checks a password; the caller counts a null answer as a failed authentication. */
 export async function login(ctx: ServiceContext, body: Record<string, unknown>): Promise<{ user: UserRecord; token: IssuedToken } | null> {
-  const loginName = typeof body.login === "string" ? body.login.trim() : "";
+  const loginName = loginNameOf(body);
   const password = typeof body.password === "string" ? body.password : "";
   const row = loginName ? await ctx.db.selectFrom("users").selectAll().where("login", "=", loginName).executeTakeFirst() : undefined;
   // An unknown login or a user without a password still pays for one scrypt run,

@@ -13,12 +13,13 @@ import { inProcess, parseOne, serve, tempDir, write, type InProcess } from "./ha
 
 /** The service's limits with an API window `seconds` long (the limiter class the service uses). */
 function shortWindow(points: number, seconds: number): Limits {
-  const settings = { rateLimitPerMin: points, authFailuresPerMin: 1000, publicRateLimitPerMin: 1_000_000 };
+  const settings = { rateLimitPerMin: points, authFailuresPerMin: 1000, authFailuresPerLogin: 1000, publicRateLimitPerMin: 1_000_000 };
   return new FlexibleLimits(
     new RateLimiterMemory({ points, duration: seconds, keyPrefix: "req" }),
     new RateLimiterMemory({ points: 1000, duration: 60, keyPrefix: "authfail" }),
     new MemoryWindows(settings.publicRateLimitPerMin),
     settings,
+    new RateLimiterMemory({ points: 1000, duration: 900, keyPrefix: "authlogin" }),
   );
 }
 

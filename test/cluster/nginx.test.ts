@@ -148,8 +148,10 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
       const reply = await through("GET", "/api/profile", { token: bad, headers: { "x-forwarded-for": `203.0.113.${i}` } });
       assert.equal(reply.status, 401, `failure ${i + 1}`);
     }
-    const locked = await through("GET", "/api/profile", { token: cluster.token, headers: { "x-forwarded-for": "203.0.113.99" } });
+    const locked = await through("GET", "/api/profile", { token: bad, headers: { "x-forwarded-for": "203.0.113.99" } });
     assert.equal(locked.status, 429);
     assert.equal(locked.body.code, "too_many_auth_failures");
+    // A valid token is served from a locked address (issue 29).
+    assert.equal((await through("GET", "/api/profile", { token: cluster.token })).status, 200);
   });
 });

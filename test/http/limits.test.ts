@@ -17,24 +17,26 @@ describe("failed-authentication lockout", () => {
     mock.timers.reset();
   });
 
-  it("after 20 failures in a minute an address gets 429 too_many_auth_failures, even with a valid token, until the window passes", async () => {
+  it("after 20 failures in a minute an address gets 429 too_many_auth_failures without a valid token, until the window passes (a valid token is served: test/security/lockout.test.ts)", async () => {
     const ip = "10.0.0.1";
+    const bad = "op_" + "x".repeat(64);
     for (let i = 0; i < 20; i++) {
-      const r = await t.call("GET", "/api/profile", { token: "op_" + "x".repeat(64), ip });
+      const r = await t.call("GET", "/api/profile", { token: bad, ip });
       assert.equal(r.status, 401, `attempt ${i + 1}`);
     }
-    const locked = await t.call("GET", "/api/profile", { ip });
+    assert.equal((await t.call("GET", "/api/profile", { token: null, ip })).status, 429, "no token");
+    const locked = await t.call("GET", "/api/profile", { token: bad, ip });
     assert.equal(locked.status, 429);
     assert.deepEqual([locked.body.code, locked.body.data.status], ["too_many_auth_failures", 429]);
     const retryAfter = Number(locked.headers["retry-after"]);
     assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
 
-    assert.equal((await t.call("GET", "/api/profile", { ip: "10.0.0.2" })).status, 200, "another address is not locked");
+    assert.equal((await t.call("GET", "/api/profile", { token: bad, ip: "10.0.0.2" })).status, 401, "another address is not locked");
 
     mock.timers.tick(30_000);
-    assert.equal((await t.call("GET", "/api/profile", { ip })).status, 429, "still locked inside the window");
+    assert.equal((await t.call("GET", "/api/profile", { token: bad, ip })).status, 429, "still locked inside the window");
     mock.timers.tick(31_000);
-    assert.equal((await t.call("GET", "/api/profile", { ip })).status, 200, "open again once the window has passed");
+    assert.equal((await t.call("GET", "/api/profile", { token: bad, ip })).status, 401, "open again once the window has passed");
   });
 
   it("a missing token does not count toward the lockout", async () => {
