@@ -3,9 +3,10 @@
 // can loop for minutes printing nothing. Every render therefore runs within three budgets and
 // stops as soon as one is spent, naming it and the frames it was inside.
 //
-// The renderer checks them at its checkpoints: each embedded frame and each repeat iteration.
-// Between two checkpoints a render prints at most one frame's straight markup and values, so it
-// cannot run far past a budget. `until` is a moment of `now()` (milliseconds): the engine gives a
+// The renderer checks them at its checkpoints: each time markup is about to be printed (again) —
+// a frame's body, an embedded frame, a layout's slot or block, a condition's branch, a repeat
+// iteration. Between two checkpoints a render prints at most one frame's straight markup and
+// values, so it cannot run far past a budget. `until` is a moment of `now()` (milliseconds): the engine gives a
 // short slice to a render in the service's own thread and the whole time budget to one in the
 // render worker (publish/render-pool.ts).
 
@@ -34,6 +35,8 @@ export class OverBudget extends Error {
   constructor(
     readonly budget: BudgetName,
     readonly chain: string[],
+    /** Output counted when the render stopped (UTF-16 units, or UTF-8 bytes when measuring); -1 when not known. */
+    readonly printed = -1,
   ) {
     super(`the render went past its ${budget} budget in ${chain.join(" > ") || "the frame"}`);
   }

@@ -46,8 +46,13 @@ function sorted(values: Iterable<string>): string[] {
   return Array.from(values).sort();
 }
 
+/** Output pieces joined into one string at a time (see `count`): bounds the pieces array. */
+const PIECES_PER_RUN = 8192;
+
 class Renderer {
   readonly out: string[] = [];
+  /** Runs of output already joined, in order before `out`. */
+  private readonly runs: string[] = [];
   readonly unresolved = new Set<string>();
   readonly warnings: MarkupWarning[] = [];
   readonly frames = new Set<string>();
@@ -84,7 +89,11 @@ class Renderer {
     this.marks = new Marks(ctx.current());
   }
 
-  /** Counts the output written since the last count. */
+  /**
+   * Counts the output written since the last count. Many small pieces (a slot printed a million
+   * times) are joined into runs as they are counted, so the pieces never weigh more than a small
+   * multiple of the output itself.
+   */
   count(): number {
     const out = this.out;
     if (this.measuring) {
@@ -92,12 +101,28 @@ class Renderer {
       out.length = 0;
     } else {
       for (let i = this.counted; i < out.length; i++) this.chars += out[i]!.length;
+      if (out.length >= PIECES_PER_RUN) {
+        this.runs.push(out.join(""));
+        out.length = 0;
+      }
       this.counted = out.length;
     }
     return this.chars;
   }
 
-  /** Stops the render when a budget is spent (budget.ts): at each embedded frame and repeat iteration. */
+  /** The whole output, in order. */
+  html(): string {
+    this.count();
+    if (this.runs.length === 0) return this.out.join("");
+    return this.runs.join("") + this.out.join("");
+  }
+
+  /**
+   * Stops the render when a budget is spent (budget.ts). Checked each time markup is about to be
+   * printed (again): a frame's body, an embedded frame, a layout's slot or block filled, a
+   * condition's branch, a repeat's iteration. Whatever multiplies output goes through one of
+   * those, so a render stops within one frame's straight markup of a budget.
+   */
   private checkpoint(): void {
     const budget = this.budget;
     if (budget === undefined) return;
@@ -107,7 +132,7 @@ class Renderer {
   }
 
   over(budget: BudgetName): never {
-    throw new OverBudget(budget, [...this.slugStack]);
+    throw new OverBudget(budget, [...this.slugStack], this.chars);
   }
 
   run(frame: CompiledFrame, slug: string | undefined): void {
@@ -177,8 +202,7 @@ class Renderer {
       this.compiledStack.push(level.frame);
       if (level.slug !== undefined) this.slugStack.push(level.slug);
     }
-    // Checked with the frames on the stack, so a spent budget names them in its chain.
-    if (!top || chain.length > 1) this.checkpoint();
+    // `ops` checks the budgets with the frames on the stack, so a spent budget names them in its chain.
     const outer = chain[chain.length - 1]!;
     this.ops(outer.frame.html, outer.frame.program.ops, outer.scope, outer.warnAs, { chain, level: chain.length - 1 });
     // The frame rendered stays on the stack: the final byte count names it in its chain.
@@ -218,6 +242,7 @@ class Renderer {
   }
 
   private ops(html: string, ops: readonly Op[], scope: Scope, frame: string | undefined, lay: Layout): void {
+    this.checkpoint();
     const out = this.out;
     for (let i = 0; i < ops.length; i++) {
       const op = ops[i]!;
@@ -366,7 +391,7 @@ export function renderFrame(frame: CompiledFrame, ctx: RenderContext, options: R
   if (measuring) {
     if (r.count() > options.budget!.bytes) r.over("bytes");
   } else {
-    html = r.out.join("");
+    html = r.html();
     if (options.budget !== undefined && !withinBytes(html, options.budget)) r.over("bytes");
   }
   return {

@@ -25,7 +25,7 @@ export interface WorkerRequest {
 
 export type WorkerAnswer =
   | { id: number; ok: true; result: RenderResult }
-  | { id: number; ok: false; over: { budget: BudgetName; chain: string[] } }
+  | { id: number; ok: false; over: { budget: BudgetName; chain: string[]; printed: number } }
   | { id: number; ok: false; error: string };
 
 /** The worker's file: in the build, dist/render-worker.cjs beside dist/server.cjs; else the source. */
@@ -83,7 +83,7 @@ export class RenderPool {
     this.pending.delete(answer.id);
     clearTimeout(pending.timer);
     if (answer.ok) pending.resolve(answer.result);
-    else if ("over" in answer) pending.reject(new OverBudget(answer.over.budget, answer.over.chain));
+    else if ("over" in answer) pending.reject(new OverBudget(answer.over.budget, answer.over.chain, answer.over.printed));
     else pending.reject(new Error(`render worker: ${answer.error}`));
   }
 

@@ -18,7 +18,7 @@ function answer(request: WorkerRequest): WorkerAnswer {
     const budget = { bytes: request.bytes, expansions: request.expansions, until: now() + request.timeMs, now };
     return { id: request.id, ok: true, result: renderFrame(top.compiled, renderContext(request.input, frames), { slug: request.input.slug, budget, measure: request.measure }) };
   } catch (error) {
-    if (error instanceof OverBudget) return { id: request.id, ok: false, over: { budget: error.budget, chain: error.chain } };
+    if (error instanceof OverBudget) return { id: request.id, ok: false, over: { budget: error.budget, chain: error.chain, printed: error.printed } };
     return { id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }
 }
