@@ -8,6 +8,8 @@
 //   vm.Script to make the code cache; `import()` is turned into require() for the same reason.
 // - dist/render-worker.cjs: the render worker's thread (publish/render-worker.ts), started by the
 //   service for renders that outlast a slice of its own thread.
+// - dist/css-worker.cjs: the CSS worker process (styles/css-worker.ts), started by the service for
+//   stylesheet work: lightningcss and browserslist are loaded there only, never in the service.
 // - dist/cli.js: the `svc` command (src/cli/main.ts, docs/cli.md), the package's `bin`: one ES
 //   module with its packages (commander, openapi-fetch) inside, executable. Built rather than run
 //   from src/ because Node does not strip the types of files under node_modules, where an
@@ -59,6 +61,8 @@ const results = await Promise.all([
   }),
   // The render worker (publish/render-worker.ts), started by dist/server.cjs from beside it.
   build({ ...common, entryPoints: ["src/publish/render-worker.ts"], outfile: "dist/render-worker.cjs", format: "cjs" }),
+  // The CSS worker process (styles/css-worker.ts), forked by dist/server.cjs from beside it.
+  build({ ...common, entryPoints: ["src/styles/css-worker.ts"], outfile: "dist/css-worker.cjs", format: "cjs", external: ["lightningcss"] }),
   // The svc command. commander is CommonJS and requires Node's modules, which an ES module bundle
   // can only do through a require made with createRequire (the banner, after main.ts's #! line).
   build({

@@ -36,6 +36,7 @@ import { sidebarRoutes } from "./sidebars/routes.ts";
 import { stringRoutes } from "./strings/routes.ts";
 import { historyRoutes } from "./history/routes.ts";
 import { ServedStyles } from "./styles/serve.ts";
+import { setCssTimeLimit } from "./styles/css.ts";
 import { publicStyleRoutes } from "./public/style-routes.ts";
 import { previewRoutes } from "./preview/routes.ts";
 import { previewLinkRoutes } from "./public/preview-routes.ts";
@@ -139,6 +140,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     actAsCaller(route);
   });
   app.decorate("routesIndex", routes);
+  // Paged lists' links start here, never at the request's Host (http/pagination.ts, issue 29).
+  app.decorate("apiUrl", deps.config.apiUrl);
 
   await app.register(swagger, openApiOptions(deps.config));
 
@@ -188,6 +191,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   apiDescriptionRoutes(app);
 
+  setCssTimeLimit(deps.config.cssTimeLimitMs);
   const ctx = serviceContext(deps);
   networkRoutes(app, ctx, deps.limits);
   const publicGate = { db: deps.store.db, limits: deps.limits };

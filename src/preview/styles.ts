@@ -12,7 +12,7 @@ import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import { gmt } from "../clock.ts";
 import { copyCss, refreshCopies, HASH_LENGTH } from "../styles/copies.ts";
-import { parseStylesheet } from "../styles/css.ts";
+import { CssBudget, parseStylesheet } from "../styles/css.ts";
 import { importersOf } from "../styles/graph.ts";
 import { cssFrom, styleNameFrom } from "../styles/names.ts";
 import { importMapOf, themeSheets } from "../styles/queries.ts";
@@ -45,7 +45,9 @@ export async function servedBundles(db: Db, siteId: number): Promise<{ theme: st
 export async function writePreviewStyles(trx: Db, siteId: number, theme: string, now: number, inputs: ReadonlyArray<[string, string]>): Promise<void> {
   if (inputs.length === 0) return;
   const at = gmt(now);
-  const parsed = await Promise.all(inputs.map(async ([name, css]) => ({ name, css, parsed: await parseStylesheet(css) })));
+  // One budget of CSS worker time for every parse and bundle of the preview, as for a write.
+  const budget = new CssBudget(siteId);
+  const parsed = await Promise.all(inputs.map(async ([name, css]) => ({ name, css, parsed: await parseStylesheet(css, budget) })));
   // Every previewed stylesheet is written before imports are checked, so they may import each other.
   for (const sheet of parsed) {
     const columns = {
@@ -65,7 +67,7 @@ export async function writePreviewStyles(trx: Db, siteId: number, theme: string,
     await checkMedia(trx, siteId, sheet.parsed);
   }
   const names = parsed.map((sheet) => sheet.name);
-  await refreshCopies(trx, now, siteId, theme, [...names, ...importersOf(names, importMapOf(sheets))], { refuse: true });
+  await refreshCopies(trx, now, siteId, theme, [...names, ...importersOf(names, importMapOf(sheets))], { refuse: true, budget });
 }
 
 /** `<link rel="stylesheet" href="/styles/<name>.<hash>.css">` as svc/styles prints it (markup/render-inserts.ts). */

@@ -13,7 +13,7 @@ import { ServiceError } from "../errors.ts";
 import { mediaPublishSource } from "../media/publish-source.ts";
 import { holdRoom } from "../quotas/usage.ts";
 import type { Db } from "../store/database.ts";
-import { bundleSettings, bundleStylesheet } from "./css.ts";
+import { bundleSettings, bundleStylesheet, CssBudget } from "./css.ts";
 import { importClosure } from "./graph.ts";
 import { importMapOf, sheetsCss, themeSheets, type SheetHead } from "./queries.ts";
 
@@ -86,8 +86,8 @@ export interface MadeCopy {
   gzip: Buffer;
 }
 
-async function makeCopy(name: string, sourceKey: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>): Promise<MadeCopy> {
-  const css = await bundleStylesheet(name, sheets, media);
+async function makeCopy(name: string, sourceKey: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>, budget: CssBudget): Promise<MadeCopy> {
+  const css = await bundleStylesheet(name, sheets, media, budget);
   const bytes = Buffer.from(css, "utf8");
   const quality = bytes.length <= BEST_BROTLI_BYTES ? constants.BROTLI_MAX_QUALITY : 9;
   const [br, gz] = await Promise.all([
@@ -126,6 +126,8 @@ export interface RefreshOptions {
    * its current copy, and the next write of it is refused with the reason.
    */
   refuse: boolean;
+  /** The worker time the bundles may take: a write's, shared with its parse; by default a budget of their own. */
+  budget?: CssBudget;
 }
 
 export interface Refreshed {
@@ -143,7 +145,8 @@ export interface Refreshed {
  * quotas/usage.ts) and checks again that what they were made from has not changed meanwhile.
  */
 export async function refreshCopies(db: Db, now: number, siteId: number, theme: string, names: readonly string[], options: RefreshOptions): Promise<Refreshed> {
-  const settings = await bundleSettings();
+  const settings = await bundleSettings(siteId);
+  const budget = options.budget ?? new CssBudget(siteId);
   for (let attempt = 0; ; attempt++) {
     const state = await themeState(db, siteId, theme);
     const wanted = [...new Set(names)].filter((name) => state.sheets.has(name));
@@ -155,7 +158,7 @@ export async function refreshCopies(db: Db, now: number, siteId: number, theme: 
       const css = await sheetsCss(db, siteId, theme, [...new Set(stale.flatMap((name) => importClosure(name, importMapOf(state.sheets))))]);
       for (const name of stale) {
         try {
-          made.set(name, await makeCopy(name, keys.get(name)!, css, state.media));
+          made.set(name, await makeCopy(name, keys.get(name)!, css, state.media, budget));
         } catch (error) {
           if (options.refuse || !(error instanceof ServiceError)) throw error;
         }

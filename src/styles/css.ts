@@ -1,126 +1,127 @@
-// The stylesheet compiler (issue 18), over lightningcss: a stylesheet's parse (what it imports and
-// which media it points to, or the parser's refusal with its position), and its bundle as served
-// (imports inlined in their place, `url(media:<ref>)` turned into the file's address, minified,
-// vendor prefixes for the browserslist target below). No database here: the caller hands in the
-// stylesheets of the theme and the media addresses.
+// The stylesheet compiler as the service sees it (issue 18): a stylesheet's parse (what it imports
+// and which media it points to, or 422 invalid_css at the parser's refusal) and its bundle as
+// served. No database here: the caller hands in the stylesheets of the theme and the media
+// addresses.
+//
+// The work runs in the CSS worker processes (css-compile.ts, css-pool.ts), never in the service's
+// thread (issue 29): lightningcss parses repeated rules of one selector in quadratic time, and
+// 24 KB of `a{b:c}` took 2 s, 1 MB held the whole service for minutes. Each write (or read) spends
+// one CssBudget of worker time, SVC_CSS_TIME_LIMIT_MS in all; past it the job's process is ended
+// and the stylesheet is refused as too complex. This process never loads lightningcss.
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_CSS_TIME_LIMIT_MS } from "../config.ts";
 import { fail, ServiceError } from "../errors.ts";
-import { isStyleName } from "./names.ts";
+import type { CssAnswer, CssJob, CssSpot, CssValues, ParsedStylesheet } from "./css-compile.ts";
+import { JobTimedOut, ProcessPool, WorkerFailed } from "./css-pool.ts";
 import { MAX_CSS_NESTING, tooDeepAt } from "./nesting.ts";
 
-/**
- * Which browsers the bundles are prefixed and lowered for (docs/styles.md): browserslist's
- * `defaults` (over 0.5% of use, the last two versions of each browser, Firefox ESR, none dead).
- */
-export const BROWSERS_QUERY = "defaults";
+export type { CssSpot, ParsedStylesheet } from "./css-compile.ts";
 
-type LightningCss = typeof import("lightningcss");
+let timeLimitMs = DEFAULT_CSS_TIME_LIMIT_MS;
 
-interface Compiler {
-  css: LightningCss;
-  targets: ReturnType<LightningCss["browserslistToTargets"]>;
-  /**
-   * What every bundle is made with besides its sources; part of each bundle's source key, so a
-   * new browser list (browserslist's data updated) or a new format below makes the bundles again.
-   */
-  settings: string;
+/** Sets SVC_CSS_TIME_LIMIT_MS for the budgets made from now on (app.ts, from the configuration). */
+export function setCssTimeLimit(ms: number): void {
+  timeLimitMs = ms;
 }
-
-let compiler: Promise<Compiler> | undefined;
 
 /**
- * lightningcss (a native module) and browserslist's data, loaded on first use: a start of the
- * service that serves no stylesheet does not pay for them (bench, cold_start).
+ * The worker time one write's (or one read's) stylesheet work may still spend, whatever number of
+ * parses and bundles it runs; and the site whose queue its jobs join. Its jobs run one after
+ * another, each within what the ones before left.
  */
-function loadCompiler(): Promise<Compiler> {
-  compiler ??= Promise.all([import("lightningcss"), import("browserslist")]).then(([css, list]) => {
-    const browsers = list.default(BROWSERS_QUERY);
-    return { css, targets: css.browserslistToTargets(browsers), settings: `format 1; ${browsers.join(",")}` };
-  });
-  return compiler;
+export class CssBudget {
+  remainingMs = timeLimitMs;
+  readonly limitMs = timeLimitMs;
+  private turn: Promise<unknown> = Promise.resolve();
+
+  constructor(readonly siteId: number) {}
+
+  /** Runs `work` after the budget's earlier jobs. */
+  inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.turn.then(work);
+    this.turn = done.catch(() => undefined);
+    return done;
+  }
 }
 
-/** The settings every bundle is made with (part of its source key; see Compiler.settings). */
-export async function bundleSettings(): Promise<string> {
-  return (await loadCompiler()).settings;
+/** The worker's file: in the build, dist/css-worker.cjs beside dist/server.cjs; else the source. */
+function workerFile(): string {
+  if (typeof __dirname === "string") return join(__dirname, "css-worker.cjs");
+  return fileURLToPath(new URL("./css-worker.ts", import.meta.url));
 }
 
-/** A place in a stylesheet: 1-based line and column (UTF-16 units), as lightningcss reports them. */
-export interface CssSpot {
-  line: number;
-  column: number;
-}
+/**
+ * At least two processes, so one site's slow stylesheet (a site runs one job at a time) never
+ * holds every worker; more on a larger machine, keeping a core for the service's thread.
+ */
+export const CSS_WORKERS = Math.max(2, Math.min(4, availableParallelism() - 1));
 
-export interface ParsedStylesheet {
-  /** `@import "<name>"` of the same theme's stylesheets, in order. */
-  imports: Array<CssSpot & { name: string }>;
-  /** `url(media:<ref>)`, in order. */
-  media: Array<CssSpot & { ref: string }>;
-}
+let pool: ProcessPool<CssJob, CssAnswer> | undefined;
 
-const MEDIA_SCHEME = "media:";
+/** How long a settings job may take: it reads a list the worker made as it started. */
+const SETTINGS_MS = 10_000;
 
-/** An import the browser fetches itself, left as an `@import` of the bundle: http(s) or protocol-relative. */
-function isExternal(specifier: string): boolean {
-  return /^(https?:)?\/\//i.test(specifier);
-}
+const unavailable = (error: Error) => fail("internal_unavailable", { reason: "css_worker" }, `The stylesheet worker did not answer (${error.message}); nothing was stored. Repeat the call later.`);
 
 /** 422 invalid_css at a place, with the message the caller reads. */
 export function invalidCss(message: string, spot: CssSpot, details: Record<string, unknown> = {}): ServiceError {
   return fail("invalid_css", { line: spot.line, column: spot.column, ...details }, message);
 }
 
-/** A lightningcss failure as invalid_css: its text and position (the start when it gives none). */
-function refusalOf(error: unknown, details: (fileName: string | undefined) => Record<string, unknown> = () => ({})): ServiceError {
-  if (error instanceof ServiceError) return error;
-  const { message, loc, fileName } = error as { message?: unknown; loc?: { line?: unknown; column?: unknown }; fileName?: unknown };
-  if (typeof message !== "string") throw error;
-  const line = typeof loc?.line === "number" ? loc.line : 1;
-  const column = typeof loc?.column === "number" ? loc.column : 1;
-  return invalidCss(message, { line, column }, details(typeof fileName === "string" && fileName !== "" ? fileName : undefined));
+/** Runs a job in a worker; a refusal is invalid_css, a worker that fails internal_unavailable. */
+async function run<K extends CssJob["kind"]>(siteId: number, job: Extract<CssJob, { kind: K }>, limitMs: number): Promise<{ value: CssValues[K]; ms: number }> {
+  pool ??= new ProcessPool({ file: workerFile(), size: CSS_WORKERS });
+  const { answer, ms } = await pool.run(siteId, job, limitMs);
+  if (answer.ok) return { value: answer.value as CssValues[K], ms };
+  if ("refusal" in answer) throw invalidCss(answer.refusal.message, answer.refusal, answer.refusal.details);
+  throw new Error(`css worker: ${answer.error}`);
+}
+
+/** A job of `budget`, refused as too complex once the budget is spent. */
+function spend<K extends "parse" | "bundle">(budget: CssBudget, job: Extract<CssJob, { kind: K }>, details: Record<string, unknown>): Promise<CssValues[K]> {
+  return budget.inTurn(async () => {
+    const tooComplex = () =>
+      invalidCss(`The stylesheet takes more than ${budget.limitMs} ms to parse and bundle (SVC_CSS_TIME_LIMIT_MS); simplify it, e.g. merge rules repeated with one selector, or split it`, { line: 1, column: 1 }, { reason: "too_complex", time_limit_ms: budget.limitMs, ...details });
+    if (budget.remainingMs <= 0) throw tooComplex();
+    try {
+      const { value, ms } = await run(budget.siteId, job, budget.remainingMs);
+      budget.remainingMs -= ms;
+      return value;
+    } catch (error) {
+      if (error instanceof JobTimedOut) {
+        budget.remainingMs = 0;
+        throw tooComplex();
+      }
+      if (error instanceof WorkerFailed) throw unavailable(error);
+      throw error;
+    }
+  });
+}
+
+let settings: Promise<string> | undefined;
+
+/** The settings every bundle is made with (part of its source key; css-compile.ts), asked of a worker once. */
+export function bundleSettings(siteId: number): Promise<string> {
+  settings ??= run(siteId, { kind: "settings" }, SETTINGS_MS).then(({ value }) => value);
+  // A failure is not kept: the next call asks again.
+  return settings.catch((error: unknown) => {
+    settings = undefined;
+    throw error instanceof WorkerFailed || error instanceof JobTimedOut ? unavailable(error) : error;
+  });
 }
 
 /**
  * Parses one stylesheet as uploaded: 422 invalid_css at the parser's error, at an `@import` of
- * anything but a stylesheet name or an http(s) address, or at a `url(media:)` without a ref.
+ * anything but a stylesheet name or an http(s) address, at a `url(media:)` without a ref, past
+ * MAX_CSS_NESTING (checked here, before the parser sees it), or past the budget (`reason:
+ * "too_complex"`).
  */
-export async function parseStylesheet(css: string): Promise<ParsedStylesheet> {
-  const { transform } = (await loadCompiler()).css;
+export async function parseStylesheet(css: string, budget: CssBudget): Promise<ParsedStylesheet> {
   const deep = tooDeepAt(css);
   if (deep) throw invalidCss(`Blocks, parentheses and brackets nest at most ${MAX_CSS_NESTING} levels deep`, deep, { max_nesting: MAX_CSS_NESTING });
-  const parsed: ParsedStylesheet = { imports: [], media: [] };
-  // Collected, not thrown from the visitor: the visitor runs inside the parser.
-  let refusal: ServiceError | undefined;
-  try {
-    transform({
-      filename: "stylesheet.css",
-      code: Buffer.from(css, "utf8"),
-      errorRecovery: false,
-      visitor: {
-        Rule: {
-          import(rule) {
-            const { url, loc } = rule.value;
-            if (isExternal(url)) return;
-            // A rule's line counts from 0, a url's and an error's from 1.
-            const spot = { line: loc.line + 1, column: loc.column };
-            if (!isStyleName(url)) {
-              refusal ??= invalidCss(`@import "${url}" names no stylesheet: import another stylesheet of the theme by its name (@import "reset"), or an http(s) address`, spot, { import: url });
-            }
-            parsed.imports.push({ name: url, ...spot });
-          },
-        },
-        Url(url) {
-          if (!url.url.startsWith(MEDIA_SCHEME)) return;
-          const ref = url.url.slice(MEDIA_SCHEME.length).trim();
-          if (ref === "") refusal ??= invalidCss("url(media:) names no media file: write url(media:<id or slug>)", url.loc);
-          parsed.media.push({ ref, line: url.loc.line, column: url.loc.column });
-        },
-      },
-    });
-  } catch (error) {
-    throw refusalOf(error);
-  }
-  if (refusal) throw refusal;
-  return parsed;
+  return spend(budget, { kind: "parse", css }, {});
 }
 
 /**
@@ -129,28 +130,6 @@ export async function parseStylesheet(css: string): Promise<ParsedStylesheet> {
  * written), minified and prefixed. `sheets` holds the CSS of `name` and of what it imports.
  * A refusal (invalid_css) names the stylesheet it is in (`stylesheet`).
  */
-export async function bundleStylesheet(name: string, sheets: ReadonlyMap<string, string>, mediaUrls: ReadonlyMap<string, string>): Promise<string> {
-  const { css, targets } = await loadCompiler();
-  try {
-    const { code } = await css.bundleAsync({
-      filename: name,
-      minify: true,
-      targets,
-      errorRecovery: false,
-      resolver: {
-        read: (file) => sheets.get(file) ?? "",
-        resolve: (specifier) => (isExternal(specifier) ? { external: specifier } : specifier),
-      },
-      visitor: {
-        Url(url) {
-          if (!url.url.startsWith(MEDIA_SCHEME)) return;
-          const address = mediaUrls.get(url.url.slice(MEDIA_SCHEME.length).trim());
-          return address === undefined ? undefined : { ...url, url: address };
-        },
-      },
-    });
-    return Buffer.from(code).toString("utf8");
-  } catch (error) {
-    throw refusalOf(error, (fileName) => ({ stylesheet: fileName ?? name }));
-  }
+export function bundleStylesheet(name: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>, budget: CssBudget): Promise<string> {
+  return spend(budget, { kind: "bundle", name, sheets, media }, { stylesheet: name });
 }

@@ -20,7 +20,7 @@ import type { Db } from "../store/database.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
 import { copyCss, dropExpiredCopies, refreshCopies, retireCopies, type CurrentCopy } from "./copies.ts";
-import { invalidCss, parseStylesheet, type ParsedStylesheet } from "./css.ts";
+import { CssBudget, invalidCss, parseStylesheet, type ParsedStylesheet } from "./css.ts";
 import { importCycle, importDepth, importersOf } from "./graph.ts";
 import { framesLinking, plannedStyleRebake, type FrameLink } from "./linking.ts";
 import type { PlannedRebake } from "../frames/planned-rebake.ts";
@@ -102,7 +102,9 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
   const name = styleNameFrom(rawName);
   const css = cssFrom(body.css);
   const { theme } = await themeFrom(ctx.db, site.id, body.theme);
-  const parsed = await parseStylesheet(css);
+  // One budget of CSS worker time for the parse and every bundle the write makes.
+  const budget = new CssBudget(site.id);
+  const parsed = await parseStylesheet(css, budget);
   const now = ctx.clock();
   const head: SheetHead = {
     name,
@@ -134,7 +136,7 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
     sheets.set(name, head);
     // Its importers' bundles hold it: they are made again, and the frames linking them rebaked.
     const change: StyleChange = { kind: "style", theme, names: [name, ...importersOf([name], importMapOf(sheets))] };
-    const { current, made } = await refreshCopies(trx, now, site.id, theme, change.names, { refuse: true });
+    const { current, made } = await refreshCopies(trx, now, site.id, theme, change.names, { refuse: true, budget });
     await dropExpiredCopies(trx, now, site.id);
     const copy = current.get(name);
     if (dryRun) {

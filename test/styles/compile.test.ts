@@ -4,10 +4,13 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ServiceError } from "../../src/errors.ts";
-import { bundleStylesheet, parseStylesheet } from "../../src/styles/css.ts";
+import { bundleStylesheet, CssBudget, parseStylesheet } from "../../src/styles/css.ts";
 import { importClosure, importCycle, importersOf } from "../../src/styles/graph.ts";
 import { DependencyIndex } from "../../src/publish/dependency-index.ts";
 import { compileFrame } from "../../src/markup/index.ts";
+
+/** The worker time of one write of site 1. */
+const budget = () => new CssBudget(1);
 
 async function refusal(run: () => Promise<unknown>): Promise<ServiceError> {
   try {
@@ -22,7 +25,7 @@ async function refusal(run: () => Promise<unknown>): Promise<ServiceError> {
 
 describe("parseStylesheet", () => {
   it("lists the stylesheets imported and the media refs, each at its 1-based line and column (UTF-16)", async () => {
-    const parsed = await parseStylesheet(`@import "reset";\n  @import url(theme) screen;\n@import url("https://fonts.example/x.css");\n.é { background: url(media:hero) }\n.b{background:url( "media:12" )}`);
+    const parsed = await parseStylesheet(`@import "reset";\n  @import url(theme) screen;\n@import url("https://fonts.example/x.css");\n.é { background: url(media:hero) }\n.b{background:url( "media:12" )}`, budget());
     assert.deepEqual(parsed.imports, [
       { name: "reset", line: 1, column: 1 },
       { name: "theme", line: 2, column: 3 },
@@ -34,14 +37,14 @@ describe("parseStylesheet", () => {
   });
 
   it("a parser error is refused at its place with the parser's text; so are imports of anything but a name or an http(s) address", async () => {
-    const error = await refusal(() => parseStylesheet("a{}\n😀]{}"));
+    const error = await refusal(() => parseStylesheet("a{}\n😀]{}", budget()));
     assert.deepEqual([error.details.line, error.details.column], [2, 3]);
     assert.match(error.message, /CloseSquareBracket/);
     for (const css of [`@import "a.css";`, `@import "Upper";`, `@import url(/x.css);`, `@import "ftp://x/y.css";`]) {
-      const refused = await refusal(() => parseStylesheet(css));
+      const refused = await refusal(() => parseStylesheet(css, budget()));
       assert.deepEqual([refused.details.line, refused.details.column], [1, 1], css);
     }
-    assert.deepEqual((await parseStylesheet(`@import "//cdn.example/x.css";`)).imports, []);
+    assert.deepEqual((await parseStylesheet(`@import "//cdn.example/x.css";`, budget())).imports, []);
   });
 });
 
@@ -52,7 +55,7 @@ describe("bundleStylesheet", () => {
       ["reset", "* { margin: 0 }"],
       ["print", "a { color: black }"],
     ]);
-    const css = await bundleStylesheet("main", sheets, new Map([["hero", "/media/0123456789abcdef/hero.png"]]));
+    const css = await bundleStylesheet("main", sheets, new Map([["hero", "/media/0123456789abcdef/hero.png"]]), budget());
     assert.equal(css, "*{margin:0}@media print{a{color:#000}}.hero{color:red;background:url(/media/0123456789abcdef/hero.png)}.x{background:url(media:nowhere)}");
   });
 });
