@@ -3,6 +3,9 @@
 // WordPress's REST API sends: `Link` (`rel="prev"`, `rel="next"`, absolute addresses that keep the
 // caller's path and every other query parameter), `X-WP-Total` and `X-WP-TotalPages`.
 // The services take the window (`limit`, `offset`) and page in their database query.
+// The links start with the configured API address (SVC_API_URL, `apiUrl`), never the request's
+// Host or X-Forwarded-Host (issue 29): a forged Host would otherwise send a client that follows
+// `next`, and its token, to another server, and a shared cache would keep that answer for others.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { Opt, ServiceChecked, Type } from "./schema.ts";
@@ -73,20 +76,16 @@ export function pagingHeaders(address: string, origin: string | null, paging: Pa
   return { totalPages, link: links.length > 0 ? links.join(", ") : null };
 }
 
-/** The caller's scheme and host, or null when the Host header makes no origin (links are then path-relative). */
-function originOf(request: FastifyRequest): string | null {
-  if (!request.host) return null;
-  try {
-    const url = new URL(`${request.protocol}://${request.host}`);
-    return url.pathname === "/" && url.search === "" && url.hash === "" && url.username === "" && url.password === "" ? url.origin : null;
-  } catch {
-    return null;
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Where API clients reach the service (config `apiUrl`, SVC_API_URL); app.ts sets it. */
+    apiUrl?: string;
   }
 }
 
 /** Sets a paged list's headers on the answer. */
 export function sendPaging(request: FastifyRequest, reply: FastifyReply, paging: Paging, total: number): void {
-  const { totalPages, link } = pagingHeaders(request.url, originOf(request), paging, total);
+  const { totalPages, link } = pagingHeaders(request.url, request.server.apiUrl ?? null, paging, total);
   reply.header("X-WP-Total", String(total));
   reply.header("X-WP-TotalPages", String(totalPages));
   // After the service-desc link every /api/ answer carries (app.ts), not instead of it.
