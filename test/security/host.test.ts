@@ -59,6 +59,14 @@ for (const trustProxy of [false, true]) {
       assert.equal(site.body.site.home_url, "http://blog.example.test:8443/");
     });
 
+    it("robots.txt names the site's sitemap at its domain and the public port, whatever port the Host names", async () => {
+      const headers = { host: "blog.example.test:6666", "x-forwarded-host": `${EVIL}:7777`, "x-forwarded-proto": "http" };
+      const robots = await t.call("GET", "/robots.txt", { token: null, headers });
+      assert.equal(robots.status, 200);
+      assert.match(robots.text, /^Sitemap: http:\/\/blog\.example\.test:8443\/sitemap\.xml$/m);
+      assert.doesNotMatch(everything(robots), /evil\.example|6666|7777/);
+    });
+
     it("an alias's redirect names the primary domain at the public port, whatever port the Host names", async () => {
       assert.equal((await t.call("POST", `/api/sites/${blog}/domains`, { body: { domain: "old.example.test" } })).status, 201);
       const moved = await t.call("GET", "/hello/?x=1", { token: null, headers: { host: "old.example.test:6666", "x-forwarded-host": `${EVIL}:7777`, "x-forwarded-proto": "http" } });
