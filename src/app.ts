@@ -40,6 +40,8 @@ import { setCssTimeLimit } from "./styles/css.ts";
 import { publicStyleRoutes } from "./public/style-routes.ts";
 import { previewRoutes } from "./preview/routes.ts";
 import { previewLinkRoutes } from "./public/preview-routes.ts";
+import { PREVIEW_PATH } from "./preview/links.ts";
+import { redactingLogger } from "./http/log-redaction.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -118,7 +120,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         buildSerializer: () => () => (data: unknown) => JSON.stringify(data),
       },
     },
-    logger: options.logger ?? false,
+    // No secret in any log line (issue 29): preview tokens and secret query values masked in the
+    // address, tokens, cookies and passwords censored wherever a line carries them.
+    logger: redactingLogger(options.logger, [PREVIEW_PATH]),
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.trustProxy,
     genReqId: () => randomUUID(),
