@@ -13,8 +13,8 @@ import type { FastifyServerOptions } from "fastify";
 
 export const REDACTED = "[redacted]";
 
-/** Query parameter names whose values are secrets. */
-const SECRET_PARAMETER = /token|key|secret|password|passwd|credential|auth/i;
+/** Query parameter names whose values are secrets (`?keyword=` and `?author=` are not). */
+const SECRET_PARAMETER = /token|secret|passw(?:or)?d|credential|key$|^auth(?:orization)?$/i;
 
 /** `name=value` pairs of a query. */
 const QUERY_PAIR = /([?&])([^=&#]*)=([^&#]*)/g;

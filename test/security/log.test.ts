@@ -107,6 +107,7 @@ describe("security: the address a log keeps", () => {
     assert.equal(loggable("/x?access_token=a&api_key=b&Password=c&client_secret=d&sig=e"), "/x?access_token=[redacted]&api_key=[redacted]&Password=[redacted]&client_secret=[redacted]&sig=e");
     assert.equal(loggable("/_preview/abc/more?token=t"), "/_preview/[redacted]/more?token=[redacted]");
     assert.equal(loggable("/x?%74oken=a&t%zz=b"), "/x?%74oken=[redacted]&t%zz=b");
+    assert.equal(loggable("/x?auth=a&apikey=b&keyword=c&author=d"), "/x?auth=[redacted]&apikey=[redacted]&keyword=c&author=d");
     assert.equal(loggable("/about/?utm_source=news"), "/about/?utm_source=news");
     assert.equal(loggable("/api/site/3/pages?per_page=10"), "/api/site/3/pages?per_page=10");
   });
