@@ -73,10 +73,13 @@ export interface PoolOptions {
 
 export class ProcessPool<J, A> {
   private readonly workers = new Set<Worker<J, A>>();
-  /** Jobs waiting, by key; a Map keeps the keys in turn order (a key served moves to the end). */
+  /** Jobs waiting, by key. */
   private readonly waiting = new Map<number, Array<Job<J, A>>>();
   /** Keys with a job in a worker. */
   private readonly running = new Set<number>();
+  /** The turn each key active (waiting or running) was last served at: the longest unserved goes next. */
+  private readonly served = new Map<number, number>();
+  private turn = 0;
   private next = 1;
   private readonly endAll = () => {
     for (const worker of this.workers) worker.child.kill("SIGKILL");
@@ -100,23 +103,38 @@ export class ProcessPool<J, A> {
     for (const worker of [...this.workers]) this.end(worker, new WorkerFailed("the pool was closed"));
     for (const queue of this.waiting.values()) for (const job of queue) job.reject(new WorkerFailed("the pool was closed"));
     this.waiting.clear();
+    this.served.clear();
   }
 
   /** Hands waiting jobs, the keys in turn, to idle workers, or to new ones while there is room. */
   private dispatch(): void {
     for (;;) {
-      const key = [...this.waiting.keys()].find((k) => !this.running.has(k));
+      const key = this.nextKey();
       if (key === undefined) return;
       const idle = [...this.workers].find((worker) => worker.ready && !worker.job);
       if (!idle && this.workers.size >= this.options.size) return;
       const queue = this.waiting.get(key)!;
       const job = queue.shift()!;
-      this.waiting.delete(key);
-      if (queue.length > 0) this.waiting.set(key, queue);
+      if (queue.length === 0) this.waiting.delete(key);
       this.running.add(key);
+      this.served.set(key, ++this.turn);
       if (idle) this.send(idle, job);
       else this.start(job);
     }
+  }
+
+  /** Of the keys waiting with no job running, the one served longest ago (a key new or back from idle first). */
+  private nextKey(): number | undefined {
+    let next: number | undefined;
+    let oldest = Infinity;
+    for (const key of this.waiting.keys()) {
+      const turn = this.running.has(key) ? Infinity : (this.served.get(key) ?? 0);
+      if (turn < oldest) {
+        next = key;
+        oldest = turn;
+      }
+    }
+    return next;
   }
 
   private start(job: Job<J, A>): void {
@@ -164,7 +182,10 @@ export class ProcessPool<J, A> {
     const job = worker.job;
     worker.job = undefined;
     clearTimeout(worker.timer);
-    if (job) this.running.delete(job.key);
+    if (job) {
+      this.running.delete(job.key);
+      if (!this.waiting.has(job.key)) this.served.delete(job.key);
+    }
     settle();
     if (this.workers.has(worker)) {
       const idleMs = this.options.idleMs ?? 60_000;
