@@ -1288,6 +1288,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/site/{site_id}/trash/{kind}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a trashed object for good with its whole history, freeing the stored_bytes they held; ?dry_run=1: the same answer, nothing deleted */
+        delete: operations["purgeTrashItem"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/usage": {
         parameters: {
             query?: never;
@@ -1832,10 +1849,12 @@ export interface operations {
                             frames: number;
                             /** @description items of every data set and language variant (count; default 100000) */
                             data_items: number;
-                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, and stylesheets as uploaded (bytes; default 1073741824) */
+                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
                             stored_bytes: number;
-                            /** @description bytes of the site's media files, each file counted in full (bytes; default 5368709120) */
+                            /** @description bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                             media_bytes: number;
+                            /** @description bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request (bytes; default 5368709120) */
+                            published_bytes: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -1883,10 +1902,12 @@ export interface operations {
                     frames?: number | null;
                     /** @description a whole number >= 0 sets it, null restores the default; items of every data set and language variant (count; default 100000) */
                     data_items?: number | null;
-                    /** @description a whole number >= 0 sets it, null restores the default; UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, and stylesheets as uploaded (bytes; default 1073741824) */
+                    /** @description a whole number >= 0 sets it, null restores the default; UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
                     stored_bytes?: number | null;
-                    /** @description a whole number >= 0 sets it, null restores the default; bytes of the site's media files, each file counted in full (bytes; default 5368709120) */
+                    /** @description a whole number >= 0 sets it, null restores the default; bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                     media_bytes?: number | null;
+                    /** @description a whole number >= 0 sets it, null restores the default; bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request (bytes; default 5368709120) */
+                    published_bytes?: number | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -1916,10 +1937,12 @@ export interface operations {
                             frames: number;
                             /** @description items of every data set and language variant (count; default 100000) */
                             data_items: number;
-                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, and stylesheets as uploaded (bytes; default 1073741824) */
+                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
                             stored_bytes: number;
-                            /** @description bytes of the site's media files, each file counted in full (bytes; default 5368709120) */
+                            /** @description bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                             media_bytes: number;
+                            /** @description bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request (bytes; default 5368709120) */
+                            published_bytes: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -13991,6 +14014,85 @@ export interface operations {
             };
         };
     };
+    purgeTrashItem: {
+        parameters: {
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
+            header?: never;
+            path: {
+                /** @description frames, pages, menus, data, styles, sidebars */
+                kind: string;
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        purged: {
+                            kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
+                            id: string;
+                            /** @description revisions deleted */
+                            revisions: number;
+                            /** @description stored_bytes freed: the revisions and the trash entry */
+                            bytes: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description present on a dry run (?dry_run=1)
+                         * @enum {boolean}
+                         */
+                        dry_run?: true;
+                        /**
+                         * @description present on a dry run: nothing was written
+                         * @enum {boolean}
+                         */
+                        applied?: false;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getUsage: {
         parameters: {
             query?: never;
@@ -14041,15 +14143,22 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, and stylesheets as uploaded (bytes; default 1073741824) */
+                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
                             stored_bytes: {
                                 used: number;
                                 limit: number;
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description bytes of the site's media files, each file counted in full (bytes; default 5368709120) */
+                            /** @description bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                             media_bytes: {
+                                used: number;
+                                limit: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request (bytes; default 5368709120) */
+                            published_bytes: {
                                 used: number;
                                 limit: number;
                             } & {

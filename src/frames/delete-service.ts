@@ -6,6 +6,7 @@ import type { Change, ServiceContext } from "../publish/contract.ts";
 import type { Db } from "../store/database.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { nothingRebaked } from "../publish/report.ts";
+import { dropBakes } from "../publish/kept-output.ts";
 import type { Warning } from "../warnings.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
@@ -59,6 +60,8 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
       // The pages' side first, while the frame still stands: it sees who answers now.
       const unbinding = await unbind(trx, siteId, frame.id, now);
       await toTrash(trx, siteId, "frames", frame.id, frame.slug, now, { pages: unbinding.pages });
+      // Its bakes' bytes are freed from published_bytes here: the row's delete would take the bakes uncounted.
+      await dropBakes(trx, siteId, frame.id);
       const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
       // Another writer changed it between the read and this delete: refuse rather than lose that write.
       if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");

@@ -1,16 +1,17 @@
 // History calls (issue 22): under every kind's object address, `…/revisions`, `…/revisions/{n}`,
 // `…/revisions/{n}/diff?to=` and `POST …/revisions/{n}/restore`; and `GET /trash`,
-// `POST /trash/{kind}/{id}/restore`. Site-scoped, at both addresses.
+// `POST /trash/{kind}/{id}/restore`, `DELETE /trash/{kind}/{id}`. Site-scoped, at both addresses.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import type { TSchema } from "@sinclair/typebox";
-import { commonErrors, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { REVISION_KINDS, type RevisionKind } from "../revisions/revisions.ts";
 import { HISTORY_KINDS } from "./kinds.ts";
 import type { HistoryCall, HistoryKind, RestoreAnswer } from "./kind.ts";
-import { diffObjectRevisions, getObjectRevision, listObjectRevisions, listTrashItems, restoreObjectRevision, restoreTrashed } from "./service.ts";
+import { diffObjectRevisions, getObjectRevision, listObjectRevisions, listTrashItems, purgeTrashItem, restoreObjectRevision, restoreTrashed } from "./service.ts";
 
 const Str = Type.String();
 const Int = Type.Integer();
@@ -136,5 +137,23 @@ export function historyRoutes(scope: FastifyInstance, ctx: ServiceContext): void
   }, async (request, reply) => {
     const { kind, id } = request.params as { kind: string; id: string };
     return send(request, reply, await restoreTrashed(callOf(ctx, request), adapters, kind, id));
+  });
+
+  scope.delete("/trash/:kind/:id", {
+    schema: {
+      operationId: "purgeTrashItem",
+      tags: ["history"],
+      summary: "Delete a trashed object for good with its whole history, freeing the stored_bytes they held; ?dry_run=1: the same answer, nothing deleted",
+      params: Obj({ kind: Type.String({ description: REVISION_KINDS.join(", ") }), id: Str }),
+      querystring: Obj(DryRunQuery),
+      response: {
+        200: Success({ site_id: Int, purged: Obj({ kind: Kind, id: Str, revisions: Type.Integer({ description: "revisions deleted" }), bytes: Type.Integer({ description: "stored_bytes freed: the revisions and the trash entry" }) }), ...DryRunAnswer }),
+        ...commonErrors,
+      },
+    },
+  }, async (request) => {
+    const { kind, id } = request.params as { kind: string; id: string };
+    const dryRun = dryRunOf(request);
+    return ok({ site_id: request.site.id, ...(await purgeTrashItem(callOf(ctx, request), kind, id, dryRun)), ...dryRunFields(dryRun) });
   });
 }

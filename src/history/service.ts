@@ -5,7 +5,7 @@ import { createTwoFilesPatch } from "diff";
 import { fail } from "../errors.ts";
 import { warning } from "../warnings.ts";
 import { lastRevision, listRevisions, REVISION_KINDS, revisionOf, type RevisionKind } from "../revisions/revisions.ts";
-import { listTrash, trashEntry } from "../revisions/trash.ts";
+import { listTrash, purgeTrashed, trashEntry } from "../revisions/trash.ts";
 import type { HistoryCall, HistoryKind, StoredState } from "./kind.ts";
 
 /** A revision number from the path: a whole number from 1; anything else names no revision. */
@@ -81,4 +81,9 @@ export async function restoreTrashed(call: HistoryCall, adapters: ReadonlyMap<Re
   const answer = await adapter.undelete(call, entry, stateOf(found));
   const { warnings = [], ...body } = answer.body as { warnings?: unknown[] };
   return { body: { ...body, restored: { kind: adapter.kind, id, from_revision: found.revision, revision: await lastRevision(call.ctx.db, call.site.id, adapter.kind, id) }, warnings }, etag: answer.etag };
+}
+
+/** Deletes a trashed object for good with its history, freeing the bytes it held (issue 29). */
+export async function purgeTrashItem(call: HistoryCall, kind: string, id: string, dryRun: boolean) {
+  return { purged: await purgeTrashed(call.ctx.db, call.site.id, kind, id, dryRun) };
 }

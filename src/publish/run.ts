@@ -15,6 +15,7 @@ import { renderBounded } from "./bounded-render.ts";
 import type { RenderPool } from "./render-pool.ts";
 import type { PageCache } from "./page-cache.ts";
 import { bakedOptionName, byCodeUnits } from "./report.ts";
+import { dropBakes, dropCopies, keepBake, keepCopy } from "./kept-output.ts";
 import { currentOf, prepareRender } from "./render-job.ts";
 import type { SiteDirectory } from "./site-directory.ts";
 import type { TrialBakes } from "./trial-handoff.ts";
@@ -119,11 +120,8 @@ export class Run {
     // The frame's own bake marks no page (menus print markers that each page's copy resolves).
     const html = applyMarks(result.html, result.marks, null);
     const row = { frame_id: frameId, site_id: this.state.site.id, lang: lang ?? "", html, bytes: Buffer.byteLength(html), report_json: JSON.stringify({ unresolved: result.unresolved, warnings: result.warnings }), baked_at_gmt: at };
-    await this.deps.db
-      .insertInto("frame_bakes")
-      .values(row)
-      .onConflict((oc) => oc.columns(["frame_id", "lang"]).doUpdateSet({ html: row.html, bytes: row.bytes, report_json: row.report_json, baked_at_gmt: at }))
-      .execute();
+    // Past the site's published_bytes the bake is not kept; its pages still get it from this run.
+    await keepBake(this.deps.db, row);
     return result;
   }
 
@@ -131,7 +129,7 @@ export class Run {
     const node = this.state.index.get(slug)!;
     if (this.mode === "trial") return this.tryFrame(slug);
     if (this.state.index.rendersOnRequest(slug)) {
-      await this.deps.db.deleteFrom("frame_bakes").where("frame_id", "=", node.id).execute();
+      await dropBakes(this.deps.db, this.state.site.id, node.id);
       this.frames.push({ id: node.id, slug, because, bake: "not_needed", detail: { baked: false, frame_id: node.id, renders_on_request: true, live_reasons: this.state.index.liveReasons(slug) } });
       return;
     }
@@ -205,7 +203,7 @@ export class Run {
     const node = page?.frame_id ? this.state.index.getById(page.frame_id) : undefined;
     const servable = page && page.status === "publish" && this.state.tree.visible(page.id) && node;
     if (!servable || this.state.index.rendersOnRequest(node.slug)) {
-      if (previous) await this.deps.db.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "=", pageId).execute();
+      if (previous) await dropCopies(this.deps.db, siteId, [pageId]);
       if (servable) {
         this.flushedUrls.add(addressOf(this.state, langOf(this.state, page.lang), page.path));
       }
@@ -226,14 +224,10 @@ export class Run {
     const html = result.marks.length === 0 ? result.html : applyMarks(result.html, result.marks, currentOf(this.state, page));
     const sha256 = createHash("sha256").update(html).digest("hex");
     const row = { site_id: siteId, page_id: pageId, address, frame_id: node.id, html, bytes: Buffer.byteLength(html), sha256, written_at_gmt: gmt(this.deps.clock()) };
-    if (!previous || previous.sha256 !== sha256 || previous.address !== address) {
-      await this.deps.db
-        .insertInto("static_copies")
-        .values(row)
-        .onConflict((oc) => oc.columns(["site_id", "page_id"]).doUpdateSet({ address, frame_id: node.id, html: row.html, bytes: row.bytes, sha256, written_at_gmt: row.written_at_gmt }))
-        .execute();
-    }
+    // Past the site's published_bytes the copy is not kept (nor the one it replaces): the page renders on request.
+    const kept = (previous && previous.sha256 === sha256 && previous.address === address) || (await keepCopy(this.deps.db, row));
     this.flushedUrls.add(address);
+    if (!kept) return;
     const list = this.published.get(node.id) ?? [];
     list.push(pageId);
     this.published.set(node.id, list);
@@ -296,7 +290,7 @@ export class Run {
     if (ids.length > 0) {
       const copies = await this.deps.db.selectFrom("static_copies").select("address").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
       for (const copy of copies) this.flushedUrls.add(copy.address);
-      await this.deps.db.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
+      await dropCopies(this.deps.db, siteId, ids);
       for (const address of this.deps.pages.flushPages(siteId, ids)) this.flushedUrls.add(address);
       for (const id of ids) this.republished.add(id);
     }

@@ -8,12 +8,22 @@
 // media feature calls `requireRoom(trx, siteId, { media_bytes: ±size })` in the transaction of an
 // upload, a replacement (new size − old) and a delete. Two rows naming one blob (the same bytes
 // uploaded twice) count twice: each is the site's file, whoever else stores the same bytes.
+//
+// Issue 29 (point 6) counts every byte a site causes. `stored_bytes` counts each revision and each
+// trash entry besides the live content (revisions/ moves it in the write's transaction; bytes.ts
+// says what a row weighs). `published_bytes` counts what the publish engine keeps of a site: its
+// static copies and its frame bakes. They are derived, so passing that quota refuses no write: an
+// output that does not fit is not kept and its page renders on request (publish/kept-output.ts,
+// `takeRoom`). Variants of media count in `media_bytes` the same way (`takeRoom`).
 import { fail } from "../errors.ts";
 
 export const GiB = 1024 * 1024 * 1024;
 
 /** The default of `media_bytes`. */
 export const MEDIA_BYTES_DEFAULT = 5 * GiB;
+
+/** The default of `published_bytes`. */
+export const PUBLISHED_BYTES_DEFAULT = 5 * GiB;
 
 export interface Quota {
   unit: "count" | "bytes";
@@ -26,8 +36,9 @@ export const QUOTAS = {
   pages: { unit: "count", default: 50_000, counts: "every page: drafts, trash, translations and stubs; a page deleted for good frees its place" },
   frames: { unit: "count", default: 5_000, counts: "frames" },
   data_items: { unit: "count", default: 100_000, counts: "items of every data set and language variant" },
-  stored_bytes: { unit: "bytes", default: GiB, counts: "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, and stylesheets as uploaded" },
-  media_bytes: { unit: "bytes", default: MEDIA_BYTES_DEFAULT, counts: "bytes of the site's media files, each file counted in full" },
+  stored_bytes: { unit: "bytes", default: GiB, counts: "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash" },
+  media_bytes: { unit: "bytes", default: MEDIA_BYTES_DEFAULT, counts: "bytes of the site's media files, each file counted in full, and of their variants" },
+  published_bytes: { unit: "bytes", default: PUBLISHED_BYTES_DEFAULT, counts: "bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request" },
 } as const satisfies Record<string, Quota>;
 
 export type QuotaKey = keyof typeof QUOTAS;

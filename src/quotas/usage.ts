@@ -17,16 +17,46 @@
 // delta depends on rows it reads (a page's old size) calls `holdRoom` before reading them, so no
 // other counted write changes them in between; taking the row before any write also keeps
 // the lock order the same in every transaction (no deadlock through it).
+//
+// A write is judged whole: a rise is refused only when it takes the use past its limit and above
+// where the transaction found it (issue 29), so a write that frees as much as it adds is never
+// refused, even over a lowered quota. A delete's trash entry is charged without a check
+// (`chargeRoom`): a delete is never refused for it.
+//
+// At the limit, what can be freed is freed before a refusal: the owner of rows that may go
+// registers how (`reclaimWith`; revisions/ prunes revisions beyond the newest 10 of an object,
+// oldest first). The pruning is part of the write's transaction: a refusal rolls it back too.
+//
+// Derived bytes (static copies, frame bakes, media variants) are never a reason to refuse a write:
+// `takeRoom` answers whether they fit, and their owner keeps them or not.
+import { sql, type Expression } from "kysely";
 import { fail } from "../errors.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import { QUOTA_KEYS, type QuotaKey, type QuotaValues } from "./catalogue.ts";
 import { quotasOf } from "./limits.ts";
-import { textBytes } from "./bytes.ts";
+import { revisionBytesSql, textBytes, trashBytesSql } from "./bytes.ts";
 
 /** How a write moves each use: + what it adds, − what it frees; absent keys do not move. */
 export type UsageDelta = Partial<Record<QuotaKey, number>>;
 
+/**
+ * Frees at least `needed` units of a use inside the write's transaction, if it can; answers how
+ * many it freed (0: nothing). It deletes rows only; the caller moves the counter by what it answers.
+ */
+export type Reclaimer = (trx: Db, siteId: number, needed: number) => Promise<number>;
+
 const ZERO: QuotaValues = Object.freeze(Object.fromEntries(QUOTA_KEYS.map((key) => [key, 0])) as QuotaValues);
+
+/** What may be freed to make room, per use; registered by the folder owning those rows. */
+const reclaimers = new Map<QuotaKey, Reclaimer>();
+
+/** Per transaction and site, the use as the transaction first found it (see "judged whole" above). */
+const found = new WeakMap<Db, Map<number, QuotaValues>>();
+
+/** Registers how a use may be freed to make room for a write that would pass its quota. */
+export function reclaimWith(key: QuotaKey, reclaimer: Reclaimer): void {
+  reclaimers.set(key, reclaimer);
+}
 
 function usageFrom(row: Record<QuotaKey, number | string>): QuotaValues {
   // bigint columns: PostgreSQL answers them as strings.
@@ -55,7 +85,52 @@ export async function holdRoom(trx: Db, siteId: number): Promise<QuotaValues> {
     row = await read();
     if (!row) throw new Error(`site ${siteId} has no usage row`);
   }
-  return usageFrom(row);
+  const usage = usageFrom(row);
+  const sites = found.get(trx) ?? new Map<number, QuotaValues>();
+  found.set(trx, sites);
+  if (!sites.has(siteId)) sites.set(siteId, usage);
+  return usage;
+}
+
+/** A use the move would take past its limit: the refusal's details. */
+interface Refusal {
+  quota: QuotaKey;
+  limit: number;
+  used: number;
+  after: number;
+}
+
+/**
+ * Moves the counters by `delta` unless a use it raises would pass its limit (and where the
+ * transaction found it) once everything that may be reclaimed is; answers that use, nothing moved.
+ */
+/** requireRoom: checked, room reclaimed; takeRoom: checked only; chargeRoom: moved whatever the limits. */
+type How = "require" | "take" | "charge";
+
+async function move(trx: Db, siteId: number, delta: UsageDelta, how: How): Promise<Refusal | null> {
+  const moves = QUOTA_KEYS.filter((key) => (delta[key] ?? 0) !== 0);
+  if (moves.length === 0) return null;
+  for (const key of moves) {
+    if (!Number.isSafeInteger(delta[key])) throw new Error(`requireRoom: ${key} moves by ${delta[key]}, not a whole number`);
+  }
+  const used = await holdRoom(trx, siteId);
+  const start = found.get(trx)!.get(siteId)!;
+  const raised = how === "charge" ? [] : moves.filter((key) => delta[key]! > 0);
+  const freed: UsageDelta = {};
+  if (raised.length > 0) {
+    const limits = await quotasOf(trx, siteId);
+    for (const key of raised) {
+      const after = used[key] + delta[key]!;
+      const allowed = Math.max(limits[key], start[key]);
+      if (after <= allowed) continue;
+      const reclaimer = how === "require" ? reclaimers.get(key) : undefined;
+      freed[key] = reclaimer ? await reclaimer(trx, siteId, after - allowed) : 0;
+      if (after - freed[key]! > allowed) return { quota: key, limit: limits[key], used: start[key], after };
+    }
+  }
+  const set = Object.fromEntries(moves.map((key) => [key, used[key] + delta[key]! - (freed[key] ?? 0)])) as UsageDelta;
+  await trx.updateTable("site_usage").set(set).where("site_id", "=", siteId).execute();
+  return null;
 }
 
 /**
@@ -64,27 +139,40 @@ export async function holdRoom(trx: Db, siteId: number): Promise<QuotaValues> {
  * transaction, before the write (see above).
  */
 export async function requireRoom(trx: Db, siteId: number, delta: UsageDelta): Promise<void> {
-  const moves = QUOTA_KEYS.filter((key) => (delta[key] ?? 0) !== 0);
-  if (moves.length === 0) return;
-  for (const key of moves) {
-    if (!Number.isSafeInteger(delta[key])) throw new Error(`requireRoom: ${key} moves by ${delta[key]}, not a whole number`);
+  const refusal = await move(trx, siteId, delta, "require");
+  if (refusal) {
+    const { quota, limit, used, after } = refusal;
+    throw fail("quota_exceeded", { quota, limit, used }, `This write would take the site's ${quota} to ${after}, past its quota of ${limit}; nothing was written.`);
   }
-  const used = await holdRoom(trx, siteId);
-  const raised = moves.filter((key) => delta[key]! > 0);
-  if (raised.length > 0) {
-    const limits = await quotasOf(trx, siteId);
-    for (const key of raised) {
-      if (used[key] + delta[key]! > limits[key]) {
-        throw fail(
-          "quota_exceeded",
-          { quota: key, limit: limits[key], used: used[key] },
-          `This write would take the site's ${key} to ${used[key] + delta[key]!}, past its quota of ${limits[key]}; nothing was written.`,
-        );
-      }
-    }
-  }
-  const set = Object.fromEntries(moves.map((key) => [key, used[key] + delta[key]!])) as UsageDelta;
-  await trx.updateTable("site_usage").set(set).where("site_id", "=", siteId).execute();
+}
+
+/**
+ * For derived bytes, which no write is refused for (static copies, frame bakes, media variants):
+ * moves the counters by `delta` and answers true when the rise fits as requireRoom would let it;
+ * answers false and moves nothing when it does not, and the caller keeps nothing. It reclaims
+ * nothing: derived bytes never cost the site its history.
+ */
+export async function takeRoom(trx: Db, siteId: number, delta: UsageDelta): Promise<boolean> {
+  return (await move(trx, siteId, delta, "take")) === null;
+}
+
+/**
+ * Moves the counters by `delta` whatever the limits: for what a delete keeps besides the object's
+ * revisions (its trash entry), so that a delete is never refused. Bounded all the same: each
+ * trash entry stands for an object that was counted when it was made.
+ */
+export async function chargeRoom(trx: Db, siteId: number, delta: UsageDelta): Promise<void> {
+  await move(trx, siteId, delta, "charge");
+}
+
+/** The sum of `weight` over a table's rows of the site, by the database. */
+async function sumOf(db: Db, table: "styles" | "strings" | "media" | "revisions" | "trash" | "static_copies" | "frame_bakes", weight: Expression<number> | "bytes", siteId: number): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(weight === "bytes" ? eb.ref("bytes") : weight), eb.lit(0)).as("n"))
+    .where("site_id", "=", siteId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /**
@@ -107,26 +195,21 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     .select((eb) => [eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("items"), eb.fn.coalesce(eb.fn.sum(textBytes(db, "items_json")), eb.lit(0)).as("bytes")])
     .where("site_id", "=", siteId)
     .executeTakeFirstOrThrow();
-  const styles = await db
-    .selectFrom("styles")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum("bytes"), eb.lit(0)).as("bytes"))
-    .where("site_id", "=", siteId)
-    .executeTakeFirstOrThrow();
-  const strings = await db
-    .selectFrom("strings")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum(eb(textBytes(db, "key"), "+", textBytes(db, "text"))), eb.lit(0)).as("bytes"))
-    .where("site_id", "=", siteId)
-    .executeTakeFirstOrThrow();
-  const media = await db
-    .selectFrom("media")
-    .select((eb) => eb.fn.coalesce(eb.fn.sum("bytes"), eb.lit(0)).as("bytes"))
-    .where("site_id", "=", siteId)
-    .executeTakeFirstOrThrow();
+  const stored = [
+    Number(pages.bytes),
+    Number(frames.bytes),
+    Number(data.bytes),
+    await sumOf(db, "styles", "bytes", siteId),
+    await sumOf(db, "strings", sql<number>`(${textBytes(db, "key")} + ${textBytes(db, "text")})`, siteId),
+    await sumOf(db, "revisions", revisionBytesSql(db), siteId),
+    await sumOf(db, "trash", trashBytesSql(db), siteId),
+  ];
   return {
     pages: Number(pages.n),
     frames: Number(frames.n),
     data_items: Number(data.items),
-    stored_bytes: Number(pages.bytes) + Number(frames.bytes) + Number(data.bytes) + Number(styles.bytes) + Number(strings.bytes),
-    media_bytes: Number(media.bytes),
+    stored_bytes: stored.reduce((sum, bytes) => sum + bytes, 0),
+    media_bytes: await sumOf(db, "media", "bytes", siteId),
+    published_bytes: (await sumOf(db, "static_copies", "bytes", siteId)) + (await sumOf(db, "frame_bakes", "bytes", siteId)),
   };
 }

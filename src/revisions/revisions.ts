@@ -3,9 +3,17 @@
 // Not a feature: like quotas/ and redirects/, it sits below the features, which give it the
 // object's state (`Snapshot`, built by each feature) after their write. A state equal to the last
 // revision's is no change and stores nothing, so a feature may revise what it may have changed.
+//
+// Each revision counts against the site's stored_bytes (issue 29): recordRevision takes its room
+// in the write's transaction before storing it, so a write whose revision does not fit is refused
+// (quota_exceeded) and rolled back whole — after old revisions were pruned to make room, if any
+// may be (reclaim.ts, imported here so that every process recording revisions can prune them).
 import { createHash } from "node:crypto";
 import { currentActor } from "../actor.ts";
+import { revisionBytes } from "../quotas/bytes.ts";
+import { requireRoom } from "../quotas/usage.ts";
 import type { Db } from "../store/database.ts";
+import "./reclaim.ts";
 
 export const REVISION_KINDS = ["frames", "pages", "menus", "data", "styles", "sidebars"] as const;
 export type RevisionKind = (typeof REVISION_KINDS)[number];
@@ -81,13 +89,11 @@ export async function recordRevision(trx: Db, siteId: number, kind: RevisionKind
   const lastFields = last && fieldsOf(last);
   if (last && last.sha256 === hash && JSON.stringify(lastFields) === fieldsJson) return null;
   const revision = (last?.revision ?? 0) + 1;
-  const summary = summaryOf(lastFields ?? null, fields);
+  const stored = { content: snapshot.content, fields_json: storedFields(snapshot.content, fieldsJson, fields), summary_json: JSON.stringify(summaryOf(lastFields ?? null, fields)) };
+  await requireRoom(trx, siteId, { stored_bytes: revisionBytes(stored) });
   await trx
     .insertInto("revisions")
-    .values({
-      site_id: siteId, kind, object_id: objectId, revision, sha256: hash, bytes: Buffer.byteLength(snapshot.content, "utf8"),
-      content: snapshot.content, fields_json: storedFields(snapshot.content, fieldsJson, fields), summary_json: JSON.stringify(summary), created_at_gmt: now, created_by: currentActor(),
-    })
+    .values({ site_id: siteId, kind, object_id: objectId, revision, sha256: hash, bytes: Buffer.byteLength(snapshot.content, "utf8"), ...stored, created_at_gmt: now, created_by: currentActor() })
     .execute();
   return revision;
 }

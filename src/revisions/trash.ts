@@ -2,8 +2,16 @@
 // its last revision, who deleted it and when, and what a restore needs besides its last state
 // (`extra`: the pages that stood on a frame). Restores are made by the history feature, which
 // knows each kind.
+//
+// The trash counts against stored_bytes (issue 29): an entry's own bytes as it is made and
+// taken out, and the deleted object's revisions until they go — purged (`purgeTrashed`) or
+// pruned by retention (`prune`), each freeing exactly what it deletes in its transaction.
 import { currentActor } from "../actor.ts";
+import { fail } from "../errors.ts";
+import { revisionBytesSql, trashBytes } from "../quotas/bytes.ts";
+import { chargeRoom, holdRoom, requireRoom } from "../quotas/usage.ts";
 import type { Db } from "../store/database.ts";
+import { dryRunnable } from "../store/dry-run.ts";
 import { lastRevision, type RevisionKind } from "./revisions.ts";
 
 export interface TrashEntry {
@@ -18,6 +26,10 @@ export interface TrashEntry {
 /** Puts a deleted object in the trash (inside the deleting transaction), after its last revision. */
 export async function toTrash(trx: Db, siteId: number, kind: RevisionKind, objectId: string, slug: string, now: string, extra: Record<string, unknown> = {}): Promise<void> {
   const values = { slug, last_revision: await lastRevision(trx, siteId, kind, objectId), extra_json: JSON.stringify(extra), deleted_at_gmt: now, deleted_by: currentActor() };
+  await holdRoom(trx, siteId);
+  const before = await trx.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).executeTakeFirst();
+  // Charged, never refused: a delete always goes through (quotas/usage.ts, chargeRoom).
+  await chargeRoom(trx, siteId, { stored_bytes: trashBytes(values) - (before ? trashBytes(before) : 0) });
   await trx
     .insertInto("trash")
     .values({ site_id: siteId, kind, object_id: objectId, ...values })
@@ -37,7 +49,43 @@ export async function trashEntry(db: Db, siteId: number, kind: string, objectId:
 
 /** Takes an object out of the trash (it was restored, or it exists again). */
 export async function leaveTrash(trx: Db, siteId: number, kind: RevisionKind, objectId: string): Promise<void> {
-  await trx.deleteFrom("trash").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).execute();
+  await holdRoom(trx, siteId);
+  const gone = await trx.deleteFrom("trash").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).returning(["slug", "extra_json"]).executeTakeFirst();
+  if (gone) await requireRoom(trx, siteId, { stored_bytes: -trashBytes(gone) });
+}
+
+/**
+ * Deletes an object's trash entry and its whole history, or its revisions up to `upTo` only, and
+ * frees their bytes, in the caller's transaction. Answers what went.
+ */
+async function dropHistory(trx: Db, siteId: number, kind: string, objectId: string, upTo?: number): Promise<{ revisions: number; bytes: number }> {
+  await holdRoom(trx, siteId);
+  let revisions = trx.selectFrom("revisions").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId);
+  if (upTo !== undefined) revisions = revisions.where("revision", "<=", upTo);
+  const held = await revisions.select((eb) => [eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum(revisionBytesSql(trx)), eb.lit(0)).as("bytes")]).executeTakeFirstOrThrow();
+  let bytes = Number(held.bytes);
+  let gone = trx.deleteFrom("revisions").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId);
+  if (upTo !== undefined) gone = gone.where("revision", "<=", upTo);
+  await gone.execute();
+  if (upTo === undefined) {
+    const entry = await trx.deleteFrom("trash").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).returning(["slug", "extra_json"]).executeTakeFirst();
+    if (entry) bytes += trashBytes(entry);
+  }
+  await requireRoom(trx, siteId, { stored_bytes: -bytes });
+  return { revisions: Number(held.n), bytes };
+}
+
+/**
+ * Deletes a trashed object for good (DELETE /trash/{kind}/{id}): its entry and its whole history,
+ * freeing their bytes. `dryRun`: answers the same and deletes nothing. 404 trash_item_not_found
+ * for an object that is not in the site's trash.
+ */
+export async function purgeTrashed(db: Db, siteId: number, kind: string, objectId: string, dryRun: boolean): Promise<{ kind: RevisionKind; id: string; revisions: number; bytes: number }> {
+  return dryRunnable(dryRun, (work) => db.transaction().execute(work), async (trx: Db) => {
+    await holdRoom(trx, siteId);
+    if (!(await trashEntry(trx, siteId, kind, objectId))) throw fail("trash_item_not_found", { kind, id: objectId });
+    return { kind: kind as RevisionKind, id: objectId, ...(await dropHistory(trx, siteId, kind, objectId)) };
+  });
 }
 
 /**
@@ -49,11 +97,13 @@ export async function prune(db: Db, keep: number, days: number, now: Date): Prom
   let trashed = 0;
   const expired = await db.selectFrom("trash").select(["site_id", "kind", "object_id"]).where("deleted_at_gmt", "<", cutoff).limit(1000).execute();
   for (const entry of expired) {
-    await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom("revisions").where("site_id", "=", entry.site_id).where("kind", "=", entry.kind).where("object_id", "=", entry.object_id).execute();
-      await trx.deleteFrom("trash").where("site_id", "=", entry.site_id).where("kind", "=", entry.kind).where("object_id", "=", entry.object_id).execute();
+    const gone = await db.transaction().execute(async (trx) => {
+      await holdRoom(trx, entry.site_id);
+      // Restored (or deleted again) since it was listed: its history is no longer the trash's.
+      const still = await trx.selectFrom("trash").select("object_id").where("site_id", "=", entry.site_id).where("kind", "=", entry.kind).where("object_id", "=", entry.object_id).where("deleted_at_gmt", "<", cutoff).executeTakeFirst();
+      return still && dropHistory(trx, entry.site_id, entry.kind, entry.object_id);
     });
-    trashed++;
+    if (gone) trashed++;
   }
   // Objects with more than `keep` revisions: their oldest go.
   const crowded = await db
@@ -65,14 +115,8 @@ export async function prune(db: Db, keep: number, days: number, now: Date): Prom
     .execute();
   let revisions = 0;
   for (const object of crowded) {
-    const gone = await db
-      .deleteFrom("revisions")
-      .where("site_id", "=", object.site_id)
-      .where("kind", "=", object.kind)
-      .where("object_id", "=", object.object_id)
-      .where("revision", "<=", Number(object.top) - keep)
-      .executeTakeFirst();
-    revisions += Number(gone.numDeletedRows);
+    const gone = await db.transaction().execute((trx) => dropHistory(trx, object.site_id, object.kind, object.object_id, Number(object.top) - keep));
+    revisions += gone.revisions;
   }
   return { revisions, trashed };
 }

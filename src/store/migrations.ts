@@ -22,6 +22,7 @@ import * as m0100 from "./migrations/0100_sidebars.ts";
 import * as m0110 from "./migrations/0110_strings.ts";
 import * as m0120 from "./migrations/0120_revisions.ts";
 import * as m0130 from "./migrations/0130_preview_links.ts";
+import * as m0140 from "./migrations/0140_counted_history.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -40,6 +41,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0110_strings", m0110.up],
   ["0120_revisions", m0120.up],
   ["0130_preview_links", m0130.up],
+  ["0140_counted_history", m0140.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

@@ -193,6 +193,8 @@ export interface SiteUsageTable {
   stored_bytes: number;
   /** added by 0060_media; kept by media writes (quota media_bytes) */
   media_bytes: Generated<number>;
+  /** added by 0140_counted_history; kept by the publish engine (quota published_bytes: static copies and frame bakes) */
+  published_bytes: Generated<number>;
 }
 
 export interface MediaTable {

@@ -2,16 +2,21 @@
 // in its own transaction, so a check never counts the site. These tests prove the counters right:
 // after any mix of writes and deletes (refused ones included) they equal a recount of what the site
 // holds, and the migration that brought them counted the sites that already existed.
+// Issue 29 (point 6): the recount holds revisions and the trash (stored_bytes) and static copies and
+// frame bakes (published_bytes), so the sequences also restore revisions, delete, restore and purge
+// from the trash, run retention, put pages on frames and set small byte quotas (old revisions are
+// pruned to make room, outputs past published_bytes are not kept).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
 import { recountUsage, usageOf } from "../../src/quotas/usage.ts";
+import { prune } from "../../src/revisions/trash.ts";
 import { migrate } from "../../src/store/migrations.ts";
 
 type Op =
-  | { op: "page"; title: string; content: string; fields?: Record<string, unknown>; parent?: number; url?: string }
+  | { op: "page"; title: string; content: string; fields?: Record<string, unknown>; parent?: number; url?: string; frame?: string }
   | { op: "patch"; pick: number; title?: string; content?: string; fields?: Record<string, unknown> }
   | { op: "trash" | "purge"; pick: number }
   | { op: "translate"; pick: number; title?: string; content?: string }
@@ -21,6 +26,14 @@ type Op =
   | { op: "unframe"; slug: string }
   | { op: "data"; name: string; lang: string | null; items: Array<Record<string, unknown>> }
   | { op: "undata"; name: string; lang: string | null }
+  | { op: "assign"; slug: string; pick: number }
+  | { op: "restore"; slug: string; n: number }
+  | { op: "style"; name: string; css: string }
+  | { op: "unstyle"; name: string }
+  | { op: "menu"; name: string; pick: number }
+  | { op: "unmenu"; name: string }
+  | { op: "untrash" | "purgetrash"; pick: number }
+  | { op: "prune"; keep: number; expire: boolean }
   | { op: "quota"; quota: string; value: number | null };
 
 const text = (maxLength: number) => fc.string({ unit: "grapheme", maxLength });
@@ -29,7 +42,7 @@ const fields = fc.dictionary(fc.constantFrom("k", "ü", "long"), fc.oneof(fc.int
 const html = fc.tuple(text(30), fc.option(slug, { nil: undefined })).map(([body, ref]) => `<p>${body.replace(/[<>&]/g, "")}</p>${ref ? `<!-- svc/frame {"name": "${ref}"} /-->` : ""}`);
 
 const ops: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant("page" as const), title: text(16), content: text(40), fields: fc.option(fields, { nil: undefined }), url: fc.option(fc.constantFrom("/s/t/leaf", "/s/other", "/u/v/w/x"), { nil: undefined }) }),
+  fc.record({ op: fc.constant("page" as const), title: text(16), content: text(40), fields: fc.option(fields, { nil: undefined }), url: fc.option(fc.constantFrom("/s/t/leaf", "/s/other", "/u/v/w/x"), { nil: undefined }), frame: fc.option(slug, { nil: undefined }) }),
   fc.record({ op: fc.constant("patch" as const), pick: fc.nat(), title: fc.option(text(16), { nil: undefined }), content: fc.option(text(60), { nil: undefined }), fields: fc.option(fields, { nil: undefined }) }),
   fc.record({ op: fc.constantFrom("trash" as const, "purge" as const), pick: fc.nat() }),
   fc.record({ op: fc.constant("translate" as const), pick: fc.nat(), title: fc.option(text(16), { nil: undefined }), content: fc.option(text(20), { nil: undefined }) }),
@@ -39,8 +52,17 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("unframe" as const), slug }),
   fc.record({ op: fc.constant("data" as const), name: fc.constantFrom("team", "news"), lang: fc.constantFrom(null, "de"), items: fc.array(fc.dictionary(fc.constantFrom("n", "é"), text(8), { maxKeys: 2 }), { maxLength: 6 }) }),
   fc.record({ op: fc.constant("undata" as const), name: fc.constantFrom("team", "news"), lang: fc.constantFrom(null, "de") }),
-  // Quotas lowered (and restored) on the way: refused writes must leave the counters alone.
-  fc.record({ op: fc.constant("quota" as const), quota: fc.constantFrom("pages", "frames", "data_items", "stored_bytes"), value: fc.option(fc.oneof(fc.nat({ max: 6 }), fc.nat({ max: 900 })), { nil: null }) }),
+  fc.record({ op: fc.constant("assign" as const), slug, pick: fc.nat() }),
+  fc.record({ op: fc.constant("restore" as const), slug, n: fc.integer({ min: 1, max: 4 }) }),
+  fc.record({ op: fc.constant("style" as const), name: fc.constantFrom("main", "print"), css: text(20).map((body) => `a{content:"${body.replace(/["\\\n\r]/g, "")}"}`) }),
+  fc.record({ op: fc.constant("unstyle" as const), name: fc.constantFrom("main", "print") }),
+  fc.record({ op: fc.constant("menu" as const), name: fc.constantFrom("Main", "Footer"), pick: fc.nat() }),
+  fc.record({ op: fc.constant("unmenu" as const), name: fc.constantFrom("main", "footer") }),
+  fc.record({ op: fc.constantFrom("untrash" as const, "purgetrash" as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant("prune" as const), keep: fc.integer({ min: 1, max: 3 }), expire: fc.boolean() }),
+  // Quotas lowered (and restored) on the way: refused writes must leave the counters alone; byte
+  // quotas near the use make writes prune old revisions and outputs go unkept.
+  fc.record({ op: fc.constant("quota" as const), quota: fc.constantFrom("pages", "frames", "data_items", "stored_bytes", "published_bytes"), value: fc.option(fc.oneof(fc.nat({ max: 6 }), fc.nat({ max: 900 }), fc.nat({ max: 6000 })), { nil: null }) }),
 );
 
 describe("quota counters equal a recount", () => {
@@ -57,7 +79,7 @@ describe("quota counters equal a recount", () => {
       let r;
       switch (step.op) {
         case "page":
-          r = await t.call("POST", `${S}/pages`, { body: { title: step.title, content: step.content, ...(step.fields ? { fields: step.fields } : {}), ...(step.url ? { url: step.url, create_missing_parents: true } : {}) } });
+          r = await t.call("POST", `${S}/pages`, { body: { title: step.title, content: step.content, ...(step.fields ? { fields: step.fields } : {}), ...(step.url ? { url: step.url, create_missing_parents: true } : {}), ...(step.frame ? { frame: step.frame } : {}) } });
           if (r.status === 201) pages.push(r.body.page.id, ...(r.body.created_stubs ?? []).map((stub: { id: number }) => stub.id));
           break;
         case "patch":
@@ -89,6 +111,36 @@ describe("quota counters equal a recount", () => {
         case "undata":
           r = await t.call("DELETE", `${S}/data/${step.name}${step.lang ? `?lang=${step.lang}` : ""}`);
           break;
+        case "assign":
+          r = await t.call("POST", `${S}/frames/${step.slug}/assign`, { body: { page: pick(step.pick) } });
+          break;
+        case "restore":
+          r = await t.call("POST", `${S}/frames/${step.slug}/revisions/${step.n}/restore`);
+          break;
+        case "style":
+          r = await t.call("PUT", `${S}/styles/${step.name}`, { body: { css: step.css } });
+          break;
+        case "unstyle":
+          r = await t.call("DELETE", `${S}/styles/${step.name}`);
+          break;
+        case "menu":
+          r = await t.call("POST", `${S}/menus`, { body: { name: step.name, items: [pick(step.pick)], allow_invalid: true } });
+          break;
+        case "unmenu":
+          r = await t.call("DELETE", `${S}/menus/${step.name}`);
+          break;
+        case "untrash":
+        case "purgetrash": {
+          const items = (await t.call("GET", `${S}/trash`)).body.items as Array<{ kind: string; id: string }>;
+          const item = items[step.pick % Math.max(items.length, 1)];
+          if (!item) continue;
+          r = step.op === "untrash" ? await t.call("POST", `${S}/trash/${item.kind}/${item.id}/restore`) : await t.call("DELETE", `${S}/trash/${item.kind}/${item.id}`);
+          break;
+        }
+        case "prune":
+          // Every site's history at once, as the background pass does; expired: the trash emptied.
+          await prune(t.store.db, step.keep, 1, new Date(Date.now() + (step.expire ? 2 : 0) * 86_400_000));
+          continue;
         case "quota":
           r = await t.call("PATCH", `/api/sites/${site}/quotas`, { body: { [step.quota]: step.value } });
           break;
@@ -97,7 +149,7 @@ describe("quota counters equal a recount", () => {
     }
   }
 
-  it("after any sequence of page, translation, stub, frame, rename, data-set and quota writes and deletes", async () => {
+  it("after any sequence of page, translation, stub, frame, rename, assignment, data-set, stylesheet, menu and quota writes and deletes, revision and trash restores, purges and retention", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(ops, { minLength: 1, maxLength: 60, size: "max" }), async (sequence) => {
         const site = await makeSite(t, `Counted ${++n}`, `counted${n}.localhost`);
@@ -112,6 +164,48 @@ describe("quota counters equal a recount", () => {
     );
   });
 
+  /** What the site's revisions and trash weigh, summed from their rows (not by the recount's SQL). */
+  async function historyBytes(site: number): Promise<number> {
+    const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
+    const revisions = await t.store.db.selectFrom("revisions").select(["content", "fields_json", "summary_json"]).where("site_id", "=", site).execute();
+    const trash = await t.store.db.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", site).execute();
+    return revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) + trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0);
+  }
+
+  it("migration 0140 counts the revisions, trash, static copies and frame bakes of the sites that exist when it runs", async () => {
+    const site = await makeSite(t, "Before counted history", "before-history.localhost");
+    const S = `/api/site/${site}`;
+    const layout = (word: string) => `<!DOCTYPE html><html><body><p>${word}</p></body></html>`;
+    assert.equal((await t.call("POST", `${S}/frames`, { body: { slug: "layout", html: layout("old") } })).status, 201);
+    assert.equal((await t.call("POST", `${S}/pages`, { body: { title: "A", frame: "layout" } })).status, 201);
+    assert.equal((await t.call("PUT", `${S}/frames/layout`, { body: { html: layout("new") } })).status, 200);
+    assert.equal((await t.call("POST", `${S}/frames`, { body: { slug: "gone", html: "<p>gone</p>" } })).status, 201);
+    assert.equal((await t.call("DELETE", `${S}/frames/gone`)).status, 200);
+    // A site whose only writes were of menus: no quota counted them, so before 0140 it had no usage row.
+    const menusOnly = await makeSite(t, "Menus only", "menus-only.localhost");
+    assert.equal((await t.call("POST", `/api/site/${menusOnly}/menus`, { body: { name: "Main" } })).status, 201);
+    const expected = await recountUsage(t.store.db, site);
+    assert.equal(expected.published_bytes, 2 * Buffer.byteLength(layout("new")), "the page's copy and the frame's bake");
+
+    // As before the migration: each site's live content counted only, no published_bytes.
+    const db = t.store.db;
+    for (const row of await db.selectFrom("site_usage").select("site_id").execute()) {
+      const live = (await recountUsage(db, row.site_id)).stored_bytes - (await historyBytes(row.site_id));
+      await sql`update site_usage set stored_bytes = ${live} where site_id = ${row.site_id}`.execute(db);
+    }
+    await sql`delete from site_usage where site_id = ${menusOnly}`.execute(db);
+    await sql`alter table site_usage drop column published_bytes`.execute(db);
+    await sql`drop index revisions_site_order`.execute(db);
+    await sql`delete from kysely_migration where name = '0140_counted_history'`.execute(db);
+    await migrate(db, t.store.dialect);
+
+    assert.deepEqual(await usageOf(db, site), expected);
+    assert.ok((await usageOf(db, menusOnly)).stored_bytes > 0, "the menu's revision counts");
+    for (const row of await db.selectFrom("sites").select("id").execute()) {
+      assert.deepEqual(await usageOf(db, row.id), await recountUsage(db, row.id), `site ${row.id}`);
+    }
+  });
+
   it("the migration counts the sites that exist when it runs", async () => {
     const site = await makeSite(t, "Before quotas", "before-quotas.localhost");
     const S = `/api/site/${site}`;
@@ -123,6 +217,8 @@ describe("quota counters equal a recount", () => {
     assert.ok(expected.pages === 4 && expected.frames === 1 && expected.data_items === 2 && expected.stored_bytes > 0);
     // As before the migration: no quota tables; then migrate as a start would.
     const db = t.store.db;
+    // The revisions and the trash go with their tables below (made again empty by 0120).
+    const history = await historyBytes(site);
     // (Later migrations go too: they run again after it, as on a database that had none of them.)
     await sql`drop table preview_links`.execute(db);
     await sql`drop table trash`.execute(db);
@@ -141,9 +237,9 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media`.execute(db);
     await sql`drop table site_usage`.execute(db);
     await sql`drop table site_quotas`.execute(db);
-    await sql`delete from kysely_migration where name in ('0050_quotas', '0060_media', '0070_styles', '0080_domains', '0090_seo', '0100_sidebars', '0110_strings', '0120_revisions', '0130_preview_links')`.execute(db);
+    await sql`delete from kysely_migration where name in ('0050_quotas', '0060_media', '0070_styles', '0080_domains', '0090_seo', '0100_sidebars', '0110_strings', '0120_revisions', '0130_preview_links', '0140_counted_history')`.execute(db);
     await migrate(db, t.store.dialect);
-    assert.deepEqual(await usageOf(db, site), expected);
+    assert.deepEqual(await usageOf(db, site), { ...expected, stored_bytes: expected.stored_bytes - history });
     for (const row of await db.selectFrom("sites").select("id").execute()) {
       assert.deepEqual(await usageOf(db, row.id), await recountUsage(db, row.id), `site ${row.id}`);
     }

@@ -2,12 +2,15 @@
 // Now every site has quotas: a write that would raise a use past its quota is refused before
 // anything is written (409 quota_exceeded for a count, 413 for bytes, with quota, limit and used),
 // a write that raises nothing is never refused, and super-administrators set the quotas.
+// Issue 29 (point 6) counts revisions and the trash in stored_bytes and adds published_bytes
+// (test/security/quota-history.test.ts, quota-published.test.ts): the use asserted here is the live
+// content plus what the site's revisions and trash weigh, summed from their rows.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { makeSite, makeUser, startTestApp, type Answer, type TestApp } from "../support/app.ts";
 
 const GiB = 1024 ** 3;
-const DEFAULTS = { pages: 50_000, frames: 5_000, data_items: 100_000, stored_bytes: GiB, media_bytes: 5 * GiB };
+const DEFAULTS = { pages: 50_000, frames: 5_000, data_items: 100_000, stored_bytes: GiB, media_bytes: 5 * GiB, published_bytes: 5 * GiB };
 const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
 /** What a page weighs: title, content and its fields as stored JSON. */
 const pageWeight = (title: string, content = "", fields: Record<string, unknown> = {}) => utf8(title) + utf8(content) + utf8(JSON.stringify(fields));
@@ -22,6 +25,20 @@ describe("quotas (issue 16, point 6)", () => {
     return r.body.usage as Record<string, { used: number; limit: number }>;
   };
   const used = async (site: number) => Object.fromEntries(Object.entries(await usage(site)).map(([key, value]) => [key, value.used]));
+  /** What the site's revisions and trash weigh, summed from their rows. */
+  const history = async (site: number) => {
+    const revisions = await t.store.db.selectFrom("revisions").select(["content", "fields_json", "summary_json"]).where("site_id", "=", site).execute();
+    const trash = await t.store.db.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", site).execute();
+    return revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) + trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0);
+  };
+  /** What the publish engine keeps of the site: static copies and frame bakes. */
+  const kept = async (site: number) => {
+    const rows = [
+      ...(await t.store.db.selectFrom("static_copies").select("bytes").where("site_id", "=", site).execute()),
+      ...(await t.store.db.selectFrom("frame_bakes").select("bytes").where("site_id", "=", site).execute()),
+    ];
+    return rows.reduce((sum, row) => sum + Number(row.bytes), 0);
+  };
   const setQuotas = async (site: number, body: Record<string, unknown>) => {
     const r = await t.call("PATCH", `/api/sites/${site}/quotas`, { body });
     assert.equal(r.status, 200, r.text);
@@ -38,7 +55,7 @@ describe("quotas (issue 16, point 6)", () => {
   after(() => t.close());
 
   describe("GET and PATCH /api/sites/{id}/quotas", () => {
-    it("a site starts with the defaults: pages 50,000, frames 5,000, data_items 100,000, stored_bytes 1 GiB", async () => {
+    it("a site starts with the defaults: pages 50,000, frames 5,000, data_items 100,000, stored_bytes 1 GiB, media_bytes and published_bytes 5 GiB", async () => {
       const site = await newSite();
       const r = await t.call("GET", `/api/sites/${site}/quotas`);
       assert.equal(r.status, 200);
@@ -127,7 +144,7 @@ describe("quotas (issue 16, point 6)", () => {
         {
           success: true,
           site_id: site,
-          usage: { pages: { used: 0, limit: 50_000 }, frames: { used: 0, limit: 12 }, data_items: { used: 0, limit: 100_000 }, stored_bytes: { used: 0, limit: GiB }, media_bytes: { used: 0, limit: 5 * GiB } },
+          usage: { pages: { used: 0, limit: 50_000 }, frames: { used: 0, limit: 12 }, data_items: { used: 0, limit: 100_000 }, stored_bytes: { used: 0, limit: GiB }, media_bytes: { used: 0, limit: 5 * GiB }, published_bytes: { used: 0, limit: 5 * GiB } },
         },
       );
       const legacy = await t.call("GET", `/api/usage?blog_id=${site}`, { token: admin.token });
@@ -149,9 +166,11 @@ describe("quotas (issue 16, point 6)", () => {
       }
     });
 
-    it("counts right after create, update, trash and delete for good", async () => {
+    it("counts right after create, update, trash and delete for good: the live content, its revisions and the trash", async () => {
       const site = await newSite();
       const S = `/api/site/${site}`;
+      const expect = async (counts: { pages: number; frames: number; data_items: number }, live: number) =>
+        assert.deepEqual(await used(site), { ...counts, stored_bytes: live + (await history(site)), media_bytes: 0, published_bytes: await kept(site) });
       const html = "<main>héllo</main>";
       assert.equal((await t.call("POST", `${S}/frames`, { body: { slug: "f", html } })).status, 201);
       const created = await t.call("POST", `${S}/pages`, { body: { title: "Über", content: "abc", fields: { a: 1 }, frame: "f" } });
@@ -160,7 +179,9 @@ describe("quotas (issue 16, point 6)", () => {
       assert.equal((await t.call("PUT", `${S}/data/team`, { body: { items: [{ n: "Ann" }, { n: "Bo" }] } })).status, 201);
       const items = JSON.stringify([{ n: "Ann" }, { n: "Bo" }]);
       let bytes = utf8(html) + pageWeight("Über", "abc", { a: 1 }) + utf8(items);
-      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 2, stored_bytes: bytes, media_bytes: 0 });
+      await expect({ pages: 1, frames: 1, data_items: 2 }, bytes);
+      assert.ok((await history(site)) > bytes, "each object's first revision holds its state again");
+      assert.ok((await kept(site)) > 0, "the page's static copy and the frame's bake count in published_bytes");
 
       // Update: counted as the write leaves it.
       assert.equal((await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "abcdef", fields: { b: "ü" } } })).status, 200);
@@ -171,17 +192,23 @@ describe("quotas (issue 16, point 6)", () => {
       const items2 = JSON.stringify([{ n: "Ann" }, { n: "Bo" }, { n: "Cy" }]);
       assert.equal((await t.call("PUT", `${S}/data/team`, { body: { items: JSON.parse(items2) } })).status, 200);
       bytes += utf8(items2) - utf8(items);
-      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 3, stored_bytes: bytes, media_bytes: 0 });
+      await expect({ pages: 1, frames: 1, data_items: 3 }, bytes);
 
-      // Trash keeps the page's place; deleting it for good frees it.
+      // Trash keeps the page's place; deleting it for good frees its place and live bytes, not its history.
       assert.equal((await t.call("DELETE", `${S}/pages/${id}`)).status, 200);
-      assert.deepEqual(await used(site), { pages: 1, frames: 1, data_items: 3, stored_bytes: bytes, media_bytes: 0 });
+      await expect({ pages: 1, frames: 1, data_items: 3 }, bytes);
       assert.equal((await t.call("DELETE", `${S}/pages/${id}?force=true`)).status, 200);
       bytes -= pageWeight("Über", "abcdef", { a: 1, b: "ü" });
+      assert.equal(bytes, utf8(items2) + utf8(html2));
       assert.equal((await t.call("DELETE", `${S}/frames/f`)).status, 200);
       assert.equal((await t.call("DELETE", `${S}/data/team`)).status, 200);
-      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0, media_bytes: 0 });
-      assert.equal(bytes, utf8(items2) + utf8(html2));
+      await expect({ pages: 0, frames: 0, data_items: 0 }, 0);
+      assert.ok((await used(site)).stored_bytes > 0, "the trash still counts");
+      // Purged from the trash, nothing is left.
+      for (const item of (await t.call("GET", `${S}/trash`)).body.items as Array<{ kind: string; id: string }>) {
+        assert.equal((await t.call("DELETE", `${S}/trash/${item.kind}/${item.id}`)).status, 200);
+      }
+      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0, media_bytes: 0, published_bytes: 0 });
     });
   });
 
@@ -208,7 +235,7 @@ describe("quotas (issue 16, point 6)", () => {
       const S = `/api/site/${site}`;
       await setQuotas(site, { pages: 2 });
       const r = await t.call("POST", `${S}/pages`, { body: { title: "Leaf", url: "/a/b/leaf", create_missing_parents: true } });
-      refused(r, 409, "pages", 2, 2);
+      refused(r, 409, "pages", 2, 0);
       assert.equal((await t.call("GET", `${S}/pages?status=any`)).body.total, 0, "the stubs /a and /a/b were not kept");
       assert.equal((await used(site)).pages, 0);
       await setQuotas(site, { pages: 3 });
@@ -270,7 +297,7 @@ describe("quotas (issue 16, point 6)", () => {
       const page = await t.call("POST", `${S}/pages`, { body: { title: "T", content: "c" } });
       assert.equal((await t.call("PUT", `${S}/data/d`, { body: { items: [{ a: 1 }] } })).status, 201);
       const before = (await used(site)).stored_bytes;
-      assert.equal(before, utf8("<p>12345</p>") + pageWeight("T", "c") + utf8('[{"a":1}]'));
+      assert.equal(before, utf8("<p>12345</p>") + pageWeight("T", "c") + utf8('[{"a":1}]') + (await history(site)));
       await setQuotas(site, { stored_bytes: before + 3 });
 
       const frame = await t.call("POST", `${S}/frames`, { body: { slug: "g", html: "<p>x</p>" } });
@@ -292,9 +319,19 @@ describe("quotas (issue 16, point 6)", () => {
       const newPage = await t.call("POST", `${S}/pages`, { body: { title: "Longer title" } });
       refused(newPage, 413, "stored_bytes", before + 3, before);
       assert.equal((await used(site)).stored_bytes, before);
-      // 3 bytes more fit exactly.
-      assert.equal((await t.call("PATCH", `${S}/pages/${page.body.page.id}`, { body: { content: "cdef" } })).status, 200);
-      assert.deepEqual(await usage(site).then((u) => u.stored_bytes), { used: before + 3, limit: before + 3 });
+      // A write fits exactly when the quota leaves room for it and its revision: measured on the
+      // write and its undo, then the same write (the same revision) once more.
+      const id = page.body.page.id;
+      await setQuotas(site, { stored_bytes: null });
+      assert.equal((await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "cdef" } })).status, 200);
+      const grown = (await used(site)).stored_bytes - before;
+      assert.equal((await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "c" } })).status, 200);
+      const now = (await used(site)).stored_bytes;
+      await setQuotas(site, { stored_bytes: now + grown - 1 });
+      refused(await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "cdef" } }), 413, "stored_bytes", now + grown - 1, now);
+      await setQuotas(site, { stored_bytes: now + grown });
+      assert.equal((await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "cdef" } })).status, 200);
+      assert.deepEqual(await usage(site).then((u) => u.stored_bytes), { used: now + grown, limit: now + grown });
     });
 
     it("stored_bytes: renaming a frame to a longer slug grows the frames that name it, and is refused when that does not fit", async () => {
@@ -309,25 +346,28 @@ describe("quotas (issue 16, point 6)", () => {
       refused(r, 413, "stored_bytes", before, before);
       assert.equal((await t.call("GET", `${S}/frames/nav`)).status, 200, "not renamed");
       assert.equal((await t.call("GET", `${S}/frames/page`)).body.frame.html, outer);
+      // A shorter slug frees 2 bytes of the markup naming it; both frames keep a new revision.
+      await setQuotas(site, { stored_bytes: null });
+      const revised = await history(site);
       const shorter = await t.call("PATCH", `${S}/frames/nav`, { body: { slug: "n" } });
       assert.equal(shorter.status, 200, shorter.text);
-      assert.equal((await used(site)).stored_bytes, before - 2);
+      assert.equal((await used(site)).stored_bytes, before - 2 + (await history(site)) - revised);
     });
   });
 
   describe("a write that raises no use is never refused, even over a lowered quota", () => {
-    it("updates, no-larger replacements, trash and deletes go through at quota 0", async () => {
+    it("updates, replacements, trash and deletes add no page, frame or data item: they go through at those quotas 0", async () => {
       const site = await newSite();
       const S = `/api/site/${site}`;
       assert.equal((await t.call("POST", `${S}/frames`, { body: { slug: "f", html: "<p>long markup</p>" } })).status, 201);
       const page = await t.call("POST", `${S}/pages`, { body: { title: "Title", content: "content", frame: "f" } });
       const id = page.body.page.id;
       assert.equal((await t.call("PUT", `${S}/data/d`, { body: { items: [{ a: 1 }, { a: 2 }, { a: 3 }] } })).status, 201);
-      const quotas = await setQuotas(site, { pages: 0, frames: 0, data_items: 0, stored_bytes: 0 });
-      assert.deepEqual(quotas, { ...DEFAULTS, pages: 0, frames: 0, data_items: 0, stored_bytes: 0 });
+      const quotas = await setQuotas(site, { pages: 0, frames: 0, data_items: 0 });
+      assert.deepEqual(quotas, { ...DEFAULTS, pages: 0, frames: 0, data_items: 0 });
 
       const u = await usage(site);
-      assert.ok(u.pages.used > u.pages.limit && u.stored_bytes.used > u.stored_bytes.limit, "the site is over every quota");
+      assert.ok(u.pages.used > u.pages.limit && u.frames.used > u.frames.limit, "the site is over those quotas");
       const writes: Array<[string, string, Record<string, unknown>]> = [
         ["PATCH", `${S}/pages/${id}`, { title: "Tithe", status: "draft" }],
         ["PATCH", `${S}/pages/${id}`, { content: "short" }],
@@ -346,9 +386,31 @@ describe("quotas (issue 16, point 6)", () => {
       assert.equal((await t.call("DELETE", `${S}/pages/${id}?force=true`)).status, 200, "delete for good");
       assert.equal((await t.call("DELETE", `${S}/frames/g`)).status, 200);
       assert.equal((await t.call("DELETE", `${S}/data/d`)).status, 200);
-      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0, media_bytes: 0 });
+      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: await history(site), media_bytes: 0, published_bytes: 0 });
       // And at 0, nothing new fits.
       refused(await t.call("POST", `${S}/pages`, { body: { title: "New" } }), 409, "pages", 0, 0);
+    });
+
+    it("stored_bytes at 0: a rewrite that stores nothing new, a delete and a purge go through; a write that keeps a new revision does not", async () => {
+      const site = await newSite();
+      const S = `/api/site/${site}`;
+      const made = await t.call("POST", `${S}/frames`, { body: { slug: "f", html: "<p>long markup</p>" } });
+      const page = await t.call("POST", `${S}/pages`, { body: { title: "Title", content: "content" } });
+      assert.equal((await t.call("PUT", `${S}/data/d`, { body: { items: [{ a: 1 }, { a: 2 }] } })).status, 201);
+      await setQuotas(site, { stored_bytes: 0 });
+      const over = (await used(site)).stored_bytes;
+
+      assert.equal((await t.call("PUT", `${S}/frames/f`, { body: { html: "<p>long markup</p>" } })).status, 200, "the same markup again: no revision");
+      refused(await t.call("PUT", `${S}/frames/f`, { body: { html: "<p>short</p>" } }), 413, "stored_bytes", 0, over);
+      refused(await t.call("PATCH", `${S}/pages/${page.body.page.id}`, { body: { status: "draft" } }), 413, "stored_bytes", 0, over);
+      assert.equal((await used(site)).stored_bytes, over);
+
+      for (const path of [`/pages/${page.body.page.id}?force=true`, "/frames/f", "/data/d"]) {
+        assert.equal((await t.call("DELETE", `${S}${path}`)).status, 200, path);
+      }
+      assert.ok((await used(site)).stored_bytes < over, "each delete freed more than its trash entry adds");
+      assert.equal((await t.call("DELETE", `${S}/trash/frames/${made.body.frame.id}`)).status, 200);
+      assert.equal((await used(site)).stored_bytes, await history(site));
     });
 
     it("after a quota is lowered under the use, the site may still shrink, and grows again only once back under it", async () => {

@@ -296,12 +296,17 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     await put(id, "a", { css: "a{color:green}" });
     await t.call("DELETE", at(id, "/styles/b"));
     assert.deepEqual(await usageOf(t.store.db, id), await recountUsage(t.store.db, id));
-    assert.equal((await usageOf(t.store.db, id)).stored_bytes, Buffer.byteLength("a{color:green}"));
-    assert.equal((await t.call("PATCH", `/api/sites/${id}/quotas`, { body: { stored_bytes: 20 } })).status, 200);
+    // The live stylesheet, and (issue 29) each revision and trash entry of the site's stylesheets.
+    const revisions = await t.store.db.selectFrom("revisions").select(["content", "fields_json", "summary_json"]).where("site_id", "=", id).execute();
+    const trash = await t.store.db.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", id).execute();
+    const history = [...revisions.flatMap((r) => [r.content, r.fields_json, r.summary_json]), ...trash.flatMap((r) => [r.slug, r.extra_json])].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    const used = (await usageOf(t.store.db, id)).stored_bytes;
+    assert.equal(used, Buffer.byteLength("a{color:green}") + history);
+    assert.equal((await t.call("PATCH", `/api/sites/${id}/quotas`, { body: { stored_bytes: used + 20 } })).status, 200);
     const over = await put(id, "c", { css: "c{color:red}" });
     assert.deepEqual([over.status, over.body.error, over.body.quota], [413, "quota_exceeded", "stored_bytes"]);
     assert.equal((await get(id, "/styles/c")).status, 404);
-    assert.equal((await put(id, "a", { css: "a{color:blue}" })).status, 200, "a replacement counts what it adds");
+    assert.equal((await put(id, "a", { css: "a{color:green}" })).status, 200, "the same stylesheet again stores nothing: accepted at the quota");
   });
 
   it("url(media:<ref>) of a file of the site becomes its address; a ref naming no file of the site is invalid_css at the url", async () => {
