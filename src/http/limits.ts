@@ -12,11 +12,11 @@ import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";
 import RateLimiterPostgres from "rate-limiter-flexible/lib/RateLimiterPostgres.js";
 import RateLimiterRes from "rate-limiter-flexible/lib/RateLimiterRes.js";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
+import { hash } from "node:crypto";
 import type pg from "pg";
 import type { Config } from "../config.ts";
 import type { Store } from "../store/database.ts";
 import { RATE_LIMITS_TABLE } from "../store/migrations/0030_rate_limits.ts";
-import { hashToken } from "../tokens.ts";
 import { addressGroup } from "./address-group.ts";
 
 export interface RequestAllowance {
@@ -75,7 +75,7 @@ export const LOGIN_WINDOW_SECONDS = 15 * 60;
  * is counted alike, a login that exists or not, so a refusal tells nothing of which exist.
  */
 function loginKey(login: string): string {
-  return hashToken(login).slice(0, 32);
+  return hash("sha256", login, "hex").slice(0, 32);
 }
 
 function seconds(ms: number): number {
