@@ -116,6 +116,7 @@ const NOT_REVISED: Record<string, string> = {
   previewPage: "writes nothing (rolled back)",
   createPreviewLink: "a link, not content",
   deletePreviewLink: "a link, not content",
+  purgeTrashItem: "deletes a trashed object's history for good: there is nothing left to revise (issue 29)",
   putSiteUser: "roles, not content",
   deleteSiteUser: "roles, not content",
 };
