@@ -9,6 +9,8 @@ import { fail, preFail } from "./http/errors.ts";
 import { apiGuard } from "./http/guard.ts";
 import { checkQueryParameters } from "./http/query-parameters.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
+import { answerUnrouted, isServicePath, refuseBodyWhereNoneTaken, refuseUnroutedBody } from "./http/bodies.ts";
+import { extendForUpload, limitConnections, watchBody } from "./http/connections.ts";
 import { openApiOptions, SERVICE_DESC_LINK } from "./http/openapi.ts";
 import { schemaValidator } from "./http/validation.ts";
 import { nulPath } from "./http/nul.ts";
@@ -21,7 +23,7 @@ import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
-import { answerFromMemory, publicRoutes } from "./public/routes.ts";
+import { answerFromMemory, publicRoutes, withinPublicLimit } from "./public/routes.ts";
 import { mediaRoutes } from "./public/media-routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
@@ -90,20 +92,31 @@ function parseJsonBody(_request: unknown, body: string, done: (error: Error | nu
   done(null, value);
 }
 
+/** The routes that take a media upload, which may take SVC_UPLOAD_TIMEOUT_MS to arrive. */
+function isUploadRoute(method: string, url: string | undefined): boolean {
+  if (url === undefined) return false;
+  return (method === "POST" && url.endsWith("/media")) || (method === "PUT" && url.endsWith("/media/:ref"));
+}
+
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Once shutdown begins, answers close their connection, so a request that was in flight
   // finishes and its keep-alive socket does not hold the process open.
   let closing = false;
   // Public pages held in memory are answered before Fastify routes the request (public/routes.ts);
-  // the server is otherwise set up as Fastify sets up its own (keep-alive 72 s, no timeouts).
+  // the server is otherwise set up as Fastify sets up its own (keep-alive 72 s), with the limits
+  // on slow and greedy clients of http/connections.ts.
   let fromMemory: ReturnType<typeof answerFromMemory> | null = null;
+  const connections = deps.config.connections;
   const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: FastifyServerOptions) => {
-    const server = createServer((req, res) => {
+    // Node checks the headers' deadline on this interval (30 s by default, too coarse for 20 s).
+    const connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(connections.headersTimeoutMs / 4)));
+    const server = createServer({ connectionsCheckingInterval }, (req, res) => {
+      watchBody(req, res, connections);
       if (fromMemory === null || !fromMemory(req, res)) handler(req, res);
     });
     server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
-    server.requestTimeout = opts.requestTimeout ?? 0;
     server.setTimeout(opts.connectionTimeout ?? 0);
+    limitConnections(server, connections);
     if ((opts.maxRequestsPerSocket ?? 0) > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket!;
     return server;
   };
@@ -152,6 +165,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.decorateRequest("caller", null);
   // One hook for every request (each hook is a step of Fastify's pipeline on every call).
   const guard = apiGuard(deps.store.db, deps.limits);
+  const publicGate = { db: deps.store.db, limits: deps.limits };
   const resolveSite = siteScope(deps.store.db);
   app.addHook("onRequest", async (request, reply) => {
     reply.header("X-Request-Id", request.id);
@@ -163,7 +177,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       const config = request.routeOptions.config;
       await guard(request, reply, config);
       await resolveSite(request, reply, config);
+    } else if (request.method !== "GET" && request.method !== "HEAD" && !isServicePath(request.url)) {
+      // The public site's GET and HEAD are counted by their routes; every other method here.
+      if (!(await withinPublicLimit(publicGate, request, reply))) return reply;
     }
+    if (refuseUnroutedBody(routes, request, reply)) return reply;
+    if (isUploadRoute(request.method, request.routeOptions.url)) extendForUpload(request.raw, reply.raw, connections);
   });
 
   app.addHook("preClose", async () => {
@@ -176,17 +195,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   // Query parameters a route does not know: refused on writes, warned on reads (issue 22).
   app.addHook("onRoute", checkQueryParameters);
+  // After the query parameters' check: a body a route does not take is refused unread (issue 29).
+  app.addHook("onRoute", refuseBodyWhereNoneTaken);
 
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split("?")[0];
-    const allowed = routes.methodsFor(path);
-    if (allowed.length > 0) {
-      reply.header("Allow", allowed.join(", "));
-      return sendError(reply, fail("method_not_allowed", { allowed }));
-    }
-    return sendError(reply, fail("route_not_found"));
-  });
+  app.setNotFoundHandler((request, reply) => answerUnrouted(routes, request, reply));
 
   app.get("/healthz", { schema: { hide: true } }, async (_request, reply) => {
     if (!(await deps.store.ping())) return sendError(reply, fail("database_unavailable"));
@@ -198,7 +211,6 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   setCssTimeLimit(deps.config.cssTimeLimitMs);
   const ctx = serviceContext(deps);
   networkRoutes(app, ctx, deps.limits);
-  const publicGate = { db: deps.store.db, limits: deps.limits };
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(app, deps.publicSite, publicGate, deps.blobs);
   publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));

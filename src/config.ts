@@ -33,6 +33,8 @@ export interface Config {
   /** The origin API clients reach this service at, for the OpenAPI document's `servers`
    * (SVC_API_URL; default `http://HOST:PORT`, a wildcard HOST read as the loopback address). */
   apiUrl: string;
+  /** Time limits on receiving a request and the cap on connections per client address. */
+  connections: ConnectionLimits;
   /** Revisions kept per object (SVC_REVISIONS_KEEP); older ones are pruned in the background. */
   revisionsKeep: number;
   /** Days a deleted object stays in the trash with its history (SVC_TRASH_DAYS). */
@@ -43,6 +45,21 @@ export interface Config {
 
 /** SVC_CSS_TIME_LIMIT_MS when unset: lightningcss parses and bundles a real stylesheet in milliseconds. */
 export const DEFAULT_CSS_TIME_LIMIT_MS = 2000;
+
+/** Slow and greedy clients (issue 29; src/http/connections.ts, docs/security.md "Slow clients"). */
+export interface ConnectionLimits {
+  /** Headers must arrive within this (SVC_HEADERS_TIMEOUT_MS, default 20 s). */
+  headersTimeoutMs: number;
+  /** A whole request within this of its start (SVC_REQUEST_TIMEOUT_MS, default 120 s). */
+  requestTimeoutMs: number;
+  /** A media upload within this (SVC_UPLOAD_TIMEOUT_MS, default 600 s). */
+  uploadTimeoutMs: number;
+  /** A body idle between two reads this long is cut (SVC_BODY_IDLE_TIMEOUT_MS, default 30 s). */
+  bodyIdleTimeoutMs: number;
+  /** Open connections per client address, IPv6 by /64 (SVC_MAX_CONNECTIONS_PER_ADDRESS, default 64;
+   * 0 when SVC_TRUST_PROXY is on, where every connection is the proxy's); 0: no cap. */
+  maxPerAddress: number;
+}
 
 export interface DbOptions {
   poolMax: number;
@@ -128,6 +145,21 @@ export function isHostname(value: string): boolean {
   return value.length <= 253 && HOSTNAME.test(value);
 }
 
+function connectionLimits(env: Env, behindProxy: boolean): ConnectionLimits {
+  const headersTimeoutMs = integer(env, "SVC_HEADERS_TIMEOUT_MS", 20_000, 100, 3_600_000);
+  const requestTimeoutMs = integer(env, "SVC_REQUEST_TIMEOUT_MS", 120_000, 100, 86_400_000);
+  if (requestTimeoutMs <= headersTimeoutMs) throw new ConfigError("SVC_REQUEST_TIMEOUT_MS", `must be longer than SVC_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    uploadTimeoutMs: integer(env, "SVC_UPLOAD_TIMEOUT_MS", 600_000, 100, 86_400_000),
+    bodyIdleTimeoutMs: integer(env, "SVC_BODY_IDLE_TIMEOUT_MS", 30_000, 100, 3_600_000),
+    // Behind a trusted proxy every connection comes from the proxy: the cap per client is the
+    // proxy's to keep (nginx limit_conn, docs/deploy.md), unless set here on purpose.
+    maxPerAddress: integer(env, "SVC_MAX_CONNECTIONS_PER_ADDRESS", behindProxy ? 0 : 64, 0, 1_000_000),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST?.trim() || "127.0.0.1";
   const listenPort = integer(env, "PORT", 8080, 0, 65535);
@@ -168,6 +200,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerLogin: integer(env, "SVC_AUTH_FAILURES_PER_LOGIN", 20, 1, 10_000_000),
     publicRateLimitPerMin: integer(env, "SVC_PUBLIC_RATE_LIMIT_PER_MIN", 600, 1, 10_000_000),
     trustProxy: flag(env, "SVC_TRUST_PROXY", false),
+    connections: connectionLimits(env, flag(env, "SVC_TRUST_PROXY", false)),
     db: {
       poolMax: integer(env, "SVC_DB_POOL_MAX", 10, 1, 1000),
       statementTimeoutMs: integer(env, "SVC_DB_STATEMENT_TIMEOUT_MS", 15_000, 0, 3_600_000),
