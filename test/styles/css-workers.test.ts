@@ -5,6 +5,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { getPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { ServiceError } from "../../src/errors.ts";
@@ -57,6 +58,13 @@ describe("stylesheet work in worker processes", () => {
     assert.deepEqual(error.details, { line: 1, column: 1, reason: "too_complex", time_limit_ms: 300 });
     await eventually(() => idle.filter((pid) => workers().includes(pid)).length === idle.length - 1, "the process that ran the job was ended");
     assert.deepEqual((await parseStylesheet("@import 'next';", new CssBudget(11))).imports.map((spot) => spot.name), ["next"]);
+  });
+
+  it("a worker process runs below the service's priority (nice 10), so a busy machine gives the service's thread the CPU first", async () => {
+    await parseStylesheet("a { color: red }", new CssBudget(11));
+    const running = workers();
+    assert.ok(running.length > 0);
+    for (const pid of running) assert.equal(getPriority(pid), 10, `process ${pid}`);
   });
 
   it("one budget serves a write's jobs: once spent, its next job is refused too_complex without running, and a new budget runs", async () => {
