@@ -97,6 +97,20 @@ describe("revisions and the trash count against stored_bytes (issue 29, point 6)
     await site.agrees();
   });
 
+  it("a write is judged whole: over a lowered quota, a rewrite that frees more markup than its revision adds goes through; one that frees less is refused", async () => {
+    const site = await newSite();
+    assert.equal((await site.call("POST", "/frames", { slug: "f", html: markup(1, 3000) })).status, 201);
+    await site.quota(0);
+    const over = (await site.used()).used;
+    const shrink = await site.call("PUT", "/frames/f", { html: markup(2, 300) });
+    assert.equal(shrink.status, 200, shrink.text);
+    const after = (await site.used()).used;
+    assert.ok(after < over, `2,700 bytes of markup freed, one revision of about 400 added: ${over} → ${after}`);
+    refused(await site.call("PUT", "/frames/f", { html: markup(3, 290) }), 0);
+    assert.equal((await site.used()).used, after);
+    await site.agrees();
+  });
+
   it("a deleted object stays counted while it is in the trash; purging it (DELETE /trash/{kind}/{id}) frees every byte it held", async () => {
     const site = await newSite();
     const made = await site.call("POST", "/frames", { slug: "f", html: markup(1) });
