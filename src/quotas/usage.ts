@@ -100,13 +100,13 @@ interface Refusal {
   after: number;
 }
 
+/** requireRoom: checked, room reclaimed; takeRoom: checked only; chargeRoom: moved whatever the limits. */
+type How = "require" | "take" | "charge";
+
 /**
  * Moves the counters by `delta` unless a use it raises would pass its limit (and where the
  * transaction found it) once everything that may be reclaimed is; answers that use, nothing moved.
  */
-/** requireRoom: checked, room reclaimed; takeRoom: checked only; chargeRoom: moved whatever the limits. */
-type How = "require" | "take" | "charge";
-
 async function move(trx: Db, siteId: number, delta: UsageDelta, how: How): Promise<Refusal | null> {
   const moves = QUOTA_KEYS.filter((key) => (delta[key] ?? 0) !== 0);
   if (moves.length === 0) return null;
