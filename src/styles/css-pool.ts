@@ -77,7 +77,7 @@ export class ProcessPool<J, A> {
   private readonly waiting = new Map<number, Array<Job<J, A>>>();
   /** Keys with a job in a worker. */
   private readonly running = new Set<number>();
-  /** The turn each key active (waiting or running) was last served at: the longest unserved goes next. */
+  /** The turn each key was last served at, while any job runs or waits: the longest unserved goes next. */
   private readonly served = new Map<number, number>();
   private turn = 0;
   private next = 1;
@@ -123,7 +123,7 @@ export class ProcessPool<J, A> {
     }
   }
 
-  /** Of the keys waiting with no job running, the one served longest ago (a key new or back from idle first). */
+  /** Of the keys waiting with no job running, the one served longest ago (a key never served first). */
   private nextKey(): number | undefined {
     let next: number | undefined;
     let oldest = Infinity;
@@ -182,10 +182,10 @@ export class ProcessPool<J, A> {
     const job = worker.job;
     worker.job = undefined;
     clearTimeout(worker.timer);
-    if (job) {
-      this.running.delete(job.key);
-      if (!this.waiting.has(job.key)) this.served.delete(job.key);
-    }
+    if (job) this.running.delete(job.key);
+    // A key keeps its turn between its jobs (a write's parse, then its bundles, one by one), or it
+    // would come back as new and go first every time; forgotten once nothing runs or waits.
+    if (this.running.size === 0 && this.waiting.size === 0) this.served.clear();
     settle();
     if (this.workers.has(worker)) {
       const idleMs = this.options.idleMs ?? 60_000;

@@ -100,6 +100,19 @@ describe("stylesheet work in worker processes", () => {
     }
   });
 
+  it("a site keeps its turn between its jobs: a job queued as its previous one ends waits for the sites served before it", async () => {
+    const pool = new ProcessPool<CssJob, CssAnswer>({ file: WORKER, size: 1 });
+    try {
+      const order: string[] = [];
+      const job = (site: number, label: string) => pool.run(site, { kind: "parse", css: `.${label}{}` }, 10_000).then(() => order.push(label));
+      // Site 1's second job comes as its first is answered, the way a write's bundle follows its parse.
+      await Promise.all([job(3, "c1"), job(3, "c2"), job(1, "a1").then(() => job(1, "a2")), job(2, "b1")]);
+      assert.deepEqual(order, ["c1", "a1", "b1", "c2", "a2"]);
+    } finally {
+      pool.close();
+    }
+  });
+
   it("a worker process that dies fails only the job it ran, as 502 internal_unavailable; the site's next job runs in a new process", async () => {
     setCssTimeLimit(60_000);
     // Idle processes that die are only forgotten.
