@@ -1,6 +1,7 @@
 // Environment → typed configuration, validated once at start (CONTRACT §1).
 // A bad value is reported as one line naming the variable; server.ts prints it and exits.
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { isWellFormedToken } from "./tokens.ts";
 
@@ -35,6 +36,8 @@ export interface Config {
   apiUrl: string;
   /** Time limits on receiving a request and the cap on connections per client address. */
   connections: ConnectionLimits;
+  /** Render worker threads (SVC_RENDER_WORKERS; default cores − 1, at least 1): publish/render-pool.ts. */
+  renderWorkers: number;
   /** Revisions kept per object (SVC_REVISIONS_KEEP); older ones are pruned in the background. */
   revisionsKeep: number;
   /** Days a deleted object stays in the trash with its history (SVC_TRASH_DAYS). */
@@ -201,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicRateLimitPerMin: integer(env, "SVC_PUBLIC_RATE_LIMIT_PER_MIN", 600, 1, 10_000_000),
     trustProxy: flag(env, "SVC_TRUST_PROXY", false),
     connections: connectionLimits(env, flag(env, "SVC_TRUST_PROXY", false)),
+    renderWorkers: integer(env, "SVC_RENDER_WORKERS", Math.max(1, availableParallelism() - 1), 1, 256),
     db: {
       poolMax: integer(env, "SVC_DB_POOL_MAX", 10, 1, 1000),
       statementTimeoutMs: integer(env, "SVC_DB_STATEMENT_TIMEOUT_MS", 15_000, 0, 3_600_000),

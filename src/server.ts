@@ -44,7 +44,7 @@ async function main(): Promise<void> {
 
   const limits = limitsFor(store, config);
   const invalidation = await startInvalidation(store);
-  const publishing = createPublishing(store.db, systemClock, config.port, { invalidation });
+  const publishing = createPublishing(store.db, systemClock, config.port, { invalidation, renderWorkers: config.renderWorkers });
   const blobs = await openBlobStore(config);
   const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
   invalidation.useLog?.(app.log);

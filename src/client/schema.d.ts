@@ -3648,7 +3648,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description optional: bake false withdraws the pages instead of rebaking their embedders; dry_run as ?dry_run=1 */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    bake?: boolean | null;
+                    dry_run?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -7088,7 +7098,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description optional: the selectors may come in the body instead of the query */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    lang?: string | null;
+                    theme?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -7452,7 +7472,18 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description optional: location, lang and theme may come in the body instead of the query */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    location?: string;
+                    lang?: string | null;
+                    theme?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {
@@ -8006,7 +8037,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description optional: the selectors may come in the body instead of the query */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    lang?: string | null;
+                    theme?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
         responses: {
             /** @description Default Response */
             200: {

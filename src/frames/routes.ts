@@ -104,6 +104,9 @@ function gone(_request: FastifyRequest, _reply: FastifyReply): never {
   throw fail("gone", {}, "Frame defaults were removed: a page names its frame itself.");
 }
 
+/** Answered before any body is read (a removed call is gone whatever it is sent: app.ts reads no body it would not use). */
+const removed = { onRequest: async (request: FastifyRequest, reply: FastifyReply) => gone(request, reply), handler: gone };
+
 export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   const tags = ["frames"];
 
@@ -155,9 +158,9 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
   // HEAD comes with GET; OPTIONS too, so that literally every method answers 410. Removed calls
   // are left out of the OpenAPI description (hide), which lists what a client may call.
   for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const) {
-    scope.route({ method, url: "/frames/defaults", schema: { hide: true, tags, summary: "Removed: answers 410 gone", response: { 410: commonErrors["4XX"] } }, handler: gone });
+    scope.route({ method, url: "/frames/defaults", schema: { hide: true, tags, summary: "Removed: answers 410 gone", response: { 410: commonErrors["4XX"] } }, ...removed });
   }
-  scope.post("/frames/:ref/default", { schema: { hide: true, tags, summary: "Removed: answers 410 gone", params: RefParams, response: { 410: commonErrors["4XX"] } } }, gone);
+  scope.route({ method: "POST", url: "/frames/:ref/default", schema: { hide: true, tags, summary: "Removed: answers 410 gone", params: RefParams, response: { 410: commonErrors["4XX"] } }, ...removed });
 
   scope.get("/frames/:ref", {
     schema: {

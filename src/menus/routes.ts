@@ -144,6 +144,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Delete a menu with its items; frees its locations in every theme and language map; it goes to the trash (GET /trash) with its history. ?dry_run=1: the same answer, nothing deleted",
       params: MenuRef,
       querystring: Obj({ ...Selectors.properties, ...DryRunQuery }),
+      body: Obj({ lang: OptStr, theme: OptStr }, "optional: the selectors may come in the body instead of the query"),
       response: { 200: Success({ site_id: Int, deleted: MenuBrief, removed_items: Int, freed_locations: Freed, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await deleteMenu(ctx, request.site, param(request, "ref"), body(request), query(request), dryRunOf(request))));
@@ -177,6 +178,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Take the menu off a location (per language and theme); not in the spec, which has no other way. ?dry_run=1: the same answer, nothing freed",
       params: MenuRef,
       querystring: Obj({ location: Opt(Str), lang: Opt(Str), theme: Opt(Str), ...DryRunQuery }),
+      body: Obj({ location: Opt(Str), lang: OptStr, theme: OptStr }, "optional: location, lang and theme may come in the body instead of the query"),
       response: { 200: Success({ site_id: Int, menu: MenuBrief, freed_locations: Freed, assigned: Assigned, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await deleteLocation(ctx, request.site, param(request, "ref"), body(request), query(request), dryRunOf(request))));
@@ -233,6 +235,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       summary: "Delete an item with its branch. ?dry_run=1: the same answer, nothing deleted",
       params: ItemParams,
       querystring: Obj({ ...Selectors.properties, ...DryRunQuery }),
+      body: Obj({ lang: OptStr, theme: OptStr }, "optional: the selectors may come in the body instead of the query"),
       response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), removed: Type.Array(Int), total: Int, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => answer(await deleteItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request), dryRunOf(request))));

@@ -59,6 +59,7 @@ export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
       params: RefParams,
       headers: IfMatch,
       querystring: Obj(DryRunQuery),
+      body: Obj({ bake: Nullable(Type.Boolean()), dry_run: Nullable(Type.Boolean()) }, "optional: bake false withdraws the pages instead of rebaking their embedders; dry_run as ?dry_run=1"),
       response: {
         200: Success({
           site_id: Type.Integer(),

@@ -1,5 +1,6 @@
 // The public site's answers that are not a page's own output: the plain 404, redirects (another
-// spelling of an address, a redirect record, the home page's own path), a malformed address.
+// spelling of an address, a redirect record, the home page's own path), a malformed address, a
+// page that cannot be rendered now.
 // A Location is always relative to the site or an absolute URL a redirect record names, never
 // built from the request's Host.
 import type { CachedAnswer } from "../publish/page-cache.ts";
@@ -56,4 +57,20 @@ export function cachedRedirect(to: string, status: number): { answer: CachedAnsw
 /** The request's query string carried over to a redirect whose target has none of its own. */
 export function withQuery(location: string, query: string): string {
   return query === "" || query === "?" || location.includes("?") ? location : location + headerSafe(query);
+}
+
+/** How long a page whose render failed or passed a budget answers 503 before it is tried again. */
+export const UNAVAILABLE_SECONDS = 10;
+
+const UNAVAILABLE_BODY = "<!DOCTYPE html>\n<title>Temporarily unavailable</title><h1>Temporarily unavailable</h1>\n";
+
+/** A page that cannot be rendered now (its renderer did not answer, or it passed a render budget). */
+export function unavailable(retryAfterSeconds = UNAVAILABLE_SECONDS): PublicAnswer {
+  return { status: 503, headers: { "content-type": HTML, "retry-after": String(retryAfterSeconds), "cache-control": "no-store" }, body: UNAVAILABLE_BODY };
+}
+
+/** The same, as the page cache keeps it for UNAVAILABLE_SECONDS (a short negative cache). */
+export function cachedUnavailable(): { answer: CachedAnswer; body: Buffer } {
+  const { status, headers, body } = unavailable();
+  return { answer: { status, headers }, body: Buffer.from(body as string, "utf8") };
 }

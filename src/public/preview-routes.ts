@@ -1,7 +1,8 @@
 // Preview links on a site's domain: GET (and HEAD) /_preview/<token> (issue 22; docs/preview.md).
 //
 // A live link for this host's site shows its page as it currently stands, draft or published:
-// rendered on request from what is stored, never cached and never a static copy, with
+// rendered on request from what is stored, never a static copy, kept a few seconds at most and
+// dropped at the site's next publish (preview-answers.ts), with
 // `X-Robots-Tag: noindex`, `Cache-Control: private, no-store` and `Referrer-Policy: no-referrer`
 // (the token must not leave in a Referer). Anything else — a malformed, changed, expired or revoked
 // token, one of another site, a page since trashed or taken off its frame — gets exactly what the
@@ -21,7 +22,8 @@ import type { ServiceContext } from "../publish/contract.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
 import { hostOf } from "../site/addresses.ts";
 import { languageState } from "../site/languages.ts";
-import { HTML } from "./answers.ts";
+import { HTML, unavailable } from "./answers.ts";
+import { PreviewAnswers } from "./preview-answers.ts";
 import type { PublicSite } from "./public-site.ts";
 import { pageAnswerer, withinPublicLimit, type PublicGate } from "./routes.ts";
 
@@ -30,6 +32,7 @@ const PRIVATE = { "x-robots-tag": "noindex", "cache-control": "private, no-store
 
 export function previewLinkRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, ctx: ServiceContext): void {
   const answerPage = pageAnswerer(site, gate);
+  const kept = new PreviewAnswers(site.cache);
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
@@ -42,15 +45,15 @@ export function previewLinkRoutes(app: FastifyInstance, site: PublicSite, gate: 
     const page = pageId === null ? undefined : await pageById(gate.db, served!.id, pageId);
     if (!served || !page || page.status === "trash" || !ctx.publisher.renderPage) return answerPage(request, reply);
     const langs = await languageState(gate.db, served.id);
-    let html: string | null;
-    try {
-      html = await ctx.publisher.renderPage(served.id, page, page.lang === "" ? langs.defaultLang : page.lang);
-    } catch (error) {
-      if (error instanceof ExecutorUnavailable || error instanceof OverBudget) {
-        return reply.code(503).header("retry-after", "5").type(HTML).send("<!DOCTYPE html>\n<title>Temporarily unavailable</title><h1>Temporarily unavailable</h1>\n");
-      }
-      throw error;
+    const lang = page.lang === "" ? langs.defaultLang : page.lang;
+    const renderPage = ctx.publisher.renderPage.bind(ctx.publisher);
+    const output = await kept.answer(served.id, page.id, lang, () => renderPage(served.id, page, lang));
+    if ("failed" in output) {
+      if (!(output.failed instanceof ExecutorUnavailable || output.failed instanceof OverBudget)) throw output.failed;
+      const down = unavailable();
+      return reply.code(down.status).headers(down.headers).send(down.body);
     }
+    const html = output.html;
     if (html === null) return answerPage(request, reply);
     return reply.code(200).headers({ "content-type": HTML, "x-svc-printed": "on_request" }).send(html);
   }

@@ -21,7 +21,9 @@ import { resolvePublicPage } from "../pages/at-address.ts";
 import { isDatabaseUnavailable } from "../store/errors.ts";
 import { canonicalPath, canonicalPathEnd, pathEndOf } from "../site/addresses.ts";
 import { aliasRedirect } from "./alias-redirect.ts";
-import { cachedRedirect, HTML, MALFORMED, movedTo, notFoundPage, withQuery } from "./answers.ts";
+import { cachedRedirect, cachedUnavailable, HTML, MALFORMED, movedTo, notFoundPage, unavailable, UNAVAILABLE_SECONDS, withQuery } from "./answers.ts";
+import { OverBudget } from "../markup/index.ts";
+import { ExecutorUnavailable } from "../publish/executor.ts";
 import { redirectAt } from "../redirects/redirects.ts";
 import { notFoundKey, SITEMAP_PAGE_ID } from "../publish/page-cache.ts";
 import { ROBOTS_ADDRESS } from "../publish/engine.ts";
@@ -130,7 +132,17 @@ export class PublicSite {
     const resolved = await resolvePublicPage(this.db, site.id, address);
     if ("notFound" in resolved) return this.notFound(site, address, resolved.notFound, ticket);
     if ("home" in resolved) return this.keepRedirect(site.id, address, resolved.page.id, resolved.home, 301, ticket, query);
-    const output = await this.pageOutput(site.id, resolved.page, resolved.lang);
+    let output: Awaited<ReturnType<PublicSite["pageOutput"]>>;
+    try {
+      output = await this.pageOutput(site.id, resolved.page, resolved.lang);
+    } catch (error) {
+      if (!(error instanceof ExecutorUnavailable || error instanceof OverBudget)) throw error;
+      // Kept for a few seconds: every request for it meanwhile is answered from memory, so a page
+      // that fails to render is not rendered again and again (issue 29; docs/security.md).
+      const { answer, body } = cachedUnavailable();
+      this.cache.put({ siteId: site.id, address, pageId: resolved.page.id, body, printed: "on_request", answer, expires: Date.now() + UNAVAILABLE_SECONDS * 1000 }, ticket);
+      return unavailable();
+    }
     if (output === null) return this.notFound(site, address, "frame_deleted", ticket);
     const entry = this.cache.put({ siteId: site.id, address, pageId: resolved.page.id, body: output.body, printed: output.printed }, ticket);
     return this.send(entry, output.printed, ifNoneMatch);

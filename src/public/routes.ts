@@ -22,6 +22,7 @@ import { ExecutorUnavailable } from "../publish/executor.ts";
 import type { Db } from "../store/database.ts";
 import type { PublicAnswer, PublicSite } from "./public-site.ts";
 import { hostOf } from "../site/addresses.ts";
+import { unavailable } from "./answers.ts";
 import { administers, callerByToken } from "../site/callers.ts";
 
 /** What the public routes need besides the site: the limits, and the database to check a token. */
@@ -76,7 +77,8 @@ export function pageAnswerer(site: PublicSite, gate: PublicGate): (request: Fast
       // A render that does not answer, or one past its budgets (a write checks its bakes first,
       // so only a page rendering on request with data changed since can): no page, no 500.
       if (error instanceof ExecutorUnavailable || error instanceof OverBudget) {
-        return reply.code(503).header("retry-after", "5").type("text/html; charset=utf-8").send("<!DOCTYPE html>\n<title>Temporarily unavailable</title><h1>Temporarily unavailable</h1>\n");
+        const down = unavailable();
+        return reply.code(down.status).headers(down.headers).send(down.body);
       }
       throw error;
     }

@@ -1,7 +1,7 @@
 // Every bake and render runs within the render budgets (markup/budget.ts: output bytes, frames
 // printed, time) and never holds the service's thread for long: it starts in the service's
 // thread (through the executor) with a slice of SLICE_MS; one that is not done by then is
-// rendered again in the render worker (render-pool.ts) with the whole time budget, while this
+// rendered again in a render worker (render-pool.ts) with the whole time budget, while this
 // thread answers other requests. Most renders take well under a millisecond and never leave the
 // thread; the few long ones pay the slice twice.
 import { OverBudget, RENDER_BUDGET, renderFrame, type RenderResult } from "../markup/index.ts";
@@ -42,5 +42,5 @@ export async function renderBounded(place: RenderPlace, prepared: PreparedRender
   const sent = new Map<string, { id: string; slug: string; sha256: string; html: string }>();
   for (const frame of frames.values()) sent.set(frame.id, { id: frame.id, slug: frame.slug, sha256: frame.sha256, html: frame.compiled.html });
   const timeMs = Math.max(1, RENDER_BUDGET.timeMs - (now() - started));
-  return place.pool.render({ input, frames: [...sent.values()], bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, timeMs, measure }, place.timeoutMs);
+  return place.pool.render(prepared.siteId, { input, frames: [...sent.values()], bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, timeMs, measure }, place.timeoutMs);
 }

@@ -27,6 +27,8 @@ export interface CachedPage {
   printed: Printed;
   /** Answers other than a page (a redirect, a 404 page, sitemap.xml, robots.txt); a page has none. */
   answer?: CachedAnswer;
+  /** Kept until this moment (`Date.now()`) only: a short negative answer (a render that failed). */
+  expires?: number;
 }
 
 /** How a cached answer that is not a page is sent: its status and headers (a redirect's Location). */
@@ -96,7 +98,8 @@ export class PageCache {
     return this.tick;
   }
 
-  private flushedSince(siteId: number, ticket: number): boolean {
+  /** Whether a flush of this site (or of every site) came after `ticket` was taken. */
+  flushedSince(siteId: number, ticket: number): boolean {
     return Math.max(this.allFlushedAt, this.siteFlushedAt.get(siteId) ?? 0) > ticket;
   }
 
@@ -116,6 +119,10 @@ export class PageCache {
     if (shelf === undefined) return undefined;
     const entry = shelf.entries.get(address);
     if (entry !== undefined) {
+      if (entry.expires !== undefined && entry.expires <= Date.now()) {
+        this.removeFrom(siteId, shelf, address, entry);
+        return undefined;
+      }
       // Re-inserting marks it most recently used.
       shelf.entries.delete(address);
       shelf.entries.set(address, entry);

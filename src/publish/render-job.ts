@@ -140,6 +140,8 @@ export function currentOf(state: SiteState, page: PageRow): CurrentPage {
 
 /** A render ready to run: its input and the frames it may embed. */
 export interface PreparedRender {
+  /** The site rendered for: the render workers serve sites in turn (render-pool.ts). */
+  siteId: number;
   input: RenderInput;
   frames: ReadonlyMap<string, ReachableFrame>;
 }
@@ -202,5 +204,5 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     const items = await sources.sidebars.items(db, state.site, state.addressing, name, target.lang);
     if (items) input.sidebars.push([name, sidebarView(items, target.page?.id ?? null)]);
   }
-  return { input, frames };
+  return { siteId: state.site.id, input, frames };
 }

@@ -1,9 +1,17 @@
-// The render worker's side in the service: renders that outlast a slice of the service's own
-// thread (bounded-render.ts) continue in a worker thread, so that one long render never holds
-// every other request. One worker (the machine this runs on may have two cores; the service's
-// thread keeps one), started at the first long render and kept; jobs queue in its message port
-// and run in order. A job that does not answer in time ends the worker (it is started again for
-// the next one) and is answered as ExecutorUnavailable, like a renderer that does not answer.
+// The render workers' side in the service: renders that outlast a slice of the service's own
+// thread (bounded-render.ts) continue in worker threads, so that one long render never holds
+// every other request.
+//
+// Fair between sites (issue 29, point 7; docs/security.md "Fair between sites"). One worker used
+// to serve every site in order, and one job past its time failed every job queued behind it: a
+// site hit anonymously through its preview links made another site's uncached page wait 4.9 s or
+// answer 503. Now:
+//   - `size` workers (cores − 1, at least 1; SVC_RENDER_WORKERS), each running one job at a time,
+//     started when first needed and kept;
+//   - a queue per site, served in turn: a free worker takes the next job of the site with queued
+//     jobs that was served longest ago, so one site's backlog delays only that site;
+//   - a job that does not answer within its timeout fails alone: a queued one leaves its queue, a
+//     running one has its worker ended and replaced.
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { RenderResult } from "../markup/index.ts";
@@ -34,74 +42,185 @@ function workerFile(): string | URL {
   return new URL("./render-worker.ts", import.meta.url);
 }
 
-interface Pending {
+interface Job {
+  siteId: number;
+  request: WorkerRequest;
   resolve: (result: RenderResult) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  /** The worker running it; undefined while queued. */
+  on?: Slot;
+}
+
+/** One worker thread and the job it runs. */
+interface Slot {
+  worker: Worker;
+  job: Job | undefined;
 }
 
 export class RenderPool {
-  private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
+  private readonly slots: Slot[] = [];
+  /** Queued jobs per site; a site is in `turns` while it has any. */
+  private readonly queues = new Map<number, Job[]>();
+  /** Sites with queued jobs. */
+  private readonly turns: number[] = [];
+  /** When each site was last given a worker (a count of jobs handed out): the longest waiting goes next. */
+  private readonly served = new Map<number, number>();
+  private handedOut = 0;
   private next = 1;
+  private closed = false;
 
-  constructor(private readonly file: string | URL = workerFile()) {}
+  constructor(
+    /** Worker threads at most: the service's is SVC_RENDER_WORKERS (config.ts: cores − 1, at least 1). */
+    private readonly size = 1,
+    private readonly file: string | URL = workerFile(),
+  ) {}
 
-  /** Renders in the worker; rejects with OverBudget, or ExecutorUnavailable after `timeoutMs`. */
-  render(request: Omit<WorkerRequest, "id">, timeoutMs: number): Promise<RenderResult> {
-    const worker = this.started();
-    const id = this.next++;
+  /**
+   * Renders in a worker, after the jobs of other sites that were waiting their turn; rejects with
+   * OverBudget, or ExecutorUnavailable when it is not answered within `timeoutMs` of being asked.
+   */
+  render(siteId: number, request: Omit<WorkerRequest, "id">, timeoutMs: number): Promise<RenderResult> {
     return new Promise<RenderResult>((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(new ExecutorUnavailable(timeoutMs)), timeoutMs);
-      this.pending.set(id, { resolve, reject, timer });
-      worker.postMessage({ ...request, id } satisfies WorkerRequest);
+      const job: Job = { siteId, request: { ...request, id: this.next++ }, resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
+      job.timer = setTimeout(() => this.expire(job, timeoutMs), timeoutMs);
+      let queue = this.queues.get(siteId);
+      if (queue === undefined) {
+        this.queues.set(siteId, (queue = []));
+        this.turns.push(siteId);
+      }
+      queue.push(job);
+      this.dispatch();
     });
   }
 
-  private started(): Worker {
-    if (this.worker) return this.worker;
+  /** How many jobs wait, per site (for tests and the bench). */
+  waiting(siteId: number): number {
+    return this.queues.get(siteId)?.length ?? 0;
+  }
+
+  /** Hands queued jobs to free workers, one site after another. */
+  private dispatch(): void {
+    while (!this.closed && this.turns.length > 0) {
+      const slot = this.freeSlot();
+      if (slot === undefined) return;
+      const siteId = this.nextSite();
+      const queue = this.queues.get(siteId)!;
+      const job = queue.shift()!;
+      if (queue.length === 0) {
+        this.queues.delete(siteId);
+        this.turns.splice(this.turns.indexOf(siteId), 1);
+      }
+      this.served.set(siteId, ++this.handedOut);
+      slot.job = job;
+      job.on = slot;
+      slot.worker.postMessage(job.request);
+    }
+  }
+
+  /**
+   * Of the sites with queued jobs, the one served longest ago (never: first). A site whose queue
+   * empties keeps its place in this order, so a site that asks one job at a time cannot jump
+   * ahead of a backlog on every turn; a site that has not rendered yet goes first.
+   */
+  private nextSite(): number {
+    let best = this.turns[0]!;
+    let bestAt = this.served.get(best) ?? 0;
+    for (const site of this.turns) {
+      const at = this.served.get(site) ?? 0;
+      if (at < bestAt) {
+        best = site;
+        bestAt = at;
+      }
+    }
+    return best;
+  }
+
+  private freeSlot(): Slot | undefined {
+    const idle = this.slots.find((slot) => slot.job === undefined);
+    if (idle !== undefined || this.slots.length >= this.size) return idle;
+    const slot = this.started();
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private started(): Slot {
     const worker = new Worker(this.file);
-    worker.on("message", (answer: WorkerAnswer) => this.answer(answer));
-    // A worker that fails to load or dies is a renderer that does not answer: the write stays
-    // saved and says so (502 internal_unavailable), a public page answers 503; the next long
-    // render starts a new worker.
-    worker.on("error", () => this.fail(new ExecutorUnavailable(0)));
-    worker.on("exit", () => {
-      if (this.worker === worker) this.fail(new ExecutorUnavailable(0));
-    });
+    const slot: Slot = { worker, job: undefined };
+    worker.on("message", (answer: WorkerAnswer) => this.answer(slot, answer));
+    // A worker that fails to load or dies is a renderer that does not answer: its job fails (a
+    // write stays saved and says so, 502 internal_unavailable; a public page answers 503), and
+    // a new worker takes its place for the next job.
+    worker.on("error", () => this.lose(slot, new ExecutorUnavailable(0)));
+    worker.on("exit", () => this.lose(slot, new ExecutorUnavailable(0)));
     // The worker never keeps the process alive by itself; a pending render's timer does. After
     // the listeners: a "message" listener refs the worker's port again, and a process whose
     // worker had rendered once never ended (a test's, once its app was closed).
     worker.unref();
-    this.worker = worker;
-    return worker;
+    return slot;
   }
 
-  private answer(answer: WorkerAnswer): void {
-    const pending = this.pending.get(answer.id);
-    if (!pending) return;
-    this.pending.delete(answer.id);
-    clearTimeout(pending.timer);
-    if (answer.ok) pending.resolve(answer.result);
-    else if ("over" in answer) pending.reject(new OverBudget(answer.over.budget, answer.over.chain, answer.over.printed));
-    else pending.reject(new Error(`render worker: ${answer.error}`));
+  private answer(slot: Slot, answer: WorkerAnswer): void {
+    const job = slot.job;
+    if (job === undefined || job.request.id !== answer.id) return;
+    slot.job = undefined;
+    clearTimeout(job.timer);
+    if (answer.ok) job.resolve(answer.result);
+    else if ("over" in answer) job.reject(new OverBudget(answer.over.budget, answer.over.chain, answer.over.printed));
+    else job.reject(new Error(`render worker: ${answer.error}`));
+    this.dispatch();
   }
 
-  /** Ends the worker and answers every pending render with `error`. */
-  private fail(error: Error): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    void worker?.terminate();
-    for (const pending of this.pending.values()) {
-      clearTimeout(pending.timer);
-      pending.reject(error);
+  /** A job not answered in time: out of its queue, or its worker ended (the others go on). */
+  private expire(job: Job, timeoutMs: number): void {
+    const error = new ExecutorUnavailable(timeoutMs);
+    if (job.on !== undefined) {
+      this.lose(job.on, error);
+      return;
     }
-    this.pending.clear();
+    const queue = this.queues.get(job.siteId);
+    const at = queue?.indexOf(job) ?? -1;
+    if (queue !== undefined && at >= 0) {
+      queue.splice(at, 1);
+      if (queue.length === 0) {
+        this.queues.delete(job.siteId);
+        this.turns.splice(this.turns.indexOf(job.siteId), 1);
+      }
+    }
+    job.reject(error);
+  }
+
+  /** Ends a slot's worker, fails the job it ran, and lets the next jobs go to the others (or a new one). */
+  private lose(slot: Slot, error: Error): void {
+    const at = this.slots.indexOf(slot);
+    if (at < 0) return;
+    this.slots.splice(at, 1);
+    void slot.worker.terminate();
+    const job = slot.job;
+    slot.job = undefined;
+    if (job !== undefined) {
+      clearTimeout(job.timer);
+      job.reject(error);
+    }
+    this.dispatch();
   }
 
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
+    this.closed = true;
+    const slots = this.slots.splice(0);
+    for (const slot of slots) {
+      if (slot.job === undefined) continue;
+      clearTimeout(slot.job.timer);
+      slot.job.reject(new ExecutorUnavailable(0));
+    }
+    for (const queue of this.queues.values()) {
+      for (const job of queue) {
+        clearTimeout(job.timer);
+        job.reject(new ExecutorUnavailable(0));
+      }
+    }
+    this.queues.clear();
+    this.turns.length = 0;
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 }

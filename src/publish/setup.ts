@@ -19,6 +19,8 @@ export interface PublishingOptions {
   cacheBytes?: number;
   /** Cross-process invalidation; default: a single process (nothing to tell). */
   invalidation?: Invalidation;
+  /** Render worker threads (render-pool.ts); default cores − 1, at least 1. */
+  renderWorkers?: number;
 }
 
 export interface Publishing {
@@ -41,7 +43,7 @@ export function createPublishing(db: Db, clock: Clock, port: number, sources: Pu
     directory,
     compiled: new CompiledCache(),
     executor: options.executor ?? inProcessExecutor,
-    pool: new RenderPool(),
+    pool: new RenderPool(options.renderWorkers),
     timeoutMs: options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
     sources,
   });

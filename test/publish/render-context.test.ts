@@ -35,7 +35,7 @@ test("a render continued in the render worker prints the media of the input it i
   assert.match(here.html, /<p title="\/media\/x\/seven.png">Sea<\/p>/);
   const pool = new RenderPool();
   try {
-    const there = await pool.render({ input: sent, frames: [frame], bytes: 1_000_000, expansions: 100, timeMs: 5_000, measure: false }, 10_000);
+    const there = await pool.render(1, { input: sent, frames: [frame], bytes: 1_000_000, expansions: 100, timeMs: 5_000, measure: false }, 10_000);
     assert.equal(there.html, here.html);
     assert.deepEqual(there.warnings.map((w) => w.code), ["media_not_found"]);
   } finally {
@@ -54,7 +54,7 @@ test("a render continued in the render worker links the stylesheets of the input
   );
   const pool = new RenderPool();
   try {
-    const there = await pool.render({ input: sent, frames: [frame], bytes: 1_000_000, expansions: 100, timeMs: 5_000, measure: false }, 10_000);
+    const there = await pool.render(1, { input: sent, frames: [frame], bytes: 1_000_000, expansions: 100, timeMs: 5_000, measure: false }, 10_000);
     assert.equal(there.html, here.html);
   } finally {
     await pool.close();

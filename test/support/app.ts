@@ -72,7 +72,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const store = await openStore({ dataDir, databaseUrl: config.databaseUrl, db: config.db });
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
   const limits = options.limits ?? limitsFor(store, config);
-  const publishing = createPublishing(store.db, systemClock, config.port, options.publishing);
+  const publishing = createPublishing(store.db, systemClock, config.port, { renderWorkers: config.renderWorkers, ...options.publishing });
   const blobs = await openBlobStore(config);
   const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs };
   const app = await buildApp(deps, options.build);
