@@ -14,6 +14,7 @@ import { scaleGroup } from "./scale.ts";
 import { mediaGroup } from "./media.ts";
 import { stylesGroup } from "./styles.ts";
 import { revisionsGroup } from "./revisions.ts";
+import { fairnessGroup } from "./fairness.ts";
 import { Api, ADMIN_TOKEN, compare, freePort, http, median, memoryOf, ROOT, round, sleep, startBare, startService, type Result, type Service } from "./lib.ts";
 
 const S = "/api/site/1";
@@ -309,6 +310,14 @@ async function main(): Promise<void> {
     }
     // Issue 22: three services of its own (one of them the commit before revisions, built in a worktree).
     if (wanted("revisions")) await revisionsGroup(work, { log, record, note: (text) => notes.push(text) });
+    if (wanted("fairness")) {
+      const service = await startService(join(work, "fairness"));
+      try {
+        await fairnessGroup(service, { log, record, note: (text) => notes.push(text) });
+      } finally {
+        await service.stop();
+      }
+    }
     if (wanted("large")) await largeSite(join(work, "large"));
     if (wanted("scale")) await scaleGroup(work, { log, record, note: (text) => notes.push(text) });
   } finally {

@@ -4,7 +4,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import type { Change, ServiceContext, Trial } from "../publish/contract.ts";
+import { transactionWithTrial, type Change, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
@@ -58,7 +58,7 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   try {
     // A dry run runs the rename and its trial too, and rolls them back: it answers what the
     // rename would (the rewrites, a render_too_large refusal).
-    renamed = await dryRunnable(flags.dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+    renamed = await dryRunnable(flags.dryRun, transactionWithTrial(ctx), async (trx) => {
       // The references rewritten may grow the frames that hold them: their sizes are read under the counters.
       await holdRoom(trx, siteId);
       const updated = await trx

@@ -6,7 +6,7 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { Db } from "../store/database.ts";
-import type { Change, ServiceContext, Trial } from "../publish/contract.ts";
+import { transactionWithTrial, type Change, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS, slugTaken } from "./input.ts";
 import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
@@ -113,11 +113,12 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
   let trial: Trial | undefined;
   try {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
-    await dryRunnable(flags.dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+    await dryRunnable(flags.dryRun, transactionWithTrial(ctx), async (trx) => {
       await requireRoom(trx, siteId, { frames: 1, stored_bytes: row.bytes });
       await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
       await reviseFrames(trx, siteId, [id], at);
-      if (recreation) changes.push(...(await recreation.within(trx)));
+      // The work may run twice (transactionWithTrial): what it adds is set, not appended.
+      changes.splice(1, changes.length, ...(recreation ? await recreation.within(trx) : []));
       frameGraphChanged(ctx.db, siteId, [id]);
       // Its bake (and what embeds it) within the render budgets, or nothing is written.
       trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
@@ -172,7 +173,7 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
   try {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would,
     // and its `renamed` lists the rewrites the write would make.
-    await dryRunnable(flags.dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+    await dryRunnable(flags.dryRun, transactionWithTrial(ctx), async (trx) => {
       await requireRoom(trx, siteId, { stored_bytes: row.bytes - existing.bytes });
       const updated = await trx
         .updateTable("frames")

@@ -60,6 +60,11 @@ function rawUpload(request: UploadRequest): UploadBody {
   };
 }
 
+/** The refusal of a multipart body the parser cannot read to its end. */
+function unreadable(error: unknown) {
+  return fail("invalid_body", { reason: "multipart" }, `The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}; nothing was stored.`);
+}
+
 /** A multipart upload: resolves once the `file` part begins; its fields keep coming while it is read. */
 async function multipartUpload(request: UploadRequest, maxBytes: number): Promise<UploadBody> {
   const { default: busboy } = await import("busboy");
@@ -68,14 +73,18 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
     // The file's limit one past the service's, so the store sees it passed and refuses it.
     parser = busboy({ headers: request.headers as Record<string, string>, defParamCharset: "utf8", limits: { ...LIMITS, fileSize: maxBytes + 1 } });
   } catch (error) {
-    throw fail("invalid_body", { reason: "multipart" }, `The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}.`);
+    throw unreadable(error);
   }
   const fields: UploadFields = {};
   const ignored: string[] = [];
   let fieldError: Error | null = null;
+  // A body that ends before its closing boundary, or is cut off, fails the parser: a refusal of
+  // the body (400 invalid_body), never an error of the service.
   const finished = new Promise<void>((resolve, reject) => {
     parser.on("close", resolve);
     parser.on("error", reject);
+  }).catch((error: unknown) => {
+    throw unreadable(error);
   });
   finished.catch(() => undefined); // observed by fields() or by the file's wait below
   parser.on("field", (name, value, info) => {
@@ -95,6 +104,12 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
   let fileSeen = false;
   const file = new Promise<UploadSource>((resolve, reject) => {
     parser.on("file", (name, stream, info) => {
+      // busboy fails a part's stream when the body ends inside it, and when the parser is
+      // destroyed: at once, before its reader has started (a zero-byte part at the end of a cut
+      // body), or after its reader stopped (a refusal). An 'error' event nobody listens to ends
+      // the process, so every part's stream is listened to from its first moment; the file's
+      // reader still sees the failure (a failed stream's iterator throws it).
+      stream.on("error", () => undefined);
       if (name !== "file" || fileSeen) {
         ignored.push(name);
         stream.resume(); // another file part: read past, kept nowhere
@@ -103,10 +118,7 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
       fileSeen = true;
       resolve({ filename: info.filename ?? request.filename, contentType: info.mimeType, bytes: stream.iterator({ destroyOnReturn: false }), declaredBytes: null });
     });
-    finished.then(
-      () => reject(fail("invalid_field", { field: "file", reason: "missing" }, "A multipart upload needs one file part named file.")),
-      (error) => reject(fail("invalid_body", { reason: "multipart" }, `The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}.`)),
-    );
+    finished.then(() => reject(fail("invalid_field", { field: "file", reason: "missing" }, "A multipart upload needs one file part named file.")), reject);
   });
   request.body.pipe(parser);
   let source: UploadSource;

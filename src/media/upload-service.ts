@@ -6,7 +6,7 @@
 // unless another row names it.
 import { gmt } from "../clock.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Change, Rebaked, ServiceContext } from "../publish/contract.ts";
+import { transactionWithTrial, type Change, type Rebaked, type ServiceContext } from "../publish/contract.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
@@ -73,7 +73,7 @@ export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: 
   const { row, trial } = await recordStored(ctx, files, stored, async () => {
     const texts = await textsOf(ctx, site.id, body);
     const now = gmt(ctx.clock());
-    return ctx.db.transaction().execute(async (trx) => {
+    return transactionWithTrial(ctx)(async (trx) => {
       // The site's quota row first: every media write of a site then runs one at a time, so two
       // uploads of one name never take the same slug.
       await holdRoom(trx, site.id);
@@ -103,7 +103,7 @@ export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site:
   const { row, old, trial } = await recordStored(ctx, files, stored, async () => {
     const texts = await textsOf(ctx, site.id, body, before);
     const now = gmt(ctx.clock());
-    return ctx.db.transaction().execute(async (trx) => {
+    return transactionWithTrial(ctx)(async (trx) => {
       await holdRoom(trx, site.id);
       // Read again under the site's row: a delete may have come first.
       const old = await requireMedia(trx, site.id, String(before.id));

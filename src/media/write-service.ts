@@ -4,7 +4,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import { transactionWithTrial, type ServiceContext } from "../publish/contract.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
@@ -36,7 +36,7 @@ export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: num
   const titleChange = body.title === undefined ? undefined : textChangesFrom(body.title, "title", state);
   const newSlug = body.slug === undefined ? undefined : mediaSlugFrom(body.slug);
   const now = gmt(ctx.clock());
-  const { row, old, trial } = await ctx.db.transaction().execute(async (trx) => {
+  const { row, old, trial } = await transactionWithTrial(ctx)(async (trx) => {
     // Media writes of a site run one at a time (upload-service.ts): a slug checked free stays free.
     await holdRoom(trx, site.id);
     const old = await requireMedia(trx, site.id, String(before.id));
@@ -81,7 +81,7 @@ export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: 
     throw fail("media_in_use", { ref, used_by: usedBy }, `Frames show this file (${usedBy.frames.map((f) => f.slug).join(", ")}); pass ?force=1 to delete it anyway.`);
   }
   const dryRun = options.dryRun === true;
-  const row = await dryRunnable<MediaRow>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+  const row = await dryRunnable<MediaRow>(dryRun, transactionWithTrial(ctx), async (trx) => {
     await holdRoom(trx, site.id);
     const gone = await trx.deleteFrom("media").where("site_id", "=", site.id).where("id", "=", found.id).returningAll().executeTakeFirst();
     if (!gone) throw fail("media_not_found", { ref }, `No media file "${ref}" on this site.`);

@@ -9,7 +9,7 @@ import type { SiteRow } from "../site/sites.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
 import { dryRunnable } from "../store/dry-run.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import { transactionWithTrial, type ServiceContext } from "../publish/contract.ts";
 import { answeredOf } from "./answered.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
 import { assignedOf } from "./locations.ts";
@@ -91,7 +91,8 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
 
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  const { submitted, renewed, trial } = await ctx.db.transaction().execute(async (trx) => {
+  const { submitted, renewed, trial } = await transactionWithTrial(ctx)(async (trx) => {
+    locations.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
     // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
     const held = await lockedTree(trx, menu, at, locations);
     const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
@@ -138,7 +139,8 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
 
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  const { id, trial } = await ctx.db.transaction().execute(async (trx) => {
+  const { id, trial } = await transactionWithTrial(ctx)(async (trx) => {
+    locations.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
     const tree = await lockedTree(trx, menu, at, locations);
     const parent = single.parent;
     if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
@@ -179,7 +181,8 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
 
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  const trial = await ctx.db.transaction().execute(async (trx) => {
+  const trial = await transactionWithTrial(ctx)(async (trx) => {
+    locations.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
     const tree = await lockedTree(trx, menu, at, locations);
     const row = tree.get(id);
     if (!row) throw fail("item_not_found", { item: id, menu: menu.id });

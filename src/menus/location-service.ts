@@ -5,7 +5,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import { transactionWithTrial, type ServiceContext } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
 import { dryRunnable } from "../store/dry-run.ts";
@@ -37,7 +37,8 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
 
   const replaced: Array<{ map: string; lang: string | null; menu_id: number }> = [];
   // The locations it held before the write and holds after it: both print anew.
-  const { locations, trial } = await ctx.db.transaction().execute(async (trx) => {
+  const { locations, trial } = await transactionWithTrial(ctx)(async (trx) => {
+    replaced.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
     // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
     const at = gmt(ctx.clock());
     if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref });

@@ -13,7 +13,7 @@ import { isUniqueViolation } from "../store/errors.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import type { Db } from "../store/database.ts";
 import { nothingRebaked } from "../publish/report.ts";
-import type { ServiceContext, Trial } from "../publish/contract.ts";
+import { transactionWithTrial, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { checkPageUrls } from "./answered.ts";
 import { parseTree, type ItemInput } from "./input.ts";
@@ -136,7 +136,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
   // A derived slug taken by a concurrent writer meanwhile is derived again; an explicit one is refused.
   for (let attempt = 1; created === undefined; attempt++) {
     try {
-      created = await ctx.db.transaction().execute(async (trx) => {
+      created = await transactionWithTrial(ctx)(async (trx) => {
         const inserted = await trx
           .insertInto("menus")
           .values({ site_id: site.id, name, slug, term_taxonomy_id: 0, created_at_gmt: at, updated_at_gmt: at })

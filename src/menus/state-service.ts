@@ -8,7 +8,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import { transactionWithTrial, type ServiceContext } from "../publish/contract.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
@@ -112,7 +112,8 @@ export async function restoreMenuState(ctx: ServiceContext, site: SiteRow, menuI
   if (!menu) throw fail("menu_not_found", { ref: menuId });
   const at = gmt(ctx.clock());
   const warnings: Warning[] = [];
-  const { locations, trial } = await ctx.db.transaction().execute(async (trx) => {
+  const { locations, trial } = await transactionWithTrial(ctx)(async (trx) => {
+    warnings.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
     if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref: menuId });
     return writeState(ctx, trx, site, menu.id, state, at, new ItemTree(await itemsOfMenu(trx, menu.id)), warnings);
   });
@@ -132,7 +133,8 @@ export async function recreateMenu(ctx: ServiceContext, site: SiteRow, menuId: n
   const warnings: Warning[] = [];
   let written;
   try {
-    written = await ctx.db.transaction().execute(async (trx) => {
+    written = await transactionWithTrial(ctx)(async (trx) => {
+      warnings.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
       const menu = await trx
         .insertInto("menus")
         .values({ id: menuId, site_id: site.id, name: state.name, slug: state.slug, term_taxonomy_id: menuId, created_at_gmt: at, updated_at_gmt: at })

@@ -10,7 +10,7 @@ import type { SiteRow } from "../site/sites.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { revisePages } from "./revision.ts";
-import type { ServiceContext, Trial } from "../publish/contract.ts";
+import { transactionWithTrial, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import type { Db } from "../store/database.ts";
 import { siteIndex } from "../frames/graph.ts";
@@ -58,7 +58,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
   // A dry run writes in the transaction and rolls it back: the same checks and refusals
   // (render_too_large included), nothing assigned, nothing republished.
-  const transaction = (work: (trx: Db) => Promise<void>) => dryRunnable(flags.dryRun, (inner) => ctx.db.transaction().execute(inner), work);
+  const transaction = (work: (trx: Db) => Promise<void>) => dryRunnable(flags.dryRun, transactionWithTrial(ctx), work);
   let cleared = false;
   let trial: Trial | undefined;
   if (clear) {

@@ -77,7 +77,7 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
   }
 
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
-  const done = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
+  const done = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx, work), async (trx: Db) => {
     await holdRoom(trx, site.id);
     // The region the delete changes (the page, its descendants, their partners, with ancestors),
     // read before and after: not every page of the site (pages/region.ts).

@@ -6,7 +6,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked, Trial } from "../publish/contract.ts";
+import { transactionWithTrial, type Change, type Rebaked, type Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
@@ -75,11 +75,14 @@ export async function announce(ctx: ServiceContext, siteId: number, changes: Cha
   return changes.length === 0 ? nothingRebaked() : ctx.publisher.changed(siteId, changes, { trial });
 }
 
-/** Runs a write transaction; a unique-key race (two writers taking one slug) is retried. */
-export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+/**
+ * Runs a write transaction (through the publisher, so a trial renders outside it:
+ * transactionWithTrial); a unique-key race (two writers taking one slug) is retried.
+ */
+export async function writeTransaction<T>(ctx: ServiceContext, work: (trx: Db) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(work);
+      return await transactionWithTrial(ctx)(work);
     } catch (error) {
       if (attempt >= 3 || !isUniqueViolation(error)) throw error;
     }
@@ -177,7 +180,11 @@ export async function writeAndAnnounce(
 ): Promise<PageWriteAnswer> {
   const now = gmt(ctx.clock());
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
-  const { written, stubs, changes, offline, trial } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx.db, work), async (trx: Db) => {
+  // The work may run twice (a trial rendered outside the transaction, transactionWithTrial; a
+  // unique-key retry): what it warns of is counted from here each time.
+  const warned = warnings.length;
+  const { written, stubs, changes, offline, trial } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx, work), async (trx: Db) => {
+    warnings.length = warned;
     const region = new WriteRegion(trx, site.id);
     await holdRoom(trx, site.id);
     const done = await work(trx, now, region);

@@ -131,6 +131,21 @@ export interface Publisher {
    * that only records changes (tests) may leave it out, and then nothing can be previewed.
    */
   renderPage?(siteId: number, page: PageRow, lang: string | null, db?: Db): Promise<string | null>;
+  /**
+   * Runs a write's transaction `work` (on SQLite, twice: the trial `check` inside it renders with
+   * no transaction open, rehearsal.ts). The engine implements it; without it (a recorder in
+   * tests) the work runs in a plain transaction.
+   */
+  write?<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T>;
+}
+
+/**
+ * How a write that may ask for a trial opens its transaction: through the publisher, so that the
+ * trial renders outside it (the work may run twice, as a dry run's does: it must only write
+ * through `trx`). Plugs into `dryRunnable` (store/dry-run.ts) as its `transaction`.
+ */
+export function transactionWithTrial(ctx: Pick<ServiceContext, "db" | "publisher">): <T>(work: (trx: Db) => Promise<T>) => Promise<T> {
+  return (work) => (ctx.publisher.write ? ctx.publisher.write(ctx.db, work) : ctx.db.transaction().execute(work));
 }
 
 /** What every feature's service is given besides its typed input. */

@@ -17,6 +17,7 @@ import { Run, type EngineDeps, type RunMode } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
 import { TrialBakes, TrialHandoff } from "./trial-handoff.ts";
+import { rehearsalOf, writeRehearsed, type TrialRenders } from "./rehearsal.ts";
 import { notFoundKey, SITEMAP_PAGE_ID } from "./page-cache.ts";
 import { languageState } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
@@ -57,6 +58,7 @@ interface RunHow {
   mode?: RunMode;
   reuse?: ReadonlyMap<string, RenderResult>;
   kept?: TrialBakes;
+  renders?: TrialRenders;
 }
 
 /** robots.txt of a site, cached like a page (public/). */
@@ -110,19 +112,32 @@ export class PublishingEngine implements Publisher {
    */
   async check(trx: Db, siteId: number, changes: Change[], options: PublishOptions = {}): Promise<Trial | undefined> {
     if (options.bake === false) return undefined;
+    // Inside a write run by `write` on SQLite, the trial is rehearsed: its renders are recorded
+    // (step 1) and checked against what was rendered outside the transaction (step 3).
+    const rehearsal = rehearsalOf(trx);
+    if (rehearsal && !rehearsal.asked) rehearsal.asked = true;
+    const rehearsing = rehearsal !== undefined && rehearsal.recording;
     // On SQLite what the trial renders is handed to the write's publish run (trial-handoff.ts),
     // unless renders are made elsewhere (an executor of its own): what is published is its output.
-    const kept = isPostgres(trx) || this.deps.executor !== inProcessExecutor ? undefined : new TrialBakes();
+    const kept = rehearsing || isPostgres(trx) || this.deps.executor !== inProcessExecutor ? undefined : new TrialBakes();
     const ticket = this.handoff.ticket(siteId);
     try {
       // At most TRIAL_FRAMES frames, the written ones first (see TRIAL_FRAMES).
       const first = changes.flatMap((change) => (change.kind === "frame" ? [change.slug] : []));
-      await this.publish(siteId, changes, { ...options, limit: Math.min(options.limit ?? TRIAL_FRAMES, TRIAL_FRAMES), first }, { db: trx, mode: "trial", kept });
+      await this.publish(siteId, changes, { ...options, limit: Math.min(options.limit ?? TRIAL_FRAMES, TRIAL_FRAMES), first }, { db: trx, mode: "trial", kept, renders: rehearsal });
     } catch (error) {
       if (error instanceof OverBudget) throw fail("render_too_large", { budget: error.budget, chain: error.chain });
       throw error;
     }
     return kept ? this.handoff.hand(siteId, ticket, kept) : undefined;
+  }
+
+  /**
+   * Runs a write's transaction, `work`, whose trial (`check`) then renders with no transaction
+   * open on SQLite (rehearsal.ts): a slow trial never holds the database's one write lock.
+   */
+  write<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+    return writeRehearsed(db, this.deps, work);
   }
 
   /** Stops the render worker. */
@@ -259,7 +274,7 @@ export class PublishingEngine implements Publisher {
     const state = await loadSiteState(db, this.deps.sources, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
     if (!state) return nothingRebaked(flushed);
     plan ??= planRun(state.index, changes, options);
-    const run = new Run(db === this.deps.db ? this.deps : { ...this.deps, db }, state, mode, how.reuse, how.kept);
+    const run = new Run(db === this.deps.db ? this.deps : { ...this.deps, db }, state, mode, how.reuse, how.kept, how.renders);
     run.flushed(flushed);
     if (options.bake === false) return run.withdraw(plan.withdrawn!);
 

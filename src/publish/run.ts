@@ -19,6 +19,7 @@ import { dropBakes, dropCopies, keepBake, keepCopy } from "./kept-output.ts";
 import { currentOf, prepareRender } from "./render-job.ts";
 import type { SiteDirectory } from "./site-directory.ts";
 import type { TrialBakes } from "./trial-handoff.ts";
+import type { TrialRenders } from "./rehearsal.ts";
 import { addressOf, langOf, type SiteState } from "./site-state.ts";
 
 export interface EngineDeps {
@@ -90,6 +91,8 @@ export class Run {
     private readonly reuse?: ReadonlyMap<string, RenderResult>,
     /** A trial keeps its bakes here for the publish run after the commit. */
     private readonly kept?: TrialBakes,
+    /** How a trial's renders are made: by default now; a rehearsal records or checks them (rehearsal.ts). */
+    private readonly renders?: TrialRenders,
   ) {
     this.indexPagesOnFrames();
   }
@@ -100,7 +103,8 @@ export class Run {
     if (this.mode === "publish") return renderBounded(this.deps, prepared);
     // A trial renders here whatever the executor: it checks budgets, it does not publish. It keeps
     // outputs only while the handoff has room for them (trial-handoff.ts); past that it measures.
-    return renderBounded({ ...this.deps, executor: inProcessExecutor }, prepared, !(page === undefined && this.kept?.hasRoom()));
+    const now = () => renderBounded({ ...this.deps, executor: inProcessExecutor }, prepared, !(page === undefined && this.kept?.hasRoom()));
+    return this.renders ? this.renders.render(prepared, page !== undefined, now) : now();
   }
 
   /**

@@ -16,7 +16,7 @@ import type { Trial } from "./contract.ts";
  * Measured on a site-wide rebake of 10,000 frames (bench memory_10k_frames_2k_pages): trials
  * keeping 2.5 MB of outputs raised the peak memory by about 85 MB, keeping 256 KB by none.
  */
-const KEPT_OUTPUT = 256 * 1024;
+export const KEPT_OUTPUT = 256 * 1024;
 
 /** Bakes a trial rendered, by `<frame id> <lang>`. */
 export class TrialBakes {

@@ -7,7 +7,7 @@ import { dryRunnable } from "../store/dry-run.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked, SettingKey, Trial } from "../publish/contract.ts";
+import { transactionWithTrial, type Change, type Rebaked, type SettingKey, type Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { homeFamily } from "../pages/home.ts";
 import { findPageByRef } from "../pages/refs.ts";
@@ -152,19 +152,22 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
     for (const id of new Set(families.map((row) => row.id))) changes.push({ kind: "page", pageId: id });
   }
   let trial: Trial | undefined;
+  let moves: Change[] = [];
   if (changed.length > 0) {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
-    await dryRunnable(options.dryRun === true, (work) => ctx.db.transaction().execute(work), async (trx) => {
+    await dryRunnable(options.dryRun === true, transactionWithTrial(ctx), async (trx) => {
       if (name !== undefined) await writeSiteName(trx, site.id, name);
       if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
       // Pages of the old and the new default language move (prefixes): their old addresses redirect.
-      if (changed.includes("default_lang")) changes.push(...(await recordLanguageMoves(trx, site.id, gmt(ctx.clock()), state)));
+      // The work may run twice (transactionWithTrial): the moves are set, not appended.
+      moves = changed.includes("default_lang") ? await recordLanguageMoves(trx, site.id, gmt(ctx.clock()), state) : [];
       // A longer name or tagline is printed wherever frames print it: within the render budgets, or not at all.
       const printed = changed.filter((key): key is SettingKey => key === "name" || key === "tagline");
       if (printed.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "settings", keys: printed }]);
     });
   }
   if (options.dryRun) return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
+  changes.push(...moves);
   const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes, { trial }) : nothingRebaked();
   const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
   return { settings, changed, rebaked, warnings };

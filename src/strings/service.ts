@@ -3,7 +3,7 @@
 // the texts of one language (default: the default language); `GET /strings` answers every
 // language's. A write announces the keys whose text changed in that language.
 import { fail } from "../errors.ts";
-import type { Rebaked, ServiceContext, Trial } from "../publish/contract.ts";
+import { transactionWithTrial, type Rebaked, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
@@ -58,7 +58,7 @@ export async function putStrings(ctx: ServiceContext, site: SiteRow, body: Recor
   const texts = textsFrom(body.strings);
   const { key, lang } = await storedLang(ctx, site, body.lang);
   let trial: Trial | undefined;
-  const changed = await ctx.db.transaction().execute(async (trx) => {
+  const changed = await transactionWithTrial(ctx)(async (trx) => {
     await holdRoom(trx, site.id);
     const before = new Map((await trx.selectFrom("strings").select(["key", "text"]).where("site_id", "=", site.id).where("lang", "=", key).execute()).map((row) => [row.key, row.text]));
     let delta = 0;

@@ -86,7 +86,27 @@ export interface MadeCopy {
   gzip: Buffer;
 }
 
-async function makeCopy(name: string, sourceKey: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>, budget: CssBudget): Promise<MadeCopy> {
+/**
+ * Bundles made in the last moments, by what they are made of (`sourceKey`: the settings, the
+ * sheets' hashes, the media addresses): a write whose transaction runs twice (its trial rendered
+ * outside it, publish/rehearsal.ts) bundles once, and spends its CSS time budget once.
+ */
+const RECENT_COPIES = 32;
+const RECENT_MS = 60_000;
+const recent = new Map<string, { until: number; copy: Promise<MadeCopy> }>();
+
+function makeCopy(name: string, sourceKey: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>, budget: CssBudget): Promise<MadeCopy> {
+  const key = `${name}\n${sourceKey}`;
+  const held = recent.get(key);
+  if (held !== undefined && held.until > Date.now()) return held.copy;
+  const copy = bundleCopy(name, sourceKey, sheets, media, budget);
+  recent.set(key, { until: Date.now() + RECENT_MS, copy });
+  copy.catch(() => recent.delete(key));
+  while (recent.size > RECENT_COPIES) recent.delete(recent.keys().next().value!);
+  return copy;
+}
+
+async function bundleCopy(name: string, sourceKey: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>, budget: CssBudget): Promise<MadeCopy> {
   const css = await bundleStylesheet(name, sheets, media, budget);
   const bytes = Buffer.from(css, "utf8");
   const quality = bytes.length <= BEST_BROTLI_BYTES ? constants.BROTLI_MAX_QUALITY : 9;

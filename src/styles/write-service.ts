@@ -11,7 +11,7 @@ import { fail } from "../errors.ts";
 import { forceFrom } from "../media/write-service.ts";
 import { mediaPublishSource } from "../media/publish-source.ts";
 import { themeFrom } from "../menus/locations.ts";
-import type { Change, Rebaked, ServiceContext, Trial } from "../publish/contract.ts";
+import { transactionWithTrial, type Change, type Rebaked, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { utf8Bytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { settingsOf } from "../site/settings.ts";
@@ -115,7 +115,7 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
     created_at_gmt: gmt(now),
     updated_at_gmt: gmt(now),
   };
-  const done = await dryRunnable<PutDone>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+  const done = await dryRunnable<PutDone>(dryRun, transactionWithTrial(ctx), async (trx) => {
     await holdRoom(trx, site.id);
     const sheets = await themeSheets(trx, site.id, theme);
     checkImports(name, theme, parsed, sheets);
@@ -183,7 +183,7 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
   }
   const now = ctx.clock();
   const change: StyleChange = { kind: "style", theme, names: [name, ...importers] };
-  const planned = await dryRunnable<PlannedRebake | undefined>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+  const planned = await dryRunnable<PlannedRebake | undefined>(dryRun, transactionWithTrial(ctx), async (trx) => {
     await holdRoom(trx, site.id);
     // Its CSS kept as its last revision, then the trash entry: a restore brings it back.
     await trashStyle(trx, site.id, theme, name, gmt(now));

@@ -1,0 +1,171 @@
+// A write's trial renders outside its transaction (issue 29, point 7; docs/security.md "Fair
+// between sites"). A trial (PublishingEngine.check) renders what a write would rebake, within the
+// render budgets, before the write commits. It used to render inside the write's transaction: on
+// SQLite, whose one connection writes for every site, a site administrator's slow trial held the
+// write lock for its whole render, and another site's 10 ms write waited 7.3 s.
+//
+// Now, on SQLite, a write whose work asks for a trial runs in three steps:
+//   1. rehearse: the work runs in a transaction; the trial prepares each render (the reads, a
+//      few milliseconds) and records it instead of rendering; the transaction is rolled back;
+//   2. render: the recorded renders run with no transaction open (in this thread's slices and
+//      the render workers), within the budgets; one past a budget refuses the write
+//      (render_too_large), nothing written;
+//   3. write: the work runs again in a transaction; the trial prepares the same renders and
+//      checks each is what was rendered (a fingerprint of everything the render reads); when all
+//      are, the rendered results stand and nothing is rendered with the lock held.
+// When something the renders read changed in between (another write of the site), the three
+// steps run once more; if it changed again, step 3 renders what differs itself, inside the
+// transaction, as every trial did before (so a write always ends). A work that asks no trial
+// commits in step 1. On PostgreSQL nothing of this is needed: a transaction holds its own site's
+// rows only, so a trial renders inside it as before.
+import { createHash } from "node:crypto";
+import { fail } from "../errors.ts";
+import { OverBudget, type RenderResult } from "../markup/index.ts";
+import { isPostgres, type Db } from "../store/database.ts";
+import { renderBounded, type RenderPlace } from "./bounded-render.ts";
+import { inProcessExecutor } from "./executor.ts";
+import type { PreparedRender } from "./render-job.ts";
+import { KEPT_OUTPUT } from "./trial-handoff.ts";
+
+/** How a trial's renders are made: now, or by a rehearsal (recorded, then checked). */
+export interface TrialRenders {
+  /** `onRequest`: a page's render on request (measured only); `now`: renders it here. */
+  render(prepared: PreparedRender, onRequest: boolean, now: () => Promise<RenderResult>): Promise<RenderResult>;
+}
+
+/** What a rehearsed render answers the trial: nothing yet (the trial only goes on to the next). */
+const NOTHING: RenderResult = { html: "", unresolved: [], warnings: [], frames: [], frames_missing: [], inserts: 0, unknown_inserts: [], binds: 0, bind_tags: [], repeats: 0, blocks: 0, marks: [] };
+
+/** What something the renders read changed between steps 1 and 3. */
+class Changed extends Error {
+  constructor() {
+    super("what the trial read changed since it was rendered");
+  }
+}
+
+/** The work ran and asked for a trial: the transaction is rolled back, the work's answer kept. */
+class Rehearsed<T> extends Error {
+  constructor(readonly value: T) {
+    super("rehearsed: rolled back");
+  }
+}
+
+function fingerprint(prepared: PreparedRender, onRequest: boolean): string {
+  const hash = createHash("sha256").update(onRequest ? "page\n" : "bake\n").update(JSON.stringify(prepared.input));
+  for (const frame of new Set(prepared.frames.values())) hash.update(`\n${frame.id} ${frame.sha256}`);
+  return hash.digest("base64url");
+}
+
+interface Job {
+  fingerprint: string;
+  prepared: PreparedRender | null;
+  onRequest: boolean;
+  result?: RenderResult;
+}
+
+export class Rehearsal implements TrialRenders {
+  private mode: "rehearse" | "verify" = "rehearse";
+  /** Step 3 of the second attempt: renders what differs instead of starting over. */
+  private renderWhatDiffers = false;
+  private readonly jobs: Job[] = [];
+  private cursor = 0;
+  /** Whether the work asked for a trial (a `check` that renders). */
+  asked = false;
+
+  /** Step 1: renders are recorded, not made. */
+  get recording(): boolean {
+    return this.mode === "rehearse";
+  }
+
+  async render(prepared: PreparedRender, onRequest: boolean, now: () => Promise<RenderResult>): Promise<RenderResult> {
+    if (this.mode === "rehearse") {
+      this.jobs.push({ fingerprint: fingerprint(prepared, onRequest), prepared, onRequest });
+      return NOTHING;
+    }
+    const job = this.jobs[this.cursor++];
+    if (job?.result !== undefined && job.fingerprint === fingerprint(prepared, onRequest)) return job.result;
+    if (!this.renderWhatDiffers) throw new Changed();
+    rehearsalCounts.renderedInside++;
+    return now();
+  }
+
+  /** Step 2: every recorded render, within the budgets; throws render_too_large past one. */
+  async renderAll(place: RenderPlace): Promise<void> {
+    let kept = 0;
+    for (const job of this.jobs) {
+      // As a trial keeps outputs for the write's publish run (trial-handoff.ts): a bake while
+      // there is room, else only measured.
+      const measure = job.onRequest || kept >= KEPT_OUTPUT;
+      try {
+        job.result = await renderBounded({ ...place, executor: inProcessExecutor }, job.prepared!, measure);
+      } catch (error) {
+        if (error instanceof OverBudget) throw fail("render_too_large", { budget: error.budget, chain: error.chain });
+        throw error;
+      }
+      kept += job.result.html.length;
+      job.prepared = null;
+    }
+  }
+
+  verify(renderWhatDiffers: boolean): void {
+    this.mode = "verify";
+    this.renderWhatDiffers = renderWhatDiffers;
+    this.cursor = 0;
+  }
+}
+
+const byTransaction = new WeakMap<Db, Rehearsal>();
+
+/** The rehearsal a trial in this transaction belongs to, if any. */
+export function rehearsalOf(trx: Db): Rehearsal | undefined {
+  return byTransaction.get(trx);
+}
+
+/** Counts of this process (tests and the bench read them): writes rehearsed, run again, and trial renders made with the lock held. */
+export const rehearsalCounts = { rehearsed: 0, again: 0, renderedInside: 0 };
+
+type Outcome<T> = { value: T } | { rehearsed: T } | { error: unknown };
+
+async function step(db: Db, work: (trx: Db) => Promise<unknown>, rehearsal: Rehearsal, rollBackIfAsked: boolean): Promise<Outcome<unknown>> {
+  try {
+    const value = await db.transaction().execute(async (trx) => {
+      byTransaction.set(trx, rehearsal);
+      const value = await work(trx);
+      if (rollBackIfAsked && rehearsal.asked) throw new Rehearsed(value);
+      return value;
+    });
+    return { value };
+  } catch (error) {
+    if (error instanceof Rehearsed) return { rehearsed: error.value };
+    return { error };
+  }
+}
+
+/**
+ * Runs a write's transaction with its trial rendered outside it (SQLite; see above). `place`:
+ * where renders run. Answers the work's answer, or throws what it threw (a dry run's rollback
+ * included, after its trial was rendered: a dry run meets the refusal the write would).
+ */
+export async function writeRehearsed<T>(db: Db, place: RenderPlace, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return work(db);
+  if (isPostgres(db)) return db.transaction().execute(work);
+  for (let attempt = 1; ; attempt++) {
+    const rehearsal = new Rehearsal();
+    const first = await step(db, work, rehearsal, true);
+    if (!rehearsal.asked || "value" in first) {
+      if ("error" in first) throw first.error;
+      return (first as { value: T }).value;
+    }
+    rehearsalCounts.rehearsed++;
+    await rehearsal.renderAll(place);
+    if ("error" in first) throw first.error;
+    rehearsal.verify(attempt > 1);
+    const written = await step(db, work, rehearsal, false);
+    if ("value" in written) return written.value as T;
+    if ("error" in written && written.error instanceof Changed && attempt === 1) {
+      rehearsalCounts.again++;
+      continue;
+    }
+    throw (written as { error: unknown }).error;
+  }
+}
