@@ -39,10 +39,10 @@ export interface Answer {
 }
 
 /** One HTTP request over a keep-alive connection; no timeout (a full rebake may take a while). */
-export function http(port: number, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; fresh?: boolean } = {}): Promise<Answer> {
+export function http(port: number, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; fresh?: boolean; agent?: Agent } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: "127.0.0.1", port, method, path, headers: options.headers, agent: options.fresh ? false : agent },
+      { host: "127.0.0.1", port, method, path, headers: options.headers, agent: options.fresh ? false : (options.agent ?? agent) },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -144,10 +144,12 @@ export function cpuMsOf(pid: number): number {
 
 /** A JSON API client with the admin token. Throws on an unexpected status. */
 export class Api {
-  constructor(readonly port: number, private readonly token = ADMIN_TOKEN) {}
+  /** `agent`: the connections its calls take (default the bench's shared pool of four). */
+  constructor(readonly port: number, private readonly token = ADMIN_TOKEN, private readonly agent?: Agent) {}
 
   async call(method: string, path: string, body?: unknown, expect: number[] = [200, 201]): Promise<any> {
     const answer = await http(this.port, method, path, {
+      agent: this.agent,
       headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });

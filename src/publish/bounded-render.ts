@@ -3,7 +3,8 @@
 // thread (through the executor) with a slice of SLICE_MS; one that is not done by then is
 // rendered again in a render worker (render-pool.ts) with the whole time budget, while this
 // thread answers other requests. Most renders take well under a millisecond and never leave the
-// thread; the few long ones pay the slice twice.
+// thread; a long one pays the slice once, and the frame's renders after it go to the workers at
+// once for a while.
 import { OverBudget, RENDER_BUDGET, renderFrame, type RenderResult } from "../markup/index.ts";
 import { runBounded, type Executor } from "./executor.ts";
 import type { RenderPool } from "./render-pool.ts";
@@ -13,6 +14,33 @@ import type { PreparedRender } from "./render-job.ts";
 /** The longest a render holds the service's thread (the issue asks for 50 ms at most). */
 export const SLICE_MS = 30;
 
+const now = () => performance.now();
+
+/**
+ * Frames (per site, by their markup) whose last render outlasted its slice: their next renders go
+ * to the workers at once (issue 29, "Fair between sites"). A site whose pages all render slowly
+ * would otherwise spend a slice of the service's thread on every request before handing it over,
+ * and with a few requests at once hold the thread every other site's quick renders wait for.
+ * Remembered for a minute (a frame may be fast again), at most MAX_SLOW frames.
+ */
+const SLOW_FOR_MS = 60_000;
+const MAX_SLOW = 2_000;
+const slowFrames = new Map<string, number>();
+
+function knownSlow(key: string): boolean {
+  const until = slowFrames.get(key);
+  if (until === undefined) return false;
+  if (until > now()) return true;
+  slowFrames.delete(key);
+  return false;
+}
+
+function rememberSlow(key: string): void {
+  slowFrames.delete(key);
+  slowFrames.set(key, now() + SLOW_FOR_MS);
+  while (slowFrames.size > MAX_SLOW) slowFrames.delete(slowFrames.keys().next().value!);
+}
+
 export interface RenderPlace {
   executor: Executor;
   pool: RenderPool;
@@ -20,7 +48,6 @@ export interface RenderPlace {
   timeoutMs: number;
 }
 
-const now = () => performance.now();
 
 /**
  * Renders within the budgets; throws OverBudget when one is spent, ExecutorUnavailable when the
@@ -30,14 +57,18 @@ export async function renderBounded(place: RenderPlace, prepared: PreparedRender
   const { input, frames } = prepared;
   const top = frames.get(input.slug)!;
   const started = now();
-  try {
-    return await runBounded(
-      place.executor,
-      () => renderFrame(top.compiled, renderContext(input, frames), { slug: input.slug, measure, budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + SLICE_MS, now } }),
-      place.timeoutMs,
-    );
-  } catch (error) {
-    if (!(error instanceof OverBudget && error.budget === "time")) throw error;
+  const key = `${prepared.siteId} ${top.sha256}`;
+  if (!knownSlow(key)) {
+    try {
+      return await runBounded(
+        place.executor,
+        () => renderFrame(top.compiled, renderContext(input, frames), { slug: input.slug, measure, budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + SLICE_MS, now } }),
+        place.timeoutMs,
+      );
+    } catch (error) {
+      if (!(error instanceof OverBudget && error.budget === "time")) throw error;
+      rememberSlow(key);
+    }
   }
   const sent = new Map<string, { id: string; slug: string; sha256: string; html: string }>();
   for (const frame of frames.values()) sent.set(frame.id, { id: frame.id, slug: frame.slug, sha256: frame.sha256, html: frame.compiled.html });
