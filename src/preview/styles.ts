@@ -6,12 +6,13 @@
 //
 // Those addresses do not exist once the transaction is rolled back, so a preview prints every
 // stylesheet whose bundle the site did not serve before it began inline instead: its `<link>` is
-// replaced by a `<style>` holding the bundled CSS (`inlineNewStyles`).
+// replaced by a `<style>` holding the bundled CSS (`inlineNewStyles`). The stylesheets are parsed
+// before the transaction opens (`parsePreviewStyles`): only their bundles are made inside it.
 import { fail } from "../errors.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import { gmt } from "../clock.ts";
-import { copyCss, refreshCopies, HASH_LENGTH } from "../styles/copies.ts";
+import { refreshCopies, HASH_LENGTH } from "../styles/copies.ts";
 import { CssBudget, parseStylesheet } from "../styles/css.ts";
 import { importersOf } from "../styles/graph.ts";
 import { cssFrom, styleNameFrom } from "../styles/names.ts";
@@ -41,13 +42,30 @@ export async function servedBundles(db: Db, siteId: number): Promise<{ theme: st
   return { theme, served: new Set(rows.map((row) => `${row.name}.${row.hash}`)) };
 }
 
-/** Writes the previewed stylesheets of `theme` in `trx` and makes their bundles (and their importers'). */
-export async function writePreviewStyles(trx: Db, siteId: number, theme: string, now: number, inputs: ReadonlyArray<[string, string]>): Promise<void> {
-  if (inputs.length === 0) return;
-  const at = gmt(now);
+/** The previewed stylesheets parsed, with the CSS worker time the preview may still spend. */
+export interface PreviewStyles {
+  sheets: Array<{ name: string; css: string; parsed: Awaited<ReturnType<typeof parseStylesheet>> }>;
+  budget: CssBudget;
+}
+
+/**
+ * Parses the previewed stylesheets before any transaction opens (422 invalid_css as PUT
+ * /styles/{name}): parsing reads nothing stored, and may take the CSS time limit.
+ */
+export async function parsePreviewStyles(siteId: number, inputs: ReadonlyArray<[string, string]>): Promise<PreviewStyles> {
   // One budget of CSS worker time for every parse and bundle of the preview, as for a write.
   const budget = new CssBudget(siteId);
-  const parsed = await Promise.all(inputs.map(async ([name, css]) => ({ name, css, parsed: await parseStylesheet(css, budget) })));
+  return { sheets: await Promise.all(inputs.map(async ([name, css]) => ({ name, css, parsed: await parseStylesheet(css, budget) }))), budget };
+}
+
+/**
+ * Writes the previewed stylesheets of `theme` in `trx` and makes their bundles (and their
+ * importers'); answers the bundles made, by `<name>.<hash>`, to be printed inline.
+ */
+export async function writePreviewStyles(trx: Db, siteId: number, theme: string, now: number, styles: PreviewStyles): Promise<Map<string, string>> {
+  const parsed = styles.sheets;
+  if (parsed.length === 0) return new Map();
+  const at = gmt(now);
   // Every previewed stylesheet is written before imports are checked, so they may import each other.
   for (const sheet of parsed) {
     const columns = {
@@ -67,7 +85,8 @@ export async function writePreviewStyles(trx: Db, siteId: number, theme: string,
     await checkMedia(trx, siteId, sheet.parsed);
   }
   const names = parsed.map((sheet) => sheet.name);
-  await refreshCopies(trx, now, siteId, theme, [...names, ...importersOf(names, importMapOf(sheets))], { refuse: true, budget });
+  const { made } = await refreshCopies(trx, now, siteId, theme, [...names, ...importersOf(names, importMapOf(sheets))], { refuse: true, budget: styles.budget });
+  return new Map([...made.values()].map((copy) => [`${copy.name}.${copy.hash}`, copy.css]));
 }
 
 /** `<link rel="stylesheet" href="/styles/<name>.<hash>.css">` as svc/styles prints it (markup/render-inserts.ts). */
@@ -80,19 +99,13 @@ function styleElement(name: string, css: string): string {
 
 /**
  * Replaces each stylesheet link whose bundle the site did not serve before the preview (`served`)
- * with a `<style>` holding that bundle's CSS, read through `trx` before it is rolled back.
+ * with a `<style>` holding that bundle's CSS, as the preview made it (`made`).
  */
-export async function inlineNewStyles(trx: Db, siteId: number, theme: string, served: ReadonlySet<string>, html: string): Promise<string> {
-  const fresh = new Map<string, { name: string; hash: string }>();
-  for (const match of html.matchAll(LINK)) {
-    const key = `${match[1]}.${match[2]}`;
-    if (!served.has(key)) fresh.set(key, { name: match[1]!, hash: match[2]! });
-  }
-  if (fresh.size === 0) return html;
-  const css = new Map<string, string>();
-  for (const [key, { name, hash }] of fresh) css.set(key, (await copyCss(trx, siteId, theme, name, hash)) ?? "");
+export function inlineNewStyles(served: ReadonlySet<string>, made: ReadonlyMap<string, string>, html: string): string {
+  if (made.size === 0) return html;
   return html.replace(LINK, (link, name: string, hash: string) => {
-    const bundled = css.get(`${name}.${hash}`);
+    const key = `${name}.${hash}`;
+    const bundled = served.has(key) ? undefined : made.get(key);
     return bundled === undefined ? link : styleElement(name, bundled);
   });
 }

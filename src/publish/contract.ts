@@ -108,6 +108,11 @@ export interface PublishOptions {
   first?: readonly string[];
 }
 
+/** A page's render read and ready to run (opaque: the engine's PreparedRender). */
+export interface PreparedPage {
+  readonly siteId: number;
+}
+
 /** What a check rendered, handed to the `changed` call of the same write (opaque). */
 export interface Trial {
   readonly kind: "trial";
@@ -131,6 +136,13 @@ export interface Publisher {
    * that only records changes (tests) may leave it out, and then nothing can be previewed.
    */
   renderPage?(siteId: number, page: PageRow, lang: string | null, db?: Db): Promise<string | null>;
+  /**
+   * `renderPage` in two steps: what the render reads, read through `db` (a preview's transaction)
+   * into plain data, then rendered once that transaction is over (`renderPrepared`), so a slow
+   * render never runs while the transaction holds the database's write lock. Null: no frame.
+   */
+  preparePage?(siteId: number, page: PageRow, lang: string | null, db?: Db): Promise<PreparedPage | null>;
+  renderPrepared?(prepared: PreparedPage): Promise<string>;
   /**
    * Runs a write's transaction `work` (on SQLite, twice: the trial `check` inside it renders with
    * no transaction open, rehearsal.ts). The engine implements it; without it (a recorder in

@@ -8,11 +8,11 @@ import { fail } from "../errors.ts";
 import { OverBudget, type RenderResult } from "../markup/index.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
-import type { Change, Publisher, PublishOptions, Rebaked, Trial } from "./contract.ts";
+import type { Change, PreparedPage, Publisher, PublishOptions, Rebaked, Trial } from "./contract.ts";
 import { renderBounded } from "./bounded-render.ts";
 import { ExecutorUnavailable, inProcessExecutor } from "./executor.ts";
 import { byCodeUnits, nothingRebaked } from "./report.ts";
-import { prepareRender } from "./render-job.ts";
+import { prepareRender, type PreparedRender } from "./render-job.ts";
 import { Run, type EngineDeps, type RunMode } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
@@ -94,12 +94,22 @@ export class PublishingEngine implements Publisher {
    * `db`: where it reads; a preview (preview/) passes its transaction, rolled back afterwards.
    */
   async renderPage(siteId: number, page: PageRow, lang: string | null, db: Db = this.deps.db): Promise<string | null> {
+    const prepared = await this.preparePage(siteId, page, lang, db);
+    return prepared && this.renderPrepared(prepared);
+  }
+
+  /** What `renderPage` reads, read through `db`; null when the page stands on no frame. */
+  async preparePage(siteId: number, page: PageRow, lang: string | null, db: Db = this.deps.db): Promise<PreparedRender | null> {
     // The page, its parent (parent_title, parent_url) and its translations (language switcher).
     const state = await loadSiteState(db, this.deps.sources, siteId, this.deps.port, () => ({ partners: [page.id], pages: [page.parent_id] }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
     if (!state || !node) return null;
-    const prepared = await prepareRender(db, this.deps.sources, state, this.deps.compiled, node.slug, { lang, page });
-    return (await renderBounded(this.deps, prepared)).html;
+    return prepareRender(db, this.deps.sources, state, this.deps.compiled, node.slug, { lang, page });
+  }
+
+  /** Renders what `preparePage` read, bounded by the render budgets. */
+  async renderPrepared(prepared: PreparedPage): Promise<string> {
+    return (await renderBounded(this.deps, prepared as PreparedRender)).html;
   }
 
   /**

@@ -49,6 +49,21 @@ describe("a write's trial renders outside its transaction", { skip: !sqlite && "
     assert.match((await t.call("GET", `${a}/frames/slow`)).body.frame.html, /v1/);
   });
 
+  it("a POST /preview of a slow page renders after its transaction: another site's write beside it takes a small part of its time", async () => {
+    const started = performance.now();
+    let previewMs = 0;
+    const preview = t.call("POST", `${a}/preview`, { body: { page: "slow", frames: { slow: slow("preview") } } }).then((r) => ((previewMs = performance.now() - started), r));
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const quickStarted = performance.now();
+    const quickAnswer = await t.call("PUT", `${b}/frames/quick`, { body: { html: "<p>q2</p>" } });
+    const quickMs = performance.now() - quickStarted;
+    const previewAnswer = await preview;
+    assert.equal(previewAnswer.status, 200, previewAnswer.text);
+    assert.match(previewAnswer.body.html, /preview/);
+    assert.equal(quickAnswer.status, 200, quickAnswer.text);
+    assert.ok(quickMs < previewMs / 3, `the quick write took ${Math.round(quickMs)} ms beside a preview of ${Math.round(previewMs)} ms`);
+  });
+
   it("a write whose trial read something changed meanwhile is rehearsed again, and stored once with its warnings once", async () => {
     const before = { ...rehearsalCounts };
     // An unknown source: the write answers one warning for it.
