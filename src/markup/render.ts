@@ -1,10 +1,11 @@
 // renderFrame: runs a compiled program with a context. Synchronous and pure: every piece of
 // data comes through the RenderContext. Output is an array of slices of the original markup
-// and hole outputs, joined once at the end.
+// and hole outputs, joined once at the end (output.ts).
 
 import { OverBudget, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
 import { Marks } from "./current.ts";
+import { Output } from "./output.ts";
 import { printedInsert } from "./render-inserts.ts";
 import type { IfOp, InsertOp, Op, RepeatOp, SlotOp, ValueSpec } from "./program.ts";
 import { renderTemplate } from "./templates.ts";
@@ -46,15 +47,13 @@ function sorted(values: Iterable<string>): string[] {
   return Array.from(values).sort();
 }
 
-/** Output pieces joined into one string at a time (see `count`): bounds the pieces array. */
-const PIECES_PER_RUN = 8192;
 /** The time budget is checked at every this many checkpoints (a power of two). */
 const TIME_STRIDE = 32;
 
 class Renderer {
-  readonly out: string[] = [];
-  /** Runs of output already joined, in order before `out`. */
-  private readonly runs: string[] = [];
+  /** What is printed, counted as it goes (output.ts); `out` is its pieces, which the ops push to. */
+  readonly output: Output;
+  readonly out: string[];
   readonly unresolved = new Set<string>();
   readonly warnings: MarkupWarning[] = [];
   readonly frames = new Set<string>();
@@ -72,13 +71,8 @@ class Renderer {
   /** Frames being rendered, outermost first (for cycle detection). */
   private readonly compiledStack: CompiledFrame[] = [];
   private readonly slugStack: string[] = [];
-  /**
-   * Frames printed by inserts, and the output counted up to `out[counted]`: UTF-16 units, or, when
-   * only measuring, UTF-8 bytes (the pieces counted are then dropped: nothing is kept).
-   */
+  /** Frames printed by inserts. */
   private expansions = 0;
-  private chars = 0;
-  private counted = 0;
   private checkpoints = 0;
 
   /** How menus mark the page shown: at once for a page, with markers for a bake (current.ts). */
@@ -87,37 +81,11 @@ class Renderer {
   constructor(
     private readonly ctx: RenderContext,
     private readonly budget: RenderBudget | undefined,
-    private readonly measuring: boolean,
+    measuring: boolean,
   ) {
+    this.output = new Output(measuring);
+    this.out = this.output.pieces;
     this.marks = new Marks(ctx.current());
-  }
-
-  /**
-   * Counts the output written since the last count. Many small pieces (a slot printed a million
-   * times) are joined into runs as they are counted, so the pieces never weigh more than a small
-   * multiple of the output itself.
-   */
-  count(): number {
-    const out = this.out;
-    if (this.measuring) {
-      for (let i = 0; i < out.length; i++) this.chars += Buffer.byteLength(out[i]!, "utf8");
-      out.length = 0;
-    } else {
-      for (let i = this.counted; i < out.length; i++) this.chars += out[i]!.length;
-      if (out.length >= PIECES_PER_RUN) {
-        this.runs.push(out.join(""));
-        out.length = 0;
-      }
-      this.counted = out.length;
-    }
-    return this.chars;
-  }
-
-  /** The whole output, in order. */
-  html(): string {
-    this.count();
-    if (this.runs.length === 0) return this.out.join("");
-    return this.runs.join("") + this.out.join("");
   }
 
   /**
@@ -129,7 +97,7 @@ class Renderer {
   private checkpoint(): void {
     const budget = this.budget;
     if (budget === undefined) return;
-    if (this.count() > budget.bytes) this.over("bytes");
+    if (this.output.count() > budget.bytes) this.over("bytes");
     if (this.expansions > budget.expansions) this.over("expansions");
     // The clock is read at every TIME_STRIDE-th checkpoint: reading it at each took half of a
     // long render's time (bench fairness, CPU profile of the render worker).
@@ -137,7 +105,7 @@ class Renderer {
   }
 
   over(budget: BudgetName): never {
-    throw new OverBudget(budget, [...this.slugStack], this.chars);
+    throw new OverBudget(budget, [...this.slugStack], this.output.count());
   }
 
   run(frame: CompiledFrame, slug: string | undefined): void {
@@ -394,9 +362,9 @@ export function renderFrame(frame: CompiledFrame, ctx: RenderContext, options: R
   r.run(frame, options.slug);
   let html = "";
   if (measuring) {
-    if (r.count() > options.budget!.bytes) r.over("bytes");
+    if (r.output.count() > options.budget!.bytes) r.over("bytes");
   } else {
-    html = r.html();
+    html = r.output.html();
     if (options.budget !== undefined && !withinBytes(html, options.budget)) r.over("bytes");
   }
   return {
