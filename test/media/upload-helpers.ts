@@ -60,3 +60,24 @@ export function refusal(r: Answer, status: number, code: string): void {
     throw new Error(`expected ${status} ${code}, got ${r.status} ${r.text.slice(0, 400)}`);
   }
 }
+
+/** The names of the store's temporaries under `dataDir` (writes under way, or left behind). */
+export function temporaries(dataDir: string): string[] {
+  const dir = join(dataDir, "media", "tmp");
+  return existsSync(dir) ? readdirSync(dir) : [];
+}
+
+/** What an upload may leave behind: the media rows (every site), the store's files and its temporaries. */
+export async function storeState(t: TestApp): Promise<{ rows: Array<{ id: number; sha256: string; bytes: number }>; files: string[]; temporaries: string[] }> {
+  const rows = await t.store.db.selectFrom("media").select(["id", "sha256", "bytes"]).orderBy("id").execute();
+  return { rows: rows.map((row) => ({ id: Number(row.id), sha256: row.sha256, bytes: Number(row.bytes) })), files: storedFiles(t.dataDir), temporaries: temporaries(t.dataDir) };
+}
+
+/** Waits until `check` holds; fails after `timeoutMs` naming `what` (a deadline, not a timing asserted). */
+export async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
