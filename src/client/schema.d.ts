@@ -1853,7 +1853,7 @@ export interface operations {
                             stored_bytes: number;
                             /** @description bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                             media_bytes: number;
-                            /** @description bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request (bytes; default 5368709120) */
+                            /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: number;
                         } & {
                             [key: string]: unknown;
@@ -1906,7 +1906,7 @@ export interface operations {
                     stored_bytes?: number | null;
                     /** @description a whole number >= 0 sets it, null restores the default; bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                     media_bytes?: number | null;
-                    /** @description a whole number >= 0 sets it, null restores the default; bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request (bytes; default 5368709120) */
+                    /** @description a whole number >= 0 sets it, null restores the default; bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                     published_bytes?: number | null;
                 } & {
                     [key: string]: unknown;
@@ -1941,7 +1941,7 @@ export interface operations {
                             stored_bytes: number;
                             /** @description bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                             media_bytes: number;
-                            /** @description bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request (bytes; default 5368709120) */
+                            /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: number;
                         } & {
                             [key: string]: unknown;
@@ -14198,7 +14198,7 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request (bytes; default 5368709120) */
+                            /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: {
                                 used: number;
                                 limit: number;

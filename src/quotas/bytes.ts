@@ -1,7 +1,8 @@
 // What a stored row weighs against its quota. `stored_bytes`: the UTF-8 bytes of frame markup, of a
 // page's title, content and fields (the stored JSON text), of a data set's items as JSON, of a
 // revision's content, fields and summary, and of a trash entry's name and what a restore needs
-// (`extra_json`). `published_bytes`: a static copy's or a frame bake's `bytes` (its HTML).
+// (`extra_json`). `published_bytes`: a static copy's or a frame bake's `bytes` (its HTML), and a
+// stylesheet bundle's (its CSS and brotli and gzip forms, styles/copies.ts).
 // Each weight is given twice, for a row at hand (JS) and summed by the database (SQL), and the
 // two must agree: the counters are moved with the first and recounted with the second.
 import { sql, type RawBuilder } from "kysely";

@@ -14,7 +14,9 @@
 // says what a row weighs). `published_bytes` counts what the publish engine keeps of a site: its
 // static copies and its frame bakes. They are derived, so passing that quota refuses no write: an
 // output that does not fit is not kept and its page renders on request (publish/kept-output.ts,
-// `takeRoom`). Variants of media count in `media_bytes` the same way (`takeRoom`).
+// `takeRoom`). Variants of media count in `media_bytes` the same way (`takeRoom`). It counts the
+// stylesheet bundles served too (styles/copies.ts), which nothing can stand in for: a stylesheet
+// write whose bundles do not fit is refused, and a bundle made outside a write is charged.
 import { fail } from "../errors.ts";
 
 export const GiB = 1024 * 1024 * 1024;
@@ -38,7 +40,7 @@ export const QUOTAS = {
   data_items: { unit: "count", default: 100_000, counts: "items of every data set and language variant" },
   stored_bytes: { unit: "bytes", default: GiB, counts: "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash" },
   media_bytes: { unit: "bytes", default: MEDIA_BYTES_DEFAULT, counts: "bytes of the site's media files, each file counted in full, and of their variants" },
-  published_bytes: { unit: "bytes", default: PUBLISHED_BYTES_DEFAULT, counts: "bytes of the static copies of the site's pages and of its frame bakes; past it, outputs are not kept and their pages render on request" },
+  published_bytes: { unit: "bytes", default: PUBLISHED_BYTES_DEFAULT, counts: "bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused" },
 } as const satisfies Record<string, Quota>;
 
 export type QuotaKey = keyof typeof QUOTAS;

@@ -28,7 +28,9 @@
 // oldest first). The pruning is part of the write's transaction: a refusal rolls it back too.
 //
 // Derived bytes (static copies, frame bakes, media variants) are never a reason to refuse a write:
-// `takeRoom` answers whether they fit, and their owner keeps them or not.
+// `takeRoom` answers whether they fit, and their owner keeps them or not. Stylesheet bundles are
+// derived too, but nothing can stand in for one that is not kept: a stylesheet write takes room
+// for its bundles (`requireRoom`), and a bundle made outside a write is charged (`chargeRoom`).
 import { sql, type Expression } from "kysely";
 import { fail } from "../errors.ts";
 import { isPostgres, type Db } from "../store/database.ts";
@@ -158,15 +160,19 @@ export async function takeRoom(trx: Db, siteId: number, delta: UsageDelta): Prom
 
 /**
  * Moves the counters by `delta` whatever the limits: for what a delete keeps besides the object's
- * revisions (its trash entry), so that a delete is never refused. Bounded all the same: each
- * trash entry stands for an object that was counted when it was made.
+ * revisions (its trash entry), so that a delete is never refused, and for a stylesheet bundle
+ * made outside a write (styles/copies.ts), which a page needs to stay styled. Bounded all the
+ * same: each trash entry stands for an object that was counted when it was made, and such a
+ * bundle is made of stylesheets whose writes were counted, again only when what it reads changes
+ * outside a stylesheet write (a media address, an imported stylesheet deleted), and the copy it
+ * replaces goes a day later.
  */
 export async function chargeRoom(trx: Db, siteId: number, delta: UsageDelta): Promise<void> {
   await move(trx, siteId, delta, "charge");
 }
 
 /** The sum of `weight` over a table's rows of the site, by the database. */
-async function sumOf(db: Db, table: "styles" | "strings" | "media" | "revisions" | "trash" | "static_copies" | "frame_bakes", weight: Expression<number> | "bytes", siteId: number): Promise<number> {
+async function sumOf(db: Db, table: "styles" | "strings" | "media" | "revisions" | "trash" | "static_copies" | "frame_bakes" | "style_copies", weight: Expression<number> | "bytes", siteId: number): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(weight === "bytes" ? eb.ref("bytes") : weight), eb.lit(0)).as("n"))
@@ -210,6 +216,6 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     data_items: Number(data.items),
     stored_bytes: stored.reduce((sum, bytes) => sum + bytes, 0),
     media_bytes: await sumOf(db, "media", "bytes", siteId),
-    published_bytes: (await sumOf(db, "static_copies", "bytes", siteId)) + (await sumOf(db, "frame_bakes", "bytes", siteId)),
+    published_bytes: (await sumOf(db, "static_copies", "bytes", siteId)) + (await sumOf(db, "frame_bakes", "bytes", siteId)) + (await sumOf(db, "style_copies", "bytes", siteId)),
   };
 }

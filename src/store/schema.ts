@@ -251,6 +251,8 @@ export interface StyleCopiesTable {
   css: string;
   br: Buffer;
   gzip: Buffer;
+  /** what it weighs against published_bytes: `css` as UTF-8, `br` and `gzip` */
+  bytes: number;
   created_at_gmt: string;
   /** null for the current copy; a replaced copy answers for 24 hours after this time */
   replaced_at_gmt: string | null;

@@ -5,13 +5,22 @@
 // media file given new bytes or a new slug, when the engine next renders a frame linking it
 // (publish-source.ts). The new copy becomes the current one; the one it replaces keeps answering
 // its address for REPLACED_COPY_MS (docs/styles.md).
+//
+// Every copy kept weighs its CSS and its brotli and gzip forms against the site's published_bytes
+// (issue 29, point 6), moved in the transaction that stores or deletes the row. Replaced copies
+// are kept a day, so repeated writes pile them up: a write's bundles take room as the write's own
+// bytes do (refused past the quota, nothing stored). A bundle made outside a stylesheet write
+// (its media moved, a stylesheet it imports deleted, a render finding it stale) is charged, never
+// refused: a page must always find its stylesheet, and one left unmade would be stale and made
+// again on every render.
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { gmt } from "../clock.ts";
 import { ServiceError } from "../errors.ts";
 import { mediaPublishSource } from "../media/publish-source.ts";
-import { holdRoom } from "../quotas/usage.ts";
+import { utf8Bytes } from "../quotas/bytes.ts";
+import { chargeRoom, holdRoom, requireRoom } from "../quotas/usage.ts";
 import type { Db } from "../store/database.ts";
 import { bundleSettings, bundleStylesheet, CssBudget } from "./css.ts";
 import { importClosure } from "./graph.ts";
@@ -118,9 +127,24 @@ async function bundleCopy(name: string, sourceKey: string, sheets: ReadonlyMap<s
   return { name, hash, sourceKey, css, br, gzip: gz };
 }
 
-/** Makes the current copy of each stylesheet named, and marks the copy it replaces. */
-async function storeCopies(trx: Db, now: number, siteId: number, theme: string, made: readonly MadeCopy[]): Promise<void> {
+/** What a copy weighs against published_bytes: the CSS served (UTF-8) and its two compressed forms. */
+function copyBytes(copy: MadeCopy): number {
+  return utf8Bytes(copy.css) + copy.br.length + copy.gzip.length;
+}
+
+/**
+ * Makes the current copy of each stylesheet named, and marks the copy it replaces. A write's
+ * (`refuse`) takes room for the new rows first, else is refused; any other is charged.
+ */
+async function storeCopies(trx: Db, now: number, siteId: number, theme: string, made: readonly MadeCopy[], refuse: boolean): Promise<void> {
   const at = gmt(now);
+  let added = 0;
+  for (const copy of made) {
+    // A bundle made before (a stylesheet written back as it was) is its row again, counted when first stored.
+    const kept = await trx.selectFrom("style_copies").select("hash").where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", copy.name).where("hash", "=", copy.hash).executeTakeFirst();
+    if (!kept) added += copyBytes(copy);
+  }
+  await (refuse ? requireRoom : chargeRoom)(trx, siteId, { published_bytes: added });
   for (const copy of made) {
     await trx
       .updateTable("style_copies")
@@ -134,7 +158,7 @@ async function storeCopies(trx: Db, now: number, siteId: number, theme: string, 
     // The same bundle made before (a stylesheet written back as it was) is current again.
     await trx
       .insertInto("style_copies")
-      .values({ site_id: siteId, theme, name: copy.name, hash: copy.hash, source_key: copy.sourceKey, css: copy.css, br: copy.br, gzip: copy.gzip, created_at_gmt: at, replaced_at_gmt: null })
+      .values({ site_id: siteId, theme, name: copy.name, hash: copy.hash, source_key: copy.sourceKey, css: copy.css, br: copy.br, gzip: copy.gzip, bytes: copyBytes(copy), created_at_gmt: at, replaced_at_gmt: null })
       .onConflict((conflict) => conflict.columns(["site_id", "theme", "name", "hash"]).doUpdateSet({ source_key: copy.sourceKey, replaced_at_gmt: null }))
       .execute();
   }
@@ -142,8 +166,10 @@ async function storeCopies(trx: Db, now: number, siteId: number, theme: string, 
 
 export interface RefreshOptions {
   /**
-   * A write: a bundle that cannot be made refuses it (invalid_css). A render: the stylesheet keeps
-   * its current copy, and the next write of it is refused with the reason.
+   * A write: a bundle that cannot be made refuses it (invalid_css), and so do bundles that would
+   * take the site past its published_bytes (quota_exceeded). A render: the stylesheet keeps its
+   * current copy, and the next write of it is refused with the reason; what it stores is charged
+   * whatever the quota.
    */
   refuse: boolean;
   /** The worker time the bundles may take: a write's, shared with its parse; by default a budget of their own. */
@@ -189,7 +215,7 @@ export async function refreshCopies(db: Db, now: number, siteId: number, theme: 
           const again = await themeState(trx, siteId, theme);
           if ([...made.values()].some((copy) => sourceKey(settings, again, copy.name) !== copy.sourceKey)) return false;
         }
-        await storeCopies(trx, now, siteId, theme, [...made.values()]);
+        await storeCopies(trx, now, siteId, theme, [...made.values()], options.refuse);
         return true;
       }));
       // Changed meanwhile: made again from what is there now (a write in flight settles it).
@@ -214,14 +240,15 @@ async function underSiteLock<T>(db: Db, siteId: number, work: (trx: Db, fresh: b
   });
 }
 
-/** A stylesheet deleted: its current copy is replaced by nothing, and answers for REPLACED_COPY_MS more. */
+/** A stylesheet deleted: its current copy is replaced by nothing, and answers (and counts) for REPLACED_COPY_MS more. */
 export async function retireCopies(trx: Db, now: number, siteId: number, theme: string, name: string): Promise<void> {
   await trx.updateTable("style_copies").set({ replaced_at_gmt: gmt(now) }).where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", name).where("replaced_at_gmt", "is", null).execute();
 }
 
-/** Drops the site's copies replaced longer than REPLACED_COPY_MS ago (they answer 404 already). */
+/** Drops the site's copies replaced longer than REPLACED_COPY_MS ago (they answer 404 already) and frees their bytes. */
 export async function dropExpiredCopies(trx: Db, now: number, siteId: number): Promise<void> {
-  await trx.deleteFrom("style_copies").where("site_id", "=", siteId).where("replaced_at_gmt", "is not", null).where("replaced_at_gmt", "<", gmt(now - REPLACED_COPY_MS)).execute();
+  const gone = await trx.deleteFrom("style_copies").where("site_id", "=", siteId).where("replaced_at_gmt", "is not", null).where("replaced_at_gmt", "<", gmt(now - REPLACED_COPY_MS)).returning("bytes").execute();
+  await requireRoom(trx, siteId, { published_bytes: -gone.reduce((sum, row) => sum + Number(row.bytes), 0) });
 }
 
 /** The served CSS of a copy (a dry run answers it when the write would make no new bundle). */

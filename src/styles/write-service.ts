@@ -136,8 +136,9 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
     sheets.set(name, head);
     // Its importers' bundles hold it: they are made again, and the frames linking them rebaked.
     const change: StyleChange = { kind: "style", theme, names: [name, ...importersOf([name], importMapOf(sheets))] };
-    const { current, made } = await refreshCopies(trx, now, site.id, theme, change.names, { refuse: true, budget });
+    // Expired copies go first: the bytes they free make room for the bundles this write stores.
     await dropExpiredCopies(trx, now, site.id);
+    const { current, made } = await refreshCopies(trx, now, site.id, theme, change.names, { refuse: true, budget });
     const copy = current.get(name);
     if (dryRun) {
       const served = made.get(name)?.css ?? (copy && (await copyCss(trx, site.id, theme, name, copy.hash))) ?? "";

@@ -5,7 +5,9 @@
 // Issue 29 (point 6): the recount holds revisions and the trash (stored_bytes) and static copies and
 // frame bakes (published_bytes), so the sequences also restore revisions, delete, restore and purge
 // from the trash, run retention, put pages on frames and set small byte quotas (old revisions are
-// pruned to make room, outputs past published_bytes are not kept).
+// pruned to make room, outputs past published_bytes are not kept). Stylesheet bundles count in
+// published_bytes too: stylesheets import each other, are deleted with `force` (their importers
+// bundled again) and days pass, so the copies replaced a day before are dropped by the next write.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
@@ -28,8 +30,9 @@ type Op =
   | { op: "undata"; name: string; lang: string | null }
   | { op: "assign"; slug: string; pick: number }
   | { op: "restore"; slug: string; n: number }
-  | { op: "style"; name: string; css: string }
-  | { op: "unstyle"; name: string }
+  | { op: "style"; name: string; css: string; imports: boolean }
+  | { op: "unstyle"; name: string; force: boolean }
+  | { op: "day" }
   | { op: "menu"; name: string; pick: number }
   | { op: "unmenu"; name: string }
   | { op: "untrash" | "purgetrash"; pick: number }
@@ -54,8 +57,10 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("undata" as const), name: fc.constantFrom("team", "news"), lang: fc.constantFrom(null, "de") }),
   fc.record({ op: fc.constant("assign" as const), slug, pick: fc.nat() }),
   fc.record({ op: fc.constant("restore" as const), slug, n: fc.integer({ min: 1, max: 4 }) }),
-  fc.record({ op: fc.constant("style" as const), name: fc.constantFrom("main", "print"), css: text(20).map((body) => `a{content:"${body.replace(/["\\\n\r]/g, "")}"}`) }),
-  fc.record({ op: fc.constant("unstyle" as const), name: fc.constantFrom("main", "print") }),
+  // `imports`: the other of the two (refused when it would close a cycle).
+  fc.record({ op: fc.constant("style" as const), name: fc.constantFrom("main", "print"), css: text(20).map((body) => `a{content:"${body.replace(/["\\\n\r]/g, "")}"}`), imports: fc.boolean() }),
+  fc.record({ op: fc.constant("unstyle" as const), name: fc.constantFrom("main", "print"), force: fc.boolean() }),
+  fc.constant({ op: "day" as const }),
   fc.record({ op: fc.constant("menu" as const), name: fc.constantFrom("Main", "Footer"), pick: fc.nat() }),
   fc.record({ op: fc.constant("unmenu" as const), name: fc.constantFrom("main", "footer") }),
   fc.record({ op: fc.constantFrom("untrash" as const, "purgetrash" as const), pick: fc.nat() }),
@@ -71,7 +76,7 @@ describe("quota counters equal a recount", () => {
   before(async () => (t = await startTestApp()));
   after(() => t.close());
 
-  async function run(site: number, sequence: Op[]): Promise<void> {
+  async function run(site: number, sequence: Op[], tick: (ms: number) => void): Promise<void> {
     const S = `/api/site/${site}`;
     const pages: number[] = [];
     const pick = (k: number) => (pages.length === 0 ? 999_999 : pages[k % pages.length]);
@@ -118,11 +123,15 @@ describe("quota counters equal a recount", () => {
           r = await t.call("POST", `${S}/frames/${step.slug}/revisions/${step.n}/restore`);
           break;
         case "style":
-          r = await t.call("PUT", `${S}/styles/${step.name}`, { body: { css: step.css } });
+          r = await t.call("PUT", `${S}/styles/${step.name}`, { body: { css: `${step.imports ? `@import "${step.name === "main" ? "print" : "main"}";` : ""}${step.css}` } });
           break;
         case "unstyle":
-          r = await t.call("DELETE", `${S}/styles/${step.name}`);
+          r = await t.call("DELETE", `${S}/styles/${step.name}${step.force ? "?force=1" : ""}`);
           break;
+        case "day":
+          // Past the day a replaced stylesheet bundle is kept: the next stylesheet write drops it.
+          tick(25 * 60 * 60 * 1000);
+          continue;
         case "menu":
           r = await t.call("POST", `${S}/menus`, { body: { name: step.name, items: [pick(step.pick)], allow_invalid: true } });
           break;
@@ -149,12 +158,13 @@ describe("quota counters equal a recount", () => {
     }
   }
 
-  it("after any sequence of page, translation, stub, frame, rename, assignment, data-set, stylesheet, menu and quota writes and deletes, revision and trash restores, purges and retention", async () => {
+  it("after any sequence of page, translation, stub, frame, rename, assignment, data-set, stylesheet, menu and quota writes and deletes, revision and trash restores, purges, retention and days passing", async (c) => {
+    c.mock.timers.enable({ apis: ["Date"], now: Date.now() });
     await fc.assert(
       fc.asyncProperty(fc.array(ops, { minLength: 1, maxLength: 60, size: "max" }), async (sequence) => {
         const site = await makeSite(t, `Counted ${++n}`, `counted${n}.localhost`);
         for (const code of ["en", "de"]) await t.call("POST", `/api/site/${site}/languages`, { body: { code } });
-        await run(site, sequence);
+        await run(site, sequence, (ms) => c.mock.timers.tick(ms));
         const recount = await recountUsage(t.store.db, site);
         assert.deepEqual(await usageOf(t.store.db, site), recount);
         const answered = (await t.call("GET", `/api/site/${site}/usage`)).body.usage;
@@ -170,6 +180,13 @@ describe("quota counters equal a recount", () => {
     const revisions = await t.store.db.selectFrom("revisions").select(["content", "fields_json", "summary_json"]).where("site_id", "=", site).execute();
     const trash = await t.store.db.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", site).execute();
     return revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) + trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0);
+  }
+
+  /** As before migration 0150: copies without their weight (published_bytes is the caller's to set back). */
+  async function uncountStyleCopies(): Promise<void> {
+    await sql`drop index style_copies_replaced`.execute(t.store.db);
+    await sql`alter table style_copies drop column bytes`.execute(t.store.db);
+    await sql`delete from kysely_migration where name = '0150_counted_style_copies'`.execute(t.store.db);
   }
 
   it("migration 0140 counts the revisions, trash, static copies and frame bakes of the sites that exist when it runs", async () => {
@@ -197,10 +214,48 @@ describe("quota counters equal a recount", () => {
     await sql`alter table site_usage drop column published_bytes`.execute(db);
     await sql`drop index revisions_site_order`.execute(db);
     await sql`delete from kysely_migration where name = '0140_counted_history'`.execute(db);
+    // 0150, after it, adds the stylesheet bundles to the published_bytes 0140 counts afresh.
+    await uncountStyleCopies();
     await migrate(db, t.store.dialect);
 
     assert.deepEqual(await usageOf(db, site), expected);
     assert.ok((await usageOf(db, menusOnly)).stored_bytes > 0, "the menu's revision counts");
+    for (const row of await db.selectFrom("sites").select("id").execute()) {
+      assert.deepEqual(await usageOf(db, row.id), await recountUsage(db, row.id), `site ${row.id}`);
+    }
+  });
+
+  it("migration 0150 weighs the stylesheet bundles kept (CSS, brotli and gzip) and counts them in published_bytes of the sites that exist when it runs", async () => {
+    const site = await makeSite(t, "Before counted bundles", "before-bundles.localhost");
+    const S = `/api/site/${site}`;
+    for (const css of ["a{color:red}", "a{color:green}"]) assert.ok((await t.call("PUT", `${S}/styles/main`, { body: { css } })).status < 300);
+    assert.equal((await t.call("PUT", `${S}/styles/print`, { body: { css: '@import "main";b{color:red}' } })).status, 201);
+    const expected = await recountUsage(t.store.db, site);
+    const db = t.store.db;
+    const weighed = async (siteId: number) => {
+      const rows = await db.selectFrom("style_copies").select(["css", "br", "gzip"]).where("site_id", "=", siteId).execute();
+      return rows.reduce((sum, row) => sum + Buffer.byteLength(row.css) + row.br.length + row.gzip.length, 0);
+    };
+    assert.ok((await weighed(site)) > 0 && expected.published_bytes === (await weighed(site)), "three copies, nothing else published");
+    // A site holding nothing but the copy of a stylesheet deleted for good, which still answers for a day.
+    const copiesOnly = await makeSite(t, "Copies only", "copies-only.localhost");
+    assert.equal((await t.call("PUT", `/api/site/${copiesOnly}/styles/gone`, { body: { css: "a{color:red}" } })).status, 201);
+    assert.equal((await t.call("DELETE", `/api/site/${copiesOnly}/styles/gone`)).status, 200);
+    const [trashed] = (await t.call("GET", `/api/site/${copiesOnly}/trash`)).body.items as Array<{ kind: string; id: string }>;
+    assert.equal((await t.call("DELETE", `/api/site/${copiesOnly}/trash/${trashed!.kind}/${trashed!.id}`)).status, 200);
+    assert.deepEqual(await recountUsage(db, copiesOnly), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0, media_bytes: 0, published_bytes: await weighed(copiesOnly) });
+
+    // As before the migration: the copies weigh nothing, and no site counts them.
+    for (const row of await db.selectFrom("site_usage").select("site_id").execute()) {
+      await sql`update site_usage set published_bytes = published_bytes - ${await weighed(row.site_id)} where site_id = ${row.site_id}`.execute(db);
+    }
+    await sql`delete from site_usage where site_id = ${copiesOnly}`.execute(db);
+    await uncountStyleCopies();
+    assert.equal((await usageOf(db, site)).published_bytes, 0);
+    await migrate(db, t.store.dialect);
+
+    assert.deepEqual(await usageOf(db, site), expected);
+    assert.ok((await db.selectFrom("site_usage").select("site_id").where("site_id", "=", copiesOnly).executeTakeFirst()) !== undefined, "the site holding only copies has its row again");
     for (const row of await db.selectFrom("sites").select("id").execute()) {
       assert.deepEqual(await usageOf(db, row.id), await recountUsage(db, row.id), `site ${row.id}`);
     }
@@ -237,7 +292,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media`.execute(db);
     await sql`drop table site_usage`.execute(db);
     await sql`drop table site_quotas`.execute(db);
-    await sql`delete from kysely_migration where name in ('0050_quotas', '0060_media', '0070_styles', '0080_domains', '0090_seo', '0100_sidebars', '0110_strings', '0120_revisions', '0130_preview_links', '0140_counted_history')`.execute(db);
+    await sql`delete from kysely_migration where name in ('0050_quotas', '0060_media', '0070_styles', '0080_domains', '0090_seo', '0100_sidebars', '0110_strings', '0120_revisions', '0130_preview_links', '0140_counted_history', '0150_counted_style_copies')`.execute(db);
     await migrate(db, t.store.dialect);
     assert.deepEqual(await usageOf(db, site), { ...expected, stored_bytes: expected.stored_bytes - history });
     for (const row of await db.selectFrom("sites").select("id").execute()) {

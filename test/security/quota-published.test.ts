@@ -3,6 +3,9 @@
 // static copy of each page and each frame bake. Both are derived, so a publish run never fails on
 // them: an output that would pass the quota is not kept (a stale one it would have replaced is
 // removed), and its page renders on request — the page answers the new output either way.
+// Stylesheet bundles count too (each copy's CSS, brotli and gzip forms; a replaced copy is kept a
+// day): nothing serves a stylesheet without its bundle, so a stylesheet write takes room for its
+// bundles and is refused past the quota, while a bundle made outside a write is charged.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
@@ -16,7 +19,7 @@ const layout = (word: string, size = 1000) => {
   return head + "x".repeat(size - head.length - tail.length) + tail;
 };
 
-describe("published_bytes: static copies and frame bakes (issue 29, point 6)", () => {
+describe("published_bytes: static copies, frame bakes and stylesheet bundles (issue 29, point 6)", () => {
   let t: TestApp;
   let n = 0;
   before(async () => (t = await startTestApp()));
@@ -104,6 +107,72 @@ describe("published_bytes: static copies and frame bakes (issue 29, point 6)", (
     assert.equal((await site.call("DELETE", "/frames/layout")).status, 200);
     assert.deepEqual(await site.kept(), { copies: [], bytes: 0 });
     assert.equal((await site.published()).used, 0);
+    await site.agrees();
+  });
+
+  it("stylesheet bundles count in published_bytes (CSS, brotli and gzip; a copy written back counts once); a stylesheet write past it is 413 quota_exceeded with nothing stored, its dry run too; copies dropped a day after they were replaced free their bytes", async (c) => {
+    c.mock.timers.enable({ apis: ["Date"], now: Date.now() });
+    const site = await newSite();
+    const put = (name: string, css: string, query = "") => site.call("PUT", `/styles/${name}${query}`, { css });
+    /** The site's copies and what they weigh, from their CSS and compressed forms. */
+    const copies = async () => {
+      const rows = await t.store.db.selectFrom("style_copies").select(["name", "css", "br", "gzip"]).where("site_id", "=", site.id).orderBy("name").orderBy("css").execute();
+      return { css: rows.map((row) => `${row.name}: ${row.css}`), bytes: rows.reduce((sum, row) => sum + Buffer.byteLength(row.css) + row.br.length + row.gzip.length, 0) };
+    };
+    const big = Array.from({ length: 300 }, (_, i) => `.c${i}{color:#${((i * 2654435761) >>> 8).toString(16).padStart(6, "0").slice(-6)};margin:${i}px}`).join("");
+    assert.equal((await put("main", big)).status, 201);
+    assert.equal((await site.published()).used, (await copies()).bytes);
+    assert.ok((await copies()).bytes > Buffer.byteLength(big), "the compressed forms count besides the CSS");
+    // Replaced, written back (its row current again), replaced again: two copies, each counted once.
+    for (const css of ["a{color:red}", big, "a{color:red}"]) assert.equal((await put("main", css)).status, 200);
+    const kept = await copies();
+    assert.equal(kept.css.length, 2);
+    assert.deepEqual(await site.published(), { used: kept.bytes, limit: 5 * GiB });
+    await site.agrees();
+
+    // At the quota: a write that would store a new bundle is refused whole, and so is its dry run.
+    await site.quota(kept.bytes);
+    for (const query of ["", "?dry_run=1"]) {
+      const refused = await put("main", "a{color:blue}", query);
+      assert.equal(refused.status, 413, refused.text);
+      assert.deepEqual([refused.body.error, refused.body.quota, refused.body.limit, refused.body.used], ["quota_exceeded", "published_bytes", kept.bytes, kept.bytes]);
+    }
+    assert.equal((await site.call("GET", "/styles/main")).body.style.css, "a{color:red}", "the stylesheet is not stored");
+    assert.deepEqual(await copies(), kept, "no bundle is stored");
+    assert.equal((await site.published()).used, kept.bytes);
+
+    // A day after the large copy was replaced, the next write drops it first: its bytes make room.
+    c.mock.timers.tick(24 * 60 * 60 * 1000 + 1000);
+    assert.equal((await put("main", "a{color:blue}")).status, 200);
+    const later = await copies();
+    assert.deepEqual(later.css, ["main: a{color:#00f}", "main: a{color:red}"], "the large copy is gone");
+    assert.equal((await site.published()).used, later.bytes);
+    await site.agrees();
+
+    // A deleted stylesheet's copies answer (and count) a day more, then go with the next write.
+    await site.quota(null);
+    assert.equal((await put("other", "b{color:red}")).status, 201);
+    assert.equal((await site.call("DELETE", "/styles/main")).status, 200);
+    assert.equal((await site.published()).used, (await copies()).bytes);
+    c.mock.timers.tick(24 * 60 * 60 * 1000 + 1000);
+    assert.equal((await put("other", "b{color:green}")).status, 200);
+    const left = await copies();
+    assert.deepEqual(left.css, ["other: b{color:green}", "other: b{color:red}"]);
+    assert.equal((await site.published()).used, left.bytes);
+    await site.agrees();
+  });
+
+  it("a bundle made outside a stylesheet write (an importer bundled again as what it imports is deleted) is counted past the quota, never refused", async () => {
+    const site = await newSite();
+    assert.equal((await site.call("PUT", "/styles/base", { css: "a{color:red}" })).status, 201);
+    assert.equal((await site.call("PUT", "/styles/main", { css: '@import "base";b{color:red}' })).status, 201);
+    const before = (await site.published()).used;
+    await site.quota(0);
+    const deleted = await site.call("DELETE", "/styles/base?force=1");
+    assert.equal(deleted.status, 200, deleted.text);
+    const rebundled = await t.store.db.selectFrom("style_copies").select("css").where("site_id", "=", site.id).where("name", "=", "main").where("replaced_at_gmt", "is", null).executeTakeFirstOrThrow();
+    assert.equal(rebundled.css, "b{color:red}", "the importer's new bundle is stored");
+    assert.ok((await site.published()).used > before, "and counted, past the quota");
     await site.agrees();
   });
 });
