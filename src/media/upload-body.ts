@@ -101,15 +101,29 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
     parser.destroy();
   };
 
+  // busboy fails a part's stream when the body ends inside it, and when the parser is
+  // destroyed: at once, before its reader has started (a zero-byte part at the end of a cut
+  // body), or after its reader stopped (a refusal). An 'error' event nobody listens to ends the
+  // process, so every part's stream is listened to from its first moment; the file's reader
+  // still sees the failure (a failed stream's iterator throws it).
+  // And a part that begins in the same chunk after a malformed part header is handed out after
+  // the parser failed, and never ended by it: its reader would wait forever. So every part still
+  // open when the parser fails is failed with it.
+  const open = new Set<Readable>();
+  let failure: Error | null = null;
+  parser.on("error", (error: Error) => {
+    failure = error;
+    for (const stream of open) stream.destroy(error);
+  });
   let fileSeen = false;
   const file = new Promise<UploadSource>((resolve, reject) => {
     parser.on("file", (name, stream, info) => {
-      // busboy fails a part's stream when the body ends inside it, and when the parser is
-      // destroyed: at once, before its reader has started (a zero-byte part at the end of a cut
-      // body), or after its reader stopped (a refusal). An 'error' event nobody listens to ends
-      // the process, so every part's stream is listened to from its first moment; the file's
-      // reader still sees the failure (a failed stream's iterator throws it).
       stream.on("error", () => undefined);
+      if (failure !== null) stream.destroy(failure);
+      else {
+        open.add(stream);
+        stream.once("close", () => open.delete(stream));
+      }
       if (name !== "file" || fileSeen) {
         ignored.push(name);
         stream.resume(); // another file part: read past, kept nowhere
