@@ -55,14 +55,20 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, limits: Con
     else idle.refresh();
   };
   const stop = () => {
-    clearTimeout(whole);
+    const entry = watched.get(req);
+    clearTimeout(entry?.whole ?? whole);
     clearTimeout(idle);
     socket.removeListener("data", moved);
+    socket.removeListener("close", stop);
     watched.delete(req);
   };
   socket.on("data", moved);
   req.once("end", stop);
   res.once("close", stop);
+  socket.once("close", stop);
+  // A request's deadline never keeps the process alive by itself (a closed app's, in tests).
+  whole.unref();
+  idle.unref();
   watched.set(req, { whole, idle, started: performance.now(), stop });
 }
 
@@ -72,7 +78,7 @@ export function extendForUpload(req: IncomingMessage, res: ServerResponse, limit
   if (!entry) return;
   clearTimeout(entry.whole);
   const left = Math.max(0, limits.uploadTimeoutMs - (performance.now() - entry.started));
-  entry.whole = setTimeout(() => cut(req, res), left);
+  entry.whole = setTimeout(() => cut(req, res), left).unref();
 }
 
 /** Node's own limits on the server, and the cap on connections per client address. */
