@@ -601,7 +601,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file (answers 201)
-         * @description The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; an allowed type other than the claimed Content-Type 400 media_type_mismatch.
+         * @description The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; an allowed type other than the claimed Content-Type 400 media_type_mismatch. JPEG, PNG, WebP and AVIF are stored without their personal metadata (EXIF but the orientation, XMP, IPTC, comments; ICC profiles kept; lossless) unless ?keep_metadata=1: sha256 and bytes are the stored file's.
          */
         post: operations["createMedia"];
         delete?: never;
@@ -621,7 +621,7 @@ export interface paths {
         get: operations["getMedia"];
         /**
          * Replace a file's bytes (same forms as POST): same id and slug, new url; rebakes the frames showing it
-         * @description The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; an allowed type other than the claimed Content-Type 400 media_type_mismatch.
+         * @description The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; an allowed type other than the claimed Content-Type 400 media_type_mismatch. JPEG, PNG, WebP and AVIF are stored without their personal metadata (EXIF but the orientation, XMP, IPTC, comments; ICC profiles kept; lossless) unless ?keep_metadata=1: sha256 and bytes are the stored file's.
          */
         put: operations["putMedia"];
         post?: never;
@@ -8562,6 +8562,8 @@ export interface operations {
             query?: {
                 /** @description the file's name (raw uploads; a multipart part's own name comes first) */
                 filename?: string;
+                /** @description 1 or true: store a JPEG, PNG, WebP or AVIF as sent, with its EXIF (GPS position, camera, serial number), XMP, IPTC and comments; by default they are removed (ICC profile and orientation kept), losslessly */
+                keep_metadata?: string;
             };
             header?: never;
             path: {
@@ -8570,7 +8572,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; an allowed type other than the claimed Content-Type 400 media_type_mismatch. */
+        /** @description The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; an allowed type other than the claimed Content-Type 400 media_type_mismatch. JPEG, PNG, WebP and AVIF are stored without their personal metadata (EXIF but the orientation, XMP, IPTC, comments; ICC profiles kept; lossless) unless ?keep_metadata=1: sha256 and bytes are the stored file's. */
         requestBody: {
             content: {
                 "multipart/form-data": {
@@ -8939,6 +8941,8 @@ export interface operations {
             query?: {
                 /** @description the file's name (raw uploads; a multipart part's own name comes first) */
                 filename?: string;
+                /** @description 1 or true: store a JPEG, PNG, WebP or AVIF as sent, with its EXIF (GPS position, camera, serial number), XMP, IPTC and comments; by default they are removed (ICC profile and orientation kept), losslessly */
+                keep_metadata?: string;
             };
             header?: never;
             path: {
@@ -8949,7 +8953,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; an allowed type other than the claimed Content-Type 400 media_type_mismatch. */
+        /** @description The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; an allowed type other than the claimed Content-Type 400 media_type_mismatch. JPEG, PNG, WebP and AVIF are stored without their personal metadata (EXIF but the orientation, XMP, IPTC, comments; ICC profiles kept; lossless) unless ?keep_metadata=1: sha256 and bytes are the stored file's. */
         requestBody: {
             content: {
                 "multipart/form-data": {

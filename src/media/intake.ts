@@ -7,11 +7,14 @@
 // The first SNIFF_BYTES are read and sniffed before anything is written. When they already
 // decide a refusal, the rest is read only to count it (the size check comes first) and thrown
 // away; otherwise the bytes stream into the store, which stops at the limit and keeps nothing.
+// On the way, a JPEG, PNG, WebP or AVIF loses its personal metadata (metadata/private.ts) unless
+// the upload asks to keep it: the stored file is what the record's sha256, bytes and size say.
 import type { Readable } from "node:stream";
 import { fail, ServiceError } from "../errors.ts";
 import { BlobTooLarge, type BlobStore } from "../blobs/blob-store.ts";
 import { ALLOWED_TYPES, claimedType, isAllowedType, sniff, SNIFF_BYTES, SVG_TYPE, type MediaKind } from "./sniff.ts";
 import { RASTER_TYPES } from "./addresses.ts";
+import { withoutPersonalMetadata } from "./metadata/private.ts";
 
 /** Where media bytes go and how many one file may have. */
 export interface MediaFiles {
@@ -29,6 +32,8 @@ export interface UploadSource {
   bytes: AsyncIterable<Uint8Array>;
   /** The body's Content-Length for a raw upload: past the limit, refused before a byte is read. */
   declaredBytes: number | null;
+  /** `?keep_metadata=1`: stored as sent; otherwise images lose their personal metadata (metadata/private.ts). */
+  keepMetadata: boolean;
 }
 
 /** What an upload stored, and what its bytes are. */
@@ -90,6 +95,32 @@ async function* prepend(head: Uint8Array, rest: AsyncGenerator<Uint8Array>): Asy
   yield* rest;
 }
 
+/**
+ * The chunks, refused past `maxBytes` as they are sent: the limit is the upload's, so a file over
+ * it is refused whatever its metadata's removal would leave, and a multipart file busboy cut at
+ * the limit plus one is never stored cut.
+ */
+async function* limited(chunks: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let counted = 0;
+  for await (const chunk of chunks) {
+    counted += chunk.byteLength;
+    if (counted > maxBytes) throw new BlobTooLarge(maxBytes);
+    yield chunk;
+  }
+}
+
+/** The chunks as they are, their first `want` bytes also kept in `head`. */
+async function* keepingHead(chunks: AsyncIterable<Uint8Array>, want: number, head: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  let kept = 0;
+  for await (const chunk of chunks) {
+    if (kept < want) {
+      head.push(chunk.subarray(0, want - kept));
+      kept += head.at(-1)!.byteLength;
+    }
+    yield chunk;
+  }
+}
+
 /** The refusal the sniffed type decides (steps 2 and 3), or null when the bytes may be stored. */
 function typeRefusal(detected: string | null, contentType: string | null): ServiceError | null {
   if (!isAllowedType(detected)) {
@@ -149,14 +180,18 @@ export async function storeUpload(files: MediaFiles, source: UploadSource): Prom
       throw refusal;
     }
     const mime = sniffed.mime!;
+    const sent = limited(prepend(head, chunks), maxBytes);
+    // What is stored is what the record describes: its sha256, bytes and size are the stored file's.
+    const storedHead: Uint8Array[] = [];
+    const stored = keepingHead(source.keepMetadata ? sent : withoutPersonalMetadata(mime, sent), SNIFF_BYTES, storedHead);
     let written;
     try {
-      written = await blobs.put(prepend(head, chunks), maxBytes);
+      written = await blobs.put(stored, maxBytes);
     } catch (error) {
       if (error instanceof BlobTooLarge) throw tooLarge(maxBytes);
       throw error;
     }
-    const size = mime === SVG_TYPE ? sniffed.svgSize : RASTER_TYPES.has(mime) ? await rasterSize(head, () => blobs.read(written.sha256)) : null;
+    const size = mime === SVG_TYPE ? sniffed.svgSize : RASTER_TYPES.has(mime) ? await rasterSize(Buffer.concat(storedHead), () => blobs.read(written.sha256)) : null;
     return { ...written, mime, kind: ALLOWED_TYPES[mime]!, width: size?.width ?? null, height: size?.height ?? null };
   } catch (error) {
     if (error instanceof SourceFailed) throw fail("invalid_body", { reason: "incomplete" }, `The upload ended before its body did (${error.message}); nothing was stored.`);

@@ -14,7 +14,7 @@ import type { MediaFiles } from "./intake.ts";
 import { getMedia, listMedia, mediaFiltersFrom } from "./read-service.ts";
 import { uploadBody, type UploadBody } from "./upload-body.ts";
 import { createMedia, replaceMedia, type MediaWriteAnswer } from "./upload-service.ts";
-import { deleteMedia, forceFrom, patchMedia } from "./write-service.ts";
+import { deleteMedia, flagFrom, forceFrom, patchMedia } from "./write-service.ts";
 
 const Str = Type.String();
 const Int = Type.Integer();
@@ -48,10 +48,15 @@ const UploadDescription =
   "The raw bytes as the body with their Content-Type (application/octet-stream: detect it) and ?filename=, " +
   "or multipart/form-data with one file part named file and the text fields alt and title. Checks in order, nothing stored on a refusal: " +
   "larger than SVC_MEDIA_MAX_BYTES 413 media_too_large; a detected type not allowed 415 unsupported_media_type; " +
-  "an allowed type other than the claimed Content-Type 400 media_type_mismatch.";
+  "an allowed type other than the claimed Content-Type 400 media_type_mismatch. " +
+  "JPEG, PNG, WebP and AVIF are stored without their personal metadata (EXIF but the orientation, XMP, IPTC, comments; ICC profiles kept; lossless) unless ?keep_metadata=1: sha256 and bytes are the stored file's.";
 const UploadSchema = {
   consumes: UPLOAD_TYPES,
-  querystring: Obj({ filename: Opt(Type.String({ description: "the file's name (raw uploads; a multipart part's own name comes first)" })) }),
+  querystring: Obj({
+    filename: Opt(Type.String({ description: "the file's name (raw uploads; a multipart part's own name comes first)" })),
+    // Any value reaches the service, which answers invalid_parameter (as ?force and ?dry_run).
+    keep_metadata: Opt(ServiceChecked(Str, "1 or true: store a JPEG, PNG, WebP or AVIF as sent, with its EXIF (GPS position, camera, serial number), XMP, IPTC and comments; by default they are removed (ICC profile and orientation kept), losslessly")),
+  }),
   body: Obj({ file: Opt(Type.String({ description: "the file's bytes (multipart), or the whole body (raw)" })), alt: Opt(Str), title: Opt(Str) }, UploadDescription),
 };
 
@@ -65,10 +70,12 @@ function userId(request: FastifyRequest): number {
  * error: the rest of the body is never read.
  */
 async function upload(request: FastifyRequest, reply: FastifyReply, files: MediaFiles, write: (body: UploadBody) => Promise<MediaWriteAnswer>): Promise<MediaWriteAnswer> {
-  const filename = (request.query as { filename?: string }).filename ?? null;
+  const query = request.query as { filename?: string; keep_metadata?: unknown };
+  const filename = query.filename ?? null;
   let body: UploadBody | undefined;
   try {
-    body = await uploadBody({ headers: request.headers, body: request.raw, filename }, files.maxBytes);
+    const keepMetadata = flagFrom("keep_metadata", query.keep_metadata);
+    body = await uploadBody({ headers: request.headers, body: request.raw, filename, keepMetadata }, files.maxBytes);
     return await write(body);
   } catch (error) {
     body?.abandon();

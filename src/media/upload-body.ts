@@ -28,6 +28,8 @@ export interface UploadRequest {
   body: Readable;
   /** `?filename=` (a raw upload's name; a multipart part's own name comes first). */
   filename: string | null;
+  /** `?keep_metadata=1`: the file is stored with its metadata. */
+  keepMetadata: boolean;
 }
 
 const FIELD_NAMES = new Set(["alt", "title"]);
@@ -53,6 +55,7 @@ function rawUpload(request: UploadRequest): UploadBody {
       // Not destroyed when reading stops early: the refusal is still to be answered on its socket.
       bytes: request.body.iterator({ destroyOnReturn: false }),
       declaredBytes: length !== null && /^\d+$/.test(length) ? Number(length) : null,
+      keepMetadata: request.keepMetadata,
     },
     fields: async () => ({}),
     ignored: () => [],
@@ -130,7 +133,7 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
         return;
       }
       fileSeen = true;
-      resolve({ filename: info.filename ?? request.filename, contentType: info.mimeType, bytes: stream.iterator({ destroyOnReturn: false }), declaredBytes: null });
+      resolve({ filename: info.filename ?? request.filename, contentType: info.mimeType, bytes: stream.iterator({ destroyOnReturn: false }), declaredBytes: null, keepMetadata: request.keepMetadata });
     });
     finished.then(() => reject(fail("invalid_field", { field: "file", reason: "missing" }, "A multipart upload needs one file part named file.")), reject);
   });

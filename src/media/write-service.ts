@@ -61,11 +61,16 @@ export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: num
   return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings };
 }
 
-/** `?force`: 1/true or 0/false (absent: false); anything else is 400 invalid_parameter. */
-export function forceFrom(value: unknown): boolean {
+/** A yes-or-no query parameter (`?force`, `?keep_metadata`): 1/true or 0/false (absent: false); anything else is 400 invalid_parameter. */
+export function flagFrom(parameter: string, value: unknown): boolean {
   if (value === undefined || value === "0" || value === "false") return false;
   if (value === "1" || value === "true" || value === "") return true;
-  throw fail("invalid_parameter", { parameter: "force", value, allowed: ["1", "true", "0", "false"] }, "force must be 1 or true (or 0, false).");
+  throw fail("invalid_parameter", { parameter, value, allowed: ["1", "true", "0", "false"] }, `${parameter} must be 1 or true (or 0, false).`);
+}
+
+/** `?force` of a delete. */
+export function forceFrom(value: unknown): boolean {
+  return flagFrom("force", value);
 }
 
 /**

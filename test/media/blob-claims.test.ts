@@ -18,7 +18,7 @@ const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex")
 
 function bodyOf(data: Buffer, filename: string): UploadBody {
   return {
-    source: { filename, contentType: "image/png", bytes: (async function* () { yield data; })(), declaredBytes: null },
+    source: { filename, contentType: "image/png", bytes: (async function* () { yield data; })(), declaredBytes: null, keepMetadata: false },
     fields: async () => ({}),
     ignored: () => [],
     abandon: () => undefined,
