@@ -51,7 +51,7 @@ export function itemIdFrom(value: string, menu: MenuRow): number {
  * them as they are, and a location write of this menu waits for its row).
  */
 async function lockedTree(trx: Db, menu: MenuRow, at: string, locations: string[]): Promise<ItemTree<ItemRow>> {
-  if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref: menu.id });
+  if (!(await touchMenu(trx, menu.site_id, menu.id, at))) throw fail("menu_not_found", { ref: menu.id });
   locations.splice(0, locations.length, ...(await locationNamesOfMenu(trx, menu.id)));
   return new ItemTree(await itemsOfMenu(trx, menu.id));
 }

@@ -1,6 +1,7 @@
 // PUT /menus/{ref}/location: assigns the menu to a location in a theme's map and, with languages,
 // in the language's map; written entries are read back and compared. DELETE /menus/{ref}/location
 // (not in the spec; PUT cannot take a menu off a location) frees the same entries.
+import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -41,7 +42,7 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
     replaced.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
     // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
     const at = gmt(ctx.clock());
-    if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref });
+    if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref });
     const before = await locationNamesOfMenu(trx, menu.id);
     for (const write of writes) {
       const held = await mapEntry(trx, site.id, theme, location, write.key);
@@ -85,8 +86,11 @@ export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: st
   const keys = writeKeys(state, lang);
   const locations: string[] = [];
   const freed = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+    // The site's counters first, as every write takes them (quotas/usage.ts): its revision moves them.
+    await holdRoom(trx, site.id);
     // The locations it held before and holds after print anew. (No row lock needed: freeing only
     // removes, so a concurrent items write of this menu reads more locations, never fewer.)
+    locations.length = 0;
     locations.push(...(await locationNamesOfMenu(trx, menu.id)));
     const out: Array<{ location: string; lang: string | null; theme: string; map: string }> = [];
     for (const key of keys) {

@@ -1,6 +1,7 @@
 // POST /menus, PATCH /menus/{ref} and DELETE /menus/{ref}: the menu itself (a WordPress
 // nav_menu term: id, term_taxonomy_id, name, slug, count), created with its tree and its
 // location at once, renamed, or deleted with its items and its places in every location map.
+import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -137,6 +138,8 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
   for (let attempt = 1; created === undefined; attempt++) {
     try {
       created = await transactionWithTrial(ctx)(async (trx) => {
+        // The site's counters first, as every write takes them (quotas/usage.ts).
+        await holdRoom(trx, site.id);
         const inserted = await trx
           .insertInto("menus")
           .values({ site_id: site.id, name, slug, term_taxonomy_id: 0, created_at_gmt: at, updated_at_gmt: at })
@@ -196,6 +199,7 @@ export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string,
   if (changed.length > 0) {
     try {
       row = await ctx.db.transaction().execute(async (trx) => {
+        await holdRoom(trx, site.id);
         const at = gmt(ctx.clock());
         const updated = await trx.updateTable("menus").set({ name, slug, updated_at_gmt: at }).where("id", "=", menu.id).returningAll().executeTakeFirst();
         if (!updated) throw fail("menu_not_found", { ref });
@@ -234,7 +238,7 @@ export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string
   const { removed, freed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
     const at = gmt(ctx.clock());
     // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.
-    if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref });
+    if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref });
     const places = await locationsOfMenu(trx, menu.id);
     await reviseMenus(trx, site.id, [menu.id], at);
     await toTrash(trx, site.id, "menus", String(menu.id), menu.slug, at, { name: menu.name, locations: keptLocations(places) });

@@ -1,5 +1,6 @@
 // Menu, item and location-map rows of one site. Plain functions taking the database or a
 // transaction (the caller opens the transaction and passes it through).
+import { holdRoom } from "../quotas/usage.ts";
 import type { Selectable } from "kysely";
 import type { Db } from "../store/database.ts";
 import type { MenuItemsTable, MenuLocationsTable, MenusTable } from "../store/schema.ts";
@@ -106,7 +107,9 @@ export async function menusReferencingPage(db: Db, siteId: number, pageId: numbe
  * concurrent writers of one menu's items then run one after the other. SQLite transactions
  * are serialised already.
  */
-export async function touchMenu(db: Db, menuId: number, at: string): Promise<boolean> {
+export async function touchMenu(db: Db, siteId: number, menuId: number, at: string): Promise<boolean> {
+  // The site's counters first, as every write takes them (quotas/usage.ts): its revision moves them.
+  await holdRoom(db, siteId);
   const result = await db.updateTable("menus").set({ updated_at_gmt: at }).where("id", "=", menuId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -114,7 +114,7 @@ export async function restoreMenuState(ctx: ServiceContext, site: SiteRow, menuI
   const warnings: Warning[] = [];
   const { locations, trial } = await transactionWithTrial(ctx)(async (trx) => {
     warnings.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
-    if (!(await touchMenu(trx, menu.id, at))) throw fail("menu_not_found", { ref: menuId });
+    if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref: menuId });
     return writeState(ctx, trx, site, menu.id, state, at, new ItemTree(await itemsOfMenu(trx, menu.id)), warnings);
   });
   const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu) }, trial);

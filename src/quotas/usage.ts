@@ -111,7 +111,13 @@ type How = "require" | "take" | "charge";
  */
 async function move(trx: Db, siteId: number, delta: UsageDelta, how: How): Promise<Refusal | null> {
   const moves = QUOTA_KEYS.filter((key) => (delta[key] ?? 0) !== 0);
-  if (moves.length === 0) return null;
+  // The row is taken even when nothing moves: a write takes its site's counters before the rows
+  // it writes, always, or two writes of one site (one moving nothing at first, its revision
+  // moving stored_bytes later) lock the same two rows in opposite orders (PostgreSQL: deadlock).
+  if (moves.length === 0) {
+    await holdRoom(trx, siteId);
+    return null;
+  }
   for (const key of moves) {
     if (!Number.isSafeInteger(delta[key])) throw new Error(`requireRoom: ${key} moves by ${delta[key]}, not a whole number`);
   }
@@ -172,7 +178,7 @@ export async function chargeRoom(trx: Db, siteId: number, delta: UsageDelta): Pr
 }
 
 /** The sum of `weight` over a table's rows of the site, by the database. */
-async function sumOf(db: Db, table: "styles" | "strings" | "media" | "revisions" | "trash" | "static_copies" | "frame_bakes" | "style_copies", weight: Expression<number> | "bytes", siteId: number): Promise<number> {
+async function sumOf(db: Db, table: "styles" | "strings" | "media" | "media_variants" | "revisions" | "trash" | "static_copies" | "frame_bakes" | "style_copies", weight: Expression<number> | "bytes", siteId: number): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(weight === "bytes" ? eb.ref("bytes") : weight), eb.lit(0)).as("n"))
@@ -215,7 +221,7 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     frames: Number(frames.n),
     data_items: Number(data.items),
     stored_bytes: stored.reduce((sum, bytes) => sum + bytes, 0),
-    media_bytes: await sumOf(db, "media", "bytes", siteId),
+    media_bytes: (await sumOf(db, "media", "bytes", siteId)) + (await sumOf(db, "media_variants", "bytes", siteId)),
     published_bytes: (await sumOf(db, "static_copies", "bytes", siteId)) + (await sumOf(db, "frame_bakes", "bytes", siteId)) + (await sumOf(db, "style_copies", "bytes", siteId)),
   };
 }

@@ -3,6 +3,7 @@
 // without `lang` is the default language's); a tree is written by hand (`items`) or generated from
 // the pages under a root page (`root`). Item ids are unique in the sidebar and never reused: a
 // PUT naming an item by `id` keeps it. Writes announce a `sidebar` change to the publish step.
+import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -94,6 +95,8 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
   const tree = await prepareTree(ctx, site.id, body, key, lang, state, options);
   const now = gmt(ctx.clock());
   const created = await ctx.db.transaction().execute(async (trx) => {
+    // The site's counters first, as every write takes them (quotas/usage.ts).
+    await holdRoom(trx, site.id);
     const made = await storeTrees(trx, site.id, name, [tree], now, warnings);
     // A sidebar made again under the name of a deleted one continues its history.
     if (made) await leaveTrash(trx, site.id, "sidebars", name);
@@ -112,6 +115,7 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
 export async function deleteSidebar(ctx: ServiceContext, site: SiteRow, rawName: string, dryRun = false): Promise<{ deleted: { name: string }; rebaked: Rebaked; dry_run?: true; applied?: false }> {
   const name = sidebarNameFrom(rawName);
   await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+    await holdRoom(trx, site.id);
     const now = gmt(ctx.clock());
     await reviseSidebars(trx, site.id, [name], now);
     await trx.deleteFrom("sidebar_trees").where("site_id", "=", site.id).where("name", "=", name).execute();

@@ -3,6 +3,7 @@
 // a restore is checked, revised and published as any sidebar write. Item ids come back with their
 // items; items of pages not public now are written as they were (valid false), with a warning;
 // languages the revision has no tree for lose theirs.
+import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -55,6 +56,8 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
   const now = gmt(ctx.clock());
   try {
     await ctx.db.transaction().execute(async (trx) => {
+      // The site's counters first, as every write takes them (quotas/usage.ts).
+      await holdRoom(trx, site.id);
       if (options.create && (await exists(trx, site.id, name))) throw nameTaken(name);
       await storeTrees(trx, site.id, name, trees, now, warnings, idsOf(state));
       const keys = trees.map((tree) => tree.key);

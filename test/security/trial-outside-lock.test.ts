@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { rehearsalCounts } from "../../src/publish/rehearsal.ts";
 import { makeSite, startTestApp, type Answer, type TestApp } from "../support/app.ts";
 
-const sqlite = !process.env.DATABASE_URL;
+const sqlite = !process.env.TEST_DATABASE_URL;
 /** A frame that loops 2,000² times printing nothing much: a trial of some hundreds of milliseconds. */
 const slow = (marker: string) => `<main>${marker}<!-- svc/repeat {"source": "data.loop"} --><!-- svc/repeat {"source": "data.loop", "match": {"n": "none"}} -->x<!-- /svc/repeat --><!-- /svc/repeat --></main>`;
 
