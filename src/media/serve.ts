@@ -13,6 +13,8 @@ import { addressPrefix, variantName, variantsOf } from "./addresses.ts";
 
 /** What an address names: a stored file, or one width of its variants. */
 export interface ServedFile {
+  /** The file's row (what its variants are charged to). */
+  mediaId: number;
   sha256: string;
   mime: string;
   /** The stored file's size as its row records it (a variant's is the blob store's). */
@@ -49,17 +51,17 @@ export async function findServed(db: Db, siteId: number, address: MediaAddress):
   const { prefix, name } = address;
   const rows = await db
     .selectFrom("media")
-    .select(["sha256", "filename", "mime", "bytes", "width", "height"])
+    .select(["id", "sha256", "filename", "mime", "bytes", "width", "height"])
     .where("site_id", "=", siteId)
     .where("sha256", ">=", prefix)
     .where("sha256", "<", `${prefix}g`) // 'g' follows every hex digit
     .execute();
   const mine = rows.filter((row) => addressPrefix(row.sha256) === prefix);
   const file = mine.find((row) => row.filename === name);
-  if (file) return { sha256: file.sha256, mime: file.mime, bytes: Number(file.bytes), variant: undefined };
+  if (file) return { mediaId: Number(file.id), sha256: file.sha256, mime: file.mime, bytes: Number(file.bytes), variant: undefined };
   for (const row of mine) {
     const variant = variantsOf(row).find((v) => variantName(row.filename, v.width) === name);
-    if (variant) return { sha256: row.sha256, mime: variant.mime, bytes: Number(row.bytes), variant: { width: variant.width, height: variant.height } };
+    if (variant) return { mediaId: Number(row.id), sha256: row.sha256, mime: variant.mime, bytes: Number(row.bytes), variant: { width: variant.width, height: variant.height } };
   }
   return undefined;
 }

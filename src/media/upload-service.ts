@@ -12,6 +12,7 @@ import { languageState } from "../site/languages.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { firstFreeSlug } from "../pages/slug.ts";
 import { claimBlob, releaseBlob } from "./blob-claims.ts";
+import { releaseVariants } from "./variant-charges.ts";
 import { storeUpload, type MediaFiles, type StoredFile } from "./intake.ts";
 import { filenameFrom, slugFromFilename } from "./names.ts";
 import { requireMedia, slugsLike, type MediaRow } from "./queries.ts";
@@ -108,6 +109,8 @@ export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site:
       // Read again under the site's row: a delete may have come first.
       const old = await requireMedia(trx, site.id, String(before.id));
       await claimBlob(trx, files.blobs, stored);
+      // Other bytes: the old bytes' variants are not this file's any more.
+      if (old.sha256 !== stored.sha256) await releaseVariants(trx, site.id, old.id);
       await requireRoom(trx, site.id, { media_bytes: stored.bytes - Number(old.bytes) });
       const row = await trx
         .updateTable("media")

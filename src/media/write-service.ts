@@ -11,6 +11,7 @@ import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { releaseBlob } from "./blob-claims.ts";
+import { releaseVariants } from "./variant-charges.ts";
 import type { MediaFiles } from "./intake.ts";
 import { mediaSlugFrom } from "./names.ts";
 import { findMedia, requireMedia, type MediaRow } from "./queries.ts";
@@ -88,6 +89,8 @@ export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: 
   const dryRun = options.dryRun === true;
   const row = await dryRunnable<MediaRow>(dryRun, transactionWithTrial(ctx), async (trx) => {
     await holdRoom(trx, site.id);
+    // Its variants' charges first: the row's delete takes them with it.
+    await releaseVariants(trx, site.id, found.id);
     const gone = await trx.deleteFrom("media").where("site_id", "=", site.id).where("id", "=", found.id).returningAll().executeTakeFirst();
     if (!gone) throw fail("media_not_found", { ref }, `No media file "${ref}" on this site.`);
     await requireRoom(trx, site.id, { media_bytes: -Number(gone.bytes) });

@@ -11,6 +11,8 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { findServed, mediaAddressOf, planAnswer, type ServedFile } from "../media/serve.ts";
 import { derivedName, DEFAULT_VARIANT_LIMITS, VariantMaker } from "../media/variants.ts";
+import { variantKeeper } from "../media/variant-charges.ts";
+import type { Db } from "../store/database.ts";
 import { hostOf } from "../site/addresses.ts";
 import type { PublicSite } from "./public-site.ts";
 import { pageAnswerer, withinPublicLimit, type PublicGate } from "./routes.ts";
@@ -19,18 +21,21 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(",") : value;
 }
 
-/** The variant maker of an app: its failures go to the app's log. */
-export function variantMakerFor(blobs: BlobStore, log: FastifyBaseLogger): VariantMaker {
-  return new VariantMaker(blobs, DEFAULT_VARIANT_LIMITS, (sha256, width, error) => {
+/** The variant maker of an app: variants charged to their site in its store, failures to the app's log. */
+export function variantMakerFor(blobs: BlobStore, db: Db, log: FastifyBaseLogger): VariantMaker {
+  return new VariantMaker(blobs, variantKeeper(db), DEFAULT_VARIANT_LIMITS, (sha256, width, error) => {
     log.warn({ err: error, sha256, width }, "media variant cannot be made: its address answers 404");
   });
 }
 
-export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, blobs: BlobStore, variants = variantMakerFor(blobs, app.log)): void {
+export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, blobs: BlobStore, variants = variantMakerFor(blobs, gate.db, app.log)): void {
   const answerPage = pageAnswerer(site, gate);
 
-  /** The file an address names on the request's site, and its size; undefined when none is there. */
-  async function servedOf(request: FastifyRequest): Promise<{ file: ServedFile; size: number } | undefined> {
+  /**
+   * The file an address names on the request's site, and its size (with its bytes when a variant
+   * was made but not kept); undefined when none is there.
+   */
+  async function servedOf(request: FastifyRequest): Promise<{ file: ServedFile; size: number; data?: Buffer } | undefined> {
     const address = mediaAddressOf(request.url);
     if (address === null) return undefined;
     const host = hostOf(request.headers.host);
@@ -40,8 +45,8 @@ export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: Public
     if (file === undefined) return undefined;
     // The row says the file's size (no stat); a blob gone meanwhile is found by the read.
     if (file.variant === undefined) return { file, size: file.bytes };
-    const outcome = await variants.variant(file.sha256, file.variant.width, file.variant.height);
-    return outcome === "gone" || "failed" in outcome ? undefined : { file, size: outcome.bytes };
+    const outcome = await variants.variant({ siteId: served.id, mediaId: file.mediaId, sha256: file.sha256, ...file.variant });
+    return outcome === "gone" || "failed" in outcome ? undefined : { file, size: outcome.bytes, data: outcome.data };
   }
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
@@ -50,7 +55,7 @@ export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: Public
     if (moved) return reply.code(moved.status).headers(moved.headers).send(moved.body);
     const served = await servedOf(request);
     if (served === undefined) return answerPage(request, reply);
-    const { file, size } = served;
+    const { file, size, data } = served;
     const plan = planAnswer(file, size, {
       method: request.method === "HEAD" ? "HEAD" : "GET",
       range: single(request.headers.range),
@@ -58,6 +63,8 @@ export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: Public
       ifRange: single(request.headers["if-range"]),
     });
     if (plan.body === undefined) return reply.code(plan.status).headers(plan.headers).send();
+    // Made but not kept (past the site's media_bytes): these bytes, this once.
+    if (data !== undefined) return reply.code(plan.status).headers(plan.headers).send(plan.body === "whole" ? data : data.subarray(plan.body.start, plan.body.end + 1));
     // Streamed from the store: a range is read as a range, never the whole file into memory.
     const name = file.variant === undefined ? undefined : derivedName(file.variant.width);
     const stream = await blobs.read(file.sha256, { name, range: plan.body === "whole" ? undefined : plan.body });

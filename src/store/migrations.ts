@@ -24,6 +24,7 @@ import * as m0120 from "./migrations/0120_revisions.ts";
 import * as m0130 from "./migrations/0130_preview_links.ts";
 import * as m0140 from "./migrations/0140_counted_history.ts";
 import * as m0150 from "./migrations/0150_counted_style_copies.ts";
+import * as m0160 from "./migrations/0160_media_variants.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -44,6 +45,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0130_preview_links", m0130.up],
   ["0140_counted_history", m0140.up],
   ["0150_counted_style_copies", m0150.up],
+  ["0160_media_variants", m0160.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

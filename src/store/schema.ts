@@ -219,6 +219,9 @@ export interface MediaTable {
   updated_by: number;
 }
 
+/** A variant of a media file kept and charged to the site that made it (0160; media/variant-charges.ts). */
+export type MediaVariantsTable = { media_id: number; site_id: number; width: number; bytes: number };
+
 // Stylesheets (issue 18): each stylesheet of a site and theme as uploaded, and the bundles the
 // public site serves (docs/styles.md).
 
@@ -375,6 +378,7 @@ export interface Tables {
   site_quotas: SiteQuotasTable;
   site_usage: SiteUsageTable;
   media: MediaTable;
+  media_variants: MediaVariantsTable;
   styles: StylesTable;
   style_copies: StyleCopiesTable;
   site_seo: SiteSeoTable;

@@ -6,6 +6,7 @@ import sharp from "sharp";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { VARIANT_WIDTHS } from "../../src/media/addresses.ts";
 import { derivedName, DEFAULT_VARIANT_LIMITS, VariantMaker } from "../../src/media/variants.ts";
+import { variantKeeper } from "../../src/media/variant-charges.ts";
 import type { BlobStore } from "../../src/blobs/blob-store.ts";
 import { addSite, animatedGif, fetchRaw, header, jpeg, noisyPng, removeFile, storeFile, type Stored } from "./serving-helpers.ts";
 
@@ -162,31 +163,33 @@ describe("image variants", () => {
     it("concurrent first requests of one variant make it once, and all get it", async () => {
       const stored = await storeFile(t, 1, await noisyPng(1100, 700), "busy.png", "image/png");
       const { store, puts } = countingPuts(t.deps.blobs);
-      const maker = new VariantMaker(store);
-      const outcomes = await Promise.all(Array.from({ length: 8 }, () => maker.variant(stored.sha256, 640, 407)));
+      const maker = new VariantMaker(store, variantKeeper(t.store.db));
+      const job = (width: number, height: number) => ({ siteId: 1, mediaId: stored.id, sha256: stored.sha256, width, height });
+      const outcomes = await Promise.all(Array.from({ length: 8 }, () => maker.variant(job(640, 407))));
       assert.deepEqual(puts, [`${stored.sha256}/w640.webp`]);
       const sizes = outcomes.map((o) => (typeof o === "object" && "bytes" in o ? o.bytes : -1));
       assert.ok(sizes.every((s) => s > 0 && s === sizes[0]), JSON.stringify(outcomes));
       // Two widths at once are made one after the other, each once.
-      await Promise.all([maker.variant(stored.sha256, 320, 204), maker.variant(stored.sha256, 1024, 652), maker.variant(stored.sha256, 320, 204)]);
+      await Promise.all([maker.variant(job(320, 204)), maker.variant(job(1024, 652)), maker.variant(job(320, 204))]);
       assert.equal(puts.length, 3);
     });
 
     it("an image over the pixel limit is refused by sharp before it is decoded, and the refusal is remembered", async () => {
       const stored = await storeFile(t, 1, await noisyPng(400, 300), "limit.png", "image/png");
       const reported: number[] = [];
-      const maker = new VariantMaker(t.deps.blobs, { ...DEFAULT_VARIANT_LIMITS, maxInputPixels: 100 * 100 }, (_sha, width) => reported.push(width));
-      const first = await maker.variant(stored.sha256, 320, 240);
+      const maker = new VariantMaker(t.deps.blobs, variantKeeper(t.store.db), { ...DEFAULT_VARIANT_LIMITS, maxInputPixels: 100 * 100 }, (_sha, width) => reported.push(width));
+      const job = { siteId: 1, mediaId: stored.id, sha256: stored.sha256, width: 320, height: 240 };
+      const first = await maker.variant(job);
       assert.ok(typeof first === "object" && "failed" in first, JSON.stringify(first));
       assert.match(first.failed.message, /pixel limit/i);
-      const second = await maker.variant(stored.sha256, 320, 240);
+      const second = await maker.variant(job);
       assert.ok(typeof second === "object" && "failed" in second);
       assert.deepEqual(reported, [320], "told once");
       assert.equal(await t.deps.blobs.size(stored.sha256, "w320.webp"), undefined);
     });
 
     it("a blob that is gone is `gone`", async () => {
-      assert.equal(await new VariantMaker(t.deps.blobs).variant("f".repeat(64), 320, 200), "gone");
+      assert.equal(await new VariantMaker(t.deps.blobs, variantKeeper(t.store.db)).variant({ siteId: 1, mediaId: 1, sha256: "f".repeat(64), width: 320, height: 200 }), "gone");
     });
   });
 });

@@ -182,8 +182,15 @@ describe("quota counters equal a recount", () => {
     return revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) + trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0);
   }
 
+  /** As before migration 0160 (media_variants), which runs again after the one a test rewinds. */
+  async function forgetMediaVariants(): Promise<void> {
+    await sql`drop table media_variants`.execute(t.store.db);
+    await sql`delete from kysely_migration where name = '0160_media_variants'`.execute(t.store.db);
+  }
+
   /** As before migration 0150: copies without their weight (published_bytes is the caller's to set back). */
   async function uncountStyleCopies(): Promise<void> {
+    await forgetMediaVariants();
     await sql`drop index style_copies_replaced`.execute(t.store.db);
     await sql`alter table style_copies drop column bytes`.execute(t.store.db);
     await sql`delete from kysely_migration where name = '0150_counted_style_copies'`.execute(t.store.db);
@@ -289,6 +296,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table site_domains`.execute(db);
     await sql`drop table style_copies`.execute(db);
     await sql`drop table styles`.execute(db);
+    await forgetMediaVariants();
     await sql`drop table media`.execute(db);
     await sql`drop table site_usage`.execute(db);
     await sql`drop table site_quotas`.execute(db);
