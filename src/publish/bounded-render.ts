@@ -48,28 +48,38 @@ export interface RenderPlace {
   timeoutMs: number;
 }
 
+/**
+ * Renders in the service's thread (through the place's executor) within the budgets and at most
+ * `ms` of time; null when that was not enough, or when the frame is known to take longer (it is
+ * then remembered as slow: slowFrames). Throws OverBudget for any other budget spent.
+ */
+export async function renderWithin(place: RenderPlace, prepared: PreparedRender, measure: boolean, ms: number): Promise<RenderResult | null> {
+  const { input, frames } = prepared;
+  const top = frames.get(input.slug)!;
+  const key = `${prepared.siteId} ${top.sha256}`;
+  if (knownSlow(key)) return null;
+  try {
+    return await runBounded(
+      place.executor,
+      () => renderFrame(top.compiled, renderContext(input, frames), { slug: input.slug, measure, budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + ms, now } }),
+      place.timeoutMs,
+    );
+  } catch (error) {
+    if (!(error instanceof OverBudget && error.budget === "time")) throw error;
+    rememberSlow(key);
+    return null;
+  }
+}
 
 /**
  * Renders within the budgets; throws OverBudget when one is spent, ExecutorUnavailable when the
  * renderer does not answer. `measure`: only the budgets are checked, the output is not kept.
  */
 export async function renderBounded(place: RenderPlace, prepared: PreparedRender, measure = false): Promise<RenderResult> {
-  const { input, frames } = prepared;
-  const top = frames.get(input.slug)!;
   const started = now();
-  const key = `${prepared.siteId} ${top.sha256}`;
-  if (!knownSlow(key)) {
-    try {
-      return await runBounded(
-        place.executor,
-        () => renderFrame(top.compiled, renderContext(input, frames), { slug: input.slug, measure, budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + SLICE_MS, now } }),
-        place.timeoutMs,
-      );
-    } catch (error) {
-      if (!(error instanceof OverBudget && error.budget === "time")) throw error;
-      rememberSlow(key);
-    }
-  }
+  const quick = await renderWithin(place, prepared, measure, SLICE_MS);
+  if (quick !== null) return quick;
+  const { input, frames } = prepared;
   const sent = new Map<string, { id: string; slug: string; sha256: string; html: string }>();
   for (const frame of frames.values()) sent.set(frame.id, { id: frame.id, slug: frame.slug, sha256: frame.sha256, html: frame.compiled.html });
   const timeMs = Math.max(1, RENDER_BUDGET.timeMs - (now() - started));

@@ -125,11 +125,9 @@ export class PublishingEngine implements Publisher {
     // Inside a write run by `write` on SQLite, the trial is rehearsed: its renders are recorded
     // (step 1) and checked against what was rendered outside the transaction (step 3).
     const rehearsal = rehearsalOf(trx);
-    if (rehearsal && !rehearsal.asked) rehearsal.asked = true;
-    const rehearsing = rehearsal !== undefined && rehearsal.recording;
     // On SQLite what the trial renders is handed to the write's publish run (trial-handoff.ts),
     // unless renders are made elsewhere (an executor of its own): what is published is its output.
-    const kept = rehearsing || isPostgres(trx) || this.deps.executor !== inProcessExecutor ? undefined : new TrialBakes();
+    const kept = isPostgres(trx) || this.deps.executor !== inProcessExecutor ? undefined : new TrialBakes();
     const ticket = this.handoff.ticket(siteId);
     try {
       // At most TRIAL_FRAMES frames, the written ones first (see TRIAL_FRAMES).

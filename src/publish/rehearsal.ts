@@ -22,19 +22,26 @@ import { createHash } from "node:crypto";
 import { fail } from "../errors.ts";
 import { OverBudget, type RenderResult } from "../markup/index.ts";
 import { isPostgres, type Db } from "../store/database.ts";
-import { renderBounded, type RenderPlace } from "./bounded-render.ts";
+import { renderBounded, renderWithin, SLICE_MS, type RenderPlace } from "./bounded-render.ts";
 import { inProcessExecutor } from "./executor.ts";
 import type { PreparedRender } from "./render-job.ts";
 import { KEPT_OUTPUT } from "./trial-handoff.ts";
 
 /** How a trial's renders are made: now, or by a rehearsal (recorded, then checked). */
 export interface TrialRenders {
-  /** `onRequest`: a page's render on request (measured only); `now`: renders it here. */
-  render(prepared: PreparedRender, onRequest: boolean, now: () => Promise<RenderResult>): Promise<RenderResult>;
+  /** `onRequest`: a page's render on request; `measure`: only counted; `now`: renders it as a trial does. */
+  render(prepared: PreparedRender, onRequest: boolean, measure: boolean, now: () => Promise<RenderResult>): Promise<RenderResult>;
 }
 
 /** What a rehearsed render answers the trial: nothing yet (the trial only goes on to the next). */
 const NOTHING: RenderResult = { html: "", unresolved: [], warnings: [], frames: [], frames_missing: [], inserts: 0, unknown_inserts: [], binds: 0, bind_tags: [], repeats: 0, blocks: 0, marks: [] };
+
+/**
+ * The most a write's trial renders with its transaction open, in all: a trial that is done by then
+ * (almost every one) commits in step 1 as it always did, rendering once; one that is not moves
+ * every render it has left out of the transaction (steps 2 and 3).
+ */
+export const IN_TRANSACTION_MS = SLICE_MS;
 
 /** What something the renders read changed between steps 1 and 3. */
 class Changed extends Error {
@@ -43,7 +50,7 @@ class Changed extends Error {
   }
 }
 
-/** The work ran and asked for a trial: the transaction is rolled back, the work's answer kept. */
+/** The work ran and its trial moved out: the transaction is rolled back, the work's answer kept. */
 class Rehearsed<T> extends Error {
   constructor(readonly value: T) {
     super("rehearsed: rolled back");
@@ -57,9 +64,10 @@ function fingerprint(prepared: PreparedRender, onRequest: boolean): string {
 }
 
 interface Job {
-  fingerprint: string;
   prepared: PreparedRender | null;
   onRequest: boolean;
+  measure: boolean;
+  fingerprint?: string;
   result?: RenderResult;
 }
 
@@ -69,17 +77,24 @@ export class Rehearsal implements TrialRenders {
   private renderWhatDiffers = false;
   private readonly jobs: Job[] = [];
   private cursor = 0;
-  /** Whether the work asked for a trial (a `check` that renders). */
-  asked = false;
+  /** Milliseconds of rendering spent with the transaction open in step 1. */
+  private spent = 0;
+  /** A render did not fit IN_TRANSACTION_MS: the write's renders move out of its transaction. */
+  moved = false;
 
-  /** Step 1: renders are recorded, not made. */
-  get recording(): boolean {
-    return this.mode === "rehearse";
-  }
+  constructor(private readonly place: RenderPlace) {}
 
-  async render(prepared: PreparedRender, onRequest: boolean, now: () => Promise<RenderResult>): Promise<RenderResult> {
+  async render(prepared: PreparedRender, onRequest: boolean, measure: boolean, now: () => Promise<RenderResult>): Promise<RenderResult> {
     if (this.mode === "rehearse") {
-      this.jobs.push({ fingerprint: fingerprint(prepared, onRequest), prepared, onRequest });
+      const job: Job = { prepared, onRequest, measure };
+      this.jobs.push(job);
+      if (this.moved) return NOTHING;
+      const started = performance.now();
+      // Past a budget other than time it throws, as a trial does: the write is refused at once.
+      const quick = await renderWithin({ ...this.place, executor: inProcessExecutor }, prepared, measure, IN_TRANSACTION_MS - this.spent);
+      this.spent += performance.now() - started;
+      if (quick !== null) return (job.result = quick);
+      this.moved = true;
       return NOTHING;
     }
     const job = this.jobs[this.cursor++];
@@ -89,20 +104,23 @@ export class Rehearsal implements TrialRenders {
     return now();
   }
 
-  /** Step 2: every recorded render, within the budgets; throws render_too_large past one. */
-  async renderAll(place: RenderPlace): Promise<void> {
+  /** Step 2: every render step 1 left, within the budgets (render_too_large past one), and what each read. */
+  async renderAll(): Promise<void> {
     let kept = 0;
     for (const job of this.jobs) {
-      // As a trial keeps outputs for the write's publish run (trial-handoff.ts): a bake while
-      // there is room, else only measured.
-      const measure = job.onRequest || kept >= KEPT_OUTPUT;
-      try {
-        job.result = await renderBounded({ ...place, executor: inProcessExecutor }, job.prepared!, measure);
-      } catch (error) {
-        if (error instanceof OverBudget) throw fail("render_too_large", { budget: error.budget, chain: error.chain });
-        throw error;
+      if (job.result === undefined) {
+        // As a trial keeps outputs for the write's publish run (trial-handoff.ts): a bake while
+        // there is room, else only measured.
+        const measure = job.onRequest || job.measure || kept >= KEPT_OUTPUT;
+        try {
+          job.result = await renderBounded({ ...this.place, executor: inProcessExecutor }, job.prepared!, measure);
+        } catch (error) {
+          if (error instanceof OverBudget) throw fail("render_too_large", { budget: error.budget, chain: error.chain });
+          throw error;
+        }
       }
       kept += job.result.html.length;
+      job.fingerprint = fingerprint(job.prepared!, job.onRequest);
       job.prepared = null;
     }
   }
@@ -126,12 +144,12 @@ export const rehearsalCounts = { rehearsed: 0, again: 0, renderedInside: 0 };
 
 type Outcome<T> = { value: T } | { rehearsed: T } | { error: unknown };
 
-async function step(db: Db, work: (trx: Db) => Promise<unknown>, rehearsal: Rehearsal, rollBackIfAsked: boolean): Promise<Outcome<unknown>> {
+async function step(db: Db, work: (trx: Db) => Promise<unknown>, rehearsal: Rehearsal, rollBackIfMoved: boolean): Promise<Outcome<unknown>> {
   try {
     const value = await db.transaction().execute(async (trx) => {
       byTransaction.set(trx, rehearsal);
       const value = await work(trx);
-      if (rollBackIfAsked && rehearsal.asked) throw new Rehearsed(value);
+      if (rollBackIfMoved && rehearsal.moved) throw new Rehearsed(value);
       return value;
     });
     return { value };
@@ -142,22 +160,23 @@ async function step(db: Db, work: (trx: Db) => Promise<unknown>, rehearsal: Rehe
 }
 
 /**
- * Runs a write's transaction with its trial rendered outside it (SQLite; see above). `place`:
- * where renders run. Answers the work's answer, or throws what it threw (a dry run's rollback
- * included, after its trial was rendered: a dry run meets the refusal the write would).
+ * Runs a write's transaction with its trial rendered outside it once a render proves slow
+ * (SQLite; see above). `place`: where renders run. Answers the work's answer, or throws what it
+ * threw (a dry run's rollback included, after its trial was rendered: a dry run meets the
+ * refusal the write would).
  */
 export async function writeRehearsed<T>(db: Db, place: RenderPlace, work: (trx: Db) => Promise<T>): Promise<T> {
   if (db.isTransaction) return work(db);
   if (isPostgres(db)) return db.transaction().execute(work);
   for (let attempt = 1; ; attempt++) {
-    const rehearsal = new Rehearsal();
+    const rehearsal = new Rehearsal(place);
     const first = await step(db, work, rehearsal, true);
-    if (!rehearsal.asked || "value" in first) {
+    if (!rehearsal.moved) {
       if ("error" in first) throw first.error;
       return (first as { value: T }).value;
     }
     rehearsalCounts.rehearsed++;
-    await rehearsal.renderAll(place);
+    await rehearsal.renderAll();
     if ("error" in first) throw first.error;
     rehearsal.verify(attempt > 1);
     const written = await step(db, work, rehearsal, false);

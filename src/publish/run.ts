@@ -103,8 +103,9 @@ export class Run {
     if (this.mode === "publish") return renderBounded(this.deps, prepared);
     // A trial renders here whatever the executor: it checks budgets, it does not publish. It keeps
     // outputs only while the handoff has room for them (trial-handoff.ts); past that it measures.
-    const now = () => renderBounded({ ...this.deps, executor: inProcessExecutor }, prepared, !(page === undefined && this.kept?.hasRoom()));
-    return this.renders ? this.renders.render(prepared, page !== undefined, now) : now();
+    const measure = !(page === undefined && this.kept?.hasRoom());
+    const now = () => renderBounded({ ...this.deps, executor: inProcessExecutor }, prepared, measure);
+    return this.renders ? this.renders.render(prepared, page !== undefined, measure, now) : now();
   }
 
   /**

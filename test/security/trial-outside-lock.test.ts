@@ -50,7 +50,8 @@ describe("a write's trial renders outside its transaction", { skip: !sqlite && "
     const before = { ...rehearsalCounts };
     const slowAnswer = await besideSlow(() => t.call("PUT", `${a}/frames/slow`, { body: { html: slow("v1") } }), "<p>q1</p>");
     assert.equal(slowAnswer.status, 200, slowAnswer.text);
-    assert.ok(rehearsalCounts.rehearsed >= before.rehearsed + 2, "both writes were rehearsed");
+    // The slow trial moved out of its transaction; the quick one rendered in its own at once.
+    assert.equal(rehearsalCounts.rehearsed, before.rehearsed + 1, "the slow write was rehearsed, the quick one not");
     assert.equal(rehearsalCounts.renderedInside, before.renderedInside, "no trial rendered with the lock held");
     assert.match((await t.call("GET", `${a}/frames/slow`)).body.frame.html, /v1/);
   });
