@@ -1,12 +1,15 @@
-// A write's trial renders outside its transaction (issue 29, point 7; docs/security.md "Fair
-// between sites"). A trial (PublishingEngine.check) renders what a write would rebake, within the
-// render budgets, before the write commits. It used to render inside the write's transaction: on
-// SQLite, whose one connection writes for every site, a site administrator's slow trial held the
-// write lock for its whole render, and another site's 10 ms write waited 7.3 s.
+// A write's slow trial renders outside its transaction (issue 29, point 7; docs/security.md
+// "Fair between sites"). A trial (PublishingEngine.check) renders what a write would rebake, within
+// the render budgets, before the write commits. It used to render inside the write's transaction:
+// on SQLite, whose one connection writes for every site, a site administrator's slow trial held
+// the write lock for its whole render, and another site's 10 ms write waited 7.3 s.
 //
-// Now, on SQLite, a write whose work asks for a trial runs in three steps:
-//   1. rehearse: the work runs in a transaction; the trial prepares each render (the reads, a
-//      few milliseconds) and records it instead of rendering; the transaction is rolled back;
+// Now, on SQLite, a trial renders with its transaction open only while it is quick: at most
+// IN_TRANSACTION_MS of rendering in all, and the write commits in one step, as before. The first
+// render that does not fit moves the write out, in three steps:
+//   1. rehearse: the work ran in its transaction; from that render on, the trial prepares each
+//      render (the reads, a few milliseconds) and records it instead of rendering; the
+//      transaction is rolled back;
 //   2. render: the recorded renders run with no transaction open (in this thread's slices and
 //      the render workers), within the budgets; one past a budget refuses the write
 //      (render_too_large), nothing written;
@@ -15,9 +18,8 @@
 //      are, the rendered results stand and nothing is rendered with the lock held.
 // When something the renders read changed in between (another write of the site), the three
 // steps run once more; if it changed again, step 3 renders what differs itself, inside the
-// transaction, as every trial did before (so a write always ends). A work that asks no trial
-// commits in step 1. On PostgreSQL nothing of this is needed: a transaction holds its own site's
-// rows only, so a trial renders inside it as before.
+// transaction, as every trial did before (so a write always ends). On PostgreSQL nothing of this
+// is needed: a transaction holds its own site's rows only, so a trial renders inside it as before.
 import { createHash } from "node:crypto";
 import { fail } from "../errors.ts";
 import { OverBudget, type RenderResult } from "../markup/index.ts";
