@@ -9,13 +9,14 @@
 //   - `size` workers (cores − 1, at least 1; SVC_RENDER_WORKERS), each running one job at a time,
 //     started when first needed and kept;
 //   - a queue per site, served in turn: a free worker takes the next job of the site with queued
-//     jobs that was served longest ago, so one site's backlog delays only that site;
+//     jobs that was served longest ago (fair-turns.ts), so one site's backlog delays only that site;
 //   - a job that does not answer within its timeout fails alone: a queued one leaves its queue, a
 //     running one has its worker ended and replaced.
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { RenderResult } from "../markup/index.ts";
 import { OverBudget, type BudgetName } from "../markup/index.ts";
+import { FairTurns } from "../fair-turns.ts";
 import { ExecutorUnavailable } from "./executor.ts";
 import type { RenderInput } from "./render-context.ts";
 
@@ -60,13 +61,8 @@ interface Slot {
 
 export class RenderPool {
   private readonly slots: Slot[] = [];
-  /** Queued jobs per site; a site is in `turns` while it has any. */
-  private readonly queues = new Map<number, Job[]>();
-  /** Sites with queued jobs. */
-  private readonly turns: number[] = [];
-  /** When each site was last given a worker (a count of jobs handed out): the longest waiting goes next. */
-  private readonly served = new Map<number, number>();
-  private handedOut = 0;
+  /** Queued jobs per site, handed out in turn (fair-turns.ts). */
+  private readonly queued = new FairTurns<Job>();
   private next = 1;
   private closed = false;
 
@@ -84,56 +80,26 @@ export class RenderPool {
     return new Promise<RenderResult>((resolve, reject) => {
       const job: Job = { siteId, request: { ...request, id: this.next++ }, resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
       job.timer = setTimeout(() => this.expire(job, timeoutMs), timeoutMs);
-      let queue = this.queues.get(siteId);
-      if (queue === undefined) {
-        this.queues.set(siteId, (queue = []));
-        this.turns.push(siteId);
-      }
-      queue.push(job);
+      this.queued.push(siteId, job);
       this.dispatch();
     });
   }
 
   /** How many jobs wait, per site (for tests and the bench). */
   waiting(siteId: number): number {
-    return this.queues.get(siteId)?.length ?? 0;
+    return this.queued.waiting(siteId);
   }
 
   /** Hands queued jobs to free workers, one site after another. */
   private dispatch(): void {
-    while (!this.closed && this.turns.length > 0) {
+    while (!this.closed && !this.queued.empty) {
       const slot = this.freeSlot();
       if (slot === undefined) return;
-      const siteId = this.nextSite();
-      const queue = this.queues.get(siteId)!;
-      const job = queue.shift()!;
-      if (queue.length === 0) {
-        this.queues.delete(siteId);
-        this.turns.splice(this.turns.indexOf(siteId), 1);
-      }
-      this.served.set(siteId, ++this.handedOut);
+      const { job } = this.queued.take()!;
       slot.job = job;
       job.on = slot;
       slot.worker.postMessage(job.request);
     }
-  }
-
-  /**
-   * Of the sites with queued jobs, the one served longest ago (never: first). A site whose queue
-   * empties keeps its place in this order, so a site that asks one job at a time cannot jump
-   * ahead of a backlog on every turn; a site that has not rendered yet goes first.
-   */
-  private nextSite(): number {
-    let best = this.turns[0]!;
-    let bestAt = this.served.get(best) ?? 0;
-    for (const site of this.turns) {
-      const at = this.served.get(site) ?? 0;
-      if (at < bestAt) {
-        best = site;
-        bestAt = at;
-      }
-    }
-    return best;
   }
 
   private freeSlot(): Slot | undefined {
@@ -178,15 +144,7 @@ export class RenderPool {
       this.lose(job.on, error);
       return;
     }
-    const queue = this.queues.get(job.siteId);
-    const at = queue?.indexOf(job) ?? -1;
-    if (queue !== undefined && at >= 0) {
-      queue.splice(at, 1);
-      if (queue.length === 0) {
-        this.queues.delete(job.siteId);
-        this.turns.splice(this.turns.indexOf(job.siteId), 1);
-      }
-    }
+    this.queued.remove(job.siteId, job);
     job.reject(error);
   }
 
@@ -213,14 +171,10 @@ export class RenderPool {
       clearTimeout(slot.job.timer);
       slot.job.reject(new ExecutorUnavailable(0));
     }
-    for (const queue of this.queues.values()) {
-      for (const job of queue) {
-        clearTimeout(job.timer);
-        job.reject(new ExecutorUnavailable(0));
-      }
+    for (const job of this.queued.drain()) {
+      clearTimeout(job.timer);
+      job.reject(new ExecutorUnavailable(0));
     }
-    this.queues.clear();
-    this.turns.length = 0;
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 }

@@ -12,6 +12,7 @@
 // Processes start on demand (a job waiting and fewer than `size` running), say when they are
 // ready (what they load counts against no job's time), and end after `idleMs` without a job, or
 // with this process.
+import { FairTurns } from "../fair-turns.ts";
 import { fork, type ChildProcess } from "node:child_process";
 
 /** Past its time limit: its process was ended. */
@@ -73,13 +74,10 @@ export interface PoolOptions {
 
 export class ProcessPool<J, A> {
   private readonly workers = new Set<Worker<J, A>>();
-  /** Jobs waiting, by key. */
-  private readonly waiting = new Map<number, Array<Job<J, A>>>();
+  /** Jobs waiting, by key, handed out in turn (fair-turns.ts). */
+  private readonly waiting = new FairTurns<Job<J, A>>();
   /** Keys with a job in a worker. */
   private readonly running = new Set<number>();
-  /** The turn each key was last served at, while any job runs or waits: the longest unserved goes next. */
-  private readonly served = new Map<number, number>();
-  private turn = 0;
   private next = 1;
   private readonly endAll = () => {
     for (const worker of this.workers) worker.child.kill("SIGKILL");
@@ -90,10 +88,7 @@ export class ProcessPool<J, A> {
   /** Runs `job` for `key` within `limitMs` of a worker's time; rejects with JobTimedOut or WorkerFailed. */
   run(key: number, job: J, limitMs: number): Promise<Done<A>> {
     return new Promise<Done<A>>((resolve, reject) => {
-      const entry: Job<J, A> = { id: this.next++, key, job, limitMs, resolve, reject };
-      const queue = this.waiting.get(key);
-      if (queue) queue.push(entry);
-      else this.waiting.set(key, [entry]);
+      this.waiting.push(key, { id: this.next++, key, job, limitMs, resolve, reject });
       this.dispatch();
     });
   }
@@ -101,40 +96,22 @@ export class ProcessPool<J, A> {
   /** Ends every worker; jobs running or waiting fail. */
   close(): void {
     for (const worker of [...this.workers]) this.end(worker, new WorkerFailed("the pool was closed"));
-    for (const queue of this.waiting.values()) for (const job of queue) job.reject(new WorkerFailed("the pool was closed"));
-    this.waiting.clear();
-    this.served.clear();
+    for (const job of this.waiting.drain()) job.reject(new WorkerFailed("the pool was closed"));
+    this.waiting.forgetTurns();
   }
 
   /** Hands waiting jobs, the keys in turn, to idle workers, or to new ones while there is room. */
   private dispatch(): void {
-    for (;;) {
-      const key = this.nextKey();
-      if (key === undefined) return;
+    while (!this.waiting.empty) {
       const idle = [...this.workers].find((worker) => worker.ready && !worker.job);
       if (!idle && this.workers.size >= this.options.size) return;
-      const queue = this.waiting.get(key)!;
-      const job = queue.shift()!;
-      if (queue.length === 0) this.waiting.delete(key);
-      this.running.add(key);
-      this.served.set(key, ++this.turn);
-      if (idle) this.send(idle, job);
-      else this.start(job);
+      // A key runs one job at a time: of the keys waiting with none running, the one served longest ago.
+      const next = this.waiting.take((key) => !this.running.has(key));
+      if (next === undefined) return;
+      this.running.add(next.site);
+      if (idle) this.send(idle, next.job);
+      else this.start(next.job);
     }
-  }
-
-  /** Of the keys waiting with no job running, the one served longest ago (a key never served first). */
-  private nextKey(): number | undefined {
-    let next: number | undefined;
-    let oldest = Infinity;
-    for (const key of this.waiting.keys()) {
-      const turn = this.running.has(key) ? Infinity : (this.served.get(key) ?? 0);
-      if (turn < oldest) {
-        next = key;
-        oldest = turn;
-      }
-    }
-    return next;
   }
 
   private start(job: Job<J, A>): void {
@@ -185,7 +162,7 @@ export class ProcessPool<J, A> {
     if (job) this.running.delete(job.key);
     // A key keeps its turn between its jobs (a write's parse, then its bundles, one by one), or it
     // would come back as new and go first every time; forgotten once nothing runs or waits.
-    if (this.running.size === 0 && this.waiting.size === 0) this.served.clear();
+    if (this.running.size === 0 && this.waiting.empty) this.waiting.forgetTurns();
     settle();
     if (this.workers.has(worker)) {
       const idleMs = this.options.idleMs ?? 60_000;
