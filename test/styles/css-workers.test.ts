@@ -31,9 +31,12 @@ function workers(): number[] {
     .map(([pid]) => Number(pid));
 }
 
-/** Polls `done` until it holds (a process ended by a signal is gone a moment later). */
+/**
+ * Polls `done` until it holds (a process ended by a signal is gone a moment later; up to 20 s, as
+ * the whole suite on two cores delayed it past 5 s in two runs).
+ */
 async function eventually(done: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  for (let i = 0; i < 800 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
   assert.ok(done(), what);
 }
 
