@@ -6,7 +6,7 @@
 
 /** Bottom to top. `path` matches the layer's modules (paths relative to the repository). */
 const LAYERS = [
-  { name: "base", path: "^src/(errors|warnings|clock|tokens|actor|fair-turns)\\.ts$", owns: "the error catalogue, warnings, the clock, the token format and fair turns between sites" },
+  { name: "base", path: "^src/(errors|warnings|clock|tokens|actor|fair-turns|cpu-permits)\\.ts$", owns: "the error catalogue, warnings, the clock, the token format, fair turns between sites and the cores for work off the service's thread" },
   { name: "config", path: "^src/config\\.ts$", owns: "typed configuration" },
   { name: "store", path: "^src/store/", owns: "the database of both dialects, migrations, row types" },
   { name: "blobs", path: "^src/blobs/", owns: "the blob store of media bytes: file system or S3-compatible" },

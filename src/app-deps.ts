@@ -1,6 +1,7 @@
 // What the app is built from, and how the features are wired into the publish engine. server.ts
 // makes the real ones; tests make their own (a temporary database, raised limits, a stalled
 // renderer, a recording publisher, …).
+import { CpuPermits } from "./cpu-permits.ts";
 import type { Clock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import type { Limits } from "./http/limits.ts";
@@ -33,6 +34,8 @@ export interface AppDeps {
   publicSite: PublicSite;
   /** Where media bytes are kept (file system or S3-compatible); closed on shutdown. */
   blobs: BlobStore;
+  /** The cores for work off the service's thread, which image variants share with renders (absent: their own). */
+  cpu?: CpuPermits;
 }
 
 /** The one context of every service. The publisher is read at call time, so a test can replace it. */
@@ -55,11 +58,17 @@ export function publishSources(publicPort: number, clock: Clock): PublishSources
 export interface Publishing {
   engine: PublishingEngine;
   publicSite: PublicSite;
+  /** The cores for work off the service's thread: the render workers' and the variants' (cpu-permits.ts). */
+  cpu: CpuPermits;
 }
 
-/** The engine over the features' sources, and the public site over the engine's caches. */
+/**
+ * The engine over the features' sources, and the public site over the engine's caches. Renders
+ * and image variants share `renderWorkers` permits (default 1): cores − 1 in the service.
+ */
 export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
-  const { engine, pages, directory } = createEngine(db, clock, port, publishSources(port, clock), options);
+  const cpu = options.permits ?? new CpuPermits(options.renderWorkers ?? 1);
+  const { engine, pages, directory } = createEngine(db, clock, port, publishSources(port, clock), { ...options, permits: cpu });
   const fresh = options.invalidation?.fresh?.bind(options.invalidation);
-  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, port) };
+  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, port), cpu };
 }

@@ -24,7 +24,7 @@ import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { answerFromMemory, publicRoutes, withinPublicLimit } from "./public/routes.ts";
-import { mediaRoutes } from "./public/media-routes.ts";
+import { mediaRoutes, variantMakerFor } from "./public/media-routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
 import { framePageRoutes } from "./pages/frame-routes.ts";
@@ -212,7 +212,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const ctx = serviceContext(deps);
   networkRoutes(app, ctx, deps.limits);
   publicRoutes(app, deps.publicSite, publicGate);
-  mediaRoutes(app, deps.publicSite, publicGate, deps.blobs);
+  mediaRoutes(app, deps.publicSite, publicGate, deps.blobs, variantMakerFor(deps.blobs, deps.store.db, app.log, deps.cpu));
   publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));
   previewLinkRoutes(app, deps.publicSite, publicGate, ctx);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });

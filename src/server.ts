@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const invalidation = await startInvalidation(store);
   const publishing = createPublishing(store.db, systemClock, config.port, { invalidation, renderWorkers: config.renderWorkers });
   const blobs = await openBlobStore(config);
-  const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
+  const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs, cpu: publishing.cpu }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
   invalidation.useLog?.(app.log);
   const stopPruning = startPruning(store.db, { keep: config.revisionsKeep, days: config.trashDays }, systemClock, app.log);
   // An API write answers once its flushes have been told to the other processes, so a client

@@ -27,6 +27,7 @@ import type { Readable } from "node:stream";
 import type { Sharp, SharpOptions } from "sharp";
 import type { BlobStore } from "../blobs/blob-store.ts";
 import { MAX_VARIANT_SOURCE_PIXELS } from "./addresses.ts";
+import type { CpuPermits } from "../cpu-permits.ts";
 import { FairSlots } from "./fair-slots.ts";
 
 /** The name a variant of `width` is stored under beside its original's blob. */
@@ -68,12 +69,21 @@ export type VariantKeeper = (job: VariantJob, bytes: number) => Promise<boolean>
  */
 export type VariantOutcome = { bytes: number; data?: Buffer } | { failed: Error } | "gone";
 
-type SharpFactory = (options?: SharpOptions) => Sharp;
+type SharpFactory = ((options?: SharpOptions) => Sharp) & { concurrency(threads: number): number };
 let sharpLoaded: Promise<SharpFactory> | null = null;
 
-/** sharp (and libvips) is loaded on the first make, not at start: most processes never make one. */
+/**
+ * sharp (and libvips) is loaded on the first make, not at start: most processes never make one.
+ * One libvips thread per image operation: the slots bound how many are made at once (cores − 1),
+ * and libvips's default, a thread per core for each, let one site's variants take every core
+ * from the service's thread (bench fairness: another site's uncached page 2.1–2.2 times as slow).
+ */
 function loadSharp(): Promise<SharpFactory> {
-  sharpLoaded ??= import("sharp").then((module) => module.default as unknown as SharpFactory);
+  sharpLoaded ??= import("sharp").then((module) => {
+    const sharp = module.default as unknown as SharpFactory;
+    sharp.concurrency(1);
+    return sharp;
+  });
   return sharpLoaded;
 }
 
@@ -91,8 +101,10 @@ export class VariantMaker {
     private readonly limits: VariantLimits = DEFAULT_VARIANT_LIMITS,
     /** Told once of each image that cannot be made into a variant (the log). */
     private readonly reportFailure: (sha256: string, width: number, error: Error) => void = () => {},
+    /** The process's cores for work off its thread, shared with the render workers (cpu-permits.ts). */
+    permits?: CpuPermits,
   ) {
-    this.slots = new FairSlots(limits.makesAtOnce);
+    this.slots = new FairSlots(limits.makesAtOnce, permits);
   }
 
   /** Makes of the site waiting for their turn. */

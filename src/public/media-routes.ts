@@ -9,6 +9,7 @@
 // an address that never held a page, so nothing is learned of another site's media.
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { BlobStore } from "../blobs/blob-store.ts";
+import type { CpuPermits } from "../cpu-permits.ts";
 import { findServed, mediaAddressOf, planAnswer, type ServedFile } from "../media/serve.ts";
 import { derivedName, DEFAULT_VARIANT_LIMITS, VariantMaker } from "../media/variants.ts";
 import { variantKeeper } from "../media/variant-charges.ts";
@@ -21,11 +22,13 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(",") : value;
 }
 
-/** The variant maker of an app: variants charged to their site in its store, failures to the app's log. */
-export function variantMakerFor(blobs: BlobStore, db: Db, log: FastifyBaseLogger): VariantMaker {
-  return new VariantMaker(blobs, variantKeeper(db), DEFAULT_VARIANT_LIMITS, (sha256, width, error) => {
-    log.warn({ err: error, sha256, width }, "media variant cannot be made: its address answers 404");
-  });
+/**
+ * The variant maker of an app: variants charged to their site in its store, failures to the app's
+ * log, made within the cores the app's renders use too (`cpu`).
+ */
+export function variantMakerFor(blobs: BlobStore, db: Db, log: FastifyBaseLogger, cpu?: CpuPermits): VariantMaker {
+  const report = (sha256: string, width: number, error: Error) => log.warn({ err: error, sha256, width }, "media variant cannot be made: its address answers 404");
+  return new VariantMaker(blobs, variantKeeper(db), DEFAULT_VARIANT_LIMITS, report, cpu);
 }
 
 export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, blobs: BlobStore, variants = variantMakerFor(blobs, gate.db, app.log)): void {

@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { RenderResult } from "../markup/index.ts";
 import { OverBudget, type BudgetName } from "../markup/index.ts";
+import type { CpuPermits, PermitHolder } from "../cpu-permits.ts";
 import { FairTurns } from "../fair-turns.ts";
 import { ExecutorUnavailable } from "./executor.ts";
 import type { RenderInput } from "./render-context.ts";
@@ -70,7 +71,13 @@ export class RenderPool {
     /** Worker threads at most: the service's is SVC_RENDER_WORKERS (config.ts: cores − 1, at least 1). */
     private readonly size = 1,
     private readonly file: string | URL = workerFile(),
-  ) {}
+    /** The process's cores for work off its thread, shared with image variants (cpu-permits.ts). */
+    permits?: CpuPermits,
+  ) {
+    this.permits = permits?.join(() => this.dispatch());
+  }
+
+  private readonly permits?: PermitHolder;
 
   /**
    * Renders in a worker, after the jobs of other sites that were waiting their turn; rejects with
@@ -95,6 +102,7 @@ export class RenderPool {
     while (!this.closed && !this.queued.empty) {
       const slot = this.freeSlot();
       if (slot === undefined) return;
+      if (this.permits && !this.permits.take()) return;
       const { job } = this.queued.take()!;
       slot.job = job;
       job.on = slot;
@@ -134,7 +142,13 @@ export class RenderPool {
     if (answer.ok) job.resolve(answer.result);
     else if ("over" in answer) job.reject(new OverBudget(answer.over.budget, answer.over.chain, answer.over.printed));
     else job.reject(new Error(`render worker: ${answer.error}`));
-    this.dispatch();
+    this.jobEnded();
+  }
+
+  /** A running job is over: its permit goes back (the pools take turns with it), or the next job goes. */
+  private jobEnded(): void {
+    if (this.permits) this.permits.give();
+    else this.dispatch();
   }
 
   /** A job not answered in time: out of its queue, or its worker ended (the others go on). */
@@ -159,8 +173,10 @@ export class RenderPool {
     if (job !== undefined) {
       clearTimeout(job.timer);
       job.reject(error);
+      this.jobEnded();
+    } else {
+      this.dispatch();
     }
-    this.dispatch();
   }
 
   async close(): Promise<void> {

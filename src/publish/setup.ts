@@ -9,6 +9,7 @@ import type { PublishSources } from "./contract.ts";
 import { PublishingEngine } from "./engine.ts";
 import { DEFAULT_RENDER_TIMEOUT_MS, inProcessExecutor, type Executor } from "./executor.ts";
 import { PageCache } from "./page-cache.ts";
+import type { CpuPermits } from "../cpu-permits.ts";
 import { RenderPool } from "./render-pool.ts";
 import { singleProcess, type Invalidation } from "./invalidation.ts";
 import { SiteDirectory } from "./site-directory.ts";
@@ -19,8 +20,10 @@ export interface PublishingOptions {
   cacheBytes?: number;
   /** Cross-process invalidation; default: a single process (nothing to tell). */
   invalidation?: Invalidation;
-  /** Render worker threads (render-pool.ts); default cores − 1, at least 1. */
+  /** Render worker threads (render-pool.ts); default 1. */
   renderWorkers?: number;
+  /** The process's cores for work off its thread, shared with image variants (cpu-permits.ts). */
+  permits?: CpuPermits;
 }
 
 export interface Publishing {
@@ -43,7 +46,7 @@ export function createPublishing(db: Db, clock: Clock, port: number, sources: Pu
     directory,
     compiled: new CompiledCache(),
     executor: options.executor ?? inProcessExecutor,
-    pool: new RenderPool(options.renderWorkers),
+    pool: new RenderPool(options.renderWorkers, undefined, options.permits),
     timeoutMs: options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
     sources,
   });

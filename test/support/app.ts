@@ -74,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const limits = options.limits ?? limitsFor(store, config);
   const publishing = createPublishing(store.db, systemClock, config.port, { renderWorkers: config.renderWorkers, ...options.publishing });
   const blobs = await openBlobStore(config);
-  const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs };
+  const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs, cpu: publishing.cpu };
   const app = await buildApp(deps, options.build);
   const answers = options.checkAnswers === false ? null : recordAnswers(app);
   options.beforeReady?.(app);
