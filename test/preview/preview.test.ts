@@ -267,7 +267,9 @@ describe("POST /preview", () => {
 
   it("while a preview renders, the public page answers what is stored", async () => {
     const s = await site();
-    await t.call("PUT", s.at("/data/spin"), { body: { items: Array.from({ length: 300 }, (_, i) => ({ n: i })) } });
+    // 1,500² iterations: a preview render of a few hundred milliseconds, so the public page (a
+    // copy in memory) is done first unless it waits for the preview.
+    await t.call("PUT", s.at("/data/spin"), { body: { items: Array.from({ length: 1_500 }, (_, i) => ({ n: i })) } });
     const slow = `<!--svc/repeat{"source": "data.spin"}--><!--svc/repeat{"source": "data.spin"}-->.<!--/svc/repeat--><!--/svc/repeat-->`;
     const done: string[] = [];
     const [r, shown] = await Promise.all([
