@@ -15,8 +15,8 @@ import fc from "fast-check";
 import sharp from "sharp";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { withoutPersonalMetadata } from "../../src/media/metadata/private.ts";
-import { fetchRaw } from "./serving-helpers.ts";
-import { refusal, site, storeState, uploadMultipart, uploadRaw } from "./upload-helpers.ts";
+import { fetchRaw } from "../media/serving-helpers.ts";
+import { refusal, site, storeState, uploadMultipart, uploadRaw } from "../media/upload-helpers.ts";
 
 type Format = "jpeg" | "png" | "webp" | "avif";
 const FORMATS: Format[] = ["jpeg", "png", "webp", "avif"];
