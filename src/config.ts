@@ -38,6 +38,8 @@ export interface Config {
   connections: ConnectionLimits;
   /** Render worker threads (SVC_RENDER_WORKERS; default cores − 1, at least 1): publish/render-pool.ts. */
   renderWorkers: number;
+  /** How often, and past what age, outbox rows a dead process left are published (SVC_OUTBOX_SWEEP_MS): publish/outbox.ts. */
+  outboxSweepMs: number;
   /** Revisions kept per object (SVC_REVISIONS_KEEP); older ones are pruned in the background. */
   revisionsKeep: number;
   /** Days a deleted object stays in the trash with its history (SVC_TRASH_DAYS). */
@@ -205,6 +207,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: flag(env, "SVC_TRUST_PROXY", false),
     connections: connectionLimits(env, flag(env, "SVC_TRUST_PROXY", false)),
     renderWorkers: integer(env, "SVC_RENDER_WORKERS", Math.max(1, availableParallelism() - 1), 1, 256),
+    outboxSweepMs: integer(env, "SVC_OUTBOX_SWEEP_MS", 30_000, 100, 3_600_000),
     db: {
       poolMax: integer(env, "SVC_DB_POOL_MAX", 10, 1, 1000),
       statementTimeoutMs: integer(env, "SVC_DB_STATEMENT_TIMEOUT_MS", 15_000, 0, 3_600_000),

@@ -14,6 +14,18 @@ import { bootstrapNetwork } from "./network/bootstrap.ts";
 import { openBlobStore } from "./blobs/open.ts";
 import { startPruning } from "./revisions/retention.ts";
 
+/** Every `everyMs`, pays outbox rows older than that: a process that died left them (several processes). */
+function sweepOwed(engine: { payOwed(olderThanMs?: number): Promise<number> }, everyMs: number, log: { error(object: unknown, message: string): void }): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    engine.payOwed(everyMs).catch((error: unknown) => log.error({ err: error }, "paying owed publishes")).finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 function configOrExit(): Config {
   try {
     return loadConfig();
@@ -49,6 +61,11 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs, cpu: publishing.cpu }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
   invalidation.useLog?.(app.log);
   const stopPruning = startPruning(store.db, { keep: config.revisionsKeep, days: config.trashDays }, systemClock, app.log);
+  // What committed writes owe the public site and no publish run paid (the process died in
+  // between): paid before the service answers, then swept for rows a dead process left (outbox.ts).
+  const owedAtStart = await publishing.engine.payOwed();
+  if (owedAtStart > 0) app.log.info({ paid: owedAtStart }, "published what writes before the last stop owed");
+  const stopSweeping = sweepOwed(publishing.engine, config.outboxSweepMs, app.log);
   // An API write answers once its flushes have been told to the other processes, so a client
   // that writes through one process and then reads through another sees what it wrote.
   // (Only with several processes: on SQLite there is nothing to tell, and every hook is a step of each answer.)
@@ -66,6 +83,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, "shutting down: finishing requests in flight");
     try {
       stopPruning();
+      stopSweeping();
       await app.close(); // stops accepting, waits for in-flight requests
       await publishing.engine.close(); // the render worker
       await invalidation.close();

@@ -5,7 +5,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { transactionWithTrial, type Rebaked } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Rebaked } from "../publish/contract.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
@@ -96,7 +96,7 @@ export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: st
   const lang = checkLangIn(await languageState(ctx.db, site.id), body.lang) ?? "";
   const { items, json } = itemsFrom(body.items);
   const now = gmt(ctx.clock());
-  const { row, created, trial } = await transactionWithTrial(ctx)(async (trx) => {
+  const { row, created, trial, owed } = await transactionWithTrial(ctx)(async (trx) => {
     await holdRoom(trx, site.id);
     const existing = await trx.selectFrom("datasets").select(["created_at_gmt", "total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
     const id = datasetObjectId(name, lang);
@@ -112,9 +112,10 @@ export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: st
     await reviseDataset(trx, site.id, name, lang, now);
     // What prints the set, within the render budgets with these items, or nothing is stored.
     const trial = await ctx.publisher.check(trx, site.id, [{ kind: "dataset", name }]);
-    return { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing, trial };
+    const owed = await oweChanges(ctx, trx, site.id, [{ kind: "dataset", name }]);
+    return { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing, trial, owed };
   });
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }], { trial });
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }], { trial, owed });
   return { dataset: info(row), created, rebaked, warnings };
 }
 

@@ -5,7 +5,7 @@
 // frames that read the set and the published pages on them) and rolls it all back.
 import { gmt } from "../clock.ts";
 import { plannedRebake, type PlannedRebake } from "../frames/planned-rebake.ts";
-import type { Change, Rebaked, ServiceContext } from "../publish/contract.ts";
+import { oweChanges, type Change, type Rebaked, type ServiceContext } from "../publish/contract.ts";
 import { textBytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
@@ -25,15 +25,15 @@ export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName:
   const name = datasetNameFrom(rawName);
   const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang) ?? "";
   const change: Change = { kind: "dataset", name };
-  const done = await dryRunnable<{ total: number; planned: PlannedRebake | undefined }>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
+  const done = await dryRunnable<{ total: number; planned: PlannedRebake | undefined; owed?: number }>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
     await holdRoom(trx, site.id);
     const row = await trx.selectFrom("datasets").select(["total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
     if (!row) throw datasetNotFound(name, lang);
     await trashDataset(trx, site.id, name, lang, gmt(ctx.clock()));
     await trx.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
     await requireRoom(trx, site.id, { data_items: -row.total, stored_bytes: -Number(row.bytes) });
-    return { total: row.total, planned: dryRun ? await plannedRebake(trx, site.id, change) : undefined };
+    return { total: row.total, planned: dryRun ? await plannedRebake(trx, site.id, change) : undefined, owed: await oweChanges(ctx, trx, site.id, [change]) };
   });
-  const rebaked = done.planned ?? (await ctx.publisher.changed(site.id, [change]));
+  const rebaked = done.planned ?? (await ctx.publisher.changed(site.id, [change], { owed: done.owed }));
   return { deleted: { name, lang: lang === "" ? null : lang, total: done.total }, rebaked };
 }

@@ -2,7 +2,7 @@
 // they answer 404, their static copies removed by the publish step), frames that embed it stay as written and print nothing in its place.
 import { fail } from "../errors.ts";
 import { warning } from "../warnings.ts";
-import type { Change, ServiceContext } from "../publish/contract.ts";
+import { oweChanges, type Change, type ServiceContext } from "../publish/contract.ts";
 import type { Db } from "../store/database.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { nothingRebaked } from "../publish/report.ts";
@@ -30,6 +30,11 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
+/** What a frame's delete changes: the frame, and the pages it leaves without one (they leave the public site). */
+function deleteChanges(frame: { id: string; slug: string }, unbound: readonly number[]): Change[] {
+  return [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
+}
+
 export function deleteFrame(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined, options: DeleteOptions = {}) {
   return unlessOvertaken(ifMatch, () => deleteFrameOnce(ctx, unbind, siteId, ref, body, ifMatch, options));
 }
@@ -49,8 +54,9 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
   const dryRun = options.dryRun === true || flags.dryRun;
   let unbound: number[];
   let offline: Warning[];
+  let owed: number | undefined;
   try {
-    ({ pages: unbound, offline } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+    ({ pages: unbound, offline, owed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
       // Frees its place and bytes; the delete below is of this revision, or everything rolls back.
       await requireRoom(trx, siteId, { frames: -1, stored_bytes: -frame.bytes });
       // Its state kept (a frame older than revisions gets its first here), then the trash entry:
@@ -65,7 +71,7 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
       const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
       // Another writer changed it between the read and this delete: refuse rather than lose that write.
       if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
-      return unbinding;
+      return { ...unbinding, owed: await oweChanges(ctx, trx, siteId, deleteChanges(frame, unbinding.pages), { bake: flags.bake }) };
     }));
   } finally {
     if (!dryRun) frameGraphChanged(ctx.db, siteId, [frame.id]);
@@ -87,9 +93,8 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
     return { site_id: siteId, deleted, unbound_pages: unbound, referenced_by: referencedBy, dry_run: true, applied: false, warnings, bake: { status: "skipped" }, rebaked: nothingRebaked() };
   }
 
-  const changes: Change[] = [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
   // The unbound pages leave the public site (their static copies go) in the publish step.
-  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, null);
+  const publish = await publishFrameWrite(ctx, siteId, deleteChanges(frame, unbound), flags.bake, null, undefined, owed);
   requireAvailable(publish.rebaked, { deleted: { id: frame.id, slug: frame.slug } });
   return {
     site_id: siteId,

@@ -31,8 +31,8 @@ export function withoutBake(report: Rebaked): FramePublish {
 }
 
 /** Announces a frame write and splits the report: baked (`ownSlug`'s own bake apart), or not. */
-export async function publishFrameWrite(ctx: ServiceContext, siteId: number, changes: Change[], bake: boolean, ownSlug: string | null, trial?: Trial): Promise<FramePublish> {
-  const report = await ctx.publisher.changed(siteId, changes, { bake, trial });
+export async function publishFrameWrite(ctx: ServiceContext, siteId: number, changes: Change[], bake: boolean, ownSlug: string | null, trial?: Trial, owed?: number): Promise<FramePublish> {
+  const report = await ctx.publisher.changed(siteId, changes, { bake, trial, owed });
   return bake ? splitOwnBake(report, ownSlug) : withoutBake(report);
 }
 

@@ -4,7 +4,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { isUniqueViolation } from "../store/errors.ts";
-import { transactionWithTrial, type Change, type ServiceContext, type Trial } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Change, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
@@ -55,6 +55,7 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   ];
   let renamed: Renamed;
   let trial: Trial | undefined;
+  let owed: number | undefined;
   try {
     // A dry run runs the rename and its trial too, and rolls them back: it answers what the
     // rename would (the rewrites, a render_too_large refusal).
@@ -76,6 +77,7 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
       // that named the new slug print this frame now, within the render budgets or not at all.
       frameGraphChanged(ctx.db, siteId);
       trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
+      owed = await oweChanges(ctx, trx, siteId, changes, { bake: flags.bake });
       return rewritten;
     });
   } catch (error) {
@@ -92,7 +94,7 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   const frame = frameRecord(renamedRow, { resolve: (ref) => index.resolve(ref), frameRefs: index.embeddedSlugs(standing), rendersOnRequest: index.rendersOnRequest(standing), pages });
   if (flags.dryRun) return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed, warnings }, etag: null };
 
-  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial);
+  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial, owed);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   return {
     body: { applied: true, site_id: siteId, frame, renamed, bake: { status: publish.bake.status }, rebaked: publish.rebaked, warnings },

@@ -6,7 +6,7 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { Db } from "../store/database.ts";
-import { transactionWithTrial, type Change, type ServiceContext, type Trial } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Change, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS, slugTaken } from "./input.ts";
 import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
@@ -111,6 +111,7 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
   const fields = reportFields(report, warnings);
   const changes: Change[] = [{ kind: "frame", frameId: id, slug }];
   let trial: Trial | undefined;
+  let owed: number | undefined;
   try {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
     await dryRunnable(flags.dryRun, transactionWithTrial(ctx), async (trx) => {
@@ -122,6 +123,7 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
       frameGraphChanged(ctx.db, siteId, [id]);
       // Its bake (and what embeds it) within the render budgets, or nothing is written.
       trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
+      owed = await oweChanges(ctx, trx, siteId, changes, { bake: flags.bake });
     });
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -135,7 +137,7 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
   if (flags.dryRun) {
     return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
   }
-  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial);
+  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial, owed);
   requireAvailable(publish.rebaked, { frame: { id, slug } });
   const frame = frameRecord({ ...row, revision: 1 }, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
   return {
@@ -170,6 +172,7 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
   const fields = reportFields(report, warnings);
   let renamed: Awaited<ReturnType<typeof rewriteReferences>> | null = null;
   let trial: Trial | undefined;
+  let owed: number | undefined;
   try {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would,
     // and its `renamed` lists the rewrites the write would make.
@@ -189,6 +192,7 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
       // Named before the trial, which reads the frame graph through this transaction.
       frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
       trial = await ctx.publisher.check(trx, siteId, frameChanges(existing, slug), { bake: flags.bake });
+      owed = await oweChanges(ctx, trx, siteId, frameChanges(existing, slug), { bake: flags.bake });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug);
@@ -201,7 +205,7 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
     return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields, ...(renamed ? { renamed } : {}) }, etag: null };
   }
 
-  const publish = await publishFrameWrite(ctx, siteId, frameChanges(existing, slug), flags.bake, slug, trial);
+  const publish = await publishFrameWrite(ctx, siteId, frameChanges(existing, slug), flags.bake, slug, trial, owed);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
   const frame = frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });

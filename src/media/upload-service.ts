@@ -6,7 +6,7 @@
 // unless another row names it.
 import { gmt } from "../clock.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { transactionWithTrial, type Change, type Rebaked, type ServiceContext } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Change, type Rebaked, type ServiceContext } from "../publish/contract.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
@@ -71,7 +71,7 @@ export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: 
   // The name is checked before a byte is read: a raw upload without one is refused at once.
   const filename = filenameFrom(body.source.filename);
   const stored = await storeUpload(files, body.source);
-  const { row, trial } = await recordStored(ctx, files, stored, async () => {
+  const { row, trial, owed } = await recordStored(ctx, files, stored, async () => {
     const texts = await textsOf(ctx, site.id, body);
     const now = gmt(ctx.clock());
     return transactionWithTrial(ctx)(async (trx) => {
@@ -89,10 +89,10 @@ export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: 
         .executeTakeFirstOrThrow();
       // Frames that named this slug while it was missing print it now: within the budgets, or not at all.
       const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row)]);
-      return { row, trial };
+      return { row, trial, owed: await oweChanges(ctx, trx, site.id, [mediaChange(row)]) };
     });
   });
-  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { trial });
+  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { trial, owed });
   return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings: ignoredWarnings(body) };
 }
 
@@ -101,7 +101,7 @@ export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site:
   const before = await requireMedia(ctx.db, site.id, ref);
   const filename = body.source.filename === null ? before.filename : filenameFrom(body.source.filename);
   const stored = await storeUpload(files, body.source);
-  const { row, old, trial } = await recordStored(ctx, files, stored, async () => {
+  const { row, old, trial, owed } = await recordStored(ctx, files, stored, async () => {
     const texts = await textsOf(ctx, site.id, body, before);
     const now = gmt(ctx.clock());
     return transactionWithTrial(ctx)(async (trx) => {
@@ -119,10 +119,10 @@ export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site:
         .returningAll()
         .executeTakeFirstOrThrow();
       const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row)]);
-      return { row, old, trial };
+      return { row, old, trial, owed: await oweChanges(ctx, trx, site.id, [mediaChange(row)]) };
     });
   });
-  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { trial });
+  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { trial, owed });
   if (old.sha256 !== row.sha256) await releaseBlob(ctx.db, files.blobs, old.sha256);
   return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings: ignoredWarnings(body) };
 }

@@ -4,7 +4,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
-import { transactionWithTrial, type ServiceContext } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type ServiceContext } from "../publish/contract.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
@@ -37,7 +37,7 @@ export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: num
   const titleChange = body.title === undefined ? undefined : textChangesFrom(body.title, "title", state);
   const newSlug = body.slug === undefined ? undefined : mediaSlugFrom(body.slug);
   const now = gmt(ctx.clock());
-  const { row, old, trial } = await transactionWithTrial(ctx)(async (trx) => {
+  const { row, old, trial, owed } = await transactionWithTrial(ctx)(async (trx) => {
     // Media writes of a site run one at a time (upload-service.ts): a slug checked free stays free.
     await holdRoom(trx, site.id);
     const old = await requireMedia(trx, site.id, String(before.id));
@@ -56,9 +56,9 @@ export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: num
       .executeTakeFirstOrThrow();
     // A longer alt or a slug that frames were waiting for prints more: within the budgets, or not at all.
     const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row, [old.slug])]);
-    return { row, old, trial };
+    return { row, old, trial, owed: await oweChanges(ctx, trx, site.id, [mediaChange(row, [old.slug])]) };
   });
-  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row, [old.slug])], { trial });
+  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row, [old.slug])], { trial, owed });
   return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings };
 }
 
@@ -87,6 +87,7 @@ export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: 
     throw fail("media_in_use", { ref, used_by: usedBy }, `Frames show this file (${usedBy.frames.map((f) => f.slug).join(", ")}); pass ?force=1 to delete it anyway.`);
   }
   const dryRun = options.dryRun === true;
+  let owed: number | undefined;
   const row = await dryRunnable<MediaRow>(dryRun, transactionWithTrial(ctx), async (trx) => {
     await holdRoom(trx, site.id);
     // Its variants' charges first: the row's delete takes them with it.
@@ -94,10 +95,11 @@ export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: 
     const gone = await trx.deleteFrom("media").where("site_id", "=", site.id).where("id", "=", found.id).returningAll().executeTakeFirst();
     if (!gone) throw fail("media_not_found", { ref }, `No media file "${ref}" on this site.`);
     await requireRoom(trx, site.id, { media_bytes: -Number(gone.bytes) });
+    owed = await oweChanges(ctx, trx, site.id, [mediaChange(gone)]);
     return gone;
   });
   if (dryRun) return { media: recordOf(row, usedBy), rebaked: nothingRebaked(), dry_run: true, applied: false };
-  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)]);
+  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { owed });
   await releaseBlob(ctx.db, files.blobs, row.sha256);
   return { media: recordOf(row, usedBy), rebaked };
 }

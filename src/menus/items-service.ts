@@ -21,7 +21,7 @@ import { resolveMenu, type ResolvedMenu } from "./refs.ts";
 import { reviseMenus } from "./revision.ts";
 import { invalidEntry, pageFacts, resolveOne } from "./resolve.ts";
 import { ItemTree, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
-import { checkMenu, itemValues, publishMenu, writeTree, type TreeWrite } from "./write.ts";
+import { checkMenu, itemValues, oweMenu, publishMenu, writeTree, type TreeWrite } from "./write.ts";
 
 type Body = Record<string, unknown>;
 
@@ -230,7 +230,7 @@ export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string
   const id = itemIdFrom(itemRef, menu);
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  const { removed, total } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+  const { removed, total, owed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
     const tree = await lockedTree(trx, menu, at, locations);
     if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
     const branch = tree.branch(id);
@@ -238,9 +238,9 @@ export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string
     const parent = tree.parentOf(id);
     await renumber(trx, tree.level(parent).filter((row) => row.id !== id), at);
     await reviseMenus(trx, site.id, [menu.id], at);
-    return { removed: branch, total: tree.size - branch.length };
+    return { removed: branch, total: tree.size - branch.length, owed: await oweMenu(ctx, trx, site.id, menu.id, locations) };
   });
-  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), removed });
+  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), removed }, owed);
   return { fields: { site_id: site.id, menu: menuShort(menu), removed, total, rebaked, ...(dryRun ? { dry_run: true, applied: false } : {}) }, warnings: [] as Warning[] };
 }
 
@@ -267,7 +267,7 @@ export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: stri
   }
   const at = gmt(ctx.clock());
   const locations: string[] = [];
-  const { appended, level } = await ctx.db.transaction().execute(async (trx) => {
+  const { appended, level, owed } = await ctx.db.transaction().execute(async (trx) => {
     const tree = await lockedTree(trx, menu, at, locations);
     if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
     const missing = order.filter((id) => !tree.has(id));
@@ -284,9 +284,9 @@ export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: stri
     const final = [...order.map((id) => byId.get(id)!), ...rest];
     await renumber(trx, final, at);
     await reviseMenus(trx, site.id, [menu.id], at);
-    return { appended: rest.map((row) => row.id), level: final.map((row) => row.id) };
+    return { appended: rest.map((row) => row.id), level: final.map((row) => row.id), owed: await oweMenu(ctx, trx, site.id, menu.id, locations) };
   });
   if (appended.length > 0) warnings.push(warning("items_appended", "Items of the level that order did not name were placed after the named ones.", { appended }));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), parent });
+  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), parent }, owed);
   return { fields: { site_id: site.id, menu: menuShort(menu), parent, order, appended, level, rebaked }, warnings };
 }

@@ -16,7 +16,7 @@ import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, 
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
 import { reviseMenus } from "./revision.ts";
-import { checkMenu, publishMenu } from "./write.ts";
+import { checkMenu, oweMenu, publishMenu } from "./write.ts";
 
 const KNOWN = ["location", "lang", "theme"];
 
@@ -85,7 +85,7 @@ export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: st
   const { menu, lang, theme, state } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
   const keys = writeKeys(state, lang);
   const locations: string[] = [];
-  const freed = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+  const { out: freed, owed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
     // The site's counters first, as every write takes them (quotas/usage.ts): its revision moves them.
     await holdRoom(trx, site.id);
     // The locations it held before and holds after print anew. (No row lock needed: freeing only
@@ -106,10 +106,10 @@ export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: st
     }
     locations.push(...(await locationNamesOfMenu(trx, menu.id)));
     await reviseMenus(trx, site.id, [menu.id], gmt(ctx.clock()));
-    return out;
+    return { out, owed: await oweMenu(ctx, trx, site.id, menu.id, locations) };
   });
   if (freed.length === 0) warnings.push(warning("not_assigned", `"${menu.name}" was not assigned to "${location}" there; nothing was freed.`, { location, lang, theme }));
-  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme });
+  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme }, owed);
   // A dry run answers the assignments as the delete would leave them.
   const assigned = assignedOf(await locationRows(ctx.db, site.id, theme), menu.id).filter((entry) => !dryRun || !freed.some((gone) => gone.location === entry.location && gone.lang === entry.lang));
   return {

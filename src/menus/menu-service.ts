@@ -25,7 +25,7 @@ import { keptLocations, reviseMenus } from "./revision.ts";
 import { termRecord } from "./read-service.ts";
 import { resolveMenu } from "./refs.ts";
 import { pageFacts, resolveTree } from "./resolve.ts";
-import { checkMenu, planTree, publishMenu, writeTree, type Plan } from "./write.ts";
+import { checkMenu, oweMenu, planTree, publishMenu, writeTree, type MenuPublish, type Plan } from "./write.ts";
 
 export const MAX_NAME = 200;
 export const FALLBACK_MENU_SLUG = "menu";
@@ -133,7 +133,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
 
   const at = gmt(ctx.clock());
   const writes: MapWrite[] = location === null ? [] : writeKeys(state, lang).map((key) => ({ theme, location, key }));
-  let created: { menu: MenuRow; submitted: Map<number, string>; trial: Trial | undefined } | undefined;
+  let created: { menu: MenuRow; submitted: Map<number, string>; trial: MenuPublish | undefined } | undefined;
   // A derived slug taken by a concurrent writer meanwhile is derived again; an explicit one is refused.
   for (let attempt = 1; created === undefined; attempt++) {
     try {
@@ -235,7 +235,7 @@ export async function writeMapEntries(trx: Db, siteId: number, writes: readonly 
  */
 export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>, dryRun = false) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
-  const { removed, freed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+  const { removed, freed, owed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
     const at = gmt(ctx.clock());
     // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.
     if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref });
@@ -245,10 +245,10 @@ export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string
     const items = await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).executeTakeFirst();
     await trx.deleteFrom("menu_locations").where("menu_id", "=", menu.id).execute();
     await trx.deleteFrom("menus").where("id", "=", menu.id).execute();
-    return { removed: Number(items.numDeletedRows), freed: places };
+    return { removed: Number(items.numDeletedRows), freed: places, owed: await oweMenu(ctx, trx, site.id, menu.id, places.map((row) => row.location)) };
   });
   // The locations it held print nothing now, or a data set standing in.
-  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, freed.map((row) => row.location), { deleted: menuBrief(menu) });
+  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, freed.map((row) => row.location), { deleted: menuBrief(menu) }, owed);
   return {
     fields: {
       site_id: site.id,

@@ -3,7 +3,7 @@
 // (items the menu holds keep their ids), and announcing the committed change to the publish step.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Change, Rebaked, Trial } from "../publish/contract.ts";
+import { oweChanges, type Change, type Rebaked, type Trial } from "../publish/contract.ts";
 import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { asStored, type Answered } from "./answered.ts";
@@ -163,8 +163,20 @@ function menuChange(menuId: number, locations: Iterable<string>): Change {
  * prints it at those locations stays within the render budgets, or the write is refused with
  * render_too_large and rolls back.
  */
-export function checkMenu(ctx: ServiceContext, trx: Db, siteId: number, menuId: number, locations: Iterable<string>): Promise<Trial | undefined> {
-  return ctx.publisher.check(trx, siteId, [menuChange(menuId, locations)]);
+export async function checkMenu(ctx: ServiceContext, trx: Db, siteId: number, menuId: number, locations: Iterable<string>): Promise<MenuPublish> {
+  const changes = [menuChange(menuId, locations)];
+  return { trial: await ctx.publisher.check(trx, siteId, changes), owed: await oweChanges(ctx, trx, siteId, changes) };
+}
+
+/** What a menu write hands its publish step: its trial's renders, and the outbox row it owes it by. */
+export interface MenuPublish {
+  trial?: Trial;
+  owed?: number;
+}
+
+/** Inside a menu write that tries nothing (it only removes): records what it owes the public site. */
+export async function oweMenu(ctx: ServiceContext, trx: Db, siteId: number, menuId: number, locations: Iterable<string>): Promise<MenuPublish> {
+  return { owed: await oweChanges(ctx, trx, siteId, [menuChange(menuId, locations)]) };
 }
 
 /**
@@ -173,8 +185,8 @@ export function checkMenu(ctx: ServiceContext, trx: Db, siteId: number, menuId: 
  * menu's row is taken): only frames printing those locations are rebaked. When the renderer does
  * not answer, the write stays saved and the call answers 502 internal_unavailable (spec, Errors).
  */
-export async function publishMenu(ctx: ServiceContext, siteId: number, menuId: number, locations: Iterable<string>, saved: Record<string, unknown>, trial?: Trial): Promise<Rebaked> {
-  const rebaked = await ctx.publisher.changed(siteId, [menuChange(menuId, locations)], { trial });
+export async function publishMenu(ctx: ServiceContext, siteId: number, menuId: number, locations: Iterable<string>, saved: Record<string, unknown>, publish: MenuPublish = {}): Promise<Rebaked> {
+  const rebaked = await ctx.publisher.changed(siteId, [menuChange(menuId, locations)], { trial: publish.trial, owed: publish.owed });
   if (rebaked.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved, rebaked });
   return rebaked;
 }

@@ -10,7 +10,7 @@ import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { Caller } from "../site/callers.ts";
 import { administers } from "../site/callers.ts";
 import { homeUrl } from "../site/addresses.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import { oweChanges, type Change, type ServiceContext } from "../publish/contract.ts";
 import { MAIN_SITE_ID, siteById, type SiteRow } from "../site/sites.ts";
 import { optionalString, requireSuperAdmin } from "./input.ts";
 import { domainFrom, requireFreeDomain, writePrimaryDomain, writingDomain } from "./domains-service.ts";
@@ -87,14 +87,17 @@ export async function updateSite(ctx: ServiceContext, caller: Caller, id: number
   }
   if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: ["name", "domain"] });
   const { name, domain } = changes;
-  const row = await writingDomain(domain ?? site.domain, () =>
+  const changed = (row: SiteRow): Change[] => [{ kind: "site", name: row.name !== site.name, domain: row.domain !== site.domain }];
+  const { row, owed } = await writingDomain(domain ?? site.domain, () =>
     ctx.db.transaction().execute(async (trx) => {
       if (name !== undefined) await trx.updateTable("sites").set({ name }).where("id", "=", site.id).execute();
       if (domain !== undefined && domain !== site.domain) await writePrimaryDomain(trx, site.id, domain);
-      return trx.selectFrom("sites").selectAll().where("id", "=", site.id).executeTakeFirstOrThrow();
+      const row = await trx.selectFrom("sites").selectAll().where("id", "=", site.id).executeTakeFirstOrThrow();
+      // A new name or domain is printed (every absolute address): owed until published.
+      return { row, owed: await oweChanges(ctx, trx, site.id, changed(row)) };
     }),
   );
-  await ctx.publisher.changed(row.id, [{ kind: "site", name: row.name !== site.name, domain: row.domain !== site.domain }]);
+  await ctx.publisher.changed(row.id, changed(row), { owed });
   return siteRecord(row, ctx.publicPort);
 }
 

@@ -10,7 +10,7 @@ import type { SiteRow } from "../site/sites.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { revisePages } from "./revision.ts";
-import { transactionWithTrial, type ServiceContext, type Trial } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import type { Db } from "../store/database.ts";
 import { siteIndex } from "../frames/graph.ts";
@@ -61,12 +61,14 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   const transaction = (work: (trx: Db) => Promise<void>) => dryRunnable(flags.dryRun, transactionWithTrial(ctx), work);
   let cleared = false;
   let trial: Trial | undefined;
+  let owed: number | undefined;
   if (clear) {
     if (page.frame_id === frame.id) {
       // The page's static copy goes in the publish step (the page left the public site).
       await transaction(async (trx) => {
         await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
         await revisePages(trx, site.id, [page.id], gmt(ctx.clock()));
+        owed = await oweChanges(ctx, trx, site.id, [{ kind: "page", pageId: page.id, gone: true }], { bake: flags.bake });
       });
       cleared = true;
     } else {
@@ -79,6 +81,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
       // The page's render on its new frame within the render budgets, or it stays where it was
       // (422 render_too_large): a refusal is not a failed republish, nothing is assigned.
       trial = await ctx.publisher.check(trx, site.id, [{ kind: "page", pageId: page.id }], { bake: flags.bake });
+      owed = await oweChanges(ctx, trx, site.id, [{ kind: "page", pageId: page.id, gone: false }], { bake: flags.bake });
     });
   }
 
@@ -87,11 +90,11 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
     republish = { status: "skipped", message: "dry_run: nothing was assigned or republished." };
   } else if (!flags.bake) {
     // Nothing is rendered; the page's old static copy and cached render go, so it renders on request.
-    const unbaked = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { bake: false });
+    const unbaked = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { bake: false, owed });
     republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: unbaked.cache };
   } else {
     try {
-      const report = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { trial });
+      const report = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { trial, owed });
       republish = { status: report.status, rebaked: report };
     } catch (error) {
       // The assignment is saved either way; the caller learns the republish failed.

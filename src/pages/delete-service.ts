@@ -7,7 +7,7 @@
 import { gmt } from "../clock.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Rebaked, ServiceContext } from "../publish/contract.ts";
+import { oweChanges, type Rebaked, type ServiceContext } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import { siteAddressing } from "../site/addresses.ts";
@@ -105,8 +105,10 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
     await toTrash(trx, site.id, "pages", String(page.id), page.slug, now, { parent: page.parent_id, children: moved });
     const { before: beforeTree, after: afterTree, subjects } = await region.trees(moved.map((child) => child.id), []);
     const addresses = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree, within: subjects }, addressing);
+    const changes = [...pageChangesBetween(beforeTree, afterTree, [page.id], subjects), ...addresses];
     return {
-      changes: [...pageChangesBetween(beforeTree, afterTree, [page.id], subjects), ...addresses],
+      changes,
+      owed: await oweChanges(ctx, trx, site.id, changes),
       offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted", subjects),
       moved, orphaned, slugWarnings,
     };
@@ -115,5 +117,5 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
   const reparented = done.moved.map((child) => child.id);
   const answer = { page: before, removed: [page.id], ...(reparented.length > 0 ? { reparented } : {}), menu_items_orphaned: done.orphaned, trashed: false };
   if (options.dryRun) return { ...answer, deleted: false, ...dry, rebaked: nothingRebaked(), warnings };
-  return { ...answer, deleted: true, rebaked: await announce(ctx, site.id, done.changes), warnings };
+  return { ...answer, deleted: true, rebaked: await announce(ctx, site.id, done.changes, undefined, done.owed), warnings };
 }

@@ -6,7 +6,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { transactionWithTrial, type Change, type Rebaked, type Trial } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Change, type Rebaked, type Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
@@ -71,8 +71,8 @@ export interface Written {
   slugChanged?: SlugChanged;
 }
 
-export async function announce(ctx: ServiceContext, siteId: number, changes: Change[], trial?: Trial): Promise<Rebaked> {
-  return changes.length === 0 ? nothingRebaked() : ctx.publisher.changed(siteId, changes, { trial });
+export async function announce(ctx: ServiceContext, siteId: number, changes: Change[], trial?: Trial, owed?: number): Promise<Rebaked> {
+  return changes.length === 0 ? nothingRebaked() : ctx.publisher.changed(siteId, changes, { trial, owed });
 }
 
 /**
@@ -183,7 +183,7 @@ export async function writeAndAnnounce(
   // The work may run twice (a trial rendered outside the transaction, transactionWithTrial; a
   // unique-key retry): what it warns of is counted from here each time.
   const warned = warnings.length;
-  const { written, stubs, changes, offline, trial } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx, work), async (trx: Db) => {
+  const { written, stubs, changes, offline, trial, owed } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx, work), async (trx: Db) => {
     warnings.length = warned;
     const region = new WriteRegion(trx, site.id);
     await holdRoom(trx, site.id);
@@ -197,7 +197,7 @@ export async function writeAndAnnounce(
     const changes = [...pageChangesBetween(before, after, [id], subjects), ...(await recordAddressChanges(trx, site.id, now, { before, after, within: subjects }, addressing))];
     // What prints the page (its own output first), within the render budgets, or nothing is written.
     const trial = changes.length > 0 ? await ctx.publisher.check(trx, site.id, changes) : undefined;
-    return { ...done, offline, changes, trial };
+    return { ...done, offline, changes, trial, owed: await oweChanges(ctx, trx, site.id, changes) };
   });
   warnings.push(...offline);
   if (options.dryRun) {
@@ -205,7 +205,7 @@ export async function writeAndAnnounce(
     const [page] = current ? await pageRecords(ctx.db, site, ctx.publicPort, [current]) : [undefined];
     return { page: page as PageRecord, created: false, dry_run: true, applied: false, rebaked: nothingRebaked(), warnings };
   }
-  const rebaked = await announce(ctx, site.id, changes, trial);
+  const rebaked = await announce(ctx, site.id, changes, trial, owed);
   const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [written.row]);
   if (written.slugChanged) {
     warnings.push(warning("slug_changed", `The slug "${written.slugChanged.from}" is taken here; the page got "${written.slugChanged.to}".`, { ...written.slugChanged }));

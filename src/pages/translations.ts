@@ -6,7 +6,7 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { transactionWithTrial, type Rebaked } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Rebaked } from "../publish/contract.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
@@ -62,7 +62,7 @@ interface Scope<T> {
  * them, as `{missing: true}` is).
  */
 async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx: Db) => Promise<T>, touched: (result: T) => number[] = () => [], scope?: Scope<T>): Promise<{ result: T; rebaked: Rebaked }> {
-  const { result, changes, trial } = await transactionWithTrial(ctx)(async (trx) => {
+  const { result, changes, trial, owed } = await transactionWithTrial(ctx)(async (trx) => {
     await holdRoom(trx, siteId);
     const region = scope ? new WriteRegion(trx, siteId) : null;
     if (region && scope) await region.enter(scope.enter);
@@ -75,9 +75,9 @@ async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx
     const addressing = { langs: await languageState(trx, siteId) };
     const changes = [...pageChangesBetween(before, after, touched(result), subjects), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after, within: subjects }, addressing))];
     const trial = changes.length > 0 ? await ctx.publisher.check(trx, siteId, changes) : undefined;
-    return { result, changes, trial };
+    return { result, changes, trial, owed: await oweChanges(ctx, trx, siteId, changes) };
   });
-  return { result, rebaked: await announce(ctx, siteId, changes, trial) };
+  return { result, rebaked: await announce(ctx, siteId, changes, trial, owed) };
 }
 
 /**

@@ -106,6 +106,8 @@ export interface PublishOptions {
   trial?: Trial;
   /** Frames rebaked first, before the others in slug order (a trial's own frames, within its limit). */
   first?: readonly string[];
+  /** The outbox row the write owes this publish by (`owe`): deleted once the run is over (outbox.ts). */
+  owed?: number;
 }
 
 /** A page's render read and ready to run (opaque: the engine's PreparedRender). */
@@ -130,6 +132,12 @@ export interface Publisher {
   /** Rebakes and flushes whatever the changes affect on that site; never throws for a render fault. */
   changed(siteId: number, changes: Change[], options?: PublishOptions): Promise<Rebaked>;
   /**
+   * Inside the write's transaction: records what it owes the public site (publish/outbox.ts),
+   * answered as `owed` to its `changed` call, which pays it. A publisher without it (a recorder in
+   * tests) keeps nothing.
+   */
+  owe?(trx: Db, siteId: number, changes: readonly Change[], options?: PublishOptions): Promise<number>;
+  /**
    * Renders page `page` of the site in `lang` as its public address would show it, reading through
    * `db` (default: the store; a preview's transaction), bounded by the render budgets; writes and
    * caches nothing; null when the page stands on no frame. The engine implements it; a publisher
@@ -149,6 +157,15 @@ export interface Publisher {
    * tests) the work runs in a plain transaction.
    */
   write?<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Inside a write's transaction, before it commits: records the changes the write will announce
+ * (the durable outbox, publish/outbox.ts); answers what its `changed` call takes as `owed`.
+ */
+export async function oweChanges(ctx: Pick<ServiceContext, "publisher">, trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions = {}): Promise<number | undefined> {
+  if (changes.length === 0 || !ctx.publisher.owe) return undefined;
+  return ctx.publisher.owe(trx, siteId, changes, options);
 }
 
 /**

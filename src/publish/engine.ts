@@ -17,6 +17,7 @@ import { Run, type EngineDeps, type RunMode } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
 import { TrialBakes, TrialHandoff } from "./trial-handoff.ts";
+import { owe, payOwed, settle } from "./outbox.ts";
 import { rehearsalOf, writeRehearsed, type TrialRenders } from "./rehearsal.ts";
 import { notFoundKey, SITEMAP_PAGE_ID } from "./page-cache.ts";
 import { languageState } from "../site/languages.ts";
@@ -211,6 +212,27 @@ export class PublishingEngine implements Publisher {
    * is over, so a later run's output always has the last word.
    */
   async changed(siteId: number, changes: Change[], options: PublishOptions = {}): Promise<Rebaked> {
+    const report = await this.publishInTurn(siteId, changes, options);
+    // Paid unless the renderer did not answer: then the sweep (or the next start) tries it again.
+    if (options.owed !== undefined && report.status !== "unavailable") await settle(this.deps.db, options.owed);
+    return report;
+  }
+
+  /** Records, in the write's transaction, what it owes the public site (outbox.ts). */
+  owe(trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions = {}): Promise<number> {
+    return owe(trx, siteId, changes, options, this.deps.clock());
+  }
+
+  /**
+   * Publishes what committed writes owe and no run has paid (their process died in between):
+   * every row, at a start before the service answers; rows older than `olderThanMs`, in a sweep.
+   */
+  payOwed(olderThanMs?: number): Promise<number> {
+    const before = olderThanMs === undefined ? undefined : this.deps.clock() - olderThanMs;
+    return payOwed(this.deps.db, (owed) => this.publishInTurn(owed.siteId, owed.changes, owed.options), before);
+  }
+
+  private async publishInTurn(siteId: number, changes: Change[], options: PublishOptions): Promise<Rebaked> {
     const before = this.runs.get(siteId);
     let done!: () => void;
     const mine = new Promise<void>((resolve) => (done = resolve));

@@ -5,7 +5,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Rebaked, ServiceContext, SiteSeoForRender } from "../publish/contract.ts";
+import { oweChanges, type Change, type Rebaked, type ServiceContext, type SiteSeoForRender } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { mediaRefFrom, requireMedia } from "../pages/seo.ts";
 import type { SiteRow } from "../site/sites.ts";
@@ -92,20 +92,27 @@ export interface SiteSeoAnswer {
 }
 
 /** PATCH /seo: any of the keys; the frames printing `svc/seo` and robots.txt follow. */
+/** What a change of the site's SEO defaults changes: the head frames print, robots.txt, or nothing. */
+function seoChanges(before: SiteSeo, after: SiteSeo): Change[] {
+  const changed = SITE_SEO_KEYS.filter((key) => after[key] !== before[key]);
+  if (changed.length === 0) return [];
+  return [{ kind: "seo", head: changed.some((key) => key !== "robots_extra"), robots: changed.includes("noindex") || changed.includes("robots_extra") }];
+}
+
 export async function patchSiteSeo(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<SiteSeoAnswer> {
   const warnings: Warning[] = [];
   if (!SITE_SEO_KEYS.some((key) => Object.hasOwn(body, key))) throw fail("nothing_to_update", { allowed: SITE_SEO_KEYS });
   const columns = await columnsOf(ctx, site, body, warnings);
   const before = await siteSeoOf(ctx.db, site);
   const at = gmt(ctx.clock());
-  await ctx.db.transaction().execute(async (trx) => {
+  const { seo, owed } = await ctx.db.transaction().execute(async (trx) => {
     await trx.insertInto("site_seo").values({ site_id: site.id, title_template: null, description: "", og_image: null, noindex: 0, twitter_site: "", robots_extra: "", updated_at_gmt: at }).onConflict((oc) => oc.column("site_id").doNothing()).execute();
     await trx.updateTable("site_seo").set({ ...columns, updated_at_gmt: at }).where("site_id", "=", site.id).execute();
+    const seo = await siteSeoOf(trx, site);
+    return { seo, owed: await oweChanges(ctx, trx, site.id, seoChanges(before, seo)) };
   });
-  const seo = await siteSeoOf(ctx.db, site);
   const changed = SITE_SEO_KEYS.filter((key) => seo[key] !== before[key]);
-  const head = changed.some((key) => key !== "robots_extra");
-  const robots = changed.includes("noindex") || changed.includes("robots_extra");
-  const rebaked = changed.length === 0 ? nothingRebaked() : await ctx.publisher.changed(site.id, [{ kind: "seo", head, robots }]);
+  const changes = seoChanges(before, seo);
+  const rebaked = changes.length === 0 ? nothingRebaked() : await ctx.publisher.changed(site.id, changes, { owed });
   return { seo, changed, rebaked, warnings };
 }

@@ -7,7 +7,7 @@ import { dryRunnable } from "../store/dry-run.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { transactionWithTrial, type Change, type Rebaked, type SettingKey, type Trial } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Change, type Rebaked, type SettingKey, type Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { homeFamily } from "../pages/home.ts";
 import { findPageByRef } from "../pages/refs.ts";
@@ -153,6 +153,7 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
   }
   let trial: Trial | undefined;
   let moves: Change[] = [];
+  let owed: number | undefined;
   if (changed.length > 0) {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
     await dryRunnable(options.dryRun === true, transactionWithTrial(ctx), async (trx) => {
@@ -164,11 +165,12 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
       // A longer name or tagline is printed wherever frames print it: within the render budgets, or not at all.
       const printed = changed.filter((key): key is SettingKey => key === "name" || key === "tagline");
       if (printed.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "settings", keys: printed }]);
+      owed = await oweChanges(ctx, trx, site.id, [...changes, ...moves]);
     });
   }
   if (options.dryRun) return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
   changes.push(...moves);
-  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes, { trial }) : nothingRebaked();
+  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes, { trial, owed }) : nothingRebaked();
   const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
   return { settings, changed, rebaked, warnings };
 }
@@ -225,6 +227,12 @@ export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Reco
   const defaultMoves = becomesDefault && before.defaultLang !== code;
 
   let moved: Change[] = [];
+  let owed: number | undefined;
+  /** What the write changes (with `moved`, the addresses the default language's pages left). */
+  const languageChanges = (): Change[] => [
+    ...(!existing || renamed || defaultMoves ? [{ kind: "languages" } as Change] : []),
+    ...(defaultMoves ? [{ kind: "settings" } as Change, ...moved] : []),
+  ];
   if (!existing || renamed || defaultMoves) {
     await ctx.db.transaction().execute(async (trx) => {
       if (!existing) {
@@ -235,13 +243,12 @@ export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Reco
       }
       if (becomesDefault) await writeSettings(trx, site.id, now, { default_lang: code });
       if (defaultMoves) moved = await recordLanguageMoves(trx, site.id, now, before);
+      owed = await oweChanges(ctx, trx, site.id, languageChanges());
     });
   }
   const after = await languageState(ctx.db, site.id);
-  const changes: Change[] = [];
-  if (!existing || renamed || defaultMoves) changes.push({ kind: "languages" });
-  if (defaultMoves) changes.push({ kind: "settings" }, ...moved);
-  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes) : nothingRebaked();
+  const changes = languageChanges();
+  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes, { owed }) : nothingRebaked();
   const language = languageRecords(after).find((l) => l.code === code) as LanguageRecord;
   return { ...view(after), language, created: !existing, rebaked, warnings };
 }
@@ -279,14 +286,16 @@ export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode
   const changes: Change[] = [{ kind: "languages" }];
   // A dry run removes it in the transaction as the delete would and rolls back, so it answers the
   // languages and default that would be left.
+  if (before.defaultLang === code && remaining.length > 0) changes.push({ kind: "settings" });
+  let owed: number | undefined;
   const left = await dryRunnable<LanguageState>(options.dryRun === true, (work) => ctx.db.transaction().execute(work), async (trx) => {
     await trx.deleteFrom("languages").where("site_id", "=", site.id).where("code", "=", code).execute();
     if (before.defaultLang === code && remaining.length > 0) await writeSettings(trx, site.id, now, { default_lang: remaining[0].code });
     changes.push(...(await recordLanguageMoves(trx, site.id, now, before)));
+    owed = await oweChanges(ctx, trx, site.id, changes);
     return languageState(trx, site.id);
   });
   if (options.dryRun) return { ...view(left), deleted: { code, name: row.name }, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
-  if (before.defaultLang === code && remaining.length > 0) changes.push({ kind: "settings" });
-  const rebaked = await ctx.publisher.changed(site.id, changes);
+  const rebaked = await ctx.publisher.changed(site.id, changes, { owed });
   return { ...view(await languageState(ctx.db, site.id)), deleted: { code, name: row.name }, rebaked, warnings };
 }

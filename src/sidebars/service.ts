@@ -7,7 +7,7 @@ import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Rebaked, ServiceContext } from "../publish/contract.ts";
+import { oweChanges, type Rebaked, type ServiceContext } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import type { InvalidItem } from "../menus/resolve.ts";
 import { leaveTrash, toTrash } from "../revisions/trash.ts";
@@ -101,10 +101,10 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
     // A sidebar made again under the name of a deleted one continues its history.
     if (made) await leaveTrash(trx, site.id, "sidebars", name);
     await reviseSidebars(trx, site.id, [name], now);
-    return made;
+    return { made, owed: await oweChanges(ctx, trx, site.id, [{ kind: "sidebar", name }]) };
   });
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }]);
-  return { sidebar: await readSidebar(ctx, site, name, { lang: lang ?? undefined }), created, invalid: tree.invalid, rebaked, warnings };
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }], { owed: created.owed });
+  return { sidebar: await readSidebar(ctx, site, name, { lang: lang ?? undefined }), created: created.made, invalid: tree.invalid, rebaked, warnings };
 }
 
 /**
@@ -114,7 +114,7 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
  */
 export async function deleteSidebar(ctx: ServiceContext, site: SiteRow, rawName: string, dryRun = false): Promise<{ deleted: { name: string }; rebaked: Rebaked; dry_run?: true; applied?: false }> {
   const name = sidebarNameFrom(rawName);
-  await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
+  const owed = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
     await holdRoom(trx, site.id);
     const now = gmt(ctx.clock());
     await reviseSidebars(trx, site.id, [name], now);
@@ -122,7 +122,8 @@ export async function deleteSidebar(ctx: ServiceContext, site: SiteRow, rawName:
     const gone = await trx.deleteFrom("sidebars").where("site_id", "=", site.id).where("name", "=", name).executeTakeFirst();
     if (Number(gone.numDeletedRows) === 0) throw fail("sidebar_not_found", { name });
     await toTrash(trx, site.id, "sidebars", name, name, now);
+    return oweChanges(ctx, trx, site.id, [{ kind: "sidebar", name }]);
   });
   if (dryRun) return { deleted: { name }, rebaked: nothingRebaked(), dry_run: true, applied: false };
-  return { deleted: { name }, rebaked: await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }]) };
+  return { deleted: { name }, rebaked: await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }], { owed }) };
 }

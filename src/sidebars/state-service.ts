@@ -7,7 +7,7 @@ import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import { oweChanges, type ServiceContext } from "../publish/contract.ts";
 import { linkAddressing } from "../pages/home.ts";
 import { languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
@@ -54,6 +54,7 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
   if (invalid.length > 0) warnings.push(warning("invalid_items_kept", `${invalid.length} item(s) point to pages that are not public now; they were written as they were and answer valid: false.`, { invalid }));
 
   const now = gmt(ctx.clock());
+  let owed: number | undefined;
   try {
     await ctx.db.transaction().execute(async (trx) => {
       // The site's counters first, as every write takes them (quotas/usage.ts).
@@ -66,12 +67,13 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
       await gone.execute();
       await reviseSidebars(trx, site.id, [name], now);
       await options.within?.(trx);
+      owed = await oweChanges(ctx, trx, site.id, [{ kind: "sidebar", name }]);
     });
   } catch (error) {
     if (options.create && isUniqueViolation(error)) throw nameTaken(name);
     throw error;
   }
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }]);
+  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }], { owed });
   const sidebar = state.items !== null || state.root !== null ? await readSidebar(ctx, site, name, {}) : null;
   // The sidebar as the default language reads it (null when only other languages have a tree).
   return { body: { site_id: site.id, sidebar, rebaked, warnings } };

@@ -359,6 +359,21 @@ export interface PreviewLinksTable {
   expires_at_gmt: string;
 }
 
+/**
+ * What a committed write owes the public site (issue 30, publish/outbox.ts): its changes, written
+ * in the write's own transaction and deleted once published, so a publish that a crash cut short
+ * is done at the next start.
+ */
+export interface PublishOutboxTable {
+  id: Generated<number>;
+  site_id: number;
+  /** The write's `Change[]` as JSON. */
+  changes_json: string;
+  /** Its publish options (`bake`, `limit`) as JSON. */
+  options_json: string;
+  created_at_gmt: string;
+}
+
 export interface Tables {
   frames: FramesTable;
   frame_bakes: FrameBakesTable;
@@ -389,6 +404,7 @@ export interface Tables {
   revisions: RevisionsTable;
   trash: TrashTable;
   preview_links: PreviewLinksTable;
+  publish_outbox: PublishOutboxTable;
 }
 
 /** A page row as read. */

@@ -3,7 +3,7 @@
 // the texts of one language (default: the default language); `GET /strings` answers every
 // language's. A write announces the keys whose text changed in that language.
 import { fail } from "../errors.ts";
-import { transactionWithTrial, type Rebaked, type ServiceContext, type Trial } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Rebaked, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { nothingRebaked } from "../publish/report.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
@@ -58,6 +58,7 @@ export async function putStrings(ctx: ServiceContext, site: SiteRow, body: Recor
   const texts = textsFrom(body.strings);
   const { key, lang } = await storedLang(ctx, site, body.lang);
   let trial: Trial | undefined;
+  let owed: number | undefined;
   const changed = await transactionWithTrial(ctx)(async (trx) => {
     await holdRoom(trx, site.id);
     const before = new Map((await trx.selectFrom("strings").select(["key", "text"]).where("site_id", "=", site.id).where("lang", "=", key).execute()).map((row) => [row.key, row.text]));
@@ -71,8 +72,9 @@ export async function putStrings(ctx: ServiceContext, site: SiteRow, body: Recor
     const keys = [...new Set([...before.keys(), ...texts.keys()])].filter((k) => before.get(k) !== texts.get(k)).sort();
     // Longer texts print wherever frames print them: within the render budgets, or not at all.
     if (keys.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "strings", keys }]);
+    owed = keys.length > 0 ? await oweChanges(ctx, trx, site.id, [{ kind: "strings", keys }]) : undefined;
     return keys;
   });
-  const rebaked = changed.length === 0 ? nothingRebaked() : await ctx.publisher.changed(site.id, [{ kind: "strings", keys: changed }], { trial });
+  const rebaked = changed.length === 0 ? nothingRebaked() : await ctx.publisher.changed(site.id, [{ kind: "strings", keys: changed }], { trial, owed });
   return { lang, strings: Object.fromEntries([...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), rebaked };
 }

@@ -11,7 +11,7 @@ import { fail } from "../errors.ts";
 import { forceFrom } from "../media/write-service.ts";
 import { mediaPublishSource } from "../media/publish-source.ts";
 import { themeFrom } from "../menus/locations.ts";
-import { transactionWithTrial, type Change, type Rebaked, type ServiceContext, type Trial } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type Change, type Rebaked, type ServiceContext, type Trial } from "../publish/contract.ts";
 import { utf8Bytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { settingsOf } from "../site/settings.ts";
@@ -77,6 +77,8 @@ interface PutDone {
   planned: PlannedRebake | undefined;
   /** A dry run's `css`: the bundle that would be served. */
   served: string;
+  /** The outbox row the write owes its publish by. */
+  owed?: number;
 }
 
 export interface StyleWriteAnswer {
@@ -146,11 +148,11 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
     }
     // What links it, within the render budgets with the new bundle addresses, or nothing is stored.
     const trial = await ctx.publisher.check(trx, site.id, [change]);
-    return { copy, change, created: !existing, trial, planned: undefined, served: css };
+    return { copy, change, created: !existing, trial, planned: undefined, served: css, owed: await oweChanges(ctx, trx, site.id, [change]) };
   });
   const record = styleRecord(theme, head, done.copy);
   if (dryRun) return { style: { ...record, css: done.served }, created: done.created, rebaked: done.planned!, dryRun, warnings };
-  const rebaked = await ctx.publisher.changed(site.id, [done.change], { trial: done.trial });
+  const rebaked = await ctx.publisher.changed(site.id, [done.change], { trial: done.trial, owed: done.owed });
   return { style: { ...record, css }, created: done.created, rebaked, dryRun, warnings };
 }
 
@@ -184,6 +186,7 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
   }
   const now = ctx.clock();
   const change: StyleChange = { kind: "style", theme, names: [name, ...importers] };
+  let owed: number | undefined;
   const planned = await dryRunnable<PlannedRebake | undefined>(dryRun, transactionWithTrial(ctx), async (trx) => {
     await holdRoom(trx, site.id);
     // Its CSS kept as its last revision, then the trash entry: a restore brings it back.
@@ -195,8 +198,9 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
     // Bundled without it (an import of a stylesheet that is gone prints nothing).
     await refreshCopies(trx, now, site.id, theme, importers, { refuse: false });
     await dropExpiredCopies(trx, now, site.id);
+    owed = await oweChanges(ctx, trx, site.id, [change]);
     return dryRun ? await plannedStyleRebake(trx, site.id, change) : undefined;
   });
-  const rebaked = planned ?? (await ctx.publisher.changed(site.id, [change]));
+  const rebaked = planned ?? (await ctx.publisher.changed(site.id, [change], { owed }));
   return { deleted: { name, theme, bytes: sheet.bytes, sha256: sheet.sha256 }, rebaked };
 }

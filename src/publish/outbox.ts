@@ -1,0 +1,86 @@
+// The publish outbox (issue 30, "Durable publishing"; docs/publishing.md). A write's publish step
+// runs after its commit; killed in between (kill -9, a crash, a lost machine), a process left the
+// public site one version behind what its API stored, for good. Now each write inserts, in its own
+// transaction, a row of what it changed (the changes it hands the engine); the publish run that
+// follows its commit deletes the row once it is over. A row still there was owed and not paid:
+// every start publishes them before it answers (server.ts), and a sweep takes rows older than a
+// while, whose process died (several processes on PostgreSQL). On PostgreSQL a row is taken with
+// `FOR UPDATE SKIP LOCKED` in a transaction held while it is published, so each is done once, and
+// a process that dies mid-row leaves it (its lock goes with its connection) to another.
+import { gmt } from "../clock.ts";
+import { isPostgres, type Db } from "../store/database.ts";
+import type { Change, PublishOptions, Rebaked } from "./contract.ts";
+
+/** The options an outbox row keeps: what changes how the engine publishes (not a trial's renders). */
+type Kept = Pick<PublishOptions, "bake" | "limit">;
+
+/** Writes what the write owes, in its transaction; answers the row's id. */
+export async function owe(trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions, now: number): Promise<number> {
+  const kept: Kept = {};
+  if (options.bake !== undefined) kept.bake = options.bake;
+  if (options.limit !== undefined) kept.limit = options.limit;
+  const row = await trx
+    .insertInto("publish_outbox")
+    .values({ site_id: siteId, changes_json: JSON.stringify(changes), options_json: JSON.stringify(kept), created_at_gmt: gmt(now) })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** The row is paid: its publish run is over. */
+export async function settle(db: Db, id: number): Promise<void> {
+  await db.deleteFrom("publish_outbox").where("id", "=", id).execute();
+}
+
+export interface Owed {
+  id: number;
+  siteId: number;
+  changes: Change[];
+  options: Kept;
+}
+
+function owedOf(row: { id: number | string; site_id: number; changes_json: string; options_json: string }): Owed {
+  return { id: Number(row.id), siteId: row.site_id, changes: JSON.parse(row.changes_json) as Change[], options: JSON.parse(row.options_json) as Kept };
+}
+
+/**
+ * Publishes every row written before `before` (a time of the clock; all of them when absent), oldest
+ * first, each deleted once `publish` has run it without the renderer failing; answers how many.
+ */
+export async function payOwed(db: Db, publish: (owed: Owed) => Promise<Rebaked>, before?: number): Promise<number> {
+  const cutoff = before === undefined ? undefined : gmt(before);
+  let paid = 0;
+  if (!isPostgres(db)) {
+    // One process: nothing else takes them. Read in order, each published, then deleted.
+    let query = db.selectFrom("publish_outbox").selectAll().orderBy("id");
+    if (cutoff !== undefined) query = query.where("created_at_gmt", "<", cutoff);
+    for (const row of await query.execute()) {
+      const owed = owedOf(row);
+      if ((await publish(owed)).status !== "unavailable") {
+        await settle(db, owed.id);
+        paid++;
+      }
+    }
+    return paid;
+  }
+  const failed: number[] = [];
+  for (;;) {
+    const done = await db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom("publish_outbox").selectAll().orderBy("id").limit(1).forUpdate().skipLocked();
+      if (cutoff !== undefined) query = query.where("created_at_gmt", "<", cutoff);
+      if (failed.length > 0) query = query.where("id", "not in", failed);
+      const row = await query.executeTakeFirst();
+      if (!row) return null;
+      const owed = owedOf(row);
+      // The row stays locked while it is published (the run writes through other connections).
+      if ((await publish(owed)).status === "unavailable") {
+        failed.push(owed.id);
+        return owed.id;
+      }
+      await trx.deleteFrom("publish_outbox").where("id", "=", owed.id).execute();
+      paid++;
+      return owed.id;
+    });
+    if (done === null) return paid;
+  }
+}
