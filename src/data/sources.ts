@@ -15,7 +15,7 @@ import { checkLangIn, languageRecords } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { ServiceContext } from "../publish/contract.ts";
 import { DATASET_NAME_PATTERN, isDatasetName, readDataset } from "./datasets.ts";
-import { matchItems, type Match } from "./match.ts";
+import { matchItems, type Match } from "../markup/match.ts";
 import { isMenuLocation, menuSourceItems, MENU_LOCATIONS } from "./menu-source.ts";
 
 /** Sources with a fixed name; any other name is a data set. */

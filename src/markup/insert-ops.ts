@@ -250,16 +250,16 @@ export function repeatOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Rep
       op.valid = false;
       return op;
     }
-    op.match = [];
     for (const [field, value] of Object.entries(m as Record<string, unknown>)) {
-      const text = matchText(value);
-      if (text === undefined) {
-        invalid(a, ins, `match value of "${field}" must be a string, number, boolean or null`, at);
+      // A list of values is any of them, as POST /data/resolve reads it (match.ts).
+      const values = Array.isArray(value) ? value : [value];
+      if (values.length === 0 || values.some((one) => matchText(one) === undefined)) {
+        invalid(a, ins, `match value of "${field}" must be a string, number, boolean or null, or a list of them`, at);
         op.valid = false;
         return op;
       }
-      op.match.push([field, text]);
     }
+    op.match = m as Record<string, unknown>;
   }
   if (params.limit !== undefined && params.limit !== null) {
     const limit = toCount(params.limit);

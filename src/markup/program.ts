@@ -54,7 +54,8 @@ export interface RepeatOp {
   close: string;
   source: RepeatSource;
   /** Field paths and the string form of the value each must have. */
-  match: Array<[string, string]> | null;
+  /** Field (a dotted path) → the value it must have, or a list of values it may have (match.ts). */
+  match: Readonly<Record<string, unknown>> | null;
   /** Keep the first n items; -1 = all. */
   limit: number;
   body: Op[];

@@ -10,6 +10,7 @@ import { printedInsert } from "./render-inserts.ts";
 import type { IfOp, InsertOp, Op, RepeatOp, SlotOp, ValueSpec } from "./program.ts";
 import { renderTemplate } from "./templates.ts";
 import type { CompiledFrame, MarkupWarning, RenderContext, RenderOptions, RenderResult } from "./types.ts";
+import { matches } from "./match.ts";
 import { readPath, scalarText } from "./values.ts";
 
 const CLOSE_TAG_START = /<\//g;
@@ -341,15 +342,6 @@ class Renderer {
   }
 }
 
-/** Every match field, read as a dotted path, must have exactly the given string form. */
-function matches(item: unknown, match: ReadonlyArray<[string, string]>): boolean {
-  for (const [path, expected] of match) {
-    const v = readPath(item, path);
-    const text = v === null ? "null" : scalarText(v);
-    if (text !== expected) return false;
-  }
-  return true;
-}
 
 /**
  * Renders a compiled frame with a context. With `options.budget`, throws OverBudget (budget.ts)
