@@ -15,6 +15,7 @@ const LAYERS = [
   { name: "quotas", path: "^src/quotas/", owns: "per-site quotas: limits, use counters kept by every counted write, requireRoom" },
   { name: "redirects", path: "^src/redirects/", owns: "redirects of a site: made by hand or when a page's address changes; chains collapsed" },
   { name: "revisions", path: "^src/revisions/", owns: "revisions of every written object and the trash of deleted ones" },
+  { name: "write", path: "^src/write/", owns: "the write path: what a write changed and wrote, the service context, the write pipeline" },
   { name: "publish", path: "^src/publish/", owns: "the publish contract and engine" },
   { name: "http", path: "^src/http/", owns: "HTTP plumbing: auth, limits, site scope, envelopes" },
   // The features, in their one written order.

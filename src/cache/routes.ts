@@ -6,7 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { fail } from "../errors.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { ok } from "../http/ok.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { canonicalAddress } from "../site/addresses.ts";
 
 const MAX_URLS = 1000;

@@ -5,7 +5,8 @@
 // frames that read the set and the published pages on them) and rolls it all back.
 import { gmt } from "../clock.ts";
 import { plannedRebake, type PlannedRebake } from "../frames/planned-rebake.ts";
-import { oweChanges, type Change, type Rebaked, type ServiceContext } from "../publish/contract.ts";
+import type { Change, Rebaked } from "../write/change.ts";
+import { oweChanges, type ServiceContext } from "../write/context.ts";
 import { textBytes } from "../quotas/bytes.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";

@@ -6,7 +6,7 @@ import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { listDatasets, putDataset } from "./datasets.ts";
 import { deleteDataset } from "./delete-service.ts";
 import { resolveSource } from "./sources.ts";

@@ -13,7 +13,7 @@ import { PageTree } from "../pages/tree.ts";
 import { readSettings } from "../settings/service.ts";
 import { checkLangIn, languageRecords } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { DATASET_NAME_PATTERN, isDatasetName, readDataset } from "./datasets.ts";
 import { matchItems, type Match } from "../markup/match.ts";
 import { isMenuLocation, menuSourceItems, MENU_LOCATIONS } from "./menu-source.ts";

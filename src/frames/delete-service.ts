@@ -2,18 +2,18 @@
 // they answer 404, their static copies removed by the publish step), frames that embed it stay as written and print nothing in its place.
 import { fail } from "../errors.ts";
 import { warning } from "../warnings.ts";
-import { oweChanges, type Change, type ServiceContext } from "../publish/contract.ts";
+import type { Change, Written } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
 import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
-import { nothingRebaked } from "../publish/report.ts";
+import { runWrite } from "../write/pipeline.ts";
+import { nothingRebaked } from "../write/change.ts";
 import { dropBakes } from "../publish/kept-output.ts";
 import type { Warning } from "../warnings.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings } from "./input.ts";
-import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
+import { framePublish, requireAvailable } from "./publish-result.ts";
 import { frameByRef } from "./queries.ts";
-import { requireRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { reviseFrames } from "./revision.ts";
@@ -52,30 +52,37 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
   );
 
   const dryRun = options.dryRun === true || flags.dryRun;
-  let unbound: number[];
-  let offline: Warning[];
-  let owed: number | undefined;
+  let done;
   try {
-    ({ pages: unbound, offline, owed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
-      // Frees its place and bytes; the delete below is of this revision, or everything rolls back.
-      await requireRoom(trx, siteId, { frames: -1, stored_bytes: -frame.bytes });
-      // Its state kept (a frame older than revisions gets its first here), then the trash entry:
-      // a restore brings it back with its history and puts its pages back on it.
-      const now = gmt(ctx.clock());
-      await reviseFrames(trx, siteId, [frame.id], now);
-      // The pages' side first, while the frame still stands: it sees who answers now.
-      const unbinding = await unbind(trx, siteId, frame.id, now);
-      await toTrash(trx, siteId, "frames", frame.id, frame.slug, now, { pages: unbinding.pages });
-      // Its bakes' bytes are freed from published_bytes here: the row's delete would take the bakes uncounted.
-      await dropBakes(trx, siteId, frame.id);
-      const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
-      // Another writer changed it between the read and this delete: refuse rather than lose that write.
-      if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
-      return { ...unbinding, owed: await oweChanges(ctx, trx, siteId, deleteChanges(frame, unbinding.pages), { bake: flags.bake }) };
-    }));
+    done = await runWrite(ctx, {
+      siteId,
+      dryRun,
+      publish: { bake: flags.bake },
+      apply: async (trx) => {
+        // Its state kept (a frame older than revisions gets its first here), then the trash entry:
+        // a restore brings it back with its history and puts its pages back on it.
+        const now = gmt(ctx.clock());
+        await reviseFrames(trx, siteId, [frame.id], now);
+        // The pages' side first, while the frame still stands: it sees who answers now.
+        const unbinding = await unbind(trx, siteId, frame.id, now);
+        await toTrash(trx, siteId, "frames", frame.id, frame.slug, now, { pages: unbinding.pages });
+        // Its bakes' bytes are freed from published_bytes here: the row's delete would take the bakes uncounted.
+        await dropBakes(trx, siteId, frame.id);
+        const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
+        // Another writer changed it between the read and this delete: refuse rather than lose that write.
+        if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
+        const wrote: Written[] = [
+          { kind: "frame", id: frame.id, action: "deleted" },
+          ...unbinding.pages.map((id): Written => ({ kind: "page", id: String(id), action: "updated" })),
+        ];
+        // Frees its place and bytes.
+        return { value: unbinding, wrote, changes: deleteChanges(frame, unbinding.pages), room: { frames: -1, stored_bytes: -frame.bytes } };
+      },
+    });
   } finally {
     if (!dryRun) frameGraphChanged(ctx.db, siteId, [frame.id]);
   }
+  const { pages: unbound, offline } = done.value;
   const warnings = ignoredInputWarnings(body, ["bake", "dry_run"]);
   for (const slug of referencedBy) {
     warnings.push(
@@ -94,7 +101,7 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
   }
 
   // The unbound pages leave the public site (their static copies go) in the publish step.
-  const publish = await publishFrameWrite(ctx, siteId, deleteChanges(frame, unbound), flags.bake, null, undefined, owed);
+  const publish = framePublish(done.rebaked, flags.bake, null);
   requireAvailable(publish.rebaked, { deleted: { id: frame.id, slug: frame.slug } });
   return {
     site_id: siteId,

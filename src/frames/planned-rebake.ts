@@ -1,6 +1,6 @@
 // What a dry run answers for `rebaked` (data sets, stylesheets): the frames a change would rebake,
 // asked of the same dependency index the publish engine asks, and the published pages on them.
-import type { Change } from "../publish/contract.ts";
+import type { Change } from "../write/change.ts";
 import { byCodeUnits } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
 import { siteIndex } from "./graph.ts";

@@ -2,7 +2,7 @@
 // `bake` (this frame's own bake) and `rebaked` (the frames that embed it). With `bake: false` the
 // publish step renders nothing (see docs/frames.md) and `bake` says skipped.
 import { fail } from "../errors.ts";
-import type { Change, Rebaked, ServiceContext, Trial } from "../publish/contract.ts";
+import type { Rebaked } from "../write/change.ts";
 
 export interface FramePublish {
   bake: Record<string, unknown>;
@@ -30,9 +30,8 @@ export function withoutBake(report: Rebaked): FramePublish {
   return { bake: { status: "skipped" }, rebaked: report };
 }
 
-/** Announces a frame write and splits the report: baked (`ownSlug`'s own bake apart), or not. */
-export async function publishFrameWrite(ctx: ServiceContext, siteId: number, changes: Change[], bake: boolean, ownSlug: string | null, trial?: Trial, owed?: number): Promise<FramePublish> {
-  const report = await ctx.publisher.changed(siteId, changes, { bake, trial, owed });
+/** A frame write's publish report split: baked (`ownSlug`'s own bake apart), or not. */
+export function framePublish(report: Rebaked, bake: boolean, ownSlug: string | null): FramePublish {
   return bake ? splitOwnBake(report, ownSlug) : withoutBake(report);
 }
 

@@ -1,8 +1,8 @@
 // POST /frames/rebake: rebuilds the frames the selectors name, at most 25 per call.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Change } from "../publish/contract.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { Change } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { frameByRef } from "./queries.ts";
 
 export const REBAKE_LIMIT = 25;

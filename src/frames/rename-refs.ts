@@ -10,7 +10,6 @@ import { storedAnalysis, type FrameRow } from "./record.ts";
 import { storedAnalysisOf } from "./report.ts";
 import { DependencyIndex } from "../publish/dependency-index.ts";
 import { utf8Bytes } from "../quotas/bytes.ts";
-import { requireRoom } from "../quotas/usage.ts";
 
 export interface Renamed {
   from: string;
@@ -57,13 +56,19 @@ export function renamedReport(from: string, to: string, rewrites: readonly Pick<
   return { from, to, frames_updated: details.map((d) => d.slug), details };
 }
 
+/** The rename's report, and how many bytes the rewrites added to the frames holding them (stored_bytes). */
+export interface Rewritten {
+  report: Renamed;
+  grown: number;
+}
+
 /** Rewrites the references to `frame`'s old slug in the other frames of the site; run inside the rename's transaction. */
-export async function rewriteReferences(trx: Db, siteId: number, frame: Pick<FrameRow, "id" | "slug">, newSlug: string, at: string, userId: number): Promise<Renamed> {
+export async function rewriteReferences(trx: Db, siteId: number, frame: Pick<FrameRow, "id" | "slug">, newSlug: string, at: string, userId: number): Promise<Rewritten> {
   const oldSlug = frame.slug;
   const rewrites = await planRewrites(trx, siteId, frame, newSlug);
-  if (rewrites.length === 0) return renamedReport(oldSlug, newSlug, []);
+  if (rewrites.length === 0) return { report: renamedReport(oldSlug, newSlug, []), grown: 0 };
   // A longer slug makes the referring frames longer: that counts against stored_bytes.
-  await requireRoom(trx, siteId, { stored_bytes: rewrites.reduce((sum, rewrite) => sum + utf8Bytes(rewrite.html) - rewrite.bytes, 0) });
+  const grown = rewrites.reduce((sum, rewrite) => sum + utf8Bytes(rewrite.html) - rewrite.bytes, 0);
   const rows = await trx.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
   // The index as it stands after the rename, for turning ids into slugs in rewritten frames.
   const index = new DependencyIndex(rows.map((row) => (row.id === frame.id ? { ...nodeOfRow(row), slug: newSlug } : nodeOfRow(row))));
@@ -84,5 +89,5 @@ export async function rewriteReferences(trx: Db, siteId: number, frame: Pick<Fra
       .where("id", "=", rewrite.id)
       .execute();
   }
-  return renamedReport(oldSlug, newSlug, rewrites);
+  return { report: renamedReport(oldSlug, newSlug, rewrites), grown };
 }

@@ -3,21 +3,20 @@
 // frame, since they store its id.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
-import { isUniqueViolation } from "../store/errors.ts";
-import { oweChanges, transactionWithTrial, type Change, type ServiceContext, type Trial } from "../publish/contract.ts";
-import { dryRunnable } from "../store/dry-run.ts";
+import type { Change, Written } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, nodeOfRow, siteFrameNodes, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, refuseUrl, slugFrom, slugTaken } from "./input.ts";
 import { pagesOnFrames } from "./pages.ts";
-import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
+import { framePublish, requireAvailable } from "./publish-result.ts";
 import { frameBySlug, frameByRef } from "./queries.ts";
 import { frameEtag, frameRecord } from "./record.ts";
 import { rewriteReferences, type Renamed } from "./rename-refs.ts";
 import { refuseRenameCycle } from "./report.ts";
 import { splitSlug } from "./slug.ts";
-import { holdRoom } from "../quotas/usage.ts";
-import { reviseFrames } from "./revision.ts";
+import "./revision.ts";
 
 const PATCH_KEYS = ["slug", "dry_run", "bake", "url"] as const;
 const DEFAULT_KEYS = ["default", "is_default"];
@@ -53,39 +52,41 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
     { kind: "frame", frameId: existing.id, slug, output: false },
     { kind: "frame", frameId: existing.id, slug: existing.slug, output: false },
   ];
-  let renamed: Renamed;
-  let trial: Trial | undefined;
-  let owed: number | undefined;
+  let done;
   try {
     // A dry run runs the rename and its trial too, and rolls them back: it answers what the
     // rename would (the rewrites, a render_too_large refusal).
-    renamed = await dryRunnable(flags.dryRun, transactionWithTrial(ctx), async (trx) => {
-      // The references rewritten may grow the frames that hold them: their sizes are read under the counters.
-      await holdRoom(trx, siteId);
-      const updated = await trx
-        .updateTable("frames")
-        .set({ slug, block: parts.block, element: parts.element, modifier: parts.modifier, revision: renamedRow.revision, updated_at_gmt: at, updated_by: userId })
-        .where("id", "=", existing.id)
-        .where("revision", "=", existing.revision)
-        .executeTakeFirst();
-      // Another writer got in between the read and this write: refuse rather than overwrite.
-      if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "rename");
-      const rewritten = await rewriteReferences(trx, siteId, existing, slug, at, userId);
-      // One revision of the frame (its slug), and of each frame whose references were rewritten.
-      await reviseFrames(trx, siteId, [existing.id, ...rewritten.details.map((d) => d.id)], at);
-      // Named before the trial, which reads the frame graph through this transaction: frames
-      // that named the new slug print this frame now, within the render budgets or not at all.
-      frameGraphChanged(ctx.db, siteId);
-      trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
-      owed = await oweChanges(ctx, trx, siteId, changes, { bake: flags.bake });
-      return rewritten;
+    done = await runWrite(ctx, {
+      siteId,
+      dryRun: flags.dryRun,
+      trial: true,
+      publish: { bake: flags.bake },
+      taken: async () => slugTaken((await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug),
+      apply: async (trx) => {
+        const updated = await trx
+          .updateTable("frames")
+          .set({ slug, block: parts.block, element: parts.element, modifier: parts.modifier, revision: renamedRow.revision, updated_at_gmt: at, updated_by: userId })
+          .where("id", "=", existing.id)
+          .where("revision", "=", existing.revision)
+          .executeTakeFirst();
+        // Another writer got in between the read and this write: refuse rather than overwrite.
+        if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "rename");
+        const rewritten = await rewriteReferences(trx, siteId, existing, slug, at, userId);
+        // Named before the trial, which reads the frame graph through this transaction: frames
+        // that named the new slug print this frame now, within the render budgets or not at all.
+        frameGraphChanged(ctx.db, siteId);
+        // A revision of the frame (its slug), and of each frame whose references were rewritten.
+        const wrote: Written[] = [
+          { kind: "frame", id: existing.id, action: "renamed" },
+          ...rewritten.report.details.map((d): Written => ({ kind: "frame", id: d.id, action: "updated" })),
+        ];
+        return { value: rewritten.report, wrote, changes, room: { stored_bytes: rewritten.grown } };
+      },
     });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw slugTaken((await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug);
-    throw error;
   } finally {
     frameGraphChanged(ctx.db, siteId);
   }
+  const renamed: Renamed = done.value;
 
   const index = await siteIndex(ctx.db, siteId);
   // A dry run reads the index as it stands: the frame is still under its old slug there.
@@ -94,7 +95,7 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   const frame = frameRecord(renamedRow, { resolve: (ref) => index.resolve(ref), frameRefs: index.embeddedSlugs(standing), rendersOnRequest: index.rendersOnRequest(standing), pages });
   if (flags.dryRun) return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed, warnings }, etag: null };
 
-  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial, owed);
+  const publish = framePublish(done.rebaked, flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   return {
     body: { applied: true, site_id: siteId, frame, renamed, bake: { status: publish.bake.status }, rebaked: publish.rebaked, warnings },

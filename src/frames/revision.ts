@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { recordRevision, type Snapshot } from "../revisions/revisions.ts";
 import type { Db } from "../store/database.ts";
+import { revisedBy } from "../write/pipeline.ts";
 
 export function frameSnapshot(row: { slug: string; html: string }): Snapshot {
   return { content: row.html, fields: { slug: row.slug, html: createHash("sha256").update(row.html, "utf8").digest("hex") } };
@@ -16,3 +17,5 @@ export async function reviseFrames(trx: Db, siteId: number, ids: Iterable<string
   const rows = await trx.selectFrom("frames").select(["id", "slug", "html"]).where("site_id", "=", siteId).where("id", "in", wanted).execute();
   for (const row of rows.sort((a, b) => (a.id < b.id ? -1 : 1))) await recordRevision(trx, siteId, "frames", row.id, frameSnapshot(row), now);
 }
+
+revisedBy("frame", reviseFrames);

@@ -8,7 +8,7 @@ import { absentBodyIsEmpty, bodyOf, bodyWithDryRun, DryRunQuery } from "../http/
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { homeUrl } from "../site/addresses.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { getFrame, listFrames, refFrom } from "./read-service.ts";
 import { rebakeFrames } from "./rebake-service.ts";
 import { renameFrame } from "./rename-service.ts";

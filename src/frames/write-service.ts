@@ -4,23 +4,22 @@ import { createHash } from "node:crypto";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { isUniqueViolation } from "../store/errors.ts";
 import type { Db } from "../store/database.ts";
-import { oweChanges, transactionWithTrial, type Change, type ServiceContext, type Trial } from "../publish/contract.ts";
+import type { Change, Written } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";
 import { flagsOf, ignoredInputWarnings, markupFrom, refuseUrl, slugFrom, WRITE_KEYS, slugTaken } from "./input.ts";
 import { frameBySlug, frameByRef, newFrameId } from "./queries.ts";
 import { frameEtag, frameRecord, type FrameRow } from "./record.ts";
 import { reportFor, type FrameReport } from "./report.ts";
-import { publishFrameWrite, requireAvailable } from "./publish-result.ts";
+import { framePublish, requireAvailable } from "./publish-result.ts";
 import { splitSlug } from "./slug.ts";
 import { rewriteReferences } from "./rename-refs.ts";
-import { dryRunnable } from "../store/dry-run.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
-import { requireRoom } from "../quotas/usage.ts";
 import { siteWarnings } from "./site-warnings.ts";
-import { reviseFrames } from "./revision.ts";
+import "./revision.ts";
 
 export interface WriteAnswer {
   body: Record<string, unknown>;
@@ -109,35 +108,35 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
   const row = { ...draftRow(id, slug, html, report, at, userId), site_id: siteId };
 
   const fields = reportFields(report, warnings);
-  const changes: Change[] = [{ kind: "frame", frameId: id, slug }];
-  let trial: Trial | undefined;
-  let owed: number | undefined;
+  let done;
   try {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
-    await dryRunnable(flags.dryRun, transactionWithTrial(ctx), async (trx) => {
-      await requireRoom(trx, siteId, { frames: 1, stored_bytes: row.bytes });
-      await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
-      await reviseFrames(trx, siteId, [id], at);
-      // The work may run twice (transactionWithTrial): what it adds is set, not appended.
-      changes.splice(1, changes.length, ...(recreation ? await recreation.within(trx) : []));
-      frameGraphChanged(ctx.db, siteId, [id]);
+    done = await runWrite(ctx, {
+      siteId,
+      dryRun: flags.dryRun,
       // Its bake (and what embeds it) within the render budgets, or nothing is written.
-      trial = await ctx.publisher.check(trx, siteId, changes, { bake: flags.bake });
-      owed = await oweChanges(ctx, trx, siteId, changes, { bake: flags.bake });
+      trial: true,
+      publish: { bake: flags.bake },
+      taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug))?.id ?? null, slug),
+      apply: async (trx) => {
+        await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
+        const further = recreation ? await recreation.within(trx) : [];
+        frameGraphChanged(ctx.db, siteId, [id]);
+        return {
+          value: null,
+          wrote: [{ kind: "frame", id, action: recreation ? "restored" : "created" }],
+          changes: [{ kind: "frame", frameId: id, slug }, ...further],
+          room: { frames: 1, stored_bytes: row.bytes },
+        };
+      },
     });
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      const winner = await slugOccupant(ctx.db, siteId, slug);
-      throw slugTaken(winner?.id ?? null, slug);
-    }
-    throw error;
   } finally {
     frameGraphChanged(ctx.db, siteId, [id]);
   }
   if (flags.dryRun) {
     return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
   }
-  const publish = await publishFrameWrite(ctx, siteId, changes, flags.bake, slug, trial, owed);
+  const publish = framePublish(done.rebaked, flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id, slug } });
   const frame = frameRecord({ ...row, revision: 1 }, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
   return {
@@ -170,42 +169,47 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
   const at = gmt(ctx.clock());
   const row = { ...draftRow(existing.id, slug, html, report, at, userId, existing), site_id: siteId };
   const fields = reportFields(report, warnings);
-  let renamed: Awaited<ReturnType<typeof rewriteReferences>> | null = null;
-  let trial: Trial | undefined;
-  let owed: number | undefined;
+  let done;
   try {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would,
     // and its `renamed` lists the rewrites the write would make.
-    await dryRunnable(flags.dryRun, transactionWithTrial(ctx), async (trx) => {
-      await requireRoom(trx, siteId, { stored_bytes: row.bytes - existing.bytes });
-      const updated = await trx
-        .updateTable("frames")
-        .set({ slug, block: row.block, element: row.element, modifier: row.modifier, html, bytes: row.bytes, sha256: row.sha256, analysis_json: row.analysis_json, revision: row.revision, updated_at_gmt: at, updated_by: userId })
-        .where("id", "=", existing.id)
-        .where("revision", "=", existing.revision)
-        .executeTakeFirst();
-      // Another writer got in between the read and this write: refuse rather than overwrite.
-      if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "write");
-      if (slug !== existing.slug) renamed = await rewriteReferences(trx, siteId, existing, slug, at, userId);
-      // One revision of the frame, and of each frame whose references the rename rewrote.
-      await reviseFrames(trx, siteId, [existing.id, ...(renamed?.details.map((d) => d.id) ?? [])], at);
-      // Named before the trial, which reads the frame graph through this transaction.
-      frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
-      trial = await ctx.publisher.check(trx, siteId, frameChanges(existing, slug), { bake: flags.bake });
-      owed = await oweChanges(ctx, trx, siteId, frameChanges(existing, slug), { bake: flags.bake });
+    done = await runWrite(ctx, {
+      siteId,
+      dryRun: flags.dryRun,
+      trial: true,
+      publish: { bake: flags.bake },
+      taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug),
+      apply: async (trx) => {
+        const updated = await trx
+          .updateTable("frames")
+          .set({ slug, block: row.block, element: row.element, modifier: row.modifier, html, bytes: row.bytes, sha256: row.sha256, analysis_json: row.analysis_json, revision: row.revision, updated_at_gmt: at, updated_by: userId })
+          .where("id", "=", existing.id)
+          .where("revision", "=", existing.revision)
+          .executeTakeFirst();
+        // Another writer got in between the read and this write: refuse rather than overwrite.
+        if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "write");
+        const rewritten = slug !== existing.slug ? await rewriteReferences(trx, siteId, existing, slug, at, userId) : null;
+        const renamed = rewritten?.report ?? null;
+        // Named before the trial, which reads the frame graph through this transaction.
+        frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
+        // The frame, and each frame whose references the rename rewrote.
+        const wrote: Written[] = [
+          { kind: "frame", id: existing.id, action: slug === existing.slug ? "updated" : "renamed" },
+          ...(renamed?.details ?? []).map((d): Written => ({ kind: "frame", id: d.id, action: "updated" })),
+        ];
+        return { value: renamed, wrote, changes: frameChanges(existing, slug), room: { stored_bytes: row.bytes - existing.bytes + (rewritten?.grown ?? 0) } };
+      },
     });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug);
-    throw error;
   } finally {
     // A rename also rewrote references in other frames: the whole site is read again.
     frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
   }
+  const renamed = done.value;
   if (flags.dryRun) {
     return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields, ...(renamed ? { renamed } : {}) }, etag: null };
   }
 
-  const publish = await publishFrameWrite(ctx, siteId, frameChanges(existing, slug), flags.bake, slug, trial, owed);
+  const publish = framePublish(done.rebaked, flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
   const frame = frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });

@@ -5,7 +5,7 @@
 import { fail } from "../errors.ts";
 import { leaveTrash } from "../revisions/trash.ts";
 import { gmt } from "../clock.ts";
-import type { Change } from "../publish/contract.ts";
+import type { Change } from "../write/change.ts";
 import { frameByRef, frameBySlug } from "../frames/queries.ts";
 import { frameSnapshot } from "../frames/revision.ts";
 import { createFrame, replaceFrame } from "../frames/write-service.ts";

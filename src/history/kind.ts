@@ -2,7 +2,7 @@
 // adapter (history/<kind>.ts) reaches its feature's services: it finds the object a ref names,
 // reads its current state, and writes a revision's state back through the feature's own write
 // path, so that a restore is checked, revised and published as any write of that kind is.
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import type { RevisionKind, Snapshot } from "../revisions/revisions.ts";
 import type { TrashEntry } from "../revisions/trash.ts";
 import type { SiteRow } from "../site/sites.ts";

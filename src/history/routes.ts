@@ -7,7 +7,7 @@ import { pagedList, PagingQuery } from "../http/pagination.ts";
 import type { TSchema } from "@sinclair/typebox";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
 import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { REVISION_KINDS, type RevisionKind } from "../revisions/revisions.ts";
 import { HISTORY_KINDS } from "./kinds.ts";
 import type { HistoryCall, HistoryKind, RestoreAnswer } from "./kind.ts";

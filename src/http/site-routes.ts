@@ -2,7 +2,7 @@
 // and the legacy `/api/…` that picks the site by blog_id, X-Svc-Blog-Id or domain.
 // Each capability registers its routes once, through this, and gets both.
 import type { FastifyInstance } from "fastify";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import type { SiteAddressing } from "./site-scope.ts";
 
 export type SiteRoutes = (scope: FastifyInstance, ctx: ServiceContext) => void;

@@ -8,7 +8,7 @@ import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { SiteRoutes } from "../http/site-routes.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { ALLOWED_TYPES, MEDIA_KINDS } from "./sniff.ts";
 import type { MediaFiles } from "./intake.ts";
 import { getMedia, listMedia, mediaFiltersFrom } from "./read-service.ts";

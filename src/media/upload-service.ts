@@ -6,7 +6,8 @@
 // unless another row names it.
 import { gmt } from "../clock.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { oweChanges, transactionWithTrial, type Change, type Rebaked, type ServiceContext } from "../publish/contract.ts";
+import type { Change, Rebaked } from "../write/change.ts";
+import { oweChanges, transactionWithTrial, type ServiceContext } from "../write/context.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";

@@ -4,11 +4,11 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
-import { oweChanges, transactionWithTrial, type ServiceContext } from "../publish/contract.ts";
+import { oweChanges, transactionWithTrial, type ServiceContext } from "../write/context.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
 import { holdRoom, requireRoom } from "../quotas/usage.ts";
-import { nothingRebaked } from "../publish/report.ts";
+import { nothingRebaked } from "../write/change.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { releaseBlob } from "./blob-claims.ts";
 import { releaseVariants } from "./variant-charges.ts";

@@ -6,7 +6,7 @@ import { commonErrors, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type
 import { type Warning } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
 import { dryRunOf, DryRunQuery } from "../http/request.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { addItem, deleteItem, patchItem, reorderItems, replaceItems } from "./items-service.ts";
 import { deleteLocation, putLocation } from "./location-service.ts";
 import { createMenu, deleteMenu, patchMenu } from "./menu-service.ts";

@@ -8,7 +8,7 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { transactionWithTrial, type ServiceContext } from "../publish/contract.ts";
+import { transactionWithTrial, type ServiceContext } from "../write/context.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";

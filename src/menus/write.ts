@@ -3,9 +3,10 @@
 // (items the menu holds keep their ids), and announcing the committed change to the publish step.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { oweChanges, type Change, type Rebaked, type Trial } from "../publish/contract.ts";
+import type { Change, Rebaked, Trial } from "../write/change.ts";
+import { oweChanges } from "../write/context.ts";
 import type { Db } from "../store/database.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { asStored, type Answered } from "./answered.ts";
 import type { ItemInput } from "./input.ts";
 import { deleteItems, type ItemRow } from "./queries.ts";

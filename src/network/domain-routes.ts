@@ -6,7 +6,7 @@ import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import type { Caller } from "../site/callers.ts";
 import { unknownFields } from "../warnings.ts";
 import { addAlias, listDomains, removeAlias } from "./domains-service.ts";

@@ -11,7 +11,7 @@
 // that named the site or matched no site, here and in the other processes, so the very next
 // request on the alias is answered as the table says.
 import { fail } from "../errors.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import type { Caller } from "../site/callers.ts";
 import { domainHolder, domainsOf, siteById, type SiteDomain, type SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";

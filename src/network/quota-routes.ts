@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, ServiceChecked, Success, Type } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import type { Caller } from "../site/callers.ts";
 import { QUOTA_KEYS, QUOTAS } from "../quotas/catalogue.ts";
 import { getSiteQuotas, patchSiteQuotas, siteUsage } from "./quotas-service.ts";

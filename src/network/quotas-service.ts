@@ -4,7 +4,7 @@
 // super-administrator 404 site_not_found for a site that does not exist. GET
 // /api/site/{site_id}/usage is site-scoped: the site scope has already admitted the caller.
 import { fail } from "../errors.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import type { Caller } from "../site/callers.ts";
 import { siteById, type SiteRow } from "../site/sites.ts";
 import { QUOTA_KEYS, quotaChangesFrom, type QuotaKey, type QuotaValues } from "../quotas/catalogue.ts";

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Limits } from "../http/limits.ts";
 import { passwordSignIn } from "../http/guard.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { fail } from "../errors.ts";
 import { unknownFields } from "../warnings.ts";
 import { ok } from "../http/ok.ts";

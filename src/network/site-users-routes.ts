@@ -1,7 +1,7 @@
 // A user's role on a site: PUT/DELETE /api/site/{site_id}/users/{user_id} (CONTRACT §3).
 // Site-scoped, so only the site's administrators and super-administrators reach it.
 import type { FastifyInstance } from "fastify";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";

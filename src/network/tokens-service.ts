@@ -9,7 +9,7 @@ import { fail } from "../errors.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { Caller } from "../site/callers.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { optionalString } from "./input.ts";
 import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
 import { generateToken, hashToken } from "../tokens.ts";

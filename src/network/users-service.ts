@@ -7,7 +7,7 @@ import { isUniqueViolation } from "../store/errors.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { UsersTable } from "../store/schema.ts";
 import type { Caller } from "../site/callers.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { optionalBoolean, optionalString, requireSuperAdmin } from "./input.ts";
 import { hashPassword } from "./passwords.ts";
 

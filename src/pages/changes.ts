@@ -3,7 +3,7 @@
 // in its children, a new child in its parent's `pages.children`) and `gone` when it left the
 // public site. Found by comparing the site's page tree before and after the write, so moved
 // subtrees, reparented children and translation partners are never forgotten.
-import type { Change } from "../publish/contract.ts";
+import type { Change } from "../write/change.ts";
 import type { PageLite } from "./queries.ts";
 import type { PageTree } from "./tree.ts";
 

@@ -7,8 +7,9 @@
 import { gmt } from "../clock.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { oweChanges, type Rebaked, type ServiceContext } from "../publish/contract.ts";
-import { nothingRebaked } from "../publish/report.ts";
+import type { Rebaked } from "../write/change.ts";
+import { oweChanges, type ServiceContext } from "../write/context.ts";
+import { nothingRebaked } from "../write/change.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import { siteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";

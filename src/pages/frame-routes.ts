@@ -7,7 +7,7 @@ import { Bake, Frame, IfMatch, ifMatch, ref, RefParams } from "../frames/routes.
 import { ok } from "../http/ok.ts";
 import { absentBodyIsEmpty, bodyOf, bodyWithDryRun, DryRunQuery, dryRunOf } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { assignFrame } from "./assign-service.ts";
 import { unbindFrame } from "./frame-links.ts";
 

@@ -4,7 +4,7 @@
 // the write inside its transaction: a slug, a parent (descendants too), a language or a default
 // language changed. Only pages visible before and after move; a page that starts answering at an
 // address (created, published, moved there) takes it over from a redirect.
-import type { Change } from "../publish/contract.ts";
+import type { Change } from "../write/change.ts";
 import { recordMoves, releaseAddresses, type Move } from "../redirects/redirects.ts";
 import type { SiteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";

@@ -1,6 +1,6 @@
 // Reading pages: one by reference, or a filtered list (GET /pages/{ref}, GET /pages).
 import { fail } from "../errors.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";

@@ -6,7 +6,7 @@ import { ok } from "../http/ok.ts";
 import { DryRunQuery, dryRunOf } from "../http/request.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { deletePage } from "./delete-service.ts";
 import { getPage, listPages, patchPage, publishPage } from "./service.ts";
 import { assignMissingLanguage, linkTranslation } from "./translations.ts";

@@ -7,7 +7,7 @@
 // meanwhile is left out with a warning. One transaction, checked and published as a page write.
 import { fail, ServiceError } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { pageBytes } from "../quotas/bytes.ts";

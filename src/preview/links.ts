@@ -10,7 +10,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { homeUrl } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";

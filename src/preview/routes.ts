@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
 import { absentBodyIsEmpty, bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { createPreviewLink, DEFAULT_EXPIRES_IN, listPreviewLinks, MAX_EXPIRES_IN, MIN_EXPIRES_IN, revokePreviewLink } from "./links.ts";
 import { previewPage } from "./service.ts";
 

@@ -12,7 +12,8 @@
 import { fail } from "../errors.ts";
 import { frameGraphChanged } from "../frames/graph.ts";
 import { OverBudget } from "../markup/index.ts";
-import type { PreparedPage, ServiceContext } from "../publish/contract.ts";
+import type { PreparedPage } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { unknownFields, type Warning } from "../warnings.ts";

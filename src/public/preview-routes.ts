@@ -18,7 +18,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OverBudget } from "../markup/index.ts";
 import { pageById } from "../pages/queries.ts";
 import { pageOfToken, PREVIEW_PATH } from "../preview/links.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
 import { hostOf } from "../site/addresses.ts";
 import { languageState } from "../site/languages.ts";

@@ -4,7 +4,7 @@
 // It answers "this change affects these frames"; pages follow from the frames (publish step).
 // Pure: built from the frames' analysis, no I/O. Every walk is a linear BFS/DFS with memos,
 // so a change embedded by N frames costs O(N + edges), never a quadratic walk.
-import type { Change } from "./contract.ts";
+import type { Change } from "../write/change.ts";
 
 export interface FrameNode {
   id: string;

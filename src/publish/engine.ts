@@ -8,10 +8,12 @@ import { fail } from "../errors.ts";
 import { OverBudget, type RenderResult } from "../markup/index.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
-import type { Change, PreparedPage, Publisher, PublishOptions, Rebaked, Trial } from "./contract.ts";
+import type { Change, PreparedPage, PublishOptions, Rebaked, Trial, Written } from "../write/change.ts";
+import type { Publisher } from "../write/context.ts";
 import { renderBounded } from "./bounded-render.ts";
 import { ExecutorUnavailable, inProcessExecutor } from "./executor.ts";
-import { byCodeUnits, nothingRebaked } from "./report.ts";
+import { byCodeUnits } from "./report.ts";
+import { nothingRebaked } from "../write/change.ts";
 import { prepareRender, type PreparedRender } from "./render-job.ts";
 import { Run, type EngineDeps, type RunMode } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
@@ -219,8 +221,8 @@ export class PublishingEngine implements Publisher {
   }
 
   /** Records, in the write's transaction, what it owes the public site (outbox.ts). */
-  owe(trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions = {}): Promise<number> {
-    return owe(trx, siteId, changes, options, this.deps.clock());
+  owe(trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions = {}, wrote: readonly Written[] = []): Promise<number> {
+    return owe(trx, siteId, changes, options, this.deps.clock(), wrote);
   }
 
   /**

@@ -9,19 +9,19 @@
 // a process that dies mid-row leaves it (its lock goes with its connection) to another.
 import { gmt } from "../clock.ts";
 import { isPostgres, type Db } from "../store/database.ts";
-import type { Change, PublishOptions, Rebaked } from "./contract.ts";
+import type { Change, PublishOptions, Rebaked, Written } from "../write/change.ts";
 
 /** The options an outbox row keeps: what changes how the engine publishes (not a trial's renders). */
 type Kept = Pick<PublishOptions, "bake" | "limit">;
 
 /** Writes what the write owes, in its transaction; answers the row's id. */
-export async function owe(trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions, now: number): Promise<number> {
+export async function owe(trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions, now: number, wrote: readonly Written[] = []): Promise<number> {
   const kept: Kept = {};
   if (options.bake !== undefined) kept.bake = options.bake;
   if (options.limit !== undefined) kept.limit = options.limit;
   const row = await trx
     .insertInto("publish_outbox")
-    .values({ site_id: siteId, changes_json: JSON.stringify(changes), options_json: JSON.stringify(kept), created_at_gmt: gmt(now) })
+    .values({ site_id: siteId, changes_json: JSON.stringify(changes), options_json: JSON.stringify(kept), wrote_json: JSON.stringify(wrote), created_at_gmt: gmt(now) })
     .returning("id")
     .executeTakeFirstOrThrow();
   return Number(row.id);

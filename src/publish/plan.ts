@@ -2,7 +2,8 @@
 // the frames to rebake (and those left for a later call), or, without a bake, the frames whose
 // pages are withdrawn; and from that the pages the run must read (its PageScope). A run then
 // reads only those pages and their ancestors, so a write costs what it changes.
-import type { Change, PageScope, PublishOptions } from "./contract.ts";
+import type { PageScope } from "./contract.ts";
+import type { Change, PublishOptions } from "../write/change.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
 import { byCodeUnits } from "./report.ts";
 

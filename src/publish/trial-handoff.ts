@@ -8,7 +8,7 @@
 // from the state at its start, as every run did before. On PostgreSQL transactions overlap, a
 // trial may miss a write committed meanwhile, and nothing is handed over.
 import type { RenderResult } from "../markup/index.ts";
-import type { Trial } from "./contract.ts";
+import type { Trial } from "../write/change.ts";
 
 /**
  * At most this much output (UTF-16 units) is kept per trial; past it the trial only measures and

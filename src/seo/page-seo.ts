@@ -1,7 +1,8 @@
 // GET and PATCH /seo/pages/{ref} (issue 19): a page's own SEO fields, per translation (a `{ref}`
 // names one page; `?lang` picks among pages sharing a slug, as for /pages). PATCH is the `seo`
 // field of PATCH /pages: the pages feature writes it, announces the page and answers `rebaked`.
-import type { Rebaked, ServiceContext } from "../publish/contract.ts";
+import type { Rebaked } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { findPageByRef, patchPage } from "../pages/service.ts";
 import { fail } from "../errors.ts";
 import { SEO_KEYS, seoOf, type PageSeo } from "../pages/seo.ts";

@@ -4,8 +4,9 @@
 // and cached like a page, so every write here announces the address whose answer changed.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
-import type { Rebaked, ServiceContext } from "../publish/contract.ts";
-import { nothingRebaked } from "../publish/report.ts";
+import type { Rebaked } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { nothingRebaked } from "../write/change.ts";
 import { resolvePublicPage } from "../pages/at-address.ts";
 import { addRedirect, deleteRedirect, listRedirects, REDIRECT_STATUSES, type RedirectRecord, type RedirectStatus } from "../redirects/redirects.ts";
 import { canonicalPath } from "../site/addresses.ts";

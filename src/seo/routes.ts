@@ -5,7 +5,7 @@ import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { PageSeoSchema } from "../pages/routes.ts";
 import { pageSeo, patchPageSeo } from "./page-seo.ts";
 import { createRedirect, redirectsOf, removeRedirect } from "./redirect-service.ts";

@@ -5,8 +5,10 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { oweChanges, type Change, type Rebaked, type ServiceContext, type SiteSeoForRender } from "../publish/contract.ts";
-import { nothingRebaked } from "../publish/report.ts";
+import type { SiteSeoForRender } from "../publish/contract.ts";
+import type { Change, Rebaked } from "../write/change.ts";
+import { oweChanges, type ServiceContext } from "../write/context.ts";
+import { nothingRebaked } from "../write/change.ts";
 import { mediaRefFrom, requireMedia } from "../pages/seo.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
 import { DryRunQuery, dryRunOf } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -7,11 +7,12 @@ import { dryRunnable } from "../store/dry-run.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { oweChanges, transactionWithTrial, type Change, type Rebaked, type SettingKey, type Trial } from "../publish/contract.ts";
-import { nothingRebaked } from "../publish/report.ts";
+import type { Change, Rebaked, SettingKey, Trial } from "../write/change.ts";
+import { oweChanges, transactionWithTrial } from "../write/context.ts";
+import { nothingRebaked } from "../write/change.ts";
 import { homeFamily } from "../pages/home.ts";
 import { findPageByRef } from "../pages/refs.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import {
   defaultLanguageName, languageCodeFrom, languageRecords, languageState, type LanguageRecord, type LanguageState,
 } from "../site/languages.ts";

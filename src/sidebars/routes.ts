@@ -5,7 +5,7 @@ import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { deleteSidebar, listSidebars, putSidebar, readSidebar } from "./service.ts";
 
 const Str = Type.String();

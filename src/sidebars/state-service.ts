@@ -7,7 +7,7 @@ import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { oweChanges, type ServiceContext } from "../publish/contract.ts";
+import { oweChanges, type ServiceContext } from "../write/context.ts";
 import { linkAddressing } from "../pages/home.ts";
 import { languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";

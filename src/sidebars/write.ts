@@ -4,7 +4,7 @@
 // whole sidebar, every language at once.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { candidateOf } from "../pages/refs.ts";
 import { invalidEntry, pageFacts, resolveOne, resolvePageRef, type InvalidItem } from "../menus/resolve.ts";
 import type { LanguageState } from "../site/languages.ts";

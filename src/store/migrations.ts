@@ -26,6 +26,7 @@ import * as m0140 from "./migrations/0140_counted_history.ts";
 import * as m0150 from "./migrations/0150_counted_style_copies.ts";
 import * as m0160 from "./migrations/0160_media_variants.ts";
 import * as m0170 from "./migrations/0170_publish_outbox.ts";
+import * as m0180 from "./migrations/0180_outbox_wrote.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -48,6 +49,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0150_counted_style_copies", m0150.up],
   ["0160_media_variants", m0160.up],
   ["0170_publish_outbox", m0170.up],
+  ["0180_outbox_wrote", m0180.up],
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {

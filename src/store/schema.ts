@@ -371,6 +371,8 @@ export interface PublishOutboxTable {
   changes_json: string;
   /** Its publish options (`bake`, `limit`) as JSON. */
   options_json: string;
+  /** What the write wrote (`Written[]` of write/pipeline.ts) as JSON: the entry the event feed reads. */
+  wrote_json: Generated<string>;
   created_at_gmt: string;
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
 import { bodyOf } from "../http/request.ts";
 import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { putStrings, readStrings } from "./service.ts";
 
 const Texts = Type.Record(Type.String(), Type.String(), { description: "key (dot-separated segments of letters, digits, _ and -) → text" });

@@ -3,8 +3,9 @@
 // the texts of one language (default: the default language); `GET /strings` answers every
 // language's. A write announces the keys whose text changed in that language.
 import { fail } from "../errors.ts";
-import { oweChanges, transactionWithTrial, type Rebaked, type ServiceContext, type Trial } from "../publish/contract.ts";
-import { nothingRebaked } from "../publish/report.ts";
+import type { Rebaked, Trial } from "../write/change.ts";
+import { oweChanges, transactionWithTrial, type ServiceContext } from "../write/context.ts";
+import { nothingRebaked } from "../write/change.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { utf8Bytes } from "../quotas/bytes.ts";

@@ -2,7 +2,7 @@
 // `style.<name>`), for the refusal of a delete; and the frames a write of it would rebake, for a
 // dry run — asked of the same dependency index the publish engine asks.
 import { siteIndex } from "../frames/graph.ts";
-import type { Change } from "../publish/contract.ts";
+import type { Change } from "../write/change.ts";
 import { byCodeUnits } from "../publish/report.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";

@@ -1,6 +1,6 @@
 // GET /styles and GET /styles/{name} (issue 18): a theme's stylesheets (the site's current theme,
 // or `?theme=` another), each with the current address of its bundle; one with its CSS as uploaded.
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { themeFrom } from "../menus/locations.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { refreshCopies } from "./copies.ts";

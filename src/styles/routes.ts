@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
-import type { ServiceContext } from "../publish/contract.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { listStyles, readStyle } from "./read-service.ts";
 import { deleteStyle, putStyle } from "./write-service.ts";
 

@@ -7,7 +7,7 @@ import { stalledExecutor } from "../../src/publish/executor.ts";
 import { ServiceError } from "../../src/errors.ts";
 import { statusOf } from "../../src/http/errors.ts";
 import { createFrame as createFrameService } from "../../src/frames/write-service.ts";
-import type { ServiceContext } from "../../src/publish/contract.ts";
+import type { ServiceContext } from "../../src/write/context.ts";
 import type { Db } from "../../src/store/database.ts";
 import { createFrame, embed, FRAMES, getFrame, refused, sha256 } from "./helpers.ts";
 

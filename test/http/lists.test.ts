@@ -12,7 +12,7 @@ import { listUsers } from "../../src/network/users-service.ts";
 import { listTokens } from "../../src/network/tokens-service.ts";
 import { listDatasets } from "../../src/data/datasets.ts";
 import { siteById } from "../../src/site/sites.ts";
-import type { ServiceContext } from "../../src/publish/contract.ts";
+import type { ServiceContext } from "../../src/write/context.ts";
 
 /** `{prev, next}` of a Link header. */
 function links(answer: Answer): { prev?: string; next?: string } {

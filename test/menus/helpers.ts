@@ -2,7 +2,8 @@
 // makes location-map writes vanish (to see `menu_assignment_not_stored`).
 import assert from "node:assert/strict";
 import { sql } from "kysely";
-import type { Change, Publisher } from "../../src/publish/contract.ts";
+import type { Change } from "../../src/write/change.ts";
+import type { Publisher } from "../../src/write/context.ts";
 import type { TestApp } from "../support/app.ts";
 import { S } from "../support/site.ts";
 

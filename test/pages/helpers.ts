@@ -1,7 +1,8 @@
 // Helpers for the content-model tests (pages, settings, data): a publisher that records what
 // writes announce, and short calls for the common setup.
-import type { Change, Publisher } from "../../src/publish/contract.ts";
-import { nothingRebaked } from "../../src/publish/report.ts";
+import type { Change } from "../../src/write/change.ts";
+import type { Publisher } from "../../src/write/context.ts";
+import { nothingRebaked } from "../../src/write/change.ts";
 import type { TestApp } from "../support/app.ts";
 
 export interface Recorder extends Publisher {

@@ -182,11 +182,11 @@ describe("quota counters equal a recount", () => {
     return revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) + trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0);
   }
 
-  /** As before migrations 0160 (media_variants) and 0170 (publish_outbox), which run again after the one a test rewinds. */
+  /** As before migrations 0160 (media_variants), 0170 (publish_outbox) and 0180 (its wrote_json), which run again after the one a test rewinds. */
   async function forgetMediaVariants(): Promise<void> {
     await sql`drop table publish_outbox`.execute(t.store.db);
     await sql`drop table media_variants`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox')`.execute(t.store.db);
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote')`.execute(t.store.db);
   }
 
   /** As before migration 0150: copies without their weight (published_bytes is the caller's to set back). */
