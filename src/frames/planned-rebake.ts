@@ -1,39 +1,11 @@
-// What a dry run answers for `rebaked` (data sets, stylesheets): the frames a change would rebake,
-// asked of the same dependency index the publish engine asks, and the published pages on them.
+// Going (effects in one module): callers move to publish/planned.ts, which takes the site's index.
 import type { Change } from "../write/change.ts";
-import { byCodeUnits } from "../publish/report.ts";
 import type { Db } from "../store/database.ts";
+import { nothingPlanned, plannedRebake as planned, type PlannedRebake } from "../publish/planned.ts";
 import { siteIndex } from "./graph.ts";
 
-export interface PlannedRebake {
-  status: "planned";
-  total: number;
-  frames: Array<{ id: string; slug: string; because: string[] }>;
-  pages: number[];
-}
+export { nothingPlanned, type PlannedRebake };
 
-/** A plan that rebakes nothing. */
-export function nothingPlanned(): PlannedRebake {
-  return { status: "planned", total: 0, frames: [], pages: [] };
-}
-
-/** The frames `change` would rebake (by slug) and the published pages standing on them (by id). */
 export async function plannedRebake(db: Db, siteId: number, change: Change): Promise<PlannedRebake> {
-  const index = await siteIndex(db, siteId);
-  const frames = [...index.affectedBy([change])]
-    .flatMap(([slug, because]) => {
-      const node = index.get(slug);
-      return node ? [{ id: node.id, slug, because }] : [];
-    })
-    .sort((a, b) => byCodeUnits(a.slug, b.slug));
-  if (frames.length === 0) return nothingPlanned();
-  const pages = await db
-    .selectFrom("pages")
-    .select("id")
-    .where("site_id", "=", siteId)
-    .where("frame_id", "in", frames.map((frame) => frame.id))
-    .where("status", "=", "publish")
-    .orderBy("id")
-    .execute();
-  return { status: "planned", total: frames.length, frames, pages: pages.map((page) => page.id) };
+  return planned(db, siteId, await siteIndex(db, siteId), change);
 }

@@ -4,6 +4,7 @@
 // takes (`unused_block`), and a named slot up the chain that nothing fills and that has no
 // default content (`unfilled_slot`, at the svc/layout insert). Each with the line and column of
 // the comment or data-op-bind attribute it is about.
+import { sourceName } from "../markup/source-name.ts";
 import { positionOf } from "../markup/index.ts";
 import { MENU_LOCATIONS } from "../site/menu-locations.ts";
 import type { DependencyIndex } from "../publish/dependency-index.ts";
@@ -27,19 +28,22 @@ async function namesIn(db: Db, table: "datasets" | "sidebars", siteId: number, n
 /** Sources the site has nothing for: a data set, a menu location (or a data set standing in for it), a sidebar, a string. */
 async function unknownSources(db: Db, siteId: number, html: string, report: FrameReport): Promise<Warning[]> {
   const { sources, source_positions: positions = {} } = report.compiled.analysis;
-  const wanted = (prefix: string) => sources.filter((s) => s.startsWith(prefix)).map((s) => s.slice(prefix.length));
-  const menus = wanted("menu.").filter((location) => !(MENU_LOCATIONS as readonly string[]).includes(location));
+  const named = sources.map(sourceName);
+  const sets = named.flatMap((s) => (s.kind === "data" ? [s.name] : []));
+  const menus = named.flatMap((s) => (s.kind === "menu" && !(MENU_LOCATIONS as readonly string[]).includes(s.location) ? [s.location] : []));
+  const sidebarNames = named.flatMap((s) => (s.kind === "sidebar" ? [s.name] : []));
+  const keys = named.flatMap((s) => (s.kind === "text" ? [s.key] : []));
   const [datasets, sidebars, strings] = await Promise.all([
-    namesIn(db, "datasets", siteId, [...wanted("data."), ...menus]),
-    namesIn(db, "sidebars", siteId, wanted("sidebar.")),
-    wanted("t.").length === 0 ? Promise.resolve(new Set<string>()) : db.selectFrom("strings").select("key").where("site_id", "=", siteId).where("key", "in", wanted("t.")).execute().then((rows) => new Set(rows.map((row) => row.key))),
+    namesIn(db, "datasets", siteId, [...sets, ...menus]),
+    namesIn(db, "sidebars", siteId, sidebarNames),
+    keys.length === 0 ? Promise.resolve(new Set<string>()) : db.selectFrom("strings").select("key").where("site_id", "=", siteId).where("key", "in", keys).execute().then((rows) => new Set(rows.map((row) => row.key))),
   ]);
   const out: Warning[] = [];
   const place = (source: string) => at(html, positions[source] ?? 0);
-  for (const name of wanted("data.")) if (!datasets.has(name)) out.push(warning("unknown_source", `The site has no data set "${name}": it reads nothing until one is written.`, { source: `data.${name}`, ...place(`data.${name}`) }));
+  for (const name of sets) if (!datasets.has(name)) out.push(warning("unknown_source", `The site has no data set "${name}": it reads nothing until one is written.`, { source: `data.${name}`, ...place(`data.${name}`) }));
   for (const location of menus) if (!datasets.has(location)) out.push(warning("unknown_source", `"menu.${location}" is no menu location (${MENU_LOCATIONS.join(", ")}) and no data set stands in for it: it reads nothing.`, { source: `menu.${location}`, ...place(`menu.${location}`) }));
-  for (const name of wanted("sidebar.")) if (!sidebars.has(name)) out.push(warning("unknown_source", `The site has no sidebar "${name}": it prints nothing until one is written.`, { source: `sidebar.${name}`, ...place(`sidebar.${name}`) }));
-  for (const key of wanted("t.")) if (!strings.has(key)) out.push(warning("unknown_string", `No language has a text for "${key}": t.${key} prints nothing.`, { key, ...place(`t.${key}`) }));
+  for (const name of sidebarNames) if (!sidebars.has(name)) out.push(warning("unknown_source", `The site has no sidebar "${name}": it prints nothing until one is written.`, { source: `sidebar.${name}`, ...place(`sidebar.${name}`) }));
+  for (const key of keys) if (!strings.has(key)) out.push(warning("unknown_string", `No language has a text for "${key}": t.${key} prints nothing.`, { key, ...place(`t.${key}`) }));
   return out;
 }
 

@@ -2,6 +2,7 @@
 // prints a sidebar's tree, `svc/pager {"name"}` the previous and next pages of its reading order,
 // `svc/toc {"levels": [2, 3]}` the page's own headings. Each marks or reads the page shown, so the
 // frame renders on request; the two sidebar ones read `sidebar.<name>`.
+import { sourceText } from "./source-name.ts";
 import type { AnalysisBuilder } from "./analysis.ts";
 import type { ParsedInsert } from "./insert-grammar.ts";
 import { insertOp, invalid, missing, toCount } from "./insert-ops.ts";
@@ -18,7 +19,7 @@ function nameOf(a: AnalysisBuilder, ins: ParsedInsert, op: InsertOp, at: number)
     return false;
   }
   op.name = name.trim();
-  a.source(`sidebar.${op.name}`, at);
+  a.source(sourceText.sidebar(op.name), at);
   a.source("page", at);
   a.liveReason(`insert ${ins.full}`);
   return true;

@@ -2,6 +2,7 @@
 // needs, records what the analysis reports about it (sources, live reasons, frame_refs), and
 // precomputes the output markers.
 
+import { sourceText } from "./source-name.ts";
 import type { AnalysisBuilder } from "./analysis.ts";
 import { REF_KEY_SET, REF_KEYS, type ParsedInsert } from "./insert-grammar.ts";
 import type { InsertOp, RepeatOp } from "./program.ts";
@@ -131,7 +132,7 @@ export function menuOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inser
     return op;
   }
   op.location = location.trim();
-  a.source(`menu.${op.location}`, at);
+  a.source(sourceText.menu(op.location), at);
   if (params.depth !== undefined && params.depth !== null) {
     const depth = toCount(params.depth);
     if (depth === undefined) {
@@ -180,7 +181,7 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
     else op[key] = value;
   }
   // Only an insert that prints reads the file (an invalid one never will).
-  a.source(`media.${ref}`, at);
+  a.source(sourceText.media(ref), at);
   return op;
 }
 
@@ -212,7 +213,7 @@ export function stylesOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Ins
     }
     op.styles.push(style);
   }
-  for (const style of op.styles) a.source(`style.${style}`, at);
+  for (const style of op.styles) a.source(sourceText.style(style), at);
   return op;
 }
 

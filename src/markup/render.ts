@@ -2,6 +2,7 @@
 // data comes through the RenderContext. Output is an array of slices of the original markup
 // and hole outputs, joined once at the end (output.ts).
 
+import { sourceName } from "./source-name.ts";
 import { OverBudget, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
 import { Marks } from "./current.ts";
@@ -318,9 +319,10 @@ class Renderer {
       fromMenu = scope.fromMenu;
       if (items === undefined) this.unresolved.add(src.token);
     } else {
-      fromMenu = src.source.startsWith("menu.");
+      const named = sourceName(src.source);
+      fromMenu = named.kind === "menu";
       items = this.ctx.items(src.source);
-      if (items === undefined && fromMenu) items = this.ctx.menu(src.source.slice(5));
+      if (items === undefined && named.kind === "menu") items = this.ctx.menu(named.location);
       if (items === undefined) {
         this.warn("unknown_source", `svc/repeat source "${src.source}" is not known; the block is empty`, op.at, frame);
       }

@@ -1,4 +1,5 @@
 // The token grammar (CONTRACT §7) and which data source each token or repeat source reads.
+import { sourceName, sourceText, type SourceKind } from "./source-name.ts";
 
 const SITE_KEYS = new Set(["name", "tagline", "url", "lang"]);
 const PAGE_KEYS = new Set(["title", "url", "path", "lang", "content", "parent_title", "parent_url", "updated_at", "created_at"]);
@@ -61,17 +62,17 @@ export function classifyToken(token: string): TokenInfo {
       return { source: null, valid: nonEmptySegments(rest) };
     case "data": {
       const m = DATA_TOKEN.exec(token);
-      if (m) return { source: `data.${m[1]}`, valid: nonEmptySegments(rest) };
+      if (m) return { source: sourceText.data(m[1]), valid: nonEmptySegments(rest) };
       const set = rest.split(".")[0];
-      return { source: set ? `data.${set}` : null, valid: false };
+      return { source: set ? sourceText.data(set) : null, valid: false };
     }
     case "t":
       // A string in the page's language: each key is a source of its own (strings change per key).
-      return STRING_KEY.test(rest) ? { source: `t.${rest}`, valid: true } : { source: null, valid: false };
+      return STRING_KEY.test(rest) ? { source: sourceText.text(rest), valid: true } : { source: null, valid: false };
     case "media": {
       // A token outside the grammar reads nothing, so it names no source either.
       const parts = mediaToken(token);
-      return parts ? { source: `media.${parts.ref}`, valid: true } : { source: null, valid: false };
+      return parts ? { source: sourceText.media(parts.ref), valid: true } : { source: null, valid: false };
     }
     default:
       return { source: null, valid: false };
@@ -79,7 +80,7 @@ export function classifyToken(token: string): TokenInfo {
 }
 
 /** Sources a repeat can name besides data sets; every other bare name is a data set. */
-const NAMED_SOURCES = new Set(["pages", "pages.children", "breadcrumbs", "languages", "site"]);
+const REPEATABLE = new Set<SourceKind>(["pages", "children", "breadcrumbs", "languages", "site", "menu", "data"]);
 
 export type RepeatSource =
   /** Read through RenderContext.items (and .menu for menu.<location>). */
@@ -94,10 +95,8 @@ export type RepeatSource =
  */
 export function normalizeRepeatSource(source: string): RepeatSource {
   if (source.startsWith("item.") && source.length > 5) return { kind: "item", path: source.slice(5), token: source };
-  if (NAMED_SOURCES.has(source) || source.startsWith("menu.") || source.startsWith("data.")) {
-    return { kind: "context", source };
-  }
-  return { kind: "context", source: `data.${source}` };
+  if (REPEATABLE.has(sourceName(source).kind)) return { kind: "context", source };
+  return { kind: "context", source: sourceText.data(source) };
 }
 
 /** Sources whose content depends on the page being shown (CONTRACT §7 renders_on_request). */

@@ -1,10 +1,10 @@
 // The dependency index: for every frame of a site, what it reads (settings, languages, pages,
 // each menu location, each data set, each media file, each stylesheet) and which frames it
 // embeds, directly and transitively.
-// It answers "this change affects these frames"; pages follow from the frames (publish step).
+// What a change affects is asked of it by effects.ts; pages follow from the frames (publish step).
 // Pure: built from the frames' analysis, no I/O. Every walk is a linear BFS/DFS with memos,
 // so a change embedded by N frames costs O(N + edges), never a quadratic walk.
-import type { Change } from "../write/change.ts";
+import { sourceName, type SourceName } from "../markup/source-name.ts";
 
 export interface FrameNode {
   id: string;
@@ -24,6 +24,7 @@ export class DependencyIndex {
   private embeddersMemo: Map<string, Set<string>> | null = null;
   private readonly embeddedMemo = new Map<string, string[]>();
   private readonly effectiveMemo = new Map<string, ReadonlySet<string>>();
+  private readonly namesMemo = new Map<string, readonly SourceName[]>();
   private readonly liveMemo = new Map<string, readonly string[]>();
 
   constructor(frames: Iterable<FrameNode>) {
@@ -136,6 +137,13 @@ export class DependencyIndex {
     }, new Set<string>());
   }
 
+  /** The sources the frame and everything it embeds read, parsed (markup/source-name.ts). */
+  readNames(slug: string): readonly SourceName[] {
+    let names = this.namesMemo.get(slug);
+    if (!names) this.namesMemo.set(slug, (names = [...this.effectiveSources(slug)].map(sourceName)));
+    return names;
+  }
+
   /**
    * Why the frame renders on request: its own reasons, plus `frame <slug>` for each embedded
    * frame that renders on request. Empty when it can be baked.
@@ -185,106 +193,5 @@ export class DependencyIndex {
       }
     }
     return null;
-  }
-
-  /** Frames whose output depends on something that changed, each with the reasons why. */
-  affectedBy(changes: readonly Change[]): Map<string, string[]> {
-    const out = new Map<string, string[]>();
-    const add = (slug: string, because: string) => {
-      const list = out.get(slug);
-      if (!list) out.set(slug, [because]);
-      else if (!list.includes(because)) list.push(because);
-    };
-    const bySource = (because: string, test: (source: string) => boolean) => {
-      for (const frame of this.bySlug.values()) {
-        for (const source of this.effectiveSources(frame.slug)) if (test(source)) add(frame.slug, `${because}`);
-      }
-    };
-    /** Frames reading one of these sources, directly or through embedded frames, each because of it. */
-    const readingAny = (sources: ReadonlySet<string>) => {
-      for (const frame of this.bySlug.values()) {
-        for (const source of this.effectiveSources(frame.slug)) if (sources.has(source)) add(frame.slug, source);
-      }
-    };
-    for (const change of changes) {
-      switch (change.kind) {
-        case "settings":
-          bySource("settings", (s) => s === "settings" || s === "site");
-          // The default title template names the site (`%s — <site name>`).
-          if (change.keys === undefined || change.keys.includes("name")) bySource("settings", (s) => s === "seo");
-          // Menus and stylesheets are kept per theme: a new theme changes what every menu location
-          // and every stylesheet link prints.
-          if (change.keys?.includes("theme")) bySource("menus", (s) => s.startsWith("menu."));
-          if (change.keys?.includes("theme")) bySource("styles", (s) => s.startsWith("style."));
-          // A page without a language is shown in the default one (`page.lang`); on a site with
-          // languages a new default is also a `languages` change, on one without it is only this.
-          if (change.keys?.includes("default_lang")) bySource("default_lang", (s) => s === "page");
-          break;
-        case "site":
-          // A new domain moves every absolute address (site.url, page and menu links).
-          if (change.domain) for (const frame of this.bySlug.values()) add(frame.slug, "site");
-          else if (change.name) bySource("site", (s) => s === "settings" || s === "site" || s === "seo");
-          break;
-        case "languages":
-          // Languages move addresses (prefixes) and the language of every output: all frames.
-          for (const frame of this.bySlug.values()) add(frame.slug, "languages");
-          break;
-        case "page":
-          // Frame-level only: frames that list pages. The page's own output and its relatives'
-          // (children, parent, descendants) are page-level effects the publish step adds; a page
-          // that menus point to is announced by the publish step as a menu change too.
-          bySource("pages", (s) => s === "pages");
-          break;
-        case "dataset":
-          // A data set also stands in for a menu location that has no menu (menu.<name>).
-          bySource(`data.${change.name}`, (s) => s === `data.${change.name}` || s === `menu.${change.name}`);
-          break;
-        case "menu": {
-          // Only the readers of the locations the menu held before or holds after the write; a
-          // change that names none (POST /frames/rebake `menus`) reaches every menu reader.
-          const locations = change.locations;
-          if (locations === undefined) bySource("menus", (s) => s.startsWith("menu."));
-          else if (locations.length > 0) {
-            const sources = new Set(locations.map((location) => `menu.${location}`));
-            bySource("menus", (s) => sources.has(s));
-          }
-          break;
-        }
-        case "media":
-          // Frames read a file by any name it has or had (`media.<id>`, `media.<slug>`): a new
-          // slug reaches the frames waiting for it, a former one those still naming it.
-          readingAny(new Set(change.refs.map((ref) => `media.${ref}`)));
-          break;
-        case "style":
-          // Frames linking one of the stylesheets whose bundle changed (the engine keeps only
-          // changes of the site's theme): the link's address holds the bundle's hash.
-          readingAny(new Set(change.names.map((name) => `style.${name}`)));
-          break;
-        case "strings":
-          readingAny(new Set(change.keys.map((key) => `t.${key}`)));
-          break;
-        case "sidebar":
-          readingAny(new Set([`sidebar.${change.name}`]));
-          break;
-        case "seo":
-          if (change.head !== false) bySource("seo", (s) => s === "seo");
-          break;
-        case "all":
-          for (const frame of this.bySlug.values()) add(frame.slug, "all");
-          break;
-        case "pages":
-          bySource("pages", (s) => s === "pages" || s === "pages.children" || s === "breadcrumbs" || s === "page" || s === "seo" || s.startsWith("sidebar."));
-          break;
-        case "frame": {
-          if (this.bySlug.has(change.slug)) add(change.slug, "frame");
-          // Embedders by slug, and by id: once a frame is deleted its id no longer resolves to
-          // its slug, so frames that name it by id are found under the id itself.
-          const names = change.frameId ? [change.slug, change.frameId] : [change.slug];
-          for (const embedder of this.embeddersOf(names)) add(embedder, `frame ${change.slug}`);
-          break;
-        }
-      }
-    }
-    return out;
   }
 }

@@ -23,7 +23,8 @@ import { owe, payOwed, settle } from "./outbox.ts";
 import { rehearsalOf, writeRehearsed, type TrialRenders } from "./rehearsal.ts";
 import { notFoundKey, SITEMAP_PAGE_ID } from "./page-cache.ts";
 import { languageState } from "../site/languages.ts";
-import { settingsOf } from "../site/settings.ts";
+import { flushesOf, pagesAffected, printedChanges, reachesEveryPage, withDerived } from "./effects.ts";
+import { readEffectFacts } from "./effect-facts.ts";
 
 export type { EngineDeps } from "./run.ts";
 
@@ -66,24 +67,6 @@ interface RunHow {
 
 /** robots.txt of a site, cached like a page (public/). */
 export const ROBOTS_ADDRESS = "/robots.txt";
-
-/** Whether a change can alter what a sitemap lists: pages, their addresses and translations, noindex. */
-function changesSitemap(change: Change): boolean {
-  switch (change.kind) {
-    case "page":
-    case "pages":
-    case "all":
-    case "languages":
-    case "seo":
-      return true;
-    case "settings":
-      return change.keys === undefined || change.keys.includes("default_lang") || change.keys.includes("home_page");
-    case "site":
-      return change.domain === true;
-    default:
-      return false;
-  }
-}
 
 export class PublishingEngine implements Publisher {
   /** Per site, the end of the last publish run queued. */
@@ -156,57 +139,6 @@ export class PublishingEngine implements Publisher {
     return this.deps.pool.close();
   }
 
-  /** A page that menus point to changes those menus too (its title, address or validity), at the locations they hold. */
-  private async withMenusShowing(db: Db, siteId: number, changes: Change[]): Promise<Change[]> {
-    const out = [...changes];
-    const seen = new Set<number>();
-    for (const change of changes) {
-      if (change.kind !== "page") continue;
-      for (const { menuId, locations } of await this.deps.sources.menus.showingPage(db, siteId, change.pageId)) {
-        // A menu in no location prints nowhere; one in some reaches only those locations' readers.
-        if (!seen.has(menuId) && locations.length > 0) out.push({ kind: "menu", menuId, locations });
-        seen.add(menuId);
-      }
-    }
-    return out;
-  }
-
-  /**
-   * A page that sidebars show (its title, address, order, validity, translations), or that stands
-   * under a generated sidebar's root (or did, or now does), changes those sidebars too.
-   */
-  private async withSidebarsShowing(db: Db, siteId: number, changes: Change[]): Promise<Change[]> {
-    const pages = changes.flatMap((change) => (change.kind === "page" ? [change.pageId, ...(change.parents ?? [])] : []));
-    if (pages.length === 0) return changes;
-    const names = await this.deps.sources.sidebars.showing(db, siteId, [...new Set(pages)]);
-    return [...changes, ...names.map((name): Change => ({ kind: "sidebar", name }))];
-  }
-
-  /**
-   * Frames print the stylesheets of the site's theme only: a style change of another theme
-   * affects nothing. A media file that stylesheets of the theme point to changes their bundles
-   * (its address is in them), so it is a style change of those and of the stylesheets importing them.
-   */
-  private async withStyles(db: Db, siteId: number, changes: Change[]): Promise<Change[]> {
-    const refs = [...new Set(changes.flatMap((change) => (change.kind === "media" ? change.refs : [])))];
-    if (refs.length === 0 && !changes.some((change) => change.kind === "style")) return changes;
-    const { theme } = await settingsOf(db, siteId);
-    const out = changes.filter((change) => change.kind !== "style" || change.theme === theme);
-    const names = refs.length === 0 ? [] : await this.deps.sources.styles.usingMedia(db, siteId, theme, refs);
-    if (names.length > 0) out.push({ kind: "style", theme, names });
-    return out;
-  }
-
-  /**
-   * A media file named as the image of the site's or a page's SEO (`og:image`) is printed by every
-   * frame printing `svc/seo`: its change is an SEO change too.
-   */
-  private async withSeoImages(db: Db, siteId: number, changes: Change[]): Promise<Change[]> {
-    const refs = [...new Set(changes.flatMap((change) => (change.kind === "media" ? change.refs : [])))];
-    if (refs.length === 0 || !(await this.deps.sources.seo.usesMedia(db, siteId, refs))) return changes;
-    return [...changes, { kind: "seo" }];
-  }
-
   /**
    * Publish runs of one site take turns. A run lets other requests in every few milliseconds
    * (see HOLD_MS) and reads the site's state once, at its start: a write that lands meanwhile is
@@ -254,39 +186,28 @@ export class PublishingEngine implements Publisher {
   }
 
   /**
-   * Changes that need no render: a site's row (hosts are looked up again, its cached pages go)
-   * and cache flushes. Answers the cached addresses dropped.
+   * Changes that need no render (effects.ts `flushesOf`): a site's row (hosts are looked up
+   * again, its cached pages go), a home or not-found page named anew, redirects, robots.txt,
+   * cache flushes, the sitemap. Answers the cached addresses dropped.
    */
   private async flushes(siteId: number, changes: readonly Change[]): Promise<string[]> {
+    const needsLangs = changes.some((change) => change.kind === "settings" && (change.keys?.includes("home_page") || change.keys?.includes("not_found_page")));
+    const codes = needsLangs ? (await languageState(this.deps.db, siteId)).codes : [];
+    const flushes = flushesOf(changes, codes, { notFound: notFoundKey, robots: ROBOTS_ADDRESS });
     const urls: string[] = [];
-    for (const change of changes) {
-      if (change.kind === "site") {
-        this.deps.directory.forgetSite(siteId);
-        urls.push(...this.deps.pages.flushSite(siteId));
-      } else if (change.kind === "settings" && change.keys?.includes("home_page")) {
-        // `/` and each language's home answer the page the setting names: whatever was cached
-        // there belonged to the page named before.
-        const langs = await languageState(this.deps.db, siteId);
-        const homes = ["/", ...langs.codes.map((code) => `/${code}/`)];
-        // Named whether or not this process held them: the flush reaches every process.
-        this.deps.pages.flushAddresses(siteId, homes);
-        urls.push(...homes);
-      } else if (change.kind === "settings" && change.keys?.includes("not_found_page")) {
-        const langs = await languageState(this.deps.db, siteId);
-        const keys = [notFoundKey(null), ...langs.codes.map((code) => notFoundKey(code))];
-        this.deps.pages.flushAddresses(siteId, keys);
-      } else if (change.kind === "redirects") {
-        // Named whether or not this process held them: the flush reaches every process.
-        this.deps.pages.flushAddresses(siteId, change.addresses);
-        urls.push(...change.addresses);
-      } else if (change.kind === "seo" && change.robots) {
-        this.deps.pages.flushAddresses(siteId, [ROBOTS_ADDRESS]);
-      } else if (change.kind === "flush") {
-        urls.push(...(change.addresses === "all" ? this.deps.pages.flushSite(siteId) : this.deps.pages.flushAddresses(siteId, change.addresses)));
-      }
+    if (flushes.site) {
+      this.deps.directory.forgetSite(siteId);
+      urls.push(...this.deps.pages.flushSite(siteId));
     }
+    if (flushes.all) urls.push(...this.deps.pages.flushSite(siteId));
+    if (flushes.addresses.length > 0) {
+      // Named whether or not this process held them: the flush reaches every process.
+      this.deps.pages.flushAddresses(siteId, flushes.addresses);
+      urls.push(...flushes.addresses);
+    }
+    if (flushes.keys.length > 0) this.deps.pages.flushAddresses(siteId, flushes.keys);
     // The sitemap lists every page that answers, with its address, translations and noindex.
-    if (changes.some(changesSitemap)) this.deps.pages.flushPages(siteId, [SITEMAP_PAGE_ID]);
+    if (flushes.sitemap) this.deps.pages.flushPages(siteId, [SITEMAP_PAGE_ID]);
     return [...new Set(urls)].sort(byCodeUnits);
   }
 
@@ -294,14 +215,13 @@ export class PublishingEngine implements Publisher {
     const { db = this.deps.db, mode = "publish" } = how;
     const flushed = mode === "trial" ? [] : await this.flushes(siteId, changes);
     // A site's row matters to renders only when it changed what they print.
-    changes = changes.filter((change) => change.kind !== "flush" && change.kind !== "redirects" && !(change.kind === "site" && !change.name && !change.domain));
-    changes = await this.withSeoImages(db, siteId, changes);
-    changes = await this.withStyles(db, siteId, changes);
+    changes = printedChanges(changes);
     if (changes.length === 0) return nothingRebaked(flushed);
-    if (options.bake !== false) changes = await this.withSidebarsShowing(db, siteId, await this.withMenusShowing(db, siteId, changes));
+    changes = withDerived(changes, await readEffectFacts(db, this.deps.sources, siteId, changes, options.bake !== false), options.bake !== false);
+    if (changes.length === 0) return nothingRebaked(flushed);
     // A language change moves every address, a new domain every absolute one: every page is read
     // and republished. Otherwise the run reads the pages it can reach (plan.ts).
-    const everyPage = changes.some((change) => change.kind === "languages" || change.kind === "all" || (change.kind === "site" && change.domain));
+    const everyPage = reachesEveryPage(changes);
     let plan: Plan | undefined;
     const state = await loadSiteState(db, this.deps.sources, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
     if (!state) return nothingRebaked(flushed);
@@ -312,7 +232,7 @@ export class PublishingEngine implements Publisher {
 
     const { affected, processed, skipped } = plan;
     const pageIds = new Set<number>();
-    for (const change of changes) if (change.kind === "page") for (const id of run.relativesOf(change)) pageIds.add(id);
+    for (const change of changes) if (change.kind === "page") for (const id of pagesAffected(state.index, state.tree, change)) pageIds.add(id);
     if (everyPage) for (const lite of state.tree.all()) pageIds.add(lite.id);
     try {
       // Pages that left the public site leave it first: that needs no render, so it happens

@@ -6,6 +6,7 @@ import type { PageScope } from "./contract.ts";
 import type { Change, PublishOptions } from "../write/change.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
 import { byCodeUnits } from "./report.ts";
+import { framesAffected } from "./effects.ts";
 
 /** `bake: false`: frames whose output changed, their embedders (left for a later bake), the pages named. */
 export interface Withdrawn {
@@ -48,7 +49,7 @@ export function planRun(index: DependencyIndex, changes: readonly Change[], opti
     const scope = { pages: withdrawn.pages, onFrames: withdrawn.frames.map((slug) => index.get(slug)!.id) };
     return { affected: new Map(), processed: [], skipped: [], withdrawn, scope };
   }
-  const affected = index.affectedBy(changes);
+  const affected = framesAffected(index, changes);
   const slugs = [...affected.keys()].filter((slug) => index.get(slug)).sort(byCodeUnits);
   if (options.first) {
     const first = new Set(options.first.filter((slug) => affected.has(slug) && index.get(slug)));

@@ -1,6 +1,7 @@
 // Prepares a frame render: loads (asynchronously) the frames it embeds and the data, media
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
+import { readsItems } from "../markup/source-name.ts";
 import { withHeadingIds, type CurrentPage, type LanguageLink, type MediaView } from "../markup/index.ts";
 import { isHomeAddress, languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
@@ -19,8 +20,6 @@ export interface RenderTarget {
   page?: PageRow;
 }
 
-/** Sources answered from the site state itself rather than the data source (`seo`: seo-head.ts). */
-const LOCAL = new Set(["site", "settings", "page", "seo"]);
 
 function settingsValues(state: SiteState): Record<string, unknown> {
   return {
@@ -155,27 +154,18 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
   const styleNames: string[] = [];
   const sidebarNames: string[] = [];
   const stringKeys: string[] = [];
-  for (const source of state.index.effectiveSources(slug)) {
-    if (LOCAL.has(source)) continue;
-    if (source.startsWith("media.")) {
-      mediaRefs.push(source.slice("media.".length));
-      continue;
+  let readsSeo = false;
+  for (const source of state.index.readNames(slug)) {
+    if (source.kind === "media") mediaRefs.push(source.ref);
+    else if (source.kind === "style") styleNames.push(source.name);
+    else if (source.kind === "sidebar") sidebarNames.push(source.name);
+    else if (source.kind === "text") stringKeys.push(source.key);
+    else if (source.kind === "seo") readsSeo = true;
+    else if (readsItems(source)) {
+      // A language is asked for only while the site has languages; otherwise sources have none.
+      const lang = state.addressing.langs.active ? target.lang : null;
+      items.push([source.text, await sources.data.items(db, state.site, source.text, { lang, pageId: target.page?.id, addressing: state.addressing })]);
     }
-    if (source.startsWith("style.")) {
-      styleNames.push(source.slice("style.".length));
-      continue;
-    }
-    if (source.startsWith("sidebar.")) {
-      sidebarNames.push(source.slice("sidebar.".length));
-      continue;
-    }
-    if (source.startsWith("t.")) {
-      stringKeys.push(source.slice(2));
-      continue;
-    }
-    // A language is asked for only while the site has languages; otherwise sources have none.
-    const lang = state.addressing.langs.active ? target.lang : null;
-    items.push([source, await sources.data.items(db, state.site, source, { lang, pageId: target.page?.id, addressing: state.addressing })]);
   }
   // Headings get ids (svc/toc links to them), the same on every render.
   const headed = target.page ? withHeadingIds(target.page.content) : null;
@@ -199,7 +189,7 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     current: target.page ? currentOf(state, target.page) : null,
     strings: stringKeys.length === 0 ? [] : [...(await sources.strings.texts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
-  if (target.page && state.index.effectiveSources(slug).has("seo")) input.seo = await seoHeadOf(db, sources, state, target.page, target.lang);
+  if (target.page && readsSeo) input.seo = await seoHeadOf(db, sources, state, target.page, target.lang);
   for (const name of sidebarNames) {
     const items = await sources.sidebars.items(db, state.site, state.addressing, name, target.lang);
     if (items) input.sidebars.push([name, sidebarView(items, target.page?.id ?? null)]);

@@ -239,29 +239,6 @@ export class Run {
     this.published.set(node.id, list);
   }
 
-  /** Pages whose output prints a changed page's data: itself, children, parents, descendants, translations. */
-  relativesOf(change: Extract<Change, { kind: "page" }>): number[] {
-    const { tree, index } = this.state;
-    const reads = (pageId: number, test: (source: string) => boolean) => {
-      const frameId = this.frameIdOf(pageId);
-      const node = frameId ? index.getById(frameId) : undefined;
-      return node ? [...index.effectiveSources(node.slug)].some(test) : false;
-    };
-    const out = new Set<number>([change.pageId]);
-    for (const child of tree.children(change.pageId)) if (reads(child.id, (s) => s === "page")) out.add(child.id);
-    const current = tree.get(change.pageId)?.parent_id;
-    for (const parent of [...(change.parents ?? []), ...(current ? [current] : [])]) {
-      if (parent && reads(parent, (s) => s === "pages.children")) out.add(parent);
-    }
-    // svc/seo prints a BreadcrumbList naming every ancestor (its title and address), as `breadcrumbs` does.
-    for (const descendant of tree.descendants(change.pageId)) if (reads(descendant.id, (s) => s === "breadcrumbs" || s === "seo")) out.add(descendant.id);
-    const group = tree.get(change.pageId)?.translation_group;
-    if (group !== null && group !== undefined) {
-      for (const member of tree.all()) if (member.translation_group === group && reads(member.id, (s) => s === "languages")) out.add(member.id);
-    }
-    return [...out];
-  }
-
   /** Frame id → ids of the pages on it, ascending (complete for the frames the run's scope named). */
   private readonly onFrame = new Map<string, number[]>();
   frameIdOf(pageId: number): string | null {

@@ -1,3 +1,5 @@
+import { framesAffected } from "../../src/publish/effects.ts";
+import type { Change } from "../../src/write/change.ts";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { DependencyIndex, type FrameNode } from "../../src/publish/dependency-index.ts";
@@ -14,7 +16,7 @@ describe("dependency index", () => {
   it("a diamond: the shared leaf's change reaches both sides and the top exactly once", () => {
     const index = new DependencyIndex([node("top", ["left", "right"]), node("left", ["leaf"]), node("right", ["leaf"]), node("leaf", [], ["menu.header"])]);
     assert.deepEqual(index.embeddersOf(["leaf"]), ["left", "right", "top"]);
-    const affected = index.affectedBy([{ kind: "frame", frameId: "id-leaf", slug: "leaf" }]);
+    const affected = framesAffected(index, [{ kind: "frame", frameId: "id-leaf", slug: "leaf" }]);
     assert.deepEqual([...affected.keys()].sort(), ["leaf", "left", "right", "top"]);
     assert.deepEqual(affected.get("top"), ["frame leaf"]);
     assert.deepEqual([...index.effectiveSources("top")], ["menu.header"]);
@@ -24,7 +26,7 @@ describe("dependency index", () => {
     const frames = Array.from({ length: 5000 }, (_, i) => node(`f${i}`, i < 4999 ? [`f${i + 1}`] : [], i === 4999 ? ["data.team"] : []));
     const index = new DependencyIndex(frames);
     assert.equal(index.embeddersOf(["f4999"]).length, 4999);
-    const affected = index.affectedBy([{ kind: "dataset", name: "team" }]);
+    const affected = framesAffected(index, [{ kind: "dataset", name: "team" }]);
     assert.equal(affected.size, 5000, "every frame above the reader reads the data set through it");
   });
 
@@ -55,12 +57,12 @@ describe("dependency index", () => {
 
   it("settings changes reach frames reading site.* or settings.*; data sets only their readers; menus every menu reader", () => {
     const index = new DependencyIndex([node("s", [], ["site"]), node("t", [], ["settings"]), node("d", [], ["data.team"]), node("m", [], ["menu.footer_1"]), node("p", [], ["pages"])]);
-    assert.deepEqual([...index.affectedBy([{ kind: "settings" }]).keys()].sort(), ["s", "t"]);
-    assert.deepEqual([...index.affectedBy([{ kind: "dataset", name: "team" }]).keys()], ["d"]);
-    assert.deepEqual([...index.affectedBy([{ kind: "dataset", name: "other" }]).keys()], []);
-    assert.deepEqual([...index.affectedBy([{ kind: "menu", menuId: 1 }]).keys()], ["m"]);
-    assert.deepEqual([...index.affectedBy([{ kind: "page", pageId: 1 }]).keys()], ["p"]);
-    assert.equal(index.affectedBy([{ kind: "languages" }]).size, 5);
+    assert.deepEqual([...framesAffected(index, [{ kind: "settings" }]).keys()].sort(), ["s", "t"]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "dataset", name: "team" }]).keys()], ["d"]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "dataset", name: "other" }]).keys()], []);
+    assert.deepEqual([...framesAffected(index, [{ kind: "menu", menuId: 1 }]).keys()], ["m"]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "page", pageId: 1 }]).keys()], ["p"]);
+    assert.equal(framesAffected(index, [{ kind: "languages" }]).size, 5);
   });
 
   it("a menu change with its locations reaches only the readers of those locations (directly or embedded); without locations every menu reader", () => {
@@ -71,27 +73,27 @@ describe("dependency index", () => {
       node("outer", ["foot3"]),
       node("data", [], ["data.footer_3"]),
     ]);
-    const affected = (change: Parameters<DependencyIndex["affectedBy"]>[0][number]) => [...index.affectedBy([change]).keys()].sort();
+    const affected = (change: Change) => [...framesAffected(index, [change]).keys()].sort();
     assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: ["footer_3"] }), ["foot3", "outer"]);
     assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: ["header", "footer_1"] }), ["both", "head"]);
     assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: ["footer_2"] }), []);
     // A menu in no location prints nowhere.
     assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: [] }), []);
     assert.deepEqual(affected({ kind: "menu", menuId: 1 }), ["both", "foot3", "head", "outer"]);
-    assert.deepEqual(index.affectedBy([{ kind: "menu", menuId: 1, locations: ["footer_3"] }]).get("foot3"), ["menus"]);
+    assert.deepEqual(framesAffected(index, [{ kind: "menu", menuId: 1, locations: ["footer_3"] }]).get("foot3"), ["menus"]);
     // The theme rule stays: a new theme reaches every menu reader.
     assert.deepEqual(affected({ kind: "settings", keys: ["theme"] }), ["both", "foot3", "head", "outer"]);
   });
 
   it("a new default language reaches frames reading the page too: a page without a language is shown in the default one (page.lang)", () => {
     const index = new DependencyIndex([node("s", [], ["site"]), node("l", [], ["page"], ["bind page.lang"]), node("outer", ["l"]), node("m", [], ["menu.header"])]);
-    assert.deepEqual([...index.affectedBy([{ kind: "settings", keys: ["default_lang"] }]).keys()].sort(), ["l", "outer", "s"]);
-    assert.deepEqual([...index.affectedBy([{ kind: "settings", keys: ["tagline"] }]).keys()], ["s"]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "settings", keys: ["default_lang"] }]).keys()].sort(), ["l", "outer", "s"]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "settings", keys: ["tagline"] }]).keys()], ["s"]);
   });
 
   it("a deleted frame's change reaches frames that named it by id", () => {
     const index = new DependencyIndex([node("outer", ["00000000000000bb"])]);
-    const affected = index.affectedBy([{ kind: "frame", frameId: "00000000000000bb", slug: "inner" }]);
+    const affected = framesAffected(index, [{ kind: "frame", frameId: "00000000000000bb", slug: "inner" }]);
     assert.deepEqual([...affected.entries()], [["outer", ["frame inner"]]]);
   });
 
@@ -103,10 +105,10 @@ describe("dependency index", () => {
       node("outer", ["by-slug"]),
       node("other", [], ["media.logo", "media.70", "data.hero"]),
     ]);
-    const affected = index.affectedBy([{ kind: "media", mediaId: 7, refs: ["7", "hero", "old-hero"] }]);
+    const affected = framesAffected(index, [{ kind: "media", mediaId: 7, refs: ["7", "hero", "old-hero"] }]);
     assert.deepEqual([...affected.keys()].sort(), ["by-id", "by-old-slug", "by-slug", "outer"]);
     assert.deepEqual(affected.get("outer"), ["media.hero"], "why: the source that matched");
-    assert.deepEqual([...index.affectedBy([{ kind: "media", mediaId: 9, refs: ["9", "unused"] }]).keys()], []);
+    assert.deepEqual([...framesAffected(index, [{ kind: "media", mediaId: 9, refs: ["9", "unused"] }]).keys()], []);
   });
 
   it("cycles in stored data never hang the walks", () => {

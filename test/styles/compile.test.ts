@@ -1,6 +1,7 @@
 // The stylesheet compiler and import graph on their own (src/styles/css.ts, graph.ts): what a
 // parse finds and where, what a bundle prints, which stylesheets a change reaches; and the
 // dependency index mapping a style change to the frames linking those stylesheets.
+import { framesAffected } from "../../src/publish/effects.ts";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ServiceError } from "../../src/errors.ts";
@@ -103,12 +104,12 @@ describe("dependency index: a style change", () => {
   ]);
 
   it("reaches exactly the frames linking one of the names, directly or through an embedded frame", () => {
-    assert.deepEqual([...index.affectedBy([{ kind: "style", theme: "default", names: ["main"] }])], [["head", ["style.main"]], ["page", ["style.main"]]]);
-    assert.deepEqual([...index.affectedBy([{ kind: "style", theme: "default", names: ["nobody"] }])], []);
-    assert.deepEqual([...index.affectedBy([{ kind: "style", theme: "default", names: ["reset", "other"] }]).keys()].sort(), ["head", "other", "page"]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "style", theme: "default", names: ["main"] }])], [["head", ["style.main"]], ["page", ["style.main"]]]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "style", theme: "default", names: ["nobody"] }])], []);
+    assert.deepEqual([...framesAffected(index, [{ kind: "style", theme: "default", names: ["reset", "other"] }]).keys()].sort(), ["head", "other", "page"]);
   });
 
   it("a new theme setting reaches every frame linking a stylesheet", () => {
-    assert.deepEqual([...index.affectedBy([{ kind: "settings", keys: ["theme"] }]).keys()].sort(), ["head", "other", "page"]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "settings", keys: ["theme"] }]).keys()].sort(), ["head", "other", "page"]);
   });
 });
