@@ -53,8 +53,8 @@ function reportFields(report: FrameReport, warnings: Warning[]) {
   };
 }
 
-/** A frame record as a dry run would store it, without writing. */
-function draftRow(id: string, slug: string, html: string, report: FrameReport, at: string, userId: number, existing?: FrameRow): FrameRow {
+/** A frame record as a write stores it (a dry run and a preview too). */
+export function draftRow(id: string, slug: string, html: string, report: FrameReport, at: string, userId: number, existing?: FrameRow): FrameRow {
   const parts = splitSlug(slug);
   return {
     id,
@@ -70,6 +70,26 @@ function draftRow(id: string, slug: string, html: string, report: FrameReport, a
     updated_at_gmt: at,
     updated_by: userId,
   };
+}
+
+/**
+ * Stores a frame's row as a write does: a new frame is inserted at revision 1; an existing one gets
+ * the row's slug, markup and analysis if it is still at the revision read (false: another writer
+ * got in between). POST, PUT and a preview's frames (preview/frames.ts) write through it.
+ */
+export async function storeFrame(trx: Db, row: FrameRow, existing?: Pick<FrameRow, "id" | "revision">): Promise<boolean> {
+  if (!existing) {
+    await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
+    return true;
+  }
+  const { slug, block, element, modifier, html, bytes, sha256, analysis_json, revision, updated_at_gmt, updated_by } = row;
+  const updated = await trx
+    .updateTable("frames")
+    .set({ slug, block, element, modifier, html, bytes, sha256, analysis_json, revision, updated_at_gmt, updated_by })
+    .where("id", "=", existing.id)
+    .where("revision", "=", existing.revision)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) > 0;
 }
 
 /** A frame written, under its new slug and, when renamed, its old one. */
@@ -119,7 +139,7 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
       publish: { bake: flags.bake },
       taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug))?.id ?? null, slug),
       apply: async (trx) => {
-        await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
+        await storeFrame(trx, row);
         const further = recreation ? await recreation.within(trx) : [];
         frameGraphChanged(ctx.db, siteId, [id]);
         return {
@@ -180,14 +200,8 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
       publish: { bake: flags.bake },
       taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug),
       apply: async (trx) => {
-        const updated = await trx
-          .updateTable("frames")
-          .set({ slug, block: row.block, element: row.element, modifier: row.modifier, html, bytes: row.bytes, sha256: row.sha256, analysis_json: row.analysis_json, revision: row.revision, updated_at_gmt: at, updated_by: userId })
-          .where("id", "=", existing.id)
-          .where("revision", "=", existing.revision)
-          .executeTakeFirst();
         // Another writer got in between the read and this write: refuse rather than overwrite.
-        if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "write");
+        if (!(await storeFrame(trx, row, existing))) throw new Overtaken(existing.sha256, "write");
         const rewritten = slug !== existing.slug ? await rewriteReferences(trx, siteId, existing, slug, at, userId) : null;
         const renamed = rewritten?.report ?? null;
         // Named before the trial, which reads the frame graph through this transaction.

@@ -5,7 +5,6 @@
 // answers (analysis with line and column, frame_ref_missing, the site's unknown sources, strings,
 // blocks and slots: frames/site-warnings.ts), each naming its `frame`; they are computed once every
 // previewed frame is written, so frames previewed together see each other.
-import { createHash } from "node:crypto";
 import { gmt } from "../clock.ts";
 import { fail, ServiceError } from "../errors.ts";
 import { frameGraphChanged, siteIndex } from "../frames/graph.ts";
@@ -13,7 +12,7 @@ import { markupFrom, slugFrom } from "../frames/input.ts";
 import { frameByRef, newFrameId } from "../frames/queries.ts";
 import { reportFor, type FrameReport } from "../frames/report.ts";
 import { siteWarnings } from "../frames/site-warnings.ts";
-import { splitSlug } from "../frames/slug.ts";
+import { draftRow, storeFrame } from "../frames/write-service.ts";
 import type { Db } from "../store/database.ts";
 import { warning, type Warning } from "../warnings.ts";
 
@@ -50,10 +49,6 @@ function markupOf(ref: string, raw: string): string {
   }
 }
 
-function sha256(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
-
 /** The warnings a frame write answers for this markup, each naming the frame. */
 async function warningsOf(trx: Db, siteId: number, frame: Written, report: FrameReport, index: Awaited<ReturnType<typeof siteIndex>>): Promise<Warning[]> {
   const named = (w: Warning): Warning => ({ ...w, frame: frame.slug });
@@ -79,9 +74,8 @@ export async function writePreviewFrames(trx: Db, db: Db, siteId: number, userId
     const slug = existing?.slug ?? slugFrom(ref);
     const id = existing?.id ?? newFrameId();
     const report = reportFor(html, id, slug, await siteIndex(trx, siteId));
-    const columns = { html, bytes: Buffer.byteLength(html, "utf8"), sha256: sha256(html), analysis_json: JSON.stringify(report.stored), updated_at_gmt: at, updated_by: userId };
-    if (existing) await trx.updateTable("frames").set(columns).where("site_id", "=", siteId).where("id", "=", id).execute();
-    else await trx.insertInto("frames").values({ id, site_id: siteId, slug, ...splitSlug(slug), ...columns, revision: 1, created_at_gmt: at }).execute();
+    // Stored as the frame's own write stores it (frames/write-service.ts), in the preview's transaction.
+    await storeFrame(trx, { ...draftRow(id, slug, html, report, at, userId, existing), site_id: siteId }, existing);
     written.push({ id, slug, html });
     // Named before the next read of the graph, which goes through this transaction.
     frameGraphChanged(db, siteId, [id]);

@@ -12,16 +12,26 @@
 import { fail } from "../errors.ts";
 import { frameGraphChanged } from "../frames/graph.ts";
 import { OverBudget } from "../markup/index.ts";
-import type { PreparedPage } from "../write/change.ts";
+import type { Written } from "../write/change.ts";
+import type { PageRow } from "../store/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
-import { dryRunnable } from "../store/dry-run.ts";
+import { rolledBack, type Write } from "../write/pipeline.ts";
+import { styleObjectId } from "../styles/revision.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
 import { frameInputs, writePreviewFrames } from "./frames.ts";
 import { overridePage, pageFieldsInput, pageTarget } from "./page.ts";
 import { inlineNewStyles, parsePreviewStyles, servedBundles, styleInputs, writePreviewStyles } from "./styles.ts";
 
 const BODY_KEYS = ["page", "lang", "frames", "styles", "page_fields"];
+
+/** What a preview's writes applied: the page as shown, its language, the stylesheets' new bundles, the warnings. */
+interface Applied {
+  page: PageRow;
+  lang: string | null;
+  made: Map<string, string>;
+  warnings: Warning[];
+}
 
 export interface PreviewAnswer {
   html: string;
@@ -60,15 +70,28 @@ export async function previewPage(ctx: ServiceContext, siteId: number, userId: n
   const now = ctx.clock();
   let frameIds: string[] | undefined;
   try {
-    const read = await dryRunnable<{ prepared: PreparedPage; made: Map<string, string>; warnings: Warning[] }>(true, (work) => ctx.db.transaction().execute(work), async (trx) => {
-      const target = await pageTarget(trx, siteId, body.page, body.lang);
-      const written = await writePreviewFrames(trx, ctx.db, siteId, userId, now, frames);
-      frameIds = written.ids;
-      const made = await writePreviewStyles(trx, siteId, theme, now, styles);
-      const page = await overridePage(trx, siteId, target.page, fields, warnings);
-      const prepared = await renderFaults(() => prepare.call(ctx.publisher, siteId, page, target.lang, trx));
-      if (prepared === null) throw fail("page_without_frame", { page: page.id });
-      return { prepared, made, warnings: [...warnings, ...written.warnings] };
+    // A mode of the write path (write/pipeline.ts `rolledBack`): the writes applied, the render
+    // read through their transaction, everything rolled back.
+    const write: Write<Applied> = {
+      siteId,
+      apply: async (trx) => {
+        const target = await pageTarget(trx, siteId, body.page, body.lang);
+        const written = await writePreviewFrames(trx, ctx.db, siteId, userId, now, frames);
+        frameIds = written.ids;
+        const made = await writePreviewStyles(trx, siteId, theme, now, styles);
+        const page = await overridePage(trx, siteId, target.page, fields, warnings);
+        const wrote = [
+          ...written.ids.map((id): Written => ({ kind: "frame", id, action: "updated" })),
+          ...[...made.keys()].map((name): Written => ({ kind: "style", id: styleObjectId(theme, name), action: "updated" })),
+          { kind: "page", id: String(page.id), action: "updated" } satisfies Written,
+        ];
+        return { value: { page, lang: target.lang, made, warnings: [...warnings, ...written.warnings] }, wrote };
+      },
+    };
+    const read = await rolledBack(ctx, write, async (trx, { value }) => {
+      const prepared = await renderFaults(() => prepare.call(ctx.publisher, siteId, value.page, value.lang, trx));
+      if (prepared === null) throw fail("page_without_frame", { page: value.page.id });
+      return { prepared, made: value.made, warnings: value.warnings };
     });
     const html = await renderFaults(() => render.call(ctx.publisher, read.prepared));
     return { html: inlineNewStyles(served, read.made, html), warnings: read.warnings };
