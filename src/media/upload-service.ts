@@ -1,16 +1,17 @@
 // POST /media (a new file) and PUT /media/{ref} (new bytes for a file: same id and slug, new url).
 // The bytes are checked and streamed into the blob store first (intake.ts); the row is then
-// written in one transaction that takes the site's quota row, keeps the blob from a concurrent
-// release (blob-claims.ts), counts the bytes against media_bytes and tries what the change would
-// rebake within the render budgets. A refusal at any step leaves no row, and the blob goes again
-// unless another row names it.
+// written through the write pipeline (write/pipeline.ts), in one transaction that takes the site's
+// quota row, keeps the blob from a concurrent release (blob-claims.ts), counts the bytes against
+// media_bytes and tries what the change would rebake within the render budgets. A refusal at any
+// step leaves no row, and the blob goes again unless another row names it.
 import { gmt } from "../clock.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { Change, Rebaked } from "../write/change.ts";
-import { oweChanges, transactionWithTrial, type ServiceContext } from "../write/context.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite, type Applied } from "../write/pipeline.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import type { UsageDelta } from "../quotas/usage.ts";
 import { firstFreeSlug } from "../pages/slug.ts";
 import { claimBlob, releaseBlob } from "./blob-claims.ts";
 import { releaseVariants } from "./variant-charges.ts";
@@ -67,34 +68,46 @@ async function recordStored<T>(ctx: ServiceContext, files: MediaFiles, stored: S
   }
 }
 
+/** What a write of a file's row answers through the pipeline: the row, and the row it replaced. */
+export interface MediaRowWrite {
+  row: MediaRow;
+  old?: MediaRow;
+}
+
+/** A file's row written, as the pipeline takes it: the file written, its change, the room it takes. */
+export function writtenRow(done: MediaRowWrite, action: "created" | "updated" | "renamed", room: UsageDelta | undefined, formerSlugs: readonly string[] = []): Applied<MediaRowWrite> {
+  return { value: done, wrote: [{ kind: "media", id: String(done.row.id), action }], changes: [mediaChange(done.row, formerSlugs)], room };
+}
+
 /** POST /media: stores a file and its row; answers it with what the publish step rebaked. */
 export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, userId: number, body: UploadBody): Promise<MediaWriteAnswer> {
   // The name is checked before a byte is read: a raw upload without one is refused at once.
   const filename = filenameFrom(body.source.filename);
   const stored = await storeUpload(files, body.source);
-  const { row, trial, owed } = await recordStored(ctx, files, stored, async () => {
+  const done = await recordStored(ctx, files, stored, async () => {
     const texts = await textsOf(ctx, site.id, body);
     const now = gmt(ctx.clock());
-    return transactionWithTrial(ctx)(async (trx) => {
-      // The site's quota row first: every media write of a site then runs one at a time, so two
-      // uploads of one name never take the same slug.
-      await holdRoom(trx, site.id);
-      await claimBlob(trx, files.blobs, stored);
-      await requireRoom(trx, site.id, { media_bytes: stored.bytes });
-      const base = slugFromFilename(filename);
-      const slug = firstFreeSlug(base, await slugsLike(trx, site.id, base));
-      const row = await trx
-        .insertInto("media")
-        .values({ site_id: site.id, slug, created_at_gmt: now, ...uploadColumns(filename, stored, texts, now, userId) })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    return runWrite(ctx, {
+      siteId: site.id,
       // Frames that named this slug while it was missing print it now: within the budgets, or not at all.
-      const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row)]);
-      return { row, trial, owed: await oweChanges(ctx, trx, site.id, [mediaChange(row)]) };
+      trial: true,
+      // The pipeline takes the site's quota row first: every media write of a site then runs one
+      // at a time, so two uploads of one name never take the same slug.
+      apply: async (trx) => {
+        await claimBlob(trx, files.blobs, stored);
+        const base = slugFromFilename(filename);
+        const slug = firstFreeSlug(base, await slugsLike(trx, site.id, base));
+        const row = await trx
+          .insertInto("media")
+          .values({ site_id: site.id, slug, created_at_gmt: now, ...uploadColumns(filename, stored, texts, now, userId) })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return writtenRow({ row }, "created", { media_bytes: stored.bytes });
+      },
     });
   });
-  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { trial, owed });
-  return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings: ignoredWarnings(body) };
+  const { row } = done.value;
+  return { media: await recordOfRow(ctx.db, site.id, row), rebaked: done.rebaked, warnings: ignoredWarnings(body) };
 }
 
 /** PUT /media/{ref}: new bytes (and name, alt, title when given) for a file; its id and slug stay. */
@@ -102,28 +115,29 @@ export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site:
   const before = await requireMedia(ctx.db, site.id, ref);
   const filename = body.source.filename === null ? before.filename : filenameFrom(body.source.filename);
   const stored = await storeUpload(files, body.source);
-  const { row, old, trial, owed } = await recordStored(ctx, files, stored, async () => {
+  const done = await recordStored(ctx, files, stored, async () => {
     const texts = await textsOf(ctx, site.id, body, before);
     const now = gmt(ctx.clock());
-    return transactionWithTrial(ctx)(async (trx) => {
-      await holdRoom(trx, site.id);
-      // Read again under the site's row: a delete may have come first.
-      const old = await requireMedia(trx, site.id, String(before.id));
-      await claimBlob(trx, files.blobs, stored);
-      // Other bytes: the old bytes' variants are not this file's any more.
-      if (old.sha256 !== stored.sha256) await releaseVariants(trx, site.id, old.id);
-      await requireRoom(trx, site.id, { media_bytes: stored.bytes - Number(old.bytes) });
-      const row = await trx
-        .updateTable("media")
-        .set(uploadColumns(filename, stored, texts, now, userId))
-        .where("id", "=", old.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row)]);
-      return { row, old, trial, owed: await oweChanges(ctx, trx, site.id, [mediaChange(row)]) };
+    return runWrite(ctx, {
+      siteId: site.id,
+      trial: true,
+      apply: async (trx) => {
+        // Read again under the site's row (the pipeline took it first): a delete may have come first.
+        const old = await requireMedia(trx, site.id, String(before.id));
+        await claimBlob(trx, files.blobs, stored);
+        // Other bytes: the old bytes' variants are not this file's any more.
+        if (old.sha256 !== stored.sha256) await releaseVariants(trx, site.id, old.id);
+        const row = await trx
+          .updateTable("media")
+          .set(uploadColumns(filename, stored, texts, now, userId))
+          .where("id", "=", old.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return writtenRow({ row, old }, "updated", { media_bytes: stored.bytes - Number(old.bytes) });
+      },
     });
   });
-  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { trial, owed });
-  if (old.sha256 !== row.sha256) await releaseBlob(ctx.db, files.blobs, old.sha256);
-  return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings: ignoredWarnings(body) };
+  const { row, old } = done.value;
+  if (old!.sha256 !== row.sha256) await releaseBlob(ctx.db, files.blobs, old!.sha256);
+  return { media: await recordOfRow(ctx.db, site.id, row), rebaked: done.rebaked, warnings: ignoredWarnings(body) };
 }

@@ -4,20 +4,19 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
-import { oweChanges, transactionWithTrial, type ServiceContext } from "../write/context.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageState } from "../site/languages.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { nothingRebaked } from "../write/change.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { releaseBlob } from "./blob-claims.ts";
 import { releaseVariants } from "./variant-charges.ts";
 import type { MediaFiles } from "./intake.ts";
 import { mediaSlugFrom } from "./names.ts";
-import { findMedia, requireMedia, type MediaRow } from "./queries.ts";
+import { findMedia, requireMedia } from "./queries.ts";
 import { recordOf, recordOfRow } from "./record.ts";
 import { applyTexts, parseTexts, searchTextOf, textChangesFrom } from "./texts.ts";
-import { mediaChange, type MediaWriteAnswer } from "./upload-service.ts";
+import { mediaChange, writtenRow, type MediaWriteAnswer } from "./upload-service.ts";
 import { usedByOf } from "./used-by.ts";
 
 const PATCH_FIELDS = ["alt", "title", "slug"] as const;
@@ -37,29 +36,31 @@ export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: num
   const titleChange = body.title === undefined ? undefined : textChangesFrom(body.title, "title", state);
   const newSlug = body.slug === undefined ? undefined : mediaSlugFrom(body.slug);
   const now = gmt(ctx.clock());
-  const { row, old, trial, owed } = await transactionWithTrial(ctx)(async (trx) => {
-    // Media writes of a site run one at a time (upload-service.ts): a slug checked free stays free.
-    await holdRoom(trx, site.id);
-    const old = await requireMedia(trx, site.id, String(before.id));
-    const slug = newSlug ?? old.slug;
-    if (slug !== old.slug) {
-      const holder = await findMedia(trx, site.id, slug);
-      if (holder) throw fail("slug_taken", { field: "slug", slug, id: holder.id }, `Another media file of this site has the slug "${slug}".`);
-    }
-    const alt = applyTexts(parseTexts(old.alt_json), altChange);
-    const title = applyTexts(parseTexts(old.title_json), titleChange);
-    const row = await trx
-      .updateTable("media")
-      .set({ slug, alt_json: JSON.stringify(alt), title_json: JSON.stringify(title), search_text: searchTextOf(old.filename, alt, title), updated_at_gmt: now, updated_by: userId })
-      .where("id", "=", old.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+  const done = await runWrite(ctx, {
+    siteId: site.id,
     // A longer alt or a slug that frames were waiting for prints more: within the budgets, or not at all.
-    const trial = await ctx.publisher.check(trx, site.id, [mediaChange(row, [old.slug])]);
-    return { row, old, trial, owed: await oweChanges(ctx, trx, site.id, [mediaChange(row, [old.slug])]) };
+    trial: true,
+    // Media writes of a site run one at a time (the pipeline takes the site's quota row first): a
+    // slug checked free stays free.
+    apply: async (trx) => {
+      const old = await requireMedia(trx, site.id, String(before.id));
+      const slug = newSlug ?? old.slug;
+      if (slug !== old.slug) {
+        const holder = await findMedia(trx, site.id, slug);
+        if (holder) throw fail("slug_taken", { field: "slug", slug, id: holder.id }, `Another media file of this site has the slug "${slug}".`);
+      }
+      const alt = applyTexts(parseTexts(old.alt_json), altChange);
+      const title = applyTexts(parseTexts(old.title_json), titleChange);
+      const row = await trx
+        .updateTable("media")
+        .set({ slug, alt_json: JSON.stringify(alt), title_json: JSON.stringify(title), search_text: searchTextOf(old.filename, alt, title), updated_at_gmt: now, updated_by: userId })
+        .where("id", "=", old.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return writtenRow({ row, old }, slug === old.slug ? "updated" : "renamed", undefined, [old.slug]);
+    },
   });
-  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row, [old.slug])], { trial, owed });
-  return { media: await recordOfRow(ctx.db, site.id, row), rebaked, warnings };
+  return { media: await recordOfRow(ctx.db, site.id, done.value.row), rebaked: done.rebaked, warnings };
 }
 
 /** A yes-or-no query parameter (`?force`, `?keep_metadata`): 1/true or 0/false (absent: false); anything else is 400 invalid_parameter. */
@@ -87,19 +88,19 @@ export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: 
     throw fail("media_in_use", { ref, used_by: usedBy }, `Frames show this file (${usedBy.frames.map((f) => f.slug).join(", ")}); pass ?force=1 to delete it anyway.`);
   }
   const dryRun = options.dryRun === true;
-  let owed: number | undefined;
-  const row = await dryRunnable<MediaRow>(dryRun, transactionWithTrial(ctx), async (trx) => {
-    await holdRoom(trx, site.id);
-    // Its variants' charges first: the row's delete takes them with it.
-    await releaseVariants(trx, site.id, found.id);
-    const gone = await trx.deleteFrom("media").where("site_id", "=", site.id).where("id", "=", found.id).returningAll().executeTakeFirst();
-    if (!gone) throw fail("media_not_found", { ref }, `No media file "${ref}" on this site.`);
-    await requireRoom(trx, site.id, { media_bytes: -Number(gone.bytes) });
-    owed = await oweChanges(ctx, trx, site.id, [mediaChange(gone)]);
-    return gone;
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      // Its variants' charges first: the row's delete takes them with it.
+      await releaseVariants(trx, site.id, found.id);
+      const gone = await trx.deleteFrom("media").where("site_id", "=", site.id).where("id", "=", found.id).returningAll().executeTakeFirst();
+      if (!gone) throw fail("media_not_found", { ref }, `No media file "${ref}" on this site.`);
+      return { value: gone, wrote: [{ kind: "media", id: String(gone.id), action: "deleted" }], changes: [mediaChange(gone)], room: { media_bytes: -Number(gone.bytes) } };
+    },
   });
+  const row = done.value;
   if (dryRun) return { media: recordOf(row, usedBy), rebaked: nothingRebaked(), dry_run: true, applied: false };
-  const rebaked = await ctx.publisher.changed(site.id, [mediaChange(row)], { owed });
   await releaseBlob(ctx.db, files.blobs, row.sha256);
-  return { media: recordOf(row, usedBy), rebaked };
+  return { media: recordOf(row, usedBy), rebaked: done.rebaked };
 }

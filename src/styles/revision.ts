@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { recordRevision, type Snapshot } from "../revisions/revisions.ts";
 import { toTrash } from "../revisions/trash.ts";
 import type { Db } from "../store/database.ts";
+import { revisedBy } from "../write/pipeline.ts";
 
 export function styleObjectId(theme: string, name: string): string {
   return `${theme}:${name}`;
@@ -27,6 +28,16 @@ export async function reviseStyle(trx: Db, siteId: number, theme: string, name: 
   const row = await trx.selectFrom("styles").select("css").where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", name).executeTakeFirst();
   if (row) await recordRevision(trx, siteId, "styles", styleObjectId(theme, name), styleSnapshot(theme, name, row.css), now);
 }
+
+/** The write pipeline's reviser of stylesheets: each object id written (`theme:name`) gets its revision. */
+async function reviseStyles(trx: Db, siteId: number, ids: readonly string[], now: string): Promise<void> {
+  for (const id of new Set(ids)) {
+    const { theme, name } = styleOfObjectId(id);
+    await reviseStyle(trx, siteId, theme, name, now);
+  }
+}
+
+revisedBy("style", reviseStyles);
 
 /**
  * Before the stylesheet is deleted (inside the deleting transaction): its CSS kept as its last

@@ -3,22 +3,22 @@
 // of it and of every stylesheet importing it (their addresses change with it), and announces one
 // style change naming them all: the engine rebakes exactly the frames linking one of them.
 // `?dry_run=1` runs the same write in its transaction, answers what would be served and which
-// frames would be rebaked, and rolls it all back. Each write records the stylesheet's revision in
-// its transaction; a delete puts it in the trash (issue 22, styles/revision.ts).
+// frames would be rebaked, and rolls it all back. Each write runs through the write pipeline
+// (write/pipeline.ts), which records the stylesheet's revision (styles/revision.ts); a delete
+// keeps its last revision and puts it in the trash itself.
 import { createHash } from "node:crypto";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { forceFrom } from "../media/write-service.ts";
 import { mediaPublishSource } from "../media/publish-source.ts";
 import { themeFrom } from "../menus/locations.ts";
-import type { Change, Rebaked, Trial } from "../write/change.ts";
-import { oweChanges, transactionWithTrial, type ServiceContext } from "../write/context.ts";
+import type { Change, Rebaked } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { utf8Bytes } from "../quotas/bytes.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
 import { copyCss, dropExpiredCopies, refreshCopies, retireCopies, type CurrentCopy } from "./copies.ts";
 import { CssBudget, invalidCss, parseStylesheet, type ParsedStylesheet } from "./css.ts";
@@ -29,7 +29,7 @@ import { cssFrom, styleNameFrom, styleNotFound } from "./names.ts";
 import { importMapOf, themeSheets, type SheetHead } from "./queries.ts";
 import { styleRecord, type StyleRecord } from "./record.ts";
 import { leaveTrash } from "../revisions/trash.ts";
-import { reviseStyle, styleObjectId, trashStyle } from "./revision.ts";
+import { styleObjectId, trashStyle } from "./revision.ts";
 
 type StyleChange = Extract<Change, { kind: "style" }>;
 
@@ -71,15 +71,11 @@ export async function checkMedia(db: Db, siteId: number, parsed: ParsedStyleshee
 /** What a PUT's transaction found and did. */
 interface PutDone {
   copy: CurrentCopy | undefined;
-  change: StyleChange;
   created: boolean;
-  trial: Trial | undefined;
   /** A dry run's: the frames that would be rebaked. */
   planned: PlannedRebake | undefined;
   /** A dry run's `css`: the bundle that would be served. */
   served: string;
-  /** The outbox row the write owes its publish by. */
-  owed?: number;
 }
 
 export interface StyleWriteAnswer {
@@ -118,43 +114,45 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
     created_at_gmt: gmt(now),
     updated_at_gmt: gmt(now),
   };
-  const done = await dryRunnable<PutDone>(dryRun, transactionWithTrial(ctx), async (trx) => {
-    await holdRoom(trx, site.id);
-    const sheets = await themeSheets(trx, site.id, theme);
-    checkImports(name, theme, parsed, sheets);
-    await checkMedia(trx, site.id, parsed);
-    const existing = sheets.get(name);
-    const id = styleObjectId(theme, name);
-    if (existing && options.onlyNew) throw fail("slug_taken", { id, name, theme }, `Stylesheet "${name}" of theme "${theme}" was made again meanwhile; delete it, then restore.`);
-    await requireRoom(trx, site.id, { stored_bytes: head.bytes - (existing?.bytes ?? 0) });
-    const columns = { css, bytes: head.bytes, sha256: head.sha256, imports_json: JSON.stringify(head.imports), media_json: JSON.stringify(head.media), updated_at_gmt: head.updated_at_gmt };
-    if (existing) {
-      head.created_at_gmt = existing.created_at_gmt;
-      await trx.updateTable("styles").set(columns).where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).execute();
-    } else {
-      await trx.insertInto("styles").values({ site_id: site.id, theme, name, created_at_gmt: head.created_at_gmt, ...columns }).execute();
-      await leaveTrash(trx, site.id, "styles", id);
-    }
-    await reviseStyle(trx, site.id, theme, name, head.updated_at_gmt);
-    sheets.set(name, head);
-    // Its importers' bundles hold it: they are made again, and the frames linking them rebaked.
-    const change: StyleChange = { kind: "style", theme, names: [name, ...importersOf([name], importMapOf(sheets))] };
-    // Expired copies go first: the bytes they free make room for the bundles this write stores.
-    await dropExpiredCopies(trx, now, site.id);
-    const { current, made } = await refreshCopies(trx, now, site.id, theme, change.names, { refuse: true, budget });
-    const copy = current.get(name);
-    if (dryRun) {
-      const served = made.get(name)?.css ?? (copy && (await copyCss(trx, site.id, theme, name, copy.hash))) ?? "";
-      return { copy, change, created: !existing, trial: undefined, planned: await plannedStyleRebake(trx, site.id, change), served };
-    }
-    // What links it, within the render budgets with the new bundle addresses, or nothing is stored.
-    const trial = await ctx.publisher.check(trx, site.id, [change]);
-    return { copy, change, created: !existing, trial, planned: undefined, served: css, owed: await oweChanges(ctx, trx, site.id, [change]) };
+  const id = styleObjectId(theme, name);
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    // What links it, within the render budgets with the new bundle addresses, or nothing is
+    // stored. A dry run answers its plan instead, and tries nothing.
+    trial: !dryRun,
+    apply: async (trx) => {
+      const sheets = await themeSheets(trx, site.id, theme);
+      checkImports(name, theme, parsed, sheets);
+      await checkMedia(trx, site.id, parsed);
+      const existing = sheets.get(name);
+      if (existing && options.onlyNew) throw fail("slug_taken", { id, name, theme }, `Stylesheet "${name}" of theme "${theme}" was made again meanwhile; delete it, then restore.`);
+      const columns = { css, bytes: head.bytes, sha256: head.sha256, imports_json: JSON.stringify(head.imports), media_json: JSON.stringify(head.media), updated_at_gmt: head.updated_at_gmt };
+      if (existing) {
+        head.created_at_gmt = existing.created_at_gmt;
+        await trx.updateTable("styles").set(columns).where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).execute();
+      } else {
+        await trx.insertInto("styles").values({ site_id: site.id, theme, name, created_at_gmt: head.created_at_gmt, ...columns }).execute();
+        await leaveTrash(trx, site.id, "styles", id);
+      }
+      sheets.set(name, head);
+      // Its importers' bundles hold it: they are made again, and the frames linking them rebaked.
+      const change: StyleChange = { kind: "style", theme, names: [name, ...importersOf([name], importMapOf(sheets))] };
+      // Expired copies go first: the bytes they free make room for the bundles this write stores.
+      await dropExpiredCopies(trx, now, site.id);
+      const { current, made } = await refreshCopies(trx, now, site.id, theme, change.names, { refuse: true, budget });
+      const copy = current.get(name);
+      const value: PutDone = { copy, created: !existing, planned: undefined, served: css };
+      if (dryRun) {
+        value.served = made.get(name)?.css ?? (copy && (await copyCss(trx, site.id, theme, name, copy.hash))) ?? "";
+        value.planned = await plannedStyleRebake(trx, site.id, change);
+      }
+      const action = options.onlyNew ? "restored" : existing ? "updated" : "created";
+      return { value, wrote: [{ kind: "style", id, action }], changes: [change], room: { stored_bytes: head.bytes - (existing?.bytes ?? 0) } };
+    },
   });
-  const record = styleRecord(theme, head, done.copy);
-  if (dryRun) return { style: { ...record, css: done.served }, created: done.created, rebaked: done.planned!, dryRun, warnings };
-  const rebaked = await ctx.publisher.changed(site.id, [done.change], { trial: done.trial, owed: done.owed });
-  return { style: { ...record, css }, created: done.created, rebaked, dryRun, warnings };
+  const record = styleRecord(theme, head, done.value.copy);  if (dryRun) return { style: { ...record, css: done.value.served }, created: done.value.created, rebaked: done.value.planned!, dryRun, warnings };
+  return { style: { ...record, css }, created: done.value.created, rebaked: done.rebaked, dryRun, warnings };
 }
 
 export interface StyleDeleteAnswer {
@@ -187,21 +185,22 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
   }
   const now = ctx.clock();
   const change: StyleChange = { kind: "style", theme, names: [name, ...importers] };
-  let owed: number | undefined;
-  const planned = await dryRunnable<PlannedRebake | undefined>(dryRun, transactionWithTrial(ctx), async (trx) => {
-    await holdRoom(trx, site.id);
-    // Its CSS kept as its last revision, then the trash entry: a restore brings it back.
-    await trashStyle(trx, site.id, theme, name, gmt(now));
-    const gone = await trx.deleteFrom("styles").where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).returning("bytes").executeTakeFirst();
-    if (!gone) throw styleNotFound(name, theme);
-    await requireRoom(trx, site.id, { stored_bytes: -Number(gone.bytes) });
-    await retireCopies(trx, now, site.id, theme, name);
-    // Bundled without it (an import of a stylesheet that is gone prints nothing).
-    await refreshCopies(trx, now, site.id, theme, importers, { refuse: false });
-    await dropExpiredCopies(trx, now, site.id);
-    owed = await oweChanges(ctx, trx, site.id, [change]);
-    return dryRun ? await plannedStyleRebake(trx, site.id, change) : undefined;
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      // Its CSS kept as its last revision, then the trash entry: a restore brings it back.
+      await trashStyle(trx, site.id, theme, name, gmt(now));
+      const gone = await trx.deleteFrom("styles").where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).returning("bytes").executeTakeFirst();
+      if (!gone) throw styleNotFound(name, theme);
+      await retireCopies(trx, now, site.id, theme, name);
+      // Bundled without it (an import of a stylesheet that is gone prints nothing).
+      await refreshCopies(trx, now, site.id, theme, importers, { refuse: false });
+      await dropExpiredCopies(trx, now, site.id);
+      const planned = dryRun ? await plannedStyleRebake(trx, site.id, change) : undefined;
+      return { value: planned, wrote: [{ kind: "style", id: styleObjectId(theme, name), action: "deleted" }], changes: [change], room: { stored_bytes: -Number(gone.bytes) } };
+    },
   });
-  const rebaked = planned ?? (await ctx.publisher.changed(site.id, [change], { owed }));
+  const rebaked = done.value ?? done.rebaked;
   return { deleted: { name, theme, bytes: sheet.bytes, sha256: sheet.sha256 }, rebaked };
 }
