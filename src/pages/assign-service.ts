@@ -1,19 +1,17 @@
 // POST /frames/{ref}/assign: puts the frame on a page or takes it off, then republishes the
 // page. A republish that fails does not undo the assignment (spec, rule 2). It lives with pages
 // because it writes the page's frame (the pages feature owns the pages table). Both ways are one
-// transaction that records the page's revision (issue 22). `dry_run` (body or ?dry_run=1) answers
-// what the assignment would do and changes nothing.
-import { gmt } from "../clock.ts";
+// write through the write pipeline, which records the page's revision (revision.ts). `dry_run`
+// (body or ?dry_run=1) answers what the assignment would do and changes nothing.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
-import { revisePages } from "./revision.ts";
-import type { Trial } from "../write/change.ts";
-import { oweChanges, transactionWithTrial, type ServiceContext } from "../write/context.ts";
-import { dryRunnable } from "../store/dry-run.ts";
-import type { Db } from "../store/database.ts";
+import { nothingRebaked, type Written } from "../write/change.ts";
+import type { Publisher, ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
+import "./revision.ts";
 import { siteIndex } from "../frames/graph.ts";
 import { flagsOf } from "../frames/input.ts";
 import { pagesOnFrames } from "../frames/pages.ts";
@@ -47,6 +45,28 @@ function staticFate(before: PageRecord, after: PageRecord) {
   };
 }
 
+/**
+ * The publisher, but a republish that throws is kept in `failure` instead (spec, rule 2: a
+ * republish that fails does not undo the assignment, which has committed by then).
+ */
+function republishKept(publisher: Publisher, failure: { failed?: { error: unknown } }): Publisher {
+  const kept: Publisher = {
+    check: (trx, siteId, changes, options) => publisher.check(trx, siteId, changes, options),
+    changed: async (siteId, changes, options) => {
+      try {
+        return await publisher.changed(siteId, changes, options);
+      } catch (error) {
+        failure.failed = { error };
+        return nothingRebaked();
+      }
+    },
+  };
+  // What runWrite asks besides: the outbox row, and the transaction a trial may render outside of.
+  if (publisher.owe) kept.owe = (trx, siteId, changes, options, wrote) => publisher.owe!(trx, siteId, changes, options, wrote);
+  if (publisher.write) kept.write = (db, work) => publisher.write!(db, work);
+  return kept;
+}
+
 export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>) {
   const frame = await frameByRef(ctx.db, site.id, ref);
   if (!frame) throw fail("frame_not_found", { ref });
@@ -57,50 +77,41 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   const warnings: Warning[] = [];
 
   const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  const takeOff = clear && page.frame_id === frame.id;
+  const putOn = !clear && page.frame_id !== frame.id;
+  if (clear && !takeOff) warnings.push(warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, { page: page.id, frame: frame.slug }));
+  const failure: { failed?: { error: unknown } } = {};
   // A dry run writes in the transaction and rolls it back: the same checks and refusals
-  // (render_too_large included), nothing assigned, nothing republished.
-  const transaction = (work: (trx: Db) => Promise<void>) => dryRunnable(flags.dryRun, transactionWithTrial(ctx), work);
-  let cleared = false;
-  let trial: Trial | undefined;
-  let owed: number | undefined;
-  if (clear) {
-    if (page.frame_id === frame.id) {
-      // The page's static copy goes in the publish step (the page left the public site).
-      await transaction(async (trx) => {
-        await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
-        await revisePages(trx, site.id, [page.id], gmt(ctx.clock()));
-        owed = await oweChanges(ctx, trx, site.id, [{ kind: "page", pageId: page.id, gone: true }], { bake: flags.bake });
-      });
-      cleared = true;
-    } else {
-      warnings.push(warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, { page: page.id, frame: frame.slug }));
-    }
-  } else if (page.frame_id !== frame.id) {
-    await transaction(async (trx) => {
-      await trx.updateTable("pages").set({ frame_id: frame.id }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
-      await revisePages(trx, site.id, [page.id], gmt(ctx.clock()));
-      // The page's render on its new frame within the render budgets, or it stays where it was
-      // (422 render_too_large): a refusal is not a failed republish, nothing is assigned.
-      trial = await ctx.publisher.check(trx, site.id, [{ kind: "page", pageId: page.id }], { bake: flags.bake });
-      owed = await oweChanges(ctx, trx, site.id, [{ kind: "page", pageId: page.id, gone: false }], { bake: flags.bake });
-    });
-  }
+  // (render_too_large included), nothing assigned, nothing republished. With nothing to assign,
+  // the page is republished as it stands.
+  const done = await runWrite({ ...ctx, publisher: flags.bake ? republishKept(ctx.publisher, failure) : ctx.publisher }, {
+    siteId: site.id,
+    dryRun: flags.dryRun,
+    // The page's render on its new frame within the render budgets, or it stays where it was
+    // (422 render_too_large): a refusal is not a failed republish, nothing is assigned.
+    trial: putOn,
+    publish: { bake: flags.bake },
+    apply: async (trx) => {
+      if (takeOff || putOn) await trx.updateTable("pages").set({ frame_id: putOn ? frame.id : null }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
+      const wrote: Written[] = takeOff || putOn ? [{ kind: "page", id: String(page.id), action: "updated" }] : [];
+      // Taken off, the page left the public site: its static copy goes in the publish step.
+      return { value: null, wrote, changes: [{ kind: "page", pageId: page.id, gone: takeOff }] };
+    },
+  });
+  const cleared = takeOff;
 
   let republish: Record<string, unknown>;
   if (flags.dryRun) {
     republish = { status: "skipped", message: "dry_run: nothing was assigned or republished." };
   } else if (!flags.bake) {
     // Nothing is rendered; the page's old static copy and cached render go, so it renders on request.
-    const unbaked = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { bake: false, owed });
-    republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: unbaked.cache };
+    republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: done.rebaked.cache };
+  } else if (failure.failed) {
+    // The assignment is saved either way; the caller learns the republish failed.
+    const { error } = failure.failed;
+    republish = { status: "failed", message: error instanceof Error ? error.message : String(error) };
   } else {
-    try {
-      const report = await ctx.publisher.changed(site.id, [{ kind: "page", pageId: page.id, gone: cleared }], { trial, owed });
-      republish = { status: report.status, rebaked: report };
-    } catch (error) {
-      // The assignment is saved either way; the caller learns the republish failed.
-      republish = { status: "failed", message: error instanceof Error ? error.message : String(error) };
-    }
+    republish = { status: done.rebaked.status, rebaked: done.rebaked };
   }
 
   const reread = await ctx.db.selectFrom("pages").selectAll().where("id", "=", page.id).executeTakeFirstOrThrow();

@@ -7,15 +7,12 @@
 import { gmt } from "../clock.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Rebaked } from "../write/change.ts";
-import { oweChanges, type ServiceContext } from "../write/context.ts";
+import type { Rebaked, Written } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { nothingRebaked } from "../write/change.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import { siteAddressing } from "../site/addresses.ts";
-import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { pageBytes } from "../quotas/bytes.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
@@ -28,8 +25,9 @@ import { WriteRegion } from "./region.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { revisePages } from "./revision.ts";
-import { announce, writeAndAnnounce, writeTransaction, type WriteOptions } from "./service.ts";
+import { writeAndAnnounce, type WriteOptions } from "./service.ts";
 import { firstFreeSlug } from "./slug.ts";
+import { runPageWrite } from "./write-race.ts";
 
 export interface DeleteAnswer {
   page: PageRecord;
@@ -71,52 +69,58 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
     const answer = await writeAndAnnounce(ctx, site, warnings, async (trx, _now, region) => {
       await region.enter(page);
       const row = await trx.updateTable("pages").set({ status: "trash", updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", page.id).returningAll().executeTakeFirstOrThrow();
-      return { written: { row, created: false }, stubs: [] };
+      return { written: { row, created: false } };
     }, options);
     if (options.dryRun) return { page: before, deleted: false, trashed: false, removed: [], menu_items_orphaned: orphaned, ...dry, rebaked: answer.rebaked, warnings: answer.warnings };
     return { page: answer.page, deleted: false, trashed: true, removed: [], menu_items_orphaned: orphaned, rebaked: answer.rebaked, warnings: answer.warnings.filter((w) => w.code !== "parent_unpublished") };
   }
 
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
-  const done = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx, work), async (trx: Db) => {
-    await holdRoom(trx, site.id);
-    // The region the delete changes (the page, its descendants, their partners, with ancestors),
-    // read before and after: not every page of the site (pages/region.ts).
-    const region = new WriteRegion(trx, site.id);
-    await region.enter(page);
-    const orphaned = await menuItemsPointingAt(trx, site.id, page);
-    // Its state kept (a page older than revisions gets its first here) before the row goes.
-    await revisePages(trx, site.id, [page.id], now);
-    const parentPath = parentPathOf(page);
-    const children = await findPages(trx, site.id, { parentId: page.id });
-    const gone = await trx.deleteFrom("pages").where("site_id", "=", site.id).where("id", "=", page.id).returning(["title", "content", "fields_json"]).executeTakeFirst();
-    if (gone) await requireRoom(trx, site.id, { pages: -1, stored_bytes: -pageBytes(gone) });
-    const moved: MovedChild[] = [];
-    const slugWarnings: Warning[] = [];
-    for (const child of children) {
-      const slug = firstFreeSlug(child.slug, await slugsUnder(trx, site.id, page.parent_id, child.lang, child.id));
-      const path = childPath(parentPath, slug);
-      await trx.updateTable("pages").set({ parent_id: page.parent_id, slug, path, updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", child.id).execute();
-      if (path !== child.path) await movePaths(trx, site.id, child.id, child.path, path);
-      if (slug !== child.slug) slugWarnings.push(warning("slug_changed", `Child page ${child.id} moved up and got the slug "${slug}".`, { id: child.id, from: child.slug, to: slug }));
-      moved.push({ id: child.id, slug: child.slug, moved_slug: slug });
-    }
-    // The children moved up (new parent, maybe a new slug): one revision each.
-    await revisePages(trx, site.id, moved.map((child) => child.id), now);
-    await toTrash(trx, site.id, "pages", String(page.id), page.slug, now, { parent: page.parent_id, children: moved });
-    const { before: beforeTree, after: afterTree, subjects } = await region.trees(moved.map((child) => child.id), []);
-    const addresses = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree, within: subjects }, addressing);
-    const changes = [...pageChangesBetween(beforeTree, afterTree, [page.id], subjects), ...addresses];
-    return {
-      changes,
-      owed: await oweChanges(ctx, trx, site.id, changes),
-      offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted", subjects),
-      moved, orphaned, slugWarnings,
-    };
+  const done = await runPageWrite(ctx, {
+    siteId: site.id,
+    dryRun: options.dryRun === true,
+    apply: async (trx) => {
+      // The region the delete changes (the page, its descendants, their partners, with ancestors),
+      // read before and after: not every page of the site (pages/region.ts).
+      const region = new WriteRegion(trx, site.id);
+      await region.enter(page);
+      const orphaned = await menuItemsPointingAt(trx, site.id, page);
+      // Its state kept (a page older than revisions gets its first here) before the row goes.
+      await revisePages(trx, site.id, [page.id], now);
+      const parentPath = parentPathOf(page);
+      const children = await findPages(trx, site.id, { parentId: page.id });
+      const gone = await trx.deleteFrom("pages").where("site_id", "=", site.id).where("id", "=", page.id).returning(["title", "content", "fields_json"]).executeTakeFirst();
+      const moved: MovedChild[] = [];
+      const slugWarnings: Warning[] = [];
+      for (const child of children) {
+        const slug = firstFreeSlug(child.slug, await slugsUnder(trx, site.id, page.parent_id, child.lang, child.id));
+        const path = childPath(parentPath, slug);
+        await trx.updateTable("pages").set({ parent_id: page.parent_id, slug, path, updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", child.id).execute();
+        if (path !== child.path) await movePaths(trx, site.id, child.id, child.path, path);
+        if (slug !== child.slug) slugWarnings.push(warning("slug_changed", `Child page ${child.id} moved up and got the slug "${slug}".`, { id: child.id, from: child.slug, to: slug }));
+        moved.push({ id: child.id, slug: child.slug, moved_slug: slug });
+      }
+      await toTrash(trx, site.id, "pages", String(page.id), page.slug, now, { parent: page.parent_id, children: moved });
+      const { before: beforeTree, after: afterTree, subjects } = await region.trees(moved.map((child) => child.id), []);
+      const addresses = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree, within: subjects }, addressing);
+      // The children moved up (new parent, maybe a new slug): one revision each.
+      const wrote: Written[] = [
+        { kind: "page", id: String(page.id), action: "deleted" },
+        ...moved.map((child): Written => ({ kind: "page", id: String(child.id), action: "updated" })),
+      ];
+      return {
+        value: { offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted", subjects), moved, orphaned, slugWarnings },
+        wrote,
+        changes: [...pageChangesBetween(beforeTree, afterTree, [page.id], subjects), ...addresses],
+        // Frees its place and bytes.
+        room: gone ? { pages: -1, stored_bytes: -pageBytes(gone) } : undefined,
+      };
+    },
   });
-  warnings.push(...done.slugWarnings, ...done.offline);
-  const reparented = done.moved.map((child) => child.id);
-  const answer = { page: before, removed: [page.id], ...(reparented.length > 0 ? { reparented } : {}), menu_items_orphaned: done.orphaned, trashed: false };
+  const { value } = done;
+  warnings.push(...value.slugWarnings, ...value.offline);
+  const reparented = value.moved.map((child) => child.id);
+  const answer = { page: before, removed: [page.id], ...(reparented.length > 0 ? { reparented } : {}), menu_items_orphaned: value.orphaned, trashed: false };
   if (options.dryRun) return { ...answer, deleted: false, ...dry, rebaked: nothingRebaked(), warnings };
-  return { ...answer, deleted: true, rebaked: await announce(ctx, site.id, done.changes, undefined, done.owed), warnings };
+  return { ...answer, deleted: true, rebaked: done.rebaked, warnings };
 }

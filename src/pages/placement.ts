@@ -8,7 +8,6 @@ import { descendantsOf, pageAt, pageById, type PageRow } from "./queries.ts";
 import { candidateOf, lookupPage } from "./refs.ts";
 import { slugify } from "./slug.ts";
 import { pageBytes } from "../quotas/bytes.ts";
-import { requireRoom } from "../quotas/usage.ts";
 
 /** A draft page made on the way to a missing parent. */
 export interface Stub {
@@ -16,14 +15,18 @@ export interface Stub {
   path: string;
 }
 
-/** Where a page goes: its parent (0 at the top), the parent's path, and stubs made on the way. */
+/**
+ * Where a page goes: its parent (0 at the top), the parent's path, and stubs made on the way with
+ * the bytes they store (the write takes room for them with its own, quotas/usage.ts).
+ */
 export interface Placement {
   parentId: number;
   parentPath: string;
   stubs: Stub[];
+  stubBytes: number;
 }
 
-export const TOP: Placement = { parentId: 0, parentPath: "", stubs: [] };
+export const TOP: Placement = { parentId: 0, parentPath: "", stubs: [], stubBytes: 0 };
 
 function stubTitle(segment: string): string {
   const words = segment.replace(/-+/g, " ");
@@ -60,11 +63,11 @@ export async function placeAtPath(trx: Db, siteId: number, lang: string, segment
         title: stubTitle(segment), status: "draft", content: "", fields_json: "{}", frame_id: null, translation_group: null,
         created_at_gmt: now, updated_at_gmt: now,
       };
-      await requireRoom(trx, siteId, { pages: 1, stored_bytes: pageBytes(stub) });
       row = await trx.insertInto("pages").values(stub).returningAll().executeTakeFirstOrThrow();
       placement.stubs.push({ id: row.id, path: row.path });
+      placement.stubBytes += pageBytes(stub);
     }
-    placement = { parentId: row.id, parentPath: row.path, stubs: placement.stubs };
+    placement = { parentId: row.id, parentPath: row.path, stubs: placement.stubs, stubBytes: placement.stubBytes };
   }
   return placement;
 }
@@ -85,11 +88,11 @@ export async function placement(
       const row = await pageById(trx, siteId, id);
       if (row) {
         if (row.lang !== lang) throw fail("parent_lang_mismatch", { parent: row.id, parent_lang: row.lang || null, lang: lang || null });
-        return { parentId: row.id, parentPath: row.path, stubs: [] };
+        return { parentId: row.id, parentPath: row.path, stubs: [], stubBytes: 0 };
       }
     }
     const found = await lookupPage(trx, siteId, ref, { lang }, state);
-    if ("found" in found) return { parentId: found.found.id, parentPath: found.found.path, stubs: [] };
+    if ("found" in found) return { parentId: found.found.id, parentPath: found.found.path, stubs: [], stubBytes: 0 };
     if ("candidates" in found) throw fail("ambiguous_page", { field: "parent", ref, candidates: found.candidates.map(candidateOf) });
     throw fail("parent_not_found", { field: "parent", parent: ref, segment: String(ref), lang: lang || null, created_stubs: [] });
   }

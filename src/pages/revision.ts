@@ -6,6 +6,7 @@
 import { prettyJson, recordRevision, type Snapshot } from "../revisions/revisions.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
+import { revisedBy } from "../write/pipeline.ts";
 
 type Kept = Pick<PageRow, "parent_id" | "lang" | "slug" | "title" | "status" | "content" | "fields_json" | "frame_id" | "translation_group" | "seo_json" | "menu_order">;
 
@@ -44,3 +45,6 @@ export async function revisePages(trx: Db, siteId: number, ids: Iterable<number>
     for (const row of rows) await recordRevision(trx, siteId, "pages", String(row.id), pageSnapshot(row), now);
   }
 }
+
+// Every page a write lists in what it wrote gets its revision from the write pipeline.
+revisedBy("page", (trx, siteId, ids, now) => revisePages(trx, siteId, ids.map(Number), now));

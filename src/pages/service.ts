@@ -1,19 +1,16 @@
 // Pages (CONTRACT §5, §9; spec behaviour rules 3 and 4): publishing by upsert, reading by
 // id, slug or path, and PATCH (delete-service.ts and undelete.ts write through it too). Every
-// write is one transaction that records a revision of each page it changed (issue 22); once it
-// has committed, the pages it changed are announced to the publish step.
+// write goes through the write pipeline (write/pipeline.ts), which records a revision of each
+// page it wrote (revision.ts) and, once it has committed, announces the pages it changed.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked, Trial } from "../write/change.ts";
-import { oweChanges, transactionWithTrial } from "../write/context.ts";
+import type { Rebaked, Written, WrittenAction } from "../write/change.ts";
 import { nothingRebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
-import { isUniqueViolation } from "../store/errors.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
 import { frameIdFromRef } from "./frames-link.ts";
@@ -30,9 +27,10 @@ import { WriteRegion } from "./region.ts";
 import { siteAddressing } from "../site/addresses.ts";
 import { movePaths, parentPathOf, placement, TOP, type Placement, type Stub } from "./placement.ts";
 import { pageBytes } from "../quotas/bytes.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import type { UsageDelta } from "../quotas/usage.ts";
 import { recordAddressChanges } from "./moves.ts";
-import { revisePages } from "./revision.ts";
+import { runPageWrite } from "./write-race.ts";
+import "./revision.ts";
 import { NO_SEO, requireMedia, seoJsonAfter, seoOf, seoPatchFrom, type PageSeo } from "./seo.ts";
 
 export interface SlugChanged {
@@ -66,31 +64,26 @@ interface PageChange {
   menuOrder?: number;
 }
 
-export interface Written {
+/** One page's row as a write left it; `room` what the row takes beyond what it took before. */
+export interface PageWritten {
   row: PageRow;
   created: boolean;
   slugChanged?: SlugChanged;
+  room?: UsageDelta;
 }
 
-export async function announce(ctx: ServiceContext, siteId: number, changes: Change[], trial?: Trial, owed?: number): Promise<Rebaked> {
-  return changes.length === 0 ? nothingRebaked() : ctx.publisher.changed(siteId, changes, { trial, owed });
+/** What a page write's rows came to (the work `writeAndAnnounce` is given). */
+export interface PageWork {
+  written: PageWritten;
+  /** Where the page was placed, with the stubs made on the way (absent: none). */
+  placed?: Placement;
+  /** Further pages the work changed (a restore's children put back): a revision each. */
+  revise?: number[];
+  /** What it did to the page, when not plainly created or updated (a restore). */
+  action?: WrittenAction;
 }
 
-/**
- * Runs a write transaction (through the publisher, so a trial renders outside it:
- * transactionWithTrial); a unique-key race (two writers taking one slug) is retried.
- */
-export async function writeTransaction<T>(ctx: ServiceContext, work: (trx: Db) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transactionWithTrial(ctx)(work);
-    } catch (error) {
-      if (attempt >= 3 || !isUniqueViolation(error)) throw error;
-    }
-  }
-}
-
-async function createPage(trx: Db, siteId: number, lang: string, where: Placement, change: PageChange & { title: string }, now: string): Promise<Written> {
+async function createPage(trx: Db, siteId: number, lang: string, where: Placement, change: PageChange & { title: string }, now: string): Promise<PageWritten> {
   const desired = change.slug?.slug ?? slugFromTitle(change.title, lang);
   const slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang));
   const values = {
@@ -98,9 +91,8 @@ async function createPage(trx: Db, siteId: number, lang: string, where: Placemen
     status: change.status ?? "publish", content: change.content ?? "", fields_json: JSON.stringify(change.fields ?? {}),
     frame_id: change.frameId ?? null, translation_group: null, seo_json: seoJsonAfter(NO_SEO, change.seo ?? {}), menu_order: change.menuOrder ?? 0, created_at_gmt: now, updated_at_gmt: now,
   };
-  await requireRoom(trx, siteId, { pages: 1, stored_bytes: pageBytes(values) });
   const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
-  return { row, created: true, ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}) };
+  return { row, created: true, ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}), room: { pages: 1, stored_bytes: pageBytes(values) } };
 }
 
 /**
@@ -108,7 +100,7 @@ async function createPage(trx: Db, siteId: number, lang: string, where: Placemen
  * language change (refused while it has children), the `-2` rule for a slug another page holds
  * there, and the paths of its descendants.
  */
-async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageChange, now: string, warnings: Warning[], region: WriteRegion): Promise<Written> {
+async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageChange, now: string, warnings: Warning[], region: WriteRegion): Promise<PageWritten> {
   await region.enter(page);
   const lang = change.lang ?? page.lang;
   let group = page.translation_group;
@@ -124,7 +116,7 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
     }
   }
 
-  const where = change.placement ?? { parentId: page.parent_id, parentPath: parentPathOf(page), stubs: [] };
+  const where = change.placement ?? { parentId: page.parent_id, parentPath: parentPathOf(page), stubs: [], stubBytes: 0 };
   if (where.parentId !== 0) {
     const parent = await pageById(trx, siteId, where.parentId);
     if (!parent) throw fail("parent_not_found", { field: "parent", parent: where.parentId, segment: String(where.parentId), created_stubs: [] });
@@ -141,7 +133,6 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
   const path = childPath(where.parentPath, slug);
   const fieldsJson = change.fields !== undefined ? JSON.stringify(change.fields) : undefined;
   const weighs = pageBytes({ title: change.title ?? page.title, content: change.content ?? page.content, fields_json: fieldsJson ?? page.fields_json });
-  await requireRoom(trx, siteId, { stored_bytes: weighs - pageBytes(page) });
 
   const row = await trx
     .updateTable("pages")
@@ -161,12 +152,28 @@ async function updatePage(trx: Db, siteId: number, page: PageRow, change: PageCh
     .returningAll()
     .executeTakeFirstOrThrow();
   if (path !== page.path) await movePaths(trx, siteId, page.id, page.path, path);
-  return { row, created: false, ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}) };
+  return { row, created: false, ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}), room: { stored_bytes: weighs - pageBytes(page) } };
 }
 
 /** Options every page write shares: `dryRun` (`?dry_run=1`) answers what the write would do and changes nothing. */
 export interface WriteOptions {
   dryRun?: boolean;
+}
+
+/** The room a page write takes: its row's, and the stubs' made on the way. */
+function roomOf(work: PageWork): UsageDelta {
+  const stubs = work.placed?.stubs.length ?? 0;
+  return { pages: (work.written.room?.pages ?? 0) + stubs, stored_bytes: (work.written.room?.stored_bytes ?? 0) + (work.placed?.stubBytes ?? 0) };
+}
+
+/** What a page write wrote: the page, its stubs and the further pages it names (a revision each). */
+function wroteBy(work: PageWork): Written[] {
+  const page = (id: number, action: WrittenAction): Written => ({ kind: "page", id: String(id), action });
+  return [
+    page(work.written.row.id, work.action ?? (work.written.created ? "created" : "updated")),
+    ...(work.placed?.stubs ?? []).map((stub) => page(stub.id, "created")),
+    ...(work.revise ?? []).map((id) => page(id, "updated")),
+  ];
 }
 
 /**
@@ -176,37 +183,39 @@ export interface WriteOptions {
  */
 export async function writeAndAnnounce(
   ctx: ServiceContext, site: SiteRow, warnings: Warning[],
-  work: (trx: Db, now: string, region: WriteRegion) => Promise<{ written: Written; stubs: Stub[]; revise?: number[] }>,
+  work: (trx: Db, now: string, region: WriteRegion) => Promise<PageWork>,
   options: WriteOptions = {},
 ): Promise<PageWriteAnswer> {
   const now = gmt(ctx.clock());
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
-  // The work may run twice (a trial rendered outside the transaction, transactionWithTrial; a
-  // unique-key retry): what it warns of is counted from here each time.
+  // The work may run twice (a trial rehearsed outside the transaction, write/pipeline.ts; a
+  // unique-key race run again): what it warns of is counted from here each time.
   const warned = warnings.length;
-  const { written, stubs, changes, offline, trial, owed } = await dryRunnable(options.dryRun === true, (work) => writeTransaction(ctx, work), async (trx: Db) => {
-    warnings.length = warned;
-    const region = new WriteRegion(trx, site.id);
-    await holdRoom(trx, site.id);
-    const done = await work(trx, now, region);
-    const id = done.written.row.id;
-    // One revision of each page whose state the write changed (issue 22); paths are not kept.
-    await revisePages(trx, site.id, [id, ...done.stubs.map((stub) => stub.id), ...(done.revise ?? [])], now);
-    const { before, after, subjects } = await region.trees([id], [...(done.written.created ? [id] : []), ...done.stubs.map((stub) => stub.id)]);
-    const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site", subjects);
-    // Pages that moved leave a redirect behind; an address a page took is freed of one.
-    const changes = [...pageChangesBetween(before, after, [id], subjects), ...(await recordAddressChanges(trx, site.id, now, { before, after, within: subjects }, addressing))];
+  const done = await runPageWrite(ctx, {
+    siteId: site.id,
+    dryRun: options.dryRun === true,
     // What prints the page (its own output first), within the render budgets, or nothing is written.
-    const trial = changes.length > 0 ? await ctx.publisher.check(trx, site.id, changes) : undefined;
-    return { ...done, offline, changes, trial, owed: await oweChanges(ctx, trx, site.id, changes) };
+    trial: true,
+    apply: async (trx) => {
+      warnings.length = warned;
+      const region = new WriteRegion(trx, site.id);
+      const step = await work(trx, now, region);
+      const id = step.written.row.id;
+      const stubs = step.placed?.stubs ?? [];
+      const { before, after, subjects } = await region.trees([id], [...(step.written.created ? [id] : []), ...stubs.map((stub) => stub.id)]);
+      const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site", subjects);
+      // Pages that moved leave a redirect behind; an address a page took is freed of one.
+      const changes = [...pageChangesBetween(before, after, [id], subjects), ...(await recordAddressChanges(trx, site.id, now, { before, after, within: subjects }, addressing))];
+      return { value: { written: step.written, stubs, offline }, wrote: wroteBy(step), changes, room: roomOf(step) };
+    },
   });
+  const { written, stubs, offline } = done.value;
   warnings.push(...offline);
   if (options.dryRun) {
     const current = written.created ? undefined : await pageById(ctx.db, site.id, written.row.id);
     const [page] = current ? await pageRecords(ctx.db, site, ctx.publicPort, [current]) : [undefined];
     return { page: page as PageRecord, created: false, dry_run: true, applied: false, rebaked: nothingRebaked(), warnings };
   }
-  const rebaked = await announce(ctx, site.id, changes, trial, owed);
   const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [written.row]);
   if (written.slugChanged) {
     warnings.push(warning("slug_changed", `The slug "${written.slugChanged.from}" is taken here; the page got "${written.slugChanged.to}".`, { ...written.slugChanged }));
@@ -219,7 +228,7 @@ export async function writeAndAnnounce(
     created: written.created,
     ...(written.slugChanged ? { slug_changed: written.slugChanged } : {}),
     ...(stubs.length > 0 ? { created_stubs: stubs } : {}),
-    rebaked,
+    rebaked: done.rebaked,
     warnings,
   };
 }
@@ -276,7 +285,7 @@ export async function publishPage(ctx: ServiceContext, site: SiteRow, body: Reco
       const current = (await pageById(trx, site.id, id)) ?? page;
       const where = await placement(trx, site.id, input.state, current.lang, { parent: input.parent, url: input.url }, input.createMissing, now);
       const written = await updatePage(trx, site.id, current, { ...columnsOf(input), status, placement: where }, now, warnings, region);
-      return { written, stubs: where?.stubs ?? [] };
+      return { written, placed: where };
     });
   }
 
@@ -296,11 +305,11 @@ export async function publishPage(ctx: ServiceContext, site: SiteRow, body: Reco
     const existing = await pageAt(trx, site.id, where.parentId, pageLang, slug);
     if (existing) {
       const written = await updatePage(trx, site.id, existing, { ...columnsOf(input), status }, now, warnings, region);
-      return { written, stubs: where.stubs };
+      return { written, placed: where };
     }
     if (input.title === undefined) throw fail("title_required", { field: "title" });
     const written = await createPage(trx, site.id, pageLang, where, { ...columnsOf(input), title: input.title, status }, now);
-    return { written, stubs: where.stubs };
+    return { written, placed: where };
   });
 }
 
@@ -327,7 +336,7 @@ export async function patchPage(ctx: ServiceContext, site: SiteRow, ref: string,
     const where = await placement(trx, site.id, input.state, pageLang, { parent: input.parent, url: input.url }, input.createMissing, now);
     const fields = input.fields === undefined ? undefined : mergeFields(fieldsOf(current), input.fields);
     const written = await updatePage(trx, site.id, current, { ...columnsOf(input), fields, placement: where, lang }, now, warnings, region);
-    return { written, stubs: where?.stubs ?? [] };
+    return { written, placed: where };
   }, options);
 }
 

@@ -6,9 +6,9 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Rebaked } from "../write/change.ts";
-import { oweChanges, transactionWithTrial } from "../write/context.ts";
+import type { Rebaked, Written } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { childPath } from "./paths.ts";
@@ -17,14 +17,14 @@ import { contentFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./i
 import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
-import { announce, type SlugChanged } from "./service.ts";
+import type { SlugChanged } from "./service.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
 import { WriteRegion } from "./region.ts";
 import { recordAddressChanges } from "./moves.ts";
-import { revisePages } from "./revision.ts";
+import "./revision.ts";
 import { pageBytes } from "../quotas/bytes.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
+import type { UsageDelta } from "../quotas/usage.ts";
 
 const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing"] as const;
 const MISSING_KEYS = ["missing", "lang"] as const;
@@ -55,30 +55,44 @@ interface Scope<T> {
   written: (result: T) => { written: number[]; created: number[] };
 }
 
+/** What a translation write's rows came to: its result, the pages it wrote (a revision each) and the room they take. */
+interface Rows<T> {
+  result: T;
+  wrote: number[];
+  room?: UsageDelta;
+}
+
 /**
- * A transaction whose page changes (tree before and after) are announced after it commits.
- * `touched`: the pages whose other columns (content) it wrote, announced even when their light
- * row is as it was. With a `scope` only the region of the pages it names is read (the cost of a
- * write follows the pages it changes); without one, every page of the site (a write over all of
- * them, as `{missing: true}` is).
+ * A write whose page changes (tree before and after) are announced after it commits, through the
+ * write pipeline. `touched`: the pages whose other columns (content) it wrote, announced even
+ * when their light row is as it was. With a `scope` only the region of the pages it names is read
+ * (the cost of a write follows the pages it changes); without one, every page of the site (a
+ * write over all of them, as `{missing: true}` is). The work may run twice (a trial rehearsed,
+ * write/pipeline.ts): what it warns of is counted from the start each time.
  */
-async function announcedWrite<T>(ctx: ServiceContext, siteId: number, work: (trx: Db) => Promise<T>, touched: (result: T) => number[] = () => [], scope?: Scope<T>): Promise<{ result: T; rebaked: Rebaked }> {
-  const { result, changes, trial, owed } = await transactionWithTrial(ctx)(async (trx) => {
-    await holdRoom(trx, siteId);
-    const region = scope ? new WriteRegion(trx, siteId) : null;
-    if (region && scope) await region.enter(scope.enter);
-    const whole = region ? null : new PageTree(await liteRowsOf(trx, siteId));
-    const result = await work(trx);
-    const named = scope?.written(result);
-    const { before, after, subjects } = region && named
-      ? await region.trees(named.written, named.created)
-      : { before: whole as PageTree, after: new PageTree(await liteRowsOf(trx, siteId)), subjects: undefined };
-    const addressing = { langs: await languageState(trx, siteId) };
-    const changes = [...pageChangesBetween(before, after, touched(result), subjects), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after, within: subjects }, addressing))];
-    const trial = changes.length > 0 ? await ctx.publisher.check(trx, siteId, changes) : undefined;
-    return { result, changes, trial, owed: await oweChanges(ctx, trx, siteId, changes) };
+async function announcedWrite<T>(ctx: ServiceContext, siteId: number, warnings: Warning[], work: (trx: Db) => Promise<Rows<T>>, touched: (result: T) => number[] = () => [], scope?: Scope<T>): Promise<{ result: T; rebaked: Rebaked }> {
+  const warned = warnings.length;
+  const done = await runWrite(ctx, {
+    siteId,
+    // What prints the pages, within the render budgets, or nothing is written.
+    trial: true,
+    apply: async (trx) => {
+      warnings.length = warned;
+      const region = scope ? new WriteRegion(trx, siteId) : null;
+      if (region && scope) await region.enter(scope.enter);
+      const whole = region ? null : new PageTree(await liteRowsOf(trx, siteId));
+      const { result, wrote, room } = await work(trx);
+      const named = scope?.written(result);
+      const { before, after, subjects } = region && named
+        ? await region.trees(named.written, named.created)
+        : { before: whole as PageTree, after: new PageTree(await liteRowsOf(trx, siteId)), subjects: undefined };
+      const addressing = { langs: await languageState(trx, siteId) };
+      const changes = [...pageChangesBetween(before, after, touched(result), subjects), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after, within: subjects }, addressing))];
+      const created = new Set(named?.created ?? []);
+      return { value: result, wrote: wrote.map((id): Written => ({ kind: "page", id: String(id), action: created.has(id) ? "created" : "updated" })), changes, room };
+    },
   });
-  return { result, rebaked: await announce(ctx, siteId, changes, trial, owed) };
+  return { result: done.value, rebaked: done.rebaked };
 }
 
 /**
@@ -114,17 +128,14 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
   if (origin.lang === lang) linkFailed("same_language", { page: origin.id, lang }, `The origin page is already in "${lang}".`);
 
   const now = gmt(ctx.clock());
-  const { result, rebaked } = await announcedWrite(ctx, site.id, async (trx) => {
+  const { result, rebaked } = await announcedWrite(ctx, site.id, warnings, async (trx) => {
     const current = (await pageById(trx, site.id, origin.id)) ?? origin;
     const group = current.translation_group ?? current.id;
     if (current.translation_group === null) {
       await trx.updateTable("pages").set({ translation_group: group }).where("site_id", "=", site.id).where("id", "=", current.id).execute();
     }
-    // The origin joined a group (its revision), the translation updated or made (its own).
-    const revise = async (row: PageRow): Promise<PageRow> => {
-      await revisePages(trx, site.id, [current.id, row.id], now);
-      return row;
-    };
+    // The origin when it joined a group (its revision), the translation updated or made (its own).
+    const wrote = (row: PageRow) => [...(current.translation_group === null ? [current.id] : []), row.id];
     const existing = await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("translation_group", "=", group).where("lang", "=", lang).executeTakeFirst();
     if (existing) {
       const desired = slug?.slug ?? existing.slug;
@@ -132,8 +143,8 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
       const path = childPath(existing.path.slice(0, existing.path.lastIndexOf("/")), finalSlug);
       const hasChildren = path !== existing.path && (await trx.selectFrom("pages").select("id").where("site_id", "=", site.id).where("parent_id", "=", existing.id).executeTakeFirst());
       if (hasChildren) throw fail("page_has_children", { id: existing.id }, "The translation has child pages; rename it with PATCH /pages/{ref}.");
-      await requireRoom(trx, site.id, { stored_bytes: pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}) }) - pageBytes(existing) });
-      const row = await revise(await trx
+      const room = { stored_bytes: pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}) }) - pageBytes(existing) };
+      const row = await trx
         .updateTable("pages")
         .set({
           slug: finalSlug, path, updated_at_gmt: now,
@@ -142,8 +153,8 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
         .where("site_id", "=", site.id)
         .where("id", "=", existing.id)
         .returningAll()
-        .executeTakeFirstOrThrow());
-      return { row, created: false, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
+        .executeTakeFirstOrThrow();
+      return { result: { row, created: false, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined }, wrote: wrote(row), room };
     }
 
     let parentId = 0;
@@ -166,9 +177,8 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
       status: status ?? (current.status === "trash" ? "draft" : current.status), content: content ?? current.content,
       fields_json: current.fields_json, frame_id: current.frame_id, translation_group: group, created_at_gmt: now, updated_at_gmt: now,
     };
-    await requireRoom(trx, site.id, { pages: 1, stored_bytes: pageBytes(values) });
-    const row: PageRow = await revise(await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow());
-    return { row, created: true, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined };
+    const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
+    return { result: { row, created: true, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined }, wrote: wrote(row), room: { pages: 1, stored_bytes: pageBytes(values) } };
   }, (written) => [written.row.id], {
     // The origin's region holds its partners, the existing translation among them.
     enter: origin,
@@ -202,7 +212,7 @@ export async function assignMissingLanguage(ctx: ServiceContext, site: SiteRow, 
   const lang = given ?? (state.defaultLang as string);
   const now = gmt(ctx.clock());
 
-  const { result: updated, rebaked } = await announcedWrite(ctx, site.id, async (trx) => {
+  const { result: updated, rebaked } = await announcedWrite(ctx, site.id, warnings, async (trx) => {
     const rows = await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("lang", "=", "").orderBy("id").execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
     const newPath = new Map<number, string>();
@@ -228,8 +238,7 @@ export async function assignMissingLanguage(ctx: ServiceContext, site: SiteRow, 
       done.push(row.id);
     }
     // One revision of each page that got the language (the pages it changes, not the site).
-    await revisePages(trx, site.id, done, now);
-    return done;
+    return { result: done, wrote: done };
   });
   return { updated, lang, rebaked, warnings };
 }

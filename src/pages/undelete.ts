@@ -11,7 +11,6 @@ import type { ServiceContext } from "../write/context.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { pageBytes } from "../quotas/bytes.ts";
-import { requireRoom } from "../quotas/usage.ts";
 import { leaveTrash } from "../revisions/trash.ts";
 import { childPath } from "./paths.ts";
 import { movePaths } from "./placement.ts";
@@ -96,7 +95,6 @@ export async function undeletePage(ctx: ServiceContext, site: SiteRow, id: numbe
       seo_json: seoJsonAfter(NO_SEO, await seoOfState(trx, site.id, state.seo, warnings)), menu_order: whole(state.menu_order) ?? 0,
       created_at_gmt: now, updated_at_gmt: now,
     };
-    await requireRoom(trx, site.id, { pages: 1, stored_bytes: pageBytes(values) });
     const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
     await leaveTrash(trx, site.id, "pages", String(id));
 
@@ -118,7 +116,7 @@ export async function undeletePage(ctx: ServiceContext, site: SiteRow, id: numbe
     if (row.status === "trash") {
       warnings.push(warning("still_trashed", "The page was in the trash (status trash) when it was deleted for good, and is again; PATCH its status to bring it out.", { id }));
     }
-    return { written: { row, created: true }, stubs: [], revise: restored };
+    return { written: { row, created: true, room: { pages: 1, stored_bytes: pageBytes(values) } }, revise: restored, action: "restored" };
   });
   return { ...answer, children_restored: restored };
 }

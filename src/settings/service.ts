@@ -3,13 +3,12 @@
 // Languages: inactive until one is added; the first added is the default; `default: true` on a
 // later one moves the default. Writes announce `settings` / `languages` to the publish step.
 import { gmt } from "../clock.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Change, Rebaked, SettingKey, Trial } from "../write/change.ts";
-import { oweChanges, transactionWithTrial } from "../write/context.ts";
+import type { Change, Rebaked, SettingKey, Written } from "../write/change.ts";
 import { nothingRebaked } from "../write/change.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { homeFamily } from "../pages/home.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -152,26 +151,27 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
     // pages named before and now changed where links to them point, like a page given a new path.
     for (const id of new Set(families.map((row) => row.id))) changes.push({ kind: "page", pageId: id });
   }
-  let trial: Trial | undefined;
-  let moves: Change[] = [];
-  let owed: number | undefined;
+  let rebaked = nothingRebaked();
   if (changed.length > 0) {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
-    await dryRunnable(options.dryRun === true, transactionWithTrial(ctx), async (trx) => {
-      if (name !== undefined) await writeSiteName(trx, site.id, name);
-      if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
-      // Pages of the old and the new default language move (prefixes): their old addresses redirect.
-      // The work may run twice (transactionWithTrial): the moves are set, not appended.
-      moves = changed.includes("default_lang") ? await recordLanguageMoves(trx, site.id, gmt(ctx.clock()), state) : [];
+    const done = await runWrite(ctx, {
+      siteId: site.id,
+      dryRun: options.dryRun === true,
       // A longer name or tagline is printed wherever frames print it: within the render budgets, or not at all.
-      const printed = changed.filter((key): key is SettingKey => key === "name" || key === "tagline");
-      if (printed.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "settings", keys: printed }]);
-      owed = await oweChanges(ctx, trx, site.id, [...changes, ...moves]);
+      trial: changed.includes("name") || changed.includes("tagline"),
+      apply: async (trx) => {
+        if (name !== undefined) await writeSiteName(trx, site.id, name);
+        if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
+        // Pages of the old and the new default language move (prefixes): their old addresses redirect.
+        // The work may run twice (a trial rehearsed): the moves are answered, not appended.
+        const moves = changed.includes("default_lang") ? await recordLanguageMoves(trx, site.id, gmt(ctx.clock()), state) : [];
+        const wrote = changed.map((key): Written => ({ kind: "settings", id: key, action: "updated" }));
+        return { value: null, wrote, changes: [...changes, ...moves] };
+      },
     });
+    rebaked = done.rebaked;
   }
   if (options.dryRun) return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
-  changes.push(...moves);
-  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes, { trial, owed }) : nothingRebaked();
   const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
   return { settings, changed, rebaked, warnings };
 }
@@ -227,29 +227,30 @@ export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Reco
   const renamed = existing !== undefined && name !== undefined && name !== existing.name;
   const defaultMoves = becomesDefault && before.defaultLang !== code;
 
-  let moved: Change[] = [];
-  let owed: number | undefined;
-  /** What the write changes (with `moved`, the addresses the default language's pages left). */
-  const languageChanges = (): Change[] => [
-    ...(!existing || renamed || defaultMoves ? [{ kind: "languages" } as Change] : []),
-    ...(defaultMoves ? [{ kind: "settings" } as Change, ...moved] : []),
-  ];
+  let rebaked = nothingRebaked();
   if (!existing || renamed || defaultMoves) {
-    await ctx.db.transaction().execute(async (trx) => {
-      if (!existing) {
-        const last = before.rows.reduce((max, row) => Math.max(max, row.position), 0);
-        await trx.insertInto("languages").values({ site_id: site.id, code, name: name ?? defaultLanguageName(code), position: last + 1, created_at_gmt: now }).execute();
-      } else if (renamed) {
-        await trx.updateTable("languages").set({ name: name as string }).where("site_id", "=", site.id).where("code", "=", code).execute();
-      }
-      if (becomesDefault) await writeSettings(trx, site.id, now, { default_lang: code });
-      if (defaultMoves) moved = await recordLanguageMoves(trx, site.id, now, before);
-      owed = await oweChanges(ctx, trx, site.id, languageChanges());
+    const done = await runWrite(ctx, {
+      siteId: site.id,
+      apply: async (trx) => {
+        if (!existing) {
+          const last = before.rows.reduce((max, row) => Math.max(max, row.position), 0);
+          await trx.insertInto("languages").values({ site_id: site.id, code, name: name ?? defaultLanguageName(code), position: last + 1, created_at_gmt: now }).execute();
+        } else if (renamed) {
+          await trx.updateTable("languages").set({ name: name as string }).where("site_id", "=", site.id).where("code", "=", code).execute();
+        }
+        if (becomesDefault) await writeSettings(trx, site.id, now, { default_lang: code });
+        // The addresses the default language's pages left.
+        const moved = defaultMoves ? await recordLanguageMoves(trx, site.id, now, before) : [];
+        const wrote: Written[] = [
+          ...(!existing || renamed ? [{ kind: "language", id: code, action: existing ? "updated" : "created" } as const] : []),
+          ...(becomesDefault ? [{ kind: "settings", id: "default_lang", action: "updated" } as const] : []),
+        ];
+        return { value: null, wrote, changes: [{ kind: "languages" }, ...(defaultMoves ? [{ kind: "settings" } as const, ...moved] : [])] };
+      },
     });
+    rebaked = done.rebaked;
   }
   const after = await languageState(ctx.db, site.id);
-  const changes = languageChanges();
-  const rebaked = changes.length > 0 ? await ctx.publisher.changed(site.id, changes, { owed }) : nothingRebaked();
   const language = languageRecords(after).find((l) => l.code === code) as LanguageRecord;
   return { ...view(after), language, created: !existing, rebaked, warnings };
 }
@@ -284,19 +285,24 @@ export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode
     const ids = await ctx.db.selectFrom("pages").select("id").where("site_id", "=", site.id).where("lang", "=", code).execute();
     warnings.push(...(await offlineNow(ctx.db, site, ctx.publicPort, ids.map((r) => r.id), `its language ${code} was removed`)));
   }
-  const changes: Change[] = [{ kind: "languages" }];
+  const defaultMoves = before.defaultLang === code && remaining.length > 0;
+  const changes: Change[] = [{ kind: "languages" }, ...(defaultMoves ? [{ kind: "settings" } as const] : [])];
   // A dry run removes it in the transaction as the delete would and rolls back, so it answers the
   // languages and default that would be left.
-  if (before.defaultLang === code && remaining.length > 0) changes.push({ kind: "settings" });
-  let owed: number | undefined;
-  const left = await dryRunnable<LanguageState>(options.dryRun === true, (work) => ctx.db.transaction().execute(work), async (trx) => {
-    await trx.deleteFrom("languages").where("site_id", "=", site.id).where("code", "=", code).execute();
-    if (before.defaultLang === code && remaining.length > 0) await writeSettings(trx, site.id, now, { default_lang: remaining[0].code });
-    changes.push(...(await recordLanguageMoves(trx, site.id, now, before)));
-    owed = await oweChanges(ctx, trx, site.id, changes);
-    return languageState(trx, site.id);
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun: options.dryRun === true,
+    apply: async (trx) => {
+      await trx.deleteFrom("languages").where("site_id", "=", site.id).where("code", "=", code).execute();
+      if (defaultMoves) await writeSettings(trx, site.id, now, { default_lang: remaining[0].code });
+      const moved = await recordLanguageMoves(trx, site.id, now, before);
+      const wrote: Written[] = [
+        { kind: "language", id: code, action: "deleted" },
+        ...(defaultMoves ? [{ kind: "settings", id: "default_lang", action: "updated" } as const] : []),
+      ];
+      return { value: await languageState(trx, site.id), wrote, changes: [...changes, ...moved] };
+    },
   });
-  if (options.dryRun) return { ...view(left), deleted: { code, name: row.name }, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
-  const rebaked = await ctx.publisher.changed(site.id, changes, { owed });
-  return { ...view(await languageState(ctx.db, site.id)), deleted: { code, name: row.name }, rebaked, warnings };
+  if (options.dryRun) return { ...view(done.value), deleted: { code, name: row.name }, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
+  return { ...view(await languageState(ctx.db, site.id)), deleted: { code, name: row.name }, rebaked: done.rebaked, warnings };
 }
