@@ -6,15 +6,14 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Rebaked } from "../write/change.ts";
-import { oweChanges, transactionWithTrial } from "../write/context.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import { textBytes, utf8Bytes } from "../quotas/bytes.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { leaveTrash } from "../revisions/trash.ts";
-import { datasetObjectId, reviseDataset } from "./revision.ts";
+import { datasetObjectId } from "./revision.ts";
 
 export const DATASET_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]*$";
 const DATASET_NAME = new RegExp(DATASET_NAME_PATTERN);
@@ -97,27 +96,31 @@ export async function putDataset(ctx: ServiceContext, site: SiteRow, rawName: st
   const lang = checkLangIn(await languageState(ctx.db, site.id), body.lang) ?? "";
   const { items, json } = itemsFrom(body.items);
   const now = gmt(ctx.clock());
-  const { row, created, trial, owed } = await transactionWithTrial(ctx)(async (trx) => {
-    await holdRoom(trx, site.id);
-    const existing = await trx.selectFrom("datasets").select(["created_at_gmt", "total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
-    const id = datasetObjectId(name, lang);
-    if (existing && options.onlyNew) throw fail("slug_taken", { id, name, lang: lang === "" ? null : lang }, `Data set "${id}" was made again meanwhile; delete it, then restore.`);
-    // Counted as the write leaves it: replacing 3 items by 5 adds 2.
-    await requireRoom(trx, site.id, { data_items: items.length - (existing?.total ?? 0), stored_bytes: utf8Bytes(json) - Number(existing?.bytes ?? 0) });
-    if (existing) {
-      await trx.updateTable("datasets").set({ items_json: json, total: items.length, updated_at_gmt: now }).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
-    } else {
-      await trx.insertInto("datasets").values({ site_id: site.id, name, lang, items_json: json, total: items.length, created_at_gmt: now, updated_at_gmt: now }).execute();
-      await leaveTrash(trx, site.id, "data", id);
-    }
-    await reviseDataset(trx, site.id, name, lang, now);
+  const id = datasetObjectId(name, lang);
+  const { value, rebaked } = await runWrite(ctx, {
+    siteId: site.id,
     // What prints the set, within the render budgets with these items, or nothing is stored.
-    const trial = await ctx.publisher.check(trx, site.id, [{ kind: "dataset", name }]);
-    const owed = await oweChanges(ctx, trx, site.id, [{ kind: "dataset", name }]);
-    return { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing, trial, owed };
+    trial: true,
+    apply: async (trx) => {
+      // Read under the site's counters (the pipeline took them): no counted write changes it meanwhile.
+      const existing = await trx.selectFrom("datasets").select(["created_at_gmt", "total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+      if (existing && options.onlyNew) throw fail("slug_taken", { id, name, lang: lang === "" ? null : lang }, `Data set "${id}" was made again meanwhile; delete it, then restore.`);
+      if (existing) {
+        await trx.updateTable("datasets").set({ items_json: json, total: items.length, updated_at_gmt: now }).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
+      } else {
+        await trx.insertInto("datasets").values({ site_id: site.id, name, lang, items_json: json, total: items.length, created_at_gmt: now, updated_at_gmt: now }).execute();
+        await leaveTrash(trx, site.id, "data", id);
+      }
+      return {
+        value: { row: { name, lang, total: items.length, created_at_gmt: existing?.created_at_gmt ?? now, updated_at_gmt: now }, created: !existing },
+        wrote: [{ kind: "dataset", id, action: existing ? "updated" : options.onlyNew ? "restored" : "created" }],
+        changes: [{ kind: "dataset", name }],
+        // Counted as the write leaves it: replacing 3 items by 5 adds 2.
+        room: { data_items: items.length - (existing?.total ?? 0), stored_bytes: utf8Bytes(json) - Number(existing?.bytes ?? 0) },
+      };
+    },
   });
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "dataset", name }], { trial, owed });
-  return { dataset: info(row), created, rebaked, warnings };
+  return { dataset: info(value.row), created: value.created, rebaked, warnings };
 }
 
 /** GET /data: one page of every set and variant, by name, the shared set before the language variants. */

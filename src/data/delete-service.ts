@@ -6,15 +6,13 @@
 import { gmt } from "../clock.ts";
 import { plannedRebake, type PlannedRebake } from "../frames/planned-rebake.ts";
 import type { Change, Rebaked } from "../write/change.ts";
-import { oweChanges, type ServiceContext } from "../write/context.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { textBytes } from "../quotas/bytes.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { datasetNameFrom, datasetNotFound } from "./datasets.ts";
-import { trashDataset } from "./revision.ts";
+import { datasetObjectId, trashDataset } from "./revision.ts";
 
 export interface DatasetDeleteAnswer {
   deleted: { name: string; lang: string | null; total: number };
@@ -26,15 +24,24 @@ export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName:
   const name = datasetNameFrom(rawName);
   const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang) ?? "";
   const change: Change = { kind: "dataset", name };
-  const done = await dryRunnable<{ total: number; planned: PlannedRebake | undefined; owed?: number }>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
-    await holdRoom(trx, site.id);
-    const row = await trx.selectFrom("datasets").select(["total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
-    if (!row) throw datasetNotFound(name, lang);
-    await trashDataset(trx, site.id, name, lang, gmt(ctx.clock()));
-    await trx.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
-    await requireRoom(trx, site.id, { data_items: -row.total, stored_bytes: -Number(row.bytes) });
-    return { total: row.total, planned: dryRun ? await plannedRebake(trx, site.id, change) : undefined, owed: await oweChanges(ctx, trx, site.id, [change]) };
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      const row = await trx.selectFrom("datasets").select(["total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+      if (!row) throw datasetNotFound(name, lang);
+      // Its last state kept as its last revision, then its trash entry (revision.ts).
+      await trashDataset(trx, site.id, name, lang, gmt(ctx.clock()));
+      await trx.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
+      return {
+        // A dry run plans through its transaction, which sees the set gone.
+        value: { total: row.total, planned: dryRun ? await plannedRebake(trx, site.id, change) : undefined },
+        wrote: [{ kind: "dataset", id: datasetObjectId(name, lang), action: "deleted" }],
+        changes: [change],
+        room: { data_items: -row.total, stored_bytes: -Number(row.bytes) },
+      };
+    },
   });
-  const rebaked = done.planned ?? (await ctx.publisher.changed(site.id, [change], { owed: done.owed }));
-  return { deleted: { name, lang: lang === "" ? null : lang, total: done.total }, rebaked };
+  const rebaked = done.value.planned ?? done.rebaked;
+  return { deleted: { name, lang: lang === "" ? null : lang, total: done.value.total }, rebaked };
 }

@@ -7,6 +7,7 @@
 import { prettyJson, recordRevision, type Snapshot } from "../revisions/revisions.ts";
 import { toTrash } from "../revisions/trash.ts";
 import type { Db } from "../store/database.ts";
+import { revisedBy } from "../write/pipeline.ts";
 
 /** The id a set's history is kept under: `name` for the shared set (`lang` ""), `name:lang` for a variant. */
 export function datasetObjectId(name: string, lang: string): string {
@@ -47,3 +48,11 @@ export async function trashDataset(trx: Db, siteId: number, name: string, lang: 
   await reviseDataset(trx, siteId, name, lang, now);
   await toTrash(trx, siteId, "data", datasetObjectId(name, lang), name, now);
 }
+
+// The write pipeline names a written set by its object id (datasetObjectId).
+revisedBy("dataset", async (trx, siteId, ids, now) => {
+  for (const id of ids) {
+    const { name, lang } = datasetOfObjectId(id);
+    await reviseDataset(trx, siteId, name, lang, now);
+  }
+});

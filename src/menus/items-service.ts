@@ -1,15 +1,14 @@
 // The item calls: PUT /menus/{ref}/items (the whole tree), POST …/items (one item at the end of
 // its level), PATCH …/items/{id}, DELETE …/items/{id} (the branch) and POST …/reorder. Each
-// write is one transaction that first takes the menu's row, so writers of one menu queue up and
-// a refused write leaves the stored tree whole; the change is announced after the commit.
+// write runs through the write pipeline in one transaction that first takes the menu's row, so
+// writers of one menu queue up and a refused write leaves the stored tree whole.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { nothingRebaked } from "../write/change.ts";
 import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
-import { transactionWithTrial, type ServiceContext } from "../write/context.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { answeredOf } from "./answered.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
 import { assignedOf } from "./locations.ts";
@@ -18,10 +17,9 @@ import { deleteItems, itemsOfMenu, locationNamesOfMenu, locationRows, touchMenu,
 import { menuBrief, menuView, type ItemRecord } from "./record.ts";
 import { readItemsAtFor } from "./read-service.ts";
 import { resolveMenu, type ResolvedMenu } from "./refs.ts";
-import { reviseMenus } from "./revision.ts";
 import { invalidEntry, pageFacts, resolveOne } from "./resolve.ts";
 import { ItemTree, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
-import { checkMenu, itemValues, oweMenu, publishMenu, writeTree, type TreeWrite } from "./write.ts";
+import { itemValues, menuChange, menusWritten, runMenuWrite, writeTree, type TreeWrite } from "./write.ts";
 
 type Body = Record<string, unknown>;
 
@@ -46,14 +44,19 @@ export function itemIdFrom(value: string, menu: MenuRow): number {
 }
 
 /**
- * Opens the write: takes the menu's row and reads its items inside the transaction, and into
- * `locations` the location names it holds (what the publish step rebakes: an items write leaves
- * them as they are, and a location write of this menu waits for its row).
+ * Opens the write: takes the menu's row and reads its items inside the transaction, and the
+ * location names it holds (what the publish step rebakes: an items write leaves them as they
+ * are, and a location write of this menu waits for its row).
  */
-async function lockedTree(trx: Db, menu: MenuRow, at: string, locations: string[]): Promise<ItemTree<ItemRow>> {
+async function lockedTree(trx: Db, menu: MenuRow, at: string): Promise<{ tree: ItemTree<ItemRow>; locations: string[] }> {
   if (!(await touchMenu(trx, menu.site_id, menu.id, at))) throw fail("menu_not_found", { ref: menu.id });
-  locations.splice(0, locations.length, ...(await locationNamesOfMenu(trx, menu.id)));
-  return new ItemTree(await itemsOfMenu(trx, menu.id));
+  const locations = await locationNamesOfMenu(trx, menu.id);
+  return { tree: new ItemTree(await itemsOfMenu(trx, menu.id)), locations };
+}
+
+/** What an items write of one menu answers the pipeline: the menu updated, its change at its locations. */
+function itemsWritten<T>(menu: MenuRow, locations: readonly string[], value: T) {
+  return { value, wrote: menusWritten([menu.id], "updated"), changes: menuChange(menu.id, locations) };
 }
 
 /** Positions 1..n in the given order, writing only the rows whose position changes. */
@@ -90,18 +93,20 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
   warnings.push(...plan.warnings);
 
   const at = gmt(ctx.clock());
-  const locations: string[] = [];
-  const { submitted, renewed, trial } = await transactionWithTrial(ctx)(async (trx) => {
-    locations.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
-    // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
-    const held = await lockedTree(trx, menu, at, locations);
-    const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
-    const written = await writeTree(trx, site.id, menu.id, plan.items, at, held, answered);
-    await reviseMenus(trx, site.id, [menu.id], at);
-    return { ...written, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
-  });
+  const done = await runMenuWrite(ctx, {
+    siteId: site.id,
+    // What prints the menu, within the render budgets with this tree, or nothing is stored.
+    trial: true,
+    apply: async (trx) => {
+      // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
+      const { tree: held, locations } = await lockedTree(trx, menu, at);
+      const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
+      return itemsWritten(menu, locations, await writeTree(trx, site.id, menu.id, plan.items, at, held, answered));
+    },
+  }, () => ({ menu: menuBrief(menu) }));
+  const { submitted, renewed } = done.value;
+  const { rebaked } = done;
   if (renewed.length > 0) warnings.push(renewedWarning(renewed));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu) }, trial);
   const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted, plan.addressing);
   const assigned = assignedOf(await locationRows(ctx.db, site.id, resolved.theme), menu.id);
   return {
@@ -138,23 +143,24 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
   }
 
   const at = gmt(ctx.clock());
-  const locations: string[] = [];
-  const { id, trial } = await transactionWithTrial(ctx)(async (trx) => {
-    locations.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
-    const tree = await lockedTree(trx, menu, at, locations);
-    const parent = single.parent;
-    if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
-    if (tree.size + 1 > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total: tree.size + 1 });
-    if (tree.depth(parent) + 1 > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent });
-    const row = await trx
-      .insertInto("menu_items")
-      .values(itemValues(site.id, menu.id, parent, nextPosition(tree.level(parent)), single.item, pageId, at))
-      .returning("id")
-      .executeTakeFirstOrThrow();
-    await reviseMenus(trx, site.id, [menu.id], at);
-    return { id: row.id, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
-  });
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id }, trial);
+  const done = await runMenuWrite(ctx, {
+    siteId: site.id,
+    trial: true,
+    apply: async (trx) => {
+      const { tree, locations } = await lockedTree(trx, menu, at);
+      const parent = single.parent;
+      if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
+      if (tree.size + 1 > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total: tree.size + 1 });
+      if (tree.depth(parent) + 1 > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent });
+      const row = await trx
+        .insertInto("menu_items")
+        .values(itemValues(site.id, menu.id, parent, nextPosition(tree.level(parent)), single.item, pageId, at))
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      return itemsWritten(menu, locations, row.id);
+    },
+  }, (id) => ({ menu: menuShort(menu), item: id }));
+  const { value: id, rebaked } = done;
   const { record, total } = await recordOf(ctx, site, menu, id);
   return { created: true, fields: { site_id: site.id, menu: menuShort(menu), item: record, total, rebaked }, warnings };
 }
@@ -180,37 +186,38 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
   }
 
   const at = gmt(ctx.clock());
-  const locations: string[] = [];
-  const trial = await transactionWithTrial(ctx)(async (trx) => {
-    locations.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
-    const tree = await lockedTree(trx, menu, at, locations);
-    const row = tree.get(id);
-    if (!row) throw fail("item_not_found", { item: id, menu: menu.id });
-    const set: Partial<ItemRow> = { updated_at_gmt: at };
-    if (patch.title !== undefined) set.title = patch.title;
-    if (patch.target !== undefined) set.target = patch.target;
-    if (patch.classes !== undefined) set.classes = patch.classes;
-    if (pageId !== undefined) Object.assign(set, { type: "post_type", page_id: pageId, url: null });
-    if (patch.url !== undefined) Object.assign(set, { type: "custom", page_id: null, url: patch.url });
+  const { rebaked } = await runMenuWrite(ctx, {
+    siteId: site.id,
+    trial: true,
+    apply: async (trx) => {
+      const { tree, locations } = await lockedTree(trx, menu, at);
+      const row = tree.get(id);
+      if (!row) throw fail("item_not_found", { item: id, menu: menu.id });
+      const set: Partial<ItemRow> = { updated_at_gmt: at };
+      if (patch.title !== undefined) set.title = patch.title;
+      if (patch.target !== undefined) set.target = patch.target;
+      if (patch.classes !== undefined) set.classes = patch.classes;
+      if (pageId !== undefined) Object.assign(set, { type: "post_type", page_id: pageId, url: null });
+      if (patch.url !== undefined) Object.assign(set, { type: "custom", page_id: null, url: patch.url });
 
-    const from = tree.parentOf(id);
-    const to = patch.parent;
-    if (to !== undefined) {
-      if (to === id || (to !== 0 && tree.has(to) && tree.isSelfOrDescendant(id, to))) {
-        throw fail("bad_parent", { item: id, parent: to }, to === id ? "An item cannot be its own parent." : "An item cannot move under one of its own descendants.");
+      const from = tree.parentOf(id);
+      const to = patch.parent;
+      if (to !== undefined) {
+        if (to === id || (to !== 0 && tree.has(to) && tree.isSelfOrDescendant(id, to))) {
+          throw fail("bad_parent", { item: id, parent: to }, to === id ? "An item cannot be its own parent." : "An item cannot move under one of its own descendants.");
+        }
+        if (to !== 0 && !tree.has(to)) throw fail("item_not_found", { field: "parent", item: to, menu: menu.id }, "The parent item is not in this menu.");
+        if (to !== from) {
+          if (tree.depth(to) + tree.height(id) > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent: to, item: id });
+          set.parent_id = to;
+          set.position = nextPosition(tree.level(to));
+        }
       }
-      if (to !== 0 && !tree.has(to)) throw fail("item_not_found", { field: "parent", item: to, menu: menu.id }, "The parent item is not in this menu.");
-      if (to !== from) {
-        if (tree.depth(to) + tree.height(id) > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent: to, item: id });
-        set.parent_id = to;
-        set.position = nextPosition(tree.level(to));
-      }
-    }
-    await trx.updateTable("menu_items").set(set).where("id", "=", id).execute();
-    if (set.parent_id !== undefined) await renumber(trx, tree.level(from).filter((r) => r.id !== id), at);
-    await reviseMenus(trx, site.id, [menu.id], at);
-    return checkMenu(ctx, trx, site.id, menu.id, locations);
-  });
+      await trx.updateTable("menu_items").set(set).where("id", "=", id).execute();
+      if (set.parent_id !== undefined) await renumber(trx, tree.level(from).filter((r) => r.id !== id), at);
+      return itemsWritten(menu, locations, null);
+    },
+  }, () => ({ menu: menuShort(menu), item: id }));
 
   const { record: after } = await recordOf(ctx, site, menu, id);
   const item: Record<string, unknown> = { id };
@@ -220,7 +227,6 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
     if (was !== now) item[field] = { from: was, to: now };
   }
   if (Object.keys(item).length === 1) warnings.push(warning("nothing_changed", "The item already had these values.", { item: id }));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), item: id }, trial);
   return { fields: { site_id: site.id, menu: menuShort(menu), item, current: after, rebaked }, warnings };
 }
 
@@ -229,18 +235,20 @@ export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const id = itemIdFrom(itemRef, menu);
   const at = gmt(ctx.clock());
-  const locations: string[] = [];
-  const { removed, total, owed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
-    const tree = await lockedTree(trx, menu, at, locations);
-    if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
-    const branch = tree.branch(id);
-    await deleteItems(trx, menu.id, branch);
-    const parent = tree.parentOf(id);
-    await renumber(trx, tree.level(parent).filter((row) => row.id !== id), at);
-    await reviseMenus(trx, site.id, [menu.id], at);
-    return { removed: branch, total: tree.size - branch.length, owed: await oweMenu(ctx, trx, site.id, menu.id, locations) };
-  });
-  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), removed }, owed);
+  const done = await runMenuWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      const { tree, locations } = await lockedTree(trx, menu, at);
+      if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
+      const branch = tree.branch(id);
+      await deleteItems(trx, menu.id, branch);
+      const parent = tree.parentOf(id);
+      await renumber(trx, tree.level(parent).filter((row) => row.id !== id), at);
+      return itemsWritten(menu, locations, { removed: branch, total: tree.size - branch.length });
+    },
+  }, ({ removed }) => ({ menu: menuShort(menu), removed }));
+  const { value: { removed, total }, rebaked } = done;
   return { fields: { site_id: site.id, menu: menuShort(menu), removed, total, rebaked, ...(dryRun ? { dry_run: true, applied: false } : {}) }, warnings: [] as Warning[] };
 }
 
@@ -266,27 +274,28 @@ export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: stri
     throw fail("bad_reorder", { field: "parent" }, "parent must be an item id, or 0 for the top level.");
   }
   const at = gmt(ctx.clock());
-  const locations: string[] = [];
-  const { appended, level, owed } = await ctx.db.transaction().execute(async (trx) => {
-    const tree = await lockedTree(trx, menu, at, locations);
-    if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
-    const missing = order.filter((id) => !tree.has(id));
-    if (missing.length > 0) throw fail("item_not_found", { field: "order", items: missing, menu: menu.id }, "order names items that are not in this menu.");
-    const current = tree.level(parent);
-    const inLevel = new Set(current.map((row) => row.id));
-    const elsewhere = order.filter((id) => !inLevel.has(id));
-    if (elsewhere.length > 0) {
-      throw fail("bad_reorder", { field: "order", parent, not_in_level: elsewhere.map((id) => ({ id, parent: tree.parentOf(id) })) }, "order names items of another level; move them with PATCH …/items/{id} {parent}.");
-    }
-    const named = new Set(order);
-    const rest = current.filter((row) => !named.has(row.id));
-    const byId = new Map(current.map((row) => [row.id, row]));
-    const final = [...order.map((id) => byId.get(id)!), ...rest];
-    await renumber(trx, final, at);
-    await reviseMenus(trx, site.id, [menu.id], at);
-    return { appended: rest.map((row) => row.id), level: final.map((row) => row.id), owed: await oweMenu(ctx, trx, site.id, menu.id, locations) };
-  });
+  const done = await runMenuWrite(ctx, {
+    siteId: site.id,
+    apply: async (trx) => {
+      const { tree, locations } = await lockedTree(trx, menu, at);
+      if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
+      const missing = order.filter((id) => !tree.has(id));
+      if (missing.length > 0) throw fail("item_not_found", { field: "order", items: missing, menu: menu.id }, "order names items that are not in this menu.");
+      const current = tree.level(parent);
+      const inLevel = new Set(current.map((row) => row.id));
+      const elsewhere = order.filter((id) => !inLevel.has(id));
+      if (elsewhere.length > 0) {
+        throw fail("bad_reorder", { field: "order", parent, not_in_level: elsewhere.map((id) => ({ id, parent: tree.parentOf(id) })) }, "order names items of another level; move them with PATCH …/items/{id} {parent}.");
+      }
+      const named = new Set(order);
+      const rest = current.filter((row) => !named.has(row.id));
+      const byId = new Map(current.map((row) => [row.id, row]));
+      const final = [...order.map((id) => byId.get(id)!), ...rest];
+      await renumber(trx, final, at);
+      return itemsWritten(menu, locations, { appended: rest.map((row) => row.id), level: final.map((row) => row.id) });
+    },
+  }, () => ({ menu: menuShort(menu), parent }));
+  const { value: { appended, level }, rebaked } = done;
   if (appended.length > 0) warnings.push(warning("items_appended", "Items of the level that order did not name were placed after the named ones.", { appended }));
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuShort(menu), parent }, owed);
   return { fields: { site_id: site.id, menu: menuShort(menu), parent, order, appended, level, rebaked }, warnings };
 }

@@ -1,22 +1,17 @@
 // PUT /menus/{ref}/location: assigns the menu to a location in a theme's map and, with languages,
 // in the language's map; written entries are read back and compared. DELETE /menus/{ref}/location
 // (not in the spec; PUT cannot take a menu off a location) frees the same entries.
-import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { transactionWithTrial, type ServiceContext } from "../write/context.ts";
-import { nothingRebaked } from "../write/change.ts";
-import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
+import type { ServiceContext } from "../write/context.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
 import { readBack, type MapWrite } from "./menu-service.ts";
 import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
-import { reviseMenus } from "./revision.ts";
-import { checkMenu, oweMenu, publishMenu } from "./write.ts";
+import { menuChange, menusWritten, runMenuWrite } from "./write.ts";
 
 const KNOWN = ["location", "lang", "theme"];
 
@@ -36,26 +31,31 @@ export async function putLocation(ctx: ServiceContext, site: SiteRow, ref: strin
   const { menu, lang, theme, state } = resolved;
   const writes: MapWrite[] = writeKeys(state, lang).map((key) => ({ theme, location, key }));
 
-  const replaced: Array<{ map: string; lang: string | null; menu_id: number }> = [];
-  // The locations it held before the write and holds after it: both print anew.
-  const { locations, trial } = await transactionWithTrial(ctx)(async (trx) => {
-    replaced.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
-    // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
-    const at = gmt(ctx.clock());
-    if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref });
-    const before = await locationNamesOfMenu(trx, menu.id);
-    for (const write of writes) {
-      const held = await mapEntry(trx, site.id, theme, location, write.key);
-      if (held !== undefined && held !== menu.id) replaced.push({ map: mapName(write.key), lang: langOfKey(write.key), menu_id: held });
-      await writeMapEntry(trx, site.id, theme, location, write.key, menu.id);
-    }
-    const locations = [...before, ...(await locationNamesOfMenu(trx, menu.id))];
-    // The menus that held the entries lost them: each is revised with this one.
-    await reviseMenus(trx, site.id, [menu.id, ...replaced.map((entry) => entry.menu_id)], at);
-    return { locations, trial: await checkMenu(ctx, trx, site.id, menu.id, locations) };
-  });
+  const saved = { menu: menuBrief(menu), location, lang, theme };
+  const { value: replaced, rebaked } = await runMenuWrite(ctx, {
+    siteId: site.id,
+    // What prints the location, within the render budgets with this menu, or nothing is stored.
+    trial: true,
+    apply: async (trx) => {
+      // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
+      if (!(await touchMenu(trx, site.id, menu.id, gmt(ctx.clock())))) throw fail("menu_not_found", { ref });
+      const before = await locationNamesOfMenu(trx, menu.id);
+      const replaced: Array<{ map: string; lang: string | null; menu_id: number }> = [];
+      for (const write of writes) {
+        const held = await mapEntry(trx, site.id, theme, location, write.key);
+        if (held !== undefined && held !== menu.id) replaced.push({ map: mapName(write.key), lang: langOfKey(write.key), menu_id: held });
+        await writeMapEntry(trx, site.id, theme, location, write.key, menu.id);
+      }
+      return {
+        value: replaced,
+        // The menus that held the entries lost them: their state changed with this one's.
+        wrote: [...menusWritten([menu.id], "updated"), ...menusWritten(replaced.map((entry) => entry.menu_id), "updated")],
+        // The locations it held before the write and holds after it: both print anew.
+        changes: menuChange(menu.id, [...before, ...(await locationNamesOfMenu(trx, menu.id))]),
+      };
+    },
+  }, () => saved);
   const back = await readBack(ctx, site.id, writes, menu.id);
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme }, trial);
   if (!back.stored) throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
   if (replaced.length > 0) {
     warnings.push(warning("location_reassigned", `"${location}" held another menu; it now holds "${menu.name}".`, { location, replaced }));
@@ -84,32 +84,29 @@ export async function deleteLocation(ctx: ServiceContext, site: SiteRow, ref: st
   const location = locationFrom(body.location ?? query.location, true)!;
   const { menu, lang, theme, state } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
   const keys = writeKeys(state, lang);
-  const locations: string[] = [];
-  const { out: freed, owed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
-    // The site's counters first, as every write takes them (quotas/usage.ts): its revision moves them.
-    await holdRoom(trx, site.id);
-    // The locations it held before and holds after print anew. (No row lock needed: freeing only
-    // removes, so a concurrent items write of this menu reads more locations, never fewer.)
-    locations.length = 0;
-    locations.push(...(await locationNamesOfMenu(trx, menu.id)));
-    const out: Array<{ location: string; lang: string | null; theme: string; map: string }> = [];
-    for (const key of keys) {
-      const result = await trx
-        .deleteFrom("menu_locations")
-        .where("site_id", "=", site.id)
-        .where("theme", "=", theme)
-        .where("location", "=", location)
-        .where("lang", "=", key)
-        .where("menu_id", "=", menu.id)
-        .executeTakeFirst();
-      if (Number(result.numDeletedRows) > 0) out.push({ location, lang: langOfKey(key), theme, map: mapName(key) });
-    }
-    locations.push(...(await locationNamesOfMenu(trx, menu.id)));
-    await reviseMenus(trx, site.id, [menu.id], gmt(ctx.clock()));
-    return { out, owed: await oweMenu(ctx, trx, site.id, menu.id, locations) };
-  });
+  const { value: freed, rebaked } = await runMenuWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      // The locations it held before and holds after print anew. (No row lock needed: freeing only
+      // removes, so a concurrent items write of this menu reads more locations, never fewer.)
+      const before = await locationNamesOfMenu(trx, menu.id);
+      const out: Array<{ location: string; lang: string | null; theme: string; map: string }> = [];
+      for (const key of keys) {
+        const result = await trx
+          .deleteFrom("menu_locations")
+          .where("site_id", "=", site.id)
+          .where("theme", "=", theme)
+          .where("location", "=", location)
+          .where("lang", "=", key)
+          .where("menu_id", "=", menu.id)
+          .executeTakeFirst();
+        if (Number(result.numDeletedRows) > 0) out.push({ location, lang: langOfKey(key), theme, map: mapName(key) });
+      }
+      return { value: out, wrote: menusWritten([menu.id], "updated"), changes: menuChange(menu.id, [...before, ...(await locationNamesOfMenu(trx, menu.id))]) };
+    },
+  }, () => ({ menu: menuBrief(menu), location, lang, theme }));
   if (freed.length === 0) warnings.push(warning("not_assigned", `"${menu.name}" was not assigned to "${location}" there; nothing was freed.`, { location, lang, theme }));
-  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu), location, lang, theme }, owed);
   // A dry run answers the assignments as the delete would leave them.
   const assigned = assignedOf(await locationRows(ctx.db, site.id, theme), menu.id).filter((entry) => !dryRun || !freed.some((gone) => gone.location === entry.location && gone.lang === entry.lang));
   return {

@@ -1,7 +1,6 @@
 // POST /menus, PATCH /menus/{ref} and DELETE /menus/{ref}: the menu itself (a WordPress
 // nav_menu term: id, term_taxonomy_id, name, slug, count), created with its tree and its
 // location at once, renamed, or deleted with its items and its places in every location map.
-import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -10,12 +9,9 @@ import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import type { SiteAddressing } from "../site/addresses.ts";
 import { linkAddressing } from "../pages/home.ts";
-import { isUniqueViolation } from "../store/errors.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import type { Db } from "../store/database.ts";
-import { nothingRebaked } from "../write/change.ts";
-import type { Trial } from "../write/change.ts";
-import { transactionWithTrial, type ServiceContext } from "../write/context.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite, type Done } from "../write/pipeline.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { checkPageUrls } from "./answered.ts";
 import { parseTree, type ItemInput } from "./input.ts";
@@ -26,7 +22,7 @@ import { keptLocations, reviseMenus } from "./revision.ts";
 import { termRecord } from "./read-service.ts";
 import { resolveMenu } from "./refs.ts";
 import { pageFacts, resolveTree } from "./resolve.ts";
-import { checkMenu, oweMenu, planTree, publishMenu, writeTree, type MenuPublish, type Plan } from "./write.ts";
+import { menuChange, menusWritten, planTree, runMenuWrite, writeTree, type Plan } from "./write.ts";
 
 export const MAX_NAME = 200;
 export const FALLBACK_MENU_SLUG = "menu";
@@ -64,6 +60,9 @@ export function allowInvalidFrom(value: unknown): boolean {
   if (typeof value !== "boolean") throw fail("invalid_field", { field: "allow_invalid", expected: "boolean" }, "allow_invalid must be true or false.");
   return value;
 }
+
+/** A derived slug another writer took meanwhile: derived again (createMenu). */
+class DerivedSlugTaken extends Error {}
 
 export function slugTaken(occupant: MenuRow | undefined, slug: string) {
   return fail("slug_taken", { field: "slug", slug, id: occupant?.id ?? null, name: occupant?.name ?? null }, "Another menu already has this slug.");
@@ -134,37 +133,43 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
 
   const at = gmt(ctx.clock());
   const writes: MapWrite[] = location === null ? [] : writeKeys(state, lang).map((key) => ({ theme, location, key }));
-  let created: { menu: MenuRow; submitted: Map<number, string>; trial: MenuPublish | undefined } | undefined;
+  let done: Done<{ menu: MenuRow; submitted: Map<number, string> }> | undefined;
   // A derived slug taken by a concurrent writer meanwhile is derived again; an explicit one is refused.
-  for (let attempt = 1; created === undefined; attempt++) {
+  for (let attempt = 1; done === undefined; attempt++) {
+    const tried = slug;
     try {
-      created = await transactionWithTrial(ctx)(async (trx) => {
-        // The site's counters first, as every write takes them (quotas/usage.ts).
-        await holdRoom(trx, site.id);
-        const inserted = await trx
-          .insertInto("menus")
-          .values({ site_id: site.id, name, slug, term_taxonomy_id: 0, created_at_gmt: at, updated_at_gmt: at })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
-        const { submitted: ids } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
-        // A menu that held the location loses it: its state changes too.
-        const displaced = await writeMapEntries(trx, site.id, writes, inserted.id);
-        await reviseMenus(trx, site.id, [inserted.id, ...displaced], at);
-        const trial = location === null ? undefined : await checkMenu(ctx, trx, site.id, inserted.id, [location]);
-        return { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted: ids, trial };
-      });
+      done = await runMenuWrite(ctx, {
+        siteId: site.id,
+        // What prints its location, within the render budgets with this tree, or nothing is stored.
+        trial: location !== null,
+        taken: async () => (explicitSlug || attempt >= 20 ? slugTaken(await menuBySlug(ctx.db, site.id, tried), tried) : new DerivedSlugTaken()),
+        apply: async (trx) => {
+          const inserted = await trx
+            .insertInto("menus")
+            .values({ site_id: site.id, name, slug: tried, term_taxonomy_id: 0, created_at_gmt: at, updated_at_gmt: at })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
+          const { submitted } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
+          const displaced = await writeMapEntries(trx, site.id, writes, inserted.id);
+          return {
+            value: { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted },
+            // A menu that held the location loses it: its state changes too.
+            wrote: [...menusWritten([inserted.id], "created"), ...menusWritten(displaced, "updated")],
+            // A new menu held no location before: it prints only where it was just assigned.
+            changes: menuChange(inserted.id, location === null ? [] : [location]),
+          };
+        },
+      }, ({ menu }) => ({ menu: menuBrief(menu) }));
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      if (explicitSlug || attempt >= 20) throw slugTaken(await menuBySlug(ctx.db, site.id, slug), slug);
+      if (!(error instanceof DerivedSlugTaken)) throw error;
       slug = firstFreeSlug(slugify(name) || FALLBACK_MENU_SLUG, await menuSlugs(ctx.db, site.id));
     }
   }
-  const { menu, submitted, trial } = created;
+  const { menu, submitted } = done.value;
+  const { rebaked } = done;
 
   const back = await readBack(ctx, site.id, writes, menu.id);
-  // A new menu held no location before: it prints only where it was just assigned.
-  const rebaked = await publishMenu(ctx, site.id, menu.id, location === null ? [] : [location], { menu: menuBrief(menu) }, trial);
   if (!back.stored) {
     throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
   }
@@ -198,23 +203,20 @@ export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string,
   const changed = [...(name !== menu.name ? ["name"] : []), ...(slug !== menu.slug ? ["slug"] : [])];
   let row = menu;
   if (changed.length > 0) {
-    try {
-      row = await ctx.db.transaction().execute(async (trx) => {
-        await holdRoom(trx, site.id);
-        const at = gmt(ctx.clock());
-        const updated = await trx.updateTable("menus").set({ name, slug, updated_at_gmt: at }).where("id", "=", menu.id).returningAll().executeTakeFirst();
+    // Names and slugs are not printed by frames: nothing to publish (spec, PATCH /menus/{ref}).
+    const done = await runWrite(ctx, {
+      siteId: site.id,
+      taken: async () => slugTaken(await menuBySlug(ctx.db, site.id, slug), slug),
+      apply: async (trx) => {
+        const updated = await trx.updateTable("menus").set({ name, slug, updated_at_gmt: gmt(ctx.clock()) }).where("id", "=", menu.id).returningAll().executeTakeFirst();
         if (!updated) throw fail("menu_not_found", { ref });
-        await reviseMenus(trx, site.id, [menu.id], at);
-        return updated;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw slugTaken(await menuBySlug(ctx.db, site.id, slug), slug);
-      throw error;
-    }
+        return { value: updated, wrote: menusWritten([menu.id], "renamed") };
+      },
+    });
+    row = done.value;
   } else {
     warnings.push(warning("nothing_changed", "The menu already has this name and slug.", {}));
   }
-  // Names and slugs are not printed by frames: no rebake (spec, PATCH /menus/{ref}).
   return { fields: { site_id: site.id, menu: await termRecord(ctx.db, row), changed }, warnings };
 }
 
@@ -236,20 +238,30 @@ export async function writeMapEntries(trx: Db, siteId: number, writes: readonly 
  */
 export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>, dryRun = false) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
-  const { removed, freed, owed } = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
-    const at = gmt(ctx.clock());
-    // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.
-    if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref });
-    const places = await locationsOfMenu(trx, menu.id);
-    await reviseMenus(trx, site.id, [menu.id], at);
-    await toTrash(trx, site.id, "menus", String(menu.id), menu.slug, at, { name: menu.name, locations: keptLocations(places) });
-    const items = await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).executeTakeFirst();
-    await trx.deleteFrom("menu_locations").where("menu_id", "=", menu.id).execute();
-    await trx.deleteFrom("menus").where("id", "=", menu.id).execute();
-    return { removed: Number(items.numDeletedRows), freed: places, owed: await oweMenu(ctx, trx, site.id, menu.id, places.map((row) => row.location)) };
-  });
-  // The locations it held print nothing now, or a data set standing in.
-  const rebaked = dryRun ? nothingRebaked() : await publishMenu(ctx, site.id, menu.id, freed.map((row) => row.location), { deleted: menuBrief(menu) }, owed);
+  const done = await runMenuWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      const at = gmt(ctx.clock());
+      // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.
+      if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref });
+      const places = await locationsOfMenu(trx, menu.id);
+      // Its last state kept (a menu older than revisions gets its first here), then the trash entry.
+      await reviseMenus(trx, site.id, [menu.id], at);
+      await toTrash(trx, site.id, "menus", String(menu.id), menu.slug, at, { name: menu.name, locations: keptLocations(places) });
+      const items = await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).executeTakeFirst();
+      await trx.deleteFrom("menu_locations").where("menu_id", "=", menu.id).execute();
+      await trx.deleteFrom("menus").where("id", "=", menu.id).execute();
+      return {
+        value: { removed: Number(items.numDeletedRows), freed: places },
+        wrote: menusWritten([menu.id], "deleted"),
+        // The locations it held print nothing now, or a data set standing in.
+        changes: menuChange(menu.id, places.map((row) => row.location)),
+      };
+    },
+  }, () => ({ deleted: menuBrief(menu) }));
+  const { removed, freed } = done.value;
+  const { rebaked } = done;
   return {
     fields: {
       site_id: site.id,

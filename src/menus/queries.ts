@@ -1,6 +1,5 @@
 // Menu, item and location-map rows of one site. Plain functions taking the database or a
 // transaction (the caller opens the transaction and passes it through).
-import { holdRoom } from "../quotas/usage.ts";
 import type { Selectable } from "kysely";
 import type { Db } from "../store/database.ts";
 import type { MenuItemsTable, MenuLocationsTable, MenusTable } from "../store/schema.ts";
@@ -108,9 +107,8 @@ export async function menusReferencingPage(db: Db, siteId: number, pageId: numbe
  * are serialised already.
  */
 export async function touchMenu(db: Db, siteId: number, menuId: number, at: string): Promise<boolean> {
-  // The site's counters first, as every write takes them (quotas/usage.ts): its revision moves them.
-  await holdRoom(db, siteId);
-  const result = await db.updateTable("menus").set({ updated_at_gmt: at }).where("id", "=", menuId).executeTakeFirst();
+  // The write pipeline took the site's counters before (quotas/usage.ts: one lock order).
+  const result = await db.updateTable("menus").set({ updated_at_gmt: at }).where("site_id", "=", siteId).where("id", "=", menuId).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -7,6 +7,7 @@
 // not kept, so a renamed page is no change of the menu.
 import { prettyJson, recordRevision, type Snapshot } from "../revisions/revisions.ts";
 import type { Db } from "../store/database.ts";
+import { revisedBy } from "../write/pipeline.ts";
 import { itemsOfMenu, locationsOfMenu, THEME_MAP, type ItemRow, type LocationRow, type MenuRow } from "./queries.ts";
 import { ItemTree } from "./tree.ts";
 
@@ -79,6 +80,9 @@ export async function reviseMenus(trx: Db, siteId: number, ids: Iterable<number>
     if (snapshot) await recordRevision(trx, siteId, "menus", String(id), snapshot, now);
   }
 }
+
+// The write pipeline names a written menu by its id as text (write.ts, menusWritten).
+revisedBy("menu", (trx, siteId, ids, now) => reviseMenus(trx, siteId, ids.map(Number), now));
 
 function text(value: unknown, fallback = ""): string {
   return typeof value === "string" ? value : fallback;

@@ -8,19 +8,19 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { transactionWithTrial, type ServiceContext } from "../write/context.ts";
+import type { ServiceContext } from "../write/context.ts";
+import type { Change } from "../write/change.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
-import { isUniqueViolation } from "../store/errors.ts";
 import type { ItemInput } from "./input.ts";
 import { assignedOf, themeFrom } from "./locations.ts";
 import { slugTaken } from "./menu-service.ts";
 import { itemsOfMenu, locationNamesOfMenu, locationRows, locationsOfMenu, mapEntry, menuById, menuBySlug, touchMenu, writeMapEntry, THEME_MAP, type ItemRow, type MenuRow } from "./queries.ts";
 import { menuBrief, menuView } from "./record.ts";
 import { invalidEntry, pageFacts } from "./resolve.ts";
-import { reviseMenus, type KeptItem, type KeptLocation, type MenuState } from "./revision.ts";
+import type { KeptItem, KeptLocation, MenuState } from "./revision.ts";
 import { ItemTree } from "./tree.ts";
-import { checkMenu, publishMenu, writeTree, type Planned } from "./write.ts";
+import { menuChange, menusWritten, runMenuWrite, writeTree, type Planned } from "./write.ts";
 
 /** The kept tree as a planned write, each item with its coordinate (`1.0`). */
 function planned(items: readonly KeptItem[], prefix = ""): Planned[] {
@@ -87,16 +87,18 @@ async function placeLocations(trx: Db, siteId: number, menuId: number, wanted: r
   }
 }
 
-/** Inside the write: the tree and the locations of the state, the revision, the budget check. */
-async function writeState(ctx: ServiceContext, trx: Db, site: SiteRow, menuId: number, state: MenuState, at: string, held: ItemTree<ItemRow> | null, warnings: Warning[]) {
+/**
+ * Inside the write: the tree and the locations of the state; answers its warnings and the change
+ * at the locations the menu held before and holds after.
+ */
+async function writeState(trx: Db, site: SiteRow, menuId: number, state: MenuState, at: string, held: ItemTree<ItemRow> | null): Promise<{ warnings: Warning[]; changes: Change[] }> {
   const items = planned(state.items);
   const before = await locationNamesOfMenu(trx, menuId);
   await writeTree(trx, site.id, menuId, items, at, held, undefined, await freeIds(trx, items));
+  const warnings: Warning[] = [];
   await placeLocations(trx, site.id, menuId, state.locations, warnings);
-  await reviseMenus(trx, site.id, [menuId], at);
-  const locations = [...new Set([...before, ...(await locationNamesOfMenu(trx, menuId))])];
   warnings.push(...(await invalidWarning(trx, site.id, items)));
-  return { locations, trial: await checkMenu(ctx, trx, site.id, menuId, locations) };
+  return { warnings, changes: menuChange(menuId, [...before, ...(await locationNamesOfMenu(trx, menuId))]) };
 }
 
 async function answer(ctx: ServiceContext, site: SiteRow, menu: MenuRow, rebaked: unknown, warnings: Warning[]) {
@@ -111,13 +113,16 @@ export async function restoreMenuState(ctx: ServiceContext, site: SiteRow, menuI
   const menu = await menuById(ctx.db, site.id, menuId);
   if (!menu) throw fail("menu_not_found", { ref: menuId });
   const at = gmt(ctx.clock());
-  const warnings: Warning[] = [];
-  const { locations, trial } = await transactionWithTrial(ctx)(async (trx) => {
-    warnings.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
-    if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref: menuId });
-    return writeState(ctx, trx, site, menu.id, state, at, new ItemTree(await itemsOfMenu(trx, menu.id)), warnings);
-  });
-  const rebaked = await publishMenu(ctx, site.id, menu.id, locations, { menu: menuBrief(menu) }, trial);
+  const { value: warnings, rebaked } = await runMenuWrite(ctx, {
+    siteId: site.id,
+    // What prints the menu, within the render budgets with the revision's tree, or nothing is written.
+    trial: true,
+    apply: async (trx) => {
+      if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref: menuId });
+      const { warnings, changes } = await writeState(trx, site, menu.id, state, at, new ItemTree(await itemsOfMenu(trx, menu.id)));
+      return { value: warnings, wrote: menusWritten([menu.id], "restored"), changes };
+    },
+  }, () => ({ menu: menuBrief(menu) }));
   return answer(ctx, site, menu, rebaked, warnings);
 }
 
@@ -130,24 +135,20 @@ export async function recreateMenu(ctx: ServiceContext, site: SiteRow, menuId: n
   const occupant = await menuBySlug(ctx.db, site.id, state.slug);
   if (occupant) throw slugTaken(occupant, state.slug);
   const at = gmt(ctx.clock());
-  const warnings: Warning[] = [];
-  let written;
-  try {
-    written = await transactionWithTrial(ctx)(async (trx) => {
-      warnings.length = 0; // the work may run twice (transactionWithTrial): it starts from nothing
+  const { value, rebaked } = await runMenuWrite(ctx, {
+    siteId: site.id,
+    trial: true,
+    taken: async () => slugTaken(await menuBySlug(ctx.db, site.id, state.slug), state.slug),
+    apply: async (trx) => {
       const menu = await trx
         .insertInto("menus")
         .values({ id: menuId, site_id: site.id, name: state.name, slug: state.slug, term_taxonomy_id: menuId, created_at_gmt: at, updated_at_gmt: at })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const done = await writeState(ctx, trx, site, menuId, state, at, null, warnings);
+      const { warnings, changes } = await writeState(trx, site, menuId, state, at, null);
       await within(trx);
-      return { menu, ...done };
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw slugTaken(await menuBySlug(ctx.db, site.id, state.slug), state.slug);
-    throw error;
-  }
-  const rebaked = await publishMenu(ctx, site.id, menuId, written.locations, { menu: menuBrief(written.menu) }, written.trial);
-  return answer(ctx, site, written.menu, rebaked, warnings);
+      return { value: { menu, warnings }, wrote: menusWritten([menuId], "restored"), changes };
+    },
+  }, ({ menu }) => ({ menu: menuBrief(menu) }));
+  return answer(ctx, site, value.menu, rebaked, value.warnings);
 }

@@ -1,17 +1,18 @@
 // What every menu write shares: turning a parsed, resolved tree into what is stored (invalid
 // items refused, or left out with allow_invalid), writing it inside the caller's transaction
-// (items the menu holds keep their ids), and announcing the committed change to the publish step.
+// (items the menu holds keep their ids), and running the write through the write pipeline.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { Change, Rebaked, Trial } from "../write/change.ts";
-import { oweChanges } from "../write/context.ts";
+import type { Change, Written, WrittenAction } from "../write/change.ts";
 import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { runWrite, type Done, type Write } from "../write/pipeline.ts";
 import { asStored, type Answered } from "./answered.ts";
 import type { ItemInput } from "./input.ts";
 import { deleteItems, type ItemRow } from "./queries.ts";
 import { invalidEntry, type InvalidItem, type PageFacts } from "./resolve.ts";
 import { compareAt, type ItemTree } from "./tree.ts";
+import "./revision.ts";
 
 export interface Planned {
   input: ItemInput;
@@ -155,39 +156,27 @@ export async function writeTree(trx: Db, siteId: number, menuId: number, items: 
   return { submitted, renewed };
 }
 
-function menuChange(menuId: number, locations: Iterable<string>): Change {
-  return { kind: "menu", menuId, locations: [...new Set(locations)].sort() };
+/**
+ * The change a menu write announces, with the location names it was assigned to before the
+ * write and is after it (read inside the write's transaction, once the menu's row is taken): only
+ * frames printing those locations are rebaked.
+ */
+export function menuChange(menuId: number, locations: Iterable<string>): Change[] {
+  return [{ kind: "menu", menuId, locations: [...new Set(locations)].sort() }];
+}
+
+/** The menus a write wrote, each by its id as text (the reviser in revision.ts reads it back). */
+export function menusWritten(ids: Iterable<number>, action: WrittenAction): Written[] {
+  return [...new Set(ids)].map((id): Written => ({ kind: "menu", id: String(id), action }));
 }
 
 /**
- * Inside a write that makes a menu print more (items added or renamed, a new location): what
- * prints it at those locations stays within the render budgets, or the write is refused with
- * render_too_large and rolls back.
+ * Runs a menu write through the write pipeline. When the renderer does not answer, the write
+ * stays saved and the call answers 502 internal_unavailable (spec, Errors) with `saved`, what the
+ * answer names of what was written.
  */
-export async function checkMenu(ctx: ServiceContext, trx: Db, siteId: number, menuId: number, locations: Iterable<string>): Promise<MenuPublish> {
-  const changes = [menuChange(menuId, locations)];
-  return { trial: await ctx.publisher.check(trx, siteId, changes), owed: await oweChanges(ctx, trx, siteId, changes) };
-}
-
-/** What a menu write hands its publish step: its trial's renders, and the outbox row it owes it by. */
-export interface MenuPublish {
-  trial?: Trial;
-  owed?: number;
-}
-
-/** Inside a menu write that tries nothing (it only removes): records what it owes the public site. */
-export async function oweMenu(ctx: ServiceContext, trx: Db, siteId: number, menuId: number, locations: Iterable<string>): Promise<MenuPublish> {
-  return { owed: await oweChanges(ctx, trx, siteId, [menuChange(menuId, locations)]) };
-}
-
-/**
- * Hands the committed change of a menu to the publish step, with the location names it was
- * assigned to before the write and is after it (read inside the write's transaction, once the
- * menu's row is taken): only frames printing those locations are rebaked. When the renderer does
- * not answer, the write stays saved and the call answers 502 internal_unavailable (spec, Errors).
- */
-export async function publishMenu(ctx: ServiceContext, siteId: number, menuId: number, locations: Iterable<string>, saved: Record<string, unknown>, publish: MenuPublish = {}): Promise<Rebaked> {
-  const rebaked = await ctx.publisher.changed(siteId, [menuChange(menuId, locations)], { trial: publish.trial, owed: publish.owed });
-  if (rebaked.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved, rebaked });
-  return rebaked;
+export async function runMenuWrite<T>(ctx: ServiceContext, write: Write<T>, saved: (value: T) => Record<string, unknown>): Promise<Done<T>> {
+  const done = await runWrite(ctx, write);
+  if (done.rebaked.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved(done.value), rebaked: done.rebaked });
+  return done;
 }

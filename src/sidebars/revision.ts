@@ -7,6 +7,7 @@
 // fields decide the summary (`["items"]`, `["root"]`, `["trees"]`).
 import { prettyJson, recordRevision, type Snapshot } from "../revisions/revisions.ts";
 import type { Db } from "../store/database.ts";
+import { revisedBy } from "../write/pipeline.ts";
 import { flattenStored, storedItems, type StoredItem, type TreeRow } from "./tree.ts";
 
 export interface KeptTree {
@@ -45,6 +46,9 @@ export async function reviseSidebars(trx: Db, siteId: number, names: Iterable<st
     if (snapshot) await recordRevision(trx, siteId, "sidebars", name, snapshot, now);
   }
 }
+
+// The write pipeline names a written sidebar by its name.
+revisedBy("sidebar", reviseSidebars);
 
 function itemsFrom(value: unknown): StoredItem[] {
   return Array.isArray(value) ? (value.filter((item) => item !== null && typeof item === "object") as StoredItem[]) : [];

@@ -2,22 +2,20 @@
 // /sidebars/{name}. A sidebar is named; each language may have a tree of its own (a tree written
 // without `lang` is the default language's); a tree is written by hand (`items`) or generated from
 // the pages under a root page (`root`). Item ids are unique in the sidebar and never reused: a
-// PUT naming an item by `id` keeps it. Writes announce a `sidebar` change to the publish step.
-import { holdRoom } from "../quotas/usage.ts";
+// PUT naming an item by `id` keeps it. Writes run through the write pipeline and announce a
+// `sidebar` change.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { Rebaked } from "../write/change.ts";
-import { oweChanges, type ServiceContext } from "../write/context.ts";
-import { nothingRebaked } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import type { InvalidItem } from "../menus/resolve.ts";
 import { leaveTrash, toTrash } from "../revisions/trash.ts";
 import type { SiteAddressing } from "../site/addresses.ts";
 import { linkAddressing } from "../pages/home.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { sidebarNameFrom } from "./input.ts";
 import { reviseSidebars } from "./revision.ts";
 import { answeredItems, countItems, treeKey, type SidebarItem, type TreeRow } from "./tree.ts";
@@ -95,17 +93,18 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
 
   const tree = await prepareTree(ctx, site.id, body, key, lang, state, options);
   const now = gmt(ctx.clock());
-  const created = await ctx.db.transaction().execute(async (trx) => {
-    // The site's counters first, as every write takes them (quotas/usage.ts).
-    await holdRoom(trx, site.id);
-    const made = await storeTrees(trx, site.id, name, [tree], now, warnings);
-    // A sidebar made again under the name of a deleted one continues its history.
-    if (made) await leaveTrash(trx, site.id, "sidebars", name);
-    await reviseSidebars(trx, site.id, [name], now);
-    return { made, owed: await oweChanges(ctx, trx, site.id, [{ kind: "sidebar", name }]) };
+  const { value, rebaked } = await runWrite(ctx, {
+    siteId: site.id,
+    apply: async (trx) => {
+      const stored: Warning[] = [];
+      const made = await storeTrees(trx, site.id, name, [tree], now, stored);
+      // A sidebar made again under the name of a deleted one continues its history.
+      if (made) await leaveTrash(trx, site.id, "sidebars", name);
+      return { value: { made, stored }, wrote: [{ kind: "sidebar", id: name, action: made ? "created" : "updated" }], changes: [{ kind: "sidebar", name }] };
+    },
   });
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }], { owed: created.owed });
-  return { sidebar: await readSidebar(ctx, site, name, { lang: lang ?? undefined }), created: created.made, invalid: tree.invalid, rebaked, warnings };
+  warnings.push(...value.stored);
+  return { sidebar: await readSidebar(ctx, site, name, { lang: lang ?? undefined }), created: value.made, invalid: tree.invalid, rebaked, warnings };
 }
 
 /**
@@ -115,16 +114,20 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
  */
 export async function deleteSidebar(ctx: ServiceContext, site: SiteRow, rawName: string, dryRun = false): Promise<{ deleted: { name: string }; rebaked: Rebaked; dry_run?: true; applied?: false }> {
   const name = sidebarNameFrom(rawName);
-  const owed = await dryRunnable(dryRun, (work) => ctx.db.transaction().execute(work), async (trx: Db) => {
-    await holdRoom(trx, site.id);
-    const now = gmt(ctx.clock());
-    await reviseSidebars(trx, site.id, [name], now);
-    await trx.deleteFrom("sidebar_trees").where("site_id", "=", site.id).where("name", "=", name).execute();
-    const gone = await trx.deleteFrom("sidebars").where("site_id", "=", site.id).where("name", "=", name).executeTakeFirst();
-    if (Number(gone.numDeletedRows) === 0) throw fail("sidebar_not_found", { name });
-    await toTrash(trx, site.id, "sidebars", name, name, now);
-    return oweChanges(ctx, trx, site.id, [{ kind: "sidebar", name }]);
+  const { rebaked } = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      const now = gmt(ctx.clock());
+      // Its last state kept (a sidebar older than revisions gets its first here), then the trash entry.
+      await reviseSidebars(trx, site.id, [name], now);
+      await trx.deleteFrom("sidebar_trees").where("site_id", "=", site.id).where("name", "=", name).execute();
+      const gone = await trx.deleteFrom("sidebars").where("site_id", "=", site.id).where("name", "=", name).executeTakeFirst();
+      if (Number(gone.numDeletedRows) === 0) throw fail("sidebar_not_found", { name });
+      await toTrash(trx, site.id, "sidebars", name, name, now);
+      return { value: null, wrote: [{ kind: "sidebar", id: name, action: "deleted" }], changes: [{ kind: "sidebar", name }] };
+    },
   });
-  if (dryRun) return { deleted: { name }, rebaked: nothingRebaked(), dry_run: true, applied: false };
-  return { deleted: { name }, rebaked: await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }], { owed }) };
+  if (dryRun) return { deleted: { name }, rebaked, dry_run: true, applied: false };
+  return { deleted: { name }, rebaked };
 }

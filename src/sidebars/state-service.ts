@@ -3,17 +3,16 @@
 // a restore is checked, revised and published as any sidebar write. Item ids come back with their
 // items; items of pages not public now are written as they were (valid false), with a warning;
 // languages the revision has no tree for lose theirs.
-import { holdRoom } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { oweChanges, type ServiceContext } from "../write/context.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { linkAddressing } from "../pages/home.ts";
 import { languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
-import { isUniqueViolation } from "../store/errors.ts";
-import { idsOf, inputOf, reviseSidebars, type SidebarState } from "./revision.ts";
+import { idsOf, inputOf, type SidebarState } from "./revision.ts";
 import { readSidebar } from "./service.ts";
 import { prepareTree, storeTrees, type PreparedTree } from "./write.ts";
 
@@ -54,26 +53,22 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
   if (invalid.length > 0) warnings.push(warning("invalid_items_kept", `${invalid.length} item(s) point to pages that are not public now; they were written as they were and answer valid: false.`, { invalid }));
 
   const now = gmt(ctx.clock());
-  let owed: number | undefined;
-  try {
-    await ctx.db.transaction().execute(async (trx) => {
-      // The site's counters first, as every write takes them (quotas/usage.ts).
-      await holdRoom(trx, site.id);
+  const { value: stored, rebaked } = await runWrite(ctx, {
+    siteId: site.id,
+    taken: options.create ? async () => nameTaken(name) : undefined,
+    apply: async (trx) => {
       if (options.create && (await exists(trx, site.id, name))) throw nameTaken(name);
-      await storeTrees(trx, site.id, name, trees, now, warnings, idsOf(state));
+      const stored: Warning[] = [];
+      await storeTrees(trx, site.id, name, trees, now, stored, idsOf(state));
       const keys = trees.map((tree) => tree.key);
       let gone = trx.deleteFrom("sidebar_trees").where("site_id", "=", site.id).where("name", "=", name);
       if (keys.length > 0) gone = gone.where("lang", "not in", keys);
       await gone.execute();
-      await reviseSidebars(trx, site.id, [name], now);
       await options.within?.(trx);
-      owed = await oweChanges(ctx, trx, site.id, [{ kind: "sidebar", name }]);
-    });
-  } catch (error) {
-    if (options.create && isUniqueViolation(error)) throw nameTaken(name);
-    throw error;
-  }
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "sidebar", name }], { owed });
+      return { value: stored, wrote: [{ kind: "sidebar", id: name, action: "restored" }], changes: [{ kind: "sidebar", name }] };
+    },
+  });
+  warnings.push(...stored);
   const sidebar = state.items !== null || state.root !== null ? await readSidebar(ctx, site, name, {}) : null;
   // The sidebar as the default language reads it (null when only other languages have a tree).
   return { body: { site_id: site.id, sidebar, rebaked, warnings } };

@@ -3,13 +3,12 @@
 // the texts of one language (default: the default language); `GET /strings` answers every
 // language's. A write announces the keys whose text changed in that language.
 import { fail } from "../errors.ts";
-import type { Rebaked, Trial } from "../write/change.ts";
-import { oweChanges, transactionWithTrial, type ServiceContext } from "../write/context.ts";
-import { nothingRebaked } from "../write/change.ts";
+import type { Rebaked } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { utf8Bytes } from "../quotas/bytes.ts";
-import { holdRoom, requireRoom } from "../quotas/usage.ts";
 
 const KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 export const MAX_KEY = 200;
@@ -58,24 +57,29 @@ export async function putStrings(ctx: ServiceContext, site: SiteRow, body: Recor
   if (body.strings === undefined) throw fail("bad_strings", { field: "strings", expected: "an object of key: text" }, "strings is required: an object of key: text.");
   const texts = textsFrom(body.strings);
   const { key, lang } = await storedLang(ctx, site, body.lang);
-  let trial: Trial | undefined;
-  let owed: number | undefined;
-  const changed = await transactionWithTrial(ctx)(async (trx) => {
-    await holdRoom(trx, site.id);
-    const before = new Map((await trx.selectFrom("strings").select(["key", "text"]).where("site_id", "=", site.id).where("lang", "=", key).execute()).map((row) => [row.key, row.text]));
-    let delta = 0;
-    for (const [k, text] of before) delta -= weight(k, text);
-    for (const [k, text] of texts) delta += weight(k, text);
-    await requireRoom(trx, site.id, { stored_bytes: delta });
-    await trx.deleteFrom("strings").where("site_id", "=", site.id).where("lang", "=", key).execute();
-    const rows = [...texts].map(([k, text]) => ({ site_id: site.id, lang: key, key: k, text }));
-    for (let i = 0; i < rows.length; i += 500) await trx.insertInto("strings").values(rows.slice(i, i + 500)).execute();
-    const keys = [...new Set([...before.keys(), ...texts.keys()])].filter((k) => before.get(k) !== texts.get(k)).sort();
+  const { rebaked } = await runWrite(ctx, {
+    siteId: site.id,
     // Longer texts print wherever frames print them: within the render budgets, or not at all.
-    if (keys.length > 0) trial = await ctx.publisher.check(trx, site.id, [{ kind: "strings", keys }]);
-    owed = keys.length > 0 ? await oweChanges(ctx, trx, site.id, [{ kind: "strings", keys }]) : undefined;
-    return keys;
+    trial: true,
+    apply: async (trx) => {
+      // Read under the site's counters (the pipeline took them): no counted write changes them meanwhile.
+      const before = new Map((await trx.selectFrom("strings").select(["key", "text"]).where("site_id", "=", site.id).where("lang", "=", key).execute()).map((row) => [row.key, row.text]));
+      let delta = 0;
+      for (const [k, text] of before) delta -= weight(k, text);
+      for (const [k, text] of texts) delta += weight(k, text);
+      await trx.deleteFrom("strings").where("site_id", "=", site.id).where("lang", "=", key).execute();
+      const rows = [...texts].map(([k, text]) => ({ site_id: site.id, lang: key, key: k, text }));
+      for (let i = 0; i < rows.length; i += 500) await trx.insertInto("strings").values(rows.slice(i, i + 500)).execute();
+      const keys = [...new Set([...before.keys(), ...texts.keys()])].filter((k) => before.get(k) !== texts.get(k)).sort();
+      return {
+        value: null,
+        // The language's texts, by the code they are stored under ('' on a site without languages).
+        wrote: [{ kind: "strings", id: key, action: "updated" }],
+        // Nothing to publish when no text changed.
+        changes: keys.length > 0 ? [{ kind: "strings", keys }] : [],
+        room: { stored_bytes: delta },
+      };
+    },
   });
-  const rebaked = changed.length === 0 ? nothingRebaked() : await ctx.publisher.changed(site.id, [{ kind: "strings", keys: changed }], { trial, owed });
   return { lang, strings: Object.fromEntries([...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), rebaked };
 }
