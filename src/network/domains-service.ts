@@ -11,11 +11,12 @@
 // that named the site or matched no site, here and in the other processes, so the very next
 // request on the alias is answered as the table says.
 import { fail } from "../errors.ts";
+import type { Written } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import type { Caller } from "../site/callers.ts";
 import { domainHolder, domainsOf, siteById, type SiteDomain, type SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { normaliseDomain, type DomainRefusal } from "./domain-name.ts";
 import { requireSuperAdmin, siteIdFrom } from "./input.ts";
@@ -54,14 +55,14 @@ export function domainFrom(value: unknown): string {
 }
 
 /** 409 domain_taken, naming the site holding it and how. */
-function taken(domain: string, holder?: { siteId: number; primary: boolean }): Error {
+export function domainTaken(domain: string, holder?: { siteId: number; primary: boolean }): Error {
   return fail("domain_taken", holder ? { domain, site_id: holder.siteId, primary: holder.primary } : { domain });
 }
 
 /** Refuses a domain held by a site other than `siteId` (any site when undefined). */
 export async function requireFreeDomain(db: Db, domain: string, siteId?: number): Promise<void> {
   const holder = await domainHolder(db, domain);
-  if (holder && holder.siteId !== siteId) throw taken(domain, holder);
+  if (holder && holder.siteId !== siteId) throw domainTaken(domain, holder);
 }
 
 /** Runs a write of domains; a unique violation (a concurrent write took the name) is 409 domain_taken. */
@@ -69,7 +70,7 @@ export async function writingDomain<T>(domain: string, write: () => Promise<T>):
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw taken(domain);
+    if (isUniqueViolation(error)) throw domainTaken(domain);
     throw error;
   }
 }
@@ -77,16 +78,22 @@ export async function writingDomain<T>(domain: string, write: () => Promise<T>):
 /**
  * Makes `domain` the site's primary domain, in the caller's transaction: `sites.domain` and its
  * row here. The former primary is no domain of the site any more; an alias of the same site named
- * is promoted (its alias row goes).
+ * is promoted (its alias row goes). Answers the domains written.
  */
-export async function writePrimaryDomain(trx: Db, siteId: number, domain: string): Promise<void> {
+export async function writePrimaryDomain(trx: Db, siteId: number, domain: string): Promise<Written[]> {
   await trx.updateTable("sites").set({ domain }).where("id", "=", siteId).execute();
-  await trx
+  const gone = await trx
     .deleteFrom("site_domains")
     .where("site_id", "=", siteId)
     .where((eb) => eb.or([eb("is_primary", "=", 1), eb("domain", "=", domain)]))
+    .returning("domain")
     .execute();
   await trx.insertInto("site_domains").values({ domain, site_id: siteId, is_primary: 1 }).execute();
+  const promoted = gone.some((row) => row.domain === domain);
+  return [
+    { kind: "domain", id: domain, action: promoted ? "updated" : "created" },
+    ...gone.filter((row) => row.domain !== domain).map((row): Written => ({ kind: "domain", id: row.domain, action: "deleted" })),
+  ];
 }
 
 async function existingSite(ctx: ServiceContext, caller: Caller, rawId: string): Promise<SiteRow> {
@@ -106,8 +113,14 @@ export async function addAlias(ctx: ServiceContext, caller: Caller, rawId: strin
   const site = await existingSite(ctx, caller, rawId);
   const domain = domainFrom(body.domain);
   await requireFreeDomain(ctx.db, domain);
-  await writingDomain(domain, () => ctx.db.insertInto("site_domains").values({ domain, site_id: site.id, is_primary: 0 }).execute());
-  await ctx.publisher.changed(site.id, [{ kind: "site" }]);
+  await runWrite(ctx, {
+    siteId: site.id,
+    taken: async () => domainTaken(domain),
+    apply: async (trx) => {
+      await trx.insertInto("site_domains").values({ domain, site_id: site.id, is_primary: 0 }).execute();
+      return { value: null, wrote: [{ kind: "domain", id: domain, action: "created" }], changes: [{ kind: "site" }] };
+    },
+  });
   return { site_id: site.id, domain: { domain, primary: false }, domains: await domainsOf(ctx.db, site) };
 }
 
@@ -121,12 +134,15 @@ export async function removeAlias(ctx: ServiceContext, caller: Caller, rawId: st
   const domain = domainFrom(rawDomain);
   if (domain === site.domain) throw fail("domain_is_primary", { domain });
   const dryRun = options.dryRun === true;
-  const domains = await dryRunnable<SiteDomain[]>(dryRun, (work) => ctx.db.transaction().execute(work), async (trx) => {
-    const removed = await trx.deleteFrom("site_domains").where("site_id", "=", site.id).where("domain", "=", domain).where("is_primary", "=", 0).executeTakeFirst();
-    if (Number(removed.numDeletedRows) === 0) throw fail("domain_not_found", { domain });
-    return domainsOf(trx, site);
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      const removed = await trx.deleteFrom("site_domains").where("site_id", "=", site.id).where("domain", "=", domain).where("is_primary", "=", 0).executeTakeFirst();
+      if (Number(removed.numDeletedRows) === 0) throw fail("domain_not_found", { domain });
+      return { value: await domainsOf(trx, site), wrote: [{ kind: "domain", id: domain, action: "deleted" }], changes: [{ kind: "site" }] };
+    },
   });
-  if (dryRun) return { site_id: site.id, domain: { domain, primary: false }, domains, dry_run: true, applied: false };
-  await ctx.publisher.changed(site.id, [{ kind: "site" }]);
-  return { site_id: site.id, domain: { domain, primary: false }, domains };
+  if (dryRun) return { site_id: site.id, domain: { domain, primary: false }, domains: done.value, dry_run: true, applied: false };
+  return { site_id: site.id, domain: { domain, primary: false }, domains: done.value };
 }

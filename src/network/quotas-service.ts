@@ -5,6 +5,7 @@
 // /api/site/{site_id}/usage is site-scoped: the site scope has already admitted the caller.
 import { fail } from "../errors.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import type { Caller } from "../site/callers.ts";
 import { siteById, type SiteRow } from "../site/sites.ts";
 import { QUOTA_KEYS, quotaChangesFrom, type QuotaKey, type QuotaValues } from "../quotas/catalogue.ts";
@@ -35,7 +36,11 @@ export async function getSiteQuotas(ctx: ServiceContext, caller: Caller, rawId: 
 export async function patchSiteQuotas(ctx: ServiceContext, caller: Caller, rawId: string, body: Record<string, unknown>): Promise<QuotasAnswer> {
   const site = await existingSite(ctx, caller, rawId);
   const changes = quotaChangesFrom(body);
-  return { site_id: site.id, quotas: await setQuotas(ctx.db, site.id, changes) };
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    apply: async (trx) => ({ value: await setQuotas(trx, site.id, changes), wrote: [{ kind: "quota", id: String(site.id), action: "updated" }] }),
+  });
+  return { site_id: site.id, quotas: done.value };
 }
 
 /** Each quota's use and limit; reads two small rows, whatever the size of the site. */

@@ -10,11 +10,12 @@ import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { Caller } from "../site/callers.ts";
 import { administers } from "../site/callers.ts";
 import { homeUrl } from "../site/addresses.ts";
-import type { Change } from "../write/change.ts";
-import { oweChanges, type ServiceContext } from "../write/context.ts";
+import type { Change, Written } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { MAIN_SITE_ID, siteById, type SiteRow } from "../site/sites.ts";
 import { optionalString, requireSuperAdmin } from "./input.ts";
-import { domainFrom, requireFreeDomain, writePrimaryDomain, writingDomain } from "./domains-service.ts";
+import { domainFrom, domainTaken, requireFreeDomain, writePrimaryDomain, writingDomain } from "./domains-service.ts";
 
 export interface SiteRecord {
   id: number;
@@ -89,17 +90,19 @@ export async function updateSite(ctx: ServiceContext, caller: Caller, id: number
   if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: ["name", "domain"] });
   const { name, domain } = changes;
   const changed = (row: SiteRow): Change[] => [{ kind: "site", name: row.name !== site.name, domain: row.domain !== site.domain }];
-  const { row, owed } = await writingDomain(domain ?? site.domain, () =>
-    ctx.db.transaction().execute(async (trx) => {
+  // A new name or domain is printed (every absolute address): owed until published.
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    taken: async () => domainTaken(domain ?? site.domain),
+    apply: async (trx) => {
+      const wrote: Written[] = [{ kind: "site", id: String(site.id), action: "updated" }];
       if (name !== undefined) await trx.updateTable("sites").set({ name }).where("id", "=", site.id).execute();
-      if (domain !== undefined && domain !== site.domain) await writePrimaryDomain(trx, site.id, domain);
+      if (domain !== undefined && domain !== site.domain) wrote.push(...(await writePrimaryDomain(trx, site.id, domain)));
       const row = await trx.selectFrom("sites").selectAll().where("id", "=", site.id).executeTakeFirstOrThrow();
-      // A new name or domain is printed (every absolute address): owed until published.
-      return { row, owed: await oweChanges(ctx, trx, site.id, changed(row)) };
-    }),
-  );
-  await ctx.publisher.changed(row.id, changed(row), { owed });
-  return siteRecord(row, ctx.publicPort);
+      return { value: row, wrote, changes: changed(row) };
+    },
+  });
+  return siteRecord(done.value, ctx.publicPort);
 }
 
 /** The site's name, written as the `name` setting (settings/service.ts), in the caller's transaction. */

@@ -2,14 +2,16 @@
 // The secret is shown once, in the answer that creates it; only its SHA-256 is stored.
 // A user holds at most TOKENS_PER_USER live tokens (issue 16, docs/security.md): minting past it
 // is 409 token_limit_reached; a reissue keeps its place, a revoke frees one. The count and the
-// insert share one transaction, which first locks the user's row on PostgreSQL (SQLite runs one
-// transaction at a time), so two mints at once never both take the last place.
+// insert share one write (write/pipeline.ts), which first locks the user's row on PostgreSQL
+// (SQLite runs one transaction at a time), so two mints at once never both take the last place.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { Caller } from "../site/callers.ts";
+import type { Written, WrittenAction } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { optionalString } from "./input.ts";
 import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
 import { generateToken, hashToken } from "../tokens.ts";
@@ -47,6 +49,10 @@ async function tokenOwnedBy(ctx: ServiceContext, userId: number, tokenRef: strin
   return row;
 }
 
+function tokenWritten(id: number, action: WrittenAction): Written {
+  return { kind: "token", id: String(id), action };
+}
+
 /** Inside a transaction: locks the user's row until it ends (PostgreSQL), or answers user_not_found. */
 async function lockUser(trx: Db, userId: number): Promise<void> {
   const query = trx.selectFrom("users").select("id").where("id", "=", userId);
@@ -65,28 +71,36 @@ async function liveTokens(trx: Db, userId: number): Promise<number> {
  * login token, the way GitHub replaces the oldest OAuth token of a user past its limit; with no
  * login token to replace, a login is refused too.
  */
-async function mintToken(db: Db, now: number, userId: number, label: string | null, rotate = false): Promise<IssuedToken> {
-  return db.transaction().execute(async (trx) => {
-    await lockUser(trx, userId);
-    const used = await liveTokens(trx, userId);
-    if (used >= TOKENS_PER_USER) {
-      // A user past the cap (tokens made before it existed) sheds as many as it takes.
-      const excess = used - TOKENS_PER_USER + 1;
-      const oldest = rotate
-        ? await trx.selectFrom("tokens").select("id").where("user_id", "=", userId).where("label", "=", LOGIN_LABEL).orderBy("id").limit(excess).execute()
-        : [];
-      if (oldest.length < excess) throw fail("token_limit_reached", { limit: TOKENS_PER_USER, used });
-      await trx.deleteFrom("tokens").where("id", "in", oldest.map((row) => row.id)).execute();
-    }
-    return storeToken(trx, now, userId, label);
+async function mintToken(ctx: ServiceContext, userId: number, label: string | null, rotate = false): Promise<IssuedToken> {
+  // A user's tokens belong to no site.
+  const done = await runWrite(ctx, {
+    siteId: null,
+    apply: async (trx) => {
+      await lockUser(trx, userId);
+      const used = await liveTokens(trx, userId);
+      const wrote: Written[] = [];
+      if (used >= TOKENS_PER_USER) {
+        // A user past the cap (tokens made before it existed) sheds as many as it takes.
+        const excess = used - TOKENS_PER_USER + 1;
+        const oldest = rotate
+          ? await trx.selectFrom("tokens").select("id").where("user_id", "=", userId).where("label", "=", LOGIN_LABEL).orderBy("id").limit(excess).execute()
+          : [];
+        if (oldest.length < excess) throw fail("token_limit_reached", { limit: TOKENS_PER_USER, used });
+        await trx.deleteFrom("tokens").where("id", "in", oldest.map((row) => row.id)).execute();
+        wrote.push(...oldest.map((row) => tokenWritten(row.id, "deleted")));
+      }
+      const issued = await storeToken(trx, ctx.clock(), userId, label);
+      return { value: issued, wrote: [...wrote, tokenWritten(issued.token_id, "created")] };
+    },
   });
+  return done.value;
 }
 
 export async function issueToken(ctx: ServiceContext, caller: Caller, userRef: string, body: Record<string, unknown>): Promise<IssuedToken> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const label = optionalString(body.label, "label", 200)?.trim() || null;
-  return mintToken(ctx.db, ctx.clock(), userId, label);
+  return mintToken(ctx, userId, label);
 }
 
 /** GET /api/users/{id}/tokens: one page of a user's tokens, by id (at most TOKENS_PER_USER). */
@@ -106,8 +120,14 @@ export async function revokeToken(ctx: ServiceContext, caller: Caller, userRef: 
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
-  if (options.dryRun) return token.id;
-  await ctx.db.deleteFrom("tokens").where("id", "=", token.id).execute();
+  await runWrite(ctx, {
+    siteId: null,
+    dryRun: options.dryRun === true,
+    apply: async (trx) => {
+      await trx.deleteFrom("tokens").where("id", "=", token.id).execute();
+      return { value: null, wrote: [tokenWritten(token.id, "deleted")] };
+    },
+  });
   return token.id;
 }
 
@@ -116,11 +136,13 @@ export async function reissueToken(ctx: ServiceContext, caller: Caller, userRef:
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
   const secret = generateToken();
-  await ctx.db
-    .updateTable("tokens")
-    .set({ hash: hashToken(secret), last_issued_at_gmt: gmt(ctx.clock()) })
-    .where("id", "=", token.id)
-    .execute();
+  await runWrite(ctx, {
+    siteId: null,
+    apply: async (trx) => {
+      await trx.updateTable("tokens").set({ hash: hashToken(secret), last_issued_at_gmt: gmt(ctx.clock()) }).where("id", "=", token.id).execute();
+      return { value: null, wrote: [tokenWritten(token.id, "updated")] };
+    },
+  });
   return { token_id: token.id, token: secret };
 }
 
@@ -138,6 +160,6 @@ export async function login(ctx: ServiceContext, body: Record<string, unknown>):
   // so the answer's timing does not tell which logins exist.
   const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
   if (!row || !row.password_hash || !ok) return null;
-  const token = await mintToken(ctx.db, ctx.clock(), row.id, LOGIN_LABEL, true);
+  const token = await mintToken(ctx, row.id, LOGIN_LABEL, true);
   return { user: userRecord(row), token };
 }

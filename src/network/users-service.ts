@@ -3,11 +3,12 @@ import type { Selectable } from "kysely";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
-import { isUniqueViolation } from "../store/errors.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { UsersTable } from "../store/schema.ts";
 import type { Caller } from "../site/callers.ts";
+import type { Written, WrittenAction } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { optionalBoolean, optionalString, requireSuperAdmin } from "./input.ts";
 import { hashPassword } from "./passwords.ts";
 
@@ -43,17 +44,20 @@ export async function createUser(ctx: ServiceContext, caller: Caller, body: Reco
   const superAdmin = optionalBoolean(body.super_admin, "super_admin") ?? false;
 
   const passwordHash = password === undefined ? null : await hashPassword(password);
-  try {
-    const row = await ctx.db
-      .insertInto("users")
-      .values({ login, email, password_hash: passwordHash, super_admin: superAdmin ? 1 : 0, created_at_gmt: gmt(ctx.clock()) })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return userRecord(row);
-  } catch (error) {
-    if (isUniqueViolation(error)) throw fail("login_taken", { login });
-    throw error;
-  }
+  // A user's row belongs to no site.
+  const done = await runWrite(ctx, {
+    siteId: null,
+    taken: async () => fail("login_taken", { login }),
+    apply: async (trx) => {
+      const row = await trx
+        .insertInto("users")
+        .values({ login, email, password_hash: passwordHash, super_admin: superAdmin ? 1 : 0, created_at_gmt: gmt(ctx.clock()) })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return { value: row, wrote: [{ kind: "user", id: String(row.id), action: "created" }] };
+    },
+  });
+  return userRecord(done.value);
 }
 
 /** GET /api/users (super-administrators): one page of every user, by id. */
@@ -107,6 +111,11 @@ async function visibleTo(db: Db, caller: Caller, userId: number): Promise<boolea
   return row !== undefined;
 }
 
+/** A user's role on the site written (the write's site names the site). */
+function membershipWritten(userId: number, action: WrittenAction): Written {
+  return { kind: "membership", id: String(userId), action };
+}
+
 /**
  * PUT /api/site/{site_id}/users/{user_id}. A site administrator may give a role only to a user
  * it can already see (issue 16): anyone else answers 404 user_not_found, as an unknown id does,
@@ -117,11 +126,16 @@ export async function setRole(ctx: ServiceContext, siteId: number, userRef: stri
   const role = body.role;
   if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) throw fail("invalid_role", { allowed: ROLES });
   const userId = userIdOf(userRef, caller);
-  await ctx.db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
-    if (!user || !(await visibleTo(trx, caller, userId))) throw fail("user_not_found");
-    const updated = await trx.updateTable("memberships").set({ role }).where("site_id", "=", siteId).where("user_id", "=", userId).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("memberships").values({ site_id: siteId, user_id: userId, role }).execute();
+  await runWrite(ctx, {
+    siteId,
+    apply: async (trx) => {
+      const user = await trx.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
+      if (!user || !(await visibleTo(trx, caller, userId))) throw fail("user_not_found");
+      const updated = await trx.updateTable("memberships").set({ role }).where("site_id", "=", siteId).where("user_id", "=", userId).executeTakeFirst();
+      const given = Number(updated.numUpdatedRows) > 0;
+      if (!given) await trx.insertInto("memberships").values({ site_id: siteId, user_id: userId, role }).execute();
+      return { value: null, wrote: [membershipWritten(userId, given ? "updated" : "created")] };
+    },
   });
   return { user_id: userId, role };
 }
@@ -129,11 +143,16 @@ export async function setRole(ctx: ServiceContext, siteId: number, userRef: stri
 /** DELETE /api/site/{site_id}/users/{user_id}; `dryRun` (`?dry_run=1`): the same refusal and answer, the role kept. */
 export async function removeRole(ctx: ServiceContext, siteId: number, userRef: string, caller: Caller, options: { dryRun?: boolean } = {}) {
   const userId = userIdOf(userRef, caller);
-  const removed = options.dryRun
-    ? await ctx.db.selectFrom("memberships").select("role").where("site_id", "=", siteId).where("user_id", "=", userId).executeTakeFirst()
-    : await ctx.db.deleteFrom("memberships").where("site_id", "=", siteId).where("user_id", "=", userId).returning("role").executeTakeFirst();
-  if (!removed) throw fail("membership_not_found");
-  return { user_id: userId, role: removed.role };
+  const done = await runWrite(ctx, {
+    siteId,
+    dryRun: options.dryRun === true,
+    apply: async (trx) => {
+      const removed = await trx.deleteFrom("memberships").where("site_id", "=", siteId).where("user_id", "=", userId).returning("role").executeTakeFirst();
+      if (!removed) throw fail("membership_not_found");
+      return { value: removed.role, wrote: [membershipWritten(userId, "deleted")] };
+    },
+  });
+  return { user_id: userId, role: done.value };
 }
 
 export async function profile(ctx: ServiceContext, caller: Caller) {

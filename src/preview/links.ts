@@ -10,7 +10,9 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
+import type { Written, WrittenAction } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { homeUrl } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
@@ -66,6 +68,10 @@ function linkOf(row: { id: number; page_id: number; expires_at_gmt: string; crea
   return { id: Number(row.id), page: row.page_id, lang, expires_at: iso(row.expires_at_gmt), created_at: iso(row.created_at_gmt), created_by: row.created_by };
 }
 
+function linkWritten(id: number, action: WrittenAction): Written {
+  return { kind: "preview_link", id: String(id), action };
+}
+
 /** POST /preview/links `{page, lang?, expires_in?}`: a new link to that page (its translation in `lang`). */
 export async function createPreviewLink(ctx: ServiceContext, site: SiteRow, userId: number, body: Record<string, unknown>): Promise<CreatedLink> {
   const warnings = unknownFields(body, ["page", "lang", "expires_in"]);
@@ -76,13 +82,18 @@ export async function createPreviewLink(ctx: ServiceContext, site: SiteRow, user
   // Kept to the second, rounded up: a link never answers for less than it was asked to.
   const expires = Math.ceil((now + seconds * 1000) / 1000) * 1000;
   const row = { site_id: site.id, page_id: target.page.id, token_hash: hashToken(token), created_by: userId, created_at_gmt: gmt(now), expires_at_gmt: gmt(expires) };
-  const inserted = await ctx.db.transaction().execute(async (trx) => {
-    // Links past their time answer nothing: they go as new ones are made.
-    await trx.deleteFrom("preview_links").where("site_id", "=", site.id).where("expires_at_gmt", "<=", gmt(now)).execute();
-    return trx.insertInto("preview_links").values(row).returning("id").executeTakeFirstOrThrow();
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    apply: async (trx) => {
+      // Links past their time answer nothing: they go as new ones are made.
+      const expired = await trx.deleteFrom("preview_links").where("site_id", "=", site.id).where("expires_at_gmt", "<=", gmt(now)).returning("id").execute();
+      const inserted = await trx.insertInto("preview_links").values(row).returning("id").executeTakeFirstOrThrow();
+      const wrote = [...expired.map((gone) => linkWritten(gone.id, "deleted")), linkWritten(inserted.id, "created")];
+      return { value: inserted.id, wrote };
+    },
   });
   const url = `${homeUrl(site.domain, ctx.publicPort)}${PREVIEW_PATH.slice(1)}${token}`;
-  return { ...linkOf({ ...row, id: inserted.id }, target.page.lang || null), url, warnings };
+  return { ...linkOf({ ...row, id: done.value }, target.page.lang || null), url, warnings };
 }
 
 /** GET /preview/links: the site's links that still answer, newest first (never their addresses). */
@@ -106,10 +117,16 @@ export async function revokePreviewLink(ctx: ServiceContext, site: SiteRow, rawI
   const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : NaN;
   if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw fail("preview_link_not_found", { id: rawId });
   const columns = ["id", "page_id", "expires_at_gmt", "created_at_gmt", "created_by"] as const;
-  const row = dryRun
-    ? await ctx.db.selectFrom("preview_links").select(columns).where("site_id", "=", site.id).where("id", "=", id).executeTakeFirst()
-    : await ctx.db.deleteFrom("preview_links").where("site_id", "=", site.id).where("id", "=", id).returning(columns).executeTakeFirst();
-  if (!row) throw fail("preview_link_not_found", { id: rawId });
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun,
+    apply: async (trx) => {
+      const gone = await trx.deleteFrom("preview_links").where("site_id", "=", site.id).where("id", "=", id).returning(columns).executeTakeFirst();
+      if (!gone) throw fail("preview_link_not_found", { id: rawId });
+      return { value: gone, wrote: [linkWritten(gone.id, "deleted")] };
+    },
+  });
+  const row = done.value;
   const page = await ctx.db.selectFrom("pages").select("lang").where("site_id", "=", site.id).where("id", "=", row.page_id).executeTakeFirst();
   return linkOf(row, page?.lang ? page.lang : null);
 }

@@ -10,22 +10,20 @@ export async function quotasOf(db: Db, siteId: number): Promise<QuotaValues> {
   return quotas;
 }
 
-/** Sets and restores quotas in one transaction; answers the limits that result. */
-export async function setQuotas(db: Db, siteId: number, changes: QuotaChanges): Promise<QuotaValues> {
-  return db.transaction().execute(async (trx) => {
-    for (const key of QUOTA_KEYS) {
-      const value = changes[key];
-      if (value === undefined) continue;
-      if (value === null) {
-        await trx.deleteFrom("site_quotas").where("site_id", "=", siteId).where("quota", "=", key).execute();
-      } else {
-        await trx
-          .insertInto("site_quotas")
-          .values({ site_id: siteId, quota: key, value })
-          .onConflict((conflict) => conflict.columns(["site_id", "quota"]).doUpdateSet({ value }))
-          .execute();
-      }
+/** Sets and restores quotas, in the caller's transaction (the write pipeline's); answers the limits that result. */
+export async function setQuotas(trx: Db, siteId: number, changes: QuotaChanges): Promise<QuotaValues> {
+  for (const key of QUOTA_KEYS) {
+    const value = changes[key];
+    if (value === undefined) continue;
+    if (value === null) {
+      await trx.deleteFrom("site_quotas").where("site_id", "=", siteId).where("quota", "=", key).execute();
+    } else {
+      await trx
+        .insertInto("site_quotas")
+        .values({ site_id: siteId, quota: key, value })
+        .onConflict((conflict) => conflict.columns(["site_id", "quota"]).doUpdateSet({ value }))
+        .execute();
     }
-    return quotasOf(trx, siteId);
-  });
+  }
+  return quotasOf(trx, siteId);
 }

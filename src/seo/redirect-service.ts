@@ -4,14 +4,14 @@
 // and cached like a page, so every write here announces the address whose answer changed.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
-import type { Rebaked } from "../write/change.ts";
+import type { Rebaked, Written } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { nothingRebaked } from "../write/change.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { resolvePublicPage } from "../pages/at-address.ts";
 import { addRedirect, deleteRedirect, listRedirects, REDIRECT_STATUSES, type RedirectRecord, type RedirectStatus } from "../redirects/redirects.ts";
 import { canonicalPath } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 
 const MAX_TARGET = 2000;
 
@@ -73,9 +73,21 @@ export async function createRedirect(ctx: ServiceContext, site: SiteRow, body: R
   if (to.startsWith("/") && canonicalPath(to.split(/[?#]/)[0]) === from) throw fail("invalid_field", { field: "to", from }, "A redirect cannot point at its own address.");
   const live = await resolvePublicPage(ctx.db, site.id, from);
   if ("page" in live) throw fail("redirect_shadows_page", { from, page: live.page.id });
-  const { record, replaced, addresses } = await ctx.db.transaction().execute((trx) => addRedirect(trx, site.id, { from, to, status }, gmt(ctx.clock())));
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "redirects", addresses }]);
-  return { redirect: redirectAnswer(record), replaced, rebaked };
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    apply: async (trx) => {
+      const added = await addRedirect(trx, site.id, { from, to, status }, gmt(ctx.clock()));
+      const [at, ...collapsed] = added.addresses;
+      // Records that pointed at `from` point further; one that would point at itself went (redirects.ts).
+      const wrote: Written[] = [
+        { kind: "redirect", id: at!, action: added.replaced ? "updated" : "created" },
+        ...collapsed.map((address): Written => ({ kind: "redirect", id: address, action: address === added.record.to ? "deleted" : "updated" })),
+      ];
+      return { value: added, wrote, changes: [{ kind: "redirects", addresses: added.addresses }] };
+    },
+  });
+  const { record, replaced } = done.value;
+  return { redirect: redirectAnswer(record), replaced, rebaked: done.rebaked };
 }
 
 /** DELETE /seo/redirects/{id}. */
@@ -83,9 +95,15 @@ export async function removeRedirect(ctx: ServiceContext, site: SiteRow, idText:
   const id = /^[1-9]\d{0,9}$/.test(idText) ? Number(idText) : NaN;
   if (!Number.isSafeInteger(id)) throw fail("redirect_not_found", { id: idText });
   // `?dry_run=1`: the same delete, rolled back; the same answer, nothing announced.
-  const gone = await dryRunnable<RedirectRecord | undefined>(options.dryRun === true, (work) => ctx.db.transaction().execute(work), (trx) => deleteRedirect(trx, site.id, id));
-  if (!gone) throw fail("redirect_not_found", { id });
-  if (options.dryRun) return { deleted: redirectAnswer(gone), rebaked: nothingRebaked(), dry_run: true, applied: false };
-  const rebaked = await ctx.publisher.changed(site.id, [{ kind: "redirects", addresses: [gone.from] }]);
-  return { deleted: redirectAnswer(gone), rebaked };
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    dryRun: options.dryRun === true,
+    apply: async (trx) => {
+      const gone = await deleteRedirect(trx, site.id, id);
+      if (!gone) throw fail("redirect_not_found", { id });
+      return { value: gone, wrote: [{ kind: "redirect", id: gone.from, action: "deleted" }], changes: [{ kind: "redirects", addresses: [gone.from] }] };
+    },
+  });
+  if (options.dryRun) return { deleted: redirectAnswer(done.value), rebaked: nothingRebaked(), dry_run: true, applied: false };
+  return { deleted: redirectAnswer(done.value), rebaked: done.rebaked };
 }

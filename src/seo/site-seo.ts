@@ -7,8 +7,8 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteSeoForRender } from "../publish/contract.ts";
 import type { Change, Rebaked } from "../write/change.ts";
-import { oweChanges, type ServiceContext } from "../write/context.ts";
-import { nothingRebaked } from "../write/change.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { runWrite } from "../write/pipeline.ts";
 import { mediaRefFrom, requireMedia } from "../pages/seo.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
@@ -107,14 +107,16 @@ export async function patchSiteSeo(ctx: ServiceContext, site: SiteRow, body: Rec
   const columns = await columnsOf(ctx, site, body, warnings);
   const before = await siteSeoOf(ctx.db, site);
   const at = gmt(ctx.clock());
-  const { seo, owed } = await ctx.db.transaction().execute(async (trx) => {
-    await trx.insertInto("site_seo").values({ site_id: site.id, title_template: null, description: "", og_image: null, noindex: 0, twitter_site: "", robots_extra: "", updated_at_gmt: at }).onConflict((oc) => oc.column("site_id").doNothing()).execute();
-    await trx.updateTable("site_seo").set({ ...columns, updated_at_gmt: at }).where("site_id", "=", site.id).execute();
-    const seo = await siteSeoOf(trx, site);
-    return { seo, owed: await oweChanges(ctx, trx, site.id, seoChanges(before, seo)) };
+  const done = await runWrite(ctx, {
+    siteId: site.id,
+    apply: async (trx) => {
+      await trx.insertInto("site_seo").values({ site_id: site.id, title_template: null, description: "", og_image: null, noindex: 0, twitter_site: "", robots_extra: "", updated_at_gmt: at }).onConflict((oc) => oc.column("site_id").doNothing()).execute();
+      await trx.updateTable("site_seo").set({ ...columns, updated_at_gmt: at }).where("site_id", "=", site.id).execute();
+      const seo = await siteSeoOf(trx, site);
+      return { value: seo, wrote: [{ kind: "seo", id: "site", action: "updated" }], changes: seoChanges(before, seo) };
+    },
   });
+  const seo = done.value;
   const changed = SITE_SEO_KEYS.filter((key) => seo[key] !== before[key]);
-  const changes = seoChanges(before, seo);
-  const rebaked = changes.length === 0 ? nothingRebaked() : await ctx.publisher.changed(site.id, changes, { owed });
-  return { seo, changed, rebaked, warnings };
+  return { seo, changed, rebaked: done.rebaked, warnings };
 }
