@@ -21,18 +21,27 @@
 // @scalar/fastify-api-reference (about 5 MB, loaded on the first request for /api/docs). Source maps sit beside each file (`node --enable-source-maps
 // dist/main.js` maps stack traces to src/, but slows the start by about 200 ms).
 //
+// SVC_BUILD_PATCHES=0 builds without the dependency patches (scripts/dependency-patches.mjs),
+// SVC_BUILD_DIR=<folder> into another folder than dist/: one inside the checkout, where the
+// bundles find the packages they leave in node_modules (test/build/unpatched-build.test.ts builds
+// both ways; bench/patch-savings.ts measures what each patch saves of a start).
+//
 // A file whose bytes did not change is not rewritten, and a changed one is replaced in one step
 // (rename), so a build while another test run starts dist/main.js leaves it a whole file to
 // start. Whatever else is in dist/ (an older build's output) is removed.
 import { build } from "esbuild";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { dependencyPatches } from "./dependency-patches.mjs";
+import { chosenPatches, dependencyPatches, patchesBanner } from "./dependency-patches.mjs";
 import { asciiSource } from "./ascii-source.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const DIST = join(ROOT, "dist");
+const DIST = resolve(ROOT, process.env.SVC_BUILD_DIR || "dist");
+if (relative(ROOT, DIST).startsWith("..") || isAbsolute(relative(ROOT, DIST))) {
+  throw new Error(`SVC_BUILD_DIR ${DIST} is outside ${ROOT}: the bundles would not find the packages left in its node_modules`);
+}
+const out = (name) => join(DIST, name);
 
 const common = {
   absWorkingDir: ROOT,
@@ -45,30 +54,34 @@ const common = {
 };
 // Two dependencies are bundled with small patches that take work off every start
 // (scripts/dependency-patches.mjs); the build stops if one no longer applies.
-const patches = dependencyPatches();
+const chosen = chosenPatches();
+if (chosen.length === 0) process.stderr.write("build: without dependency patches (SVC_BUILD_PATCHES=0)\n");
+const patches = dependencyPatches(chosen);
 const results = await Promise.all([
-  build({ ...common, entryPoints: ["src/main.ts"], outfile: "dist/main.js", format: "esm" }),
+  build({ ...common, entryPoints: ["src/main.ts"], outfile: out("main.js"), format: "esm" }),
   build({
     ...common,
     entryPoints: ["src/server.ts"],
-    outfile: "dist/server.cjs",
+    outfile: out("server.cjs"),
     format: "cjs",
     external: ["better-sqlite3", "sharp", "lightningcss", "pg", "@aws-sdk/client-s3", "@scalar/fastify-api-reference"],
     supported: { "dynamic-import": false },
-    plugins: [patches.plugin],
+    plugins: patches.plugins,
+    // What the bundle was built with, for the tests that check a patch's effect on a start.
+    banner: { js: patchesBanner(chosen) },
     // publish/render-pool.ts finds the worker with __dirname in the build, import.meta.url in src/.
     logOverride: { "empty-import-meta": "silent" },
   }),
   // The render worker (publish/render-worker.ts), started by dist/server.cjs from beside it.
-  build({ ...common, entryPoints: ["src/publish/render-worker.ts"], outfile: "dist/render-worker.cjs", format: "cjs" }),
+  build({ ...common, entryPoints: ["src/publish/render-worker.ts"], outfile: out("render-worker.cjs"), format: "cjs" }),
   // The CSS worker process (styles/css-worker.ts), forked by dist/server.cjs from beside it.
-  build({ ...common, entryPoints: ["src/styles/css-worker.ts"], outfile: "dist/css-worker.cjs", format: "cjs", external: ["lightningcss"] }),
+  build({ ...common, entryPoints: ["src/styles/css-worker.ts"], outfile: out("css-worker.cjs"), format: "cjs", external: ["lightningcss"] }),
   // The svc command. commander is CommonJS and requires Node's modules, which an ES module bundle
   // can only do through a require made with createRequire (the banner, after main.ts's #! line).
   build({
     ...common,
     entryPoints: ["src/cli/main.ts"],
-    outfile: "dist/cli.js",
+    outfile: out("cli.js"),
     format: "esm",
     banner: { js: 'import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);' },
   }),

@@ -24,6 +24,7 @@ import { readFileSync } from "node:fs";
 
 export const PATCHES = [
   {
+    id: "fastify-lazy-tls",
     name: "fastify: https and http2 loaded on first use",
     file: "fastify/lib/server.js",
     find: "const https = require('node:https')\nconst http2 = require('node:http2')\n",
@@ -33,6 +34,7 @@ export const PATCHES = [
       "const http2 = new Proxy({}, { get: (_, key) => require('node:http2')[key] })\n",
   },
   {
+    id: "find-my-way-static-prefix",
     name: "find-my-way: static prefixes matched without compiling a function per route segment",
     file: "find-my-way/lib/node.js",
     find:
@@ -49,6 +51,7 @@ export const PATCHES = [
       "  }\n",
   },
   {
+    id: "find-my-way-lazy-params",
     name: "find-my-way: a route's parameters object built by a function compiled at its first match",
     file: "find-my-way/lib/handler-storage.js",
     find: "      _createParamsObject: this._compileCreateParamsObject(params)\n    }\n",
@@ -63,6 +66,7 @@ export const PATCHES = [
       "    }\n",
   },
   {
+    id: "find-my-way-lazy-constraints",
     name: "find-my-way: a node's constraint matcher compiled at the first lookup that derives constraints",
     file: "find-my-way/lib/handler-storage.js",
     find: "    if (!isMergedTree) {\n      this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n    }\n",
@@ -79,15 +83,15 @@ export const PATCHES = [
 
 const normalised = (path) => path.replaceAll("\\", "/");
 
-/** The patches for a file of node_modules (an absolute path), if any. */
-function patchesFor(path) {
-  return PATCHES.filter((patch) => normalised(path).endsWith(`/node_modules/${patch.file}`));
+/** The patches (of `chosen`) for a file of node_modules (an absolute path), if any. */
+function patchesFor(path, chosen) {
+  return chosen.filter((patch) => normalised(path).endsWith(`/node_modules/${patch.file}`));
 }
 
 /** A dependency file's source with its patches applied; throws when a patch's text is not found exactly once. */
-export function patchedSource(path) {
+export function patchedSource(path, chosen = PATCHES) {
   let source = readFileSync(path, "utf8");
-  for (const patch of patchesFor(path)) {
+  for (const patch of patchesFor(path, chosen)) {
     const found = source.split(patch.find).length - 1;
     if (found !== 1) {
       throw new Error(
@@ -103,23 +107,56 @@ export function patchedSource(path) {
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 /**
- * `plugin`, the esbuild plugin that bundles the patched files in place of the installed ones;
- * `unapplied()` names the patched files the build never loaded (a bundle that no longer includes
- * them, or a moved file), which the build treats as an error too.
+ * The patches a build applies, from SVC_BUILD_PATCHES: unset (or "1") all of them, "0" none (a
+ * build of the dependencies as installed, which the whole suite must pass too), or a comma list of
+ * patch ids, only those (what bench/patch-savings.ts builds to measure each one).
  */
-export function dependencyPatches() {
-  const files = [...new Set(PATCHES.map((patch) => patch.file))];
-  const filter = new RegExp(`[\\\\/]node_modules[\\\\/](${files.map((file) => escaped(file).replaceAll("\\/", "[\\\\/]")).join("|")})$`);
+export function chosenPatches(setting = process.env.SVC_BUILD_PATCHES) {
+  if (setting === undefined || setting === "" || setting === "1") return PATCHES;
+  if (setting === "0") return [];
+  const ids = setting.split(",").map((id) => id.trim());
+  const unknown = ids.filter((id) => !PATCHES.some((patch) => patch.id === id));
+  if (unknown.length > 0) {
+    throw new Error(`SVC_BUILD_PATCHES: no patch ${unknown.join(", ")}; it takes 0, 1 or a comma list of ${PATCHES.map((patch) => patch.id).join(", ")}`);
+  }
+  return PATCHES.filter((patch) => ids.includes(patch.id));
+}
+
+const BANNER = "// dependency patches (scripts/dependency-patches.mjs):";
+
+/** The first line of a bundle built with `chosen`: the ids of its patches, or "none". */
+export function patchesBanner(chosen) {
+  return `${BANNER} ${chosen.map((patch) => patch.id).join(", ") || "none"}`;
+}
+
+/** The ids of the patches a bundle (its text) was built with, from its first line; null when it has no such line. */
+export function patchesOfBundle(text) {
+  const firstLine = text.slice(0, text.indexOf("\n"));
+  if (!firstLine.startsWith(BANNER)) return null;
+  const ids = firstLine.slice(BANNER.length).trim();
+  return ids === "none" ? [] : ids.split(", ");
+}
+
+/**
+ * `plugins`, the esbuild plugins that bundle the patched files in place of the installed ones
+ * (none when no patch is chosen); `unapplied()` names the patched files the build never loaded (a
+ * bundle that no longer includes them, or a moved file), which the build treats as an error too.
+ */
+export function dependencyPatches(chosen = PATCHES) {
+  const files = [...new Set(chosen.map((patch) => patch.file))];
   const loaded = new Set();
+  const unapplied = () => files.filter((file) => !loaded.has(file));
+  if (files.length === 0) return { plugins: [], unapplied };
+  const filter = new RegExp(`[\\\\/]node_modules[\\\\/](${files.map((file) => escaped(file).replaceAll("\\/", "[\\\\/]")).join("|")})$`);
   const plugin = {
     name: "dependency-patches",
     setup(build) {
       build.onLoad({ filter }, (args) => {
-        const contents = patchedSource(args.path);
-        for (const patch of patchesFor(args.path)) loaded.add(patch.file);
+        const contents = patchedSource(args.path, chosen);
+        for (const patch of patchesFor(args.path, chosen)) loaded.add(patch.file);
         return { contents, loader: "js" };
       });
     },
   };
-  return { plugin, unapplied: () => files.filter((file) => !loaded.has(file)) };
+  return { plugins: [plugin], unapplied };
 }

@@ -11,12 +11,13 @@ import { once } from "node:events";
 import { build } from "esbuild";
 import fc from "fast-check";
 // @ts-expect-error a build script (plain JavaScript), typed here by its use
-import { PATCHES, dependencyPatches, patchedSource } from "../../scripts/dependency-patches.mjs";
+import { PATCHES, chosenPatches, dependencyPatches, patchedSource, patchesBanner, patchesOfBundle } from "../../scripts/dependency-patches.mjs";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const require = createRequire(import.meta.url);
 
 interface Patch {
+  id: string;
   name: string;
   file: string;
   find: string;
@@ -34,7 +35,7 @@ async function patchedPackage(name: string): Promise<any> {
     target: "node24",
     write: false,
     logLevel: "silent",
-    plugins: [patches.plugin],
+    plugins: patches.plugins,
   });
   const module = { exports: {} as any };
   new Function("module", "exports", "require", result.outputFiles[0].text)(module, module.exports, require);
@@ -51,6 +52,25 @@ describe("dependency patches of the build", () => {
       assert.ok(patched.includes(patch.replace), patch.name);
       assert.ok(!patched.includes(patch.find), patch.name);
     }
+  });
+
+  it("SVC_BUILD_PATCHES chooses all patches (unset or 1), none (0) or the ids listed, and names the ids when it lists an unknown one", () => {
+    const ids = (setting: string | undefined) => (chosenPatches(setting) as Patch[]).map((patch) => patch.id);
+    const all = (PATCHES as Patch[]).map((patch) => patch.id);
+    assert.equal(new Set(all).size, all.length, "ids are unique");
+    assert.deepEqual(ids(undefined), all);
+    assert.deepEqual(ids("1"), all);
+    assert.deepEqual(ids("0"), []);
+    assert.deepEqual(ids(` ${all.at(-1)},${all[0]}`), [all[0], all.at(-1)]);
+    assert.throws(() => chosenPatches("fastify"), (error: Error) => error.message.includes("no patch fastify") && error.message.includes(all[0]!));
+    assert.deepEqual(dependencyPatches([]).plugins, []);
+  });
+
+  it("a bundle's first line names the patches it was built with", () => {
+    for (const chosen of [PATCHES, [], (PATCHES as Patch[]).slice(1)]) {
+      assert.deepEqual(patchesOfBundle(`${patchesBanner(chosen)}\n"use strict";\n`), (chosen as Patch[]).map((patch) => patch.id));
+    }
+    assert.equal(patchesOfBundle('"use strict";\nvar x;\n'), null);
   });
 
   it("a patch whose text is gone stops with a message naming the patch", () => {

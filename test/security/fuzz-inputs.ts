@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import sharp from "sharp";
-import { makeUser, type TestApp } from "../support/app.ts";
+import { call, type FuzzTarget } from "./fuzz-target.ts";
 
 /** JSON text `n` arrays deep, `n` objects deep (built as text: JSON.stringify itself recurses). */
 export const arrays = (n: number, inner = "") => "[".repeat(n) + inner + "]".repeat(n);
@@ -37,18 +37,22 @@ export interface Ids {
 }
 
 /** A site, users, frames, pages, a menu and a data set for the ids in addresses; the callers. */
-export async function seed(t: TestApp): Promise<Ids> {
+export async function seed(t: FuzzTarget): Promise<Ids> {
   const ok = async (method: string, url: string, body: unknown): Promise<any> => {
-    const r = await t.call(method, url, { body });
+    const r = await call(t, method, url, { body });
     assert.ok(r.status < 300, `seed ${method} ${url}: ${r.status} ${r.text.slice(0, 300)}`);
     return r.body;
+  };
+  const makeUser = async (login: string) => {
+    const id = (await ok("POST", "/api/users", { login })).user.id as number;
+    return { id, token: (await ok("POST", `/api/users/${id}/tokens`, { label: "test" })).token as string };
   };
   const site = (await ok("POST", "/api/sites", { name: "Fuzz", domain: "fuzz.test" })).site.id;
   const user = (await ok("POST", "/api/users", { login: "fuzzer" })).user.id;
   const token = (await ok("POST", `/api/users/${user}/tokens`, { label: "fuzz" })).token_id;
   const adminTokens = (await ok("GET", "/api/users/1/tokens", undefined)).tokens;
-  const siteAdmin = await makeUser(t, "fuzz-site-admin");
-  const editor = await makeUser(t, "fuzz-editor");
+  const siteAdmin = await makeUser("fuzz-site-admin");
+  const editor = await makeUser("fuzz-editor");
   await ok("PUT", `/api/site/1/users/${siteAdmin.id}`, { role: "administrator" });
   await ok("PUT", `/api/site/1/users/${editor.id}`, { role: "editor" });
   const tokenIds = async (id: number) => (await ok("GET", `/api/users/${id}/tokens`, undefined)).tokens.map((k: { token_id: number }) => String(k.token_id));
@@ -61,7 +65,7 @@ export async function seed(t: TestApp): Promise<Ids> {
   await ok("PUT", "/api/site/1/data/d1", { items: [{ n: 1, tags: ["a", "b"] }] });
   await ok("PUT", "/api/site/1/styles/s1", { css: "body { color: red }" });
   const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#336699" } }).png().toBuffer();
-  const uploaded = await t.call("POST", "/api/site/1/media?filename=m1.png", { payload: png, headers: { "content-type": "image/png" } });
+  const uploaded = await call(t, "POST", "/api/site/1/media?filename=m1.png", { payload: png, contentType: "image/png" });
   assert.equal(uploaded.status, 201, `seed media: ${uploaded.text.slice(0, 300)}`);
   return {
     // The main site cannot be deleted; the other may be, early in a run, so it is drawn less.
@@ -261,17 +265,17 @@ export interface Request {
 export const enc = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
 
 /** Every route and method the app declares, as [method, url pattern]; DELETE and quota writes last. */
-export function routeMethods(t: TestApp): Array<{ method: string; url: string }> {
-  const all = t.app.routesIndex.list().flatMap(([url, methods]) => methods.map((method) => ({ url, method })));
+export function routeMethods(t: FuzzTarget): Array<{ method: string; url: string }> {
+  const all = t.routes.list().flatMap(([url, methods]) => methods.map((method) => ({ url, method })));
   // Deletes (and quotas set to 0) empty the seeded site for the routes after them: they go last.
   const late = (r: { method: string; url: string }) => (r.method === "DELETE" ? 2 : r.url.endsWith("/quotas") && r.method !== "GET" && r.method !== "HEAD" ? 1 : 0);
   return all.map((r, i) => ({ r, i })).sort((a, b) => late(a.r) - late(b.r) || a.i - b.i).map(({ r }) => r);
 }
 
 /** The member names of each route's body and query schemas, by `METHOD url`. */
-export function schemaKeys(t: TestApp): Map<string, { body: string[]; query: string[] }> {
+export function schemaKeys(t: FuzzTarget): Map<string, { body: string[]; query: string[] }> {
   const keysOf = new Map<string, { body: string[]; query: string[] }>();
-  for (const { route, part, schema } of t.app.routesIndex.schemas()) {
+  for (const { route, part, schema } of t.routes.schemas()) {
     const [methods, url] = route.split(" ");
     for (const method of methods!.split(",")) {
       const key = `${method} ${url}`;
@@ -314,7 +318,7 @@ export const randomPart: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom("0", "-1", "1e3", "9999999999999999999", "..", "%2e%2e", "%ZZ", "%00", "a".repeat(600), enc("😀"), enc("\uFEFF"), "%F0%9F"),
 );
 
-export function requestArbitrary(t: TestApp, ids: Ids): fc.Arbitrary<Request> {
+export function requestArbitrary(t: FuzzTarget, ids: Ids): fc.Arbitrary<Request> {
   const routes = routeMethods(t);
   const keysOf = schemaKeys(t);
   const param = (url: string, name: string): fc.Arbitrary<string> => {

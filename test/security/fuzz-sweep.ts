@@ -3,7 +3,7 @@
 // route-shaped bodies drawn by fast-check from a fixed seed, hostile address parameters and query
 // strings, and, where a route takes markup, stylesheets or files, hostile ones of those.
 import fc from "fast-check";
-import type { TestApp } from "../support/app.ts";
+import type { FuzzTarget } from "./fuzz-target.ts";
 import {
   arrays, enc, objects, payloadArbitrary, repeats, routeMethods, schemaKeys, realValues, shielded,
   type Ids, type Request,
@@ -77,7 +77,7 @@ function markupBody(url: string, markup: string, n: number): string {
  * The requests for one route and method: each of them for every caller. The first uses real ids
  * and nothing else, so the route itself is reached; the rest are hostile.
  */
-export function sweepRequests(t: TestApp, ids: Ids, seed: number): Array<{ route: string; requests: Request[] }> {
+export function sweepRequests(t: FuzzTarget, ids: Ids, seed: number): Array<{ route: string; requests: Request[] }> {
   const keysOf = schemaKeys(t);
   return routeMethods(t).map(({ method, url }) => {
     const route = `${method} ${url}`;
