@@ -16,6 +16,7 @@ import { schemaValidator } from "./http/validation.ts";
 import { nulPath } from "./http/nul.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./markup/json-scan.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
+import { typedRoutes } from "./http/typed-fastify.ts";
 import { actAsCaller } from "./http/acting.ts";
 import { siteScope } from "./http/site-scope.ts";
 import { apiDescriptionRoutes } from "./http/api-reference.ts";
@@ -210,11 +211,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   setCssTimeLimit(deps.config.cssTimeLimitMs);
   const ctx = serviceContext(deps);
-  networkRoutes(app, ctx, deps.limits);
+  networkRoutes(typedRoutes(app), ctx, deps.limits);
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(app, deps.publicSite, publicGate, deps.blobs, variantMakerFor(deps.blobs, deps.store.db, app.log, deps.cpu));
   publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));
-  previewLinkRoutes(app, deps.publicSite, publicGate, ctx);
+  previewLinkRoutes(typedRoutes(app), deps.publicSite, publicGate, ctx);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
   registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, previewRoutes, historyRoutes, usageRoutes], [siteUserRoutes]);

@@ -2,7 +2,7 @@
 // after changes made outside the API. The flush is announced to the publish step, which owns the
 // cache. Static copies are not re-rendered here: that is POST /frames/rebake (spec, behaviour
 // rule 2).
-import type { FastifyInstance } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { ok } from "../http/ok.ts";
@@ -26,7 +26,7 @@ function addressOf(value: unknown, domain: string): string | null {
   return raw.startsWith("/") ? canonicalAddress(raw) : null;
 }
 
-export function cacheRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function cacheRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   scope.post("/cache/flush", {
     schema: {
       operationId: "flushCache",
@@ -36,7 +36,7 @@ export function cacheRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Success({ site_id: Type.Integer(), flushed: Obj({ status: Type.String(), by: Type.String(), urls: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }) }), ...commonErrors },
     },
   }, async (request) => {
-    const body = (request.body ?? {}) as { urls?: unknown; all?: unknown };
+    const body = request.body;
     const site = request.site;
     if (body.all === true) {
       const report = await ctx.publisher.changed(site.id, [{ kind: "flush", addresses: "all" }]);

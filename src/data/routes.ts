@@ -1,10 +1,10 @@
 // Data sets and data sources (CONTRACT §6): GET /data, PUT/DELETE /data/{name},
 // GET /data/{source}, POST /data/resolve. Site-scoped, at both addresses.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { dryRunOf, DryRunQuery } from "../http/request.ts";
+import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { listDatasets, putDataset } from "./datasets.ts";
@@ -22,10 +22,6 @@ const Planned = Obj(
 );
 const Ref = Type.Union([Type.Integer(), Str, Null], { description: "page id, slug or path" });
 
-function body(request: FastifyRequest): Record<string, unknown> {
-  return (request.body ?? {}) as Record<string, unknown>;
-}
-
 /** `?lang` on PUT names the variant as GET and DELETE do; the body's `lang` says the same or nothing. */
 function withQueryLang(input: Record<string, unknown>, lang: string | undefined): Record<string, unknown> {
   if (lang === undefined) return input;
@@ -35,7 +31,7 @@ function withQueryLang(input: Record<string, unknown>, lang: string | undefined)
   return { ...input, lang };
 }
 
-export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function dataRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["data"];
 
   scope.get("/data", {
@@ -54,7 +50,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Resolved, ...commonErrors },
     },
   }, async (request) => {
-    const input = body(request);
+    const input = bodyOf(request);
     return ok({ site_id: request.site.id, ...(await resolveSource(ctx, request.site, { ...input, source: input.source })) });
   });
 
@@ -68,8 +64,8 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Resolved, ...commonErrors },
     },
   }, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const source = (request.params as { source: string }).source;
+    const query = request.query;
+    const source = request.params.source;
     return ok({ site_id: request.site.id, ...(await resolveSource(ctx, request.site, { source, lang: query.lang, page: query.page, limit: query.limit })) });
   });
 
@@ -87,7 +83,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Written, 201: Written, ...commonErrors },
     },
   }, async (request, reply) => {
-    const done = await putDataset(ctx, request.site, (request.params as { name: string }).name, withQueryLang(body(request), (request.query as { lang?: string }).lang));
+    const done = await putDataset(ctx, request.site, request.params.name, withQueryLang(bodyOf(request), request.query.lang));
     const { warnings, ...fields } = done;
     return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
   });
@@ -103,7 +99,7 @@ export function dataRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
     },
   }, async (request) => {
     const dryRun = dryRunOf(request);
-    const done = await deleteDataset(ctx, request.site, (request.params as { name: string }).name, request.query as Record<string, unknown>, dryRun);
+    const done = await deleteDataset(ctx, request.site, request.params.name, request.query, dryRun);
     return ok({ site_id: request.site.id, ...done, ...(dryRun ? { dry_run: true, applied: false } : {}) });
   });
 }

@@ -1,6 +1,7 @@
 // Frame endpoints (spec, Frames). Routes parse, authorise (done by the site scope), call the
 // service and shape the answer; ETag and If-Match carry the frame's revision.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { sendKeptJson } from "../http/kept-json.ts";
 import { commonErrors, Example, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
@@ -85,8 +86,8 @@ const body = bodyWithDryRun;
 export const RefParams = Obj({ ref: Type.String() });
 
 /** The router has already percent-decoded the parameter; decoding again would break `%` (and 500 on `%25`). */
-export function ref(request: FastifyRequest): string {
-  return refFrom((request.params as { ref?: string }).ref ?? "");
+export function ref(request: { params: { ref?: string } }): string {
+  return refFrom(request.params.ref ?? "");
 }
 
 export function ifMatch(request: FastifyRequest): string | undefined {
@@ -107,7 +108,7 @@ function gone(_request: FastifyRequest, _reply: FastifyReply): never {
 /** Answered before any body is read (a removed call is gone whatever it is sent: app.ts reads no body it would not use). */
 const removed = { onRequest: async (request: FastifyRequest, reply: FastifyReply) => gone(request, reply), handler: gone };
 
-export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function frameRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["frames"];
 
   scope.get("/frames", {
@@ -119,7 +120,7 @@ export function frameRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Success({ site_id: Type.Integer(), home_url: Type.String(), total: Type.Integer({ description: "frames matching the filters, on every page of the list" }), registry_option: Type.String(), page_meta: Type.String(), slug_pattern: Type.String(), frames: Type.Array(Frame) }), ...commonErrors },
     },
   }, async (request, reply) => {
-    const result = await pagedList(request, reply, (paging) => listFrames(ctx.db, request.site.id, request.query as Record<string, string>, paging));
+    const result = await pagedList(request, reply, (paging) => listFrames(ctx.db, request.site.id, request.query, paging));
     return ok(
       { site_id: request.site.id, home_url: homeUrl(request.site.domain, ctx.publicPort), total: result.total, ...result.constants, frames: result.frames },
       result.warnings,

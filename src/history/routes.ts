@@ -1,7 +1,8 @@
 // History calls (issue 22): under every kind's object address, `…/revisions`, `…/revisions/{n}`,
 // `…/revisions/{n}/diff?to=` and `POST …/revisions/{n}/restore`; and `GET /trash`,
 // `POST /trash/{kind}/{id}/restore`, `DELETE /trash/{kind}/{id}`. Site-scoped, at both addresses.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import type { TSchema } from "@sinclair/typebox";
@@ -33,9 +34,10 @@ const Restored = Obj({ kind: Kind, id: Str, from_revision: Int, revision: Type.I
 const RestoreAnswerSchema = Type.Object({ success: Type.Literal(true), warnings: Warnings, site_id: Int, restored: Restored, rebaked: Opt(Rebaked) }, { additionalProperties: true, description: "the restoring write's answer (as the kind's write answers), and restored" });
 const TrashItem = Obj({ kind: Kind, id: Str, slug: Type.String({ description: "its slug or name when it was deleted" }), last_revision: Int, deleted_at_gmt: Str, deleted_by: Type.Union([Int, Type.Null()]) });
 
-function callOf(ctx: ServiceContext, request: FastifyRequest): HistoryCall {
+/** `query`: the route's own parameters (lang, theme); the trash routes take none. */
+function callOf(ctx: ServiceContext, request: FastifyRequest, query: Record<string, unknown> = {}): HistoryCall {
   const header = request.headers["if-match"];
-  return { ctx, site: request.site, userId: request.caller!.userId, query: (request.query ?? {}) as Record<string, unknown>, ifMatch: Array.isArray(header) ? header.join(",") : header };
+  return { ctx, site: request.site, userId: request.caller!.userId, query, ifMatch: Array.isArray(header) ? header.join(",") : header };
 }
 
 /** A restoring write's answer, led by the site as every site call's answer is. */
@@ -47,12 +49,12 @@ function send(request: FastifyRequest, reply: FastifyReply, answer: RestoreAnswe
 
 // The reads have no HEAD twin (exposeHeadRoute: false): nobody asks a revision's headers, and the
 // 19 reads at two addresses would add 38 routes to every start (bench, cold_start).
-function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: HistoryKind): void {
+function objectRoutes(scope: TypedFastify, ctx: ServiceContext, adapter: HistoryKind): void {
   const tags = ["history"];
   const noun = adapter.noun;
   const name = `${noun.replace(/ (.)/g, (_m, c: string) => c.toUpperCase()).replace(/^./, (c) => c.toUpperCase())}`;
-  const ref = (request: FastifyRequest) => (request.params as Record<string, string>)[adapter.param] ?? "";
-  const n = (request: FastifyRequest) => (request.params as { n: string }).n;
+  const ref = (request: { params: Record<string, string> }) => request.params[adapter.param] ?? "";
+  const n = (request: { params: { n: string } }) => request.params.n;
   const params = Obj({ [adapter.param]: Type.String({ description: `the ${noun}'s id or current ${adapter.param === "ref" ? "slug" : "name"}` }) });
   const paramsN = Obj({ ...params.properties, n: Type.String({ description: "a revision number (1, 2, …)" }) });
   const lang: Record<string, TSchema> = adapter.langVariants ? { lang: Opt(Type.String({ description: adapter.langDescription ?? "the language variant (default: the shared set)" })) } : {};
@@ -71,7 +73,7 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
       response: { 200: Success({ ...Head, total: Int, revisions: Type.Array(Revision) }), ...commonErrors },
     },
   }, async (request, reply) => {
-    const answer = await pagedList(request, reply, (paging) => listObjectRevisions(callOf(ctx, request), adapter, ref(request), paging));
+    const answer = await pagedList(request, reply, (paging) => listObjectRevisions(callOf(ctx, request, request.query), adapter, ref(request), paging));
     return ok({ site_id: request.site.id, ...answer });
   });
 
@@ -85,7 +87,7 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
       querystring: Obj({ ...lang }),
       response: { 200: Success({ ...Head, revision: RevisionWithContent }), ...commonErrors },
     },
-  }, async (request) => ok({ site_id: request.site.id, ...(await getObjectRevision(callOf(ctx, request), adapter, ref(request), n(request))) }));
+  }, async (request) => ok({ site_id: request.site.id, ...(await getObjectRevision(callOf(ctx, request, request.query), adapter, ref(request), n(request))) }));
 
   scope.get(`${adapter.path}/revisions/:n/diff`, {
     exposeHeadRoute: false,
@@ -97,7 +99,7 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
       querystring: Obj({ ...lang, to: Opt(Type.String({ description: "a revision number, or current (the default)" })) }),
       response: { 200: Success({ ...Head, from: Int, to: Type.Union([Int, Type.Null()], { description: "null: the current state" }), identical: Type.Boolean(), diff: Type.String({ description: "unified diff with @@ hunks" }) }), ...commonErrors },
     },
-  }, async (request) => ok({ site_id: request.site.id, ...(await diffObjectRevisions(callOf(ctx, request), adapter, ref(request), n(request), (request.query as { to?: unknown }).to)) }));
+  }, async (request) => ok({ site_id: request.site.id, ...(await diffObjectRevisions(callOf(ctx, request, request.query), adapter, ref(request), n(request), request.query.to)) }));
 
   scope.post(`${adapter.path}/revisions/:n/restore`, {
     schema: {
@@ -109,10 +111,10 @@ function objectRoutes(scope: FastifyInstance, ctx: ServiceContext, adapter: Hist
       ...ifMatch,
       response: { 200: RestoreAnswerSchema, ...commonErrors },
     },
-  }, async (request, reply) => send(request, reply, await restoreObjectRevision(callOf(ctx, request), adapter, ref(request), n(request))));
+  }, async (request, reply) => send(request, reply, await restoreObjectRevision(callOf(ctx, request, request.query), adapter, ref(request), n(request))));
 }
 
-export function historyRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function historyRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const adapters = new Map<RevisionKind, HistoryKind>(HISTORY_KINDS.map((adapter) => [adapter.kind, adapter]));
   for (const adapter of HISTORY_KINDS) objectRoutes(scope, ctx, adapter);
 
@@ -135,7 +137,7 @@ export function historyRoutes(scope: FastifyInstance, ctx: ServiceContext): void
       response: { 200: RestoreAnswerSchema, ...commonErrors },
     },
   }, async (request, reply) => {
-    const { kind, id } = request.params as { kind: string; id: string };
+    const { kind, id } = request.params;
     return send(request, reply, await restoreTrashed(callOf(ctx, request), adapters, kind, id));
   });
 
@@ -152,7 +154,7 @@ export function historyRoutes(scope: FastifyInstance, ctx: ServiceContext): void
       },
     },
   }, async (request) => {
-    const { kind, id } = request.params as { kind: string; id: string };
+    const { kind, id } = request.params;
     const dryRun = dryRunOf(request);
     return ok({ site_id: request.site.id, ...(await purgeTrashItem(callOf(ctx, request), kind, id, dryRun)), ...dryRunFields(dryRun) });
   });

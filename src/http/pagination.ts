@@ -98,8 +98,8 @@ export function sendPaging(request: FastifyRequest, reply: FastifyReply, paging:
  * (an answer with `total`) and sets the headers. A bad `per_page` or `page` refuses the call
  * before anything is read.
  */
-export async function pagedList<T extends { total: number }>(request: FastifyRequest, reply: FastifyReply, read: (paging: Paging) => Promise<T>): Promise<T> {
-  const paging = parsePaging(request.query as Record<string, unknown> | undefined);
+export async function pagedList<T extends { total: number }>(request: FastifyRequest & { query: { per_page?: unknown; page?: unknown } }, reply: FastifyReply, read: (paging: Paging) => Promise<T>): Promise<T> {
+  const paging = parsePaging(request.query);
   const answer = await read(paging);
   sendPaging(request, reply, paging, answer.total);
   return answer;

@@ -3,9 +3,14 @@ import type { FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { Opt, Type } from "./schema.ts";
 
-/** The JSON body as an object (absent: no fields). */
-export function bodyOf(request: FastifyRequest): Record<string, unknown> {
-  return (request.body ?? {}) as Record<string, unknown>;
+/** The JSON body as an object (absent: no fields); typed by the route's body schema (http/typed-fastify.ts). */
+export function bodyOf(request: { body?: Record<string, unknown> | null }): Record<string, unknown> {
+  return request.body ?? {};
+}
+
+/** One field of a request part no schema types where it is read (a hook, which serves every route). */
+export function fieldOf(part: unknown, name: string): unknown {
+  return typeof part === "object" && part !== null ? Reflect.get(part, name) : undefined;
 }
 
 /**
@@ -25,8 +30,8 @@ export function dryRunFields(dryRun: boolean): { dry_run?: true; applied?: false
 }
 
 /** `?dry_run`: 1/true or 0/false (absent: false); anything else is 400 invalid_parameter. */
-export function dryRunOf(request: FastifyRequest): boolean {
-  const value = (request.query as Record<string, unknown> | undefined)?.dry_run;
+export function dryRunOf(request: { query?: { dry_run?: string } }): boolean {
+  const value = request.query?.dry_run;
   if (value === undefined || value === "0" || value === "false") return false;
   if (value === "1" || value === "true" || value === "") return true;
   throw fail("invalid_parameter", { parameter: "dry_run", value, allowed: ["1", "true", "0", "false"] }, "dry_run must be 1 or true (or 0, false).");
@@ -37,7 +42,7 @@ export function dryRunOf(request: FastifyRequest): boolean {
  * `dry_run` in the body (the spec's form) and `?dry_run=1` (every other write's); either one
  * asking is a dry run (a dry run never writes).
  */
-export function bodyWithDryRun(request: FastifyRequest): Record<string, unknown> {
+export function bodyWithDryRun(request: { body?: Record<string, unknown> | null; query?: { dry_run?: string } }): Record<string, unknown> {
   const sent = bodyOf(request);
   return dryRunOf(request) ? { ...sent, dry_run: true } : sent;
 }

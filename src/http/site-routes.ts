@@ -4,8 +4,9 @@
 import type { FastifyInstance } from "fastify";
 import type { ServiceContext } from "../write/context.ts";
 import type { SiteAddressing } from "./site-scope.ts";
+import { typedRoutes, type TypedFastify } from "./typed-fastify.ts";
 
-export type SiteRoutes = (scope: FastifyInstance, ctx: ServiceContext) => void;
+export type SiteRoutes = (scope: TypedFastify, ctx: ServiceContext) => void;
 
 /**
  * `everywhere`: served at both addresses. `pathOnly`: only under `/api/site/{site_id}`, for
@@ -20,7 +21,7 @@ export function registerSiteRoutes(app: FastifyInstance, ctx: ServiceContext, ev
           route.config = { ...route.config, siteAddressing: addressing };
           if (addressing === "legacy") route.schema = { ...route.schema, deprecated: true } as typeof route.schema;
         });
-        for (const register of capabilities) register(scope, ctx);
+        for (const register of capabilities) register(typedRoutes(scope), ctx);
       },
       { prefix },
     );

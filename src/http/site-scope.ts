@@ -8,6 +8,7 @@
 // site_not_found for a site that does not exist.
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { preFail } from "./errors.ts";
+import { fieldOf } from "./request.ts";
 import type { Db } from "../store/database.ts";
 import { administers } from "../site/callers.ts";
 import { MAIN_SITE_ID, siteByAlias, siteByDomain, siteById as readSite, type SiteRow } from "../site/sites.ts";
@@ -44,17 +45,16 @@ function first(value: unknown): unknown {
 }
 
 async function bySitePath(db: Db, request: FastifyRequest): Promise<SiteRow> {
-  const id = positiveInt((request.params as Record<string, unknown>).site_id);
+  const id = positiveInt(fieldOf(request.params, "site_id"));
   const site = id === null ? undefined : await siteById(db, id);
   if (!site || !request.caller || !(await administers(db, request.caller, site.id))) throw preFail("site_not_found");
   return site;
 }
 
 async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<SiteRow> {
-  const query = request.query as Record<string, unknown>;
-  const blogId = first(query.blog_id);
+  const blogId = first(fieldOf(request.query, "blog_id"));
   const header = first(request.headers["x-svc-blog-id"]);
-  const domain = first(query.domain);
+  const domain = first(fieldOf(request.query, "domain"));
 
   let site: SiteRow | undefined;
   let source: string;

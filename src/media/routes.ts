@@ -2,7 +2,8 @@
 // a slug). Site-scoped, at both addresses (registerSiteRoutes). Uploads (POST, PUT) take any
 // Content-Type: their routes sit in a scope of their own whose only body parser leaves the body
 // unread, so the handler streams it to storage; every other route keeps the JSON-only rule.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
@@ -69,8 +70,8 @@ function userId(request: FastifyRequest): number {
  * end is answered at once on a connection that then closes, as Fastify closes one after a body
  * error: the rest of the body is never read.
  */
-async function upload(request: FastifyRequest, reply: FastifyReply, files: MediaFiles, write: (body: UploadBody) => Promise<MediaWriteAnswer>): Promise<MediaWriteAnswer> {
-  const query = request.query as { filename?: string; keep_metadata?: unknown };
+async function upload(request: FastifyRequest & { query: { filename?: string; keep_metadata?: unknown } }, reply: FastifyReply, files: MediaFiles, write: (body: UploadBody) => Promise<MediaWriteAnswer>): Promise<MediaWriteAnswer> {
+  const query = request.query;
   const filename = query.filename ?? null;
   let body: UploadBody | undefined;
   try {
@@ -90,7 +91,7 @@ function written(request: FastifyRequest, done: MediaWriteAnswer) {
 }
 
 export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
-  return (scope: FastifyInstance, ctx: ServiceContext) => {
+  return (scope: TypedFastify, ctx: ServiceContext) => {
     const tags = ["media"];
 
     scope.get("/media", {
@@ -103,14 +104,14 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
         response: { 200: Success({ site_id: Int, total: Type.Integer({ description: "files matching the filters, on every page of the list" }), media: Type.Array(MediaRecordSchema), warnings: Warnings }), ...commonErrors },
       },
     }, async (request, reply) => {
-      const filters = mediaFiltersFrom(request.query as Record<string, unknown>);
+      const filters = mediaFiltersFrom(request.query);
       const { total, media } = await pagedList(request, reply, (paging) => listMedia(ctx.db, request.site.id, filters, paging));
       return ok({ site_id: request.site.id, total, media });
     });
 
     scope.get("/media/:ref", {
       schema: { operationId: "getMedia", tags, summary: "One media file, by id or slug", params: RefParams, response: { 200: Success({ site_id: Int, media: MediaRecordSchema, warnings: Warnings }), ...commonErrors } },
-    }, async (request) => ok({ site_id: request.site.id, media: await getMedia(ctx.db, request.site.id, (request.params as { ref: string }).ref) }));
+    }, async (request) => ok({ site_id: request.site.id, media: await getMedia(ctx.db, request.site.id, request.params.ref) }));
 
     scope.patch("/media/:ref", {
       schema: {
@@ -122,7 +123,7 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
         body: Obj({ alt: Opt(TextsInput), title: Opt(TextsInput), slug: Opt(ServiceChecked(Str, "lower-case words of letters and digits joined by single dashes, not digits alone; otherwise 400 invalid_slug")) }),
         response: { 200: Written, ...commonErrors },
       },
-    }, async (request) => written(request, await patchMedia(ctx, request.site, userId(request), (request.params as { ref: string }).ref, bodyOf(request))));
+    }, async (request) => written(request, await patchMedia(ctx, request.site, userId(request), request.params.ref, bodyOf(request))));
 
     scope.delete("/media/:ref", {
       schema: {
@@ -134,11 +135,11 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
         response: { 200: Success({ site_id: Int, media: MediaRecordSchema, ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
       },
     }, async (request) => {
-      const force = forceFrom((request.query as { force?: unknown }).force);
-      return ok({ site_id: request.site.id, ...(await deleteMedia(ctx, files, request.site, (request.params as { ref: string }).ref, force, { dryRun: dryRunOf(request) })) });
+      const force = forceFrom(request.query.force);
+      return ok({ site_id: request.site.id, ...(await deleteMedia(ctx, files, request.site, request.params.ref, force, { dryRun: dryRunOf(request) })) });
     });
 
-    scope.register(async (uploads) => {
+    scope.register(async (uploads: TypedFastify) => {
       uploads.removeAllContentTypeParsers();
       // The body is left unread for the handler, which streams it; no size limit applies here
       // (the upload's own limit does, as the bytes arrive).
@@ -153,7 +154,7 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
 
       uploads.put("/media/:ref", {
         schema: { operationId: "putMedia", tags, summary: "Replace a file's bytes (same forms as POST): same id and slug, new url; rebakes the frames showing it", description: UploadDescription, params: RefParams, ...UploadSchema, response: { 200: Written, ...commonErrors } },
-      }, async (request, reply) => written(request, await upload(request, reply, files, (body) => replaceMedia(ctx, files, request.site, userId(request), (request.params as { ref: string }).ref, body))));
+      }, async (request, reply) => written(request, await upload(request, reply, files, (body) => replaceMedia(ctx, files, request.site, userId(request), request.params.ref, body))));
     });
   };
 }

@@ -1,11 +1,11 @@
 // Menu endpoints (spec, Menus), in the spec's order. Routes parse, call the service and shape
 // the answer; the site scope has authorised the caller. `lang` and `theme` (for a `~location`
 // reference) are read from the query on every call and from the body on writes.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { commonErrors, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import { type Warning } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
-import { dryRunOf, DryRunQuery } from "../http/request.ts";
+import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { addItem, deleteItem, patchItem, reorderItems, replaceItems } from "./items-service.ts";
 import { deleteLocation, putLocation } from "./location-service.ts";
@@ -69,25 +69,11 @@ const Invalid = Type.Array(Obj({ at: Str, page: Int, title: Type.Union([Str, Nul
 const Freed = Type.Array(Obj({ location: Str, lang: Type.Union([Str, Null]), theme: Str, map: Str }));
 const DryRun = { dry_run: Opt(Type.Literal(true)), applied: Opt(Type.Literal(false, { description: "with ?dry_run=1: nothing was written" })) };
 
-type Body = Record<string, unknown>;
-
-function body(request: FastifyRequest): Body {
-  return (request.body ?? {}) as Body;
-}
-
-function query(request: FastifyRequest): Body {
-  return (request.query ?? {}) as Body;
-}
-
-function param(request: FastifyRequest, name: string): string {
-  return String((request.params as Record<string, string>)[name] ?? "");
-}
-
 function answer(done: { fields: Record<string, unknown>; warnings: Warning[] }) {
   return ok(done.fields, done.warnings);
 }
 
-export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["menus"];
 
   scope.get("/menus", {
@@ -101,7 +87,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
         ...commonErrors,
       },
     },
-  }, async (request) => ok(await listMenus(ctx.db, request.site, query(request))));
+  }, async (request) => ok(await listMenus(ctx.db, request.site, request.query)));
 
   scope.post("/menus", {
     schema: {
@@ -112,7 +98,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       body: Obj({ name: Opt(MenuName), slug: Opt(MenuSlug), location: OptStr, lang: OptStr, items: Opt(Items), allow_invalid: AllowInvalid, theme: OptStr }),
       response: { 201: Success({ site_id: Int, theme: Type.Union([Str, Null]), menu: Obj({ id: Int, name: Str, slug: Str, items: Int, assigned: Assigned }), items: Type.Array(Item), invalid: Invalid, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request, reply) => reply.code(201).send(answer(await createMenu(ctx, request.site, body(request), query(request)))));
+  }, async (request, reply) => reply.code(201).send(answer(await createMenu(ctx, request.site, bodyOf(request), request.query))));
 
   scope.get("/menus/:ref", {
     schema: {
@@ -123,7 +109,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       querystring: Selectors,
       response: { 200: Success({ site_id: Int, theme: Str, menu: Obj({ id: Int, term_taxonomy_id: Int, name: Str, slug: Str, count: Int, assigned: Assigned }), total: Int, invalid_items: Int, read_items_at: Str, items: Type.Array(Item), warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => ok(await getMenu(ctx.db, request.site, ctx.publicPort, param(request, "ref"), query(request))));
+  }, async (request) => ok(await getMenu(ctx.db, request.site, ctx.publicPort, request.params.ref, request.query)));
 
   scope.patch("/menus/:ref", {
     schema: {
@@ -135,7 +121,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       body: Obj({ name: Opt(MenuName), slug: Opt(MenuSlug), lang: OptStr, theme: OptStr }),
       response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, term_taxonomy_id: Int, name: Str, slug: Str, count: Int }), changed: Type.Array(Str, { description: "name, slug: what changed" }), warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await patchMenu(ctx, request.site, param(request, "ref"), body(request), query(request))));
+  }, async (request) => answer(await patchMenu(ctx, request.site, request.params.ref, bodyOf(request), request.query)));
 
   scope.delete("/menus/:ref", {
     schema: {
@@ -147,7 +133,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       body: Obj({ lang: OptStr, theme: OptStr }, "optional: the selectors may come in the body instead of the query"),
       response: { 200: Success({ site_id: Int, deleted: MenuBrief, removed_items: Int, freed_locations: Freed, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await deleteMenu(ctx, request.site, param(request, "ref"), body(request), query(request), dryRunOf(request))));
+  }, async (request) => answer(await deleteMenu(ctx, request.site, request.params.ref, bodyOf(request), request.query, dryRunOf(request))));
 
   scope.put("/menus/:ref/location", {
     schema: {
@@ -169,7 +155,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
         ...commonErrors,
       },
     },
-  }, async (request) => answer(await putLocation(ctx, request.site, param(request, "ref"), body(request), query(request))));
+  }, async (request) => answer(await putLocation(ctx, request.site, request.params.ref, bodyOf(request), request.query)));
 
   scope.delete("/menus/:ref/location", {
     schema: {
@@ -181,7 +167,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       body: Obj({ location: Opt(Str), lang: OptStr, theme: OptStr }, "optional: location, lang and theme may come in the body instead of the query"),
       response: { 200: Success({ site_id: Int, menu: MenuBrief, freed_locations: Freed, assigned: Assigned, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await deleteLocation(ctx, request.site, param(request, "ref"), body(request), query(request), dryRunOf(request))));
+  }, async (request) => answer(await deleteLocation(ctx, request.site, request.params.ref, bodyOf(request), request.query, dryRunOf(request))));
 
   scope.put("/menus/:ref/items", {
     schema: {
@@ -195,7 +181,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       }),
       response: { 200: Success({ site_id: Int, menu: MenuBrief, total: Int, invalid: Invalid, items: Type.Array(Item), read_items_at: Str, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await replaceItems(ctx, request.site, param(request, "ref"), body(request), query(request))));
+  }, async (request) => answer(await replaceItems(ctx, request.site, request.params.ref, bodyOf(request), request.query)));
 
   scope.post("/menus/:ref/items", {
     schema: {
@@ -212,7 +198,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       },
     },
   }, async (request, reply) => {
-    const done = await addItem(ctx, request.site, param(request, "ref"), body(request), query(request));
+    const done = await addItem(ctx, request.site, request.params.ref, bodyOf(request), request.query);
     return reply.code(done.created ? 201 : 200).send(answer(done));
   });
 
@@ -226,7 +212,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       body: Obj({ title: Opt(ServiceChecked(Type.Union([Str, Null]), "null: the default title")), page: Opt(ServiceChecked(PageRefInput, "makes it a page item")), url: Opt(ServiceChecked(Str, "makes it a link")), target: Opt(ServiceChecked(Type.Union([Str, Null]))), classes: Opt(ServiceChecked(Classes)), parent: Opt(ParentId), lang: OptStr, theme: OptStr }),
       response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), item: Obj({ id: Int }, "the item's id and each changed field as {from, to}"), current: Item, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await patchItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request))));
+  }, async (request) => answer(await patchItem(ctx, request.site, request.params.ref, request.params.id, bodyOf(request), request.query)));
 
   scope.delete("/menus/:ref/items/:id", {
     schema: {
@@ -238,7 +224,7 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       body: Obj({ lang: OptStr, theme: OptStr }, "optional: the selectors may come in the body instead of the query"),
       response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), removed: Type.Array(Int), total: Int, rebaked: Rebaked, ...DryRun, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await deleteItem(ctx, request.site, param(request, "ref"), param(request, "id"), body(request), query(request), dryRunOf(request))));
+  }, async (request) => answer(await deleteItem(ctx, request.site, request.params.ref, request.params.id, bodyOf(request), request.query, dryRunOf(request))));
 
   scope.post("/menus/:ref/reorder", {
     schema: {
@@ -250,5 +236,5 @@ export function menuRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       body: Obj({ order: Opt(ServiceChecked(Type.Array(ItemId, { minItems: 1 }), "item ids of one level, in their new order")), parent: Opt(ParentId), lang: OptStr, theme: OptStr }),
       response: { 200: Success({ site_id: Int, menu: Obj({ id: Int, name: Str }), parent: Int, order: Type.Array(Int), appended: Type.Array(Int), level: Type.Array(Int, { description: "the level's item ids in their new order" }), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => answer(await reorderItems(ctx, request.site, param(request, "ref"), body(request), query(request))));
+  }, async (request) => answer(await reorderItems(ctx, request.site, request.params.ref, bodyOf(request), request.query)));
 }

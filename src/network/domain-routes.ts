@@ -1,10 +1,11 @@
 // A site's domains (issue 19; docs/domains.md): GET and POST /api/sites/{id}/domains and
 // DELETE /api/sites/{id}/domains/{domain}, super-administrators only, with the other network
 // calls on a site.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { dryRunOf, DryRunQuery } from "../http/request.ts";
+import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import type { Caller } from "../site/callers.ts";
@@ -21,9 +22,9 @@ function caller(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+const idOf = (request: { params: { id: string } }) => request.params.id;
 
-export function domainRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function domainRoutes(app: TypedFastify, ctx: ServiceContext): void {
   const tags = ["network"];
 
   app.get("/api/sites/:id/domains", {
@@ -40,7 +41,7 @@ export function domainRoutes(app: FastifyInstance, ctx: ServiceContext): void {
       response: { 201: Changed, ...commonErrors },
     },
   }, async (request, reply) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+    const body = bodyOf(request);
     const added = await addAlias(ctx, caller(request), idOf(request), body);
     return reply.code(201).send(ok({ ...added }, unknownFields(body, ["domain"])));
   });
@@ -55,7 +56,7 @@ export function domainRoutes(app: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Success({ site_id: Type.Integer(), domain: Domain, deleted: Type.Boolean(), domains: Domains, ...DryRunAnswer }), ...commonErrors },
     },
   }, async (request) => {
-    const params = request.params as { id: string; domain: string };
+    const params = request.params;
     return ok({ ...(await removeAlias(ctx, caller(request), params.id, params.domain, { dryRun: dryRunOf(request) })), deleted: true });
   });
 }

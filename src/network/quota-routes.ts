@@ -1,9 +1,11 @@
 // Quotas (issue 16, point 6): GET/PATCH /api/sites/{id}/quotas (super-administrators) with the
 // other network calls on a site, and GET /usage, site-scoped (both addresses) for the site's
 // administrators.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
+import { bodyOf } from "../http/request.ts";
 import { commonErrors, Obj, Opt, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import type { Caller } from "../site/callers.ts";
@@ -26,9 +28,9 @@ function caller(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+const idOf = (request: { params: { id: string } }) => request.params.id;
 
-export function quotaRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export function quotaRoutes(app: TypedFastify, ctx: ServiceContext): void {
   const tags = ["network"];
   const params = Obj({ id: Type.String() });
 
@@ -38,11 +40,11 @@ export function quotaRoutes(app: FastifyInstance, ctx: ServiceContext): void {
 
   app.patch("/api/sites/:id/quotas", {
     schema: { operationId: "patchSiteQuotas", tags, summary: "Set a site's quotas: a whole number >= 0 sets one, null restores its default (super-administrator)", params, body: QuotasPatch, response: { 200: QuotasAnswer, ...commonErrors } },
-  }, async (request) => ok({ ...(await patchSiteQuotas(ctx, caller(request), idOf(request), (request.body ?? {}) as Record<string, unknown>)) }));
+  }, async (request) => ok({ ...(await patchSiteQuotas(ctx, caller(request), idOf(request), bodyOf(request))) }));
 }
 
 /** GET /usage: site-scoped, registered for both addresses. */
-export function usageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function usageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   scope.get("/usage", {
     schema: { operationId: "getUsage", tags: ["network"], summary: "The site's use of each quota, with its limit", response: { 200: Success({ site_id: Type.Integer(), usage: Usage }), ...commonErrors } },
   }, async (request) => ok({ ...(await siteUsage(ctx, request.site.id)) }));

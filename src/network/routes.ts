@@ -1,5 +1,6 @@
 // Network-level routes (CONTRACT §3): sites, users, tokens, login, profile. No site prefix.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import type { Limits } from "../http/limits.ts";
 import { passwordSignIn } from "../http/guard.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -7,7 +8,7 @@ import { fail } from "../errors.ts";
 import { unknownFields } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { bodyOf, dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { Caller } from "../site/callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";
@@ -30,22 +31,18 @@ function caller(request: FastifyRequest): Caller {
   return request.caller;
 }
 
-function body(request: FastifyRequest): Record<string, unknown> {
-  return (request.body ?? {}) as Record<string, unknown>;
+function siteIdOf(request: { params: { id: string } }): number {
+  return siteIdFrom(request.params.id);
 }
 
-function siteIdOf(request: FastifyRequest): number {
-  return siteIdFrom((request.params as { id: string }).id);
-}
-
-export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits: Limits): void {
+export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Limits): void {
   const tags = ["network"];
 
   app.post("/api/sites", {
     schema: { operationId: "createSite", tags, summary: "Create a site (super-administrator)", body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 201: Success({ site: Site }), ...commonErrors } },
   }, async (request, reply) => {
-    const site = await createSite(ctx, caller(request), body(request));
-    return reply.code(201).send(ok({ site }, unknownFields(body(request), ["name", "domain"])));
+    const site = await createSite(ctx, caller(request), bodyOf(request));
+    return reply.code(201).send(ok({ site }, unknownFields(bodyOf(request), ["name", "domain"])));
   });
 
   app.get("/api/sites", {
@@ -59,8 +56,8 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   app.patch("/api/sites/:id", {
     schema: { operationId: "patchSite", tags, summary: "Rename a site or change its domain (domain: super-administrator)", params: SiteId, body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }), response: { 200: Success({ site: Site }), ...commonErrors } },
   }, async (request) => {
-    const site = await updateSite(ctx, caller(request), siteIdOf(request), body(request));
-    return ok({ site }, unknownFields(body(request), ["name", "domain"]));
+    const site = await updateSite(ctx, caller(request), siteIdOf(request), bodyOf(request));
+    return ok({ site }, unknownFields(bodyOf(request), ["name", "domain"]));
   });
 
   app.delete("/api/sites/:id", {
@@ -77,8 +74,8 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   app.post("/api/users", {
     schema: { operationId: "createUser", tags, summary: "Create a user (super-administrator)", body: Obj({ login: Opt(Type.String()), email: Opt(Type.String()), password: Opt(Type.String()), super_admin: Opt(Type.Boolean()) }), response: { 201: Success({ user: User }), ...commonErrors } },
   }, async (request, reply) => {
-    const user = await createUser(ctx, caller(request), body(request));
-    return reply.code(201).send(ok({ user }, unknownFields(body(request), ["login", "email", "password", "super_admin"])));
+    const user = await createUser(ctx, caller(request), bodyOf(request));
+    return reply.code(201).send(ok({ user }, unknownFields(bodyOf(request), ["login", "email", "password", "super_admin"])));
   });
 
   app.get("/api/users", {
@@ -87,23 +84,23 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
 
   app.get("/api/users/:id", {
     schema: { operationId: "getUser", tags, summary: "One user (itself, or any for a super-administrator); `me` is the caller", params: UserId, response: { 200: Success({ user: User }), ...commonErrors } },
-  }, async (request) => ok({ user: await getUser(ctx, caller(request), (request.params as { id: string }).id) }));
+  }, async (request) => ok({ user: await getUser(ctx, caller(request), request.params.id) }));
 
   app.post("/api/users/:id/tokens", {
     schema: { operationId: "createUserToken", tags, summary: "Issue a token; the secret is shown only in this answer", params: UserId, body: Obj({ label: Opt(Type.String()) }), response: { 201: Issued, ...commonErrors } },
   }, async (request, reply) => {
-    const issued = await issueToken(ctx, caller(request), (request.params as { id: string }).id, body(request));
-    return reply.code(201).send(ok({ ...issued }, unknownFields(body(request), ["label"])));
+    const issued = await issueToken(ctx, caller(request), request.params.id, bodyOf(request));
+    return reply.code(201).send(ok({ ...issued }, unknownFields(bodyOf(request), ["label"])));
   });
 
   app.get("/api/users/:id/tokens", {
     schema: { operationId: "listUserTokens", tags, summary: "A user's tokens, without their secrets, by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)", params: UserId, querystring: Paged, response: { 200: Success({ total: Type.Integer(), tokens: Type.Array(Obj({ token_id: Type.Integer(), label: Type.Union([Type.String(), Type.Null()]), created_at_gmt: Type.String(), issued_at_gmt: Type.String({ description: "when its current secret was issued (reissue changes it)" }) })) }), ...commonErrors } },
-  }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listTokens(ctx, caller(request), (request.params as { id: string }).id, paging))));
+  }, async (request, reply) => ok(await pagedList(request, reply, (paging) => listTokens(ctx, caller(request), request.params.id, paging))));
 
   app.delete("/api/users/:id/tokens/:token_id", {
     schema: { operationId: "deleteUserToken", tags, summary: "Revoke a token; ?dry_run=1 answers the same and the token keeps working", params: UserToken, querystring: Obj(DryRunQuery), response: { 200: Success({ token_id: Type.Integer(), revoked: Type.Boolean(), ...DryRunAnswer }), ...commonErrors } },
   }, async (request) => {
-    const params = request.params as { id: string; token_id: string };
+    const params = request.params;
     const dryRun = dryRunOf(request);
     const tokenId = await revokeToken(ctx, caller(request), params.id, params.token_id, { dryRun });
     return ok({ token_id: tokenId, revoked: true, ...dryRunFields(dryRun) });
@@ -112,7 +109,7 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
   app.post("/api/users/:id/tokens/:token_id/reissue", {
     schema: { operationId: "reissueUserToken", tags, summary: "A new secret for a token; the old one stops working", params: UserToken, response: { 200: Issued, ...commonErrors } },
   }, async (request) => {
-    const params = request.params as { id: string; token_id: string };
+    const params = request.params;
     return ok({ ...(await reissueToken(ctx, caller(request), params.id, params.token_id)) });
   });
 
@@ -121,7 +118,7 @@ export function networkRoutes(app: FastifyInstance, ctx: ServiceContext, limits:
     schema: { operationId: "login", tags, summary: "Trade a login and password for a new token", body: Obj({ login: Opt(Type.String()), password: Opt(Type.String()) }), response: { 200: Success({ user: User, token: Type.String(), token_id: Type.Integer() }), ...commonErrors } },
   }, async (request) => {
     // Counted per address and per login (issue 29, docs/security.md "Lockout").
-    const result = await passwordSignIn(limits, request.ip, loginNameOf(body(request)), () => login(ctx, body(request)));
+    const result = await passwordSignIn(limits, request.ip, loginNameOf(bodyOf(request)), () => login(ctx, bodyOf(request)));
     return ok({ user: result.user, token: result.token.token, token_id: result.token.token_id });
   });
 

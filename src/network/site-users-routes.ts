@@ -1,24 +1,24 @@
 // A user's role on a site: PUT/DELETE /api/site/{site_id}/users/{user_id} (CONTRACT §3).
 // Site-scoped, so only the site's administrators and super-administrators reach it.
-import type { FastifyInstance } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { bodyOf, dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { removeRole, setRole } from "./users-service.ts";
 
 const Params = Obj({ user_id: Type.String() });
 const Answer = Success({ site_id: Type.Integer(), user_id: Type.Integer(), role: Type.String() });
 
-export function siteUserRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function siteUserRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["network"];
 
   scope.put("/users/:user_id", {
     schema: { operationId: "putSiteUser", tags, summary: "Give a user a role on the site (administrator or editor)", params: Params, body: Obj({ role: Opt(Type.String()) }), response: { 200: Answer, ...commonErrors } },
   }, async (request) => {
     if (!request.caller) throw fail("missing_token");
-    const done = await setRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller, (request.body ?? {}) as Record<string, unknown>);
+    const done = await setRole(ctx, request.site.id, request.params.user_id, request.caller, bodyOf(request));
     return ok({ site_id: request.site.id, ...done });
   });
 
@@ -27,7 +27,7 @@ export function siteUserRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
   }, async (request) => {
     if (!request.caller) throw fail("missing_token");
     const dryRun = dryRunOf(request);
-    const done = await removeRole(ctx, request.site.id, (request.params as { user_id: string }).user_id, request.caller, { dryRun });
+    const done = await removeRole(ctx, request.site.id, request.params.user_id, request.caller, { dryRun });
     return ok({ site_id: request.site.id, ...done, removed: true, ...dryRunFields(dryRun) });
   });
 }

@@ -1,7 +1,7 @@
 // The frame endpoints that write pages (spec, Frames): POST /frames/{ref}/assign and
 // DELETE /frames/{ref}, which takes the frame off its pages. Served with the frame endpoints,
 // registered here because the pages feature owns the page's frame.
-import type { FastifyInstance } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { deleteFrame } from "../frames/delete-service.ts";
 import { Bake, Frame, IfMatch, ifMatch, ref, RefParams } from "../frames/routes.ts";
 import { ok } from "../http/ok.ts";
@@ -11,7 +11,7 @@ import type { ServiceContext } from "../write/context.ts";
 import { assignFrame } from "./assign-service.ts";
 import { unbindFrame } from "./frame-links.ts";
 
-export function framePageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function framePageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["frames"];
   scope.post("/frames/:ref/assign", {
     preValidation: absentBodyIsEmpty,

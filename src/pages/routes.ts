@@ -1,9 +1,9 @@
 // Pages and translations (CONTRACT §5): GET/POST /pages, POST /pages/language,
 // GET/PATCH/DELETE /pages/{ref}. A `{ref}` is an id, a slug or a path (slashes as %2F).
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { DryRunQuery, dryRunOf } from "../http/request.ts";
+import { bodyOf, DryRunQuery, dryRunOf } from "../http/request.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -78,17 +78,13 @@ const WriteAnswer = Success({
 const RefParams = Obj({ ref: Str });
 const LangQuery = Obj({ lang: Opt(Str) });
 
-function body(request: FastifyRequest): Record<string, unknown> {
-  return (request.body ?? {}) as Record<string, unknown>;
-}
-
 function flag(value: unknown, field: string): boolean {
   if (value === undefined || value === "" || value === "false" || value === "0") return false;
   if (value === "true" || value === "1") return true;
   throw fail("invalid_field", { field, expected: "true or false" }, `${field} must be true or false.`);
 }
 
-export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["pages"];
 
   scope.get("/pages", {
@@ -100,7 +96,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer({ description: "pages matching the filters, on every page of the list" }), pages: Type.Array(PageRecordSchema), warnings: Warnings }), ...commonErrors },
     },
   }, async (request, reply) => {
-    const { total, pages } = await pagedList(request, reply, (paging) => listPages(ctx, request.site, request.query as Record<string, unknown>, paging));
+    const { total, pages } = await pagedList(request, reply, (paging) => listPages(ctx, request.site, request.query, paging));
     return ok({ site_id: request.site.id, total, pages });
   });
 
@@ -113,7 +109,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: WriteAnswer, 201: WriteAnswer, ...commonErrors },
     },
   }, async (request, reply) => {
-    const done = await publishPage(ctx, request.site, body(request));
+    const done = await publishPage(ctx, request.site, bodyOf(request));
     const { warnings, ...fields } = done;
     return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
   });
@@ -141,7 +137,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: TranslationAnswer, 201: TranslationAnswer, ...commonErrors },
     },
   }, async (request, reply) => {
-    const input = body(request);
+    const input = bodyOf(request);
     if (input.missing === true) {
       const done = await assignMissingLanguage(ctx, request.site, input);
       const { warnings, ...fields } = done;
@@ -162,7 +158,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Success({ site_id: Type.Integer(), page: PageRecordSchema, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
-    const page = await getPage(ctx, request.site, (request.params as { ref: string }).ref, request.query as Record<string, unknown>);
+    const page = await getPage(ctx, request.site, request.params.ref, request.query);
     return ok({ site_id: request.site.id, page });
   });
 
@@ -177,7 +173,7 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: WriteAnswer, ...commonErrors },
     },
   }, async (request) => {
-    const done = await patchPage(ctx, request.site, (request.params as { ref: string }).ref, body(request), request.query as Record<string, unknown>, { dryRun: dryRunOf(request) });
+    const done = await patchPage(ctx, request.site, request.params.ref, bodyOf(request), request.query, { dryRun: dryRunOf(request) });
     const { warnings, ...fields } = done;
     return ok({ site_id: request.site.id, ...fields }, warnings);
   });
@@ -201,8 +197,8 @@ export function pageRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       },
     },
   }, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const done = await deletePage(ctx, request.site, (request.params as { ref: string }).ref, { force: flag(query.force, "force"), lang: query.lang, dryRun: dryRunOf(request) });
+    const query = request.query;
+    const done = await deletePage(ctx, request.site, request.params.ref, { force: flag(query.force, "force"), lang: query.lang, dryRun: dryRunOf(request) });
     const { warnings, ...fields } = done;
     return ok({ site_id: request.site.id, ...fields }, warnings);
   });

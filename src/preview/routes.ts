@@ -1,7 +1,7 @@
 // Preview (issue 22): POST /preview, and preview links — POST and GET /preview/links, DELETE
 // /preview/links/{id}. Site-scoped, at both addresses. The links answer on the site's domain at
 // /_preview/<token> (public/preview-routes.ts). docs/preview.md.
-import type { FastifyInstance } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { absentBodyIsEmpty, bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
@@ -34,7 +34,7 @@ const Link = Obj({
   created_by: Type.Integer({ description: "user id" }),
 });
 
-export function previewRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["preview"];
 
   scope.post("/preview", {
@@ -88,7 +88,7 @@ export function previewRoutes(scope: FastifyInstance, ctx: ServiceContext): void
     },
   }, async (request) => {
     const dryRun = dryRunOf(request);
-    const revoked = await revokePreviewLink(ctx, request.site, (request.params as { id: string }).id, dryRun);
+    const revoked = await revokePreviewLink(ctx, request.site, request.params.id, dryRun);
     return ok({ site_id: request.site.id, revoked, ...(dryRun ? { dry_run: true, applied: false } : {}) });
   });
 }

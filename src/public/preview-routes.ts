@@ -14,7 +14,8 @@
 // Registered beside `/*` (routes.ts): the router takes `/_preview/:token` first. The page fast
 // path (answerFromMemory) never holds such an address: no page can have it (page slugs have no
 // `_`), and the cache keeps pages by their addresses only.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { OverBudget } from "../markup/index.ts";
 import { pageById } from "../pages/queries.ts";
 import { pageOfToken, PREVIEW_PATH } from "../preview/links.ts";
@@ -30,17 +31,22 @@ import { pageAnswerer, withinPublicLimit, type PublicGate } from "./routes.ts";
 /** Headers of every answer under /_preview/: never indexed, never kept, never told in a Referer. */
 const PRIVATE = { "x-robots-tag": "noindex", "cache-control": "private, no-store", "referrer-policy": "no-referrer" } as const;
 
-export function previewLinkRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, ctx: ServiceContext): void {
+/** The route's one parameter, which its path gives (no schema: nothing to check, nothing to document). */
+interface TokenRoute {
+  Params: { token: string };
+}
+
+export function previewLinkRoutes(app: TypedFastify, site: PublicSite, gate: PublicGate, ctx: ServiceContext): void {
   const answerPage = pageAnswerer(site, gate);
   const kept = new PreviewAnswers(site.cache);
 
-  async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  async function handler(request: FastifyRequest<TokenRoute>, reply: FastifyReply): Promise<FastifyReply> {
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
     const host = hostOf(request.headers.host);
     const moved = await site.aliasAnswer(host, request.url);
     if (moved) return reply.code(moved.status).headers(moved.headers).send(moved.body);
     const served = await site.directory.resolve(host);
-    const token = (request.params as { token: string }).token;
+    const token = request.params.token;
     const pageId = served === undefined ? null : await pageOfToken(gate.db, served.id, token, ctx.clock());
     const page = pageId === null ? undefined : await pageById(gate.db, served!.id, pageId);
     if (!served || !page || page.status === "trash" || !ctx.publisher.renderPage) return answerPage(request, reply);
@@ -58,7 +64,7 @@ export function previewLinkRoutes(app: FastifyInstance, site: PublicSite, gate: 
     return reply.code(200).headers({ "content-type": HTML, "x-svc-printed": "on_request" }).send(html);
   }
 
-  app.route({
+  app.route<TokenRoute>({
     method: ["GET", "HEAD"],
     url: `${PREVIEW_PATH}:token`,
     schema: { hide: true },

@@ -1,7 +1,7 @@
 // SEO (issue 19, docs/seo.md): GET/PATCH /seo (the site's defaults), GET/PATCH /seo/pages/{ref}
 // (a page's own fields), GET/POST /seo/redirects and DELETE /seo/redirects/{id}. Site-scoped, at
 // both addresses. sitemap.xml and robots.txt are served by the public site (public/seo-routes.ts).
-import type { FastifyInstance } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
@@ -48,7 +48,7 @@ const Redirect = Obj({
 const RefParams = Obj({ ref: Str });
 const LangQuery = Obj({ lang: Opt(Str) });
 
-export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function seoRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["seo"];
 
   scope.get("/seo", {
@@ -70,7 +70,7 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.get("/seo/pages/:ref", {
     schema: { operationId: "getPageSeo", tags, summary: "A page's own SEO fields (per translation; ?lang picks among pages sharing a slug)", params: RefParams, querystring: LangQuery, response: { 200: Success({ site_id: Int, page: Int, seo: PageSeoSchema, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, ...(await pageSeo(ctx, request.site, (request.params as { ref: string }).ref, request.query as { lang?: unknown })) }));
+  }, async (request) => ok({ site_id: request.site.id, ...(await pageSeo(ctx, request.site, request.params.ref, request.query)) }));
 
   scope.patch("/seo/pages/:ref", {
     schema: {
@@ -83,7 +83,7 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
       response: { 200: Success({ site_id: Int, page: Int, seo: PageSeoSchema, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
-    const done = await patchPageSeo(ctx, request.site, (request.params as { ref: string }).ref, bodyOf(request), request.query as { lang?: unknown });
+    const done = await patchPageSeo(ctx, request.site, request.params.ref, bodyOf(request), request.query);
     return ok({ site_id: request.site.id, page: done.page, seo: done.seo, rebaked: done.rebaked }, done.warnings);
   });
 
@@ -106,5 +106,5 @@ export function seoRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
 
   scope.delete("/seo/redirects/:id", {
     schema: { operationId: "deleteRedirect", tags, summary: "Delete a redirect; ?dry_run=1 answers the same and deletes nothing", params: Obj({ id: Str }), querystring: Obj(DryRunQuery), response: { 200: Success({ site_id: Int, deleted: Redirect, ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, ...(await removeRedirect(ctx, request.site, (request.params as { id: string }).id, { dryRun: dryRunOf(request) })) }));
+  }, async (request) => ok({ site_id: request.site.id, ...(await removeRedirect(ctx, request.site, request.params.id, { dryRun: dryRunOf(request) })) }));
 }

@@ -1,8 +1,8 @@
 // Site settings and languages (CONTRACT §4): GET/PATCH /settings, GET/POST /languages,
 // DELETE /languages/{code}. Site-scoped: served at /api/site/{site_id}/… and the legacy /api/….
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
-import { DryRunQuery, dryRunOf } from "../http/request.ts";
+import { bodyOf, DryRunQuery, dryRunOf } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
@@ -34,11 +34,7 @@ const SettingsBody = Obj({
   render_model: Opt(ServiceChecked(Type.String(), "read-only (always v2): a value sent is ignored with warning render_model_fixed")),
 });
 
-function body(request: FastifyRequest): Record<string, unknown> {
-  return (request.body ?? {}) as Record<string, unknown>;
-}
-
-export function settingsRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function settingsRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["settings"];
 
   scope.get("/settings", {
@@ -55,12 +51,12 @@ export function settingsRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
       response: { 200: Success({ site_id: Type.Integer(), settings: Settings, changed: Type.Array(Type.String()), ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
-    const { warnings, ...fields } = await patchSettings(ctx, request.site, body(request), { dryRun: dryRunOf(request) });
+    const { warnings, ...fields } = await patchSettings(ctx, request.site, bodyOf(request), { dryRun: dryRunOf(request) });
     return ok({ site_id: request.site.id, ...fields }, warnings);
   });
 }
 
-export function languagesRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function languagesRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["languages"];
   const Write = Success({ ...LanguagesFields, language: Language, created: Type.Boolean(), rebaked: Rebaked, warnings: Warnings });
 
@@ -77,7 +73,7 @@ export function languagesRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
       response: { 200: Write, 201: Write, ...commonErrors },
     },
   }, async (request, reply) => {
-    const done = await addLanguage(ctx, request.site, body(request));
+    const done = await addLanguage(ctx, request.site, bodyOf(request));
     const { warnings, ...fields } = done;
     return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
   });
@@ -92,7 +88,7 @@ export function languagesRoutes(scope: FastifyInstance, ctx: ServiceContext): vo
       response: { 200: Success({ ...LanguagesFields, deleted: Obj({ code: Type.String(), name: Type.String() }), ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
     },
   }, async (request) => {
-    const done = await removeLanguage(ctx, request.site, (request.params as { code: string }).code, { dryRun: dryRunOf(request) });
+    const done = await removeLanguage(ctx, request.site, request.params.code, { dryRun: dryRunOf(request) });
     const { warnings, ...fields } = done;
     return ok({ site_id: request.site.id, ...fields }, warnings);
   });

@@ -1,6 +1,6 @@
 // Documentation sidebars (issue 20): GET /sidebars, GET/PUT/DELETE /sidebars/{name}. Site-scoped,
 // at both addresses.
-import type { FastifyInstance } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
@@ -43,9 +43,8 @@ function flag(value: unknown, field: string): boolean {
   throw fail("invalid_field", { field, expected: "true or false" }, `${field} must be true or false.`);
 }
 
-export function sidebarRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function sidebarRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["sidebars"];
-  const name = (params: unknown) => (params as { name: string }).name;
 
   scope.get("/sidebars", {
     schema: {
@@ -58,7 +57,7 @@ export function sidebarRoutes(scope: FastifyInstance, ctx: ServiceContext): void
 
   scope.get("/sidebars/:name", {
     schema: { operationId: "getSidebar", tags, summary: "A sidebar's tree in a language (?lang; default the default language's), mapped to translations when the language has no tree of its own", params: NameParams, querystring: Obj({ lang: Opt(Str) }), response: { 200: Success({ site_id: Int, sidebar: Sidebar, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, sidebar: await readSidebar(ctx, request.site, name(request.params), request.query as { lang?: unknown }) }));
+  }, async (request) => ok({ site_id: request.site.id, sidebar: await readSidebar(ctx, request.site, request.params.name, request.query) }));
 
   scope.put("/sidebars/:name", {
     schema: {
@@ -75,8 +74,8 @@ export function sidebarRoutes(scope: FastifyInstance, ctx: ServiceContext): void
       response: { 200: Written, 201: Written, ...commonErrors },
     },
   }, async (request, reply) => {
-    const allowInvalid = flag((request.query as { allow_invalid?: unknown }).allow_invalid, "allow_invalid");
-    const done = await putSidebar(ctx, request.site, name(request.params), bodyOf(request), { allowInvalid });
+    const allowInvalid = flag(request.query.allow_invalid, "allow_invalid");
+    const done = await putSidebar(ctx, request.site, request.params.name, bodyOf(request), { allowInvalid });
     return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, sidebar: done.sidebar, invalid: done.invalid, rebaked: done.rebaked }, done.warnings));
   });
 
@@ -89,5 +88,5 @@ export function sidebarRoutes(scope: FastifyInstance, ctx: ServiceContext): void
       querystring: Obj(DryRunQuery),
       response: { 200: Success({ site_id: Int, deleted: Obj({ name: Str }), rebaked: Rebaked, dry_run: Opt(Type.Literal(true)), applied: Opt(Type.Literal(false, { description: "with ?dry_run=1: nothing was written" })), warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => ok({ site_id: request.site.id, ...(await deleteSidebar(ctx, request.site, name(request.params), dryRunOf(request))) }));
+  }, async (request) => ok({ site_id: request.site.id, ...(await deleteSidebar(ctx, request.site, request.params.name, dryRunOf(request))) }));
 }

@@ -1,5 +1,5 @@
 // Strings per language (issue 21): GET and PUT /strings. Site-scoped, at both addresses.
-import type { FastifyInstance } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf } from "../http/request.ts";
 import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
@@ -8,7 +8,7 @@ import { putStrings, readStrings } from "./service.ts";
 
 const Texts = Type.Record(Type.String(), Type.String(), { description: "key (dot-separated segments of letters, digits, _ and -) → text" });
 
-export function stringRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function stringRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["strings"];
   scope.get("/strings", {
     schema: {
@@ -18,7 +18,7 @@ export function stringRoutes(scope: FastifyInstance, ctx: ServiceContext): void 
       querystring: Obj({ lang: Opt(Type.String()) }),
       response: { 200: Success({ site_id: Type.Integer(), default_lang: Type.Union([Type.String(), Type.Null()]), strings: Type.Record(Type.String(), Texts), warnings: Warnings }), ...commonErrors },
     },
-  }, async (request) => ok({ site_id: request.site.id, ...(await readStrings(ctx, request.site, request.query as { lang?: unknown })) }));
+  }, async (request) => ok({ site_id: request.site.id, ...(await readStrings(ctx, request.site, request.query)) }));
 
   scope.put("/strings", {
     schema: {

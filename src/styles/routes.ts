@@ -1,6 +1,6 @@
 // Stylesheets (issue 18): GET /styles, GET/PUT/DELETE /styles/{name}. Site-scoped, at both
 // addresses. The public bundles are served by public/style-routes.ts.
-import type { FastifyInstance } from "fastify";
+import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
@@ -27,17 +27,16 @@ const Planned = Obj(
 );
 const Written = Success({ site_id: Int, style: WithCss, rebaked: Type.Union([Rebaked, Planned]), dry_run: Opt(Type.Literal(true)), applied: Opt(Type.Literal(false)), warnings: Warnings });
 
-export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): void {
+export function styleApiRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["styles"];
-  const name = (params: unknown) => (params as { name: string }).name;
 
   scope.get("/styles", {
     schema: { operationId: "listStyles", tags, summary: "The theme's stylesheets, by name, each with the address of its bundle", querystring: Obj(ThemeQuery), response: { 200: Success({ site_id: Int, theme: Str, styles: Type.Array(Style), warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, ...(await listStyles(ctx, request.site, request.query as { theme?: unknown })) }));
+  }, async (request) => ok({ site_id: request.site.id, ...(await listStyles(ctx, request.site, request.query)) }));
 
   scope.get("/styles/:name", {
     schema: { operationId: "getStyle", tags, summary: "One stylesheet, with its CSS exactly as uploaded", params: NameParams, querystring: Obj(ThemeQuery), response: { 200: Success({ site_id: Int, style: WithCss, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, style: await readStyle(ctx, request.site, name(request.params), request.query as { theme?: unknown }) }));
+  }, async (request) => ok({ site_id: request.site.id, style: await readStyle(ctx, request.site, request.params.name, request.query) }));
 
   scope.put("/styles/:name", {
     schema: {
@@ -51,7 +50,7 @@ export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
     },
   }, async (request, reply) => {
     const dryRun = dryRunOf(request);
-    const done = await putStyle(ctx, request.site, name(request.params), bodyOf(request), dryRun);
+    const done = await putStyle(ctx, request.site, request.params.name, bodyOf(request), dryRun);
     const fields = { site_id: request.site.id, style: done.style, rebaked: done.rebaked, ...(dryRun ? { dry_run: true, applied: false } : {}) };
     return reply.code(done.created && !dryRun ? 201 : 200).send(ok(fields, done.warnings));
   });
@@ -67,7 +66,7 @@ export function styleApiRoutes(scope: FastifyInstance, ctx: ServiceContext): voi
     },
   }, async (request) => {
     const dryRun = dryRunOf(request);
-    const done = await deleteStyle(ctx, request.site, name(request.params), request.query as { theme?: unknown; force?: unknown }, dryRun);
+    const done = await deleteStyle(ctx, request.site, request.params.name, request.query, dryRun);
     return ok({ site_id: request.site.id, ...done, ...(dryRun ? { dry_run: true, applied: false } : {}) });
   });
 }
