@@ -4,7 +4,8 @@
 // runs the same delete in its transaction, answers what it would answer (`rebaked` planned: the
 // frames that read the set and the published pages on them) and rolls it all back.
 import { gmt } from "../clock.ts";
-import { plannedRebake, type PlannedRebake } from "../frames/planned-rebake.ts";
+import { plannedRebake, type PlannedRebake } from "../publish/planned.ts";
+import { siteIndex } from "../frames/graph.ts";
 import type { Change, Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
@@ -35,7 +36,7 @@ export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName:
       await trx.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
       return {
         // A dry run plans through its transaction, which sees the set gone.
-        value: { total: row.total, planned: dryRun ? await plannedRebake(trx, site.id, change) : undefined },
+        value: { total: row.total, planned: dryRun ? await plannedRebake(trx, site.id, await siteIndex(trx, site.id), change) : undefined },
         wrote: [{ kind: "dataset", id: datasetObjectId(name, lang), action: "deleted" }],
         changes: [change],
         room: { data_items: -row.total, stored_bytes: -Number(row.bytes) },

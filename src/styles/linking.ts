@@ -6,7 +6,7 @@ import type { Change } from "../write/change.ts";
 import { byCodeUnits } from "../publish/report.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
-import { nothingPlanned, plannedRebake, type PlannedRebake } from "../frames/planned-rebake.ts";
+import { nothingPlanned, plannedRebake, type PlannedRebake } from "../publish/planned.ts";
 
 export interface FrameLink {
   id: string;
@@ -26,5 +26,5 @@ export async function framesLinking(db: Db, siteId: number, names: readonly stri
 /** The frames and pages a style change would rebake: none when its theme is not the site's (no frame prints it). */
 export async function plannedStyleRebake(db: Db, siteId: number, change: Extract<Change, { kind: "style" }>): Promise<PlannedRebake> {
   if ((await settingsOf(db, siteId)).theme !== change.theme) return nothingPlanned();
-  return plannedRebake(db, siteId, change);
+  return plannedRebake(db, siteId, await siteIndex(db, siteId), change);
 }

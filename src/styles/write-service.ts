@@ -24,7 +24,7 @@ import { copyCss, dropExpiredCopies, refreshCopies, retireCopies, type CurrentCo
 import { CssBudget, invalidCss, parseStylesheet, type ParsedStylesheet } from "./css.ts";
 import { importCycle, importDepth, importersOf } from "./graph.ts";
 import { framesLinking, plannedStyleRebake, type FrameLink } from "./linking.ts";
-import type { PlannedRebake } from "../frames/planned-rebake.ts";
+import type { PlannedRebake } from "../publish/planned.ts";
 import { cssFrom, styleNameFrom, styleNotFound } from "./names.ts";
 import { importMapOf, themeSheets, type SheetHead } from "./queries.ts";
 import { styleRecord, type StyleRecord } from "./record.ts";
