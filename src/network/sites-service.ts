@@ -49,15 +49,19 @@ export async function createSite(ctx: ServiceContext, caller: Caller, body: Reco
   const name = siteName(body.name);
   const domain = domainFrom(body.domain);
   await requireFreeDomain(ctx.db, domain);
-  const row = await writingDomain(domain, () =>
-    ctx.db.transaction().execute(async (trx) => {
-      const created = await trx.insertInto("sites").values({ name, domain, created_at_gmt: gmt(ctx.clock()) }).returningAll().executeTakeFirstOrThrow();
-      await trx.insertInto("site_domains").values({ domain, site_id: created.id, is_primary: 1 }).execute();
-      return created;
+  const done = await writingDomain(domain, () =>
+    runWrite(ctx, {
+      siteId: null,
+      apply: async (trx) => {
+        const created = await trx.insertInto("sites").values({ name, domain, created_at_gmt: gmt(ctx.clock()) }).returningAll().executeTakeFirstOrThrow();
+        await trx.insertInto("site_domains").values({ domain, site_id: created.id, is_primary: 1 }).execute();
+        const wrote: Written[] = [{ kind: "site", id: String(created.id), action: "created" }, { kind: "domain", id: domain, action: "created" }];
+        // Its hosts map anew on every process.
+        return { value: created, wrote, changes: [{ kind: "site" }], forSite: created.id };
+      },
     }),
   );
-  await ctx.publisher.changed(row.id, [{ kind: "site" }]);
-  return siteRecord(row, ctx.publicPort);
+  return siteRecord(done.value, ctx.publicPort);
 }
 
 /** GET /api/sites: every site for a super-administrator, else the sites the caller administers; one page of them, by id. */
@@ -117,8 +121,15 @@ export async function deleteSite(ctx: ServiceContext, caller: Caller, id: number
   if (!site) throw fail("site_not_found");
   if (site.id === MAIN_SITE_ID) throw fail("main_site");
   if (options.dryRun) return siteRecord(site, ctx.publicPort);
-  // Everything of the site hangs off it with ON DELETE CASCADE.
-  await ctx.db.deleteFrom("sites").where("id", "=", site.id).execute();
-  await ctx.publisher.changed(site.id, [{ kind: "site" }]);
+  await runWrite(ctx, {
+    // A write of no site: the site's counters go with it.
+    siteId: null,
+    owed: false,
+    apply: async (trx) => {
+      // Everything of the site hangs off it with ON DELETE CASCADE.
+      await trx.deleteFrom("sites").where("id", "=", site.id).execute();
+      return { value: null, wrote: [{ kind: "site", id: String(site.id), action: "deleted" }], changes: [{ kind: "site" }], forSite: site.id };
+    },
+  });
   return siteRecord(site, ctx.publicPort);
 }

@@ -34,6 +34,8 @@ export interface Applied<T> {
   changes?: readonly Change[];
   /** The quota room the rows take (or free), checked after they are applied. */
   room?: UsageDelta;
+  /** The site its changes are for, when the write named none up front (a site it created or deleted). */
+  forSite?: number;
 }
 
 export interface Write<T> {
@@ -49,6 +51,12 @@ export interface Write<T> {
   apply(trx: Db): Promise<Applied<T>>;
   /** The error a unique-key violation means (another writer took the name first), read after the rollback. */
   taken?(): Promise<Error>;
+  /**
+   * false: the changes are published after the commit but not owed — a site's own deletion, whose
+   * outbox row would go with it (its rows cascade). A process dying in between leaves the other
+   * processes to forget its hosts on their own (their host directory finds no site).
+   */
+  owed?: boolean;
 }
 
 export interface Done<T> {
@@ -91,9 +99,9 @@ async function reviseWritten(trx: Db, siteId: number, wrote: readonly Written[],
 
 /** Steps 2–7: what runs in the write's transaction (and again when a trial's rehearsal repeats it). */
 async function inside<T>(ctx: ServiceContext, write: Write<T>, trx: Db): Promise<Inside<T>> {
-  const { siteId } = write;
-  if (siteId !== null) await holdRoom(trx, siteId);
+  if (write.siteId !== null) await holdRoom(trx, write.siteId);
   const applied = await write.apply(trx);
+  const siteId = write.siteId ?? applied.forSite ?? null;
   if (siteId === null) return { applied };
   if (applied.room) await requireRoom(trx, siteId, applied.room);
   await reviseWritten(trx, siteId, applied.wrote, gmt(ctx.clock()));
@@ -101,7 +109,7 @@ async function inside<T>(ctx: ServiceContext, write: Write<T>, trx: Db): Promise
   if (changes.length === 0) return { applied };
   const options: PublishOptions = { ...write.publish };
   const trial = write.trial ? await ctx.publisher.check(trx, siteId, changes, options) : undefined;
-  const owed = write.dryRun ? undefined : await oweChanges(ctx, trx, siteId, changes, options, applied.wrote);
+  const owed = write.dryRun || write.owed === false ? undefined : await oweChanges(ctx, trx, siteId, changes, options, applied.wrote);
   return { applied, trial, owed };
 }
 
@@ -119,7 +127,8 @@ export async function runWrite<T>(ctx: ServiceContext, write: Write<T>): Promise
   const changes = applied.changes ?? [];
   const base = { value: applied.value, wrote: applied.wrote, changes };
   if (write.dryRun) return { ...base, applied: false, rebaked: nothingRebaked() };
-  const rebaked = changes.length > 0 && write.siteId !== null ? await ctx.publisher.changed(write.siteId, [...changes], { ...write.publish, trial, owed }) : nothingRebaked();
+  const siteId = write.siteId ?? applied.forSite ?? null;
+  const rebaked = changes.length > 0 && siteId !== null ? await ctx.publisher.changed(siteId, [...changes], { ...write.publish, trial, owed }) : nothingRebaked();
   return { ...base, applied: true, rebaked };
 }
 
