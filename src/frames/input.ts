@@ -1,10 +1,10 @@
-// Reading a frame write's body (spec, Frames: common rules): the markup and its aliases,
+// Reading a frame write's body (docs/frames.md, "Writes"): the markup and its aliases,
 // the slug, the flags, and the ignored inputs that are reported as warnings.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import { isValidSlug, normalizeSlug, SLUG_HINT, SLUG_PATTERN, suggestSlug } from "./slug.ts";
 
-/** 2 MB of UTF-8 markup (CONTRACT §9). */
+/** 2 MB of UTF-8 markup: 2,097,152 bytes, answered as `max_bytes` with frame_too_large. */
 export const MAX_FRAME_BYTES = 2_097_152;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -97,7 +97,7 @@ export function ignoredInputWarnings(body: Record<string, unknown>, known: reado
 
 export const WRITE_KEYS = ["slug", ...HTML_KEYS, ...FLAG_KEYS, "url"] as const;
 
-/** 409 slug_taken naming the occupant, whose markup PUT replaces (spec, POST refusals). */
+/** 409 slug_taken naming the occupant (its `id`), whose markup PUT replaces. */
 export function slugTaken(id: string | null, slug: string) {
   return fail("slug_taken", { id, slug }, "Another frame already has this slug; replace its markup with PUT.");
 }

@@ -1,4 +1,4 @@
-// Splits the publish step's report for a frame write into the spec's two objects:
+// Splits the publish step's report for a frame write into the answer's two objects:
 // `bake` (this frame's own bake) and `rebaked` (the frames that embed it). With `bake: false` the
 // publish step renders nothing (see docs/frames.md) and `bake` says skipped.
 import { fail } from "../errors.ts";
@@ -14,7 +14,7 @@ export function splitOwnBake(report: Rebaked, ownSlug: string | null): FramePubl
   const frames = report.frames.filter((f) => f !== own);
   const rebaked: Rebaked = {
     ...report,
-    // Always a list on frame answers (CONTRACT §9: slugs left for a later call).
+    // Always a list on frame answers (docs/frames.md): the slugs left for a later call.
     skipped: report.skipped ?? [],
     frames,
     total: frames.length,
@@ -35,7 +35,7 @@ export function framePublish(report: Rebaked, bake: boolean, ownSlug: string | n
   return bake ? splitOwnBake(report, ownSlug) : withoutBake(report);
 }
 
-/** The write is saved, but the renderer did not answer: 502 internal_unavailable (spec, Errors). */
+/** The write is saved, but the renderer did not answer: 502 internal_unavailable (docs/frames.md). */
 export function requireAvailable(report: Rebaked, saved: Record<string, unknown>): void {
   if (report.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved });
 }

@@ -25,7 +25,7 @@ function likeLiteral(text: string): string {
 
 /**
  * GET /frames: `?block`, `?q` (substring of the slug), `?include_html`. The database pages the
- * list, in plain code-unit order of slugs (CONTRACT §9; slugs are unique), and counts every
+ * list, in plain code-unit order of slugs (docs/lists.md; slugs are unique), and counts every
  * frame that matches.
  */
 export async function listFrames(db: Db, siteId: number, query: ListQuery, window: ListWindow) {
@@ -82,7 +82,7 @@ async function readFrame(db: Db, siteId: number, key: string, ref: string) {
     html: true,
     referencedBy: index.directEmbedders(row.slug).filter((slug) => index.get(slug)),
   });
-  // `pages` is present, possibly empty, on GET of one frame (CONTRACT §9).
+  // `pages` is present, possibly empty, on GET of one frame; list items leave it out when empty.
   frame.pages = pages;
   return Object.freeze({ frame: Object.freeze(frame), etag: frameEtag(row) });
 }

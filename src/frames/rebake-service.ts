@@ -56,7 +56,7 @@ export async function rebakeFrames(ctx: ServiceContext, siteId: number, body: Re
   if (changes.length === 0) throw fail("nothing_to_rebake", { selectors: [...FLAGS, "datasets", "frames"] });
   const report = await ctx.publisher.changed(siteId, changes, { limit: REBAKE_LIMIT });
   if (report.status === "unavailable") throw fail("internal_unavailable", { changed });
-  // `skipped` is always present here (CONTRACT §9: a list of slugs inside `rebaked`).
+  // `skipped` is always present here: a list of slugs inside `rebaked` (docs/frames.md, "Rebake").
   const rebaked = { ...report, skipped: report.skipped ?? [] };
   return { site_id: siteId, changed, rebaked, warnings };
 }

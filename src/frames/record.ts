@@ -1,4 +1,4 @@
-// The frame record of the spec's table, and the frame's ETag.
+// The frame record (docs/frames.md, "Identity and record"), and the frame's ETag.
 import type { Selectable } from "kysely";
 import type { FramesTable } from "../store/schema.ts";
 import type { MarkupAnalysis } from "../markup/index.ts";
@@ -49,7 +49,7 @@ export function frameRecord(row: FrameRow, extras: FrameExtras): Record<string, 
     inserts: analysis.inserts,
     sources: analysis.sources,
     frame_refs: extras.frameRefs,
-    // The layout frame it is printed inside (issue 21), by slug; null without one.
+    // The layout frame it is printed inside (docs/markup.md, "Layouts"), by slug; null without one.
     layout: analysis.layout ? extras.resolve(analysis.layout) : null,
     binds: analysis.binds,
     created_at_gmt: row.created_at_gmt,

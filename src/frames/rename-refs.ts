@@ -1,5 +1,5 @@
 // Renaming a frame rewrites the svc/frame and svc/partial references to its old slug in every
-// other frame of the site (spec, PATCH rule 1), inside the caller's transaction. Every byte
+// other frame of the site (docs/frames.md, "Writes"), inside the caller's transaction. Every byte
 // outside the rewritten references stays as it was. References by id are left alone: ids do
 // not change.
 import { createHash } from "node:crypto";

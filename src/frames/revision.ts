@@ -1,4 +1,4 @@
-// A frame's state as its revisions keep it (issue 22): the markup is the content (diffed as
+// A frame's state as its revisions keep it (docs/revisions.md): the markup is the content (diffed as
 // text); the slug and the markup's hash are the fields a revision's summary names (`["html"]`,
 // `["slug"]`). History follows the frame by its id, through renames.
 import { createHash } from "node:crypto";

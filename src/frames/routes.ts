@@ -1,4 +1,4 @@
-// Frame endpoints (spec, Frames). Routes parse, authorise (done by the site scope), call the
+// Frame endpoints (docs/frames.md). Routes parse, authorise (done by the site scope), call the
 // service and shape the answer; ETag and If-Match carry the frame's revision.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TypedFastify } from "../http/typed-fastify.ts";
@@ -39,7 +39,7 @@ export const Frame = Obj({
   referenced_by: Opt(Type.Array(Type.String(), { description: "slugs of the frames that embed it" })),
 });
 // Null is accepted (Nullable) where the service gives it a meaning (no markup → frame_html_required,
-// no slug → invalid_slug, a null flag → its default), so that the spec's own code answers.
+// no slug → invalid_slug, a null flag → its default), so that those codes answer, not a schema error.
 const WriteBody = Example(
   Obj({
     slug: Nullable(Type.String()),

@@ -1,4 +1,4 @@
-// "No silent nothing" (issue 21): what a frame's markup names that its site does not have, found
+// "No silent nothing": what a frame's markup names that its site does not have, found
 // when the frame is written (and in dry runs) — a data set, a menu location, a sidebar or a string
 // that does not exist (`unknown_source`, `unknown_string`), a block no slot up the layout chain
 // takes (`unused_block`), and a named slot up the chain that nothing fills and that has no

@@ -1,4 +1,4 @@
-// Frame slugs are `block__element--modifier` (spec, Frame identity); element and modifier
+// Frame slugs are `block__element--modifier`; element and modifier
 // are optional, each part is lower-case words joined by single dashes.
 
 export const SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*(?:__[a-z0-9]+(?:-[a-z0-9]+)*)?(?:--[a-z0-9]+(?:-[a-z0-9]+)*)?$";
