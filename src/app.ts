@@ -28,7 +28,9 @@ import { answerFromMemory, publicRoutes, withinPublicLimit } from "./public/rout
 import { mediaRoutes, variantMakerFor } from "./public/media-routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
-import { framePageRoutes } from "./pages/frame-routes.ts";
+import { framePageRoutes } from "./frames/page-routes.ts";
+import { assignFrame } from "./pages/assign-service.ts";
+import { unbindFrame } from "./pages/frame-links.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
 import { menuRoutes } from "./menus/routes.ts";
@@ -218,7 +220,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   previewLinkRoutes(typedRoutes(app), deps.publicSite, publicGate, ctx);
   fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
-  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes, cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, previewRoutes, historyRoutes, usageRoutes], [siteUserRoutes]);
+  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes({ assign: assignFrame, unbind: unbindFrame }), cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, previewRoutes, historyRoutes, usageRoutes], [siteUserRoutes]);
 
   return app;
 }

@@ -1,17 +1,31 @@
-// The frame endpoints that write pages (spec, Frames): POST /frames/{ref}/assign and
-// DELETE /frames/{ref}, which takes the frame off its pages. Served with the frame endpoints,
-// registered here because the pages feature owns the page's frame.
+// The frame endpoints that write pages: POST /frames/{ref}/assign and DELETE /frames/{ref}, which
+// takes the frame off its pages (docs/frames.md). They live with the frames' other routes; what
+// they write of pages the pages feature does (it owns the table, and sits above frames), handed in
+// by app.ts as `FramePages`.
 import type { TypedFastify } from "../http/typed-fastify.ts";
-import { deleteFrame } from "../frames/delete-service.ts";
-import { Bake, Frame, IfMatch, ifMatch, ref, RefParams } from "../frames/routes.ts";
+import { deleteFrame, type UnbindPages } from "./delete-service.ts";
+import { Bake, Frame, IfMatch, ifMatch, ref, RefParams } from "./routes.ts";
 import { ok } from "../http/ok.ts";
 import { absentBodyIsEmpty, bodyOf, bodyWithDryRun, DryRunQuery, dryRunOf } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Nullable, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { assignFrame } from "./assign-service.ts";
-import { unbindFrame } from "./frame-links.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { Warning } from "../warnings.ts";
 
-export function framePageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
+/** The pages feature's side of these endpoints (pages/assign-service.ts, pages/frame-links.ts). */
+export interface FramePages {
+  /** Puts the frame on a page or takes it off; the answer of POST /frames/{ref}/assign. */
+  assign(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>): Promise<{ warnings: Warning[] }>;
+  /** Takes a deleted frame off its pages, in the deleting transaction. */
+  unbind(site: SiteRow, publicPort: number): UnbindPages;
+}
+
+/** The routes, given the pages feature's side. */
+export function framePageRoutes(pages: FramePages): (scope: TypedFastify, ctx: ServiceContext) => void {
+  return (scope, ctx) => routesWith(scope, ctx, pages);
+}
+
+function routesWith(scope: TypedFastify, ctx: ServiceContext, pages: FramePages): void {
   const tags = ["frames"];
   scope.post("/frames/:ref/assign", {
     preValidation: absentBodyIsEmpty,
@@ -46,7 +60,7 @@ export function framePageRoutes(scope: TypedFastify, ctx: ServiceContext): void 
       },
     },
   }, async (request) => {
-    const result = await assignFrame(ctx, request.site, ref(request), bodyWithDryRun(request));
+    const result = await pages.assign(ctx, request.site, ref(request), bodyWithDryRun(request));
     const { warnings, ...rest } = result;
     return ok(rest, warnings);
   });
@@ -75,7 +89,7 @@ export function framePageRoutes(scope: TypedFastify, ctx: ServiceContext): void 
       },
     },
   }, async (request) => {
-    const result = await deleteFrame(ctx, unbindFrame(request.site, ctx.publicPort), request.site.id, ref(request), bodyOf(request), ifMatch(request), { dryRun: dryRunOf(request) });
+    const result = await deleteFrame(ctx, pages.unbind(request.site, ctx.publicPort), request.site.id, ref(request), bodyOf(request), ifMatch(request), { dryRun: dryRunOf(request) });
     const { warnings, ...rest } = result;
     return ok(rest, warnings);
   });
