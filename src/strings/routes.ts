@@ -1,4 +1,4 @@
-// Strings per language (issue 21): GET and PUT /strings. Site-scoped, at both addresses.
+// Strings per language: GET and PUT /strings. Site-scoped, at both addresses.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf } from "../http/request.ts";

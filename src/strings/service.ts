@@ -1,4 +1,4 @@
-// Strings per language (issue 21, docs/markup.md "Strings"): texts frames print with `t.<key>`,
+// Strings per language (docs/markup.md "Strings per language"): texts frames print with `t.<key>`,
 // in the page's language, else the default language's. `PUT /strings {lang?, strings}` replaces
 // the texts of one language (default: the default language); `GET /strings` answers every
 // language's. A write announces the keys whose text changed in that language.
