@@ -1,4 +1,4 @@
-// Data sets' history (issue 22, docs/revisions.md "Data sets"): one object per name and language
+// Data sets' history (docs/revisions.md "Data sets"): one object per name and language
 // variant, kept under `name` (the shared set) or `name:lang` (data/revision.ts), found by the name
 // and `?lang`. A restore writes the revision's items back through PUT /data/{name} (checked,
 // revised, published); a set brought back from the trash is written again under its name and

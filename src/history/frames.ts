@@ -1,4 +1,4 @@
-// Frames' history (issue 22): kept by the frame's id, found by id or current slug. A restore
+// Frames' history (docs/revisions.md): kept by the frame's id, found by id or current slug. A restore
 // writes the revision's markup under the frame's current slug (PUT /frames/{ref}, If-Match
 // honoured); a frame brought back from the trash gets its id, slug and markup back and the pages
 // that stood on it when it was deleted, unless they were given another frame meanwhile.

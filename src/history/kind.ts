@@ -1,4 +1,4 @@
-// What the history calls need of each kind of object (issue 22, docs/revisions.md). Each kind's
+// What the history calls need of each kind of object (docs/revisions.md). Each kind's
 // adapter (history/<kind>.ts) reaches its feature's services: it finds the object a ref names,
 // reads its current state, and writes a revision's state back through the feature's own write
 // path, so that a restore is checked, revised and published as any write of that kind is.

@@ -1,4 +1,4 @@
-// Every kind with a history (issue 22): one adapter each, in the order of REVISION_KINDS.
+// Every kind with a history: one adapter each, in the order of REVISION_KINDS.
 import { frameHistory } from "./frames.ts";
 import { pageHistory } from "./pages.ts";
 import { menuHistory } from "./menus.ts";

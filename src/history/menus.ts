@@ -1,4 +1,4 @@
-// Menus' history (issue 22): kept by the menu's id, found by id, slug, name or ~location as
+// Menus' history (docs/revisions.md): kept by the menu's id, found by id, slug, name or ~location as
 // GET /menus/{ref} finds it. A restore writes the revision's tree and location entries under the
 // menu's current name and slug; a menu brought back from the trash gets its id, name, slug, tree
 // (item ids kept) and the location entries still free (menus/state-service.ts).

@@ -1,4 +1,4 @@
-// Pages' history (issue 22, docs/revisions.md): each translation is an object of its own, kept
+// Pages' history (docs/revisions.md): each translation is an object of its own, kept
 // by its page id, found by id, slug or path as GET /pages/{ref} finds it (`?lang` narrows a slug
 // or path). A restore writes the revision's title, content, fields, status, frame, SEO fields
 // and menu order through POST /pages with the page's id (checked, revised, published); the page

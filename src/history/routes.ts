@@ -1,4 +1,4 @@
-// History calls (issue 22): under every kind's object address, `…/revisions`, `…/revisions/{n}`,
+// History calls (docs/revisions.md): under every kind's object address, `…/revisions`, `…/revisions/{n}`,
 // `…/revisions/{n}/diff?to=` and `POST …/revisions/{n}/restore`; and `GET /trash`,
 // `POST /trash/{kind}/{id}/restore`, `DELETE /trash/{kind}/{id}`. Site-scoped, at both addresses.
 import type { FastifyReply, FastifyRequest } from "fastify";

@@ -1,4 +1,4 @@
-// The history calls of every kind (issue 22, docs/revisions.md): an object's revisions, one with
+// The history calls of every kind (docs/revisions.md): an object's revisions, one with
 // its content, a unified diff between two, a restore (a new revision with that state, never a
 // rewind), and the trash with its restores. The kinds differ only in their adapters (kind.ts).
 import { createTwoFilesPatch } from "diff";
@@ -83,7 +83,7 @@ export async function restoreTrashed(call: HistoryCall, adapters: ReadonlyMap<Re
   return { body: { ...body, restored: { kind: adapter.kind, id, from_revision: found.revision, revision: await lastRevision(call.ctx.db, call.site.id, adapter.kind, id) }, warnings }, etag: answer.etag };
 }
 
-/** Deletes a trashed object for good with its history, freeing the bytes it held (issue 29). */
+/** Deletes a trashed object for good with its history, freeing the bytes it held (docs/revisions.md). */
 export async function purgeTrashItem(call: HistoryCall, kind: string, id: string, dryRun: boolean) {
   return { purged: await purgeTrashed(call.ctx.db, call.site.id, kind, id, dryRun) };
 }

@@ -1,4 +1,4 @@
-// Sidebars' history (issue 22): kept by the sidebar's name, through all its languages. A restore
+// Sidebars' history (docs/revisions.md): kept by the sidebar's name, through all its languages. A restore
 // writes every language's tree of the revision at once (sidebars/state-service.ts); a sidebar
 // brought back from the trash gets its trees and item ids back. A sidebar made again by a PUT
 // meanwhile took its history over (it left the trash then); one made otherwise: 409 slug_taken.

@@ -1,4 +1,4 @@
-// Stylesheets' history (issue 22, docs/revisions.md "Stylesheets"): kept under `theme:name`
+// Stylesheets' history (docs/revisions.md "Stylesheets"): kept under `theme:name`
 // (styles/revision.ts), found by the name and `?theme` (default: the site's theme). A restore puts
 // the revision's CSS back through PUT /styles/{name} (parsed, imports and media checked, bundled,
 // revised, rebaked); so does a stylesheet brought back from the trash, unless one was made under
