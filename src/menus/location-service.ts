@@ -1,6 +1,6 @@
 // PUT /menus/{ref}/location: assigns the menu to a location in a theme's map and, with languages,
 // in the language's map; written entries are read back and compared. DELETE /menus/{ref}/location
-// (not in the spec; PUT cannot take a menu off a location) frees the same entries.
+// (PUT cannot take a menu off a location; docs/menus.md) frees the same entries.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";

@@ -203,7 +203,7 @@ export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string,
   const changed = [...(name !== menu.name ? ["name"] : []), ...(slug !== menu.slug ? ["slug"] : [])];
   let row = menu;
   if (changed.length > 0) {
-    // Names and slugs are not printed by frames: nothing to publish (spec, PATCH /menus/{ref}).
+    // Names and slugs are not printed by frames: nothing to publish (docs/menus.md, "Calls").
     const done = await runWrite(ctx, {
       siteId: site.id,
       taken: async () => slugTaken(await menuBySlug(ctx.db, site.id, slug), slug),

@@ -1,4 +1,4 @@
-// Menu items as answered (spec, Menu item): id, at, title, type, page, url, parent, order, valid,
+// Menu items as answered (docs/menus.md, "Items"): id, at, title, type, page, url, parent, order, valid,
 // plus target and classes. Titles, addresses and validity of page items come from the pages at
 // read time, so a renamed, moved or unpublished page shows in every menu at once.
 import { linkUrl, type SiteAddressing } from "../site/addresses.ts";

@@ -1,4 +1,4 @@
-// A menu's state as its revisions keep it (issue 22, docs/revisions.md): one object per menu, kept
+// A menu's state as its revisions keep it (docs/revisions.md): one object per menu, kept
 // by its id. The content is the menu's JSON, pretty-printed one field per line with sorted keys
 // (revisions.ts prettyJson): its name and slug, its item tree as stored (each item's id, its own
 // title or null for the default one, its page or its link as written, target, classes, and its

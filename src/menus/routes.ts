@@ -1,4 +1,4 @@
-// Menu endpoints (spec, Menus), in the spec's order. Routes parse, call the service and shape
+// Menu endpoints (docs/menus.md, "Calls"). Routes parse, call the service and shape
 // the answer; the site scope has authorised the caller. `lang` and `theme` (for a `~location`
 // reference) are read from the query on every call and from the body on writes.
 import type { TypedFastify } from "../http/typed-fastify.ts";

@@ -1,4 +1,4 @@
-// Writing a menu's state as a revision kept it (issue 22, docs/revisions.md): a restore of a
+// Writing a menu's state as a revision kept it (docs/revisions.md): a restore of a
 // revision (the menu keeps its current name and slug; its tree and the location entries it held
 // become the revision's) and a deleted menu made again under its id from its last revision. Each
 // is one transaction that takes the menu's row, checks the render budgets, records the revision

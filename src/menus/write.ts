@@ -172,7 +172,7 @@ export function menusWritten(ids: Iterable<number>, action: WrittenAction): Writ
 
 /**
  * Runs a menu write through the write pipeline. When the renderer does not answer, the write
- * stays saved and the call answers 502 internal_unavailable (spec, Errors) with `saved`, what the
+ * stays saved and the call answers 502 internal_unavailable (docs/menus.md) with `saved`, what the
  * answer names of what was written.
  */
 export async function runMenuWrite<T>(ctx: ServiceContext, write: Write<T>, saved: (value: T) => Record<string, unknown>): Promise<Done<T>> {
