@@ -1,7 +1,7 @@
-// POST /cache/flush (CONTRACT §8): drops cached renders of some addresses, or of the whole site,
-// after changes made outside the API. The flush is announced to the publish step, which owns the
-// cache. Static copies are not re-rendered here: that is POST /frames/rebake (spec, behaviour
-// rule 2).
+// POST /cache/flush (docs/publishing.md, "Static copies and the cache"): drops cached renders of
+// some addresses, or of the whole site, after changes made outside the API. The flush is announced
+// to the publish step, which owns the cache. Static copies are not re-rendered here: that is
+// POST /frames/rebake.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
