@@ -1,4 +1,4 @@
-// A public request on an alias of a site (issue 19; docs/domains.md) answers 301 to the same path
+// A public request on an alias of a site (docs/domains.md) answers 301 to the same path
 // and query on the site's primary domain, at the address `home_url` is built with (the public
 // port): `http://<primary>[:port]<path>?<query>`. Pages, media and stylesheets alike, from memory
 // and through Fastify. `Cache-Control: no-cache`: an alias can be removed or given to another

@@ -1,5 +1,5 @@
 // Public media files and their variants: GET and HEAD /media/<prefix>/<name> on a site's domains
-// (issue 17; docs/media.md, "Serving and variants"). The host names the site as it does for pages
+// (docs/media.md, "Serving and variants"). The host names the site as it does for pages
 // (an unknown host is the main site's); the address is looked up among that site's files only.
 //
 // Registered beside `/*` (routes.ts): the router takes `/media/*` first, and the page fast path

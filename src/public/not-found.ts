@@ -1,7 +1,7 @@
-// Which page a site shows for an address that shows none (issue 19): the page the
-// `not_found_page` setting names, in the language of the address's prefix (its translation in
-// that language, else itself), standing on a frame and not in the trash. A draft is fine: a 404
-// page is often kept out of menus and sitemaps that way.
+// Which page a site shows for an address that shows none (docs/seo.md, "A site's own 404 page"):
+// the page the `not_found_page` setting names, in the language of the address's prefix (its
+// translation in that language, else itself), standing on a frame and not in the trash. A draft is
+// fine: a 404 page is often kept out of menus and sitemaps that way.
 import { lookupPage } from "../pages/refs.ts";
 import type { PageRow } from "../pages/queries.ts";
 import { languageState } from "../site/languages.ts";

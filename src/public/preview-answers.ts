@@ -1,11 +1,11 @@
-// Preview-link answers kept a few seconds (issue 29, point 7). A preview link shows a page as it
-// stands, rendered on request and never a static copy; anyone holding the link may ask for it, so
-// a link handed around (or hit on purpose) rendered the page again on every request and filled
-// the render workers. Answers (a page, or the 503 of a render that failed or passed a budget) are
-// kept here per site, page and language for KEEP_MS, and requests that arrive while one is being
-// rendered wait for that render instead of starting their own. A flush of the site's pages (any
-// publish of a write of that site: page-cache.ts tickets) drops what was rendered before it, so an
-// editor who saves and reloads sees the change at once.
+// Preview-link answers kept a few seconds (docs/security.md, "Fair between sites"). A preview link
+// shows a page as it stands, rendered on request and never a static copy; anyone holding the link
+// may ask for it, so a link handed around (or hit on purpose) rendered the page again on every
+// request and filled the render workers. Answers (a page, or the 503 of a render that failed or
+// passed a budget) are kept here per site, page and language for KEEP_MS, and requests that arrive
+// while one is being rendered wait for that render instead of starting their own. A flush of the
+// site's pages (any publish of a write of that site: page-cache.ts tickets) drops what was rendered
+// before it, so an editor who saves and reloads sees the change at once.
 import { OverBudget } from "../markup/index.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
 import type { PageCache } from "../publish/page-cache.ts";

@@ -1,4 +1,4 @@
-// Preview links on a site's domain: GET (and HEAD) /_preview/<token> (issue 22; docs/preview.md).
+// Preview links on a site's domain: GET (and HEAD) /_preview/<token> (docs/preview.md).
 //
 // A live link for this host's site shows its page as it currently stands, draft or published:
 // rendered on request from what is stored, never a static copy, kept a few seconds at most and

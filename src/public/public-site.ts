@@ -1,17 +1,17 @@
 // Answers public page requests: from the in-memory cache when it can (no database read), else
 // resolves the address, serves the page's static copy, or renders it on request and caches it.
 //
-// One address, one cache entry (issue 16): the cache is keyed by the canonical address only
+// One address, one cache entry (docs/security.md): the cache is keyed by the canonical address only
 // (site/addresses.ts). Another spelling of it (`/About/`, `/%61bout/`, `//about/`, `/about`) is
 // answered 301 to the canonical address (query string kept) when that answers a page, else with
 // the canonical address's 404; it is never rendered nor cached under a key of its own. Malformed
 // percent-encoding is 400.
 //
-// Issue 19: a redirect standing at an address answers before the page lookup (redirects never
-// stand where a live page answers); the home page's own path answers 301 to `/` (`/<lang>/`);
-// /sitemap.xml (and its parts) and /robots.txt are the site's own; an unknown address shows the
-// site's `not_found_page` with status 404, else the plain 404. All of them are cached like pages
-// (a redirect under its address, the 404 page under one key per language, sitemaps under
+// Addresses (docs/seo.md): a redirect standing at an address answers before the page lookup
+// (redirects never stand where a live page answers); the home page's own path answers 301 to `/`
+// (`/<lang>/`); /sitemap.xml (and its parts) and /robots.txt are the site's own; an unknown address
+// shows the site's `not_found_page` with status 404, else the plain 404. All of them are cached
+// like pages (a redirect under its address, the 404 page under one key per language, sitemaps under
 // SITEMAP_PAGE_ID), and flushed by the publish step when what they show changes.
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../pages/queries.ts";
@@ -138,7 +138,7 @@ export class PublicSite {
     } catch (error) {
       if (!(error instanceof ExecutorUnavailable || error instanceof OverBudget)) throw error;
       // Kept for a few seconds: every request for it meanwhile is answered from memory, so a page
-      // that fails to render is not rendered again and again (issue 29; docs/security.md).
+      // that fails to render is not rendered again and again (docs/security.md).
       const { answer, body } = cachedUnavailable();
       this.cache.put({ siteId: site.id, address, pageId: resolved.page.id, body, printed: "on_request", answer, expires: Date.now() + UNAVAILABLE_SECONDS * 1000 }, ticket);
       return unavailable();

@@ -1,5 +1,5 @@
-// Public stylesheet bundles: GET and HEAD /styles/<name>.<hash>.css on a site's domains (issue 18;
-// docs/styles.md, "Public serving"). The host names the site as it does for pages (an unknown host
+// Public stylesheet bundles: GET and HEAD /styles/<name>.<hash>.css on a site's domains
+// (docs/styles.md, "Public serving"). The host names the site as it does for pages (an unknown host
 // is the main site's); the address is looked up among that site's copies only (styles/serve.ts).
 //
 // Registered beside `/*` (routes.ts): the router takes `/styles/*` first, and the page fast path
