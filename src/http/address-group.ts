@@ -1,10 +1,11 @@
-// The client a limit counts, from its address (issue 29). One IPv6 subscriber is handed a whole
-// /64 (RFC 6177; home routers give every device addresses of their own, and privacy addresses
-// change by the hour), so an attacker on IPv6 holds 2^64 addresses: counted one by one, a lockout
-// or a rate limit never met it twice. IPv6 addresses are therefore counted by their /64, as
-// nginx's limit_req users and Cloudflare do, and an IPv4 address written as IPv4-mapped IPv6
-// (`::ffff:192.0.2.7`, what a dual-stack socket reports) is the IPv4 address it names, so it
-// cannot be counted twice under two spellings. Anything else (no address at all) is kept as is.
+// The client a limit counts, from its address (docs/security.md, "Limits at a glance"). One IPv6
+// subscriber is handed a whole /64 (RFC 6177; home routers give every device addresses of their
+// own, and privacy addresses change by the hour), so an attacker on IPv6 holds 2^64 addresses:
+// counted one by one, a lockout or a rate limit never met it twice. IPv6 addresses are therefore
+// counted by their /64, as nginx's limit_req users and Cloudflare do, and an IPv4 address written
+// as IPv4-mapped IPv6 (`::ffff:192.0.2.7`, what a dual-stack socket reports) is the IPv4 address it
+// names, so it cannot be counted twice under two spellings. Anything else (no address at all) is
+// kept as is.
 import { isIPv4, isIPv6 } from "node:net";
 
 /** Eight 16-bit groups of an IPv6 address, or null when it is not one. */

@@ -1,4 +1,4 @@
-// Bodies only where a route takes one (issue 29, point 4; docs/security.md "Bodies only where a
+// Bodies only where a route takes one (docs/security.md "Bodies only where a
 // route takes one"). Fastify reads and parses a JSON body for any method but GET and HEAD, the
 // 404 handler's included: a 12 MB body POSTed to a public page or /healthz was parsed on the
 // service's thread (1–1.5 s each), by anyone, and counted by no limit. Here, before a byte of

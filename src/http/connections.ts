@@ -1,4 +1,4 @@
-// Slow and greedy clients (issue 29, point 5; docs/security.md "Slow clients"). Node's HTTP
+// Slow and greedy clients (docs/security.md "Slow clients"). Node's HTTP
 // server as Fastify sets it up waits for ever: `requestTimeout` 0, no idle limit while a body is
 // read, no cap on connections. A body sent one byte every 5 s was held for minutes, and 300 of
 // them took every file descriptor, so the service stopped answering everyone. Here:

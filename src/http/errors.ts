@@ -1,5 +1,5 @@
 // How the HTTP layer answers a refusal: the status and envelope of every catalogued code
-// (src/errors.ts holds the codes and messages). Two envelopes exist (spec, Errors): a handler error
+// (src/errors.ts holds the codes and messages). Two envelopes exist (docs/foundation.md): a handler error
 // `{success: false, error, message, ...details}` and an error raised before a handler (token, site
 // selection, body, route) `{code, message, data: {status}}`.
 import { fail as serviceFail, ServiceError, type ErrorCode } from "../errors.ts";
@@ -47,7 +47,7 @@ const ANSWERS = {
   // a write given a query parameter its route does not know (query-parameters.ts); reads warn
   unknown_parameter: { status: 400 },
 
-  // quotas (issue 16): 409 for a count, 413 for bytes (the quota named in the details)
+  // quotas (docs/security.md, "Quotas"): 409 for a count, 413 for bytes (the quota named in the details)
   quota_exceeded: { status: 409, statusFor: (details) => (isByteQuota(details.quota) ? 413 : 409) },
   invalid_quota: { status: 400 },
 
@@ -83,7 +83,7 @@ const ANSWERS = {
   frame_ref_required: { status: 400 },
   nothing_to_rebake: { status: 400 },
 
-  // content model: settings, languages, pages, translations, data sets, data sources (issue 3)
+  // content model: settings, languages, pages, translations, data sets, data sources (docs/content-model.md)
   invalid_language_code: { status: 400 },
   unknown_language: { status: 400 },
   multilang_inactive: { status: 409 },
@@ -101,7 +101,7 @@ const ANSWERS = {
   invalid_dataset_name: { status: 400 },
   dataset_not_found: { status: 404 },
 
-  // menus (issue 6); unknown_location, slug_taken and invalid_slug are shared with the codes above
+  // menus (docs/menus.md); unknown_location, slug_taken and invalid_slug are shared with the codes above
   menu_not_found: { status: 404 },
   ambiguous_menu: { status: 409 },
   menu_not_assigned: { status: 404 },
@@ -118,39 +118,39 @@ const ANSWERS = {
   too_many_items: { status: 400 },
   tree_too_deep: { status: 400 },
 
-  // media (issue 17)
+  // media (docs/media.md)
   media_not_found: { status: 404 },
   media_in_use: { status: 409 },
   media_too_large: { status: 413 },
   media_type_mismatch: { status: 400 },
   upload_conflict: { status: 409 },
 
-  // stylesheets (issue 18)
+  // stylesheets (docs/styles.md)
   invalid_style_name: { status: 400 },
   style_not_found: { status: 404 },
   style_in_use: { status: 409 },
   invalid_css: { status: 422 },
 
-  // SEO and addresses (issue 19)
+  // SEO and addresses (docs/seo.md, docs/domains.md)
   invalid_redirect_status: { status: 400 },
   redirect_shadows_page: { status: 409 },
   redirect_not_found: { status: 404 },
 
-  // documentation sidebars (issue 20)
+  // documentation sidebars (docs/sidebars.md)
   invalid_sidebar_name: { status: 400 },
   sidebar_not_found: { status: 404 },
   sidebar_items_invalid: { status: 409 },
   sidebar_items_unresolved: { status: 409 },
   sidebar_tree_required: { status: 400 },
 
-  // strings per language (issue 21)
+  // strings per language (docs/markup.md)
   bad_strings: { status: 400 },
 
-  // revisions and the trash (issue 22)
+  // revisions and the trash (docs/revisions.md)
   revision_not_found: { status: 404 },
   trash_item_not_found: { status: 404 },
 
-  // preview (issue 22)
+  // preview (docs/preview.md)
   page_without_frame: { status: 409 },
   invalid_expires_in: { status: 400 },
   preview_link_not_found: { status: 404 },

@@ -1,10 +1,11 @@
 // The gate every /api call passes before its handler, in this order:
 // 1. the token is read (Authorization: Bearer, or X-Svc-Key) and resolved;
 // 2. a call without a valid token from an address locked by failed authentications answers 429.
-//    A valid token is served whatever its address has done (issue 29): the lockout is there to
-//    stop guessing, and a caller holding a valid token has nothing left to guess, while refusing
-//    it locked out everyone behind the attacker's NAT or /64. So the login route (no token read)
-//    is refused from a locked address, and a bad or missing token gets 429 there instead of 401;
+//    A valid token is served whatever its address has done (docs/security.md, "Lockout"): the
+//    lockout is there to stop guessing, and a caller holding a valid token has nothing left to
+//    guess, while refusing it locked out everyone behind the attacker's NAT or /64. So the login
+//    route (no token read) is refused from a locked address, and a bad or missing token gets 429
+//    there instead of 401;
 // 3. the request is counted against the caller's limit (its user, whichever of the user's tokens
 //    it sends, so minting tokens buys no extra budget; its address without a valid token) and the
 //    rate-limit headers are set;
@@ -55,14 +56,13 @@ function tooManyFailures(lockout: Lockout, message?: string) {
 }
 
 /**
- * A password sign-in under both lockouts (issue 29): an address locked by failed authentications
- * was refused by the gate already; here the login's own count, from any address, is taken before
- * `check` runs, and past it the answer is 429 too_many_auth_failures with Retry-After, the
- * password unchecked. `check` answers null for a wrong password or an unknown login: 401
- * invalid_credentials, a failure of the address, and the login keeps the attempt it took. Any
- * other outcome gives the attempt back, so only failures count. Every login string is counted and
- * refused alike, so no answer tells whether the login exists; without a login, only the address
- * counts.
+ * A password sign-in under both lockouts (docs/security.md, "Lockout"): an address locked by failed
+ * authentications was refused by the gate already; here the login's own count, from any address, is
+ * taken before `check` runs, and past it the answer is 429 too_many_auth_failures with Retry-After,
+ * the password unchecked. `check` answers null for a wrong password or an unknown login: 401
+ * invalid_credentials, a failure of the address, and the login keeps the attempt it took. Any other
+ * outcome gives the attempt back, so only failures count. Every login string is counted and refused
+ * alike, so no answer tells whether the login exists; without a login, only the address counts.
  */
 export async function passwordSignIn<T>(limits: Limits, address: string, login: string, check: () => Promise<T | null>): Promise<T> {
   if (login !== "") {

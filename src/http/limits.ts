@@ -1,11 +1,11 @@
-// The limits of the spec and of issues 16 and 29, each a fixed window: failed authentications
+// The request limits (docs/security.md, "Limits at a glance"), each a fixed window: failed authentications
 // per address (lockout, a minute), failed password sign-ins per login from any address (15
-// minutes, issue 29), API requests per caller (a user, whichever of its tokens it sends, or an
+// minutes), API requests per caller (a user, whichever of its tokens it sends, or an
 // address without a valid token; a minute), and public-site requests per client address, counted
 // apart (key prefix `pub`; a minute). An address is counted as its client (`addressGroup`: IPv6 by
 // its /64). The memory store serves one process (SQLite); on PostgreSQL the counters
 // live in the database (table `rate_limits`, made by migration 0030), so every process behind a
-// load balancer counts against the same windows (CONTRACT §1).
+// load balancer counts against the same windows.
 // The package's index loads every store it has (38 modules); only the files used are imported
 // (types in rate-limiter-flexible.d.ts).
 import RateLimiterMemory from "rate-limiter-flexible/lib/RateLimiterMemory.js";

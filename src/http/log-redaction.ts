@@ -1,6 +1,6 @@
-// What the log may keep of a request (issue 29): no secret, at any level. Logs are read by more
-// people than the API's tokens are given to, kept longer and shipped elsewhere, so a secret in a
-// log line outlives its revocation there. Two things keep them out:
+// What the log may keep of a request (docs/security.md, "No secret in the logs"): no secret, at any
+// level. Logs are read by more people than the API's tokens are given to, kept longer and shipped
+// elsewhere, so a secret in a log line outlives its revocation there. Two things keep them out:
 // - the request serializer masks what the address itself carries: a preview link's token
 //   (`/_preview/<token>`, which shows a draft to whoever holds it) and the value of every query
 //   parameter named like a secret (`?token=`, `access_token`, `api_key`, `password`, …); the

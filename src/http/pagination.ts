@@ -4,8 +4,9 @@
 // caller's path and every other query parameter), `X-WP-Total` and `X-WP-TotalPages`.
 // The services take the window (`limit`, `offset`) and page in their database query.
 // The links start with the configured API address (SVC_API_URL, `apiUrl`), never the request's
-// Host or X-Forwarded-Host (issue 29): a forged Host would otherwise send a client that follows
-// `next`, and its token, to another server, and a shared cache would keep that answer for others.
+// Host or X-Forwarded-Host (docs/security.md, "No answer built from `Host`"): a forged Host would
+// otherwise send a client that follows `next`, and its token, to another server, and a shared
+// cache would keep that answer for others.
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { Opt, ServiceChecked, Type } from "./schema.ts";

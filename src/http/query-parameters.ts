@@ -1,4 +1,4 @@
-// Query parameters a route does not know (issue 22, docs/foundation.md "Unknown query
+// Query parameters a route does not know (docs/foundation.md "Unknown query
 // parameters"). `DELETE /frames/footer?dry_run=true` once deleted for real because the parameter
 // was ignored without a word; now a parameter is known only if the route's `querystring` schema
 // declares it, or if the HTTP layer reads it on every call of that kind of address (the legacy

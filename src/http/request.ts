@@ -39,7 +39,7 @@ export function dryRunOf(request: { query?: { dry_run?: string } }): boolean {
 
 /**
  * A write's body with `dry_run: true` when the query asks for a dry run: frame writes take
- * `dry_run` in the body (the spec's form) and `?dry_run=1` (every other write's); either one
+ * `dry_run` in the body (docs/frames.md, "Writes") and `?dry_run=1` (every other write's); either one
  * asking is a dry run (a dry run never writes).
  */
 export function bodyWithDryRun(request: { body?: Record<string, unknown> | null; query?: { dry_run?: string } }): Record<string, unknown> {

@@ -1,4 +1,4 @@
-// Site-scoped capabilities are served at two addresses (spec, Versioning): `/api/site/{site_id}/…`
+// Site-scoped capabilities are served at two addresses: `/api/site/{site_id}/…`
 // and the legacy `/api/…` that picks the site by blog_id, X-Svc-Blog-Id or domain.
 // Each capability registers its routes once, through this, and gets both.
 import type { FastifyInstance } from "fastify";

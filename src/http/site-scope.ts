@@ -1,9 +1,9 @@
-// Which site a site-scoped call acts on (spec, Authentication 5–6; CONTRACT §2).
+// Which site a site-scoped call acts on (docs/security.md, "Nothing learned from outside").
 // `/api/site/{id}/…`: an unknown site, a foreign one and one the caller does not administer
 // all answer 404 site_not_found, so a caller never learns whether a foreign site exists.
 // Legacy `/api/…`: chosen by query blog_id, header X-Svc-Blog-Id, then query domain; with none,
 // the main site and `X-Svc-Blog-Source: default`; a non-administrator gets 403 insufficient_role,
-// for an unknown site exactly as for a foreign one (issue 16), so the legacy selectors do not
+// for an unknown site exactly as for a foreign one, so the legacy selectors do not
 // tell which sites exist either. Only a super-administrator, who may see every site, gets 404
 // site_not_found for a site that does not exist.
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
@@ -68,7 +68,7 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
     site = id === null ? undefined : await siteById(db, id);
   } else if (typeof domain === "string" && domain !== "") {
     source = "domain";
-    // Any domain of the site, primary or alias (issue 19), in any case.
+    // Any domain of the site, primary or alias (docs/domains.md), in any case.
     const name = domain.trim().toLowerCase();
     site = (await siteByDomain(db, name)) ?? (await siteByAlias(db, name));
   } else {
