@@ -1,4 +1,4 @@
-// Who acts in the current call (issue 22): the user whose token made the API request, for the
+// Who acts in the current call: the user whose token made the API request, for the
 // revisions a write records (`created_by`) and the trash (`deleted_by`). The HTTP layer runs every
 // API handler inside `actingAs` (http/acting.ts); services read it where they record history, so
 // the user need not be threaded through every service signature. Outside a request: null.

@@ -4,7 +4,7 @@ export type Clock = () => number;
 
 export const systemClock: Clock = () => Date.now();
 
-/** `YYYY-MM-DD HH:MM:SS` in GMT, the spec's timestamp format. */
+/** `YYYY-MM-DD HH:MM:SS` in GMT, the format of every `*_gmt` field of the API. */
 export function gmt(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace("T", " ");
 }

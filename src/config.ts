@@ -1,4 +1,4 @@
-// Environment → typed configuration, validated once at start (CONTRACT §1).
+// Environment → typed configuration, validated once at start (the variables: docs/deploy.md).
 // A bad value is reported as one line naming the variable; server.ts prints it and exits.
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -51,7 +51,7 @@ export interface Config {
 /** SVC_CSS_TIME_LIMIT_MS when unset: lightningcss parses and bundles a real stylesheet in milliseconds. */
 export const DEFAULT_CSS_TIME_LIMIT_MS = 2000;
 
-/** Slow and greedy clients (issue 29; src/http/connections.ts, docs/security.md "Slow clients"). */
+/** Slow and greedy clients (src/http/connections.ts, docs/security.md "Slow clients"). */
 export interface ConnectionLimits {
   /** Headers must arrive within this (SVC_HEADERS_TIMEOUT_MS, default 20 s). */
   headersTimeoutMs: number;

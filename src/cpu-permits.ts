@@ -1,4 +1,4 @@
-// The cores a process gives to work off its own thread (issue 29, point 7; docs/security.md "Fair
+// The cores a process gives to work off its own thread (docs/security.md "Fair
 // between sites"): renders in the render workers (publish/render-pool.ts) and image variants
 // (media/variants.ts) together run at most `size` jobs at once, cores − 1 by default, so the
 // service's own thread always has a core to answer requests with. Each pool keeps its own queue

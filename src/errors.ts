@@ -33,7 +33,7 @@ export const MESSAGES = {
   invalid_parameter: "A query parameter is out of range or not a number (see parameter).",
   unknown_parameter: "A query parameter is not known on this call (see parameter); nothing was done.",
 
-  // quotas (issue 16): any write that adds pages, frames, data items or stored bytes
+  // quotas (docs/security.md, "Quotas"): any write that adds pages, frames, data items or stored bytes
   quota_exceeded: "This write would take the site past a quota (see quota, limit and used); nothing was written.",
   invalid_quota: "A quota is a whole number of at least 0, or null for its default (see quota).",
 
@@ -69,7 +69,7 @@ export const MESSAGES = {
   frame_ref_required: "A frame reference (id or slug) is required.",
   nothing_to_rebake: "Name at least one selector: all, menus, pages, languages, settings, datasets or frames.",
 
-  // content model: settings, languages, pages, translations, data sets, data sources (issue 3)
+  // content model: settings, languages, pages, translations, data sets, data sources (docs/content-model.md)
   invalid_language_code: "A language code is two lower-case letters, optionally a dash and two more (en, pt-br).",
   unknown_language: "This language is not one of the site's languages.",
   multilang_inactive: "The site has no languages yet, so lang cannot be used; add one with POST /languages.",
@@ -87,7 +87,7 @@ export const MESSAGES = {
   invalid_dataset_name: "A data-set name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
   dataset_not_found: "No such data set, neither in this language nor shared.",
 
-  // menus (issue 6); unknown_location, slug_taken and invalid_slug are shared with the codes above
+  // menus (docs/menus.md); unknown_location, slug_taken and invalid_slug are shared with the codes above
   menu_not_found: "No such menu.",
   ambiguous_menu: "Several menus have this name; use the id or the slug (see candidates).",
   menu_not_assigned: "No menu is assigned to this location in this language and theme.",
@@ -104,7 +104,7 @@ export const MESSAGES = {
   too_many_items: "A menu holds at most 2,000 items.",
   tree_too_deep: "A menu is at most 8 levels deep.",
 
-  // media (issue 17); an upload whose bytes are of a type not allowed is unsupported_media_type
+  // media (docs/media.md); an upload whose bytes are of a type not allowed is unsupported_media_type
   // (above, in the handler envelope there), and a slug is refused with invalid_slug or slug_taken
   media_not_found: "No such media file.",
   media_in_use: "Frames show this file (see used_by); pass ?force=1 to delete it anyway.",
@@ -112,32 +112,32 @@ export const MESSAGES = {
   media_type_mismatch: "The bytes are not of the type the Content-Type claims (see claimed and detected); nothing was stored.",
   upload_conflict: "A delete of a file with the same bytes removed them while this upload was recorded; nothing was written. Send the file again.",
 
-  // stylesheets (issue 18)
+  // stylesheets (docs/styles.md)
   invalid_style_name: "A stylesheet name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
   style_not_found: "No such stylesheet in this theme.",
   style_in_use: "Frames link this stylesheet, or other stylesheets import it (see frames and imported_by); pass ?force=1 to delete it anyway.",
   invalid_css: "The CSS cannot be used (see line, column and message); nothing was stored.",
 
-  // SEO and addresses (issue 19)
+  // SEO and addresses (docs/seo.md, docs/domains.md)
   invalid_redirect_status: "A redirect's status is 301 (the default), 302, 307 or 308.",
   redirect_shadows_page: "A live page answers at this address; a redirect never shadows a page (see page).",
   redirect_not_found: "No such redirect on this site.",
 
-  // documentation sidebars (issue 20)
+  // documentation sidebars (docs/sidebars.md)
   invalid_sidebar_name: "A sidebar name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
   sidebar_not_found: "No such sidebar on this site.",
   sidebar_items_invalid: "Some items point to unpublished or deleted pages (see invalid); pass ?allow_invalid=true to leave them out.",
   sidebar_items_unresolved: "Some items name pages that cannot be found (see errors); nothing was written.",
   sidebar_tree_required: "Send the tree as items (an array) or root (a page), not both.",
 
-  // strings per language (issue 21)
+  // strings per language (docs/markup.md)
   bad_strings: "strings must be an object of key: text; keys are dot-separated segments of letters, digits, _ and - (see field).",
 
-  // revisions and the trash (issue 22)
+  // revisions and the trash (docs/revisions.md)
   revision_not_found: "This object has no revision by that number (see last).",
   trash_item_not_found: "No such deleted object in the site's trash.",
 
-  // preview (issue 22)
+  // preview (docs/preview.md)
   page_without_frame: "The page stands on no frame, so it shows nothing; assign one (POST /frames/{ref}/assign) or preview it with page_fields.frame.",
   invalid_expires_in: "expires_in is a whole number of seconds from 60 to 2592000 (30 days); the default is 604800 (7 days).",
   preview_link_not_found: "No such preview link on this site.",

@@ -1,4 +1,4 @@
-// Jobs waiting per site, handed out in turn (issue 29, point 7; docs/security.md "Fair between
+// Jobs waiting per site, handed out in turn (docs/security.md "Fair between
 // sites"): the next job is the next one of the site, among those waiting, that was served longest
 // ago (a site never served goes first; the first to ask among equals). One site's backlog then
 // delays only that site: another site's job waits at most for one job of each site waiting. The

@@ -1,4 +1,4 @@
-// The shape of an API token (CONTRACT §3): `op_` and 64 characters of [A-Za-z0-9].
+// The shape of an API token: `op_` and 64 characters of [A-Za-z0-9]; only its hash is stored.
 import { hash, randomBytes } from "node:crypto";
 
 const TOKEN = /^op_[A-Za-z0-9]{64}$/;

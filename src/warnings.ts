@@ -1,4 +1,5 @@
-// Whatever the service did differently from the request is reported, not refused (spec, Errors).
+// Whatever the service did differently from the request is reported, not refused
+// (docs/foundation.md, "Envelopes and codes").
 // Services collect warnings in a list; the HTTP layer puts it on the success body as `warnings`.
 
 export interface Warning {
