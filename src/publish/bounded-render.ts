@@ -18,8 +18,8 @@ const now = () => performance.now();
 
 /**
  * Frames (per site, by their markup) whose last render outlasted its slice: their next renders go
- * to the workers at once (issue 29, "Fair between sites"). A site whose pages all render slowly
- * would otherwise spend a slice of the service's thread on every request before handing it over,
+ * to the workers at once (docs/security.md, "Fair between sites"). A site whose pages all render
+ * slowly would otherwise spend a slice of the service's thread on every request before handing it over,
  * and with a few requests at once hold the thread every other site's quick renders wait for.
  * Remembered for a minute (a frame may be fast again), at most MAX_SLOW frames.
  */

@@ -1,4 +1,4 @@
-// Where rendering runs, with a time bound. The spec's "site-side executor" may not answer:
+// Where rendering runs, with a time bound. The renderer (the "site-side executor") may not answer:
 // then the write that asked for it stays saved and the caller is told (502 internal_unavailable,
 // or `republish.status: unavailable`). Tests inject a stalled executor to prove it.
 

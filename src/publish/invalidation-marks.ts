@@ -5,7 +5,7 @@
 // what it has seen means a flush it has not applied yet (its NOTIFY is still on the way), so it
 // drops that cache first. It also reads the host directory's mark: a site created or re-domained
 // elsewhere may move the host being answered to another site; that drops the host directory
-// only, never a page (issue 16). The write's answer waits for the bump (server.ts), so the next request,
+// only, never a page. The write's answer waits for the bump (server.ts), so the next request,
 // on any process, sees the write.
 import type pg from "pg";
 

@@ -1,6 +1,7 @@
-// Cross-process invalidation (issue 7): several service processes on one PostgreSQL database each
-// hold public pages (static copies and on-request renders) and a host directory in memory. A
-// flush in one process must reach the others, or they go on serving what a write replaced.
+// Cross-process invalidation (docs/deploy.md, "4. What the processes share, and how"): several
+// service processes on one PostgreSQL database each hold public pages (static copies and on-request
+// renders) and a host directory in memory. A flush in one process must reach the others, or they go
+// on serving what a write replaced.
 //
 // One path: PageCache and SiteDirectory report each local flush or clear (the engine's page
 // flushes, POST /cache/flush, site writes). This module collects them and tells the other
@@ -16,7 +17,7 @@
 //   publish run that flushes a hundred pages one by one costs a few NOTIFYs, not a hundred.
 // - A NOTIFY that fails (database gone) is kept and retried until it goes through.
 // - A site created, re-domained or deleted forgets that site's hosts only (`{kind: "directory",
-//   site}`, mark of the host directory's scope): no other site's pages or hosts go (issue 16).
+//   site}`, mark of the host directory's scope): no other site's pages or hosts go.
 // - The LISTEN connection reconnects by itself with a growing delay. Messages sent while it
 //   was away are lost, so on reconnecting the process drops its whole page cache and host
 //   directory: it reads them again from the database.

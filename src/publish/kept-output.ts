@@ -1,5 +1,5 @@
 // What the engine keeps of a site's output — each page's static copy and each frame bake — and the
-// bytes it counts against the site's published_bytes (issue 29, point 6; docs/security.md,
+// bytes it counts against the site's published_bytes (docs/security.md,
 // "Quotas"). Every row written or removed moves the counter in the same transaction.
 //
 // Kept output is derived from what a write stored (and was counted for), so the quota refuses no

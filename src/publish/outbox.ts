@@ -1,4 +1,4 @@
-// The publish outbox (issue 30, "Durable publishing"; docs/publishing.md). A write's publish step
+// The publish outbox (docs/publishing.md, "Durable publishing"). A write's publish step
 // runs after its commit; killed in between (kill -9, a crash, a lost machine), a process left the
 // public site one version behind what its API stored, for good. Now each write inserts, in its own
 // transaction, a row of what it changed (the changes it hands the engine); the publish run that

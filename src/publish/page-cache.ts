@@ -1,8 +1,8 @@
 // Rendered public pages held in memory, per site and address, ready to send as they are.
 // Static copies are loaded here from the database on first request; on-request renders are
 // kept here until a write that affects them flushes them. Bounded by total bytes (64 MiB), shared
-// fairly between sites (issue 16, docs/security.md): any site may use free room, and once the
-// cache is full the site holding the most bytes gives way, its least recently used page first.
+// fairly between sites (docs/security.md, "Fair cache shares"): any site may use free room, and once
+// the cache is full the site holding the most bytes gives way, its least recently used page first.
 // That site holds more than budget / (sites holding pages), the fair share; so a site within its
 // fair share never loses a page to another site's traffic, however much that site requests.
 // Reads are two Map lookups (site, then address); only a put that must make room looks further.
@@ -46,7 +46,7 @@ export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 export const SITEMAP_PAGE_ID = -1;
 
 /**
- * The cache key of a site's own 404 page in one language (`not_found_page`, issue 19): not an
+ * The cache key of a site's own 404 page in one language (`not_found_page`, docs/seo.md): not an
  * address (every address starts with `/`), so no request reaches it but through a miss.
  */
 export function notFoundKey(lang: string | null): string {

@@ -1,4 +1,4 @@
-// A write's slow trial renders outside its transaction (issue 29, point 7; docs/security.md
+// A write's slow trial renders outside its transaction (docs/security.md
 // "Fair between sites"). A trial (PublishingEngine.check) renders what a write would rebake, within
 // the render budgets, before the write commits. It used to render inside the write's transaction:
 // on SQLite, whose one connection writes for every site, a site administrator's slow trial held

@@ -2,7 +2,7 @@
 // thread (bounded-render.ts) continue in worker threads, so that one long render never holds
 // every other request.
 //
-// Fair between sites (issue 29, point 7; docs/security.md "Fair between sites"). One worker used
+// Fair between sites (docs/security.md "Fair between sites"). One worker used
 // to serve every site in order, and one job past its time failed every job queued behind it: a
 // site hit anonymously through its preview links made another site's uncached page wait 4.9 s or
 // answer 503. Now:

@@ -1,4 +1,4 @@
-// The head tags `svc/seo` prints for one page (issue 19, docs/seo.md), as plain data for the
+// The head tags `svc/seo` prints for one page (docs/seo.md), as plain data for the
 // renderer (markup/seo-html.ts): the title template applied, the description, the canonical
 // address, hreflang alternates of the page's published translations (itself included) and
 // x-default, Open Graph and Twitter values, robots noindex, and JSON-LD (WebSite on the home page,

@@ -1,5 +1,5 @@
-// A documentation sidebar as one page shows it (issue 20): invalid pages left out, the page shown
-// marked (aria-current on its link; every section above it open), and the pager's neighbours in
+// A documentation sidebar as one page shows it (docs/sidebars.md): invalid pages left out, the page
+// shown marked (aria-current on its link; every section above it open), and the pager's neighbours in
 // the sidebar's reading order (sections flattened; links, invalid and untranslated pages skipped).
 import type { PagerLinks, SidebarNode } from "../markup/index.ts";
 import type { SidebarItemForRender } from "./contract.ts";

@@ -1,12 +1,12 @@
 // Host → site for public requests, held in memory so a cached page needs no database read.
-// An unknown host gets the main site. A host that is an alias of a site (issue 19) maps to that
-// site and is marked as one: the public site answers it 301 to the site's primary domain
+// An unknown host gets the main site. A host that is an alias of a site (docs/domains.md) maps to
+// that site and is marked as one: the public site answers it 301 to the site's primary domain
 // (`primaryOf`), from memory too.
 //
 // A site write (create, re-domain, delete) makes stale only what names that site: the hosts that
 // map to it (its old domain), and the hosts that matched no domain and were given the main site
 // (its new domain may be one of them). `forgetSite` drops just those, so creating or changing one
-// site never makes another site's next request look its host up again (issue 16). An alias added
+// site never makes another site's next request look its host up again. An alias added
 // or removed is such a site write: the alias matched no site before, or maps to the site. `clear()`
 // drops everything. Each is reported to a listener (invalidation.ts tells the other service
 // processes); `applyForget`/`applyClear` are another process's, applied without being reported.
