@@ -1,15 +1,15 @@
-// The per-site quotas (issue 16, point 6): what each counts, its default and its unit. A write
-// that would raise a use past its quota is refused with quota_exceeded: 409 for a count, 413 for
-// bytes (src/http/errors.ts asks `isByteQuota`). The limits a super-administrator sets are read
+// The per-site quotas (docs/security.md, "Quotas"): what each counts, its default and its unit. A
+// write that would raise a use past its quota is refused with quota_exceeded: 409 for a count, 413
+// for bytes (src/http/errors.ts asks `isByteQuota`). The limits a super-administrator sets are read
 // and written by limits.ts; the use by usage.ts.
 //
-// `media_bytes` (issue 17) counts the bytes of a site's media files: migration 0060 adds its
+// `media_bytes` counts the bytes of a site's media files: migration 0060 adds its
 // counter to `site_usage` (no media existed before it), `recountUsage` sums the rows, and the
 // media feature calls `requireRoom(trx, siteId, { media_bytes: ±size })` in the transaction of an
 // upload, a replacement (new size − old) and a delete. Two rows naming one blob (the same bytes
 // uploaded twice) count twice: each is the site's file, whoever else stores the same bytes.
 //
-// Issue 29 (point 6) counts every byte a site causes. `stored_bytes` counts each revision and each
+// Every byte a site causes is counted. `stored_bytes` counts each revision and each
 // trash entry besides the live content (revisions/ moves it in the write's transaction; bytes.ts
 // says what a row weighs). `published_bytes` counts what the publish engine keeps of a site: its
 // static copies and its frame bakes. They are derived, so passing that quota refuses no write: an

@@ -19,7 +19,7 @@
 // the lock order the same in every transaction (no deadlock through it).
 //
 // A write is judged whole: a rise is refused only when it takes the use past its limit and above
-// where the transaction found it (issue 29), so a write that frees as much as it adds is never
+// where the transaction found it, so a write that frees as much as it adds is never
 // refused, even over a lowered quota. A delete's trash entry is charged without a check
 // (`chargeRoom`): a delete is never refused for it.
 //
