@@ -1,6 +1,6 @@
-// First start creates the network (CONTRACT §1): main site 1 and super-administrator `admin`
-// (id 1) with a token. Later starts reuse the stored state; a SVC_ADMIN_TOKEN given on a later
-// start is made one of admin's tokens if it is not already.
+// First start creates the network (README.md, docs/deploy.md): main site 1 and super-administrator
+// `admin` (id 1) with a token. Later starts reuse the stored state; a SVC_ADMIN_TOKEN given on a
+// later start is made one of admin's tokens if it is not already.
 // Several processes may start at once on one PostgreSQL database: the transaction first takes a
 // transaction-scoped advisory lock, so one process creates the network while the others wait
 // and then read it (READ COMMITTED: each statement after the lock sees the winner's commit).

@@ -1,4 +1,4 @@
-// The one normalisation of a domain the API takes (issue 19; docs/domains.md): POST /api/sites,
+// The one normalisation of a domain the API takes (docs/domains.md): POST /api/sites,
 // PATCH /api/sites/{id}, and the alias calls. Trimmed, lower-cased, an international name made
 // punycode (node:url `domainToASCII`, UTS #46 as browsers do: `bücher.example` →
 // `xn--bcher-kva.example`, `ＡＢＣ.com` → `abc.com`). A name is refused, with a reason, when it is

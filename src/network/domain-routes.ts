@@ -1,4 +1,4 @@
-// A site's domains (issue 19; docs/domains.md): GET and POST /api/sites/{id}/domains and
+// A site's domains (docs/domains.md): GET and POST /api/sites/{id}/domains and
 // DELETE /api/sites/{id}/domains/{domain}, super-administrators only, with the other network
 // calls on a site.
 import type { FastifyRequest } from "fastify";

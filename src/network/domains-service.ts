@@ -1,4 +1,4 @@
-// Domains of a site (issue 19; docs/domains.md): one primary domain (`sites.domain`) and any
+// Domains of a site (docs/domains.md): one primary domain (`sites.domain`) and any
 // number of aliases, every one of them a row of `site_domains`, written here and in
 // sites-service.ts only, in the same transaction as `sites.domain`. A domain belongs to at most
 // one site, as primary or alias: every name is normalised first (domain-name.ts), so the table's

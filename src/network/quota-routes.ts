@@ -1,4 +1,4 @@
-// Quotas (issue 16, point 6): GET/PATCH /api/sites/{id}/quotas (super-administrators) with the
+// Quotas (docs/security.md): GET/PATCH /api/sites/{id}/quotas (super-administrators) with the
 // other network calls on a site, and GET /usage, site-scoped (both addresses) for the site's
 // administrators.
 import type { FastifyRequest } from "fastify";

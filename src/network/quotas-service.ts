@@ -1,5 +1,5 @@
-// A site's quotas and use (issue 16, point 6). GET and PATCH /api/sites/{id}/quotas are network
-// calls for super-administrators, checked as deleting a site is: anyone else gets 403
+// A site's quotas and use (docs/security.md, "Quotas"). GET and PATCH /api/sites/{id}/quotas are
+// network calls for super-administrators, checked as deleting a site is: anyone else gets 403
 // insufficient_role whatever the id (so the call tells nobody which sites exist), a
 // super-administrator 404 site_not_found for a site that does not exist. GET
 // /api/site/{site_id}/usage is site-scoped: the site scope has already admitted the caller.

@@ -1,4 +1,4 @@
-// Network-level routes (CONTRACT §3): sites, users, tokens, login, profile. No site prefix.
+// Network-level routes: sites, users, tokens, login, profile. No site prefix.
 import type { FastifyRequest } from "fastify";
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import type { Limits } from "../http/limits.ts";
@@ -117,7 +117,7 @@ export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Li
     config: { auth: "none" },
     schema: { operationId: "login", tags, summary: "Trade a login and password for a new token", body: Obj({ login: Opt(Type.String()), password: Opt(Type.String()) }), response: { 200: Success({ user: User, token: Type.String(), token_id: Type.Integer() }), ...commonErrors } },
   }, async (request) => {
-    // Counted per address and per login (issue 29, docs/security.md "Lockout").
+    // Counted per address and per login (docs/security.md "Lockout").
     const result = await passwordSignIn(limits, request.ip, loginNameOf(bodyOf(request)), () => login(ctx, bodyOf(request)));
     return ok({ user: result.user, token: result.token.token, token_id: result.token.token_id });
   });

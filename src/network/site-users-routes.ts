@@ -1,4 +1,4 @@
-// A user's role on a site: PUT/DELETE /api/site/{site_id}/users/{user_id} (CONTRACT §3).
+// A user's role on a site: PUT/DELETE /api/site/{site_id}/users/{user_id} (docs/foundation.md).
 // Site-scoped, so only the site's administrators and super-administrators reach it.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import type { ServiceContext } from "../write/context.ts";

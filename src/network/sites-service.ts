@@ -1,5 +1,6 @@
-// Sites of the network (CONTRACT §3). Creating, deleting and re-domaining a site are
-// network operations for super-administrators; a site's administrators may read it and rename it.
+// Sites of the network (docs/foundation.md, "Sites and users"). Creating, deleting and
+// re-domaining a site are network operations for super-administrators; a site's administrators
+// may read it and rename it.
 // Each of them announces a `site` change: the publish step maps hosts anew and flushes the site's
 // cached pages. A site's domain is its primary domain (domains-service.ts): normalised, free of
 // every other site's domains and aliases, written with its `site_domains` row in one transaction.

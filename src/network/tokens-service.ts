@@ -1,6 +1,6 @@
-// API tokens: issued, listed, revoked and reissued (CONTRACT §3), and login by password.
+// API tokens: issued, listed, revoked and reissued, and login by password (docs/foundation.md).
 // The secret is shown once, in the answer that creates it; only its SHA-256 is stored.
-// A user holds at most TOKENS_PER_USER live tokens (issue 16, docs/security.md): minting past it
+// A user holds at most TOKENS_PER_USER live tokens (docs/security.md): minting past it
 // is 409 token_limit_reached; a reissue keeps its place, a revoke frees one. The count and the
 // insert share one write (write/pipeline.ts), which first locks the user's row on PostgreSQL
 // (SQLite runs one transaction at a time), so two mints at once never both take the last place.

@@ -1,4 +1,4 @@
-// Users, their roles on sites, and the profile (CONTRACT §3).
+// Users, their roles on sites, and the profile (docs/foundation.md, "Sites and users").
 import type { Selectable } from "kysely";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
@@ -118,7 +118,7 @@ function membershipWritten(userId: number, action: WrittenAction): Written {
 
 /**
  * PUT /api/site/{site_id}/users/{user_id}. A site administrator may give a role only to a user
- * it can already see (issue 16): anyone else answers 404 user_not_found, as an unknown id does,
+ * it can already see: anyone else answers 404 user_not_found, as an unknown id does,
  * and nothing is written, so the call does not tell which users exist. Checked inside the
  * write's transaction, so a membership removed meanwhile is not relied on.
  */
