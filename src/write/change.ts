@@ -78,7 +78,7 @@ export interface Written {
 
 export type SettingKey = "name" | "tagline" | "theme" | "default_lang" | "home_page" | "not_found_page";
 
-/** The `rebaked` object that write answers carry (spec, POST /frames/rebake). */
+/** The `rebaked` object that write answers carry (docs/frames.md, "Rebake"). */
 export interface Rebaked {
   status: "ok" | "unavailable" | "failed";
   total: number;
@@ -100,7 +100,7 @@ export interface PublishOptions {
   /** At most this many frames are rebaked; the rest are listed in `skipped` (POST /frames/rebake: 25). */
   limit?: number;
   /**
-   * `false` (spec, Frames: common rules 5): nothing is rendered. The pages whose output the
+   * `false` (docs/frames.md, "`bake: false`"): nothing is rendered. The pages whose output the
    * changes alter lose their static copy and cached render, so they render on request from what
    * is saved until the next bake; the frames that embed a changed frame are listed in `skipped`.
    */
