@@ -1,4 +1,4 @@
-// Public addresses of media files and their variants (issue 17), one rule for the API's records,
+// Public addresses of media files and their variants (docs/media.md), one rule for the API's records,
 // the public site that serves them and the renderer that prints them.
 //
 // - A file: `/media/<p>/<filename>`, `<p>` the first 16 hex digits of its sha256, so the address

@@ -1,4 +1,4 @@
-// A bounded number of slots shared by sites in turn (issue 29, point 7; docs/media.md, "Fair
+// A bounded number of slots shared by sites in turn (docs/media.md, "Fair
 // between sites"): variants used to be made one at a time in one queue for every site, and
 // another site's 0.09 s variant waited 7.8 s behind one site's burst. Now each site queues its
 // own jobs, and a free slot goes to the site served longest ago (fair-turns.ts), so one site's

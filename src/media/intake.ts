@@ -1,4 +1,4 @@
-// An upload's bytes, from the request into the blob store, with the checks of issue 17 in their
+// An upload's bytes, from the request into the blob store, with the upload's checks in their
 // order and nothing stored on a refusal (docs/media.md, "Uploads"):
 //   1. over the size limit: 413 media_too_large, answered as soon as the limit is passed (a
 //      Content-Length over it before a byte is read);

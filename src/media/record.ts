@@ -1,4 +1,4 @@
-// A media file as the API answers it (issue 17, Contract): its row, its public addresses
+// A media file as the API answers it (docs/media.md, "Records"): its row, its public addresses
 // (media/addresses.ts, the one rule) and where it is used.
 import type { Db } from "../store/database.ts";
 import { fileUrl, variantsOf, type Variant } from "./addresses.ts";

@@ -1,4 +1,4 @@
-// Media (issue 17, Contract): POST /media, GET /media, GET/PATCH/PUT/DELETE /media/{ref} (an id or
+// Media (docs/media.md, "The API"): POST /media, GET /media, GET/PATCH/PUT/DELETE /media/{ref} (an id or
 // a slug). Site-scoped, at both addresses (registerSiteRoutes). Uploads (POST, PUT) take any
 // Content-Type: their routes sit in a scope of their own whose only body parser leaves the body
 // unread, so the handler streams it to storage; every other route keeps the JSON-only rule.

@@ -1,4 +1,4 @@
-// Public serving of media files and their variants (issue 17, "Public serving"; docs/media.md,
+// Public serving of media files and their variants (docs/media.md,
 // "Serving and variants"): which file an address names on a site, and the status, headers and
 // byte range of the answer. Nothing here knows HTTP frameworks; public/media-routes.ts sends what
 // this decides, streaming the bytes from the blob store.

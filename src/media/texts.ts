@@ -1,4 +1,4 @@
-// A file's alt text and title, one per language: `{"en": "A beach"}` (issue 17). A plain string is
+// A file's alt text and title, one per language: `{"en": "A beach"}`. A plain string is
 // the default language's. A site without languages keeps its texts under its language setting
 // (`default_lang`), or under "" when it has none, so they carry over once languages are added.
 import { fail } from "../errors.ts";

@@ -1,4 +1,4 @@
-// The two forms of an upload's body (issue 17, Contract): the raw bytes with their Content-Type
+// The two forms of an upload's body (docs/media.md, "Uploads"): the raw bytes with their Content-Type
 // and `?filename=`, or multipart/form-data with one file part named `file` and the optional text
 // fields `alt` and `title`. Either way the file is read as it arrives (busboy parses multipart
 // as a stream), never held whole in memory. Knows Node's streams, not the web framework.

@@ -1,4 +1,4 @@
-// What a site's variants weigh against its `media_bytes` (issue 29, point 6; docs/media.md,
+// What a site's variants weigh against its `media_bytes` (docs/media.md,
 // "Counted"). Variants are derived, so they never cost a write its room: a variant is kept only
 // if its bytes fit (`takeRoom`), charged to the site whose request made it as a row of
 // `media_variants` (the file's row and the width), and freed when the file goes or its bytes are

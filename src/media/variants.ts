@@ -1,4 +1,4 @@
-// Responsive variants of raster images (issue 17; docs/media.md, "Serving and variants"): WebP at
+// Responsive variants of raster images (docs/media.md, "Serving and variants"): WebP at
 // each width of VARIANT_WIDTHS not wider than the original (media/addresses.ts lists them), made
 // with sharp on the first request of each and kept in the blob store as a file derived from the
 // original's blob (`w<width>.webp`), so an upload costs only the storing of its bytes and a
@@ -7,12 +7,12 @@
 // - One make per variant in a process: concurrent first requests share one promise. Several
 //   processes may each make it once; the put is whole-or-nothing, so the last one simply wins
 //   (same sharp, same bytes).
-// - Bounded and fair (issue 29, point 7): makes run in a few slots (the machine's cores − 1, at
-//   least 1) shared by the sites in turn (fair-slots.ts), so one site's burst delays only its
-//   own variants; sharp refuses an input over MAX_VARIANT_SOURCE_PIXELS (limitInputPixels: a
-//   decompression bomb) and gives up after MAKE_TIMEOUT_SECONDS, and only the original's blob is
+// - Bounded and fair (docs/media.md, "Fair between sites"): makes run in a few slots (the machine's
+//   cores − 1, at least 1) shared by the sites in turn (fair-slots.ts), so one site's burst delays
+//   only its own variants; sharp refuses an input over MAX_VARIANT_SOURCE_PIXELS (limitInputPixels:
+//   a decompression bomb) and gives up after MAKE_TIMEOUT_SECONDS, and only the original's blob is
 //   read (at most SVC_MEDIA_MAX_BYTES).
-// - Counted (issue 29, point 6): a variant is kept only once its bytes are charged to the
+// - Counted (docs/media.md, "Counted"): a variant is kept only once its bytes are charged to the
 //   media_bytes of the site whose request made it (the keeper, variant-charges.ts). One that does
 //   not fit is served from memory this once and not kept: made again, in that site's own turn,
 //   on its next request.
