@@ -1,6 +1,6 @@
-// Where media bytes live (issue 17): one interface, two backends chosen by configuration: the file
-// system under SVC_DATA_DIR/media (fs-store.ts, the default) and S3-compatible object storage
-// (s3-store.ts) for several processes on several machines.
+// Where media bytes live (docs/media.md, "Storage"): one interface, two backends chosen by
+// configuration: the file system under SVC_DATA_DIR/media (fs-store.ts, the default) and
+// S3-compatible object storage (s3-store.ts) for several processes on several machines.
 //
 // Blobs are content-addressed: a blob's key is the sha256 of its bytes, so two uploads of the
 // same bytes share one blob. A blob is written under a temporary name while it is hashed and

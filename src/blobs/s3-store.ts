@@ -1,4 +1,4 @@
-// The blob store on S3-compatible object storage (issue 17), for several processes on several
+// The blob store on S3-compatible object storage (docs/media.md), for several processes on several
 // machines sharing one bucket. Layout of the bucket:
 //
 //   blobs/<sha256>                 a blob, under the sha256 of its bytes
