@@ -1,4 +1,4 @@
-// Reading a sidebar write (issue 20, docs/sidebars.md): the name, and a tree of items or a root
+// Reading a sidebar write (docs/sidebars.md): the name, and a tree of items or a root
 // page. An input item is `{page, label?}` (a page id, slug or path, as in menus), `{url, label}`,
 // or a section `{label, items, open?}`; any of them may carry the `id` of an item it keeps. Every
 // problem of a tree is collected and answered at once (400 bad_items with `errors`, as menus).

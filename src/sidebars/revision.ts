@@ -1,4 +1,4 @@
-// A sidebar's state as its revisions keep it (issue 22, docs/revisions.md): one object per
+// A sidebar's state as its revisions keep it (docs/revisions.md): one object per
 // sidebar, kept by its name through all its languages. The content is its JSON, pretty-printed
 // one field per line with sorted keys: `name`; `root` and `items`, the default language's tree
 // (the root page of a generated tree, else null; the items as stored: ids, page ids, labels given

@@ -1,5 +1,5 @@
-// Documentation sidebars (issue 20): GET /sidebars, GET/PUT/DELETE /sidebars/{name}. Site-scoped,
-// at both addresses.
+// Documentation sidebars (docs/sidebars.md): GET /sidebars, GET/PUT/DELETE /sidebars/{name}.
+// Site-scoped, at both addresses.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";

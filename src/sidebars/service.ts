@@ -1,4 +1,4 @@
-// Documentation sidebars (issue 20, docs/sidebars.md): GET /sidebars, GET/PUT/DELETE
+// Documentation sidebars (docs/sidebars.md): GET /sidebars, GET/PUT/DELETE
 // /sidebars/{name}. A sidebar is named; each language may have a tree of its own (a tree written
 // without `lang` is the default language's); a tree is written by hand (`items`) or generated from
 // the pages under a root page (`root`). Item ids are unique in the sidebar and never reused: a

@@ -1,4 +1,4 @@
-// Writing a whole sidebar as a revision kept it (issue 22, docs/revisions.md): every language's
+// Writing a whole sidebar as a revision kept it (docs/revisions.md): every language's
 // tree at once, in one transaction, through the trees PUT /sidebars/{name} stores (write.ts), so
 // a restore is checked, revised and published as any sidebar write. Item ids come back with their
 // items; items of pages not public now are written as they were (valid false), with a warning;

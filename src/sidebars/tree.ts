@@ -1,4 +1,4 @@
-// A sidebar's tree in one language, as reads answer it and renders print it (issue 20): the
+// A sidebar's tree in one language, as reads answer it and renders print it (docs/sidebars.md): the
 // language's own tree, else the default language's with each page mapped to its translation in
 // that language (pages without one left out; sections and links kept); a tree written by hand,
 // or generated from the pages under a root page (nested, ordered by menu_order then title).

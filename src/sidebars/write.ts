@@ -1,4 +1,4 @@
-// What every sidebar write shares (issue 20, issue 22): a language's tree read from input and
+// What every sidebar write shares, PUT and restore: a language's tree read from input and
 // checked (prepareTree), and any number of prepared trees stored in the caller's transaction
 // (storeTrees), so that PUT /sidebars/{name} writes one language's tree and a restore writes a
 // whole sidebar, every language at once.
