@@ -1,4 +1,4 @@
-// Redirects of a site (issue 19, docs/seo.md): addresses that answer 301 (302, 307, 308) to
+// Redirects of a site (docs/seo.md): addresses that answer 301 (302, 307, 308) to
 // another. Made by hand (`POST /seo/redirects`, the seo feature) or when a page's address changes
 // (the pages and settings features record the move in their write's transaction). Not a feature:
 // like quotas/, it sits below the features that write through it, and owns its one table.
