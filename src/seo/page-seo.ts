@@ -1,4 +1,4 @@
-// GET and PATCH /seo/pages/{ref} (issue 19): a page's own SEO fields, per translation (a `{ref}`
+// GET and PATCH /seo/pages/{ref} (docs/seo.md): a page's own SEO fields, per translation (a `{ref}`
 // names one page; `?lang` picks among pages sharing a slug, as for /pages). PATCH is the `seo`
 // field of PATCH /pages: the pages feature writes it, announces the page and answers `rebaked`.
 import type { Rebaked } from "../write/change.ts";

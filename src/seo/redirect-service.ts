@@ -1,4 +1,4 @@
-// GET, POST and DELETE /seo/redirects (issue 19, docs/seo.md). The records themselves, and the
+// GET, POST and DELETE /seo/redirects (docs/seo.md). The records themselves, and the
 // rules they keep (one per address, chains collapsed, none at a live page's address), are in
 // redirects/; automatic ones are made by page writes. A redirect is served before the page lookup
 // and cached like a page, so every write here announces the address whose answer changed.

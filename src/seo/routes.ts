@@ -1,4 +1,4 @@
-// SEO (issue 19, docs/seo.md): GET/PATCH /seo (the site's defaults), GET/PATCH /seo/pages/{ref}
+// SEO (docs/seo.md): GET/PATCH /seo (the site's defaults), GET/PATCH /seo/pages/{ref}
 // (a page's own fields), GET/POST /seo/redirects and DELETE /seo/redirects/{id}. Site-scoped, at
 // both addresses. sitemap.xml and robots.txt are served by the public site (public/seo-routes.ts).
 import type { TypedFastify } from "../http/typed-fastify.ts";

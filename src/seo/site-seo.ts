@@ -1,4 +1,4 @@
-// A site's SEO defaults (issue 19, docs/seo.md): GET and PATCH /seo. `title_template` (`%s` is
+// A site's SEO defaults (docs/seo.md): GET and PATCH /seo. `title_template` (`%s` is
 // the page's title; default `%s — <site name>`), `description` (for pages without their own),
 // `og_image` (a media reference), `noindex` (the whole site), `twitter_site` (`@handle`) and
 // `robots_extra` (lines appended to robots.txt). PATCH writes any of them and leaves the others.

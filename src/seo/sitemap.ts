@@ -1,4 +1,4 @@
-// A site's sitemap.xml (issue 19, docs/seo.md), per the sitemaps.org protocol 0.9 with hreflang
+// A site's sitemap.xml (docs/seo.md), per the sitemaps.org protocol 0.9 with hreflang
 // alternates as search engines read them: one <url> per page that answers 200 and is not noindex,
 // with its absolute <loc> (the home page and its translations at `/` and `/<lang>/`), <lastmod>
 // (W3C datetime, UTC) and one <xhtml:link rel="alternate" hreflang href> per published translation,
