@@ -7,12 +7,12 @@
 // its address for REPLACED_COPY_MS (docs/styles.md).
 //
 // Every copy kept weighs its CSS and its brotli and gzip forms against the site's published_bytes
-// (issue 29, point 6), moved in the transaction that stores or deletes the row. Replaced copies
-// are kept a day, so repeated writes pile them up: a write's bundles take room as the write's own
-// bytes do (refused past the quota, nothing stored). A bundle made outside a stylesheet write
-// (its media moved, a stylesheet it imports deleted, a render finding it stale) is charged, never
-// refused: a page must always find its stylesheet, and one left unmade would be stale and made
-// again on every render.
+// (docs/security.md, "Quotas"), moved in the transaction that stores or deletes the row. Replaced
+// copies are kept a day, so repeated writes pile them up: a write's bundles take room as the
+// write's own bytes do (refused past the quota, nothing stored). A bundle made outside a stylesheet
+// write (its media moved, a stylesheet it imports deleted, a render finding it stale) is charged,
+// never refused: a page must always find its stylesheet, and one left unmade would be stale and
+// made again on every render.
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";

@@ -1,4 +1,4 @@
-// The lightningcss work itself (issue 18): a stylesheet's parse (what it imports and which media
+// The lightningcss work itself: a stylesheet's parse (what it imports and which media
 // it points to, or the parser's refusal with its position) and its bundle as served (imports
 // inlined in their place, `url(media:<ref>)` turned into the file's address, minified, vendor
 // prefixes for the browserslist target below). It runs only in the CSS worker process

@@ -1,7 +1,7 @@
 // Work in child processes, each running one job at a time under a time limit, shared fairly
 // between keys (sites): every key has a queue of its own, at most one job of a key runs at once,
 // and the keys waiting are served in turn. So one site's slow jobs hold one process, never the
-// others, and wait only behind that site's own (issue 29).
+// others, and wait only behind that site's own (docs/styles.md, "Where the work runs").
 //
 // Processes, not worker threads (publish/render-pool.ts): a job past its time must be stopped,
 // and the work here is native code (lightningcss parses some stylesheets in quadratic time, for

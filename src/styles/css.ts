@@ -1,13 +1,14 @@
-// The stylesheet compiler as the service sees it (issue 18): a stylesheet's parse (what it imports
+// The stylesheet compiler as the service sees it: a stylesheet's parse (what it imports
 // and which media it points to, or 422 invalid_css at the parser's refusal) and its bundle as
 // served. No database here: the caller hands in the stylesheets of the theme and the media
 // addresses.
 //
 // The work runs in the CSS worker processes (css-compile.ts, css-pool.ts), never in the service's
-// thread (issue 29): lightningcss parses repeated rules of one selector in quadratic time, and
-// 24 KB of `a{b:c}` took 2 s, 1 MB held the whole service for minutes. Each write (or read) spends
-// one CssBudget of worker time, SVC_CSS_TIME_LIMIT_MS in all; past it the job's process is ended
-// and the stylesheet is refused as too complex. This process never loads lightningcss.
+// thread (docs/styles.md, "Where the work runs"): lightningcss parses repeated rules of one
+// selector in quadratic time, and 24 KB of `a{b:c}` took 2 s, 1 MB held the whole service for
+// minutes. Each write (or read) spends one CssBudget of worker time, SVC_CSS_TIME_LIMIT_MS in all;
+// past it the job's process is ended and the stylesheet is refused as too complex. This process
+// never loads lightningcss.
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,6 +1,6 @@
-// Stylesheet names and sizes (issue 18). A name follows the data-set name rule (data/datasets.ts),
-// taken as written (no lower-casing), and is what `@import "<name>"`, `svc/styles` and the public
-// address `/styles/<name>.<hash>.css` name a stylesheet by.
+// Stylesheet names and sizes (docs/styles.md). A name follows the data-set name rule
+// (data/datasets.ts), taken as written (no lower-casing), and is what `@import "<name>"`,
+// `svc/styles` and the public address `/styles/<name>.<hash>.css` name a stylesheet by.
 import { fail, type ServiceError } from "../errors.ts";
 import { DATASET_NAME_PATTERN, MAX_DATASET_NAME } from "../data/datasets.ts";
 

@@ -1,5 +1,6 @@
-// GET /styles and GET /styles/{name} (issue 18): a theme's stylesheets (the site's current theme,
-// or `?theme=` another), each with the current address of its bundle; one with its CSS as uploaded.
+// GET /styles and GET /styles/{name} (docs/styles.md): a theme's stylesheets (the site's current
+// theme, or `?theme=` another), each with the current address of its bundle; one with its CSS as
+// uploaded.
 import type { ServiceContext } from "../write/context.ts";
 import { themeFrom } from "../menus/locations.ts";
 import type { SiteRow } from "../site/sites.ts";

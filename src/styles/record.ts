@@ -1,5 +1,5 @@
-// A stylesheet as the API answers it (issue 18, Contract): `bytes` and `sha256` are those of the
-// CSS as uploaded; `url` the current address of its bundle (null while it has none: its bundle
+// A stylesheet as the API answers it (docs/styles.md, "The API"): `bytes` and `sha256` are those of
+// the CSS as uploaded; `url` the current address of its bundle (null while it has none: its bundle
 // could not be made since it was written, docs/styles.md).
 import type { SheetHead } from "./queries.ts";
 import type { CurrentCopy } from "./copies.ts";

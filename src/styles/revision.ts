@@ -1,4 +1,4 @@
-// A stylesheet's state as its revisions keep it (issue 22, docs/revisions.md "Stylesheets"): kept
+// A stylesheet's state as its revisions keep it (docs/revisions.md "Stylesheets"): kept
 // under `theme:name` (e.g. `default:main`; theme and stylesheet names hold no `:` or `/`, so the
 // id stands in a path as it is). A stylesheet is never renamed nor moved to another theme, so its
 // id never changes. The content is the CSS as uploaded (diffed as text); the name, the theme and

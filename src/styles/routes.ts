@@ -1,4 +1,4 @@
-// Stylesheets (issue 18): GET /styles, GET/PUT/DELETE /styles/{name}. Site-scoped, at both
+// Stylesheets (docs/styles.md): GET /styles, GET/PUT/DELETE /styles/{name}. Site-scoped, at both
 // addresses. The public bundles are served by public/style-routes.ts.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";

@@ -1,4 +1,4 @@
-// Public serving of stylesheet bundles (issue 18, "Public serving"; docs/styles.md): which copy an
+// Public serving of stylesheet bundles (docs/styles.md, "Public serving"): which copy an
 // address names on a site, whether it still answers, and the status, headers and bytes of the
 // answer. Nothing here knows HTTP frameworks; public/style-routes.ts sends what this decides.
 //

@@ -1,7 +1,8 @@
-// PUT /styles/{name} and DELETE /styles/{name} (issue 18). A write parses the CSS (lightningcss),
-// checks its imports (same site and theme, no cycle) and media refs, stores it, makes the bundles
-// of it and of every stylesheet importing it (their addresses change with it), and announces one
-// style change naming them all: the engine rebakes exactly the frames linking one of them.
+// PUT /styles/{name} and DELETE /styles/{name} (docs/styles.md). A write parses the CSS
+// (lightningcss), checks its imports (same site and theme, no cycle) and media refs, stores it,
+// makes the bundles of it and of every stylesheet importing it (their addresses change with it),
+// and announces one style change naming them all: the engine rebakes exactly the frames linking one
+// of them.
 // `?dry_run=1` runs the same write in its transaction, answers what would be served and which
 // frames would be rebaked, and rolls it all back. Each write runs through the write pipeline
 // (write/pipeline.ts), which records the stylesheet's revision (styles/revision.ts); a delete
