@@ -1,4 +1,4 @@
-// Site settings and languages (CONTRACT §4): GET/PATCH /settings, GET/POST /languages,
+// Site settings and languages (docs/content-model.md): GET/PATCH /settings, GET/POST /languages,
 // DELETE /languages/{code}. Site-scoped: served at /api/site/{site_id}/… and the legacy /api/….
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";

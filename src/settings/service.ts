@@ -1,4 +1,4 @@
-// Site settings and languages (CONTRACT §4). Settings: name (the site's own name), tagline,
+// Site settings and languages (docs/content-model.md). Settings: name (the site's own name), tagline,
 // theme, default_lang, home_page (a page reference, kept as written), render_model (always v2).
 // Languages: inactive until one is added; the first added is the default; `default: true` on a
 // later one moves the default. Writes announce `settings` / `languages` to the publish step.
@@ -36,7 +36,7 @@ export interface Settings {
   default_lang: string | null;
   /** The home page reference as written (an id or a slug or path), or null. */
   home_page: number | string | null;
-  /** The page shown with status 404 for unknown addresses (issue 19), as written, or null. */
+  /** The page shown with status 404 for unknown addresses (docs/seo.md), as written, or null. */
   not_found_page: number | string | null;
   render_model: typeof RENDER_MODEL;
 }
