@@ -1,4 +1,4 @@
-// Render budgets (issue 16, docs/security.md "Bounded rendering"). A few hundred bytes of frames
+// Render budgets (docs/security.md "Bounded rendering"). A few hundred bytes of frames
 // that embed each other several times can print hundreds of megabytes; a repeat over a repeat
 // can loop for minutes printing nothing. Every render therefore runs within three budgets and
 // stops as soon as one is spent, naming it and the frames it was inside.

@@ -1,4 +1,4 @@
-// Active menu state (issue 21): the printed page's menu item (an item for that page, or a link
+// Active menu state (docs/markup.md): the printed page's menu item (an item for that page, or a link
 // to its address) is marked — `aria-current="page"` on its link, class `is-current` on its item —
 // and each item above it gets class `is-ancestor`. A render for a page marks at once. A bake (no
 // page: the frame's output is every page's static copy) prints markers instead and lists the

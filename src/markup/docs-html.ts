@@ -1,6 +1,7 @@
-// What the documentation inserts print (issue 20): a sidebar as a nav of nested lists whose
-// sections are <details> (open when they hold the page shown, or written open), the pager's two
-// links, and the table of contents of the page's headings. Every label and address escaped.
+// What the documentation inserts print (docs/sidebars.md, "Printing"): a sidebar as a nav of nested
+// lists whose sections are <details> (open when they hold the page shown, or written open), the
+// pager's two links, and the table of contents of the page's headings. Every label and address
+// escaped.
 import { escapeAttr, escapeText } from "./escape.ts";
 import type { Heading, PagerLinks, SidebarNode } from "./types.ts";
 

@@ -1,4 +1,4 @@
-// The documentation inserts (issue 20, docs/sidebars.md): `svc/sidebar {"name", "depth", "class"}`
+// The documentation inserts (docs/sidebars.md): `svc/sidebar {"name", "depth", "class"}`
 // prints a sidebar's tree, `svc/pager {"name"}` the previous and next pages of its reading order,
 // `svc/toc {"levels": [2, 3]}` the page's own headings. Each marks or reads the page shown, so the
 // frame renders on request; the two sidebar ones read `sidebar.<name>`.

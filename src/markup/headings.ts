@@ -1,7 +1,7 @@
-// The headings of a page's content (issue 20): each <h1>…<h6> without an id gets one, the slug of
-// its text (`Getting started` → `getting-started`), made unique with -2, -3, … against every id in
-// the content; ids already written are kept. Pure and deterministic, so the ids are the same on
-// every render. `svc/toc` lists what this finds; `page.content` is printed with the ids.
+// The headings of a page's content (docs/sidebars.md): each <h1>…<h6> without an id gets one, the
+// slug of its text (`Getting started` → `getting-started`), made unique with -2, -3, … against
+// every id in the content; ids already written are kept. Pure and deterministic, so the ids are the
+// same on every render. `svc/toc` lists what this finds; `page.content` is printed with the ids.
 import { Parser } from "htmlparser2";
 import type { Heading } from "./types.ts";
 

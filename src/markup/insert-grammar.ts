@@ -1,4 +1,4 @@
-// Parses the text of one HTML comment into an insert (CONTRACT §7):
+// Parses the text of one HTML comment into an insert (docs/markup.md, "Inserts"):
 //   <!-- svc/<name> [{json object}] /-->     self-closing insert (also op/<name>)
 //   <!-- svc/repeat {json} -->               block open (only svc/repeat is a block)
 //   <!-- /svc/repeat -->                     block close

@@ -25,7 +25,7 @@ export function toCount(value: unknown): number | undefined {
   return Math.floor(n);
 }
 
-/** The string a match value is compared as (CONTRACT: values compare as strings). */
+/** The string a match value is compared as (match.ts: values compare as strings). */
 export function matchText(value: unknown): string | undefined {
   if (value === null) return "null";
   switch (typeof value) {

@@ -1,8 +1,8 @@
-// `match` of `svc/repeat` and of POST /data/resolve (spec, behaviour rule 7): values compare as
-// strings, so `"3"` equals `3` and `"3 "` does not; a list of values is any of them; `null` is a
-// value absent or null; an item's list (tags) matches when one element does; dotted keys reach
-// into objects and lists. Pure; the one implementation the resolver (data/sources.ts) and the
-// renderer (render.ts) share (issue 30: they had two, with different rules).
+// `match` of `svc/repeat` and of POST /data/resolve (docs/content-model.md, "Data sources"): values
+// compare as strings, so `"3"` equals `3` and `"3 "` does not; a list of values is any of them;
+// `null` is a value absent or null; an item's list (tags) matches when one element does; dotted
+// keys reach into objects and lists. Pure; the one implementation the resolver (data/sources.ts)
+// and the renderer (render.ts) share (they had two, with different rules).
 
 export type Match = Readonly<Record<string, unknown>>;
 

@@ -147,9 +147,9 @@ class Renderer {
   }
 
   /**
-   * A frame with the layouts it is printed inside (issue 21): the outermost layout is printed,
-   * its slots filled from the frames nearer the page (the main slot by the next frame's markup,
-   * a named slot by the nearest block of that name), else their default content.
+   * A frame with the layouts it is printed inside (docs/markup.md, "Layouts"): the outermost layout
+   * is printed, its slots filled from the frames nearer the page (the main slot by the next frame's
+   * markup, a named slot by the nearest block of that name), else their default content.
    */
   private frameOut(frame: CompiledFrame, slug: string | undefined, scope: Scope, top: boolean): void {
     const chain: Chain[] = [{ frame, slug, scope, warnAs: top ? undefined : slug }];

@@ -1,4 +1,4 @@
-// What `svc/seo` prints into a page's <head> (issue 19, docs/seo.md): one <title>, the meta
+// What `svc/seo` prints into a page's <head> (docs/seo.md): one <title>, the meta
 // description, one canonical link, hreflang alternates, Open Graph and Twitter tags, a robots
 // meta when the page is noindex, and JSON-LD. Every value is escaped; the only script element is
 // the JSON-LD, whose text escapes `<` so no `</script>` can end it early. Pure: the values come

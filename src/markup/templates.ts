@@ -1,4 +1,4 @@
-// Bind values built from text and tokens, with filters (issue 21, docs/markup.md "Templates"):
+// Bind values built from text and tokens, with filters (docs/markup.md "Templates and filters"):
 // a bind value containing `{` is a template: each `{token}` or `{token | filter | filter:arg}` is
 // replaced by the value, the text around it kept (`"mailto:{item.email}"`). Filters apply left to
 // right; arguments are JSON strings or numbers. Formatting follows the page's language.

@@ -1,4 +1,4 @@
-// The token grammar (CONTRACT §7) and which data source each token or repeat source reads.
+// The token grammar (docs/markup.md, "Tokens") and which data source each token or repeat source reads.
 import { sourceName, sourceText, type SourceKind } from "./source-name.ts";
 
 const SITE_KEYS = new Set(["name", "tagline", "url", "lang"]);
@@ -99,5 +99,5 @@ export function normalizeRepeatSource(source: string): RepeatSource {
   return { kind: "context", source: sourceText.data(source) };
 }
 
-/** Sources whose content depends on the page being shown (CONTRACT §7 renders_on_request). */
+/** Sources whose content depends on the page being shown: a frame reading one renders on request. */
 export const PAGE_SOURCES = new Set(["page", "pages.children", "breadcrumbs"]);
