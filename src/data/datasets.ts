@@ -1,6 +1,6 @@
-// Data sets (CONTRACT §6, §9): named lists of objects, each a shared set and/or one variant per
-// language. Reading prefers the language variant when it has items, then the shared set; a
-// language variant that is empty while no shared set exists reads as `items: []`.
+// Data sets (docs/content-model.md, "Data sets"): named lists of objects, each a shared set and/or
+// one variant per language. Reading prefers the language variant when it has items, then the shared
+// set; a language variant that is empty while no shared set exists reads as `items: []`.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";

@@ -1,4 +1,5 @@
-// DELETE /data/{name} (CONTRACT §6; issue 22): the shared set, or with `?lang=xx` that variant.
+// DELETE /data/{name} (docs/content-model.md, docs/revisions.md): the shared set, or with
+// `?lang=xx` that variant.
 // The set's last state is kept as its last revision and it goes to the trash in the deleting
 // transaction (data/revision.ts), so POST /trash/data/{id}/restore brings it back. `?dry_run=1`
 // runs the same delete in its transaction, answers what it would answer (`rebaked` planned: the

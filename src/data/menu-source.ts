@@ -1,4 +1,4 @@
-// The seam between data sources and menus: `menu.<location>` items (CONTRACT §6, §9). Menus do
+// The seam between data sources and menus: `menu.<location>` items (docs/menus.md). Menus do
 // not exist yet, so every location answers no menu (`menu_id: 0`); the menus work fills in
 // `menuSourceItems` with the tree (nested `children`, invalid items included with `valid: false`).
 import type { Db } from "../store/database.ts";

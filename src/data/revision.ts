@@ -1,4 +1,4 @@
-// A data set's state as its revisions keep it (issue 22, docs/revisions.md "Data sets"). Each
+// A data set's state as its revisions keep it (docs/revisions.md "Data sets"). Each
 // language variant is an object of its own: the shared set is kept under its name (`team`), a
 // variant under its name and language (`team:de`); data-set names and language codes hold no `:`.
 // The content is {name, lang, items} as JSON, pretty-printed one field per line with sorted keys

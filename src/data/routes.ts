@@ -1,4 +1,4 @@
-// Data sets and data sources (CONTRACT §6): GET /data, PUT/DELETE /data/{name},
+// Data sets and data sources (docs/content-model.md): GET /data, PUT/DELETE /data/{name},
 // GET /data/{source}, POST /data/resolve. Site-scoped, at both addresses.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";

@@ -1,6 +1,6 @@
-// The one resolver of data sources (CONTRACT §6): what a frame sees for a source, used by
-// GET /data/{source}, POST /data/resolve and the renderer. Sources: a data-set name (or
-// `data.<name>`), `menu.<location>`, `pages`, `pages.children`, `breadcrumbs`, `languages`,
+// The one resolver of data sources (docs/content-model.md, "Data sources"): what a frame sees for a
+// source, used by GET /data/{source}, POST /data/resolve and the renderer. Sources: a data-set name
+// (or `data.<name>`), `menu.<location>`, `pages`, `pages.children`, `breadcrumbs`, `languages`,
 // `site`, `settings`. Item shapes are documented in docs/content-model.md.
 import { fail } from "../errors.ts";
 import type { SiteRow } from "../site/sites.ts";
@@ -189,7 +189,7 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
     items = menu.items;
     meta = { ...menu.meta, location, lang, theme };
     if (menu.meta.menu_id === 0) {
-      // No menu there: a data set with the location's short name stands in (spec, behaviour rule 5).
+      // No menu there: a data set with the location's short name stands in (docs/content-model.md).
       const stand = await readDataset(ctx.db, site.id, location, lang);
       if (stand) {
         items = stand.items;
