@@ -29,7 +29,7 @@ export async function listWindow<DB, TB extends keyof DB, O>(query: SelectQueryB
 }
 
 /**
- * `column` in plain code-unit order (CONTRACT §9: `article--wide` before `article__faq`) on both
+ * `column` in plain code-unit order (docs/lists.md: `article--wide` before `article__faq`) on both
  * databases: SQLite compares text bytewise already; PostgreSQL follows the database's collation
  * unless told `C`.
  */

@@ -9,7 +9,7 @@ export interface SitesTable {
   created_at_gmt: string;
 }
 
-/** Every domain of every site (issue 19), normalised; `sites.domain` is the primary one's copy. */
+/** Every domain of every site (docs/domains.md), normalised; `sites.domain` is the primary one's copy. */
 export interface SiteDomainsTable {
   domain: string;
   site_id: number;
@@ -79,7 +79,7 @@ export interface StaticCopiesTable {
   written_at_gmt: string;
 }
 
-// Content model (issue 3): settings, languages, pages, data sets.
+// Content model (docs/content-model.md): settings, languages, pages, data sets.
 
 export interface SiteSettingsTable {
   site_id: number;
@@ -116,7 +116,7 @@ export interface PagesTable {
   translation_group: number | null;
   /** The page's own SEO fields (title, description, canonical, noindex, og_image); `{}` for none. */
   seo_json: Generated<string>;
-  /** The order among siblings in generated sidebars (issue 20); 0 unless set. */
+  /** The order among siblings in generated sidebars (docs/sidebars.md); 0 unless set. */
   menu_order: Generated<number>;
   created_at_gmt: string;
   updated_at_gmt: string;
@@ -133,7 +133,7 @@ export interface DatasetsTable {
   updated_at_gmt: string;
 }
 
-// Menus (issue 6): menus, their items and the location maps (per theme, and per language).
+// Menus (docs/menus.md): menus, their items and the location maps (per theme, and per language).
 
 export interface MenusTable {
   id: Generated<number>;
@@ -174,7 +174,7 @@ export interface MenuLocationsTable {
   menu_id: number;
 }
 
-// Quotas (issue 16): the limits set per site (a quota without a row has its default) and the
+// Quotas (docs/security.md): the limits set per site (a quota without a row has its default) and the
 // running counters of each site's use. Both bigint: on PostgreSQL they are read as strings, so
 // src/quotas/ reads them through Number().
 
@@ -222,7 +222,7 @@ export interface MediaTable {
 /** A variant of a media file kept and charged to the site that made it (0160; media/variant-charges.ts). */
 export type MediaVariantsTable = { media_id: number; site_id: number; width: number; bytes: number };
 
-// Stylesheets (issue 18): each stylesheet of a site and theme as uploaded, and the bundles the
+// Stylesheets: each stylesheet of a site and theme as uploaded, and the bundles the
 // public site serves (docs/styles.md).
 
 export interface StylesTable {
@@ -261,7 +261,7 @@ export interface StyleCopiesTable {
   replaced_at_gmt: string | null;
 }
 
-/** A site's SEO defaults (issue 19); no row: every default. */
+/** A site's SEO defaults (docs/seo.md); no row: every default. */
 export interface SiteSeoTable {
   site_id: number;
   /** null: `%s — <site name>`. */
@@ -275,7 +275,7 @@ export interface SiteSeoTable {
   updated_at_gmt: string;
 }
 
-/** An address of a site answering a redirect (issue 19). */
+/** An address of a site answering a redirect (docs/seo.md). */
 export interface RedirectsTable {
   id: Generated<number>;
   site_id: number;
@@ -289,7 +289,7 @@ export interface RedirectsTable {
   created_at_gmt: string;
 }
 
-/** A named documentation sidebar of a site (issue 20). */
+/** A named documentation sidebar of a site (docs/sidebars.md). */
 export interface SidebarsTable {
   site_id: number;
   name: string;
@@ -311,7 +311,7 @@ export interface SidebarTreesTable {
   updated_at_gmt: string;
 }
 
-/** A text frames print with `t.<key>` (issue 21), in one language ('' on a site without languages). */
+/** A text frames print with `t.<key>`, in one language ('' on a site without languages). */
 export interface StringsTable {
   site_id: number;
   lang: string;
@@ -319,7 +319,7 @@ export interface StringsTable {
   text: string;
 }
 
-/** A stored state of an object a write changed (issue 22). */
+/** A stored state of an object a write changed (docs/revisions.md). */
 export interface RevisionsTable {
   id: Generated<number>;
   site_id: number;
@@ -336,7 +336,7 @@ export interface RevisionsTable {
   created_by: number | null;
 }
 
-/** A deleted object, kept for restoring with its history (issue 22). */
+/** A deleted object, kept for restoring with its history (docs/revisions.md). */
 export interface TrashTable {
   site_id: number;
   kind: string;
@@ -348,7 +348,7 @@ export interface TrashTable {
   deleted_by: number | null;
 }
 
-/** A preview link (issue 22): only the token's SHA-256 is kept; it shows page `page_id` until `expires_at_gmt`. */
+/** A preview link: only the token's SHA-256 is kept; it shows page `page_id` until `expires_at_gmt`. */
 export interface PreviewLinksTable {
   id: Generated<number>;
   site_id: number;
@@ -360,7 +360,7 @@ export interface PreviewLinksTable {
 }
 
 /**
- * What a committed write owes the public site (issue 30, publish/outbox.ts): its changes, written
+ * What a committed write owes the public site (publish/outbox.ts): its changes, written
  * in the write's own transaction and deleted once published, so a publish that a crash cut short
  * is done at the next start.
  */

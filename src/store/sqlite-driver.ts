@@ -1,5 +1,5 @@
 // Kysely's SQLite dialect with a second, read-only connection for reads that would otherwise wait
-// for a transaction (issue 16, point 1: no write holds other sites' requests).
+// for a transaction: no write holds other sites' requests.
 //
 // Kysely runs SQLite on one connection behind a mutex: while one write's transaction is open,
 // every other query waits for it. A write's transaction can last (its render trial runs inside

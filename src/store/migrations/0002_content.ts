@@ -1,4 +1,4 @@
-// The content model: site settings, languages, pages and data sets (issue 3, CONTRACT §4–6).
+// The content model: site settings, languages, pages and data sets (docs/content-model.md).
 // Portable SQL only: booleans as 0/1, timestamps as GMT text, JSON as text, '' for "no language"
 // (so a UNIQUE key holds in both dialects, where NULLs never collide).
 import type { Build } from "./build.ts";

@@ -1,4 +1,4 @@
-// Menus (issue 6): menus (WordPress nav_menu terms), their items (nav_menu_item posts) and the
+// Menus (docs/menus.md): menus (WordPress nav_menu terms), their items (nav_menu_item posts) and the
 // location maps: one per theme (theme_mods nav_menu_locations) and one per language and theme
 // (the multilingual plugin's map). Portable SQL only: '' stands for "the theme map" in
 // `menu_locations.lang`, so the primary key holds in both dialects (NULLs never collide).

@@ -1,4 +1,4 @@
-// The shared rate-limit counters (issue 7): on PostgreSQL several service processes count
+// The shared rate-limit counters (docs/deploy.md): on PostgreSQL several service processes count
 // requests and failed authentications in one table, rate-limiter-flexible's RateLimiterPostgres
 // layout (key, points, expire in epoch ms). Made here rather than by the library at start, so
 // concurrent first starts never race to create it and the schema is versioned like the rest.

@@ -1,7 +1,8 @@
-// Per-site quotas (issue 16, point 6): `site_quotas` holds the limits a super-administrator set
-// (one row per site and quota; a quota without a row has its default, src/quotas/catalogue.ts),
-// and `site_usage` one row of running counters per site, kept by every write in its own
-// transaction (src/quotas/usage.ts), so checking a quota costs one row, never a count of the site.
+// Per-site quotas (docs/security.md, "Quotas"): `site_quotas` holds the limits a
+// super-administrator set (one row per site and quota; a quota without a row has its default,
+// src/quotas/catalogue.ts), and `site_usage` one row of running counters per site, kept by every
+// write in its own transaction (src/quotas/usage.ts), so checking a quota costs one row, never a
+// count of the site.
 // The counters of the sites that exist now are counted here, once, from what they hold; a site
 // made later starts at zero (its row is made by its first counted write).
 // Portable SQL; only the byte length of a text differs: octet_length on PostgreSQL, the length of

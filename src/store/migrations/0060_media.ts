@@ -1,4 +1,4 @@
-// Media (issue 17): one row per file of a site. The bytes live in the blob store (src/blobs/),
+// Media (docs/media.md): one row per file of a site. The bytes live in the blob store (src/blobs/),
 // keyed by `sha256`; several rows (of one site or several) may name one blob, which is removed
 // when the last row naming it goes. `alt_json` and `title_json` hold `{"<lang>": "…"}` ("" is the
 // site without languages). `kind` is the type group filters use: image, video, audio, font,

@@ -1,4 +1,4 @@
-// Stylesheets (issue 18). `styles`: one row per stylesheet of a site and theme, the CSS exactly
+// Stylesheets (docs/styles.md). `styles`: one row per stylesheet of a site and theme, the CSS exactly
 // as uploaded, with what its parse found (`imports_json`: the stylesheets it bundles by name, in
 // order; `media_json`: the media refs its `url(media:…)` name). `style_copies`: every bundle the
 // public site serves at `/styles/<name>.<hash>.css` — the minified CSS and its brotli and gzip

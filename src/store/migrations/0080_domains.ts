@@ -1,5 +1,5 @@
-// Domains of a site (issue 19): every domain of every site, its primary one and its aliases, one
-// row each, stored normalised (lower case, IDN as punycode: network/domain-name.ts), so the
+// Domains of a site (docs/domains.md): every domain of every site, its primary one and its aliases,
+// one row each, stored normalised (lower case, IDN as punycode: network/domain-name.ts), so the
 // primary key makes a domain belong to at most one site whatever its case. `sites.domain` stays
 // the primary domain, written in the same transaction as its row here (network/ owns both); at
 // most one primary row per site (a partial unique index, portable to both dialects). Existing

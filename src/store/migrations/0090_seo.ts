@@ -1,4 +1,4 @@
-// SEO and addresses (issue 19). `site_seo`: a site's defaults for head tags, robots.txt and the
+// SEO and addresses (docs/seo.md). `site_seo`: a site's defaults for head tags, robots.txt and the
 // sitemap (null `title_template`: the default, `%s — <site name>`). `pages.seo_json`: a page's
 // own SEO fields (title, description, canonical, noindex, og_image), `{}` while it has none.
 // `site_settings.not_found_page_json`: the page shown with status 404 (a reference as written).

@@ -1,8 +1,9 @@
-// The documentation sidebar (issue 20). `sidebars`: one row per named sidebar of a site, with the
-// next item id it hands out (ids are unique in a sidebar and never reused). `sidebar_trees`: the
-// tree of one language ('' for the default language's): a page (`root_id`) whose descendants make
-// the tree, or a tree written by hand (`items_json`: items with their ids; page items hold page
-// ids). `pages.menu_order`: the order of a page among its siblings in generated trees.
+// The documentation sidebar (docs/sidebars.md). `sidebars`: one row per named sidebar of a site,
+// with the next item id it hands out (ids are unique in a sidebar and never reused).
+// `sidebar_trees`: the tree of one language ('' for the default language's): a page (`root_id`)
+// whose descendants make the tree, or a tree written by hand (`items_json`: items with their ids;
+// page items hold page ids). `pages.menu_order`: the order of a page among its siblings in
+// generated trees.
 import type { Build } from "./build.ts";
 
 export const up: Build = async (db) => {

@@ -1,4 +1,4 @@
-// Strings per language (issue 21): the texts frames print with `t.<key>`, one row per site,
+// Strings per language (docs/markup.md): the texts frames print with `t.<key>`, one row per site,
 // language and key ('' is the language of a site without languages).
 import type { Build } from "./build.ts";
 

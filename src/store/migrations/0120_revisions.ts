@@ -1,4 +1,4 @@
-// Revisions and the trash (issue 22). `revisions`: every stored state of an object a write
+// Revisions and the trash (docs/revisions.md). `revisions`: every stored state of an object a write
 // changed (frames, pages, menus, data sets, stylesheets, sidebars), numbered 1, 2, … per object,
 // with its content (the markup or CSS, else the object's JSON), the fields that decide what changed
 // (`fields_json`) and which of them did (`summary_json`). `trash`: objects deleted, with what a

@@ -1,7 +1,7 @@
-// Preview links (issue 22): an address `/_preview/<token>` on a site's domain that shows one page
-// as it currently stands, to people without an account, until it expires or is revoked. Only the
-// token's SHA-256 is stored (as for API tokens); the page is named by id (its translation chosen
-// when the link was made), so a link follows the page through renames and moves.
+// Preview links (docs/preview.md): an address `/_preview/<token>` on a site's domain that shows one
+// page as it currently stands, to people without an account, until it expires or is revoked. Only
+// the token's SHA-256 is stored (as for API tokens); the page is named by id (its translation
+// chosen when the link was made), so a link follows the page through renames and moves.
 import type { Build } from "./build.ts";
 import { idColumn } from "./build.ts";
 

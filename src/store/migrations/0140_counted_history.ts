@@ -1,9 +1,9 @@
-// Every byte a site causes is counted (issue 29, point 6). `stored_bytes` now counts revisions and
-// the trash besides the live content, and `published_bytes` (a new counter) the static copies and
-// frame bakes the publish engine keeps. The sites that exist now get them counted here, once, from
-// what they hold; from then on revisions/ and publish/ move them in each write's transaction
-// (src/quotas/usage.ts). A site holding revisions but no usage row (its only writes were of menus
-// or sidebars, which no quota counted) gets its row here.
+// Every byte a site causes is counted (docs/security.md, "Quotas"). `stored_bytes` now counts
+// revisions and the trash besides the live content, and `published_bytes` (a new counter) the
+// static copies and frame bakes the publish engine keeps. The sites that exist now get them counted
+// here, once, from what they hold; from then on revisions/ and publish/ move them in each write's
+// transaction (src/quotas/usage.ts). A site holding revisions but no usage row (its only writes
+// were of menus or sidebars, which no quota counted) gets its row here.
 // `revisions_site_order` lets a write at its quota find a site's oldest revisions without reading
 // other sites' (revisions/reclaim.ts).
 // Portable SQL; only the byte length of a text differs: octet_length on PostgreSQL, the length of

@@ -1,4 +1,4 @@
-// Stylesheet bundles count against `published_bytes` (issue 29, point 6): every copy kept in
+// Stylesheet bundles count against `published_bytes` (docs/security.md, "Quotas"): every copy kept in
 // `style_copies` (the current one of each stylesheet and those replaced in the last 24 hours)
 // weighs its CSS and its brotli and gzip forms, now kept in its `bytes` column (written by
 // styles/copies.ts as it stores a copy). The copies that exist get their weight here, and each

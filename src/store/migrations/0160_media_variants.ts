@@ -1,4 +1,4 @@
-// Media variants counted (issue 29, point 6): `media_bytes` counts each media file and the
+// Media variants counted (docs/media.md, "Counted"): `media_bytes` counts each media file and the
 // variants made of it. A variant is kept beside its original's blob (media/variants.ts); the
 // bytes of each one kept are charged to the site whose request made it, as a row here naming the
 // file's row and the width, and freed with that row (a delete) or when the file's bytes are

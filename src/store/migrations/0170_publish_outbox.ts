@@ -1,6 +1,6 @@
-// The publish outbox (issue 30, publish/outbox.ts): each row is what one committed write owes the
-// public site, written in that write's transaction and deleted once its publish run is over; a
-// row still there at a start (the process died in between) is published then.
+// The publish outbox (publish/outbox.ts, docs/publishing.md): each row is what one committed write
+// owes the public site, written in that write's transaction and deleted once its publish run is
+// over; a row still there at a start (the process died in between) is published then.
 import type { Build } from "./build.ts";
 import { idColumn } from "./build.ts";
 
