@@ -1,4 +1,4 @@
-// Room made from old revisions (issue 29, point 6; docs/revisions.md, "What counts"). Revisions
+// Room made from old revisions (docs/revisions.md, "What counts"). Revisions
 // count against stored_bytes, so a site at its quota could otherwise write nothing more, although
 // most of what it holds may be old revisions. Before a write is refused for stored_bytes, the
 // site's revisions beyond the newest KEPT_AT_QUOTA of their object go, oldest first, until the

@@ -1,8 +1,8 @@
-// Retention in the background (issue 22, docs/revisions.md): a minute after start and then every
+// Retention in the background (docs/revisions.md): a minute after start and then every
 // hour, each object keeps its last SVC_REVISIONS_KEEP revisions and deleted objects older than
 // SVC_TRASH_DAYS go with their history. Several processes on one database may each prune: a
 // pass deletes only what is past the limits, so running it twice removes nothing more. What a
-// pass deletes is freed from its site's stored_bytes in the same transaction (trash.ts, issue 29).
+// pass deletes is freed from its site's stored_bytes in the same transaction (trash.ts).
 import type { Clock } from "../clock.ts";
 import type { Db } from "../store/database.ts";
 import { prune } from "./trash.ts";

@@ -1,11 +1,12 @@
-// The trash (issue 22): a deleted object keeps its history; its entry says what it was called,
-// its last revision, who deleted it and when, and what a restore needs besides its last state
-// (`extra`: the pages that stood on a frame). Restores are made by the history feature, which
+// The trash (docs/revisions.md): a deleted object keeps its history; its entry says what it was
+// called, its last revision, who deleted it and when, and what a restore needs besides its last
+// state (`extra`: the pages that stood on a frame). Restores are made by the history feature, which
 // knows each kind.
 //
-// The trash counts against stored_bytes (issue 29): an entry's own bytes as it is made and
-// taken out, and the deleted object's revisions until they go — purged (`purgeTrashed`) or
-// pruned by retention (`prune`), each freeing exactly what it deletes in its transaction.
+// The trash counts against stored_bytes (docs/revisions.md, "What counts"): an entry's own bytes as
+// it is made and taken out, and the deleted object's revisions until they go — purged
+// (`purgeTrashed`) or pruned by retention (`prune`), each freeing exactly what it deletes in its
+// transaction.
 import { currentActor } from "../actor.ts";
 import { fail } from "../errors.ts";
 import { revisionBytesSql, trashBytes } from "../quotas/bytes.ts";
