@@ -1,5 +1,5 @@
 // Where a page answers: `http://<domain>[:port]` + the language prefix + its path + `/`.
-// A page's `path` has no language prefix (`/company/team`); its `url` has it (CONTRACT §9).
+// A page's `path` has no language prefix (`/company/team`); its `url` has it.
 import { langPathPrefix, languageState, type LanguageState } from "./languages.ts";
 import type { Db } from "../store/database.ts";
 
@@ -51,7 +51,7 @@ export function hostOf(header: string | undefined): string {
   return (header ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
 }
 
-// ---- One address, one cache entry (issue 16, docs/security.md)
+// ---- One address, one cache entry (docs/security.md)
 //
 // A page answers at one address, written one way: `/` and lower-case segments (page slugs and
 // language codes are lower case, so that is the case of the stored slug), single slashes and a

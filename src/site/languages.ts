@@ -1,5 +1,5 @@
-// Languages ("the multilingual plugin", CONTRACT §4): inactive until a language is added; the
-// default language has no address prefix, another has `/<code>/`. `checkLang` is the one check
+// Languages ("the multilingual plugin", docs/content-model.md): inactive until a language is added;
+// the default language has no address prefix, another has `/<code>/`. `checkLang` is the one check
 // every capability runs on a `lang` input (pages, data, menus, frames).
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";

@@ -1,4 +1,4 @@
-// The theme locations a menu can be assigned to (spec, Menu record).
+// The theme locations a menu can be assigned to (docs/menus.md).
 export const MENU_LOCATIONS = ["header", "footer_1", "footer_2", "footer_3"] as const;
 export type MenuLocation = (typeof MENU_LOCATIONS)[number];
 

@@ -14,7 +14,7 @@ export function siteByDomain(db: Db, domain: string): Promise<SiteRow | undefine
   return db.selectFrom("sites").selectAll().where("domain", "=", domain).executeTakeFirst();
 }
 
-/** The site a domain is an alias of (issue 19), or undefined; `domain` as stored (normalised). */
+/** The site a domain is an alias of (docs/domains.md), or undefined; `domain` as stored (normalised). */
 export function siteByAlias(db: Db, domain: string): Promise<SiteRow | undefined> {
   return db
     .selectFrom("site_domains")
