@@ -1,4 +1,4 @@
-// Preview links (issue 22): an unguessable address `/_preview/<token>` on the site's primary
+// Preview links (docs/preview.md): an unguessable address `/_preview/<token>` on the site's primary
 // domain that shows one page as it currently stands, draft or published, to anyone holding it,
 // until it expires or is revoked.
 //

@@ -1,4 +1,4 @@
-// Preview (issue 22): POST /preview, and preview links — POST and GET /preview/links, DELETE
+// Preview: POST /preview, and preview links — POST and GET /preview/links, DELETE
 // /preview/links/{id}. Site-scoped, at both addresses. The links answer on the site's domain at
 // /_preview/<token> (public/preview-routes.ts). docs/preview.md.
 import type { TypedFastify } from "../http/typed-fastify.ts";

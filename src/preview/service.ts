@@ -1,4 +1,4 @@
-// POST /preview (issue 22): the HTML a page would show with unsaved changes — frames' markup,
+// POST /preview (docs/preview.md): the HTML a page would show with unsaved changes — frames' markup,
 // stylesheets, the page's own fields — writing nothing and rebaking nothing.
 //
 // The changes are written inside one database transaction as their writes would write them (and
@@ -55,7 +55,7 @@ function cannotRender(): never {
 
 /**
  * The changes are written and the render read inside one transaction, which is rolled back; the
- * render runs after it (issue 29: never while the transaction holds SQLite's one write lock),
+ * render runs after it (never while the transaction holds SQLite's one write lock),
  * and so do the stylesheets' parses, before it.
  */
 export async function previewPage(ctx: ServiceContext, siteId: number, userId: number, body: Record<string, unknown>): Promise<PreviewAnswer> {
