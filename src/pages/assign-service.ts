@@ -1,5 +1,5 @@
 // POST /frames/{ref}/assign: puts the frame on a page or takes it off, then republishes the
-// page. A republish that fails does not undo the assignment (spec, rule 2). It lives with pages
+// page. A republish that fails does not undo the assignment (docs/frames.md). It lives with pages
 // because it writes the page's frame (the pages feature owns the pages table). Both ways are one
 // write through the write pipeline, which records the page's revision (revision.ts). `dry_run`
 // (body or ?dry_run=1) answers what the assignment would do and changes nothing.
@@ -29,7 +29,7 @@ const MESSAGES: Record<string, string> = {
   static_copy_missing: "No static copy was written; the page is rendered on request until one is.",
 };
 
-/** The fate of the page's static copy (spec, States: published, url, bytes, reason, message, was_*, removed, changed). */
+/** The fate of the page's static copy: published, url, bytes, reason, message, was_*, removed, changed. */
 function staticFate(before: PageRecord, after: PageRecord) {
   const reason = after.printed.reason;
   return {
@@ -46,8 +46,8 @@ function staticFate(before: PageRecord, after: PageRecord) {
 }
 
 /**
- * The publisher, but a republish that throws is kept in `failure` instead (spec, rule 2: a
- * republish that fails does not undo the assignment, which has committed by then).
+ * The publisher, but a republish that throws is kept in `failure` instead: a republish that
+ * fails does not undo the assignment, which has committed by then.
  */
 function republishKept(publisher: Publisher, failure: { failed?: { error: unknown } }): Publisher {
   const kept: Publisher = {

@@ -1,7 +1,7 @@
-// Which page a public address names (CONTRACT §8): default-language pages at `/<path>/`, others
-// at `/<lang>/<path>/`, `/` (and `/<lang>/`) is the page named by the `home_page` setting (its
-// translation in that language). Only a published page whose ancestors are all published, and
-// which stands on an existing frame, is output; everything else is 404 on a v2 site.
+// Which page a public address names (docs/publishing.md, "Public pages"): default-language pages
+// at `/<path>/`, others at `/<lang>/<path>/`, `/` (and `/<lang>/`) is the page named by the
+// `home_page` setting (its translation in that language). Only a published page whose ancestors
+// are all published, and which stands on an existing frame, is output; everything else is 404.
 import { lookupPage } from "./refs.ts";
 import { ancestorsOf, findPages, type PageRow } from "./queries.ts";
 import { languageState, type LanguageState } from "../site/languages.ts";
@@ -16,7 +16,7 @@ export type Resolution =
 
 /**
  * The segments of a canonical address (public-site.ts answers only those here): matched as they
- * are written, never decoded again, so `/a%2Fb/` is no spelling of `/a/b/` (issue 16).
+ * are written, never decoded again, so `/a%2Fb/` is no spelling of `/a/b/` (docs/security.md).
  */
 function segmentsOf(address: string): string[] {
   return address.split("/").filter((s) => s !== "");
@@ -59,7 +59,7 @@ export async function resolvePublicPage(db: Db, siteId: number, address: string)
     const candidates = (await findPages(db, siteId, { path, withoutTrash: true })).filter((row) => langsToTry.includes(row.lang));
     page = candidates.find((row) => row.status === "publish") ?? candidates[0];
     if (!page) return { notFound: "no_page" };
-    // One address per page (issue 19): the home page and its translations answer at `/` and
+    // One address per page (docs/seo.md): the home page and its translations answer at `/` and
     // `/<lang>/`; their own paths send there.
     const home = page.status === "publish" ? await homeNamed(db, siteId, langs) : undefined;
     if (home && (home.id === page.id || (home.translation_group !== null && home.translation_group === page.translation_group))) {

@@ -1,4 +1,4 @@
-// DELETE /pages/{ref} (CONTRACT §5; issue 22, docs/revisions.md): to the trash (status `trash`:
+// DELETE /pages/{ref} (docs/content-model.md, docs/revisions.md): to the trash (status `trash`:
 // the page keeps its slug and stays readable by id), or with ?force=true deleted for good, its
 // children moving up to its parent (a taken slug there gets -2). A page deleted for good keeps
 // its history and goes to the site's trash (GET /trash) with where its children went, so that

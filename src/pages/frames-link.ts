@@ -1,6 +1,6 @@
 // How a page meets its frame: the stored `frame_id` (16 hex) becomes the record's `frame` slug,
-// and the frame's facts decide `printed` and `static` (CONTRACT §5, §8). This is the seam the
-// frames and publish work complete; pages never write frames.
+// and the frame's facts decide `printed` and `static` (docs/content-model.md, "The record"). This
+// is the seam the frames and publish work complete; pages never write frames.
 import { storedAnalysis } from "../frames/record.ts";
 import { frameByRef } from "../frames/queries.ts";
 import { siteIndex } from "../frames/graph.ts";

@@ -1,4 +1,5 @@
-// Reading a page write's body (CONTRACT §5): types, limits, the slug rule, ignored inputs.
+// Reading a page write's body (docs/content-model.md, "Pages"): types, limits, the slug rule,
+// ignored inputs.
 // Services get here whatever arrived; every wrong type or size is a 400 naming the field.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -102,7 +103,7 @@ export function mergeFields(stored: Record<string, unknown>, patch: Record<strin
   return out;
 }
 
-/** `menu_order` (issue 20): a whole number (negative ones too); null is 0; undefined when absent. */
+/** `menu_order` (docs/sidebars.md): a whole number (negative ones too); null is 0; undefined when absent. */
 export function menuOrderFrom(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (value === null) return 0;

@@ -1,4 +1,4 @@
-// The menu items a page delete leaves pointing nowhere (issue 22): the items of the site's menus
+// The menu items a page delete leaves pointing nowhere: the items of the site's menus
 // that point to the page deleted or trashed (such an item is invalid and prints nothing; the
 // menus feature reports it with `invalid_reason`). Read from the menus feature's table, as
 // frames/pages.ts reads pages: the pages feature stands below menus and cannot import it, and it

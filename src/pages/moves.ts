@@ -1,9 +1,9 @@
-// Pages whose public address a write changed (issue 19): the old address answers 301 to the new
-// one (redirects/), and an address a page now answers at is released from any redirect standing
-// there. Found, like the changes a write announces, by comparing the page tree before and after
-// the write inside its transaction: a slug, a parent (descendants too), a language or a default
-// language changed. Only pages visible before and after move; a page that starts answering at an
-// address (created, published, moved there) takes it over from a redirect.
+// Pages whose public address a write changed (docs/seo.md, "Redirects"): the old address answers
+// 301 to the new one (redirects/), and an address a page now answers at is released from any
+// redirect standing there. Found, like the changes a write announces, by comparing the page tree
+// before and after the write inside its transaction: a slug, a parent (descendants too), a language
+// or a default language changed. Only pages visible before and after move; a page that starts
+// answering at an address (created, published, moved there) takes it over from a redirect.
 import type { Change } from "../write/change.ts";
 import { recordMoves, releaseAddresses, type Move } from "../redirects/redirects.ts";
 import type { SiteAddressing } from "../site/addresses.ts";

@@ -1,5 +1,5 @@
-// "A write says what it takes offline" (issue 15): the public addresses a write makes stop
-// answering, each as a warning `pages_offline` with the page and the address it answered at.
+// "A write says what it takes offline" (docs/publishing.md): the public addresses a write makes
+// stop answering, each as a warning `pages_offline` with the page and the address it answered at.
 // A page answers when it is published, every ancestor is published and it stands on a frame.
 import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";

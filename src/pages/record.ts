@@ -1,4 +1,4 @@
-// The page record of CONTRACT §5, and the page item the data sources return.
+// The page record (docs/content-model.md, "The record"), and the page item the data sources return.
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { linkUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
@@ -34,9 +34,9 @@ export interface PageRecord {
   frame: string | null;
   content: string;
   fields: Record<string, unknown>;
-  /** The page's own SEO fields (issue 19); null ones use the defaults. */
+  /** The page's own SEO fields (docs/seo.md); null ones use the defaults. */
   seo: PageSeo;
-  /** The order among siblings in generated sidebars (issue 20). */
+  /** The order among siblings in generated sidebars (docs/sidebars.md). */
   menu_order: number;
   visible: boolean;
   static: StaticState;
@@ -67,9 +67,9 @@ export function fieldsOf(row: Pick<PageRow, "fields_json">): Record<string, unkn
 }
 
 /**
- * How the public address answers now (spec, behaviour rule 1): not at all in trash, in draft,
- * under an unpublished parent, without a frame or with its frame deleted; per request when the
- * frame depends on the page; else from the static copy (per request until one is written).
+ * How the public address answers now (docs/content-model.md, "The record"): not at all in trash, in
+ * draft, under an unpublished parent, without a frame or with its frame deleted; per request when
+ * the frame depends on the page; else from the static copy (per request until one is written).
  */
 export function printedOf(status: string, visible: boolean, frameId: string | null, frame: FrameFacts | undefined, copy: StaticCopyFacts | undefined): Printed {
   if (status === "trash") return { how: "none", reason: "trash" };

@@ -1,6 +1,7 @@
-// A page's state as its revisions keep it (issue 22): each translation is an object of its own,
-// kept by its id. Its content is the page's JSON, pretty-printed one field per line with sorted
-// keys (revisions.ts prettyJson); the same fields decide the summary (`["title"]`, `["content"]`).
+// A page's state as its revisions keep it (docs/revisions.md): each translation is an object of its
+// own, kept by its id. Its content is the page's JSON, pretty-printed one field per line with
+// sorted keys (revisions.ts prettyJson); the same fields decide the summary (`["title"]`,
+// `["content"]`).
 // The frame is kept by id, so a rename of the frame is no change of the page; the path is left
 // out (it follows the slugs above it), so a move of a parent is no change of its descendants.
 import { prettyJson, recordRevision, type Snapshot } from "../revisions/revisions.ts";

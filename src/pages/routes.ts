@@ -1,4 +1,4 @@
-// Pages and translations (CONTRACT §5): GET/POST /pages, POST /pages/language,
+// Pages and translations (docs/content-model.md): GET/POST /pages, POST /pages/language,
 // GET/PATCH/DELETE /pages/{ref}. A `{ref}` is an id, a slug or a path (slashes as %2F).
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";

@@ -1,4 +1,4 @@
-// A page's own SEO fields (issue 19, docs/seo.md): `title` (the SEO title the site's template is
+// A page's own SEO fields (docs/seo.md): `title` (the SEO title the site's template is
 // applied to), `description`, `canonical` (a site path or an absolute http(s) URL), `noindex`
 // and `og_image` (a media reference). Stored with the page (`pages.seo_json`), per translation,
 // written by `seo` in POST and PATCH /pages and by PATCH /seo/pages/{ref}. A field left null uses

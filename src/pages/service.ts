@@ -1,4 +1,4 @@
-// Pages (CONTRACT §5, §9; spec behaviour rules 3 and 4): publishing by upsert, reading by
+// Pages (docs/content-model.md, "Pages"): publishing by upsert, reading by
 // id, slug or path, and PATCH (delete-service.ts and undelete.ts write through it too). Every
 // write goes through the write pipeline (write/pipeline.ts), which records a revision of each
 // page it wrote (revision.ts) and, once it has committed, announces the pages it changed.
@@ -264,7 +264,7 @@ function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageChange {
 /**
  * POST /pages. With `id`: that page is updated (409 lang_mismatch when `lang` names another
  * language). Without: the page holding the slug (explicit, else from the title) under the same
- * parent in the same language is updated, else a page is created (rule 3).
+ * parent in the same language is updated, else a page is created.
  */
 export async function publishPage(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<PageWriteAnswer> {
   const warnings = inputWarnings(body, PUBLISH_KEYS);

@@ -1,8 +1,7 @@
 // Page slugs: lower-case words of letters and digits joined by single dashes, at most 200
-// characters. A slug comes from `slug`, else from the title (spec rule 4) transliterated by the
-// page's language (German `Über uns` → `ueber-uns`, docs/content-model.md § Slugs); a slug
-// taken under the same parent in the same language gets `-2`, `-3`, … (CONTRACT §5). Pure
-// functions.
+// characters. A slug comes from `slug`, else from the title transliterated by the page's
+// language (German `Über uns` → `ueber-uns`); a slug taken under the same parent in the same
+// language gets `-2`, `-3`, … (docs/content-model.md, "Slugs"). Pure functions.
 
 export const PAGE_SLUG_PATTERN = "^[a-z0-9]+(?:-[a-z0-9]+)*$";
 const PAGE_SLUG = new RegExp(PAGE_SLUG_PATTERN);

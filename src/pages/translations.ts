@@ -1,7 +1,7 @@
-// Translations (CONTRACT §5, §9): POST /pages/language links a new page in another language to
-// its origin; `{missing: true, lang?}` gives every page without a language one. Pages that
-// translate one another share a translation group (the origin's id); each page's record lists
-// the group as `translations: {lang: id}`, itself included.
+// Translations (docs/content-model.md, "Translations"): POST /pages/language links a new page in
+// another language to its origin; `{missing: true, lang?}` gives every page without a language one.
+// Pages that translate one another share a translation group (the origin's id); each page's record
+// lists the group as `translations: {lang: id}`, itself included.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";

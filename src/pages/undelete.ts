@@ -1,4 +1,4 @@
-// A page brought back from the trash (issue 22, docs/revisions.md; POST /trash/pages/{id}/restore
+// A page brought back from the trash (docs/revisions.md; POST /trash/pages/{id}/restore
 // through history/pages.ts): the row is made again under its id with its last revision's state,
 // where it stood: under its parent, or at the top (warning `parent_missing`) when the parent is
 // gone or now in another language. Its slug taken there meanwhile is 409 slug_taken with the
