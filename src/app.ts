@@ -136,8 +136,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         buildSerializer: () => () => (data: unknown) => JSON.stringify(data),
       },
     },
-    // No secret in any log line (issue 29): preview tokens and secret query values masked in the
-    // address, tokens, cookies and passwords censored wherever a line carries them.
+    // No secret in any log line (docs/security.md): preview tokens and secret query values masked
+    // in the address, tokens, cookies and passwords censored wherever a line carries them.
     logger: redactingLogger(options.logger, [PREVIEW_PATH]),
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.trustProxy,
@@ -160,7 +160,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     actAsCaller(route);
   });
   app.decorate("routesIndex", routes);
-  // Paged lists' links start here, never at the request's Host (http/pagination.ts, issue 29).
+  // Paged lists' links start here, never at the request's Host (http/pagination.ts).
   app.decorate("apiUrl", deps.config.apiUrl);
 
   await app.register(swagger, openApiOptions(deps.config));
@@ -196,9 +196,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     done(null, payload);
   });
 
-  // Query parameters a route does not know: refused on writes, warned on reads (issue 22).
+  // Query parameters a route does not know: refused on writes, warned on reads (docs/foundation.md).
   app.addHook("onRoute", checkQueryParameters);
-  // After the query parameters' check: a body a route does not take is refused unread (issue 29).
+  // After the query parameters' check: a body a route does not take is refused unread (docs/security.md).
   app.addHook("onRoute", refuseBodyWhereNoneTaken);
 
   app.setErrorHandler(errorHandler);
