@@ -1,4 +1,4 @@
-// Issue 4, point 3: the markup analysis as the write answers report it (CONTRACT §7, §9).
+// The markup analysis as the write answers report it (docs/markup.md, "Analysis").
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";

@@ -1,4 +1,4 @@
-// Issue 4, point 9: POST /frames/{ref}/assign puts a frame on a page (by id, slug or path) or
+// POST /frames/{ref}/assign puts a frame on a page (by id, slug or path) or
 // takes it off; the answer says what became of the page's static copy and of the republish.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
-// Issue 4, point 12: ETags and If-Match on frame writes, a slug never taken twice; and a write
-// whose renderer does not answer is saved and answers 502 internal_unavailable.
+// ETags and If-Match on frame writes (docs/frames.md, "Concurrency"), a slug never taken twice; and
+// a write whose renderer does not answer is saved and answers 502 internal_unavailable.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";

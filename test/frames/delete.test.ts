@@ -1,4 +1,4 @@
-// Issue 4, point 8: DELETE /frames/{ref} unbinds its pages (static copies removed, the pages
+// DELETE /frames/{ref} (docs/frames.md, "Delete") unbinds its pages (static copies removed, the pages
 // answer 404), leaves embedders as written, and warns about them.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

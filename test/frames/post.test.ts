@@ -1,4 +1,4 @@
-// Issue 4, point 4: POST /frames — aliases, dry runs, bake: false, ignored inputs and refusals.
+// POST /frames — aliases, dry runs, bake: false, ignored inputs and refusals (docs/frames.md).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";

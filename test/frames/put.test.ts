@@ -1,4 +1,4 @@
-// Issue 4, point 6: PUT /frames/{ref} replaces the markup (and may rename), rebaking every
+// PUT /frames/{ref} replaces the markup (and may rename), rebaking every
 // frame that embeds it, transitively, and the pages on them at once.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue 4, point 5: GET /frames (filters, constants, order) and GET /frames/{ref}.
+// GET /frames (filters, constants, order) and GET /frames/{ref} (docs/frames.md).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";

@@ -1,4 +1,4 @@
-// Issue 4, point 10: POST /frames/rebake — every selector, the `changed` echo, per-frame
+// POST /frames/rebake (docs/frames.md, "Rebake") — every selector, the `changed` echo, per-frame
 // `because` and `bake`, at most 25 frames a call with the rest in `rebaked.skipped`.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

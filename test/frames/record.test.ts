@@ -1,4 +1,4 @@
-// Issue 4, points 1 and 2: slug rules through HTTP and the frame record of the spec's table.
+// Slug rules through HTTP and the frame record (docs/frames.md, "Identity and record").
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { makeUser, startTestApp, type TestApp } from "../support/app.ts";

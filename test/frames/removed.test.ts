@@ -1,4 +1,4 @@
-// Issue 4, point 11: the removed frame-default endpoints answer 410 gone.
+// The removed frame-default endpoints answer 410 gone (docs/frames.md, "Identity and record").
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";

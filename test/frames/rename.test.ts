@@ -1,4 +1,4 @@
-// Issue 4, point 7: PATCH /frames/{ref} renames a frame; svc/frame and svc/partial references in
+// PATCH /frames/{ref} renames a frame; svc/frame and svc/partial references in
 // every other frame follow, byte for byte otherwise; pages keep their frame.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Templating through the API (issue 21): layouts as frame references (records, dry runs, cycles,
+// Templating through the API (docs/markup.md): layouts as frame references (records, dry runs, cycles,
 // renames, rebakes), the warnings a frame write gives with their positions, and strings per
 // language (the calls, refusals, what a write rebakes, the fallback to the default language).
 import { after, before, describe, it } from "node:test";
