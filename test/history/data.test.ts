@@ -1,4 +1,4 @@
-// Data sets' history (issue 22, docs/revisions.md "Data sets"): every PUT and DELETE of a set
+// Data sets' history (docs/revisions.md "Data sets"): every PUT and DELETE of a set
 // leaves one revision, each language variant its own history (`name`, `name:lang`); a restore is a
 // write (the public page shows the old items); a deleted set comes back from the trash with its
 // history; DELETE ?dry_run=1 writes nothing; another site's sets are not found.

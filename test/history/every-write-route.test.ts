@@ -1,7 +1,7 @@
-// Every write route leaves its revisions (issue 22): the write operations of the served OpenAPI
-// document are enumerated; each that writes a frame, page, menu, data set, stylesheet or sidebar
-// has a scenario here that calls it and checks that each object it changed gained exactly one
-// revision (a delete: the object is in the trash); each other write is named with why it keeps
+// Every write route leaves its revisions (docs/revisions.md): the write operations of the served
+// OpenAPI document are enumerated; each that writes a frame, page, menu, data set, stylesheet or
+// sidebar has a scenario here that calls it and checks that each object it changed gained exactly
+// one revision (a delete: the object is in the trash); each other write is named with why it keeps
 // no history. A write route added later without a row here fails the first test.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

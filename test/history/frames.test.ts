@@ -1,6 +1,6 @@
-// Frames' history (issue 22): every frame write leaves one revision; the list, one revision, a
-// diff and a restore; renames keep the history; If-Match on restore; the trash puts a deleted
-// frame back with the pages that stood on it; retention.
+// Frames' history (docs/revisions.md): every frame write leaves one revision; the list, one
+// revision, a diff and a restore; renames keep the history; If-Match on restore; the trash puts a
+// deleted frame back with the pages that stood on it; retention.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { TestApp } from "../support/app.ts";

@@ -1,4 +1,4 @@
-// Menus' revisions, restores and the trash (issue 22, docs/revisions.md): every menu write leaves
+// Menus' revisions, restores and the trash (docs/revisions.md): every menu write leaves
 // one revision of each menu it changed; a restore is a new write published as any; a deleted menu
 // comes back from the trash with its id, items, locations and history.
 import { after, before, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Page revisions, restores and the trash (issue 22, docs/revisions.md "Pages"): every route that
+// Page revisions, restores and the trash (docs/revisions.md "Pages"): every route that
 // writes a page leaves exactly one revision of each page it changed, each translation its own
 // object kept by its id; a restore writes an old state back and publishes it; a page deleted for
 // good comes back from the trash under its id; DELETE ?dry_run=1 answers and writes nothing.

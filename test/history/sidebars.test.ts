@@ -1,4 +1,4 @@
-// Sidebars' revisions, restores and the trash (issue 22, docs/revisions.md): one object per
+// Sidebars' revisions, restores and the trash (docs/revisions.md): one object per
 // sidebar, by name, through all its languages; every PUT and DELETE leaves one revision; a
 // restore writes every language's tree at once and is published; a deleted sidebar comes back
 // from the trash with its trees, item ids and history.

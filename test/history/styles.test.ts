@@ -1,4 +1,4 @@
-// Stylesheets' history (issue 22, docs/revisions.md "Stylesheets"): every PUT and DELETE of a
+// Stylesheets' history (docs/revisions.md "Stylesheets"): every PUT and DELETE of a
 // stylesheet leaves one revision whose content is the CSS as uploaded, kept under `theme:name`
 // (`?theme` names another theme's); a restore is a write (the served stylesheet holds the old
 // CSS); a deleted one comes back from the trash with its history, unless its imports are gone;
