@@ -119,7 +119,7 @@ describe("executor faults", () => {
   it("a public page whose render does not answer is 503 with Retry-After, never a hang", async () => {
     const r = await t.app.inject({ method: "GET", url: "/waiting/", headers: { host: "localhost" } });
     assert.equal(r.statusCode, 503);
-    // Kept 10 s in the page cache (issue 29): it says when to try again.
+    // Kept 10 s in the page cache (docs/security.md, "Limits at a glance"): it says when to try again.
     assert.equal(r.headers["retry-after"], "10");
   });
 });
