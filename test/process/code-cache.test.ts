@@ -1,5 +1,5 @@
 // The build's entry (src/main.ts) runs the bundled service with a V8 code cache written after the
-// first answer (cold start, issue 14). What a user can rely on: the cache appears once the service
+// first answer (a faster cold start). What a user can rely on: the cache appears once the service
 // has answered, a later start uses it as it is, a damaged or stale cache is replaced, and none of
 // this changes what the service answers.
 import { describe, it } from "node:test";

@@ -1,5 +1,5 @@
-// Issue 30, "Durable publishing": killed with kill -9 in the middle of a stream of writes, then
-// restarted, the service served pages one version behind what its API stored, and kept serving
+// Durable publishing (docs/publishing.md): killed with kill -9 in the middle of a stream of writes,
+// then restarted, the service served pages one version behind what its API stored, and kept serving
 // them until a later write touched them: the publish step runs after the commit and nothing
 // remembered that it was owed. Each write now records what it owes in its own transaction
 // (publish/outbox.ts), and a start publishes what was not paid before it answers. The built
