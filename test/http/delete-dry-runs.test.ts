@@ -1,4 +1,4 @@
-// `?dry_run=1` (or `true`) on DELETE (issue 22, docs/foundation.md "Dry runs of deletes"): the
+// `?dry_run=1` (or `true`) on DELETE (docs/foundation.md "Dry runs of deletes"): the
 // answer is the delete's own, refusals included, with `dry_run: true, applied: false` (and a
 // `rebaked` that rebaked nothing), and nothing is written: each test reads the object back, then
 // deletes it for real and compares the two answers.

@@ -97,7 +97,7 @@ describe("request limit", () => {
   it("the limit is counted per user (all its tokens share one budget), and per address for calls without a valid token", async () => {
     for (let i = 0; i < 5; i++) await t.call("GET", "/api/profile");
     assert.equal((await t.call("GET", "/api/profile")).status, 429);
-    // a second token of the same user shares the spent budget (issue 16: it used to have its own)
+    // a second token of the same user shares the spent budget (it used to have its own)
     const { generateToken, hashToken } = await import("../../src/tokens.ts");
     const other = generateToken();
     await t.store.db.insertInto("tokens").values({ user_id: 1, label: "other", hash: hashToken(other), created_at_gmt: "2026-11-21 12:00:00", last_issued_at_gmt: "2026-11-21 12:00:00" }).execute();

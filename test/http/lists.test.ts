@@ -49,7 +49,7 @@ describe("paged lists", () => {
   let tokenUser = 0;
 
   before(async () => {
-    // Links start with the configured API address (issue 29), here the address inject calls.
+    // Links start with the configured API address (docs/security.md), here the address inject calls.
     t = await startTestApp({ env: { SVC_API_URL: "http://localhost" } });
     site = await makeSite(t, "Paged", "paged.localhost");
     // 105 pages: past the default of 100, so the default shows. Parents first, then children.

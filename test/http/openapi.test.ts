@@ -1,4 +1,4 @@
-// The OpenAPI document served at GET /api/openapi.json is complete (issue 23; docs/api-reference.md):
+// The OpenAPI document served at GET /api/openapi.json is complete (docs/api-reference.md):
 // servers, every path parameter, a unique operationId per operation (legacy twins suffixed
 // Legacy), typed request bodies, a success and the error envelopes on every operation; and every
 // answer under /api/ carries Link: </api/openapi.json>; rel="service-desc". (Every answer the

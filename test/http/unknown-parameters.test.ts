@@ -1,4 +1,4 @@
-// Query parameters a route does not know (issue 22, docs/foundation.md): refused on writes with
+// Query parameters a route does not know (docs/foundation.md): refused on writes with
 // 400 unknown_parameter before anything is written, warned on reads; what a route declares (and
 // the legacy selectors on legacy addresses) always passes.
 import { after, before, describe, it } from "node:test";

@@ -5,7 +5,7 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { startTestApp, type TestApp } from "../support/app.ts";
 
 // http/validation.ts compiles a route's schema at its first check rather than at start (cold
-// start, issue 14). These tests keep what compiling at start gave: a schema that cannot compile
+// start). These tests keep what compiling at start gave: a schema that cannot compile
 // fails here, not on a user's first request.
 describe("request schemas", () => {
   let t: TestApp;
