@@ -46,8 +46,9 @@ describe("render budgets", () => {
   });
 });
 
-// Issue 29, "Layouts multiply output past every budget": a layout printing its slot ten times,
-// nested eight layouts deep under one small frame, took 44 s and ended the process out of heap;
+// Layouts multiplied output past every budget (docs/security.md, "Bounded rendering"): a layout
+// printing its slot ten times, nested eight layouts deep under one small frame, took 44 s and ended
+// the process out of heap;
 // the budgets were checked at embedded frames and repeat iterations only. Now they are checked
 // each time markup is printed again (a slot or block filled, a branch, a body), so a render stops
 // within one frame's straight markup of its budget, whatever repeats the body.

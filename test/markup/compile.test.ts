@@ -1,4 +1,4 @@
-// compileFrame: the analysis report (CONTRACT §7, §9) and properties of the program.
+// compileFrame: the analysis report (docs/markup.md, "Analysis") and properties of the program.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compileFrame, renderFrame } from "../../src/markup/index.ts";

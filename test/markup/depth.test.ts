@@ -1,7 +1,8 @@
-// Depth bounds of the markup compiler (issue 16, point 4): JSON inside markup nests at most
-// MAX_JSON_DEPTH levels, repeat blocks at most MAX_BLOCK_DEPTH, so the renderer's recursion is
-// bounded by construction and no deep value ever sits in a program. nestedDeeperThan is the one
-// linear scan that measures JSON depth, for these and for request bodies (app.ts).
+// Depth bounds of the markup compiler (docs/security.md, "Parsers that refuse, not crash"): JSON
+// inside markup nests at most MAX_JSON_DEPTH levels, repeat blocks at most MAX_BLOCK_DEPTH, so the
+// renderer's recursion is bounded by construction and no deep value ever sits in a program.
+// nestedDeeperThan is the one linear scan that measures JSON depth, for these and for request
+// bodies (app.ts).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";

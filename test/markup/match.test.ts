@@ -50,7 +50,7 @@ describe("match: values compare as strings", () => {
   });
 });
 
-// Issue 30: svc/repeat's `match` and POST /data/resolve had two implementations with different
+// svc/repeat's `match` and POST /data/resolve had two implementations with different
 // rules (a list of values refused by the repeat, null read as the text "null", list fields never
 // matched). The renderer now uses the resolver's.
 describe("svc/repeat match uses the resolver's rules", () => {

@@ -89,7 +89,7 @@ test("svc/image of a ref the site has no file for prints only its markers, with 
 
 test("media.<ref>.<field> is a token of source media.<ref> for every ref and the four fields, the ref being everything before the last dot; nothing else under media. is", () => {
   const field = fc.constantFrom("url", "alt", "width", "height");
-  // Not `{`: a bind value holding one is a template (issue 21).
+  // Not `{`: a bind value holding one is a template (docs/markup.md, "Templates and filters").
   const segment = fc.stringMatching(/^[^.{]{1,8}$/);
   fc.assert(
     fc.property(fc.array(segment, { minLength: 1, maxLength: 3 }), field, (segments, f) => {

@@ -1,4 +1,4 @@
-// The templating of issue 21 in the pure markup module: layouts with slots and blocks (nested,
+// Templating (docs/markup.md) in the pure markup module: layouts with slots and blocks (nested,
 // the block nearest the page winning, default content), conditions, bind templates with filters,
 // the active menu state (at once for a page, by markers for a bake), and the warnings that say
 // what prints nothing, each with its line and column. Property: any nesting of layouts, blocks,
