@@ -1,4 +1,4 @@
-// The cores a process gives to work off its thread (src/cpu-permits.ts; issue 29, point 7): the
+// The cores a process gives to work off its thread (src/cpu-permits.ts; docs/security.md): the
 // render workers and the image variant slots share them, so together they never run more jobs at
 // once than there are permits, and the service's own thread keeps a core. Asserted on what runs
 // when, never on how long anything took.

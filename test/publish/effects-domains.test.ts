@@ -1,4 +1,4 @@
-// Effect table, domains (issue 19; docs/publishing.md, docs/domains.md): adding and removing an
+// Effect table, domains (docs/publishing.md, docs/domains.md): adding and removing an
 // alias, and changing the primary domain, reach the public site on the very next request: on
 // SQLite in the one process, under `npm run test:pg` in the other process than the one written
 // through (pattern in effects-helpers.ts).

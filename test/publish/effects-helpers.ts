@@ -38,7 +38,7 @@ export function gone(reply: Reply, what: string, reason?: string): void {
   if (reason) assert.equal(reply.headers["x-svc-reason"], reason, `${what}: reason`);
 }
 
-/** A redirect of the public site (issue 19): its status and its Location (a site path, as redirects send it). */
+/** A redirect of the public site (docs/seo.md): its status and its Location (a site path, as redirects send it). */
 export function redirected(reply: Reply, what: string, location: string, status = 301): void {
   assert.equal(reply.status, status, `${what}: ${reply.status} ${reply.text.slice(0, 200)}`);
   assert.equal(reply.headers.location, location, `${what}: Location`);

@@ -1,4 +1,4 @@
-// Effect table, revisions and the trash (issue 22): every restore of a revision
+// Effect table, revisions and the trash (docs/publishing.md): every restore of a revision
 // (`POST /{frames|pages|menus|data|styles|sidebars}/{ref}/revisions/{n}/restore`) and every object
 // brought back from the trash (`POST /trash/{kind}/{id}/restore`) is a write of its kind, so it
 // reaches the public site on the next request as that kind's ordinary write does

@@ -1,4 +1,4 @@
-// Effect table, SEO (issue 19; docs/publishing.md, pattern in effects-helpers.ts): the site's SEO
+// Effect table, SEO (docs/publishing.md, pattern in effects-helpers.ts): the site's SEO
 // defaults, a page's own fields, redirects by hand and left by a page's move, the 404 page, the
 // home page's own paths, sitemap.xml and robots.txt, and a media file that is the og:image. Each
 // group works on a site of its own, so one's sitemap or defaults never meet another's. Frames

@@ -172,7 +172,7 @@ describe(suite("settings and languages"), () => {
 
     for (const path of ["/sx-switch-page/", "/sx-langs-page/"]) await fx.primed(path, host);
     ok(await fx.api("POST", "/languages", { code: "fr", default: true }, site), "fr default");
-    // Old addresses answer 301 to the new ones (issue 19).
+    // Old addresses answer 301 to the new ones (docs/seo.md, "Redirects").
     for (const path of ["/sx-switch-page/", "/sx-langs-page/"]) redirected(await fx.visit(path, host), `old ${path}`, `/en${path}`);
     assert.deepEqual(switcher(served(await fx.visit("/en/sx-switch-page/", host), "moved switcher", "on_request")), ["English", "French"]);
     const urls = linkUrls(served(await fx.visit("/en/sx-langs-page/", host), "moved list", "static"));

@@ -1,4 +1,4 @@
-// Effect table, documentation sidebars (issue 20): PUT /sidebars/{name} (items, root, a
+// Effect table, documentation sidebars (docs/publishing.md): PUT /sidebars/{name} (items, root, a
 // language's own tree), DELETE, and the page writes that change what a sidebar shows: title,
 // slug, status, menu_order, parent, a new page under a generated root, a translation, and a
 // page's content in its table of contents (docs/publishing.md; pattern in effects-helpers.ts).

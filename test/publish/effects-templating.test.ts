@@ -1,4 +1,4 @@
-// Effect table, templating (issue 21): PUT /strings (only the frames printing a changed key,
+// Effect table, templating (docs/publishing.md): PUT /strings (only the frames printing a changed key,
 // German falling back to English), a layout frame's PUT reaching every frame on it through a
 // two-level chain, a page frame taking a layout, and active menu state on static pages (each
 // page's static copy marks its own item, after a menu write and after a slug change too)

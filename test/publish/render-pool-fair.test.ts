@@ -1,4 +1,4 @@
-// Issue 29, "One site starves the others": one render worker served every site in order, and one
+// Fair between sites (docs/security.md): one render worker served every site in order, and one
 // job past its timeout failed every pending job. The pool (src/publish/render-pool.ts) now keeps
 // a queue per site served in turn, and a job that fails or times out fails only itself. Asserted
 // on the order jobs finish and on what each answers, never on how long they took.
