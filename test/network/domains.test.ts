@@ -1,4 +1,4 @@
-// A site's domains (issue 19; docs/domains.md): GET/POST /api/sites/{id}/domains, DELETE
+// A site's domains (docs/domains.md): GET/POST /api/sites/{id}/domains, DELETE
 // /api/sites/{id}/domains/{domain}, the normalisation and refusals every domain of the API gets
 // (POST and PATCH /api/sites too), and the public site answering an alias 301 to the primary.
 import { after, before, describe, it } from "node:test";

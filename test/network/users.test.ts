@@ -89,7 +89,7 @@ describe("users, roles, login and profile", () => {
     const admin = await makeUser(t, "ivan");
     const editor = await makeUser(t, "judy");
     await t.call("PUT", `/api/site/${siteId}/users/${admin.id}`, { body: { role: "administrator" } });
-    // issue 16: a user with no role on a site ivan administers is unknown to ivan (404 user_not_found,
+    // A user with no role on a site ivan administers is unknown to ivan (404 user_not_found,
     // test/security/leaks.test.ts); once on one of his sites, ivan may give judy a role here
     const stranger = await t.call("PUT", `/api/site/${siteId}/users/${editor.id}`, { token: admin.token, body: { role: "editor" } });
     assert.equal(stranger.status, 404);
