@@ -1,5 +1,5 @@
-// Who may call the media API, and which site it acts on (issue 17: "the same auth, roles, rate
-// limits, envelopes and site isolation as every other group"; src/http/site-scope.ts): no token is
+// Who may call the media API, and which site it acts on (the same auth, roles, rate limits,
+// envelopes and site isolation as every other group; src/http/site-scope.ts): no token is
 // 401, an editor or a non-member is told the site does not exist, and the legacy address /api/media…
 // picks its site by blog_id, X-Svc-Blog-Id or domain on every call.
 import { after, before, describe, it } from "node:test";

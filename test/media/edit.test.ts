@@ -1,5 +1,5 @@
 // GET /media lists, PATCH, PUT and DELETE /media/{ref}, used_by and the media_bytes quota
-// (issue 17, Contract), through the real app.
+// (docs/media.md), through the real app.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// GET /media as a list (issue 17, Contract: "paginated as GET /pages"; docs/media.md "The API"):
+// GET /media as a list, paged as GET /pages (docs/media.md "The API", docs/lists.md):
 // 100 files a page unless asked, up to 500; the Link header keeps the caller's filters; ?search
 // looks in the alt and title of every language.
 import { after, before, describe, it } from "node:test";

@@ -1,5 +1,5 @@
-// Public serving of media files (issue 17, "Public serving"): over a real socket, on the site's
-// own domain, byte for byte, with every header, 304, Range, SVG's policy, isolation between
+// Public serving of media files (docs/media.md, "Serving and variants"): over a real socket, on the
+// site's own domain, byte for byte, with every header, 304, Range, SVG's policy, isolation between
 // sites, deleted files, and the public rate limit.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,7 +1,7 @@
-// An uploaded SVG never runs script on the site's origin (issue 17): opened directly in headless
-// Chromium (Debian's package, driven by playwright-core), its script neither sets the title nor
-// fetches a marker address. The same bytes served without the policy (a route of the test) do
-// both, so the test shows the policy is what stops them.
+// An uploaded SVG never runs script on the site's origin (docs/media.md, "SVG"): opened directly in
+// headless Chromium (Debian's package, driven by playwright-core), its script neither sets the
+// title nor fetches a marker address. The same bytes served without the policy (a route of the
+// test) do both, so the test shows the policy is what stops them.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";

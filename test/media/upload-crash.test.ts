@@ -1,4 +1,4 @@
-// kill -9 during an upload (issue 17): the real service (dist/main.js) is killed while a slow
+// kill -9 during an upload: the real service (dist/main.js) is killed while a slow
 // upload streams into it; after a restart there is no record of it and no file under a key, only
 // what was whole before. A temporary may remain until a later start finds it stale.
 import { after, before, describe, it } from "node:test";

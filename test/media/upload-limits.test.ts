@@ -1,5 +1,5 @@
-// The size limit over a real socket (issue 17): a 26 MiB upload against the default limit of
-// 25 MiB is answered 413 media_too_large while the client is still sending (chunked, so no
+// The size limit over a real socket (docs/media.md, "Uploads"): a 26 MiB upload against the default
+// limit of 25 MiB is answered 413 media_too_large while the client is still sending (chunked, so no
 // Content-Length warns the server), raw and multipart; nothing is kept, not even a temporary.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

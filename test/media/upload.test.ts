@@ -1,6 +1,6 @@
-// POST /media (issue 17, Contract): real files made with sharp, uploaded raw and multipart through
-// the real app, their records, their bytes read back, the refusals in their order with nothing
-// stored, and isolation between sites.
+// POST /media (docs/media.md, "Uploads"): real files made with sharp, uploaded raw and multipart
+// through the real app, their records, their bytes read back, the refusals in their order with
+// nothing stored, and isolation between sites.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";

@@ -1,4 +1,4 @@
-// Variants fair between sites and counted (issue 29, points 7 and 6): makes run in a bounded pool
+// Variants fair between sites and counted (docs/media.md): makes run in a bounded pool
 // whose slots go to the sites in turn, so one site's backlog delays only that site; and a kept
 // variant's bytes count in the media_bytes of the site whose request made it, until its file goes
 // or gets other bytes. Past the quota a variant is answered but not kept.

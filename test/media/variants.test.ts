@@ -1,4 +1,4 @@
-// Responsive variants (issue 17): WebP at the listed widths, made with sharp on first request and
+// Responsive variants (docs/media.md): WebP at the listed widths, made with sharp on first request and
 // kept in the blob store; read back with sharp over a real socket.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// What a media write does besides its row (issue 17, "Use in frames"; docs/media.md
+// What a media write does besides its row (docs/media.md, "Use in frames",
 // "Dependencies" and "Records"): PUT (new bytes) and PATCH of alt or title rebake the frame
 // showing the file, named in rebaked.frames, and its page shows the change; every write records
 // who wrote it (updated_by) and when (updated_at_gmt, on the mocked clock).
