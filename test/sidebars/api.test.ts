@@ -1,4 +1,4 @@
-// The sidebar calls (issue 20, docs/sidebars.md): named trees written by hand or generated from a
+// The sidebar calls (docs/sidebars.md): named trees written by hand or generated from a
 // root page, per language; item ids stable and kept by id; labels following titles; validity as
 // for menu items; the refusals.
 import { after, before, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// What svc/sidebar, svc/pager and svc/toc print on the public site (issue 20): the tree in the
+// What svc/sidebar, svc/pager and svc/toc print on the public site (docs/sidebars.md): the tree in the
 // page's language with the current page marked and its sections open, the reading order's
 // neighbours, and the page's headings with the ids page.content prints them with.
 import { after, before, describe, it } from "node:test";
