@@ -1,4 +1,4 @@
-// The styles API (issue 18, Contract): GET/PUT/DELETE /styles and /styles/{name} on both
+// The styles API (docs/styles.md, "The API"): GET/PUT/DELETE /styles and /styles/{name} on both
 // addresses, every field, every refusal with nothing stored, ?dry_run=1, themes, isolation.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -296,7 +296,7 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     await put(id, "a", { css: "a{color:green}" });
     await t.call("DELETE", at(id, "/styles/b"));
     assert.deepEqual(await usageOf(t.store.db, id), await recountUsage(t.store.db, id));
-    // The live stylesheet, and (issue 29) each revision and trash entry of the site's stylesheets.
+    // The live stylesheet, and each revision and trash entry of the site's stylesheets.
     const revisions = await t.store.db.selectFrom("revisions").select(["content", "fields_json", "summary_json"]).where("site_id", "=", id).execute();
     const trash = await t.store.db.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", id).execute();
     const history = [...revisions.flatMap((r) => [r.content, r.fields_json, r.summary_json]), ...trash.flatMap((r) => [r.slug, r.extra_json])].reduce((sum, text) => sum + Buffer.byteLength(text), 0);

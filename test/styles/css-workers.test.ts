@@ -1,4 +1,4 @@
-// Stylesheet work in worker processes (issue 29, point 3; src/styles/css.ts, css-pool.ts,
+// Stylesheet work in worker processes (docs/styles.md; src/styles/css.ts, css-pool.ts,
 // css-worker.ts): a write's parse and bundles spend one budget of SVC_CSS_TIME_LIMIT_MS, the
 // process running a job past it is ended, and sites share the processes in turn. The real worker
 // runs every job here; which process ran what is read from the system's process list.

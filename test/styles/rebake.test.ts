@@ -1,4 +1,4 @@
-// What a stylesheet write reaches (issue 18, "svc/styles"; docs/styles.md "Linking"): frames
+// What a stylesheet write reaches (docs/styles.md "Linking"): frames
 // linking it or a stylesheet importing it through any chain of imports are rebaked (real write
 // and dry run); a dry run of a stylesheet not yet there names the frames already linking its
 // name; `sources` shows style.<name>; the 409 style_in_use refusal names the frames whose own

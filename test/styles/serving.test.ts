@@ -1,4 +1,4 @@
-// Public serving of stylesheets (issue 18, "Public serving"; docs/styles.md): the bundle at
+// Public serving of stylesheets (docs/styles.md, "Public serving"): the bundle at
 // /styles/<name>.<hash>.css, minified, with its headers and encodings, on its own site's domain
 // only; a replaced address answers its own bytes for 24 hours, then 404.
 import { after, before, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Stylesheets of another theme (issue 18, Contract; docs/styles.md "The API", "What a write
+// Stylesheets of another theme (docs/styles.md "The API", "What a write
 // checks"): ?theme= lists and deletes that theme's, an @import reaches only the same site and
 // theme, and who may call the styles API at all.
 import { after, before, describe, it } from "node:test";
