@@ -1,4 +1,4 @@
-// The SEO calls (issue 19, docs/seo.md): the site's defaults (GET/PATCH /seo), a page's own
+// The SEO calls (docs/seo.md): the site's defaults (GET/PATCH /seo), a page's own
 // fields (GET/PATCH /seo/pages/{ref}, `seo` in POST and PATCH /pages), per translation, and the
 // redirects calls (GET/POST /seo/redirects, DELETE /seo/redirects/{id}).
 import { after, before, describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// What `svc/seo` prints in a page's <head> (issue 19, docs/seo.md), read back from the public site
+// What `svc/seo` prints in a page's <head> (docs/seo.md), read back from the public site
 // with htmlparser2: one title (the template applied), the description (the page's, else the
 // site's), one canonical (the page's own absolute address by default; `/` for the home page),
 // hreflang alternates of published translations pointing at each other with x-default, Open

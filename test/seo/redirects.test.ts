@@ -1,4 +1,4 @@
-// Addresses that move (issue 19, docs/seo.md): a page whose address changes leaves a 301 behind
+// Addresses that move (docs/seo.md): a page whose address changes leaves a 301 behind
 // (slug, parent with its descendants, language, default language); chains collapse; no record
 // points at itself or stands where a live page answers; redirects made by hand answer with their
 // status and target; the home page answers at `/` only; a site's own 404 page.

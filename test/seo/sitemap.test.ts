@@ -1,4 +1,4 @@
-// /sitemap.xml and /robots.txt of each site (issue 19): what the sitemap lists on a bilingual
+// /sitemap.xml and /robots.txt of each site (docs/seo.md): what the sitemap lists on a bilingual
 // site, checked against the sitemaps.org schema with xmllint; that it follows every write on the
 // next request; a noindex site; the sitemap index past maxUrls; one site's files on its own domain.
 import { after, before, describe, it } from "node:test";
