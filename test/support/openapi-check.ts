@@ -1,4 +1,5 @@
-// Every answer a test app gives is checked against the OpenAPI document it serves (issue 23):
+// Every answer a test app gives is checked against the OpenAPI document it serves
+// (docs/api-reference.md):
 // the schema of its operation and status (the exact code, else its range `4XX`, else `default`)
 // must hold the body, and a request the API accepted (2xx) must fit the operation's documented
 // request body. startTestApp records every answer (an onSend hook) and checks them when the app
