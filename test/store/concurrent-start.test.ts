@@ -1,4 +1,4 @@
-// Several service processes may start at once on one empty PostgreSQL database (issue 7): the
+// Several service processes may start at once on one empty PostgreSQL database (docs/deploy.md): the
 // migrations run once (Kysely's migrator takes an advisory lock) and the network is created once
 // (bootstrap takes its own advisory lock); every start succeeds and sees the same network.
 import { describe, it } from "node:test";

@@ -1,4 +1,4 @@
-// Migration 0080_domains (issue 19) on a database that already has sites: every site gets its
+// Migration 0080_domains on a database that already has sites: every site gets its
 // primary row from `sites.domain` (lower-cased), a domain is held once whatever its case, and a
 // site has at most one primary row. Run on the migration alone, after 0001 (which makes `sites`),
 // on SQLite and, under `npm run test:pg`, on PostgreSQL.
