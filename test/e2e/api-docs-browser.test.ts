@@ -1,4 +1,4 @@
-// The API reference page (issue 23; docs/api-reference.md): headless Chromium opens GET /api/docs
+// The API reference page (docs/api-reference.md): headless Chromium opens GET /api/docs
 // on the service as `npm start` runs it (the built dist/main.js, which loads Scalar's plugin on
 // the page's first request), without a token, and finds the frames endpoints listed, read from
 // the served OpenAPI document. The page asks nothing of any other origin.

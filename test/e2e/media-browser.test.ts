@@ -1,4 +1,4 @@
-// End to end in a real browser (issue 17): a PNG made here is uploaded through the real server,
+// End to end in a real browser (docs/media.md): a PNG made here is uploaded through the real server,
 // a frame prints it with svc/image, and headless Chromium (Debian's package, driven by
 // playwright-core) opens the page and loads the image it chooses from src and srcset.
 import { after, before, describe, it } from "node:test";

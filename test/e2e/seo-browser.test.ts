@@ -1,4 +1,4 @@
-// End to end in a real browser (issue 19): a bilingual site (en the default, de) whose frame holds
+// End to end in a real browser (docs/seo.md): a bilingual site (en the default, de) whose frame holds
 // `<!-- svc/seo /-->` in its <head>, a page and its German translation, and the site's SEO
 // defaults. Headless Chromium (Debian's package, driven by playwright-core) opens each page and
 // reads `document.head` as a browser built it: the title, the description, the canonical link,

@@ -1,10 +1,10 @@
-// End to end in a real browser (issue 20): a docs section of ten pages on a bilingual site (en the
-// default, de; every page but one translated), a sidebar of two sections printed by svc/sidebar
-// with svc/pager under the content. Headless Chromium (Debian's package, driven by playwright-core)
-// opens a page of the second section and reads the document as the browser built it: that
-// section's <details> open and the other's not, one link with aria-current="page" (the page's
-// own), the pager's rel=prev and rel=next links its neighbours. In German the untranslated page
-// is in neither. With script disabled, a click on a <summary> opens and closes its section.
+// End to end in a real browser (docs/sidebars.md): a docs section of ten pages on a bilingual site
+// (en the default, de; every page but one translated), a sidebar of two sections printed by
+// svc/sidebar with svc/pager under the content. Headless Chromium (Debian's package, driven by
+// playwright-core) opens a page of the second section and reads the document as the browser built
+// it: that section's <details> open and the other's not, one link with aria-current="page" (the
+// page's own), the pager's rel=prev and rel=next links its neighbours. In German the untranslated
+// page is in neither. With script disabled, a click on a <summary> opens and closes its section.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";

@@ -1,4 +1,5 @@
-// End to end in a real browser (issue 18): a frame links two stylesheets, one importing the other;
+// End to end in a real browser (docs/styles.md): a frame links two stylesheets, one importing the
+// other;
 // headless Chromium (Debian's package, driven by playwright-core) opens the page and reads the
 // computed style of an element. After a write of the imported stylesheet, the very next
 // navigation shows the change: the page links new addresses, so nothing the browser cached (a
