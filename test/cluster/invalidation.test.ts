@@ -1,4 +1,4 @@
-// Cross-process invalidation (issue 7): what the caches report, the NOTIFY payloads, and two
+// Cross-process invalidation (docs/deploy.md): what the caches report, the NOTIFY payloads, and two
 // PostgresInvalidation instances (two "processes") on one database, including a LISTEN
 // connection that drops and comes back. The real two-process run is two-processes.test.ts.
 import { after, before, describe, it } from "node:test";

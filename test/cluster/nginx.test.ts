@@ -1,4 +1,4 @@
-// Issue 7, point 5: docs/nginx.conf.example, as shipped (only its ports changed), in front of two
+// docs/nginx.conf.example (docs/deploy.md), as shipped (only its ports changed), in front of two
 // service processes on one PostgreSQL database: requests reach both processes, public pages
 // answer by Host, and the limits count the client's address as nginx saw it. Needs nginx
 // (Debian's nginx-light; .ci/run installs it) and TEST_DATABASE_URL; skipped without either.
@@ -151,7 +151,7 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
     const locked = await through("GET", "/api/profile", { token: bad, headers: { "x-forwarded-for": "203.0.113.99" } });
     assert.equal(locked.status, 429);
     assert.equal(locked.body.code, "too_many_auth_failures");
-    // A valid token is served from a locked address (issue 29).
+    // A valid token is served from a locked address (docs/security.md, "Lockout").
     assert.equal((await through("GET", "/api/profile", { token: cluster.token })).status, 200);
   });
 });

@@ -1,4 +1,4 @@
-// Issue 7, point 3: two real service processes on different ports serve ONE PostgreSQL database.
+// Two real service processes on different ports serve ONE PostgreSQL database (docs/deploy.md).
 // A write through one shows at once on the public pages the other serves (cache invalidation by
 // LISTEN/NOTIFY), limits are counted across both, and concurrent writes to one frame or one menu
 // through both never mix or silently lose data. Runs under `npm run test:pg`.
