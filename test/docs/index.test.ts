@@ -1,4 +1,4 @@
-// docs/README.md is the index of the documentation (issue 23): every page of docs/ and of the
+// docs/README.md is the index of the documentation: every page of docs/ and of the
 // guide is sorted into exactly one of its four parts, and every link in the index and the guide
 // leads to a file that exists.
 import { describe, it } from "node:test";
