@@ -1,6 +1,6 @@
-// Preview links (issue 22): POST /preview/links → an absolute, unguessable /_preview/<token> on the
-// site's domain; GET /preview/links; DELETE /preview/links/{id}. The link shows the page as it
-// currently stands (draft or published; rendered on request, never cached, never a static copy),
+// Preview links (docs/preview.md): POST /preview/links → an absolute, unguessable /_preview/<token>
+// on the site's domain; GET /preview/links; DELETE /preview/links/{id}. The link shows the page as
+// it currently stands (draft or published; rendered on request, never cached, never a static copy),
 // with noindex and private, no-store; a tampered, expired or revoked token, or one for another
 // site's domain, answers the site's ordinary 404 bytes. Expiry follows the service's clock (node:test
 // mock timers on Date). Over inject, and over a socket.

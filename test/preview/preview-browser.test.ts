@@ -1,7 +1,8 @@
-// Previews in a real browser (issue 22): headless Chromium shows the HTML of POST /preview with an
-// unsaved stylesheet — printed inline, since its bundle's address exists only inside the rolled-back
-// transaction — and reads the computed style; a stylesheet the preview did not change still loads
-// through its <link>. A preview link opened in the browser shows the draft, noindex and private.
+// Previews in a real browser (docs/preview.md): headless Chromium shows the HTML of POST /preview
+// with an unsaved stylesheet — printed inline, since its bundle's address exists only inside the
+// rolled-back transaction — and reads the computed style; a stylesheet the preview did not change
+// still loads through its <link>. A preview link opened in the browser shows the draft, noindex and
+// private.
 // Runs the built service (dist/, as npm start does).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

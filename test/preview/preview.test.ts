@@ -1,4 +1,4 @@
-// POST /preview (issue 22, Preview): the HTML a page would show with unsaved frames, stylesheets
+// POST /preview (docs/preview.md): the HTML a page would show with unsaved frames, stylesheets
 // and page fields, over the real app, at both addresses; every refusal as the writes answer it;
 // and nothing public or stored changes: static copies, page cache, frame bakes, stored rows (every
 // table), the public page's bytes before and after, the stylesheet addresses.
