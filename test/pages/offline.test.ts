@@ -1,4 +1,4 @@
-// "A write says what it takes offline" (issue 15, point 5): every write that makes public addresses
+// "A write says what it takes offline" (docs/publishing.md): every write that makes public addresses
 // stop answering lists each as a `pages_offline` warning with the page and its address, and the
 // same write with ?dry_run=1 answers the same warnings and changes nothing.
 import { after, before, describe, it } from "node:test";

@@ -1,5 +1,6 @@
-// Slugs in the page's language (issue 19): a slug made from a title is transliterated by the
-// language the page will have, through the API (POST /pages, POST /pages/language).
+// Slugs in the page's language (docs/seo.md, docs/content-model.md): a slug made from a title is
+// transliterated by the language the page will have, through the API (POST /pages, POST
+// /pages/language).
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
