@@ -1,5 +1,5 @@
 // Writes of the kinds kept byte for byte: frames (with If-Match), stylesheets and media files.
-import { data, send, type Api, type Rec } from "./api.ts";
+import { data, send, type Rec } from "./api.ts";
 import { CliError } from "./errors.ts";
 import { refOfKey } from "./layout.ts";
 import type { Warning } from "./output.ts";

@@ -8,7 +8,7 @@ export { Type };
 export const Obj = <P extends TProperties>(properties: P, description?: string) =>
   Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
 
-/** Optional in the schema: presence is checked by the service, which answers the spec's own code. */
+/** Optional in the schema: presence is checked by the service, which answers its own refusal code. */
 export const Opt = <S extends TSchema>(schema: S) => Type.Optional(schema);
 
 /** Optional, and null accepted where the service gives null a meaning (a default, its own refusal). */
@@ -34,8 +34,6 @@ export const commonErrors = {
   "4XX": Type.Union([HandlerError, PreHandlerError]),
   "5XX": Type.Union([HandlerError, PreHandlerError]),
 };
-
-export const IdParam = Type.String({ pattern: "^[^/]+$" });
 
 /** A schema with an example value, shown by the reference page (/api/docs); validation ignores it. */
 export const Example = <S extends TSchema>(schema: S, example: unknown): S => ({ ...schema, examples: [example] });

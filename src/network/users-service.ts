@@ -13,7 +13,6 @@ import { optionalBoolean, optionalString, requireSuperAdmin } from "./input.ts";
 import { hashPassword } from "./passwords.ts";
 
 export const ROLES = ["administrator", "editor"] as const;
-export type Role = (typeof ROLES)[number];
 
 export interface UserRecord {
   id: number;

@@ -8,7 +8,7 @@ import { applyMarks, OverBudget, type RenderResult } from "../markup/index.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { PublishSources } from "./contract.ts";
-import type { Change, Rebaked } from "../write/change.ts";
+import type { Rebaked } from "../write/change.ts";
 import type { Withdrawn } from "./plan.ts";
 import { readOnly, type CompiledCache } from "./compiled-cache.ts";
 import { inProcessExecutor, type Executor } from "./executor.ts";

@@ -1,10 +1,10 @@
-// Revisions (issue 22, docs/revisions.md): every write of a frame, page, menu tree, data set,
+// Revisions (docs/revisions.md): every write of a frame, page, menu tree, data set,
 // stylesheet or sidebar stores one revision of each object it changed, in its own transaction.
 // Not a feature: like quotas/ and redirects/, it sits below the features, which give it the
 // object's state (`Snapshot`, built by each feature) after their write. A state equal to the last
 // revision's is no change and stores nothing, so a feature may revise what it may have changed.
 //
-// Each revision counts against the site's stored_bytes (issue 29): recordRevision takes its room
+// Each revision counts against the site's stored_bytes: recordRevision takes its room
 // in the write's transaction before storing it, so a write whose revision does not fit is refused
 // (quota_exceeded) and rolled back whole — after old revisions were pruned to make room, if any
 // may be (reclaim.ts, imported here so that every process recording revisions can prune them).
@@ -131,10 +131,4 @@ export async function revisionOf(db: Db, siteId: number, kind: RevisionKind, obj
 export async function lastRevision(db: Db, siteId: number, kind: RevisionKind, objectId: string): Promise<number> {
   const row = await db.selectFrom("revisions").select((eb) => eb.fn.max("revision").as("n")).where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).executeTakeFirst();
   return Number(row?.n ?? 0);
-}
-
-/** Moves an object's history to another id (a data set or stylesheet is named by its name and language or theme). */
-export async function moveHistory(trx: Db, siteId: number, kind: RevisionKind, from: string, to: string): Promise<void> {
-  if (from === to) return;
-  await trx.updateTable("revisions").set({ object_id: to }).where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", from).execute();
 }

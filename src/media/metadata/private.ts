@@ -1,4 +1,4 @@
-// Private by default (issue 29, point 8; docs/media.md, "Private by default"): the bytes of an
+// Private by default (docs/media.md, "Private by default"): the bytes of an
 // uploaded JPEG, PNG, WebP or AVIF as they are stored, without the metadata that says where, by
 // whom and with what a photo was taken. Each format is rewritten losslessly, at the level of its
 // container (segments, chunks, boxes): the pixels are never decoded or encoded again, so nothing
@@ -16,9 +16,6 @@ const STRIPPERS: Record<string, ((reader: ByteReader) => AsyncGenerator<Buffer>)
   "image/webp": { whole: webpWithoutMetadata },
   "image/avif": { whole: avifWithoutMetadata },
 };
-
-/** The types stored without their personal metadata unless the upload asks to keep it. */
-export const PRIVATE_TYPES: ReadonlySet<string> = new Set(Object.keys(STRIPPERS));
 
 /** `bytes` (a file of type `mime`) without its personal metadata; other types as they are. */
 export function withoutPersonalMetadata(mime: string, bytes: AsyncIterable<Uint8Array>): AsyncIterable<Uint8Array> {
