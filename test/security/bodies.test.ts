@@ -1,7 +1,8 @@
-// Issue 29, "Anonymous bodies": a 12 MB JSON body POSTed to any public path or /healthz was read
-// and parsed on the service's thread (1–1.5 s each) and counted by no limit, since only GET and
-// HEAD counted against the public rate limit. Now a body that no route takes is answered before a
-// byte of it is read (src/http/bodies.ts), and every public request counts, whatever its method.
+// Bodies only where a route takes one (docs/security.md): a 12 MB JSON body POSTed to any public
+// path or /healthz was read and parsed on the service's thread (1–1.5 s each) and counted by no
+// limit, since only GET and HEAD counted against the public rate limit. Now a body that no route
+// takes is answered before a byte of it is read (src/http/bodies.ts), and every public request
+// counts, whatever its method.
 // Over real sockets: each refusal must arrive while most of the body is still unsent, which
 // shows it was neither read whole nor parsed.
 import { after, before, describe, it } from "node:test";

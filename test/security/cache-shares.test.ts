@@ -1,4 +1,4 @@
-// Issue 16, point 2: fair cache shares. One site could evict every other site's pages from the
+// Fair cache shares (docs/security.md). One site could evict every other site's pages from the
 // shared 64 MiB page cache; now any site may use free room, and once the cache is full the site
 // holding the most bytes gives way (src/publish/page-cache.ts, docs/security.md).
 import { after, before, describe, it } from "node:test";

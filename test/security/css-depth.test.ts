@@ -1,9 +1,9 @@
-// Issue 16, point 4 ("no input reaches a recursive function without a depth bound"), for the
-// stylesheets of issue 18: lightningcss parses nested rules, selectors and calc() recursively, in
-// native code, with no depth bound. Found by the fuzz test: a site administrator's PUT of a
-// stylesheet nested a few thousand levels deep ended the whole service process with SIGSEGV (a
-// native stack overflow), every site with it. Nested blocks inside a value are bounded by the
-// parser (422 invalid_css) and are checked here as they stand.
+// No input reaches a recursive function without a depth bound (docs/security.md, "Parsers that
+// refuse, not crash"), for stylesheets: lightningcss parses nested rules, selectors and calc()
+// recursively, in native code, with no depth bound. Found by the fuzz test: a site administrator's
+// PUT of a stylesheet nested a few thousand levels deep ended the whole service process with
+// SIGSEGV (a native stack overflow), every site with it. Nested blocks inside a value are bounded
+// by the parser (422 invalid_css) and are checked here as they stand.
 //
 // Each case runs in a service process of its own (the built service, as npm start runs it), since
 // a crash ends the process; a case that ends it fails, and the test runner carries on.

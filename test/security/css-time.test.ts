@@ -1,9 +1,9 @@
-// Issue 29, finding "one stylesheet freezes everything": lightningcss parses repeated rules of
-// one selector in quadratic time, on the service's thread: `a{b:c}` × 4,000 (24 KB) took 2 s, and
-// a 1 MB stylesheet, even as a dry run, held the whole service at 100% CPU for more than five
-// minutes. Stylesheet work now runs in worker processes within SVC_CSS_TIME_LIMIT_MS of worker time
-// per write; past it the write is 422 invalid_css with reason too_complex, nothing is stored, and
-// the service's thread answered everyone meanwhile.
+// One stylesheet froze everything (docs/security.md, "Stylesheets bounded in time"): lightningcss
+// parses repeated rules of one selector in quadratic time, on the service's thread: `a{b:c}` ×
+// 4,000 (24 KB) took 2 s, and a 1 MB stylesheet, even as a dry run, held the whole service at 100%
+// CPU for more than five minutes. Stylesheet work now runs in worker processes within
+// SVC_CSS_TIME_LIMIT_MS of worker time per write; past it the write is 422 invalid_css with reason
+// too_complex, nothing is stored, and the service's thread answered everyone meanwhile.
 //
 // Real processes over sockets (the build, as npm start runs it; two on PostgreSQL), with a limit of
 // 1,000 ms rather than the default 2,000: the 4,000-rule sheet takes 2 s or more to parse and

@@ -9,7 +9,7 @@ import {
   type Ids, type Request,
 } from "./fuzz-inputs.ts";
 
-/** Bodies nested 10,000 levels deep (issue 16: a stack overflow and a 500, on /api/login too). */
+/** Bodies nested 10,000 levels deep (once a stack overflow and a 500, on /api/login too). */
 export const DEEP_BODIES = [arrays(10_000), `{"html":"<p>x</p>","slug":"deep","fields":${objects(10_000)},"items":${arrays(10_000)}}`];
 
 /** Address parameters that are not ids: long, negative, huge, traversal, bad escapes, prototype names. */
@@ -23,7 +23,7 @@ const GENERIC_QUERIES = [
 ];
 const QUERY_VALUES = ["", "-1", "1e999", "a".repeat(300), enc("😀"), "true", "[]", "%FF", "0x10", enc('{"a":1}')];
 
-/** Frame markup meant to hurt the compiler and the renderer (issue 16, points 1 and 4). */
+/** Frame markup meant to hurt the compiler and the renderer (docs/security.md). */
 export const HOSTILE_MARKUPS = [
   repeats(2_000),
   repeats(65, '<!-- svc/partial {"name":"f2"} /-->'),

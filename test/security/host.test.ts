@@ -1,4 +1,4 @@
-// Issue 29, point 10: no answer is built from the request's Host, except the choice of site.
+// No answer is built from the request's Host, except the choice of site (docs/security.md).
 // Before: the paging `Link` header of every list was `<scheme>://<Host>/…`, so a request with a
 // forged Host (or X-Forwarded-Host behind a trusting proxy) got links to the attacker's host: a
 // cache or a client that follows `next` sends its token there. Now API links come from the

@@ -1,4 +1,4 @@
-// Issue 16, point 5: nothing learned from outside. Before: a public 404 said why in X-Svc-Reason
+// Nothing learned from outside (docs/security.md). Before: a public 404 said why in X-Svc-Reason
 // (`draft`, `trash`…), telling anyone that an unpublished page sits at an address; a site
 // administrator could add any user of the network to their site, learning that the user exists;
 // on the legacy address an unknown site was 404 and a foreign one 403, so anyone with a token could

@@ -1,4 +1,5 @@
-// Issue 16, point 3: the API rate limit counts per user, and a user holds at most 50 live tokens.
+// Limits per user (docs/security.md): the API rate limit counts per user, and a user holds at most
+// 50 live tokens.
 // Before: the limit counted per token and a user could mint any number of tokens, so one user had
 // no limit at all. Windows move on node:test's mocked Date (as test/http/limits.test.ts): no test
 // waits for a minute.

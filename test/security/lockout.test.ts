@@ -1,4 +1,4 @@
-// Issue 29, point 9: the lockout locks out attackers, not users. Before: twenty failed
+// The lockout locks out attackers, not users (docs/security.md). Before: twenty failed
 // authentications from an address refused every request from it, valid tokens included (a
 // colleague's typos behind one NAT locked the whole office out of the API); nothing counted the
 // failures of one login, so a password could be guessed from many addresses, twenty a minute

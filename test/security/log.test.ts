@@ -1,4 +1,4 @@
-// Issue 29, point 8: no secret reaches a log. Before: every request's address was written to the
+// No secret reaches a log (docs/security.md). Before: every request's address was written to the
 // log at the default level, so a preview link's token (`/_preview/<token>`, which shows a draft
 // to whoever holds it) and any `?token=` a client put in a query stayed in the log files for
 // whoever reads them. Now the logger masks them, and redacts bearer tokens (Authorization,

@@ -1,4 +1,4 @@
-// Issue 16, point 4: parsers that refuse, not crash. A request body nested deeper than 64 levels
+// Parsers that refuse, not crash (docs/security.md). A request body nested deeper than 64 levels
 // is 400 body_too_deep before any work (it was a 500, a stack overflow, on every JSON route and
 // /api/login); hostile markup (2,000 nested svc/repeat blocks was a 500 too, deep insert JSON,
 // deep binds, deep elements) is accepted with warnings, and the deepest program the compiler lets
@@ -66,7 +66,7 @@ describe("parsers that refuse, not crash: request bodies", () => {
   it("the issue's 10,000-level body is 400 body_too_deep on every route that reads a JSON body, and 413 body_too_large unread on those that take none", async () => {
     const payload = `{"a":${arrays(10_000)}}`;
     const answered = new Map<string, number>();
-    // Routes that declare a body (issue 29: a body sent to any other is refused before it is read).
+    // Routes that declare a body (a body sent to any other is refused before it is read).
     const withBody = new Set(t.app.routesIndex.schemas().filter((s) => s.part === "body").flatMap((s) => { const [methods, url] = s.route.split(" "); return methods!.split(",").map((m) => `${m} ${url}`); }));
     for (const [url, methods] of t.app.routesIndex.list()) {
       for (const method of methods.filter((m) => m === "POST" || m === "PUT" || m === "PATCH")) {

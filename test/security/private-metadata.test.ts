@@ -1,4 +1,4 @@
-// Private by default (issue 29, point 8): an uploaded JPEG, PNG, WebP or AVIF is stored without
+// Private by default (docs/media.md): an uploaded JPEG, PNG, WebP or AVIF is stored without
 // the metadata that says where, by whom and with what it was taken, unless the upload asks to keep
 // it (?keep_metadata=1); its ICC profile and orientation stay, and its pixels are the uploaded ones
 // (the files are rewritten at the container level, never re-encoded). Photos made with sharp carry

@@ -1,7 +1,8 @@
-// Issue 16, point 2, on PostgreSQL with several processes: creating or changing one site never
-// empties another site's cached pages in any process. The host directory's change travels as
-// `{kind: "directory", site}` with the mark of the directory's own scope (-1), never the mark of
-// every site (0), so another process, even one whose NOTIFY is late, drops hosts, never pages.
+// The page cache (docs/security.md), on PostgreSQL with several processes: creating or changing one
+// site never empties another site's cached pages in any process. The host directory's change
+// travels as `{kind: "directory", site}` with the mark of the directory's own scope (-1), never the
+// mark of every site (0), so another process, even one whose NOTIFY is late, drops hosts, never
+// pages.
 // Runs under `npm run test:pg`.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";

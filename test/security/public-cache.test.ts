@@ -1,5 +1,5 @@
-// Issue 16, point 2 (the page cache; the public rate limit has tests of its own): each finding
-// reproduced and shown fixed.
+// One address, one cache entry (docs/security.md; the public rate limit has tests of its own): each
+// finding reproduced and shown fixed.
 // - Public cache bypass: `/About/`, `/%61bout/`, `//about/` each rendered again and added a cache
 //   entry of their own. Now a variant is 301 to the canonical address (or its 404), never a render
 //   nor an entry; malformed percent-encoding is 400. A property test (fast-check) over real HTTP.
@@ -121,7 +121,7 @@ describe("one address, one cache entry", () => {
   });
 
   it("the canonical address is answered from memory by the server's listener, a variant never is", async () => {
-    // Not /news/: it is the home page, whose own path answers 301 to / (issue 19).
+    // Not /news/: it is the home page, whose own path answers 301 to / (docs/seo.md).
     await get(port, "/about/");
     let before = routed;
     assert.equal((await get(port, "/about/")).headers["x-svc-printed"], "cache");

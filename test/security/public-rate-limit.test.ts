@@ -1,4 +1,4 @@
-// Issue 16, point 2 (public rate limit): the public site had no rate limit at all, so one client
+// Public rate limit (docs/security.md): the public site had no rate limit at all, so one client
 // could ask for pages as fast as it liked (pages in memory cost nothing to ask for, the others a
 // render each). Now every public request, those answered from memory included, counts against its
 // client address's SVC_PUBLIC_RATE_LIMIT_PER_MIN, apart from the API limit; past it, 429 with

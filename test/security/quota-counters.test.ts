@@ -2,7 +2,7 @@
 // in its own transaction, so a check never counts the site. These tests prove the counters right:
 // after any mix of writes and deletes (refused ones included) they equal a recount of what the site
 // holds, and the migration that brought them counted the sites that already existed.
-// Issue 29 (point 6): the recount holds revisions and the trash (stored_bytes) and static copies and
+// The recount holds revisions and the trash (stored_bytes) and static copies and
 // frame bakes (published_bytes), so the sequences also restore revisions, delete, restore and purge
 // from the trash, run retention, put pages on frames and set small byte quotas (old revisions are
 // pruned to make room, outputs past published_bytes are not kept). Stylesheet bundles count in

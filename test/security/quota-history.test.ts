@@ -1,4 +1,4 @@
-// Issue 29, point 6: quotas missed most bytes. A site at 5 MB of stored_bytes held 31 MB of
+// Quotas missed most bytes (docs/security.md, "Quotas"). A site at 5 MB of stored_bytes held 31 MB of
 // revisions, and a delete freed quota while the trash kept the bytes for 30 days. Now stored_bytes
 // counts live content, every revision and the trash: a write whose revision would pass the quota is
 // refused (413, nothing written) unless revisions beyond the newest 10 of an object can be pruned,

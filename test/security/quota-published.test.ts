@@ -1,8 +1,9 @@
-// Issue 29, point 6: static copies were counted by no quota (a site at 5 MB of stored_bytes held
-// 80 MB of them). Now `published_bytes` (default 5 GiB) counts what the publish engine keeps: the
-// static copy of each page and each frame bake. Both are derived, so a publish run never fails on
-// them: an output that would pass the quota is not kept (a stale one it would have replaced is
-// removed), and its page renders on request — the page answers the new output either way.
+// Static copies were counted by no quota (docs/security.md, "Quotas"; a site at 5 MB of
+// stored_bytes held 80 MB of them). Now `published_bytes` (default 5 GiB) counts what the publish
+// engine keeps: the static copy of each page and each frame bake. Both are derived, so a publish
+// run never fails on them: an output that would pass the quota is not kept (a stale one it would
+// have replaced is removed), and its page renders on request — the page answers the new output
+// either way.
 // Stylesheet bundles count too (each copy's CSS, brotli and gzip forms; a replaced copy is kept a
 // day): nothing serves a stylesheet without its bundle, so a stylesheet write takes room for its
 // bundles and is refused past the quota, while a bundle made outside a write is charged.

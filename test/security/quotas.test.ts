@@ -1,8 +1,8 @@
-// Issue 16, point 6: one site could fill the disk (no limit on its pages, frames, data or bytes).
-// Now every site has quotas: a write that would raise a use past its quota is refused before
+// Quotas (docs/security.md): one site could fill the disk (no limit on its pages, frames, data or
+// bytes). Now every site has quotas: a write that would raise a use past its quota is refused before
 // anything is written (409 quota_exceeded for a count, 413 for bytes, with quota, limit and used),
 // a write that raises nothing is never refused, and super-administrators set the quotas.
-// Issue 29 (point 6) counts revisions and the trash in stored_bytes and adds published_bytes
+// stored_bytes also counts revisions and the trash, and published_bytes what publishing keeps
 // (test/security/quota-history.test.ts, quota-published.test.ts): the use asserted here is the live
 // content plus what the site's revisions and trash weigh, summed from their rows.
 import { after, before, describe, it } from "node:test";

@@ -1,6 +1,7 @@
-// Issue 16, point 1: every write that can make a bake print more is tried before it is stored,
-// the frame writes that do not carry markup included. A rename makes the frames that named the
-// new slug print the renamed frame; an assign puts a page (its content, its fields) on a frame.
+// Bounded rendering (docs/security.md): every write that can make a bake print more is tried before
+// it is stored, the frame writes that do not carry markup included. A rename makes the frames that
+// named the new slug print the renamed frame; an assign puts a page (its content, its fields) on a
+// frame.
 // Both are refused with 422 render_too_large past a budget, and store nothing.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";

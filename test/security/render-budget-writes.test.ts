@@ -1,4 +1,4 @@
-// Issue 16, point 1 (bounded rendering), the writes render-budget.test.ts does not cover: every
+// Bounded rendering, the writes render-budget.test.ts does not cover: every
 // write that can make a bake print more is tried before it is stored (docs/security.md, "A write
 // is refused before it is stored"). Here: a page write whose content its frame prints many times, a
 // tagline printed many times, a menu given a location, a translation, and a dry run of a frame

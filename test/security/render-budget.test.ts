@@ -1,8 +1,9 @@
-// Issue 16, finding "output blow-up": a few hundred bytes of frames that embed each other several
-// times baked to a 155 MB page, held the event loop for seconds, ended in a 500 and grew the
-// database by hundreds of megabytes. Every bake now runs within budgets (5 MB of output, 10,000
-// frames printed, a time budget); a write that would make a bake go past one is refused with 422
-// render_too_large and stores nothing, and a long render never holds other sites' requests.
+// Output blow-up (docs/security.md, "Bounded rendering"): a few hundred bytes of frames that embed
+// each other several times baked to a 155 MB page, held the event loop for seconds, ended in a 500
+// and grew the database by hundreds of megabytes. Every bake now runs within budgets (5 MB of
+// output, 10,000 frames printed, a time budget); a write that would make a bake go past one is
+// refused with 422 render_too_large and stores nothing, and a long render never holds other sites'
+// requests.
 // Real processes over sockets (two on PostgreSQL), so the render worker of the build runs too.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";

@@ -1,8 +1,8 @@
-// Issue 29, "Layouts multiply output past every budget": a layout that prints its slot ten
-// times, nested eight layouts deep under one small frame — the write took 44 s and the process
-// died out of heap, because the budgets were checked at embedded frames and repeat iterations,
-// not at slots, blocks or layouts. Every step that prints markup again is now checked
-// (src/markup/render.ts), so each write, dry run and preview of that shape is 422
+// Layouts multiplied output past every budget (docs/security.md, "Bounded rendering"): a layout
+// that prints its slot ten times, nested eight layouts deep under one small frame — the write took
+// 44 s and the process died out of heap, because the budgets were checked at embedded frames and
+// repeat iterations, not at slots, blocks or layouts. Every step that prints markup again is now
+// checked (src/markup/render.ts), so each write, dry run and preview of that shape is 422
 // render_too_large at once, and the process's memory stays within a small multiple of the
 // byte budget. Depths 4 to 10, through the API on one app (SQLite, or PostgreSQL under
 // npm run test:pg).

@@ -1,4 +1,4 @@
-// Issue 29, "One site starves the others": anonymous hits on one site's preview link (never
+// Fair between sites (docs/security.md): anonymous hits on one site's preview link (never
 // cached) and on a page whose render fails rendered again on every request, filling the render
 // workers every site shares. Now a public address whose render failed or passed a budget answers
 // from a 10 s negative cache, and preview-link answers are kept a few seconds (dropped at the

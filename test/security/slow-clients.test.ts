@@ -1,5 +1,5 @@
-// Issue 29, "Slow clients": requestTimeout was 0, so a body sent one byte every 5 s was held for
-// minutes, and 300 of them took every file descriptor: the service stopped answering everyone.
+// Slow clients (docs/security.md): requestTimeout was 0, so a body sent one byte every 5 s was held
+// for minutes, and 300 of them took every file descriptor: the service stopped answering everyone.
 // Now (src/http/connections.ts): headers within SVC_HEADERS_TIMEOUT_MS, a whole request within
 // SVC_REQUEST_TIMEOUT_MS (media uploads SVC_UPLOAD_TIMEOUT_MS), a body idle between two reads for
 // SVC_BODY_IDLE_TIMEOUT_MS is cut, and one client address holds at most

@@ -1,4 +1,4 @@
-// Issue 29, "One site starves the others": a site administrator's slow write held SQLite's one
+// Fair between sites (docs/security.md): a site administrator's slow write held SQLite's one
 // write lock for its whole trial render, and another site's 10 ms write took 7.3 s. A write's
 // trial now renders with no transaction open (src/publish/rehearsal.ts): the write is rehearsed
 // and rolled back, its renders made, then written again in a short transaction that checks each

@@ -1,6 +1,6 @@
-// Issue 29, point 1, as a property: valid multipart uploads cut off at every byte, and cut,
-// trimmed, padded and scrambled around their boundaries (fast-check), sent to POST /media and
-// PUT /media/{ref}. Whatever arrives:
+// Uploads that break (docs/security.md), as a property: valid multipart uploads cut off at every
+// byte, and cut, trimmed, padded and scrambled around their boundaries (fast-check), sent to POST
+// /media and PUT /media/{ref}. Whatever arrives:
 // - it is answered (a stall holds its handler and connection for good);
 // - the answer is a 4xx or a 201 (200 for PUT), never a 5xx, and no exception goes uncaught
 //   (an 'error' event nobody listens to is one, and ends the service's process; the test runner

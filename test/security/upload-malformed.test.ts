@@ -1,7 +1,7 @@
-// Issue 29, point 1: no upload ends the process. The shapes that did, over a real socket: a
-// multipart file part cut off before the closing boundary (a zero-byte file at the end of the
-// form; another part after the file, unterminated), a text field cut off after a whole file (a
-// 500), a file over the limit whose stream was failed by the parser after the store stopped
+// No upload ends the process (docs/security.md, "Uploads that break"). The shapes that did, over a
+// real socket: a multipart file part cut off before the closing boundary (a zero-byte file at the
+// end of the form; another part after the file, unterminated), a text field cut off after a whole
+// file (a 500), a file over the limit whose stream was failed by the parser after the store stopped
 // reading it, and clients that go away mid-body. Each is refused with a 4xx (400 invalid_body
 // when the body is malformed), leaves no row, no blob and no temporary, and the next request is
 // answered. Each of POST /media and PUT /media/{ref}.
@@ -26,7 +26,7 @@ const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>`;
 const part = (disposition: string, type: string | null, data: string) =>
   `--${B}\r\nContent-Disposition: form-data; ${disposition}\r\n${type === null ? "" : `Content-Type: ${type}\r\n`}\r\n${data}`;
 
-/** The bodies that ended the process (or answered 500) before issue 29, by what they are. */
+/** The bodies that once ended the process (or answered 500), by what they are. */
 const SHAPES: Array<[string, string]> = [
   ["a zero-byte file at the end of the form, no closing boundary", part('name="file"; filename="a.png"', "image/png", "")],
   ["a whole file, then another file part without a closing boundary (about 150 bytes)", `${part('name="file"; filename="a.svg"', "image/svg+xml", SVG)}\r\n${part('name="extra"; filename="x.bin"', null, "abc")}`],
