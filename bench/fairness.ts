@@ -1,4 +1,4 @@
-// The `fairness` group of `npm run bench` (issue 29, point 7; bench/README.md, "Fairness"): what
+// The `fairness` group of `npm run bench` (bench/README.md, "Fairness"): what
 // one site's load does to another's. Site B's uncached page (a render on request), B's frame
 // write and B's first request of an image variant are timed alone, then while site A saturates
 // the service: anonymous requests of A's pages that render on request for about 100 ms each (the

@@ -29,7 +29,7 @@ export async function fillLarge(dataDir: string, log: (message: string) => void)
   const service = await startService(dataDir);
   try {
     const api = new Api(service.port);
-    // 10,000 frames are twice a site's default quota (issue 16): this site is given room for them.
+    // 10,000 frames are twice a site's default quota (docs/security.md): this site gets room for them.
     await api.call("PATCH", `/api/sites/1/quotas`, { frames: Math.max(LARGE_FRAMES, 5_000) });
     await inParallel(LARGE_FRAMES, 1000, "frames", log, (i) => api.call("POST", `${S}/frames`, { slug: `block-${i}`, html: frame10k(i), bake: false }));
     await inParallel(LARGE_PAGES, 500, "pages", log, (i) => api.call("POST", `${S}/pages`, { title: `Page ${i}`, slug: `page-${i}`, frame: `block-${i}` }));

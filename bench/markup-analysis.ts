@@ -1,5 +1,6 @@
 // Markup analysis throughput against htmlparser2's bare Tokenizer over the same bytes
-// (issue 8, scenario 4). Prints one JSON line: {name, value, unit, baseline, ratio, target, pass}.
+// (bench/README.md, scenario 4). Prints one JSON line: {name, value, unit, baseline, ratio, target,
+// pass}.
 import { Tokenizer, type TokenizerCallbacks } from "htmlparser2";
 import { compileFrame } from "../src/markup/index.ts";
 import { bigFrame } from "../test/fixtures/big-frame.ts";

@@ -1,6 +1,6 @@
-// The `media` group of `npm run bench` (issue 17): public serving of a media file and upload
-// throughput of a 5 MB image, each against a bare node:http server doing the same job in the
-// same run (bench/README.md, "Media").
+// The `media` group of `npm run bench` (bench/README.md, "Media"): public serving of a media file
+// and upload throughput of a 5 MB image, each against a bare node:http server doing the same job in
+// the same run (bench/README.md, "Media").
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";

@@ -1,4 +1,4 @@
-// The `revisions` group of `npm run bench` (issue 22): write throughput with revisions on, as a
+// The `revisions` group of `npm run bench` (bench/README.md): write throughput with revisions on, as a
 // ratio to the same writes on the service as it was before revisions, and storage growth per
 // revision (bench/README.md, "Revisions").
 //

@@ -1,4 +1,4 @@
-// `npm run bench` (issue 8): starts the service as a real process on fresh SQLite databases,
+// `npm run bench` (bench/README.md): starts the service as a real process on fresh SQLite databases,
 // fills it through the API, measures every scenario against its baseline in the same run, writes
 // bench/results/latest.json and prints a table. Exits 0 when every target passes.
 // See bench/README.md for what each scenario measures.
@@ -90,7 +90,7 @@ async function markupAnalysis(): Promise<void> {
   record(JSON.parse(out.trim().split("\n").pop()!) as Result);
 }
 
-/** Scenario 13: templating (issue 21), a layout chain against the same output flat, in a process of its own. */
+/** Scenario 13: templating, a layout chain against the same output flat, in a process of its own. */
 async function templating(): Promise<void> {
   const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/templating.ts")], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
@@ -308,7 +308,7 @@ async function main(): Promise<void> {
         await service.stop();
       }
     }
-    // Issue 22: three services of its own (one of them the commit before revisions, built in a worktree).
+    // Revisions: three services of its own (one the commit before revisions, built in a worktree).
     if (wanted("revisions")) await revisionsGroup(work, { log, record, note: (text) => notes.push(text) });
     if (wanted("fairness")) {
       const service = await startService(join(work, "fairness"));

@@ -1,4 +1,4 @@
-// The sites of the `scale` group (issue 15, point 3): one shape at two sizes, 2,000 and 20,000
+// The sites of the `scale` group (bench/README.md, "Scale"): one shape at two sizes, 2,000 and 20,000
 // pages. Both are filled the same way, so the only difference between them is their size:
 //
 // - languages `en` (default) and `de`;

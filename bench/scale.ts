@@ -1,4 +1,4 @@
-// The `scale` group of `npm run bench` (issue 15, point 3): the same site at 2,000 and 20,000
+// The `scale` group of `npm run bench` (bench/README.md, "Scale"): the same site at 2,000 and 20,000
 // pages (bench/scale-site.ts), and on each, through the HTTP API of the running service, the
 // median of many single requests of four writes. Each ratio is median(20k) / median(2k).
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

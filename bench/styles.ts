@@ -1,6 +1,6 @@
-// The `styles` group of `npm run bench` (issue 18): public serving of a stylesheet bundle at its
-// hashed address, against a bare node:http server sending the same answer in the same run
-// (bench/README.md, "Styles").
+// The `styles` group of `npm run bench` (bench/README.md, "Styles"): public serving of a stylesheet
+// bundle at its hashed address, against a bare node:http server sending the same answer in the same
+// run (bench/README.md, "Styles").
 import { join } from "node:path";
 import { compare, cpuMsOf, http, load, round, ADMIN_TOKEN, startBare, type LoadOptions, type Result, type Service } from "./lib.ts";
 

@@ -1,11 +1,11 @@
-// The `templating` group of `npm run bench` (issue 21): analysis and bake of a page frame on a
-// three-level layout chain (page → article → section → base) against the same output written
-// flat in one frame, in a process of its own while nothing else of the bench runs. Analysis is
-// `compileFrame` of every frame the chain needs (the page frame and its three layouts; the
-// engine keeps programs by the markup's sha256, so a write of the page frame alone compiles only
-// it: in the notes); bake is `renderFrame` through the engine's own context (`renderContext` of
-// src/publish/render-context.ts, the budgets as src/publish/bounded-render.ts sets them), with the
-// site's data, a header menu (a bake: menu markers) and strings. Both outputs are checked to be
+// The `templating` group of `npm run bench` (bench/README.md, "Templating"): analysis and bake of a
+// page frame on a three-level layout chain (page → article → section → base) against the same
+// output written flat in one frame, in a process of its own while nothing else of the bench runs.
+// Analysis is `compileFrame` of every frame the chain needs (the page frame and its three layouts;
+// the engine keeps programs by the markup's sha256, so a write of the page frame alone compiles
+// only it: in the notes); bake is `renderFrame` through the engine's own context (`renderContext`
+// of src/publish/render-context.ts, the budgets as src/publish/bounded-render.ts sets them), with
+// the site's data, a header menu (a bake: menu markers) and strings. Both outputs are checked to be
 // the same bytes. Prints one JSON line: {results, notes} (bench/README.md, "Templating").
 import { createHash } from "node:crypto";
 import { compileFrame, RENDER_BUDGET, renderFrame, type CompiledFrame } from "../src/markup/index.ts";
