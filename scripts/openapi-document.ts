@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../src/app.ts";
-import { createPublishing } from "../src/app-deps.ts";
+import { wirePublishing } from "../src/app-deps.ts";
 import { openBlobStore } from "../src/blobs/open.ts";
 import { systemClock } from "../src/clock.ts";
 import { loadConfig } from "../src/config.ts";
@@ -20,7 +20,7 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
   try {
     const config = loadConfig({ ...process.env, DATABASE_URL: "", SVC_DATA_DIR: dataDir, SVC_MEDIA_S3_BUCKET: "", SVC_MEDIA_S3_ENDPOINT: "", SVC_MEDIA_S3_REGION: "", SVC_MEDIA_S3_FORCE_PATH_STYLE: "" });
     const store = await openStore({ dataDir, databaseUrl: null, db: config.db });
-    const publishing = createPublishing(store.db, systemClock, config.port);
+    const publishing = wirePublishing(store.db, systemClock, config.port);
     const blobs = await openBlobStore(config);
     const app = await buildApp({ config, store, clock: systemClock, limits: limitsFor(store, config), publisher: publishing.engine, publicSite: publishing.publicSite, blobs });
     await app.ready();

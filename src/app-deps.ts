@@ -9,7 +9,7 @@ import type { BlobStore } from "./blobs/blob-store.ts";
 import type { Db, Store } from "./store/database.ts";
 import type { PublishSources } from "./publish/contract.ts";
 import type { Publisher, ServiceContext } from "./write/context.ts";
-import { createPublishing as createEngine, type PublishingOptions } from "./publish/setup.ts";
+import { createPublishing, type PublishingOptions } from "./publish/setup.ts";
 import type { PublishingEngine } from "./publish/engine.ts";
 import { PublicSite } from "./public/public-site.ts";
 import { pagePublishSource } from "./pages/publish-source.ts";
@@ -67,9 +67,9 @@ export interface Publishing {
  * The engine over the features' sources, and the public site over the engine's caches. Renders
  * and image variants share `renderWorkers` permits (default 1): cores − 1 in the service.
  */
-export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
+export function wirePublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
   const cpu = options.permits ?? new CpuPermits(options.renderWorkers ?? 1);
-  const { engine, pages, directory } = createEngine(db, clock, port, publishSources(port, clock), { ...options, permits: cpu });
+  const { engine, pages, directory } = createPublishing(db, clock, port, publishSources(port, clock), { ...options, permits: cpu });
   const fresh = options.invalidation?.fresh?.bind(options.invalidation);
   return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, port), cpu };
 }

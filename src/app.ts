@@ -30,7 +30,7 @@ import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
 import { framePageRoutes } from "./frames/page-routes.ts";
 import { assignFrame } from "./pages/assign-service.ts";
-import { unbindFrame } from "./pages/frame-links.ts";
+import { unbindFrame } from "./pages/frame-unbinding.ts";
 import { dataRoutes } from "./data/routes.ts";
 import { languagesRoutes, settingsRoutes } from "./settings/routes.ts";
 import { menuRoutes } from "./menus/routes.ts";

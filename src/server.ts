@@ -8,7 +8,7 @@ import { openStore } from "./store/database.ts";
 import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { limitsFor } from "./http/limits.ts";
-import { createPublishing } from "./app-deps.ts";
+import { wirePublishing } from "./app-deps.ts";
 import { startInvalidation } from "./publish/invalidation.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
 import { openBlobStore } from "./blobs/open.ts";
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
 
   const limits = limitsFor(store, config);
   const invalidation = await startInvalidation(store);
-  const publishing = createPublishing(store.db, systemClock, config.port, { invalidation, renderWorkers: config.renderWorkers });
+  const publishing = wirePublishing(store.db, systemClock, config.port, { invalidation, renderWorkers: config.renderWorkers });
   const blobs = await openBlobStore(config);
   const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs, cpu: publishing.cpu }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
   invalidation.useLog?.(app.log);

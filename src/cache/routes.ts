@@ -15,7 +15,7 @@ const MAX_URLS = 1000;
  * A path of this site (`/about`, `/en/about/`) or a full address on its domain, in the canonical
  * form the page cache is keyed by (`/About` is `/about/`); else null (also for malformed escapes).
  */
-function addressOf(value: unknown, domain: string): string | null {
+function siteAddressFrom(value: unknown, domain: string): string | null {
   if (typeof value !== "string" || value.trim() === "") return null;
   const raw = value.trim();
   const full = /^https?:\/\/([^/?#]+)(.*)$/i.exec(raw);
@@ -50,7 +50,7 @@ export function cacheRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     const addresses: string[] = [];
     const skipped: string[] = [];
     for (const value of body.urls) {
-      const address = addressOf(value, site.domain);
+      const address = siteAddressFrom(value, site.domain);
       if (address === null) skipped.push(String(value));
       else if (!addresses.includes(address)) addresses.push(address);
     }

@@ -21,7 +21,7 @@ import { reviseFrames } from "./revision.ts";
 /**
  * Takes a deleted frame off the pages that stood on it, in the deleting transaction; answers their
  * ids, ascending, and a `pages_offline` warning for each that answered publicly. The pages feature
- * owns the pages table and provides it (pages/frame-links.ts).
+ * owns the pages table and provides it (pages/frame-unbinding.ts).
  */
 export type UnbindPages = (trx: Db, siteId: number, frameId: string, now: string) => Promise<{ pages: number[]; offline: Warning[] }>;
 

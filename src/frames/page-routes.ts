@@ -12,7 +12,7 @@ import type { ServiceContext } from "../write/context.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Warning } from "../warnings.ts";
 
-/** The pages feature's side of these endpoints (pages/assign-service.ts, pages/frame-links.ts). */
+/** The pages feature's side of these endpoints (pages/assign-service.ts, pages/frame-unbinding.ts). */
 export interface FramePages {
   /** Puts the frame on a page or takes it off; the answer of POST /frames/{ref}/assign. */
   assign(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>): Promise<{ warnings: Warning[] }>;

@@ -9,7 +9,7 @@ import type { Change } from "../write/change.ts";
 import { frameByRef, frameBySlug } from "../frames/queries.ts";
 import { frameSnapshot } from "../frames/revision.ts";
 import { createFrame, replaceFrame } from "../frames/write-service.ts";
-import { rebindFrame } from "../pages/frame-links.ts";
+import { rebindFrame } from "../pages/frame-unbinding.ts";
 import type { HistoryKind } from "./kind.ts";
 
 export const frameHistory: HistoryKind = {

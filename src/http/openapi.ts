@@ -58,10 +58,10 @@ function withProperties(schema: Schema | undefined, more: Record<string, unknown
 function documentRoute({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }) {
   if (!schema) return { schema: schema as never, url };
   const doc = documented(schema) as RouteSchema;
-  const config = (route.config ?? {}) as { siteAddressing?: "path" | "legacy"; auth?: string };
-  if (config.siteAddressing === "path") {
+  const config = (route.config ?? {}) as { siteAddressStyle?: "path" | "legacy"; auth?: string };
+  if (config.siteAddressStyle === "path") {
     doc.params = withProperties(doc.params, { site_id: SiteId }, ["site_id"]);
-  } else if (config.siteAddressing === "legacy") {
+  } else if (config.siteAddressStyle === "legacy") {
     doc.querystring = withProperties(doc.querystring, LegacyQuery);
     doc.headers = withProperties(doc.headers, LegacyHeaders);
     if (typeof doc.operationId === "string") doc.operationId = `${doc.operationId}Legacy`;

@@ -34,7 +34,7 @@ type RouteLike = Pick<RouteOptions, "url" | "method" | "schema" | "config">;
 export function knownParameters(route: RouteLike): Set<string> {
   const querystring = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
   const known = new Set(Object.keys(querystring?.properties ?? {}));
-  if ((route.config as { siteAddressing?: string } | undefined)?.siteAddressing === "legacy") for (const name of LEGACY_SELECTORS) known.add(name);
+  if ((route.config as { siteAddressStyle?: string } | undefined)?.siteAddressStyle === "legacy") for (const name of LEGACY_SELECTORS) known.add(name);
   return known;
 }
 

@@ -3,7 +3,7 @@
 // Each capability registers its routes once, through this, and gets both.
 import type { FastifyInstance } from "fastify";
 import type { ServiceContext } from "../write/context.ts";
-import type { SiteAddressing } from "./site-scope.ts";
+import type { SiteAddressStyle } from "./site-scope.ts";
 import { typedRoutes, type TypedFastify } from "./typed-fastify.ts";
 
 export type SiteRoutes = (scope: TypedFastify, ctx: ServiceContext) => void;
@@ -13,13 +13,13 @@ export type SiteRoutes = (scope: TypedFastify, ctx: ServiceContext) => void;
  * calls whose legacy form would collide with a network path (site memberships vs `/api/users`).
  */
 export function registerSiteRoutes(app: FastifyInstance, ctx: ServiceContext, everywhere: SiteRoutes[], pathOnly: SiteRoutes[]): void {
-  const mount = (prefix: string, addressing: SiteAddressing, capabilities: SiteRoutes[]) =>
+  const mount = (prefix: string, style: SiteAddressStyle, capabilities: SiteRoutes[]) =>
     app.register(
       async (scope) => {
         // The site is resolved by the app's one request hook (src/app.ts), told by this config.
         scope.addHook("onRoute", (route) => {
-          route.config = { ...route.config, siteAddressing: addressing };
-          if (addressing === "legacy") route.schema = { ...route.schema, deprecated: true } as typeof route.schema;
+          route.config = { ...route.config, siteAddressStyle: style };
+          if (style === "legacy") route.schema = { ...route.schema, deprecated: true } as typeof route.schema;
         });
         for (const register of capabilities) register(typedRoutes(scope), ctx);
       },

@@ -20,11 +20,11 @@ declare module "fastify" {
   }
   interface FastifyContextConfig {
     /** How a site-scoped route names its site; set by registerSiteRoutes. */
-    siteAddressing?: SiteAddressing;
+    siteAddressStyle?: SiteAddressStyle;
   }
 }
 
-export type SiteAddressing = "path" | "legacy";
+export type SiteAddressStyle = "path" | "legacy";
 
 function positiveInt(value: unknown): number | null {
   if (typeof value !== "string" || !/^[1-9]\d{0,9}$/.test(value)) return null;
@@ -87,8 +87,8 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
  */
 export function siteScope(db: Db) {
   return async function resolveSite(request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig | undefined): Promise<void> {
-    const addressing = config?.siteAddressing;
-    if (addressing === undefined) return;
-    request.site = addressing === "path" ? await bySitePath(db, request) : await byLegacySelector(db, request, reply);
+    const style = config?.siteAddressStyle;
+    if (style === undefined) return;
+    request.site = style === "path" ? await bySitePath(db, request) : await byLegacySelector(db, request, reply);
   };
 }

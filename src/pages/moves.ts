@@ -6,16 +6,11 @@
 // answering at an address (created, published, moved there) takes it over from a redirect.
 import type { Change } from "../write/change.ts";
 import { recordMoves, releaseAddresses, type Move } from "../redirects/redirects.ts";
-import type { SiteAddressing } from "../site/addresses.ts";
+import { pageAddress, type SiteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
-import { langPathPrefix, languageState, type LanguageState } from "../site/languages.ts";
+import { languageState, type LanguageState } from "../site/languages.ts";
 import { liteRowsOf, type PageLite } from "./queries.ts";
 import { PageTree } from "./tree.ts";
-
-/** The canonical public address of a page (what the page cache and redirects are keyed by): `/de/ueber/`. */
-export function addressOf(addressing: Pick<SiteAddressing, "langs">, page: Pick<PageLite, "lang" | "path">): string {
-  return `${langPathPrefix(addressing.langs, page.lang || null)}${page.path}/`;
-}
 
 /**
  * Records the moves between two trees (`within`: the pages a region holds) and answers the
@@ -34,9 +29,9 @@ export async function recordAddressChanges(
   for (const id of ids) {
     const row = after.get(id);
     if (!row || !after.visible(id)) continue;
-    const address = addressOf(addressingAfter, row);
+    const address = pageAddress(addressingAfter, row.lang, row.path);
     const was = before.get(id);
-    const wasAt = was && before.visible(id) ? addressOf(addressingBefore, was) : null;
+    const wasAt = was && before.visible(id) ? pageAddress(addressingBefore, was.lang, was.path) : null;
     if (wasAt === address) continue;
     if (wasAt !== null) moves.push({ from: wasAt, to: address });
     else taken.push(address);
@@ -62,5 +57,5 @@ export async function recordLanguageMoves(trx: Db, siteId: number, now: string, 
 export async function ownAddresses(db: Db, siteId: number, pages: ReadonlyArray<Pick<PageLite, "lang" | "path">>): Promise<string[]> {
   if (pages.length === 0) return [];
   const addressing = { langs: await languageState(db, siteId) };
-  return [...new Set(pages.map((row) => addressOf(addressing, row)))];
+  return [...new Set(pages.map((row) => pageAddress(addressing, row.lang, row.path)))];
 }

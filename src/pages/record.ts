@@ -2,7 +2,7 @@
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { linkUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
-import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type StaticCopyFacts } from "./frames-link.ts";
+import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type StaticCopyFacts } from "./frame-facts.ts";
 import { groupMembers, withAncestors, type PageRow } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 import { seoOf, type PageSeo } from "./seo.ts";

@@ -13,7 +13,7 @@ import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "./changes.ts";
-import { frameIdFromRef } from "./frames-link.ts";
+import { frameIdFromRef } from "./frame-facts.ts";
 import {
   booleanFrom, contentFrom, fieldsFrom, inputWarnings, menuOrderFrom, mergeFields, pageIdFrom, PATCH_KEYS, PUBLISH_KEYS,
   refFrom, slugFrom, statusFrom, titleFrom, urlFrom, type SlugInput,

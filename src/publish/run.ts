@@ -21,7 +21,8 @@ import { currentOf, prepareRender } from "./render-job.ts";
 import type { SiteDirectory } from "./site-directory.ts";
 import type { TrialBakes } from "./trial-handoff.ts";
 import type { TrialRenders } from "./rehearsal.ts";
-import { addressOf, langOf, type SiteState } from "./site-state.ts";
+import { langOf, type SiteState } from "./site-state.ts";
+import { pageAddress } from "../site/addresses.ts";
 
 export interface EngineDeps {
   db: Db;
@@ -211,7 +212,7 @@ export class Run {
     if (!servable || this.state.index.rendersOnRequest(node.slug)) {
       if (previous) await dropCopies(this.deps.db, siteId, [pageId]);
       if (servable) {
-        this.flushedUrls.add(addressOf(this.state, langOf(this.state, page.lang), page.path));
+        this.flushedUrls.add(pageAddress(this.state.addressing, langOf(this.state, page.lang), page.path));
       }
       return;
     }
@@ -225,7 +226,7 @@ export class Run {
       this.overBudget.add(node.id);
       return; // the page keeps its last good static copy
     }
-    const address = addressOf(this.state, lang, page.path);
+    const address = pageAddress(this.state.addressing, lang, page.path);
     // Each page's copy marks its own menu items (markup/current.ts): the bake is shared.
     const html = result.marks.length === 0 ? result.html : applyMarks(result.html, result.marks, currentOf(this.state, page));
     const sha256 = createHash("sha256").update(html).digest("hex");

@@ -3,7 +3,6 @@
 // frames' dependency index (through the sources the features implement).
 import type { Db } from "../store/database.ts";
 import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
-import { langPathPrefix } from "../site/languages.ts";
 import { homePageOf, settingsOf, type SettingsRow } from "../site/settings.ts";
 import { siteById, type SiteRow } from "../site/sites.ts";
 import type { PageScope, PageTreeView, PublishSources } from "./contract.ts";
@@ -35,9 +34,4 @@ export async function loadSiteState(db: Db, sources: PublishSources, siteId: num
 /** The language a page is shown in: its own, else the site's default (null while there is none). */
 export function langOf(state: SiteState, pageLang: string | null | undefined): string | null {
   return pageLang ? pageLang : state.addressing.langs.defaultLang;
-}
-
-/** The public path of a page: language prefix, its path, trailing slash. */
-export function addressOf(state: SiteState, lang: string | null, path: string): string {
-  return `${langPathPrefix(state.addressing.langs, lang)}${path}/`;
 }

@@ -24,9 +24,18 @@ export async function siteAddressing(db: Db, site: { id: number; domain: string 
   return { origin: homeUrl(site.domain, port).replace(/\/$/, ""), langs: await languageState(db, site.id) };
 }
 
+/**
+ * The page's address on its site, without the origin: the language prefix, its path and `/`
+ * (`/de/ueber/`), what the page cache and redirects are keyed by. `lang` is '' or null for a page
+ * without a language.
+ */
+export function pageAddress(addressing: Pick<SiteAddressing, "langs">, lang: string | null, path: string): string {
+  return `${langPathPrefix(addressing.langs, lang || null)}${path}/`;
+}
+
 /** The page's public address. `lang` is '' or null for a page without a language. */
 export function pageUrl(addressing: SiteAddressing, lang: string | null, path: string): string {
-  return `${addressing.origin}${langPathPrefix(addressing.langs, lang || null)}${path}/`;
+  return `${addressing.origin}${pageAddress(addressing, lang, path)}`;
 }
 
 /**

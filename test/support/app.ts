@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { buildApp, type BuildOptions } from "../../src/app.ts";
-import { createPublishing, type AppDeps, type PublishingOptions } from "../../src/app-deps.ts";
+import { wirePublishing, type AppDeps, type PublishingOptions } from "../../src/app-deps.ts";
 import { loadConfig, type Config } from "../../src/config.ts";
 import { systemClock } from "../../src/clock.ts";
 import { limitsFor, type Limits } from "../../src/http/limits.ts";
@@ -72,7 +72,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const store = await openStore({ dataDir, databaseUrl: config.databaseUrl, db: config.db });
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
   const limits = options.limits ?? limitsFor(store, config);
-  const publishing = createPublishing(store.db, systemClock, config.port, { renderWorkers: config.renderWorkers, ...options.publishing });
+  const publishing = wirePublishing(store.db, systemClock, config.port, { renderWorkers: config.renderWorkers, ...options.publishing });
   const blobs = await openBlobStore(config);
   const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs, cpu: publishing.cpu };
   const app = await buildApp(deps, options.build);
