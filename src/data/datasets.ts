@@ -14,6 +14,7 @@ import { listWindow, type ListWindow } from "../store/lists.ts";
 import { textBytes, utf8Bytes } from "../quotas/bytes.ts";
 import { leaveTrash } from "../revisions/trash.ts";
 import { datasetObjectId } from "./revision.ts";
+import { DATASET_ITEMS } from "./items-column.ts";
 
 export const DATASET_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]*$";
 const DATASET_NAME = new RegExp(DATASET_NAME_PATTERN);
@@ -139,25 +140,17 @@ export interface DatasetRead {
   lang: string | null;
 }
 
-function parseItems(json: string): Record<string, unknown>[] {
-  try {
-    const value = JSON.parse(json) as unknown;
-    return Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
-  } catch {
-    return [];
-  }
-}
-
 /**
  * The items a data set gives in a language: the variant when it has items, else the shared set,
- * else the (empty) variant; undefined when the set exists in neither form.
+ * else the (empty) variant; undefined when the set exists in neither form. Stored items that do
+ * not read give none, so a render goes on.
  */
 export async function readDataset(db: Db, siteId: number, name: string, lang: string | null): Promise<DatasetRead | undefined> {
   const rows = await db.selectFrom("datasets").select(["lang", "items_json", "total"]).where("site_id", "=", siteId).where("name", "=", name).where("lang", "in", lang ? [lang, ""] : [""]).execute();
   const variant = lang ? rows.find((row) => row.lang === lang) : undefined;
   const shared = rows.find((row) => row.lang === "");
-  if (variant && variant.total > 0) return { items: parseItems(variant.items_json), variant: "lang", lang };
-  if (shared) return { items: parseItems(shared.items_json), variant: "shared", lang: null };
+  if (variant && variant.total > 0) return { items: DATASET_ITEMS.readOr(variant.items_json, []), variant: "lang", lang };
+  if (shared) return { items: DATASET_ITEMS.readOr(shared.items_json, []), variant: "shared", lang: null };
   if (variant) return { items: [], variant: "lang", lang };
   return undefined;
 }

@@ -8,6 +8,7 @@ import { prettyJson, recordRevision, type Snapshot } from "../revisions/revision
 import { toTrash } from "../revisions/trash.ts";
 import type { Db } from "../store/database.ts";
 import { revisedBy } from "../write/pipeline.ts";
+import { DATASET_ITEMS } from "./items-column.ts";
 
 /** The id a set's history is kept under: `name` for the shared set (`lang` ""), `name:lang` for a variant. */
 export function datasetObjectId(name: string, lang: string): string {
@@ -20,15 +21,6 @@ export function datasetOfObjectId(id: string): { name: string; lang: string } {
   return at < 0 ? { name: id, lang: "" } : { name: id.slice(0, at), lang: id.slice(at + 1) };
 }
 
-function parsedItems(json: string): unknown[] {
-  try {
-    const value = JSON.parse(json) as unknown;
-    return Array.isArray(value) ? value : [];
-  } catch {
-    return [];
-  }
-}
-
 export function datasetSnapshot(name: string, lang: string, items: readonly unknown[]): Snapshot {
   const fields = { name, lang: lang === "" ? null : lang, items };
   return { content: prettyJson(fields), fields };
@@ -37,7 +29,7 @@ export function datasetSnapshot(name: string, lang: string, items: readonly unkn
 /** Records the set's state as stored now as its next revision, unless unchanged (inside the writing transaction). */
 export async function reviseDataset(trx: Db, siteId: number, name: string, lang: string, now: string): Promise<void> {
   const row = await trx.selectFrom("datasets").select("items_json").where("site_id", "=", siteId).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
-  if (row) await recordRevision(trx, siteId, "data", datasetObjectId(name, lang), datasetSnapshot(name, lang, parsedItems(row.items_json)), now);
+  if (row) await recordRevision(trx, siteId, "data", datasetObjectId(name, lang), datasetSnapshot(name, lang, DATASET_ITEMS.readOr(row.items_json, [])), now);
 }
 
 /**

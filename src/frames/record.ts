@@ -1,19 +1,53 @@
 // The frame record (docs/frames.md, "Identity and record"), and the frame's ETag.
 import type { Selectable } from "kysely";
+import { Type, type Static } from "@sinclair/typebox";
 import type { FramesTable } from "../store/schema.ts";
-import type { MarkupAnalysis } from "../markup/index.ts";
+import { jsonColumn } from "../store/json-column.ts";
 
 export type FrameRow = Selectable<FramesTable>;
 
+const Strings = Type.Array(Type.String());
+
+/**
+ * A frame's analysis as stored (`analysis_json`): the markup's whole analysis (markup/types.ts
+ * MarkupAnalysis) and its reference values, of which the schema names what is read back. Rows
+ * stored before layouts may lack `layout`, `slots` and `blocks`.
+ */
+const STORED_ANALYSIS = jsonColumn(
+  "frames.analysis_json",
+  Type.Object({
+    analysis: Type.Object({
+      inserts: Type.Record(Type.String(), Type.Number()),
+      sources: Strings,
+      frame_refs: Type.Array(
+        Type.Object({
+          insert: Type.Union([Type.Literal("svc/frame"), Type.Literal("svc/partial"), Type.Literal("svc/layout")]),
+          at: Type.Number(),
+          keys: Type.Array(Type.Tuple([Type.String(), Type.String()])),
+        }),
+      ),
+      binds: Type.Number(),
+      live_reasons: Strings,
+      layout: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      slots: Type.Optional(Type.Array(Type.Object({ name: Type.String(), defaults: Type.Boolean(), at: Type.Number() }))),
+      blocks: Type.Optional(Type.Array(Type.Object({ name: Type.String(), at: Type.Number() }))),
+    }),
+    /** Raw reference values of svc/frame and svc/partial inserts (ids or slugs as written). */
+    ref_values: Strings,
+  }),
+);
+
 /** What is stored of a frame's analysis, with references already turned into slugs. */
-export interface StoredAnalysis {
-  analysis: MarkupAnalysis;
-  /** Raw reference values of svc/frame and svc/partial inserts (ids or slugs as written). */
-  ref_values: string[];
+export type StoredAnalysis = Static<typeof STORED_ANALYSIS.schema>;
+
+/** The frame's stored analysis; `CorruptJson` (store/json-column.ts) when it is not one. */
+export function storedAnalysis(row: Pick<FrameRow, "analysis_json">): StoredAnalysis {
+  return STORED_ANALYSIS.read(row.analysis_json);
 }
 
-export function storedAnalysis(row: Pick<FrameRow, "analysis_json">): StoredAnalysis {
-  return JSON.parse(row.analysis_json) as StoredAnalysis;
+/** The frame's stored analysis, or `fallback` when it is not one. */
+export function storedAnalysisOr<F>(row: Pick<FrameRow, "analysis_json">, fallback: F): StoredAnalysis | F {
+  return STORED_ANALYSIS.readOr(row.analysis_json, fallback);
 }
 
 export interface FrameExtras {

@@ -5,13 +5,19 @@
 // language, unless one was made there meanwhile (409 slug_taken with its id).
 import { datasetNameFrom, datasetNotFound, putDataset, type DatasetWriteAnswer } from "../data/datasets.ts";
 import { datasetOfObjectId, datasetSnapshot, datasetObjectId } from "../data/revision.ts";
+import { DATASET_ITEMS } from "../data/items-column.ts";
+import { Type } from "@sinclair/typebox";
+import { jsonColumn } from "../store/json-column.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { HistoryKind, RestoreAnswer, StoredState } from "./kind.ts";
+
+/** A data set's revision content: `{name, lang, items}` as JSON (data/revision.ts). */
+const REVISION_CONTENT = jsonColumn("revisions.content (data)", Type.Object({ items: Type.Optional(Type.Unknown()) }));
 
 /** The items a revision holds (its fields; its content when they lack them). */
 function itemsOf(state: StoredState): unknown {
   if (Array.isArray(state.fields.items)) return state.fields.items;
-  return (JSON.parse(state.content) as { items?: unknown }).items;
+  return REVISION_CONTENT.read(state.content).items;
 }
 
 function answerOf(done: DatasetWriteAnswer): RestoreAnswer {
@@ -30,7 +36,7 @@ export const dataHistory: HistoryKind = {
     const lang = checkLangIn(await languageState(call.ctx.db, call.site.id), call.query.lang) ?? "";
     const row = await call.ctx.db.selectFrom("datasets").select("items_json").where("site_id", "=", call.site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
     if (!row) throw datasetNotFound(name, lang);
-    return { id: datasetObjectId(name, lang), current: datasetSnapshot(name, lang, JSON.parse(row.items_json) as unknown[]) };
+    return { id: datasetObjectId(name, lang), current: datasetSnapshot(name, lang, DATASET_ITEMS.read(row.items_json)) };
   },
 
   async restore(call, id, state) {

@@ -4,23 +4,13 @@
 // frame never prints another site's file.
 import type { MediaForRender, PublishSources } from "../publish/contract.ts";
 import { fileUrl, variantsOf } from "./addresses.ts";
+import { parseTexts } from "./texts.ts";
 
 /** A ref that reads as an id: digits without a leading zero, within the id column's range. */
 function idOf(ref: string): number | undefined {
   if (!/^[1-9]\d{0,9}$/.test(ref)) return undefined;
   const id = Number(ref);
   return id <= 2_147_483_647 ? id : undefined;
-}
-
-/** `{"<lang>": "…"}` as stored; a malformed value is no alt text rather than a failed render. */
-function altTexts(json: string): Record<string, string> {
-  try {
-    const value: unknown = JSON.parse(json);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
-    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
-  } catch {
-    return {};
-  }
 }
 
 export const mediaPublishSource: PublishSources["media"] = {
@@ -43,7 +33,7 @@ export const mediaPublishSource: PublishSources["media"] = {
         slug: row.slug,
         url: fileUrl(row),
         mime: row.mime,
-        alt: altTexts(row.alt_json),
+        alt: parseTexts(row.alt_json),
         width: row.width,
         height: row.height,
         variants: variantsOf(row).map(({ url, width }) => ({ url, width })),

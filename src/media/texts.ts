@@ -3,6 +3,8 @@
 // (`default_lang`), or under "" when it has none, so they carry over once languages are added.
 import { fail } from "../errors.ts";
 import { checkLangIn, type LanguageState } from "../site/languages.ts";
+import { Type } from "@sinclair/typebox";
+import { jsonColumn } from "../store/json-column.ts";
 
 export type Texts = Record<string, string>;
 /** A write's changes: a text per language, null (or "") removing that language's. */
@@ -54,14 +56,12 @@ export function applyTexts(texts: Texts, changes: TextChanges | "all" | undefine
   return out;
 }
 
+/** A file's texts as stored (`media.alt_json`, `media.title_json`): a text per language. */
+const STORED_TEXTS = jsonColumn("media.alt_json/title_json", Type.Record(Type.String(), Type.String()));
+
+/** The stored texts; none when they do not read, so a render prints the file without them. */
 export function parseTexts(json: string): Texts {
-  try {
-    const value = JSON.parse(json) as unknown;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return {};
-    return Object.fromEntries(Object.entries(value).filter(([, text]) => typeof text === "string")) as Texts;
-  } catch {
-    return {};
-  }
+  return STORED_TEXTS.readOr(json, {});
 }
 
 /** What `?search=` looks in: the file name and every text, lower-cased. */

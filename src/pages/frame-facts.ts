@@ -1,12 +1,13 @@
 // How a page meets its frame: the stored `frame_id` (16 hex) becomes the record's `frame` slug,
 // and the frame's facts decide `printed` and `static` (docs/content-model.md, "The record"). This
 // is the seam the frames and publish work complete; pages never write frames.
-import { storedAnalysis } from "../frames/record.ts";
+import { storedAnalysisOr } from "../frames/record.ts";
 import { frameByRef } from "../frames/queries.ts";
 import { siteIndex } from "../frames/graph.ts";
 import { fail } from "../errors.ts";
 import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
 import type { Db } from "../store/database.ts";
+import { CorruptJson } from "../store/json-column.ts";
 
 export interface FrameFacts {
   id: string;
@@ -31,7 +32,8 @@ export async function frameFactsOf(db: Db, siteId: number, frameIds: ReadonlySet
   if (frameIds.size === 0) return new Map();
   try {
     return factsIn(await siteIndex(db, siteId), frameIds);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof CorruptJson)) throw error;
     return factsIn(await tolerantIndex(db, siteId), frameIds);
   }
 }
@@ -49,12 +51,8 @@ async function tolerantIndex(db: Db, siteId: number): Promise<DependencyIndex> {
   const rows = await db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
   const nodes: FrameNode[] = [];
   for (const row of rows) {
-    try {
-      const stored = storedAnalysis(row);
-      nodes.push({ id: row.id, slug: row.slug, sources: stored.analysis.sources ?? [], refs: stored.ref_values ?? [], liveReasons: stored.analysis.live_reasons ?? [] });
-    } catch {
-      nodes.push({ id: row.id, slug: row.slug, sources: [], refs: [], liveReasons: [] });
-    }
+    const stored = storedAnalysisOr(row, { analysis: { sources: [], live_reasons: [] }, ref_values: [] });
+    nodes.push({ id: row.id, slug: row.slug, sources: stored.analysis.sources, refs: stored.ref_values, liveReasons: stored.analysis.live_reasons });
   }
   return new DependencyIndex(nodes);
 }

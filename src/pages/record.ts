@@ -1,6 +1,7 @@
 // The page record (docs/content-model.md, "The record"), and the page item the data sources return.
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
+import { AnyObject, jsonColumn } from "../store/json-column.ts";
 import { linkUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type StaticCopyFacts } from "./frame-facts.ts";
 import { groupMembers, withAncestors, type PageRow } from "./queries.ts";
@@ -57,13 +58,12 @@ export interface PageItem {
   fields: Record<string, unknown>;
 }
 
+/** A page's own fields as stored (`fields_json`): an object of any JSON values. */
+export const PAGE_FIELDS = jsonColumn("pages.fields_json", AnyObject);
+
+/** The page's fields; none when the stored value is not an object (renders and reads print the rest of the page). */
 export function fieldsOf(row: Pick<PageRow, "fields_json">): Record<string, unknown> {
-  try {
-    const value = JSON.parse(row.fields_json) as unknown;
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return {};
-  }
+  return PAGE_FIELDS.readOr(row.fields_json, {});
 }
 
 /**

@@ -8,16 +8,10 @@ import { prettyJson, recordRevision, type Snapshot } from "../revisions/revision
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import { revisedBy } from "../write/pipeline.ts";
+import { PAGE_FIELDS } from "./record.ts";
+import { PAGE_SEO } from "./seo.ts";
 
 type Kept = Pick<PageRow, "parent_id" | "lang" | "slug" | "title" | "status" | "content" | "fields_json" | "frame_id" | "translation_group" | "seo_json" | "menu_order">;
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 export function pageSnapshot(row: Kept): Snapshot {
   const fields = {
@@ -27,10 +21,11 @@ export function pageSnapshot(row: Kept): Snapshot {
     title: row.title,
     status: row.status,
     content: row.content,
-    fields: parsed(row.fields_json),
+    // A stored value that is not what its column holds is kept as its text.
+    fields: PAGE_FIELDS.readOr(row.fields_json, row.fields_json),
     frame_id: row.frame_id,
     translation_group: row.translation_group,
-    seo: parsed(row.seo_json),
+    seo: PAGE_SEO.readOr(row.seo_json, row.seo_json),
     menu_order: row.menu_order,
   };
   return { content: prettyJson(fields), fields };

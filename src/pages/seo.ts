@@ -6,6 +6,7 @@
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { Db } from "../store/database.ts";
+import { AnyObject, jsonColumn } from "../store/json-column.ts";
 import type { PageRow } from "./queries.ts";
 
 export interface PageSeo {
@@ -26,15 +27,15 @@ export const NO_SEO: PageSeo = Object.freeze({ title: null, description: null, c
 
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
 
+/**
+ * The SEO fields as stored (`seo_json`): an object whose fields are read one by one, so a field of
+ * the wrong type falls back to its default alone.
+ */
+export const PAGE_SEO = jsonColumn("pages.seo_json", AnyObject);
+
 /** The SEO fields stored with a page (defaults for whatever is missing or unreadable). */
 export function seoOf(row: Pick<PageRow, "seo_json">): PageSeo {
-  let stored: Record<string, unknown> = {};
-  try {
-    const value = JSON.parse(row.seo_json) as unknown;
-    if (value !== null && typeof value === "object" && !Array.isArray(value)) stored = value as Record<string, unknown>;
-  } catch {
-    // unreadable: the defaults
-  }
+  const stored: Record<string, unknown> = PAGE_SEO.readOr(row.seo_json, {});
   return {
     title: text(stored.title),
     description: text(stored.description),

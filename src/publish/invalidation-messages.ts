@@ -1,6 +1,8 @@
 // The messages of cross-process invalidation (invalidation.ts): flushes waiting to be told,
 // merged per site (Outbox), and their NOTIFY payloads, split to stay under PostgreSQL's limit and
 // parsed back defensively (a payload from anywhere on the channel is checked, never trusted).
+import { Type } from "@sinclair/typebox";
+import { jsonColumn } from "../store/json-column.ts";
 import { SITEMAP_PAGE_ID, type CacheFlush } from "./page-cache.ts";
 
 export const CHANNEL = "svc_invalidate";
@@ -184,16 +186,17 @@ function parseFlush(value: unknown): Invalidated | null {
   }
 }
 
+/**
+ * A payload's envelope. Its flushes and marks are checked one by one (parseFlush, marksOf), so a
+ * flush this version does not know is left out rather than the whole message.
+ */
+const PAYLOAD = jsonColumn("invalidation payload", Type.Object({ origin: Type.String(), flushes: Type.Array(Type.Unknown()), marks: Type.Optional(Type.Unknown()) }));
+
+/** A received payload, checked; null when it is not a message (not JSON, or no origin and flushes). */
 export function parseMessage(payload: string): InvalidationMessage | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    return null;
-  }
-  if (typeof value !== "object" || value === null) return null;
-  const { origin, flushes, marks } = value as Record<string, unknown>;
-  if (typeof origin !== "string" || !Array.isArray(flushes)) return null;
+  const message = PAYLOAD.readOr(payload, null);
+  if (message === null) return null;
+  const { origin, flushes, marks } = message;
   const parsed = { origin, flushes: flushes.map(parseFlush).filter((f): f is Invalidated => f !== null) };
   return marks !== null && typeof marks === "object" ? { ...parsed, marks: marksOf(marks as Record<string, unknown>) } : parsed;
 }

@@ -10,6 +10,7 @@
 import { gmt } from "../clock.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import type { Change, PublishOptions, Rebaked, Written } from "../write/change.ts";
+import { OUTBOX_CHANGES, OUTBOX_OPTIONS } from "./outbox-columns.ts";
 
 /** The options an outbox row keeps: what changes how the engine publishes (not a trial's renders). */
 type Kept = Pick<PublishOptions, "bake" | "limit">;
@@ -40,7 +41,7 @@ export interface Owed {
 }
 
 function owedOf(row: { id: number | string; site_id: number; changes_json: string; options_json: string }): Owed {
-  return { id: Number(row.id), siteId: row.site_id, changes: JSON.parse(row.changes_json) as Change[], options: JSON.parse(row.options_json) as Kept };
+  return { id: Number(row.id), siteId: row.site_id, changes: OUTBOX_CHANGES.read(row.changes_json), options: OUTBOX_OPTIONS.read(row.options_json) };
 }
 
 /**

@@ -12,7 +12,9 @@ import { createHash } from "node:crypto";
 import { currentActor } from "../actor.ts";
 import { revisionBytes } from "../quotas/bytes.ts";
 import { requireRoom } from "../quotas/usage.ts";
+import { Type } from "@sinclair/typebox";
 import type { Db } from "../store/database.ts";
+import { AnyObject, jsonColumn } from "../store/json-column.ts";
 import "./reclaim.ts";
 
 export const REVISION_KINDS = ["frames", "pages", "menus", "data", "styles", "sidebars"] as const;
@@ -65,8 +67,12 @@ function storedFields(content: string, fieldsJson: string, sortedFields: unknown
   return content === `${JSON.stringify(sortedFields, null, 2)}\n` ? "" : fieldsJson;
 }
 
+/** A revision's fields (`fields_json`, or `content` where that is "") and its summary (`summary_json`, the fields that changed). */
+const REVISION_FIELDS = jsonColumn("revisions.fields_json", AnyObject);
+const REVISION_SUMMARY = jsonColumn("revisions.summary_json", Type.Array(Type.String()));
+
 function fieldsOf(row: { content: string; fields_json: string }): Record<string, unknown> {
-  return JSON.parse(row.fields_json === "" ? row.content : row.fields_json) as Record<string, unknown>;
+  return REVISION_FIELDS.read(row.fields_json === "" ? row.content : row.fields_json);
 }
 
 /**
@@ -99,7 +105,7 @@ export async function recordRevision(trx: Db, siteId: number, kind: RevisionKind
 }
 
 function recordOf(row: { revision: number; sha256: string; bytes: number; created_at_gmt: string; created_by: number | null; summary_json: string }): RevisionRecord {
-  return { revision: row.revision, sha256: row.sha256, bytes: row.bytes, created_at_gmt: row.created_at_gmt, created_by: row.created_by, summary: JSON.parse(row.summary_json) as string[] };
+  return { revision: row.revision, sha256: row.sha256, bytes: row.bytes, created_at_gmt: row.created_at_gmt, created_by: row.created_by, summary: REVISION_SUMMARY.read(row.summary_json) };
 }
 
 const LISTED = ["revision", "sha256", "bytes", "created_at_gmt", "created_by", "summary_json"] as const;

@@ -13,6 +13,7 @@ import { revisionBytesSql, trashBytes } from "../quotas/bytes.ts";
 import { chargeRoom, holdRoom, requireRoom } from "../quotas/usage.ts";
 import type { Db } from "../store/database.ts";
 import { dryRunnable } from "../store/dry-run.ts";
+import { AnyObject, jsonColumn } from "../store/json-column.ts";
 import { lastRevision, type RevisionKind } from "./revisions.ts";
 
 export interface TrashEntry {
@@ -43,9 +44,12 @@ export async function listTrash(db: Db, siteId: number): Promise<TrashEntry[]> {
   return rows.map((row) => ({ kind: row.kind as RevisionKind, id: row.object_id, slug: row.slug, last_revision: row.last_revision, deleted_at_gmt: row.deleted_at_gmt, deleted_by: row.deleted_by }));
 }
 
+/** What a kind keeps with its trash entry to restore it (`extra_json`): an object of its own. */
+const TRASH_EXTRA = jsonColumn("trash.extra_json", AnyObject);
+
 export async function trashEntry(db: Db, siteId: number, kind: string, objectId: string): Promise<(TrashEntry & { extra: Record<string, unknown> }) | undefined> {
   const row = await db.selectFrom("trash").selectAll().where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).executeTakeFirst();
-  return row && { kind: row.kind as RevisionKind, id: row.object_id, slug: row.slug, last_revision: row.last_revision, deleted_at_gmt: row.deleted_at_gmt, deleted_by: row.deleted_by, extra: JSON.parse(row.extra_json) as Record<string, unknown> };
+  return row && { kind: row.kind as RevisionKind, id: row.object_id, slug: row.slug, last_revision: row.last_revision, deleted_at_gmt: row.deleted_at_gmt, deleted_by: row.deleted_by, extra: TRASH_EXTRA.read(row.extra_json) };
 }
 
 /** Takes an object out of the trash (it was restored, or it exists again). */

@@ -8,22 +8,29 @@ import { completeUrl } from "../menus/input.ts";
 import { pageFacts } from "../menus/resolve.ts";
 import { descendantsOf, groupMembers, type PageLite } from "../pages/queries.ts";
 import { linkUrl, type SiteAddressing } from "../site/addresses.ts";
+import { Type, type Static } from "@sinclair/typebox";
 import type { Db } from "../store/database.ts";
+import { jsonColumn } from "../store/json-column.ts";
 import type { SidebarTreesTable } from "../store/schema.ts";
 import type { Selectable } from "kysely";
 
 export type TreeRow = Selectable<SidebarTreesTable>;
 
 /** An item as stored (`items_json`): page items hold page ids. */
-export interface StoredItem {
-  id: number;
-  kind: "page" | "link" | "section";
-  page?: number;
-  url?: string;
-  label: string | null;
-  open?: boolean;
-  items?: StoredItem[];
-}
+const StoredItemSchema = Type.Recursive((Item) =>
+  Type.Object({
+    id: Type.Integer(),
+    kind: Type.Union([Type.Literal("page"), Type.Literal("link"), Type.Literal("section")]),
+    page: Type.Optional(Type.Integer()),
+    url: Type.Optional(Type.String()),
+    label: Type.Union([Type.String(), Type.Null()]),
+    open: Type.Optional(Type.Boolean()),
+    items: Type.Optional(Type.Array(Item)),
+  }),
+);
+export type StoredItem = Static<typeof StoredItemSchema>;
+
+const STORED_ITEMS = jsonColumn("sidebar_trees.items_json", Type.Array(StoredItemSchema));
 
 /** An item as answered (`{id, label, page, url, valid, open, items}`). */
 export interface SidebarItem {
@@ -42,13 +49,9 @@ export function treeKey(addressing: Pick<SiteAddressing, "langs">, lang: string 
   return lang !== null && langs.active && lang !== langs.defaultLang ? lang : "";
 }
 
+/** The tree's stored items; none when they do not read, so a render prints an empty sidebar. */
 export function storedItems(row: Pick<TreeRow, "items_json">): StoredItem[] {
-  try {
-    const value = JSON.parse(row.items_json) as unknown;
-    return Array.isArray(value) ? (value as StoredItem[]) : [];
-  } catch {
-    return [];
-  }
+  return STORED_ITEMS.readOr(row.items_json, []);
 }
 
 /** Every stored item, parents first. */

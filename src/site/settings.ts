@@ -1,6 +1,8 @@
 // Settings and language rows of one site, as stored (the settings feature writes them).
 import type { Selectable } from "kysely";
+import { Type } from "@sinclair/typebox";
 import type { Db } from "../store/database.ts";
+import { jsonColumn } from "../store/json-column.ts";
 import type { LanguagesTable, SiteSettingsTable } from "../store/schema.ts";
 
 export type SettingsRow = Selectable<SiteSettingsTable>;
@@ -19,15 +21,12 @@ export function languagesOf(db: Db, siteId: number): Promise<LanguageRow[]> {
   return db.selectFrom("languages").selectAll().where("site_id", "=", siteId).orderBy("position").orderBy("code").execute();
 }
 
-/** A page reference kept as JSON (an id or a slug or path as given), or null. */
+/** A page a setting names (`home_page_json`, `not_found_page_json`): an id, or a slug or path as given. */
+const PAGE_SETTING = jsonColumn("site_settings.*_page_json", Type.Union([Type.Number(), Type.String()]));
+
+/** The page reference a setting keeps, or null: none set, or one that does not read (every public answer reads it). */
 function pageRefOf(json: string | null): number | string | null {
-  if (json === null) return null;
-  try {
-    const value = JSON.parse(json) as unknown;
-    return typeof value === "number" || typeof value === "string" ? value : null;
-  } catch {
-    return null;
-  }
+  return json === null ? null : PAGE_SETTING.readOr(json, null);
 }
 
 /** The page the `home_page` setting names (an id or a slug as given), or null while none is set. */

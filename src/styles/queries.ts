@@ -1,6 +1,8 @@
 // Reads of the styles table: a theme's stylesheets without their CSS (what bundles and the import
 // graph need), and the CSS of those a bundle reads.
+import { Type } from "@sinclair/typebox";
 import type { Db } from "../store/database.ts";
+import { jsonColumn } from "../store/json-column.ts";
 import type { ImportMap } from "./graph.ts";
 
 /** A stylesheet as stored, without its CSS. */
@@ -16,13 +18,11 @@ export interface SheetHead {
   updated_at_gmt: string;
 }
 
+/** Names a stylesheet refers to (`imports_json`, `media_json`); none when they do not read, so its bundle is still made. */
+const NAMES = jsonColumn("styles.imports_json/media_json", Type.Array(Type.String()));
+
 function names(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
-  } catch {
-    return [];
-  }
+  return NAMES.readOr(json, []);
 }
 
 /** The theme's stylesheets by name. */
