@@ -16,7 +16,8 @@ const LAYERS = [
   { name: "redirects", path: "^src/redirects/", owns: "redirects of a site: made by hand or when a page's address changes; chains collapsed" },
   { name: "revisions", path: "^src/revisions/", owns: "revisions of every written object and the trash of deleted ones" },
   { name: "write", path: "^src/write/", owns: "the write path: what a write changed and wrote, the service context, the write pipeline" },
-  { name: "publish", path: "^src/publish/", owns: "the publish contract and engine" },
+  { name: "effects", path: "^src/effects/", owns: "what a change affects (pure), the frames' dependency index, a dry run's plan" },
+  { name: "output", path: "^src/output/", owns: "the engine's kept output (static copies, frame bakes) and its bytes" },
   { name: "http", path: "^src/http/", owns: "HTTP plumbing: auth, limits, site scope, envelopes" },
   // The features, in their one written order.
   { name: "network", path: "^src/network/", owns: "sites, users, tokens, memberships" },
@@ -33,6 +34,8 @@ const LAYERS = [
   { name: "preview", path: "^src/preview/", owns: "previews of unsaved changes (rendered in a rolled-back transaction) and preview links" },
   { name: "history", path: "^src/history/", owns: "the revision, diff, restore and trash calls of every kind" },
   { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
+  // The engine, above the features: it reads their tables through their own modules.
+  { name: "publish", path: "^src/publish/", owns: "the publish engine: runs, renders, caches, invalidation" },
   { name: "public", path: "^src/public/", owns: "the public site" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },
   { name: "app", path: "^src/app\\.ts$", owns: "the Fastify instance" },

@@ -1,4 +1,4 @@
-// What the app is built from, and how the features are wired into the publish engine. server.ts
+// What the app is built from: the store, the engine and the public site over its caches. server.ts
 // makes the real ones; tests make their own (a temporary database, raised limits, a stalled
 // renderer, a recording publisher, …).
 import { CpuPermits } from "./cpu-permits.ts";
@@ -7,20 +7,10 @@ import type { Config } from "./config.ts";
 import type { Limits } from "./http/limits.ts";
 import type { BlobStore } from "./blobs/blob-store.ts";
 import type { Db, Store } from "./store/database.ts";
-import type { PublishSources } from "./publish/contract.ts";
 import type { Publisher, ServiceContext } from "./write/context.ts";
 import { createPublishing, type PublishingOptions } from "./publish/setup.ts";
 import type { PublishingEngine } from "./publish/engine.ts";
 import { PublicSite } from "./public/public-site.ts";
-import { pagePublishSource } from "./pages/publish-source.ts";
-import { framePublishSource } from "./frames/publish-source.ts";
-import { menuPublishSource } from "./menus/publish-source.ts";
-import { dataPublishSource } from "./data/publish-source.ts";
-import { mediaPublishSource } from "./media/publish-source.ts";
-import { stylePublishSource } from "./styles/publish-source.ts";
-import { seoPublishSource } from "./seo/publish-source.ts";
-import { sidebarPublishSource } from "./sidebars/publish-source.ts";
-import { stringPublishSource } from "./strings/publish-source.ts";
 
 export type { PublishingOptions } from "./publish/setup.ts";
 
@@ -51,11 +41,6 @@ export function serviceContext(deps: AppDeps): ServiceContext {
   };
 }
 
-/** What the engine reads, from the features that own it. */
-export function publishSources(publicPort: number, clock: Clock): PublishSources {
-  return { pages: pagePublishSource, frames: framePublishSource, menus: menuPublishSource, data: dataPublishSource(publicPort), media: mediaPublishSource, styles: stylePublishSource(clock), seo: seoPublishSource, sidebars: sidebarPublishSource, strings: stringPublishSource };
-}
-
 export interface Publishing {
   engine: PublishingEngine;
   publicSite: PublicSite;
@@ -69,7 +54,7 @@ export interface Publishing {
  */
 export function wirePublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
   const cpu = options.permits ?? new CpuPermits(options.renderWorkers ?? 1);
-  const { engine, pages, directory } = createPublishing(db, clock, port, publishSources(port, clock), { ...options, permits: cpu });
+  const { engine, pages, directory } = createPublishing(db, clock, port, { ...options, permits: cpu });
   const fresh = options.invalidation?.fresh?.bind(options.invalidation);
   return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, port), cpu };
 }

@@ -5,7 +5,7 @@
 // runs the same delete in its transaction, answers what it would answer (`rebaked` planned: the
 // frames that read the set and the published pages on them) and rolls it all back.
 import { gmt } from "../clock.ts";
-import { plannedRebake, type PlannedRebake } from "../publish/planned.ts";
+import { plannedRebake, type PlannedRebake } from "../effects/planned.ts";
 import { siteIndex } from "../frames/graph.ts";
 import type { Change, Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";

@@ -2,7 +2,8 @@
 // source, used by GET /data/{source}, POST /data/resolve and the renderer. Sources: a data-set name
 // (or `data.<name>`), `menu.<location>`, `pages`, `pages.children`, `breadcrumbs`, `languages`,
 // `site`, `settings`. Item shapes are documented in docs/content-model.md.
-import { fail } from "../errors.ts";
+import { fail, ServiceError } from "../errors.ts";
+import type { Db } from "../store/database.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { languageHomeUrl, linkUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { withHomes } from "../pages/home.ts";
@@ -210,4 +211,16 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
   const matched = matchItems(items, match);
   const kept = limit === undefined ? matched : matched.slice(0, limit);
   return { source, items: kept, meta: { ...meta, total: kept.length, ...(match ? { matched: matched.length, of: items.length } : {}) } };
+}
+
+/** The items of a source as renders print them: a missing data set prints nothing, a source naming nothing printable is undefined. */
+export async function itemsForRender(db: Db, publicPort: number, site: SiteRow, source: string, { lang, pageId, addressing }: { lang: string | null; pageId?: number; addressing?: SiteAddressing }): Promise<unknown[] | undefined> {
+  const name = source.startsWith("data.") ? source.slice("data.".length) : source;
+  try {
+    const answer = await resolveSource({ db, publicPort, addressing }, site, { source: name, lang: lang ?? undefined, page: pageId });
+    return answer.items;
+  } catch (error) {
+    if (error instanceof ServiceError) return error.code === "dataset_not_found" ? [] : undefined;
+    throw error;
+  }
 }

@@ -7,7 +7,7 @@ import type { ServiceContext } from "../write/context.ts";
 import type { Db } from "../store/database.ts";
 import { runWrite } from "../write/pipeline.ts";
 import { nothingRebaked } from "../write/change.ts";
-import { dropBakes } from "../publish/kept-output.ts";
+import { dropBakes } from "../output/kept-output.ts";
 import type { Warning } from "../warnings.ts";
 import { checkIfMatch, Overtaken, unlessOvertaken } from "./etag.ts";
 import { frameGraphChanged, siteIndex } from "./graph.ts";

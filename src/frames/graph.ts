@@ -15,7 +15,7 @@
 // nodes are read afresh on every call.
 import { sql, SqliteAdapter } from "kysely";
 import type { Db } from "../store/database.ts";
-import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
+import { DependencyIndex, type FrameNode } from "../effects/dependency-index.ts";
 import { storedAnalysis } from "./record.ts";
 import { frameGraphRows } from "./queries.ts";
 import { siteIdValue } from "../store/by-id.ts";

@@ -27,3 +27,9 @@ export function frameBySlug(db: Db, siteId: number, slug: string): Promise<Frame
 export function frameGraphRows(db: Db, siteId: number) {
   return db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
 }
+
+/** Frames by id without their markup (what a render checks against the compiled-frame cache). */
+export const frameHeads = (db: Db, ids: readonly string[]) => db.selectFrom("frames").select(["id", "slug", "sha256", "bytes"]).where("id", "in", [...ids]).execute();
+
+/** Frames by id with their markup. */
+export const frameMarkup = (db: Db, ids: readonly string[]) => db.selectFrom("frames").select(["id", "slug", "sha256", "html"]).where("id", "in", [...ids]).execute();

@@ -8,7 +8,7 @@ import type { Db } from "../store/database.ts";
 import { nodeOfRow } from "./graph.ts";
 import { storedAnalysis, type FrameRow } from "./record.ts";
 import { storedAnalysisOf } from "./report.ts";
-import { DependencyIndex } from "../publish/dependency-index.ts";
+import { DependencyIndex } from "../effects/dependency-index.ts";
 import { utf8Bytes } from "../quotas/bytes.ts";
 
 export interface Renamed {

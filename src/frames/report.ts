@@ -2,7 +2,7 @@
 // into slugs, conflicts inside one insert, cycles, missing frames, and why it renders on request.
 import { fail } from "../errors.ts";
 import { compileFrame, type CompiledFrame } from "../markup/index.ts";
-import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
+import { DependencyIndex, type FrameNode } from "../effects/dependency-index.ts";
 import type { StoredAnalysis } from "./record.ts";
 
 export interface FrameReport {

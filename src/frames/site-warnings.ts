@@ -7,7 +7,7 @@
 import { sourceName } from "../markup/source-name.ts";
 import { positionOf } from "../markup/index.ts";
 import { MENU_LOCATIONS } from "../site/menu-locations.ts";
-import type { DependencyIndex } from "../publish/dependency-index.ts";
+import type { DependencyIndex } from "../effects/dependency-index.ts";
 import type { Db } from "../store/database.ts";
 import { warning, type Warning } from "../warnings.ts";
 import { storedAnalysis } from "./record.ts";

@@ -5,7 +5,7 @@
 // matches a frame's effective sources, its own and its embeds').
 import type { Db } from "../store/database.ts";
 import { siteIndex } from "../frames/graph.ts";
-import type { DependencyIndex, FrameNode } from "../publish/dependency-index.ts";
+import type { DependencyIndex, FrameNode } from "../effects/dependency-index.ts";
 
 export interface UsedBy {
   frames: Array<{ id: string; slug: string }>;

@@ -5,7 +5,7 @@ import { storedAnalysisOr } from "../frames/record.ts";
 import { frameByRef } from "../frames/queries.ts";
 import { siteIndex } from "../frames/graph.ts";
 import { fail } from "../errors.ts";
-import { DependencyIndex, type FrameNode } from "../publish/dependency-index.ts";
+import { DependencyIndex, type FrameNode } from "../effects/dependency-index.ts";
 import type { Db } from "../store/database.ts";
 import { CorruptJson } from "../store/json-column.ts";
 

@@ -1,7 +1,7 @@
 // Page rows of one site. Plain functions taking the database or a transaction.
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
-import type { PageLite } from "../publish/contract.ts";
+import type { PageLite } from "../effects/page-tree.ts";
 import { siteIdValue } from "../store/by-id.ts";
 
 export type { PageLite, PageRow };

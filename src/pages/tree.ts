@@ -1,6 +1,9 @@
 // The page tree of a site held in memory from its light rows: visibility (published and every
 // ancestor published), ancestors, children. Pure; walks are iterative and stop at cycles.
-import type { PageLite } from "./queries.ts";
+import type { Db } from "../store/database.ts";
+import type { PageScope } from "../effects/page-tree.ts";
+import { siteIdValue } from "../store/by-id.ts";
+import { descendantsOf, groupMembers, LITE, liteRowsOf, withAncestors, type PageLite } from "./queries.ts";
 
 export class PageTree {
   private readonly byId = new Map<number, PageLite>();
@@ -74,4 +77,29 @@ export class PageTree {
     if (candidate === id) return true;
     return this.ancestors(candidate).some((a) => a.id === id);
   }
+}
+
+/** The pages a publish step needs (`scope`) with their ancestors, read with indexed queries, so its cost follows the change. */
+async function scoped(db: Db, siteId: number, scope: PageScope): Promise<PageLite[]> {
+  const rows = new Map<number, PageLite>();
+  const add = (list: Iterable<PageLite>) => {
+    for (const row of list) rows.set(row.id, row);
+  };
+  const families = [...new Set(scope.families ?? [])];
+  const partnered = [...new Set([...(scope.partners ?? []), ...families])];
+  const named = [...new Set([...(scope.pages ?? []), ...partnered])].filter((id) => id > 0);
+  if (named.length > 0) add(await db.selectFrom("pages").select(LITE).where(siteIdValue, "=", siteId).where("id", "in", named).execute());
+  for (const id of families) add(await descendantsOf(db, siteId, id));
+  const groups = partnered.map((id) => rows.get(id)?.translation_group).filter((group): group is number => group !== null && group !== undefined);
+  add(await groupMembers(db, siteId, [...new Set(groups)]));
+  if (scope.onFrames && scope.onFrames.length > 0) {
+    add(await db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("frame_id", "in", [...new Set(scope.onFrames)]).execute());
+  }
+  return withAncestors(db, siteId, [], rows.values());
+}
+
+
+/** The site's pages in light form, each with its ancestors: every page, or those of `scope`. */
+export async function pageTreeOf(db: Db, siteId: number, scope?: PageScope): Promise<PageTree> {
+  return new PageTree(scope ? await scoped(db, siteId, scope) : await liteRowsOf(db, siteId));
 }

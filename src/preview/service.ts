@@ -15,7 +15,7 @@ import { OverBudget } from "../markup/index.ts";
 import type { Written } from "../write/change.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { ExecutorUnavailable } from "../publish/executor.ts";
+import { ExecutorUnavailable } from "../write/context.ts";
 import { rolledBack, type Write } from "../write/pipeline.ts";
 import { styleObjectId } from "../styles/revision.ts";
 import { unknownFields, type Warning } from "../warnings.ts";

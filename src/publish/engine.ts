@@ -12,7 +12,7 @@ import type { Change, PreparedPage, PublishOptions, Rebaked, Trial, Written } fr
 import type { Publisher } from "../write/context.ts";
 import { renderBounded } from "./bounded-render.ts";
 import { ExecutorUnavailable, inProcessExecutor } from "./executor.ts";
-import { byCodeUnits } from "./report.ts";
+import { byCodeUnits } from "../effects/report.ts";
 import { nothingRebaked } from "../write/change.ts";
 import { prepareRender, type PreparedRender } from "./render-job.ts";
 import { Run, type EngineDeps, type RunMode } from "./run.ts";
@@ -23,7 +23,7 @@ import { owe, payOwed, settle } from "./outbox.ts";
 import { rehearsalOf, writeRehearsed, type TrialRenders } from "./rehearsal.ts";
 import { notFoundKey, SITEMAP_PAGE_ID } from "./page-cache.ts";
 import { languageState } from "../site/languages.ts";
-import { flushesOf, pagesAffected, printedChanges, reachesEveryPage, withDerived } from "./effects.ts";
+import { flushesOf, pagesAffected, printedChanges, reachesEveryPage, withDerived } from "../effects/effects.ts";
 import { readEffectFacts } from "./effect-facts.ts";
 
 export type { EngineDeps } from "./run.ts";
@@ -87,10 +87,10 @@ export class PublishingEngine implements Publisher {
   /** What `renderPage` reads, read through `db`; null when the page stands on no frame. */
   async preparePage(siteId: number, page: PageRow, lang: string | null, db: Db = this.deps.db): Promise<PreparedRender | null> {
     // The page, its parent (parent_title, parent_url) and its translations (language switcher).
-    const state = await loadSiteState(db, this.deps.sources, siteId, this.deps.port, () => ({ partners: [page.id], pages: [page.parent_id] }));
+    const state = await loadSiteState(db, siteId, this.deps.port, () => ({ partners: [page.id], pages: [page.parent_id] }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
     if (!state || !node) return null;
-    return prepareRender(db, this.deps.sources, state, this.deps.compiled, node.slug, { lang, page });
+    return prepareRender(db, this.deps.clock, state, this.deps.compiled, node.slug, { lang, page });
   }
 
   /** Renders what `preparePage` read, bounded by the render budgets. */
@@ -217,13 +217,13 @@ export class PublishingEngine implements Publisher {
     // A site's row matters to renders only when it changed what they print.
     changes = printedChanges(changes);
     if (changes.length === 0) return nothingRebaked(flushed);
-    changes = withDerived(changes, await readEffectFacts(db, this.deps.sources, siteId, changes, options.bake !== false), options.bake !== false);
+    changes = withDerived(changes, await readEffectFacts(db, siteId, changes, options.bake !== false), options.bake !== false);
     if (changes.length === 0) return nothingRebaked(flushed);
     // A language change moves every address, a new domain every absolute one: every page is read
     // and republished. Otherwise the run reads the pages it can reach (plan.ts).
     const everyPage = reachesEveryPage(changes);
     let plan: Plan | undefined;
-    const state = await loadSiteState(db, this.deps.sources, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
+    const state = await loadSiteState(db, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
     if (!state) return nothingRebaked(flushed);
     plan ??= planRun(state.index, changes, options);
     const run = new Run(db === this.deps.db ? this.deps : { ...this.deps, db }, state, mode, how.reuse, how.kept, how.renders);

@@ -6,11 +6,9 @@ export interface Executor {
   run<T>(job: () => T): Promise<T>;
 }
 
-export class ExecutorUnavailable extends Error {
-  constructor(readonly afterMs: number) {
-    super(`the renderer did not answer within ${afterMs} ms`);
-  }
-}
+import { ExecutorUnavailable } from "../write/context.ts";
+
+export { ExecutorUnavailable };
 
 /** Runs jobs in this process, in order. */
 export const inProcessExecutor: Executor = {

@@ -2,11 +2,11 @@
 // the frames to rebake (and those left for a later call), or, without a bake, the frames whose
 // pages are withdrawn; and from that the pages the run must read (its PageScope). A run then
 // reads only those pages and their ancestors, so a write costs what it changes.
-import type { PageScope } from "./contract.ts";
+import type { PageScope } from "../effects/page-tree.ts";
 import type { Change, PublishOptions } from "../write/change.ts";
-import type { DependencyIndex } from "./dependency-index.ts";
-import { byCodeUnits } from "./report.ts";
-import { framesAffected } from "./effects.ts";
+import type { DependencyIndex } from "../effects/dependency-index.ts";
+import { byCodeUnits } from "../effects/report.ts";
+import { framesAffected } from "../effects/effects.ts";
 
 /** `bake: false`: frames whose output changed, their embedders (left for a later bake), the pages named. */
 export interface Withdrawn {

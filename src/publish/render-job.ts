@@ -8,7 +8,14 @@ import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { CompiledFrames } from "./compiled-cache.ts";
-import type { MediaForRender, PublishSources } from "./contract.ts";
+import type { Clock } from "../clock.ts";
+import { itemsForRender } from "../data/sources.ts";
+import { frameHeads, frameMarkup } from "../frames/queries.ts";
+import { mediaByRefs, type MediaForRender } from "../media/queries.ts";
+import { fieldsOf } from "../pages/record.ts";
+import { sidebarForRender } from "../sidebars/tree.ts";
+import { stringTexts } from "../strings/queries.ts";
+import { styleLinks } from "../styles/copies.ts";
 import type { SiteState } from "./site-state.ts";
 import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
 import { seoHeadOf } from "./seo-head.ts";
@@ -33,7 +40,7 @@ function settingsValues(state: SiteState): Record<string, unknown> {
 }
 
 /** The page's values for tokens; `content` is its content with ids on its headings (markup/headings.ts). */
-function pageValues(state: SiteState, sources: PublishSources, page: PageRow, lang: string | null, content: string): Record<string, unknown> {
+function pageValues(state: SiteState, page: PageRow, lang: string | null, content: string): Record<string, unknown> {
   const parent = page.parent_id ? state.tree.get(page.parent_id) : undefined;
   return {
     id: page.id,
@@ -47,7 +54,7 @@ function pageValues(state: SiteState, sources: PublishSources, page: PageRow, la
     created_at: page.created_at_gmt,
     parent_title: parent?.title,
     parent_url: parent ? linkUrl(state.addressing, parent.lang, parent.path) : undefined,
-    fields: sources.pages.fields(page),
+    fields: fieldsOf(page),
   };
 }
 
@@ -85,9 +92,9 @@ function altIn(alt: MediaForRender["alt"], state: SiteState, lang: string | null
 }
 
 /** The media files a render reads (`media.<ref>` sources), in one query, as the renderer prints them. */
-async function mediaOf(db: Db, sources: PublishSources, state: SiteState, refs: readonly string[], lang: string | null): Promise<RenderInput["media"]> {
+async function mediaOf(db: Db, state: SiteState, refs: readonly string[], lang: string | null): Promise<RenderInput["media"]> {
   if (refs.length === 0) return [];
-  const found = await sources.media.byRefs(db, state.site.id, refs);
+  const found = await mediaByRefs(db, state.site.id, refs);
   return [...found].map(([ref, file]): [string, MediaView] => [
     ref,
     {
@@ -102,7 +109,7 @@ async function mediaOf(db: Db, sources: PublishSources, state: SiteState, refs: 
 }
 
 /** The frames a render may reach (the frame and what it embeds, transitively), compiled. */
-async function frameClosure(db: Db, sources: PublishSources, state: SiteState, cache: CompiledFrames, slug: string): Promise<ReachableFrame[]> {
+async function frameClosure(db: Db, state: SiteState, cache: CompiledFrames, slug: string): Promise<ReachableFrame[]> {
   const slugs = new Set<string>([slug]);
   const queue = [slug];
   for (let i = 0; i < queue.length; i++) {
@@ -114,7 +121,7 @@ async function frameClosure(db: Db, sources: PublishSources, state: SiteState, c
     }
   }
   const ids = [...slugs].map((s) => state.index.get(s)?.id).filter((id): id is string => id !== undefined);
-  const rows = ids.length === 0 ? [] : await sources.frames.heads(db, ids);
+  const rows = ids.length === 0 ? [] : await frameHeads(db, ids);
   const reachable: ReachableFrame[] = [];
   // The markup is read only for frames whose program is not held already.
   const missing: typeof rows = [];
@@ -124,7 +131,7 @@ async function frameClosure(db: Db, sources: PublishSources, state: SiteState, c
     else missing.push(row);
   }
   if (missing.length > 0) {
-    const markup = await sources.frames.markup(db, missing.map((row) => row.id));
+    const markup = await frameMarkup(db, missing.map((row) => row.id));
     for (const row of markup) reachable.push({ id: row.id, slug: row.slug, sha256: row.sha256, compiled: cache.get(row.sha256, row.html) });
   }
   return reachable;
@@ -145,8 +152,8 @@ export interface PreparedRender {
   frames: ReadonlyMap<string, ReachableFrame>;
 }
 
-export async function prepareRender(db: Db, sources: PublishSources, state: SiteState, cache: CompiledFrames, slug: string, target: RenderTarget): Promise<PreparedRender> {
-  const frames = framesByRef(await frameClosure(db, sources, state, cache, slug));
+export async function prepareRender(db: Db, clock: Clock, state: SiteState, cache: CompiledFrames, slug: string, target: RenderTarget): Promise<PreparedRender> {
+  const frames = framesByRef(await frameClosure(db, state, cache, slug));
   if (!frames.get(slug)) throw new Error(`frame ${slug} vanished before it could be rendered`);
 
   const items: RenderInput["items"] = [];
@@ -164,7 +171,7 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
     else if (readsItems(source)) {
       // A language is asked for only while the site has languages; otherwise sources have none.
       const lang = state.addressing.langs.active ? target.lang : null;
-      items.push([source.text, await sources.data.items(db, state.site, source.text, { lang, pageId: target.page?.id, addressing: state.addressing })]);
+      items.push([source.text, await itemsForRender(db, state.port, state.site, source.text, { lang, pageId: target.page?.id, addressing: state.addressing })]);
     }
   }
   // Headings get ids (svc/toc links to them), the same on every render.
@@ -179,19 +186,19 @@ export async function prepareRender(db: Db, sources: PublishSources, state: Site
       lang: target.lang,
     },
     settings: settingsValues(state),
-    page: target.page ? pageValues(state, sources, target.page, target.lang, headed!.html) : undefined,
+    page: target.page ? pageValues(state, target.page, target.lang, headed!.html) : undefined,
     links: languageLinks(state, target.page, target.lang),
-    media: await mediaOf(db, sources, state, mediaRefs, target.lang),
+    media: await mediaOf(db, state, mediaRefs, target.lang),
     // The stylesheets of the site's theme, at the current address of each bundle.
-    styles: styleNames.length === 0 ? [] : [...(await sources.styles.links(db, state.site.id, state.settings.theme, styleNames))],
+    styles: styleNames.length === 0 ? [] : [...(await styleLinks(db, clock(), state.site.id, state.settings.theme, styleNames))],
     sidebars: [],
     headings: headed?.headings ?? [],
     current: target.page ? currentOf(state, target.page) : null,
-    strings: stringKeys.length === 0 ? [] : [...(await sources.strings.texts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
+    strings: stringKeys.length === 0 ? [] : [...(await stringTexts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
-  if (target.page && readsSeo) input.seo = await seoHeadOf(db, sources, state, target.page, target.lang);
+  if (target.page && readsSeo) input.seo = await seoHeadOf(db, state, target.page, target.lang);
   for (const name of sidebarNames) {
-    const items = await sources.sidebars.items(db, state.site, state.addressing, name, target.lang);
+    const items = await sidebarForRender(db, state.site, state.addressing, name, target.lang);
     if (items) input.sidebars.push([name, sidebarView(items, target.page?.id ?? null)]);
   }
   return { siteId: state.site.id, input, frames };

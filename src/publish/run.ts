@@ -7,7 +7,8 @@ import { gmt, type Clock } from "../clock.ts";
 import { applyMarks, OverBudget, type RenderResult } from "../markup/index.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
-import type { PublishSources } from "./contract.ts";
+import { frameHeads } from "../frames/queries.ts";
+import { pageById } from "../pages/queries.ts";
 import type { Rebaked } from "../write/change.ts";
 import type { Withdrawn } from "./plan.ts";
 import { readOnly, type CompiledCache } from "./compiled-cache.ts";
@@ -15,8 +16,8 @@ import { inProcessExecutor, type Executor } from "./executor.ts";
 import { renderBounded } from "./bounded-render.ts";
 import type { RenderPool } from "./render-pool.ts";
 import type { PageCache } from "./page-cache.ts";
-import { bakedOptionName, byCodeUnits } from "./report.ts";
-import { dropBakes, dropCopies, keepBake, keepCopy } from "./kept-output.ts";
+import { bakedOptionName, byCodeUnits } from "../effects/report.ts";
+import { dropBakes, dropCopies, keepBake, keepCopy } from "../output/kept-output.ts";
 import { currentOf, prepareRender } from "./render-job.ts";
 import type { SiteDirectory } from "./site-directory.ts";
 import type { TrialBakes } from "./trial-handoff.ts";
@@ -36,7 +37,6 @@ export interface EngineDeps {
   /** Where renders that outlast a slice of this thread go on (bounded-render.ts). */
   pool: RenderPool;
   timeoutMs: number;
-  sources: PublishSources;
 }
 
 /**
@@ -101,7 +101,7 @@ export class Run {
 
   private async render(slug: string, lang: string | null, page?: PageRow): Promise<RenderResult> {
     const compiled = this.mode === "trial" ? readOnly(this.deps.compiled) : this.deps.compiled;
-    const prepared = await prepareRender(this.deps.db, this.deps.sources, this.state, compiled, slug, { lang, page });
+    const prepared = await prepareRender(this.deps.db, this.deps.clock, this.state, compiled, slug, { lang, page });
     if (this.mode === "publish") return renderBounded(this.deps, prepared);
     // A trial renders here whatever the executor: it checks budgets, it does not publish. It keeps
     // outputs only while the handoff has room for them (trial-handoff.ts); past that it measures.
@@ -152,7 +152,7 @@ export class Run {
       this.frames.push({ id: node.id, slug, because, bake: "failed", detail: { baked: false, frame_id: node.id, code: "render_too_large", budget: error.budget, chain: error.chain } });
       return;
     }
-    const [source] = await this.deps.sources.frames.heads(this.deps.db, [node.id]);
+    const [source] = await frameHeads(this.deps.db, [node.id]);
     if (!source) throw new Error(`frame ${slug} vanished while it was baked`);
     this.frames.push({ id: node.id, slug, because, bake: "baked", detail: bakeResponse(node.id, slug, result, source.bytes, lang, this.state) });
   }
@@ -176,7 +176,7 @@ export class Run {
 
   /** Trial: the page's output as a publish would make it (a bake, or its render on request), unwritten. */
   private async tryPage(pageId: number): Promise<void> {
-    const page = await this.deps.sources.pages.page(this.deps.db, this.state.site.id, pageId);
+    const page = await pageById(this.deps.db, this.state.site.id, pageId);
     const node = page?.frame_id ? this.state.index.getById(page.frame_id) : undefined;
     if (!page || !node || page.status !== "publish" || !this.state.tree.visible(page.id)) return;
     const lang = langOf(this.state, page.lang);
@@ -194,7 +194,7 @@ export class Run {
     this.republished.add(pageId);
     if (this.mode === "trial") return this.tryPage(pageId);
     const siteId = this.state.site.id;
-    const page = await this.deps.sources.pages.page(this.deps.db, siteId, pageId);
+    const page = await pageById(this.deps.db, siteId, pageId);
     const previous = await this.deps.db.selectFrom("static_copies").select(["address", "sha256"]).where("site_id", "=", siteId).where("page_id", "=", pageId).executeTakeFirst();
     if (previous) this.flushedUrls.add(previous.address);
     // The cache is flushed once the static copy is written or removed (below): a reader that

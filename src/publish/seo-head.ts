@@ -8,7 +8,10 @@ import type { SeoHead } from "../markup/index.ts";
 import { isHomeAddress, linkUrl } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
-import type { PageLite, PublishSources } from "./contract.ts";
+import type { PageLite } from "../effects/page-tree.ts";
+import { mediaByRefs } from "../media/queries.ts";
+import { seoOf } from "../pages/seo.ts";
+import { siteSeoForRender } from "../seo/site-seo.ts";
 import type { SiteState } from "./site-state.ts";
 
 /** Whether a page of the tree answers publicly: published, every ancestor published, on a frame. */
@@ -40,10 +43,10 @@ function ancestorsOf(state: SiteState, page: Pick<PageLite, "id" | "parent_id">)
 }
 
 
-export async function seoHeadOf(db: Db, sources: PublishSources, state: SiteState, page: PageRow, lang: string | null): Promise<SeoHead> {
+export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: string | null): Promise<SeoHead> {
   const { addressing } = state;
-  const site = await sources.seo.site(db, state.site.id);
-  const own = sources.pages.seo(page);
+  const site = await siteSeoForRender(db, state.site.id);
+  const own = seoOf(page);
   // The home page and its translations (state.addressing.homes) answer at `/` and `/<lang>/`.
   const isHome = (row: Pick<PageLite, "lang" | "path">) => isHomeAddress(addressing, row.lang, row.path);
   const urlOf = (row: Pick<PageLite, "lang" | "path">) => linkUrl(addressing, row.lang, row.path);
@@ -69,7 +72,7 @@ export async function seoHeadOf(db: Db, sources: PublishSources, state: SiteStat
   }
 
   const imageRef = own.og_image ?? site.og_image;
-  const image = imageRef === null ? undefined : (await sources.media.byRefs(db, state.site.id, [imageRef])).get(imageRef);
+  const image = imageRef === null ? undefined : (await mediaByRefs(db, state.site.id, [imageRef])).get(imageRef);
   const title = site.title_template.split("%s").join(own.title ?? page.title);
   const crumbs = [...ancestorsOf(state, page), page];
   const jsonLd = isHome(page)

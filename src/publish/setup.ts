@@ -1,11 +1,10 @@
 // Builds the publishing parts that share state: the page cache, the host directory, the
 // compiled-frame cache and the engine. The page cache and the host directory are handed to the
 // invalidation (invalidation.ts), which tells their flushes to the other processes on the same
-// PostgreSQL database and applies theirs. The sources are the features' (wired by the app).
+// PostgreSQL database and applies theirs.
 import type { Clock } from "../clock.ts";
 import type { Db } from "../store/database.ts";
 import { CompiledCache } from "./compiled-cache.ts";
-import type { PublishSources } from "./contract.ts";
 import { PublishingEngine } from "./engine.ts";
 import { DEFAULT_RENDER_TIMEOUT_MS, inProcessExecutor, type Executor } from "./executor.ts";
 import { PageCache } from "./page-cache.ts";
@@ -34,7 +33,7 @@ export interface Publishing {
   directory: SiteDirectory;
 }
 
-export function createPublishing(db: Db, clock: Clock, port: number, sources: PublishSources, options: PublishingOptions = {}): Publishing {
+export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
   const pages = new PageCache(options.cacheBytes);
   const directory = new SiteDirectory(db);
   (options.invalidation ?? singleProcess).attach(pages, directory);
@@ -48,7 +47,6 @@ export function createPublishing(db: Db, clock: Clock, port: number, sources: Pu
     executor: options.executor ?? inProcessExecutor,
     pool: new RenderPool(options.renderWorkers, undefined, options.permits),
     timeoutMs: options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
-    sources,
   });
   return { engine, pages, directory };
 }

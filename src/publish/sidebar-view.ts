@@ -2,7 +2,7 @@
 // shown marked (aria-current on its link; every section above it open), and the pager's neighbours in
 // the sidebar's reading order (sections flattened; links, invalid and untranslated pages skipped).
 import type { PagerLinks, SidebarNode } from "../markup/index.ts";
-import type { SidebarItemForRender } from "./contract.ts";
+import type { SidebarItem as SidebarItemForRender } from "../sidebars/tree.ts";
 
 export interface SidebarView {
   nodes: SidebarNode[];

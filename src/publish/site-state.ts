@@ -1,12 +1,15 @@
 // Everything about a site that one publish operation reads more than once, loaded once:
 // the site, its settings and languages (site/), the part of its page tree the step needs and its
-// frames' dependency index (through the sources the features implement).
+// frames' dependency index (read through the pages' and frames' own modules).
 import type { Db } from "../store/database.ts";
 import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { homePageOf, settingsOf, type SettingsRow } from "../site/settings.ts";
 import { siteById, type SiteRow } from "../site/sites.ts";
-import type { PageScope, PageTreeView, PublishSources } from "./contract.ts";
-import type { DependencyIndex } from "./dependency-index.ts";
+import type { PageScope, PageTreeView } from "../effects/page-tree.ts";
+import { siteIndex } from "../frames/graph.ts";
+import { homePaths } from "../pages/home.ts";
+import { pageTreeOf } from "../pages/tree.ts";
+import type { DependencyIndex } from "../effects/dependency-index.ts";
 
 export interface SiteState {
   site: SiteRow;
@@ -21,12 +24,12 @@ export interface SiteState {
  * The site's state for a publish step. `pages` says which pages it reads (the pages a render or
  * a run needs, with their ancestors): a function of the frames' index, or every page.
  */
-export async function loadSiteState(db: Db, sources: PublishSources, siteId: number, port: number, pages: "all" | ((index: DependencyIndex) => PageScope)): Promise<SiteState | null> {
+export async function loadSiteState(db: Db, siteId: number, port: number, pages: "all" | ((index: DependencyIndex) => PageScope)): Promise<SiteState | null> {
   const site = await siteById(db, siteId);
   if (!site) return null;
-  const [plain, settings, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), sources.frames.index(db, siteId)]);
+  const [plain, settings, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), siteIndex(db, siteId)]);
   // Links to the home page and its translations print `/` and `/<lang>/` (pages/home.ts).
-  const [tree, homes] = await Promise.all([sources.pages.tree(db, siteId, pages === "all" ? undefined : pages(index)), sources.pages.homePaths(db, siteId, homePageOf(settings), plain.langs)]);
+  const [tree, homes] = await Promise.all([pageTreeOf(db, siteId, pages === "all" ? undefined : pages(index)), homePaths(db, siteId, homePageOf(settings), plain.langs)]);
   const addressing = { ...plain, homes };
   return { site, port, addressing, settings, tree, index };
 }

@@ -5,7 +5,8 @@
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import type { SiteSeoForRender } from "../publish/contract.ts";
+import { sql } from "kysely";
+import { siteById } from "../site/sites.ts";
 import type { Change, Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
@@ -50,7 +51,18 @@ export async function siteSeoOf(db: Db, site: Pick<SiteRow, "id" | "name">): Pro
   };
 }
 
-/** What renders read (PublishSources.seo.site). */
+/** A site's SEO defaults as renders read them. */
+export interface SiteSeoForRender {
+  /** With `%s` where the page's title goes; the default already applied. */
+  title_template: string;
+  description: string;
+  /** A media reference, or null. */
+  og_image: string | null;
+  noindex: boolean;
+  twitter_site: string;
+}
+
+/** What renders read of the site's defaults (the defaults where none were written). */
 export function seoForRender(seo: SiteSeo): SiteSeoForRender {
   return { title_template: seo.title_template, description: seo.description, og_image: seo.og_image, noindex: seo.noindex, twitter_site: seo.twitter_site };
 }
@@ -119,4 +131,25 @@ export async function patchSiteSeo(ctx: ServiceContext, site: SiteRow, body: Rec
   const seo = done.value;
   const changed = SITE_SEO_KEYS.filter((key) => seo[key] !== before[key]);
   return { seo, changed, rebaked: done.rebaked, warnings };
+}
+
+/** The site's SEO defaults as renders print them. */
+export async function siteSeoForRender(db: Db, siteId: number): Promise<SiteSeoForRender> {
+  const site = await siteById(db, siteId);
+  return seoForRender(await siteSeoOf(db, { id: siteId, name: site?.name ?? "" }));
+}
+
+/** Whether the site's defaults or any of its pages name one of these media refs as their image. */
+export async function seoUsesMedia(db: Db, siteId: number, refs: readonly string[]): Promise<boolean> {
+  if (refs.length === 0) return false;
+  const own = await db.selectFrom("site_seo").select("site_id").where("site_id", "=", siteId).where("og_image", "in", [...refs]).executeTakeFirst();
+  if (own) return true;
+  // A page's image is a field of its stored SEO JSON: `"og_image":"<ref>"` (pages/seo.ts writes it so).
+  const page = await db
+    .selectFrom("pages")
+    .select("id")
+    .where("site_id", "=", siteId)
+    .where((eb) => eb.or(refs.map((ref) => sql<boolean>`seo_json like ${`%"og_image":${JSON.stringify(ref).replace(/[%_\\]/g, (c) => `\\${c}`)}%`} escape '\\'`)))
+    .executeTakeFirst();
+  return page !== undefined;
 }

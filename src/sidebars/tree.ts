@@ -11,6 +11,7 @@ import { linkUrl, type SiteAddressing } from "../site/addresses.ts";
 import { Type, type Static } from "@sinclair/typebox";
 import type { Db } from "../store/database.ts";
 import { jsonColumn } from "../store/json-column.ts";
+import type { SiteRow } from "../site/sites.ts";
 import type { SidebarTreesTable } from "../store/schema.ts";
 import type { Selectable } from "kysely";
 
@@ -140,4 +141,36 @@ export function countItems(items: readonly { items?: readonly unknown[] }[]): nu
     for (const child of (item.items ?? []) as Array<{ items?: readonly unknown[] }>) stack.push(child);
   }
   return n;
+}
+
+/** A sidebar's tree in a language as renders read it (svc/sidebar, svc/pager); undefined: no such sidebar. */
+export async function sidebarForRender(db: Db, site: Pick<SiteRow, "id">, addressing: SiteAddressing, name: string, lang: string | null): Promise<SidebarItem[] | undefined> {
+  const rows = await db.selectFrom("sidebar_trees").selectAll().where("site_id", "=", site.id).where("name", "=", name).execute();
+  const key = treeKey(addressing, lang);
+  const row = rows.find((r) => r.lang === key) ?? rows.find((r) => r.lang === "");
+  return row ? answeredItems(db, site.id, addressing, row, lang) : undefined;
+}
+
+/**
+ * The sidebars showing any of these pages (or, for generated ones, standing over them), by name,
+ * so that a page change reaches the frames printing them. A site holds few sidebars: all of them
+ * are looked at; a generated tree is read with the pages under its root.
+ */
+export async function sidebarsShowing(db: Db, siteId: number, pageIds: readonly number[]): Promise<string[]> {
+  if (pageIds.length === 0) return [];
+  const rows = await db.selectFrom("sidebar_trees").selectAll().where("site_id", "=", siteId).execute();
+  if (rows.length === 0) return [];
+  // The pages changed, with their translations: a tree mapped to another language shows those.
+  const facts = await pageFacts(db, siteId, pageIds);
+  const groups = [...new Set([...facts.values()].map((f) => f.page?.translation_group).filter((g): g is number => g !== null && g !== undefined))];
+  const touched = new Set<number>([...pageIds, ...(await groupMembers(db, siteId, groups)).map((row) => row.id)]);
+  const names = new Set<string>();
+  for (const row of rows) {
+    if (names.has(row.name)) continue;
+    const items = row.root_id === null ? storedItems(row) : await generatedItems(db, siteId, row.root_id);
+    const shown = flattenStored(items).flatMap((item) => (item.page === undefined ? [] : [item.page]));
+    if (row.root_id !== null) shown.push(row.root_id);
+    if (shown.some((id) => touched.has(id))) names.add(row.name);
+  }
+  return [...names].sort();
 }

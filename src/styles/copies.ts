@@ -18,7 +18,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { gmt } from "../clock.ts";
 import { ServiceError } from "../errors.ts";
-import { mediaPublishSource } from "../media/publish-source.ts";
+import { mediaByRefs } from "../media/queries.ts";
 import { utf8Bytes } from "../quotas/bytes.ts";
 import { chargeRoom, holdRoom, requireRoom } from "../quotas/usage.ts";
 import type { Db } from "../store/database.ts";
@@ -59,7 +59,7 @@ interface ThemeState {
 async function themeState(db: Db, siteId: number, theme: string): Promise<ThemeState> {
   const sheets = await themeSheets(db, siteId, theme);
   const refs = [...new Set([...sheets.values()].flatMap((sheet) => sheet.media))];
-  const files = refs.length === 0 ? new Map() : await mediaPublishSource.byRefs(db, siteId, refs);
+  const files = refs.length === 0 ? new Map() : await mediaByRefs(db, siteId, refs);
   return { sheets, media: new Map([...files].map(([ref, file]) => [ref, file.url])) };
 }
 
@@ -255,4 +255,10 @@ export async function dropExpiredCopies(trx: Db, now: number, siteId: number): P
 export async function copyCss(db: Db, siteId: number, theme: string, name: string, hash: string): Promise<string | undefined> {
   const row = await db.selectFrom("style_copies").select("css").where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", name).where("hash", "=", hash).executeTakeFirst();
   return row?.css;
+}
+
+/** The current address of each named stylesheet of the theme a render links, its bundle made again first when what it is made from changed; a name the theme lacks is absent. */
+export async function styleLinks(db: Db, now: number, siteId: number, theme: string, names: readonly string[]): Promise<Map<string, string>> {
+  const { current } = await refreshCopies(db, now, siteId, theme, names, { refuse: false });
+  return new Map([...current].map(([name, copy]) => [name, copy.url]));
 }

@@ -3,10 +3,10 @@
 // dry run — asked of the same dependency index the publish engine asks.
 import { siteIndex } from "../frames/graph.ts";
 import type { Change } from "../write/change.ts";
-import { byCodeUnits } from "../publish/report.ts";
+import { byCodeUnits } from "../effects/report.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
-import { nothingPlanned, plannedRebake, type PlannedRebake } from "../publish/planned.ts";
+import { nothingPlanned, plannedRebake, type PlannedRebake } from "../effects/planned.ts";
 
 export interface FrameLink {
   id: string;

@@ -3,7 +3,7 @@
 import { Type } from "@sinclair/typebox";
 import type { Db } from "../store/database.ts";
 import { jsonColumn } from "../store/json-column.ts";
-import type { ImportMap } from "./graph.ts";
+import { importersOf, type ImportMap } from "./graph.ts";
 
 /** A stylesheet as stored, without its CSS. */
 export interface SheetHead {
@@ -52,4 +52,12 @@ export async function sheetsCss(db: Db, siteId: number, theme: string, list: rea
   if (list.length === 0) return new Map();
   const rows = await db.selectFrom("styles").select(["name", "css"]).where("site_id", "=", siteId).where("theme", "=", theme).where("name", "in", [...list]).execute();
   return new Map(rows.map((row) => [row.name, row.css]));
+}
+
+/** The theme's stylesheets whose bundles point to one of these media refs, with every stylesheet importing them. */
+export async function stylesUsingMedia(db: Db, siteId: number, theme: string, refs: readonly string[]): Promise<string[]> {
+  const sheets = await themeSheets(db, siteId, theme);
+  const wanted = new Set(refs);
+  const direct = [...sheets.values()].filter((sheet) => sheet.media.some((ref) => wanted.has(ref))).map((sheet) => sheet.name);
+  return direct.length === 0 ? [] : [...direct, ...importersOf(direct, importMapOf(sheets))].sort();
 }

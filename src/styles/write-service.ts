@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { forceFrom } from "../media/write-service.ts";
-import { mediaPublishSource } from "../media/publish-source.ts";
+import { mediaByRefs } from "../media/queries.ts";
 import { themeFrom } from "../menus/locations.ts";
 import type { Change, Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -25,7 +25,7 @@ import { copyCss, dropExpiredCopies, refreshCopies, retireCopies, type CurrentCo
 import { CssBudget, invalidCss, parseStylesheet, type ParsedStylesheet } from "./css.ts";
 import { importCycle, importDepth, importersOf } from "./graph.ts";
 import { framesLinking, plannedStyleRebake, type FrameLink } from "./linking.ts";
-import type { PlannedRebake } from "../publish/planned.ts";
+import type { PlannedRebake } from "../effects/planned.ts";
 import { cssFrom, styleNameFrom, styleNotFound } from "./names.ts";
 import { importMapOf, themeSheets, type SheetHead } from "./queries.ts";
 import { styleRecord, type StyleRecord } from "./record.ts";
@@ -64,7 +64,7 @@ export function checkImports(name: string, theme: string, parsed: ParsedStyleshe
 /** Each `url(media:<ref>)` names a media file of the site. */
 export async function checkMedia(db: Db, siteId: number, parsed: ParsedStylesheet): Promise<void> {
   if (parsed.media.length === 0) return;
-  const found = await mediaPublishSource.byRefs(db, siteId, [...new Set(parsed.media.map((spot) => spot.ref))]);
+  const found = await mediaByRefs(db, siteId, [...new Set(parsed.media.map((spot) => spot.ref))]);
   const missing = parsed.media.find((spot) => !found.has(spot.ref));
   if (missing) throw invalidCss(`url(media:${missing.ref}) names no media file of this site`, missing, { media: missing.ref });
 }

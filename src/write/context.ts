@@ -5,6 +5,13 @@ import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
 import type { Change, PreparedPage, PublishOptions, Rebaked, Trial, Written } from "./change.ts";
 
+/** A render the publisher ran did not answer in time (publish/executor.ts); a preview answers 502 internal_unavailable. */
+export class ExecutorUnavailable extends Error {
+  constructor(readonly afterMs: number) {
+    super(`the renderer did not answer within ${afterMs} ms`);
+  }
+}
+
 /** The change sink: the one way a feature announces what it changed. */
 export interface Publisher {
   /**

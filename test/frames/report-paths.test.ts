@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { compileFrame } from "../../src/markup/index.ts";
-import { DependencyIndex, type FrameNode } from "../../src/publish/dependency-index.ts";
+import { DependencyIndex, type FrameNode } from "../../src/effects/dependency-index.ts";
 import { reportAmong, reportFor } from "../../src/frames/report.ts";
 import { ServiceError } from "../../src/errors.ts";
 

@@ -1,8 +1,8 @@
-import { framesAffected } from "../../src/publish/effects.ts";
+import { framesAffected } from "../../src/effects/effects.ts";
 import type { Change } from "../../src/write/change.ts";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { DependencyIndex, type FrameNode } from "../../src/publish/dependency-index.ts";
+import { DependencyIndex, type FrameNode } from "../../src/effects/dependency-index.ts";
 
 const node = (slug: string, refs: string[] = [], sources: string[] = [], liveReasons: string[] = [], id = `id-${slug}`): FrameNode => ({
   id,

@@ -1,13 +1,13 @@
 // The stylesheet compiler and import graph on their own (src/styles/css.ts, graph.ts): what a
 // parse finds and where, what a bundle prints, which stylesheets a change reaches; and the
 // dependency index mapping a style change to the frames linking those stylesheets.
-import { framesAffected } from "../../src/publish/effects.ts";
+import { framesAffected } from "../../src/effects/effects.ts";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ServiceError } from "../../src/errors.ts";
 import { bundleStylesheet, CssBudget, parseStylesheet } from "../../src/styles/css.ts";
 import { importClosure, importCycle, importersOf } from "../../src/styles/graph.ts";
-import { DependencyIndex } from "../../src/publish/dependency-index.ts";
+import { DependencyIndex } from "../../src/effects/dependency-index.ts";
 import { compileFrame } from "../../src/markup/index.ts";
 
 /** The worker time of one write of site 1. */

@@ -1,4 +1,4 @@
-// What renders read of media (src/media/publish-source.ts), on a real store of either dialect:
+// What renders read of media (src/media/queries.ts (mediaByRefs)), on a real store of either dialect:
 // the site's files by id or slug in one query, addresses by the rule of addresses.ts, and never
 // another site's file.
 import { after, before, describe, it } from "node:test";
@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store } from "../../src/store/database.ts";
-import { mediaPublishSource } from "../../src/media/publish-source.ts";
+import { mediaByRefs } from "../../src/media/queries.ts";
 import { fileUrl, variantsOf } from "../../src/media/addresses.ts";
 import { freshDatabase, type TestDatabase } from "../support/database.ts";
 
@@ -65,7 +65,7 @@ describe("media as renders read them", () => {
   });
 
   it("finds the site's files by id and by slug, each under the ref asked, with its address, variants and alt per language", async () => {
-    const found = await mediaPublishSource.byRefs(store.db, siteA, ["hero", String(ids.hero), "brochure", "missing"]);
+    const found = await mediaByRefs(store.db, siteA, ["hero", String(ids.hero), "brochure", "missing"]);
     assert.deepEqual([...found.keys()].sort(), [String(ids.hero), "brochure", "hero"].sort());
     const hero = found.get("hero")!;
     assert.equal(found.get(String(ids.hero)), hero);
@@ -85,16 +85,16 @@ describe("media as renders read them", () => {
   });
 
   it("never finds another site's file, by id or by slug", async () => {
-    const found = await mediaPublishSource.byRefs(store.db, siteA, [String(ids.other), "elsewhere", String(ids.sameSlug)]);
+    const found = await mediaByRefs(store.db, siteA, [String(ids.other), "elsewhere", String(ids.sameSlug)]);
     assert.equal(found.size, 0);
-    const fromB = await mediaPublishSource.byRefs(store.db, siteB, ["hero", String(ids.hero)]);
+    const fromB = await mediaByRefs(store.db, siteB, ["hero", String(ids.hero)]);
     assert.deepEqual([...fromB.values()].map((f) => f.id), [ids.sameSlug], "site b's hero is its own");
   });
 
   it("an id wins over a slug written as the same digits; digits with a leading zero or past the id range are slugs", async () => {
     const digits = await file(siteA, String(ids.hero), { sha: SHA("e") });
     const zero = await file(siteA, `0${ids.hero}`, { sha: SHA("f") });
-    const found = await mediaPublishSource.byRefs(store.db, siteA, [String(ids.hero), `0${ids.hero}`, "99999999999"]);
+    const found = await mediaByRefs(store.db, siteA, [String(ids.hero), `0${ids.hero}`, "99999999999"]);
     assert.equal(found.get(String(ids.hero))!.id, ids.hero);
     assert.equal(found.get(`0${ids.hero}`)!.id, zero);
     assert.equal(found.has("99999999999"), false);
@@ -102,7 +102,7 @@ describe("media as renders read them", () => {
   });
 
   it("a malformed alt is no alt text rather than a failed render; no refs, no query", async () => {
-    assert.deepEqual((await mediaPublishSource.byRefs(store.db, siteA, ["bad-alt"])).get("bad-alt")!.alt, {});
-    assert.equal((await mediaPublishSource.byRefs(store.db, siteA, [])).size, 0);
+    assert.deepEqual((await mediaByRefs(store.db, siteA, ["bad-alt"])).get("bad-alt")!.alt, {});
+    assert.equal((await mediaByRefs(store.db, siteA, [])).size, 0);
   });
 });

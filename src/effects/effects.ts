@@ -6,7 +6,7 @@
 // (planned.ts). Sources are compared as parsed names (markup/source-name.ts), never as prefixes.
 import { sourceText, type SourceKind, type SourceName } from "../markup/source-name.ts";
 import type { Change } from "../write/change.ts";
-import type { PageTreeView } from "./contract.ts";
+import type { PageTreeView } from "./page-tree.ts";
 import type { DependencyIndex } from "./dependency-index.ts";
 
 /** What is read of the site to derive the changes a write brings with it (effect-facts.ts). */
