@@ -44,7 +44,7 @@ export const DryRunAnswer = {
   applied: Opt(Type.Literal(false, { description: "present on a dry run: nothing was written" })),
 };
 
-/** The `rebaked` report of write answers (publish/contract.ts, `Rebaked`). */
+/** The `rebaked` report of write answers (write/change.ts, `Rebaked`). */
 export const Rebaked = Obj(
   {
     status: Type.String({ description: "ok, unavailable (the renderer did not answer; the write is saved) or failed" }),

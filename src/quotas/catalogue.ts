@@ -13,7 +13,7 @@
 // trash entry besides the live content (revisions/ moves it in the write's transaction; bytes.ts
 // says what a row weighs). `published_bytes` counts what the publish engine keeps of a site: its
 // static copies and its frame bakes. They are derived, so passing that quota refuses no write: an
-// output that does not fit is not kept and its page renders on request (publish/kept-output.ts,
+// output that does not fit is not kept and its page renders on request (output/kept-output.ts,
 // `takeRoom`). Variants of media count in `media_bytes` the same way (`takeRoom`). It counts the
 // stylesheet bundles served too (styles/copies.ts), which nothing can stand in for: a stylesheet
 // write whose bundles do not fit is refused, and a bundle made outside a write is charged.

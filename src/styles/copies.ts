@@ -3,7 +3,7 @@
 // and on the addresses of the media it points to; `source_key` records those, so a bundle is made
 // again exactly when one of them changed — by a stylesheet write (in its transaction), or, for a
 // media file given new bytes or a new slug, when the engine next renders a frame linking it
-// (publish-source.ts). The new copy becomes the current one; the one it replaces keeps answering
+// (`styleLinks` below). The new copy becomes the current one; the one it replaces keeps answering
 // its address for REPLACED_COPY_MS (docs/styles.md).
 //
 // Every copy kept weighs its CSS and its brotli and gzip forms against the site's published_bytes

@@ -1,6 +1,6 @@
 // What a write says it changed, and what publishing answers: the vocabulary every layer from
 // the write pipeline up shares (docs/architecture.md, "The write path"). A capability states its
-// write's changes; src/publish/effects.ts decides what they affect.
+// write's changes; src/effects/effects.ts decides what they affect.
 export type Change =
   /** Settings changed; `keys` the ones that did (name, tagline, theme, default_lang, home_page); absent: read as name and tagline (what frames print of settings). */
   | { kind: "settings"; keys?: readonly SettingKey[] }
