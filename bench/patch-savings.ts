@@ -7,10 +7,12 @@
 // start scenario does (bench/run.ts: spawn `node dist/main.js`, poll /healthz every 5 ms, the
 // code cache made by a first start), in rounds, the builds in a different order each round, so a
 // burst of other work on the machine moves a round of all of them. Each start on a fresh data
-// directory (database made, migrations) and, alternately first, on an existing one. A patch saves
-// the median start without it less the median start with all of them. Beside it, the CPU time the
-// process had used when its first answer was sent (process.cpuUsage(), from a preloaded file),
-// which other work on a busy machine moves far less than the wall clock.
+// directory (database made, migrations) and, alternately first, on an existing one.
+//
+// A patch saves the median start without it less the median start with all of them; printed
+// beside, the median of that difference within each round, which a slow stretch of the machine
+// moves less, and the same of the CPU time the process had used when its first answer was sent
+// (process.cpuUsage(), from a preloaded file), which other work on the machine moves less again.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -27,14 +29,14 @@ const packageOf = (patch: { file: string }) => patch.file.split("/")[0]!;
 const withPatchesOf = [...new Set(patches.map(packageOf))].filter((name) => patches.filter((patch) => packageOf(patch) === name).length > 1);
 const allBut = (left: string[]) => ids.filter((id) => !left.includes(id)).join(",") || "0";
 
-/** Each build: its name and SVC_BUILD_PATCHES. */
+/** Each build: its name and SVC_BUILD_PATCHES (once each: with one patch, "without" it is "no patch"). */
 const variants = [
   { name: "all patches", setting: "1" },
   { name: "no patch", setting: "0" },
   ...ids.map((id) => ({ name: `without ${id}`, setting: allBut([id]) })),
   // A package's patches together, where it has several.
   ...withPatchesOf.map((name) => ({ name: `without ${name}'s patches`, setting: allBut(patches.filter((patch) => packageOf(patch) === name).map((patch) => patch.id)) })),
-];
+].filter((variant, i, all) => all.findIndex((other) => other.setting === variant.setting) === i);
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
@@ -81,16 +83,19 @@ for (let r = 0; r < ROUNDS; r++) {
   loads.push(loadavg()[0]!);
 }
 
-const all = times[0]!;
+/** Medians of the starts, and of the differences to the build with all patches in the same round. */
+function row(v: number, kind: Kind): string {
+  const { ms, cpu } = times[v]![kind];
+  const base = times[0]![kind];
+  const paired = (mine: number[], theirs: number[]) => round(median(mine.map((value, r) => value - theirs[r]!)), 1);
+  const saved = v === 0 ? ["", "", ""] : [round(median(ms) - median(base.ms), 1), paired(ms, base.ms), paired(cpu, base.cpu)];
+  return [variants[v]!.name, round(median(ms), 0), saved[0], saved[1], round(median(cpu), 0), saved[2]].join(" | ");
+}
+
 console.log(`${ROUNDS} rounds, load average (1 min) ${round(Math.min(...loads), 1)}–${round(Math.max(...loads), 1)}, Node ${process.version}`);
-console.log("build | fresh: median start (ms) | saved by the patch | CPU at first answer (ms) | existing data: median start | saved | CPU");
-for (let v = 0; v < variants.length; v++) {
-  const cells = (["fresh", "existing"] as Kind[]).flatMap((kind) => {
-    const ms = median(times[v]![kind].ms);
-    const cpu = median(times[v]![kind].cpu);
-    return [round(ms, 0), v === 0 ? "" : round(ms - median(all[kind].ms), 1), `${round(cpu, 0)}${v === 0 ? "" : ` (${round(cpu - median(all[kind].cpu), 0)})`}`];
-  });
-  console.log(`${variants[v]!.name} | ${cells.join(" | ")}`);
+for (const kind of ["fresh", "existing"] as Kind[]) {
+  console.log(`\n${kind} data directory: build | median start (ms) | saved: difference of medians | saved: median of the differences in a round | CPU at first answer (ms) | CPU saved (median of the differences)`);
+  for (let v = 0; v < variants.length; v++) console.log(row(v, kind));
 }
 console.log(JSON.stringify({ rounds: ROUNDS, variants: variants.map((variant, v) => ({ ...variant, ...times[v] })) }));
 rmSync(WORK, { recursive: true, force: true });

@@ -1,25 +1,24 @@
-// Source patches the build applies to two dependencies as it bundles them into dist/server.cjs
+// Source patches the build applies to dependencies as it bundles them into dist/server.cjs
 // (scripts/build.mjs), for a faster cold start (bench/README.md, "Cold start"). Each one removes
-// start-up work the service never needs and changes nothing a request can observe:
+// start-up work the service never needs and changes nothing a request can observe. One is left:
 //
 // - fastify/lib/server.js requires node:https and node:http2 at its top, which loads Node's TLS
-//   and HTTP/2 stacks (5 to 12 ms of every start) for a service that serves plain HTTP/1.1. The
-//   patch loads each one when Fastify first uses it (an https or http2 server being made).
-// - find-my-way compiles functions with `new Function` as each route is registered (about 280
-//   routes: the largest single cost of registering them, and code no cache can keep): a matcher
-//   for every static path segment (lib/node.js), a builder of the parameters object and a
-//   constraint matcher for every route (lib/handler-storage.js). The patches match static
-//   segments with String#startsWith, which compares the same characters (find-my-way itself
-//   matches segments of 16 characters or more with indexOf the same way), and compile the other
-//   two when a request first needs them (the constraint matcher never, as no route here has
-//   constraints), from the same inputs, so lookups work as before.
+//   and HTTP/2 stacks for a service that serves plain HTTP/1.1. The patch loads each one when
+//   Fastify first uses it (an https or http2 server being made).
+//
+// What each saves of a start is measured by bench/patch-savings.ts (docs/architecture.md, "The
+// build patches one dependency"); a patch that saves under 10 ms is dropped. Three were, all of
+// find-my-way: static path segments matched with String#startsWith instead of a compiled function
+// each, and a route's parameters builder and constraint matcher compiled at first use.
+// docs/dependency-patches.md describes each for its maintainers.
 //
 // Each patch replaces one exact text. When an update of the dependency changes that text the
 // build stops with a message naming the patch, so no patch is ever dropped or misapplied
-// silently: review it against the new source, then adjust or remove it.
-// test/build/dependency-patches.test.ts checks that every patch applies to the installed version,
-// that the patched router finds the same routes and parameters as the original for any routes
-// and paths (fast-check), and test/process/startup.test.ts that a start loads neither module.
+// silently: review it against the new source, then adjust or remove it. package.json pins the
+// patched packages (overrides), so an install does not bring such an update unasked.
+// test/build/dependency-patches.test.ts checks that every patch applies to the installed version
+// and that the patched Fastify still makes an HTTP/2 server, test/process/startup.test.ts that a
+// start loads neither module. SVC_BUILD_PATCHES=0 builds without them (chosenPatches, below).
 import { readFileSync } from "node:fs";
 
 export const PATCHES = [
@@ -32,52 +31,6 @@ export const PATCHES = [
       "// (svc build, scripts/dependency-patches.mjs: loaded when first used)\n" +
       "const https = new Proxy({}, { get: (_, key) => require('node:https')[key] })\n" +
       "const http2 = new Proxy({}, { get: (_, key) => require('node:http2')[key] })\n",
-  },
-  {
-    id: "find-my-way-static-prefix",
-    name: "find-my-way: static prefixes matched without compiling a function per route segment",
-    file: "find-my-way/lib/node.js",
-    find:
-      "  const lines = []\n" +
-      "  for (let i = 1; i < prefix.length; i++) {\n" +
-      "    const charCode = prefix.charCodeAt(i)\n" +
-      "    lines.push(`path.charCodeAt(i + ${i}) === ${charCode}`)\n" +
-      "  }\n" +
-      "  return new Function('path', 'i', `'use strict'\\nreturn ${lines.join(' && ')}`) // eslint-disable-line\n",
-    replace:
-      "  // (svc build, scripts/dependency-patches.mjs: no function compiled per static segment)\n" +
-      "  return function matchPrefix (path, i) {\n" +
-      "    return path.startsWith(prefix, i)\n" +
-      "  }\n",
-  },
-  {
-    id: "find-my-way-lazy-params",
-    name: "find-my-way: a route's parameters object built by a function compiled at its first match",
-    file: "find-my-way/lib/handler-storage.js",
-    find: "      _createParamsObject: this._compileCreateParamsObject(params)\n    }\n",
-    replace:
-      "      _createParamsObject: null\n" +
-      "    }\n" +
-      "    // (svc build, scripts/dependency-patches.mjs: compiled when the route first matches)\n" +
-      "    const storage = this\n" +
-      "    handlerObject._createParamsObject = function (param0, param1, param2, param3, extraParams) {\n" +
-      "      handlerObject._createParamsObject = storage._compileCreateParamsObject(params)\n" +
-      "      return handlerObject._createParamsObject(param0, param1, param2, param3, extraParams)\n" +
-      "    }\n",
-  },
-  {
-    id: "find-my-way-lazy-constraints",
-    name: "find-my-way: a node's constraint matcher compiled at the first lookup that derives constraints",
-    file: "find-my-way/lib/handler-storage.js",
-    find: "    if (!isMergedTree) {\n      this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n    }\n",
-    replace:
-      "    if (!isMergedTree) {\n" +
-      "      // (svc build, scripts/dependency-patches.mjs: compiled when first needed, from the handlers then known)\n" +
-      "      this._getHandlerMatchingConstraints = function (derivedConstraints) {\n" +
-      "        this._compileGetHandlerMatchingConstraints(constrainer, constraints)\n" +
-      "        return this._getHandlerMatchingConstraints(derivedConstraints)\n" +
-      "      }\n" +
-      "    }\n",
   },
 ];
 
