@@ -6,17 +6,45 @@
 
 /** Bottom to top. `path` matches the layer's modules (paths relative to the repository). */
 const LAYERS = [
-  { name: "base", path: "^src/(errors|warnings|clock|tokens|actor|fair-turns|cpu-permits)\\.ts$", owns: "the error catalogue, warnings, the clock, the token format, fair turns between sites and the cores for work off the service's thread" },
+  {
+    name: "base",
+    path: "^src/(errors|warnings|clock|tokens|actor|fair-turns|cpu-permits)\\.ts$",
+    owns: "the error catalogue, warnings, the clock, the token format, fair turns between sites and the cores for work off the service's thread",
+  },
   { name: "config", path: "^src/config\\.ts$", owns: "typed configuration" },
   { name: "store", path: "^src/store/", owns: "the database of both dialects, migrations, row types" },
   { name: "blobs", path: "^src/blobs/", owns: "the blob store of media bytes: file system or S3-compatible" },
   { name: "markup", path: "^src/markup/", owns: "the pure frame-markup compiler" },
-  { name: "site", path: "^src/site/", owns: "a site's facts, read-only: rows, settings, languages, addresses, callers" },
-  { name: "quotas", path: "^src/quotas/", owns: "per-site quotas: limits, use counters kept by every counted write, requireRoom" },
-  { name: "redirects", path: "^src/redirects/", owns: "redirects of a site: made by hand or when a page's address changes; chains collapsed" },
-  { name: "revisions", path: "^src/revisions/", owns: "revisions of every written object and the trash of deleted ones" },
-  { name: "write", path: "^src/write/", owns: "the write path: what a write changed and wrote, the service context, the write pipeline" },
-  { name: "effects", path: "^src/effects/", owns: "what a change affects (pure), the frames' dependency index, a dry run's plan" },
+  {
+    name: "site",
+    path: "^src/site/",
+    owns: "a site's facts, read-only: rows, settings, languages, addresses, callers",
+  },
+  {
+    name: "quotas",
+    path: "^src/quotas/",
+    owns: "per-site quotas: limits, use counters kept by every counted write, requireRoom",
+  },
+  {
+    name: "redirects",
+    path: "^src/redirects/",
+    owns: "redirects of a site: made by hand or when a page's address changes; chains collapsed",
+  },
+  {
+    name: "revisions",
+    path: "^src/revisions/",
+    owns: "revisions of every written object and the trash of deleted ones",
+  },
+  {
+    name: "write",
+    path: "^src/write/",
+    owns: "the write path: what a write changed and wrote, the service context, the write pipeline",
+  },
+  {
+    name: "effects",
+    path: "^src/effects/",
+    owns: "what a change affects (pure), the frames' dependency index, a dry run's plan",
+  },
   { name: "output", path: "^src/output/", owns: "the engine's kept output (static copies, frame bakes) and its bytes" },
   { name: "http", path: "^src/http/", owns: "HTTP plumbing: auth, limits, site scope, envelopes" },
   // The features, in their one written order.
@@ -30,8 +58,16 @@ const LAYERS = [
   { name: "media", path: "^src/media/", owns: "media: uploads, records, variants, use in frames" },
   { name: "styles", path: "^src/styles/", owns: "stylesheets: checked, bundled, served copies" },
   { name: "seo", path: "^src/seo/", owns: "SEO: site defaults, page SEO calls, redirects API, sitemap and robots.txt" },
-  { name: "sidebars", path: "^src/sidebars/", owns: "documentation sidebars: trees per language, written or generated from a root page" },
-  { name: "preview", path: "^src/preview/", owns: "previews of unsaved changes (rendered in a rolled-back transaction) and preview links" },
+  {
+    name: "sidebars",
+    path: "^src/sidebars/",
+    owns: "documentation sidebars: trees per language, written or generated from a root page",
+  },
+  {
+    name: "preview",
+    path: "^src/preview/",
+    owns: "previews of unsaved changes (rendered in a rolled-back transaction) and preview links",
+  },
   { name: "history", path: "^src/history/", owns: "the revision, diff, restore and trash calls of every kind" },
   { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
   // The engine, above the features: it reads their tables through their own modules.
@@ -39,7 +75,11 @@ const LAYERS = [
   { name: "public", path: "^src/public/", owns: "the public site" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },
   { name: "app", path: "^src/app\\.ts$", owns: "the Fastify instance" },
-  { name: "main", path: "^src/(main|server)\\.ts$", owns: "the process: server.ts, and main.ts, the entry of the build that runs it" },
+  {
+    name: "main",
+    path: "^src/(main|server)\\.ts$",
+    owns: "the process: server.ts, and main.ts, the entry of the build that runs it",
+  },
 ];
 
 /**
@@ -75,7 +115,8 @@ module.exports = {
     {
       name: "layers/unplaced",
       severity: "error",
-      comment: "Every module under src/ belongs to a layer of .dependency-cruiser.cjs (and docs/architecture.md): add a new folder to the list where it stands.",
+      comment:
+        "Every module under src/ belongs to a layer of .dependency-cruiser.cjs (and docs/architecture.md): add a new folder to the list where it stands.",
       from: { path: "^src/", pathNot: [...LAYERS.map((l) => l.path), CLIENT, CLI] },
       to: {},
     },
@@ -91,7 +132,8 @@ module.exports = {
     {
       name: "layers/client-apart",
       severity: "error",
-      comment: "Nothing of the service imports the typed client (src/client/): the client is a program of its own, used in src/ only by the svc command (src/cli/). See docs/client.md.",
+      comment:
+        "Nothing of the service imports the typed client (src/client/): the client is a program of its own, used in src/ only by the svc command (src/cli/). See docs/client.md.",
       from: { path: "^src/", pathNot: [CLIENT, CLI] },
       to: { path: CLIENT },
     },
@@ -107,14 +149,16 @@ module.exports = {
     {
       name: "layers/cli-apart",
       severity: "error",
-      comment: "Nothing imports the svc command (src/cli/), the client included: it is the top of its own stack. See docs/cli.md.",
+      comment:
+        "Nothing imports the svc command (src/cli/), the client included: it is the top of its own stack. See docs/cli.md.",
       from: { path: "^src/", pathNot: CLI },
       to: { path: CLI },
     },
     {
       name: "fastify-only-in-http",
       severity: "error",
-      comment: "Only http/, route files (routes.ts, *-routes.ts) and app.ts know Fastify; services take a context and typed input.",
+      comment:
+        "Only http/, route files (routes.ts, *-routes.ts) and app.ts know Fastify; services take a context and typed input.",
       from: { path: "^src/", pathNot: ["^src/http/", "routes\\.ts$", "^src/app\\.ts$"] },
       to: { path: "(^|/)node_modules/(fastify|@fastify/)" },
     },

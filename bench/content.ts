@@ -36,7 +36,10 @@ function documentOf(head: string, main: string): string {
 export const PAGE_STATIC = documentOf("", `<article><h1>About us</h1>${filler(9_000, 1)}</article>`);
 
 /** A page frame that prints the page's title and content: it renders on request. */
-export const PAGE_LIVE = documentOf("", `<article><h1 ${bind("text", "page.title")}>Title</h1><div class="content" ${bind("html", "page.content")}></div>${filler(6_000, 2)}</article>`);
+export const PAGE_LIVE = documentOf(
+  "",
+  `<article><h1 ${bind("text", "page.title")}>Title</h1><div class="content" ${bind("html", "page.content")}></div>${filler(6_000, 2)}</article>`,
+);
 
 /** A 4 KB frame, read back through the API in scenario 3. */
 export const CARD_4K = (() => {
@@ -59,7 +62,10 @@ export function frame10k(i: number): string {
 
 /** A menu tree of `n` items, three levels (10 at the top, each with children and grandchildren), pages and links mixed. */
 export function menuTree(n: number, pageIds: number[]): unknown[] {
-  const item = (i: number) => (i % 2 === 0 ? { page: pageIds[i % pageIds.length], title: `Item ${i}` } : { url: `/section/${i}/`, title: `Link ${i}` });
+  const item = (i: number) =>
+    i % 2 === 0
+      ? { page: pageIds[i % pageIds.length], title: `Item ${i}` }
+      : { url: `/section/${i}/`, title: `Link ${i}` };
   const top: Array<Record<string, unknown> & { children: any[] }> = [];
   let made = 0;
   const perTop = Math.ceil(n / 10);

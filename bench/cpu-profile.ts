@@ -17,7 +17,8 @@ export function inclusiveTimes(file: string, nameOf: (frame: CallFrame) => strin
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const sampled = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) sampled.set(profile.samples[i], (sampled.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i++)
+    sampled.set(profile.samples[i], (sampled.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const out = new Map<string, number>();
   for (const node of profile.nodes) {
     const time = sampled.get(node.id) ?? 0;

@@ -26,13 +26,19 @@ try {
     const perRequest = async (port: number, pid: number) => {
       await load(`http://127.0.0.1:${port}${target.path}`, { connections: 8, duration: 1, headers: target.headers });
       const before = cpuMsOf(pid);
-      const result = await load(`http://127.0.0.1:${port}${target.path}`, { connections: 8, duration: seconds, headers: target.headers });
+      const result = await load(`http://127.0.0.1:${port}${target.path}`, {
+        connections: 8,
+        duration: seconds,
+        headers: target.headers,
+      });
       return { us: ((cpuMsOf(pid) - before) * 1000) / result.requests, rps: result.rps };
     };
     const s = await perRequest(service.port, service.pid);
     const b = await perRequest(bare.port, bare.pid);
     await bare.stop();
-    console.log(`${name}: service ${s.us.toFixed(1)} µs/request (${s.rps.toFixed(0)} req/s), bare ${b.us.toFixed(1)} µs/request (${b.rps.toFixed(0)} req/s): CPU ratio ${(b.us / s.us).toFixed(3)}`);
+    console.log(
+      `${name}: service ${s.us.toFixed(1)} µs/request (${s.rps.toFixed(0)} req/s), bare ${b.us.toFixed(1)} µs/request (${b.rps.toFixed(0)} req/s): CPU ratio ${(b.us / s.us).toFixed(3)}`,
+    );
   }
 } finally {
   await service.stop();

@@ -33,12 +33,19 @@ function noiseJpeg(width: number, height: number, seed: number): Promise<Buffer>
     x = (x * 1103515245 + 12345) >>> 0;
     pixels[i] = x >>> 24;
   }
-  return sharp(pixels, { raw: { width, height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+  return sharp(pixels, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
 }
 
 async function upload(service: Service, site: string, name: string, bytes: Buffer, agent: Agent): Promise<string[]> {
-  const answer = await http(service.port, "POST", `${site}/media?filename=${name}`, { agent, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "image/jpeg" }, body: bytes });
-  if (answer.status !== 201) throw new Error(`upload ${name}: ${answer.status} ${answer.body.toString().slice(0, 300)}`);
+  const answer = await http(service.port, "POST", `${site}/media?filename=${name}`, {
+    agent,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "image/jpeg" },
+    body: bytes,
+  });
+  if (answer.status !== 201)
+    throw new Error(`upload ${name}: ${answer.status} ${answer.body.toString().slice(0, 300)}`);
   return (JSON.parse(answer.body.toString()).media.variants as Array<{ url: string }>).map((v) => v.url);
 }
 
@@ -51,14 +58,20 @@ interface Site {
 }
 
 /** The three timings of site B: an uncached page, a frame write, a variant's first request. */
-async function timeB(service: Service, b: Site, round: number): Promise<{ page: number; write: number; variant: number }> {
+async function timeB(
+  service: Service,
+  b: Site,
+  round: number,
+): Promise<{ page: number; write: number; variant: number }> {
   await b.api.call("POST", `${b.site}/cache/flush`, { urls: ["/b-page/"] });
   let t0 = performance.now();
   const page = await http(service.port, "GET", "/b-page/", { agent: b.agent, headers: { host: b.host } });
   const pageMs = performance.now() - t0;
   if (page.status !== 200) throw new Error(`B's page: ${page.status}`);
   t0 = performance.now();
-  await b.api.call("PUT", `${b.site}/frames/b-card`, { html: `<section><h2>Card ${round}</h2><p>${"b".repeat(200)}</p></section>` });
+  await b.api.call("PUT", `${b.site}/frames/b-card`, {
+    html: `<section><h2>Card ${round}</h2><p>${"b".repeat(200)}</p></section>`,
+  });
   const writeMs = performance.now() - t0;
   const [variant] = await upload(service, b.site, `b-${round}.jpg`, await noiseJpeg(700, 500, 10_000 + round), b.agent);
   t0 = performance.now();
@@ -69,7 +82,11 @@ async function timeB(service: Service, b: Site, round: number): Promise<{ page: 
 }
 
 /** Site A's load until `stop` resolves: renders, writes and variants, each from loops of their own. */
-function saturate(service: Service, a: Site & { pages: number; variants: string[] }, stopped: () => boolean): Promise<number> {
+function saturate(
+  service: Service,
+  a: Site & { pages: number; variants: string[] },
+  stopped: () => boolean,
+): Promise<number> {
   let requests = 0;
   const renders = async (offset: number) => {
     for (let i = offset; !stopped(); i += 6) {
@@ -80,7 +97,9 @@ function saturate(service: Service, a: Site & { pages: number; variants: string[
   };
   const writes = async (offset: number) => {
     for (let i = offset; !stopped(); i += 2) {
-      await a.api.call("PUT", `${a.site}/frames/a-live`, { html: liveFrame().replace("<body>", `<body><!-- write ${i} -->`) });
+      await a.api.call("PUT", `${a.site}/frames/a-live`, {
+        html: liveFrame().replace("<body>", `<body><!-- write ${i} -->`),
+      });
       requests++;
     }
   };
@@ -92,7 +111,11 @@ function saturate(service: Service, a: Site & { pages: number; variants: string[
   };
   // BENCH_FAIRNESS_LOAD=renders,writes,variants picks which of A's loads run (all by default), to see what each costs B.
   const kinds = new Set((process.env.BENCH_FAIRNESS_LOAD ?? "renders,writes,variants").split(","));
-  const loops = [...(kinds.has("renders") ? [0, 1, 2, 3, 4, 5].map(renders) : []), ...(kinds.has("writes") ? [0, 1].map(writes) : []), ...(kinds.has("variants") ? [0, 1].map(variants) : [])];
+  const loops = [
+    ...(kinds.has("renders") ? [0, 1, 2, 3, 4, 5].map(renders) : []),
+    ...(kinds.has("writes") ? [0, 1].map(writes) : []),
+    ...(kinds.has("variants") ? [0, 1].map(variants) : []),
+  ];
   return Promise.all(loops).then(() => requests);
 }
 
@@ -100,7 +123,12 @@ export async function fairnessGroup(service: Service, hooks: FairnessHooks): Pro
   const siteOf = async (name: string, domain: string, sockets: number): Promise<Site> => {
     const agent = new Agent({ keepAlive: true, maxSockets: sockets });
     const api = new Api(service.port, undefined, agent);
-    return { api, agent, site: `/api/site/${(await api.call("POST", "/api/sites", { name, domain })).site.id}`, host: domain };
+    return {
+      api,
+      agent,
+      site: `/api/site/${(await api.call("POST", "/api/sites", { name, domain })).site.id}`,
+      host: domain,
+    };
   };
   // A's loops each have a connection; B asks one thing at a time.
   const a = { ...(await siteOf("Site A", "a.localhost", 16)), pages: 60, variants: [] as string[] };
@@ -110,9 +138,11 @@ export async function fairnessGroup(service: Service, hooks: FairnessHooks): Pro
   const rows = Array.from({ length: 100 }, (_, n) => ({ n }));
   await api.call("PUT", `${a.site}/data/rows`, { items: rows });
   await api.call("POST", `${a.site}/frames`, { slug: "a-live", html: liveFrame() });
-  for (let i = 0; i < a.pages; i++) await api.call("POST", `${a.site}/pages`, { title: `A ${i}`, slug: `a-${i}`, frame: "a-live" });
+  for (let i = 0; i < a.pages; i++)
+    await api.call("POST", `${a.site}/pages`, { title: `A ${i}`, slug: `a-${i}`, frame: "a-live" });
   hooks.log(`fairness: site A has ${a.pages} pages rendering on request`);
-  for (let i = 0; i < (QUICK ? 8 : 30); i++) a.variants.push(...(await upload(service, a.site, `a-${i}.jpg`, await noiseJpeg(2000, 1500, i), a.agent)));
+  for (let i = 0; i < (QUICK ? 8 : 30); i++)
+    a.variants.push(...(await upload(service, a.site, `a-${i}.jpg`, await noiseJpeg(2000, 1500, i), a.agent)));
 
   await b.api.call("PUT", `${b.site}/data/rows`, { items: rows.slice(0, 20) });
   await b.api.call("POST", `${b.site}/frames`, { slug: "b-live", html: liveFrame() });
@@ -142,10 +172,20 @@ export async function fairnessGroup(service: Service, hooks: FairnessHooks): Pro
 
   const report = (name: string, key: "page" | "write" | "variant", target: boolean) => {
     const ratio = loaded[key] / Math.max(alone[key], 0.1);
-    hooks.record({ name, value: round(loaded[key], 1), unit: "ms", baseline: round(alone[key], 1), ratio: round(ratio, 2), target: target ? `<= ${FAIRNESS_TARGET}` : "reported", pass: !target || ratio <= FAIRNESS_TARGET });
+    hooks.record({
+      name,
+      value: round(loaded[key], 1),
+      unit: "ms",
+      baseline: round(alone[key], 1),
+      ratio: round(ratio, 2),
+      target: target ? `<= ${FAIRNESS_TARGET}` : "reported",
+      pass: !target || ratio <= FAIRNESS_TARGET,
+    });
   };
   report("fairness_other_site_uncached_page", "page", true);
   report("fairness_other_site_frame_write", "write", true);
   report("fairness_other_site_variant", "variant", false);
-  hooks.note(`fairness: site A made ${requests} requests (renders of ~100 ms, frame writes, variants of 2000×1500 images) while B was measured ${SAMPLES} times`);
+  hooks.note(
+    `fairness: site A made ${requests} requests (renders of ~100 ms, frame writes, variants of 2000×1500 images) while B was measured ${SAMPLES} times`,
+  );
 }

@@ -9,7 +9,13 @@ export const LARGE_PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 2_000);
 const IN_FLIGHT = 3;
 
 /** Runs `task(0 … n-1)` with a few calls in flight, so the service never waits for the client. */
-async function inParallel(n: number, every: number, what: string, log: (message: string) => void, task: (i: number) => Promise<unknown>): Promise<void> {
+async function inParallel(
+  n: number,
+  every: number,
+  what: string,
+  log: (message: string) => void,
+  task: (i: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   let t0 = performance.now();
   const worker = async () => {
@@ -25,14 +31,21 @@ async function inParallel(n: number, every: number, what: string, log: (message:
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
 }
 
-export async function fillLarge(dataDir: string, log: (message: string) => void): Promise<{ frames: number; pages: number; how: string }> {
+export async function fillLarge(
+  dataDir: string,
+  log: (message: string) => void,
+): Promise<{ frames: number; pages: number; how: string }> {
   const service = await startService(dataDir);
   try {
     const api = new Api(service.port);
     // 10,000 frames are twice a site's default quota (docs/security.md): this site gets room for them.
     await api.call("PATCH", `/api/sites/1/quotas`, { frames: Math.max(LARGE_FRAMES, 5_000) });
-    await inParallel(LARGE_FRAMES, 1000, "frames", log, (i) => api.call("POST", `${S}/frames`, { slug: `block-${i}`, html: frame10k(i), bake: false }));
-    await inParallel(LARGE_PAGES, 500, "pages", log, (i) => api.call("POST", `${S}/pages`, { title: `Page ${i}`, slug: `page-${i}`, frame: `block-${i}` }));
+    await inParallel(LARGE_FRAMES, 1000, "frames", log, (i) =>
+      api.call("POST", `${S}/frames`, { slug: `block-${i}`, html: frame10k(i), bake: false }),
+    );
+    await inParallel(LARGE_PAGES, 500, "pages", log, (i) =>
+      api.call("POST", `${S}/pages`, { title: `Page ${i}`, slug: `page-${i}`, frame: `block-${i}` }),
+    );
   } finally {
     await service.stop();
   }

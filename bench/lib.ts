@@ -39,14 +39,28 @@ export interface Answer {
 }
 
 /** One HTTP request over a keep-alive connection; no timeout (a full rebake may take a while). */
-export function http(port: number, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer; fresh?: boolean; agent?: Agent } = {}): Promise<Answer> {
+export function http(
+  port: number,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer; fresh?: boolean; agent?: Agent } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: "127.0.0.1", port, method, path, headers: options.headers, agent: options.fresh ? false : (options.agent ?? agent) },
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        headers: options.headers,
+        agent: options.fresh ? false : (options.agent ?? agent),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on("error", reject);
       },
     );
@@ -67,10 +81,17 @@ export interface Service {
 }
 
 /** Polls /healthz every few milliseconds until it answers 200; resolves with the time it took. */
-async function untilHealthy(port: number, child: ChildProcess, t0: number, timeoutMs: number, output: () => string): Promise<number> {
+async function untilHealthy(
+  port: number,
+  child: ChildProcess,
+  t0: number,
+  timeoutMs: number,
+  output: () => string,
+): Promise<number> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${output()}`);
-    if (performance.now() - t0 > timeoutMs) throw new Error(`service did not answer /healthz within ${timeoutMs} ms: ${output()}`);
+    if (performance.now() - t0 > timeoutMs)
+      throw new Error(`service did not answer /healthz within ${timeoutMs} ms: ${output()}`);
     try {
       const answer = await http(port, "GET", "/healthz", { fresh: true });
       if (answer.status === 200) return performance.now() - t0;
@@ -85,9 +106,15 @@ async function untilHealthy(port: number, child: ChildProcess, t0: number, timeo
  * Starts `node dist/main.js` (what `npm start` runs; `npm run bench` builds it first) on a data directory of its own.
  * `options.root`: the checkout whose build runs (default this one; the revisions group starts an older commit's).
  */
-export async function startService(dataDir: string, env: Record<string, string> = {}, nodeArgs: string[] = [], options: { root?: string } = {}): Promise<Service> {
+export async function startService(
+  dataDir: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+  options: { root?: string } = {},
+): Promise<Service> {
   const root = options.root ?? ROOT;
-  if (!existsSync(join(root, "dist/main.js"))) throw new Error(`${join(root, "dist/main.js")} is missing: run \`npm run build\` first`);
+  if (!existsSync(join(root, "dist/main.js")))
+    throw new Error(`${join(root, "dist/main.js")} is missing: run \`npm run build\` first`);
   const port = await freePort();
   const t0 = performance.now();
   const child = spawn(process.execPath, [...nodeArgs, "dist/main.js"], {
@@ -145,12 +172,19 @@ export function cpuMsOf(pid: number): number {
 /** A JSON API client with the admin token. Throws on an unexpected status. */
 export class Api {
   /** `agent`: the connections its calls take (default the bench's shared pool of four). */
-  constructor(readonly port: number, private readonly token = ADMIN_TOKEN, private readonly agent?: Agent) {}
+  constructor(
+    readonly port: number,
+    private readonly token = ADMIN_TOKEN,
+    private readonly agent?: Agent,
+  ) {}
 
   async call(method: string, path: string, body?: unknown, expect: number[] = [200, 201]): Promise<any> {
     const answer = await http(this.port, method, path, {
       agent: this.agent,
-      headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = answer.body.toString("utf8");
@@ -192,13 +226,17 @@ export interface LoadOptions {
 
 /** One autocannon run from a second process. */
 export async function load(url: string, options: LoadOptions): Promise<LoadResult> {
-  const child = spawn(process.execPath, [join(ROOT, "bench/load.mjs"), JSON.stringify({ url, ...options })], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(ROOT, "bench/load.mjs"), JSON.stringify({ url, ...options })], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   const [code] = await once(child, "exit");
   if (code !== 0) throw new Error(`load generator exited with ${code}`);
   const result = JSON.parse(out.trim().split("\n").pop()!) as LoadResult;
-  if (result.errors > 0 || result.non2xx > 0) throw new Error(`load run on ${url} had ${result.errors} errors and ${result.non2xx} non-2xx answers`);
+  if (result.errors > 0 || result.non2xx > 0)
+    throw new Error(`load run on ${url} had ${result.errors} errors and ${result.non2xx} non-2xx answers`);
   return result;
 }
 
@@ -206,8 +244,14 @@ export async function load(url: string, options: LoadOptions): Promise<LoadResul
 const PER_CONNECTION = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
 
 /** A bare server of bench/ (`script` with its `args`) in a process of its own, once it says on which port it listens. */
-export async function startBareProcess(script: string, args: string[]): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [join(ROOT, "bench", script), ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+export async function startBareProcess(
+  script: string,
+  args: string[],
+): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [join(ROOT, "bench", script), ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d) => {
@@ -230,9 +274,13 @@ export async function startBareProcess(script: string, args: string[]): Promise<
 }
 
 /** Starts the bare node:http server answering exactly this recorded answer. */
-export async function startBare(answer: Answer, file: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
+export async function startBare(
+  answer: Answer,
+  file: string,
+): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const headers: Record<string, string | string[]> = {};
-  for (const [key, value] of Object.entries(answer.headers)) if (value !== undefined && !PER_CONNECTION.has(key)) headers[key] = value;
+  for (const [key, value] of Object.entries(answer.headers))
+    if (value !== undefined && !PER_CONNECTION.has(key)) headers[key] = value;
   writeFileSync(file, JSON.stringify({ status: answer.status, headers, body_base64: answer.body.toString("base64") }));
   return startBareProcess("bare-server.mjs", [file]);
 }
@@ -250,7 +298,11 @@ export interface Comparison {
  * The ratio is the median of the pairs' ratios, so a burst of other load on the machine moves
  * one pair, not the result; the runs reported are those of the median pair.
  */
-export async function compare(serviceUrl: string, bareUrl: string, options: LoadOptions & { rounds: number; warmup: number }): Promise<Comparison> {
+export async function compare(
+  serviceUrl: string,
+  bareUrl: string,
+  options: LoadOptions & { rounds: number; warmup: number },
+): Promise<Comparison> {
   await load(serviceUrl, { ...options, duration: options.warmup });
   await load(bareUrl, { ...options, duration: options.warmup });
   const pairs: Array<{ service: LoadResult; bare: LoadResult; ratio: number }> = [];

@@ -4,7 +4,19 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import sharp from "sharp";
-import { compare, cpuMsOf, http, load, round, ADMIN_TOKEN, startBare, startBareProcess, type LoadOptions, type Result, type Service } from "./lib.ts";
+import {
+  compare,
+  cpuMsOf,
+  http,
+  load,
+  round,
+  ADMIN_TOKEN,
+  startBare,
+  startBareProcess,
+  type LoadOptions,
+  type Result,
+  type Service,
+} from "./lib.ts";
 
 const S = "/api/site/1";
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -33,7 +45,17 @@ async function cpuPerRequest(url: string, pid: number, options: LoadOptions): Pr
 /** A JPEG of about `bytes` bytes: noise at quality 90, grown until it is at least that large. */
 async function jpegOf(bytes: number): Promise<Buffer> {
   for (let side = Math.ceil(Math.sqrt(bytes / 1.2)); ; side = Math.ceil(side * 1.15)) {
-    const data = await sharp({ create: { width: side, height: side, channels: 3, background: "#557799", noise: { type: "gaussian", mean: 128, sigma: 50 } } }).jpeg({ quality: 90 }).toBuffer();
+    const data = await sharp({
+      create: {
+        width: side,
+        height: side,
+        channels: 3,
+        background: "#557799",
+        noise: { type: "gaussian", mean: 128, sigma: 50 },
+      },
+    })
+      .jpeg({ quality: 90 })
+      .toBuffer();
     if (data.length >= bytes) return data;
   }
 }
@@ -43,7 +65,8 @@ async function upload(service: Service, data: Buffer, filename: string): Promise
     headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "image/jpeg" },
     body: data,
   });
-  if (answer.status !== 201) throw new Error(`POST /media ${filename}: ${answer.status} ${answer.body.toString().slice(0, 300)}`);
+  if (answer.status !== 201)
+    throw new Error(`POST /media ${filename}: ${answer.status} ${answer.body.toString().slice(0, 300)}`);
   return JSON.parse(answer.body.toString()).media;
 }
 
@@ -53,14 +76,28 @@ async function mediaServe(service: Service, results: string, hooks: MediaHooks):
   const media = await upload(service, data, "serve-100k.jpg");
   const headers = { host: "localhost" };
   const answer = await http(service.port, "GET", media.url, { headers });
-  if (answer.status !== 200 || !answer.body.equals(data)) throw new Error(`${media.url}: ${answer.status}, ${answer.body.length} bytes`);
+  if (answer.status !== 200 || !answer.body.equals(data))
+    throw new Error(`${media.url}: ${answer.status}, ${answer.body.length} bytes`);
   const bare = await startBare(answer, join(results, "answer-media-serve.json"));
   try {
     const urls = [`http://127.0.0.1:${service.port}${media.url}`, `http://127.0.0.1:${bare.port}${media.url}`] as const;
     const { service: s, bare: b, ratio } = await compare(urls[0], urls[1], { ...SERVE_LOAD, headers });
-    hooks.record({ name: "media_serve", value: round(s.rps, 0), unit: "req/s", baseline: round(b.rps, 0), ratio: round(ratio, 3), target: `>= ${SERVE_TARGET}`, pass: ratio >= SERVE_TARGET });
-    const cpu = [await cpuPerRequest(urls[0], service.pid, { ...SERVE_LOAD, headers }), await cpuPerRequest(urls[1], bare.pid, { ...SERVE_LOAD, headers })];
-    hooks.note(`media_serve: ${data.length} bytes of JPEG; ${round(s.bytesPerSec / 1e6, 0)} MB/s (bare ${round(b.bytesPerSec / 1e6, 0)} MB/s); p99 ${s.p99} ms (bare ${b.p99} ms); CPU ${round(cpu[0], 0)} µs a request (bare ${round(cpu[1], 0)} µs)`);
+    hooks.record({
+      name: "media_serve",
+      value: round(s.rps, 0),
+      unit: "req/s",
+      baseline: round(b.rps, 0),
+      ratio: round(ratio, 3),
+      target: `>= ${SERVE_TARGET}`,
+      pass: ratio >= SERVE_TARGET,
+    });
+    const cpu = [
+      await cpuPerRequest(urls[0], service.pid, { ...SERVE_LOAD, headers }),
+      await cpuPerRequest(urls[1], bare.pid, { ...SERVE_LOAD, headers }),
+    ];
+    hooks.note(
+      `media_serve: ${data.length} bytes of JPEG; ${round(s.bytesPerSec / 1e6, 0)} MB/s (bare ${round(b.bytesPerSec / 1e6, 0)} MB/s); p99 ${s.p99} ms (bare ${b.p99} ms); CPU ${round(cpu[0], 0)} µs a request (bare ${round(cpu[1], 0)} µs)`,
+    );
   } finally {
     await bare.stop();
   }
@@ -77,7 +114,10 @@ async function mediaUpload(service: Service, work: string, results: string, hook
   const file = join(results, "upload-5mb.jpg");
   writeFileSync(file, data);
   // Every upload makes a record of 5 MB: the site's media quota is lifted for the run.
-  const lifted = await http(service.port, "PATCH", "/api/sites/1/quotas", { headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" }, body: JSON.stringify({ media_bytes: 1e15 }) });
+  const lifted = await http(service.port, "PATCH", "/api/sites/1/quotas", {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify({ media_bytes: 1e15 }),
+  });
   if (lifted.status !== 200) throw new Error(`PATCH quotas: ${lifted.status} ${lifted.body.toString()}`);
   const bare = await startBareUpload(join(work, "bare-upload"));
   try {
@@ -87,9 +127,19 @@ async function mediaUpload(service: Service, work: string, results: string, hook
     const options = { ...UPLOAD_LOAD, headers, method: "POST", bodyFile: file };
     const { service: s, bare: b, ratio } = await compare(urls[0], urls[1], options);
     const mbs = (rps: number) => round((rps * data.length) / 1e6, 0);
-    hooks.record({ name: "media_upload_5mb", value: round(s.rps, 1), unit: "uploads/s", baseline: round(b.rps, 1), ratio: round(ratio, 3), target: `>= ${UPLOAD_TARGET}`, pass: ratio >= UPLOAD_TARGET });
+    hooks.record({
+      name: "media_upload_5mb",
+      value: round(s.rps, 1),
+      unit: "uploads/s",
+      baseline: round(b.rps, 1),
+      ratio: round(ratio, 3),
+      target: `>= ${UPLOAD_TARGET}`,
+      pass: ratio >= UPLOAD_TARGET,
+    });
     const cpu = [await cpuPerRequest(urls[0], service.pid, options), await cpuPerRequest(urls[1], bare.pid, options)];
-    hooks.note(`media_upload_5mb: ${data.length} bytes a body; ${mbs(s.rps)} MB/s (bare ${mbs(b.rps)} MB/s); p50 ${s.p50} ms, p99 ${s.p99} ms (bare p50 ${b.p50} ms, p99 ${b.p99} ms); CPU ${round(cpu[0] / 1000, 1)} ms an upload (bare ${round(cpu[1] / 1000, 1)} ms)`);
+    hooks.note(
+      `media_upload_5mb: ${data.length} bytes a body; ${mbs(s.rps)} MB/s (bare ${mbs(b.rps)} MB/s); p50 ${s.p50} ms, p99 ${s.p99} ms (bare p50 ${b.p50} ms, p99 ${b.p99} ms); CPU ${round(cpu[0] / 1000, 1)} ms an upload (bare ${round(cpu[1] / 1000, 1)} ms)`,
+    );
   } finally {
     await bare.stop();
   }

@@ -26,7 +26,9 @@ const WORK = join(ROOT, ".tmp", "patch-savings");
 const patches = PATCHES as Array<{ id: string; file: string }>;
 const ids = patches.map((patch) => patch.id);
 const packageOf = (patch: { file: string }) => patch.file.split("/")[0]!;
-const withPatchesOf = [...new Set(patches.map(packageOf))].filter((name) => patches.filter((patch) => packageOf(patch) === name).length > 1);
+const withPatchesOf = [...new Set(patches.map(packageOf))].filter(
+  (name) => patches.filter((patch) => packageOf(patch) === name).length > 1,
+);
 const allBut = (left: string[]) => ids.filter((id) => !left.includes(id)).join(",") || "0";
 
 /** Each build: its name and SVC_BUILD_PATCHES (once each: with one patch, "without" it is "no patch"). */
@@ -35,14 +37,21 @@ const variants = [
   { name: "no patch", setting: "0" },
   ...ids.map((id) => ({ name: `without ${id}`, setting: allBut([id]) })),
   // A package's patches together, where it has several.
-  ...withPatchesOf.map((name) => ({ name: `without ${name}'s patches`, setting: allBut(patches.filter((patch) => packageOf(patch) === name).map((patch) => patch.id)) })),
+  ...withPatchesOf.map((name) => ({
+    name: `without ${name}'s patches`,
+    setting: allBut(patches.filter((patch) => packageOf(patch) === name).map((patch) => patch.id)),
+  })),
 ].filter((variant, i, all) => all.findIndex((other) => other.setting === variant.setting) === i);
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
 const folders = variants.map((variant, i) => {
   const folder = join(WORK, `build-${i}`);
-  execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, env: { ...process.env, SVC_BUILD_PATCHES: variant.setting, SVC_BUILD_DIR: join(folder, "dist") }, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(process.execPath, ["scripts/build.mjs"], {
+    cwd: ROOT,
+    env: { ...process.env, SVC_BUILD_PATCHES: variant.setting, SVC_BUILD_DIR: join(folder, "dist") },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return folder;
 });
 // The CPU time at the first answer, written where the CPU_AT_FIRST_ANSWER variable says.
@@ -57,10 +66,17 @@ writeFileSync(
    });`,
 );
 const cpuFile = join(WORK, "cpu-ms");
-const env = { SVC_CODE_CACHE_DIR: join(WORK, "code-cache"), NODE_OPTIONS: `--require ${preload}`, CPU_AT_FIRST_ANSWER: cpuFile };
+const env = {
+  SVC_CODE_CACHE_DIR: join(WORK, "code-cache"),
+  NODE_OPTIONS: `--require ${preload}`,
+  CPU_AT_FIRST_ANSWER: cpuFile,
+};
 
 type Kind = "fresh" | "existing";
-const times = variants.map(() => ({ fresh: { ms: [] as number[], cpu: [] as number[] }, existing: { ms: [] as number[], cpu: [] as number[] } }));
+const times = variants.map(() => ({
+  fresh: { ms: [] as number[], cpu: [] as number[] },
+  existing: { ms: [] as number[], cpu: [] as number[] },
+}));
 const existingDirs = folders.map((folder) => join(folder, "existing-data"));
 
 async function start(variant: number, kind: Kind): Promise<void> {
@@ -74,7 +90,8 @@ async function start(variant: number, kind: Kind): Promise<void> {
 }
 
 // A first start of each: its code cache, and the existing data directory.
-for (let v = 0; v < variants.length; v++) await (await startService(existingDirs[v]!, env, [], { root: folders[v] })).stop();
+for (let v = 0; v < variants.length; v++)
+  await (await startService(existingDirs[v]!, env, [], { root: folders[v] })).stop();
 const loads: number[] = [loadavg()[0]!];
 for (let r = 0; r < ROUNDS; r++) {
   const order = variants.map((_, v) => (v + r) % variants.length);
@@ -88,13 +105,18 @@ function row(v: number, kind: Kind): string {
   const { ms, cpu } = times[v]![kind];
   const base = times[0]![kind];
   const paired = (mine: number[], theirs: number[]) => round(median(mine.map((value, r) => value - theirs[r]!)), 1);
-  const saved = v === 0 ? ["", "", ""] : [round(median(ms) - median(base.ms), 1), paired(ms, base.ms), paired(cpu, base.cpu)];
+  const saved =
+    v === 0 ? ["", "", ""] : [round(median(ms) - median(base.ms), 1), paired(ms, base.ms), paired(cpu, base.cpu)];
   return [variants[v]!.name, round(median(ms), 0), saved[0], saved[1], round(median(cpu), 0), saved[2]].join(" | ");
 }
 
-console.log(`${ROUNDS} rounds, load average (1 min) ${round(Math.min(...loads), 1)}–${round(Math.max(...loads), 1)}, Node ${process.version}`);
+console.log(
+  `${ROUNDS} rounds, load average (1 min) ${round(Math.min(...loads), 1)}–${round(Math.max(...loads), 1)}, Node ${process.version}`,
+);
 for (const kind of ["fresh", "existing"] as Kind[]) {
-  console.log(`\n${kind} data directory: build | median start (ms) | saved: difference of medians | saved: median of the differences in a round | CPU at first answer (ms) | CPU saved (median of the differences)`);
+  console.log(
+    `\n${kind} data directory: build | median start (ms) | saved: difference of medians | saved: median of the differences in a round | CPU at first answer (ms) | CPU saved (median of the differences)`,
+  );
   for (let v = 0; v < variants.length; v++) console.log(row(v, kind));
 }
 console.log(JSON.stringify({ rounds: ROUNDS, variants: variants.map((variant, v) => ({ ...variant, ...times[v] })) }));

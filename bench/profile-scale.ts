@@ -52,7 +52,12 @@ async function take(pages: number, write: Write): Promise<Taken> {
   const trace = join(out, `${pages}-${write}.sql.json`);
   try {
     cpSync(join(kept, `scale-${pages}`), data, { recursive: true });
-    const service = await startService(data, { SQL_TRACE_FILE: trace }, ["--cpu-prof", `--cpu-prof-dir=${dir}`, "--import", join(ROOT, "bench/sql-trace.mjs")]);
+    const service = await startService(data, { SQL_TRACE_FILE: trace }, [
+      "--cpu-prof",
+      `--cpu-prof-dir=${dir}`,
+      "--import",
+      join(ROOT, "bench/sql-trace.mjs"),
+    ]);
     const ms: number[] = [];
     const count = countFor(write, pages);
     let peakMb = 0;
@@ -79,24 +84,42 @@ const fmt = (v: number, d = 1) => v.toFixed(d).padStart(9);
 for (const write of writes) {
   const small = await take(SCALE_SMALL, write);
   const large = await take(SCALE_LARGE, write);
-  console.log(`\n=== ${write}: median ${median(small.ms).toFixed(1)} ms at ${SCALE_SMALL} pages, ${median(large.ms).toFixed(1)} ms at ${SCALE_LARGE} (${small.count} and ${large.count} writes; peak RSS ${small.peakMb.toFixed(0)} and ${large.peakMb.toFixed(0)} MB)`);
+  console.log(
+    `\n=== ${write}: median ${median(small.ms).toFixed(1)} ms at ${SCALE_SMALL} pages, ${median(large.ms).toFixed(1)} ms at ${SCALE_LARGE} (${small.count} and ${large.count} writes; peak RSS ${small.peakMb.toFixed(0)} and ${large.peakMb.toFixed(0)} MB)`,
+  );
   console.log(`--- SQL per write (ms, calls, rows read) at ${SCALE_SMALL} → ${SCALE_LARGE}, by time at ${SCALE_LARGE}`);
   const sqls = new Set([...Object.keys(small.sql), ...Object.keys(large.sql)]);
   const per = (t: Taken, sql: string) => {
     const e = t.sql[sql] ?? { calls: 0, ms: 0, rows: 0 };
     return { ms: e.ms / t.count, calls: e.calls / t.count, rows: e.rows / t.count };
   };
-  const totals = (t: Taken) => Object.values(t.sql).reduce((a, e) => ({ ms: a.ms + e.ms / t.count, calls: a.calls + e.calls / t.count, rows: a.rows + e.rows / t.count }), { ms: 0, calls: 0, rows: 0 });
+  const totals = (t: Taken) =>
+    Object.values(t.sql).reduce(
+      (a, e) => ({ ms: a.ms + e.ms / t.count, calls: a.calls + e.calls / t.count, rows: a.rows + e.rows / t.count }),
+      { ms: 0, calls: 0, rows: 0 },
+    );
   const [ts, tl] = [totals(small), totals(large)];
-  console.log(`${fmt(ts.ms)} →${fmt(tl.ms)} ms ${fmt(ts.calls, 0)} →${fmt(tl.calls, 0)} calls ${fmt(ts.rows, 0)} →${fmt(tl.rows, 0)} rows  (all statements)`);
+  console.log(
+    `${fmt(ts.ms)} →${fmt(tl.ms)} ms ${fmt(ts.calls, 0)} →${fmt(tl.calls, 0)} calls ${fmt(ts.rows, 0)} →${fmt(tl.rows, 0)} rows  (all statements)`,
+  );
   for (const sql of [...sqls].sort((a, b) => per(large, b).ms - per(large, a).ms).slice(0, 14)) {
     const [s, l] = [per(small, sql), per(large, sql)];
-    console.log(`${fmt(s.ms)} →${fmt(l.ms)} ms ${fmt(s.calls, 1)} →${fmt(l.calls, 1)} calls ${fmt(s.rows, 0)} →${fmt(l.rows, 0)} rows  ${sql.replace(/\s+/g, " ").slice(0, 230)}`);
+    console.log(
+      `${fmt(s.ms)} →${fmt(l.ms)} ms ${fmt(s.calls, 1)} →${fmt(l.calls, 1)} calls ${fmt(s.rows, 0)} →${fmt(l.rows, 0)} rows  ${sql.replace(/\s+/g, " ").slice(0, 230)}`,
+    );
   }
-  console.log(`--- CPU of the service's own functions (dist/) and the garbage collector, inclusive ms per write, ${SCALE_SMALL} → ${SCALE_LARGE}, by growth (the warm-up write included, divided by the measured writes)`);
-  const names = new Set([...small.cpu.keys(), ...large.cpu.keys()].filter((name) => name.includes(" dist/") || name.startsWith("(garbage collector)")));
+  console.log(
+    `--- CPU of the service's own functions (dist/) and the garbage collector, inclusive ms per write, ${SCALE_SMALL} → ${SCALE_LARGE}, by growth (the warm-up write included, divided by the measured writes)`,
+  );
+  const names = new Set(
+    [...small.cpu.keys(), ...large.cpu.keys()].filter(
+      (name) => name.includes(" dist/") || name.startsWith("(garbage collector)"),
+    ),
+  );
   const cpu = (t: Taken, name: string) => (t.cpu.get(name) ?? 0) / 1000 / t.count;
-  for (const name of [...names].sort((a, b) => cpu(large, b) - cpu(small, b) - (cpu(large, a) - cpu(small, a))).slice(0, 25)) {
+  for (const name of [...names]
+    .sort((a, b) => cpu(large, b) - cpu(small, b) - (cpu(large, a) - cpu(small, a)))
+    .slice(0, 25)) {
     console.log(`${fmt(cpu(small, name))} →${fmt(cpu(large, name))} ms  ${name}`);
   }
 }

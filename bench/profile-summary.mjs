@@ -8,7 +8,8 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
 const sampled = new Map();
-for (let i = 0; i < profile.samples.length; i++) sampled.set(profile.samples[i], (sampled.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+for (let i = 0; i < profile.samples.length; i++)
+  sampled.set(profile.samples[i], (sampled.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
 
 const nameOf = (node) => {
   const { functionName, url, lineNumber } = node.callFrame;
@@ -36,7 +37,9 @@ for (const node of profile.nodes) {
 const show = (map, title) => {
   console.log(`== ${title} (of ${(total / 1000).toFixed(0)} ms sampled)`);
   for (const [name, time] of [...map].sort((a, b) => b[1] - a[1]).slice(0, rows)) {
-    console.log(`${(time / 1000).toFixed(0).padStart(8)} ms ${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`);
+    console.log(
+      `${(time / 1000).toFixed(0).padStart(8)} ms ${((100 * time) / total).toFixed(1).padStart(5)}%  ${name}`,
+    );
   }
 };
 show(self, "self time");

@@ -28,12 +28,18 @@ const service = await startService(data, {}, ["--cpu-prof", `--cpu-prof-dir=${di
 try {
   await fillSmallSite(new Api(service.port));
   await http(service.port, "GET", target.path, { headers: target.headers });
-  const result = await load(`http://127.0.0.1:${service.port}${target.path}`, { connections: 8, duration: seconds, headers: target.headers });
+  const result = await load(`http://127.0.0.1:${service.port}${target.path}`, {
+    connections: 8,
+    duration: seconds,
+    headers: target.headers,
+  });
   console.log(`${which}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms`);
 } finally {
   await service.stop();
   rmSync(data, { recursive: true, force: true });
 }
-const main = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort()[0];
+const main = readdirSync(dir)
+  .filter((f) => f.endsWith(".cpuprofile"))
+  .sort()[0];
 console.log(`profile: ${join(dir, main)}`);
 spawnSync(process.execPath, [join(ROOT, "bench/profile-summary.mjs"), join(dir, main), "40"], { stdio: "inherit" });

@@ -22,7 +22,13 @@ mkdirSync(out, { recursive: true });
 /** Inclusive CPU time (µs) by function name of a .cpuprofile, the place given only as dist, nm or node. */
 function inclusive(file: string): Map<string, number> {
   return inclusiveTimes(file, ({ functionName, url }) => {
-    const where = url.includes("/dist/") ? "dist" : url.includes("/node_modules/") ? "nm" : url.startsWith("node:") ? "node" : "";
+    const where = url.includes("/dist/")
+      ? "dist"
+      : url.includes("/node_modules/")
+        ? "nm"
+        : url.startsWith("node:")
+          ? "node"
+          : "";
     return `${functionName || "(anonymous)"} ${where}`.trim();
   });
 }
@@ -41,7 +47,8 @@ async function takeBoth(root: string): Promise<Record<Side, Taken>> {
   const sides: Side[] = ["base", "current"];
   const data = mkdtempSync(join(tmpdir(), "svc-profile-revisions-"));
   const options = (side: Side) => (side === "base" ? { root } : {});
-  const env = (side: Side): Record<string, string> => (side === "base" ? { SVC_CODE_CACHE_DIR: join(data, "code-cache") } : {});
+  const env = (side: Side): Record<string, string> =>
+    side === "base" ? { SVC_CODE_CACHE_DIR: join(data, "code-cache") } : {};
   try {
     const pageIds: Record<Side, number[]> = { base: [], current: [] };
     await Promise.all(
@@ -55,7 +62,14 @@ async function takeBoth(root: string): Promise<Record<Side, Taken>> {
       }),
     );
     const services = await Promise.all(
-      sides.map((side) => startService(join(data, side), { ...env(side), SQL_TRACE_FILE: join(out, `${side}.sql.json`) }, ["--cpu-prof", `--cpu-prof-dir=${join(out, side)}`, "--import", join(ROOT, "bench/sql-trace.mjs")], options(side))),
+      sides.map((side) =>
+        startService(
+          join(data, side),
+          { ...env(side), SQL_TRACE_FILE: join(out, `${side}.sql.json`) },
+          ["--cpu-prof", `--cpu-prof-dir=${join(out, side)}`, "--import", join(ROOT, "bench/sql-trace.mjs")],
+          options(side),
+        ),
+      ),
     );
     const ms: Record<Side, number[]> = { base: [], current: [] };
     const cpuMs: Record<Side, number> = { base: 0, current: 0 };
@@ -85,7 +99,12 @@ async function takeBoth(root: string): Promise<Record<Side, Taken>> {
     const taken = (side: Side): Taken => {
       const dir = join(out, side);
       const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"))!;
-      return { ms: ms[side], cpuMs: cpuMs[side], sql: JSON.parse(readFileSync(join(out, `${side}.sql.json`), "utf8")), cpu: inclusive(join(dir, file)) };
+      return {
+        ms: ms[side],
+        cpuMs: cpuMs[side],
+        sql: JSON.parse(readFileSync(join(out, `${side}.sql.json`), "utf8")),
+        cpu: inclusive(join(dir, file)),
+      };
     };
     return { base: taken("base"), current: taken("current") };
   } finally {
@@ -102,23 +121,43 @@ try {
   tree.remove();
 }
 const { base, current } = taken;
-console.log(`=== ${kind} writes: median ${median(base.ms).toFixed(2)} ms on the baseline ${tree.commit.slice(0, 7)}, ${median(current.ms).toFixed(2)} ms on the current build; CPU ${base.cpuMs.toFixed(2)} and ${current.cpuMs.toFixed(2)} ms a write (${n} writes each)`);
+console.log(
+  `=== ${kind} writes: median ${median(base.ms).toFixed(2)} ms on the baseline ${tree.commit.slice(0, 7)}, ${median(current.ms).toFixed(2)} ms on the current build; CPU ${base.cpuMs.toFixed(2)} and ${current.cpuMs.toFixed(2)} ms a write (${n} writes each)`,
+);
 const perWrite = (t: Taken, sql: string) => {
   const e = t.sql[sql] ?? { calls: 0, ms: 0, rows: 0 };
   return { ms: e.ms / n, calls: e.calls / n, rows: e.rows / n };
 };
-const totals = (t: Taken) => Object.keys(t.sql).reduce((a, sql) => ({ ms: a.ms + perWrite(t, sql).ms, calls: a.calls + perWrite(t, sql).calls }), { ms: 0, calls: 0 });
+const totals = (t: Taken) =>
+  Object.keys(t.sql).reduce((a, sql) => ({ ms: a.ms + perWrite(t, sql).ms, calls: a.calls + perWrite(t, sql).calls }), {
+    ms: 0,
+    calls: 0,
+  });
 console.log(`--- SQL per write, baseline → current (ms, calls, rows read), by the difference in time`);
-console.log(`${fmt(totals(base).ms)} →${fmt(totals(current).ms)} ms ${fmt(totals(base).calls, 1)} →${fmt(totals(current).calls, 1)} calls  (all statements)`);
+console.log(
+  `${fmt(totals(base).ms)} →${fmt(totals(current).ms)} ms ${fmt(totals(base).calls, 1)} →${fmt(totals(current).calls, 1)} calls  (all statements)`,
+);
 const sqls = new Set([...Object.keys(base.sql), ...Object.keys(current.sql)]);
-for (const sql of [...sqls].sort((a, b) => Math.abs(perWrite(current, b).ms - perWrite(base, b).ms) - Math.abs(perWrite(current, a).ms - perWrite(base, a).ms)).slice(0, 16)) {
+for (const sql of [...sqls]
+  .sort(
+    (a, b) =>
+      Math.abs(perWrite(current, b).ms - perWrite(base, b).ms) -
+      Math.abs(perWrite(current, a).ms - perWrite(base, a).ms),
+  )
+  .slice(0, 16)) {
   const [b, c] = [perWrite(base, sql), perWrite(current, sql)];
-  console.log(`${fmt(b.ms, 3)} →${fmt(c.ms, 3)} ms ${fmt(b.calls, 1)} →${fmt(c.calls, 1)} calls ${fmt(b.rows, 0)} →${fmt(c.rows, 0)} rows  ${sql.replace(/\s+/g, " ").slice(0, 200)}`);
+  console.log(
+    `${fmt(b.ms, 3)} →${fmt(c.ms, 3)} ms ${fmt(b.calls, 1)} →${fmt(c.calls, 1)} calls ${fmt(b.rows, 0)} →${fmt(c.rows, 0)} rows  ${sql.replace(/\s+/g, " ").slice(0, 200)}`,
+  );
 }
-console.log(`--- CPU by function (inclusive ms per write; the warm-up writes included, divided by the measured ones), baseline → current, by the difference`);
+console.log(
+  `--- CPU by function (inclusive ms per write; the warm-up writes included, divided by the measured ones), baseline → current, by the difference`,
+);
 const cpu = (t: Taken, name: string) => (t.cpu.get(name) ?? 0) / 1000 / n;
 const names = new Set([...base.cpu.keys(), ...current.cpu.keys()]);
-for (const name of [...names].sort((a, b) => Math.abs(cpu(current, b) - cpu(base, b)) - Math.abs(cpu(current, a) - cpu(base, a))).slice(0, 40)) {
+for (const name of [...names]
+  .sort((a, b) => Math.abs(cpu(current, b) - cpu(base, b)) - Math.abs(cpu(current, a) - cpu(base, a)))
+  .slice(0, 40)) {
   console.log(`${fmt(cpu(base, name))} →${fmt(cpu(current, name))} ms  ${name}`);
 }
 console.log(`\nprofiles and SQL traces: ${out}`);

@@ -15,7 +15,22 @@ import { mediaGroup } from "./media.ts";
 import { stylesGroup } from "./styles.ts";
 import { revisionsGroup } from "./revisions.ts";
 import { fairnessGroup } from "./fairness.ts";
-import { Api, ADMIN_TOKEN, compare, freePort, http, median, memoryOf, ROOT, round, sleep, startBare, startService, type Result, type Service } from "./lib.ts";
+import {
+  Api,
+  ADMIN_TOKEN,
+  compare,
+  freePort,
+  http,
+  median,
+  memoryOf,
+  ROOT,
+  round,
+  sleep,
+  startBare,
+  startService,
+  type Result,
+  type Service,
+} from "./lib.ts";
 
 const S = "/api/site/1";
 const RESULTS = join(ROOT, "bench/results");
@@ -35,7 +50,9 @@ function log(message: string): void {
 
 function record(result: Result): void {
   results.push(result);
-  log(`${result.name}: ${result.value} ${result.unit} (baseline ${result.baseline}, ratio ${result.ratio}, target ${result.target}) ${result.pass ? "pass" : "FAIL"}`);
+  log(
+    `${result.name}: ${result.value} ${result.unit} (baseline ${result.baseline}, ratio ${result.ratio}, target ${result.target}) ${result.pass ? "pass" : "FAIL"}`,
+  );
 }
 
 function header(answer: { headers: Record<string, string | string[] | undefined> }, name: string): string | undefined {
@@ -44,17 +61,43 @@ function header(answer: { headers: Record<string, string | string[] | undefined>
 }
 
 /** Scenarios 1–2: a public page, served from memory, against the bare server answering the same bytes. */
-async function publicPage(service: Service, name: string, path: string, printed: string, target: number): Promise<void> {
+async function publicPage(
+  service: Service,
+  name: string,
+  path: string,
+  printed: string,
+  target: number,
+): Promise<void> {
   const headers = { host: "localhost" };
   let answer = await http(service.port, "GET", path, { headers });
-  for (let i = 0; i < 3 && header(answer, "x-svc-printed") !== printed; i++) answer = await http(service.port, "GET", path, { headers });
-  if (answer.status !== 200 || header(answer, "x-svc-printed") !== printed) throw new Error(`${path}: expected 200 printed ${printed}, got ${answer.status} ${header(answer, "x-svc-printed")}`);
+  for (let i = 0; i < 3 && header(answer, "x-svc-printed") !== printed; i++)
+    answer = await http(service.port, "GET", path, { headers });
+  if (answer.status !== 200 || header(answer, "x-svc-printed") !== printed)
+    throw new Error(
+      `${path}: expected 200 printed ${printed}, got ${answer.status} ${header(answer, "x-svc-printed")}`,
+    );
   const bare = await startBare(answer, join(RESULTS, `answer-${name}.json`));
   try {
-    const { service: s, bare: b, ratio } = await compare(`http://127.0.0.1:${service.port}${path}`, `http://127.0.0.1:${bare.port}${path}`, { ...LOAD, headers });
+    const {
+      service: s,
+      bare: b,
+      ratio,
+    } = await compare(`http://127.0.0.1:${service.port}${path}`, `http://127.0.0.1:${bare.port}${path}`, {
+      ...LOAD,
+      headers,
+    });
     const after = await http(service.port, "GET", path, { headers });
-    if (header(after, "x-svc-printed") !== printed) throw new Error(`${path} was not served as ${printed} after the run`);
-    record({ name, value: round(s.rps, 0), unit: "req/s", baseline: round(b.rps, 0), ratio: round(ratio, 3), target: `>= ${target}`, pass: ratio >= target });
+    if (header(after, "x-svc-printed") !== printed)
+      throw new Error(`${path} was not served as ${printed} after the run`);
+    record({
+      name,
+      value: round(s.rps, 0),
+      unit: "req/s",
+      baseline: round(b.rps, 0),
+      ratio: round(ratio, 3),
+      target: `>= ${target}`,
+      pass: ratio >= target,
+    });
     notes.push(`${name}: ${answer.body.length} bytes; p99 ${s.p99} ms (bare ${b.p99} ms)`);
   } finally {
     await bare.stop();
@@ -71,10 +114,35 @@ async function apiFrameGet(service: Service): Promise<void> {
   if (Buffer.byteLength(frame.html) < 4000) throw new Error("the frame is not 4 KB");
   const bare = await startBare(answer, join(RESULTS, "answer-api.json"));
   try {
-    const { service: s, bare: b, ratio } = await compare(`http://127.0.0.1:${service.port}${path}`, `http://127.0.0.1:${bare.port}${path}`, { ...LOAD, headers });
-    record({ name: "api_frame_get_4kb", value: round(s.rps, 0), unit: "req/s", baseline: round(b.rps, 0), ratio: round(ratio, 3), target: ">= 0.5", pass: ratio >= 0.5 });
-    record({ name: "api_frame_get_4kb_p99", value: s.p99, unit: "ms", baseline: b.p99, ratio: round(s.p99 / Math.max(b.p99, 1), 2), target: "reported", pass: true });
-    notes.push(`api_frame_get_4kb: ${answer.body.length} bytes of JSON; p50 ${s.p50} ms, p99 ${s.p99} ms (bare p50 ${b.p50} ms, p99 ${b.p99} ms)`);
+    const {
+      service: s,
+      bare: b,
+      ratio,
+    } = await compare(`http://127.0.0.1:${service.port}${path}`, `http://127.0.0.1:${bare.port}${path}`, {
+      ...LOAD,
+      headers,
+    });
+    record({
+      name: "api_frame_get_4kb",
+      value: round(s.rps, 0),
+      unit: "req/s",
+      baseline: round(b.rps, 0),
+      ratio: round(ratio, 3),
+      target: ">= 0.5",
+      pass: ratio >= 0.5,
+    });
+    record({
+      name: "api_frame_get_4kb_p99",
+      value: s.p99,
+      unit: "ms",
+      baseline: b.p99,
+      ratio: round(s.p99 / Math.max(b.p99, 1), 2),
+      target: "reported",
+      pass: true,
+    });
+    notes.push(
+      `api_frame_get_4kb: ${answer.body.length} bytes of JSON; p50 ${s.p50} ms, p99 ${s.p99} ms (bare p50 ${b.p50} ms, p99 ${b.p99} ms)`,
+    );
   } finally {
     await bare.stop();
   }
@@ -82,7 +150,10 @@ async function apiFrameGet(service: Service): Promise<void> {
 
 /** Scenario 4: markup analysis, in a process of its own while the service is idle. */
 async function markupAnalysis(): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/markup-analysis.ts")], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/markup-analysis.ts")], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   const [code] = await once(child, "exit");
@@ -92,7 +163,10 @@ async function markupAnalysis(): Promise<void> {
 
 /** Scenario 13: templating, a layout chain against the same output flat, in a process of its own. */
 async function templating(): Promise<void> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/templating.ts")], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench/templating.ts")], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   const [code] = await once(child, "exit");
@@ -114,7 +188,8 @@ async function embeddingFamily(api: Api, n: number): Promise<string> {
     const slug = `emb-${n}-${i}`;
     const child = i < direct ? leaf : `emb-${n}-${i - direct}`;
     await api.call("POST", `${S}/frames`, { slug, html: chainFrame(i, child) });
-    if (i % 10 === 0) await api.call("POST", `${S}/pages`, { title: `Embedder ${n} ${i}`, slug: `emb-${n}-${i}`, frame: slug });
+    if (i % 10 === 0)
+      await api.call("POST", `${S}/pages`, { title: `Embedder ${n} ${i}`, slug: `emb-${n}-${i}`, frame: slug });
   }
   return leaf;
 }
@@ -130,14 +205,23 @@ async function rebakeGrowth(api: Api): Promise<void> {
     for (const leaf of [small, large]) {
       const { ms, answer } = await api.timed("PUT", `${S}/frames/${leaf}`, { html: chainFrame(i + 1, null) });
       const expected = leaf === small ? 100 : 1000;
-      if (answer.rebaked.total !== expected) throw new Error(`PUT ${leaf} rebaked ${answer.rebaked.total} frames, expected ${expected}`);
+      if (answer.rebaked.total !== expected)
+        throw new Error(`PUT ${leaf} rebaked ${answer.rebaked.total} frames, expected ${expected}`);
       if (i > 0) times[leaf].push(ms); // the first round warms up
     }
   }
   t0 = median(times[small]);
   const t1 = median(times[large]);
   const ratio = t1 / t0;
-  record({ name: "rebake_growth_1000_vs_100", value: round(t1, 1), unit: "ms", baseline: round(t0, 1), ratio: round(ratio, 2), target: "<= 12", pass: ratio <= 12 });
+  record({
+    name: "rebake_growth_1000_vs_100",
+    value: round(t1, 1),
+    unit: "ms",
+    baseline: round(t0, 1),
+    ratio: round(ratio, 2),
+    target: "<= 12",
+    pass: ratio <= 12,
+  });
 }
 
 /** Scenario 6: PUT of a whole 100-item and 1,000-item menu tree. */
@@ -155,7 +239,15 @@ async function menuGrowth(api: Api, pageIds: number[]): Promise<void> {
   }
   const t0 = median(times[100]);
   const t1 = median(times[1000]);
-  record({ name: "menu_tree_growth_1000_vs_100", value: round(t1, 1), unit: "ms", baseline: round(t0, 1), ratio: round(t1 / t0, 2), target: "<= 12", pass: t1 / t0 <= 12 });
+  record({
+    name: "menu_tree_growth_1000_vs_100",
+    value: round(t1, 1),
+    unit: "ms",
+    baseline: round(t0, 1),
+    ratio: round(t1 / t0, 2),
+    target: "<= 12",
+    pass: t1 / t0 <= 12,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,7 +266,10 @@ async function coldStart(work: string): Promise<void> {
   const rounds = QUICK ? 3 : 11;
   const existingDir = join(work, "start-existing");
   await (await startService(existingDir)).stop();
-  const times = { fresh: { service: [] as number[], bare: [] as number[] }, existing: { service: [] as number[], bare: [] as number[] } };
+  const times = {
+    fresh: { service: [] as number[], bare: [] as number[] },
+    existing: { service: [] as number[], bare: [] as number[] },
+  };
   for (let i = 0; i < rounds; i++) {
     for (const kind of i % 2 === 0 ? (["fresh", "existing"] as const) : (["existing", "fresh"] as const)) {
       times[kind].bare.push(await bareColdStart());
@@ -187,8 +282,18 @@ async function coldStart(work: string): Promise<void> {
     const service = median(times[kind].service);
     const bare = median(times[kind].bare);
     const name = kind === "fresh" ? "cold_start" : "cold_start_existing_data";
-    record({ name, value: round(service, 0), unit: "ms", baseline: round(bare, 0), ratio: round(service / bare, 2), target: "<= 3", pass: service / bare <= 3 });
-    notes.push(`${name}: service ${times[kind].service.map((ms) => round(ms, 0)).join(", ")} ms; bare ${times[kind].bare.map((ms) => round(ms, 0)).join(", ")} ms`);
+    record({
+      name,
+      value: round(service, 0),
+      unit: "ms",
+      baseline: round(bare, 0),
+      ratio: round(service / bare, 2),
+      target: "<= 3",
+      pass: service / bare <= 3,
+    });
+    notes.push(
+      `${name}: service ${times[kind].service.map((ms) => round(ms, 0)).join(", ")} ms; bare ${times[kind].bare.map((ms) => round(ms, 0)).join(", ")} ms`,
+    );
   }
 }
 
@@ -199,9 +304,19 @@ async function coldStart(work: string): Promise<void> {
 async function bareColdStart(): Promise<number> {
   const port = await freePort();
   const file = join(RESULTS, "answer-healthz.json");
-  writeFileSync(file, JSON.stringify({ status: 200, headers: { "content-type": "application/json" }, body_base64: Buffer.from('{"ok":true}').toString("base64") }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      body_base64: Buffer.from('{"ok":true}').toString("base64"),
+    }),
+  );
   const t0 = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, "bench/bare-server.mjs"), file, String(port)], { cwd: ROOT, stdio: "ignore" });
+  const child = spawn(process.execPath, [join(ROOT, "bench/bare-server.mjs"), file, String(port)], {
+    cwd: ROOT,
+    stdio: "ignore",
+  });
   try {
     for (;;) {
       try {
@@ -225,9 +340,13 @@ function copyFilled(from: string, dataDir: string) {
 
 async function largeSite(dataDir: string): Promise<void> {
   const t0 = performance.now();
-  const filled = process.env.BENCH_LARGE_FROM ? copyFilled(process.env.BENCH_LARGE_FROM, dataDir) : await fillLarge(dataDir, log);
+  const filled = process.env.BENCH_LARGE_FROM
+    ? copyFilled(process.env.BENCH_LARGE_FROM, dataDir)
+    : await fillLarge(dataDir, log);
   log(`large site filled in ${((performance.now() - t0) / 1000).toFixed(1)} s (${filled.how})`);
-  notes.push(`large site: ${filled.frames} frames, ${filled.pages} pages, filled ${filled.how} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  notes.push(
+    `large site: ${filled.frames} frames, ${filled.pages} pages, filled ${filled.how} in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+  );
 
   const service = await startService(dataDir);
   try {
@@ -237,7 +356,8 @@ async function largeSite(dataDir: string): Promise<void> {
     const beforeRebake = memoryOf(service.pid);
     const { ms, answer } = await api.timed("PATCH", `${S}/settings`, { tagline: "After a full rebake" });
     const rebaked = answer.rebaked;
-    if (rebaked.total !== filled.frames || rebaked.pages.length !== filled.pages) throw new Error(`full rebake: ${rebaked.total} frames, ${rebaked.pages.length} pages`);
+    if (rebaked.total !== filled.frames || rebaked.pages.length !== filled.pages)
+      throw new Error(`full rebake: ${rebaked.total} frames, ${rebaked.pages.length} pages`);
     const afterRebake = memoryOf(service.pid);
     // Serve every page once, so the page cache holds them too.
     for (let i = 0; i < filled.pages; i++) {
@@ -249,8 +369,18 @@ async function largeSite(dataDir: string): Promise<void> {
     // The value is the peak resident set of the process (VmHWM): the full rebake itself included,
     // not only what stays once it is over.
     const peak = Math.max(mem.peakMb, mem.rssMb, afterRebake.rssMb);
-    notes.push(`full rebake of ${rebaked.total} frames and ${rebaked.pages.length} pages: ${(ms / 1000).toFixed(1)} s; RSS before it ${beforeRebake.rssMb.toFixed(0)} MB, after it ${afterRebake.rssMb.toFixed(0)} MB, after serving every page once ${mem.rssMb.toFixed(0)} MB, peak ${mem.peakMb.toFixed(0)} MB`);
-    record({ name: "memory_10k_frames_2k_pages", value: round(peak, 1), unit: "MB", baseline: 400, ratio: round(peak / 400, 3), target: "<= 400 MB (peak RSS)", pass: peak <= 400 });
+    notes.push(
+      `full rebake of ${rebaked.total} frames and ${rebaked.pages.length} pages: ${(ms / 1000).toFixed(1)} s; RSS before it ${beforeRebake.rssMb.toFixed(0)} MB, after it ${afterRebake.rssMb.toFixed(0)} MB, after serving every page once ${mem.rssMb.toFixed(0)} MB, peak ${mem.peakMb.toFixed(0)} MB`,
+    );
+    record({
+      name: "memory_10k_frames_2k_pages",
+      value: round(peak, 1),
+      unit: "MB",
+      baseline: 400,
+      ratio: round(peak / 400, 3),
+      target: "<= 400 MB (peak RSS)",
+      pass: peak <= 400,
+    });
   } finally {
     await service.stop();
   }
@@ -258,15 +388,39 @@ async function largeSite(dataDir: string): Promise<void> {
   const bare = await bareColdStart();
   const again = await startService(dataDir);
   await again.stop();
-  record({ name: "cold_start_10k_frames", value: round(again.startMs, 0), unit: "ms", baseline: round(bare, 0), ratio: round(again.startMs / bare, 2), target: "reported", pass: true });
+  record({
+    name: "cold_start_10k_frames",
+    value: round(again.startMs, 0),
+    unit: "ms",
+    baseline: round(bare, 0),
+    ratio: round(again.startMs / bare, 2),
+    target: "reported",
+    pass: true,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 
 function table(rows: Result[]): string {
-  const cells = [["scenario", "value", "baseline", "ratio", "target", "pass"], ...rows.map((r) => [r.name, `${r.value} ${r.unit}`, `${r.baseline}`, `${r.ratio}`, r.target, r.pass ? "yes" : "NO"])];
+  const cells = [
+    ["scenario", "value", "baseline", "ratio", "target", "pass"],
+    ...rows.map((r) => [
+      r.name,
+      `${r.value} ${r.unit}`,
+      `${r.baseline}`,
+      `${r.ratio}`,
+      r.target,
+      r.pass ? "yes" : "NO",
+    ]),
+  ];
   const widths = cells[0].map((_, i) => Math.max(...cells.map((row) => row[i].length)));
-  return cells.map((row, n) => row.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ") + (n === 0 ? `\n${widths.map((w) => "-".repeat(w)).join("  ")}` : "")).join("\n");
+  return cells
+    .map(
+      (row, n) =>
+        row.map((cell, i) => (i === 0 || i === 4 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ") +
+        (n === 0 ? `\n${widths.map((w) => "-".repeat(w)).join("  ")}` : ""),
+    )
+    .join("\n");
 }
 
 async function main(): Promise<void> {
@@ -325,7 +479,9 @@ async function main(): Promise<void> {
   }
 
   writeFileSync(join(RESULTS, "latest.json"), JSON.stringify(results, null, 2) + "\n");
-  process.stdout.write(`\n${table(results)}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n\nwhole run: ${((performance.now() - started) / 1000).toFixed(0)} s; results in bench/results/latest.json\n`);
+  process.stdout.write(
+    `\n${table(results)}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n\nwhole run: ${((performance.now() - started) / 1000).toFixed(0)} s; results in bench/results/latest.json\n`,
+  );
   process.exitCode = results.every((r) => r.pass) ? 0 : 1;
 }
 

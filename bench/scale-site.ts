@@ -55,7 +55,9 @@ export function pageFrame(j: number, live: boolean, version = 0): string {
 }
 
 export const sitemapFrame = (withMenu: boolean) =>
-  documentOf(`<article><h1>Sitemap</h1>${withMenu ? `<!-- svc/menu {"location": "footer_3", "depth": 3, "class": "sitemap"} /-->` : ""}</article>`);
+  documentOf(
+    `<article><h1>Sitemap</h1>${withMenu ? `<!-- svc/menu {"location": "footer_3", "depth": 3, "class": "sitemap"} /-->` : ""}</article>`,
+  );
 
 /** The size of one site of the shape. */
 export interface ScaleShape {
@@ -69,7 +71,8 @@ export interface ScaleShape {
 }
 
 export function shapeOf(pages: number): ScaleShape {
-  if (pages % (2 * SECTION) !== 0) throw new Error(`scale site: ${pages} pages is not a whole number of ${2 * SECTION}-page sections`);
+  if (pages % (2 * SECTION) !== 0)
+    throw new Error(`scale site: ${pages} pages is not a whole number of ${2 * SECTION}-page sections`);
   const frames = Number(process.env.BENCH_SCALE_FRAMES ?? 2_000);
   return { pages, frames, perLang: pages / 2, sections: pages / (2 * SECTION), pageFrames: frames - 3 - SOLO };
 }
@@ -106,7 +109,9 @@ function sectionPages(shape: ScaleShape, s: number): PlannedPage[] {
         originKey: en ? null : `en:${s}:${c}`,
         slug,
         title,
-        content: en ? `<p>Page ${i} of the site, section ${s}: a few words of content.</p>` : `<p>Seite ${i}, Abschnitt ${s}: ein paar Worte Inhalt.</p>`,
+        content: en
+          ? `<p>Page ${i} of the site, section ${s}: a few words of content.</p>`
+          : `<p>Seite ${i}, Abschnitt ${s}: ein paar Worte Inhalt.</p>`,
         frame: `pf-${pfOf(shape, i)}`,
       });
     }
@@ -127,10 +132,24 @@ async function inParallel<T>(items: readonly T[], task: (item: T) => Promise<unk
 async function sectionThroughApi(api: Api, shape: ScaleShape, s: number, ids: Map<string, number>): Promise<void> {
   const pages = sectionPages(shape, s);
   const write = async (p: PlannedPage) => {
-    const answer = p.lang === "en"
-      ? await api.call("POST", `${S}/pages`, { title: p.title, slug: p.slug, content: p.content, frame: p.frame, ...(p.parentKey ? { parent: ids.get(p.parentKey) } : {}) })
-      : await api.call("POST", `${S}/pages/language`, { page: ids.get(p.originKey!), lang: "de", title: p.title, slug: p.slug, content: p.content });
-    if (answer.page.path !== pathOf(p)) throw new Error(`page ${p.key}: path ${answer.page.path}, expected ${pathOf(p)}`);
+    const answer =
+      p.lang === "en"
+        ? await api.call("POST", `${S}/pages`, {
+            title: p.title,
+            slug: p.slug,
+            content: p.content,
+            frame: p.frame,
+            ...(p.parentKey ? { parent: ids.get(p.parentKey) } : {}),
+          })
+        : await api.call("POST", `${S}/pages/language`, {
+            page: ids.get(p.originKey!),
+            lang: "de",
+            title: p.title,
+            slug: p.slug,
+            content: p.content,
+          });
+    if (answer.page.path !== pathOf(p))
+      throw new Error(`page ${p.key}: path ${answer.page.path}, expected ${pathOf(p)}`);
     ids.set(p.key, answer.page.id);
   };
   for (const lang of ["en", "de"]) {
@@ -140,7 +159,10 @@ async function sectionThroughApi(api: Api, shape: ScaleShape, s: number, ids: Ma
   }
 }
 
-const pathOf = (p: PlannedPage) => (p.parentKey ? `/${p.parentKey.startsWith("en") ? "section" : "abschnitt"}-${p.key.split(":")[1]}/${p.slug}` : `/${p.slug}`);
+const pathOf = (p: PlannedPage) =>
+  p.parentKey
+    ? `/${p.parentKey.startsWith("en") ? "section" : "abschnitt"}-${p.key.split(":")[1]}/${p.slug}`
+    : `/${p.slug}`;
 
 /** What the fill did, for the notes and the measurements. */
 export interface FilledScale {
@@ -168,7 +190,12 @@ export type FillMode = "api" | "bulk";
  * see bench/README.md). Starts and stops service processes of its own; the returned site is
  * warm (every static copy written).
  */
-export async function fillScale(dataDir: string, pages: number, mode: FillMode, log: (message: string) => void): Promise<FilledScale> {
+export async function fillScale(
+  dataDir: string,
+  pages: number,
+  mode: FillMode,
+  log: (message: string) => void,
+): Promise<FilledScale> {
   const shape = shapeOf(pages);
   const t0 = performance.now();
   const parts: Record<string, number> = {};
@@ -199,17 +226,27 @@ export async function fillScale(dataDir: string, pages: number, mode: FillMode, 
     part(`${frames.length} frames (API)`);
 
     for (let k = 0; k < SOLO; k++) {
-      const answer = await api.call("POST", `${S}/pages`, { title: `Solo ${k}`, slug: `solo-page-${k}`, frame: `solo-${k}`, content: `<p>Solo page ${k}.</p>` });
+      const answer = await api.call("POST", `${S}/pages`, {
+        title: `Solo ${k}`,
+        slug: `solo-page-${k}`,
+        frame: `solo-${k}`,
+        content: `<p>Solo page ${k}.</p>`,
+      });
       ids.set(`solo:${k}`, answer.page.id);
     }
-    ids.set("sitemap", (await api.call("POST", `${S}/pages`, { title: "Sitemap", slug: "sitemap", frame: "scale-sitemap" })).page.id);
+    ids.set(
+      "sitemap",
+      (await api.call("POST", `${S}/pages`, { title: "Sitemap", slug: "sitemap", frame: "scale-sitemap" })).page.id,
+    );
 
     const apiSections = mode === "api" ? shape.sections : 1;
     let t = performance.now();
     for (let s = 0; s < apiSections; s++) {
       await sectionThroughApi(api, shape, s, ids);
       if ((s + 1) % 5 === 0 || s === apiSections - 1) {
-        log(`  scale ${pages}: ${(s + 1) * 2 * SECTION} pages through the API (${((performance.now() - t) / ((s % 5) + 1) / (2 * SECTION)).toFixed(1)} ms each over the last ${((s % 5) + 1) * 2 * SECTION})`);
+        log(
+          `  scale ${pages}: ${(s + 1) * 2 * SECTION} pages through the API (${((performance.now() - t) / ((s % 5) + 1) / (2 * SECTION)).toFixed(1)} ms each over the last ${((s % 5) + 1) * 2 * SECTION})`,
+        );
         t = performance.now();
       }
     }
@@ -223,7 +260,8 @@ export async function fillScale(dataDir: string, pages: number, mode: FillMode, 
       service = await startService(dataDir);
       api = new Api(service.port);
       const total = (await api.call("GET", `${S}/pages?per_page=1&status=any`)).total;
-      if (total !== shape.pages + SOLO + 1) throw new Error(`after the bulk insert GET /pages counts ${total} pages, expected ${shape.pages + SOLO + 1}`);
+      if (total !== shape.pages + SOLO + 1)
+        throw new Error(`after the bulk insert GET /pages counts ${total} pages, expected ${shape.pages + SOLO + 1}`);
       await sameAsApi(api, ids, shape);
     }
 
@@ -232,7 +270,11 @@ export async function fillScale(dataDir: string, pages: number, mode: FillMode, 
     for (let m = 0; m < MENUS; m++) {
       const lang = m === 1 ? "de" : "en";
       const items = menuItems(shape, m, lang, ids);
-      const body: Record<string, unknown> = { name: m === 0 ? "Main" : m === 1 ? "Haupt" : m === 2 ? "Sitemap" : `Menu ${m}`, slug: m === 0 ? "main-en" : m === 1 ? "main-de" : m === 2 ? "sitemap" : `menu-${m}`, items };
+      const body: Record<string, unknown> = {
+        name: m === 0 ? "Main" : m === 1 ? "Haupt" : m === 2 ? "Sitemap" : `Menu ${m}`,
+        slug: m === 0 ? "main-en" : m === 1 ? "main-de" : m === 2 ? "sitemap" : `menu-${m}`,
+        items,
+      };
       if (m === 0) Object.assign(body, { location: "header" });
       if (m === 1) Object.assign(body, { location: "header", lang: "de" });
       if (m === 2) Object.assign(body, { location: "footer_3" });
@@ -250,12 +292,23 @@ export async function fillScale(dataDir: string, pages: number, mode: FillMode, 
     const warm = await api.call("PUT", `${S}/frames/scale-header`, { html: scaleHeader(true) });
     const warmSeconds = (performance.now() - tw) / 1000;
     // Every frame that embeds the header: all but the header itself and the footer.
-    if (warm.rebaked.total !== shape.frames - 2) throw new Error(`warm-up rebaked ${warm.rebaked.total} frames, expected ${shape.frames - 2}`);
+    if (warm.rebaked.total !== shape.frames - 2)
+      throw new Error(`warm-up rebaked ${warm.rebaked.total} frames, expected ${shape.frames - 2}`);
     part(`warm-up (PUT scale-header: ${warm.rebaked.total} frames, ${warm.rebaked.pages.length} pages)`);
     fillPeakMb = Math.max(fillPeakMb, memoryOf(service.pid).peakMb);
     return {
-      shape, totalPages: shape.pages + SOLO + 1, ids, sitemapMenu, how: mode === "api" ? "every page through the API" : "section 0 through the API, the other sections through the store",
-      seconds: (performance.now() - t0) / 1000, warm: { frames: warm.rebaked.total, pages: warm.rebaked.pages.length, seconds: warmSeconds }, fillPeakMb, parts,
+      shape,
+      totalPages: shape.pages + SOLO + 1,
+      ids,
+      sitemapMenu,
+      how:
+        mode === "api"
+          ? "every page through the API"
+          : "section 0 through the API, the other sections through the store",
+      seconds: (performance.now() - t0) / 1000,
+      warm: { frames: warm.rebaked.total, pages: warm.rebaked.pages.length, seconds: warmSeconds },
+      fillPeakMb,
+      parts,
     };
   } finally {
     await service.stop();
@@ -268,7 +321,10 @@ function menuItems(shape: ScaleShape, m: number, lang: "en" | "de", ids: Map<str
   for (let t = 0; t < MENU_ITEMS / 2; t++) {
     const s = (m * 7 + t * 13) % shape.sections;
     const section = ids.get(`${lang}:${s}:0`)!;
-    const child = t % 2 === 0 ? { page: ids.get(`${lang}:${s}:${1 + ((m + t) % 9)}`)! } : { url: `/links/${m}/${t}/`, title: `Link ${m}.${t}` };
+    const child =
+      t % 2 === 0
+        ? { page: ids.get(`${lang}:${s}:${1 + ((m + t) % 9)}`)! }
+        : { url: `/links/${m}/${t}/`, title: `Link ${m}.${t}` };
     items.push({ page: section, children: [child] });
   }
   return items;
@@ -278,14 +334,33 @@ function menuItems(shape: ScaleShape, m: number, lang: "en" | "de", ids: Map<str
 // The bulk part: sections 1… inserted through the service's own store, as the rows the API wrote
 // for section 0 with the section number and ids moved.
 
-type Row = { id: number; parent_id: number; lang: string; slug: string; path: string; title: string; status: string; content: string; fields_json: string; frame_id: string | null; translation_group: number | null };
+type Row = {
+  id: number;
+  parent_id: number;
+  lang: string;
+  slug: string;
+  path: string;
+  title: string;
+  status: string;
+  content: string;
+  fields_json: string;
+  frame_id: string | null;
+  translation_group: number | null;
+};
 
 async function bulkSections(dataDir: string, shape: ScaleShape, ids: Map<string, number>): Promise<void> {
   const store = await openStore({ dataDir, databaseUrl: null });
   try {
     const db = store.db;
-    const frameIds = new Map((await db.selectFrom("frames").select(["id", "slug"]).where("site_id", "=", 1).execute()).map((f) => [f.slug, f.id]));
-    const stored = new Map((await db.selectFrom("pages").selectAll().where("site_id", "=", 1).execute()).map((r) => [r.id, r]));
+    const frameIds = new Map(
+      (await db.selectFrom("frames").select(["id", "slug"]).where("site_id", "=", 1).execute()).map((f) => [
+        f.slug,
+        f.id,
+      ]),
+    );
+    const stored = new Map(
+      (await db.selectFrom("pages").selectAll().where("site_id", "=", 1).execute()).map((r) => [r.id, r]),
+    );
     // The rows the API wrote for section 0 must be the rows this builds for it.
     const keyOf = new Map([...ids].map(([key, id]) => [id, key]));
     const section0 = sectionPages(shape, 0);
@@ -294,7 +369,10 @@ async function bulkSections(dataDir: string, shape: ScaleShape, ids: Map<string,
       const api = stored.get(row.id);
       if (!api) throw new Error(`bulk: page ${keyOf.get(row.id)} (${row.id}) is not stored`);
       for (const column of Object.keys(row) as Array<keyof Row>) {
-        if (api[column] !== row[column]) throw new Error(`bulk: the API wrote ${column} = ${JSON.stringify(api[column])} for ${keyOf.get(row.id)}, the bulk insert would write ${JSON.stringify(row[column])}`);
+        if (api[column] !== row[column])
+          throw new Error(
+            `bulk: the API wrote ${column} = ${JSON.stringify(api[column])} for ${keyOf.get(row.id)}, the bulk insert would write ${JSON.stringify(row[column])}`,
+          );
       }
     }
     const template = stored.get(ids.get("en:0:1")!)!;
@@ -306,7 +384,12 @@ async function bulkSections(dataDir: string, shape: ScaleShape, ids: Map<string,
         for (const p of planned) ids.set(p.key, next++);
         const rows = rowsOf(planned, frameIds, (key) => ids.get(key)!);
         for (let i = 0; i < rows.length; i += 500) {
-          await trx.insertInto("pages").values(rows.slice(i, i + 500).map((row) => ({ ...row, site_id: 1, created_at_gmt: now, updated_at_gmt: now }))).execute();
+          await trx
+            .insertInto("pages")
+            .values(
+              rows.slice(i, i + 500).map((row) => ({ ...row, site_id: 1, created_at_gmt: now, updated_at_gmt: now })),
+            )
+            .execute();
         }
       }
     });
@@ -321,8 +404,17 @@ function rowsOf(planned: PlannedPage[], frameIds: Map<string, string>, id: (key:
     const own = id(p.key);
     const origin = p.originKey ? id(p.originKey) : own;
     return {
-      id: own, parent_id: p.parentKey ? id(p.parentKey) : 0, lang: p.lang, slug: p.slug, path: pathOf(p), title: p.title, status: "publish",
-      content: p.content, fields_json: "{}", frame_id: frameIds.get(p.frame)!, translation_group: origin,
+      id: own,
+      parent_id: p.parentKey ? id(p.parentKey) : 0,
+      lang: p.lang,
+      slug: p.slug,
+      path: pathOf(p),
+      title: p.title,
+      status: "publish",
+      content: p.content,
+      fields_json: "{}",
+      frame_id: frameIds.get(p.frame)!,
+      translation_group: origin,
     };
   });
 }
@@ -334,8 +426,21 @@ async function sameAsApi(api: Api, ids: Map<string, number>, shape: ScaleShape):
     for (const lang of ["en", "de"]) {
       const a = (await api.call("GET", `${S}/pages/${ids.get(`${lang}:0:${c}`)}`)).page;
       const b = (await api.call("GET", `${S}/pages/${ids.get(`${lang}:${last}:${c}`)}`)).page;
-      const shapeOfRecord = (r: any) => JSON.stringify({ keys: Object.keys(r), status: r.status, lang: r.lang, langs: Object.keys(r.translations), visible: r.visible, fields: r.fields, parentIsSection: r.parent === 0 ? 0 : 1, frame: r.frame?.slice(0, 3) });
-      if (shapeOfRecord(a) !== shapeOfRecord(b)) throw new Error(`bulk page ${lang}:${last}:${c} answers ${shapeOfRecord(b)}, the API-written ${lang}:0:${c} ${shapeOfRecord(a)}`);
+      const shapeOfRecord = (r: any) =>
+        JSON.stringify({
+          keys: Object.keys(r),
+          status: r.status,
+          lang: r.lang,
+          langs: Object.keys(r.translations),
+          visible: r.visible,
+          fields: r.fields,
+          parentIsSection: r.parent === 0 ? 0 : 1,
+          frame: r.frame?.slice(0, 3),
+        });
+      if (shapeOfRecord(a) !== shapeOfRecord(b))
+        throw new Error(
+          `bulk page ${lang}:${last}:${c} answers ${shapeOfRecord(b)}, the API-written ${lang}:0:${c} ${shapeOfRecord(a)}`,
+        );
     }
   }
 }

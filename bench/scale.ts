@@ -48,7 +48,10 @@ export function poolsOf(filled: FilledScale): Pools {
     if (!isLive((s * 100 + c) % shape.pageFrames)) patch.add(ids.get(`en:${s}:${c}`)!);
     if (k > 10 * MAX_ROUNDS) break;
   }
-  const append = Array.from({ length: MAX_ROUNDS + 1 }, (_, k) => ids.get(`en:${(k * 3) % shape.sections}:${60 + (k % 40)}`)!);
+  const append = Array.from(
+    { length: MAX_ROUNDS + 1 },
+    (_, k) => ids.get(`en:${(k * 3) % shape.sections}:${60 + (k % 40)}`)!,
+  );
   return { patch: [...patch], append };
 }
 
@@ -63,15 +66,21 @@ export const writeOnce: Record<Write, (api: Api, filled: FilledScale, pools: Poo
   async page_write(api, _filled, pools, r) {
     const id = pools.patch[r % pools.patch.length];
     const { ms, answer } = await api.timed("PATCH", `${S}/pages/${id}`, { title: `Topic revised ${r}` });
-    if (answer.page.title !== `Topic revised ${r}` || !answer.rebaked.pages.includes(id)) throw new Error(`PATCH page ${id}: ${JSON.stringify(answer).slice(0, 300)}`);
+    if (answer.page.title !== `Topic revised ${r}` || !answer.rebaked.pages.includes(id))
+      throw new Error(`PATCH page ${id}: ${JSON.stringify(answer).slice(0, 300)}`);
     noteRebaked("page_write", answer);
     return ms;
   },
   async frame_write(api, filled, _pools, r) {
     const k = r % SOLO;
-    const { ms, answer } = await api.timed("PUT", `${S}/frames/solo-${k}`, { html: pageFrame(100_000 + k, false, r + 1) });
+    const { ms, answer } = await api.timed("PUT", `${S}/frames/solo-${k}`, {
+      html: pageFrame(100_000 + k, false, r + 1),
+    });
     const solo = filled.ids.get(`solo:${k}`)!;
-    if (answer.rebaked.pages.length !== 1 || answer.rebaked.pages[0] !== solo) throw new Error(`PUT solo-${k} republished ${JSON.stringify(answer.rebaked.pages).slice(0, 200)}, expected [${solo}]`);
+    if (answer.rebaked.pages.length !== 1 || answer.rebaked.pages[0] !== solo)
+      throw new Error(
+        `PUT solo-${k} republished ${JSON.stringify(answer.rebaked.pages).slice(0, 200)}, expected [${solo}]`,
+      );
     noteRebaked("frame_write", answer);
     return ms;
   },
@@ -85,14 +94,23 @@ export const writeOnce: Record<Write, (api: Api, filled: FilledScale, pools: Poo
   async menu_append(api, filled, pools, r) {
     const page = pools.append[r % pools.append.length];
     const { ms, answer } = await api.timed("POST", `${S}/menus/${filled.sitemapMenu}/items`, { item: { page } });
-    if (answer.item?.page !== page) throw new Error(`POST /menus/${filled.sitemapMenu}/items: ${JSON.stringify(answer).slice(0, 300)}`);
+    if (answer.item?.page !== page)
+      throw new Error(`POST /menus/${filled.sitemapMenu}/items: ${JSON.stringify(answer).slice(0, 300)}`);
     noteRebaked("menu_append", answer);
     return ms;
   },
 };
 
 /** Samples of some writes on a running service: one unmeasured warm-up each, then rounds while the budget lasts. */
-export async function sample(api: Api, filled: FilledScale, pools: Pools, writes: readonly Write[], min: number, max: number, budgetS: number): Promise<Record<string, number[]>> {
+export async function sample(
+  api: Api,
+  filled: FilledScale,
+  pools: Pools,
+  writes: readonly Write[],
+  min: number,
+  max: number,
+  budgetS: number,
+): Promise<Record<string, number[]>> {
   const samples: Record<string, number[]> = Object.fromEntries(writes.map((w) => [w, [] as number[]]));
   const t0 = performance.now();
   for (let r = 0; r <= max; r++) {
@@ -121,12 +139,22 @@ async function measureWrites(dataDir: string, filled: FilledScale, log: (m: stri
     const api = new Api(service.port);
     const pools = poolsOf(filled);
     const t0 = performance.now();
-    const quick = await sample(api, filled, pools, ["page_write", "frame_write", "frame_create"], MIN_ROUNDS, MAX_ROUNDS, BUDGET_S);
+    const quick = await sample(
+      api,
+      filled,
+      pools,
+      ["page_write", "frame_write", "frame_create"],
+      MIN_ROUNDS,
+      MAX_ROUNDS,
+      BUDGET_S,
+    );
     const appends = await sample(api, filled, pools, ["menu_append"], MIN_APPENDS, MAX_ROUNDS, BUDGET_S);
     const samples = { ...quick, ...appends } as Record<Write, number[]>;
     const medians = Object.fromEntries(WRITES.map((w) => [w, median(samples[w])])) as Record<Write, number>;
     const seconds = (performance.now() - t0) / 1000;
-    log(`  scale ${filled.shape.pages}: writes measured in ${seconds.toFixed(1)} s; medians ${WRITES.map((w) => `${w} ${medians[w].toFixed(1)} ms (${samples[w].length})`).join(", ")}`);
+    log(
+      `  scale ${filled.shape.pages}: writes measured in ${seconds.toFixed(1)} s; medians ${WRITES.map((w) => `${w} ${medians[w].toFixed(1)} ms (${samples[w].length})`).join(", ")}`,
+    );
     const mem = memoryOf(service.pid);
     return { samples, medians, rebaked: { ...lastRebaked }, peakMb: mem.peakMb, rssMb: mem.rssMb, seconds };
   } finally {
@@ -148,7 +176,10 @@ export async function scaleSite(dataDir: string, pages: number, log: (m: string)
   if (keep) {
     mkdirSync(keep, { recursive: true });
     cpSync(dataDir, join(keep, `scale-${pages}`), { recursive: true });
-    writeFileSync(join(keep, `scale-${pages}.json`), JSON.stringify({ ...filled, ids: Object.fromEntries(filled.ids) }));
+    writeFileSync(
+      join(keep, `scale-${pages}.json`),
+      JSON.stringify({ ...filled, ids: Object.fromEntries(filled.ids) }),
+    );
   }
   return filled;
 }
@@ -157,30 +188,72 @@ export async function scaleGroup(work: string, hooks: ScaleHooks): Promise<void>
   const t0 = performance.now();
   const sizes = [SCALE_SMALL, SCALE_LARGE];
   for (const n of sizes) shapeOf(n);
-  if (SCALE_SMALL >= SCALE_LARGE) throw new Error(`BENCH_SCALE_SMALL (${SCALE_SMALL}) must be below BENCH_SCALE_LARGE (${SCALE_LARGE})`);
+  if (SCALE_SMALL >= SCALE_LARGE)
+    throw new Error(`BENCH_SCALE_SMALL (${SCALE_SMALL}) must be below BENCH_SCALE_LARGE (${SCALE_LARGE})`);
   const measured: Measured[] = [];
   const filled: FilledScale[] = [];
   for (const n of sizes) {
     const dir = join(work, `scale-${n}`);
     const f = await scaleSite(dir, n, hooks.log);
-    hooks.log(`scale site of ${f.totalPages} pages, ${f.shape.frames} frames filled in ${f.seconds.toFixed(1)} s (${f.how})`);
+    hooks.log(
+      `scale site of ${f.totalPages} pages, ${f.shape.frames} frames filled in ${f.seconds.toFixed(1)} s (${f.how})`,
+    );
     filled.push(f);
     measured.push(await measureWrites(dir, f, hooks.log));
   }
   const [small, large] = measured;
   for (const w of WRITES) {
     const ratio = large.medians[w] / small.medians[w];
-    hooks.record({ name: `scale_${w}`, value: round(large.medians[w], 1), unit: "ms", baseline: round(small.medians[w], 1), ratio: round(ratio, 2), target: "<= 1.5", pass: ratio <= 1.5 });
+    hooks.record({
+      name: `scale_${w}`,
+      value: round(large.medians[w], 1),
+      unit: "ms",
+      baseline: round(small.medians[w], 1),
+      ratio: round(ratio, 2),
+      target: "<= 1.5",
+      pass: ratio <= 1.5,
+    });
   }
   const [fs, fl] = filled;
-  hooks.record({ name: "scale_fill_20k", value: round(fl.seconds, 1), unit: "s", baseline: round(fs.seconds, 1), ratio: round(fl.seconds / fs.seconds, 2), target: "reported", pass: true });
+  hooks.record({
+    name: "scale_fill_20k",
+    value: round(fl.seconds, 1),
+    unit: "s",
+    baseline: round(fs.seconds, 1),
+    ratio: round(fl.seconds / fs.seconds, 2),
+    target: "reported",
+    pass: true,
+  });
   const peak = Math.max(large.peakMb, fl.fillPeakMb);
-  hooks.record({ name: "scale_peak_rss_20k", value: round(peak, 1), unit: "MB", baseline: 400, ratio: round(peak / 400, 3), target: "<= 400 MB (peak RSS)", pass: peak <= 400 });
-  for (const [f, m] of [[fs, small], [fl, large]] as const) {
-    hooks.note(`scale ${f.shape.pages}: ${f.totalPages} pages, ${f.shape.frames} frames, 50 menus; filled ${f.how} in ${f.seconds.toFixed(0)} s (${Object.entries(f.parts).map(([k, v]) => `${k} ${v.toFixed(1)} s`).join("; ")}); peak RSS of the fill ${f.fillPeakMb.toFixed(0)} MB, of the measured writes ${m.peakMb.toFixed(0)} MB`);
-    hooks.note(`scale ${f.shape.pages}: ${WRITES.map((w) => `${w} median ${m.medians[w].toFixed(1)} ms of ${m.samples[w].length} (min ${Math.min(...m.samples[w]).toFixed(1)}, max ${Math.max(...m.samples[w]).toFixed(1)}; rebaked ${m.rebaked[w].frames} frames, ${m.rebaked[w].pages} pages)`).join("; ")}; measured in ${m.seconds.toFixed(0)} s`);
+  hooks.record({
+    name: "scale_peak_rss_20k",
+    value: round(peak, 1),
+    unit: "MB",
+    baseline: 400,
+    ratio: round(peak / 400, 3),
+    target: "<= 400 MB (peak RSS)",
+    pass: peak <= 400,
+  });
+  for (const [f, m] of [
+    [fs, small],
+    [fl, large],
+  ] as const) {
+    hooks.note(
+      `scale ${f.shape.pages}: ${f.totalPages} pages, ${f.shape.frames} frames, 50 menus; filled ${f.how} in ${f.seconds.toFixed(0)} s (${Object.entries(
+        f.parts,
+      )
+        .map(([k, v]) => `${k} ${v.toFixed(1)} s`)
+        .join(
+          "; ",
+        )}); peak RSS of the fill ${f.fillPeakMb.toFixed(0)} MB, of the measured writes ${m.peakMb.toFixed(0)} MB`,
+    );
+    hooks.note(
+      `scale ${f.shape.pages}: ${WRITES.map((w) => `${w} median ${m.medians[w].toFixed(1)} ms of ${m.samples[w].length} (min ${Math.min(...m.samples[w]).toFixed(1)}, max ${Math.max(...m.samples[w]).toFixed(1)}; rebaked ${m.rebaked[w].frames} frames, ${m.rebaked[w].pages} pages)`).join("; ")}; measured in ${m.seconds.toFixed(0)} s`,
+    );
   }
   // Other work on the machine moves medians; the fastest of many samples moves less.
-  hooks.note(`scale ratios of the fastest samples (20k / 2k): ${WRITES.map((w) => `${w} ${(Math.min(...large.samples[w]) / Math.min(...small.samples[w])).toFixed(2)}`).join(", ")}`);
+  hooks.note(
+    `scale ratios of the fastest samples (20k / 2k): ${WRITES.map((w) => `${w} ${(Math.min(...large.samples[w]) / Math.min(...small.samples[w])).toFixed(2)}`).join(", ")}`,
+  );
   hooks.note(`scale group: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }

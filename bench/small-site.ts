@@ -8,17 +8,40 @@ const S = "/api/site/1";
 
 export async function fillSmallSite(api: Api): Promise<{ pageIds: number[] }> {
   await api.call("PATCH", `${S}/settings`, { tagline: "Pages that publish themselves" });
-  for (const [slug, html] of [["site-header", HEADER], ["site-footer", FOOTER], ["page-static", PAGE_STATIC], ["page-live", PAGE_LIVE], ["card-4k", CARD_4K]] as const) {
+  for (const [slug, html] of [
+    ["site-header", HEADER],
+    ["site-footer", FOOTER],
+    ["page-static", PAGE_STATIC],
+    ["page-live", PAGE_LIVE],
+    ["card-4k", CARD_4K],
+  ] as const) {
     await api.call("POST", `${S}/frames`, { slug, html });
   }
   const pageIds: number[] = [];
   const about = await api.call("POST", `${S}/pages`, { title: "About", slug: "about", frame: "page-static" });
-  const news = await api.call("POST", `${S}/pages`, { title: "News", slug: "news", frame: "page-live", content: `<p>${"Latest news, in a few words. ".repeat(40)}</p>` });
+  const news = await api.call("POST", `${S}/pages`, {
+    title: "News",
+    slug: "news",
+    frame: "page-live",
+    content: `<p>${"Latest news, in a few words. ".repeat(40)}</p>`,
+  });
   pageIds.push(about.page.id, news.page.id);
   for (let i = 0; i < 8; i++) {
-    const page = await api.call("POST", `${S}/pages`, { title: `Section ${i}`, slug: `section-${i}`, frame: i % 2 ? "page-live" : "page-static" });
+    const page = await api.call("POST", `${S}/pages`, {
+      title: `Section ${i}`,
+      slug: `section-${i}`,
+      frame: i % 2 ? "page-live" : "page-static",
+    });
     pageIds.push(page.page.id);
   }
-  await api.call("POST", `${S}/menus`, { name: "Main", location: "header", items: [{ page: about.page.id }, { page: news.page.id, children: pageIds.slice(2, 6).map((id) => ({ page: id })) }, { url: "/contact/", title: "Contact" }] });
+  await api.call("POST", `${S}/menus`, {
+    name: "Main",
+    location: "header",
+    items: [
+      { page: about.page.id },
+      { page: news.page.id, children: pageIds.slice(2, 6).map((id) => ({ page: id })) },
+      { url: "/contact/", title: "Contact" },
+    ],
+  });
   return { pageIds };
 }

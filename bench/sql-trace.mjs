@@ -31,7 +31,11 @@ for (const method of ["all", "get", "run", "iterate"]) {
       count(this.source, performance.now() - t0, 0);
       return out;
     }
-    count(this.source, performance.now() - t0, method === "all" ? out.length : method === "get" ? (out === undefined ? 0 : 1) : 0);
+    count(
+      this.source,
+      performance.now() - t0,
+      method === "all" ? out.length : method === "get" ? (out === undefined ? 0 : 1) : 0,
+    );
     return out;
   };
 }

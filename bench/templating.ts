@@ -15,7 +15,8 @@ import type { Result } from "./lib.ts";
 
 const bind = (target: string, token: string) => `data-op-bind='{"${target}": "${token}"}'`;
 const slot = (name: string) => `<!-- svc/slot {"name": "${name}"} /-->`;
-const slotWith = (name: string, fallback: string) => `<!-- svc/slot {"name": "${name}"} -->${fallback}<!-- /svc/slot -->`;
+const slotWith = (name: string, fallback: string) =>
+  `<!-- svc/slot {"name": "${name}"} -->${fallback}<!-- /svc/slot -->`;
 const MAIN = "<!-- svc/slot /-->";
 const block = (name: string, body: string) => `<!-- svc/block {"name": "${name}"} -->${body}<!-- /svc/block -->`;
 const layoutOf = (name: string) => `<!-- svc/layout {"name": "${name}"} /-->`;
@@ -67,7 +68,12 @@ function inputFor(slug: string): RenderInput {
     title: `Section ${i}`,
     url: `http://localhost/section-${i}/`,
     page: 100 + i,
-    children: Array.from({ length: 4 }, (_, j) => ({ title: `Page ${i}.${j}`, url: `http://localhost/section-${i}/page-${j}/`, page: 1000 + i * 10 + j, children: [] })),
+    children: Array.from({ length: 4 }, (_, j) => ({
+      title: `Page ${i}.${j}`,
+      url: `http://localhost/section-${i}/page-${j}/`,
+      page: 1000 + i * 10 + j,
+      children: [],
+    })),
   }));
   return {
     slug,
@@ -76,7 +82,14 @@ function inputFor(slug: string): RenderInput {
       ["menu.header", menu],
     ],
     site: { name: "Bench site", tagline: "Measured, not guessed", url: "http://localhost", lang: "en" },
-    settings: { name: "Bench site", tagline: "Measured, not guessed", theme: "default", default_lang: "en", home_page: null, render_model: "v2" },
+    settings: {
+      name: "Bench site",
+      tagline: "Measured, not guessed",
+      theme: "default",
+      default_lang: "en",
+      home_page: null,
+      render_model: "v2",
+    },
     page: undefined,
     links: [],
     media: [],
@@ -104,7 +117,12 @@ function bake(top: ReachableFrame, frames: ReadonlyMap<string, ReachableFrame>) 
   const now = () => performance.now();
   return renderFrame(top.compiled, renderContext(inputFor(top.slug), frames), {
     slug: top.slug,
-    budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + RENDER_BUDGET.timeMs, now },
+    budget: {
+      bytes: RENDER_BUDGET.bytes,
+      expansions: RENDER_BUDGET.expansions,
+      until: now() + RENDER_BUDGET.timeMs,
+      now,
+    },
   });
 }
 
@@ -125,7 +143,12 @@ const medianOf = (values: number[]) => {
  * other work on the machine hits both alike; each side's best batch (the least disturbed: other
  * people's test suites run on this machine) and the ratios of the pairs.
  */
-function pair(layout: () => void, flat: () => void, samples: number, batch: number): { layout: number; flat: number; ratios: number[] } {
+function pair(
+  layout: () => void,
+  flat: () => void,
+  samples: number,
+  batch: number,
+): { layout: number; flat: number; ratios: number[] } {
   for (let i = 0; i < 3; i++) perCall(layout, batch), perCall(flat, batch);
   const times = { layout: [] as number[], flat: [] as number[] };
   const ratios: number[] = [];
@@ -154,19 +177,48 @@ export function measureTemplating(): { results: Result[]; notes: string[] } {
   const fromChain = bake(compiledChain[0]!, framesOfChain);
   const fromFlat = bake(flatFrame, framesOfFlat);
   if (fromChain.html !== fromFlat.html) throw new Error("the layout chain and the flat frame print different output");
-  if (fromChain.frames.join(",") !== "tpl-article,tpl-base,tpl-section") throw new Error(`the chain printed ${fromChain.frames.join(",")}`);
-  for (const r of [fromChain, fromFlat]) if (r.warnings.length > 0 || r.unresolved.length > 0) throw new Error(`bake: ${JSON.stringify([r.warnings, r.unresolved])}`);
-  for (const [, html] of chain) if (compileFrame(html).analysis.warnings.length > 0) throw new Error(`analysis warnings: ${JSON.stringify(compileFrame(html).analysis.warnings)}`);
+  if (fromChain.frames.join(",") !== "tpl-article,tpl-base,tpl-section")
+    throw new Error(`the chain printed ${fromChain.frames.join(",")}`);
+  for (const r of [fromChain, fromFlat])
+    if (r.warnings.length > 0 || r.unresolved.length > 0)
+      throw new Error(`bake: ${JSON.stringify([r.warnings, r.unresolved])}`);
+  for (const [, html] of chain)
+    if (compileFrame(html).analysis.warnings.length > 0)
+      throw new Error(`analysis warnings: ${JSON.stringify(compileFrame(html).analysis.warnings)}`);
 
   const chainBytes = chain.reduce((n, [, html]) => n + Buffer.byteLength(html), 0);
-  const analysis = pair(() => {
-    for (const [, html] of chain) compileFrame(html);
-  }, () => void compileFrame(flat), samples, 250);
-  const pageOnly = pair(() => void compileFrame(chain[0]![1]), () => void compileFrame(flat), quick ? 3 : 9, 250);
-  const bakes = pair(() => void bake(compiledChain[0]!, framesOfChain), () => void bake(flatFrame, framesOfFlat), samples, 600);
+  const analysis = pair(
+    () => {
+      for (const [, html] of chain) compileFrame(html);
+    },
+    () => void compileFrame(flat),
+    samples,
+    250,
+  );
+  const pageOnly = pair(
+    () => void compileFrame(chain[0]![1]),
+    () => void compileFrame(flat),
+    quick ? 3 : 9,
+    250,
+  );
+  const bakes = pair(
+    () => void bake(compiledChain[0]!, framesOfChain),
+    () => void bake(flatFrame, framesOfFlat),
+    samples,
+    600,
+  );
 
-  const result = (name: string, m: { layout: number; flat: number }): Result => ({ name, value: Number(m.layout.toFixed(1)), unit: "µs", baseline: Number(m.flat.toFixed(1)), ratio: Number((m.layout / m.flat).toFixed(2)), target: "reported", pass: true });
-  const spread = (ratios: number[]) => `median ${medianOf(ratios).toFixed(2)}, ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+  const result = (name: string, m: { layout: number; flat: number }): Result => ({
+    name,
+    value: Number(m.layout.toFixed(1)),
+    unit: "µs",
+    baseline: Number(m.flat.toFixed(1)),
+    ratio: Number((m.layout / m.flat).toFixed(2)),
+    target: "reported",
+    pass: true,
+  });
+  const spread = (ratios: number[]) =>
+    `median ${medianOf(ratios).toFixed(2)}, ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
   return {
     results: [result("templating_layout_analysis", analysis), result("templating_layout_bake", bakes)],
     notes: [

@@ -16,7 +16,9 @@ export function asciiSource(source) {
     while (source[offset - 1 - backslashes] === "\\") backslashes++;
     if (backslashes % 2 === 1) {
       const line = source.slice(0, offset).split("\n").length;
-      throw new Error(`ascii-source: a backslash before "${char}" on line ${line}: an escape there would change its meaning`);
+      throw new Error(
+        `ascii-source: a backslash before "${char}" on line ${line}: an escape there would change its meaning`,
+      );
     }
     return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });

@@ -39,7 +39,9 @@ import { asciiSource } from "./ascii-source.mjs";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = resolve(ROOT, process.env.SVC_BUILD_DIR || "dist");
 if (relative(ROOT, DIST).startsWith("..") || isAbsolute(relative(ROOT, DIST))) {
-  throw new Error(`SVC_BUILD_DIR ${DIST} is outside ${ROOT}: the bundles would not find the packages left in its node_modules`);
+  throw new Error(
+    `SVC_BUILD_DIR ${DIST} is outside ${ROOT}: the bundles would not find the packages left in its node_modules`,
+  );
 }
 const out = (name) => join(DIST, name);
 
@@ -75,7 +77,13 @@ const results = await Promise.all([
   // The render worker (publish/render-worker.ts), started by dist/server.cjs from beside it.
   build({ ...common, entryPoints: ["src/publish/render-worker.ts"], outfile: out("render-worker.cjs"), format: "cjs" }),
   // The CSS worker process (styles/css-worker.ts), forked by dist/server.cjs from beside it.
-  build({ ...common, entryPoints: ["src/styles/css-worker.ts"], outfile: out("css-worker.cjs"), format: "cjs", external: ["lightningcss"] }),
+  build({
+    ...common,
+    entryPoints: ["src/styles/css-worker.ts"],
+    outfile: out("css-worker.cjs"),
+    format: "cjs",
+    external: ["lightningcss"],
+  }),
   // The svc command. commander is CommonJS and requires Node's modules, which an ES module bundle
   // can only do through a require made with createRequire (the banner, after main.ts's #! line).
   build({
@@ -83,11 +91,15 @@ const results = await Promise.all([
     entryPoints: ["src/cli/main.ts"],
     outfile: out("cli.js"),
     format: "esm",
-    banner: { js: 'import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);',
+    },
   }),
 ]);
 if (patches.unapplied().length > 0) {
-  throw new Error(`dependency patches for ${patches.unapplied().join(", ")} were never applied: the bundle no longer loads those files (scripts/dependency-patches.mjs)`);
+  throw new Error(
+    `dependency patches for ${patches.unapplied().join(", ")} were never applied: the bundle no longer loads those files (scripts/dependency-patches.mjs)`,
+  );
 }
 const EXECUTABLE = new Set(["cli.js"]);
 // The service's bundle in ASCII only, which Node reads and V8 compiles faster
@@ -97,7 +109,10 @@ const ASCII = new Set(["server.cjs"]);
 const outputFiles = results.flatMap((result) =>
   result.outputFiles.map((file) => {
     const name = relative(DIST, file.path);
-    return { path: file.path, contents: ASCII.has(name) ? Buffer.from(asciiSource(file.text), "latin1") : file.contents };
+    return {
+      path: file.path,
+      contents: ASCII.has(name) ? Buffer.from(asciiSource(file.text), "latin1") : file.contents,
+    };
   }),
 );
 

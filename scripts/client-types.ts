@@ -40,7 +40,8 @@ export function clientDocument(served: Json): Json {
   for (const [path, item] of Object.entries<Json>(doc.paths ?? {})) {
     const kept: Json = {};
     for (const [key, value] of Object.entries<Json>(item)) {
-      if (METHODS.includes(key) && (value.deprecated === true || String(value.operationId ?? "").endsWith("Legacy"))) continue;
+      if (METHODS.includes(key) && (value.deprecated === true || String(value.operationId ?? "").endsWith("Legacy")))
+        continue;
       kept[key] = value;
     }
     if (!Object.keys(kept).some((key) => METHODS.includes(key))) continue;
@@ -55,18 +56,23 @@ export function clientDocument(served: Json): Json {
     }
   }
   if (!envelope || !Array.isArray(envelope.anyOf) || envelope.anyOf.length !== 2) {
-    throw new Error("client-types: no 4XX answer with the two error envelopes (anyOf of two) was found in the document");
+    throw new Error(
+      "client-types: no 4XX answer with the two error envelopes (anyOf of two) was found in the document",
+    );
   }
   const handler = envelope.anyOf.find((schema: Json) => schema.required?.includes("success"));
   const pre = envelope.anyOf.find((schema: Json) => schema.required?.includes("code"));
-  if (!handler || !pre) throw new Error("client-types: the error envelopes are not {success, error, message} and {code, message, data}");
+  if (!handler || !pre)
+    throw new Error("client-types: the error envelopes are not {success, error, message} and {code, message, data}");
   doc.paths = paths;
   doc.components ??= {};
   doc.components.schemas = {
     ...doc.components.schemas,
     HandlerError: handler,
     PreHandlerError: pre,
-    ErrorBody: { anyOf: [{ $ref: "#/components/schemas/HandlerError" }, { $ref: "#/components/schemas/PreHandlerError" }] },
+    ErrorBody: {
+      anyOf: [{ $ref: "#/components/schemas/HandlerError" }, { $ref: "#/components/schemas/PreHandlerError" }],
+    },
   };
   return doc;
 }

@@ -70,7 +70,9 @@ export function chosenPatches(setting = process.env.SVC_BUILD_PATCHES) {
   const ids = setting.split(",").map((id) => id.trim());
   const unknown = ids.filter((id) => !PATCHES.some((patch) => patch.id === id));
   if (unknown.length > 0) {
-    throw new Error(`SVC_BUILD_PATCHES: no patch ${unknown.join(", ")}; it takes 0, 1 or a comma list of ${PATCHES.map((patch) => patch.id).join(", ")}`);
+    throw new Error(
+      `SVC_BUILD_PATCHES: no patch ${unknown.join(", ")}; it takes 0, 1 or a comma list of ${PATCHES.map((patch) => patch.id).join(", ")}`,
+    );
   }
   return PATCHES.filter((patch) => ids.includes(patch.id));
 }
@@ -100,7 +102,9 @@ export function dependencyPatches(chosen = PATCHES) {
   const loaded = new Set();
   const unapplied = () => files.filter((file) => !loaded.has(file));
   if (files.length === 0) return { plugins: [], unapplied };
-  const filter = new RegExp(`[\\\\/]node_modules[\\\\/](${files.map((file) => escaped(file).replaceAll("\\/", "[\\\\/]")).join("|")})$`);
+  const filter = new RegExp(
+    `[\\\\/]node_modules[\\\\/](${files.map((file) => escaped(file).replaceAll("\\/", "[\\\\/]")).join("|")})$`,
+  );
   const plugin = {
     name: "dependency-patches",
     setup(build) {

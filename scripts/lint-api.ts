@@ -15,11 +15,15 @@ try {
   const file = join(dir, "openapi.json");
   writeFileSync(file, JSON.stringify(await openApiDocument(), null, 2));
   const cli = join(ROOT, "node_modules", "@redocly", "cli", "bin", "cli.js");
-  const result = spawnSync(process.execPath, [cli, "lint", file, "--config", join(ROOT, "redocly.yaml"), "--format", "codeframe"], {
-    stdio: "inherit",
-    // No usage report or update check: CI has no network but the package registry.
-    env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
-  });
+  const result = spawnSync(
+    process.execPath,
+    [cli, "lint", file, "--config", join(ROOT, "redocly.yaml"), "--format", "codeframe"],
+    {
+      stdio: "inherit",
+      // No usage report or update check: CI has no network but the package registry.
+      env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
+    },
+  );
   process.exitCode = result.status ?? 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

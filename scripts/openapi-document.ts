@@ -18,18 +18,35 @@ import { openStore } from "../src/store/database.ts";
 export async function openApiDocument(): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), "svc-openapi-"));
   try {
-    const config = loadConfig({ ...process.env, DATABASE_URL: "", SVC_DATA_DIR: dataDir, SVC_MEDIA_S3_BUCKET: "", SVC_MEDIA_S3_ENDPOINT: "", SVC_MEDIA_S3_REGION: "", SVC_MEDIA_S3_FORCE_PATH_STYLE: "" });
+    const config = loadConfig({
+      ...process.env,
+      DATABASE_URL: "",
+      SVC_DATA_DIR: dataDir,
+      SVC_MEDIA_S3_BUCKET: "",
+      SVC_MEDIA_S3_ENDPOINT: "",
+      SVC_MEDIA_S3_REGION: "",
+      SVC_MEDIA_S3_FORCE_PATH_STYLE: "",
+    });
     const store = await openStore({ dataDir, databaseUrl: null, db: config.db });
     const publishing = wirePublishing(store.db, systemClock, config.port);
     const blobs = await openBlobStore(config);
-    const app = await buildApp({ config, store, clock: systemClock, limits: limitsFor(store, config), publisher: publishing.engine, publicSite: publishing.publicSite, blobs });
+    const app = await buildApp({
+      config,
+      store,
+      clock: systemClock,
+      limits: limitsFor(store, config),
+      publisher: publishing.engine,
+      publicSite: publishing.publicSite,
+      blobs,
+    });
     await app.ready();
     const answer = await app.inject({ method: "GET", url: "/api/openapi.json" });
     await app.close();
     await publishing.engine.close();
     await blobs.close();
     await store.close();
-    if (answer.statusCode !== 200) throw new Error(`GET /api/openapi.json answered ${answer.statusCode}: ${answer.body}`);
+    if (answer.statusCode !== 200)
+      throw new Error(`GET /api/openapi.json answered ${answer.statusCode}: ${answer.body}`);
     return JSON.parse(answer.body) as Record<string, unknown>;
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -91,7 +91,14 @@ function parseJsonBody(_request: unknown, body: string, done: (error: Error | nu
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return done(fail("invalid_body"));
   const nul = nulPath(value);
-  if (nul) return done(preFail("invalid_field", { field: nul, reason: "nul_character" }, `${nul} contains U+0000, which cannot be stored.`));
+  if (nul)
+    return done(
+      preFail(
+        "invalid_field",
+        { field: nul, reason: "nul_character" },
+        `${nul} contains U+0000, which cannot be stored.`,
+      ),
+    );
   done(null, value);
 }
 
@@ -152,7 +159,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(["application/json", "application/*+json"], { parseAs: "string", bodyLimit: BODY_LIMIT }, parseJsonBody);
+  app.addContentTypeParser(
+    ["application/json", "application/*+json"],
+    { parseAs: "string", bodyLimit: BODY_LIMIT },
+    parseJsonBody,
+  );
 
   const routes = new RoutesIndex();
   app.addHook("onRoute", (route) => {
@@ -174,7 +185,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     reply.header("X-Request-Id", request.id);
     if (request.url.startsWith("/api/") || request.url === "/api") reply.header("Link", SERVICE_DESC_LINK);
     if (request.url.includes("%00")) {
-      throw preFail("invalid_field", { field: "url", reason: "nul_character" }, "The address contains U+0000, which cannot be stored.");
+      throw preFail(
+        "invalid_field",
+        { field: "url", reason: "nul_character" },
+        "The address contains U+0000, which cannot be stored.",
+      );
     }
     if (request.url.startsWith("/api/") || request.url === "/api") {
       const config = request.routeOptions.config;
@@ -215,13 +230,45 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const ctx = serviceContext(deps);
   networkRoutes(typedRoutes(app), ctx, deps.limits);
   publicRoutes(app, deps.publicSite, publicGate);
-  mediaRoutes(app, deps.publicSite, publicGate, deps.blobs, variantMakerFor(deps.blobs, deps.store.db, app.log, deps.cpu));
+  mediaRoutes(
+    app,
+    deps.publicSite,
+    publicGate,
+    deps.blobs,
+    variantMakerFor(deps.blobs, deps.store.db, app.log, deps.cpu),
+  );
   publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));
   previewLinkRoutes(typedRoutes(app), deps.publicSite, publicGate, ctx);
-  fromMemory = answerFromMemory(deps.publicSite, { closing: () => closing, log: app.log, limits: deps.limits, trustProxy: deps.config.trustProxy });
+  fromMemory = answerFromMemory(deps.publicSite, {
+    closing: () => closing,
+    log: app.log,
+    limits: deps.limits,
+    trustProxy: deps.config.trustProxy,
+  });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
-  registerSiteRoutes(app, ctx, [frameRoutes, framePageRoutes({ assign: assignFrame, unbind: unbindFrame }), cacheRoutes, settingsRoutes, languagesRoutes, pageRoutes, dataRoutes, menuRoutes, media, styleApiRoutes, seoRoutes, sidebarRoutes, stringRoutes, previewRoutes, historyRoutes, usageRoutes], [siteUserRoutes]);
+  registerSiteRoutes(
+    app,
+    ctx,
+    [
+      frameRoutes,
+      framePageRoutes({ assign: assignFrame, unbind: unbindFrame }),
+      cacheRoutes,
+      settingsRoutes,
+      languagesRoutes,
+      pageRoutes,
+      dataRoutes,
+      menuRoutes,
+      media,
+      styleApiRoutes,
+      seoRoutes,
+      sidebarRoutes,
+      stringRoutes,
+      previewRoutes,
+      historyRoutes,
+      usageRoutes,
+    ],
+    [siteUserRoutes],
+  );
 
   return app;
 }
-

@@ -88,7 +88,10 @@ export interface MediaS3Options {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, problem: string) {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
     super(`${variable}: ${problem}`);
   }
 }
@@ -122,9 +125,15 @@ function mediaS3Options(env: Env): MediaS3Options | null {
     }
     return null;
   }
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket)) throw new ConfigError("SVC_MEDIA_S3_BUCKET", `is not a bucket name: "${bucket}"`);
-  if (region === null) throw new ConfigError("SVC_MEDIA_S3_REGION", "must be set when SVC_MEDIA_S3_BUCKET is (us-east-1 for most self-hosted servers, auto for R2)");
-  if (endpoint !== null && !isHttpUrl(endpoint)) throw new ConfigError("SVC_MEDIA_S3_ENDPOINT", `must be an http:// or https:// URL, got "${endpoint}"`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{1,254}$/.test(bucket))
+    throw new ConfigError("SVC_MEDIA_S3_BUCKET", `is not a bucket name: "${bucket}"`);
+  if (region === null)
+    throw new ConfigError(
+      "SVC_MEDIA_S3_REGION",
+      "must be set when SVC_MEDIA_S3_BUCKET is (us-east-1 for most self-hosted servers, auto for R2)",
+    );
+  if (endpoint !== null && !isHttpUrl(endpoint))
+    throw new ConfigError("SVC_MEDIA_S3_ENDPOINT", `must be an http:// or https:// URL, got "${endpoint}"`);
   // Self-hosted servers rarely have a host name per bucket; AWS S3 wants one.
   return { endpoint, bucket, region, forcePathStyle: flag(env, "SVC_MEDIA_S3_FORCE_PATH_STYLE", endpoint !== null) };
 }
@@ -132,7 +141,12 @@ function mediaS3Options(env: Env): MediaS3Options | null {
 function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "" && url.search === "" && url.hash === "";
+    return (
+      (url.protocol === "http:" || url.protocol === "https:") &&
+      url.hostname !== "" &&
+      url.search === "" &&
+      url.hash === ""
+    );
   } catch {
     return false;
   }
@@ -153,7 +167,8 @@ export function isHostname(value: string): boolean {
 function connectionLimits(env: Env, behindProxy: boolean): ConnectionLimits {
   const headersTimeoutMs = integer(env, "SVC_HEADERS_TIMEOUT_MS", 20_000, 100, 3_600_000);
   const requestTimeoutMs = integer(env, "SVC_REQUEST_TIMEOUT_MS", 120_000, 100, 86_400_000);
-  if (requestTimeoutMs <= headersTimeoutMs) throw new ConfigError("SVC_REQUEST_TIMEOUT_MS", `must be longer than SVC_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
+  if (requestTimeoutMs <= headersTimeoutMs)
+    throw new ConfigError("SVC_REQUEST_TIMEOUT_MS", `must be longer than SVC_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
   return {
     headersTimeoutMs,
     requestTimeoutMs,
@@ -185,9 +200,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (!isHostname(publicHost)) throw new ConfigError("SVC_PUBLIC_HOST", `is not a host name: "${publicHost}"`);
 
   const ssl = (env.SVC_DB_SSL?.trim().toLowerCase() || "disable") as DbOptions["ssl"];
-  if (!["disable", "require", "verify-full"].includes(ssl)) throw new ConfigError("SVC_DB_SSL", "must be disable, require or verify-full");
+  if (!["disable", "require", "verify-full"].includes(ssl))
+    throw new ConfigError("SVC_DB_SSL", "must be disable, require or verify-full");
   const sslCaFile = env.SVC_DB_SSL_CA?.trim() || null;
-  if (sslCaFile !== null && !existsSync(sslCaFile)) throw new ConfigError("SVC_DB_SSL_CA", `no such file: ${sslCaFile}`);
+  if (sslCaFile !== null && !existsSync(sslCaFile))
+    throw new ConfigError("SVC_DB_SSL_CA", `no such file: ${sslCaFile}`);
 
   const apiUrl = (env.SVC_API_URL?.trim() || listenOrigin(host, listenPort)).replace(/\/+$/, "");
   if (!isHttpUrl(apiUrl)) throw new ConfigError("SVC_API_URL", `must be an http:// or https:// URL, got "${apiUrl}"`);

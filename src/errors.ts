@@ -42,7 +42,8 @@ export const MESSAGES = {
   invalid_domain: "The domain is not a valid host name.",
   domain_taken: "A site already has this domain, as its primary domain or an alias.",
   domain_not_found: "This domain is no alias of the site.",
-  domain_is_primary: "The site's primary domain cannot be removed; give the site another primary domain first (PATCH /api/sites/{id}).",
+  domain_is_primary:
+    "The site's primary domain cannot be removed; give the site another primary domain first (PATCH /api/sites/{id}).",
   main_site: "The main site cannot be deleted.",
   login_required: "A user needs a login.",
   invalid_login: "A login is 1 to 60 characters of letters, digits, dot, dash, underscore or @.",
@@ -77,14 +78,17 @@ export const MESSAGES = {
   ambiguous_page: "Several pages match this reference; use the id or the full path (see candidates).",
   page_required: "This needs a page (id, slug or path).",
   title_required: "A new page needs a title.",
-  parent_not_found: "The parent page does not exist in this language; pass create_missing_parents: true to create draft stubs.",
+  parent_not_found:
+    "The parent page does not exist in this language; pass create_missing_parents: true to create draft stubs.",
   parent_cycle: "A page cannot be its own parent or the parent of one of its ancestors.",
   parent_lang_mismatch: "The parent page is in another language; a page and its parent share one language.",
   page_has_children: "The page has child pages; change their language first, or move them.",
-  lang_mismatch: "This id belongs to a page in another language; a translation has its own id (drop id, or use the translation's id).",
+  lang_mismatch:
+    "This id belongs to a page in another language; a translation has its own id (drop id, or use the translation's id).",
   translation_link_failed: "The translation could not be linked to its origin.",
   unknown_location: "Unknown menu location.",
-  invalid_dataset_name: "A data-set name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
+  invalid_dataset_name:
+    "A data-set name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
   dataset_not_found: "No such data set, neither in this language nor shared.",
 
   // menus (docs/menus.md); unknown_location, slug_taken and invalid_slug are shared with the codes above
@@ -94,7 +98,8 @@ export const MESSAGES = {
   menu_name_required: "A menu needs a name.",
   bad_items: "The items are not a valid tree: each item has exactly one of page or url (see errors).",
   menu_items_unresolved: "Some items name pages that cannot be found (see errors); nothing was written.",
-  menu_items_invalid: "Some items point to unpublished or deleted pages (see invalid); pass allow_invalid: true to leave them out.",
+  menu_items_invalid:
+    "Some items point to unpublished or deleted pages (see invalid); pass allow_invalid: true to leave them out.",
   menu_assignment_not_stored: "The location map read back does not hold the menu (see read_back).",
   location_required: "Name a location: header, footer_1, footer_2 or footer_3.",
   item_target_required: "An item needs a page (id, slug or path) or a url.",
@@ -109,13 +114,17 @@ export const MESSAGES = {
   media_not_found: "No such media file.",
   media_in_use: "Frames show this file (see used_by); pass ?force=1 to delete it anyway.",
   media_too_large: "The file is larger than the service accepts (see max_bytes); nothing was stored.",
-  media_type_mismatch: "The bytes are not of the type the Content-Type claims (see claimed and detected); nothing was stored.",
-  upload_conflict: "A delete of a file with the same bytes removed them while this upload was recorded; nothing was written. Send the file again.",
+  media_type_mismatch:
+    "The bytes are not of the type the Content-Type claims (see claimed and detected); nothing was stored.",
+  upload_conflict:
+    "A delete of a file with the same bytes removed them while this upload was recorded; nothing was written. Send the file again.",
 
   // stylesheets (docs/styles.md)
-  invalid_style_name: "A stylesheet name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
+  invalid_style_name:
+    "A stylesheet name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
   style_not_found: "No such stylesheet in this theme.",
-  style_in_use: "Frames link this stylesheet, or other stylesheets import it (see frames and imported_by); pass ?force=1 to delete it anyway.",
+  style_in_use:
+    "Frames link this stylesheet, or other stylesheets import it (see frames and imported_by); pass ?force=1 to delete it anyway.",
   invalid_css: "The CSS cannot be used (see line, column and message); nothing was stored.",
 
   // SEO and addresses (docs/seo.md, docs/domains.md)
@@ -124,22 +133,27 @@ export const MESSAGES = {
   redirect_not_found: "No such redirect on this site.",
 
   // documentation sidebars (docs/sidebars.md)
-  invalid_sidebar_name: "A sidebar name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
+  invalid_sidebar_name:
+    "A sidebar name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
   sidebar_not_found: "No such sidebar on this site.",
-  sidebar_items_invalid: "Some items point to unpublished or deleted pages (see invalid); pass ?allow_invalid=true to leave them out.",
+  sidebar_items_invalid:
+    "Some items point to unpublished or deleted pages (see invalid); pass ?allow_invalid=true to leave them out.",
   sidebar_items_unresolved: "Some items name pages that cannot be found (see errors); nothing was written.",
   sidebar_tree_required: "Send the tree as items (an array) or root (a page), not both.",
 
   // strings per language (docs/markup.md)
-  bad_strings: "strings must be an object of key: text; keys are dot-separated segments of letters, digits, _ and - (see field).",
+  bad_strings:
+    "strings must be an object of key: text; keys are dot-separated segments of letters, digits, _ and - (see field).",
 
   // revisions and the trash (docs/revisions.md)
   revision_not_found: "This object has no revision by that number (see last).",
   trash_item_not_found: "No such deleted object in the site's trash.",
 
   // preview (docs/preview.md)
-  page_without_frame: "The page stands on no frame, so it shows nothing; assign one (POST /frames/{ref}/assign) or preview it with page_fields.frame.",
-  invalid_expires_in: "expires_in is a whole number of seconds from 60 to 2592000 (30 days); the default is 604800 (7 days).",
+  page_without_frame:
+    "The page stands on no frame, so it shows nothing; assign one (POST /frames/{ref}/assign) or preview it with page_fields.frame.",
+  invalid_expires_in:
+    "expires_in is a whole number of seconds from 60 to 2592000 (30 days); the default is 604800 (7 days).",
   preview_link_not_found: "No such preview link on this site.",
 } as const;
 

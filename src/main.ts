@@ -32,7 +32,10 @@ function cacheFile(): { dir: string; prefix: string; file: string } {
   const dir = process.env.SVC_CODE_CACHE_DIR || path.join(tmpdir(), "svc-code-cache");
   const stat = fs.statSync(BUNDLE);
   const prefix = `server-${createHash("sha1").update(BUNDLE).digest("hex").slice(0, 12)}-`;
-  const file = path.join(dir, `${prefix}${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`);
+  const file = path.join(
+    dir,
+    `${prefix}${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.bin`,
+  );
   return { dir, prefix, file };
 }
 
@@ -53,7 +56,8 @@ function writeCache(script: Script, where: ReturnType<typeof cacheFile>): void {
     fs.renameSync(temporary, where.file);
     for (const name of fs.readdirSync(where.dir)) {
       const old = path.join(where.dir, name);
-      if (name.startsWith(where.prefix) && old !== where.file && !name.endsWith(".tmp")) fs.rmSync(old, { force: true });
+      if (name.startsWith(where.prefix) && old !== where.file && !name.endsWith(".tmp"))
+        fs.rmSync(old, { force: true });
     }
   } catch {
     // A read-only or full temp directory: the service runs the same, only its next start is slower.

@@ -15,12 +15,19 @@ import { openBlobStore } from "./blobs/open.ts";
 import { startPruning } from "./revisions/retention.ts";
 
 /** Every `everyMs`, pays outbox rows older than that: a process that died left them (several processes). */
-function sweepOwed(engine: { payOwed(olderThanMs?: number): Promise<number> }, everyMs: number, log: { error(object: unknown, message: string): void }): () => void {
+function sweepOwed(
+  engine: { payOwed(olderThanMs?: number): Promise<number> },
+  everyMs: number,
+  log: { error(object: unknown, message: string): void },
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    engine.payOwed(everyMs).catch((error: unknown) => log.error({ err: error }, "paying owed publishes")).finally(() => (running = false));
+    engine
+      .payOwed(everyMs)
+      .catch((error: unknown) => log.error({ err: error }, "paying owed publishes"))
+      .finally(() => (running = false));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -56,11 +63,31 @@ async function main(): Promise<void> {
 
   const limits = limitsFor(store, config);
   const invalidation = await startInvalidation(store);
-  const publishing = wirePublishing(store.db, systemClock, config.port, { invalidation, renderWorkers: config.renderWorkers });
+  const publishing = wirePublishing(store.db, systemClock, config.port, {
+    invalidation,
+    renderWorkers: config.renderWorkers,
+  });
   const blobs = await openBlobStore(config);
-  const app = await buildApp({ config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs, cpu: publishing.cpu }, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
+  const app = await buildApp(
+    {
+      config,
+      store,
+      clock: systemClock,
+      limits,
+      publisher: publishing.engine,
+      publicSite: publishing.publicSite,
+      blobs,
+      cpu: publishing.cpu,
+    },
+    { logger: { level: process.env.LOG_LEVEL ?? "info" } },
+  );
   invalidation.useLog?.(app.log);
-  const stopPruning = startPruning(store.db, { keep: config.revisionsKeep, days: config.trashDays }, systemClock, app.log);
+  const stopPruning = startPruning(
+    store.db,
+    { keep: config.revisionsKeep, days: config.trashDays },
+    systemClock,
+    app.log,
+  );
   // What committed writes owe the public site and no publish run paid (the process died in
   // between): paid before the service answers, then swept for rows a dead process left (outbox.ts).
   const owedAtStart = await publishing.engine.payOwed();

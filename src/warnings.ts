@@ -13,9 +13,14 @@ export function warning(code: string, message: string, details: Record<string, u
 }
 
 /** Warns `unknown_field` for each key of the body the call does not know. */
-export function unknownFields(body: Record<string, unknown>, known: readonly string[], into: Warning[] = []): Warning[] {
+export function unknownFields(
+  body: Record<string, unknown>,
+  known: readonly string[],
+  into: Warning[] = [],
+): Warning[] {
   for (const key of Object.keys(body)) {
-    if (!known.includes(key)) into.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+    if (!known.includes(key))
+      into.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
   }
   return into;
 }

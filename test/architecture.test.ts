@@ -23,7 +23,8 @@ describe("layers", () => {
   it("a feature importing a later feature fails, and so does a service importing Fastify", () => {
     const { status, output } = cruiseTree({
       "src/menus/queries.ts": "export const MENUS = 1;\n",
-      "src/pages/service.ts": 'import { MENUS } from "../menus/queries.ts";\nimport type { FastifyInstance } from "fastify";\nexport const x: FastifyInstance | number = MENUS;\n',
+      "src/pages/service.ts":
+        'import { MENUS } from "../menus/queries.ts";\nimport type { FastifyInstance } from "fastify";\nexport const x: FastifyInstance | number = MENUS;\n',
     });
     assert.notEqual(status, 0);
     assert.match(output, /layers\/pages/);

@@ -13,7 +13,14 @@ import { createHash, randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { BlobTooLarge, isBlobKey, isDerivedName, type BlobStore, type BlobWritten, type ByteRange } from "./blob-store.ts";
+import {
+  BlobTooLarge,
+  isBlobKey,
+  isDerivedName,
+  type BlobStore,
+  type BlobWritten,
+  type ByteRange,
+} from "./blob-store.ts";
 
 /** A temporary this old was left by a process that died (an upload takes seconds, not minutes). */
 export const STALE_TEMPORARY_MS = 10 * 60 * 1000;
@@ -94,7 +101,10 @@ export class FsBlobStore implements BlobStore {
   }
 
   /** Writes `write`'s bytes to a temporary, flushed; renamed to what `place` answers, or removed on any failure. */
-  private async writeThenRename<T>(write: (handle: FileHandle) => Promise<T>, place: (written: T) => string): Promise<T> {
+  private async writeThenRename<T>(
+    write: (handle: FileHandle) => Promise<T>,
+    place: (written: T) => string,
+  ): Promise<T> {
     const temporary = join(this.temporaries, `${randomUUID()}.part`);
     const handle = await open(temporary, "wx", 0o644);
     let closed = false;
@@ -137,15 +147,27 @@ export class FsBlobStore implements BlobStore {
 
   async putDerived(sha256: string, name: string, data: Uint8Array): Promise<void> {
     const target = this.derivedPath(sha256, name);
-    await this.writeThenRename((handle) => writeAll(handle, data), () => target);
+    await this.writeThenRename(
+      (handle) => writeAll(handle, data),
+      () => target,
+    );
     // Made from a blob that a delete removed meanwhile: it goes too, so nothing outlives its blob.
-    if ((await this.size(sha256)) === undefined) await rm(this.derivedDirectory(sha256), { recursive: true, force: true });
+    if ((await this.size(sha256)) === undefined)
+      await rm(this.derivedDirectory(sha256), { recursive: true, force: true });
   }
 
   async read(sha256: string, options: { name?: string; range?: ByteRange } = {}): Promise<Readable | undefined> {
     const path = options.name === undefined ? this.blobPath(sha256) : this.derivedPath(sha256, options.name);
     const range = options.range;
-    if (range && !(Number.isSafeInteger(range.start) && Number.isSafeInteger(range.end) && range.start >= 0 && range.end >= range.start)) {
+    if (
+      range &&
+      !(
+        Number.isSafeInteger(range.start) &&
+        Number.isSafeInteger(range.end) &&
+        range.start >= 0 &&
+        range.end >= range.start
+      )
+    ) {
       throw new RangeError(`not a byte range: ${range.start}-${range.end}`);
     }
     let handle: FileHandle;

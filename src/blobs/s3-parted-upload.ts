@@ -53,7 +53,9 @@ export class PartedUpload {
   async finish(): Promise<void> {
     if (this.uploadId === undefined) {
       const body = this.take(this.gatheredBytes);
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: body, ContentLength: body.byteLength }));
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: this.key, Body: body, ContentLength: body.byteLength }),
+      );
       return;
     }
     if (this.gatheredBytes > 0) await this.sendPart(this.take(this.gatheredBytes));
@@ -79,18 +81,31 @@ export class PartedUpload {
   async discard(): Promise<void> {
     await this.inFlight?.catch(() => {});
     if (this.uploadId !== undefined && !this.completed) {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId })).catch(() => {});
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId }))
+        .catch(() => {});
     }
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key })).catch(() => {});
   }
 
   private async sendPart(body: Buffer): Promise<void> {
     await this.inFlight;
-    this.uploadId ??= (await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key }))).UploadId;
+    this.uploadId ??= (
+      await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: this.key }))
+    ).UploadId;
     const partNumber = ++this.partsStarted;
     if (partNumber > MAX_PARTS) throw new RangeError(`more than ${MAX_PARTS} parts`);
     const sending = this.client
-      .send(new UploadPartCommand({ Bucket: this.bucket, Key: this.key, UploadId: this.uploadId, PartNumber: partNumber, Body: body, ContentLength: body.byteLength }))
+      .send(
+        new UploadPartCommand({
+          Bucket: this.bucket,
+          Key: this.key,
+          UploadId: this.uploadId,
+          PartNumber: partNumber,
+          Body: body,
+          ContentLength: body.byteLength,
+        }),
+      )
       .then((answer) => {
         this.parts[partNumber - 1] = { PartNumber: partNumber, ETag: answer.ETag };
       });

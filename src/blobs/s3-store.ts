@@ -28,7 +28,14 @@ import {
   type S3ClientConfig,
 } from "@aws-sdk/client-s3";
 import type { MediaS3Options } from "../config.ts";
-import { BlobTooLarge, isBlobKey, isDerivedName, type BlobStore, type BlobWritten, type ByteRange } from "./blob-store.ts";
+import {
+  BlobTooLarge,
+  isBlobKey,
+  isDerivedName,
+  type BlobStore,
+  type BlobWritten,
+  type ByteRange,
+} from "./blob-store.ts";
 import { MIN_PART_BYTES, PartedUpload } from "./s3-parted-upload.ts";
 
 const blobKey = (sha256: string) => `blobs/${sha256}`;
@@ -91,7 +98,8 @@ export class S3BlobStore implements BlobStore {
     this.bucket = options.bucket;
     this.partBytes = options.partBytes ?? DEFAULT_PART_BYTES;
     this.copyLimitBytes = options.copyLimitBytes ?? COPY_LIMIT_BYTES;
-    if (this.partBytes < MIN_PART_BYTES || this.copyLimitBytes < MIN_PART_BYTES) throw new RangeError(`S3 parts hold at least ${MIN_PART_BYTES} bytes`);
+    if (this.partBytes < MIN_PART_BYTES || this.copyLimitBytes < MIN_PART_BYTES)
+      throw new RangeError(`S3 parts hold at least ${MIN_PART_BYTES} bytes`);
   }
 
   async put(source: AsyncIterable<Uint8Array>, maxBytes: number): Promise<BlobWritten> {
@@ -124,7 +132,9 @@ export class S3BlobStore implements BlobStore {
   async putDerived(sha256: string, name: string, data: Uint8Array): Promise<void> {
     const key = this.keyOf(sha256, name);
     // One PutObject: S3 makes an object visible whole or not at all.
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.byteLength }),
+    );
     // Made from a blob that a delete removed meanwhile: it goes too, so nothing outlives its blob.
     if ((await this.sizeOf(blobKey(sha256))) === undefined) await this.deleteKey(key);
   }
@@ -154,7 +164,8 @@ export class S3BlobStore implements BlobStore {
     // One DeleteObject per key rather than DeleteObjects: the SDK sends DeleteObjects without the
     // Content-MD5 header that MinIO releases before 2025, Ceph and others require, and a blob has
     // a handful of derived files.
-    for await (const objects of this.objectsUnder(derivedPrefix(sha256))) await this.deleteKeys(objects.map((object) => object.key));
+    for await (const objects of this.objectsUnder(derivedPrefix(sha256)))
+      await this.deleteKeys(objects.map((object) => object.key));
     await this.deleteKey(key);
   }
 
@@ -165,7 +176,9 @@ export class S3BlobStore implements BlobStore {
   /** Removes temporaries last written before `olderThan` (ms since the epoch, compared with the storage's clock). */
   async removeStaleTemporaries(olderThan: number): Promise<void> {
     for await (const objects of this.objectsUnder(TEMPORARY_PREFIX)) {
-      const stale = objects.filter((object) => object.lastModified !== undefined && object.lastModified.getTime() < olderThan);
+      const stale = objects.filter(
+        (object) => object.lastModified !== undefined && object.lastModified.getTime() < olderThan,
+      );
       await this.deleteKeys(stale.map((object) => object.key));
     }
   }
@@ -202,8 +215,12 @@ export class S3BlobStore implements BlobStore {
   private async *objectsUnder(prefix: string): AsyncGenerator<Array<{ key: string; lastModified?: Date }>> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }));
-      yield (page.Contents ?? []).flatMap((object) => (object.Key === undefined ? [] : [{ key: object.Key, lastModified: object.LastModified }]));
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      yield (page.Contents ?? []).flatMap((object) =>
+        object.Key === undefined ? [] : [{ key: object.Key, lastModified: object.LastModified }],
+      );
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
   }
@@ -221,13 +238,29 @@ export class S3BlobStore implements BlobStore {
         const end = Math.min(start + this.copyLimitBytes, bytes) - 1;
         const PartNumber = parts.length + 1;
         const answer = await this.client.send(
-          new UploadPartCopyCommand({ Bucket: this.bucket, Key: to, UploadId, PartNumber, CopySource: source, CopySourceRange: `bytes=${start}-${end}` }),
+          new UploadPartCopyCommand({
+            Bucket: this.bucket,
+            Key: to,
+            UploadId,
+            PartNumber,
+            CopySource: source,
+            CopySourceRange: `bytes=${start}-${end}`,
+          }),
         );
         parts.push({ PartNumber, ETag: answer.CopyPartResult?.ETag });
       }
-      await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: to, UploadId, MultipartUpload: { Parts: parts } }));
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: to,
+          UploadId,
+          MultipartUpload: { Parts: parts },
+        }),
+      );
     } catch (error) {
-      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: to, UploadId })).catch(() => {});
+      await this.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: to, UploadId }))
+        .catch(() => {});
       throw error;
     }
   }

@@ -27,34 +27,54 @@ function siteAddressFrom(value: unknown, domain: string): string | null {
 }
 
 export function cacheRoutes(scope: TypedFastify, ctx: ServiceContext): void {
-  scope.post("/cache/flush", {
-    schema: {
-      operationId: "flushCache",
-      tags: ["publishing"],
-      summary: "Flush cached public pages: some addresses ({urls}) or the whole site ({all: true})",
-      body: Obj({ urls: Opt(Type.Array(Type.String())), all: Opt(Type.Boolean()) }),
-      response: { 200: Success({ site_id: Type.Integer(), flushed: Obj({ status: Type.String(), by: Type.String(), urls: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }) }), ...commonErrors },
+  scope.post(
+    "/cache/flush",
+    {
+      schema: {
+        operationId: "flushCache",
+        tags: ["publishing"],
+        summary: "Flush cached public pages: some addresses ({urls}) or the whole site ({all: true})",
+        body: Obj({ urls: Opt(Type.Array(Type.String())), all: Opt(Type.Boolean()) }),
+        response: {
+          200: Success({
+            site_id: Type.Integer(),
+            flushed: Obj({
+              status: Type.String(),
+              by: Type.String(),
+              urls: Type.Array(Type.String()),
+              skipped: Type.Array(Type.String()),
+            }),
+          }),
+          ...commonErrors,
+        },
+      },
     },
-  }, async (request) => {
-    const body = request.body;
-    const site = request.site;
-    if (body.all === true) {
-      const report = await ctx.publisher.changed(site.id, [{ kind: "flush", addresses: "all" }]);
-      const urls = report.cache.flushed.urls.urls;
-      return ok({ site_id: site.id, flushed: { status: "ok", by: "all", urls, skipped: [] } });
-    }
-    if (!Array.isArray(body.urls) || body.urls.length === 0) {
-      throw fail("invalid_field", { field: "urls", expected: "a list of paths, or all: true" }, "Send urls (a list of paths) or all: true.");
-    }
-    if (body.urls.length > MAX_URLS) throw fail("invalid_field", { field: "urls", max_items: MAX_URLS }, `At most ${MAX_URLS} urls per call.`);
-    const addresses: string[] = [];
-    const skipped: string[] = [];
-    for (const value of body.urls) {
-      const address = siteAddressFrom(value, site.domain);
-      if (address === null) skipped.push(String(value));
-      else if (!addresses.includes(address)) addresses.push(address);
-    }
-    await ctx.publisher.changed(site.id, [{ kind: "flush", addresses }]);
-    return ok({ site_id: site.id, flushed: { status: "ok", by: "urls", urls: addresses, skipped } });
-  });
+    async (request) => {
+      const body = request.body;
+      const site = request.site;
+      if (body.all === true) {
+        const report = await ctx.publisher.changed(site.id, [{ kind: "flush", addresses: "all" }]);
+        const urls = report.cache.flushed.urls.urls;
+        return ok({ site_id: site.id, flushed: { status: "ok", by: "all", urls, skipped: [] } });
+      }
+      if (!Array.isArray(body.urls) || body.urls.length === 0) {
+        throw fail(
+          "invalid_field",
+          { field: "urls", expected: "a list of paths, or all: true" },
+          "Send urls (a list of paths) or all: true.",
+        );
+      }
+      if (body.urls.length > MAX_URLS)
+        throw fail("invalid_field", { field: "urls", max_items: MAX_URLS }, `At most ${MAX_URLS} urls per call.`);
+      const addresses: string[] = [];
+      const skipped: string[] = [];
+      for (const value of body.urls) {
+        const address = siteAddressFrom(value, site.domain);
+        if (address === null) skipped.push(String(value));
+        else if (!addresses.includes(address)) addresses.push(address);
+      }
+      await ctx.publisher.changed(site.id, [{ kind: "flush", addresses }]);
+      return ok({ site_id: site.id, flushed: { status: "ok", by: "urls", urls: addresses, skipped } });
+    },
+  );
 }

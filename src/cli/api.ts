@@ -1,7 +1,13 @@
 // The CLI's use of the typed client (src/client/, docs/client.md): one client per command, its
 // pacing telling every wait on stderr (`waiting 23 s: rate limit`), a refusal turned into the one
 // line the CLI prints (`frame_cycle: …`, exit 1), and a count of the writes sent.
-import { ApiError, createSiteClient, type CallResult, type SiteClient, type SiteScopedClient } from "../client/index.ts";
+import {
+  ApiError,
+  createSiteClient,
+  type CallResult,
+  type SiteClient,
+  type SiteScopedClient,
+} from "../client/index.ts";
 import { CliError } from "./errors.ts";
 import type { Output } from "./output.ts";
 import type { Authed } from "./target.ts";
@@ -38,16 +44,22 @@ export function connect(target: Authed, out: Output): Api {
 /** A call's refusal or failure as the CLI's error (exit 1, one line). */
 export function failure(error: unknown, url: string): CliError {
   if (error instanceof CliError) return error;
-  if (error instanceof ApiError) return new CliError(1, error.line, [], { code: error.code, status: error.status, details: error.details });
+  if (error instanceof ApiError)
+    return new CliError(1, error.line, [], { code: error.code, status: error.status, details: error.details });
   if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return new CliError(1, `unreachable: cannot reach ${url} (${cause?.code ?? cause?.message ?? error.message})`, [], { code: "unreachable" });
+    return new CliError(1, `unreachable: cannot reach ${url} (${cause?.code ?? cause?.message ?? error.message})`, [], {
+      code: "unreachable",
+    });
   }
   return new CliError(1, `failed: ${(error as Error)?.message ?? String(error)}`, [], { code: "failed" });
 }
 
 /** Awaits a call: its data and answer, or throws the CLI's error for a refusal. */
-export async function send<T = Rec>(api: Api, call: Promise<CallResult<unknown>>): Promise<{ data: T; response: Response }> {
+export async function send<T = Rec>(
+  api: Api,
+  call: Promise<CallResult<unknown>>,
+): Promise<{ data: T; response: Response }> {
   let result: CallResult<unknown>;
   try {
     result = await call;
@@ -64,7 +76,11 @@ export async function data<T = Rec>(api: Api, call: Promise<CallResult<unknown>>
 }
 
 /** Every item of a paged list (`per_page` 500 at a time) under `field`. */
-export async function listAll(api: Api, page: (n: number) => Promise<CallResult<unknown>>, field: string): Promise<Rec[]> {
+export async function listAll(
+  api: Api,
+  page: (n: number) => Promise<CallResult<unknown>>,
+  field: string,
+): Promise<Rec[]> {
   const all: Rec[] = [];
   for (let n = 1; n < 10_000; n++) {
     const answer = await data(api, page(n));
@@ -77,7 +93,11 @@ export async function listAll(api: Api, page: (n: number) => Promise<CallResult<
 }
 
 /** Runs `work` over `items` with at most `limit` at once (the client's pacing still caps what is on the wire). */
-export async function eachLimited<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function eachLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {

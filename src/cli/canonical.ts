@@ -14,7 +14,8 @@ export function sha256(bytes: string | Uint8Array): string {
 /** JSON with the keys of every object sorted (code-unit order) and no white space. */
 export function stableStringify(value: Json): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((item) => stableStringify(item === undefined ? null : item)).join(",")}]`;
+  if (Array.isArray(value))
+    return `[${value.map((item) => stableStringify(item === undefined ? null : item)).join(",")}]`;
   const keys = Object.keys(value)
     .filter((key) => value[key] !== undefined)
     .sort();
@@ -34,6 +35,7 @@ export function jsonFileText(value: Json, order: readonly string[] = []): string
   if (value === null || typeof value !== "object" || Array.isArray(value)) return `${JSON.stringify(value, null, 2)}\n`;
   const ordered: Record<string, Json> = {};
   for (const key of order) if (key in value && value[key] !== undefined) ordered[key] = value[key];
-  for (const key of Object.keys(value).sort()) if (!(key in ordered) && value[key] !== undefined) ordered[key] = value[key];
+  for (const key of Object.keys(value).sort())
+    if (!(key in ordered) && value[key] !== undefined) ordered[key] = value[key];
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -18,7 +18,10 @@ export interface CredentialsFile {
 }
 
 export function credentialsPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), ".config");
+  const base =
+    env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME)
+      ? env.XDG_CONFIG_HOME
+      : join(env.HOME || homedir(), ".config");
   return join(base, "svc", "credentials.json");
 }
 
@@ -41,14 +44,19 @@ export function readCredentials(path: string, warn: (line: string) => void = () 
     throw error;
   }
   const mode = statSync(path).mode & 0o777;
-  if (mode & 0o077) warn(`warning: ${path} can be read by other users (mode ${mode.toString(8)}); run chmod 600 ${path}`);
+  if (mode & 0o077)
+    warn(`warning: ${path} can be read by other users (mode ${mode.toString(8)}); run chmod 600 ${path}`);
   try {
     const parsed = JSON.parse(text) as CredentialsFile;
-    if (parsed && typeof parsed.tokens === "object" && parsed.tokens !== null) return { version: 1, tokens: parsed.tokens };
+    if (parsed && typeof parsed.tokens === "object" && parsed.tokens !== null)
+      return { version: 1, tokens: parsed.tokens };
   } catch {
     // fall through
   }
-  throw new CliError(1, `credentials_unreadable: ${path} is not a credentials file of svc; remove it and run svc login again`);
+  throw new CliError(
+    1,
+    `credentials_unreadable: ${path} is not a credentials file of svc; remove it and run svc login again`,
+  );
 }
 
 /** The saved token of a service URL, if any. */
@@ -66,7 +74,10 @@ export function isInside(path: string, folder: string): boolean {
 /** Saves (or, with token null, forgets) the token of a URL; the file is replaced whole, mode 0600. */
 export function saveToken(path: string, url: string, token: SavedToken | null, projectDir: string): void {
   if (isInside(path, projectDir)) {
-    throw new CliError(1, `credentials_in_project: ${path} is inside the project folder ${resolve(projectDir)}; tokens are kept in ~/.config/svc (set HOME or XDG_CONFIG_HOME elsewhere)`);
+    throw new CliError(
+      1,
+      `credentials_in_project: ${path} is inside the project folder ${resolve(projectDir)}; tokens are kept in ~/.config/svc (set HOME or XDG_CONFIG_HOME elsewhere)`,
+    );
   }
   const file = readCredentials(path);
   if (token) file.tokens[urlKey(url)] = token;

@@ -70,12 +70,18 @@ function batches(items: PlanItem[]): PlanItem[][] {
   return groups;
 }
 
-export async function execute(ctx: WriteContext, plan: PlanItem[], views: Views, progress: (done: number, total: number) => void): Promise<Execution> {
+export async function execute(
+  ctx: WriteContext,
+  plan: PlanItem[],
+  views: Views,
+  progress: (done: number, total: number) => void,
+): Promise<Execution> {
   const writes = plan.filter((item) => WRITES.has(item.action));
   const forward = writes.filter((item) => item.action !== "delete");
   const deletes = writes.filter((item) => item.action === "delete").reverse();
   const depth = (item: PlanItem) => (item.kind === "pages" ? depthOf(item.key) : 0);
-  const order = (a: PlanItem, b: PlanItem) => kindRank(a.kind) - kindRank(b.kind) || depth(a) - depth(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  const order = (a: PlanItem, b: PlanItem) =>
+    kindRank(a.kind) - kindRank(b.kind) || depth(a) - depth(b) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   const ordered = [...batches([...forward].sort(order)), ...deletes.map((item) => [item])];
   const execution: Execution = { done: [], written: new Map(), error: null };
   let count = 0;
@@ -88,7 +94,8 @@ export async function execute(ctx: WriteContext, plan: PlanItem[], views: Views,
         execution.done.push({ item, outcome });
         execution.written.set(item.key, outcome.written);
       } catch (error) {
-        execution.error ??= error instanceof CliError ? error : new CliError(1, `failed: ${item.key}: ${(error as Error).message}`);
+        execution.error ??=
+          error instanceof CliError ? error : new CliError(1, `failed: ${item.key}: ${(error as Error).message}`);
       } finally {
         progress(++count, writes.length);
       }
@@ -99,8 +106,16 @@ export async function execute(ctx: WriteContext, plan: PlanItem[], views: Views,
 }
 
 /** The warnings each frame and stylesheet would get (the API's dry runs), by key. */
-export async function dryRun(ctx: WriteContext, plan: PlanItem[], views: Views, progress: (done: number, total: number) => void): Promise<Map<string, Warning[]>> {
-  const checked = plan.filter((item) => (item.kind === "frames" || item.kind === "styles") && (item.action === "create" || item.action === "update"));
+export async function dryRun(
+  ctx: WriteContext,
+  plan: PlanItem[],
+  views: Views,
+  progress: (done: number, total: number) => void,
+): Promise<Map<string, Warning[]>> {
+  const checked = plan.filter(
+    (item) =>
+      (item.kind === "frames" || item.kind === "styles") && (item.action === "create" || item.action === "update"),
+  );
   const found = new Map<string, Warning[]>();
   let count = 0;
   await eachLimited(checked, 4, async (item) => {

@@ -46,10 +46,15 @@ export function pageFile(page: Rec): Json {
 
 /** The body of a page write from its file (every field, so the server ends up as the file says). */
 export function pageBody(key: string, value: Json): Rec {
-  if (!isRecord(value)) throw bad(key, "a page file is a JSON object {title, status, frame, menu_order, seo, fields, content}");
+  if (!isRecord(value))
+    throw bad(key, "a page file is a JSON object {title, status, frame, menu_order, seo, fields, content}");
   if (typeof value.title !== "string" || value.title.trim() === "") throw bad(key, "title: a page needs a title");
   const unknown = Object.keys(value).filter((k) => !(PAGE_KEYS as readonly string[]).includes(k));
-  if (unknown.length) throw bad(key, `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a page file holds ${PAGE_KEYS.join(", ")})`);
+  if (unknown.length)
+    throw bad(
+      key,
+      `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a page file holds ${PAGE_KEYS.join(", ")})`,
+    );
   if (value.fields !== undefined && !isRecord(value.fields)) throw bad(key, "fields: an object");
   if (value.seo !== undefined && !isRecord(value.seo)) throw bad(key, "seo: an object");
   const seo = isRecord(value.seo) ? value.seo : {};
@@ -81,7 +86,11 @@ export function pageRef(facts: SiteFacts, id: number): string | null {
 /** A link as written: an address on the site's own origin loses it (`/contact`), so it moves with the site. */
 export function linkRef(facts: SiteFacts, url: string): string {
   const origin = facts.origin.replace(/\/+$/, "");
-  if (origin && (url === origin || url.startsWith(`${origin}/`) || url.startsWith(`${origin}?`) || url.startsWith(`${origin}#`))) return url.slice(origin.length) || "/";
+  if (
+    origin &&
+    (url === origin || url.startsWith(`${origin}/`) || url.startsWith(`${origin}?`) || url.startsWith(`${origin}#`))
+  )
+    return url.slice(origin.length) || "/";
   return url;
 }
 
@@ -137,18 +146,34 @@ export interface MenuInput {
 export function menuInput(key: string, value: Json): MenuInput {
   if (!isRecord(value)) throw bad(key, "a menu file is a JSON object {name, locations, items}");
   const unknown = Object.keys(value).filter((k) => !["name", "locations", "items"].includes(k));
-  if (unknown.length) throw bad(key, `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a menu file holds name, locations, items)`);
+  if (unknown.length)
+    throw bad(
+      key,
+      `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a menu file holds name, locations, items)`,
+    );
   if (typeof value.name !== "string" || value.name.trim() === "") throw bad(key, "name: a menu needs a name");
   const items = value.items ?? [];
-  if (!Array.isArray(items)) throw bad(key, "items: an array of items ({page} or {url}, title, target, classes, children)");
+  if (!Array.isArray(items))
+    throw bad(key, "items: an array of items ({page} or {url}, title, target, classes, children)");
   const locations = value.locations ?? [];
-  if (!Array.isArray(locations) || !locations.every((l) => isRecord(l) && typeof l.location === "string" && (l.lang === undefined || l.lang === null || typeof l.lang === "string"))) {
+  if (
+    !Array.isArray(locations) ||
+    !locations.every(
+      (l) =>
+        isRecord(l) &&
+        typeof l.location === "string" &&
+        (l.lang === undefined || l.lang === null || typeof l.lang === "string"),
+    )
+  ) {
     throw bad(key, 'locations: an array of {"location": "header", "lang": null}');
   }
   return {
     name: value.name,
     items,
-    locations: (locations as Rec[]).map((l) => ({ location: String(l.location), lang: typeof l.lang === "string" ? l.lang : null })),
+    locations: (locations as Rec[]).map((l) => ({
+      location: String(l.location),
+      lang: typeof l.lang === "string" ? l.lang : null,
+    })),
   };
 }
 
@@ -173,7 +198,11 @@ export function settingsFile(settings: Rec): Json {
 export function settingsChanges(key: string, local: Json, server: Json | undefined): Rec {
   if (!isRecord(local)) throw bad(key, `settings.json is a JSON object {${SETTINGS_FIELDS.join(", ")}}`);
   const unknown = Object.keys(local).filter((k) => !(SETTINGS_FIELDS as readonly string[]).includes(k));
-  if (unknown.length) throw bad(key, `unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (settings.json holds ${SETTINGS_FIELDS.join(", ")})`);
+  if (unknown.length)
+    throw bad(
+      key,
+      `unknown setting${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (settings.json holds ${SETTINGS_FIELDS.join(", ")})`,
+    );
   const before = isRecord(server) ? server : {};
   const changes: Rec = {};
   for (const field of SETTINGS_FIELDS) {

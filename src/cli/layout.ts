@@ -79,13 +79,15 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
     case "frames": {
       const slug = stem(file, ".html");
       if (rest.length !== 1 || slug === null) return { error: "a frame is frames/<slug>.html" };
-      if (!FRAME_SLUG.test(slug) || slug.length > 200) return { error: `"${slug}" is not a frame slug (block__element--modifier: lower-case words joined by dashes)` };
+      if (!FRAME_SLUG.test(slug) || slug.length > 200)
+        return { error: `"${slug}" is not a frame slug (block__element--modifier: lower-case words joined by dashes)` };
       return { kind: "frames", slug };
     }
     case "styles": {
       const name = stem(file, ".css");
       if (rest.length !== 1 || name === null) return { error: "a stylesheet is styles/<name>.css" };
-      if (!NAME.test(name) || name.length > 100) return { error: `"${name}" is not a stylesheet name (lower-case letters, digits, - and _)` };
+      if (!NAME.test(name) || name.length > 100)
+        return { error: `"${name}" is not a stylesheet name (lower-case letters, digits, - and _)` };
       return { kind: "styles", name };
     }
     case "menus": {
@@ -96,20 +98,24 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
     }
     case "data": {
       const base = stem(file, ".json");
-      if (rest.length !== 1 || base === null) return { error: "a data set is data/<name>.json or data/<name>.<lang>.json" };
+      if (rest.length !== 1 || base === null)
+        return { error: "a data set is data/<name>.json or data/<name>.<lang>.json" };
       const dot = base.indexOf(".");
       const name = dot === -1 ? base : base.slice(0, dot);
       const lang = dot === -1 ? null : base.slice(dot + 1);
-      if (!NAME.test(name) || name.length > 100) return { error: `"${name}" is not a data-set name (lower-case letters, digits, - and _)` };
+      if (!NAME.test(name) || name.length > 100)
+        return { error: `"${name}" is not a data-set name (lower-case letters, digits, - and _)` };
       if (lang !== null && !LANG.test(lang)) return { error: `"${lang}" is not a language code (en, pt-br)` };
       return { kind: "data", name, lang };
     }
     case "pages": {
-      if (rest.length < 2) return { error: "a page is pages/<lang>/<path>.json (pages/_/<path>.json without a language)" };
+      if (rest.length < 2)
+        return { error: "a page is pages/<lang>/<path>.json (pages/_/<path>.json without a language)" };
       const [langDir, ...segments] = rest;
       const last = stem(segments[segments.length - 1], ".json");
       if (last === null) return { error: "a page is pages/<lang>/<path>.json" };
-      if (langDir !== NO_LANG_DIR && !LANG.test(langDir)) return { error: `"${langDir}" is not a language code (or _ for pages without one)` };
+      if (langDir !== NO_LANG_DIR && !LANG.test(langDir))
+        return { error: `"${langDir}" is not a language code (or _ for pages without one)` };
       const slugs = [...segments.slice(0, -1), last];
       const bad = slugs.find((slug) => !PAGE_SLUG.test(slug));
       if (bad !== undefined) return { error: `"${bad}" is not a page slug (lower-case words joined by dashes)` };
@@ -117,7 +123,11 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
     }
     case "media": {
       const match = rest.length === 1 ? MEDIA_FILE.exec(file) : null;
-      if (!match || /^\d+$/.test(match[1])) return { error: "a media file is media/<slug>.<extension>, its slug lower-case words joined by dashes, not digits alone (e.g. media/team-photo.jpg)" };
+      if (!match || /^\d+$/.test(match[1]))
+        return {
+          error:
+            "a media file is media/<slug>.<extension>, its slug lower-case words joined by dashes, not digits alone (e.g. media/team-photo.jpg)",
+        };
       return { kind: "media", slug: match[1], ext: match[2] ?? "" };
     }
     default:

@@ -59,7 +59,10 @@ function inKinds(key: string, kinds: ReadonlySet<Kind>): Kind | null {
 }
 
 /** Every object the folder, the server or the baseline knows, of the kinds considered, with its three states. */
-function* objectsOf(input: Omit<PlanInput, "options">, kinds: ReadonlySet<Kind>): Generator<{ key: string; kind: Kind; l: Side | undefined; s: Side | undefined; b: StateEntry | undefined }> {
+function* objectsOf(
+  input: Omit<PlanInput, "options">,
+  kinds: ReadonlySet<Kind>,
+): Generator<{ key: string; kind: Kind; l: Side | undefined; s: Side | undefined; b: StateEntry | undefined }> {
   for (const key of new Set([...input.local.keys(), ...input.server.keys(), ...input.base.keys()])) {
     const kind = inKinds(key, kinds);
     if (kind !== null) yield { key, kind, l: input.local.get(key), s: input.server.get(key), b: input.base.get(key) };
@@ -92,9 +95,17 @@ function findRenames(input: PlanInput): Map<string, string> {
   return renames;
 }
 
-function decide(key: string, kind: Kind, l: Side | undefined, s: Side | undefined, b: StateEntry | undefined, input: PlanInput): PlanItem {
+function decide(
+  key: string,
+  kind: Kind,
+  l: Side | undefined,
+  s: Side | undefined,
+  b: StateEntry | undefined,
+  input: PlanInput,
+): PlanItem {
   const { force } = input.options;
-  const item = (action: Action, note?: string): PlanItem => (note ? { key, kind, action, note } : { key, kind, action });
+  const item = (action: Action, note?: string): PlanItem =>
+    note ? { key, kind, action, note } : { key, kind, action };
   if (l && s) {
     if (l.hash === s.hash) return item("unchanged");
     const localChanged = !b || l.hash !== b.sha256;
@@ -103,7 +114,10 @@ function decide(key: string, kind: Kind, l: Side | undefined, s: Side | undefine
     if (!serverChanged) return item("update");
     if (!localChanged) return item("skip", "changed on the server; svc pull takes it");
     if (force) return item("update", "forced over the server's change");
-    return item("conflict", b ? "changed here and on the server since the last sync" : "differs from the server, never synced with it");
+    return item(
+      "conflict",
+      b ? "changed here and on the server since the last sync" : "differs from the server, never synced with it",
+    );
   }
   if (l) {
     if (!b) return item("create");
@@ -112,7 +126,8 @@ function decide(key: string, kind: Kind, l: Side | undefined, s: Side | undefine
     return item("conflict", "changed here, deleted on the server since the last sync");
   }
   if (s) {
-    if (kind === "settings") return item("keep", "settings.json is not in the folder; a site's settings are never deleted");
+    if (kind === "settings")
+      return item("keep", "settings.json is not in the folder; a site's settings are never deleted");
     const note = b ? "deleted here" : "only on the server";
     if (!input.options.delete) return item("keep", `${note}; push --delete deletes it there`);
     if (b && s.hash !== b.server_sha256) {
@@ -194,24 +209,47 @@ export interface PullItem {
 export function planPull(input: Omit<PlanInput, "options"> & { kinds: ReadonlySet<Kind>; force: boolean }): PullItem[] {
   const items: PullItem[] = [];
   for (const { key, kind, l, s, b } of objectsOf(input, input.kinds)) {
-    const item = (action: PullAction, note?: string): PullItem => (note ? { key, kind, action, note } : { key, kind, action });
+    const item = (action: PullAction, note?: string): PullItem =>
+      note ? { key, kind, action, note } : { key, kind, action };
     const localChanged = l ? !b || l.hash !== b.sha256 : b !== undefined;
     const serverChanged = s ? !b || s.hash !== b.server_sha256 : b !== undefined;
     if (!l && !s) continue;
     if (l && s && l.hash === s.hash) items.push(item("unchanged"));
     else if (!serverChanged) {
       if (!localChanged) items.push(item("unchanged"));
-      else items.push(item("keep", !l ? "deleted here; svc push --delete deletes it there" : b ? "changed here; svc push sends it" : "only here; svc push creates it"));
-    } else if (!localChanged || input.force) items.push(item(s ? (l ? "update" : "create") : "delete", localChanged ? "forced over the change here" : undefined));
+      else
+        items.push(
+          item(
+            "keep",
+            !l
+              ? "deleted here; svc push --delete deletes it there"
+              : b
+                ? "changed here; svc push sends it"
+                : "only here; svc push creates it",
+          ),
+        );
+    } else if (!localChanged || input.force)
+      items.push(
+        item(s ? (l ? "update" : "create") : "delete", localChanged ? "forced over the change here" : undefined),
+      );
     else if (!s) items.push(item("conflict", "changed here, deleted on the server since the last sync"));
     else if (!l) items.push(item("conflict", "deleted here, changed on the server since the last sync"));
-    else items.push(item("conflict", b ? "changed here and on the server since the last sync" : "differs from the server, never synced with it"));
+    else
+      items.push(
+        item(
+          "conflict",
+          b ? "changed here and on the server since the last sync" : "differs from the server, never synced with it",
+        ),
+      );
   }
   return sortPlan(items);
 }
 
 /** The baseline after a pull carried out `items`: `local` holds each written file's hash. */
-export function baselineAfterPull(input: Omit<PlanInput, "options">, items: readonly PullItem[]): Map<string, StateEntry> {
+export function baselineAfterPull(
+  input: Omit<PlanInput, "options">,
+  items: readonly PullItem[],
+): Map<string, StateEntry> {
   const next = new Map(input.base);
   for (const item of items) {
     const s = input.server.get(item.key);
@@ -219,7 +257,12 @@ export function baselineAfterPull(input: Omit<PlanInput, "options">, items: read
     if (item.action === "delete") next.delete(item.key);
     else if ((item.action === "create" || item.action === "update" || item.action === "unchanged") && s) {
       const l = item.action === "unchanged" ? input.local.get(item.key) : undefined;
-      next.set(item.key, { ...b, sha256: l?.hash ?? s.hash, server_sha256: s.hash, ...(s.id !== undefined ? { id: s.id } : {}) });
+      next.set(item.key, {
+        ...b,
+        sha256: l?.hash ?? s.hash,
+        server_sha256: s.hash,
+        ...(s.id !== undefined ? { id: s.id } : {}),
+      });
     }
   }
   return next;
@@ -236,7 +279,11 @@ export interface Written {
  * The baseline after a push carried out `items` (all of them, or the first ones before a failure:
  * `written` holds the writes that were answered). Objects of kinds outside the push keep their entry.
  */
-export function baselineAfter(input: PlanInput, items: readonly PlanItem[], written: ReadonlyMap<string, Written>): Map<string, StateEntry> {
+export function baselineAfter(
+  input: PlanInput,
+  items: readonly PlanItem[],
+  written: ReadonlyMap<string, Written>,
+): Map<string, StateEntry> {
   const next = new Map(input.base);
   for (const item of items) {
     const l = input.local.get(item.key);
@@ -252,7 +299,13 @@ export function baselineAfter(input: PlanInput, items: readonly PlanItem[], writ
     } else if (item.action === "delete") {
       if (done) next.delete(item.key);
     } else if (item.action === "unchanged") {
-      if (l && s) next.set(item.key, { ...b, sha256: l.hash, server_sha256: s.hash, ...(s.id !== undefined ? { id: s.id } : {}) });
+      if (l && s)
+        next.set(item.key, {
+          ...b,
+          sha256: l.hash,
+          server_sha256: s.hash,
+          ...(s.id !== undefined ? { id: s.id } : {}),
+        });
       else next.delete(item.key); // deleted on both sides
     }
     // skip, keep, conflict: the baseline stays as it was
@@ -263,5 +316,10 @@ export function baselineAfter(input: PlanInput, items: readonly PlanItem[], writ
 function entry(localHash: string, done: Written, old: StateEntry | undefined): StateEntry {
   const id = done.id ?? old?.id;
   const etag = done.etag;
-  return { sha256: localHash, server_sha256: done.server_sha256, ...(id !== undefined ? { id } : {}), ...(etag !== undefined ? { etag } : {}) };
+  return {
+    sha256: localHash,
+    server_sha256: done.server_sha256,
+    ...(id !== undefined ? { id } : {}),
+    ...(etag !== undefined ? { etag } : {}),
+  };
 }

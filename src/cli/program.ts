@@ -51,42 +51,72 @@ function build(io: Io, setCode: (code: number) => void): Command {
     .version(VERSION, "-V, --version")
     .exitOverride()
     .showSuggestionAfterError(true)
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s), outputError: () => {} });
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: () => {},
+    });
 
   targetOptions(program.command("pull [dir]").description("write the site into the folder (default: the current one)"))
     .option("--no-media", "leave media files out")
     .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
     .option("--force", "take the server's version of files changed on both sides")
-    .action(async (dir: string | undefined, options: CommonOptions & { media: boolean; only?: string; force?: boolean }) => {
-      const kinds = kindsOf(options.only, options.media ? [] : ["media"]);
-      setCode(await pullCommand(session(dir, options, true), { kinds, force: options.force === true }));
-    });
+    .action(
+      async (dir: string | undefined, options: CommonOptions & { media: boolean; only?: string; force?: boolean }) => {
+        const kinds = kindsOf(options.only, options.media ? [] : ["media"]);
+        setCode(await pullCommand(session(dir, options, true), { kinds, force: options.force === true }));
+      },
+    );
 
   targetOptions(program.command("push [dir]").description("send what changed in the folder since the last sync"))
     .option("--dry-run", "print the plan and the analysis warnings; write nothing")
     .option("--delete", "delete objects that are only on the server (never without it)")
     .option("--force", "send the folder's version of objects changed on both sides")
     .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
-    .action(async (dir: string | undefined, options: CommonOptions & { dryRun?: boolean; delete?: boolean; force?: boolean; only?: string }) => {
-      const kinds = kindsOf(options.only);
-      setCode(await pushCommand(session(dir, options), { dryRun: options.dryRun === true, delete: options.delete === true, force: options.force === true, kinds }));
-    });
+    .action(
+      async (
+        dir: string | undefined,
+        options: CommonOptions & { dryRun?: boolean; delete?: boolean; force?: boolean; only?: string },
+      ) => {
+        const kinds = kindsOf(options.only);
+        setCode(
+          await pushCommand(session(dir, options), {
+            dryRun: options.dryRun === true,
+            delete: options.delete === true,
+            force: options.force === true,
+            kinds,
+          }),
+        );
+      },
+    );
 
-  targetOptions(program.command("status [dir]").description("show what changed here and on the server since the last sync; exit 1 on a conflict"))
+  targetOptions(
+    program
+      .command("status [dir]")
+      .description("show what changed here and on the server since the last sync; exit 1 on a conflict"),
+  )
     .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
     .action(async (dir: string | undefined, options: CommonOptions & { only?: string }) => {
       setCode(await statusCommand(session(dir, options), kindsOf(options.only)));
     });
 
-  targetOptions(program.command("watch [dir]").description("push each file when it is saved; keeps going after an error"))
+  targetOptions(
+    program.command("watch [dir]").description("push each file when it is saved; keeps going after an error"),
+  )
     .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
     .addOption(new Option("--debounce <ms>", "wait this long after the last save before pushing").default("300"))
     .action(async (dir: string | undefined, options: CommonOptions & { only?: string; debounce: string }) => {
       const kinds = kindsOf(options.only);
-      setCode(await watchCommand(session(dir, options), { kinds, debounceMs: debounceOf(options.debounce), stop: io.stop }));
+      setCode(
+        await watchCommand(session(dir, options), { kinds, debounceMs: debounceOf(options.debounce), stop: io.stop }),
+      );
     });
 
-  targetOptions(program.command("login [dir]").description("save a token for the service in ~/.config/svc/credentials.json (mode 0600)"))
+  targetOptions(
+    program
+      .command("login [dir]")
+      .description("save a token for the service in ~/.config/svc/credentials.json (mode 0600)"),
+  )
     .option("--login <name>", "the user to log in as (asked on a terminal)")
     .option("--password-stdin", "read the password from stdin")
     .option("--token-stdin", "save the token read from stdin instead of logging in")
@@ -94,10 +124,11 @@ function build(io: Io, setCode: (code: number) => void): Command {
       setCode(await loginCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
     });
 
-  targetOptions(program.command("logout [dir]").description("forget the saved token of the service"))
-    .action(async (dir: string | undefined, options: CommonOptions) => {
+  targetOptions(program.command("logout [dir]").description("forget the saved token of the service")).action(
+    async (dir: string | undefined, options: CommonOptions) => {
       setCode(await logoutCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
-    });
+    },
+  );
   return program;
 }
 
@@ -107,7 +138,13 @@ export function report(error: CliError, json: boolean, io: Streams, command: str
   for (const line of error.lines) out.line(line);
   out.note(error.line);
   const [code, ...rest] = error.line.split(": ");
-  out.document({ ok: false, ...(command ? { command } : {}), exit: error.exitCode, error: { code, message: rest.join(": ") }, ...error.details });
+  out.document({
+    ok: false,
+    ...(command ? { command } : {}),
+    exit: error.exitCode,
+    error: { code, message: rest.join(": ") },
+    ...error.details,
+  });
 }
 
 /** Runs one command line (without `node` and the script); resolves with the exit code. */
@@ -126,7 +163,12 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
     return code === 0 ? 0 : code === 1 ? 1 : 2;
   } catch (error) {
     if (error instanceof CommanderError) {
-      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return 0;
+      if (
+        error.code === "commander.helpDisplayed" ||
+        error.code === "commander.version" ||
+        error.code === "commander.help"
+      )
+        return 0;
       report(usage(error.message.replace(/^error: /, "")), json, io, command);
       return 2;
     }

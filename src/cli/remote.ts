@@ -49,7 +49,10 @@ export async function siteFacts(api: Api): Promise<SiteFacts> {
 async function readFrames(api: Api, withMarkup: boolean): Promise<RemoteObject[]> {
   const frames = await listAll(
     api,
-    (page) => api.site.GET("/frames", { params: { query: { per_page: 500, page, ...(withMarkup ? { include_html: "1" } : {}) } } }),
+    (page) =>
+      api.site.GET("/frames", {
+        params: { query: { per_page: 500, page, ...(withMarkup ? { include_html: "1" } : {}) } },
+      }),
     "frames",
   );
   return frames.map((frame) => ({
@@ -72,7 +75,14 @@ function pageObjects(pages: Rec[]): RemoteObject[] {
     .map((page) => {
       const value = pageFile(page);
       const lang = typeof page.lang === "string" && page.lang ? page.lang : null;
-      return { key: keyOf({ kind: "pages", lang, path: String(page.path) }), kind: "pages", hash: jsonHash(value), id: Number(page.id), value, record: page };
+      return {
+        key: keyOf({ kind: "pages", lang, path: String(page.path) }),
+        kind: "pages",
+        hash: jsonHash(value),
+        id: Number(page.id),
+        value,
+        record: page,
+      };
     });
 }
 
@@ -83,13 +93,23 @@ async function readMenus(api: Api, facts: SiteFacts): Promise<RemoteObject[]> {
     const answer = await data(api, api.site.GET("/menus/{ref}", { params: { path: { ref: String(summary.id) } } }));
     const menu = answer.menu as Rec;
     const value = menuFile(menu, Array.isArray(answer.items) ? (answer.items as Rec[]) : [], facts);
-    return { key: keyOf({ kind: "menus", slug: String(menu.slug) }), kind: "menus" as const, hash: jsonHash(value), id: Number(menu.id), value, record: answer };
+    return {
+      key: keyOf({ kind: "menus", slug: String(menu.slug) }),
+      kind: "menus" as const,
+      hash: jsonHash(value),
+      id: Number(menu.id),
+      value,
+      record: answer,
+    };
   });
 }
 
 /** The items of one data set or variant: GET /data/{name}, or its latest revision when GET answered a fallback. */
 export async function readDataItems(api: Api, name: string, lang: string | null): Promise<Json[]> {
-  const answer = await data(api, api.site.GET("/data/{name}", { params: { path: { name }, query: lang ? { lang } : {} } }));
+  const answer = await data(
+    api,
+    api.site.GET("/data/{name}", { params: { path: { name }, query: lang ? { lang } : {} } }),
+  );
   const meta = (answer.meta ?? {}) as Rec;
   const own = lang ? meta.variant === "lang" && meta.lang === lang : meta.variant === "shared";
   if (own && Array.isArray(answer.items)) return answer.items as Json[];
@@ -98,27 +118,50 @@ export async function readDataItems(api: Api, name: string, lang: string | null)
   const latest = Array.isArray(list.revisions) ? (list.revisions[0] as Rec | undefined) : undefined;
   if (!latest) {
     // A set written before revisions existed, hidden behind a variant: its items cannot be read (rather than guessed).
-    throw new CliError(1, `dataset_unreadable: data/${name}${lang ? `.${lang}` : ""}.json: GET /data/${name} answers ${lang ? "the shared set" : "a language's variant"} and the set has no revision to read it from; write it once (PUT /data/${name}) and run svc again`);
+    throw new CliError(
+      1,
+      `dataset_unreadable: data/${name}${lang ? `.${lang}` : ""}.json: GET /data/${name} answers ${lang ? "the shared set" : "a language's variant"} and the set has no revision to read it from; write it once (PUT /data/${name}) and run svc again`,
+    );
   }
-  const revision = await data(api, api.site.GET("/data/{name}/revisions/{n}", { params: { path: { name, n: Number(latest.revision) }, query: lang ? { lang } : {} } as never }));
+  const revision = await data(
+    api,
+    api.site.GET("/data/{name}/revisions/{n}", {
+      params: { path: { name, n: Number(latest.revision) }, query: lang ? { lang } : {} } as never,
+    }),
+  );
   const fields = ((revision.revision as Rec)?.fields ?? {}) as Rec;
   return Array.isArray(fields.items) ? (fields.items as Json[]) : [];
 }
 
 async function readData(api: Api): Promise<RemoteObject[]> {
-  const sets = await listAll(api, (page) => api.site.GET("/data", { params: { query: { per_page: 500, page } } }), "datasets");
+  const sets = await listAll(
+    api,
+    (page) => api.site.GET("/data", { params: { query: { per_page: 500, page } } }),
+    "datasets",
+  );
   return eachLimited(sets, 4, async (set) => {
     const name = String(set.name);
     const lang = typeof set.lang === "string" && set.lang ? set.lang : null;
     const value = dataFileValue(await readDataItems(api, name, lang));
-    return { key: keyOf({ kind: "data", name, lang }), kind: "data" as const, hash: jsonHash(value), value, record: set };
+    return {
+      key: keyOf({ kind: "data", name, lang }),
+      kind: "data" as const,
+      hash: jsonHash(value),
+      value,
+      record: set,
+    };
   });
 }
 
 async function readStyles(api: Api): Promise<RemoteObject[]> {
   const answer = await data(api, api.site.GET("/styles", {}));
   const styles = Array.isArray(answer.styles) ? (answer.styles as Rec[]) : [];
-  return styles.map((style) => ({ key: keyOf({ kind: "styles", name: String(style.name) }), kind: "styles", hash: String(style.sha256), record: style }));
+  return styles.map((style) => ({
+    key: keyOf({ kind: "styles", name: String(style.name) }),
+    kind: "styles",
+    hash: String(style.sha256),
+    record: style,
+  }));
 }
 
 async function readSettings(api: Api): Promise<RemoteObject[]> {
@@ -128,7 +171,11 @@ async function readSettings(api: Api): Promise<RemoteObject[]> {
 }
 
 async function readMedia(api: Api): Promise<RemoteObject[]> {
-  const media = await listAll(api, (page) => api.site.GET("/media", { params: { query: { per_page: 500, page } } }), "media");
+  const media = await listAll(
+    api,
+    (page) => api.site.GET("/media", { params: { query: { per_page: 500, page } } }),
+    "media",
+  );
   return media.map((file) => ({
     key: keyOf({ kind: "media", slug: String(file.slug), ext: mediaExtension(String(file.filename)) }),
     kind: "media",
@@ -139,7 +186,11 @@ async function readMedia(api: Api): Promise<RemoteObject[]> {
 }
 
 /** Reads the server's objects of `kinds` (frames with their markup when `withMarkup`). */
-export async function readServer(api: Api, kinds: ReadonlySet<Kind>, options: { withMarkup?: boolean } = {}): Promise<Snapshot> {
+export async function readServer(
+  api: Api,
+  kinds: ReadonlySet<Kind>,
+  options: { withMarkup?: boolean } = {},
+): Promise<Snapshot> {
   const facts = await siteFacts(api);
   const objects = new Map<string, RemoteObject>();
   const add = (list: RemoteObject[]) => list.forEach((object) => objects.set(object.key, object));
@@ -147,7 +198,11 @@ export async function readServer(api: Api, kinds: ReadonlySet<Kind>, options: { 
     const pages = await readPages(api);
     for (const page of pages) {
       if (page.status === "trash") continue;
-      facts.pages.set(Number(page.id), { lang: typeof page.lang === "string" && page.lang ? page.lang : null, path: String(page.path), title: String(page.title) });
+      facts.pages.set(Number(page.id), {
+        lang: typeof page.lang === "string" && page.lang ? page.lang : null,
+        path: String(page.path),
+        title: String(page.title),
+      });
     }
     if (kinds.has("pages")) add(pageObjects(pages));
   }
@@ -168,12 +223,20 @@ export function download(serviceUrl: string, path: string, siteOrigin: string): 
   const host = siteOrigin ? new URL(siteOrigin).host : url.host;
   const request = url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { host, "user-agent": "svc-cli" }, servername: url.hostname } as never, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`GET ${path} answered ${res.statusCode}`))));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      { headers: { host, "user-agent": "svc-cli" }, servername: url.hostname } as never,
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () =>
+          res.statusCode === 200
+            ? resolve(Buffer.concat(chunks))
+            : reject(new Error(`GET ${path} answered ${res.statusCode}`)),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -187,7 +250,10 @@ export async function loadBytes(api: Api, facts: SiteFacts, object: RemoteObject
     return encoder.encode(String((answer.frame as Rec).html ?? ""));
   }
   if (object.kind === "styles") {
-    const answer = await data(api, api.site.GET("/styles/{name}", { params: { path: { name: String(object.record.name) } } }));
+    const answer = await data(
+      api,
+      api.site.GET("/styles/{name}", { params: { path: { name: String(object.record.name) } } }),
+    );
     return encoder.encode(String((answer.style as Rec).css ?? ""));
   }
   if (object.kind === "media") return download(api.target.url, String(object.record.url), facts.origin);

@@ -42,7 +42,12 @@ export function emptyState(): StateFile {
 
 function isEntry(value: unknown): value is StateEntry {
   const entry = value as StateEntry;
-  return typeof value === "object" && value !== null && typeof entry.sha256 === "string" && typeof entry.server_sha256 === "string";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof entry.sha256 === "string" &&
+    typeof entry.server_sha256 === "string"
+  );
 }
 
 /** Reads a state file's text; a file of another shape is refused (exit 1) rather than overwritten. */
@@ -51,15 +56,36 @@ export function parseState(text: string, path = STATE_PATH): StateFile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliError(1, `state_unreadable: ${path} is not JSON (${(error as Error).message}); move it away to start from no baseline`);
+    throw new CliError(
+      1,
+      `state_unreadable: ${path} is not JSON (${(error as Error).message}); move it away to start from no baseline`,
+    );
   }
   const state = value as StateFile;
-  if (typeof value !== "object" || value === null || state.version !== 1 || typeof state.targets !== "object" || state.targets === null) {
-    throw new CliError(1, `state_unreadable: ${path} is not a state file of this svc (version 1); move it away to start from no baseline`);
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    state.version !== 1 ||
+    typeof state.targets !== "object" ||
+    state.targets === null
+  ) {
+    throw new CliError(
+      1,
+      `state_unreadable: ${path} is not a state file of this svc (version 1); move it away to start from no baseline`,
+    );
   }
   for (const target of Object.values(state.targets)) {
-    if (typeof target !== "object" || target === null || typeof target.objects !== "object" || target.objects === null || !Object.values(target.objects).every(isEntry)) {
-      throw new CliError(1, `state_unreadable: ${path} has a target without valid objects; move it away to start from no baseline`);
+    if (
+      typeof target !== "object" ||
+      target === null ||
+      typeof target.objects !== "object" ||
+      target.objects === null ||
+      !Object.values(target.objects).every(isEntry)
+    ) {
+      throw new CliError(
+        1,
+        `state_unreadable: ${path} has a target without valid objects; move it away to start from no baseline`,
+      );
     }
   }
   return state;
@@ -82,8 +108,19 @@ export function baseline(state: StateFile, url: string, site: number): Map<strin
 }
 
 /** The state with one target's objects replaced. */
-export function withTarget(state: StateFile, url: string, site: number, objects: Map<string, StateEntry>, now: Date): StateFile {
-  const target: TargetState = { url: url.replace(/\/+$/, ""), site, synced_at: now.toISOString(), objects: Object.fromEntries(objects) };
+export function withTarget(
+  state: StateFile,
+  url: string,
+  site: number,
+  objects: Map<string, StateEntry>,
+  now: Date,
+): StateFile {
+  const target: TargetState = {
+    url: url.replace(/\/+$/, ""),
+    site,
+    synced_at: now.toISOString(),
+    objects: Object.fromEntries(objects),
+  };
   return { version: 1, targets: { ...state.targets, [targetName(url, site)]: target } };
 }
 

@@ -33,7 +33,8 @@ export const SVC_JSON = "svc.json";
 
 function siteOf(value: unknown, from: string): number {
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  if (!/^[1-9]\d{0,9}$/.test(text) || Number(text) > 2147483647) throw usage(`${from}: a site id is a whole number from 1, not ${JSON.stringify(value)}`);
+  if (!/^[1-9]\d{0,9}$/.test(text) || Number(text) > 2147483647)
+    throw usage(`${from}: a site id is a whole number from 1, not ${JSON.stringify(value)}`);
   return Number(text);
 }
 
@@ -46,7 +47,9 @@ function urlOf(value: unknown, from: string): string {
     parsed = null;
   }
   if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search || parsed.hash) {
-    throw usage(`${from}: the service's address is an http:// or https:// URL such as http://127.0.0.1:8080, not ${JSON.stringify(value)}`);
+    throw usage(
+      `${from}: the service's address is an http:// or https:// URL such as http://127.0.0.1:8080, not ${JSON.stringify(value)}`,
+    );
   }
   return text.replace(/\/+$/, "");
 }
@@ -64,7 +67,10 @@ export function readEnvironment(dir: string, name: string): { url?: unknown; sit
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw usage(`--env ${name}: there is no ${SVC_JSON} in ${dir} ({"environments": {"${name}": {"url": …, "site": …}}})`);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw usage(
+        `--env ${name}: there is no ${SVC_JSON} in ${dir} ({"environments": {"${name}": {"url": …, "site": …}}})`,
+      );
     throw error;
   }
   let parsed: unknown;
@@ -74,7 +80,10 @@ export function readEnvironment(dir: string, name: string): { url?: unknown; sit
     throw usage(`${path} is not JSON: ${(error as Error).message}`);
   }
   if (hasTokenField(parsed)) {
-    throw new CliError(2, `usage: ${path} holds a token or password; tokens never go in the project folder: use SVC_TOKEN or svc login`);
+    throw new CliError(
+      2,
+      `usage: ${path} holds a token or password; tokens never go in the project folder: use SVC_TOKEN or svc login`,
+    );
   }
   const environments = (parsed as { environments?: unknown })?.environments;
   if (typeof environments !== "object" || environments === null || Array.isArray(environments)) {
@@ -83,7 +92,9 @@ export function readEnvironment(dir: string, name: string): { url?: unknown; sit
   const env = (environments as Record<string, unknown>)[name];
   if (typeof env !== "object" || env === null) {
     const names = Object.keys(environments);
-    throw usage(`--env ${name}: ${SVC_JSON} has no environment "${name}"${names.length ? ` (it has ${names.join(", ")})` : ""}`);
+    throw usage(
+      `--env ${name}: ${SVC_JSON} has no environment "${name}"${names.length ? ` (it has ${names.join(", ")})` : ""}`,
+    );
   }
   return env as { url?: unknown; site?: unknown };
 }
@@ -98,8 +109,10 @@ export function resolveTarget(flags: TargetFlags, dir: string, env: NodeJS.Proce
   else if (fromFile) {
     if (fromFile.url === undefined) throw usage(`--env ${flags.env}: the environment in ${SVC_JSON} has no "url"`);
     [url, from] = [urlOf(fromFile.url, `${fileName}: url`), fileName];
-  } else if (env.SVC_URL !== undefined && env.SVC_URL.trim() !== "") [url, from] = [urlOf(env.SVC_URL, "SVC_URL"), "SVC_URL"];
-  else throw usage("which service? set SVC_URL (e.g. http://127.0.0.1:8080), pass --url, or --env <name> with svc.json");
+  } else if (env.SVC_URL !== undefined && env.SVC_URL.trim() !== "")
+    [url, from] = [urlOf(env.SVC_URL, "SVC_URL"), "SVC_URL"];
+  else
+    throw usage("which service? set SVC_URL (e.g. http://127.0.0.1:8080), pass --url, or --env <name> with svc.json");
   let site = 1;
   if (flags.site !== undefined) site = siteOf(flags.site, "--site");
   else if (fromFile) site = fromFile.site === undefined ? 1 : siteOf(fromFile.site, `${fileName}: site`);
@@ -108,7 +121,12 @@ export function resolveTarget(flags: TargetFlags, dir: string, env: NodeJS.Proce
 }
 
 /** The target with its token: SVC_TOKEN, else the token `svc login` saved for the URL. */
-export function resolveAuthed(flags: TargetFlags, dir: string, env: NodeJS.ProcessEnv = process.env, warn?: (line: string) => void): Authed {
+export function resolveAuthed(
+  flags: TargetFlags,
+  dir: string,
+  env: NodeJS.ProcessEnv = process.env,
+  warn?: (line: string) => void,
+): Authed {
   const target = resolveTarget(flags, dir, env);
   const fromEnv = env.SVC_TOKEN?.trim();
   if (fromEnv) return { ...target, token: fromEnv, tokenFrom: "SVC_TOKEN" };

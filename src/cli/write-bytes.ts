@@ -3,11 +3,21 @@ import { data, send, type Rec } from "./api.ts";
 import { CliError } from "./errors.ts";
 import { refOfKey } from "./layout.ts";
 import type { Warning } from "./output.ts";
-import { conflictAt, need, text, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "./write-types.ts";
+import {
+  conflictAt,
+  need,
+  text,
+  urlsOf,
+  warningsOf,
+  type Change,
+  type Outcome,
+  type WriteContext,
+} from "./write-types.ts";
 
 function slugOf(key: string): string {
   const ref = refOfKey(key);
-  if ("error" in ref || (ref.kind !== "frames" && ref.kind !== "menus" && ref.kind !== "media")) throw new CliError(1, `invalid_file: ${key}: ${"error" in ref ? ref.error : "not a frame"}`);
+  if ("error" in ref || (ref.kind !== "frames" && ref.kind !== "menus" && ref.kind !== "media"))
+    throw new CliError(1, `invalid_file: ${key}: ${"error" in ref ? ref.error : "not a frame"}`);
   return ref.slug;
 }
 
@@ -22,10 +32,20 @@ function frameOutcome(ctx: WriteContext, answer: Rec, response: Response, fallba
   const renamed = answer.renamed as Rec | undefined;
   const rewritten = Array.isArray(renamed?.frames_updated) ? (renamed.frames_updated as string[]) : [];
   return {
-    written: { server_sha256: String(frame.sha256), id: String(frame.id ?? fallbackId), ...(response.headers.get("etag") ? { etag: response.headers.get("etag")! } : {}) },
+    written: {
+      server_sha256: String(frame.sha256),
+      id: String(frame.id ?? fallbackId),
+      ...(response.headers.get("etag") ? { etag: response.headers.get("etag")! } : {}),
+    },
     warnings: warningsOf(answer),
     urls: urlsOf(answer, ctx.facts),
-    ...(rewritten.length ? { notes: [`references rewritten in ${rewritten.map((s) => `frames/${s}.html`).join(", ")} (svc pull takes them)`] } : {}),
+    ...(rewritten.length
+      ? {
+          notes: [
+            `references rewritten in ${rewritten.map((s) => `frames/${s}.html`).join(", ")} (svc pull takes them)`,
+          ],
+        }
+      : {}),
   };
 }
 
@@ -34,8 +54,12 @@ async function ifMatch(ctx: WriteContext, change: Change, key: string): Promise<
   if (ctx.force) return undefined;
   if (change.base?.etag) return change.base.etag;
   const remote = need(change.remote, "the server's frame");
-  const { data: answer, response } = await send(ctx.api, ctx.api.site.GET("/frames/{ref}", { params: { path: { ref: String(remote.id) } } }));
-  if (String((answer.frame as Rec).sha256) !== remote.hash) throw conflictAt(key, "changed on the server since this push read it");
+  const { data: answer, response } = await send(
+    ctx.api,
+    ctx.api.site.GET("/frames/{ref}", { params: { path: { ref: String(remote.id) } } }),
+  );
+  if (String((answer.frame as Rec).sha256) !== remote.hash)
+    throw conflictAt(key, "changed on the server since this push read it");
   return response.headers.get("etag") ?? undefined;
 }
 
@@ -44,7 +68,12 @@ async function ifMatch(ctx: WriteContext, change: Change, key: string): Promise<
  * frame's revision moved, e.g. the same markup written again) is sent once more with the ETag it
  * names; any other 412 is a conflict.
  */
-async function withIfMatch(ctx: WriteContext, change: Change, key: string, write: (etag: string | undefined) => Promise<{ data: Rec; response: Response }>): Promise<{ data: Rec; response: Response }> {
+async function withIfMatch(
+  ctx: WriteContext,
+  change: Change,
+  key: string,
+  write: (etag: string | undefined) => Promise<{ data: Rec; response: Response }>,
+): Promise<{ data: Rec; response: Response }> {
   const etag = await ifMatch(ctx, change, key);
   try {
     return await write(etag);
@@ -56,7 +85,8 @@ async function withIfMatch(ctx: WriteContext, change: Change, key: string, write
       try {
         return await write(current.etag);
       } catch (again) {
-        if (again instanceof CliError && (again.details as { code?: string }).code === "precondition_failed") throw conflictAt(key, "changed on the server while pushing (412 precondition_failed)");
+        if (again instanceof CliError && (again.details as { code?: string }).code === "precondition_failed")
+          throw conflictAt(key, "changed on the server while pushing (412 precondition_failed)");
         throw again;
       }
     }
@@ -71,7 +101,10 @@ export async function writeFrame(ctx: WriteContext, change: Change): Promise<Out
   const { api } = ctx;
   if (item.action === "create") {
     const local = need(change.local, "the frame's file");
-    const { data: answer, response } = await send(api, api.site.POST("/frames", { body: { slug: slugOf(item.key), html: text(local) } }));
+    const { data: answer, response } = await send(
+      api,
+      api.site.POST("/frames", { body: { slug: slugOf(item.key), html: text(local) } }),
+    );
     return frameOutcome(ctx, answer, response);
   }
   const remote = need(change.remote, "the server's frame");
@@ -79,17 +112,33 @@ export async function writeFrame(ctx: WriteContext, change: Change): Promise<Out
   if (item.action === "update") {
     const local = need(change.local, "the frame's file");
     const { data: answer, response } = await withIfMatch(ctx, change, item.key, (etag) =>
-      send(api, api.site.PUT("/frames/{ref}", { params: { path: { ref } }, headers: ifMatchHeader(etag), body: { html: text(local) } })),
+      send(
+        api,
+        api.site.PUT("/frames/{ref}", {
+          params: { path: { ref } },
+          headers: ifMatchHeader(etag),
+          body: { html: text(local) },
+        }),
+      ),
     );
     return frameOutcome(ctx, answer, response, ref);
   }
   if (item.action === "rename") {
     const { data: answer, response } = await withIfMatch(ctx, change, item.key, (etag) =>
-      send(api, api.site.PATCH("/frames/{ref}", { params: { path: { ref } }, headers: ifMatchHeader(etag), body: { slug: slugOf(item.key) } })),
+      send(
+        api,
+        api.site.PATCH("/frames/{ref}", {
+          params: { path: { ref } },
+          headers: ifMatchHeader(etag),
+          body: { slug: slugOf(item.key) },
+        }),
+      ),
     );
     return frameOutcome(ctx, answer, response, ref);
   }
-  const { data: answer } = await withIfMatch(ctx, change, item.key, (etag) => send(api, api.site.DELETE("/frames/{ref}", { params: { path: { ref } }, headers: ifMatchHeader(etag) })));
+  const { data: answer } = await withIfMatch(ctx, change, item.key, (etag) =>
+    send(api, api.site.DELETE("/frames/{ref}", { params: { path: { ref } }, headers: ifMatchHeader(etag) })),
+  );
   return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
 }
 
@@ -101,12 +150,27 @@ export async function dryRunBytes(ctx: WriteContext, change: Change): Promise<Wa
   if (item.kind === "frames") {
     const answer =
       item.action === "create"
-        ? await data(api, api.site.POST("/frames", { body: { slug: slugOf(item.key), html: text(local), dry_run: true } }))
-        : await data(api, api.site.PUT("/frames/{ref}", { params: { path: { ref: String(need(change.remote, "the server's frame").id) } }, body: { html: text(local), dry_run: true } }));
+        ? await data(
+            api,
+            api.site.POST("/frames", { body: { slug: slugOf(item.key), html: text(local), dry_run: true } }),
+          )
+        : await data(
+            api,
+            api.site.PUT("/frames/{ref}", {
+              params: { path: { ref: String(need(change.remote, "the server's frame").id) } },
+              body: { html: text(local), dry_run: true },
+            }),
+          );
     return warningsOf(answer);
   }
   if (item.kind === "styles") {
-    const answer = await data(api, api.site.PUT("/styles/{name}", { params: { path: { name: nameOf(item.key) }, query: { dry_run: "1" } as never }, body: { css: text(local) } }));
+    const answer = await data(
+      api,
+      api.site.PUT("/styles/{name}", {
+        params: { path: { name: nameOf(item.key) }, query: { dry_run: "1" } as never },
+        body: { css: text(local) },
+      }),
+    );
     return warningsOf(answer);
   }
   return [];
@@ -121,13 +185,24 @@ export async function writeStyle(ctx: WriteContext, change: Change): Promise<Out
     return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
   }
   const local = need(change.local, "the stylesheet's file");
-  const answer = await data(api, api.site.PUT("/styles/{name}", { params: { path: { name } }, body: { css: text(local) } }));
-  return { written: { server_sha256: String((answer.style as Rec).sha256) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+  const answer = await data(
+    api,
+    api.site.PUT("/styles/{name}", { params: { path: { name } }, body: { css: text(local) } }),
+  );
+  return {
+    written: { server_sha256: String((answer.style as Rec).sha256) },
+    warnings: warningsOf(answer),
+    urls: urlsOf(answer, ctx.facts),
+  };
 }
 
 function mediaOutcome(ctx: WriteContext, answer: Rec): Outcome {
   const media = (answer.media ?? {}) as Rec;
-  return { written: { server_sha256: String(media.sha256), id: Number(media.id) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+  return {
+    written: { server_sha256: String(media.sha256), id: Number(media.id) },
+    warnings: warningsOf(answer),
+    urls: urlsOf(answer, ctx.facts),
+  };
 }
 
 /**
@@ -150,20 +225,37 @@ export async function writeMedia(ctx: WriteContext, change: Change): Promise<Out
   const { item } = change;
   const { api } = ctx;
   const filename = item.key.slice("media/".length);
-  const raw = { bodySerializer: (body: unknown) => body as BodyInit, headers: { "Content-Type": "application/octet-stream" } };
+  const raw = {
+    bodySerializer: (body: unknown) => body as BodyInit,
+    headers: { "Content-Type": "application/octet-stream" },
+  };
   if (item.action === "create") {
     const local = need(change.local, "the media file");
-    const answer = await upload(() => data(api, api.site.POST("/media", { params: { query: { filename } }, body: local.bytes as never, ...raw })));
+    const answer = await upload(() =>
+      data(api, api.site.POST("/media", { params: { query: { filename } }, body: local.bytes as never, ...raw })),
+    );
     return mediaOutcome(ctx, answer);
   }
   const ref = String(need(change.remote, "the server's media file").id);
   if (item.action === "update") {
     const local = need(change.local, "the media file");
-    const answer = await upload(() => data(api, api.site.PUT("/media/{ref}", { params: { path: { ref }, query: { filename } }, body: local.bytes as never, ...raw })));
+    const answer = await upload(() =>
+      data(
+        api,
+        api.site.PUT("/media/{ref}", {
+          params: { path: { ref }, query: { filename } },
+          body: local.bytes as never,
+          ...raw,
+        }),
+      ),
+    );
     return mediaOutcome(ctx, answer);
   }
   if (item.action === "rename") {
-    const answer = await data(api, api.site.PATCH("/media/{ref}", { params: { path: { ref } }, body: { slug: slugOf(item.key) } }));
+    const answer = await data(
+      api,
+      api.site.PATCH("/media/{ref}", { params: { path: { ref } }, body: { slug: slugOf(item.key) } }),
+    );
     return mediaOutcome(ctx, answer);
   }
   const answer = await data(api, api.site.DELETE("/media/{ref}", { params: { path: { ref } } }));

@@ -4,13 +4,23 @@
 import { data, type Rec } from "./api.ts";
 import { jsonHash, type Json } from "./canonical.ts";
 import { CliError } from "./errors.ts";
-import { dataItems, menuFile, menuInput, pageBody, pageFile, settingsChanges, settingsFile, type MenuLocation } from "./files.ts";
+import {
+  dataItems,
+  menuFile,
+  menuInput,
+  pageBody,
+  pageFile,
+  settingsChanges,
+  settingsFile,
+  type MenuLocation,
+} from "./files.ts";
 import { keyOf, refOfKey, type ObjectRef } from "./layout.ts";
 import { need, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "./write-types.ts";
 
 function refOf<K extends ObjectRef["kind"]>(key: string, kind: K): Extract<ObjectRef, { kind: K }> {
   const ref = refOfKey(key);
-  if ("error" in ref || ref.kind !== kind) throw new CliError(1, `invalid_file: ${key}: ${"error" in ref ? ref.error : `not a ${kind} file`}`);
+  if ("error" in ref || ref.kind !== kind)
+    throw new CliError(1, `invalid_file: ${key}: ${"error" in ref ? ref.error : `not a ${kind} file`}`);
   return ref as Extract<ObjectRef, { kind: K }>;
 }
 
@@ -22,9 +32,16 @@ function pageOutcome(ctx: WriteContext, answer: Rec, key: string): Outcome {
   const warnings = warningsOf(answer);
   const placed = keyOf({ kind: "pages", lang, path: String(page.path) });
   if (placed !== key) {
-    warnings.push({ code: "page_placed_elsewhere", message: `the service put this page at ${placed} (e.g. a page without a language on a site with languages); move the file there, or svc status shows it twice` });
+    warnings.push({
+      code: "page_placed_elsewhere",
+      message: `the service put this page at ${placed} (e.g. a page without a language on a site with languages); move the file there, or svc status shows it twice`,
+    });
   }
-  return { written: { server_sha256: jsonHash(pageFile(page)), id: Number(page.id) }, warnings, urls: urlsOf(answer, ctx.facts) };
+  return {
+    written: { server_sha256: jsonHash(pageFile(page)), id: Number(page.id) },
+    warnings,
+    urls: urlsOf(answer, ctx.facts),
+  };
 }
 
 /** Where a page's path puts it: its slug (the last segment) under its parent's path (0: the top). */
@@ -39,7 +56,12 @@ export async function writePage(ctx: WriteContext, change: Change): Promise<Outc
   const ref = refOf(item.key, "pages");
   if (item.action === "create") {
     const body = pageBody(item.key, need(change.local, "the page's file").value ?? null);
-    const answer = await data(api, api.site.POST("/pages", { body: { ...body, ...placement(ref.path), ...(ref.lang ? { lang: ref.lang } : {}) } as never }));
+    const answer = await data(
+      api,
+      api.site.POST("/pages", {
+        body: { ...body, ...placement(ref.path), ...(ref.lang ? { lang: ref.lang } : {}) } as never,
+      }),
+    );
     return pageOutcome(ctx, answer, item.key);
   }
   const id = Number(need(change.remote, "the server's page").id);
@@ -51,14 +73,18 @@ export async function writePage(ctx: WriteContext, change: Change): Promise<Outc
   if (item.action === "rename") {
     const from = refOf(need(item.from, "the page's old key"), "pages");
     const body = { ...placement(ref.path), ...(ref.lang !== from.lang ? { lang: ref.lang } : {}) };
-    const answer = await data(api, api.site.PATCH("/pages/{ref}", { params: { path: { ref: String(id) } }, body: body as never }));
+    const answer = await data(
+      api,
+      api.site.PATCH("/pages/{ref}", { params: { path: { ref: String(id) } }, body: body as never }),
+    );
     return pageOutcome(ctx, answer, item.key);
   }
   const answer = await data(api, api.site.DELETE("/pages/{ref}", { params: { path: { ref: String(id) } } }));
   return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
 }
 
-const sameLocation = (a: MenuLocation, b: MenuLocation) => a.location === b.location && (a.lang ?? null) === (b.lang ?? null);
+const sameLocation = (a: MenuLocation, b: MenuLocation) =>
+  a.location === b.location && (a.lang ?? null) === (b.lang ?? null);
 
 /** Puts the menu where the file says and takes it off where it does not. */
 async function placeMenu(ctx: WriteContext, ref: string, want: MenuLocation[], have: MenuLocation[]): Promise<Outcome> {
@@ -69,10 +95,28 @@ async function placeMenu(ctx: WriteContext, ref: string, want: MenuLocation[], h
     outcome.urls.push(...urlsOf(answer, ctx.facts));
   };
   for (const spot of have.filter((h) => !want.some((w) => sameLocation(w, h)))) {
-    collect(await data(api, api.site.DELETE("/menus/{ref}/location", { params: { path: { ref }, query: { location: spot.location, ...(spot.lang ? { lang: spot.lang } : {}) } } as never })));
+    collect(
+      await data(
+        api,
+        api.site.DELETE("/menus/{ref}/location", {
+          params: {
+            path: { ref },
+            query: { location: spot.location, ...(spot.lang ? { lang: spot.lang } : {}) },
+          } as never,
+        }),
+      ),
+    );
   }
   for (const spot of want.filter((w) => !have.some((h) => sameLocation(w, h)))) {
-    collect(await data(api, api.site.PUT("/menus/{ref}/location", { params: { path: { ref } }, body: { location: spot.location, ...(spot.lang ? { lang: spot.lang } : {}) } as never })));
+    collect(
+      await data(
+        api,
+        api.site.PUT("/menus/{ref}/location", {
+          params: { path: { ref } },
+          body: { location: spot.location, ...(spot.lang ? { lang: spot.lang } : {}) } as never,
+        }),
+      ),
+    );
   }
   return outcome;
 }
@@ -81,7 +125,10 @@ async function placeMenu(ctx: WriteContext, ref: string, want: MenuLocation[], h
 async function menuNow(ctx: WriteContext, ref: string): Promise<{ hash: string; id: number }> {
   const answer = await data(ctx.api, ctx.api.site.GET("/menus/{ref}", { params: { path: { ref } } }));
   const menu = answer.menu as Rec;
-  return { hash: jsonHash(menuFile(menu, Array.isArray(answer.items) ? (answer.items as Rec[]) : [], ctx.facts)), id: Number(menu.id) };
+  return {
+    hash: jsonHash(menuFile(menu, Array.isArray(answer.items) ? (answer.items as Rec[]) : [], ctx.facts)),
+    id: Number(menu.id),
+  };
 }
 
 export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outcome> {
@@ -89,19 +136,30 @@ export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outc
   const { api } = ctx;
   const { slug } = refOf(item.key, "menus");
   if (item.action === "delete") {
-    const answer = await data(api, api.site.DELETE("/menus/{ref}", { params: { path: { ref: String(need(change.remote, "the server's menu").id) } } }));
+    const answer = await data(
+      api,
+      api.site.DELETE("/menus/{ref}", {
+        params: { path: { ref: String(need(change.remote, "the server's menu").id) } },
+      }),
+    );
     return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
   }
   const outcome: Outcome = { written: { server_sha256: "" }, warnings: [], urls: [] };
   let ref: string;
   if (item.action === "rename") {
     ref = String(need(change.remote, "the server's menu").id);
-    const answer = await data(api, api.site.PATCH("/menus/{ref}", { params: { path: { ref } }, body: { slug } as never }));
+    const answer = await data(
+      api,
+      api.site.PATCH("/menus/{ref}", { params: { path: { ref } }, body: { slug } as never }),
+    );
     outcome.warnings.push(...warningsOf(answer));
   } else {
     const want = menuInput(item.key, need(change.local, "the menu's file").value ?? null);
     if (item.action === "create") {
-      const answer = await data(api, api.site.POST("/menus", { body: { name: want.name, slug, items: want.items } as never }));
+      const answer = await data(
+        api,
+        api.site.POST("/menus", { body: { name: want.name, slug, items: want.items } as never }),
+      );
       ref = String((answer.menu as Rec).id);
       outcome.warnings.push(...warningsOf(answer));
       outcome.urls.push(...urlsOf(answer, ctx.facts));
@@ -114,11 +172,22 @@ export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outc
       const have = menuInput(item.key, remote.value ?? null);
       // The tree first: it is what the service is most likely to refuse, and a refusal then leaves the menu as it was.
       if (jsonHash(have.items) !== jsonHash(want.items)) {
-        const answer = await data(api, api.site.PUT("/menus/{ref}/items", { params: { path: { ref } }, body: { items: want.items } as never }));
+        const answer = await data(
+          api,
+          api.site.PUT("/menus/{ref}/items", { params: { path: { ref } }, body: { items: want.items } as never }),
+        );
         outcome.warnings.push(...warningsOf(answer));
         outcome.urls.push(...urlsOf(answer, ctx.facts));
       }
-      if (have.name !== want.name) outcome.warnings.push(...warningsOf(await data(api, api.site.PATCH("/menus/{ref}", { params: { path: { ref } }, body: { name: want.name } as never }))));
+      if (have.name !== want.name)
+        outcome.warnings.push(
+          ...warningsOf(
+            await data(
+              api,
+              api.site.PATCH("/menus/{ref}", { params: { path: { ref } }, body: { name: want.name } as never }),
+            ),
+          ),
+        );
       const placed = await placeMenu(ctx, ref, want.locations, have.locations);
       outcome.warnings.push(...placed.warnings);
       outcome.urls.push(...placed.urls);
@@ -135,18 +204,33 @@ export async function writeData(ctx: WriteContext, change: Change): Promise<Outc
   const { api } = ctx;
   const { name, lang } = refOf(item.key, "data");
   if (item.action === "delete") {
-    const answer = await data(api, api.site.DELETE("/data/{name}", { params: { path: { name }, query: lang ? { lang } : {} } as never }));
+    const answer = await data(
+      api,
+      api.site.DELETE("/data/{name}", { params: { path: { name }, query: lang ? { lang } : {} } as never }),
+    );
     return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
   }
   const items = dataItems(item.key, need(change.local, "the data set's file").value ?? null);
-  const answer = await data(api, api.site.PUT("/data/{name}", { params: { path: { name } }, body: { items, ...(lang ? { lang } : {}) } as never }));
-  return { written: { server_sha256: jsonHash(items as Json) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+  const answer = await data(
+    api,
+    api.site.PUT("/data/{name}", { params: { path: { name } }, body: { items, ...(lang ? { lang } : {}) } as never }),
+  );
+  return {
+    written: { server_sha256: jsonHash(items as Json) },
+    warnings: warningsOf(answer),
+    urls: urlsOf(answer, ctx.facts),
+  };
 }
 
 export async function writeSettings(ctx: WriteContext, change: Change): Promise<Outcome> {
   const { item } = change;
   const changes = settingsChanges(item.key, need(change.local, "settings.json").value ?? null, change.remote?.value);
-  if (Object.keys(changes).length === 0) return { written: { server_sha256: change.remote?.hash ?? "" }, warnings: [], urls: [] };
+  if (Object.keys(changes).length === 0)
+    return { written: { server_sha256: change.remote?.hash ?? "" }, warnings: [], urls: [] };
   const answer = await data(ctx.api, ctx.api.site.PATCH("/settings", { body: changes as never }));
-  return { written: { server_sha256: jsonHash(settingsFile((answer.settings ?? {}) as Rec)) }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
+  return {
+    written: { server_sha256: jsonHash(settingsFile((answer.settings ?? {}) as Rec)) },
+    warnings: warningsOf(answer),
+    urls: urlsOf(answer, ctx.facts),
+  };
 }

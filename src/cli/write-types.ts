@@ -35,7 +35,9 @@ export interface Outcome {
 
 export function warningsOf(answer: Rec | undefined): Warning[] {
   const warnings = answer?.warnings;
-  return Array.isArray(warnings) ? (warnings.filter((w) => w && typeof (w as Warning).code === "string") as Warning[]) : [];
+  return Array.isArray(warnings)
+    ? (warnings.filter((w) => w && typeof (w as Warning).code === "string") as Warning[])
+    : [];
 }
 
 /** The public addresses a write's `rebaked` report flushed or rewrote, absolute on the site's origin. */
@@ -44,7 +46,11 @@ export function urlsOf(answer: Rec | undefined, facts: SiteFacts): string[] {
   const cache = rebaked?.cache as Rec | undefined;
   const flushed = cache?.flushed as Rec | undefined;
   const urls = flushed?.urls as Rec | string[] | undefined;
-  const list = Array.isArray(urls) ? urls : Array.isArray((urls as Rec | undefined)?.urls) ? ((urls as Rec).urls as unknown[]) : [];
+  const list = Array.isArray(urls)
+    ? urls
+    : Array.isArray((urls as Rec | undefined)?.urls)
+      ? ((urls as Rec).urls as unknown[])
+      : [];
   const out = new Set<string>();
   for (const url of list) {
     if (typeof url !== "string") continue;
@@ -64,8 +70,13 @@ export function need<T>(value: T | undefined, what: string): T {
 
 /** A conflict met while writing (a 412 on If-Match): reported as the plan reports them. */
 export function conflictAt(key: string, why: string): CliError {
-  return new CliError(1, `conflict: ${key}: ${why}; nothing more was written (svc status shows it, svc pull takes the server's, push --force sends yours)`, [], {
-    code: "conflict",
-    conflicts: [key],
-  });
+  return new CliError(
+    1,
+    `conflict: ${key}: ${why}; nothing more was written (svc status shows it, svc pull takes the server's, push --force sends yours)`,
+    [],
+    {
+      code: "conflict",
+      conflicts: [key],
+    },
+  );
 }

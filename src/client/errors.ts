@@ -28,7 +28,13 @@ export class ApiError extends Error {
   readonly body: unknown;
 
   // (No parameter properties: Node's type stripping runs this file as it is.)
-  constructor(code: string, message: string, status: number, details: Record<string, unknown> = {}, body: unknown = undefined) {
+  constructor(
+    code: string,
+    message: string,
+    status: number,
+    details: Record<string, unknown> = {},
+    body: unknown = undefined,
+  ) {
     super(message);
     this.code = code;
     this.status = status;

@@ -16,7 +16,14 @@ import type { paths } from "./schema.d.ts";
 import { createPacing, type Pacing, type PacingOptions } from "./pacing.ts";
 
 export type { components, operations, paths } from "./schema.d.ts";
-export { ApiError, unwrap, type CallResult, type ErrorBody, type HandlerErrorBody, type PreHandlerErrorBody } from "./errors.ts";
+export {
+  ApiError,
+  unwrap,
+  type CallResult,
+  type ErrorBody,
+  type HandlerErrorBody,
+  type PreHandlerErrorBody,
+} from "./errors.ts";
 export { createPacing, type Pacing, type PacingOptions, type Wait, type WaitReason } from "./pacing.ts";
 
 /** The prefix of every site-scoped path. */
@@ -30,14 +37,18 @@ type Unprefixed<K> = K extends `${Prefix}${infer Rest extends `/${string}`}` ? R
 type WithoutSiteParameter<P> = P extends { path: infer Path }
   ? Omit<P, "path"> & (keyof Omit<Path, "site_id"> extends never ? { path?: never } : { path: Omit<Path, "site_id"> })
   : P;
-type WithoutSiteId<Op> = Op extends { parameters: infer P } ? Omit<Op, "parameters"> & { parameters: WithoutSiteParameter<P> } : Op;
+type WithoutSiteId<Op> = Op extends { parameters: infer P }
+  ? Omit<Op, "parameters"> & { parameters: WithoutSiteParameter<P> }
+  : Op;
 
 /**
  * The site-scoped paths by the rest of their path (`/frames/{ref}` for
  * `/api/site/{site_id}/frames/{ref}`), their operations without the `site_id` parameter.
  */
 export type SitePaths = {
-  [K in SitePathKey as Unprefixed<K>]: { [M in keyof paths[K]]: M extends "parameters" ? paths[K][M] : WithoutSiteId<paths[K][M]> };
+  [K in SitePathKey as Unprefixed<K>]: {
+    [M in keyof paths[K]]: M extends "parameters" ? paths[K][M] : WithoutSiteId<paths[K][M]>;
+  };
 };
 
 /** The calls of one site. */
@@ -82,16 +93,24 @@ function isPacing(value: PacingOptions | Pacing): value is Pacing {
 }
 
 function siteIdOf(value: number, what: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`${what}: a site id is an integer from 1, not ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new TypeError(`${what}: a site id is an integer from 1, not ${String(value)}`);
   return value;
 }
 
 export function createSiteClient(options: SiteClientOptions): SiteClient {
   const origin = options.url.replace(/\/+$/, "");
-  if (!/^https?:\/\/[^/]/i.test(origin)) throw new TypeError(`url: an http:// or https:// origin, not ${JSON.stringify(options.url)}`);
-  if (typeof options.token !== "string" || options.token.trim() === "") throw new TypeError("token: an API token is required");
+  if (!/^https?:\/\/[^/]/i.test(origin))
+    throw new TypeError(`url: an http:// or https:// origin, not ${JSON.stringify(options.url)}`);
+  if (typeof options.token !== "string" || options.token.trim() === "")
+    throw new TypeError("token: an API token is required");
   const siteId = siteIdOf(options.site ?? 1, "site");
-  const pacing = options.pacing === false ? null : isPacing(options.pacing ?? {}) ? (options.pacing as Pacing) : createPacing(options.pacing as PacingOptions | undefined);
+  const pacing =
+    options.pacing === false
+      ? null
+      : isPacing(options.pacing ?? {})
+        ? (options.pacing as Pacing)
+        : createPacing(options.pacing as PacingOptions | undefined);
   const common = {
     headers: { ...options.headers, Authorization: `Bearer ${options.token.trim()}` },
     ...(options.fetch ? { fetch: options.fetch } : {}),

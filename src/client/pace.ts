@@ -137,7 +137,11 @@ export function block(state: PaceState, until: number): PaceState {
 }
 
 /** Whether a wait ending at `until` is one to report, and the state that remembers it. */
-export function announceWait(state: PaceState, now: number, until: number): { state: PaceState; seconds: number | null } {
+export function announceWait(
+  state: PaceState,
+  now: number,
+  until: number,
+): { state: PaceState; seconds: number | null } {
   const seconds = Math.ceil((until - now) / 1000);
   if (until - now < 1000 || until <= state.announcedUntil + 500) return { state, seconds: null };
   return { state: { ...state, announcedUntil: until }, seconds };

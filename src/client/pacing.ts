@@ -11,7 +11,18 @@
 // is teed, so the copy fills as the original is sent) and read whole only when a retry is needed;
 // the retry is a new Request with the URL, method and headers of the one that was sent.
 import type { Middleware } from "openapi-fetch";
-import { announceWait, block, decide, defaultSpreadBelow, INITIAL_PACE, observe, readRateHeaders, retryAfterSeconds, unavailableDelayMs, type PaceState } from "./pace.ts";
+import {
+  announceWait,
+  block,
+  decide,
+  defaultSpreadBelow,
+  INITIAL_PACE,
+  observe,
+  readRateHeaders,
+  retryAfterSeconds,
+  unavailableDelayMs,
+  type PaceState,
+} from "./pace.ts";
 
 export type WaitReason = "rate limit" | "database unavailable";
 
@@ -107,7 +118,8 @@ class Slots {
 
   release(): void {
     const next = this.queue.shift();
-    if (next) next(); // the slot passes to the next caller
+    if (next)
+      next(); // the slot passes to the next caller
     else this.used = Math.max(0, this.used - 1);
   }
 }
@@ -167,7 +179,13 @@ export function createPacing(options: PacingOptions = {}): Pacing {
   /** A fresh copy of the request that was sent, for a retry. */
   async function again(request: Request, entry: Pending): Promise<Request> {
     const body = entry.spare ? await entry.spare.clone().arrayBuffer() : null;
-    return new Request(request.url, { method: request.method, headers: request.headers, body, signal: request.signal, redirect: request.redirect });
+    return new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      signal: request.signal,
+      redirect: request.redirect,
+    });
   }
 
   const middleware: Middleware = {
@@ -200,13 +218,20 @@ export function createPacing(options: PacingOptions = {}): Pacing {
           if (current.status === 429 && limited < rateLimitRetries) {
             limited++;
             const window = readRateHeaders(current.headers, at);
-            const seconds = Math.max(1, retryAfterSeconds(current.headers, at) ?? (window ? Math.ceil((window.resetAt - at) / 1000) : 1));
+            const seconds = Math.max(
+              1,
+              retryAfterSeconds(current.headers, at) ?? (window ? Math.ceil((window.resetAt - at) / 1000) : 1),
+            );
             state = block(state, at + seconds * 1000);
             const told = announceWait(state, at, at + seconds * 1000);
             state = told.state;
             if (told.seconds !== null) options.onWait?.({ seconds, reason: "rate limit" });
             await discard(current);
-          } else if (current.status === 503 && unavailable < unavailableRetries && (await errorCode(current)) === "database_unavailable") {
+          } else if (
+            current.status === 503 &&
+            unavailable < unavailableRetries &&
+            (await errorCode(current)) === "database_unavailable"
+          ) {
             unavailable++;
             const ms = unavailableDelayMs(unavailable, retryAfterSeconds(current.headers, at), backoffMs);
             if (ms >= 1000) options.onWait?.({ seconds: Math.ceil(ms / 1000), reason: "database unavailable" });

@@ -22,7 +22,13 @@ export interface DatasetDeleteAnswer {
 }
 
 /** DELETE /data/{name}: the shared set, or with `?lang=xx` that variant; with `dryRun` nothing is changed. */
-export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName: string, query: { lang?: unknown }, dryRun = false): Promise<DatasetDeleteAnswer> {
+export async function deleteDataset(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawName: string,
+  query: { lang?: unknown },
+  dryRun = false,
+): Promise<DatasetDeleteAnswer> {
   const name = datasetNameFrom(rawName);
   const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang) ?? "";
   const change: Change = { kind: "dataset", name };
@@ -30,14 +36,28 @@ export async function deleteDataset(ctx: ServiceContext, site: SiteRow, rawName:
     siteId: site.id,
     dryRun,
     apply: async (trx) => {
-      const row = await trx.selectFrom("datasets").select(["total", textBytes(trx, "items_json").as("bytes")]).where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+      const row = await trx
+        .selectFrom("datasets")
+        .select(["total", textBytes(trx, "items_json").as("bytes")])
+        .where("site_id", "=", site.id)
+        .where("name", "=", name)
+        .where("lang", "=", lang)
+        .executeTakeFirst();
       if (!row) throw datasetNotFound(name, lang);
       // Its last state kept as its last revision, then its trash entry (revision.ts).
       await trashDataset(trx, site.id, name, lang, gmt(ctx.clock()));
-      await trx.deleteFrom("datasets").where("site_id", "=", site.id).where("name", "=", name).where("lang", "=", lang).execute();
+      await trx
+        .deleteFrom("datasets")
+        .where("site_id", "=", site.id)
+        .where("name", "=", name)
+        .where("lang", "=", lang)
+        .execute();
       return {
         // A dry run plans through its transaction, which sees the set gone.
-        value: { total: row.total, planned: dryRun ? await plannedRebake(trx, site.id, await siteIndex(trx, site.id), change) : undefined },
+        value: {
+          total: row.total,
+          planned: dryRun ? await plannedRebake(trx, site.id, await siteIndex(trx, site.id), change) : undefined,
+        },
         wrote: [{ kind: "dataset", id: datasetObjectId(name, lang), action: "deleted" }],
         changes: [change],
         room: { data_items: -row.total, stored_bytes: -Number(row.bytes) },

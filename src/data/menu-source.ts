@@ -27,6 +27,14 @@ export interface MenuSourceQuery {
 
 /** The menu assigned to a location in a language: its item tree and the counts of `meta`. */
 export async function menuSourceItems(db: Db, siteId: number, query: MenuSourceQuery): Promise<MenuSourceResult> {
-  const tree = await locationTree(db, siteId, query.publicPort, query.location, query.lang, query.theme, query.addressing);
+  const tree = await locationTree(
+    db,
+    siteId,
+    query.publicPort,
+    query.location,
+    query.lang,
+    query.theme,
+    query.addressing,
+  );
   return { items: tree.items, meta: { menu_id: tree.menuId, invalid_items: tree.invalidItems } };
 }

@@ -28,8 +28,22 @@ export function datasetSnapshot(name: string, lang: string, items: readonly unkn
 
 /** Records the set's state as stored now as its next revision, unless unchanged (inside the writing transaction). */
 export async function reviseDataset(trx: Db, siteId: number, name: string, lang: string, now: string): Promise<void> {
-  const row = await trx.selectFrom("datasets").select("items_json").where("site_id", "=", siteId).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
-  if (row) await recordRevision(trx, siteId, "data", datasetObjectId(name, lang), datasetSnapshot(name, lang, DATASET_ITEMS.readOr(row.items_json, [])), now);
+  const row = await trx
+    .selectFrom("datasets")
+    .select("items_json")
+    .where("site_id", "=", siteId)
+    .where("name", "=", name)
+    .where("lang", "=", lang)
+    .executeTakeFirst();
+  if (row)
+    await recordRevision(
+      trx,
+      siteId,
+      "data",
+      datasetObjectId(name, lang),
+      datasetSnapshot(name, lang, DATASET_ITEMS.readOr(row.items_json, [])),
+      now,
+    );
 }
 
 /**

@@ -72,21 +72,32 @@ export interface LanguageItem {
 
 function sourceName(value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") {
-    throw fail("invalid_field", { field: "source", expected: "source name", sources: [...NAMED_SOURCES, "menu.<location>", "<data set name>"] }, "Name a source.");
+    throw fail(
+      "invalid_field",
+      { field: "source", expected: "source name", sources: [...NAMED_SOURCES, "menu.<location>", "<data set name>"] },
+      "Name a source.",
+    );
   }
   return value.trim();
 }
 
 function matchFrom(value: unknown): Match | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "object" || Array.isArray(value)) throw fail("invalid_field", { field: "match", expected: "object" }, "match must be an object of {path: value}.");
+  if (typeof value !== "object" || Array.isArray(value))
+    throw fail("invalid_field", { field: "match", expected: "object" }, "match must be an object of {path: value}.");
   return value as Match;
 }
 
 function limitFrom(value: unknown): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,9}$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 0) throw fail("invalid_field", { field: "limit", expected: "non-negative integer" }, "limit must be a whole number.");
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\d{1,9}$/.test(value.trim())
+        ? Number(value)
+        : NaN;
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw fail("invalid_field", { field: "limit", expected: "non-negative integer" }, "limit must be a whole number.");
   return n;
 }
 
@@ -95,7 +106,12 @@ function visibleOnly(rows: PageRow[], tree: PageTree): PageRow[] {
   return rows.filter((row) => tree.visible(row.id));
 }
 
-async function siteItem(ctx: SourceContext, site: SiteRow, addressing: SiteAddressing, lang: string | null): Promise<SiteItem> {
+async function siteItem(
+  ctx: SourceContext,
+  site: SiteRow,
+  addressing: SiteAddressing,
+  lang: string | null,
+): Promise<SiteItem> {
   const settings = await settingsOf(ctx.db, site.id);
   return {
     id: site.id,
@@ -109,12 +125,23 @@ async function siteItem(ctx: SourceContext, site: SiteRow, addressing: SiteAddre
   };
 }
 
-async function languageItems(ctx: SourceContext, site: SiteRow, addressing: SiteAddressing, lang: string | null, page: PageRow | undefined): Promise<LanguageItem[]> {
+async function languageItems(
+  ctx: SourceContext,
+  site: SiteRow,
+  addressing: SiteAddressing,
+  lang: string | null,
+  page: PageRow | undefined,
+): Promise<LanguageItem[]> {
   const translations = new Map<string, PageRow>();
   if (page) {
     if (page.translation_group !== null) {
       const members = await groupMembers(ctx.db, site.id, [page.translation_group]);
-      for (const row of await pagesByIds(ctx.db, site.id, members.map((m) => m.id))) translations.set(row.lang, row);
+      for (const row of await pagesByIds(
+        ctx.db,
+        site.id,
+        members.map((m) => m.id),
+      ))
+        translations.set(row.lang, row);
     }
     if (page.lang !== "") translations.set(page.lang, page);
   }
@@ -131,7 +158,12 @@ async function languageItems(ctx: SourceContext, site: SiteRow, addressing: Site
 }
 
 function requirePage(page: PageRow | undefined, source: string): PageRow {
-  if (!page) throw fail("page_required", { source }, `The source ${source} depends on the page being shown; pass page (id, slug or path).`);
+  if (!page)
+    throw fail(
+      "page_required",
+      { source },
+      `The source ${source} depends on the page being shown; pass page (id, slug or path).`,
+    );
   return page;
 }
 
@@ -149,7 +181,10 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
   const links = async () => (addressing.homes ? addressing : withHomes(ctx.db, site.id, addressing));
   const langs = addressing.langs;
   const given = checkLangIn(langs, request.lang);
-  const page = request.page === undefined || request.page === null || request.page === "" ? undefined : await findPageByRef(ctx.db, site.id, request.page, { field: "page" });
+  const page =
+    request.page === undefined || request.page === null || request.page === ""
+      ? undefined
+      : await findPageByRef(ctx.db, site.id, request.page, { field: "page" });
   const lang = given ?? (page && page.lang !== "" ? page.lang : null) ?? (langs.active ? langs.defaultLang : null);
 
   let items: unknown[];
@@ -166,11 +201,20 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
   } else if (source === "pages" || source === "pages.children") {
     // Children share their parent's language. `pages`: without languages every page; with them,
     // the pages of the language resolved.
-    const filter = source === "pages.children"
-      ? { parentId: requirePage(page, source).id }
-      : langs.active && lang !== null ? { lang } : {};
+    const filter =
+      source === "pages.children"
+        ? { parentId: requirePage(page, source).id }
+        : langs.active && lang !== null
+          ? { lang }
+          : {};
     const rows = await findPages(ctx.db, site.id, { statuses: ["publish"], ...filter });
-    const tree = new PageTree(await withAncestors(ctx.db, site.id, rows.map((row) => row.id)));
+    const tree = new PageTree(
+      await withAncestors(
+        ctx.db,
+        site.id,
+        rows.map((row) => row.id),
+      ),
+    );
     const linking = await links();
     items = visibleOnly(rows, tree).map((row): PageItem => pageItem(row, linking));
     meta = { lang, ...(page ? { page: page.id } : {}) };
@@ -180,13 +224,21 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
     const chain = [...tree.ancestors(current.id)].reverse().map((a) => a.id);
     const byId = new Map((await pagesByIds(ctx.db, site.id, chain)).map((row) => [row.id, row]));
     const linking = await links();
-    items = [...chain.map((id) => byId.get(id)).filter((row): row is PageRow => row !== undefined), current].map((row) => pageItem(row, linking));
+    items = [...chain.map((id) => byId.get(id)).filter((row): row is PageRow => row !== undefined), current].map(
+      (row) => pageItem(row, linking),
+    );
     meta = { page: current.id, lang: current.lang === "" ? null : current.lang };
   } else if (source.startsWith("menu.")) {
     const location = source.slice(5);
     if (!isMenuLocation(location)) throw fail("unknown_location", { location, locations: MENU_LOCATIONS });
     const theme = (await settingsOf(ctx.db, site.id)).theme;
-    const menu = await menuSourceItems(ctx.db, site.id, { location, lang, theme, publicPort: ctx.publicPort, addressing: ctx.addressing });
+    const menu = await menuSourceItems(ctx.db, site.id, {
+      location,
+      lang,
+      theme,
+      publicPort: ctx.publicPort,
+      addressing: ctx.addressing,
+    });
     items = menu.items;
     meta = { ...menu.meta, location, lang, theme };
     if (menu.meta.menu_id === 0) {
@@ -200,7 +252,11 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
   } else {
     const name = source.startsWith("data.") ? source.slice(5) : source;
     if (!isDatasetName(name)) {
-      throw fail("invalid_dataset_name", { name: source, pattern: DATASET_NAME_PATTERN, sources: [...NAMED_SOURCES, "menu.<location>"] }, `"${source}" is neither a source nor a data-set name.`);
+      throw fail(
+        "invalid_dataset_name",
+        { name: source, pattern: DATASET_NAME_PATTERN, sources: [...NAMED_SOURCES, "menu.<location>"] },
+        `"${source}" is neither a source nor a data-set name.`,
+      );
     }
     const read = await readDataset(ctx.db, site.id, name, lang);
     if (!read) throw fail("dataset_not_found", { name, lang });
@@ -210,14 +266,28 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
 
   const matched = matchItems(items, match);
   const kept = limit === undefined ? matched : matched.slice(0, limit);
-  return { source, items: kept, meta: { ...meta, total: kept.length, ...(match ? { matched: matched.length, of: items.length } : {}) } };
+  return {
+    source,
+    items: kept,
+    meta: { ...meta, total: kept.length, ...(match ? { matched: matched.length, of: items.length } : {}) },
+  };
 }
 
 /** The items of a source as renders print them: a missing data set prints nothing, a source naming nothing printable is undefined. */
-export async function itemsForRender(db: Db, publicPort: number, site: SiteRow, source: string, { lang, pageId, addressing }: { lang: string | null; pageId?: number; addressing?: SiteAddressing }): Promise<unknown[] | undefined> {
+export async function itemsForRender(
+  db: Db,
+  publicPort: number,
+  site: SiteRow,
+  source: string,
+  { lang, pageId, addressing }: { lang: string | null; pageId?: number; addressing?: SiteAddressing },
+): Promise<unknown[] | undefined> {
   const name = source.startsWith("data.") ? source.slice("data.".length) : source;
   try {
-    const answer = await resolveSource({ db, publicPort, addressing }, site, { source: name, lang: lang ?? undefined, page: pageId });
+    const answer = await resolveSource({ db, publicPort, addressing }, site, {
+      source: name,
+      lang: lang ?? undefined,
+      page: pageId,
+    });
     return answer.items;
   } catch (error) {
     if (error instanceof ServiceError) return error.code === "dataset_not_found" ? [] : undefined;

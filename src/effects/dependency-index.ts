@@ -100,7 +100,12 @@ export class DependencyIndex {
    * chain thousands of frames deep needs no deep recursion. A frame met again while still open
    * (a cycle in stored data) contributes nothing, so walks always end.
    */
-  private bottomUp<T>(slug: string, memo: Map<string, T>, combine: (frame: FrameNode, children: Array<[string, T]>) => T, empty: T): T {
+  private bottomUp<T>(
+    slug: string,
+    memo: Map<string, T>,
+    combine: (frame: FrameNode, children: Array<[string, T]>) => T,
+    empty: T,
+  ): T {
     const known = memo.get(slug);
     if (known !== undefined) return known;
     const open = new Set<string>();
@@ -116,7 +121,8 @@ export class DependencyIndex {
         top.expanded = true;
         open.add(top.slug);
         for (const child of this.embeddedSlugs(top.slug)) {
-          if (!memo.has(child) && !open.has(child) && this.bySlug.has(child)) stack.push({ slug: child, expanded: false });
+          if (!memo.has(child) && !open.has(child) && this.bySlug.has(child))
+            stack.push({ slug: child, expanded: false });
         }
         continue;
       }
@@ -130,11 +136,16 @@ export class DependencyIndex {
 
   /** Sources read by the frame and everything it embeds. */
   effectiveSources(slug: string): ReadonlySet<string> {
-    return this.bottomUp(slug, this.effectiveMemo, (frame, children) => {
-      const out = new Set(frame.sources);
-      for (const [, sources] of children) for (const source of sources) out.add(source);
-      return out;
-    }, new Set<string>());
+    return this.bottomUp(
+      slug,
+      this.effectiveMemo,
+      (frame, children) => {
+        const out = new Set(frame.sources);
+        for (const [, sources] of children) for (const source of sources) out.add(source);
+        return out;
+      },
+      new Set<string>(),
+    );
   }
 
   /** The sources the frame and everything it embeds read, parsed (markup/source-name.ts). */
@@ -149,11 +160,16 @@ export class DependencyIndex {
    * frame that renders on request. Empty when it can be baked.
    */
   liveReasons(slug: string): readonly string[] {
-    return this.bottomUp(slug, this.liveMemo, (frame, children) => {
-      const reasons = [...frame.liveReasons];
-      for (const [child, childReasons] of children) if (childReasons.length > 0) reasons.push(`frame ${child}`);
-      return reasons;
-    }, [] as readonly string[]);
+    return this.bottomUp(
+      slug,
+      this.liveMemo,
+      (frame, children) => {
+        const reasons = [...frame.liveReasons];
+        for (const [child, childReasons] of children) if (childReasons.length > 0) reasons.push(`frame ${child}`);
+        return reasons;
+      },
+      [] as readonly string[],
+    );
   }
 
   rendersOnRequest(slug: string): boolean {

@@ -30,12 +30,19 @@ export function mediaRefsOf(changes: readonly Change[]): string[] {
 
 /** Changed pages with their former parents: what sidebars are asked about. */
 export function pagesAndParentsOf(changes: readonly Change[]): number[] {
-  return [...new Set(changes.flatMap((change) => (change.kind === "page" ? [change.pageId, ...(change.parents ?? [])] : [])))];
+  return [
+    ...new Set(changes.flatMap((change) => (change.kind === "page" ? [change.pageId, ...(change.parents ?? [])] : []))),
+  ];
 }
 
 /** Changes that only flush (a cache flush, redirects, a site's row that renders do not print) print nothing new. */
 export function printedChanges(changes: readonly Change[]): Change[] {
-  return changes.filter((change) => change.kind !== "flush" && change.kind !== "redirects" && !(change.kind === "site" && !change.name && !change.domain));
+  return changes.filter(
+    (change) =>
+      change.kind !== "flush" &&
+      change.kind !== "redirects" &&
+      !(change.kind === "site" && !change.name && !change.domain),
+  );
 }
 
 /**
@@ -65,7 +72,10 @@ export function withDerived(changes: readonly Change[], facts: EffectFacts, bake
 
 /** Whether the changes reach every page: languages move every address, a new domain every absolute one. */
 export function reachesEveryPage(changes: readonly Change[]): boolean {
-  return changes.some((change) => change.kind === "languages" || change.kind === "all" || (change.kind === "site" && change.domain === true));
+  return changes.some(
+    (change) =>
+      change.kind === "languages" || change.kind === "all" || (change.kind === "site" && change.domain === true),
+  );
 }
 
 /** Whether a change can alter what a sitemap lists: pages, their addresses and translations, noindex. */
@@ -155,7 +165,10 @@ export function framesAffected(index: DependencyIndex, changes: readonly Change[
       for (const source of index.readNames(frame.slug)) if (wanted.has(source.text)) add(frame.slug, source.text);
     }
   };
-  const kindIn = (...kinds: SourceKind[]) => (source: SourceName) => kinds.includes(source.kind);
+  const kindIn =
+    (...kinds: SourceKind[]) =>
+    (source: SourceName) =>
+      kinds.includes(source.kind);
   for (const change of changes) {
     switch (change.kind) {
       case "settings":
@@ -188,7 +201,10 @@ export function framesAffected(index: DependencyIndex, changes: readonly Change[
       case "dataset": {
         // A data set also stands in for a menu location that has no menu (menu.<name>).
         const name = change.name;
-        reading(sourceText.data(name), (s) => (s.kind === "data" && s.name === name) || (s.kind === "menu" && s.location === name));
+        reading(
+          sourceText.data(name),
+          (s) => (s.kind === "data" && s.name === name) || (s.kind === "menu" && s.location === name),
+        );
         break;
       }
       case "menu": {
@@ -242,7 +258,11 @@ export function framesAffected(index: DependencyIndex, changes: readonly Change[
  * the parents (former and current) that list their children, the descendants printing their
  * breadcrumbs (svc/seo prints a BreadcrumbList too), the translations printing the language links.
  */
-export function pagesAffected(index: DependencyIndex, tree: PageTreeView, change: Extract<Change, { kind: "page" }>): number[] {
+export function pagesAffected(
+  index: DependencyIndex,
+  tree: PageTreeView,
+  change: Extract<Change, { kind: "page" }>,
+): number[] {
   const reads = (pageId: number, ...kinds: SourceKind[]) => {
     const frameId = tree.get(pageId)?.frame_id;
     const node = frameId ? index.getById(frameId) : undefined;
@@ -254,10 +274,12 @@ export function pagesAffected(index: DependencyIndex, tree: PageTreeView, change
   for (const parent of [...(change.parents ?? []), ...(current ? [current] : [])]) {
     if (parent && reads(parent, "children")) out.add(parent);
   }
-  for (const descendant of tree.descendants(change.pageId)) if (reads(descendant.id, "breadcrumbs", "seo")) out.add(descendant.id);
+  for (const descendant of tree.descendants(change.pageId))
+    if (reads(descendant.id, "breadcrumbs", "seo")) out.add(descendant.id);
   const group = tree.get(change.pageId)?.translation_group;
   if (group !== null && group !== undefined) {
-    for (const member of tree.all()) if (member.translation_group === group && reads(member.id, "languages")) out.add(member.id);
+    for (const member of tree.all())
+      if (member.translation_group === group && reads(member.id, "languages")) out.add(member.id);
   }
   return [...out];
 }

@@ -3,7 +3,10 @@
 import type { PageRow } from "../store/schema.ts";
 
 /** The light columns of a page that tree walks need (visibility, descendants, translations). */
-export type PageLite = Pick<PageRow, "id" | "parent_id" | "status" | "lang" | "slug" | "path" | "title" | "translation_group" | "frame_id">;
+export type PageLite = Pick<
+  PageRow,
+  "id" | "parent_id" | "status" | "lang" | "slug" | "path" | "title" | "translation_group" | "frame_id"
+>;
 
 /** A site's pages held in memory (the pages feature's PageTree). */
 export interface PageTreeView {

@@ -19,7 +19,12 @@ export function nothingPlanned(): PlannedRebake {
 }
 
 /** The frames `change` would rebake (by slug) in the site's `index`, and the published pages standing on them (by id). */
-export async function plannedRebake(db: Db, siteId: number, index: DependencyIndex, change: Change): Promise<PlannedRebake> {
+export async function plannedRebake(
+  db: Db,
+  siteId: number,
+  index: DependencyIndex,
+  change: Change,
+): Promise<PlannedRebake> {
   const frames = [...framesAffected(index, [change])]
     .flatMap(([slug, because]) => {
       const node = index.get(slug);
@@ -31,7 +36,11 @@ export async function plannedRebake(db: Db, siteId: number, index: DependencyInd
     .selectFrom("pages")
     .select("id")
     .where("site_id", "=", siteId)
-    .where("frame_id", "in", frames.map((frame) => frame.id))
+    .where(
+      "frame_id",
+      "in",
+      frames.map((frame) => frame.id),
+    )
     .where("status", "=", "publish")
     .orderBy("id")
     .execute();

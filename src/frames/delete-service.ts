@@ -23,7 +23,12 @@ import { reviseFrames } from "./revision.ts";
  * ids, ascending, and a `pages_offline` warning for each that answered publicly. The pages feature
  * owns the pages table and provides it (pages/frame-unbinding.ts).
  */
-export type UnbindPages = (trx: Db, siteId: number, frameId: string, now: string) => Promise<{ pages: number[]; offline: Warning[] }>;
+export type UnbindPages = (
+  trx: Db,
+  siteId: number,
+  frameId: string,
+  now: string,
+) => Promise<{ pages: number[]; offline: Warning[] }>;
 
 export interface DeleteOptions {
   /** `?dry_run=1`: answer what the delete would do, with its warnings, and change nothing. */
@@ -32,14 +37,33 @@ export interface DeleteOptions {
 
 /** What a frame's delete changes: the frame, and the pages it leaves without one (they leave the public site). */
 function deleteChanges(frame: { id: string; slug: string }, unbound: readonly number[]): Change[] {
-  return [{ kind: "frame", frameId: frame.id, slug: frame.slug }, ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true }))];
+  return [
+    { kind: "frame", frameId: frame.id, slug: frame.slug },
+    ...unbound.map((pageId): Change => ({ kind: "page", pageId, gone: true })),
+  ];
 }
 
-export function deleteFrame(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined, options: DeleteOptions = {}) {
+export function deleteFrame(
+  ctx: ServiceContext,
+  unbind: UnbindPages,
+  siteId: number,
+  ref: string,
+  body: Record<string, unknown>,
+  ifMatch: string | undefined,
+  options: DeleteOptions = {},
+) {
   return unlessOvertaken(ifMatch, () => deleteFrameOnce(ctx, unbind, siteId, ref, body, ifMatch, options));
 }
 
-async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined, options: DeleteOptions) {
+async function deleteFrameOnce(
+  ctx: ServiceContext,
+  unbind: UnbindPages,
+  siteId: number,
+  ref: string,
+  body: Record<string, unknown>,
+  ifMatch: string | undefined,
+  options: DeleteOptions,
+) {
   const frame = await frameByRef(ctx.db, siteId, ref);
   if (!frame) throw fail("frame_not_found", { ref });
   checkIfMatch(ifMatch, frame);
@@ -47,9 +71,7 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
   const index = await siteIndex(ctx.db, siteId);
   const referencedBy = index.directEmbedders(frame.slug).filter((slug) => slug !== frame.slug);
   // Which embedders name the frame by id: no frame will ever have that id again.
-  const byId = new Set(
-    referencedBy.filter((slug) => index.get(slug)!.refs.some((value) => value === frame.id)),
-  );
+  const byId = new Set(referencedBy.filter((slug) => index.get(slug)!.refs.some((value) => value === frame.id)));
 
   const dryRun = options.dryRun === true || flags.dryRun;
   let done;
@@ -68,7 +90,11 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
         await toTrash(trx, siteId, "frames", frame.id, frame.slug, now, { pages: unbinding.pages });
         // Its bakes' bytes are freed from published_bytes here: the row's delete would take the bakes uncounted.
         await dropBakes(trx, siteId, frame.id);
-        const gone = await trx.deleteFrom("frames").where("id", "=", frame.id).where("revision", "=", frame.revision).executeTakeFirst();
+        const gone = await trx
+          .deleteFrom("frames")
+          .where("id", "=", frame.id)
+          .where("revision", "=", frame.revision)
+          .executeTakeFirst();
         // Another writer changed it between the read and this delete: refuse rather than lose that write.
         if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
         const wrote: Written[] = [
@@ -76,7 +102,12 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
           ...unbinding.pages.map((id): Written => ({ kind: "page", id: String(id), action: "updated" })),
         ];
         // Frees its place and bytes.
-        return { value: unbinding, wrote, changes: deleteChanges(frame, unbinding.pages), room: { frames: -1, stored_bytes: -frame.bytes } };
+        return {
+          value: unbinding,
+          wrote,
+          changes: deleteChanges(frame, unbinding.pages),
+          room: { frames: -1, stored_bytes: -frame.bytes },
+        };
       },
     });
   } finally {
@@ -87,17 +118,47 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
   for (const slug of referencedBy) {
     warnings.push(
       byId.has(slug)
-        ? warning("frame_ref_missing", `Frame "${slug}" embeds "${frame.slug}" by its id ${frame.id}; that insert prints nothing from now on (no new frame gets this id).`, { frame: slug, slug: frame.slug, id: frame.id })
-        : warning("frame_ref_missing", `Frame "${slug}" still embeds "${frame.slug}"; that insert prints nothing until a frame with this slug exists again.`, { frame: slug, slug: frame.slug }),
+        ? warning(
+            "frame_ref_missing",
+            `Frame "${slug}" embeds "${frame.slug}" by its id ${frame.id}; that insert prints nothing from now on (no new frame gets this id).`,
+            { frame: slug, slug: frame.slug, id: frame.id },
+          )
+        : warning(
+            "frame_ref_missing",
+            `Frame "${slug}" still embeds "${frame.slug}"; that insert prints nothing until a frame with this slug exists again.`,
+            { frame: slug, slug: frame.slug },
+          ),
     );
   }
   if (unbound.length > 0) {
-    warnings.push(warning("pages_unbound", `${unbound.length} page(s) stood on "${frame.slug}" and now have no frame: they answer 404 until a frame is assigned.`, { pages: unbound }));
+    warnings.push(
+      warning(
+        "pages_unbound",
+        `${unbound.length} page(s) stood on "${frame.slug}" and now have no frame: they answer 404 until a frame is assigned.`,
+        { pages: unbound },
+      ),
+    );
   }
   warnings.push(...offline);
-  const deleted = { id: frame.id, slug: frame.slug, block: frame.block, element: frame.element, modifier: frame.modifier };
+  const deleted = {
+    id: frame.id,
+    slug: frame.slug,
+    block: frame.block,
+    element: frame.element,
+    modifier: frame.modifier,
+  };
   if (dryRun) {
-    return { site_id: siteId, deleted, unbound_pages: unbound, referenced_by: referencedBy, dry_run: true, applied: false, warnings, bake: { status: "skipped" }, rebaked: nothingRebaked() };
+    return {
+      site_id: siteId,
+      deleted,
+      unbound_pages: unbound,
+      referenced_by: referencedBy,
+      dry_run: true,
+      applied: false,
+      warnings,
+      bake: { status: "skipped" },
+      rebaked: nothingRebaked(),
+    };
   }
 
   // The unbound pages leave the public site (their static copies go) in the publish step.
@@ -113,4 +174,3 @@ async function deleteFrameOnce(ctx: ServiceContext, unbind: UnbindPages, siteId:
     rebaked: publish.rebaked,
   };
 }
-

@@ -34,13 +34,19 @@ const ATTEMPTS = 16;
  * one after the other: the last writer wins, and neither answers an error it did not ask for.
  */
 export async function unlessOvertaken<T>(ifMatch: string | undefined, attempt: () => Promise<T>): Promise<T> {
-  const conditional = ifMatch !== undefined && ifMatch.trim() !== "" && !ifMatch.split(",").some((tag) => tag.trim() === "*");
+  const conditional =
+    ifMatch !== undefined && ifMatch.trim() !== "" && !ifMatch.split(",").some((tag) => tag.trim() === "*");
   for (let tries = 1; ; tries++) {
     try {
       return await attempt();
     } catch (error) {
       if (!(error instanceof Overtaken)) throw error;
-      if (conditional || tries >= ATTEMPTS) throw fail("precondition_failed", { sha256: error.sha256 }, `The frame changed while this ${error.what} was prepared; read it again.`);
+      if (conditional || tries >= ATTEMPTS)
+        throw fail(
+          "precondition_failed",
+          { sha256: error.sha256 },
+          `The frame changed while this ${error.what} was prepared; read it again.`,
+        );
     }
   }
 }

@@ -23,7 +23,13 @@ import { readsAside } from "../store/sqlite-driver.ts";
 
 export function nodeOfRow(row: { id: string; slug: string; analysis_json: string }): FrameNode {
   const stored = storedAnalysis(row);
-  return { id: row.id, slug: row.slug, sources: stored.analysis.sources, refs: stored.ref_values, liveReasons: stored.analysis.live_reasons };
+  return {
+    id: row.id,
+    slug: row.slug,
+    sources: stored.analysis.sources,
+    refs: stored.ref_values,
+    liveReasons: stored.analysis.live_reasons,
+  };
 }
 
 interface Kept {
@@ -74,7 +80,12 @@ export function frameGraphChanged(db: Db, siteId: number, frameIds?: readonly st
 }
 
 async function stamp(db: Db, siteId: number): Promise<{ count: number; dataVersion: number }> {
-  const { rows } = await sql<{ n: number; v: number }>`select count(*) as n, (select data_version from pragma_data_version) as v from frames where site_id = ${siteId}`.execute(db);
+  const { rows } = await sql<{
+    n: number;
+    v: number;
+  }>`select count(*) as n, (select data_version from pragma_data_version) as v from frames where site_id = ${siteId}`.execute(
+    db,
+  );
   return { count: Number(rows[0].n), dataVersion: Number(rows[0].v) };
 }
 
@@ -92,7 +103,12 @@ async function readAll(db: Db, siteId: number, dataVersion: number): Promise<Kep
 async function reread(db: Db, siteId: number, kept: Kept, ids: readonly string[], dataVersion: number): Promise<Kept> {
   const byId = new Map(kept.byId);
   for (const id of ids) byId.delete(id);
-  const rows = await db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where(siteIdValue, "=", siteId).where("id", "in", [...ids]).execute();
+  const rows = await db
+    .selectFrom("frames")
+    .select(["id", "slug", "analysis_json"])
+    .where(siteIdValue, "=", siteId)
+    .where("id", "in", [...ids])
+    .execute();
   for (const row of rows) byId.set(row.id, nodeOfRow(row));
   return keptOf(dataVersion, byId);
 }
@@ -107,7 +123,10 @@ async function current(db: Db, sites: Map<number, SiteGraph>, siteId: number): P
   let next: Kept;
   if (kept && dirty !== "all" && kept.dataVersion === now.dataVersion) {
     if (dirty.length === 0 && kept.byId.size === now.count) return kept;
-    next = dirty.length === 0 ? await readAll(db, siteId, now.dataVersion) : await reread(db, siteId, kept, dirty, now.dataVersion);
+    next =
+      dirty.length === 0
+        ? await readAll(db, siteId, now.dataVersion)
+        : await reread(db, siteId, kept, dirty, now.dataVersion);
     if (next.byId.size !== now.count) next = await readAll(db, siteId, now.dataVersion);
   } else {
     next = await readAll(db, siteId, now.dataVersion);

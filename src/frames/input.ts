@@ -25,7 +25,8 @@ export interface FrameFlags {
 function flag(body: Record<string, unknown>, key: string, fallback: boolean): boolean {
   const value = body[key];
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== "boolean") throw fail("invalid_field", { field: key, expected: "boolean" }, `${key} must be true or false.`);
+  if (typeof value !== "boolean")
+    throw fail("invalid_field", { field: key, expected: "boolean" }, `${key} must be true or false.`);
   return value;
 }
 
@@ -69,13 +70,19 @@ export function markupFrom(body: Record<string, unknown>): string {
   const key = HTML_KEYS.find((k) => body[k] !== undefined && body[k] !== null);
   const html = key === undefined ? undefined : body[key];
   if (html === undefined || html === "") throw fail("frame_html_required");
-  if (typeof html !== "string") throw fail("invalid_field", { field: key, expected: "string" }, `${key} must be a string of markup.`);
+  if (typeof html !== "string")
+    throw fail("invalid_field", { field: key, expected: "string" }, `${key} must be a string of markup.`);
   if (html.length > MAX_FRAME_BYTES || Buffer.byteLength(html, "utf8") > MAX_FRAME_BYTES) {
     throw fail("frame_too_large", { max_bytes: MAX_FRAME_BYTES, bytes: Buffer.byteLength(html, "utf8") });
   }
   // A lone surrogate (`"\ud800"` in JSON) has no UTF-8 form: storing it would change the bytes.
   const lone = LONE_SURROGATE.exec(html);
-  if (lone) throw fail("invalid_field", { field: key, at: lone.index, expected: "UTF-8 text" }, `${key} holds a lone UTF-16 surrogate at offset ${lone.index}: markup must be valid Unicode text.`);
+  if (lone)
+    throw fail(
+      "invalid_field",
+      { field: key, at: lone.index, expected: "UTF-8 text" },
+      `${key} holds a lone UTF-16 surrogate at offset ${lone.index}: markup must be valid Unicode text.`,
+    );
   return html;
 }
 

@@ -2,7 +2,11 @@
 import type { Db } from "../store/database.ts";
 
 /** Page ids on each of these frames, ascending. */
-export async function pagesOnFrames(db: Db, siteId: number, frameIds: readonly string[]): Promise<Map<string, number[]>> {
+export async function pagesOnFrames(
+  db: Db,
+  siteId: number,
+  frameIds: readonly string[],
+): Promise<Map<string, number[]>> {
   const out = new Map<string, number[]>();
   if (frameIds.length === 0) return out;
   const rows = await db

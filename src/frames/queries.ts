@@ -13,10 +13,20 @@ const HEX16 = /^[0-9a-f]{16}$/;
 export async function frameByRef(db: Db, siteId: number, ref: string): Promise<FrameRow | undefined> {
   const value = ref.trim();
   if (HEX16.test(value)) {
-    const byId = await db.selectFrom("frames").selectAll().where("site_id", "=", siteId).where("id", "=", value).executeTakeFirst();
+    const byId = await db
+      .selectFrom("frames")
+      .selectAll()
+      .where("site_id", "=", siteId)
+      .where("id", "=", value)
+      .executeTakeFirst();
     if (byId) return byId;
   }
-  return db.selectFrom("frames").selectAll().where("site_id", "=", siteId).where("slug", "=", value.toLowerCase()).executeTakeFirst();
+  return db
+    .selectFrom("frames")
+    .selectAll()
+    .where("site_id", "=", siteId)
+    .where("slug", "=", value.toLowerCase())
+    .executeTakeFirst();
 }
 
 export function frameBySlug(db: Db, siteId: number, slug: string): Promise<FrameRow | undefined> {
@@ -29,7 +39,17 @@ export function frameGraphRows(db: Db, siteId: number) {
 }
 
 /** Frames by id without their markup (what a render checks against the compiled-frame cache). */
-export const frameHeads = (db: Db, ids: readonly string[]) => db.selectFrom("frames").select(["id", "slug", "sha256", "bytes"]).where("id", "in", [...ids]).execute();
+export const frameHeads = (db: Db, ids: readonly string[]) =>
+  db
+    .selectFrom("frames")
+    .select(["id", "slug", "sha256", "bytes"])
+    .where("id", "in", [...ids])
+    .execute();
 
 /** Frames by id with their markup. */
-export const frameMarkup = (db: Db, ids: readonly string[]) => db.selectFrom("frames").select(["id", "slug", "sha256", "html"]).where("id", "in", [...ids]).execute();
+export const frameMarkup = (db: Db, ids: readonly string[]) =>
+  db
+    .selectFrom("frames")
+    .select(["id", "slug", "sha256", "html"])
+    .where("id", "in", [...ids])
+    .execute();

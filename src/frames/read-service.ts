@@ -30,7 +30,8 @@ function likeLiteral(text: string): string {
  */
 export async function listFrames(db: Db, siteId: number, query: ListQuery, window: ListWindow) {
   const warnings: Warning[] = [];
-  if (query.type !== undefined) warnings.push(warning("type_ignored", "Frames have no type; the type filter was ignored.", { field: "type" }));
+  if (query.type !== undefined)
+    warnings.push(warning("type_ignored", "Frames have no type; the type filter was ignored.", { field: "type" }));
   const block = query.block?.trim().toLowerCase();
   const needle = query.q?.trim().toLowerCase();
   const includeHtml = query.include_html === "1" || query.include_html === "true";
@@ -41,11 +42,26 @@ export async function listFrames(db: Db, siteId: number, query: ListQuery, windo
   if (needle) matching = matching.where(sql<boolean>`slug like ${`%${likeLiteral(needle)}%`} escape '!'`);
   const { total, rows } = await listWindow(matching.selectAll().orderBy(codeUnitOrder(db, "slug")), window);
   const index = await siteIndex(db, siteId);
-  const pages = await pagesOnFrames(db, siteId, rows.map((row) => row.id));
-  const frames = rows.map((row) =>
-    frameRecord(row, { resolve: (ref) => index.resolve(ref), frameRefs: index.embeddedSlugs(row.slug), rendersOnRequest: index.rendersOnRequest(row.slug), pages: pages.get(row.id), html: includeHtml }),
+  const pages = await pagesOnFrames(
+    db,
+    siteId,
+    rows.map((row) => row.id),
   );
-  return { total, frames, warnings, constants: { registry_option: "svc_frames", page_meta: "_svc_frame", slug_pattern: SLUG_PATTERN } };
+  const frames = rows.map((row) =>
+    frameRecord(row, {
+      resolve: (ref) => index.resolve(ref),
+      frameRefs: index.embeddedSlugs(row.slug),
+      rendersOnRequest: index.rendersOnRequest(row.slug),
+      pages: pages.get(row.id),
+      html: includeHtml,
+    }),
+  );
+  return {
+    total,
+    frames,
+    warnings,
+    constants: { registry_option: "svc_frames", page_meta: "_svc_frame", slug_pattern: SLUG_PATTERN },
+  };
 }
 
 export function refFrom(ref: string | undefined): string {

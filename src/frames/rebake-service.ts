@@ -15,7 +15,10 @@ function list(value: unknown, field: string): string[] {
   if (!items.every((item) => typeof item === "string" || typeof item === "number")) {
     throw fail("invalid_field", { field, expected: "array of names" }, `${field} must be a list of names.`);
   }
-  return items.map(String).map((s) => s.trim()).filter((s) => s !== "");
+  return items
+    .map(String)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 }
 
 export async function rebakeFrames(ctx: ServiceContext, siteId: number, body: Record<string, unknown>) {
@@ -24,13 +27,16 @@ export async function rebakeFrames(ctx: ServiceContext, siteId: number, body: Re
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
     if (!(FLAGS as readonly string[]).includes(key) && key !== "datasets" && key !== "frames") {
-      warnings.push(warning("unknown_field", `Field "${key}" is not a rebake selector and was ignored.`, { field: key }));
+      warnings.push(
+        warning("unknown_field", `Field "${key}" is not a rebake selector and was ignored.`, { field: key }),
+      );
     }
   }
   for (const flag of FLAGS) {
     const value = body[flag];
     if (value === undefined || value === null || value === false) continue;
-    if (value !== true) throw fail("invalid_field", { field: flag, expected: "boolean" }, `${flag} must be true or false.`);
+    if (value !== true)
+      throw fail("invalid_field", { field: flag, expected: "boolean" }, `${flag} must be true or false.`);
     changed[flag] = true;
     if (flag === "all") changes.push({ kind: "all" });
     if (flag === "menus") changes.push({ kind: "menu", menuId: 0 });
@@ -49,7 +55,10 @@ export async function rebakeFrames(ctx: ServiceContext, siteId: number, body: Re
     for (const ref of frames) {
       const row = await frameByRef(ctx.db, siteId, ref);
       // An unknown ref still names a slug that missing-frame inserts may wait for.
-      if (!row) warnings.push(warning("frame_not_found", `No frame "${ref}"; frames that embed that slug were rebaked.`, { frame: ref }));
+      if (!row)
+        warnings.push(
+          warning("frame_not_found", `No frame "${ref}"; frames that embed that slug were rebaked.`, { frame: ref }),
+        );
       changes.push({ kind: "frame", frameId: row?.id ?? "", slug: row?.slug ?? ref.toLowerCase() });
     }
   }

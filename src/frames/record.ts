@@ -29,7 +29,9 @@ const STORED_ANALYSIS = jsonColumn(
       binds: Type.Number(),
       live_reasons: Strings,
       layout: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-      slots: Type.Optional(Type.Array(Type.Object({ name: Type.String(), defaults: Type.Boolean(), at: Type.Number() }))),
+      slots: Type.Optional(
+        Type.Array(Type.Object({ name: Type.String(), defaults: Type.Boolean(), at: Type.Number() })),
+      ),
       blocks: Type.Optional(Type.Array(Type.Object({ name: Type.String(), at: Type.Number() }))),
     }),
     /** Raw reference values of svc/frame and svc/partial inserts (ids or slugs as written). */

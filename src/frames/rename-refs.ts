@@ -36,22 +36,49 @@ const bySlug = (a: { slug: string }, b: { slug: string }) => (a.slug < b.slug ? 
  * key (name or an alias) whose value is the old slug, its new markup and the count of values
  * replaced.
  */
-export async function planRewrites(db: Db, siteId: number, frame: Pick<FrameRow, "id" | "slug">, newSlug: string): Promise<Rewrite[]> {
+export async function planRewrites(
+  db: Db,
+  siteId: number,
+  frame: Pick<FrameRow, "id" | "slug">,
+  newSlug: string,
+): Promise<Rewrite[]> {
   const oldSlug = frame.slug;
   const matchesOld = (value: string) => value.trim().toLowerCase() === oldSlug;
-  const rows = await db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).where("id", "!=", frame.id).execute();
-  const referrers = rows.filter((row) => storedAnalysis(row).analysis.frame_refs.some((ins) => ins.keys.some(([, value]) => matchesOld(value))));
+  const rows = await db
+    .selectFrom("frames")
+    .select(["id", "slug", "analysis_json"])
+    .where("site_id", "=", siteId)
+    .where("id", "!=", frame.id)
+    .execute();
+  const referrers = rows.filter((row) =>
+    storedAnalysis(row).analysis.frame_refs.some((ins) => ins.keys.some(([, value]) => matchesOld(value))),
+  );
   const out: Rewrite[] = [];
   for (const { id } of referrers) {
-    const row = await db.selectFrom("frames").select(["id", "slug", "html", "bytes", "revision"]).where("id", "=", id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom("frames")
+      .select(["id", "slug", "html", "bytes", "revision"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
     const rewritten = rewriteFrameRefs(row.html, matchesOld, newSlug);
     if (rewritten.replaced === 0) continue;
-    out.push({ id: row.id, slug: row.slug, revision: row.revision, html: rewritten.html, bytes: row.bytes, replaced: rewritten.replaced });
+    out.push({
+      id: row.id,
+      slug: row.slug,
+      revision: row.revision,
+      html: rewritten.html,
+      bytes: row.bytes,
+      replaced: rewritten.replaced,
+    });
   }
   return out.sort(bySlug);
 }
 
-export function renamedReport(from: string, to: string, rewrites: readonly Pick<Rewrite, "id" | "slug" | "replaced">[]): Renamed {
+export function renamedReport(
+  from: string,
+  to: string,
+  rewrites: readonly Pick<Rewrite, "id" | "slug" | "replaced">[],
+): Renamed {
   const details = rewrites.map(({ id, slug, replaced }) => ({ id, slug, replaced })).sort(bySlug);
   return { from, to, frames_updated: details.map((d) => d.slug), details };
 }
@@ -63,15 +90,28 @@ export interface Rewritten {
 }
 
 /** Rewrites the references to `frame`'s old slug in the other frames of the site; run inside the rename's transaction. */
-export async function rewriteReferences(trx: Db, siteId: number, frame: Pick<FrameRow, "id" | "slug">, newSlug: string, at: string, userId: number): Promise<Rewritten> {
+export async function rewriteReferences(
+  trx: Db,
+  siteId: number,
+  frame: Pick<FrameRow, "id" | "slug">,
+  newSlug: string,
+  at: string,
+  userId: number,
+): Promise<Rewritten> {
   const oldSlug = frame.slug;
   const rewrites = await planRewrites(trx, siteId, frame, newSlug);
   if (rewrites.length === 0) return { report: renamedReport(oldSlug, newSlug, []), grown: 0 };
   // A longer slug makes the referring frames longer: that counts against stored_bytes.
   const grown = rewrites.reduce((sum, rewrite) => sum + utf8Bytes(rewrite.html) - rewrite.bytes, 0);
-  const rows = await trx.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
+  const rows = await trx
+    .selectFrom("frames")
+    .select(["id", "slug", "analysis_json"])
+    .where("site_id", "=", siteId)
+    .execute();
   // The index as it stands after the rename, for turning ids into slugs in rewritten frames.
-  const index = new DependencyIndex(rows.map((row) => (row.id === frame.id ? { ...nodeOfRow(row), slug: newSlug } : nodeOfRow(row))));
+  const index = new DependencyIndex(
+    rows.map((row) => (row.id === frame.id ? { ...nodeOfRow(row), slug: newSlug } : nodeOfRow(row))),
+  );
 
   for (const rewrite of rewrites) {
     const stored = storedAnalysisOf(compileFrame(rewrite.html), (value) => index.resolve(value));

@@ -21,18 +21,33 @@ import "./revision.ts";
 const PATCH_KEYS = ["slug", "dry_run", "bake", "url"] as const;
 const DEFAULT_KEYS = ["default", "is_default"];
 
-export function renameFrame(ctx: ServiceContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+export function renameFrame(
+  ctx: ServiceContext,
+  siteId: number,
+  userId: number,
+  ref: string,
+  body: Record<string, unknown>,
+  ifMatch: string | undefined,
+) {
   return unlessOvertaken(ifMatch, () => renameFrameOnce(ctx, siteId, userId, ref, body, ifMatch));
 }
 
-async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined) {
+async function renameFrameOnce(
+  ctx: ServiceContext,
+  siteId: number,
+  userId: number,
+  ref: string,
+  body: Record<string, unknown>,
+  ifMatch: string | undefined,
+) {
   const existing = await frameByRef(ctx.db, siteId, ref);
   if (!existing) throw fail("frame_not_found", { ref });
   refuseUrl(body);
   if (body.slug === undefined || body.slug === null) {
     const keys = Object.keys(body).filter((key) => !["dry_run", "bake"].includes(key));
     // Only the removed default flag: the old "make this the default frame" call.
-    if (keys.length > 0 && keys.every((key) => DEFAULT_KEYS.includes(key))) throw fail("gone", { field: keys[0] }, "Frames have no default any more: a page names its frame itself.");
+    if (keys.length > 0 && keys.every((key) => DEFAULT_KEYS.includes(key)))
+      throw fail("gone", { field: keys[0] }, "Frames have no default any more: a page names its frame itself.");
     throw fail("nothing_to_update", { allowed: ["slug"] }, "PATCH renames a frame: send a new slug.");
   }
   const slug = slugFrom(body.slug);
@@ -46,7 +61,14 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
 
   const at = gmt(ctx.clock());
   const parts = splitSlug(slug);
-  const renamedRow = { ...existing, slug, ...parts, revision: existing.revision + 1, updated_at_gmt: at, updated_by: userId };
+  const renamedRow = {
+    ...existing,
+    slug,
+    ...parts,
+    revision: existing.revision + 1,
+    updated_at_gmt: at,
+    updated_by: userId,
+  };
   // The frame prints what it printed before; the frames that name it by a slug print it anew.
   const changes: Change[] = [
     { kind: "frame", frameId: existing.id, slug, output: false },
@@ -65,7 +87,15 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
       apply: async (trx) => {
         const updated = await trx
           .updateTable("frames")
-          .set({ slug, block: parts.block, element: parts.element, modifier: parts.modifier, revision: renamedRow.revision, updated_at_gmt: at, updated_by: userId })
+          .set({
+            slug,
+            block: parts.block,
+            element: parts.element,
+            modifier: parts.modifier,
+            revision: renamedRow.revision,
+            updated_at_gmt: at,
+            updated_by: userId,
+          })
           .where("id", "=", existing.id)
           .where("revision", "=", existing.revision)
           .executeTakeFirst();
@@ -92,13 +122,27 @@ async function renameFrameOnce(ctx: ServiceContext, siteId: number, userId: numb
   // A dry run reads the index as it stands: the frame is still under its old slug there.
   const standing = flags.dryRun ? existing.slug : slug;
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
-  const frame = frameRecord(renamedRow, { resolve: (ref) => index.resolve(ref), frameRefs: index.embeddedSlugs(standing), rendersOnRequest: index.rendersOnRequest(standing), pages });
-  if (flags.dryRun) return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed, warnings }, etag: null };
+  const frame = frameRecord(renamedRow, {
+    resolve: (ref) => index.resolve(ref),
+    frameRefs: index.embeddedSlugs(standing),
+    rendersOnRequest: index.rendersOnRequest(standing),
+    pages,
+  });
+  if (flags.dryRun)
+    return { body: { applied: false, dry_run: true, site_id: siteId, frame, renamed, warnings }, etag: null };
 
   const publish = framePublish(done.rebaked, flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   return {
-    body: { applied: true, site_id: siteId, frame, renamed, bake: { status: publish.bake.status }, rebaked: publish.rebaked, warnings },
+    body: {
+      applied: true,
+      site_id: siteId,
+      frame,
+      renamed,
+      bake: { status: publish.bake.status },
+      rebaked: publish.rebaked,
+      warnings,
+    },
     etag: frameEtag(renamedRow),
   };
 }

@@ -17,7 +17,13 @@ export interface FrameReport {
 }
 
 export function nodeOf(id: string, slug: string, stored: StoredAnalysis): FrameNode {
-  return { id, slug, sources: stored.analysis.sources, refs: stored.ref_values, liveReasons: stored.analysis.live_reasons };
+  return {
+    id,
+    slug,
+    sources: stored.analysis.sources,
+    refs: stored.ref_values,
+    liveReasons: stored.analysis.live_reasons,
+  };
 }
 
 /**
@@ -30,7 +36,8 @@ export function storedAnalysisOf(compiled: CompiledFrame, resolve: (value: strin
   for (const insert of compiled.analysis.frame_refs) {
     if (insert.keys.length === 0) continue;
     const named = new Set(insert.keys.map(([, value]) => resolve(value)));
-    if (named.size > 1) throw fail("frame_ref_conflict", { conflicts: insert.keys, insert: insert.insert, at: insert.at });
+    if (named.size > 1)
+      throw fail("frame_ref_conflict", { conflicts: insert.keys, insert: insert.insert, at: insert.at });
     const main = insert.keys.find(([key]) => key === "name") ?? insert.keys[0];
     refValues.push(main[1]);
   }
@@ -50,7 +57,9 @@ function othersAfterWrite(id: string, slug: string, others: readonly FrameNode[]
     .filter((node) => node.id !== id)
     .map((node) => {
       if (!renamed) return node;
-      const refs = node.refs.map((ref) => (ref !== id && !byId.has(ref) && ref.trim().toLowerCase() === previousSlug ? slug : ref));
+      const refs = node.refs.map((ref) =>
+        ref !== id && !byId.has(ref) && ref.trim().toLowerCase() === previousSlug ? slug : ref,
+      );
       return refs.some((ref, i) => ref !== node.refs[i]) ? { ...node, refs } : node;
     });
   return mapped;
@@ -59,7 +68,10 @@ function othersAfterWrite(id: string, slug: string, others: readonly FrameNode[]
 /** The cycle that frame `self` (already in `others` form, see othersAfterWrite) would close, or null. */
 export function cycleOf(self: FrameNode, others: readonly FrameNode[]): string[] | null {
   const index = new DependencyIndex([...others, { ...self, refs: [] }]);
-  return index.cycleThrough(self.slug, self.refs.map((ref) => (ref === self.id ? self.slug : index.resolve(ref))));
+  return index.cycleThrough(
+    self.slug,
+    self.refs.map((ref) => (ref === self.id ? self.slug : index.resolve(ref))),
+  );
 }
 
 /**
@@ -69,9 +81,16 @@ export function cycleOf(self: FrameNode, others: readonly FrameNode[]): string[]
  * references lead back to the frame itself, whether written by slug or by id, directly or
  * through frames that wait for this slug.
  */
-export function reportFor(html: string, id: string, slug: string, site: DependencyIndex, previousSlug?: string): FrameReport {
+export function reportFor(
+  html: string,
+  id: string,
+  slug: string,
+  site: DependencyIndex,
+  previousSlug?: string,
+): FrameReport {
   const compiled = compileFrame(html);
-  if (previousSlug !== undefined && previousSlug !== slug) return reportAmong(compiled, id, slug, [...site.frames()], previousSlug);
+  if (previousSlug !== undefined && previousSlug !== slug)
+    return reportAmong(compiled, id, slug, [...site.frames()], previousSlug);
   // Without a rename, the other frames stay as they are: every answer below depends only on the
   // frames this one reaches, so they are looked up in the site's index rather than copied.
   const resolve = (value: string) => {
@@ -98,7 +117,13 @@ export function reportFor(html: string, id: string, slug: string, site: Dependen
 }
 
 /** The general case: the other frames as they will stand once the frame is written (and renamed). Also the reference the fast path of reportFor is tested against. */
-export function reportAmong(compiled: CompiledFrame, id: string, slug: string, others: readonly FrameNode[], previousSlug?: string): FrameReport {
+export function reportAmong(
+  compiled: CompiledFrame,
+  id: string,
+  slug: string,
+  others: readonly FrameNode[],
+  previousSlug?: string,
+): FrameReport {
   const after = othersAfterWrite(id, slug, others, previousSlug);
   const lookup = new DependencyIndex([...after, { id, slug, sources: [], refs: [], liveReasons: [] }]);
   const resolve = (value: string) => lookup.resolve(value);
@@ -106,7 +131,13 @@ export function reportAmong(compiled: CompiledFrame, id: string, slug: string, o
   return finish(compiled, stored, nodeOf(id, slug, stored), after, resolve);
 }
 
-function finish(compiled: CompiledFrame, stored: StoredAnalysis, self: FrameNode, others: readonly FrameNode[], resolve: (ref: string) => string): FrameReport {
+function finish(
+  compiled: CompiledFrame,
+  stored: StoredAnalysis,
+  self: FrameNode,
+  others: readonly FrameNode[],
+  resolve: (ref: string) => string,
+): FrameReport {
   const cycle = cycleOf(self, others);
   if (cycle) throw fail("frame_cycle", { cycle }, `Embedding would loop: ${cycle.join(" → ")}.`);
 
@@ -131,7 +162,11 @@ function finish(compiled: CompiledFrame, stored: StoredAnalysis, self: FrameNode
  */
 export function refuseRenameCycle(self: FrameNode, newSlug: string, others: readonly FrameNode[]): void {
   const after = othersAfterWrite(self.id, newSlug, others, self.slug);
-  const renamed: FrameNode = { ...self, slug: newSlug, refs: self.refs.map((ref) => (ref.trim().toLowerCase() === self.slug ? newSlug : ref)) };
+  const renamed: FrameNode = {
+    ...self,
+    slug: newSlug,
+    refs: self.refs.map((ref) => (ref.trim().toLowerCase() === self.slug ? newSlug : ref)),
+  };
   const cycle = cycleOf(renamed, after);
   if (cycle) throw fail("frame_cycle", { cycle }, `After the rename, embedding would loop: ${cycle.join(" → ")}.`);
 }

@@ -24,10 +24,14 @@ export const Frame = Obj({
   modifier: NullStr,
   bytes: Type.Integer({ description: "UTF-8 bytes of the markup as stored" }),
   sha256: Type.String(),
-  inserts: Type.Record(Type.String(), Type.Integer(), { description: "insert name → how many times the markup uses it" }),
+  inserts: Type.Record(Type.String(), Type.Integer(), {
+    description: "insert name → how many times the markup uses it",
+  }),
   sources: Type.Array(Type.String(), { description: "data sources the markup reads" }),
   frame_refs: Type.Array(Type.String(), { description: "slugs of the frames it embeds" }),
-  layout: Opt(Type.Union([Type.String(), Type.Null()], { description: "the layout frame it is printed inside, by slug" })),
+  layout: Opt(
+    Type.Union([Type.String(), Type.Null()], { description: "the layout frame it is printed inside, by slug" }),
+  ),
   binds: Type.Integer(),
   created_at_gmt: Type.String(),
   updated_at_gmt: Type.String(),
@@ -55,10 +59,18 @@ const WriteBody = Example(
   },
 );
 const Renamed = Obj(
-  { from: Type.String(), to: Type.String(), frames_updated: Type.Array(Type.String()), details: Type.Array(Obj({ id: Type.String(), slug: Type.String(), replaced: Type.Integer() })) },
+  {
+    from: Type.String(),
+    to: Type.String(),
+    frames_updated: Type.Array(Type.String()),
+    details: Type.Array(Obj({ id: Type.String(), slug: Type.String(), replaced: Type.Integer() })),
+  },
   "the slug before and after, and the frames whose references were rewritten",
 );
-export const Bake = Obj({ status: Type.String() }, "the frame's own bake: its status, and the render's report when it ran");
+export const Bake = Obj(
+  { status: Type.String() },
+  "the frame's own bake: its status, and the render's report when it ran",
+);
 const WriteAnswerSchema = Success({
   applied: Type.Boolean({ description: "false on a dry run: nothing was written" }),
   updated: Type.Boolean(),
@@ -75,7 +87,9 @@ const WriteAnswerSchema = Success({
   live_reasons: Opt(Type.Array(Type.String(), { description: "why it renders on request (when it does)" })),
   has_doctype: Type.Boolean(),
   has_body: Type.Boolean(),
-  frame_refs_missing: Type.Array(Type.String(), { description: "embedded slugs no frame has yet (warning frame_ref_missing)" }),
+  frame_refs_missing: Type.Array(Type.String(), {
+    description: "embedded slugs no frame has yet (warning frame_ref_missing)",
+  }),
   renamed: Opt(Renamed),
   bake: Opt(Bake),
   rebaked: Opt(Rebaked),
@@ -106,91 +120,235 @@ function gone(_request: FastifyRequest, _reply: FastifyReply): never {
 }
 
 /** Answered before any body is read (a removed call is gone whatever it is sent: app.ts reads no body it would not use). */
-const removed = { onRequest: async (request: FastifyRequest, reply: FastifyReply) => gone(request, reply), handler: gone };
+const removed = {
+  onRequest: async (request: FastifyRequest, reply: FastifyReply) => gone(request, reply),
+  handler: gone,
+};
 
 export function frameRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["frames"];
 
-  scope.get("/frames", {
-    schema: {
-      operationId: "listFrames",
-      tags,
-      summary: "List frames, sorted by slug; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
-      querystring: Obj({ block: Opt(Type.String()), q: Opt(Type.String()), include_html: Opt(Type.String()), type: Opt(Type.String()), ...PagingQuery }),
-      response: { 200: Success({ site_id: Type.Integer(), home_url: Type.String(), total: Type.Integer({ description: "frames matching the filters, on every page of the list" }), registry_option: Type.String(), page_meta: Type.String(), slug_pattern: Type.String(), frames: Type.Array(Frame) }), ...commonErrors },
-    },
-  }, async (request, reply) => {
-    const result = await pagedList(request, reply, (paging) => listFrames(ctx.db, request.site.id, request.query, paging));
-    return ok(
-      { site_id: request.site.id, home_url: homeUrl(request.site.domain, ctx.publicPort), total: result.total, ...result.constants, frames: result.frames },
-      result.warnings,
-    );
-  });
-
-  scope.post("/frames", {
-    preValidation: absentBodyIsEmpty,
-    schema: { operationId: "createFrame", tags, summary: "Upload a new frame (`dry_run` in the body or ?dry_run=1: the report, nothing written)", querystring: Obj(DryRunQuery), body: WriteBody, response: { 200: WriteAnswerSchema, 201: WriteAnswerSchema, ...commonErrors } },
-  }, async (request, reply) => {
-    const answer = await createFrame(ctx, request.site.id, request.caller!.userId, body(request));
-    return send(reply, answer, answer.body.applied ? 201 : 200);
-  });
-
-  scope.post("/frames/rebake", {
-    preValidation: absentBodyIsEmpty,
-    schema: {
-      operationId: "rebakeFrames",
-      tags,
-      summary: "Rebuild frames by selector (at most 25 per call)",
-      body: Obj({ all: Nullable(Type.Boolean()), menus: Nullable(Type.Boolean()), pages: Nullable(Type.Boolean()), languages: Nullable(Type.Boolean()), settings: Nullable(Type.Boolean()), datasets: Nullable(Type.Array(Type.String())), frames: Nullable(Type.Array(Type.String({ description: "frame slug or id" }))) }),
-      response: {
-        200: Success({
-          site_id: Type.Integer(),
-          changed: Obj({ all: Opt(Type.Boolean()), menus: Opt(Type.Boolean()), pages: Opt(Type.Boolean()), languages: Opt(Type.Boolean()), settings: Opt(Type.Boolean()), datasets: Opt(Type.Array(Type.String())), frames: Opt(Type.Array(Type.String())) }, "the selectors taken"),
-          rebaked: Rebaked,
+  scope.get(
+    "/frames",
+    {
+      schema: {
+        operationId: "listFrames",
+        tags,
+        summary: "List frames, sorted by slug; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+        querystring: Obj({
+          block: Opt(Type.String()),
+          q: Opt(Type.String()),
+          include_html: Opt(Type.String()),
+          type: Opt(Type.String()),
+          ...PagingQuery,
         }),
-        ...commonErrors,
+        response: {
+          200: Success({
+            site_id: Type.Integer(),
+            home_url: Type.String(),
+            total: Type.Integer({ description: "frames matching the filters, on every page of the list" }),
+            registry_option: Type.String(),
+            page_meta: Type.String(),
+            slug_pattern: Type.String(),
+            frames: Type.Array(Frame),
+          }),
+          ...commonErrors,
+        },
       },
     },
-  }, async (request) => {
-    const { warnings, ...rest } = await rebakeFrames(ctx, request.site.id, bodyOf(request));
-    return ok(rest, warnings);
-  });
+    async (request, reply) => {
+      const result = await pagedList(request, reply, (paging) =>
+        listFrames(ctx.db, request.site.id, request.query, paging),
+      );
+      return ok(
+        {
+          site_id: request.site.id,
+          home_url: homeUrl(request.site.domain, ctx.publicPort),
+          total: result.total,
+          ...result.constants,
+          frames: result.frames,
+        },
+        result.warnings,
+      );
+    },
+  );
+
+  scope.post(
+    "/frames",
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: {
+        operationId: "createFrame",
+        tags,
+        summary: "Upload a new frame (`dry_run` in the body or ?dry_run=1: the report, nothing written)",
+        querystring: Obj(DryRunQuery),
+        body: WriteBody,
+        response: { 200: WriteAnswerSchema, 201: WriteAnswerSchema, ...commonErrors },
+      },
+    },
+    async (request, reply) => {
+      const answer = await createFrame(ctx, request.site.id, request.caller!.userId, body(request));
+      return send(reply, answer, answer.body.applied ? 201 : 200);
+    },
+  );
+
+  scope.post(
+    "/frames/rebake",
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: {
+        operationId: "rebakeFrames",
+        tags,
+        summary: "Rebuild frames by selector (at most 25 per call)",
+        body: Obj({
+          all: Nullable(Type.Boolean()),
+          menus: Nullable(Type.Boolean()),
+          pages: Nullable(Type.Boolean()),
+          languages: Nullable(Type.Boolean()),
+          settings: Nullable(Type.Boolean()),
+          datasets: Nullable(Type.Array(Type.String())),
+          frames: Nullable(Type.Array(Type.String({ description: "frame slug or id" }))),
+        }),
+        response: {
+          200: Success({
+            site_id: Type.Integer(),
+            changed: Obj(
+              {
+                all: Opt(Type.Boolean()),
+                menus: Opt(Type.Boolean()),
+                pages: Opt(Type.Boolean()),
+                languages: Opt(Type.Boolean()),
+                settings: Opt(Type.Boolean()),
+                datasets: Opt(Type.Array(Type.String())),
+                frames: Opt(Type.Array(Type.String())),
+              },
+              "the selectors taken",
+            ),
+            rebaked: Rebaked,
+          }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const { warnings, ...rest } = await rebakeFrames(ctx, request.site.id, bodyOf(request));
+      return ok(rest, warnings);
+    },
+  );
 
   // HEAD comes with GET; OPTIONS too, so that literally every method answers 410. Removed calls
   // are left out of the OpenAPI description (hide), which lists what a client may call.
   for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const) {
-    scope.route({ method, url: "/frames/defaults", schema: { hide: true, tags, summary: "Removed: answers 410 gone", response: { 410: commonErrors["4XX"] } }, ...removed });
+    scope.route({
+      method,
+      url: "/frames/defaults",
+      schema: { hide: true, tags, summary: "Removed: answers 410 gone", response: { 410: commonErrors["4XX"] } },
+      ...removed,
+    });
   }
-  scope.route({ method: "POST", url: "/frames/:ref/default", schema: { hide: true, tags, summary: "Removed: answers 410 gone", params: RefParams, response: { 410: commonErrors["4XX"] } }, ...removed });
-
-  scope.get("/frames/:ref", {
+  scope.route({
+    method: "POST",
+    url: "/frames/:ref/default",
     schema: {
-      operationId: "getFrame",
+      hide: true,
       tags,
-      summary: "One frame with its markup, referenced_by and pages",
+      summary: "Removed: answers 410 gone",
       params: RefParams,
-      headers: Obj({ "if-none-match": Opt(Type.String({ description: "an ETag this call answered; the current one answers 304 without a body" })) }),
-      response: { 200: Success({ site_id: Type.Integer(), frame: Frame }), 304: Type.Null({ description: "Not Modified: If-None-Match holds the frame's current ETag" }), ...commonErrors },
+      response: { 410: commonErrors["4XX"] },
     },
-  }, async (request, reply) => {
-    const answer = await getFrame(ctx.db, request.site.id, ref(request));
-    const { frame, etag } = answer;
-    reply.header("ETag", etag);
-    // A client holding the current revision needs no body (weak comparison, RFC 9110 §13.1.2).
-    const held = request.headers["if-none-match"];
-    if (typeof held === "string" && held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
-      return reply.code(304).send();
-    }
-    return sendKeptJson(reply, answer, () => ok({ site_id: request.site.id, frame }));
+    ...removed,
   });
 
-  scope.put("/frames/:ref", {
-    preValidation: absentBodyIsEmpty,
-    schema: { operationId: "putFrame", tags, summary: "Replace a frame's markup (and maybe its slug); `dry_run` in the body or ?dry_run=1: the report, nothing written", params: RefParams, querystring: Obj(DryRunQuery), headers: IfMatch, body: WriteBody, response: { 200: WriteAnswerSchema, ...commonErrors } },
-  }, async (request, reply) => send(reply, await replaceFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
+  scope.get(
+    "/frames/:ref",
+    {
+      schema: {
+        operationId: "getFrame",
+        tags,
+        summary: "One frame with its markup, referenced_by and pages",
+        params: RefParams,
+        headers: Obj({
+          "if-none-match": Opt(
+            Type.String({ description: "an ETag this call answered; the current one answers 304 without a body" }),
+          ),
+        }),
+        response: {
+          200: Success({ site_id: Type.Integer(), frame: Frame }),
+          304: Type.Null({ description: "Not Modified: If-None-Match holds the frame's current ETag" }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await getFrame(ctx.db, request.site.id, ref(request));
+      const { frame, etag } = answer;
+      reply.header("ETag", etag);
+      // A client holding the current revision needs no body (weak comparison, RFC 9110 §13.1.2).
+      const held = request.headers["if-none-match"];
+      if (
+        typeof held === "string" &&
+        held.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")
+      ) {
+        return reply.code(304).send();
+      }
+      return sendKeptJson(reply, answer, () => ok({ site_id: request.site.id, frame }));
+    },
+  );
 
-  scope.patch("/frames/:ref", {
-    preValidation: absentBodyIsEmpty,
-    schema: { operationId: "patchFrame", tags, summary: "Rename a frame; references in other frames follow; `dry_run` in the body or ?dry_run=1: the answer, nothing written", params: RefParams, querystring: Obj(DryRunQuery), headers: IfMatch, body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }), response: { 200: Success({ applied: Type.Boolean(), dry_run: Opt(Type.Literal(true)), site_id: Type.Integer(), frame: Frame, renamed: Renamed, bake: Opt(Bake), rebaked: Opt(Rebaked) }), ...commonErrors } },
-  }, async (request, reply) => send(reply, await renameFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request))));
+  scope.put(
+    "/frames/:ref",
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: {
+        operationId: "putFrame",
+        tags,
+        summary:
+          "Replace a frame's markup (and maybe its slug); `dry_run` in the body or ?dry_run=1: the report, nothing written",
+        params: RefParams,
+        querystring: Obj(DryRunQuery),
+        headers: IfMatch,
+        body: WriteBody,
+        response: { 200: WriteAnswerSchema, ...commonErrors },
+      },
+    },
+    async (request, reply) =>
+      send(
+        reply,
+        await replaceFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request)),
+      ),
+  );
+
+  scope.patch(
+    "/frames/:ref",
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: {
+        operationId: "patchFrame",
+        tags,
+        summary:
+          "Rename a frame; references in other frames follow; `dry_run` in the body or ?dry_run=1: the answer, nothing written",
+        params: RefParams,
+        querystring: Obj(DryRunQuery),
+        headers: IfMatch,
+        body: Obj({ slug: Nullable(Type.String()), dry_run: Nullable(Type.Boolean()), bake: Nullable(Type.Boolean()) }),
+        response: {
+          200: Success({
+            applied: Type.Boolean(),
+            dry_run: Opt(Type.Literal(true)),
+            site_id: Type.Integer(),
+            frame: Frame,
+            renamed: Renamed,
+            bake: Opt(Bake),
+            rebaked: Opt(Rebaked),
+          }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) =>
+      send(
+        reply,
+        await renameFrame(ctx, request.site.id, request.caller!.userId, ref(request), body(request), ifMatch(request)),
+      ),
+  );
 }

@@ -19,9 +19,19 @@ function at(html: string, offset: number): Record<string, number> {
   return { at: offset, ...positionOf(html, offset) };
 }
 
-async function namesIn(db: Db, table: "datasets" | "sidebars", siteId: number, names: readonly string[]): Promise<Set<string>> {
+async function namesIn(
+  db: Db,
+  table: "datasets" | "sidebars",
+  siteId: number,
+  names: readonly string[],
+): Promise<Set<string>> {
   if (names.length === 0) return new Set();
-  const rows = await db.selectFrom(table).select("name").where("site_id", "=", siteId).where("name", "in", [...names]).execute();
+  const rows = await db
+    .selectFrom(table)
+    .select("name")
+    .where("site_id", "=", siteId)
+    .where("name", "in", [...names])
+    .execute();
   return new Set(rows.map((row) => row.name));
 }
 
@@ -30,30 +40,80 @@ async function unknownSources(db: Db, siteId: number, html: string, report: Fram
   const { sources, source_positions: positions = {} } = report.compiled.analysis;
   const named = sources.map(sourceName);
   const sets = named.flatMap((s) => (s.kind === "data" ? [s.name] : []));
-  const menus = named.flatMap((s) => (s.kind === "menu" && !(MENU_LOCATIONS as readonly string[]).includes(s.location) ? [s.location] : []));
+  const menus = named.flatMap((s) =>
+    s.kind === "menu" && !(MENU_LOCATIONS as readonly string[]).includes(s.location) ? [s.location] : [],
+  );
   const sidebarNames = named.flatMap((s) => (s.kind === "sidebar" ? [s.name] : []));
   const keys = named.flatMap((s) => (s.kind === "text" ? [s.key] : []));
   const [datasets, sidebars, strings] = await Promise.all([
     namesIn(db, "datasets", siteId, [...sets, ...menus]),
     namesIn(db, "sidebars", siteId, sidebarNames),
-    keys.length === 0 ? Promise.resolve(new Set<string>()) : db.selectFrom("strings").select("key").where("site_id", "=", siteId).where("key", "in", keys).execute().then((rows) => new Set(rows.map((row) => row.key))),
+    keys.length === 0
+      ? Promise.resolve(new Set<string>())
+      : db
+          .selectFrom("strings")
+          .select("key")
+          .where("site_id", "=", siteId)
+          .where("key", "in", keys)
+          .execute()
+          .then((rows) => new Set(rows.map((row) => row.key))),
   ]);
   const out: Warning[] = [];
   const place = (source: string) => at(html, positions[source] ?? 0);
-  for (const name of sets) if (!datasets.has(name)) out.push(warning("unknown_source", `The site has no data set "${name}": it reads nothing until one is written.`, { source: `data.${name}`, ...place(`data.${name}`) }));
-  for (const location of menus) if (!datasets.has(location)) out.push(warning("unknown_source", `"menu.${location}" is no menu location (${MENU_LOCATIONS.join(", ")}) and no data set stands in for it: it reads nothing.`, { source: `menu.${location}`, ...place(`menu.${location}`) }));
-  for (const name of sidebarNames) if (!sidebars.has(name)) out.push(warning("unknown_source", `The site has no sidebar "${name}": it prints nothing until one is written.`, { source: `sidebar.${name}`, ...place(`sidebar.${name}`) }));
-  for (const key of keys) if (!strings.has(key)) out.push(warning("unknown_string", `No language has a text for "${key}": t.${key} prints nothing.`, { key, ...place(`t.${key}`) }));
+  for (const name of sets)
+    if (!datasets.has(name))
+      out.push(
+        warning("unknown_source", `The site has no data set "${name}": it reads nothing until one is written.`, {
+          source: `data.${name}`,
+          ...place(`data.${name}`),
+        }),
+      );
+  for (const location of menus)
+    if (!datasets.has(location))
+      out.push(
+        warning(
+          "unknown_source",
+          `"menu.${location}" is no menu location (${MENU_LOCATIONS.join(", ")}) and no data set stands in for it: it reads nothing.`,
+          { source: `menu.${location}`, ...place(`menu.${location}`) },
+        ),
+      );
+  for (const name of sidebarNames)
+    if (!sidebars.has(name))
+      out.push(
+        warning("unknown_source", `The site has no sidebar "${name}": it prints nothing until one is written.`, {
+          source: `sidebar.${name}`,
+          ...place(`sidebar.${name}`),
+        }),
+      );
+  for (const key of keys)
+    if (!strings.has(key))
+      out.push(
+        warning("unknown_string", `No language has a text for "${key}": t.${key} prints nothing.`, {
+          key,
+          ...place(`t.${key}`),
+        }),
+      );
   return out;
 }
 
 /** Blocks no slot up the layout chain takes, and named slots up the chain nothing fills. */
-async function layoutWarnings(db: Db, siteId: number, html: string, report: FrameReport, index: DependencyIndex): Promise<Warning[]> {
+async function layoutWarnings(
+  db: Db,
+  siteId: number,
+  html: string,
+  report: FrameReport,
+  index: DependencyIndex,
+): Promise<Warning[]> {
   const analysis = report.compiled.analysis;
   const blocks = analysis.blocks ?? [];
   const layoutInsert = analysis.frame_refs.find((ref) => ref.insert === "svc/layout");
   if (!analysis.layout) {
-    return blocks.map((block) => warning("unused_block", `Block "${block.name}" fills nothing: the frame has no layout (svc/layout).`, { name: block.name, ...at(html, block.at) }));
+    return blocks.map((block) =>
+      warning("unused_block", `Block "${block.name}" fills nothing: the frame has no layout (svc/layout).`, {
+        name: block.name,
+        ...at(html, block.at),
+      }),
+    );
   }
   // The layouts up the chain, nearest first, with their slots and blocks.
   const chain: Array<{ slots: Array<{ name: string; defaults: boolean }>; blocks: string[] }> = [];
@@ -62,7 +122,12 @@ async function layoutWarnings(db: Db, siteId: number, html: string, report: Fram
     const slug = report.resolve(ref);
     if (seen.has(slug) || !index.get(slug)) break;
     seen.add(slug);
-    const row = await db.selectFrom("frames").select("analysis_json").where("site_id", "=", siteId).where("slug", "=", slug).executeTakeFirst();
+    const row = await db
+      .selectFrom("frames")
+      .select("analysis_json")
+      .where("site_id", "=", siteId)
+      .where("slug", "=", slug)
+      .executeTakeFirst();
     if (!row) break;
     const stored = storedAnalysis(row).analysis;
     chain.push({ slots: stored.slots ?? [], blocks: (stored.blocks ?? []).map((b) => b.name) });
@@ -71,14 +136,25 @@ async function layoutWarnings(db: Db, siteId: number, html: string, report: Fram
   const out: Warning[] = [];
   for (const block of blocks) {
     if (!chain.some((level) => level.slots.some((slot) => slot.name === block.name))) {
-      out.push(warning("unused_block", `Block "${block.name}" fills nothing: no slot up the layout chain is named so.`, { name: block.name, ...at(html, block.at) }));
+      out.push(
+        warning("unused_block", `Block "${block.name}" fills nothing: no slot up the layout chain is named so.`, {
+          name: block.name,
+          ...at(html, block.at),
+        }),
+      );
     }
   }
   const filled = new Set(blocks.map((block) => block.name));
   for (const level of chain) {
     for (const slot of level.slots) {
       if (slot.name !== "" && !slot.defaults && !filled.has(slot.name)) {
-        out.push(warning("unfilled_slot", `Slot "${slot.name}" of the layout chain gets no block and has no default content: it prints nothing.`, { name: slot.name, ...at(html, layoutInsert?.at ?? 0) }));
+        out.push(
+          warning(
+            "unfilled_slot",
+            `Slot "${slot.name}" of the layout chain gets no block and has no default content: it prints nothing.`,
+            { name: slot.name, ...at(html, layoutInsert?.at ?? 0) },
+          ),
+        );
         filled.add(slot.name);
       }
     }
@@ -88,7 +164,16 @@ async function layoutWarnings(db: Db, siteId: number, html: string, report: Fram
 }
 
 /** The warnings of a frame write that need the site: the frame's markup as `report` analysed it. */
-export async function siteWarnings(db: Db, siteId: number, html: string, report: FrameReport, index: DependencyIndex): Promise<Warning[]> {
-  const [sources, layout] = await Promise.all([unknownSources(db, siteId, html, report), layoutWarnings(db, siteId, html, report, index)]);
+export async function siteWarnings(
+  db: Db,
+  siteId: number,
+  html: string,
+  report: FrameReport,
+  index: DependencyIndex,
+): Promise<Warning[]> {
+  const [sources, layout] = await Promise.all([
+    unknownSources(db, siteId, html, report),
+    layoutWarnings(db, siteId, html, report, index),
+  ]);
   return [...sources, ...layout].sort((a, b) => (a.at as number) - (b.at as number));
 }

@@ -50,6 +50,7 @@ export function suggestSlug(input: string): string | null {
   const [block, ...elements] = head.split("__");
   const parts = { block: words(block), element: words(elements.join("-")), modifier: words(rest.join("-")) };
   if (!parts.block) return null;
-  const suggestion = parts.block + (parts.element ? `__${parts.element}` : "") + (parts.modifier ? `--${parts.modifier}` : "");
+  const suggestion =
+    parts.block + (parts.element ? `__${parts.element}` : "") + (parts.modifier ? `--${parts.modifier}` : "");
   return isValidSlug(suggestion) ? suggestion : null;
 }

@@ -47,14 +47,26 @@ function reportFields(report: FrameReport, warnings: Warning[]) {
     warnings: [
       ...warnings,
       ...a.warnings.map((w) => warning(w.code, w.message, { ...w.details, at: w.at, line: w.line, column: w.column })),
-      ...report.frameRefsMissing.map((slug) => warning("frame_ref_missing", `No frame "${slug}" exists yet: its insert prints nothing until one does.`, { slug })),
+      ...report.frameRefsMissing.map((slug) =>
+        warning("frame_ref_missing", `No frame "${slug}" exists yet: its insert prints nothing until one does.`, {
+          slug,
+        }),
+      ),
     ],
     frame_refs_missing: report.frameRefsMissing,
   };
 }
 
 /** A frame record as a write stores it (a dry run and a preview too). */
-export function draftRow(id: string, slug: string, html: string, report: FrameReport, at: string, userId: number, existing?: FrameRow): FrameRow {
+export function draftRow(
+  id: string,
+  slug: string,
+  html: string,
+  report: FrameReport,
+  at: string,
+  userId: number,
+  existing?: FrameRow,
+): FrameRow {
   const parts = splitSlug(slug);
   return {
     id,
@@ -77,12 +89,20 @@ export function draftRow(id: string, slug: string, html: string, report: FrameRe
  * the row's slug, markup and analysis if it is still at the revision read (false: another writer
  * got in between). POST, PUT and a preview's frames (preview/frames.ts) write through it.
  */
-export async function storeFrame(trx: Db, row: FrameRow, existing?: Pick<FrameRow, "id" | "revision">): Promise<boolean> {
+export async function storeFrame(
+  trx: Db,
+  row: FrameRow,
+  existing?: Pick<FrameRow, "id" | "revision">,
+): Promise<boolean> {
   if (!existing) {
-    await trx.insertInto("frames").values({ ...row, revision: 1 }).execute();
+    await trx
+      .insertInto("frames")
+      .values({ ...row, revision: 1 })
+      .execute();
     return true;
   }
-  const { slug, block, element, modifier, html, bytes, sha256, analysis_json, revision, updated_at_gmt, updated_by } = row;
+  const { slug, block, element, modifier, html, bytes, sha256, analysis_json, revision, updated_at_gmt, updated_by } =
+    row;
   const updated = await trx
     .updateTable("frames")
     .set({ slug, block, element, modifier, html, bytes, sha256, analysis_json, revision, updated_at_gmt, updated_by })
@@ -111,7 +131,13 @@ export interface Recreation {
   within: (trx: Db) => Promise<Change[]>;
 }
 
-export async function createFrame(ctx: ServiceContext, siteId: number, userId: number, body: Record<string, unknown>, recreation?: Recreation): Promise<WriteAnswer> {
+export async function createFrame(
+  ctx: ServiceContext,
+  siteId: number,
+  userId: number,
+  body: Record<string, unknown>,
+  recreation?: Recreation,
+): Promise<WriteAnswer> {
   refuseUrl(body);
   const slug = slugFrom(body.slug);
   const html = markupFrom(body);
@@ -154,22 +180,61 @@ export async function createFrame(ctx: ServiceContext, siteId: number, userId: n
     frameGraphChanged(ctx.db, siteId, [id]);
   }
   if (flags.dryRun) {
-    return { body: { applied: false, updated: false, dry_run: true, site_id: siteId, frame: frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields }, etag: null };
+    return {
+      body: {
+        applied: false,
+        updated: false,
+        dry_run: true,
+        site_id: siteId,
+        frame: frameRecord(row, {
+          resolve: report.resolve,
+          frameRefs: report.frameRefs,
+          rendersOnRequest: report.rendersOnRequest,
+        }),
+        ...fields,
+      },
+      etag: null,
+    };
   }
   const publish = framePublish(done.rebaked, flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id, slug } });
-  const frame = frameRecord({ ...row, revision: 1 }, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest });
+  const frame = frameRecord(
+    { ...row, revision: 1 },
+    { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest },
+  );
   return {
-    body: { applied: true, updated: false, site_id: siteId, frame, ...fields, bake: publish.bake, rebaked: publish.rebaked },
+    body: {
+      applied: true,
+      updated: false,
+      site_id: siteId,
+      frame,
+      ...fields,
+      bake: publish.bake,
+      rebaked: publish.rebaked,
+    },
     etag: frameEtag({ revision: 1, sha256: row.sha256 }),
   };
 }
 
-export function replaceFrame(ctx: ServiceContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
+export function replaceFrame(
+  ctx: ServiceContext,
+  siteId: number,
+  userId: number,
+  ref: string,
+  body: Record<string, unknown>,
+  ifMatch: string | undefined,
+): Promise<WriteAnswer> {
   return unlessOvertaken(ifMatch, () => replaceFrameOnce(ctx, siteId, userId, ref, body, ifMatch));
 }
 
-async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: number, ref: string, body: Record<string, unknown>, ifMatch: string | undefined): Promise<WriteAnswer> {
+async function replaceFrameOnce(
+  ctx: ServiceContext,
+  siteId: number,
+  userId: number,
+  ref: string,
+  body: Record<string, unknown>,
+  ifMatch: string | undefined,
+): Promise<WriteAnswer> {
   const existing = await frameByRef(ctx.db, siteId, ref);
   if (!existing) throw fail("frame_not_found", { ref });
   refuseUrl(body);
@@ -202,7 +267,8 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
       apply: async (trx) => {
         // Another writer got in between the read and this write: refuse rather than overwrite.
         if (!(await storeFrame(trx, row, existing))) throw new Overtaken(existing.sha256, "write");
-        const rewritten = slug !== existing.slug ? await rewriteReferences(trx, siteId, existing, slug, at, userId) : null;
+        const rewritten =
+          slug !== existing.slug ? await rewriteReferences(trx, siteId, existing, slug, at, userId) : null;
         const renamed = rewritten?.report ?? null;
         // Named before the trial, which reads the frame graph through this transaction.
         frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
@@ -211,7 +277,12 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
           { kind: "frame", id: existing.id, action: slug === existing.slug ? "updated" : "renamed" },
           ...(renamed?.details ?? []).map((d): Written => ({ kind: "frame", id: d.id, action: "updated" })),
         ];
-        return { value: renamed, wrote, changes: frameChanges(existing, slug), room: { stored_bytes: row.bytes - existing.bytes + (rewritten?.grown ?? 0) } };
+        return {
+          value: renamed,
+          wrote,
+          changes: frameChanges(existing, slug),
+          room: { stored_bytes: row.bytes - existing.bytes + (rewritten?.grown ?? 0) },
+        };
       },
     });
   } finally {
@@ -220,13 +291,33 @@ async function replaceFrameOnce(ctx: ServiceContext, siteId: number, userId: num
   }
   const renamed = done.value;
   if (flags.dryRun) {
-    return { body: { applied: false, updated: true, dry_run: true, site_id: siteId, frame: frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest }), ...fields, ...(renamed ? { renamed } : {}) }, etag: null };
+    return {
+      body: {
+        applied: false,
+        updated: true,
+        dry_run: true,
+        site_id: siteId,
+        frame: frameRecord(row, {
+          resolve: report.resolve,
+          frameRefs: report.frameRefs,
+          rendersOnRequest: report.rendersOnRequest,
+        }),
+        ...fields,
+        ...(renamed ? { renamed } : {}),
+      },
+      etag: null,
+    };
   }
 
   const publish = framePublish(done.rebaked, flags.bake, slug);
   requireAvailable(publish.rebaked, { frame: { id: existing.id, slug } });
   const pages = (await pagesOnFrames(ctx.db, siteId, [existing.id])).get(existing.id) ?? [];
-  const frame = frameRecord(row, { resolve: report.resolve, frameRefs: report.frameRefs, rendersOnRequest: report.rendersOnRequest, pages });
+  const frame = frameRecord(row, {
+    resolve: report.resolve,
+    frameRefs: report.frameRefs,
+    rendersOnRequest: report.rendersOnRequest,
+    pages,
+  });
   return {
     body: {
       applied: true,

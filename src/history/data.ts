@@ -34,19 +34,38 @@ export const dataHistory: HistoryKind = {
   async locate(call, ref) {
     const name = datasetNameFrom(ref);
     const lang = checkLangIn(await languageState(call.ctx.db, call.site.id), call.query.lang) ?? "";
-    const row = await call.ctx.db.selectFrom("datasets").select("items_json").where("site_id", "=", call.site.id).where("name", "=", name).where("lang", "=", lang).executeTakeFirst();
+    const row = await call.ctx.db
+      .selectFrom("datasets")
+      .select("items_json")
+      .where("site_id", "=", call.site.id)
+      .where("name", "=", name)
+      .where("lang", "=", lang)
+      .executeTakeFirst();
     if (!row) throw datasetNotFound(name, lang);
-    return { id: datasetObjectId(name, lang), current: datasetSnapshot(name, lang, DATASET_ITEMS.read(row.items_json)) };
+    return {
+      id: datasetObjectId(name, lang),
+      current: datasetSnapshot(name, lang, DATASET_ITEMS.read(row.items_json)),
+    };
   },
 
   async restore(call, id, state) {
     const { name, lang } = datasetOfObjectId(id);
-    return answerOf(await putDataset(call.ctx, call.site, name, { items: itemsOf(state), lang: lang === "" ? null : lang }));
+    return answerOf(
+      await putDataset(call.ctx, call.site, name, { items: itemsOf(state), lang: lang === "" ? null : lang }),
+    );
   },
 
   async undelete(call, entry, state) {
     // putDataset takes it out of the trash when it makes the set, in its transaction.
     const { name, lang } = datasetOfObjectId(entry.id);
-    return answerOf(await putDataset(call.ctx, call.site, name, { items: itemsOf(state), lang: lang === "" ? null : lang }, { onlyNew: true }));
+    return answerOf(
+      await putDataset(
+        call.ctx,
+        call.site,
+        name,
+        { items: itemsOf(state), lang: lang === "" ? null : lang },
+        { onlyNew: true },
+      ),
+    );
   },
 };

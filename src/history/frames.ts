@@ -31,17 +31,30 @@ export const frameHistory: HistoryKind = {
   async undelete(call, entry, state) {
     const slug = typeof state.fields.slug === "string" ? state.fields.slug : entry.slug;
     const occupant = await frameBySlug(call.ctx.db, call.site.id, slug);
-    if (occupant) throw fail("slug_taken", { id: occupant.id, slug }, `Frame "${slug}" was made again meanwhile (id ${occupant.id}); rename or delete it, then restore.`);
-    const pages = Array.isArray(entry.extra.pages) ? entry.extra.pages.filter((p): p is number => Number.isSafeInteger(p)) : [];
+    if (occupant)
+      throw fail(
+        "slug_taken",
+        { id: occupant.id, slug },
+        `Frame "${slug}" was made again meanwhile (id ${occupant.id}); rename or delete it, then restore.`,
+      );
+    const pages = Array.isArray(entry.extra.pages)
+      ? entry.extra.pages.filter((p): p is number => Number.isSafeInteger(p))
+      : [];
     let rebound: number[] = [];
-    const answer = await createFrame(call.ctx, call.site.id, call.userId, { slug, html: state.content }, {
-      id: entry.id,
-      within: async (trx): Promise<Change[]> => {
-        await leaveTrash(trx, call.site.id, "frames", entry.id);
-        rebound = await rebindFrame(trx, call.site.id, entry.id, pages, gmt(call.ctx.clock()));
-        return rebound.map((pageId) => ({ kind: "page", pageId }));
+    const answer = await createFrame(
+      call.ctx,
+      call.site.id,
+      call.userId,
+      { slug, html: state.content },
+      {
+        id: entry.id,
+        within: async (trx): Promise<Change[]> => {
+          await leaveTrash(trx, call.site.id, "frames", entry.id);
+          rebound = await rebindFrame(trx, call.site.id, entry.id, pages, gmt(call.ctx.clock()));
+          return rebound.map((pageId) => ({ kind: "page", pageId }));
+        },
       },
-    });
+    );
     return { body: { ...answer.body, pages_restored: rebound }, etag: answer.etag };
   },
 };

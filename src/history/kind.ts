@@ -62,5 +62,9 @@ export interface HistoryKind {
    * (revisions/trash.ts leaveTrash) in that write's transaction. Its name taken meanwhile: 409
    * slug_taken with the occupant's `id`, nothing written.
    */
-  undelete(call: HistoryCall, entry: TrashEntry & { extra: Record<string, unknown> }, state: StoredState): Promise<RestoreAnswer>;
+  undelete(
+    call: HistoryCall,
+    entry: TrashEntry & { extra: Record<string, unknown> },
+    state: StoredState,
+  ): Promise<RestoreAnswer>;
 }

@@ -7,4 +7,11 @@ import { styleHistory } from "./styles.ts";
 import { sidebarHistory } from "./sidebars.ts";
 import type { HistoryKind } from "./kind.ts";
 
-export const HISTORY_KINDS: readonly HistoryKind[] = [frameHistory, pageHistory, menuHistory, dataHistory, styleHistory, sidebarHistory];
+export const HISTORY_KINDS: readonly HistoryKind[] = [
+  frameHistory,
+  pageHistory,
+  menuHistory,
+  dataHistory,
+  styleHistory,
+  sidebarHistory,
+];

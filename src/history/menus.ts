@@ -36,6 +36,8 @@ export const menuHistory: HistoryKind = {
     const kept = menuStateOf(state.fields);
     const slug = kept.slug || entry.slug;
     const name = kept.name || (typeof entry.extra.name === "string" ? entry.extra.name : slug);
-    return recreateMenu(call.ctx, call.site, menuIdOf(entry.id), { ...kept, name, slug }, (trx) => leaveTrash(trx, call.site.id, "menus", entry.id));
+    return recreateMenu(call.ctx, call.site, menuIdOf(entry.id), { ...kept, name, slug }, (trx) =>
+      leaveTrash(trx, call.site.id, "menus", entry.id),
+    );
   },
 };

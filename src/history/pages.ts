@@ -41,7 +41,14 @@ export const pageHistory: HistoryKind = {
     };
     const frameId = typeof kept.frame_id === "string" ? kept.frame_id : null;
     if (frameId === null || (await frameStands(call.ctx.db, call.site.id, frameId))) body.frame = frameId;
-    else warnings.push(warning("frame_missing", `Revision ${state.revision}'s frame (${frameId}) was deleted; the page keeps its current frame.`, { frame: frameId }));
+    else
+      warnings.push(
+        warning(
+          "frame_missing",
+          `Revision ${state.revision}'s frame (${frameId}) was deleted; the page keeps its current frame.`,
+          { frame: frameId },
+        ),
+      );
     const answer = await publishPage(call.ctx, call.site, body);
     return { body: { site_id: call.site.id, ...answer, warnings: [...warnings, ...answer.warnings] } };
   },

@@ -11,18 +11,25 @@ import type { HistoryCall, HistoryKind, StoredState } from "./kind.ts";
 /** A revision number from the path: a whole number from 1; anything else names no revision. */
 function revisionNumber(raw: string, field = "n"): number {
   const n = /^[1-9][0-9]{0,9}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n)) throw fail("revision_not_found", { [field]: raw }, `No revision "${raw}": revisions are numbered 1, 2, …`);
+  if (!Number.isSafeInteger(n))
+    throw fail("revision_not_found", { [field]: raw }, `No revision "${raw}": revisions are numbered 1, 2, …`);
   return n;
 }
 
 async function stored(call: HistoryCall, kind: RevisionKind, id: string, raw: string, field = "n") {
   const n = revisionNumber(raw, field);
   const found = await revisionOf(call.ctx.db, call.site.id, kind, id, n);
-  if (!found) throw fail("revision_not_found", { [field]: n, last: await lastRevision(call.ctx.db, call.site.id, kind, id) });
+  if (!found)
+    throw fail("revision_not_found", { [field]: n, last: await lastRevision(call.ctx.db, call.site.id, kind, id) });
   return found;
 }
 
-export async function listObjectRevisions(call: HistoryCall, adapter: HistoryKind, ref: string, page: { limit: number; offset: number }) {
+export async function listObjectRevisions(
+  call: HistoryCall,
+  adapter: HistoryKind,
+  ref: string,
+  page: { limit: number; offset: number },
+) {
   const { id } = await adapter.locate(call, ref);
   const { total, revisions } = await listRevisions(call.ctx.db, call.site.id, adapter.kind, id, page);
   return { kind: adapter.kind, id, revisions, total };
@@ -34,7 +41,13 @@ export async function getObjectRevision(call: HistoryCall, adapter: HistoryKind,
 }
 
 /** A unified diff of revision n's content against revision `to`, or against the object's current state. */
-export async function diffObjectRevisions(call: HistoryCall, adapter: HistoryKind, ref: string, raw: string, to: unknown) {
+export async function diffObjectRevisions(
+  call: HistoryCall,
+  adapter: HistoryKind,
+  ref: string,
+  raw: string,
+  to: unknown,
+) {
   const { id, current } = await adapter.locate(call, ref);
   const from = await stored(call, adapter.kind, id, raw);
   let target: { label: string; revision: number | null; content: string };
@@ -46,8 +59,23 @@ export async function diffObjectRevisions(call: HistoryCall, adapter: HistoryKin
     target = { label: `revision ${other.revision}`, revision: other.revision, content: other.content };
   }
   // Without jsdiff's `====` banner: a unified diff starts at its `---` line.
-  const diff = createTwoFilesPatch(`revision ${from.revision}`, target.label, from.content, target.content, undefined, undefined, { context: 3 }).replace(/^=+\n/, "");
-  return { kind: adapter.kind, id, from: from.revision, to: target.revision, identical: from.content === target.content, diff };
+  const diff = createTwoFilesPatch(
+    `revision ${from.revision}`,
+    target.label,
+    from.content,
+    target.content,
+    undefined,
+    undefined,
+    { context: 3 },
+  ).replace(/^=+\n/, "");
+  return {
+    kind: adapter.kind,
+    id,
+    from: from.revision,
+    to: target.revision,
+    identical: from.content === target.content,
+    diff,
+  };
 }
 
 function stateOf(found: { revision: number; content: string; fields: Record<string, unknown> }): StoredState {
@@ -62,8 +90,18 @@ export async function restoreObjectRevision(call: HistoryCall, adapter: HistoryK
   const answer = await adapter.restore(call, id, stateOf(found));
   const after = await lastRevision(call.ctx.db, call.site.id, adapter.kind, id);
   const { warnings = [], ...body } = answer.body as { warnings?: unknown[] };
-  if (after === before) warnings.push(warning("nothing_changed", `The ${adapter.kind} object already holds revision ${found.revision}'s state: no revision was added.`, { revision: found.revision }));
-  return { body: { ...body, restored: { kind: adapter.kind, id, from_revision: found.revision, revision: after }, warnings }, etag: answer.etag };
+  if (after === before)
+    warnings.push(
+      warning(
+        "nothing_changed",
+        `The ${adapter.kind} object already holds revision ${found.revision}'s state: no revision was added.`,
+        { revision: found.revision },
+      ),
+    );
+  return {
+    body: { ...body, restored: { kind: adapter.kind, id, from_revision: found.revision, revision: after }, warnings },
+    etag: answer.etag,
+  };
 }
 
 export async function listTrashItems(call: HistoryCall) {
@@ -71,7 +109,12 @@ export async function listTrashItems(call: HistoryCall) {
 }
 
 /** Brings one deleted object back from the trash, under its id, with its content and history. */
-export async function restoreTrashed(call: HistoryCall, adapters: ReadonlyMap<RevisionKind, HistoryKind>, kind: string, id: string) {
+export async function restoreTrashed(
+  call: HistoryCall,
+  adapters: ReadonlyMap<RevisionKind, HistoryKind>,
+  kind: string,
+  id: string,
+) {
   const adapter = (REVISION_KINDS as readonly string[]).includes(kind) ? adapters.get(kind as RevisionKind) : undefined;
   const entry = adapter && (await trashEntry(call.ctx.db, call.site.id, adapter.kind, id));
   if (!adapter || !entry) throw fail("trash_item_not_found", { kind, id });
@@ -80,7 +123,19 @@ export async function restoreTrashed(call: HistoryCall, adapters: ReadonlyMap<Re
   if (!found) throw fail("trash_item_not_found", { kind, id });
   const answer = await adapter.undelete(call, entry, stateOf(found));
   const { warnings = [], ...body } = answer.body as { warnings?: unknown[] };
-  return { body: { ...body, restored: { kind: adapter.kind, id, from_revision: found.revision, revision: await lastRevision(call.ctx.db, call.site.id, adapter.kind, id) }, warnings }, etag: answer.etag };
+  return {
+    body: {
+      ...body,
+      restored: {
+        kind: adapter.kind,
+        id,
+        from_revision: found.revision,
+        revision: await lastRevision(call.ctx.db, call.site.id, adapter.kind, id),
+      },
+      warnings,
+    },
+    etag: answer.etag,
+  };
 }
 
 /** Deletes a trashed object for good with its history, freeing the bytes it held (docs/revisions.md). */

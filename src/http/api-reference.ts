@@ -15,7 +15,10 @@ import { OPENAPI_PATH } from "./openapi.ts";
 
 export const DOCS_PATH = "/api/docs";
 
-const Document = Obj({ openapi: Type.Literal("3.1.0"), info: Obj({ title: Type.String(), version: Type.String() }), paths: Obj({}) }, "The OpenAPI 3.1 document");
+const Document = Obj(
+  { openapi: Type.Literal("3.1.0"), info: Obj({ title: Type.String(), version: Type.String() }), paths: Obj({}) },
+  "The OpenAPI 3.1 document",
+);
 
 /** What the page is told: where the document is, and nothing fetched from elsewhere. */
 const PAGE = {
@@ -47,7 +50,10 @@ async function answerFromReference(request: FastifyRequest, reply: FastifyReply)
   }));
   // The page itself is Scalar's `/api/docs/` (it links its script and the document absolutely).
   const path = request.url.split("?")[0];
-  const answer = await instance.inject({ method: "GET", url: path === DOCS_PATH || path === `${DOCS_PATH}/` ? `${DOCS_PATH}/` : path });
+  const answer = await instance.inject({
+    method: "GET",
+    url: path === DOCS_PATH || path === `${DOCS_PATH}/` ? `${DOCS_PATH}/` : path,
+  });
   if (answer.statusCode === 404) throw fail("route_not_found");
   const type = answer.headers["content-type"];
   if (type) reply.type(String(type));
@@ -56,10 +62,19 @@ async function answerFromReference(request: FastifyRequest, reply: FastifyReply)
 }
 
 export function apiDescriptionRoutes(app: FastifyInstance): void {
-  app.get(OPENAPI_PATH, {
-    config: { auth: "none" },
-    schema: { operationId: "getOpenApiDocument", tags: ["meta"], summary: "This OpenAPI 3.1 description", response: { 200: Document, ...commonErrors } },
-  }, async () => app.swagger());
+  app.get(
+    OPENAPI_PATH,
+    {
+      config: { auth: "none" },
+      schema: {
+        operationId: "getOpenApiDocument",
+        tags: ["meta"],
+        summary: "This OpenAPI 3.1 description",
+        response: { 200: Document, ...commonErrors },
+      },
+    },
+    async () => app.swagger(),
+  );
 
   // The page and its script; not API calls, so not in the document (hide).
   app.get(DOCS_PATH, { config: { auth: "none" }, schema: { hide: true } }, answerFromReference);

@@ -39,7 +39,8 @@ export function isServicePath(url: string): boolean {
  * request goes on. Runs first, before the body is read.
  */
 export function refuseUnroutedBody(routes: RoutesIndex, request: FastifyRequest, reply: FastifyReply): boolean {
-  if (!request.is404 || request.method === "GET" || request.method === "HEAD" || !declaresBody(request.raw)) return false;
+  if (!request.is404 || request.method === "GET" || request.method === "HEAD" || !declaresBody(request.raw))
+    return false;
   answerUnrouted(routes, request, reply);
   return true;
 }

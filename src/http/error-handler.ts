@@ -16,7 +16,8 @@ const FASTIFY_CODES: Record<string, () => HttpError> = {
 
 function fromValidation(error: FastifyError): HttpError {
   const first = error.validation?.[0];
-  const path = first?.instancePath?.replace(/^\//, "").replaceAll("/", ".") || String(first?.params?.missingProperty ?? "");
+  const path =
+    first?.instancePath?.replace(/^\//, "").replaceAll("/", ".") || String(first?.params?.missingProperty ?? "");
   const field = path || error.validationContext || "body";
   return fail("invalid_field", { field, in: error.validationContext }, `${field} ${first?.message ?? "is not valid"}.`);
 }

@@ -2,7 +2,7 @@
 // (src/errors.ts holds the codes and messages). Two envelopes exist (docs/foundation.md): a handler error
 // `{success: false, error, message, ...details}` and an error raised before a handler (token, site
 // selection, body, route) `{code, message, data: {status}}`.
-import { fail as serviceFail, ServiceError, type ErrorCode } from "../errors.ts";
+import { fail as serviceFail, type ServiceError, type ErrorCode } from "../errors.ts";
 import { isByteQuota } from "../quotas/catalogue.ts";
 
 export type Envelope = "handler" | "pre";
@@ -179,11 +179,23 @@ export function statusOf(code: ErrorCode): number {
 /** A service error (or any catalogued one) as the HTTP layer answers it. */
 export function fromServiceError(error: ServiceError, headers: Record<string, string> = {}): HttpError {
   const answer: Answer = ANSWERS[error.code];
-  return new HttpError(answer.statusFor?.(error.details) ?? answer.status, error.code, error.message, error.details, answer.envelope ?? "handler", headers);
+  return new HttpError(
+    answer.statusFor?.(error.details) ?? answer.status,
+    error.code,
+    error.message,
+    error.details,
+    answer.envelope ?? "handler",
+    headers,
+  );
 }
 
 /** A catalogued error raised by the HTTP layer itself. */
-export function fail(code: ErrorCode, details: Record<string, unknown> = {}, message?: string, headers?: Record<string, string>): HttpError {
+export function fail(
+  code: ErrorCode,
+  details: Record<string, unknown> = {},
+  message?: string,
+  headers?: Record<string, string>,
+): HttpError {
   return fromServiceError(serviceFail(code, details, message), headers);
 }
 
@@ -195,6 +207,7 @@ export function preFail(code: ErrorCode, details: Record<string, unknown> = {}, 
 
 /** The response body for an error, in its envelope. */
 export function envelopeOf(error: HttpError): Record<string, unknown> {
-  if (error.envelope === "pre") return { code: error.code, message: error.message, data: { status: error.status, ...error.details } };
+  if (error.envelope === "pre")
+    return { code: error.code, message: error.message, data: { status: error.status, ...error.details } };
   return { success: false, error: error.code, message: error.message, ...error.details };
 }

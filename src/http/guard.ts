@@ -64,10 +64,19 @@ function tooManyFailures(lockout: Lockout, message?: string) {
  * outcome gives the attempt back, so only failures count. Every login string is counted and refused
  * alike, so no answer tells whether the login exists; without a login, only the address counts.
  */
-export async function passwordSignIn<T>(limits: Limits, address: string, login: string, check: () => Promise<T | null>): Promise<T> {
+export async function passwordSignIn<T>(
+  limits: Limits,
+  address: string,
+  login: string,
+  check: () => Promise<T | null>,
+): Promise<T> {
   if (login !== "") {
     const lockout = await limits.takeSignIn(login);
-    if (lockout.locked) throw tooManyFailures(lockout, "Too many failed sign-ins for this login; wait and retry. Its API tokens keep working.");
+    if (lockout.locked)
+      throw tooManyFailures(
+        lockout,
+        "Too many failed sign-ins for this login; wait and retry. Its API tokens keep working.",
+      );
   }
   const giveBack = () => (login === "" ? Promise.resolve() : limits.giveBackSignIn(login));
   let result: T | null;
@@ -87,7 +96,11 @@ export async function passwordSignIn<T>(limits: Limits, address: string, login: 
 
 /** The gate; `config` is the route's (`request.routeOptions.config`, read once by the caller: Fastify builds it anew on each read). */
 export function apiGuard(db: Db, limits: Limits) {
-  return async function guard(request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig | undefined): Promise<void> {
+  return async function guard(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    config: FastifyContextConfig | undefined,
+  ): Promise<void> {
     request.caller = null;
     const address = request.ip;
 

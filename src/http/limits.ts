@@ -63,7 +63,10 @@ export interface Limits {
 }
 
 /** The numbers of the four limits (config.ts reads them from the environment). */
-export type LimitSettings = Pick<Config, "rateLimitPerMin" | "authFailuresPerMin" | "authFailuresPerLogin" | "publicRateLimitPerMin">;
+export type LimitSettings = Pick<
+  Config,
+  "rateLimitPerMin" | "authFailuresPerMin" | "authFailuresPerLogin" | "publicRateLimitPerMin"
+>;
 
 const WINDOW_SECONDS = 60;
 /** The window of a login's failed sign-ins: long enough that guessing from many addresses is slow. */
@@ -148,7 +151,8 @@ export class FlexibleLimits implements Limits {
     const res = await this.failures.get(addressGroup(address));
     // A window that has run out may linger until its timer fires: a non-positive
     // msBeforeNext means it is over.
-    if (!res || res.msBeforeNext <= 0 || res.consumedPoints < this.settings.authFailuresPerMin) return { locked: false, retryAfterSeconds: 0 };
+    if (!res || res.msBeforeNext <= 0 || res.consumedPoints < this.settings.authFailuresPerMin)
+      return { locked: false, retryAfterSeconds: 0 };
     return { locked: true, retryAfterSeconds: seconds(res.msBeforeNext) };
   }
 
@@ -173,10 +177,20 @@ export class FlexibleLimits implements Limits {
   async consumeRequest(callerKey: string): Promise<RequestAllowance> {
     try {
       const res = await this.requests.consume(callerKey, 1);
-      return { allowed: true, limit: this.requestsPerMinute, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) };
+      return {
+        allowed: true,
+        limit: this.requestsPerMinute,
+        remaining: res.remainingPoints,
+        resetSeconds: seconds(res.msBeforeNext),
+      };
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return { allowed: false, limit: this.requestsPerMinute, remaining: 0, resetSeconds: seconds(rejection.msBeforeNext) };
+      return {
+        allowed: false,
+        limit: this.requestsPerMinute,
+        remaining: 0,
+        resetSeconds: seconds(rejection.msBeforeNext),
+      };
     }
   }
 
@@ -191,7 +205,11 @@ export function memoryLimits(settings: LimitSettings): Limits {
     new RateLimiterMemory({ points: settings.authFailuresPerMin, duration: WINDOW_SECONDS, keyPrefix: "authfail" }),
     new MemoryWindows(settings.publicRateLimitPerMin),
     settings,
-    new RateLimiterMemory({ points: settings.authFailuresPerLogin, duration: LOGIN_WINDOW_SECONDS, keyPrefix: "authlogin" }),
+    new RateLimiterMemory({
+      points: settings.authFailuresPerLogin,
+      duration: LOGIN_WINDOW_SECONDS,
+      keyPrefix: "authlogin",
+    }),
   );
 }
 
@@ -208,11 +226,27 @@ export function memoryLimits(settings: LimitSettings): Limits {
  * (`insuranceLimiter`), so pages held in memory are still served (docs/deploy.md).
  */
 export function postgresLimits(pool: pg.Pool, settings: LimitSettings): Limits {
-  const common = { storeClient: pool, storeType: "pool", tableName: RATE_LIMITS_TABLE, tableCreated: true, duration: WINDOW_SECONDS };
+  const common = {
+    storeClient: pool,
+    storeType: "pool",
+    tableName: RATE_LIMITS_TABLE,
+    tableCreated: true,
+    duration: WINDOW_SECONDS,
+  };
   const publicPoints = settings.publicRateLimitPerMin;
   return new FlexibleLimits(
-    new RateLimiterPostgres({ ...common, clearExpiredByTimeout: true, points: settings.rateLimitPerMin, keyPrefix: "req" }),
-    new RateLimiterPostgres({ ...common, clearExpiredByTimeout: true, points: settings.authFailuresPerMin, keyPrefix: "authfail" }),
+    new RateLimiterPostgres({
+      ...common,
+      clearExpiredByTimeout: true,
+      points: settings.rateLimitPerMin,
+      keyPrefix: "req",
+    }),
+    new RateLimiterPostgres({
+      ...common,
+      clearExpiredByTimeout: true,
+      points: settings.authFailuresPerMin,
+      keyPrefix: "authfail",
+    }),
     new StoredWindows(
       new RateLimiterPostgres({
         ...common,
@@ -225,7 +259,13 @@ export function postgresLimits(pool: pg.Pool, settings: LimitSettings): Limits {
       }),
     ),
     settings,
-    new RateLimiterPostgres({ ...common, clearExpiredByTimeout: false, duration: LOGIN_WINDOW_SECONDS, points: settings.authFailuresPerLogin, keyPrefix: "authlogin" }),
+    new RateLimiterPostgres({
+      ...common,
+      clearExpiredByTimeout: false,
+      duration: LOGIN_WINDOW_SECONDS,
+      points: settings.authFailuresPerLogin,
+      keyPrefix: "authlogin",
+    }),
   );
 }
 

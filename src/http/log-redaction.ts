@@ -54,7 +54,16 @@ interface LoggedRequest {
 }
 
 /** Header and body fields censored in any log line that carries them, at the top and up to two levels in. */
-const SECRET_FIELDS = ["authorization", "x-svc-key", "cookie", "set-cookie", "password", "token", "secret", "webhook_secret"];
+const SECRET_FIELDS = [
+  "authorization",
+  "x-svc-key",
+  "cookie",
+  "set-cookie",
+  "password",
+  "token",
+  "secret",
+  "webhook_secret",
+];
 
 const REDACT_PATHS = SECRET_FIELDS.flatMap((field) => {
   const key = /^\w+$/.test(field) ? field : `["${field}"]`;
@@ -66,7 +75,10 @@ const REDACT_PATHS = SECRET_FIELDS.flatMap((field) => {
  * The logger options the app is built with: the caller's, with a `req` serializer that writes
  * what Fastify's does (method, address, host, client) with the address masked, and `redact`.
  */
-export function redactingLogger(logger: FastifyServerOptions["logger"], tokenPaths: readonly string[]): FastifyServerOptions["logger"] {
+export function redactingLogger(
+  logger: FastifyServerOptions["logger"],
+  tokenPaths: readonly string[],
+): FastifyServerOptions["logger"] {
   if (!logger) return false;
   const options = logger === true ? {} : logger;
   const requestForLog = (req: LoggedRequest) => ({

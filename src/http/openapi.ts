@@ -20,12 +20,19 @@ export const OPENAPI_PATH = "/api/openapi.json";
 export const SERVICE_DESC_LINK = `<${OPENAPI_PATH}>; rel="service-desc"`;
 
 type Schema = Record<string, unknown>;
-type RouteSchema = Record<string, unknown> & { params?: Schema; querystring?: Schema; headers?: Schema; operationId?: string };
+type RouteSchema = Record<string, unknown> & {
+  params?: Schema;
+  querystring?: Schema;
+  headers?: Schema;
+  operationId?: string;
+};
 
 const SiteId = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: "the site's id" });
 const LegacyQuery = {
   blog_id: Type.Optional(Type.Integer({ minimum: 1, description: "the site's id; read first" })),
-  domain: Type.Optional(Type.String({ description: "any of the site's domains; read after blog_id and X-Svc-Blog-Id" })),
+  domain: Type.Optional(
+    Type.String({ description: "any of the site's domains; read after blog_id and X-Svc-Blog-Id" }),
+  ),
 };
 const LegacyHeaders = {
   "x-svc-blog-id": Type.Optional(Type.Integer({ minimum: 1, description: "the site's id; read after ?blog_id" })),
@@ -72,7 +79,10 @@ function documentRoute({ schema, url, route }: { schema: unknown; url: string; r
   return { schema: doc as never, url };
 }
 
-type Operation = { parameters?: Array<{ in: string; name: string }>; requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> } };
+type Operation = {
+  parameters?: Array<{ in: string; name: string }>;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> };
+};
 type Paths = Record<string, Record<string, Operation>>;
 
 /**
@@ -84,7 +94,8 @@ export function mergeTwinTemplates(paths: Paths): Paths {
   const shape = (template: string) => template.replace(/\{[^}]+\}/g, "{}");
   const names = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
   const groups = new Map<string, string[]>();
-  for (const template of Object.keys(paths)) groups.set(shape(template), [...(groups.get(shape(template)) ?? []), template]);
+  for (const template of Object.keys(paths))
+    groups.set(shape(template), [...(groups.get(shape(template)) ?? []), template]);
   const out: Paths = {};
   for (const template of Object.keys(paths)) {
     const twins = groups.get(shape(template))!;
@@ -92,13 +103,17 @@ export function mergeTwinTemplates(paths: Paths): Paths {
       out[template] = paths[template];
       continue;
     }
-    const chosen = twins.reduce((best, t) => (Object.keys(paths[t]).length > Object.keys(paths[best]).length ? t : best));
+    const chosen = twins.reduce((best, t) =>
+      Object.keys(paths[t]).length > Object.keys(paths[best]).length ? t : best,
+    );
     if (out[chosen]) continue;
     const merged: Record<string, Operation> = {};
     for (const twin of twins) {
       const rename = new Map(names(twin).map((name, i) => [name, names(chosen)[i]]));
       for (const [method, operation] of Object.entries(paths[twin])) {
-        const parameters = operation.parameters?.map((p) => (p.in === "path" && rename.has(p.name) ? { ...p, name: rename.get(p.name)! } : p));
+        const parameters = operation.parameters?.map((p) =>
+          p.in === "path" && rename.has(p.name) ? { ...p, name: rename.get(p.name)! } : p,
+        );
         merged[method] = { ...operation, ...(parameters ? { parameters } : {}) };
       }
     }
@@ -118,7 +133,9 @@ function optionalBodies(paths: Paths): Paths {
     for (const [method, operation] of Object.entries(operations)) {
       const schema = operation.requestBody?.content?.["application/json"]?.schema;
       const optional = schema !== undefined && !(Array.isArray(schema.required) && schema.required.length > 0);
-      out[template][method] = optional ? { ...operation, requestBody: { ...operation.requestBody, required: false } } : operation;
+      out[template][method] = optional
+        ? { ...operation, requestBody: { ...operation.requestBody, required: false } }
+        : operation;
     }
   }
   return out;
@@ -150,8 +167,14 @@ export function openApiOptions(config: Config): FastifyDynamicSwaggerOptions {
     // The server's URL has no path the routes start with; never strip one from them.
     stripBasePath: false,
     // A schema given an $id of its own (a recursive one: MenuItemInput) is listed under that name.
-    refResolver: { buildLocalReference: (json: Schema, _base: unknown, _fragment: unknown, i: number) => (typeof json.$id === "string" && !/^T\d+$/.test(json.$id) ? json.$id : `def-${i}`) },
+    refResolver: {
+      buildLocalReference: (json: Schema, _base: unknown, _fragment: unknown, i: number) =>
+        typeof json.$id === "string" && !/^T\d+$/.test(json.$id) ? json.$id : `def-${i}`,
+    },
     transform: documentRoute as FastifyDynamicSwaggerOptions["transform"],
-    transformObject: ({ openapiObject }: { openapiObject: Record<string, unknown> }) => ({ ...openapiObject, paths: optionalBodies(mergeTwinTemplates(openapiObject.paths as Paths)) }),
+    transformObject: ({ openapiObject }: { openapiObject: Record<string, unknown> }) => ({
+      ...openapiObject,
+      paths: optionalBodies(mergeTwinTemplates(openapiObject.paths as Paths)),
+    }),
   } as FastifyDynamicSwaggerOptions;
 }

@@ -28,8 +28,18 @@ export interface Paging {
 export const PagingQuery = {
   // Unknown, not Integer: the parser below answers every bad value (a word, 0, 501, the
   // parameter given twice) with the one code invalid_parameter, not the validator's invalid_field.
-  per_page: Opt(ServiceChecked(Type.Integer({ minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT }), `items per page: an integer from 1 to ${PER_PAGE_MAX} (default ${PER_PAGE_DEFAULT}); otherwise 400 invalid_parameter`)),
-  page: Opt(ServiceChecked(Type.Integer({ minimum: 1, default: 1 }), "page number from 1 (default 1); past the last page the list is empty; otherwise 400 invalid_parameter")),
+  per_page: Opt(
+    ServiceChecked(
+      Type.Integer({ minimum: 1, maximum: PER_PAGE_MAX, default: PER_PAGE_DEFAULT }),
+      `items per page: an integer from 1 to ${PER_PAGE_MAX} (default ${PER_PAGE_DEFAULT}); otherwise 400 invalid_parameter`,
+    ),
+  ),
+  page: Opt(
+    ServiceChecked(
+      Type.Integer({ minimum: 1, default: 1 }),
+      "page number from 1 (default 1); past the last page the list is empty; otherwise 400 invalid_parameter",
+    ),
+  ),
 };
 
 const DIGITS = /^[0-9]+$/;
@@ -39,7 +49,11 @@ function integerParameter(query: Record<string, unknown>, name: string, fallback
   if (raw === undefined) return fallback;
   const value = typeof raw === "string" && DIGITS.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= 1 && value <= max)) {
-    throw fail("invalid_parameter", { parameter: name, value: raw, min: 1, max }, `${name} must be an integer from 1 to ${max}.`);
+    throw fail(
+      "invalid_parameter",
+      { parameter: name, value: raw, min: 1, max },
+      `${name} must be an integer from 1 to ${max}.`,
+    );
   }
   return value;
 }
@@ -99,7 +113,11 @@ export function sendPaging(request: FastifyRequest, reply: FastifyReply, paging:
  * (an answer with `total`) and sets the headers. A bad `per_page` or `page` refuses the call
  * before anything is read.
  */
-export async function pagedList<T extends { total: number }>(request: FastifyRequest & { query: { per_page?: unknown; page?: unknown } }, reply: FastifyReply, read: (paging: Paging) => Promise<T>): Promise<T> {
+export async function pagedList<T extends { total: number }>(
+  request: FastifyRequest & { query: { per_page?: unknown; page?: unknown } },
+  reply: FastifyReply,
+  read: (paging: Paging) => Promise<T>,
+): Promise<T> {
   const paging = parsePaging(request.query);
   const answer = await read(paging);
   sendPaging(request, reply, paging, answer.total);

@@ -34,7 +34,8 @@ type RouteLike = Pick<RouteOptions, "url" | "method" | "schema" | "config">;
 export function knownParameters(route: RouteLike): Set<string> {
   const querystring = route.schema?.querystring as { properties?: Record<string, unknown> } | undefined;
   const known = new Set(Object.keys(querystring?.properties ?? {}));
-  if ((route.config as { siteAddressStyle?: string } | undefined)?.siteAddressStyle === "legacy") for (const name of LEGACY_SELECTORS) known.add(name);
+  if ((route.config as { siteAddressStyle?: string } | undefined)?.siteAddressStyle === "legacy")
+    for (const name of LEGACY_SELECTORS) known.add(name);
   return known;
 }
 
@@ -60,7 +61,9 @@ function refusal(unknown: string[]) {
 
 /** The warnings a read answer carries for its unknown parameters. */
 export function unknownParameterWarnings(unknown: readonly string[]): Warning[] {
-  return unknown.map((parameter) => warning("unknown_parameter", `Query parameter "${parameter}" is not known here and was ignored.`, { parameter }));
+  return unknown.map((parameter) =>
+    warning("unknown_parameter", `Query parameter "${parameter}" is not known here and was ignored.`, { parameter }),
+  );
 }
 
 /** A success body (JSON text) with the warnings added to its `warnings`; anything else as it was. */
@@ -73,7 +76,10 @@ function withWarnings(payload: string, unknown: readonly string[]): string {
   }
   if (body === null || typeof body !== "object" || (body as { success?: unknown }).success !== true) return payload;
   const held = (body as { warnings?: unknown }).warnings;
-  (body as { warnings: unknown[] }).warnings = [...(Array.isArray(held) ? held : []), ...unknownParameterWarnings(unknown)];
+  (body as { warnings: unknown[] }).warnings = [
+    ...(Array.isArray(held) ? held : []),
+    ...unknownParameterWarnings(unknown),
+  ];
   return JSON.stringify(body);
 }
 
@@ -106,7 +112,12 @@ export function checkQueryParameters(route: RouteOptions): void {
   route.onRequest = [...hooksOf(route.onRequest), check] as RouteOptions["onRequest"];
 
   if (reads) {
-    const warn = (request: FastifyRequest, _reply: FastifyReply, payload: unknown, done: (error: Error | null, payload?: unknown) => void) => {
+    const warn = (
+      request: FastifyRequest,
+      _reply: FastifyReply,
+      payload: unknown,
+      done: (error: Error | null, payload?: unknown) => void,
+    ) => {
       const unknown = request.unknownParameters;
       done(null, unknown && typeof payload === "string" ? withWarnings(payload, unknown) : payload);
     };

@@ -22,7 +22,11 @@ export async function absentBodyIsEmpty(request: FastifyRequest): Promise<void> 
 }
 
 /** `?dry_run=1` in a route's query schema (DELETE and PATCH alike). */
-export const DryRunQuery = { dry_run: Opt(Type.String({ description: "1 or true: answer what the write would do, with its warnings, and change nothing" })) };
+export const DryRunQuery = {
+  dry_run: Opt(
+    Type.String({ description: "1 or true: answer what the write would do, with its warnings, and change nothing" }),
+  ),
+};
 
 /** What a dry run adds to an answer (`dry_run: true, applied: false`); nothing on a real write. */
 export function dryRunFields(dryRun: boolean): { dry_run?: true; applied?: false } {
@@ -34,7 +38,11 @@ export function dryRunOf(request: { query?: { dry_run?: string } }): boolean {
   const value = request.query?.dry_run;
   if (value === undefined || value === "0" || value === "false") return false;
   if (value === "1" || value === "true" || value === "") return true;
-  throw fail("invalid_parameter", { parameter: "dry_run", value, allowed: ["1", "true", "0", "false"] }, "dry_run must be 1 or true (or 0, false).");
+  throw fail(
+    "invalid_parameter",
+    { parameter: "dry_run", value, allowed: ["1", "true", "0", "false"] },
+    "dry_run must be 1 or true (or 0, false).",
+  );
 }
 
 /**
@@ -42,7 +50,10 @@ export function dryRunOf(request: { query?: { dry_run?: string } }): boolean {
  * `dry_run` in the body (docs/frames.md, "Writes") and `?dry_run=1` (every other write's); either one
  * asking is a dry run (a dry run never writes).
  */
-export function bodyWithDryRun(request: { body?: Record<string, unknown> | null; query?: { dry_run?: string } }): Record<string, unknown> {
+export function bodyWithDryRun(request: {
+  body?: Record<string, unknown> | null;
+  query?: { dry_run?: string };
+}): Record<string, unknown> {
   const sent = bodyOf(request);
   return dryRunOf(request) ? { ...sent, dry_run: true } : sent;
 }

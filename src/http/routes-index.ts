@@ -31,7 +31,8 @@ export class RoutesIndex {
     for (const method of [route.method].flat()) entry.methods.add(String(method).toUpperCase());
     this.known.set(route.url, entry);
     for (const method of [route.method].flat()) this.options.set(`${String(method).toUpperCase()} ${route.url}`, route);
-    if ((route.schema as { hide?: boolean } | undefined)?.hide) for (const method of [route.method].flat()) this.hiddenRoutes.add(`${String(method).toUpperCase()} ${route.url}`);
+    if ((route.schema as { hide?: boolean } | undefined)?.hide)
+      for (const method of [route.method].flat()) this.hiddenRoutes.add(`${String(method).toUpperCase()} ${route.url}`);
     for (const part of ["body", "querystring", "params", "headers"] as const) {
       const schema = route.schema?.[part];
       if (schema) this.requestSchemas.push({ route: `${[route.method].flat().join(",")} ${route.url}`, part, schema });
@@ -65,7 +66,8 @@ export class RoutesIndex {
   /** Methods allowed on a concrete path, empty when no route matches it. */
   methodsFor(path: string): string[] {
     const out = new Set<string>();
-    for (const [url, entry] of this.known) if ((entry.pattern ??= toRegExp(url)).test(path)) entry.methods.forEach((m) => out.add(m));
+    for (const [url, entry] of this.known)
+      if ((entry.pattern ??= toRegExp(url)).test(path)) entry.methods.forEach((m) => out.add(m));
     return [...out].sort();
   }
 }

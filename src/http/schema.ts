@@ -14,10 +14,16 @@ export const Opt = <S extends TSchema>(schema: S) => Type.Optional(schema);
 /** Optional, and null accepted where the service gives null a meaning (a default, its own refusal). */
 export const Nullable = <S extends TSchema>(schema: S) => Opt(Type.Union([schema, Type.Null()]));
 
-export const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }, "A warning: its code, a message, and details that vary by code (field, at, …)"));
+export const Warnings = Type.Array(
+  Obj(
+    { code: Type.String(), message: Type.String() },
+    "A warning: its code, a message, and details that vary by code (field, at, …)",
+  ),
+);
 
 /** A success body: `success: true`, the given fields and `warnings` (http/ok.ts: always there, maybe empty). */
-export const Success = <P extends TProperties>(properties: P) => Obj({ success: Type.Literal(true), warnings: Warnings, ...properties });
+export const Success = <P extends TProperties>(properties: P) =>
+  Obj({ success: Type.Literal(true), warnings: Warnings, ...properties });
 
 export const HandlerError = Obj(
   { success: Type.Literal(false), error: Type.String(), message: Type.String() },
@@ -51,15 +57,34 @@ export const Rebaked = Obj(
     total: Type.Integer({ description: "frames the change reached" }),
     baked: Type.Integer(),
     not_needed: Type.Integer(),
-    frames: Type.Array(Obj({ id: Type.String(), slug: Type.String(), because: Type.Array(Type.String()), bake: Type.String(), detail: Opt(Obj({}, "the render's report when it did not succeed")) })),
+    frames: Type.Array(
+      Obj({
+        id: Type.String(),
+        slug: Type.String(),
+        because: Type.Array(Type.String()),
+        bake: Type.String(),
+        detail: Opt(Obj({}, "the render's report when it did not succeed")),
+      }),
+    ),
     pages: Type.Array(Type.Integer(), { description: "pages whose public output was rewritten or flushed" }),
     cache: Obj({
       status: Type.String(),
       scope: Type.String(),
       pages: Type.Array(Type.Integer()),
-      flushed: Obj({ urls: Obj({ status: Type.String(), by: Type.String(), urls: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }) }),
+      flushed: Obj({
+        urls: Obj({
+          status: Type.String(),
+          by: Type.String(),
+          urls: Type.Array(Type.String()),
+          skipped: Type.Array(Type.String()),
+        }),
+      }),
     }),
-    skipped: Opt(Type.Array(Type.String(), { description: "frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false)" })),
+    skipped: Opt(
+      Type.Array(Type.String(), {
+        description: "frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false)",
+      }),
+    ),
   },
   "What the publish step rebaked and flushed",
 );
@@ -75,5 +100,7 @@ export const DOCUMENTED: unique symbol = Symbol.for("svc.openapi.documented");
 
 export function ServiceChecked(documented: TSchema, description?: string) {
   const loose = Type.Unknown(description ? { description } : {});
-  return Object.assign(loose, { [DOCUMENTED]: description && documented.description === undefined ? { ...documented, description } : documented });
+  return Object.assign(loose, {
+    [DOCUMENTED]: description && documented.description === undefined ? { ...documented, description } : documented,
+  });
 }

@@ -12,7 +12,12 @@ export type SiteRoutes = (scope: TypedFastify, ctx: ServiceContext) => void;
  * `everywhere`: served at both addresses. `pathOnly`: only under `/api/site/{site_id}`, for
  * calls whose legacy form would collide with a network path (site memberships vs `/api/users`).
  */
-export function registerSiteRoutes(app: FastifyInstance, ctx: ServiceContext, everywhere: SiteRoutes[], pathOnly: SiteRoutes[]): void {
+export function registerSiteRoutes(
+  app: FastifyInstance,
+  ctx: ServiceContext,
+  everywhere: SiteRoutes[],
+  pathOnly: SiteRoutes[],
+): void {
   const mount = (prefix: string, style: SiteAddressStyle, capabilities: SiteRoutes[]) =>
     app.register(
       async (scope) => {

@@ -86,7 +86,11 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
  * site-routes.ts); other routes are left alone. Called by the app's request hook, after the guard.
  */
 export function siteScope(db: Db) {
-  return async function resolveSite(request: FastifyRequest, reply: FastifyReply, config: FastifyContextConfig | undefined): Promise<void> {
+  return async function resolveSite(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    config: FastifyContextConfig | undefined,
+  ): Promise<void> {
     const style = config?.siteAddressStyle;
     if (style === undefined) return;
     request.site = style === "path" ? await bySitePath(db, request) : await byLegacySelector(db, request, reply);

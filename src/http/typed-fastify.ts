@@ -2,7 +2,14 @@
 // `query` typed by the route's TypeBox schemas (Static<schema>), so a handler reads its input
 // without a cast. Types only: `withTypeProvider` answers the instance it is called on, and
 // nothing here is left in the bundle (scripts/build.mjs).
-import type { FastifyBaseLogger, FastifyInstance, FastifyTypeProvider, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from "fastify";
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyTypeProvider,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from "fastify";
 import type { Static, TSchema } from "@sinclair/typebox";
 
 /**
@@ -18,7 +25,13 @@ export interface TypeBoxInput extends FastifyTypeProvider {
 }
 
 /** What a route file registers on. */
-export type TypedFastify = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxInput>;
+export type TypedFastify = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxInput
+>;
 
 /** The same instance, typed for route files. */
 export function typedRoutes(app: FastifyInstance): TypedFastify {

@@ -10,7 +10,8 @@ import { Value } from "@sinclair/typebox/value";
 
 function expected(schema: TSchema | undefined): string {
   if (!schema) return "a valid value";
-  if (typeof schema.description === "string" && schema.description.startsWith("expected: ")) return schema.description.slice(10);
+  if (typeof schema.description === "string" && schema.description.startsWith("expected: "))
+    return schema.description.slice(10);
   const anyOf = (schema as { anyOf?: TSchema[] }).anyOf;
   if (Array.isArray(anyOf)) return anyOf.map(expected).join(" or ");
   switch (schema.type) {
@@ -37,7 +38,15 @@ function refusal(checker: TypeCheck<TSchema>, data: unknown) {
   const first = checker.Errors(data).First();
   const path = first?.path ?? "";
   return {
-    error: [{ keyword: "type", instancePath: path, schemaPath: "", params: {}, message: `must be ${expected(first?.schema)}` }] as never,
+    error: [
+      {
+        keyword: "type",
+        instancePath: path,
+        schemaPath: "",
+        params: {},
+        message: `must be ${expected(first?.schema)}`,
+      },
+    ] as never,
   };
 }
 

@@ -91,7 +91,9 @@ export class AnalysisBuilder {
       inserts_total: this.insertsTotal,
       unknown_inserts: sorted(this.unknown),
       sources: sorted(this.sources),
-      source_positions: Object.fromEntries(sorted(this.sourceAt.keys()).map((source) => [source, this.sourceAt.get(source)!])),
+      source_positions: Object.fromEntries(
+        sorted(this.sourceAt.keys()).map((source) => [source, this.sourceAt.get(source)!]),
+      ),
       frame_refs: this.frameRefs,
       binds: this.binds,
       bind_tags: sorted(this.bindTags),

@@ -68,7 +68,11 @@ export class BindCompiler {
       if (q === DOUBLE) {
         // HTML ended the value at the JSON's first `"`; the rest became other attributes.
         // The tag is left exactly as written so the mistake stays visible in the page source.
-        a.warn("bind_double_quoted", "data-op-bind must be written in single quotes: HTML cut this value off at its first double quote", at);
+        a.warn(
+          "bind_double_quoted",
+          "data-op-bind must be written in single quotes: HTML cut this value off at its first double quote",
+          at,
+        );
         return null;
       }
       a.warn("bad_bind", "data-op-bind is not a JSON object of target: token; the attribute is dropped", at);
@@ -103,7 +107,11 @@ export class BindCompiler {
       else attrTargets.push([key, spec]);
     }
     if (st.nBind > 1) {
-      a.warn("duplicate_bind", "only the first data-op-bind of an element is used; the others are dropped", st.nameS[st.bindIdx[1]!]!);
+      a.warn(
+        "duplicate_bind",
+        "only the first data-op-bind of an element is used; the others are dropped",
+        st.nameS[st.bindIdx[1]!]!,
+      );
     }
     this.emitAttrHoles(attrTargets);
 
@@ -162,7 +170,13 @@ export class BindCompiler {
       if (t < 0) continue;
       const ws = st.wsBefore(j);
       if (existing[t] === j) {
-        prog.hole(ws, st.attrEnd[j]!, { t: "attr", ws, nameStart: st.nameS[j]!, name: targets![t]![0], token: targets![t]![1] });
+        prog.hole(ws, st.attrEnd[j]!, {
+          t: "attr",
+          ws,
+          nameStart: st.nameS[j]!,
+          name: targets![t]![0],
+          token: targets![t]![1],
+        });
       } else {
         prog.hole(ws, st.attrEnd[j]!, null); // a duplicate of a bound attribute
       }

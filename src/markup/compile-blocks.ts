@@ -40,7 +40,17 @@ function nameParam(a: AnalysisBuilder, ins: ParsedInsert, at: number, required: 
 
 /** The svc/if operation: `when` (a token), `equals` (compared as svc/repeat match compares), `not`. */
 export function ifOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): IfOp {
-  const op: IfOp = { t: "if", valid: !ins.paramsError, at, token: "", equals: null, not: false, then: [], else: [], inElse: false };
+  const op: IfOp = {
+    t: "if",
+    valid: !ins.paramsError,
+    at,
+    token: "",
+    equals: null,
+    not: false,
+    then: [],
+    else: [],
+    inElse: false,
+  };
   if (!op.valid) return op;
   const params = ins.params ?? {};
   const when = params.when;
@@ -54,7 +64,11 @@ export function ifOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): IfOp {
   if (params.equals !== undefined) {
     const text = matchText(params.equals);
     if (text === undefined) {
-      a.warn("insert_param_invalid", `${ins.full}: "equals" must be a string, number, boolean or null; the block prints nothing`, at);
+      a.warn(
+        "insert_param_invalid",
+        `${ins.full}: "equals" must be a string, number, boolean or null; the block prints nothing`,
+        at,
+      );
       op.valid = false;
       return op;
     }
@@ -111,16 +125,41 @@ export class BlockCompiler {
     }
     this.a.insert(ins.full, true);
     if (this.prog.depth() >= MAX_BLOCK_DEPTH) {
-      this.a.warn("repeat_too_deep", `blocks nest at most ${MAX_BLOCK_DEPTH} deep; this ${ins.full} prints nothing, and blocks inside it are not blocks`, start);
+      this.a.warn(
+        "repeat_too_deep",
+        `blocks nest at most ${MAX_BLOCK_DEPTH} deep; this ${ins.full} prints nothing, and blocks inside it are not blocks`,
+        start,
+      );
       this.tooDeep = 1;
-      const holder = kind === "repeat" ? repeatOp(this.a, { ...ins, params: null, paramsError: true }, start) : ({ t: "if", valid: false, at: start, token: "", equals: null, not: false, then: [], else: [], inElse: false } satisfies IfOp);
+      const holder =
+        kind === "repeat"
+          ? repeatOp(this.a, { ...ins, params: null, paramsError: true }, start)
+          : ({
+              t: "if",
+              valid: false,
+              at: start,
+              token: "",
+              equals: null,
+              not: false,
+              then: [],
+              else: [],
+              inElse: false,
+            } satisfies IfOp);
       this.prog.openBlock(holder, ins.full, start, end);
       return;
     }
     if (ins.paramsTooDeep) {
-      this.a.warn("insert_params_too_deep", `the parameters of ${ins.full} nest deeper than ${MAX_JSON_DEPTH} levels; the block prints nothing`, start);
+      this.a.warn(
+        "insert_params_too_deep",
+        `the parameters of ${ins.full} nest deeper than ${MAX_JSON_DEPTH} levels; the block prints nothing`,
+        start,
+      );
     } else if (ins.paramsError) {
-      this.a.warn("bad_insert_params", `the parameters of ${ins.full} are not a JSON object; the block prints nothing`, start);
+      this.a.warn(
+        "bad_insert_params",
+        `the parameters of ${ins.full} are not a JSON object; the block prints nothing`,
+        start,
+      );
     }
     const holder = this.holderOf(kind, ins, start)!;
     this.prog.openBlock(holder, ins.full, start, end);
@@ -137,8 +176,12 @@ export class BlockCompiler {
       return;
     }
     if (this.prog.openName() !== ins.full) {
-      const what = this.prog.openName() === "" ? `without an open ${ins.full}` : `while ${this.prog.openName()} is the innermost open block`;
-      if (ins.full === "svc/repeat") this.a.warn("stray_repeat_close", `<!-- /svc/repeat --> ${what}; left as it is`, start);
+      const what =
+        this.prog.openName() === ""
+          ? `without an open ${ins.full}`
+          : `while ${this.prog.openName()} is the innermost open block`;
+      if (ins.full === "svc/repeat")
+        this.a.warn("stray_repeat_close", `<!-- /svc/repeat --> ${what}; left as it is`, start);
       else this.a.warn("stray_block_close", `<!-- /${ins.full} --> ${what}; left as it is`, start, { name: ins.full });
       return;
     }
@@ -150,7 +193,12 @@ export class BlockCompiler {
     if (this.tooDeep > 0) return;
     this.a.insert(ins.full, true);
     if (this.prog.openName() !== "svc/if" || this.prog.level.elseAt) {
-      this.a.warn("stray_block_close", "<!-- svc/else /--> outside a svc/if (or a second one in it); it prints nothing", start, { name: "svc/else" });
+      this.a.warn(
+        "stray_block_close",
+        "<!-- svc/else /--> outside a svc/if (or a second one in it); it prints nothing",
+        start,
+        { name: "svc/else" },
+      );
       this.prog.hole(start, end, null);
       return;
     }
@@ -159,7 +207,18 @@ export class BlockCompiler {
 
   /** A block opened at `openStart` never closed: printed once, as written. */
   unclosed(openStart: number, name: string): void {
-    if (name === "svc/repeat") this.a.warn("unclosed_repeat", "svc/repeat has no <!-- /svc/repeat -->; the block is printed once, as written", openStart);
-    else this.a.warn("unclosed_block", `${name} has no <!-- /${name} -->; the block is printed once, as written`, openStart, { name });
+    if (name === "svc/repeat")
+      this.a.warn(
+        "unclosed_repeat",
+        "svc/repeat has no <!-- /svc/repeat -->; the block is printed once, as written",
+        openStart,
+      );
+    else
+      this.a.warn(
+        "unclosed_block",
+        `${name} has no <!-- /${name} -->; the block is printed once, as written`,
+        openStart,
+        { name },
+      );
   }
 }

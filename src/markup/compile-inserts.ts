@@ -56,13 +56,22 @@ export class InsertCompiler {
     const prog = this.prog;
     a.insert(ins.full, kind !== undefined);
     if (ins.paramsTooDeep) {
-      a.warn("insert_params_too_deep", `the parameters of ${ins.full} nest deeper than ${MAX_JSON_DEPTH} levels; it prints nothing`, start);
+      a.warn(
+        "insert_params_too_deep",
+        `the parameters of ${ins.full} nest deeper than ${MAX_JSON_DEPTH} levels; it prints nothing`,
+        start,
+      );
     } else if (ins.paramsError) {
       a.warn("bad_insert_params", `the parameters of ${ins.full} are not a JSON object; it prints nothing`, start);
     }
     if (kind === undefined) {
       const suggestion = closestName(ins.full, KNOWN_INSERTS.keys());
-      a.warn("unknown_insert", `${ins.full} is not an insert; it prints nothing${suggestion ? ` (did you mean ${suggestion}?)` : ""}`, start, { name: ins.full, suggestion });
+      a.warn(
+        "unknown_insert",
+        `${ins.full} is not an insert; it prints nothing${suggestion ? ` (did you mean ${suggestion}?)` : ""}`,
+        start,
+        { name: ins.full, suggestion },
+      );
       prog.hole(start, end, insertOp("unknown", ins, start));
       return;
     }
@@ -138,7 +147,9 @@ export class InsertCompiler {
       if (typeof v === "string") keys.push([key, v]);
       else if (typeof v === "number" && Number.isFinite(v)) keys.push([key, String(v)]);
     }
-    const refs = REF_KEYS.flatMap((key) => keys.filter((pair) => pair[0] === key && pair[1] !== "").map((pair) => pair[1]));
+    const refs = REF_KEYS.flatMap((key) =>
+      keys.filter((pair) => pair[0] === key && pair[1] !== "").map((pair) => pair[1]),
+    );
     this.prog.hole(start, end, null);
     if (refs.length === 0) {
       this.a.warn("insert_param_missing", `${ins.full} needs "name" (the layout frame); it prints nothing`, start);

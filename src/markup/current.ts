@@ -43,14 +43,28 @@ export class Marks {
   constructor(readonly current: CurrentPage | null) {}
 
   /** The marks of one item: the `<li>`'s added class (or markers), and the `<a>`'s aria-current. */
-  item(node: MenuNode, parent: number, subtreeHoldsCurrent: boolean): { index: number; li: string; liClassExtra: string; a: string } {
+  item(
+    node: MenuNode,
+    parent: number,
+    subtreeHoldsCurrent: boolean,
+  ): { index: number; li: string; liClassExtra: string; a: string } {
     if (this.current === null) {
       const index = this.table.push({ url: node.url, page: node.page ?? null, parent }) - 1;
-      return { index, li: `${OPEN}L${index}${CLOSE}`, liClassExtra: `${OPEN}C${index}${CLOSE}`, a: `${OPEN}A${index}${CLOSE}` };
+      return {
+        index,
+        li: `${OPEN}L${index}${CLOSE}`,
+        liClassExtra: `${OPEN}C${index}${CLOSE}`,
+        a: `${OPEN}A${index}${CLOSE}`,
+      };
     }
     const current = isCurrent(node.url, node.page ?? null, this.current);
     const cls = current ? "is-current" : subtreeHoldsCurrent ? "is-ancestor" : "";
-    return { index: -1, li: cls ? ` class="${cls}"` : "", liClassExtra: cls ? ` ${cls}` : "", a: current ? ' aria-current="page"' : "" };
+    return {
+      index: -1,
+      li: cls ? ` class="${cls}"` : "",
+      liClassExtra: cls ? ` ${cls}` : "",
+      a: current ? ' aria-current="page"' : "",
+    };
   }
 
   /** Whether a node or one under it is the current page (a page render only). */
@@ -77,7 +91,8 @@ export function applyMarks(html: string, table: readonly MarkEntry[], current: C
     table.forEach((entry, i) => {
       if (!isCurrent(entry.url, entry.page, current)) return;
       state[i] = "is-current";
-      for (let p = entry.parent, guard = 0; p >= 0 && guard < table.length; p = table[p]!.parent, guard++) if (state[p] === "") state[p] = "is-ancestor";
+      for (let p = entry.parent, guard = 0; p >= 0 && guard < table.length; p = table[p]!.parent, guard++)
+        if (state[p] === "") state[p] = "is-ancestor";
     });
   }
   return html.replace(MARKER, (_, kind: string, digits: string) => {

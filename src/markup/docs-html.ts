@@ -16,7 +16,9 @@ function list(nodes: readonly SidebarNode[], level: number, depth: number): stri
   for (const node of nodes) {
     const nested = node.items.length > 0 && (depth === 0 || level < depth);
     if (nested) {
-      out.push(`<li><details${node.open ? " open" : ""}><summary>${link(node)}</summary>${list(node.items, level + 1, depth)}</details></li>`);
+      out.push(
+        `<li><details${node.open ? " open" : ""}><summary>${link(node)}</summary>${list(node.items, level + 1, depth)}</details></li>`,
+      );
     } else {
       out.push(`<li>${link(node)}</li>`);
     }
@@ -33,7 +35,8 @@ export function sidebarHtml(nodes: readonly SidebarNode[], depth: number, cls: s
 /** svc/pager: the previous and next pages; nothing when the page shown is not in the sidebar. */
 export function pagerHtml(pager: PagerLinks): string {
   if (pager.prev === null && pager.next === null) return "";
-  const a = (rel: string, to: { label: string; url: string }) => `<a rel="${rel}" href="${escapeAttr(to.url)}">${escapeText(to.label)}</a>`;
+  const a = (rel: string, to: { label: string; url: string }) =>
+    `<a rel="${rel}" href="${escapeAttr(to.url)}">${escapeText(to.label)}</a>`;
   return `<nav class="pager">${pager.prev ? a("prev", pager.prev) : ""}${pager.next ? a("next", pager.next) : ""}</nav>`;
 }
 

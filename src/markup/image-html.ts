@@ -20,7 +20,8 @@ function srcset(media: MediaView): string {
   const { variants } = media;
   if (variants.length === 0) return "";
   const candidates = variants.map((variant) => `${variant.url} ${variant.width}w`);
-  if (media.width !== null && media.width > variants[variants.length - 1]!.width) candidates.push(`${media.url} ${media.width}w`);
+  if (media.width !== null && media.width > variants[variants.length - 1]!.width)
+    candidates.push(`${media.url} ${media.width}w`);
   return candidates.join(", ");
 }
 

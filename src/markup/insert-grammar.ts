@@ -37,9 +37,7 @@ export function isWs(c: number): boolean {
 }
 
 function isNameChar(c: number): boolean {
-  return (
-    (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f
-  );
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x5f;
 }
 
 /**
@@ -107,7 +105,17 @@ export function parseInsert(html: string, start: number, end: number): ParsedIns
   if (close) {
     // A block close carries no parameters.
     if (k < j) return null;
-    return { full, name, form: "close", paramsText: null, paramsStart: k, paramsEnd: k, params: null, paramsError: false, paramsTooDeep: false };
+    return {
+      full,
+      name,
+      form: "close",
+      paramsText: null,
+      paramsStart: k,
+      paramsEnd: k,
+      params: null,
+      paramsError: false,
+      paramsTooDeep: false,
+    };
   }
   let paramsText: string | null = null;
   let params: Record<string, unknown> | null = null;
@@ -122,13 +130,37 @@ export function parseInsert(html: string, start: number, end: number): ParsedIns
   } else {
     j = k;
   }
-  return { full, name, form: selfClosing ? "self" : "open", paramsText, paramsStart: k, paramsEnd: j, params, paramsError, paramsTooDeep };
+  return {
+    full,
+    name,
+    form: selfClosing ? "self" : "open",
+    paramsText,
+    paramsStart: k,
+    paramsEnd: j,
+    params,
+    paramsError,
+    paramsTooDeep,
+  };
 }
 
 /** The inserts this module knows, by full name. */
 export type InsertKind =
-  | "frame" | "partial" | "menu" | "repeat" | "lang" | "image" | "styles" | "seo" | "sidebar" | "pager" | "toc"
-  | "layout" | "slot" | "block" | "if" | "else";
+  | "frame"
+  | "partial"
+  | "menu"
+  | "repeat"
+  | "lang"
+  | "image"
+  | "styles"
+  | "seo"
+  | "sidebar"
+  | "pager"
+  | "toc"
+  | "layout"
+  | "slot"
+  | "block"
+  | "if"
+  | "else";
 export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, InsertKind>([
   ["svc/frame", "frame"],
   ["svc/partial", "partial"],

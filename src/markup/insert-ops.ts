@@ -161,9 +161,15 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
   const params = ins.params ?? {};
   const op = insertOp("image", ins, at);
   const media = params.media;
-  const ref = typeof media === "string" ? media.trim() : typeof media === "number" && Number.isSafeInteger(media) && media > 0 ? String(media) : "";
+  const ref =
+    typeof media === "string"
+      ? media.trim()
+      : typeof media === "number" && Number.isSafeInteger(media) && media > 0
+        ? String(media)
+        : "";
   if (ref === "") {
-    if (media === undefined || media === null || typeof media === "string") missing(a, ins, `"media" (an id or slug)`, at);
+    if (media === undefined || media === null || typeof media === "string")
+      missing(a, ins, `"media" (an id or slug)`, at);
     else invalid(a, ins, `"media" must be an id or slug`, at);
     op.kind = "invalid";
     return op;
@@ -194,7 +200,10 @@ export function stylesOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Ins
   const op = insertOp("styles", ins, at);
   const { name, names } = params;
   const given = name !== undefined && name !== null ? [name] : names;
-  if ((name !== undefined && name !== null && names !== undefined && names !== null) || (given !== undefined && given !== null && !Array.isArray(given))) {
+  if (
+    (name !== undefined && name !== null && names !== undefined && names !== null) ||
+    (given !== undefined && given !== null && !Array.isArray(given))
+  ) {
     invalid(a, ins, `give "name" (a stylesheet) or "names" (a list of them), not both`, at);
     op.kind = "invalid";
     return op;

@@ -16,11 +16,23 @@ function text(value: unknown): string {
  * shown is marked (`marks`, current.ts): `is-current` and `aria-current` on its item, `is-ancestor`
  * on the items above it. Returns "" when nothing is left to print (no empty `<ul>`).
  */
-export function menuHtml(nodes: readonly MenuNode[], levels: number, cls: string | null, marks: Marks = new Marks({ id: null, urls: [] })): string {
+export function menuHtml(
+  nodes: readonly MenuNode[],
+  levels: number,
+  cls: string | null,
+  marks: Marks = new Marks({ id: null, urls: [] }),
+): string {
   return menuLevel(nodes, levels <= 0 ? Number.POSITIVE_INFINITY : levels, cls, 0, marks, -1);
 }
 
-function menuLevel(nodes: readonly MenuNode[] | undefined, levels: number, cls: string | null, guard: number, marks: Marks, parent: number): string {
+function menuLevel(
+  nodes: readonly MenuNode[] | undefined,
+  levels: number,
+  cls: string | null,
+  guard: number,
+  marks: Marks,
+  parent: number,
+): string {
   // `guard` stops a malformed tree that contains itself.
   if (!Array.isArray(nodes) || nodes.length === 0 || levels < 1 || guard > 64) return "";
   const parts: string[] = [];

@@ -11,7 +11,8 @@ export type Match = Readonly<Record<string, unknown>>;
  * found first (`{"a.b": 1}`); array elements are reached by index.
  */
 export function valueAt(item: unknown, path: string): unknown {
-  if (item !== null && typeof item === "object" && Object.hasOwn(item, path)) return (item as Record<string, unknown>)[path];
+  if (item !== null && typeof item === "object" && Object.hasOwn(item, path))
+    return (item as Record<string, unknown>)[path];
   let at: unknown = item;
   for (const key of path.split(".")) {
     if (at === null || typeof at !== "object" || !Object.hasOwn(at, key)) return undefined;

@@ -109,7 +109,8 @@ export class ProgramBuilder {
         break;
       case "block":
         // Not printed here: the slots up the layout chain print it.
-        if (!this.blocks.some((block) => block.name === holder.name)) this.blocks.push({ name: holder.name, at: holder.at, ops: inner.ops });
+        if (!this.blocks.some((block) => block.name === holder.name))
+          this.blocks.push({ name: holder.name, at: holder.at, ops: inner.ops });
         return;
     }
     this.level.ops.push(holder);

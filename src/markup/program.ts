@@ -17,7 +17,19 @@ export interface StaticOp {
  */
 export interface InsertOp {
   t: "insert";
-  kind: "frame" | "partial" | "menu" | "lang" | "image" | "styles" | "seo" | "sidebar" | "pager" | "toc" | "unknown" | "invalid";
+  kind:
+    | "frame"
+    | "partial"
+    | "menu"
+    | "lang"
+    | "image"
+    | "styles"
+    | "seo"
+    | "sidebar"
+    | "pager"
+    | "toc"
+    | "unknown"
+    | "invalid";
   full: string;
   at: number;
   /** Output markers, precomputed: `<!-- op/<name> <params as written> -->` and `<!-- /op/<name> -->`. */

@@ -132,7 +132,12 @@ class Renderer {
   private value(spec: ValueSpec, scope: Scope): string | undefined {
     if (typeof spec !== "string") {
       this.lang ??= scalarText(this.ctx.value("site.lang")) || "en";
-      return renderTemplate(spec.parts, (token) => this.raw(token, scope), this.lang, (token) => this.unresolved.add(token));
+      return renderTemplate(
+        spec.parts,
+        (token) => this.raw(token, scope),
+        this.lang,
+        (token) => this.unresolved.add(token),
+      );
     }
     const text = scalarText(this.raw(spec, scope));
     if (text === undefined) this.unresolved.add(spec);
@@ -142,7 +147,10 @@ class Renderer {
   /** svc/if: whether the branch before svc/else is printed. */
   private truth(op: IfOp, scope: Scope): boolean {
     const value = this.raw(op.token, scope);
-    const yes = op.equals === null ? (scalarText(value) ?? "") !== "" : (value === null ? "null" : scalarText(value)) === op.equals;
+    const yes =
+      op.equals === null
+        ? (scalarText(value) ?? "") !== ""
+        : (value === null ? "null" : scalarText(value)) === op.equals;
     return op.not ? !yes : yes;
   }
 
@@ -160,12 +168,26 @@ class Renderer {
         this.missing.add(at.program.layout.refs[0]!);
         break;
       }
-      if (this.compiledStack.includes(layout.compiled) || this.slugStack.includes(layout.slug) || chain.some((c) => c.frame === layout.compiled || c.slug === layout.slug)) {
-        this.warn("frame_cycle", `svc/layout "${layout.slug}" is printed inside itself; it is left out here`, at.program.layout.at, from.warnAs);
+      if (
+        this.compiledStack.includes(layout.compiled) ||
+        this.slugStack.includes(layout.slug) ||
+        chain.some((c) => c.frame === layout.compiled || c.slug === layout.slug)
+      ) {
+        this.warn(
+          "frame_cycle",
+          `svc/layout "${layout.slug}" is printed inside itself; it is left out here`,
+          at.program.layout.at,
+          from.warnAs,
+        );
         break;
       }
       if (this.compiledStack.length + chain.length > MAX_FRAME_DEPTH) {
-        this.warn("frame_cycle", `svc/layout "${layout.slug}" is nested more than ${MAX_FRAME_DEPTH} frames deep; it is left out here`, at.program.layout.at, from.warnAs);
+        this.warn(
+          "frame_cycle",
+          `svc/layout "${layout.slug}" is nested more than ${MAX_FRAME_DEPTH} frames deep; it is left out here`,
+          at.program.layout.at,
+          from.warnAs,
+        );
         break;
       }
       this.frames.add(layout.slug);
@@ -191,7 +213,10 @@ class Renderer {
   private slot(html: string, op: SlotOp, scope: Scope, frame: string | undefined, lay: Layout): void {
     if (op.name === "" && lay.level > 0) {
       const inner = lay.chain[lay.level - 1]!;
-      this.ops(inner.frame.html, inner.frame.program.ops, inner.scope, inner.warnAs, { chain: lay.chain, level: lay.level - 1 });
+      this.ops(inner.frame.html, inner.frame.program.ops, inner.scope, inner.warnAs, {
+        chain: lay.chain,
+        level: lay.level - 1,
+      });
       return;
     }
     if (op.name !== "") {
@@ -278,7 +303,11 @@ class Renderer {
         return;
       default:
         this.blocks++;
-        this.out.push(op.open, printedInsert(this.ctx, op, this.marks, (code, message, at) => this.warn(code, message, at, frame)), op.close);
+        this.out.push(
+          op.open,
+          printedInsert(this.ctx, op, this.marks, (code, message, at) => this.warn(code, message, at, frame)),
+          op.close,
+        );
     }
   }
 
@@ -291,7 +320,12 @@ class Renderer {
     } else if (this.compiledStack.includes(found.compiled) || this.slugStack.includes(found.slug)) {
       this.warn("frame_cycle", `${op.full} "${found.slug}" embeds itself; it prints nothing here`, op.at, frame);
     } else if (this.compiledStack.length > MAX_FRAME_DEPTH) {
-      this.warn("frame_cycle", `${op.full} "${found.slug}" is nested more than ${MAX_FRAME_DEPTH} frames deep; it prints nothing here`, op.at, frame);
+      this.warn(
+        "frame_cycle",
+        `${op.full} "${found.slug}" is nested more than ${MAX_FRAME_DEPTH} frames deep; it prints nothing here`,
+        op.at,
+        frame,
+      );
     } else {
       this.frames.add(found.slug);
       this.expansions++;
@@ -334,7 +368,8 @@ class Renderer {
       for (const item of items) {
         this.checkpoint();
         if (op.limit >= 0 && written >= op.limit) break;
-        if (fromMenu && item !== null && typeof item === "object" && (item as { valid?: unknown }).valid === false) continue;
+        if (fromMenu && item !== null && typeof item === "object" && (item as { valid?: unknown }).valid === false)
+          continue;
         if (op.match !== null && !matches(item, op.match)) continue;
         written++;
         this.ops(html, op.body, { hasItem: true, item, vars: scope.vars, fromMenu }, frame, lay);
@@ -343,7 +378,6 @@ class Renderer {
     this.out.push(op.close);
   }
 }
-
 
 /**
  * Renders a compiled frame with a context. With `options.budget`, throws OverBudget (budget.ts)

@@ -12,7 +12,10 @@ function meta(attr: "name" | "property", key: string, content: string): string {
 
 /** JSON for a script element: `<` (and the line separators JavaScript once refused) written as escapes. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 export function seoHeadHtml(head: SeoHead): string {
@@ -20,8 +23,15 @@ export function seoHeadHtml(head: SeoHead): string {
   if (head.description !== "") out.push(meta("name", "description", head.description));
   if (head.noindex) out.push(meta("name", "robots", "noindex"));
   out.push(`<link rel="canonical" href="${escapeAttr(head.canonical)}">`);
-  for (const alternate of head.alternates) out.push(`<link rel="alternate" hreflang="${escapeAttr(alternate.hreflang)}" href="${escapeAttr(alternate.href)}">`);
-  out.push(meta("property", "og:title", head.ogTitle), meta("property", "og:type", head.ogType), meta("property", "og:url", head.canonical));
+  for (const alternate of head.alternates)
+    out.push(
+      `<link rel="alternate" hreflang="${escapeAttr(alternate.hreflang)}" href="${escapeAttr(alternate.href)}">`,
+    );
+  out.push(
+    meta("property", "og:title", head.ogTitle),
+    meta("property", "og:type", head.ogType),
+    meta("property", "og:url", head.canonical),
+  );
   if (head.description !== "") out.push(meta("property", "og:description", head.description));
   if (head.image !== null) out.push(meta("property", "og:image", head.image));
   if (head.siteName !== "") out.push(meta("property", "og:site_name", head.siteName));

@@ -19,7 +19,9 @@ function placeholder(a: AnalysisBuilder, inner: string, at: number): { token: st
     const colon = piece.indexOf(":");
     const name = (colon < 0 ? piece : piece.slice(0, colon)).trim();
     if (!(FILTERS as readonly string[]).includes(name)) {
-      a.warn("unknown_filter", `"${name}" is not a filter (${FILTERS.join(", ")}); it is left out`, at, { filter: name });
+      a.warn("unknown_filter", `"${name}" is not a filter (${FILTERS.join(", ")}); it is left out`, at, {
+        filter: name,
+      });
       continue;
     }
     let arg: string | number | null = null;
@@ -29,7 +31,12 @@ function placeholder(a: AnalysisBuilder, inner: string, at: number): { token: st
         if (typeof value !== "string" && typeof value !== "number") throw new Error("not a string or number");
         arg = value;
       } catch {
-        a.warn("bad_filter_argument", `the argument of "${name}" must be a JSON string or number; the filter is left out`, at, { filter: name });
+        a.warn(
+          "bad_filter_argument",
+          `the argument of "${name}" must be a JSON string or number; the filter is left out`,
+          at,
+          { filter: name },
+        );
         continue;
       }
     }
@@ -124,21 +131,32 @@ function applyFilter(value: unknown, filter: Filter, lang: string): unknown {
     case "url":
       return text === undefined ? undefined : encodeURIComponent(text);
     case "truncate": {
-      const n = typeof filter.arg === "number" ? Math.max(0, Math.floor(filter.arg)) : typeof filter.arg === "string" ? Math.max(0, Number.parseInt(filter.arg, 10) || 0) : undefined;
+      const n =
+        typeof filter.arg === "number"
+          ? Math.max(0, Math.floor(filter.arg))
+          : typeof filter.arg === "string"
+            ? Math.max(0, Number.parseInt(filter.arg, 10) || 0)
+            : undefined;
       if (text === undefined || n === undefined) return text;
       const chars = [...text];
       return chars.length > n ? `${chars.slice(0, n).join("")}…` : text;
     }
     case "number": {
-      const n = typeof value === "number" ? value : text !== undefined && text.trim() !== "" ? Number(text) : Number.NaN;
+      const n =
+        typeof value === "number" ? value : text !== undefined && text.trim() !== "" ? Number(text) : Number.NaN;
       if (!Number.isFinite(n)) return text;
       const digits = typeof filter.arg === "number" ? Math.min(20, Math.max(0, Math.floor(filter.arg))) : undefined;
-      return new Intl.NumberFormat(localeOf(lang), digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+      return new Intl.NumberFormat(
+        localeOf(lang),
+        digits === undefined ? {} : { minimumFractionDigits: digits, maximumFractionDigits: digits },
+      ).format(n);
     }
     case "date": {
       const date = text === undefined ? undefined : dateOf(text.trim());
       if (date === undefined) return text;
-      const style = (DATE_STYLES as readonly unknown[]).includes(filter.arg) ? (filter.arg as (typeof DATE_STYLES)[number]) : "medium";
+      const style = (DATE_STYLES as readonly unknown[]).includes(filter.arg)
+        ? (filter.arg as (typeof DATE_STYLES)[number])
+        : "medium";
       return new Intl.DateTimeFormat(localeOf(lang), { dateStyle: style, timeZone: "UTC" }).format(date);
     }
     default:
@@ -150,7 +168,12 @@ function applyFilter(value: unknown, filter: Filter, lang: string): unknown {
  * A template's text: each token's value (read by `read`) run through its filters; a token that
  * ends with no value prints nothing there and is reported to `unresolved`.
  */
-export function renderTemplate(parts: readonly TemplatePart[], read: (token: string) => unknown, lang: string, unresolved: (token: string) => void): string {
+export function renderTemplate(
+  parts: readonly TemplatePart[],
+  read: (token: string) => unknown,
+  lang: string,
+  unresolved: (token: string) => void,
+): string {
   let out = "";
   for (const part of parts) {
     if ("text" in part) {

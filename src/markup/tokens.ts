@@ -2,7 +2,17 @@
 import { sourceName, sourceText, type SourceKind } from "./source-name.ts";
 
 const SITE_KEYS = new Set(["name", "tagline", "url", "lang"]);
-const PAGE_KEYS = new Set(["title", "url", "path", "lang", "content", "parent_title", "parent_url", "updated_at", "created_at"]);
+const PAGE_KEYS = new Set([
+  "title",
+  "url",
+  "path",
+  "lang",
+  "content",
+  "parent_title",
+  "parent_url",
+  "updated_at",
+  "created_at",
+]);
 /** `t.<key>`: dot-separated segments of letters, digits, _ and - (strings per language). */
 const STRING_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 const DATA_TOKEN = /^data\.([^.]+)\.(?:0|[1-9]\d*)\.[^.].*$/;

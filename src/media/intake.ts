@@ -10,7 +10,7 @@
 // On the way, a JPEG, PNG, WebP or AVIF loses its personal metadata (metadata/private.ts) unless
 // the upload asks to keep it: the stored file is what the record's sha256, bytes and size say.
 import type { Readable } from "node:stream";
-import { fail, ServiceError } from "../errors.ts";
+import { fail, type ServiceError } from "../errors.ts";
 import { BlobTooLarge, type BlobStore } from "../blobs/blob-store.ts";
 import { ALLOWED_TYPES, claimedType, isAllowedType, sniff, SNIFF_BYTES, SVG_TYPE, type MediaKind } from "./sniff.ts";
 import { RASTER_TYPES } from "./addresses.ts";
@@ -50,7 +50,11 @@ export interface StoredFile {
 class SourceFailed extends Error {}
 
 function tooLarge(maxBytes: number) {
-  return fail("media_too_large", { max_bytes: maxBytes }, `The file is larger than ${maxBytes} bytes; nothing was stored.`);
+  return fail(
+    "media_too_large",
+    { max_bytes: maxBytes },
+    `The file is larger than ${maxBytes} bytes; nothing was stored.`,
+  );
 }
 
 /** The source's chunks, failures marked as the source's own (a disk error is not the client's). */
@@ -110,7 +114,11 @@ async function* limited(chunks: AsyncIterable<Uint8Array>, maxBytes: number): As
 }
 
 /** The chunks as they are, their first `want` bytes also kept in `head`. */
-async function* keepingHead(chunks: AsyncIterable<Uint8Array>, want: number, head: Uint8Array[]): AsyncGenerator<Uint8Array> {
+async function* keepingHead(
+  chunks: AsyncIterable<Uint8Array>,
+  want: number,
+  head: Uint8Array[],
+): AsyncGenerator<Uint8Array> {
   let kept = 0;
   for await (const chunk of chunks) {
     if (kept < want) {
@@ -132,13 +140,20 @@ function typeRefusal(detected: string | null, contentType: string | null): Servi
   }
   const claimed = claimedType(contentType);
   if (claimed !== null && claimed !== detected) {
-    return fail("media_type_mismatch", { claimed, detected }, `The Content-Type says ${claimed} but the bytes are ${detected}; send the right type, or application/octet-stream. Nothing was stored.`);
+    return fail(
+      "media_type_mismatch",
+      { claimed, detected },
+      `The Content-Type says ${claimed} but the bytes are ${detected}; send the right type, or application/octet-stream. Nothing was stored.`,
+    );
   }
   return null;
 }
 
 /** Width and height of a raster image, as it is shown (EXIF orientation applied); null when sharp cannot tell. */
-async function rasterSize(head: Buffer, whole: () => Promise<Readable | undefined>): Promise<{ width: number; height: number } | null> {
+async function rasterSize(
+  head: Buffer,
+  whole: () => Promise<Readable | undefined>,
+): Promise<{ width: number; height: number } | null> {
   // Loaded on first use: a start of the service does not pay for the native library.
   const { default: sharp } = await import("sharp");
   const sizeOf = (meta: { width?: number; height?: number; autoOrient?: { width: number; height: number } }) => {
@@ -183,7 +198,11 @@ export async function storeUpload(files: MediaFiles, source: UploadSource): Prom
     const sent = limited(prepend(head, chunks), maxBytes);
     // What is stored is what the record describes: its sha256, bytes and size are the stored file's.
     const storedHead: Uint8Array[] = [];
-    const stored = keepingHead(source.keepMetadata ? sent : withoutPersonalMetadata(mime, sent), SNIFF_BYTES, storedHead);
+    const stored = keepingHead(
+      source.keepMetadata ? sent : withoutPersonalMetadata(mime, sent),
+      SNIFF_BYTES,
+      storedHead,
+    );
     let written;
     try {
       written = await blobs.put(stored, maxBytes);
@@ -191,10 +210,20 @@ export async function storeUpload(files: MediaFiles, source: UploadSource): Prom
       if (error instanceof BlobTooLarge) throw tooLarge(maxBytes);
       throw error;
     }
-    const size = mime === SVG_TYPE ? sniffed.svgSize : RASTER_TYPES.has(mime) ? await rasterSize(Buffer.concat(storedHead), () => blobs.read(written.sha256)) : null;
+    const size =
+      mime === SVG_TYPE
+        ? sniffed.svgSize
+        : RASTER_TYPES.has(mime)
+          ? await rasterSize(Buffer.concat(storedHead), () => blobs.read(written.sha256))
+          : null;
     return { ...written, mime, kind: ALLOWED_TYPES[mime]!, width: size?.width ?? null, height: size?.height ?? null };
   } catch (error) {
-    if (error instanceof SourceFailed) throw fail("invalid_body", { reason: "incomplete" }, `The upload ended before its body did (${error.message}); nothing was stored.`);
+    if (error instanceof SourceFailed)
+      throw fail(
+        "invalid_body",
+        { reason: "incomplete" },
+        `The upload ended before its body did (${error.message}); nothing was stored.`,
+      );
     throw error;
   }
 }

@@ -26,9 +26,18 @@ export function filenameFrom(value: unknown, field = "filename"): string {
     .normalize("NFC")
     .trim();
   if (name === "" || name === "." || name === "..") {
-    throw fail("invalid_field", { field, reason: value === undefined || value === null ? "missing" : "empty" }, `A file needs a name: ${field}, e.g. holiday-photo.png.`);
+    throw fail(
+      "invalid_field",
+      { field, reason: value === undefined || value === null ? "missing" : "empty" },
+      `A file needs a name: ${field}, e.g. holiday-photo.png.`,
+    );
   }
-  if (name.length > MAX_FILENAME) throw fail("invalid_field", { field, max_length: MAX_FILENAME }, `${field} is longer than ${MAX_FILENAME} characters.`);
+  if (name.length > MAX_FILENAME)
+    throw fail(
+      "invalid_field",
+      { field, max_length: MAX_FILENAME },
+      `${field} is longer than ${MAX_FILENAME} characters.`,
+    );
   return name;
 }
 

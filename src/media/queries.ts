@@ -19,7 +19,9 @@ const ID = /^[1-9][0-9]{0,15}$/;
 export async function findMedia(db: Db, siteId: number, ref: string): Promise<MediaRow | undefined> {
   const query = db.selectFrom("media").selectAll().where("site_id", "=", siteId);
   const trimmed = ref.trim();
-  return (ID.test(trimmed) ? query.where("id", "=", Number(trimmed)) : query.where("slug", "=", normalizeMediaSlug(trimmed))).executeTakeFirst();
+  return (
+    ID.test(trimmed) ? query.where("id", "=", Number(trimmed)) : query.where("slug", "=", normalizeMediaSlug(trimmed))
+  ).executeTakeFirst();
 }
 
 /** The row a reference names, else 404 media_not_found. */
@@ -41,10 +43,16 @@ function likeLiteral(text: string): string {
 }
 
 /** One page of a site's files, newest first. */
-export async function listMediaRows(db: Db, siteId: number, filters: MediaFilters, window: ListWindow): Promise<Windowed<MediaRow>> {
+export async function listMediaRows(
+  db: Db,
+  siteId: number,
+  filters: MediaFilters,
+  window: ListWindow,
+): Promise<Windowed<MediaRow>> {
   let query = db.selectFrom("media").selectAll().where("site_id", "=", siteId);
   if (filters.kind !== null) query = query.where("kind", "=", filters.kind);
-  if (filters.search !== null) query = query.where(sql<boolean>`search_text like ${`%${likeLiteral(filters.search)}%`} escape '\\'`);
+  if (filters.search !== null)
+    query = query.where(sql<boolean>`search_text like ${`%${likeLiteral(filters.search)}%`} escape '\\'`);
   return listWindow(query.orderBy("id", "desc"), window);
 }
 
@@ -61,7 +69,9 @@ export async function slugsLike(db: Db, siteId: number, base: string): Promise<S
 
 /** Whether any row of any site names the blob. */
 export async function blobIsNamed(db: Db, sha256: string): Promise<boolean> {
-  return (await db.selectFrom("media").select("id").where("sha256", "=", sha256).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom("media").select("id").where("sha256", "=", sha256).limit(1).executeTakeFirst()) !== undefined
+  );
 }
 
 /** A media file as renders read it. */
@@ -90,7 +100,11 @@ function idOf(ref: string): number | undefined {
  * ref that names one, as renders print them (tokens `media.<ref>.*`, svc/image); a ref naming
  * nothing, or a file of another site, is absent.
  */
-export async function mediaByRefs(db: Db, siteId: number, refs: readonly string[]): Promise<Map<string, MediaForRender>> {
+export async function mediaByRefs(
+  db: Db,
+  siteId: number,
+  refs: readonly string[],
+): Promise<Map<string, MediaForRender>> {
   const found = new Map<string, MediaForRender>();
   const ids = [...new Set(refs.map(idOf).filter((id) => id !== undefined))];
   const slugs = [...new Set(refs)];
@@ -123,5 +137,5 @@ export async function mediaByRefs(db: Db, siteId: number, refs: readonly string[
     const file = (id !== undefined ? byId.get(id) : undefined) ?? bySlug.get(ref);
     if (file) found.set(ref, file);
   }
-return found;
+  return found;
 }

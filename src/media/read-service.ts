@@ -12,7 +12,8 @@ export const MAX_SEARCH_LENGTH = 200;
 function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
-  if (typeof value !== "string") throw fail("invalid_parameter", { parameter: name, value }, `${name} may be given once.`);
+  if (typeof value !== "string")
+    throw fail("invalid_parameter", { parameter: name, value }, `${name} may be given once.`);
   return value;
 }
 
@@ -20,16 +21,29 @@ function single(query: Record<string, unknown>, name: string): string | undefine
 export function mediaFiltersFrom(query: Record<string, unknown>): MediaFilters {
   const type = single(query, "type");
   if (type !== undefined && type !== "" && !(MEDIA_KINDS as readonly string[]).includes(type)) {
-    throw fail("invalid_parameter", { parameter: "type", value: type, allowed: MEDIA_KINDS }, `type must be one of ${MEDIA_KINDS.join(", ")}.`);
+    throw fail(
+      "invalid_parameter",
+      { parameter: "type", value: type, allowed: MEDIA_KINDS },
+      `type must be one of ${MEDIA_KINDS.join(", ")}.`,
+    );
   }
   const search = single(query, "search")?.trim().toLowerCase();
   if (search !== undefined && search.length > MAX_SEARCH_LENGTH) {
-    throw fail("invalid_parameter", { parameter: "search", max_length: MAX_SEARCH_LENGTH }, `search is at most ${MAX_SEARCH_LENGTH} characters.`);
+    throw fail(
+      "invalid_parameter",
+      { parameter: "search", max_length: MAX_SEARCH_LENGTH },
+      `search is at most ${MAX_SEARCH_LENGTH} characters.`,
+    );
   }
   return { kind: type ? (type as MediaKind) : null, search: search ? search : null };
 }
 
-export async function listMedia(db: Db, siteId: number, filters: MediaFilters, window: ListWindow): Promise<{ total: number; media: MediaRecord[] }> {
+export async function listMedia(
+  db: Db,
+  siteId: number,
+  filters: MediaFilters,
+  window: ListWindow,
+): Promise<{ total: number; media: MediaRecord[] }> {
   const { total, rows } = await listMediaRows(db, siteId, filters, window);
   return { total, media: await recordsOf(db, siteId, rows) };
 }

@@ -7,7 +7,17 @@ import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
-import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
+import {
+  commonErrors,
+  DryRunAnswer,
+  Obj,
+  Opt,
+  Rebaked,
+  ServiceChecked,
+  Success,
+  Type,
+  Warnings,
+} from "../http/schema.ts";
 import type { SiteRoutes } from "../http/site-routes.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { ALLOWED_TYPES, MEDIA_KINDS } from "./sniff.ts";
@@ -19,14 +29,23 @@ import { deleteMedia, flagFrom, forceFrom, patchMedia } from "./write-service.ts
 
 const Str = Type.String();
 const Int = Type.Integer();
-const Dimension = Type.Union([Int, Type.Null()], { description: "pixels, images only (an SVG's from its width, height or viewBox); else null" });
-const Texts = Type.Record(Str, Str, { description: '{"<lang>": "…"}; "" is a site without languages or language setting' });
-const TextsInput = Type.Union([Str, Type.Record(Str, Type.Union([Str, Type.Null()])), Type.Null()], { description: 'a string (the default language\'s), {"<lang>": "…" or null}, or null to remove every language\'s' });
+const Dimension = Type.Union([Int, Type.Null()], {
+  description: "pixels, images only (an SVG's from its width, height or viewBox); else null",
+});
+const Texts = Type.Record(Str, Str, {
+  description: '{"<lang>": "…"}; "" is a site without languages or language setting',
+});
+const TextsInput = Type.Union([Str, Type.Record(Str, Type.Union([Str, Type.Null()])), Type.Null()], {
+  description: 'a string (the default language\'s), {"<lang>": "…" or null}, or null to remove every language\'s',
+});
 
 export const MediaRecordSchema = Obj({
   id: Int,
   filename: Str,
-  slug: Type.String({ description: "unique per site, lower-case, from the file name (holiday-photo.png → holiday-photo, then holiday-photo-2); never digits alone" }),
+  slug: Type.String({
+    description:
+      "unique per site, lower-case, from the file name (holiday-photo.png → holiday-photo, then holiday-photo-2); never digits alone",
+  }),
   mime: Type.String({ description: "detected from the bytes" }),
   bytes: Int,
   sha256: Str,
@@ -35,11 +54,16 @@ export const MediaRecordSchema = Obj({
   alt: Texts,
   title: Texts,
   url: Type.String({ description: "/media/<first 16 hex digits of sha256>/<filename>, on the site's own domains" }),
-  variants: Type.Array(Obj({ width: Int, height: Int, mime: Str, url: Str }), { description: "WebP at 320, 640, 1024, 1600 and 2400 pixels wide, not wider than the original (raster images)" }),
+  variants: Type.Array(Obj({ width: Int, height: Int, mime: Str, url: Str }), {
+    description: "WebP at 320, 640, 1024, 1600 and 2400 pixels wide, not wider than the original (raster images)",
+  }),
   created_at_gmt: Str,
   updated_at_gmt: Str,
   updated_by: Type.Integer({ description: "user id" }),
-  used_by: Obj({ frames: Type.Array(Obj({ id: Str, slug: Str })), pages: Type.Array(Obj({ id: Int, path: Str })) }, "frames: those whose own markup reads media.<id> or media.<slug>; pages: every page showing it, on one of those frames or on a frame embedding one (svc/frame, svc/partial, transitively)"),
+  used_by: Obj(
+    { frames: Type.Array(Obj({ id: Str, slug: Str })), pages: Type.Array(Obj({ id: Int, path: Str })) },
+    "frames: those whose own markup reads media.<id> or media.<slug>; pages: every page showing it, on one of those frames or on a frame embedding one (svc/frame, svc/partial, transitively)",
+  ),
 });
 
 const Written = Success({ site_id: Int, media: MediaRecordSchema, rebaked: Rebaked, warnings: Warnings });
@@ -54,11 +78,25 @@ const UploadDescription =
 const UploadSchema = {
   consumes: UPLOAD_TYPES,
   querystring: Obj({
-    filename: Opt(Type.String({ description: "the file's name (raw uploads; a multipart part's own name comes first)" })),
+    filename: Opt(
+      Type.String({ description: "the file's name (raw uploads; a multipart part's own name comes first)" }),
+    ),
     // Any value reaches the service, which answers invalid_parameter (as ?force and ?dry_run).
-    keep_metadata: Opt(ServiceChecked(Str, "1 or true: store a JPEG, PNG, WebP or AVIF as sent, with its EXIF (GPS position, camera, serial number), XMP, IPTC and comments; by default they are removed (ICC profile and orientation kept), losslessly")),
+    keep_metadata: Opt(
+      ServiceChecked(
+        Str,
+        "1 or true: store a JPEG, PNG, WebP or AVIF as sent, with its EXIF (GPS position, camera, serial number), XMP, IPTC and comments; by default they are removed (ICC profile and orientation kept), losslessly",
+      ),
+    ),
   }),
-  body: Obj({ file: Opt(Type.String({ description: "the file's bytes (multipart), or the whole body (raw)" })), alt: Opt(Str), title: Opt(Str) }, UploadDescription),
+  body: Obj(
+    {
+      file: Opt(Type.String({ description: "the file's bytes (multipart), or the whole body (raw)" })),
+      alt: Opt(Str),
+      title: Opt(Str),
+    },
+    UploadDescription,
+  ),
 };
 
 function userId(request: FastifyRequest): number {
@@ -70,7 +108,12 @@ function userId(request: FastifyRequest): number {
  * end is answered at once on a connection that then closes, as Fastify closes one after a body
  * error: the rest of the body is never read.
  */
-async function upload(request: FastifyRequest & { query: { filename?: string; keep_metadata?: unknown } }, reply: FastifyReply, files: MediaFiles, write: (body: UploadBody) => Promise<MediaWriteAnswer>): Promise<MediaWriteAnswer> {
+async function upload(
+  request: FastifyRequest & { query: { filename?: string; keep_metadata?: unknown } },
+  reply: FastifyReply,
+  files: MediaFiles,
+  write: (body: UploadBody) => Promise<MediaWriteAnswer>,
+): Promise<MediaWriteAnswer> {
   const query = request.query;
   const filename = query.filename ?? null;
   let body: UploadBody | undefined;
@@ -94,50 +137,122 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
   return (scope: TypedFastify, ctx: ServiceContext) => {
     const tags = ["media"];
 
-    scope.get("/media", {
-      schema: {
-        operationId: "listMedia",
-        tags,
-        summary: "The site's media files, newest first; ?type (image, video, audio, font, document) and ?search (file name, title, alt); paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
-        // Unknown, as PagingQuery's: the service answers every bad value with invalid_parameter.
-        querystring: Obj({ type: Opt(ServiceChecked(Type.Union(MEDIA_KINDS.map((kind) => Type.Literal(kind))), `one of ${MEDIA_KINDS.join(", ")}`)), search: Opt(ServiceChecked(Str, "words looked for in the file name, alt and title, ignoring case")), ...PagingQuery }),
-        response: { 200: Success({ site_id: Int, total: Type.Integer({ description: "files matching the filters, on every page of the list" }), media: Type.Array(MediaRecordSchema), warnings: Warnings }), ...commonErrors },
+    scope.get(
+      "/media",
+      {
+        schema: {
+          operationId: "listMedia",
+          tags,
+          summary:
+            "The site's media files, newest first; ?type (image, video, audio, font, document) and ?search (file name, title, alt); paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+          // Unknown, as PagingQuery's: the service answers every bad value with invalid_parameter.
+          querystring: Obj({
+            type: Opt(
+              ServiceChecked(
+                Type.Union(MEDIA_KINDS.map((kind) => Type.Literal(kind))),
+                `one of ${MEDIA_KINDS.join(", ")}`,
+              ),
+            ),
+            search: Opt(ServiceChecked(Str, "words looked for in the file name, alt and title, ignoring case")),
+            ...PagingQuery,
+          }),
+          response: {
+            200: Success({
+              site_id: Int,
+              total: Type.Integer({ description: "files matching the filters, on every page of the list" }),
+              media: Type.Array(MediaRecordSchema),
+              warnings: Warnings,
+            }),
+            ...commonErrors,
+          },
+        },
       },
-    }, async (request, reply) => {
-      const filters = mediaFiltersFrom(request.query);
-      const { total, media } = await pagedList(request, reply, (paging) => listMedia(ctx.db, request.site.id, filters, paging));
-      return ok({ site_id: request.site.id, total, media });
-    });
-
-    scope.get("/media/:ref", {
-      schema: { operationId: "getMedia", tags, summary: "One media file, by id or slug", params: RefParams, response: { 200: Success({ site_id: Int, media: MediaRecordSchema, warnings: Warnings }), ...commonErrors } },
-    }, async (request) => ok({ site_id: request.site.id, media: await getMedia(ctx.db, request.site.id, request.params.ref) }));
-
-    scope.patch("/media/:ref", {
-      schema: {
-        operationId: "patchMedia",
-        tags,
-        summary: "Change a file's alt, title (per language) or slug (the old slug stops answering); rebakes the frames showing it",
-        params: RefParams,
-        // slug: any value reaches the service, which answers invalid_slug (not the validator's invalid_field).
-        body: Obj({ alt: Opt(TextsInput), title: Opt(TextsInput), slug: Opt(ServiceChecked(Str, "lower-case words of letters and digits joined by single dashes, not digits alone; otherwise 400 invalid_slug")) }),
-        response: { 200: Written, ...commonErrors },
+      async (request, reply) => {
+        const filters = mediaFiltersFrom(request.query);
+        const { total, media } = await pagedList(request, reply, (paging) =>
+          listMedia(ctx.db, request.site.id, filters, paging),
+        );
+        return ok({ site_id: request.site.id, total, media });
       },
-    }, async (request) => written(request, await patchMedia(ctx, request.site, userId(request), request.params.ref, bodyOf(request))));
+    );
 
-    scope.delete("/media/:ref", {
-      schema: {
-        operationId: "deleteMedia",
-        tags,
-        summary: "Delete a file: 409 media_in_use (with used_by) while frames show it, unless ?force=1; its bytes go when no other file has them; ?dry_run=1 answers the same (refusals too) and deletes nothing",
-        params: RefParams,
-        querystring: Obj({ force: Opt(Type.String({ description: "1 or true: delete even while frames show it (they are rebaked without it)" })), ...DryRunQuery }),
-        response: { 200: Success({ site_id: Int, media: MediaRecordSchema, ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    scope.get(
+      "/media/:ref",
+      {
+        schema: {
+          operationId: "getMedia",
+          tags,
+          summary: "One media file, by id or slug",
+          params: RefParams,
+          response: { 200: Success({ site_id: Int, media: MediaRecordSchema, warnings: Warnings }), ...commonErrors },
+        },
       },
-    }, async (request) => {
-      const force = forceFrom(request.query.force);
-      return ok({ site_id: request.site.id, ...(await deleteMedia(ctx, files, request.site, request.params.ref, force, { dryRun: dryRunOf(request) })) });
-    });
+      async (request) =>
+        ok({ site_id: request.site.id, media: await getMedia(ctx.db, request.site.id, request.params.ref) }),
+    );
+
+    scope.patch(
+      "/media/:ref",
+      {
+        schema: {
+          operationId: "patchMedia",
+          tags,
+          summary:
+            "Change a file's alt, title (per language) or slug (the old slug stops answering); rebakes the frames showing it",
+          params: RefParams,
+          // slug: any value reaches the service, which answers invalid_slug (not the validator's invalid_field).
+          body: Obj({
+            alt: Opt(TextsInput),
+            title: Opt(TextsInput),
+            slug: Opt(
+              ServiceChecked(
+                Str,
+                "lower-case words of letters and digits joined by single dashes, not digits alone; otherwise 400 invalid_slug",
+              ),
+            ),
+          }),
+          response: { 200: Written, ...commonErrors },
+        },
+      },
+      async (request) =>
+        written(request, await patchMedia(ctx, request.site, userId(request), request.params.ref, bodyOf(request))),
+    );
+
+    scope.delete(
+      "/media/:ref",
+      {
+        schema: {
+          operationId: "deleteMedia",
+          tags,
+          summary:
+            "Delete a file: 409 media_in_use (with used_by) while frames show it, unless ?force=1; its bytes go when no other file has them; ?dry_run=1 answers the same (refusals too) and deletes nothing",
+          params: RefParams,
+          querystring: Obj({
+            force: Opt(
+              Type.String({ description: "1 or true: delete even while frames show it (they are rebaked without it)" }),
+            ),
+            ...DryRunQuery,
+          }),
+          response: {
+            200: Success({
+              site_id: Int,
+              media: MediaRecordSchema,
+              ...DryRunAnswer,
+              rebaked: Rebaked,
+              warnings: Warnings,
+            }),
+            ...commonErrors,
+          },
+        },
+      },
+      async (request) => {
+        const force = forceFrom(request.query.force);
+        return ok({
+          site_id: request.site.id,
+          ...(await deleteMedia(ctx, files, request.site, request.params.ref, force, { dryRun: dryRunOf(request) })),
+        });
+      },
+    );
 
     scope.register(async (uploads: TypedFastify) => {
       uploads.removeAllContentTypeParsers();
@@ -145,16 +260,48 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
       // (the upload's own limit does, as the bytes arrive).
       uploads.addContentTypeParser("*", (_request, _payload, done) => done(null));
 
-      uploads.post("/media", {
-        schema: { operationId: "createMedia", tags, summary: "Upload a file (answers 201)", description: UploadDescription, ...UploadSchema, response: { 201: Written, ...commonErrors } },
-      }, async (request, reply) => {
-        const done = await upload(request, reply, files, (body) => createMedia(ctx, files, request.site, userId(request), body));
-        return reply.code(201).send(written(request, done));
-      });
+      uploads.post(
+        "/media",
+        {
+          schema: {
+            operationId: "createMedia",
+            tags,
+            summary: "Upload a file (answers 201)",
+            description: UploadDescription,
+            ...UploadSchema,
+            response: { 201: Written, ...commonErrors },
+          },
+        },
+        async (request, reply) => {
+          const done = await upload(request, reply, files, (body) =>
+            createMedia(ctx, files, request.site, userId(request), body),
+          );
+          return reply.code(201).send(written(request, done));
+        },
+      );
 
-      uploads.put("/media/:ref", {
-        schema: { operationId: "putMedia", tags, summary: "Replace a file's bytes (same forms as POST): same id and slug, new url; rebakes the frames showing it", description: UploadDescription, params: RefParams, ...UploadSchema, response: { 200: Written, ...commonErrors } },
-      }, async (request, reply) => written(request, await upload(request, reply, files, (body) => replaceMedia(ctx, files, request.site, userId(request), request.params.ref, body))));
+      uploads.put(
+        "/media/:ref",
+        {
+          schema: {
+            operationId: "putMedia",
+            tags,
+            summary:
+              "Replace a file's bytes (same forms as POST): same id and slug, new url; rebakes the frames showing it",
+            description: UploadDescription,
+            params: RefParams,
+            ...UploadSchema,
+            response: { 200: Written, ...commonErrors },
+          },
+        },
+        async (request, reply) =>
+          written(
+            request,
+            await upload(request, reply, files, (body) =>
+              replaceMedia(ctx, files, request.site, userId(request), request.params.ref, body),
+            ),
+          ),
+      );
     });
   };
 }

@@ -58,10 +58,24 @@ export async function findServed(db: Db, siteId: number, address: MediaAddress):
     .execute();
   const mine = rows.filter((row) => addressPrefix(row.sha256) === prefix);
   const file = mine.find((row) => row.filename === name);
-  if (file) return { mediaId: Number(file.id), sha256: file.sha256, mime: file.mime, bytes: Number(file.bytes), variant: undefined };
+  if (file)
+    return {
+      mediaId: Number(file.id),
+      sha256: file.sha256,
+      mime: file.mime,
+      bytes: Number(file.bytes),
+      variant: undefined,
+    };
   for (const row of mine) {
     const variant = variantsOf(row).find((v) => variantName(row.filename, v.width) === name);
-    if (variant) return { mediaId: Number(row.id), sha256: row.sha256, mime: variant.mime, bytes: Number(row.bytes), variant: { width: variant.width, height: variant.height } };
+    if (variant)
+      return {
+        mediaId: Number(row.id),
+        sha256: row.sha256,
+        mime: variant.mime,
+        bytes: Number(row.bytes),
+        variant: { width: variant.width, height: variant.height },
+      };
   }
   return undefined;
 }
@@ -134,18 +148,30 @@ export function planAnswer(file: ServedFile, size: number, request: ServeRequest
     headers["content-disposition"] = "inline";
   }
   // Range is for GET (RFC 9110 §14.2); an If-Range naming other bytes asks for all of them.
-  const honoursRange = request.method === "GET" && request.range !== undefined && (request.ifRange === undefined || request.ifRange === etag);
+  const honoursRange =
+    request.method === "GET" &&
+    request.range !== undefined &&
+    (request.ifRange === undefined || request.ifRange === etag);
   const range = honoursRange ? rangeOf(request.range!, size) : null;
   if (range === "unsatisfiable") {
     // Not the file: nothing a cache should keep for a year under its address.
-    const refusal = { "accept-ranges": "bytes", "x-content-type-options": "nosniff", "content-range": `bytes */${size}`, "content-length": "0" };
+    const refusal = {
+      "accept-ranges": "bytes",
+      "x-content-type-options": "nosniff",
+      "content-range": `bytes */${size}`,
+      "content-length": "0",
+    };
     return { status: 416, headers: refusal, body: undefined };
   }
   const wanted = request.method === "HEAD" ? undefined : (range ?? "whole");
   if (range === null) return { status: 200, headers: { ...headers, "content-length": String(size) }, body: wanted };
   return {
     status: 206,
-    headers: { ...headers, "content-range": `bytes ${range.start}-${range.end}/${size}`, "content-length": String(range.end - range.start + 1) },
+    headers: {
+      ...headers,
+      "content-range": `bytes ${range.start}-${range.end}/${size}`,
+      "content-length": String(range.end - range.start + 1),
+    },
     body: wanted,
   };
 }

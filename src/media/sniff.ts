@@ -67,8 +67,12 @@ function pixels(value: string | undefined): number | null {
 }
 
 function svgSizeOf(attributes: Record<string, string>): { width: number; height: number } | null {
-  const box = (attributes.viewBox ?? "").trim().split(/[\s,]+/).map(Number);
-  const boxed = box.length === 4 && box.every(Number.isFinite) && box[2]! > 0 && box[3]! > 0 ? { w: box[2]!, h: box[3]! } : null;
+  const box = (attributes.viewBox ?? "")
+    .trim()
+    .split(/[\s,]+/)
+    .map(Number);
+  const boxed =
+    box.length === 4 && box.every(Number.isFinite) && box[2]! > 0 && box[3]! > 0 ? { w: box[2]!, h: box[3]! } : null;
   let width = pixels(attributes.width);
   let height = pixels(attributes.height);
   // One side given: the other follows the viewBox's aspect ratio, as a browser draws it.

@@ -19,8 +19,14 @@ export function defaultTextKey(state: LanguageState): string {
 
 function textValue(value: unknown, field: string): string | null {
   if (value === null || value === "") return null;
-  if (typeof value !== "string") throw fail("invalid_field", { field, expected: "a string or null" }, `${field} must be a string or null.`);
-  if (value.length > MAX_TEXT_LENGTH) throw fail("invalid_field", { field, max_length: MAX_TEXT_LENGTH }, `${field} is longer than ${MAX_TEXT_LENGTH} characters.`);
+  if (typeof value !== "string")
+    throw fail("invalid_field", { field, expected: "a string or null" }, `${field} must be a string or null.`);
+  if (value.length > MAX_TEXT_LENGTH)
+    throw fail(
+      "invalid_field",
+      { field, max_length: MAX_TEXT_LENGTH },
+      `${field} is longer than ${MAX_TEXT_LENGTH} characters.`,
+    );
   return value;
 }
 
@@ -34,7 +40,11 @@ export function textChangesFrom(value: unknown, field: string, state: LanguageSt
   const key = defaultTextKey(state);
   if (typeof value === "string") return { [key]: textValue(value, field) };
   if (typeof value !== "object" || Array.isArray(value)) {
-    throw fail("invalid_field", { field, expected: 'a string, {"<lang>": "…"} or null' }, `${field} must be a string (the default language's), an object of texts by language, or null.`);
+    throw fail(
+      "invalid_field",
+      { field, expected: 'a string, {"<lang>": "…"} or null' },
+      `${field} must be a string (the default language's), an object of texts by language, or null.`,
+    );
   }
   const changes: TextChanges = {};
   for (const [lang, text] of Object.entries(value as Record<string, unknown>)) {

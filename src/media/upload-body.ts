@@ -65,7 +65,11 @@ function rawUpload(request: UploadRequest): UploadBody {
 
 /** The refusal of a multipart body the parser cannot read to its end. */
 function unreadable(error: unknown) {
-  return fail("invalid_body", { reason: "multipart" }, `The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}; nothing was stored.`);
+  return fail(
+    "invalid_body",
+    { reason: "multipart" },
+    `The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}; nothing was stored.`,
+  );
 }
 
 /** A multipart upload: resolves once the `file` part begins; its fields keep coming while it is read. */
@@ -74,7 +78,11 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
   let parser: ReturnType<typeof busboy>;
   try {
     // The file's limit one past the service's, so the store sees it passed and refuses it.
-    parser = busboy({ headers: request.headers as Record<string, string>, defParamCharset: "utf8", limits: { ...LIMITS, fileSize: maxBytes + 1 } });
+    parser = busboy({
+      headers: request.headers as Record<string, string>,
+      defParamCharset: "utf8",
+      limits: { ...LIMITS, fileSize: maxBytes + 1 },
+    });
   } catch (error) {
     throw unreadable(error);
   }
@@ -92,11 +100,24 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
   finished.catch(() => undefined); // observed by fields() or by the file's wait below
   parser.on("field", (name, value, info) => {
     if (!FIELD_NAMES.has(name)) ignored.push(name);
-    else if (info.valueTruncated) fieldError = fail("invalid_field", { field: name, max_bytes: LIMITS.fieldSize }, `${name} is longer than ${LIMITS.fieldSize} bytes.`);
+    else if (info.valueTruncated)
+      fieldError = fail(
+        "invalid_field",
+        { field: name, max_bytes: LIMITS.fieldSize },
+        `${name} is longer than ${LIMITS.fieldSize} bytes.`,
+      );
     else fields[name as keyof UploadFields] = value;
   });
   for (const limit of ["partsLimit", "fieldsLimit"] as const) {
-    parser.on(limit, () => (fieldError = fail("invalid_field", { field: "body", max_parts: LIMITS.parts, max_fields: LIMITS.fields }, `An upload has at most ${LIMITS.parts} parts and ${LIMITS.fields} text fields.`)));
+    parser.on(
+      limit,
+      () =>
+        (fieldError = fail(
+          "invalid_field",
+          { field: "body", max_parts: LIMITS.parts, max_fields: LIMITS.fields },
+          `An upload has at most ${LIMITS.parts} parts and ${LIMITS.fields} text fields.`,
+        )),
+    );
   }
   request.body.on("error", (error) => parser.destroy(error));
   const abandon = () => {
@@ -133,9 +154,25 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
         return;
       }
       fileSeen = true;
-      resolve({ filename: info.filename ?? request.filename, contentType: info.mimeType, bytes: stream.iterator({ destroyOnReturn: false }), declaredBytes: null, keepMetadata: request.keepMetadata });
+      resolve({
+        filename: info.filename ?? request.filename,
+        contentType: info.mimeType,
+        bytes: stream.iterator({ destroyOnReturn: false }),
+        declaredBytes: null,
+        keepMetadata: request.keepMetadata,
+      });
     });
-    finished.then(() => reject(fail("invalid_field", { field: "file", reason: "missing" }, "A multipart upload needs one file part named file.")), reject);
+    finished.then(
+      () =>
+        reject(
+          fail(
+            "invalid_field",
+            { field: "file", reason: "missing" },
+            "A multipart upload needs one file part named file.",
+          ),
+        ),
+      reject,
+    );
   });
   request.body.pipe(parser);
   let source: UploadSource;

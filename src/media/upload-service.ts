@@ -34,14 +34,23 @@ export function mediaChange(row: Pick<MediaRow, "id" | "slug">, formerSlugs: rea
 }
 
 function ignoredWarnings(body: UploadBody): Warning[] {
-  return body.ignored().map((name) => warning("unknown_field", `Part "${name}" is not known here and was ignored (an upload takes one file part named file, and alt and title).`, { field: name }));
+  return body
+    .ignored()
+    .map((name) =>
+      warning(
+        "unknown_field",
+        `Part "${name}" is not known here and was ignored (an upload takes one file part named file, and alt and title).`,
+        { field: name },
+      ),
+    );
 }
 
 /** The alt and title an upload's fields set, over `row`'s when it replaces one. */
 async function textsOf(ctx: ServiceContext, siteId: number, body: UploadBody, row?: MediaRow) {
   const fields = await body.fields();
   const state = await languageState(ctx.db, siteId);
-  const change = (value: string | undefined, field: string) => (value === undefined ? undefined : textChangesFrom(value, field, state));
+  const change = (value: string | undefined, field: string) =>
+    value === undefined ? undefined : textChangesFrom(value, field, state);
   return {
     alt: applyTexts(row ? parseTexts(row.alt_json) : {}, change(fields.alt, "alt")),
     title: applyTexts(row ? parseTexts(row.title_json) : {}, change(fields.title, "title")),
@@ -49,17 +58,41 @@ async function textsOf(ctx: ServiceContext, siteId: number, body: UploadBody, ro
 }
 
 /** The columns an upload writes, new file or new bytes: the file's facts, name and texts, who and when. */
-function uploadColumns(filename: string, stored: StoredFile, texts: { alt: Texts; title: Texts }, now: string, userId: number) {
+function uploadColumns(
+  filename: string,
+  stored: StoredFile,
+  texts: { alt: Texts; title: Texts },
+  now: string,
+  userId: number,
+) {
   const { sha256, bytes, mime, kind, width, height } = stored;
   const { alt, title } = texts;
-  return { filename, sha256, bytes, mime, kind, width, height, alt_json: JSON.stringify(alt), title_json: JSON.stringify(title), search_text: searchTextOf(filename, alt, title), updated_at_gmt: now, updated_by: userId };
+  return {
+    filename,
+    sha256,
+    bytes,
+    mime,
+    kind,
+    width,
+    height,
+    alt_json: JSON.stringify(alt),
+    title_json: JSON.stringify(title),
+    search_text: searchTextOf(filename, alt, title),
+    updated_at_gmt: now,
+    updated_by: userId,
+  };
 }
 
 /**
  * Runs `record` (the row's write) once the bytes are stored; on any refusal after the store,
  * releases the blob before the refusal is answered.
  */
-async function recordStored<T>(ctx: ServiceContext, files: MediaFiles, stored: StoredFile, record: () => Promise<T>): Promise<T> {
+async function recordStored<T>(
+  ctx: ServiceContext,
+  files: MediaFiles,
+  stored: StoredFile,
+  record: () => Promise<T>,
+): Promise<T> {
   try {
     return await record();
   } catch (error) {
@@ -75,12 +108,28 @@ export interface MediaRowWrite {
 }
 
 /** A file's row written, as the pipeline takes it: the file written, its change, the room it takes. */
-export function writtenRow(done: MediaRowWrite, action: "created" | "updated" | "renamed", room: UsageDelta | undefined, formerSlugs: readonly string[] = []): Applied<MediaRowWrite> {
-  return { value: done, wrote: [{ kind: "media", id: String(done.row.id), action }], changes: [mediaChange(done.row, formerSlugs)], room };
+export function writtenRow(
+  done: MediaRowWrite,
+  action: "created" | "updated" | "renamed",
+  room: UsageDelta | undefined,
+  formerSlugs: readonly string[] = [],
+): Applied<MediaRowWrite> {
+  return {
+    value: done,
+    wrote: [{ kind: "media", id: String(done.row.id), action }],
+    changes: [mediaChange(done.row, formerSlugs)],
+    room,
+  };
 }
 
 /** POST /media: stores a file and its row; answers it with what the publish step rebaked. */
-export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, userId: number, body: UploadBody): Promise<MediaWriteAnswer> {
+export async function createMedia(
+  ctx: ServiceContext,
+  files: MediaFiles,
+  site: SiteRow,
+  userId: number,
+  body: UploadBody,
+): Promise<MediaWriteAnswer> {
   // The name is checked before a byte is read: a raw upload without one is refused at once.
   const filename = filenameFrom(body.source.filename);
   const stored = await storeUpload(files, body.source);
@@ -99,7 +148,12 @@ export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: 
         const slug = firstFreeSlug(base, await slugsLike(trx, site.id, base));
         const row = await trx
           .insertInto("media")
-          .values({ site_id: site.id, slug, created_at_gmt: now, ...uploadColumns(filename, stored, texts, now, userId) })
+          .values({
+            site_id: site.id,
+            slug,
+            created_at_gmt: now,
+            ...uploadColumns(filename, stored, texts, now, userId),
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         return writtenRow({ row }, "created", { media_bytes: stored.bytes });
@@ -111,7 +165,14 @@ export async function createMedia(ctx: ServiceContext, files: MediaFiles, site: 
 }
 
 /** PUT /media/{ref}: new bytes (and name, alt, title when given) for a file; its id and slug stay. */
-export async function replaceMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, userId: number, ref: string, body: UploadBody): Promise<MediaWriteAnswer> {
+export async function replaceMedia(
+  ctx: ServiceContext,
+  files: MediaFiles,
+  site: SiteRow,
+  userId: number,
+  ref: string,
+  body: UploadBody,
+): Promise<MediaWriteAnswer> {
   const before = await requireMedia(ctx.db, site.id, ref);
   const filename = body.source.filename === null ? before.filename : filenameFrom(body.source.filename);
   const stored = await storeUpload(files, body.source);

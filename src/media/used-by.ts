@@ -38,7 +38,11 @@ function mediaReaders(index: DependencyIndex): Map<string, FrameNode[]> {
 const bySlug = (a: { slug: string }, b: { slug: string }) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 
 /** `used_by` of each file, by id: the site's dependency index and one read of the pages showing them. */
-export async function usedByOf(db: Db, siteId: number, files: ReadonlyArray<{ id: number; slug: string }>): Promise<Map<number, UsedBy>> {
+export async function usedByOf(
+  db: Db,
+  siteId: number,
+  files: ReadonlyArray<{ id: number; slug: string }>,
+): Promise<Map<number, UsedBy>> {
   const out = new Map<number, UsedBy>();
   if (files.length === 0) return out;
   const index = await siteIndex(db, siteId);
@@ -49,7 +53,8 @@ export async function usedByOf(db: Db, siteId: number, files: ReadonlyArray<{ id
   const frameIds = new Set<string>();
   for (const file of files) {
     const direct = new Map<string, { id: string; slug: string }>();
-    for (const node of [...(readers.get(`media.${file.id}`) ?? []), ...(readers.get(`media.${file.slug}`) ?? [])]) direct.set(node.id, { id: node.id, slug: node.slug });
+    for (const node of [...(readers.get(`media.${file.id}`) ?? []), ...(readers.get(`media.${file.slug}`) ?? [])])
+      direct.set(node.id, { id: node.id, slug: node.slug });
     const frames = [...direct.values()].sort(bySlug);
     framesOf.set(file.id, frames);
     const showing = new Set(direct.keys());
@@ -64,7 +69,13 @@ export async function usedByOf(db: Db, siteId: number, files: ReadonlyArray<{ id
   }
   const pagesOn = new Map<string, Array<{ id: number; path: string }>>();
   if (frameIds.size > 0) {
-    const rows = await db.selectFrom("pages").select(["id", "path", "frame_id"]).where("site_id", "=", siteId).where("frame_id", "in", [...frameIds]).orderBy("id").execute();
+    const rows = await db
+      .selectFrom("pages")
+      .select(["id", "path", "frame_id"])
+      .where("site_id", "=", siteId)
+      .where("frame_id", "in", [...frameIds])
+      .orderBy("id")
+      .execute();
     for (const row of rows) {
       const list = pagesOn.get(row.frame_id!) ?? [];
       list.push({ id: row.id, path: row.path });

@@ -19,9 +19,20 @@ export function variantKeeper(db: Db): VariantKeeper {
       const { siteId, mediaId, sha256, width } = job;
       // Before the reads: the site's media writes wait, so the file cannot go meanwhile.
       await holdRoom(trx, siteId);
-      const file = await trx.selectFrom("media").select("id").where("id", "=", mediaId).where("site_id", "=", siteId).where("sha256", "=", sha256).executeTakeFirst();
+      const file = await trx
+        .selectFrom("media")
+        .select("id")
+        .where("id", "=", mediaId)
+        .where("site_id", "=", siteId)
+        .where("sha256", "=", sha256)
+        .executeTakeFirst();
       if (file === undefined) return false;
-      const charged = await trx.selectFrom("media_variants").select("bytes").where("media_id", "=", mediaId).where("width", "=", width).executeTakeFirst();
+      const charged = await trx
+        .selectFrom("media_variants")
+        .select("bytes")
+        .where("media_id", "=", mediaId)
+        .where("width", "=", width)
+        .executeTakeFirst();
       if (charged !== undefined) return true;
       if (!(await takeRoom(trx, siteId, { media_bytes: bytes }))) return false;
       await trx.insertInto("media_variants").values({ media_id: mediaId, site_id: siteId, width, bytes }).execute();

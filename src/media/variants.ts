@@ -48,7 +48,11 @@ export interface VariantLimits {
 }
 
 /** libvips spreads one make over the cores already; a core is left for requests. */
-export const DEFAULT_VARIANT_LIMITS: VariantLimits = { makesAtOnce: Math.max(1, availableParallelism() - 1), maxInputPixels: MAX_VARIANT_SOURCE_PIXELS, timeoutSeconds: MAKE_TIMEOUT_SECONDS };
+export const DEFAULT_VARIANT_LIMITS: VariantLimits = {
+  makesAtOnce: Math.max(1, availableParallelism() - 1),
+  maxInputPixels: MAX_VARIANT_SOURCE_PIXELS,
+  timeoutSeconds: MAKE_TIMEOUT_SECONDS,
+};
 
 /** A variant asked for: the site whose request asks (its turn, its quota), the file's row and blob, the size. */
 export interface VariantJob {

@@ -25,7 +25,13 @@ const PATCH_FIELDS = ["alt", "title", "slug"] as const;
 type DryRun = { dry_run?: true; applied?: false };
 
 /** PATCH /media/{ref} `{alt?, title?, slug?}`. */
-export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: number, ref: string, body: Record<string, unknown>): Promise<MediaWriteAnswer> {
+export async function patchMedia(
+  ctx: ServiceContext,
+  site: SiteRow,
+  userId: number,
+  ref: string,
+  body: Record<string, unknown>,
+): Promise<MediaWriteAnswer> {
   const warnings: Warning[] = unknownFields(body, PATCH_FIELDS);
   const before = await requireMedia(ctx.db, site.id, ref);
   if (!PATCH_FIELDS.some((field) => body[field] !== undefined)) {
@@ -47,13 +53,25 @@ export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: num
       const slug = newSlug ?? old.slug;
       if (slug !== old.slug) {
         const holder = await findMedia(trx, site.id, slug);
-        if (holder) throw fail("slug_taken", { field: "slug", slug, id: holder.id }, `Another media file of this site has the slug "${slug}".`);
+        if (holder)
+          throw fail(
+            "slug_taken",
+            { field: "slug", slug, id: holder.id },
+            `Another media file of this site has the slug "${slug}".`,
+          );
       }
       const alt = applyTexts(parseTexts(old.alt_json), altChange);
       const title = applyTexts(parseTexts(old.title_json), titleChange);
       const row = await trx
         .updateTable("media")
-        .set({ slug, alt_json: JSON.stringify(alt), title_json: JSON.stringify(title), search_text: searchTextOf(old.filename, alt, title), updated_at_gmt: now, updated_by: userId })
+        .set({
+          slug,
+          alt_json: JSON.stringify(alt),
+          title_json: JSON.stringify(title),
+          search_text: searchTextOf(old.filename, alt, title),
+          updated_at_gmt: now,
+          updated_by: userId,
+        })
         .where("id", "=", old.id)
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -67,7 +85,11 @@ export async function patchMedia(ctx: ServiceContext, site: SiteRow, userId: num
 export function flagFrom(parameter: string, value: unknown): boolean {
   if (value === undefined || value === "0" || value === "false") return false;
   if (value === "1" || value === "true" || value === "") return true;
-  throw fail("invalid_parameter", { parameter, value, allowed: ["1", "true", "0", "false"] }, `${parameter} must be 1 or true (or 0, false).`);
+  throw fail(
+    "invalid_parameter",
+    { parameter, value, allowed: ["1", "true", "0", "false"] },
+    `${parameter} must be 1 or true (or 0, false).`,
+  );
 }
 
 /** `?force` of a delete. */
@@ -81,11 +103,22 @@ export function forceFrom(value: unknown): boolean {
  * commit if no other row names it. `dryRun` (`?dry_run=1`): the same refusals and answer, with
  * `dry_run: true, applied: false`; the delete is rolled back, nothing announced, the blob kept.
  */
-export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: SiteRow, ref: string, force: boolean, options: { dryRun?: boolean } = {}): Promise<Omit<MediaWriteAnswer, "warnings"> & DryRun> {
+export async function deleteMedia(
+  ctx: ServiceContext,
+  files: MediaFiles,
+  site: SiteRow,
+  ref: string,
+  force: boolean,
+  options: { dryRun?: boolean } = {},
+): Promise<Omit<MediaWriteAnswer, "warnings"> & DryRun> {
   const found = await requireMedia(ctx.db, site.id, ref);
   const usedBy = (await usedByOf(ctx.db, site.id, [found])).get(found.id)!;
   if (usedBy.frames.length > 0 && !force) {
-    throw fail("media_in_use", { ref, used_by: usedBy }, `Frames show this file (${usedBy.frames.map((f) => f.slug).join(", ")}); pass ?force=1 to delete it anyway.`);
+    throw fail(
+      "media_in_use",
+      { ref, used_by: usedBy },
+      `Frames show this file (${usedBy.frames.map((f) => f.slug).join(", ")}); pass ?force=1 to delete it anyway.`,
+    );
   }
   const dryRun = options.dryRun === true;
   const done = await runWrite(ctx, {
@@ -94,9 +127,19 @@ export async function deleteMedia(ctx: ServiceContext, files: MediaFiles, site: 
     apply: async (trx) => {
       // Its variants' charges first: the row's delete takes them with it.
       await releaseVariants(trx, site.id, found.id);
-      const gone = await trx.deleteFrom("media").where("site_id", "=", site.id).where("id", "=", found.id).returningAll().executeTakeFirst();
+      const gone = await trx
+        .deleteFrom("media")
+        .where("site_id", "=", site.id)
+        .where("id", "=", found.id)
+        .returningAll()
+        .executeTakeFirst();
       if (!gone) throw fail("media_not_found", { ref }, `No media file "${ref}" on this site.`);
-      return { value: gone, wrote: [{ kind: "media", id: String(gone.id), action: "deleted" }], changes: [mediaChange(gone)], room: { media_bytes: -Number(gone.bytes) } };
+      return {
+        value: gone,
+        wrote: [{ kind: "media", id: String(gone.id), action: "deleted" }],
+        changes: [mediaChange(gone)],
+        room: { media_bytes: -Number(gone.bytes) },
+      };
     },
   });
   const row = done.value;

@@ -22,7 +22,12 @@ import { siteIdValue } from "../store/by-id.ts";
  * A full address sent beside `page` must be the address that page answers at (record.ts);
  * otherwise 400 bad_items with `errors: [{at, field: "page", page, url, page_url, message}]`.
  */
-export function checkPageUrls(items: readonly ItemInput[], pageIds: ReadonlyMap<ItemInput, number>, facts: ReadonlyMap<number, PageFacts>, addressing: SiteAddressing): void {
+export function checkPageUrls(
+  items: readonly ItemInput[],
+  pageIds: ReadonlyMap<ItemInput, number>,
+  facts: ReadonlyMap<number, PageFacts>,
+  addressing: SiteAddressing,
+): void {
   const errors: Array<Record<string, unknown>> = [];
   for (const item of flatten(items)) {
     if (item.pageUrl === undefined) continue;
@@ -31,7 +36,8 @@ export function checkPageUrls(items: readonly ItemInput[], pageIds: ReadonlyMap<
     const address = pageItemUrl(row, addressing);
     // The home page's own address is its address too (it answers 301 to `/`): items read before
     // links to the home page printed `/` may carry it.
-    if (item.pageUrl === address || (row !== null && item.pageUrl === pageUrl(addressing, row.lang || null, row.path))) continue;
+    if (item.pageUrl === address || (row !== null && item.pageUrl === pageUrl(addressing, row.lang || null, row.path)))
+      continue;
     errors.push({
       at: item.at,
       field: "page",
@@ -53,13 +59,27 @@ export interface Answered {
 }
 
 /** Reads what `asStored` compares with, for the held items the tree names by `id`. */
-export async function answeredOf(db: Db, siteId: number, held: ItemTree<ItemRow>, items: readonly ItemInput[], origin: string): Promise<Answered> {
+export async function answeredOf(
+  db: Db,
+  siteId: number,
+  held: ItemTree<ItemRow>,
+  items: readonly ItemInput[],
+  origin: string,
+): Promise<Answered> {
   const pages = new Set<number>();
   for (const item of flatten(items)) {
     const row = item.id === undefined ? undefined : held.get(item.id);
     if (row && row.title === null && row.type === "post_type" && row.page_id !== null) pages.add(row.page_id);
   }
-  const rows = pages.size === 0 ? [] : await db.selectFrom("pages").select(["id", "title"]).where(siteIdValue, "=", siteId).where("id", "in", [...pages]).execute();
+  const rows =
+    pages.size === 0
+      ? []
+      : await db
+          .selectFrom("pages")
+          .select(["id", "title"])
+          .where(siteIdValue, "=", siteId)
+          .where("id", "in", [...pages])
+          .execute();
   return { origin, pageTitles: new Map(rows.map((row) => [row.id, row.title])) };
 }
 
@@ -68,9 +88,21 @@ export async function answeredOf(db: Db, siteId: number, held: ItemTree<ItemRow>
  * default goes back to what is stored (no title; the link as written); anything else is taken as
  * written.
  */
-export function asStored(input: ItemInput, pageId: number | null, kept: ItemRow, answered: Answered): Pick<ItemInput, "title" | "url"> {
+export function asStored(
+  input: ItemInput,
+  pageId: number | null,
+  kept: ItemRow,
+  answered: Answered,
+): Pick<ItemInput, "title" | "url"> {
   let { title, url } = input;
-  if (pageId === null && url !== undefined && kept.type === "custom" && kept.url !== null && url === completeUrl(answered.origin, kept.url)) url = kept.url;
+  if (
+    pageId === null &&
+    url !== undefined &&
+    kept.type === "custom" &&
+    kept.url !== null &&
+    url === completeUrl(answered.origin, kept.url)
+  )
+    url = kept.url;
   if (title !== null && kept.title === null) {
     const page = kept.page_id === null ? undefined : answered.pageTitles.get(kept.page_id);
     if (title === defaultTitle(kept, page === undefined ? null : { title: page }).trim()) title = null;

@@ -59,7 +59,8 @@ function isBlank(value: unknown): boolean {
 
 /** A page reference, or a problem: a positive integer or a non-blank string. */
 export function pageRefProblem(value: unknown): string | null {
-  if (typeof value === "number") return Number.isSafeInteger(value) && value > 0 ? null : "page must be a positive page id, a slug or a path.";
+  if (typeof value === "number")
+    return Number.isSafeInteger(value) && value > 0 ? null : "page must be a positive page id, a slug or a path.";
   if (typeof value === "string") {
     if (value.trim() === "") return "page is empty.";
     if (value.length > MAX_URL) return `page is longer than ${MAX_URL} characters.`;
@@ -91,8 +92,12 @@ function classesField(value: unknown, at: string, problems: ItemProblem[]): stri
     problems.push({ at, field: "classes", message: "classes must be a string of class names separated by spaces." });
     return "";
   }
-  const text = (parts as string[]).flatMap((part) => part.split(/\s+/)).filter((part) => part !== "").join(" ");
-  if (text.length > MAX_CLASSES) problems.push({ at, field: "classes", message: `classes is longer than ${MAX_CLASSES} characters.` });
+  const text = (parts as string[])
+    .flatMap((part) => part.split(/\s+/))
+    .filter((part) => part !== "")
+    .join(" ");
+  if (text.length > MAX_CLASSES)
+    problems.push({ at, field: "classes", message: `classes is longer than ${MAX_CLASSES} characters.` });
   return text;
 }
 
@@ -154,7 +159,8 @@ export function itemFields(raw: unknown, at: string, problems: ItemProblem[], in
   item.title = title === "" ? null : title;
   item.target = textField(input.target, "target", MAX_TARGET, at, problems) ?? "";
   item.classes = classesField(input.classes, at, problems);
-  if (present(input.children) && !Array.isArray(input.children)) problems.push({ at, field: "children", message: "children must be an array of items." });
+  if (present(input.children) && !Array.isArray(input.children))
+    problems.push({ at, field: "children", message: "children must be an array of items." });
   const unknown = Object.keys(input).filter((key) => !ITEM_KEYS.has(key) && !ANSWER_KEYS.has(key) && key !== "parent");
   return { item, children: input.children, target, parent: input.parent, id: input.id, unknown };
 }
@@ -169,7 +175,12 @@ const MAX_REPORTED = 50;
 
 /** An item id: a positive integer, or a string of digits; null for anything else. */
 export function itemIdValue(value: unknown): number | null {
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,15}$/.test(value.trim()) ? Number(value) : NaN;
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\d{1,15}$/.test(value.trim())
+        ? Number(value)
+        : NaN;
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
@@ -178,14 +189,32 @@ export function itemIdValue(value: unknown): number | null {
  * at every later coordinate (`id`, `first_at`); a value that is no item id names nothing
  * (the item is new) and is reported in one warning.
  */
-function namedIds(named: ReadonlyMap<number, string[]>, notIds: readonly string[], problems: ItemProblem[], warnings: Warning[]): void {
+function namedIds(
+  named: ReadonlyMap<number, string[]>,
+  notIds: readonly string[],
+  problems: ItemProblem[],
+  warnings: Warning[],
+): void {
   for (const [id, ats] of named) {
     if (ats.length < 2) continue;
     const [first, ...again] = [...ats].sort(compareAt);
-    for (const at of again) problems.push({ at, field: "id", id, first_at: first, message: `Item id ${id} is given more than once (first at ${first}); an item can stand in one place only.` });
+    for (const at of again)
+      problems.push({
+        at,
+        field: "id",
+        id,
+        first_at: first,
+        message: `Item id ${id} is given more than once (first at ${first}); an item can stand in one place only.`,
+      });
   }
   if (notIds.length > 0) {
-    warnings.push(warning("item_id_ignored", "Some items have an id that is not an item id (a positive integer); they were stored as new items.", { field: "id", at: [...notIds].sort(compareAt) }));
+    warnings.push(
+      warning(
+        "item_id_ignored",
+        "Some items have an id that is not an item id (a positive integer); they were stored as new items.",
+        { field: "id", at: [...notIds].sort(compareAt) },
+      ),
+    );
   }
 }
 
@@ -209,7 +238,18 @@ function parentValue(value: unknown): number | null {
  */
 export function parseTree(value: unknown, keepIds = false): TreeParse {
   if (!Array.isArray(value)) {
-    throw fail("bad_items", { errors: [{ at: "", field: "items", message: value === undefined || value === null ? "items is required: an array of items (it may be empty)." : "items must be an array of items." }] });
+    throw fail("bad_items", {
+      errors: [
+        {
+          at: "",
+          field: "items",
+          message:
+            value === undefined || value === null
+              ? "items is required: an array of items (it may be empty)."
+              : "items must be an array of items.",
+        },
+      ],
+    });
   }
   const problems: ItemProblem[] = [];
   const warnings: Warning[] = [];
@@ -223,7 +263,14 @@ export function parseTree(value: unknown, keepIds = false): TreeParse {
   const byId = new Map<number, ItemInput>();
   const container = new Map<ItemInput, ItemInput | null>();
   const movers: Array<Mover<ItemInput>> = [];
-  type Level = { raws: unknown[]; prefix: string; depth: number; into: ItemInput[]; above: ItemInput | null; aboveId: number | null };
+  type Level = {
+    raws: unknown[];
+    prefix: string;
+    depth: number;
+    into: ItemInput[];
+    above: ItemInput | null;
+    aboveId: number | null;
+  };
   const stack: Level[] = [{ raws: value, prefix: "", depth: 1, into: top, above: null, aboveId: 0 }];
   while (stack.length > 0) {
     const { raws, prefix, depth, into, above, aboveId } = stack.pop()!;
@@ -243,7 +290,8 @@ export function parseTree(value: unknown, keepIds = false): TreeParse {
         const parent = parentValue(parsed.parent);
         if (parent !== null && parent === aboveId) {
           // Where the item stands already: the answer's own.
-        } else if (keepIds && depth === 1 && parent !== null && !present(parsed.children)) movers.push({ item: parsed.item, parent });
+        } else if (keepIds && depth === 1 && parent !== null && !present(parsed.children))
+          movers.push({ item: parsed.item, parent });
         else parentIgnored.push(at);
       }
       if (keepIds && present(parsed.id)) {
@@ -257,7 +305,14 @@ export function parseTree(value: unknown, keepIds = false): TreeParse {
       into.push(parsed.item);
       container.set(parsed.item, above);
       if (Array.isArray(parsed.children) && parsed.children.length > 0) {
-        stack.push({ raws: parsed.children, prefix: at, depth: depth + 1, into: parsed.item.children, above: parsed.item, aboveId: ownId });
+        stack.push({
+          raws: parsed.children,
+          prefix: at,
+          depth: depth + 1,
+          into: parsed.item.children,
+          above: parsed.item,
+          aboveId: ownId,
+        });
       }
     });
   }
@@ -265,18 +320,36 @@ export function parseTree(value: unknown, keepIds = false): TreeParse {
   if (deepest !== null) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, at: deepest });
   const placed = placeByParent(top, movers, byId, container);
   parentIgnored.push(...placed.unplaced);
-  for (const at of placed.loops) problems.push({ at, field: "parent", message: "parent names this item itself or an item under it; the items cannot stand so." });
+  for (const at of placed.loops)
+    problems.push({
+      at,
+      field: "parent",
+      message: "parent names this item itself or an item under it; the items cannot stand so.",
+    });
   const tooDeep = placed.loops.length > 0 ? null : firstTooDeep(placed.top, MAX_DEPTH);
   if (tooDeep !== null) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, at: tooDeep });
   namedIds(named, notIds, problems, warnings);
   if (problems.length > 0) {
-    const message = problems.every((problem) => problem.field === "id") ? "The items are not a valid tree: an item id is given more than once (see errors)." : undefined;
-    throw fail("bad_items", { errors: sortProblems(problems).slice(0, MAX_REPORTED), total_errors: problems.length }, message);
+    const message = problems.every((problem) => problem.field === "id")
+      ? "The items are not a valid tree: an item id is given more than once (see errors)."
+      : undefined;
+    throw fail(
+      "bad_items",
+      { errors: sortProblems(problems).slice(0, MAX_REPORTED), total_errors: problems.length },
+      message,
+    );
   }
-  for (const [field, at] of unknownKeys) warnings.push(warning("unknown_field", `Field "${field}" of an item is not known and was ignored.`, { field, at }));
+  for (const [field, at] of unknownKeys)
+    warnings.push(warning("unknown_field", `Field "${field}" of an item is not known and was ignored.`, { field, at }));
   if (parentIgnored.length > 0) {
     const at = parentIgnored.sort(compareAt)[0];
-    warnings.push(warning("parent_ignored", "In a tree, nesting comes from children (or, on PUT …/items, from a parent naming the id of another item of the body); parent was ignored.", { field: "parent", at }));
+    warnings.push(
+      warning(
+        "parent_ignored",
+        "In a tree, nesting comes from children (or, on PUT …/items, from a parent naming the id of another item of the body); parent was ignored.",
+        { field: "parent", at },
+      ),
+    );
   }
   return { items: placed.top, total, warnings };
 }
@@ -289,8 +362,18 @@ function sortProblems(problems: ItemProblem[]): ItemProblem[] {
 /** A parent id from input: 0 or absent for the top level. */
 export function parentIdFrom(value: unknown, field = "parent"): number {
   if (value === undefined || value === null || value === "") return 0;
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\d{1,15}$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 0) throw fail("invalid_field", { field, expected: "item id (0 for the top level)" }, `${field} must be an item id, or 0 for the top level.`);
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\d{1,15}$/.test(value.trim())
+        ? Number(value)
+        : NaN;
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw fail(
+      "invalid_field",
+      { field, expected: "item id (0 for the top level)" },
+      `${field} must be an item id, or 0 for the top level.`,
+    );
   return n;
 }
 
@@ -314,11 +397,22 @@ export function parseSingle(body: Record<string, unknown>): SingleItem {
   if (parsed.target === "neither") throw fail("item_target_required", { field: "page" });
   if (problems.length > 0) throw fail("bad_items", { errors: problems });
   if (parsed.item.url !== undefined) urlWarnings(parsed.item.url, "0", warnings);
-  const known = wrapped ? ["item", "parent", "allow_invalid", "lang", "theme"] : ["parent", "allow_invalid", "lang", "theme", ...ITEM_KEYS, ...ANSWER_KEYS];
-  const extra = wrapped ? [...Object.keys(body).filter((key) => !known.includes(key)), ...parsed.unknown] : Object.keys(body).filter((key) => !known.includes(key));
-  for (const field of extra) warnings.push(warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
+  const known = wrapped
+    ? ["item", "parent", "allow_invalid", "lang", "theme"]
+    : ["parent", "allow_invalid", "lang", "theme", ...ITEM_KEYS, ...ANSWER_KEYS];
+  const extra = wrapped
+    ? [...Object.keys(body).filter((key) => !known.includes(key)), ...parsed.unknown]
+    : Object.keys(body).filter((key) => !known.includes(key));
+  for (const field of extra)
+    warnings.push(warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
   if (Array.isArray(parsed.children) && parsed.children.length > 0) {
-    warnings.push(warning("children_ignored", "This call adds one item; add its children with further calls (parent: the new id), or replace the tree with PUT …/items.", { field: "children" }));
+    warnings.push(
+      warning(
+        "children_ignored",
+        "This call adds one item; add its children with further calls (parent: the new id), or replace the tree with PUT …/items.",
+        { field: "children" },
+      ),
+    );
   }
   const parentValue = present(parsed.parent) ? parsed.parent : wrapped ? body.parent : undefined;
   return { item: parsed.item, parent: parentIdFrom(parentValue), warnings };
@@ -347,7 +441,9 @@ export function parsePatch(body: Record<string, unknown>): ItemPatch {
   const at = "item";
   if (!PATCH_KEYS.some((key) => Object.hasOwn(body, key))) throw fail("nothing_to_update", { fields: PATCH_KEYS });
   if (Object.hasOwn(body, "page") && Object.hasOwn(body, "url")) {
-    throw fail("bad_items", { errors: [{ at, field: "page", message: "Give page to make a page item, or url to make a link, not both." }] });
+    throw fail("bad_items", {
+      errors: [{ at, field: "page", message: "Give page to make a page item, or url to make a link, not both." }],
+    });
   }
   if (Object.hasOwn(body, "page")) {
     const problem = pageRefProblem(body.page);
@@ -372,7 +468,9 @@ export function parsePatch(body: Record<string, unknown>): ItemPatch {
   if (Object.hasOwn(body, "parent")) patch.parent = parentIdFrom(body.parent);
   for (const key of Object.keys(body)) {
     if (!(PATCH_KEYS as readonly string[]).includes(key) && key !== "lang" && key !== "theme") {
-      patch.warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+      patch.warnings.push(
+        warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }),
+      );
     }
   }
   return patch;

@@ -13,7 +13,15 @@ import { answeredOf } from "./answered.ts";
 import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
 import { assignedOf } from "./locations.ts";
 import { allowInvalidFrom, prepareTree } from "./menu-service.ts";
-import { deleteItems, itemsOfMenu, locationNamesOfMenu, locationRows, touchMenu, type ItemRow, type MenuRow } from "./queries.ts";
+import {
+  deleteItems,
+  itemsOfMenu,
+  locationNamesOfMenu,
+  locationRows,
+  touchMenu,
+  type ItemRow,
+  type MenuRow,
+} from "./queries.ts";
 import { menuBrief, menuView, type ItemRecord } from "./record.ts";
 import { readItemsAtFor } from "./read-service.ts";
 import { resolveMenu, type ResolvedMenu } from "./refs.ts";
@@ -48,7 +56,11 @@ export function itemIdFrom(value: string, menu: MenuRow): number {
  * location names it holds (what the publish step rebakes: an items write leaves them as they
  * are, and a location write of this menu waits for its row).
  */
-async function lockedTree(trx: Db, menu: MenuRow, at: string): Promise<{ tree: ItemTree<ItemRow>; locations: string[] }> {
+async function lockedTree(
+  trx: Db,
+  menu: MenuRow,
+  at: string,
+): Promise<{ tree: ItemTree<ItemRow>; locations: string[] }> {
   if (!(await touchMenu(trx, menu.site_id, menu.id, at))) throw fail("menu_not_found", { ref: menu.id });
   const locations = await locationNamesOfMenu(trx, menu.id);
   return { tree: new ItemTree(await itemsOfMenu(trx, menu.id)), locations };
@@ -63,7 +75,11 @@ function itemsWritten<T>(menu: MenuRow, locations: readonly string[], value: T) 
 async function renumber(trx: Db, level: readonly ItemRow[], at: string): Promise<void> {
   for (let index = 0; index < level.length; index++) {
     if (level[index].position !== index + 1) {
-      await trx.updateTable("menu_items").set({ position: index + 1, updated_at_gmt: at }).where("id", "=", level[index].id).execute();
+      await trx
+        .updateTable("menu_items")
+        .set({ position: index + 1, updated_at_gmt: at })
+        .where("id", "=", level[index].id)
+        .execute();
     }
   }
 }
@@ -72,16 +88,25 @@ function nextPosition(level: readonly ItemRow[]): number {
   return level.reduce((max, row) => Math.max(max, row.position), 0) + 1;
 }
 
-async function recordOf(ctx: ServiceContext, site: SiteRow, menu: MenuRow, id: number): Promise<{ record: ItemRecord | undefined; total: number }> {
+async function recordOf(
+  ctx: ServiceContext,
+  site: SiteRow,
+  menu: MenuRow,
+  id: number,
+): Promise<{ record: ItemRecord | undefined; total: number }> {
   const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
   return { record: view.byId.get(id), total: view.items.length };
 }
 
 function renewedWarning(renewed: TreeWrite["renewed"]): Warning {
-  return warning("item_ids_not_in_menu", `${renewed.length} item id(s) are not items of this menu (a tree from another menu?); those items were stored with new ids.`, {
-    count: renewed.length,
-    items: renewed.slice(0, 50),
-  });
+  return warning(
+    "item_ids_not_in_menu",
+    `${renewed.length} item id(s) are not items of this menu (a tree from another menu?); those items were stored with new ids.`,
+    {
+      count: renewed.length,
+      items: renewed.slice(0, 50),
+    },
+  );
 }
 
 export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
@@ -93,21 +118,32 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
   warnings.push(...plan.warnings);
 
   const at = gmt(ctx.clock());
-  const done = await runMenuWrite(ctx, {
-    siteId: site.id,
-    // What prints the menu, within the render budgets with this tree, or nothing is stored.
-    trial: true,
-    apply: async (trx) => {
-      // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
-      const { tree: held, locations } = await lockedTree(trx, menu, at);
-      const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
-      return itemsWritten(menu, locations, await writeTree(trx, site.id, menu.id, plan.items, at, held, answered));
+  const done = await runMenuWrite(
+    ctx,
+    {
+      siteId: site.id,
+      // What prints the menu, within the render budgets with this tree, or nothing is stored.
+      trial: true,
+      apply: async (trx) => {
+        // Which named ids the menu holds is read after its row is taken: a concurrent tree is seen whole.
+        const { tree: held, locations } = await lockedTree(trx, menu, at);
+        const answered = await answeredOf(trx, site.id, held, plan.parsed, plan.addressing.origin);
+        return itemsWritten(menu, locations, await writeTree(trx, site.id, menu.id, plan.items, at, held, answered));
+      },
     },
-  }, () => ({ menu: menuBrief(menu) }));
+    () => ({ menu: menuBrief(menu) }),
+  );
   const { submitted, renewed } = done.value;
   const { rebaked } = done;
   if (renewed.length > 0) warnings.push(renewedWarning(renewed));
-  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted, plan.addressing);
+  const view = await menuView(
+    ctx.db,
+    site,
+    ctx.publicPort,
+    await itemsOfMenu(ctx.db, menu.id),
+    submitted,
+    plan.addressing,
+  );
   const assigned = assignedOf(await locationRows(ctx.db, site.id, resolved.theme), menu.id);
   return {
     fields: {
@@ -136,30 +172,49 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
     if (!facts.valid) {
       const invalid = [invalidEntry("item", facts)];
       if (!allowInvalid) throw fail("menu_items_invalid", { invalid });
-      warnings.push(warning("invalid_items_skipped", "The item points to a page that is not public and was not added (see invalid).", { count: 1 }));
+      warnings.push(
+        warning(
+          "invalid_items_skipped",
+          "The item points to a page that is not public and was not added (see invalid).",
+          { count: 1 },
+        ),
+      );
       const total = (await itemsOfMenu(ctx.db, menu.id)).length;
-      return { created: false, fields: { site_id: site.id, menu: menuShort(menu), item: null, invalid, total, rebaked: nothingRebaked() }, warnings };
+      return {
+        created: false,
+        fields: { site_id: site.id, menu: menuShort(menu), item: null, invalid, total, rebaked: nothingRebaked() },
+        warnings,
+      };
     }
   }
 
   const at = gmt(ctx.clock());
-  const done = await runMenuWrite(ctx, {
-    siteId: site.id,
-    trial: true,
-    apply: async (trx) => {
-      const { tree, locations } = await lockedTree(trx, menu, at);
-      const parent = single.parent;
-      if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
-      if (tree.size + 1 > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total: tree.size + 1 });
-      if (tree.depth(parent) + 1 > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent });
-      const row = await trx
-        .insertInto("menu_items")
-        .values(itemValues(site.id, menu.id, parent, nextPosition(tree.level(parent)), single.item, pageId, at))
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      return itemsWritten(menu, locations, row.id);
+  const done = await runMenuWrite(
+    ctx,
+    {
+      siteId: site.id,
+      trial: true,
+      apply: async (trx) => {
+        const { tree, locations } = await lockedTree(trx, menu, at);
+        const parent = single.parent;
+        if (parent !== 0 && !tree.has(parent))
+          throw fail(
+            "item_not_found",
+            { field: "parent", item: parent, menu: menu.id },
+            "The parent item is not in this menu.",
+          );
+        if (tree.size + 1 > MAX_ITEMS) throw fail("too_many_items", { max_items: MAX_ITEMS, total: tree.size + 1 });
+        if (tree.depth(parent) + 1 > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent });
+        const row = await trx
+          .insertInto("menu_items")
+          .values(itemValues(site.id, menu.id, parent, nextPosition(tree.level(parent)), single.item, pageId, at))
+          .returning("id")
+          .executeTakeFirstOrThrow();
+        return itemsWritten(menu, locations, row.id);
+      },
     },
-  }, (id) => ({ menu: menuShort(menu), item: id }));
+    (id) => ({ menu: menuShort(menu), item: id }),
+  );
   const { value: id, rebaked } = done;
   const { record, total } = await recordOf(ctx, site, menu, id);
   return { created: true, fields: { site_id: site.id, menu: menuShort(menu), item: record, total, rebaked }, warnings };
@@ -168,7 +223,14 @@ export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, b
 /** The fields of an item reported as `{from, to}` when a patch changes them. */
 const REPORTED = ["title", "type", "page", "url", "target", "classes", "parent", "order", "at", "valid"] as const;
 
-export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body) {
+export async function patchItem(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  itemRef: string,
+  body: Body,
+  query: Body,
+) {
   const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
   const id = itemIdFrom(itemRef, menu);
@@ -186,38 +248,57 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
   }
 
   const at = gmt(ctx.clock());
-  const { rebaked } = await runMenuWrite(ctx, {
-    siteId: site.id,
-    trial: true,
-    apply: async (trx) => {
-      const { tree, locations } = await lockedTree(trx, menu, at);
-      const row = tree.get(id);
-      if (!row) throw fail("item_not_found", { item: id, menu: menu.id });
-      const set: Partial<ItemRow> = { updated_at_gmt: at };
-      if (patch.title !== undefined) set.title = patch.title;
-      if (patch.target !== undefined) set.target = patch.target;
-      if (patch.classes !== undefined) set.classes = patch.classes;
-      if (pageId !== undefined) Object.assign(set, { type: "post_type", page_id: pageId, url: null });
-      if (patch.url !== undefined) Object.assign(set, { type: "custom", page_id: null, url: patch.url });
+  const { rebaked } = await runMenuWrite(
+    ctx,
+    {
+      siteId: site.id,
+      trial: true,
+      apply: async (trx) => {
+        const { tree, locations } = await lockedTree(trx, menu, at);
+        const row = tree.get(id);
+        if (!row) throw fail("item_not_found", { item: id, menu: menu.id });
+        const set: Partial<ItemRow> = { updated_at_gmt: at };
+        if (patch.title !== undefined) set.title = patch.title;
+        if (patch.target !== undefined) set.target = patch.target;
+        if (patch.classes !== undefined) set.classes = patch.classes;
+        if (pageId !== undefined) Object.assign(set, { type: "post_type", page_id: pageId, url: null });
+        if (patch.url !== undefined) Object.assign(set, { type: "custom", page_id: null, url: patch.url });
 
-      const from = tree.parentOf(id);
-      const to = patch.parent;
-      if (to !== undefined) {
-        if (to === id || (to !== 0 && tree.has(to) && tree.isSelfOrDescendant(id, to))) {
-          throw fail("bad_parent", { item: id, parent: to }, to === id ? "An item cannot be its own parent." : "An item cannot move under one of its own descendants.");
+        const from = tree.parentOf(id);
+        const to = patch.parent;
+        if (to !== undefined) {
+          if (to === id || (to !== 0 && tree.has(to) && tree.isSelfOrDescendant(id, to))) {
+            throw fail(
+              "bad_parent",
+              { item: id, parent: to },
+              to === id ? "An item cannot be its own parent." : "An item cannot move under one of its own descendants.",
+            );
+          }
+          if (to !== 0 && !tree.has(to))
+            throw fail(
+              "item_not_found",
+              { field: "parent", item: to, menu: menu.id },
+              "The parent item is not in this menu.",
+            );
+          if (to !== from) {
+            if (tree.depth(to) + tree.height(id) > MAX_DEPTH)
+              throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent: to, item: id });
+            set.parent_id = to;
+            set.position = nextPosition(tree.level(to));
+          }
         }
-        if (to !== 0 && !tree.has(to)) throw fail("item_not_found", { field: "parent", item: to, menu: menu.id }, "The parent item is not in this menu.");
-        if (to !== from) {
-          if (tree.depth(to) + tree.height(id) > MAX_DEPTH) throw fail("tree_too_deep", { max_depth: MAX_DEPTH, parent: to, item: id });
-          set.parent_id = to;
-          set.position = nextPosition(tree.level(to));
-        }
-      }
-      await trx.updateTable("menu_items").set(set).where("id", "=", id).execute();
-      if (set.parent_id !== undefined) await renumber(trx, tree.level(from).filter((r) => r.id !== id), at);
-      return itemsWritten(menu, locations, null);
+        await trx.updateTable("menu_items").set(set).where("id", "=", id).execute();
+        if (set.parent_id !== undefined)
+          await renumber(
+            trx,
+            tree.level(from).filter((r) => r.id !== id),
+            at,
+          );
+        return itemsWritten(menu, locations, null);
+      },
     },
-  }, () => ({ menu: menuShort(menu), item: id }));
+    () => ({ menu: menuShort(menu), item: id }),
+  );
 
   const { record: after } = await recordOf(ctx, site, menu, id);
   const item: Record<string, unknown> = { id };
@@ -226,40 +307,87 @@ export async function patchItem(ctx: ServiceContext, site: SiteRow, ref: string,
     const now = after?.[field];
     if (was !== now) item[field] = { from: was, to: now };
   }
-  if (Object.keys(item).length === 1) warnings.push(warning("nothing_changed", "The item already had these values.", { item: id }));
+  if (Object.keys(item).length === 1)
+    warnings.push(warning("nothing_changed", "The item already had these values.", { item: id }));
   return { fields: { site_id: site.id, menu: menuShort(menu), item, current: after, rebaked }, warnings };
 }
 
 /** DELETE …/items/{id}: the item with its branch; with `dryRun` the same answer and nothing written. */
-export async function deleteItem(ctx: ServiceContext, site: SiteRow, ref: string, itemRef: string, body: Body, query: Body, dryRun = false) {
+export async function deleteItem(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  itemRef: string,
+  body: Body,
+  query: Body,
+  dryRun = false,
+) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const id = itemIdFrom(itemRef, menu);
   const at = gmt(ctx.clock());
-  const done = await runMenuWrite(ctx, {
-    siteId: site.id,
-    dryRun,
-    apply: async (trx) => {
-      const { tree, locations } = await lockedTree(trx, menu, at);
-      if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
-      const branch = tree.branch(id);
-      await deleteItems(trx, menu.id, branch);
-      const parent = tree.parentOf(id);
-      await renumber(trx, tree.level(parent).filter((row) => row.id !== id), at);
-      return itemsWritten(menu, locations, { removed: branch, total: tree.size - branch.length });
+  const done = await runMenuWrite(
+    ctx,
+    {
+      siteId: site.id,
+      dryRun,
+      apply: async (trx) => {
+        const { tree, locations } = await lockedTree(trx, menu, at);
+        if (!tree.has(id)) throw fail("item_not_found", { item: id, menu: menu.id });
+        const branch = tree.branch(id);
+        await deleteItems(trx, menu.id, branch);
+        const parent = tree.parentOf(id);
+        await renumber(
+          trx,
+          tree.level(parent).filter((row) => row.id !== id),
+          at,
+        );
+        return itemsWritten(menu, locations, { removed: branch, total: tree.size - branch.length });
+      },
     },
-  }, ({ removed }) => ({ menu: menuShort(menu), removed }));
-  const { value: { removed, total }, rebaked } = done;
-  return { fields: { site_id: site.id, menu: menuShort(menu), removed, total, rebaked, ...(dryRun ? { dry_run: true, applied: false } : {}) }, warnings: [] as Warning[] };
+    ({ removed }) => ({ menu: menuShort(menu), removed }),
+  );
+  const {
+    value: { removed, total },
+    rebaked,
+  } = done;
+  return {
+    fields: {
+      site_id: site.id,
+      menu: menuShort(menu),
+      removed,
+      total,
+      rebaked,
+      ...(dryRun ? { dry_run: true, applied: false } : {}),
+    },
+    warnings: [] as Warning[],
+  };
 }
 
 function reorderIds(value: unknown): number[] {
-  if (!Array.isArray(value) || value.length === 0) throw fail("bad_reorder", { field: "order" }, "order must be a non-empty array of item ids of one level.");
-  const ids = value.map((entry) => (typeof entry === "number" ? entry : typeof entry === "string" && /^\d{1,15}$/.test(entry.trim()) ? Number(entry) : NaN));
+  if (!Array.isArray(value) || value.length === 0)
+    throw fail("bad_reorder", { field: "order" }, "order must be a non-empty array of item ids of one level.");
+  const ids = value.map((entry) =>
+    typeof entry === "number"
+      ? entry
+      : typeof entry === "string" && /^\d{1,15}$/.test(entry.trim())
+        ? Number(entry)
+        : NaN,
+  );
   const bad = value.filter((_, i) => !Number.isSafeInteger(ids[i]) || ids[i] <= 0);
-  if (bad.length > 0) throw fail("bad_reorder", { field: "order", not_ids: bad.slice(0, 20) }, "order holds values that are not item ids.");
+  if (bad.length > 0)
+    throw fail(
+      "bad_reorder",
+      { field: "order", not_ids: bad.slice(0, 20) },
+      "order holds values that are not item ids.",
+    );
   const seen = new Set<number>();
   const duplicates = ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
-  if (duplicates.length > 0) throw fail("bad_reorder", { field: "order", duplicates: [...new Set(duplicates)] }, "order names an item more than once.");
+  if (duplicates.length > 0)
+    throw fail(
+      "bad_reorder",
+      { field: "order", duplicates: [...new Set(duplicates)] },
+      "order names an item more than once.",
+    );
   return ids;
 }
 
@@ -274,28 +402,57 @@ export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: stri
     throw fail("bad_reorder", { field: "parent" }, "parent must be an item id, or 0 for the top level.");
   }
   const at = gmt(ctx.clock());
-  const done = await runMenuWrite(ctx, {
-    siteId: site.id,
-    apply: async (trx) => {
-      const { tree, locations } = await lockedTree(trx, menu, at);
-      if (parent !== 0 && !tree.has(parent)) throw fail("item_not_found", { field: "parent", item: parent, menu: menu.id }, "The parent item is not in this menu.");
-      const missing = order.filter((id) => !tree.has(id));
-      if (missing.length > 0) throw fail("item_not_found", { field: "order", items: missing, menu: menu.id }, "order names items that are not in this menu.");
-      const current = tree.level(parent);
-      const inLevel = new Set(current.map((row) => row.id));
-      const elsewhere = order.filter((id) => !inLevel.has(id));
-      if (elsewhere.length > 0) {
-        throw fail("bad_reorder", { field: "order", parent, not_in_level: elsewhere.map((id) => ({ id, parent: tree.parentOf(id) })) }, "order names items of another level; move them with PATCH …/items/{id} {parent}.");
-      }
-      const named = new Set(order);
-      const rest = current.filter((row) => !named.has(row.id));
-      const byId = new Map(current.map((row) => [row.id, row]));
-      const final = [...order.map((id) => byId.get(id)!), ...rest];
-      await renumber(trx, final, at);
-      return itemsWritten(menu, locations, { appended: rest.map((row) => row.id), level: final.map((row) => row.id) });
+  const done = await runMenuWrite(
+    ctx,
+    {
+      siteId: site.id,
+      apply: async (trx) => {
+        const { tree, locations } = await lockedTree(trx, menu, at);
+        if (parent !== 0 && !tree.has(parent))
+          throw fail(
+            "item_not_found",
+            { field: "parent", item: parent, menu: menu.id },
+            "The parent item is not in this menu.",
+          );
+        const missing = order.filter((id) => !tree.has(id));
+        if (missing.length > 0)
+          throw fail(
+            "item_not_found",
+            { field: "order", items: missing, menu: menu.id },
+            "order names items that are not in this menu.",
+          );
+        const current = tree.level(parent);
+        const inLevel = new Set(current.map((row) => row.id));
+        const elsewhere = order.filter((id) => !inLevel.has(id));
+        if (elsewhere.length > 0) {
+          throw fail(
+            "bad_reorder",
+            { field: "order", parent, not_in_level: elsewhere.map((id) => ({ id, parent: tree.parentOf(id) })) },
+            "order names items of another level; move them with PATCH …/items/{id} {parent}.",
+          );
+        }
+        const named = new Set(order);
+        const rest = current.filter((row) => !named.has(row.id));
+        const byId = new Map(current.map((row) => [row.id, row]));
+        const final = [...order.map((id) => byId.get(id)!), ...rest];
+        await renumber(trx, final, at);
+        return itemsWritten(menu, locations, {
+          appended: rest.map((row) => row.id),
+          level: final.map((row) => row.id),
+        });
+      },
     },
-  }, () => ({ menu: menuShort(menu), parent }));
-  const { value: { appended, level }, rebaked } = done;
-  if (appended.length > 0) warnings.push(warning("items_appended", "Items of the level that order did not name were placed after the named ones.", { appended }));
+    () => ({ menu: menuShort(menu), parent }),
+  );
+  const {
+    value: { appended, level },
+    rebaked,
+  } = done;
+  if (appended.length > 0)
+    warnings.push(
+      warning("items_appended", "Items of the level that order did not name were placed after the named ones.", {
+        appended,
+      }),
+    );
   return { fields: { site_id: site.id, menu: menuShort(menu), parent, order, appended, level, rebaked }, warnings };
 }

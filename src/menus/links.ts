@@ -38,7 +38,13 @@ export function completeUrl(origin: string, url: string): string {
 
 export function urlWarnings(url: string, at: string, into: Warning[]): void {
   if (!SCHEME.test(url) && LOOKS_LIKE_DOMAIN.test(url)) {
-    into.push(warning("url_read_as_path", `"${url}" has no scheme, so it was read as a path on this site; write https://${url} to link another site.`, { at, url }));
+    into.push(
+      warning(
+        "url_read_as_path",
+        `"${url}" has no scheme, so it was read as a path on this site; write https://${url} to link another site.`,
+        { at, url },
+      ),
+    );
   }
 }
 

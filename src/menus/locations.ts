@@ -35,7 +35,8 @@ export function locationFrom(value: unknown, required: boolean): MenuLocation | 
     return null;
   }
   const name = typeof value === "string" ? value.trim().toLowerCase() : value;
-  if (typeof name !== "string" || !isMenuLocation(name)) throw fail("unknown_location", { field: "location", location: value, locations: MENU_LOCATIONS });
+  if (typeof name !== "string" || !isMenuLocation(name))
+    throw fail("unknown_location", { field: "location", location: value, locations: MENU_LOCATIONS });
   return name;
 }
 
@@ -43,7 +44,12 @@ export function locationFrom(value: unknown, required: boolean): MenuLocation | 
 export async function themeFrom(db: Db, siteId: number, value: unknown): Promise<{ theme: string; given: boolean }> {
   if (absent(value)) return { theme: (await settingsOf(db, siteId)).theme, given: false };
   const theme = typeof value === "string" ? value.trim() : "";
-  if (!THEME.test(theme)) throw fail("invalid_field", { field: "theme", pattern: THEME.source }, "A theme name is letters, digits, dot, dash or underscore.");
+  if (!THEME.test(theme))
+    throw fail(
+      "invalid_field",
+      { field: "theme", pattern: THEME.source },
+      "A theme name is letters, digits, dot, dash or underscore.",
+    );
   return { theme, given: true };
 }
 
@@ -63,7 +69,14 @@ export function writeKeys(state: LanguageState, lang: string | null): string[] {
 }
 
 /** The menu assigned to a location in a language and theme: its id, or 0 for none. */
-export async function assignedMenuId(db: Db, siteId: number, state: LanguageState, theme: string, location: string, lang: string | null): Promise<number> {
+export async function assignedMenuId(
+  db: Db,
+  siteId: number,
+  state: LanguageState,
+  theme: string,
+  location: string,
+  lang: string | null,
+): Promise<number> {
   for (const key of readKeys(state, lang)) {
     const id = await mapEntry(db, siteId, theme, location, key);
     if (id !== undefined) return id;

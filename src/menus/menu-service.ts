@@ -16,7 +16,18 @@ import { toTrash } from "../revisions/trash.ts";
 import { checkPageUrls } from "./answered.ts";
 import { parseTree, type ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
-import { itemsOfMenu, locationRows, locationsOfMenu, mapEntry, menuBySlug, menuSlugs, touchMenu, writeMapEntry, THEME_MAP, type MenuRow } from "./queries.ts";
+import {
+  itemsOfMenu,
+  locationRows,
+  locationsOfMenu,
+  mapEntry,
+  menuBySlug,
+  menuSlugs,
+  touchMenu,
+  writeMapEntry,
+  THEME_MAP,
+  type MenuRow,
+} from "./queries.ts";
 import { menuBrief, menuView } from "./record.ts";
 import { keptLocations, reviseMenus } from "./revision.ts";
 import { termRecord } from "./read-service.ts";
@@ -38,26 +49,46 @@ function unknownKeys(body: Record<string, unknown>, known: readonly string[]): W
 
 /** A menu name from input: 400 menu_name_required when absent or blank. */
 export function nameFrom(value: unknown): string {
-  if (value === undefined || value === null || (typeof value === "string" && value.trim() === "")) throw fail("menu_name_required", { field: "name" });
-  if (typeof value !== "string") throw fail("invalid_field", { field: "name", expected: "string" }, "name must be a string.");
+  if (value === undefined || value === null || (typeof value === "string" && value.trim() === ""))
+    throw fail("menu_name_required", { field: "name" });
+  if (typeof value !== "string")
+    throw fail("invalid_field", { field: "name", expected: "string" }, "name must be a string.");
   const name = value.trim();
-  if (name.length > MAX_NAME) throw fail("invalid_field", { field: "name", max_length: MAX_NAME }, `name is longer than ${MAX_NAME} characters.`);
+  if (name.length > MAX_NAME)
+    throw fail("invalid_field", { field: "name", max_length: MAX_NAME }, `name is longer than ${MAX_NAME} characters.`);
   return name;
 }
 
 /** An explicit slug, made a slug (lower-case words joined by dashes); warns when it changed. */
 export function slugInput(value: unknown, warnings: Warning[]): string {
-  if (typeof value !== "string" && typeof value !== "number") throw fail("invalid_field", { field: "slug", expected: "string" }, "slug must be a string.");
+  if (typeof value !== "string" && typeof value !== "number")
+    throw fail("invalid_field", { field: "slug", expected: "string" }, "slug must be a string.");
   const given = String(value).trim();
   const slug = slugify(given);
-  if (slug === "") throw fail("invalid_slug", { field: "slug", slug: value, pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$", hint: "Use letters, digits and dashes, e.g. main-menu." }, "A menu slug is lower-case letters and digits joined by dashes.");
-  if (slug !== given) warnings.push(warning("slug_normalized", `The slug was written as "${slug}".`, { from: given, to: slug }));
+  if (slug === "")
+    throw fail(
+      "invalid_slug",
+      {
+        field: "slug",
+        slug: value,
+        pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+        hint: "Use letters, digits and dashes, e.g. main-menu.",
+      },
+      "A menu slug is lower-case letters and digits joined by dashes.",
+    );
+  if (slug !== given)
+    warnings.push(warning("slug_normalized", `The slug was written as "${slug}".`, { from: given, to: slug }));
   return slug;
 }
 
 export function allowInvalidFrom(value: unknown): boolean {
   if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") throw fail("invalid_field", { field: "allow_invalid", expected: "boolean" }, "allow_invalid must be true or false.");
+  if (typeof value !== "boolean")
+    throw fail(
+      "invalid_field",
+      { field: "allow_invalid", expected: "boolean" },
+      "allow_invalid must be true or false.",
+    );
   return value;
 }
 
@@ -65,7 +96,11 @@ export function allowInvalidFrom(value: unknown): boolean {
 class DerivedSlugTaken extends Error {}
 
 export function slugTaken(occupant: MenuRow | undefined, slug: string) {
-  return fail("slug_taken", { field: "slug", slug, id: occupant?.id ?? null, name: occupant?.name ?? null }, "Another menu already has this slug.");
+  return fail(
+    "slug_taken",
+    { field: "slug", slug, id: occupant?.id ?? null, name: occupant?.name ?? null },
+    "Another menu already has this slug.",
+  );
 }
 
 export interface MapWrite {
@@ -84,11 +119,22 @@ export interface ReadBack {
 }
 
 /** Reads written map entries back; answers each with what it holds and whether all match. */
-export async function readBack(ctx: ServiceContext, siteId: number, writes: readonly MapWrite[], menuId: number): Promise<{ entries: ReadBack[]; stored: boolean }> {
+export async function readBack(
+  ctx: ServiceContext,
+  siteId: number,
+  writes: readonly MapWrite[],
+  menuId: number,
+): Promise<{ entries: ReadBack[]; stored: boolean }> {
   const entries: ReadBack[] = [];
   for (const write of writes) {
     const held = await mapEntry(ctx.db, siteId, write.theme, write.location, write.key);
-    entries.push({ map: write.key === THEME_MAP ? "theme" : "language", theme: write.theme, location: write.location, lang: write.key === THEME_MAP ? null : write.key, menu_id: held ?? null });
+    entries.push({
+      map: write.key === THEME_MAP ? "theme" : "language",
+      theme: write.theme,
+      location: write.location,
+      lang: write.key === THEME_MAP ? null : write.key,
+      menu_id: held ?? null,
+    });
   }
   return { entries, stored: entries.every((entry) => entry.menu_id === menuId) };
 }
@@ -97,7 +143,15 @@ export async function readBack(ctx: ServiceContext, siteId: number, writes: read
  * Parses, resolves and plans a submitted tree (nothing written yet); `keepIds`: see parseTree.
  * A page item's url sent as answered is checked against the page's address (answered.ts).
  */
-export async function prepareTree(ctx: ServiceContext, site: SiteRow, value: unknown, lang: string | null, allowInvalid: boolean, state: LanguageState, keepIds = false): Promise<Plan & { parsed: ItemInput[]; addressing: SiteAddressing }> {
+export async function prepareTree(
+  ctx: ServiceContext,
+  site: SiteRow,
+  value: unknown,
+  lang: string | null,
+  allowInvalid: boolean,
+  state: LanguageState,
+  keepIds = false,
+): Promise<Plan & { parsed: ItemInput[]; addressing: SiteAddressing }> {
   const parsed = parseTree(value, keepIds);
   const pageIds = await resolveTree(ctx.db, site.id, parsed.items, lang, state);
   const facts = await pageFacts(ctx.db, site.id, pageIds.values());
@@ -107,17 +161,28 @@ export async function prepareTree(ctx: ServiceContext, site: SiteRow, value: unk
   return { ...plan, warnings: [...parsed.warnings, ...plan.warnings], parsed: parsed.items, addressing };
 }
 
-export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>, query: Record<string, unknown>) {
+export async function createMenu(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+  query: Record<string, unknown>,
+) {
   const warnings = unknownKeys(body, CREATE_KEYS);
   const name = nameFrom(body.name);
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, body.lang ?? query.lang);
   const location = locationFrom(body.location, false);
   const { theme, given: themeGiven } = await themeFrom(ctx.db, site.id, body.theme ?? query.theme);
-  if (themeGiven && location === null) warnings.push(warning("theme_unused", "No location was given, so no location map was written; theme was not used.", { field: "theme" }));
+  if (themeGiven && location === null)
+    warnings.push(
+      warning("theme_unused", "No location was given, so no location map was written; theme was not used.", {
+        field: "theme",
+      }),
+    );
   const allowInvalid = allowInvalidFrom(body.allow_invalid);
 
-  const explicitSlug = body.slug !== undefined && body.slug !== null && !(typeof body.slug === "string" && body.slug.trim() === "");
+  const explicitSlug =
+    body.slug !== undefined && body.slug !== null && !(typeof body.slug === "string" && body.slug.trim() === "");
   let slug: string;
   if (explicitSlug) {
     slug = slugInput(body.slug, warnings);
@@ -128,7 +193,9 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
   }
 
   const hasItems = body.items !== undefined && body.items !== null;
-  const plan = hasItems ? await prepareTree(ctx, site, body.items, lang, allowInvalid, state) : { items: [], invalid: [], warnings: [], parsed: [], addressing: undefined };
+  const plan = hasItems
+    ? await prepareTree(ctx, site, body.items, lang, allowInvalid, state)
+    : { items: [], invalid: [], warnings: [], parsed: [], addressing: undefined };
   warnings.push(...plan.warnings);
 
   const at = gmt(ctx.clock());
@@ -138,29 +205,47 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
   for (let attempt = 1; done === undefined; attempt++) {
     const tried = slug;
     try {
-      done = await runMenuWrite(ctx, {
-        siteId: site.id,
-        // What prints its location, within the render budgets with this tree, or nothing is stored.
-        trial: location !== null,
-        taken: async () => (explicitSlug || attempt >= 20 ? slugTaken(await menuBySlug(ctx.db, site.id, tried), tried) : new DerivedSlugTaken()),
-        apply: async (trx) => {
-          const inserted = await trx
-            .insertInto("menus")
-            .values({ site_id: site.id, name, slug: tried, term_taxonomy_id: 0, created_at_gmt: at, updated_at_gmt: at })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          await trx.updateTable("menus").set({ term_taxonomy_id: inserted.id }).where("id", "=", inserted.id).execute();
-          const { submitted } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
-          const displaced = await writeMapEntries(trx, site.id, writes, inserted.id);
-          return {
-            value: { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted },
-            // A menu that held the location loses it: its state changes too.
-            wrote: [...menusWritten([inserted.id], "created"), ...menusWritten(displaced, "updated")],
-            // A new menu held no location before: it prints only where it was just assigned.
-            changes: menuChange(inserted.id, location === null ? [] : [location]),
-          };
+      done = await runMenuWrite(
+        ctx,
+        {
+          siteId: site.id,
+          // What prints its location, within the render budgets with this tree, or nothing is stored.
+          trial: location !== null,
+          taken: async () =>
+            explicitSlug || attempt >= 20
+              ? slugTaken(await menuBySlug(ctx.db, site.id, tried), tried)
+              : new DerivedSlugTaken(),
+          apply: async (trx) => {
+            const inserted = await trx
+              .insertInto("menus")
+              .values({
+                site_id: site.id,
+                name,
+                slug: tried,
+                term_taxonomy_id: 0,
+                created_at_gmt: at,
+                updated_at_gmt: at,
+              })
+              .returningAll()
+              .executeTakeFirstOrThrow();
+            await trx
+              .updateTable("menus")
+              .set({ term_taxonomy_id: inserted.id })
+              .where("id", "=", inserted.id)
+              .execute();
+            const { submitted } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
+            const displaced = await writeMapEntries(trx, site.id, writes, inserted.id);
+            return {
+              value: { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted },
+              // A menu that held the location loses it: its state changes too.
+              wrote: [...menusWritten([inserted.id], "created"), ...menusWritten(displaced, "updated")],
+              // A new menu held no location before: it prints only where it was just assigned.
+              changes: menuChange(inserted.id, location === null ? [] : [location]),
+            };
+          },
         },
-      }, ({ menu }) => ({ menu: menuBrief(menu) }));
+        ({ menu }) => ({ menu: menuBrief(menu) }),
+      );
     } catch (error) {
       if (!(error instanceof DerivedSlugTaken)) throw error;
       slug = firstFreeSlug(slugify(name) || FALLBACK_MENU_SLUG, await menuSlugs(ctx.db, site.id));
@@ -171,9 +256,24 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
 
   const back = await readBack(ctx, site.id, writes, menu.id);
   if (!back.stored) {
-    throw fail("menu_assignment_not_stored", { menu: menuBrief(menu), location, lang, theme, read_back: back.entries, expected_menu_id: menu.id, rebaked });
+    throw fail("menu_assignment_not_stored", {
+      menu: menuBrief(menu),
+      location,
+      lang,
+      theme,
+      read_back: back.entries,
+      expected_menu_id: menu.id,
+      rebaked,
+    });
   }
-  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id), submitted, plan.addressing);
+  const view = await menuView(
+    ctx.db,
+    site,
+    ctx.publicPort,
+    await itemsOfMenu(ctx.db, menu.id),
+    submitted,
+    plan.addressing,
+  );
   const assigned = location === null ? [] : assignedOf(await locationRows(ctx.db, site.id, theme), menu.id);
   return {
     fields: {
@@ -188,12 +288,26 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Recor
   };
 }
 
-export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>) {
+export async function patchMenu(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  body: Record<string, unknown>,
+  query: Record<string, unknown>,
+) {
   const warnings = unknownKeys(body, PATCH_KEYS);
-  const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
+  const { menu } = await resolveMenu(ctx.db, site.id, ref, {
+    lang: body.lang ?? query.lang,
+    theme: body.theme ?? query.theme,
+  });
   const hasName = Object.hasOwn(body, "name");
   const hasSlug = Object.hasOwn(body, "slug");
-  if (!hasName && !hasSlug) throw fail("nothing_to_update", { fields: ["name", "slug"] }, "Give name and/or slug; items and locations have their own calls.");
+  if (!hasName && !hasSlug)
+    throw fail(
+      "nothing_to_update",
+      { fields: ["name", "slug"] },
+      "Give name and/or slug; items and locations have their own calls.",
+    );
   const name = hasName ? nameFrom(body.name) : menu.name;
   const slug = hasSlug ? slugInput(body.slug, warnings) : menu.slug;
   if (slug !== menu.slug) {
@@ -208,7 +322,12 @@ export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string,
       siteId: site.id,
       taken: async () => slugTaken(await menuBySlug(ctx.db, site.id, slug), slug),
       apply: async (trx) => {
-        const updated = await trx.updateTable("menus").set({ name, slug, updated_at_gmt: gmt(ctx.clock()) }).where("id", "=", menu.id).returningAll().executeTakeFirst();
+        const updated = await trx
+          .updateTable("menus")
+          .set({ name, slug, updated_at_gmt: gmt(ctx.clock()) })
+          .where("id", "=", menu.id)
+          .returningAll()
+          .executeTakeFirst();
         if (!updated) throw fail("menu_not_found", { ref });
         return { value: updated, wrote: menusWritten([menu.id], "renamed") };
       },
@@ -221,7 +340,12 @@ export async function patchMenu(ctx: ServiceContext, site: SiteRow, ref: string,
 }
 
 /** Writes location-map entries for a menu; answers the other menus that held them before. */
-export async function writeMapEntries(trx: Db, siteId: number, writes: readonly MapWrite[], menuId: number): Promise<number[]> {
+export async function writeMapEntries(
+  trx: Db,
+  siteId: number,
+  writes: readonly MapWrite[],
+  menuId: number,
+): Promise<number[]> {
   const displaced: number[] = [];
   for (const write of writes) {
     const held = await mapEntry(trx, siteId, write.theme, write.location, write.key);
@@ -236,30 +360,50 @@ export async function writeMapEntries(trx: Db, siteId: number, writes: readonly 
  * location entries it held (a restore gives them back where still free). With `dryRun` the
  * answer is the same and nothing is written or rebaked.
  */
-export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: Record<string, unknown>, dryRun = false) {
-  const { menu } = await resolveMenu(ctx.db, site.id, ref, { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme });
-  const done = await runMenuWrite(ctx, {
-    siteId: site.id,
-    dryRun,
-    apply: async (trx) => {
-      const at = gmt(ctx.clock());
-      // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.
-      if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref });
-      const places = await locationsOfMenu(trx, menu.id);
-      // Its last state kept (a menu older than revisions gets its first here), then the trash entry.
-      await reviseMenus(trx, site.id, [menu.id], at);
-      await toTrash(trx, site.id, "menus", String(menu.id), menu.slug, at, { name: menu.name, locations: keptLocations(places) });
-      const items = await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).executeTakeFirst();
-      await trx.deleteFrom("menu_locations").where("menu_id", "=", menu.id).execute();
-      await trx.deleteFrom("menus").where("id", "=", menu.id).execute();
-      return {
-        value: { removed: Number(items.numDeletedRows), freed: places },
-        wrote: menusWritten([menu.id], "deleted"),
-        // The locations it held print nothing now, or a data set standing in.
-        changes: menuChange(menu.id, places.map((row) => row.location)),
-      };
+export async function deleteMenu(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  body: Record<string, unknown>,
+  query: Record<string, unknown>,
+  dryRun = false,
+) {
+  const { menu } = await resolveMenu(ctx.db, site.id, ref, {
+    lang: body.lang ?? query.lang,
+    theme: body.theme ?? query.theme,
+  });
+  const done = await runMenuWrite(
+    ctx,
+    {
+      siteId: site.id,
+      dryRun,
+      apply: async (trx) => {
+        const at = gmt(ctx.clock());
+        // The menu's row first, as every menu write takes it: concurrent writers of it cannot deadlock.
+        if (!(await touchMenu(trx, site.id, menu.id, at))) throw fail("menu_not_found", { ref });
+        const places = await locationsOfMenu(trx, menu.id);
+        // Its last state kept (a menu older than revisions gets its first here), then the trash entry.
+        await reviseMenus(trx, site.id, [menu.id], at);
+        await toTrash(trx, site.id, "menus", String(menu.id), menu.slug, at, {
+          name: menu.name,
+          locations: keptLocations(places),
+        });
+        const items = await trx.deleteFrom("menu_items").where("menu_id", "=", menu.id).executeTakeFirst();
+        await trx.deleteFrom("menu_locations").where("menu_id", "=", menu.id).execute();
+        await trx.deleteFrom("menus").where("id", "=", menu.id).execute();
+        return {
+          value: { removed: Number(items.numDeletedRows), freed: places },
+          wrote: menusWritten([menu.id], "deleted"),
+          // The locations it held print nothing now, or a data set standing in.
+          changes: menuChange(
+            menu.id,
+            places.map((row) => row.location),
+          ),
+        };
+      },
     },
-  }, () => ({ deleted: menuBrief(menu) }));
+    () => ({ deleted: menuBrief(menu) }),
+  );
   const { removed, freed } = done.value;
   const { rebaked } = done;
   return {
@@ -267,7 +411,12 @@ export async function deleteMenu(ctx: ServiceContext, site: SiteRow, ref: string
       site_id: site.id,
       deleted: menuBrief(menu),
       removed_items: removed,
-      freed_locations: freed.map((row) => ({ location: row.location, lang: row.lang === THEME_MAP ? null : row.lang, theme: row.theme, map: row.lang === THEME_MAP ? "theme" : "language" })),
+      freed_locations: freed.map((row) => ({
+        location: row.location,
+        lang: row.lang === THEME_MAP ? null : row.lang,
+        theme: row.theme,
+        map: row.lang === THEME_MAP ? "theme" : "language",
+      })),
       rebaked,
       ...(dryRun ? { dry_run: true, applied: false } : {}),
     },

@@ -29,7 +29,12 @@ export interface Placement<T> {
  * `id`), after that item's own `children`, in body order. `container` tells where every
  * non-mover stands (null at the top). When a parent chain loops, nothing is moved.
  */
-export function placeByParent<T extends Placeable<T>>(top: readonly T[], movers: readonly Mover<T>[], byId: ReadonlyMap<number, T>, container: ReadonlyMap<T, T | null>): Placement<T> {
+export function placeByParent<T extends Placeable<T>>(
+  top: readonly T[],
+  movers: readonly Mover<T>[],
+  byId: ReadonlyMap<number, T>,
+  container: ReadonlyMap<T, T | null>,
+): Placement<T> {
   const target = new Map<T, T>();
   const unplaced: string[] = [];
   for (const mover of movers) {

@@ -31,18 +31,33 @@ export async function menuSlugs(db: Db, siteId: number, exceptId?: number): Prom
 }
 
 export function itemsOfMenu(db: Db, menuId: number): Promise<ItemRow[]> {
-  return db.selectFrom("menu_items").selectAll().where("menu_id", "=", menuId).orderBy("parent_id").orderBy("position").orderBy("id").execute();
+  return db
+    .selectFrom("menu_items")
+    .selectAll()
+    .where("menu_id", "=", menuId)
+    .orderBy("parent_id")
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
 }
 
 /** Deletes these items of one menu (in slices, so a long list stays within any parameter limit). */
 export async function deleteItems(db: Db, menuId: number, ids: readonly number[]): Promise<void> {
   for (let i = 0; i < ids.length; i += 500) {
-    await db.deleteFrom("menu_items").where("menu_id", "=", menuId).where("id", "in", ids.slice(i, i + 500)).execute();
+    await db
+      .deleteFrom("menu_items")
+      .where("menu_id", "=", menuId)
+      .where("id", "in", ids.slice(i, i + 500))
+      .execute();
   }
 }
 
 export async function itemCount(db: Db, menuId: number): Promise<number> {
-  const row = await db.selectFrom("menu_items").select((eb) => eb.fn.countAll<number | string>().as("n")).where("menu_id", "=", menuId).executeTakeFirst();
+  const row = await db
+    .selectFrom("menu_items")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("menu_id", "=", menuId)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
@@ -65,17 +80,36 @@ export function locationRows(db: Db, siteId: number, theme?: string): Promise<Lo
 }
 
 export function locationsOfMenu(db: Db, menuId: number): Promise<LocationRow[]> {
-  return db.selectFrom("menu_locations").selectAll().where("menu_id", "=", menuId).orderBy("theme").orderBy("location").orderBy("lang").execute();
+  return db
+    .selectFrom("menu_locations")
+    .selectAll()
+    .where("menu_id", "=", menuId)
+    .orderBy("theme")
+    .orderBy("location")
+    .orderBy("lang")
+    .execute();
 }
 
 /** The location names a menu is assigned to in any theme or language map, sorted, unique. */
 export async function locationNamesOfMenu(db: Db, menuId: number): Promise<string[]> {
-  const rows = await db.selectFrom("menu_locations").select("location").distinct().where("menu_id", "=", menuId).orderBy("location").execute();
+  const rows = await db
+    .selectFrom("menu_locations")
+    .select("location")
+    .distinct()
+    .where("menu_id", "=", menuId)
+    .orderBy("location")
+    .execute();
   return rows.map((row) => row.location);
 }
 
 /** The menu id one map entry holds, or undefined. `lang` '' is the theme map. */
-export async function mapEntry(db: Db, siteId: number, theme: string, location: string, lang: string): Promise<number | undefined> {
+export async function mapEntry(
+  db: Db,
+  siteId: number,
+  theme: string,
+  location: string,
+  lang: string,
+): Promise<number | undefined> {
   const row = await db
     .selectFrom("menu_locations")
     .select("menu_id")
@@ -88,7 +122,14 @@ export async function mapEntry(db: Db, siteId: number, theme: string, location: 
 }
 
 /** Writes one map entry (replacing the menu that held the location). */
-export async function writeMapEntry(db: Db, siteId: number, theme: string, location: string, lang: string, menuId: number): Promise<void> {
+export async function writeMapEntry(
+  db: Db,
+  siteId: number,
+  theme: string,
+  location: string,
+  lang: string,
+  menuId: number,
+): Promise<void> {
   await db
     .insertInto("menu_locations")
     .values({ site_id: siteId, theme, location, lang, menu_id: menuId })
@@ -108,7 +149,12 @@ export async function menusReferencingPage(db: Db, siteId: number, pageId: numbe
  */
 export async function touchMenu(db: Db, siteId: number, menuId: number, at: string): Promise<boolean> {
   // The write pipeline took the site's counters before (quotas/usage.ts: one lock order).
-  const result = await db.updateTable("menus").set({ updated_at_gmt: at }).where("site_id", "=", siteId).where("id", "=", menuId).executeTakeFirst();
+  const result = await db
+    .updateTable("menus")
+    .set({ updated_at_gmt: at })
+    .where("site_id", "=", siteId)
+    .where("id", "=", menuId)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -117,7 +163,11 @@ export async function touchMenu(db: Db, siteId: number, menuId: number, at: stri
  * it is assigned to (any theme or language map; none: it prints nowhere). The publish step
  * refreshes only those locations when the page's title, address or status changes.
  */
-export async function menusShowingPage(db: Db, siteId: number, pageId: number): Promise<Array<{ menuId: number; locations: string[] }>> {
+export async function menusShowingPage(
+  db: Db,
+  siteId: number,
+  pageId: number,
+): Promise<Array<{ menuId: number; locations: string[] }>> {
   const rows = await db
     .selectFrom("menu_items")
     .leftJoin("menu_locations", "menu_locations.menu_id", "menu_items.menu_id")

@@ -14,7 +14,12 @@ export const READ_ITEMS_AT = "/data/menu.{location}";
 
 export async function listMenus(db: Db, site: SiteRow, query: { theme?: unknown }) {
   const { theme } = await themeFrom(db, site.id, query.theme);
-  const [menus, counts, rows, state] = await Promise.all([menusOfSite(db, site.id), itemCounts(db, site.id), locationRows(db, site.id, theme), languageState(db, site.id)]);
+  const [menus, counts, rows, state] = await Promise.all([
+    menusOfSite(db, site.id),
+    itemCounts(db, site.id),
+    locationRows(db, site.id, theme),
+    languageState(db, site.id),
+  ]);
   const sorted = [...menus].sort((a, b) => {
     const x = fold(a.name);
     const y = fold(b.name);
@@ -27,12 +32,23 @@ export async function listMenus(db: Db, site: SiteRow, query: { theme?: unknown 
     default_lang: state.defaultLang,
     read_items_at: READ_ITEMS_AT,
     total: sorted.length,
-    menus: sorted.map((menu) => ({ id: menu.id, name: menu.name, slug: menu.slug, items: counts.get(menu.id) ?? 0, assigned: assignedOf(rows, menu.id) })),
+    menus: sorted.map((menu) => ({
+      id: menu.id,
+      name: menu.name,
+      slug: menu.slug,
+      items: counts.get(menu.id) ?? 0,
+      assigned: assignedOf(rows, menu.id),
+    })),
   };
 }
 
 /** Where a menu's items are read: its `~location`, else its first assignment, else the template. */
-export function readItemsAtFor(assigned: Array<{ location: string; lang: string | null }>, state: LanguageState, location: string | null, lang: string | null): string {
+export function readItemsAtFor(
+  assigned: Array<{ location: string; lang: string | null }>,
+  state: LanguageState,
+  location: string | null,
+  lang: string | null,
+): string {
   if (location !== null) return readItemsAt(location, lang, state);
   const first = assigned[0];
   return first ? readItemsAt(first.location, first.lang, state) : READ_ITEMS_AT;
@@ -47,7 +63,14 @@ export async function getMenu(db: Db, site: SiteRow, port: number, ref: string, 
   return {
     site_id: site.id,
     theme,
-    menu: { id: menu.id, term_taxonomy_id: menu.term_taxonomy_id, name: menu.name, slug: menu.slug, count: rows.length, assigned },
+    menu: {
+      id: menu.id,
+      term_taxonomy_id: menu.term_taxonomy_id,
+      name: menu.name,
+      slug: menu.slug,
+      count: rows.length,
+      assigned,
+    },
     total: view.items.length,
     invalid_items: view.invalidItems,
     read_items_at: readItemsAtFor(assigned, state, resolved.location, resolved.lang),
@@ -57,7 +80,13 @@ export async function getMenu(db: Db, site: SiteRow, port: number, ref: string, 
 
 /** The answer of PATCH /menus/{ref}: the WordPress term fields. */
 export async function termRecord(db: Db, menu: MenuRow) {
-  return { id: menu.id, term_taxonomy_id: menu.term_taxonomy_id, name: menu.name, slug: menu.slug, count: await itemCount(db, menu.id) };
+  return {
+    id: menu.id,
+    term_taxonomy_id: menu.term_taxonomy_id,
+    name: menu.name,
+    slug: menu.slug,
+    count: await itemCount(db, menu.id),
+  };
 }
 
 export interface LocationTree {
@@ -70,12 +99,27 @@ export interface LocationTree {
  * The menu assigned to a location in a language and theme, as a nested tree (invalid items
  * included with `valid: false`); `menuId` 0 when none is.
  */
-export async function locationTree(db: Db, siteId: number, port: number, location: string, lang: string | null, theme: string, addressing?: SiteAddressing): Promise<LocationTree> {
+export async function locationTree(
+  db: Db,
+  siteId: number,
+  port: number,
+  location: string,
+  lang: string | null,
+  theme: string,
+  addressing?: SiteAddressing,
+): Promise<LocationTree> {
   const state = addressing?.langs ?? (await languageState(db, siteId));
   const menuId = await assignedMenuId(db, siteId, state, theme, location, lang ?? state.defaultLang);
   const menu = menuId === 0 ? undefined : await menuById(db, siteId, menuId);
   const site = menu ? await siteById(db, siteId) : undefined;
   if (!menu || !site) return { menuId: 0, items: [], invalidItems: 0 };
-  const view = await menuView(db, site, port, await itemsOfMenu(db, menu.id), undefined, addressing?.homes ? addressing : undefined);
+  const view = await menuView(
+    db,
+    site,
+    port,
+    await itemsOfMenu(db, menu.id),
+    undefined,
+    addressing?.homes ? addressing : undefined,
+  );
   return { menuId: menu.id, items: nestedItems(view.items), invalidItems: view.invalidItems };
 }

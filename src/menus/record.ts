@@ -45,11 +45,20 @@ export function pageItemUrl(page: Pick<PageLite, "lang" | "path"> | null, addres
 }
 
 /** The title an item answers without one of its own: its page's title, or a link's url as written. */
-export function defaultTitle(row: Pick<ItemRow, "type" | "url">, page: Pick<PageLite, "title"> | null | undefined): string {
-  return row.type === "post_type" ? page?.title ?? "" : row.url ?? "";
+export function defaultTitle(
+  row: Pick<ItemRow, "type" | "url">,
+  page: Pick<PageLite, "title"> | null | undefined,
+): string {
+  return row.type === "post_type" ? (page?.title ?? "") : (row.url ?? "");
 }
 
-export function itemRecord(row: ItemRow, at: string, parent: number, facts: PageFacts | undefined, addressing: SiteAddressing): ItemRecord {
+export function itemRecord(
+  row: ItemRow,
+  at: string,
+  parent: number,
+  facts: PageFacts | undefined,
+  addressing: SiteAddressing,
+): ItemRecord {
   if (row.type === "post_type") {
     const page = facts?.page ?? null;
     const valid = facts?.valid ?? false;
@@ -69,23 +78,52 @@ export function itemRecord(row: ItemRow, at: string, parent: number, facts: Page
     };
   }
   const url = completeUrl(addressing.origin, row.url ?? "");
-  return { id: row.id, at, title: row.title ?? defaultTitle(row, null), type: "custom", page: null, url, parent, order: row.position, valid: true, target: row.target, classes: row.classes };
+  return {
+    id: row.id,
+    at,
+    title: row.title ?? defaultTitle(row, null),
+    type: "custom",
+    page: null,
+    url,
+    parent,
+    order: row.position,
+    valid: true,
+    target: row.target,
+    classes: row.classes,
+  };
 }
 
 /**
  * The items of a menu as records. `at` is the current coordinate, unless `submitted` gives the
  * coordinate each new item had in the submitted tree.
  */
-export async function menuView(db: Db, site: SiteRef, port: number, rows: readonly ItemRow[], submitted?: Map<number, string>, addressing?: SiteAddressing): Promise<MenuView> {
+export async function menuView(
+  db: Db,
+  site: SiteRef,
+  port: number,
+  rows: readonly ItemRow[],
+  submitted?: Map<number, string>,
+  addressing?: SiteAddressing,
+): Promise<MenuView> {
   const tree = new ItemTree(rows);
   const coordinates = tree.coordinates();
-  const facts = await pageFacts(db, site.id, rows.filter((row) => row.type === "post_type" && row.page_id !== null).map((row) => row.page_id!));
+  const facts = await pageFacts(
+    db,
+    site.id,
+    rows.filter((row) => row.type === "post_type" && row.page_id !== null).map((row) => row.page_id!),
+  );
   const address = addressing ?? (await linkAddressing(db, site, port));
   const items: ItemRecord[] = [];
   const byId = new Map<number, ItemRecord>();
   let invalidItems = 0;
   for (const row of tree.preorder()) {
-    const record = itemRecord(row, submitted?.get(row.id) ?? coordinates.get(row.id) ?? "", tree.parentOf(row.id), row.page_id === null ? undefined : facts.get(row.page_id), address);
+    const record = itemRecord(
+      row,
+      submitted?.get(row.id) ?? coordinates.get(row.id) ?? "",
+      tree.parentOf(row.id),
+      row.page_id === null ? undefined : facts.get(row.page_id),
+      address,
+    );
     if (!record.valid) invalidItems++;
     items.push(record);
     byId.set(row.id, record);

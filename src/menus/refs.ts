@@ -58,7 +58,12 @@ export async function menuByName(db: Db, siteId: number, ref: string): Promise<M
  * Resolves `{ref}` with the call's `lang` and `theme`. `lang` is checked on every call that
  * gives it (409 multilang_inactive, 400 unknown_language); `theme` defaults to the site's.
  */
-export async function resolveMenu(db: Db, siteId: number, ref: string, selectors: RefSelectors = {}): Promise<ResolvedMenu> {
+export async function resolveMenu(
+  db: Db,
+  siteId: number,
+  ref: string,
+  selectors: RefSelectors = {},
+): Promise<ResolvedMenu> {
   const state = await languageState(db, siteId);
   const lang = checkLangIn(state, selectors.lang);
   const { theme } = await themeFrom(db, siteId, selectors.theme);

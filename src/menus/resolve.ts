@@ -22,14 +22,18 @@ export interface PageFacts {
   reason: InvalidReason | null;
 }
 
-
 /** The facts of some pages, with their ancestors loaded level by level for visibility. */
 export async function pageFacts(db: Db, siteId: number, ids: Iterable<number>): Promise<Map<number, PageFacts>> {
   const wanted = [...new Set(ids)].filter((id) => Number.isSafeInteger(id) && id > 0);
   const rows = new Map<number, PageLite>();
   let next = wanted;
   for (let guard = 0; next.length > 0 && guard < 256; guard++) {
-    const found = await db.selectFrom("pages").select(LITE).where(siteIdValue, "=", siteId).where("id", "in", next).execute();
+    const found = await db
+      .selectFrom("pages")
+      .select(LITE)
+      .where(siteIdValue, "=", siteId)
+      .where("id", "in", next)
+      .execute();
     for (const row of found) rows.set(row.id, row);
     next = [...new Set(found.map((row) => row.parent_id).filter((id) => id !== 0 && !rows.has(id)))];
   }
@@ -83,7 +87,13 @@ export function flatten(items: readonly ItemInput[]): ItemInput[] {
  * The page id of every page item of a tree. Any reference that names no page, or several,
  * refuses the whole tree: 409 menu_items_unresolved with `errors`.
  */
-export async function resolveTree(db: Db, siteId: number, items: readonly ItemInput[], lang: string | null, state: LanguageState): Promise<Map<ItemInput, number>> {
+export async function resolveTree(
+  db: Db,
+  siteId: number,
+  items: readonly ItemInput[],
+  lang: string | null,
+  state: LanguageState,
+): Promise<Map<ItemInput, number>> {
   const out = new Map<ItemInput, number>();
   const errors: Unresolved[] = [];
   const memo = new Map<string, Awaited<ReturnType<typeof resolvePageRef>>>();
@@ -97,20 +107,39 @@ export async function resolveTree(db: Db, siteId: number, items: readonly ItemIn
     }
     if ("found" in found) out.set(item, found.found.id);
     else if ("candidates" in found) {
-      errors.push({ at: item.at, page: item.page, error: "ambiguous_page", message: "Several pages match; use the id or the full path.", candidates: found.candidates.map(candidateOf) });
+      errors.push({
+        at: item.at,
+        page: item.page,
+        error: "ambiguous_page",
+        message: "Several pages match; use the id or the full path.",
+        candidates: found.candidates.map(candidateOf),
+      });
     } else {
-      errors.push({ at: item.at, page: item.page, error: "page_not_found", message: "No page has this id, slug or path." });
+      errors.push({
+        at: item.at,
+        page: item.page,
+        error: "page_not_found",
+        message: "No page has this id, slug or path.",
+      });
     }
   }
-  if (errors.length > 0) throw fail("menu_items_unresolved", { errors: errors.slice(0, 50), total_errors: errors.length });
+  if (errors.length > 0)
+    throw fail("menu_items_unresolved", { errors: errors.slice(0, 50), total_errors: errors.length });
   return out;
 }
 
 /** One page reference of a single-item call: 404 page_not_found, 409 ambiguous_page. */
-export async function resolveOne(db: Db, siteId: number, ref: PageRef, lang: string | null, state: LanguageState): Promise<number> {
+export async function resolveOne(
+  db: Db,
+  siteId: number,
+  ref: PageRef,
+  lang: string | null,
+  state: LanguageState,
+): Promise<number> {
   const found = await resolvePageRef(db, siteId, ref, lang, state);
   if ("found" in found) return found.found.id;
-  if ("candidates" in found) throw fail("ambiguous_page", { field: "page", ref, candidates: found.candidates.map(candidateOf) });
+  if ("candidates" in found)
+    throw fail("ambiguous_page", { field: "page", ref, candidates: found.candidates.map(candidateOf) });
   throw fail("page_not_found", { field: "page", ref });
 }
 
@@ -124,5 +153,11 @@ export interface InvalidItem {
 }
 
 export function invalidEntry(at: string, facts: PageFacts): InvalidItem {
-  return { at, page: facts.id, title: facts.page?.title ?? null, status: facts.page?.status ?? null, reason: facts.reason ?? "deleted" };
+  return {
+    at,
+    page: facts.id,
+    title: facts.page?.title ?? null,
+    status: facts.page?.status ?? null,
+    reason: facts.reason ?? "deleted",
+  };
 }

@@ -46,7 +46,7 @@ export function keptItems(rows: readonly ItemRow[]): KeptItem[] {
       id: row.id,
       title: row.title,
       page: row.type === "post_type" ? row.page_id : null,
-      url: row.type === "post_type" ? null : row.url ?? "",
+      url: row.type === "post_type" ? null : (row.url ?? ""),
       target: row.target,
       classes: row.classes,
       children: level(row.id),
@@ -57,17 +57,36 @@ export function keptItems(rows: readonly ItemRow[]): KeptItem[] {
 export function keptLocations(rows: readonly LocationRow[]): KeptLocation[] {
   return rows
     .map((row) => ({ theme: row.theme, location: row.location, lang: row.lang === THEME_MAP ? null : row.lang }))
-    .sort((a, b) => a.theme.localeCompare(b.theme) || a.location.localeCompare(b.location) || (a.lang ?? "").localeCompare(b.lang ?? ""));
+    .sort(
+      (a, b) =>
+        a.theme.localeCompare(b.theme) ||
+        a.location.localeCompare(b.location) ||
+        (a.lang ?? "").localeCompare(b.lang ?? ""),
+    );
 }
 
-export function menuSnapshot(menu: Pick<MenuRow, "name" | "slug">, items: readonly ItemRow[], locations: readonly LocationRow[]): Snapshot {
-  const fields: MenuState = { name: menu.name, slug: menu.slug, items: keptItems(items), locations: keptLocations(locations) };
+export function menuSnapshot(
+  menu: Pick<MenuRow, "name" | "slug">,
+  items: readonly ItemRow[],
+  locations: readonly LocationRow[],
+): Snapshot {
+  const fields: MenuState = {
+    name: menu.name,
+    slug: menu.slug,
+    items: keptItems(items),
+    locations: keptLocations(locations),
+  };
   return { content: prettyJson(fields), fields: fields as unknown as Record<string, unknown> };
 }
 
 /** The current state of a menu (undefined: no such menu). */
 export async function currentMenuSnapshot(db: Db, siteId: number, menuId: number): Promise<Snapshot | undefined> {
-  const menu = await db.selectFrom("menus").select(["name", "slug"]).where("site_id", "=", siteId).where("id", "=", menuId).executeTakeFirst();
+  const menu = await db
+    .selectFrom("menus")
+    .select(["name", "slug"])
+    .where("site_id", "=", siteId)
+    .where("id", "=", menuId)
+    .executeTakeFirst();
   if (!menu) return undefined;
   const [items, locations] = await Promise.all([itemsOfMenu(db, menuId), locationsOfMenu(db, menuId)]);
   return menuSnapshot(menu, items, locations);
@@ -94,15 +113,17 @@ function itemsFrom(value: unknown): KeptItem[] {
     if (raw === null || typeof raw !== "object") return [];
     const item = raw as Record<string, unknown>;
     const page = Number.isSafeInteger(item.page) ? (item.page as number) : null;
-    return [{
-      id: Number.isSafeInteger(item.id) ? (item.id as number) : 0,
-      title: typeof item.title === "string" ? item.title : null,
-      page,
-      url: page === null ? text(item.url) : null,
-      target: text(item.target),
-      classes: text(item.classes),
-      children: itemsFrom(item.children),
-    }];
+    return [
+      {
+        id: Number.isSafeInteger(item.id) ? (item.id as number) : 0,
+        title: typeof item.title === "string" ? item.title : null,
+        page,
+        url: page === null ? text(item.url) : null,
+        target: text(item.target),
+        classes: text(item.classes),
+        children: itemsFrom(item.children),
+      },
+    ];
   });
 }
 
@@ -116,7 +137,13 @@ export function menuStateOf(fields: Record<string, unknown>): MenuState {
     locations: locations.flatMap((raw): KeptLocation[] => {
       const entry = (raw ?? {}) as Record<string, unknown>;
       if (typeof entry.theme !== "string" || typeof entry.location !== "string") return [];
-      return [{ theme: entry.theme, location: entry.location, lang: typeof entry.lang === "string" && entry.lang !== "" ? entry.lang : null }];
+      return [
+        {
+          theme: entry.theme,
+          location: entry.location,
+          lang: typeof entry.lang === "string" && entry.lang !== "" ? entry.lang : null,
+        },
+      ];
     }),
   };
 }

@@ -29,7 +29,8 @@ export class ItemTree<R extends TreeRow> {
     for (const row of rows) this.byId.set(row.id, row);
     for (const row of this.byId.values()) {
       // An item whose parent is gone is shown at the top rather than lost.
-      const parent = row.parent_id !== 0 && this.byId.has(row.parent_id) && row.parent_id !== row.id ? row.parent_id : 0;
+      const parent =
+        row.parent_id !== 0 && this.byId.has(row.parent_id) && row.parent_id !== row.id ? row.parent_id : 0;
       const list = this.levels.get(parent);
       if (list) list.push(row);
       else this.levels.set(parent, [row]);

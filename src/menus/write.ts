@@ -31,13 +31,18 @@ export interface Plan {
  * menu_items_invalid with `invalid`) unless `allowInvalid`: then it is left out and listed in
  * `invalid`, and its children take its place in its level.
  */
-export function planTree(items: readonly ItemInput[], pageIds: Map<ItemInput, number>, facts: Map<number, PageFacts>, allowInvalid: boolean): Plan {
+export function planTree(
+  items: readonly ItemInput[],
+  pageIds: Map<ItemInput, number>,
+  facts: Map<number, PageFacts>,
+  allowInvalid: boolean,
+): Plan {
   const invalid: InvalidItem[] = [];
   const promoted: string[] = [];
   const walk = (level: readonly ItemInput[]): Planned[] => {
     const out: Planned[] = [];
     for (const input of level) {
-      const pageId = input.page === undefined ? null : pageIds.get(input) ?? null;
+      const pageId = input.page === undefined ? null : (pageIds.get(input) ?? null);
       const fact = pageId === null ? undefined : facts.get(pageId);
       const children = walk(input.children);
       if (fact && !fact.valid) {
@@ -55,10 +60,20 @@ export function planTree(items: readonly ItemInput[], pageIds: Map<ItemInput, nu
   if (invalid.length > 0 && !allowInvalid) throw fail("menu_items_invalid", { invalid });
   const warnings: Warning[] = [];
   if (invalid.length > 0) {
-    warnings.push(warning("invalid_items_skipped", `${invalid.length} item(s) point to pages that are not public and were left out (see invalid).`, { count: invalid.length }));
+    warnings.push(
+      warning(
+        "invalid_items_skipped",
+        `${invalid.length} item(s) point to pages that are not public and were left out (see invalid).`,
+        { count: invalid.length },
+      ),
+    );
   }
   if (promoted.length > 0) {
-    warnings.push(warning("children_moved_up", "Items under a left-out item took its place in its level.", { at: promoted.sort(compareAt) }));
+    warnings.push(
+      warning("children_moved_up", "Items under a left-out item took its place in its level.", {
+        at: promoted.sort(compareAt),
+      }),
+    );
   }
   return { items: planned, invalid, warnings };
 }
@@ -75,7 +90,15 @@ export function countPlanned(items: readonly Planned[]): number {
 }
 
 /** Column values of a new item. */
-export function itemValues(siteId: number, menuId: number, parentId: number, position: number, input: Pick<ItemInput, "title" | "target" | "classes" | "url">, pageId: number | null, at: string) {
+export function itemValues(
+  siteId: number,
+  menuId: number,
+  parentId: number,
+  position: number,
+  input: Pick<ItemInput, "title" | "target" | "classes" | "url">,
+  pageId: number | null,
+  at: string,
+) {
   return {
     site_id: siteId,
     menu_id: menuId,
@@ -83,7 +106,7 @@ export function itemValues(siteId: number, menuId: number, parentId: number, pos
     position,
     type: pageId === null ? "custom" : "post_type",
     page_id: pageId,
-    url: pageId === null ? input.url ?? "" : null,
+    url: pageId === null ? (input.url ?? "") : null,
     title: input.title,
     target: input.target,
     classes: input.classes,
@@ -110,7 +133,11 @@ async function updateKept(trx: Db, row: ItemRow, values: ItemValues): Promise<vo
 }
 
 async function insertItem(trx: Db, values: ItemValues, id?: number): Promise<number> {
-  const row = await trx.insertInto("menu_items").values(id === undefined ? values : { ...values, id }).returning("id").executeTakeFirstOrThrow();
+  const row = await trx
+    .insertInto("menu_items")
+    .values(id === undefined ? values : { ...values, id })
+    .returning("id")
+    .executeTakeFirstOrThrow();
   return row.id;
 }
 
@@ -133,7 +160,16 @@ export interface TreeWrite {
  * stored as they were (answered.ts). `reuse`: ids no row holds that an item naming them takes
  * back (a restore of a revision or of a deleted menu: ids once issued are never issued again).
  */
-export async function writeTree(trx: Db, siteId: number, menuId: number, items: readonly Planned[], at: string, held: ItemTree<ItemRow> | null, answered?: Answered, reuse?: ReadonlySet<number>): Promise<TreeWrite> {
+export async function writeTree(
+  trx: Db,
+  siteId: number,
+  menuId: number,
+  items: readonly Planned[],
+  at: string,
+  held: ItemTree<ItemRow> | null,
+  answered?: Answered,
+  reuse?: ReadonlySet<number>,
+): Promise<TreeWrite> {
   const submitted = new Map<number, string>();
   const renewed: TreeWrite["renewed"] = [];
   const queue: Array<{ level: readonly Planned[]; parent: number }> = [{ level: items, parent: 0 }];
@@ -152,7 +188,12 @@ export async function writeTree(trx: Db, siteId: number, menuId: number, items: 
       if (children.length > 0) queue.push({ level: children, parent: id });
     }
   }
-  if (held) await deleteItems(trx, menuId, held.ids().filter((id) => !submitted.has(id)));
+  if (held)
+    await deleteItems(
+      trx,
+      menuId,
+      held.ids().filter((id) => !submitted.has(id)),
+    );
   return { submitted, renewed };
 }
 
@@ -175,8 +216,13 @@ export function menusWritten(ids: Iterable<number>, action: WrittenAction): Writ
  * stays saved and the call answers 502 internal_unavailable (docs/menus.md) with `saved`, what the
  * answer names of what was written.
  */
-export async function runMenuWrite<T>(ctx: ServiceContext, write: Write<T>, saved: (value: T) => Record<string, unknown>): Promise<Done<T>> {
+export async function runMenuWrite<T>(
+  ctx: ServiceContext,
+  write: Write<T>,
+  saved: (value: T) => Record<string, unknown>,
+): Promise<Done<T>> {
   const done = await runWrite(ctx, write);
-  if (done.rebaked.status === "unavailable") throw fail("internal_unavailable", { saved: true, ...saved(done.value), rebaked: done.rebaked });
+  if (done.rebaked.status === "unavailable")
+    throw fail("internal_unavailable", { saved: true, ...saved(done.value), rebaked: done.rebaked });
   return done;
 }

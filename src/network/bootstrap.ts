@@ -36,12 +36,20 @@ export async function bootstrapNetwork(db: Db, options: BootstrapOptions): Promi
     const existing = await trx.selectFrom("users").select("id").where("id", "=", ADMIN_USER_ID).executeTakeFirst();
     if (existing) {
       if (options.adminToken) {
-        const known = await trx.selectFrom("tokens").select("id").where("hash", "=", hashToken(options.adminToken)).executeTakeFirst();
+        const known = await trx
+          .selectFrom("tokens")
+          .select("id")
+          .where("hash", "=", hashToken(options.adminToken))
+          .executeTakeFirst();
         if (!known) {
           // A new SVC_ADMIN_TOKEN rotates the one the environment gave before: admin's tokens
           // labelled SVC_ADMIN_TOKEN are revoked (an operator changes the variable to retire a
           // leaked token), tokens made through the API and the one generated at first start stay.
-          await trx.deleteFrom("tokens").where("user_id", "=", ADMIN_USER_ID).where("label", "=", "SVC_ADMIN_TOKEN").execute();
+          await trx
+            .deleteFrom("tokens")
+            .where("user_id", "=", ADMIN_USER_ID)
+            .where("label", "=", "SVC_ADMIN_TOKEN")
+            .execute();
           await storeToken(trx, options.now, ADMIN_USER_ID, "SVC_ADMIN_TOKEN", options.adminToken);
         }
       }
@@ -50,10 +58,22 @@ export async function bootstrapNetwork(db: Db, options: BootstrapOptions): Promi
     const at = gmt(options.now);
     // On empty tables the first rows get id 1 in both dialects; no explicit id is written,
     // so PostgreSQL's sequences stay in step.
-    const site = await trx.insertInto("sites").values({ name: "Main site", domain: options.publicHost, created_at_gmt: at }).returning("id").executeTakeFirstOrThrow();
-    await trx.insertInto("site_domains").values({ domain: options.publicHost, site_id: site.id, is_primary: 1 }).execute();
-    const user = await trx.insertInto("users").values({ login: "admin", email: null, password_hash: null, super_admin: 1, created_at_gmt: at }).returning("id").executeTakeFirstOrThrow();
-    if (site.id !== 1 || user.id !== ADMIN_USER_ID) throw new Error("the network's first rows did not get id 1: the database is not empty");
+    const site = await trx
+      .insertInto("sites")
+      .values({ name: "Main site", domain: options.publicHost, created_at_gmt: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("site_domains")
+      .values({ domain: options.publicHost, site_id: site.id, is_primary: 1 })
+      .execute();
+    const user = await trx
+      .insertInto("users")
+      .values({ login: "admin", email: null, password_hash: null, super_admin: 1, created_at_gmt: at })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    if (site.id !== 1 || user.id !== ADMIN_USER_ID)
+      throw new Error("the network's first rows did not get id 1: the database is not empty");
     const issued = options.adminToken
       ? await storeToken(trx, options.now, ADMIN_USER_ID, "SVC_ADMIN_TOKEN", options.adminToken)
       : await storeToken(trx, options.now, ADMIN_USER_ID, "generated at first start");

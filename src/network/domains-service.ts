@@ -50,7 +50,8 @@ export function domainFrom(value: unknown): string {
     throw fail("invalid_field", { field: "domain", expected: "string" }, "domain must be a string.");
   }
   const result = normaliseDomain(typeof value === "string" ? value : "");
-  if ("refused" in result) throw fail("invalid_domain", { domain: value ?? null, reason: result.refused }, REFUSALS[result.refused]);
+  if ("refused" in result)
+    throw fail("invalid_domain", { domain: value ?? null, reason: result.refused }, REFUSALS[result.refused]);
   return result.domain;
 }
 
@@ -92,7 +93,9 @@ export async function writePrimaryDomain(trx: Db, siteId: number, domain: string
   const promoted = gone.some((row) => row.domain === domain);
   return [
     { kind: "domain", id: domain, action: promoted ? "updated" : "created" },
-    ...gone.filter((row) => row.domain !== domain).map((row): Written => ({ kind: "domain", id: row.domain, action: "deleted" })),
+    ...gone
+      .filter((row) => row.domain !== domain)
+      .map((row): Written => ({ kind: "domain", id: row.domain, action: "deleted" })),
   ];
 }
 
@@ -109,7 +112,12 @@ export async function listDomains(ctx: ServiceContext, caller: Caller, rawId: st
 }
 
 /** POST: `{domain}` becomes an alias of the site; any domain some site holds (this one too) is 409 domain_taken. */
-export async function addAlias(ctx: ServiceContext, caller: Caller, rawId: string, body: Record<string, unknown>): Promise<DomainAnswer> {
+export async function addAlias(
+  ctx: ServiceContext,
+  caller: Caller,
+  rawId: string,
+  body: Record<string, unknown>,
+): Promise<DomainAnswer> {
   const site = await existingSite(ctx, caller, rawId);
   const domain = domainFrom(body.domain);
   await requireFreeDomain(ctx.db, domain);
@@ -129,7 +137,13 @@ export async function addAlias(ctx: ServiceContext, caller: Caller, rawId: strin
  * PATCH /api/sites/{id} first), a domain that is no alias of the site 404 domain_not_found.
  */
 /** `dryRun` (`?dry_run=1`): the same refusals and answer (the domains left), the delete rolled back, nothing announced. */
-export async function removeAlias(ctx: ServiceContext, caller: Caller, rawId: string, rawDomain: string, options: { dryRun?: boolean } = {}): Promise<DomainAnswer & { dry_run?: true; applied?: false }> {
+export async function removeAlias(
+  ctx: ServiceContext,
+  caller: Caller,
+  rawId: string,
+  rawDomain: string,
+  options: { dryRun?: boolean } = {},
+): Promise<DomainAnswer & { dry_run?: true; applied?: false }> {
   const site = await existingSite(ctx, caller, rawId);
   const domain = domainFrom(rawDomain);
   if (domain === site.domain) throw fail("domain_is_primary", { domain });
@@ -138,11 +152,21 @@ export async function removeAlias(ctx: ServiceContext, caller: Caller, rawId: st
     siteId: site.id,
     dryRun,
     apply: async (trx) => {
-      const removed = await trx.deleteFrom("site_domains").where("site_id", "=", site.id).where("domain", "=", domain).where("is_primary", "=", 0).executeTakeFirst();
+      const removed = await trx
+        .deleteFrom("site_domains")
+        .where("site_id", "=", site.id)
+        .where("domain", "=", domain)
+        .where("is_primary", "=", 0)
+        .executeTakeFirst();
       if (Number(removed.numDeletedRows) === 0) throw fail("domain_not_found", { domain });
-      return { value: await domainsOf(trx, site), wrote: [{ kind: "domain", id: domain, action: "deleted" }], changes: [{ kind: "site" }] };
+      return {
+        value: await domainsOf(trx, site),
+        wrote: [{ kind: "domain", id: domain, action: "deleted" }],
+        changes: [{ kind: "site" }],
+      };
     },
   });
-  if (dryRun) return { site_id: site.id, domain: { domain, primary: false }, domains: done.value, dry_run: true, applied: false };
+  if (dryRun)
+    return { site_id: site.id, domain: { domain, primary: false }, domains: done.value, dry_run: true, applied: false };
   return { site_id: site.id, domain: { domain, primary: false }, domains: done.value };
 }

@@ -15,7 +15,8 @@ export function siteIdFrom(raw: string): number {
 /** A string field, or undefined when absent; wrong type or over-long is 400 invalid_field. */
 export function optionalString(value: unknown, field: string, maxLength: number): string | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw fail("invalid_field", { field, expected: "string" }, `${field} must be a string.`);
+  if (typeof value !== "string")
+    throw fail("invalid_field", { field, expected: "string" }, `${field} must be a string.`);
   if (value.length > maxLength) {
     throw fail("invalid_field", { field, max_length: maxLength }, `${field} is longer than ${maxLength} characters.`);
   }
@@ -24,6 +25,7 @@ export function optionalString(value: unknown, field: string, maxLength: number)
 
 export function optionalBoolean(value: unknown, field: string): boolean | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw fail("invalid_field", { field, expected: "boolean" }, `${field} must be true or false.`);
+  if (typeof value !== "boolean")
+    throw fail("invalid_field", { field, expected: "boolean" }, `${field} must be true or false.`);
   return value;
 }

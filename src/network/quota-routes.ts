@@ -12,16 +12,33 @@ import type { Caller } from "../site/callers.ts";
 import { QUOTA_KEYS, QUOTAS } from "../quotas/catalogue.ts";
 import { getSiteQuotas, patchSiteQuotas, siteUsage } from "./quotas-service.ts";
 
-const describe = (key: (typeof QUOTA_KEYS)[number]) => `${QUOTAS[key].counts} (${QUOTAS[key].unit}; default ${QUOTAS[key].default})`;
+const describe = (key: (typeof QUOTA_KEYS)[number]) =>
+  `${QUOTAS[key].counts} (${QUOTAS[key].unit}; default ${QUOTAS[key].default})`;
 
-const Quotas = Obj(Object.fromEntries(QUOTA_KEYS.map((key) => [key, Type.Integer({ minimum: 0, description: describe(key) })])));
+const Quotas = Obj(
+  Object.fromEntries(QUOTA_KEYS.map((key) => [key, Type.Integer({ minimum: 0, description: describe(key) })])),
+);
 /** Any value reaches the service, which answers invalid_quota naming the key (not the validator's invalid_field). */
 const QuotasPatch = Obj(
-  Object.fromEntries(QUOTA_KEYS.map((key) => [key, Opt(ServiceChecked(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]), `a whole number >= 0 sets it, null restores the default; ${describe(key)}`))])),
+  Object.fromEntries(
+    QUOTA_KEYS.map((key) => [
+      key,
+      Opt(
+        ServiceChecked(
+          Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
+          `a whole number >= 0 sets it, null restores the default; ${describe(key)}`,
+        ),
+      ),
+    ]),
+  ),
   "Any of the quotas; an unknown key or another value is 400 invalid_quota",
 );
 const QuotasAnswer = Success({ site_id: Type.Integer(), quotas: Quotas });
-const Usage = Obj(Object.fromEntries(QUOTA_KEYS.map((key) => [key, Obj({ used: Type.Integer(), limit: Type.Integer() }, describe(key))])));
+const Usage = Obj(
+  Object.fromEntries(
+    QUOTA_KEYS.map((key) => [key, Obj({ used: Type.Integer(), limit: Type.Integer() }, describe(key))]),
+  ),
+);
 
 function caller(request: FastifyRequest): Caller {
   if (!request.caller) throw fail("missing_token");
@@ -34,18 +51,48 @@ export function quotaRoutes(app: TypedFastify, ctx: ServiceContext): void {
   const tags = ["network"];
   const params = Obj({ id: Type.String() });
 
-  app.get("/api/sites/:id/quotas", {
-    schema: { operationId: "getSiteQuotas", tags, summary: "A site's quotas (super-administrator)", params, response: { 200: QuotasAnswer, ...commonErrors } },
-  }, async (request) => ok({ ...(await getSiteQuotas(ctx, caller(request), idOf(request))) }));
+  app.get(
+    "/api/sites/:id/quotas",
+    {
+      schema: {
+        operationId: "getSiteQuotas",
+        tags,
+        summary: "A site's quotas (super-administrator)",
+        params,
+        response: { 200: QuotasAnswer, ...commonErrors },
+      },
+    },
+    async (request) => ok({ ...(await getSiteQuotas(ctx, caller(request), idOf(request))) }),
+  );
 
-  app.patch("/api/sites/:id/quotas", {
-    schema: { operationId: "patchSiteQuotas", tags, summary: "Set a site's quotas: a whole number >= 0 sets one, null restores its default (super-administrator)", params, body: QuotasPatch, response: { 200: QuotasAnswer, ...commonErrors } },
-  }, async (request) => ok({ ...(await patchSiteQuotas(ctx, caller(request), idOf(request), bodyOf(request))) }));
+  app.patch(
+    "/api/sites/:id/quotas",
+    {
+      schema: {
+        operationId: "patchSiteQuotas",
+        tags,
+        summary: "Set a site's quotas: a whole number >= 0 sets one, null restores its default (super-administrator)",
+        params,
+        body: QuotasPatch,
+        response: { 200: QuotasAnswer, ...commonErrors },
+      },
+    },
+    async (request) => ok({ ...(await patchSiteQuotas(ctx, caller(request), idOf(request), bodyOf(request))) }),
+  );
 }
 
 /** GET /usage: site-scoped, registered for both addresses. */
 export function usageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
-  scope.get("/usage", {
-    schema: { operationId: "getUsage", tags: ["network"], summary: "The site's use of each quota, with its limit", response: { 200: Success({ site_id: Type.Integer(), usage: Usage }), ...commonErrors } },
-  }, async (request) => ok({ ...(await siteUsage(ctx, request.site.id)) }));
+  scope.get(
+    "/usage",
+    {
+      schema: {
+        operationId: "getUsage",
+        tags: ["network"],
+        summary: "The site's use of each quota, with its limit",
+        response: { 200: Success({ site_id: Type.Integer(), usage: Usage }), ...commonErrors },
+      },
+    },
+    async (request) => ok({ ...(await siteUsage(ctx, request.site.id)) }),
+  );
 }

@@ -33,12 +33,20 @@ export async function getSiteQuotas(ctx: ServiceContext, caller: Caller, rawId: 
 }
 
 /** PATCH: each key a quota; a whole number >= 0 sets it, null restores its default. */
-export async function patchSiteQuotas(ctx: ServiceContext, caller: Caller, rawId: string, body: Record<string, unknown>): Promise<QuotasAnswer> {
+export async function patchSiteQuotas(
+  ctx: ServiceContext,
+  caller: Caller,
+  rawId: string,
+  body: Record<string, unknown>,
+): Promise<QuotasAnswer> {
   const site = await existingSite(ctx, caller, rawId);
   const changes = quotaChangesFrom(body);
   const done = await runWrite(ctx, {
     siteId: site.id,
-    apply: async (trx) => ({ value: await setQuotas(trx, site.id, changes), wrote: [{ kind: "quota", id: String(site.id), action: "updated" }] }),
+    apply: async (trx) => ({
+      value: await setQuotas(trx, site.id, changes),
+      wrote: [{ kind: "quota", id: String(site.id), action: "updated" }],
+    }),
   });
   return { site_id: site.id, quotas: done.value };
 }
@@ -46,6 +54,8 @@ export async function patchSiteQuotas(ctx: ServiceContext, caller: Caller, rawId
 /** Each quota's use and limit; reads two small rows, whatever the size of the site. */
 export async function siteUsage(ctx: ServiceContext, siteId: number): Promise<UsageAnswer> {
   const [used, limits] = await Promise.all([usageOf(ctx.db, siteId), quotasOf(ctx.db, siteId)]);
-  const usage = Object.fromEntries(QUOTA_KEYS.map((key) => [key, { used: used[key], limit: limits[key] }])) as UsageAnswer["usage"];
+  const usage = Object.fromEntries(
+    QUOTA_KEYS.map((key) => [key, { used: used[key], limit: limits[key] }]),
+  ) as UsageAnswer["usage"];
   return { site_id: siteId, usage };
 }

@@ -29,7 +29,13 @@ export interface SiteRecord {
 const MAX_NAME = 200;
 
 export function siteRecord(row: SiteRow, port: number): SiteRecord {
-  return { id: row.id, name: row.name, domain: row.domain, home_url: homeUrl(row.domain, port), created_at_gmt: row.created_at_gmt };
+  return {
+    id: row.id,
+    name: row.name,
+    domain: row.domain,
+    home_url: homeUrl(row.domain, port),
+    created_at_gmt: row.created_at_gmt,
+  };
 }
 
 function siteName(value: unknown): string {
@@ -45,7 +51,11 @@ async function visibleSite(ctx: ServiceContext, caller: Caller, id: number): Pro
   return site;
 }
 
-export async function createSite(ctx: ServiceContext, caller: Caller, body: Record<string, unknown>): Promise<SiteRecord> {
+export async function createSite(
+  ctx: ServiceContext,
+  caller: Caller,
+  body: Record<string, unknown>,
+): Promise<SiteRecord> {
   requireSuperAdmin(caller);
   const name = siteName(body.name);
   const domain = domainFrom(body.domain);
@@ -54,9 +64,16 @@ export async function createSite(ctx: ServiceContext, caller: Caller, body: Reco
     runWrite(ctx, {
       siteId: null,
       apply: async (trx) => {
-        const created = await trx.insertInto("sites").values({ name, domain, created_at_gmt: gmt(ctx.clock()) }).returningAll().executeTakeFirstOrThrow();
+        const created = await trx
+          .insertInto("sites")
+          .values({ name, domain, created_at_gmt: gmt(ctx.clock()) })
+          .returningAll()
+          .executeTakeFirstOrThrow();
         await trx.insertInto("site_domains").values({ domain, site_id: created.id, is_primary: 1 }).execute();
-        const wrote: Written[] = [{ kind: "site", id: String(created.id), action: "created" }, { kind: "domain", id: domain, action: "created" }];
+        const wrote: Written[] = [
+          { kind: "site", id: String(created.id), action: "created" },
+          { kind: "domain", id: domain, action: "created" },
+        ];
         // Its hosts map anew on every process.
         return { value: created, wrote, changes: [{ kind: "site" }], forSite: created.id };
       },
@@ -66,7 +83,11 @@ export async function createSite(ctx: ServiceContext, caller: Caller, body: Reco
 }
 
 /** GET /api/sites: every site for a super-administrator, else the sites the caller administers; one page of them, by id. */
-export async function listSites(ctx: ServiceContext, caller: Caller, window: ListWindow): Promise<{ total: number; sites: SiteRecord[] }> {
+export async function listSites(
+  ctx: ServiceContext,
+  caller: Caller,
+  window: ListWindow,
+): Promise<{ total: number; sites: SiteRecord[] }> {
   let query = ctx.db.selectFrom("sites").selectAll("sites").orderBy("sites.id");
   if (!caller.superAdmin) {
     query = query
@@ -82,7 +103,12 @@ export async function getSite(ctx: ServiceContext, caller: Caller, id: number): 
   return siteRecord(await visibleSite(ctx, caller, id), ctx.publicPort);
 }
 
-export async function updateSite(ctx: ServiceContext, caller: Caller, id: number, body: Record<string, unknown>): Promise<SiteRecord> {
+export async function updateSite(
+  ctx: ServiceContext,
+  caller: Caller,
+  id: number,
+  body: Record<string, unknown>,
+): Promise<SiteRecord> {
   const site = await visibleSite(ctx, caller, id);
   const changes: { name?: string; domain?: string } = {};
   if (body.name !== undefined) changes.name = siteName(body.name);
@@ -94,7 +120,9 @@ export async function updateSite(ctx: ServiceContext, caller: Caller, id: number
   }
   if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: ["name", "domain"] });
   const { name, domain } = changes;
-  const changed = (row: SiteRow): Change[] => [{ kind: "site", name: row.name !== site.name, domain: row.domain !== site.domain }];
+  const changed = (row: SiteRow): Change[] => [
+    { kind: "site", name: row.name !== site.name, domain: row.domain !== site.domain },
+  ];
   // A new name or domain is printed (every absolute address): owed until published.
   const done = await runWrite(ctx, {
     siteId: site.id,
@@ -102,7 +130,8 @@ export async function updateSite(ctx: ServiceContext, caller: Caller, id: number
     apply: async (trx) => {
       const wrote: Written[] = [{ kind: "site", id: String(site.id), action: "updated" }];
       if (name !== undefined) await trx.updateTable("sites").set({ name }).where("id", "=", site.id).execute();
-      if (domain !== undefined && domain !== site.domain) wrote.push(...(await writePrimaryDomain(trx, site.id, domain)));
+      if (domain !== undefined && domain !== site.domain)
+        wrote.push(...(await writePrimaryDomain(trx, site.id, domain)));
       const row = await trx.selectFrom("sites").selectAll().where("id", "=", site.id).executeTakeFirstOrThrow();
       return { value: row, wrote, changes: changed(row) };
     },
@@ -116,7 +145,12 @@ export async function writeSiteName(db: Db, siteId: number, name: string): Promi
 }
 
 /** `dryRun` (`?dry_run=1`): the same refusals and answer, and nothing deleted (a site's delete cannot fail past these checks). */
-export async function deleteSite(ctx: ServiceContext, caller: Caller, id: number, options: { dryRun?: boolean } = {}): Promise<SiteRecord> {
+export async function deleteSite(
+  ctx: ServiceContext,
+  caller: Caller,
+  id: number,
+  options: { dryRun?: boolean } = {},
+): Promise<SiteRecord> {
   requireSuperAdmin(caller);
   const site = await siteById(ctx.db, id);
   if (!site) throw fail("site_not_found");
@@ -129,7 +163,12 @@ export async function deleteSite(ctx: ServiceContext, caller: Caller, id: number
     apply: async (trx) => {
       // Everything of the site hangs off it with ON DELETE CASCADE.
       await trx.deleteFrom("sites").where("id", "=", site.id).execute();
-      return { value: null, wrote: [{ kind: "site", id: String(site.id), action: "deleted" }], changes: [{ kind: "site" }], forSite: site.id };
+      return {
+        value: null,
+        wrote: [{ kind: "site", id: String(site.id), action: "deleted" }],
+        changes: [{ kind: "site" }],
+        forSite: site.id,
+      };
     },
   });
   return siteRecord(site, ctx.publicPort);

@@ -32,7 +32,13 @@ const LOGIN_LABEL = "login";
  * Stores a token for a user, uncapped: for the first start and SVC_ADMIN_TOKEN (the operator's
  * token is always taken). `secret` is given only when the operator chose it.
  */
-export async function storeToken(db: Db, now: number, userId: number, label: string | null, secret = generateToken()): Promise<IssuedToken> {
+export async function storeToken(
+  db: Db,
+  now: number,
+  userId: number,
+  label: string | null,
+  secret = generateToken(),
+): Promise<IssuedToken> {
   const at = gmt(now);
   const row = await db
     .insertInto("tokens")
@@ -44,7 +50,12 @@ export async function storeToken(db: Db, now: number, userId: number, label: str
 
 async function tokenOwnedBy(ctx: ServiceContext, userId: number, tokenRef: string) {
   const id = /^[1-9]\d{0,9}$/.test(tokenRef) ? Number(tokenRef) : 0;
-  const row = await ctx.db.selectFrom("tokens").select(["id", "label"]).where("id", "=", id).where("user_id", "=", userId).executeTakeFirst();
+  const row = await ctx.db
+    .selectFrom("tokens")
+    .select(["id", "label"])
+    .where("id", "=", id)
+    .where("user_id", "=", userId)
+    .executeTakeFirst();
   if (!row) throw fail("token_not_found");
   return row;
 }
@@ -61,7 +72,11 @@ async function lockUser(trx: Db, userId: number): Promise<void> {
 }
 
 async function liveTokens(trx: Db, userId: number): Promise<number> {
-  const row = await trx.selectFrom("tokens").select((eb) => eb.fn.countAll<number | string>().as("n")).where("user_id", "=", userId).executeTakeFirstOrThrow();
+  const row = await trx
+    .selectFrom("tokens")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("user_id", "=", userId)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -71,7 +86,12 @@ async function liveTokens(trx: Db, userId: number): Promise<number> {
  * login token, the way GitHub replaces the oldest OAuth token of a user past its limit; with no
  * login token to replace, a login is refused too.
  */
-async function mintToken(ctx: ServiceContext, userId: number, label: string | null, rotate = false): Promise<IssuedToken> {
+async function mintToken(
+  ctx: ServiceContext,
+  userId: number,
+  label: string | null,
+  rotate = false,
+): Promise<IssuedToken> {
   // A user's tokens belong to no site.
   const done = await runWrite(ctx, {
     siteId: null,
@@ -83,10 +103,24 @@ async function mintToken(ctx: ServiceContext, userId: number, label: string | nu
         // A user past the cap (tokens made before it existed) sheds as many as it takes.
         const excess = used - TOKENS_PER_USER + 1;
         const oldest = rotate
-          ? await trx.selectFrom("tokens").select("id").where("user_id", "=", userId).where("label", "=", LOGIN_LABEL).orderBy("id").limit(excess).execute()
+          ? await trx
+              .selectFrom("tokens")
+              .select("id")
+              .where("user_id", "=", userId)
+              .where("label", "=", LOGIN_LABEL)
+              .orderBy("id")
+              .limit(excess)
+              .execute()
           : [];
         if (oldest.length < excess) throw fail("token_limit_reached", { limit: TOKENS_PER_USER, used });
-        await trx.deleteFrom("tokens").where("id", "in", oldest.map((row) => row.id)).execute();
+        await trx
+          .deleteFrom("tokens")
+          .where(
+            "id",
+            "in",
+            oldest.map((row) => row.id),
+          )
+          .execute();
         wrote.push(...oldest.map((row) => tokenWritten(row.id, "deleted")));
       }
       const issued = await storeToken(trx, ctx.clock(), userId, label);
@@ -96,7 +130,12 @@ async function mintToken(ctx: ServiceContext, userId: number, label: string | nu
   return done.value;
 }
 
-export async function issueToken(ctx: ServiceContext, caller: Caller, userRef: string, body: Record<string, unknown>): Promise<IssuedToken> {
+export async function issueToken(
+  ctx: ServiceContext,
+  caller: Caller,
+  userRef: string,
+  body: Record<string, unknown>,
+): Promise<IssuedToken> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const label = optionalString(body.label, "label", 200)?.trim() || null;
@@ -109,14 +148,32 @@ export async function listTokens(ctx: ServiceContext, caller: Caller, userRef: s
   requireSelfOrSuperAdmin(caller, userId);
   await existingUser(ctx, userId);
   const { total, rows } = await listWindow(
-    ctx.db.selectFrom("tokens").select(["id", "label", "created_at_gmt", "last_issued_at_gmt"]).where("user_id", "=", userId).orderBy("id"),
+    ctx.db
+      .selectFrom("tokens")
+      .select(["id", "label", "created_at_gmt", "last_issued_at_gmt"])
+      .where("user_id", "=", userId)
+      .orderBy("id"),
     window,
   );
-  return { total, tokens: rows.map((row) => ({ token_id: row.id, label: row.label, created_at_gmt: row.created_at_gmt, issued_at_gmt: row.last_issued_at_gmt })) };
+  return {
+    total,
+    tokens: rows.map((row) => ({
+      token_id: row.id,
+      label: row.label,
+      created_at_gmt: row.created_at_gmt,
+      issued_at_gmt: row.last_issued_at_gmt,
+    })),
+  };
 }
 
 /** `dryRun` (`?dry_run=1`): the same refusals and answer; the token keeps working. */
-export async function revokeToken(ctx: ServiceContext, caller: Caller, userRef: string, tokenRef: string, options: { dryRun?: boolean } = {}): Promise<number> {
+export async function revokeToken(
+  ctx: ServiceContext,
+  caller: Caller,
+  userRef: string,
+  tokenRef: string,
+  options: { dryRun?: boolean } = {},
+): Promise<number> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
@@ -131,7 +188,12 @@ export async function revokeToken(ctx: ServiceContext, caller: Caller, userRef: 
   return token.id;
 }
 
-export async function reissueToken(ctx: ServiceContext, caller: Caller, userRef: string, tokenRef: string): Promise<IssuedToken> {
+export async function reissueToken(
+  ctx: ServiceContext,
+  caller: Caller,
+  userRef: string,
+  tokenRef: string,
+): Promise<IssuedToken> {
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const token = await tokenOwnedBy(ctx, userId, tokenRef);
@@ -139,7 +201,11 @@ export async function reissueToken(ctx: ServiceContext, caller: Caller, userRef:
   await runWrite(ctx, {
     siteId: null,
     apply: async (trx) => {
-      await trx.updateTable("tokens").set({ hash: hashToken(secret), last_issued_at_gmt: gmt(ctx.clock()) }).where("id", "=", token.id).execute();
+      await trx
+        .updateTable("tokens")
+        .set({ hash: hashToken(secret), last_issued_at_gmt: gmt(ctx.clock()) })
+        .where("id", "=", token.id)
+        .execute();
       return { value: null, wrote: [tokenWritten(token.id, "updated")] };
     },
   });
@@ -152,10 +218,15 @@ export function loginNameOf(body: Record<string, unknown>): string {
 }
 
 /** Checks a password; the caller counts a null answer as a failed authentication. */
-export async function login(ctx: ServiceContext, body: Record<string, unknown>): Promise<{ user: UserRecord; token: IssuedToken } | null> {
+export async function login(
+  ctx: ServiceContext,
+  body: Record<string, unknown>,
+): Promise<{ user: UserRecord; token: IssuedToken } | null> {
   const loginName = loginNameOf(body);
   const password = typeof body.password === "string" ? body.password : "";
-  const row = loginName ? await ctx.db.selectFrom("users").selectAll().where("login", "=", loginName).executeTakeFirst() : undefined;
+  const row = loginName
+    ? await ctx.db.selectFrom("users").selectAll().where("login", "=", loginName).executeTakeFirst()
+    : undefined;
   // An unknown login or a user without a password still pays for one scrypt run,
   // so the answer's timing does not tell which logins exist.
   const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);

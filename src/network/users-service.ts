@@ -28,10 +28,20 @@ const LOGIN = /^[A-Za-z0-9._@-]{1,60}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function userRecord(row: UserRow): UserRecord {
-  return { id: row.id, login: row.login, email: row.email, super_admin: row.super_admin === 1, created_at_gmt: row.created_at_gmt };
+  return {
+    id: row.id,
+    login: row.login,
+    email: row.email,
+    super_admin: row.super_admin === 1,
+    created_at_gmt: row.created_at_gmt,
+  };
 }
 
-export async function createUser(ctx: ServiceContext, caller: Caller, body: Record<string, unknown>): Promise<UserRecord> {
+export async function createUser(
+  ctx: ServiceContext,
+  caller: Caller,
+  body: Record<string, unknown>,
+): Promise<UserRecord> {
   requireSuperAdmin(caller);
   const login = optionalString(body.login, "login", 200)?.trim();
   if (!login) throw fail("login_required");
@@ -50,7 +60,13 @@ export async function createUser(ctx: ServiceContext, caller: Caller, body: Reco
     apply: async (trx) => {
       const row = await trx
         .insertInto("users")
-        .values({ login, email, password_hash: passwordHash, super_admin: superAdmin ? 1 : 0, created_at_gmt: gmt(ctx.clock()) })
+        .values({
+          login,
+          email,
+          password_hash: passwordHash,
+          super_admin: superAdmin ? 1 : 0,
+          created_at_gmt: gmt(ctx.clock()),
+        })
         .returningAll()
         .executeTakeFirstOrThrow();
       return { value: row, wrote: [{ kind: "user", id: String(row.id), action: "created" }] };
@@ -60,7 +76,11 @@ export async function createUser(ctx: ServiceContext, caller: Caller, body: Reco
 }
 
 /** GET /api/users (super-administrators): one page of every user, by id. */
-export async function listUsers(ctx: ServiceContext, caller: Caller, window: ListWindow): Promise<{ total: number; users: UserRecord[] }> {
+export async function listUsers(
+  ctx: ServiceContext,
+  caller: Caller,
+  window: ListWindow,
+): Promise<{ total: number; users: UserRecord[] }> {
   requireSuperAdmin(caller);
   const { total, rows } = await listWindow(ctx.db.selectFrom("users").selectAll().orderBy("id"), window);
   return { total, users: rows.map(userRecord) };
@@ -121,16 +141,28 @@ function membershipWritten(userId: number, action: WrittenAction): Written {
  * and nothing is written, so the call does not tell which users exist. Checked inside the
  * write's transaction, so a membership removed meanwhile is not relied on.
  */
-export async function setRole(ctx: ServiceContext, siteId: number, userRef: string, caller: Caller, body: Record<string, unknown>) {
+export async function setRole(
+  ctx: ServiceContext,
+  siteId: number,
+  userRef: string,
+  caller: Caller,
+  body: Record<string, unknown>,
+) {
   const role = body.role;
-  if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role)) throw fail("invalid_role", { allowed: ROLES });
+  if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role))
+    throw fail("invalid_role", { allowed: ROLES });
   const userId = userIdOf(userRef, caller);
   await runWrite(ctx, {
     siteId,
     apply: async (trx) => {
       const user = await trx.selectFrom("users").select("id").where("id", "=", userId).executeTakeFirst();
       if (!user || !(await visibleTo(trx, caller, userId))) throw fail("user_not_found");
-      const updated = await trx.updateTable("memberships").set({ role }).where("site_id", "=", siteId).where("user_id", "=", userId).executeTakeFirst();
+      const updated = await trx
+        .updateTable("memberships")
+        .set({ role })
+        .where("site_id", "=", siteId)
+        .where("user_id", "=", userId)
+        .executeTakeFirst();
       const given = Number(updated.numUpdatedRows) > 0;
       if (!given) await trx.insertInto("memberships").values({ site_id: siteId, user_id: userId, role }).execute();
       return { value: null, wrote: [membershipWritten(userId, given ? "updated" : "created")] };
@@ -140,13 +172,24 @@ export async function setRole(ctx: ServiceContext, siteId: number, userRef: stri
 }
 
 /** DELETE /api/site/{site_id}/users/{user_id}; `dryRun` (`?dry_run=1`): the same refusal and answer, the role kept. */
-export async function removeRole(ctx: ServiceContext, siteId: number, userRef: string, caller: Caller, options: { dryRun?: boolean } = {}) {
+export async function removeRole(
+  ctx: ServiceContext,
+  siteId: number,
+  userRef: string,
+  caller: Caller,
+  options: { dryRun?: boolean } = {},
+) {
   const userId = userIdOf(userRef, caller);
   const done = await runWrite(ctx, {
     siteId,
     dryRun: options.dryRun === true,
     apply: async (trx) => {
-      const removed = await trx.deleteFrom("memberships").where("site_id", "=", siteId).where("user_id", "=", userId).returning("role").executeTakeFirst();
+      const removed = await trx
+        .deleteFrom("memberships")
+        .where("site_id", "=", siteId)
+        .where("user_id", "=", userId)
+        .returning("role")
+        .executeTakeFirst();
       if (!removed) throw fail("membership_not_found");
       return { value: removed.role, wrote: [membershipWritten(userId, "deleted")] };
     },
@@ -158,7 +201,9 @@ export async function profile(ctx: ServiceContext, caller: Caller) {
   const user = await existingUser(ctx, caller.userId);
   const rows = await ctx.db
     .selectFrom("sites")
-    .leftJoin("memberships", (join) => join.onRef("memberships.site_id", "=", "sites.id").on("memberships.user_id", "=", caller.userId))
+    .leftJoin("memberships", (join) =>
+      join.onRef("memberships.site_id", "=", "sites.id").on("memberships.user_id", "=", caller.userId),
+    )
     .select(["sites.id", "sites.name", "memberships.role"])
     .orderBy("sites.id")
     .execute();

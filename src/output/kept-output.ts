@@ -28,13 +28,24 @@ async function free(trx: Db, siteId: number, gone: ReadonlyArray<{ bytes: number
 /** Writes a page's static copy when it fits; else removes the one it replaces. Answers whether it is kept. */
 export async function keepCopy(db: Db, row: Insertable<StaticCopiesTable>): Promise<boolean> {
   return counted(db, row.site_id, async (trx) => {
-    const previous = await trx.selectFrom("static_copies").select("bytes").where("site_id", "=", row.site_id).where("page_id", "=", row.page_id).executeTakeFirst();
+    const previous = await trx
+      .selectFrom("static_copies")
+      .select("bytes")
+      .where("site_id", "=", row.site_id)
+      .where("page_id", "=", row.page_id)
+      .executeTakeFirst();
     if (!(await takeRoom(trx, row.site_id, { published_bytes: row.bytes - Number(previous?.bytes ?? 0) }))) {
       if (previous) await dropCopies(trx, row.site_id, [row.page_id]);
       return false;
     }
     const { address, frame_id, html, bytes, sha256, written_at_gmt } = row;
-    await trx.insertInto("static_copies").values(row).onConflict((oc) => oc.columns(["site_id", "page_id"]).doUpdateSet({ address, frame_id, html, bytes, sha256, written_at_gmt })).execute();
+    await trx
+      .insertInto("static_copies")
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(["site_id", "page_id"]).doUpdateSet({ address, frame_id, html, bytes, sha256, written_at_gmt }),
+      )
+      .execute();
     return true;
   });
 }
@@ -43,7 +54,12 @@ export async function keepCopy(db: Db, row: Insertable<StaticCopiesTable>): Prom
 export async function dropCopies(db: Db, siteId: number, pageIds: readonly number[]): Promise<void> {
   if (pageIds.length === 0) return;
   await counted(db, siteId, async (trx) => {
-    const gone = await trx.deleteFrom("static_copies").where("site_id", "=", siteId).where("page_id", "in", [...pageIds]).returning("bytes").execute();
+    const gone = await trx
+      .deleteFrom("static_copies")
+      .where("site_id", "=", siteId)
+      .where("page_id", "in", [...pageIds])
+      .returning("bytes")
+      .execute();
     await free(trx, siteId, gone);
   });
 }
@@ -51,13 +67,22 @@ export async function dropCopies(db: Db, siteId: number, pageIds: readonly numbe
 /** Writes a frame's bake in one language when it fits; else removes the one it replaces. Answers whether it is kept. */
 export async function keepBake(db: Db, row: Insertable<FrameBakesTable>): Promise<boolean> {
   return counted(db, row.site_id, async (trx) => {
-    const previous = await trx.selectFrom("frame_bakes").select("bytes").where("frame_id", "=", row.frame_id).where("lang", "=", row.lang).executeTakeFirst();
+    const previous = await trx
+      .selectFrom("frame_bakes")
+      .select("bytes")
+      .where("frame_id", "=", row.frame_id)
+      .where("lang", "=", row.lang)
+      .executeTakeFirst();
     if (!(await takeRoom(trx, row.site_id, { published_bytes: row.bytes - Number(previous?.bytes ?? 0) }))) {
       if (previous) await dropBakes(trx, row.site_id, row.frame_id, row.lang);
       return false;
     }
     const { html, bytes, report_json, baked_at_gmt } = row;
-    await trx.insertInto("frame_bakes").values(row).onConflict((oc) => oc.columns(["frame_id", "lang"]).doUpdateSet({ html, bytes, report_json, baked_at_gmt })).execute();
+    await trx
+      .insertInto("frame_bakes")
+      .values(row)
+      .onConflict((oc) => oc.columns(["frame_id", "lang"]).doUpdateSet({ html, bytes, report_json, baked_at_gmt }))
+      .execute();
     return true;
   });
 }

@@ -41,7 +41,11 @@ function staticFate(before: PageRecord, after: PageRecord) {
     was_published: before.static.published,
     was_url: before.static.url,
     removed: before.static.published && !after.static.published,
-    changed: before.static.published !== after.static.published || before.static.url !== after.static.url || before.static.bytes !== after.static.bytes || before.static.written_at_gmt !== after.static.written_at_gmt,
+    changed:
+      before.static.published !== after.static.published ||
+      before.static.url !== after.static.url ||
+      before.static.bytes !== after.static.bytes ||
+      before.static.written_at_gmt !== after.static.written_at_gmt,
   };
 }
 
@@ -62,7 +66,8 @@ function republishKept(publisher: Publisher, failure: { failed?: { error: unknow
     },
   };
   // What runWrite asks besides: the outbox row, and the transaction a trial may render outside of.
-  if (publisher.owe) kept.owe = (trx, siteId, changes, options, wrote) => publisher.owe!(trx, siteId, changes, options, wrote);
+  if (publisher.owe)
+    kept.owe = (trx, siteId, changes, options, wrote) => publisher.owe!(trx, siteId, changes, options, wrote);
   if (publisher.write) kept.write = (db, work) => publisher.write!(db, work);
   return kept;
 }
@@ -72,32 +77,48 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   if (!frame) throw fail("frame_not_found", { ref });
   const page = await findPageByRef(ctx.db, site.id, body.page);
   const clear = body.clear === undefined || body.clear === null ? false : body.clear;
-  if (typeof clear !== "boolean") throw fail("invalid_field", { field: "clear", expected: "boolean" }, "clear must be true or false.");
+  if (typeof clear !== "boolean")
+    throw fail("invalid_field", { field: "clear", expected: "boolean" }, "clear must be true or false.");
   const flags = flagsOf(body);
   const warnings: Warning[] = [];
 
   const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
   const takeOff = clear && page.frame_id === frame.id;
   const putOn = !clear && page.frame_id !== frame.id;
-  if (clear && !takeOff) warnings.push(warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, { page: page.id, frame: frame.slug }));
+  if (clear && !takeOff)
+    warnings.push(
+      warning("frame_not_on_page", `The page does not stand on "${frame.slug}"; nothing was taken off.`, {
+        page: page.id,
+        frame: frame.slug,
+      }),
+    );
   const failure: { failed?: { error: unknown } } = {};
   // A dry run writes in the transaction and rolls it back: the same checks and refusals
   // (render_too_large included), nothing assigned, nothing republished. With nothing to assign,
   // the page is republished as it stands.
-  const done = await runWrite({ ...ctx, publisher: flags.bake ? republishKept(ctx.publisher, failure) : ctx.publisher }, {
-    siteId: site.id,
-    dryRun: flags.dryRun,
-    // The page's render on its new frame within the render budgets, or it stays where it was
-    // (422 render_too_large): a refusal is not a failed republish, nothing is assigned.
-    trial: putOn,
-    publish: { bake: flags.bake },
-    apply: async (trx) => {
-      if (takeOff || putOn) await trx.updateTable("pages").set({ frame_id: putOn ? frame.id : null }).where("site_id", "=", site.id).where("id", "=", page.id).execute();
-      const wrote: Written[] = takeOff || putOn ? [{ kind: "page", id: String(page.id), action: "updated" }] : [];
-      // Taken off, the page left the public site: its static copy goes in the publish step.
-      return { value: null, wrote, changes: [{ kind: "page", pageId: page.id, gone: takeOff }] };
+  const done = await runWrite(
+    { ...ctx, publisher: flags.bake ? republishKept(ctx.publisher, failure) : ctx.publisher },
+    {
+      siteId: site.id,
+      dryRun: flags.dryRun,
+      // The page's render on its new frame within the render budgets, or it stays where it was
+      // (422 render_too_large): a refusal is not a failed republish, nothing is assigned.
+      trial: putOn,
+      publish: { bake: flags.bake },
+      apply: async (trx) => {
+        if (takeOff || putOn)
+          await trx
+            .updateTable("pages")
+            .set({ frame_id: putOn ? frame.id : null })
+            .where("site_id", "=", site.id)
+            .where("id", "=", page.id)
+            .execute();
+        const wrote: Written[] = takeOff || putOn ? [{ kind: "page", id: String(page.id), action: "updated" }] : [];
+        // Taken off, the page left the public site: its static copy goes in the publish step.
+        return { value: null, wrote, changes: [{ kind: "page", pageId: page.id, gone: takeOff }] };
+      },
     },
-  });
+  );
   const cleared = takeOff;
 
   let republish: Record<string, unknown>;
@@ -105,7 +126,11 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
     republish = { status: "skipped", message: "dry_run: nothing was assigned or republished." };
   } else if (!flags.bake) {
     // Nothing is rendered; the page's old static copy and cached render go, so it renders on request.
-    republish = { status: "skipped", message: "bake: false: the page was not republished; it renders on request until the next bake.", cache: done.rebaked.cache };
+    republish = {
+      status: "skipped",
+      message: "bake: false: the page was not republished; it renders on request until the next bake.",
+      cache: done.rebaked.cache,
+    };
   } else if (failure.failed) {
     // The assignment is saved either way; the caller learns the republish failed.
     const { error } = failure.failed;
@@ -120,7 +145,12 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   const pages = (await pagesOnFrames(ctx.db, site.id, [frame.id])).get(frame.id) ?? [];
   return {
     site_id: site.id,
-    frame: frameRecord(frame, { resolve: (ref) => index.resolve(ref), frameRefs: index.embeddedSlugs(frame.slug), rendersOnRequest: index.rendersOnRequest(frame.slug), pages }),
+    frame: frameRecord(frame, {
+      resolve: (ref) => index.resolve(ref),
+      frameRefs: index.embeddedSlugs(frame.slug),
+      rendersOnRequest: index.rendersOnRequest(frame.slug),
+      pages,
+    }),
     page: { id: after.id, title: after.title, url: after.url },
     meta_key: "_svc_frame",
     cleared,

@@ -30,13 +30,24 @@ async function homeNamed(db: Db, siteId: number, langs: LanguageState): Promise<
   return "found" in found ? found.found : undefined;
 }
 
-async function homePage(db: Db, siteId: number, lang: string | null, langs: LanguageState): Promise<PageRow | undefined> {
+async function homePage(
+  db: Db,
+  siteId: number,
+  lang: string | null,
+  langs: LanguageState,
+): Promise<PageRow | undefined> {
   const home = await homeNamed(db, siteId, langs);
   if (!home) return undefined;
   const wanted = lang ?? "";
   if (home.lang === wanted || (lang === langs.defaultLang && home.lang === "")) return home;
   if (home.translation_group === null) return undefined;
-  const translations = await db.selectFrom("pages").selectAll().where("site_id", "=", siteId).where("translation_group", "=", home.translation_group).where("lang", "=", wanted).execute();
+  const translations = await db
+    .selectFrom("pages")
+    .selectAll()
+    .where("site_id", "=", siteId)
+    .where("translation_group", "=", home.translation_group)
+    .where("lang", "=", wanted)
+    .execute();
   return translations[0];
 }
 
@@ -56,13 +67,18 @@ export async function resolvePublicPage(db: Db, siteId: number, address: string)
   } else {
     const path = `/${segments.join("/")}`;
     const langsToTry = lang === langs.defaultLang ? [lang ?? "", ""] : [lang ?? ""];
-    const candidates = (await findPages(db, siteId, { path, withoutTrash: true })).filter((row) => langsToTry.includes(row.lang));
+    const candidates = (await findPages(db, siteId, { path, withoutTrash: true })).filter((row) =>
+      langsToTry.includes(row.lang),
+    );
     page = candidates.find((row) => row.status === "publish") ?? candidates[0];
     if (!page) return { notFound: "no_page" };
     // One address per page (docs/seo.md): the home page and its translations answer at `/` and
     // `/<lang>/`; their own paths send there.
     const home = page.status === "publish" ? await homeNamed(db, siteId, langs) : undefined;
-    if (home && (home.id === page.id || (home.translation_group !== null && home.translation_group === page.translation_group))) {
+    if (
+      home &&
+      (home.id === page.id || (home.translation_group !== null && home.translation_group === page.translation_group))
+    ) {
       const homeLang = page.lang === "" ? langs.defaultLang : page.lang;
       const prefix = langs.active && homeLang !== null && homeLang !== langs.defaultLang ? `/${homeLang}` : "";
       return { home: `${prefix}/`, page };

@@ -9,8 +9,13 @@ import type { PageTree } from "./tree.ts";
 
 function differs(a: PageLite, b: PageLite): boolean {
   return (
-    a.parent_id !== b.parent_id || a.path !== b.path || a.slug !== b.slug || a.title !== b.title ||
-    a.status !== b.status || a.lang !== b.lang || a.translation_group !== b.translation_group
+    a.parent_id !== b.parent_id ||
+    a.path !== b.path ||
+    a.slug !== b.slug ||
+    a.title !== b.title ||
+    a.status !== b.status ||
+    a.lang !== b.lang ||
+    a.translation_group !== b.translation_group
   );
 }
 
@@ -19,7 +24,12 @@ function differs(a: PageLite, b: PageLite): boolean {
  * (content, fields, frame) were written; they are announced even when their light row is equal.
  * `within`: the trees hold a region of the site (region.ts); only these pages can have changed.
  */
-export function pageChangesBetween(before: PageTree, after: PageTree, touched: Iterable<number> = [], within?: ReadonlySet<number>): Change[] {
+export function pageChangesBetween(
+  before: PageTree,
+  after: PageTree,
+  touched: Iterable<number> = [],
+  within?: ReadonlySet<number>,
+): Change[] {
   const changed = new Set<number>(touched);
   const ids = new Set<number>(within);
   if (!within) {
@@ -34,10 +44,12 @@ export function pageChangesBetween(before: PageTree, after: PageTree, touched: I
   // A page that joined, left or changed within a translation group changes its partners' `translations`.
   const groups = new Set<number>();
   for (const id of changed) {
-    for (const row of [before.get(id), after.get(id)]) if (row?.translation_group != null) groups.add(row.translation_group);
+    for (const row of [before.get(id), after.get(id)])
+      if (row?.translation_group != null) groups.add(row.translation_group);
   }
   if (groups.size > 0) {
-    for (const row of after.all()) if (row.translation_group !== null && groups.has(row.translation_group)) changed.add(row.id);
+    for (const row of after.all())
+      if (row.translation_group !== null && groups.has(row.translation_group)) changed.add(row.id);
   }
 
   const out: Change[] = [];

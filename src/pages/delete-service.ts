@@ -50,7 +50,12 @@ export interface MovedChild {
   moved_slug: string;
 }
 
-export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string, options: { force: boolean; lang?: unknown } & WriteOptions): Promise<DeleteAnswer> {
+export async function deletePage(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  options: { force: boolean; lang?: unknown } & WriteOptions,
+): Promise<DeleteAnswer> {
   const state = await languageState(ctx.db, site.id);
   const refLang = checkLangIn(state, options.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
@@ -61,18 +66,60 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
 
   if (!options.force) {
     if (page.status === "trash") {
-      warnings.push(warning("already_trashed", "The page was already in the trash; DELETE with ?force=true deletes it for good.", { id: page.id }));
-      return { page: before, deleted: false, trashed: true, removed: [], menu_items_orphaned: [], rebaked: nothingRebaked(), warnings };
+      warnings.push(
+        warning("already_trashed", "The page was already in the trash; DELETE with ?force=true deletes it for good.", {
+          id: page.id,
+        }),
+      );
+      return {
+        page: before,
+        deleted: false,
+        trashed: true,
+        removed: [],
+        menu_items_orphaned: [],
+        rebaked: nothingRebaked(),
+        warnings,
+      };
     }
     const orphaned = await menuItemsPointingAt(ctx.db, site.id, page);
     // A status change like any write: revised (status "trash") in writeAndAnnounce.
-    const answer = await writeAndAnnounce(ctx, site, warnings, async (trx, _now, region) => {
-      await region.enter(page);
-      const row = await trx.updateTable("pages").set({ status: "trash", updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", page.id).returningAll().executeTakeFirstOrThrow();
-      return { written: { row, created: false } };
-    }, options);
-    if (options.dryRun) return { page: before, deleted: false, trashed: false, removed: [], menu_items_orphaned: orphaned, ...dry, rebaked: answer.rebaked, warnings: answer.warnings };
-    return { page: answer.page, deleted: false, trashed: true, removed: [], menu_items_orphaned: orphaned, rebaked: answer.rebaked, warnings: answer.warnings.filter((w) => w.code !== "parent_unpublished") };
+    const answer = await writeAndAnnounce(
+      ctx,
+      site,
+      warnings,
+      async (trx, _now, region) => {
+        await region.enter(page);
+        const row = await trx
+          .updateTable("pages")
+          .set({ status: "trash", updated_at_gmt: now })
+          .where("site_id", "=", site.id)
+          .where("id", "=", page.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { written: { row, created: false } };
+      },
+      options,
+    );
+    if (options.dryRun)
+      return {
+        page: before,
+        deleted: false,
+        trashed: false,
+        removed: [],
+        menu_items_orphaned: orphaned,
+        ...dry,
+        rebaked: answer.rebaked,
+        warnings: answer.warnings,
+      };
+    return {
+      page: answer.page,
+      deleted: false,
+      trashed: true,
+      removed: [],
+      menu_items_orphaned: orphaned,
+      rebaked: answer.rebaked,
+      warnings: answer.warnings.filter((w) => w.code !== "parent_unpublished"),
+    };
   }
 
   const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
@@ -89,27 +136,65 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
       await revisePages(trx, site.id, [page.id], now);
       const parentPath = parentPathOf(page);
       const children = await findPages(trx, site.id, { parentId: page.id });
-      const gone = await trx.deleteFrom("pages").where("site_id", "=", site.id).where("id", "=", page.id).returning(["title", "content", "fields_json"]).executeTakeFirst();
+      const gone = await trx
+        .deleteFrom("pages")
+        .where("site_id", "=", site.id)
+        .where("id", "=", page.id)
+        .returning(["title", "content", "fields_json"])
+        .executeTakeFirst();
       const moved: MovedChild[] = [];
       const slugWarnings: Warning[] = [];
       for (const child of children) {
         const slug = firstFreeSlug(child.slug, await slugsUnder(trx, site.id, page.parent_id, child.lang, child.id));
         const path = childPath(parentPath, slug);
-        await trx.updateTable("pages").set({ parent_id: page.parent_id, slug, path, updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", child.id).execute();
+        await trx
+          .updateTable("pages")
+          .set({ parent_id: page.parent_id, slug, path, updated_at_gmt: now })
+          .where("site_id", "=", site.id)
+          .where("id", "=", child.id)
+          .execute();
         if (path !== child.path) await movePaths(trx, site.id, child.id, child.path, path);
-        if (slug !== child.slug) slugWarnings.push(warning("slug_changed", `Child page ${child.id} moved up and got the slug "${slug}".`, { id: child.id, from: child.slug, to: slug }));
+        if (slug !== child.slug)
+          slugWarnings.push(
+            warning("slug_changed", `Child page ${child.id} moved up and got the slug "${slug}".`, {
+              id: child.id,
+              from: child.slug,
+              to: slug,
+            }),
+          );
         moved.push({ id: child.id, slug: child.slug, moved_slug: slug });
       }
-      await toTrash(trx, site.id, "pages", String(page.id), page.slug, now, { parent: page.parent_id, children: moved });
-      const { before: beforeTree, after: afterTree, subjects } = await region.trees(moved.map((child) => child.id), []);
-      const addresses = await recordAddressChanges(trx, site.id, now, { before: beforeTree, after: afterTree, within: subjects }, addressing);
+      await toTrash(trx, site.id, "pages", String(page.id), page.slug, now, {
+        parent: page.parent_id,
+        children: moved,
+      });
+      const {
+        before: beforeTree,
+        after: afterTree,
+        subjects,
+      } = await region.trees(
+        moved.map((child) => child.id),
+        [],
+      );
+      const addresses = await recordAddressChanges(
+        trx,
+        site.id,
+        now,
+        { before: beforeTree, after: afterTree, within: subjects },
+        addressing,
+      );
       // The children moved up (new parent, maybe a new slug): one revision each.
       const wrote: Written[] = [
         { kind: "page", id: String(page.id), action: "deleted" },
         ...moved.map((child): Written => ({ kind: "page", id: String(child.id), action: "updated" })),
       ];
       return {
-        value: { offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted", subjects), moved, orphaned, slugWarnings },
+        value: {
+          offline: offlineBetween(addressing, beforeTree, afterTree, "the page was deleted", subjects),
+          moved,
+          orphaned,
+          slugWarnings,
+        },
         wrote,
         changes: [...pageChangesBetween(beforeTree, afterTree, [page.id], subjects), ...addresses],
         // Frees its place and bytes.
@@ -120,7 +205,13 @@ export async function deletePage(ctx: ServiceContext, site: SiteRow, ref: string
   const { value } = done;
   warnings.push(...value.slugWarnings, ...value.offline);
   const reparented = value.moved.map((child) => child.id);
-  const answer = { page: before, removed: [page.id], ...(reparented.length > 0 ? { reparented } : {}), menu_items_orphaned: value.orphaned, trashed: false };
+  const answer = {
+    page: before,
+    removed: [page.id],
+    ...(reparented.length > 0 ? { reparented } : {}),
+    menu_items_orphaned: value.orphaned,
+    trashed: false,
+  };
   if (options.dryRun) return { ...answer, deleted: false, ...dry, rebaked: nothingRebaked(), warnings };
   return { ...answer, deleted: true, rebaked: done.rebaked, warnings };
 }

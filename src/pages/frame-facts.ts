@@ -28,7 +28,11 @@ export interface StaticCopyFacts {
  * answer does not read every frame row again; should a stored analysis not read, the rows are
  * read here as before, with such a frame counted as reading nothing.
  */
-export async function frameFactsOf(db: Db, siteId: number, frameIds: ReadonlySet<string>): Promise<Map<string, FrameFacts>> {
+export async function frameFactsOf(
+  db: Db,
+  siteId: number,
+  frameIds: ReadonlySet<string>,
+): Promise<Map<string, FrameFacts>> {
   if (frameIds.size === 0) return new Map();
   try {
     return factsIn(await siteIndex(db, siteId), frameIds);
@@ -48,11 +52,21 @@ function factsIn(index: DependencyIndex, frameIds: ReadonlySet<string>): Map<str
 }
 
 async function tolerantIndex(db: Db, siteId: number): Promise<DependencyIndex> {
-  const rows = await db.selectFrom("frames").select(["id", "slug", "analysis_json"]).where("site_id", "=", siteId).execute();
+  const rows = await db
+    .selectFrom("frames")
+    .select(["id", "slug", "analysis_json"])
+    .where("site_id", "=", siteId)
+    .execute();
   const nodes: FrameNode[] = [];
   for (const row of rows) {
     const stored = storedAnalysisOr(row, { analysis: { sources: [], live_reasons: [] }, ref_values: [] });
-    nodes.push({ id: row.id, slug: row.slug, sources: stored.analysis.sources, refs: stored.ref_values, liveReasons: stored.analysis.live_reasons });
+    nodes.push({
+      id: row.id,
+      slug: row.slug,
+      sources: stored.analysis.sources,
+      refs: stored.ref_values,
+      liveReasons: stored.analysis.live_reasons,
+    });
   }
   return new DependencyIndex(nodes);
 }
@@ -64,7 +78,11 @@ export function frameSlugOf(frameId: string | null, frames: ReadonlyMap<string, 
 }
 
 /** Static copies of these pages, by page id. */
-export async function staticCopiesOf(db: Db, siteId: number, pageIds: readonly number[]): Promise<Map<number, StaticCopyFacts>> {
+export async function staticCopiesOf(
+  db: Db,
+  siteId: number,
+  pageIds: readonly number[],
+): Promise<Map<number, StaticCopyFacts>> {
   const out = new Map<number, StaticCopyFacts>();
   if (pageIds.length === 0) return out;
   const rows = await db
@@ -73,7 +91,8 @@ export async function staticCopiesOf(db: Db, siteId: number, pageIds: readonly n
     .where("site_id", "=", siteId)
     .where("page_id", "in", [...pageIds])
     .execute();
-  for (const row of rows) out.set(row.page_id, { address: row.address, bytes: row.bytes, written_at_gmt: row.written_at_gmt });
+  for (const row of rows)
+    out.set(row.page_id, { address: row.address, bytes: row.bytes, written_at_gmt: row.written_at_gmt });
   return out;
 }
 
@@ -83,7 +102,12 @@ export async function staticCopiesOf(db: Db, siteId: number, pageIds: readonly n
  */
 export async function frameIdFromRef(db: Db, siteId: number, ref: unknown): Promise<string | null> {
   if (ref === null || ref === "") return null;
-  if (typeof ref !== "string") throw fail("invalid_field", { field: "frame", expected: "frame id, slug or null" }, "frame must be a frame id, a slug or null.");
+  if (typeof ref !== "string")
+    throw fail(
+      "invalid_field",
+      { field: "frame", expected: "frame id, slug or null" },
+      "frame must be a frame id, a slug or null.",
+    );
   const frame = ref.trim() === "" ? undefined : await frameByRef(db, siteId, ref);
   if (!frame) throw fail("frame_not_found", { frame: ref });
   return frame.id;

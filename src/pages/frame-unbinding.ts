@@ -13,12 +13,26 @@ import type { Db } from "../store/database.ts";
 
 export function unbindFrame(site: SiteRow, publicPort: number): UnbindPages {
   return async (trx, siteId, frameId) => {
-    const pages = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("frame_id", "=", frameId).orderBy("id").execute();
+    const pages = await trx
+      .selectFrom("pages")
+      .select("id")
+      .where("site_id", "=", siteId)
+      .where("frame_id", "=", frameId)
+      .orderBy("id")
+      .execute();
     const ids = pages.map((p) => p.id);
     if (ids.length === 0) return { pages: ids, offline: [] };
-    const [addressing, rows] = await Promise.all([siteAddressing(trx, site, publicPort), withAncestors(trx, siteId, ids)]);
+    const [addressing, rows] = await Promise.all([
+      siteAddressing(trx, site, publicPort),
+      withAncestors(trx, siteId, ids),
+    ]);
     const offline = offlineOf(addressing, new PageTree(rows), ids, "its frame was deleted");
-    await trx.updateTable("pages").set({ frame_id: null }).where("site_id", "=", siteId).where("frame_id", "=", frameId).execute();
+    await trx
+      .updateTable("pages")
+      .set({ frame_id: null })
+      .where("site_id", "=", siteId)
+      .where("frame_id", "=", frameId)
+      .execute();
     return { pages: ids, offline };
   };
 }
@@ -28,12 +42,30 @@ export function unbindFrame(site: SiteRow, publicPort: number): UnbindPages {
  * no frame are put back on it (a page given another frame meanwhile keeps it). Answers their ids.
  * Revised here: the restore that calls it (history/frames.ts) lists only the frame as written.
  */
-export async function rebindFrame(trx: Db, siteId: number, frameId: string, pageIds: readonly number[], now: string): Promise<number[]> {
+export async function rebindFrame(
+  trx: Db,
+  siteId: number,
+  frameId: string,
+  pageIds: readonly number[],
+  now: string,
+): Promise<number[]> {
   if (pageIds.length === 0) return [];
-  const free = await trx.selectFrom("pages").select("id").where("site_id", "=", siteId).where("id", "in", [...pageIds]).where("frame_id", "is", null).orderBy("id").execute();
+  const free = await trx
+    .selectFrom("pages")
+    .select("id")
+    .where("site_id", "=", siteId)
+    .where("id", "in", [...pageIds])
+    .where("frame_id", "is", null)
+    .orderBy("id")
+    .execute();
   const ids = free.map((p) => p.id);
   if (ids.length === 0) return ids;
-  await trx.updateTable("pages").set({ frame_id: frameId }).where("site_id", "=", siteId).where("id", "in", ids).execute();
+  await trx
+    .updateTable("pages")
+    .set({ frame_id: frameId })
+    .where("site_id", "=", siteId)
+    .where("id", "in", ids)
+    .execute();
   await revisePages(trx, siteId, ids, now);
   return ids;
 }

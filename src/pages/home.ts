@@ -11,7 +11,12 @@ import { groupMembers, type PageLite } from "./queries.ts";
 import { lookupPage } from "./refs.ts";
 
 /** The page a `home_page` reference names and its translations (the page first); [] when it names none. */
-export async function homeFamily(db: Db, siteId: number, ref: number | string | null, langs?: LanguageState): Promise<Array<Pick<PageLite, "id" | "lang" | "path" | "status">>> {
+export async function homeFamily(
+  db: Db,
+  siteId: number,
+  ref: number | string | null,
+  langs?: LanguageState,
+): Promise<Array<Pick<PageLite, "id" | "lang" | "path" | "status">>> {
   if (ref === null) return [];
   const found = await lookupPage(db, siteId, ref, {}, langs);
   if (!("found" in found)) return [];
@@ -21,10 +26,16 @@ export async function homeFamily(db: Db, siteId: number, ref: number | string | 
 }
 
 /** The paths of the home page and its translations by language ('' for a page without one). */
-export async function homePaths(db: Db, siteId: number, ref: number | string | null, langs?: LanguageState): Promise<Map<string, string>> {
+export async function homePaths(
+  db: Db,
+  siteId: number,
+  ref: number | string | null,
+  langs?: LanguageState,
+): Promise<Map<string, string>> {
   const homes = new Map<string, string>();
   // The page named first: its language is its own even if a trashed translation shares it.
-  for (const row of await homeFamily(db, siteId, ref, langs)) if (row.status !== "trash" && !homes.has(row.lang)) homes.set(row.lang, row.path);
+  for (const row of await homeFamily(db, siteId, ref, langs))
+    if (row.status !== "trash" && !homes.has(row.lang)) homes.set(row.lang, row.path);
   return homes;
 }
 
@@ -35,6 +46,10 @@ export async function withHomes(db: Db, siteId: number, addressing: SiteAddressi
 }
 
 /** The site's addressing for making links: with the home page's paths (`homes`). */
-export async function linkAddressing(db: Db, site: { id: number; domain: string }, port: number): Promise<SiteAddressing> {
+export async function linkAddressing(
+  db: Db,
+  site: { id: number; domain: string },
+  port: number,
+): Promise<SiteAddressing> {
   return withHomes(db, site.id, await siteAddressing(db, site, port));
 }

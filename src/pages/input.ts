@@ -12,8 +12,35 @@ export const MAX_CONTENT_BYTES = 2_097_152;
 /** `fields` as JSON text. */
 export const MAX_FIELDS_BYTES = 262_144;
 
-export const PUBLISH_KEYS = ["id", "title", "slug", "url", "parent", "status", "lang", "content", "fields", "frame", "seo", "menu_order", "create_missing_parents"] as const;
-export const PATCH_KEYS = ["title", "slug", "url", "parent", "status", "lang", "content", "fields", "frame", "seo", "menu_order", "create_missing_parents"] as const;
+export const PUBLISH_KEYS = [
+  "id",
+  "title",
+  "slug",
+  "url",
+  "parent",
+  "status",
+  "lang",
+  "content",
+  "fields",
+  "frame",
+  "seo",
+  "menu_order",
+  "create_missing_parents",
+] as const;
+export const PATCH_KEYS = [
+  "title",
+  "slug",
+  "url",
+  "parent",
+  "status",
+  "lang",
+  "content",
+  "fields",
+  "frame",
+  "seo",
+  "menu_order",
+  "create_missing_parents",
+] as const;
 
 const SLUG_HINT = "Lower-case letters and digits, words joined by single dashes (about-us); at most 200 characters.";
 
@@ -22,15 +49,27 @@ function wrongType(field: string, expected: string): never {
 }
 
 function tooLong(field: string, max: number, unit: "characters" | "bytes" = "characters"): never {
-  throw fail("invalid_field", { field, [unit === "bytes" ? "max_bytes" : "max_length"]: max }, `${field} is longer than ${max} ${unit}.`);
+  throw fail(
+    "invalid_field",
+    { field, [unit === "bytes" ? "max_bytes" : "max_length"]: max },
+    `${field} is longer than ${max} ${unit}.`,
+  );
 }
 
 /** Warnings for `template` (ignored) and every other key the call does not know. */
 export function inputWarnings(body: Record<string, unknown>, known: readonly string[]): Warning[] {
   const out: Warning[] = [];
   for (const key of Object.keys(body)) {
-    if (key === "template") out.push(warning("template_ignored", "Pages have no template on a v2 site; a page names its frame (`frame`). `template` was ignored.", { field: key }));
-    else if (!known.includes(key)) out.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+    if (key === "template")
+      out.push(
+        warning(
+          "template_ignored",
+          "Pages have no template on a v2 site; a page names its frame (`frame`). `template` was ignored.",
+          { field: key },
+        ),
+      );
+    else if (!known.includes(key))
+      out.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
   }
   return out;
 }
@@ -58,8 +97,16 @@ export function slugFrom(value: unknown, warnings: Warning[]): SlugInput | undef
   const given = value.trim();
   if (given.length > MAX_PAGE_SLUG) tooLong("slug", MAX_PAGE_SLUG);
   const slug = slugify(given);
-  if (!isPageSlug(slug)) throw fail("invalid_slug", { slug: value, pattern: PAGE_SLUG_PATTERN, hint: SLUG_HINT }, "The slug is empty or has no letters or digits.");
-  if (slug !== given.toLowerCase()) warnings.push(warning("slug_normalized", `The slug "${given}" was written as "${slug}".`, { from: given, to: slug }));
+  if (!isPageSlug(slug))
+    throw fail(
+      "invalid_slug",
+      { slug: value, pattern: PAGE_SLUG_PATTERN, hint: SLUG_HINT },
+      "The slug is empty or has no letters or digits.",
+    );
+  if (slug !== given.toLowerCase())
+    warnings.push(
+      warning("slug_normalized", `The slug "${given}" was written as "${slug}".`, { from: given, to: slug }),
+    );
   return { given, slug };
 }
 
@@ -67,7 +114,11 @@ export function statusFrom(value: unknown): PageStatus | undefined {
   if (value === undefined || value === null) return undefined;
   const status = typeof value === "string" ? value.trim().toLowerCase() : value;
   if (typeof status !== "string" || !(PAGE_STATUSES as readonly string[]).includes(status)) {
-    throw fail("invalid_field", { field: "status", allowed: PAGE_STATUSES, status: value }, `status must be one of ${PAGE_STATUSES.join(", ")}.`);
+    throw fail(
+      "invalid_field",
+      { field: "status", allowed: PAGE_STATUSES, status: value },
+      `status must be one of ${PAGE_STATUSES.join(", ")}.`,
+    );
   }
   return status as PageStatus;
 }
@@ -76,7 +127,8 @@ export function contentFrom(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (value === null) return "";
   if (typeof value !== "string") wrongType("content", "a string of HTML");
-  if (value.length > MAX_CONTENT_BYTES || Buffer.byteLength(value, "utf8") > MAX_CONTENT_BYTES) tooLong("content", MAX_CONTENT_BYTES, "bytes");
+  if (value.length > MAX_CONTENT_BYTES || Buffer.byteLength(value, "utf8") > MAX_CONTENT_BYTES)
+    tooLong("content", MAX_CONTENT_BYTES, "bytes");
   return value;
 }
 
@@ -107,7 +159,8 @@ export function mergeFields(stored: Record<string, unknown>, patch: Record<strin
 export function menuOrderFrom(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   if (value === null) return 0;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || Math.abs(value) > 1_000_000_000) wrongType("menu_order", "a whole number between -1,000,000,000 and 1,000,000,000");
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || Math.abs(value) > 1_000_000_000)
+    wrongType("menu_order", "a whole number between -1,000,000,000 and 1,000,000,000");
   return value;
 }
 
@@ -120,7 +173,12 @@ export function booleanFrom(value: unknown, field: string): boolean | undefined 
 /** A page id: a positive integer or a string of digits. */
 export function pageIdFrom(value: unknown, field = "id"): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
-  const n = typeof value === "number" ? value : typeof value === "string" && /^\s*\d{1,15}\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === "number"
+      ? value
+      : typeof value === "string" && /^\s*\d{1,15}\s*$/.test(value)
+        ? Number(value)
+        : NaN;
   if (!Number.isSafeInteger(n) || n <= 0) wrongType(field, "a page id (a positive integer)");
   return n;
 }

@@ -15,7 +15,11 @@ export interface OrphanedItem {
 }
 
 /** The items pointing to this page, by menu and item id. */
-export async function menuItemsPointingAt(db: Db, siteId: number, page: Pick<PageRow, "id" | "title">): Promise<OrphanedItem[]> {
+export async function menuItemsPointingAt(
+  db: Db,
+  siteId: number,
+  page: Pick<PageRow, "id" | "title">,
+): Promise<OrphanedItem[]> {
   const rows = await db
     .selectFrom("menu_items")
     .select(["menu_id", "id", "title"])

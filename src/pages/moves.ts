@@ -18,9 +18,12 @@ import { PageTree } from "./tree.ts";
  * from `addressingBefore` when the default language changed (prefixes moved).
  */
 export async function recordAddressChanges(
-  trx: Db, siteId: number, now: string,
+  trx: Db,
+  siteId: number,
+  now: string,
   trees: { before: PageTree; after: PageTree; within?: ReadonlySet<number> },
-  addressingBefore: Pick<SiteAddressing, "langs">, addressingAfter: Pick<SiteAddressing, "langs"> = addressingBefore,
+  addressingBefore: Pick<SiteAddressing, "langs">,
+  addressingAfter: Pick<SiteAddressing, "langs"> = addressingBefore,
 ): Promise<Change[]> {
   const { before, after, within } = trees;
   const moves: Move[] = [];
@@ -46,7 +49,12 @@ export async function recordAddressChanges(
  * pages of the old default gain its prefix and those of the new one lose theirs. `before` is the
  * language state before the write, read again after it inside `trx`.
  */
-export async function recordLanguageMoves(trx: Db, siteId: number, now: string, before: LanguageState): Promise<Change[]> {
+export async function recordLanguageMoves(
+  trx: Db,
+  siteId: number,
+  now: string,
+  before: LanguageState,
+): Promise<Change[]> {
   const after = await languageState(trx, siteId);
   if (after.defaultLang === before.defaultLang && after.active === before.active) return [];
   const tree = new PageTree(await liteRowsOf(trx, siteId));
@@ -54,7 +62,11 @@ export async function recordLanguageMoves(trx: Db, siteId: number, now: string, 
 }
 
 /** The addresses pages answer at by their own paths (the home page's family: pages/home.ts homeFamily). */
-export async function ownAddresses(db: Db, siteId: number, pages: ReadonlyArray<Pick<PageLite, "lang" | "path">>): Promise<string[]> {
+export async function ownAddresses(
+  db: Db,
+  siteId: number,
+  pages: ReadonlyArray<Pick<PageLite, "lang" | "path">>,
+): Promise<string[]> {
   if (pages.length === 0) return [];
   const addressing = { langs: await languageState(db, siteId) };
   return [...new Set(pages.map((row) => pageAddress(addressing, row.lang, row.path)))];

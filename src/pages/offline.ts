@@ -12,7 +12,11 @@ import type { PageLite } from "./queries.ts";
 
 /** One page that stops answering at `url`; `because` says which write did it. */
 export function offlineWarning(page: Pick<PageLite, "id" | "title">, url: string, because: string): Warning {
-  return warning("pages_offline", `"${page.title}" (page ${page.id}) stops answering at ${url}: ${because}.`, { page: page.id, url, because });
+  return warning("pages_offline", `"${page.title}" (page ${page.id}) stops answering at ${url}: ${because}.`, {
+    page: page.id,
+    url,
+    because,
+  });
 }
 
 /** Answers publicly: published, every ancestor published, on a frame. */
@@ -22,7 +26,13 @@ function answers(tree: PageTree, id: number): boolean {
 }
 
 /** Pages that answered before the write and do not after it, with the addresses they answered at. */
-export function offlineBetween(addressing: SiteAddressing, before: PageTree, after: PageTree, because: string, within?: ReadonlySet<number>): Warning[] {
+export function offlineBetween(
+  addressing: SiteAddressing,
+  before: PageTree,
+  after: PageTree,
+  because: string,
+  within?: ReadonlySet<number>,
+): Warning[] {
   return [...before.all()]
     .filter((row) => (!within || within.has(row.id)) && answers(before, row.id) && !answers(after, row.id))
     .sort((a, b) => a.id - b.id)
@@ -30,7 +40,12 @@ export function offlineBetween(addressing: SiteAddressing, before: PageTree, aft
 }
 
 /** Of the pages `ids` (about to lose their frame or their language), those that answer now. */
-export function offlineOf(addressing: SiteAddressing, tree: PageTree, ids: Iterable<number>, because: string): Warning[] {
+export function offlineOf(
+  addressing: SiteAddressing,
+  tree: PageTree,
+  ids: Iterable<number>,
+  because: string,
+): Warning[] {
   return [...ids]
     .filter((id) => answers(tree, id))
     .sort((a, b) => a - b)
@@ -39,19 +54,43 @@ export function offlineOf(addressing: SiteAddressing, tree: PageTree, ids: Itera
 }
 
 /** Of the pages `ids`, those answering now, read from the site as it stands. */
-export async function offlineNow(db: Db, site: SiteRow, publicPort: number, ids: Iterable<number>, because: string): Promise<Warning[]> {
+export async function offlineNow(
+  db: Db,
+  site: SiteRow,
+  publicPort: number,
+  ids: Iterable<number>,
+  because: string,
+): Promise<Warning[]> {
   const list = [...ids];
-  const [addressing, rows] = await Promise.all([siteAddressing(db, site, publicPort), withAncestors(db, site.id, list)]);
+  const [addressing, rows] = await Promise.all([
+    siteAddressing(db, site, publicPort),
+    withAncestors(db, site.id, list),
+  ]);
   return offlineOf(addressing, new PageTree(rows), list, because);
 }
 
 /** The page the home_page setting named leaves `/` (its language's home) when the setting moves to another page or is cleared. */
-export async function homeLeaves(db: Db, site: SiteRow, publicPort: number, before: unknown, newHome: number | null): Promise<Warning[]> {
+export async function homeLeaves(
+  db: Db,
+  site: SiteRow,
+  publicPort: number,
+  before: unknown,
+  newHome: number | null,
+): Promise<Warning[]> {
   if (before === null || before === undefined) return [];
   const found = await lookupPage(db, site.id, before);
   if (!("found" in found) || found.found.id === newHome) return [];
   const old = found.found;
-  const [addressing, rows] = await Promise.all([siteAddressing(db, site, publicPort), withAncestors(db, site.id, [old.id])]);
+  const [addressing, rows] = await Promise.all([
+    siteAddressing(db, site, publicPort),
+    withAncestors(db, site.id, [old.id]),
+  ]);
   if (!answers(new PageTree(rows), old.id)) return [];
-  return [offlineWarning(old, languageHomeUrl(addressing, old.lang || addressing.langs.defaultLang), "the home_page setting no longer names it")];
+  return [
+    offlineWarning(
+      old,
+      languageHomeUrl(addressing, old.lang || addressing.langs.defaultLang),
+      "the home_page setting no longer names it",
+    ),
+  ];
 }

@@ -47,21 +47,46 @@ export function withoutLangPrefix(segments: string[], lang: string, state: Langu
  * The parent a path names, segment by segment in one language. A missing segment is 404
  * parent_not_found (`segment`, `created_stubs: []`), or with create_missing_parents a draft stub.
  */
-export async function placeAtPath(trx: Db, siteId: number, lang: string, segments: string[], createMissing: boolean, now: string, field: string): Promise<Placement> {
+export async function placeAtPath(
+  trx: Db,
+  siteId: number,
+  lang: string,
+  segments: string[],
+  createMissing: boolean,
+  now: string,
+  field: string,
+): Promise<Placement> {
   let placement: Placement = { ...TOP, stubs: [] };
   const wanted = `/${segments.join("/")}`;
   for (const raw of segments) {
     const segment = slugify(raw, lang);
-    if (segment === "") throw fail("invalid_field", { field, segment: raw }, `The path segment "${raw}" has no letters or digits.`);
+    if (segment === "")
+      throw fail("invalid_field", { field, segment: raw }, `The path segment "${raw}" has no letters or digits.`);
     let row = await pageAt(trx, siteId, placement.parentId, lang, segment);
     if (!row) {
       if (!createMissing) {
-        throw fail("parent_not_found", { field, segment, path: wanted, lang: lang === "" ? null : lang, created_stubs: [] });
+        throw fail("parent_not_found", {
+          field,
+          segment,
+          path: wanted,
+          lang: lang === "" ? null : lang,
+          created_stubs: [],
+        });
       }
       const stub = {
-        site_id: siteId, parent_id: placement.parentId, lang, slug: segment, path: childPath(placement.parentPath, segment),
-        title: stubTitle(segment), status: "draft", content: "", fields_json: "{}", frame_id: null, translation_group: null,
-        created_at_gmt: now, updated_at_gmt: now,
+        site_id: siteId,
+        parent_id: placement.parentId,
+        lang,
+        slug: segment,
+        path: childPath(placement.parentPath, segment),
+        title: stubTitle(segment),
+        status: "draft",
+        content: "",
+        fields_json: "{}",
+        frame_id: null,
+        translation_group: null,
+        created_at_gmt: now,
+        updated_at_gmt: now,
       };
       row = await trx.insertInto("pages").values(stub).returningAll().executeTakeFirstOrThrow();
       placement.stubs.push({ id: row.id, path: row.path });
@@ -74,27 +99,48 @@ export async function placeAtPath(trx: Db, siteId: number, lang: string, segment
 
 /** Where `parent` (id, slug or path) or `url` (all but its last segment) puts a page of `lang`. */
 export async function placement(
-  trx: Db, siteId: number, state: LanguageState, lang: string,
-  where: { parent?: number | string; url?: string }, createMissing: boolean, now: string,
+  trx: Db,
+  siteId: number,
+  state: LanguageState,
+  lang: string,
+  where: { parent?: number | string; url?: string },
+  createMissing: boolean,
+  now: string,
 ): Promise<Placement | undefined> {
   if (where.parent !== undefined) {
     const ref = where.parent;
     if (ref === 0) return TOP;
     if (typeof ref === "string" && ref.includes("/")) {
-      return placeAtPath(trx, siteId, lang, withoutLangPrefix(pathSegments(ref), lang, state), createMissing, now, "parent");
+      return placeAtPath(
+        trx,
+        siteId,
+        lang,
+        withoutLangPrefix(pathSegments(ref), lang, state),
+        createMissing,
+        now,
+        "parent",
+      );
     }
     const id = typeof ref === "number" ? ref : /^\d{1,15}$/.test(ref) ? Number(ref) : undefined;
     if (id !== undefined) {
       const row = await pageById(trx, siteId, id);
       if (row) {
-        if (row.lang !== lang) throw fail("parent_lang_mismatch", { parent: row.id, parent_lang: row.lang || null, lang: lang || null });
+        if (row.lang !== lang)
+          throw fail("parent_lang_mismatch", { parent: row.id, parent_lang: row.lang || null, lang: lang || null });
         return { parentId: row.id, parentPath: row.path, stubs: [], stubBytes: 0 };
       }
     }
     const found = await lookupPage(trx, siteId, ref, { lang }, state);
     if ("found" in found) return { parentId: found.found.id, parentPath: found.found.path, stubs: [], stubBytes: 0 };
-    if ("candidates" in found) throw fail("ambiguous_page", { field: "parent", ref, candidates: found.candidates.map(candidateOf) });
-    throw fail("parent_not_found", { field: "parent", parent: ref, segment: String(ref), lang: lang || null, created_stubs: [] });
+    if ("candidates" in found)
+      throw fail("ambiguous_page", { field: "parent", ref, candidates: found.candidates.map(candidateOf) });
+    throw fail("parent_not_found", {
+      field: "parent",
+      parent: ref,
+      segment: String(ref),
+      lang: lang || null,
+      created_stubs: [],
+    });
   }
   if (where.url !== undefined) {
     const segments = withoutLangPrefix(pathSegments(where.url), lang, state);
@@ -107,7 +153,11 @@ export async function placement(
 export async function movePaths(trx: Db, siteId: number, pageId: number, from: string, to: string): Promise<void> {
   for (const row of await descendantsOf(trx, siteId, pageId)) {
     if (!row.path.startsWith(`${from}/`)) continue;
-    await trx.updateTable("pages").set({ path: to + row.path.slice(from.length) }).where("site_id", "=", siteId).where("id", "=", row.id).execute();
+    await trx
+      .updateTable("pages")
+      .set({ path: to + row.path.slice(from.length) })
+      .where("site_id", "=", siteId)
+      .where("id", "=", row.id)
+      .execute();
   }
 }
-

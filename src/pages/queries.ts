@@ -9,7 +9,17 @@ export type PageStatus = "publish" | "draft" | "trash";
 export const PAGE_STATUSES: readonly PageStatus[] = ["publish", "draft", "trash"];
 
 /** The columns of a light page row (PageLite). */
-export const LITE = ["id", "parent_id", "status", "lang", "slug", "path", "title", "translation_group", "frame_id"] as const;
+export const LITE = [
+  "id",
+  "parent_id",
+  "status",
+  "lang",
+  "slug",
+  "path",
+  "title",
+  "translation_group",
+  "frame_id",
+] as const;
 
 export function pageById(db: Db, siteId: number, id: number): Promise<PageRow | undefined> {
   return db.selectFrom("pages").selectAll().where("site_id", "=", siteId).where("id", "=", id).executeTakeFirst();
@@ -17,11 +27,22 @@ export function pageById(db: Db, siteId: number, id: number): Promise<PageRow | 
 
 export function pagesByIds(db: Db, siteId: number, ids: readonly number[]): Promise<PageRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom("pages").selectAll().where(siteIdValue, "=", siteId).where("id", "in", [...ids]).execute();
+  return db
+    .selectFrom("pages")
+    .selectAll()
+    .where(siteIdValue, "=", siteId)
+    .where("id", "in", [...ids])
+    .execute();
 }
 
 /** The page that holds `slug` under `parentId` in `lang` ('' for none), trashed ones included. */
-export function pageAt(db: Db, siteId: number, parentId: number, lang: string, slug: string): Promise<PageRow | undefined> {
+export function pageAt(
+  db: Db,
+  siteId: number,
+  parentId: number,
+  lang: string,
+  slug: string,
+): Promise<PageRow | undefined> {
   return db
     .selectFrom("pages")
     .selectAll()
@@ -33,8 +54,19 @@ export function pageAt(db: Db, siteId: number, parentId: number, lang: string, s
 }
 
 /** Slugs held under a parent in a language (trashed pages keep theirs), optionally but one page's. */
-export async function slugsUnder(db: Db, siteId: number, parentId: number, lang: string, exceptId?: number): Promise<Set<string>> {
-  let query = db.selectFrom("pages").select(["slug"]).where("site_id", "=", siteId).where("parent_id", "=", parentId).where("lang", "=", lang);
+export async function slugsUnder(
+  db: Db,
+  siteId: number,
+  parentId: number,
+  lang: string,
+  exceptId?: number,
+): Promise<Set<string>> {
+  let query = db
+    .selectFrom("pages")
+    .select(["slug"])
+    .where("site_id", "=", siteId)
+    .where("parent_id", "=", parentId)
+    .where("lang", "=", lang);
   if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
   return new Set((await query.execute()).map((row) => row.slug));
 }
@@ -71,7 +103,12 @@ export function liteRowsOf(db: Db, siteId: number): Promise<PageLite[]> {
  * Light rows of these pages and of every ancestor, read level by level (one query per level,
  * however large the site): a PageTree over them answers `visible` for each of the pages.
  */
-export async function withAncestors(db: Db, siteId: number, ids: Iterable<number>, known: Iterable<PageLite> = []): Promise<PageLite[]> {
+export async function withAncestors(
+  db: Db,
+  siteId: number,
+  ids: Iterable<number>,
+  known: Iterable<PageLite> = [],
+): Promise<PageLite[]> {
   const rows = new Map<number, PageLite>();
   for (const row of known) rows.set(row.id, row);
   const asked = new Set<number>(rows.keys());
@@ -84,7 +121,13 @@ export async function withAncestors(db: Db, siteId: number, ids: Iterable<number
       if (next.length === 0) break;
     }
     for (const id of next) asked.add(id);
-    for (const row of await db.selectFrom("pages").select(LITE).where(siteIdValue, "=", siteId).where("id", "in", next).execute()) rows.set(row.id, row);
+    for (const row of await db
+      .selectFrom("pages")
+      .select(LITE)
+      .where(siteIdValue, "=", siteId)
+      .where("id", "in", next)
+      .execute())
+      rows.set(row.id, row);
     next = [];
   }
   return [...rows.values()];
@@ -93,7 +136,12 @@ export async function withAncestors(db: Db, siteId: number, ids: Iterable<number
 /** Members of translation groups (light rows). */
 export function groupMembers(db: Db, siteId: number, groups: readonly number[]): Promise<PageLite[]> {
   if (groups.length === 0) return Promise.resolve([]);
-  return db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("translation_group", "in", [...groups]).execute();
+  return db
+    .selectFrom("pages")
+    .select(LITE)
+    .where("site_id", "=", siteId)
+    .where("translation_group", "in", [...groups])
+    .execute();
 }
 
 /** Every descendant of a page, level by level (light rows); cycles in stored data cannot loop. */
@@ -102,7 +150,13 @@ export async function descendantsOf(db: Db, siteId: number, id: number): Promise
   const seen = new Set<number>([id]);
   let level = [id];
   while (level.length > 0) {
-    const rows = await db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("parent_id", "in", level).orderBy("id").execute();
+    const rows = await db
+      .selectFrom("pages")
+      .select(LITE)
+      .where("site_id", "=", siteId)
+      .where("parent_id", "in", level)
+      .orderBy("id")
+      .execute();
     level = [];
     for (const row of rows) {
       if (seen.has(row.id)) continue;
@@ -115,13 +169,22 @@ export async function descendantsOf(db: Db, siteId: number, id: number): Promise
 }
 
 /** A page's ancestors, nearest first (light rows). */
-export async function ancestorsOf(db: Db, siteId: number, page: Pick<PageLite, "id" | "parent_id">): Promise<PageLite[]> {
+export async function ancestorsOf(
+  db: Db,
+  siteId: number,
+  page: Pick<PageLite, "id" | "parent_id">,
+): Promise<PageLite[]> {
   const out: PageLite[] = [];
   const seen = new Set<number>([page.id]);
   let parentId = page.parent_id;
   while (parentId !== 0 && !seen.has(parentId)) {
     seen.add(parentId);
-    const parent = await db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("id", "=", parentId).executeTakeFirst();
+    const parent = await db
+      .selectFrom("pages")
+      .select(LITE)
+      .where("site_id", "=", siteId)
+      .where("id", "=", parentId)
+      .executeTakeFirst();
     if (!parent) break;
     out.push(parent);
     parentId = parent.parent_id;

@@ -9,7 +9,12 @@ import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 
 /** GET /pages/{ref}: by id (trashed pages too), slug or path; `?lang` narrows slug and path lookups. */
-export async function getPage(ctx: ServiceContext, site: SiteRow, ref: string, query: { lang?: unknown } = {}): Promise<PageRecord> {
+export async function getPage(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  query: { lang?: unknown } = {},
+): Promise<PageRecord> {
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, { ...(lang !== null ? { lang } : {}) });
@@ -36,16 +41,26 @@ export async function listPages(
   if (query.status !== undefined && query.status !== "") {
     const value = typeof query.status === "string" ? query.status.trim().toLowerCase() : "";
     if (!(LIST_STATUSES as readonly string[]).includes(value)) {
-      throw fail("invalid_field", { field: "status", allowed: LIST_STATUSES, status: query.status }, `status must be one of ${LIST_STATUSES.join(", ")}.`);
+      throw fail(
+        "invalid_field",
+        { field: "status", allowed: LIST_STATUSES, status: query.status },
+        `status must be one of ${LIST_STATUSES.join(", ")}.`,
+      );
     }
     statuses = value === "any" ? ["publish", "draft", "trash"] : [value];
   }
   let parentId: number | undefined;
   const parentRef = refFrom(query.parent, "parent");
   if (parentRef !== undefined) {
-    parentId = parentRef === 0 ? 0 : (await findPageByRef(ctx.db, site.id, parentRef, { field: "parent", ...(lang !== null ? { lang } : {}) })).id;
+    parentId =
+      parentRef === 0
+        ? 0
+        : (await findPageByRef(ctx.db, site.id, parentRef, { field: "parent", ...(lang !== null ? { lang } : {}) })).id;
   }
-  let matching = ctx.db.selectFrom("pages").where("site_id", "=", site.id).where("status", "in", [...statuses]);
+  let matching = ctx.db
+    .selectFrom("pages")
+    .where("site_id", "=", site.id)
+    .where("status", "in", [...statuses]);
   if (lang !== null) matching = matching.where("lang", "=", lang);
   if (parentId !== undefined) matching = matching.where("parent_id", "=", parentId);
   const { total, rows } = await listWindow(matching.selectAll().orderBy("path").orderBy("lang").orderBy("id"), window);

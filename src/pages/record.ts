@@ -71,7 +71,13 @@ export function fieldsOf(row: Pick<PageRow, "fields_json">): Record<string, unkn
  * draft, under an unpublished parent, without a frame or with its frame deleted; per request when
  * the frame depends on the page; else from the static copy (per request until one is written).
  */
-export function printedOf(status: string, visible: boolean, frameId: string | null, frame: FrameFacts | undefined, copy: StaticCopyFacts | undefined): Printed {
+export function printedOf(
+  status: string,
+  visible: boolean,
+  frameId: string | null,
+  frame: FrameFacts | undefined,
+  copy: StaticCopyFacts | undefined,
+): Printed {
   if (status === "trash") return { how: "none", reason: "trash" };
   if (status !== "publish") return { how: "none", reason: "draft" };
   if (!visible) return { how: "none", reason: "parent_unpublished" };
@@ -84,7 +90,13 @@ export function printedOf(status: string, visible: boolean, frameId: string | nu
 
 function staticOf(printed: Printed, copy: StaticCopyFacts | undefined, origin: string): StaticState {
   if (copy && printed.how === "static") {
-    return { published: true, url: `${origin}${copy.address}`, bytes: copy.bytes, written_at_gmt: copy.written_at_gmt, reason: null };
+    return {
+      published: true,
+      url: `${origin}${copy.address}`,
+      bytes: copy.bytes,
+      written_at_gmt: copy.written_at_gmt,
+      reason: null,
+    };
   }
   return { published: false, url: null, bytes: null, written_at_gmt: null, reason: printed.reason };
 }
@@ -99,13 +111,27 @@ export interface RecordContext {
   groups: Map<number, Record<string, number>>;
 }
 
-export async function recordContext(db: Db, site: SiteRow, port: number, rows: readonly PageRow[], addressing?: SiteAddressing): Promise<RecordContext> {
+export async function recordContext(
+  db: Db,
+  site: SiteRow,
+  port: number,
+  rows: readonly PageRow[],
+  addressing?: SiteAddressing,
+): Promise<RecordContext> {
   const groupIds = [...new Set(rows.map((row) => row.translation_group).filter((g): g is number => g !== null))];
   const [resolvedAddressing, lite, frames, statics, members] = await Promise.all([
     addressing ?? siteAddressing(db, site, port),
-    withAncestors(db, site.id, rows.map((row) => row.id)),
+    withAncestors(
+      db,
+      site.id,
+      rows.map((row) => row.id),
+    ),
     frameFactsOf(db, site.id, new Set(rows.map((row) => row.frame_id).filter((f): f is string => f !== null))),
-    staticCopiesOf(db, site.id, rows.map((row) => row.id)),
+    staticCopiesOf(
+      db,
+      site.id,
+      rows.map((row) => row.id),
+    ),
     groupMembers(db, site.id, groupIds),
   ]);
   const groups = new Map<number, Record<string, number>>();
@@ -119,7 +145,10 @@ export async function recordContext(db: Db, site: SiteRow, port: number, rows: r
 }
 
 /** `{lang: id}` of the page's translations, itself included; {} for a page without a language. */
-export function translationsOf(row: Pick<PageRow, "id" | "lang" | "translation_group">, groups: ReadonlyMap<number, Record<string, number>>): Record<string, number> {
+export function translationsOf(
+  row: Pick<PageRow, "id" | "lang" | "translation_group">,
+  groups: ReadonlyMap<number, Record<string, number>>,
+): Record<string, number> {
   if (row.lang === "") return {};
   const group = row.translation_group === null ? undefined : groups.get(row.translation_group);
   const out: Record<string, number> = { ...(group ?? {}) };
@@ -155,7 +184,12 @@ export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
   };
 }
 
-export async function pageRecords(db: Db, site: SiteRow, port: number, rows: readonly PageRow[]): Promise<PageRecord[]> {
+export async function pageRecords(
+  db: Db,
+  site: SiteRow,
+  port: number,
+  rows: readonly PageRow[],
+): Promise<PageRecord[]> {
   if (rows.length === 0) return [];
   const rc = await recordContext(db, site, port, rows);
   return rows.map((row) => pageRecord(row, rc));

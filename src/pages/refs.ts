@@ -16,10 +16,7 @@ export interface RefOptions {
   field?: string;
 }
 
-export type Lookup =
-  | { found: PageRow }
-  | { candidates: PageRow[] }
-  | { missing: true };
+export type Lookup = { found: PageRow } | { candidates: PageRow[] } | { missing: true };
 
 export interface PageCandidate {
   id: number;
@@ -45,7 +42,13 @@ function one(rows: PageRow[]): Lookup {
 }
 
 /** Looks a reference up without refusing: found, several candidates, or missing. */
-export async function lookupPage(db: Db, siteId: number, ref: unknown, options: RefOptions = {}, state?: LanguageState): Promise<Lookup> {
+export async function lookupPage(
+  db: Db,
+  siteId: number,
+  ref: unknown,
+  options: RefOptions = {},
+  state?: LanguageState,
+): Promise<Lookup> {
   if (typeof ref === "number") {
     if (!Number.isSafeInteger(ref) || ref <= 0) return { missing: true };
     const row = await pageById(db, siteId, ref);
@@ -66,7 +69,11 @@ export async function lookupPage(db: Db, siteId: number, ref: unknown, options: 
 
   const segments = pathSegments(value);
   if (segments.length === 0) return { missing: true };
-  const byPath = await findPages(db, siteId, { path: `/${segments.join("/")}`, lang: options.lang, withoutTrash: true });
+  const byPath = await findPages(db, siteId, {
+    path: `/${segments.join("/")}`,
+    lang: options.lang,
+    withoutTrash: true,
+  });
   if (byPath.length > 0 || segments.length < 2) return one(byPath);
   // `/de/ueber-uns`: a non-default language's prefix, then the path in that language.
   const langs = state ?? (await languageState(db, siteId));
@@ -83,11 +90,17 @@ export async function lookupPage(db: Db, siteId: number, ref: unknown, options: 
 export async function findPageByRef(db: Db, siteId: number, ref: unknown, options: RefOptions = {}): Promise<PageRow> {
   const field = options.field ?? "page";
   if (!isPresentRef(ref)) {
-    if (ref === undefined || ref === null || (typeof ref === "string" && ref.trim() === "")) throw fail("page_required", { field });
-    throw fail("invalid_field", { field, expected: "page id, slug or path" }, `${field} must be a page id, a slug or a path.`);
+    if (ref === undefined || ref === null || (typeof ref === "string" && ref.trim() === ""))
+      throw fail("page_required", { field });
+    throw fail(
+      "invalid_field",
+      { field, expected: "page id, slug or path" },
+      `${field} must be a page id, a slug or a path.`,
+    );
   }
   const result = await lookupPage(db, siteId, ref, options);
   if ("found" in result) return result.found;
-  if ("candidates" in result) throw fail("ambiguous_page", { field, ref, candidates: result.candidates.map(candidateOf) });
+  if ("candidates" in result)
+    throw fail("ambiguous_page", { field, ref, candidates: result.candidates.map(candidateOf) });
   throw fail("page_not_found", { field, ref });
 }

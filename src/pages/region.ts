@@ -31,7 +31,10 @@ export class WriteRegion {
    * The trees before and after the write over its region, once the write is done. `written`
    * are the pages it wrote (their region as it is now joins), `created` the pages it made.
    */
-  async trees(written: readonly number[], created: readonly number[]): Promise<{ before: PageTree; after: PageTree; subjects: Set<number> }> {
+  async trees(
+    written: readonly number[],
+    created: readonly number[],
+  ): Promise<{ before: PageTree; after: PageTree; subjects: Set<number> }> {
     const subjects = new Set([...this.subjects, ...written, ...created]);
     for (const id of written) for (const row of await descendantsOf(this.trx, this.siteId, id)) subjects.add(row.id);
     let rows = await withAncestors(this.trx, this.siteId, subjects);

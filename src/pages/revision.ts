@@ -11,7 +11,20 @@ import { revisedBy } from "../write/pipeline.ts";
 import { PAGE_FIELDS } from "./record.ts";
 import { PAGE_SEO } from "./seo.ts";
 
-type Kept = Pick<PageRow, "parent_id" | "lang" | "slug" | "title" | "status" | "content" | "fields_json" | "frame_id" | "translation_group" | "seo_json" | "menu_order">;
+type Kept = Pick<
+  PageRow,
+  | "parent_id"
+  | "lang"
+  | "slug"
+  | "title"
+  | "status"
+  | "content"
+  | "fields_json"
+  | "frame_id"
+  | "translation_group"
+  | "seo_json"
+  | "menu_order"
+>;
 
 export function pageSnapshot(row: Kept): Snapshot {
   const fields = {
@@ -31,13 +44,32 @@ export function pageSnapshot(row: Kept): Snapshot {
   return { content: prettyJson(fields), fields };
 }
 
-const COLUMNS = ["id", "parent_id", "lang", "slug", "title", "status", "content", "fields_json", "frame_id", "translation_group", "seo_json", "menu_order"] as const;
+const COLUMNS = [
+  "id",
+  "parent_id",
+  "lang",
+  "slug",
+  "title",
+  "status",
+  "content",
+  "fields_json",
+  "frame_id",
+  "translation_group",
+  "seo_json",
+  "menu_order",
+] as const;
 
 /** Records a revision of each of these pages whose state changed (inside the writing transaction). */
 export async function revisePages(trx: Db, siteId: number, ids: Iterable<number>, now: string): Promise<void> {
   const wanted = [...new Set(ids)];
   for (let at = 0; at < wanted.length; at += 500) {
-    const rows = await trx.selectFrom("pages").select(COLUMNS).where("site_id", "=", siteId).where("id", "in", wanted.slice(at, at + 500)).orderBy("id").execute();
+    const rows = await trx
+      .selectFrom("pages")
+      .select(COLUMNS)
+      .where("site_id", "=", siteId)
+      .where("id", "in", wanted.slice(at, at + 500))
+      .orderBy("id")
+      .execute();
     for (const row of rows) await recordRevision(trx, siteId, "pages", String(row.id), pageSnapshot(row), now);
   }
 }

@@ -16,7 +16,9 @@ const Null = Type.Null();
 const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
 
 export const PageSeoSchema = Obj({
-  title: Type.Union([Str, Null], { description: "the SEO title (the site's template is applied to it); null: the page's title" }),
+  title: Type.Union([Str, Null], {
+    description: "the SEO title (the site's template is applied to it); null: the page's title",
+  }),
   description: Type.Union([Str, Null], { description: "null: the site's description" }),
   canonical: Type.Union([Str, Null], { description: "a site path or an absolute URL; null: the page's own address" }),
   noindex: Type.Boolean(),
@@ -39,8 +41,17 @@ export const PageRecordSchema = Obj({
   seo: PageSeoSchema,
   menu_order: Type.Integer({ description: "order among siblings in generated sidebars (then title)" }),
   visible: Type.Boolean({ description: "published and every ancestor published" }),
-  static: Obj({ published: Type.Boolean(), url: Type.Union([Str, Null]), bytes: Type.Union([Type.Integer(), Null]), written_at_gmt: Type.Union([Str, Null]), reason: Type.Union([Str, Null]) }),
-  printed: Obj({ how: Type.Union([Type.Literal("static"), Type.Literal("on_request"), Type.Literal("none")]), reason: Str }),
+  static: Obj({
+    published: Type.Boolean(),
+    url: Type.Union([Str, Null]),
+    bytes: Type.Union([Type.Integer(), Null]),
+    written_at_gmt: Type.Union([Str, Null]),
+    reason: Type.Union([Str, Null]),
+  }),
+  printed: Obj({
+    how: Type.Union([Type.Literal("static"), Type.Literal("on_request"), Type.Literal("none")]),
+    reason: Str,
+  }),
   created_at_gmt: Str,
   updated_at_gmt: Str,
 });
@@ -56,11 +67,25 @@ const WriteFields = {
   content: Opt(Type.Union([Str, Null], { description: "HTML" })),
   fields: Opt(Type.Union([Obj({}), Null])),
   frame: Opt(Type.Union([Str, Null], { description: "frame id or slug; null takes the frame off" })),
-  seo: Opt(Type.Union([Obj({}), Null], { description: "the page's SEO fields (title, description, canonical, noindex, og_image), as PATCH /seo/pages/{ref}; null restores every default" })),
-  menu_order: Opt(Type.Union([Type.Integer(), Null], { description: "order among siblings in generated sidebars; default 0" })),
+  seo: Opt(
+    Type.Union([Obj({}), Null], {
+      description:
+        "the page's SEO fields (title, description, canonical, noindex, og_image), as PATCH /seo/pages/{ref}; null restores every default",
+    }),
+  ),
+  menu_order: Opt(
+    Type.Union([Type.Integer(), Null], { description: "order among siblings in generated sidebars; default 0" }),
+  ),
   create_missing_parents: Opt(Type.Boolean()),
 };
-const PublishBody = Example(Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields }), { title: "Introduction", slug: "intro", parent: "docs", lang: "en", frame: "article", content: "<p>Welcome.</p>" });
+const PublishBody = Example(Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields }), {
+  title: "Introduction",
+  slug: "intro",
+  parent: "docs",
+  lang: "en",
+  frame: "article",
+  content: "<p>Welcome.</p>",
+});
 const PatchBody = Obj(WriteFields);
 
 const Stub = Obj({ id: Type.Integer(), path: Str });
@@ -87,32 +112,52 @@ function flag(value: unknown, field: string): boolean {
 export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["pages"];
 
-  scope.get("/pages", {
-    schema: {
-      operationId: "listPages",
-      tags,
-      summary: "Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
-      querystring: Obj({ lang: Opt(Str), status: Opt(Str), parent: Opt(Str), ...PagingQuery }),
-      response: { 200: Success({ site_id: Type.Integer(), total: Type.Integer({ description: "pages matching the filters, on every page of the list" }), pages: Type.Array(PageRecordSchema), warnings: Warnings }), ...commonErrors },
+  scope.get(
+    "/pages",
+    {
+      schema: {
+        operationId: "listPages",
+        tags,
+        summary:
+          "Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+        querystring: Obj({ lang: Opt(Str), status: Opt(Str), parent: Opt(Str), ...PagingQuery }),
+        response: {
+          200: Success({
+            site_id: Type.Integer(),
+            total: Type.Integer({ description: "pages matching the filters, on every page of the list" }),
+            pages: Type.Array(PageRecordSchema),
+            warnings: Warnings,
+          }),
+          ...commonErrors,
+        },
+      },
     },
-  }, async (request, reply) => {
-    const { total, pages } = await pagedList(request, reply, (paging) => listPages(ctx, request.site, request.query, paging));
-    return ok({ site_id: request.site.id, total, pages });
-  });
+    async (request, reply) => {
+      const { total, pages } = await pagedList(request, reply, (paging) =>
+        listPages(ctx, request.site, request.query, paging),
+      );
+      return ok({ site_id: request.site.id, total, pages });
+    },
+  );
 
-  scope.post("/pages", {
-    schema: {
-      operationId: "publishPage",
-      tags,
-      summary: "Publish a page: with id, update it; without, update the page with that slug under the same parent in the same language, or create one",
-      body: PublishBody,
-      response: { 200: WriteAnswer, 201: WriteAnswer, ...commonErrors },
+  scope.post(
+    "/pages",
+    {
+      schema: {
+        operationId: "publishPage",
+        tags,
+        summary:
+          "Publish a page: with id, update it; without, update the page with that slug under the same parent in the same language, or create one",
+        body: PublishBody,
+        response: { 200: WriteAnswer, 201: WriteAnswer, ...commonErrors },
+      },
     },
-  }, async (request, reply) => {
-    const done = await publishPage(ctx, request.site, bodyOf(request));
-    const { warnings, ...fields } = done;
-    return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
-  });
+    async (request, reply) => {
+      const done = await publishPage(ctx, request.site, bodyOf(request));
+      const { warnings, ...fields } = done;
+      return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
+    },
+  );
 
   const TranslationAnswer = Success({
     site_id: Type.Integer(),
@@ -125,81 +170,125 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     rebaked: Rebaked,
     warnings: Warnings,
   });
-  scope.post("/pages/language", {
-    schema: {
-      operationId: "createPageTranslation",
-      tags,
-      summary: "Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one",
-      body: Obj({
-        page: Opt(Ref), lang: Opt(Type.Union([Str, Null])), title: Opt(Type.Union([Str, Null])), slug: Opt(Type.Union([Str, Null])),
-        content: Opt(Type.Union([Str, Null])), status: Opt(Type.Union([Str, Null])), missing: Opt(Type.Boolean()),
-      }),
-      response: { 200: TranslationAnswer, 201: TranslationAnswer, ...commonErrors },
-    },
-  }, async (request, reply) => {
-    const input = bodyOf(request);
-    if (input.missing === true) {
-      const done = await assignMissingLanguage(ctx, request.site, input);
-      const { warnings, ...fields } = done;
-      return ok({ site_id: request.site.id, ...fields }, warnings);
-    }
-    const done = await linkTranslation(ctx, request.site, input);
-    const { warnings, ...fields } = done;
-    return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
-  });
-
-  scope.get("/pages/:ref", {
-    schema: {
-      operationId: "getPage",
-      tags,
-      summary: "One page by id (trashed pages too), slug or path; several pages with that slug: 409 ambiguous_page with candidates",
-      params: RefParams,
-      querystring: LangQuery,
-      response: { 200: Success({ site_id: Type.Integer(), page: PageRecordSchema, warnings: Warnings }), ...commonErrors },
-    },
-  }, async (request) => {
-    const page = await getPage(ctx, request.site, request.params.ref, request.query);
-    return ok({ site_id: request.site.id, page });
-  });
-
-  scope.patch("/pages/:ref", {
-    schema: {
-      operationId: "patchPage",
-      tags,
-      summary: "Change any field of a page; fields merge (null removes a key); frame is a frame ref or null",
-      params: RefParams,
-      querystring: Obj({ lang: Opt(Str), ...DryRunQuery }),
-      body: PatchBody,
-      response: { 200: WriteAnswer, ...commonErrors },
-    },
-  }, async (request) => {
-    const done = await patchPage(ctx, request.site, request.params.ref, bodyOf(request), request.query, { dryRun: dryRunOf(request) });
-    const { warnings, ...fields } = done;
-    return ok({ site_id: request.site.id, ...fields }, warnings);
-  });
-
-  scope.delete("/pages/:ref", {
-    schema: {
-      operationId: "deletePage",
-      tags,
-      summary: "Move a page to the trash; ?force=true deletes it for good (its children move up to its parent; it goes to GET /trash with its history); ?dry_run=1 answers the same and writes nothing",
-      params: RefParams,
-      querystring: Obj({ force: Opt(Str), lang: Opt(Str), ...DryRunQuery }),
-      response: {
-        200: Success({
-          site_id: Type.Integer(), page: PageRecordSchema, deleted: Type.Boolean(), trashed: Type.Boolean(),
-          removed: Type.Array(Type.Integer(), { description: "pages deleted for good (force); none for a move to the trash" }),
-          reparented: Opt(Type.Array(Type.Integer(), { description: "children moved up to the page's parent (force)" })),
-          menu_items_orphaned: Type.Array(Obj({ menu_id: Type.Integer(), id: Type.Integer(), title: Str }), { description: "menu items pointing to the page, left pointing nowhere" }),
-          ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings,
+  scope.post(
+    "/pages/language",
+    {
+      schema: {
+        operationId: "createPageTranslation",
+        tags,
+        summary:
+          "Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one",
+        body: Obj({
+          page: Opt(Ref),
+          lang: Opt(Type.Union([Str, Null])),
+          title: Opt(Type.Union([Str, Null])),
+          slug: Opt(Type.Union([Str, Null])),
+          content: Opt(Type.Union([Str, Null])),
+          status: Opt(Type.Union([Str, Null])),
+          missing: Opt(Type.Boolean()),
         }),
-        ...commonErrors,
+        response: { 200: TranslationAnswer, 201: TranslationAnswer, ...commonErrors },
       },
     },
-  }, async (request) => {
-    const query = request.query;
-    const done = await deletePage(ctx, request.site, request.params.ref, { force: flag(query.force, "force"), lang: query.lang, dryRun: dryRunOf(request) });
-    const { warnings, ...fields } = done;
-    return ok({ site_id: request.site.id, ...fields }, warnings);
-  });
+    async (request, reply) => {
+      const input = bodyOf(request);
+      if (input.missing === true) {
+        const done = await assignMissingLanguage(ctx, request.site, input);
+        const { warnings, ...fields } = done;
+        return ok({ site_id: request.site.id, ...fields }, warnings);
+      }
+      const done = await linkTranslation(ctx, request.site, input);
+      const { warnings, ...fields } = done;
+      return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
+    },
+  );
+
+  scope.get(
+    "/pages/:ref",
+    {
+      schema: {
+        operationId: "getPage",
+        tags,
+        summary:
+          "One page by id (trashed pages too), slug or path; several pages with that slug: 409 ambiguous_page with candidates",
+        params: RefParams,
+        querystring: LangQuery,
+        response: {
+          200: Success({ site_id: Type.Integer(), page: PageRecordSchema, warnings: Warnings }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const page = await getPage(ctx, request.site, request.params.ref, request.query);
+      return ok({ site_id: request.site.id, page });
+    },
+  );
+
+  scope.patch(
+    "/pages/:ref",
+    {
+      schema: {
+        operationId: "patchPage",
+        tags,
+        summary: "Change any field of a page; fields merge (null removes a key); frame is a frame ref or null",
+        params: RefParams,
+        querystring: Obj({ lang: Opt(Str), ...DryRunQuery }),
+        body: PatchBody,
+        response: { 200: WriteAnswer, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const done = await patchPage(ctx, request.site, request.params.ref, bodyOf(request), request.query, {
+        dryRun: dryRunOf(request),
+      });
+      const { warnings, ...fields } = done;
+      return ok({ site_id: request.site.id, ...fields }, warnings);
+    },
+  );
+
+  scope.delete(
+    "/pages/:ref",
+    {
+      schema: {
+        operationId: "deletePage",
+        tags,
+        summary:
+          "Move a page to the trash; ?force=true deletes it for good (its children move up to its parent; it goes to GET /trash with its history); ?dry_run=1 answers the same and writes nothing",
+        params: RefParams,
+        querystring: Obj({ force: Opt(Str), lang: Opt(Str), ...DryRunQuery }),
+        response: {
+          200: Success({
+            site_id: Type.Integer(),
+            page: PageRecordSchema,
+            deleted: Type.Boolean(),
+            trashed: Type.Boolean(),
+            removed: Type.Array(Type.Integer(), {
+              description: "pages deleted for good (force); none for a move to the trash",
+            }),
+            reparented: Opt(
+              Type.Array(Type.Integer(), { description: "children moved up to the page's parent (force)" }),
+            ),
+            menu_items_orphaned: Type.Array(Obj({ menu_id: Type.Integer(), id: Type.Integer(), title: Str }), {
+              description: "menu items pointing to the page, left pointing nowhere",
+            }),
+            ...DryRunAnswer,
+            rebaked: Rebaked,
+            warnings: Warnings,
+          }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const done = await deletePage(ctx, request.site, request.params.ref, {
+        force: flag(query.force, "force"),
+        lang: query.lang,
+        dryRun: dryRunOf(request),
+      });
+      const { warnings, ...fields } = done;
+      return ok({ site_id: request.site.id, ...fields }, warnings);
+    },
+  );
 }

@@ -23,7 +23,13 @@ const MAX_DESCRIPTION = 1000;
 const MAX_CANONICAL = 2000;
 const MAX_MEDIA_REF = 200;
 
-export const NO_SEO: PageSeo = Object.freeze({ title: null, description: null, canonical: null, noindex: false, og_image: null });
+export const NO_SEO: PageSeo = Object.freeze({
+  title: null,
+  description: null,
+  canonical: null,
+  noindex: false,
+  og_image: null,
+});
 
 const text = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
 
@@ -52,7 +58,12 @@ function invalid(field: string, expected: string): never {
 function textField(value: unknown, field: string, max: number): string | null {
   if (value === null) return null;
   if (typeof value !== "string") invalid(field, "a string or null");
-  if (value.length > max) throw fail("invalid_field", { field: `seo.${field}`, max_length: max }, `seo.${field} is longer than ${max} characters.`);
+  if (value.length > max)
+    throw fail(
+      "invalid_field",
+      { field: `seo.${field}`, max_length: max },
+      `seo.${field} is longer than ${max} characters.`,
+    );
   return value.trim() === "" ? null : value.trim();
 }
 
@@ -66,7 +77,8 @@ export function canonicalFrom(value: unknown, field = "seo.canonical"): string |
   if (typeof value !== "string") throw fail("invalid_field", { field, expected }, `${field} must be ${expected}.`);
   const given = value.trim();
   if (given === "") return null;
-  if (given.length > MAX_CANONICAL || /[\s<>"\\]/.test(given)) throw fail("invalid_field", { field, expected }, `${field} must be ${expected}.`);
+  if (given.length > MAX_CANONICAL || /[\s<>"\\]/.test(given))
+    throw fail("invalid_field", { field, expected }, `${field} must be ${expected}.`);
   if (given.startsWith("/") && !given.startsWith("//")) return given;
   try {
     const url = new URL(given);
@@ -81,9 +93,19 @@ export function canonicalFrom(value: unknown, field = "seo.canonical"): string |
 export function mediaRefFrom(value: unknown, field: string): string | null {
   if (value === null) return null;
   if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return String(value);
-  if (typeof value !== "string") throw fail("invalid_field", { field, expected: "a media id or slug, or null" }, `${field} must be a media id or slug, or null.`);
+  if (typeof value !== "string")
+    throw fail(
+      "invalid_field",
+      { field, expected: "a media id or slug, or null" },
+      `${field} must be a media id or slug, or null.`,
+    );
   const ref = value.trim();
-  if (ref.length > MAX_MEDIA_REF) throw fail("invalid_field", { field, max_length: MAX_MEDIA_REF }, `${field} is longer than ${MAX_MEDIA_REF} characters.`);
+  if (ref.length > MAX_MEDIA_REF)
+    throw fail(
+      "invalid_field",
+      { field, max_length: MAX_MEDIA_REF },
+      `${field} is longer than ${MAX_MEDIA_REF} characters.`,
+    );
   return ref === "" ? null : ref;
 }
 
@@ -92,7 +114,10 @@ export async function requireMedia(db: Db, siteId: number, ref: string | null, f
   if (ref === null) return;
   const byId = /^[1-9]\d{0,14}$/.test(ref) ? Number(ref) : null;
   let query = db.selectFrom("media").select("id").where("site_id", "=", siteId);
-  query = byId === null ? query.where("slug", "=", ref) : query.where((eb) => eb.or([eb("id", "=", byId), eb("slug", "=", ref)]));
+  query =
+    byId === null
+      ? query.where("slug", "=", ref)
+      : query.where((eb) => eb.or([eb("id", "=", byId), eb("slug", "=", ref)]));
   if (!(await query.executeTakeFirst())) throw fail("media_not_found", { ref, field });
 }
 
@@ -103,14 +128,19 @@ export async function requireMedia(db: Db, siteId: number, ref: string | null, f
 export function seoPatchFrom(value: unknown, warnings: Warning[]): Partial<PageSeo> | undefined {
   if (value === undefined) return undefined;
   if (value === null) return { ...NO_SEO };
-  if (typeof value !== "object" || Array.isArray(value)) throw fail("invalid_field", { field: "seo", expected: "an object" }, "seo must be an object.");
+  if (typeof value !== "object" || Array.isArray(value))
+    throw fail("invalid_field", { field: "seo", expected: "an object" }, "seo must be an object.");
   const input = value as Record<string, unknown>;
   const patch: Partial<PageSeo> = {};
   for (const key of Object.keys(input)) {
-    if (!(SEO_KEYS as readonly string[]).includes(key)) warnings.push(warning("unknown_field", `Field "seo.${key}" is not known here and was ignored.`, { field: `seo.${key}` }));
+    if (!(SEO_KEYS as readonly string[]).includes(key))
+      warnings.push(
+        warning("unknown_field", `Field "seo.${key}" is not known here and was ignored.`, { field: `seo.${key}` }),
+      );
   }
   if (Object.hasOwn(input, "title")) patch.title = textField(input.title, "title", MAX_SEO_TITLE);
-  if (Object.hasOwn(input, "description")) patch.description = textField(input.description, "description", MAX_DESCRIPTION);
+  if (Object.hasOwn(input, "description"))
+    patch.description = textField(input.description, "description", MAX_DESCRIPTION);
   if (Object.hasOwn(input, "canonical")) patch.canonical = canonicalFrom(input.canonical);
   if (Object.hasOwn(input, "noindex")) {
     if (input.noindex !== null && typeof input.noindex !== "boolean") invalid("noindex", "true or false");

@@ -17,7 +17,19 @@ export function isPageSlug(value: string): boolean {
 
 // Letters NFKD does not decompose into a base letter plus marks.
 const FOLD: Record<string, string> = {
-  ß: "ss", æ: "ae", œ: "oe", ø: "o", đ: "d", ð: "d", ł: "l", þ: "th", ı: "i", ħ: "h", ŧ: "t", ĸ: "k", ŋ: "n",
+  ß: "ss",
+  æ: "ae",
+  œ: "oe",
+  ø: "o",
+  đ: "d",
+  ð: "d",
+  ł: "l",
+  þ: "th",
+  ı: "i",
+  ħ: "h",
+  ŧ: "t",
+  ĸ: "k",
+  ŋ: "n",
 };
 const FOLDED_LETTER = new RegExp(`[${Object.keys(FOLD).join("")}]`, "g");
 
@@ -28,18 +40,104 @@ type Table = Readonly<Record<string, string>>;
  * Ukrainian, Belarusian, Serbian and Macedonian letters). Keys are lower case; capitals match too.
  */
 const CYRILLIC: Table = {
-  а: "a", б: "b", в: "v", г: "g", д: "d", е: "e", ё: "yo", ж: "zh", з: "z", и: "i", й: "y", к: "k", л: "l",
-  м: "m", н: "n", о: "o", п: "p", р: "r", с: "s", т: "t", у: "u", ф: "f", х: "kh", ц: "ts", ч: "ch", ш: "sh",
-  щ: "shch", ъ: "", ы: "y", ь: "", э: "e", ю: "yu", я: "ya",
-  є: "ye", і: "i", ї: "yi", ґ: "g", ў: "u", ђ: "dj", ј: "j", љ: "lj", њ: "nj", ћ: "c", џ: "dz", ѓ: "gj", ќ: "kj", ѕ: "dz",
+  а: "a",
+  б: "b",
+  в: "v",
+  г: "g",
+  д: "d",
+  е: "e",
+  ё: "yo",
+  ж: "zh",
+  з: "z",
+  и: "i",
+  й: "y",
+  к: "k",
+  л: "l",
+  м: "m",
+  н: "n",
+  о: "o",
+  п: "p",
+  р: "r",
+  с: "s",
+  т: "t",
+  у: "u",
+  ф: "f",
+  х: "kh",
+  ц: "ts",
+  ч: "ch",
+  ш: "sh",
+  щ: "shch",
+  ъ: "",
+  ы: "y",
+  ь: "",
+  э: "e",
+  ю: "yu",
+  я: "ya",
+  є: "ye",
+  і: "i",
+  ї: "yi",
+  ґ: "g",
+  ў: "u",
+  ђ: "dj",
+  ј: "j",
+  љ: "lj",
+  њ: "nj",
+  ћ: "c",
+  џ: "dz",
+  ѓ: "gj",
+  ќ: "kj",
+  ѕ: "dz",
 };
 
 /** Greek for every language (ELOT 743 without diacritics: `ου` ou, `αυ` av, `γγ` ng; `αϋ` is a + y). */
 const GREEK: Table = {
-  ου: "ou", ού: "ou", αυ: "av", αύ: "av", ευ: "ev", εύ: "ev", ηυ: "iv", ηύ: "iv", γγ: "ng", γξ: "nx", γχ: "nch",
-  α: "a", ά: "a", β: "v", γ: "g", δ: "d", ε: "e", έ: "e", ζ: "z", η: "i", ή: "i", θ: "th", ι: "i", ί: "i", ϊ: "i", ΐ: "i",
-  κ: "k", λ: "l", μ: "m", ν: "n", ξ: "x", ο: "o", ό: "o", π: "p", ρ: "r", σ: "s", ς: "s", τ: "t", υ: "y", ύ: "y",
-  ϋ: "y", ΰ: "y", φ: "f", χ: "ch", ψ: "ps", ω: "o", ώ: "o",
+  ου: "ou",
+  ού: "ou",
+  αυ: "av",
+  αύ: "av",
+  ευ: "ev",
+  εύ: "ev",
+  ηυ: "iv",
+  ηύ: "iv",
+  γγ: "ng",
+  γξ: "nx",
+  γχ: "nch",
+  α: "a",
+  ά: "a",
+  β: "v",
+  γ: "g",
+  δ: "d",
+  ε: "e",
+  έ: "e",
+  ζ: "z",
+  η: "i",
+  ή: "i",
+  θ: "th",
+  ι: "i",
+  ί: "i",
+  ϊ: "i",
+  ΐ: "i",
+  κ: "k",
+  λ: "l",
+  μ: "m",
+  ν: "n",
+  ξ: "x",
+  ο: "o",
+  ό: "o",
+  π: "p",
+  ρ: "r",
+  σ: "s",
+  ς: "s",
+  τ: "t",
+  υ: "y",
+  ύ: "y",
+  ϋ: "y",
+  ΰ: "y",
+  φ: "f",
+  χ: "ch",
+  ψ: "ps",
+  ω: "o",
+  ώ: "o",
 };
 
 /** Letters of Cyrillic-script languages where they differ from the common table. */
@@ -54,7 +152,7 @@ const GERMAN: Table = { ä: "ae", ö: "oe", ü: "ue", ß: "ss" };
 /** Danish and Norwegian, as WordPress with `da_DK`. */
 const DANISH: Table = { æ: "ae", ø: "oe", å: "aa" };
 /** Catalan's punt volat (`col·lecció`; `ŀl` is the same after NFKC), as WordPress with `ca`. */
-const CATALAN: Table = { "l·l": "ll", "l‧l": "ll" };
+const CATALAN: Table = { l·l: "ll", "l‧l": "ll" };
 
 /** An apostrophe inside a Ukrainian or Belarusian word (`м'ясо` → `myaso`) is not a break. */
 const CYRILLIC_APOSTROPHE = /(?<=\p{Script=Cyrillic})['’ʼ](?=\p{Script=Cyrillic})/gu;
@@ -79,9 +177,18 @@ const RULES: ReadonlyMap<string, Rule> = (() => {
   const danish = rule(DANISH);
   const serbian = rule(SERBIAN);
   return new Map([
-    ["de", rule(GERMAN)], ["da", danish], ["nb", danish], ["nn", danish], ["no", danish], ["ca", rule(CATALAN)],
-    ["sr", serbian], ["bs", serbian], ["uk", rule(UKRAINIAN, true)], ["be", rule(BELARUSIAN, true)],
-    ["bg", rule(BULGARIAN)], ["mk", rule(MACEDONIAN)],
+    ["de", rule(GERMAN)],
+    ["da", danish],
+    ["nb", danish],
+    ["nn", danish],
+    ["no", danish],
+    ["ca", rule(CATALAN)],
+    ["sr", serbian],
+    ["bs", serbian],
+    ["uk", rule(UKRAINIAN, true)],
+    ["be", rule(BELARUSIAN, true)],
+    ["bg", rule(BULGARIAN)],
+    ["mk", rule(MACEDONIAN)],
   ]);
 })();
 
@@ -113,7 +220,12 @@ export function slugify(input: string, lang?: string | null): string {
   let text = input.normalize("NFKC");
   if (rule.apostrophes) text = text.replace(CYRILLIC_APOSTROPHE, "");
   // Twice: composed letters whose marks matter (ä, й, ϋ) first; base letters left by NFKD (ѐ → е) after.
-  const folded = transliterate(transliterate(text, rule).normalize("NFKD").replace(/\p{M}+/gu, ""), rule)
+  const folded = transliterate(
+    transliterate(text, rule)
+      .normalize("NFKD")
+      .replace(/\p{M}+/gu, ""),
+    rule,
+  )
     .toLowerCase()
     .replace(FOLDED_LETTER, (c) => FOLD[c] ?? c);
   return cut(folded.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, ""), MAX_PAGE_SLUG);

@@ -45,7 +45,11 @@ export interface MissingAnswer {
   warnings: Warning[];
 }
 
-function linkFailed(reason: "lang_required" | "same_language" | "origin_not_found" | "origin_has_no_language", details: Record<string, unknown>, message: string): never {
+function linkFailed(
+  reason: "lang_required" | "same_language" | "origin_not_found" | "origin_has_no_language",
+  details: Record<string, unknown>,
+  message: string,
+): never {
   throw fail("translation_link_failed", { reason, ...details }, message);
 }
 
@@ -70,7 +74,14 @@ interface Rows<T> {
  * write over all of them, as `{missing: true}` is). The work may run twice (a trial rehearsed,
  * write/pipeline.ts): what it warns of is counted from the start each time.
  */
-async function announcedWrite<T>(ctx: ServiceContext, siteId: number, warnings: Warning[], work: (trx: Db) => Promise<Rows<T>>, touched: (result: T) => number[] = () => [], scope?: Scope<T>): Promise<{ result: T; rebaked: Rebaked }> {
+async function announcedWrite<T>(
+  ctx: ServiceContext,
+  siteId: number,
+  warnings: Warning[],
+  work: (trx: Db) => Promise<Rows<T>>,
+  touched: (result: T) => number[] = () => [],
+  scope?: Scope<T>,
+): Promise<{ result: T; rebaked: Rebaked }> {
   const warned = warnings.length;
   const done = await runWrite(ctx, {
     siteId,
@@ -83,13 +94,24 @@ async function announcedWrite<T>(ctx: ServiceContext, siteId: number, warnings: 
       const whole = region ? null : new PageTree(await liteRowsOf(trx, siteId));
       const { result, wrote, room } = await work(trx);
       const named = scope?.written(result);
-      const { before, after, subjects } = region && named
-        ? await region.trees(named.written, named.created)
-        : { before: whole as PageTree, after: new PageTree(await liteRowsOf(trx, siteId)), subjects: undefined };
+      const { before, after, subjects } =
+        region && named
+          ? await region.trees(named.written, named.created)
+          : { before: whole as PageTree, after: new PageTree(await liteRowsOf(trx, siteId)), subjects: undefined };
       const addressing = { langs: await languageState(trx, siteId) };
-      const changes = [...pageChangesBetween(before, after, touched(result), subjects), ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after, within: subjects }, addressing))];
+      const changes = [
+        ...pageChangesBetween(before, after, touched(result), subjects),
+        ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after, within: subjects }, addressing)),
+      ];
       const created = new Set(named?.created ?? []);
-      return { value: result, wrote: wrote.map((id): Written => ({ kind: "page", id: String(id), action: created.has(id) ? "created" : "updated" })), changes, room };
+      return {
+        value: result,
+        wrote: wrote.map(
+          (id): Written => ({ kind: "page", id: String(id), action: created.has(id) ? "created" : "updated" }),
+        ),
+        changes,
+        room,
+      };
     },
   });
   return { result: done.value, rebaked: done.rebaked };
@@ -101,7 +123,11 @@ async function announcedWrite<T>(ctx: ServiceContext, siteId: number, warnings: 
  * translation of the origin's parent (at the top when that has none), and joins the origin's
  * group. A translation that already exists in that language is updated instead.
  */
-export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<TranslationAnswer> {
+export async function linkTranslation(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+): Promise<TranslationAnswer> {
   const warnings = inputWarnings(body, LINK_KEYS);
   if (body.lang === undefined || body.lang === null || body.lang === "") {
     linkFailed("lang_required", {}, "Name the language of the translation (`lang`).");
@@ -109,8 +135,13 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, body.lang) as string;
   if (!isPresentRef(body.page)) {
-    if (body.page === undefined || body.page === null || body.page === "") throw fail("page_required", { field: "page" }, "Name the origin page (`page`: id, slug or path).");
-    throw fail("invalid_field", { field: "page", expected: "page id, slug or path" }, "page must be a page id, a slug or a path.");
+    if (body.page === undefined || body.page === null || body.page === "")
+      throw fail("page_required", { field: "page" }, "Name the origin page (`page`: id, slug or path).");
+    throw fail(
+      "invalid_field",
+      { field: "page", expected: "page id, slug or path" },
+      "page must be a page id, a slug or a path.",
+    );
   }
   const title = titleFrom(body.title);
   if (title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
@@ -119,74 +150,170 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
   const status = statusFrom(body.status);
 
   const found = await lookupPage(ctx.db, site.id, body.page, {}, state);
-  if ("candidates" in found) throw fail("ambiguous_page", { field: "page", ref: body.page, candidates: found.candidates.map(candidateOf) });
+  if ("candidates" in found)
+    throw fail("ambiguous_page", { field: "page", ref: body.page, candidates: found.candidates.map(candidateOf) });
   if (!("found" in found)) linkFailed("origin_not_found", { page: body.page }, "The origin page does not exist.");
   const origin = found.found;
   if (origin.lang === "") {
-    linkFailed("origin_has_no_language", { page: origin.id }, "The origin page has no language; give it one first (POST /pages/language with {missing: true}).");
+    linkFailed(
+      "origin_has_no_language",
+      { page: origin.id },
+      "The origin page has no language; give it one first (POST /pages/language with {missing: true}).",
+    );
   }
-  if (origin.lang === lang) linkFailed("same_language", { page: origin.id, lang }, `The origin page is already in "${lang}".`);
+  if (origin.lang === lang)
+    linkFailed("same_language", { page: origin.id, lang }, `The origin page is already in "${lang}".`);
 
   const now = gmt(ctx.clock());
-  const { result, rebaked } = await announcedWrite(ctx, site.id, warnings, async (trx) => {
-    const current = (await pageById(trx, site.id, origin.id)) ?? origin;
-    const group = current.translation_group ?? current.id;
-    if (current.translation_group === null) {
-      await trx.updateTable("pages").set({ translation_group: group }).where("site_id", "=", site.id).where("id", "=", current.id).execute();
-    }
-    // The origin when it joined a group (its revision), the translation updated or made (its own).
-    const wrote = (row: PageRow) => [...(current.translation_group === null ? [current.id] : []), row.id];
-    const existing = await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("translation_group", "=", group).where("lang", "=", lang).executeTakeFirst();
-    if (existing) {
-      const desired = slug?.slug ?? existing.slug;
-      const finalSlug = desired === existing.slug ? desired : firstFreeSlug(desired, await slugsUnder(trx, site.id, existing.parent_id, lang, existing.id));
-      const path = childPath(existing.path.slice(0, existing.path.lastIndexOf("/")), finalSlug);
-      const hasChildren = path !== existing.path && (await trx.selectFrom("pages").select("id").where("site_id", "=", site.id).where("parent_id", "=", existing.id).executeTakeFirst());
-      if (hasChildren) throw fail("page_has_children", { id: existing.id }, "The translation has child pages; rename it with PATCH /pages/{ref}.");
-      const room = { stored_bytes: pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}) }) - pageBytes(existing) };
-      const row = await trx
-        .updateTable("pages")
-        .set({
-          slug: finalSlug, path, updated_at_gmt: now,
-          ...(title !== undefined ? { title } : {}), ...(content !== undefined ? { content } : {}), ...(status !== undefined ? { status } : {}),
-        })
-        .where("site_id", "=", site.id)
-        .where("id", "=", existing.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return { result: { row, created: false, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined }, wrote: wrote(row), room };
-    }
-
-    let parentId = 0;
-    let parentPath = "";
-    if (current.parent_id !== 0) {
-      const parent = await pageById(trx, site.id, current.parent_id);
-      const parentTranslation = parent?.translation_group == null ? undefined
-        : await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("translation_group", "=", parent.translation_group).where("lang", "=", lang).executeTakeFirst();
-      if (parentTranslation) {
-        parentId = parentTranslation.id;
-        parentPath = parentTranslation.path;
-      } else {
-        warnings.push(warning("parent_not_translated", `The origin's parent page has no "${lang}" translation; the translation stands at the top.`, { parent: current.parent_id, lang }));
+  const { result, rebaked } = await announcedWrite(
+    ctx,
+    site.id,
+    warnings,
+    async (trx) => {
+      const current = (await pageById(trx, site.id, origin.id)) ?? origin;
+      const group = current.translation_group ?? current.id;
+      if (current.translation_group === null) {
+        await trx
+          .updateTable("pages")
+          .set({ translation_group: group })
+          .where("site_id", "=", site.id)
+          .where("id", "=", current.id)
+          .execute();
       }
-    }
-    const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title, lang) : current.slug);
-    const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
-    const values = {
-      site_id: site.id, parent_id: parentId, lang, slug: finalSlug, path: childPath(parentPath, finalSlug), title: title ?? current.title,
-      status: status ?? (current.status === "trash" ? "draft" : current.status), content: content ?? current.content,
-      fields_json: current.fields_json, frame_id: current.frame_id, translation_group: group, created_at_gmt: now, updated_at_gmt: now,
-    };
-    const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
-    return { result: { row, created: true, slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined }, wrote: wrote(row), room: { pages: 1, stored_bytes: pageBytes(values) } };
-  }, (written) => [written.row.id], {
-    // The origin's region holds its partners, the existing translation among them.
-    enter: origin,
-    written: (done) => ({ written: [origin.id, done.row.id], created: done.created ? [done.row.id] : [] }),
-  });
+      // The origin when it joined a group (its revision), the translation updated or made (its own).
+      const wrote = (row: PageRow) => [...(current.translation_group === null ? [current.id] : []), row.id];
+      const existing = await trx
+        .selectFrom("pages")
+        .selectAll()
+        .where("site_id", "=", site.id)
+        .where("translation_group", "=", group)
+        .where("lang", "=", lang)
+        .executeTakeFirst();
+      if (existing) {
+        const desired = slug?.slug ?? existing.slug;
+        const finalSlug =
+          desired === existing.slug
+            ? desired
+            : firstFreeSlug(desired, await slugsUnder(trx, site.id, existing.parent_id, lang, existing.id));
+        const path = childPath(existing.path.slice(0, existing.path.lastIndexOf("/")), finalSlug);
+        const hasChildren =
+          path !== existing.path &&
+          (await trx
+            .selectFrom("pages")
+            .select("id")
+            .where("site_id", "=", site.id)
+            .where("parent_id", "=", existing.id)
+            .executeTakeFirst());
+        if (hasChildren)
+          throw fail(
+            "page_has_children",
+            { id: existing.id },
+            "The translation has child pages; rename it with PATCH /pages/{ref}.",
+          );
+        const room = {
+          stored_bytes:
+            pageBytes({
+              ...existing,
+              ...(title !== undefined ? { title } : {}),
+              ...(content !== undefined ? { content } : {}),
+            }) - pageBytes(existing),
+        };
+        const row = await trx
+          .updateTable("pages")
+          .set({
+            slug: finalSlug,
+            path,
+            updated_at_gmt: now,
+            ...(title !== undefined ? { title } : {}),
+            ...(content !== undefined ? { content } : {}),
+            ...(status !== undefined ? { status } : {}),
+          })
+          .where("site_id", "=", site.id)
+          .where("id", "=", existing.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return {
+          result: {
+            row,
+            created: false,
+            slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined,
+          },
+          wrote: wrote(row),
+          room,
+        };
+      }
+
+      let parentId = 0;
+      let parentPath = "";
+      if (current.parent_id !== 0) {
+        const parent = await pageById(trx, site.id, current.parent_id);
+        const parentTranslation =
+          parent?.translation_group == null
+            ? undefined
+            : await trx
+                .selectFrom("pages")
+                .selectAll()
+                .where("site_id", "=", site.id)
+                .where("translation_group", "=", parent.translation_group)
+                .where("lang", "=", lang)
+                .executeTakeFirst();
+        if (parentTranslation) {
+          parentId = parentTranslation.id;
+          parentPath = parentTranslation.path;
+        } else {
+          warnings.push(
+            warning(
+              "parent_not_translated",
+              `The origin's parent page has no "${lang}" translation; the translation stands at the top.`,
+              { parent: current.parent_id, lang },
+            ),
+          );
+        }
+      }
+      const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title, lang) : current.slug);
+      const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
+      const values = {
+        site_id: site.id,
+        parent_id: parentId,
+        lang,
+        slug: finalSlug,
+        path: childPath(parentPath, finalSlug),
+        title: title ?? current.title,
+        status: status ?? (current.status === "trash" ? "draft" : current.status),
+        content: content ?? current.content,
+        fields_json: current.fields_json,
+        frame_id: current.frame_id,
+        translation_group: group,
+        created_at_gmt: now,
+        updated_at_gmt: now,
+      };
+      const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
+      return {
+        result: {
+          row,
+          created: true,
+          slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined,
+        },
+        wrote: wrote(row),
+        room: { pages: 1, stored_bytes: pageBytes(values) },
+      };
+    },
+    (written) => [written.row.id],
+    {
+      // The origin's region holds its partners, the existing translation among them.
+      enter: origin,
+      written: (done) => ({ written: [origin.id, done.row.id], created: done.created ? [done.row.id] : [] }),
+    },
+  );
 
   if (result.slugChanged) {
-    warnings.push(warning("slug_changed", `The slug "${result.slugChanged.from}" is taken here; the translation got "${result.slugChanged.to}".`, { ...result.slugChanged }));
+    warnings.push(
+      warning(
+        "slug_changed",
+        `The slug "${result.slugChanged.from}" is taken here; the translation got "${result.slugChanged.to}".`,
+        { ...result.slugChanged },
+      ),
+    );
   }
   const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [result.row]);
   return {
@@ -204,16 +331,31 @@ export async function linkTranslation(ctx: ServiceContext, site: SiteRow, body: 
  * default language). Parents go first, so paths follow; a slug another page already holds
  * there in that language gets -2 (reported as `slug_changed` warnings).
  */
-export async function assignMissingLanguage(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<MissingAnswer> {
+export async function assignMissingLanguage(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+): Promise<MissingAnswer> {
   const warnings = inputWarnings(body, MISSING_KEYS);
   const state = await languageState(ctx.db, site.id);
   const given = checkLangIn(state, body.lang);
-  if (!state.active) throw fail("multilang_inactive", { field: "lang" }, "The site has no languages yet; add one with POST /languages first.");
+  if (!state.active)
+    throw fail(
+      "multilang_inactive",
+      { field: "lang" },
+      "The site has no languages yet; add one with POST /languages first.",
+    );
   const lang = given ?? (state.defaultLang as string);
   const now = gmt(ctx.clock());
 
   const { result: updated, rebaked } = await announcedWrite(ctx, site.id, warnings, async (trx) => {
-    const rows = await trx.selectFrom("pages").selectAll().where("site_id", "=", site.id).where("lang", "=", "").orderBy("id").execute();
+    const rows = await trx
+      .selectFrom("pages")
+      .selectAll()
+      .where("site_id", "=", site.id)
+      .where("lang", "=", "")
+      .orderBy("id")
+      .execute();
     const byId = new Map(rows.map((row) => [row.id, row]));
     const newPath = new Map<number, string>();
     const done: number[] = [];
@@ -229,12 +371,25 @@ export async function assignMissingLanguage(ctx: ServiceContext, site: SiteRow, 
     };
     const ordered = [...rows].sort((a, b) => depth(a) - depth(b) || a.id - b.id);
     for (const row of ordered) {
-      const parentPath = row.parent_id === 0 ? "" : (newPath.get(row.parent_id) ?? row.path.slice(0, row.path.lastIndexOf("/")));
+      const parentPath =
+        row.parent_id === 0 ? "" : (newPath.get(row.parent_id) ?? row.path.slice(0, row.path.lastIndexOf("/")));
       const slug = firstFreeSlug(row.slug, await slugsUnder(trx, site.id, row.parent_id, lang, row.id));
       const path = childPath(parentPath, slug);
       newPath.set(row.id, path);
-      await trx.updateTable("pages").set({ lang, slug, path, updated_at_gmt: now }).where("site_id", "=", site.id).where("id", "=", row.id).execute();
-      if (slug !== row.slug) warnings.push(warning("slug_changed", `Page ${row.id} got the slug "${slug}": "${row.slug}" is taken in "${lang}".`, { id: row.id, from: row.slug, to: slug }));
+      await trx
+        .updateTable("pages")
+        .set({ lang, slug, path, updated_at_gmt: now })
+        .where("site_id", "=", site.id)
+        .where("id", "=", row.id)
+        .execute();
+      if (slug !== row.slug)
+        warnings.push(
+          warning("slug_changed", `Page ${row.id} got the slug "${slug}": "${row.slug}" is taken in "${lang}".`, {
+            id: row.id,
+            from: row.slug,
+            to: slug,
+          }),
+        );
       done.push(row.id);
     }
     // One revision of each page that got the language (the pages it changes, not the site).

@@ -67,7 +67,8 @@ export class PageTree {
     const known = this.visibleMemo.get(id);
     if (known !== undefined) return known;
     const page = this.byId.get(id);
-    const result = page !== undefined && page.status === "publish" && this.ancestors(id).every((a) => a.status === "publish");
+    const result =
+      page !== undefined && page.status === "publish" && this.ancestors(id).every((a) => a.status === "publish");
     this.visibleMemo.set(id, result);
     return result;
   }
@@ -88,16 +89,25 @@ async function scoped(db: Db, siteId: number, scope: PageScope): Promise<PageLit
   const families = [...new Set(scope.families ?? [])];
   const partnered = [...new Set([...(scope.partners ?? []), ...families])];
   const named = [...new Set([...(scope.pages ?? []), ...partnered])].filter((id) => id > 0);
-  if (named.length > 0) add(await db.selectFrom("pages").select(LITE).where(siteIdValue, "=", siteId).where("id", "in", named).execute());
+  if (named.length > 0)
+    add(await db.selectFrom("pages").select(LITE).where(siteIdValue, "=", siteId).where("id", "in", named).execute());
   for (const id of families) add(await descendantsOf(db, siteId, id));
-  const groups = partnered.map((id) => rows.get(id)?.translation_group).filter((group): group is number => group !== null && group !== undefined);
+  const groups = partnered
+    .map((id) => rows.get(id)?.translation_group)
+    .filter((group): group is number => group !== null && group !== undefined);
   add(await groupMembers(db, siteId, [...new Set(groups)]));
   if (scope.onFrames && scope.onFrames.length > 0) {
-    add(await db.selectFrom("pages").select(LITE).where("site_id", "=", siteId).where("frame_id", "in", [...new Set(scope.onFrames)]).execute());
+    add(
+      await db
+        .selectFrom("pages")
+        .select(LITE)
+        .where("site_id", "=", siteId)
+        .where("frame_id", "in", [...new Set(scope.onFrames)])
+        .execute(),
+    );
   }
   return withAncestors(db, siteId, [], rows.values());
 }
-
 
 /** The site's pages in light form, each with its ancestors: every page, or those of `scope`. */
 export async function pageTreeOf(db: Db, siteId: number, scope?: PageScope): Promise<PageTree> {

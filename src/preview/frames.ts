@@ -29,11 +29,26 @@ interface Written {
 /** The `frames` object of the body, checked for shape: an object of markup strings. */
 export function frameInputs(value: unknown): Array<[string, string]> {
   if (value === undefined || value === null) return [];
-  if (typeof value !== "object" || Array.isArray(value)) throw fail("invalid_field", { field: "frames", expected: "an object of frame slug: markup" }, "frames must be an object whose keys are frame slugs and whose values are markup.");
+  if (typeof value !== "object" || Array.isArray(value))
+    throw fail(
+      "invalid_field",
+      { field: "frames", expected: "an object of frame slug: markup" },
+      "frames must be an object whose keys are frame slugs and whose values are markup.",
+    );
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > MAX_PREVIEW_FRAMES) throw fail("invalid_field", { field: "frames", max_items: MAX_PREVIEW_FRAMES }, `frames holds more than ${MAX_PREVIEW_FRAMES} frames.`);
+  if (entries.length > MAX_PREVIEW_FRAMES)
+    throw fail(
+      "invalid_field",
+      { field: "frames", max_items: MAX_PREVIEW_FRAMES },
+      `frames holds more than ${MAX_PREVIEW_FRAMES} frames.`,
+    );
   return entries.map(([ref, html]) => {
-    if (typeof html !== "string") throw fail("invalid_field", { field: `frames.${ref}`, expected: "string" }, `frames.${ref} must be a string of markup.`);
+    if (typeof html !== "string")
+      throw fail(
+        "invalid_field",
+        { field: `frames.${ref}`, expected: "string" },
+        `frames.${ref} must be a string of markup.`,
+      );
     return [ref, html];
   });
 }
@@ -43,20 +58,37 @@ function markupOf(ref: string, raw: string): string {
   try {
     return markupFrom({ html: raw });
   } catch (error) {
-    if (error instanceof ServiceError && error.details.field === "html") throw new ServiceError(error.code, error.message.replace(/^html\b/, `frames.${ref}`), { ...error.details, field: `frames.${ref}` });
-    if (error instanceof ServiceError) throw new ServiceError(error.code, error.message, { ...error.details, frame: ref });
+    if (error instanceof ServiceError && error.details.field === "html")
+      throw new ServiceError(error.code, error.message.replace(/^html\b/, `frames.${ref}`), {
+        ...error.details,
+        field: `frames.${ref}`,
+      });
+    if (error instanceof ServiceError)
+      throw new ServiceError(error.code, error.message, { ...error.details, frame: ref });
     throw error;
   }
 }
 
 /** The warnings a frame write answers for this markup, each naming the frame. */
-async function warningsOf(trx: Db, siteId: number, frame: Written, report: FrameReport, index: Awaited<ReturnType<typeof siteIndex>>): Promise<Warning[]> {
+async function warningsOf(
+  trx: Db,
+  siteId: number,
+  frame: Written,
+  report: FrameReport,
+  index: Awaited<ReturnType<typeof siteIndex>>,
+): Promise<Warning[]> {
   const named = (w: Warning): Warning => ({ ...w, frame: frame.slug });
   // In the order a frame write answers them (frames/write-service.ts).
   return [
     ...(await siteWarnings(trx, siteId, frame.html, report, index)),
-    ...report.compiled.analysis.warnings.map((w) => warning(w.code, w.message, { ...w.details, at: w.at, line: w.line, column: w.column })),
-    ...report.frameRefsMissing.map((slug) => warning("frame_ref_missing", `No frame "${slug}" exists yet: its insert prints nothing until one does.`, { slug })),
+    ...report.compiled.analysis.warnings.map((w) =>
+      warning(w.code, w.message, { ...w.details, at: w.at, line: w.line, column: w.column }),
+    ),
+    ...report.frameRefsMissing.map((slug) =>
+      warning("frame_ref_missing", `No frame "${slug}" exists yet: its insert prints nothing until one does.`, {
+        slug,
+      }),
+    ),
   ].map(named);
 }
 
@@ -65,7 +97,14 @@ async function warningsOf(trx: Db, siteId: number, frame: Written, report: Frame
  * the warnings of every frame written. The frame graph is told of each write (frames/graph.ts), so
  * the render that follows reads them; the caller tells it again once the transaction is over.
  */
-export async function writePreviewFrames(trx: Db, db: Db, siteId: number, userId: number, now: number, inputs: ReadonlyArray<[string, string]>): Promise<{ warnings: Warning[]; ids: string[] }> {
+export async function writePreviewFrames(
+  trx: Db,
+  db: Db,
+  siteId: number,
+  userId: number,
+  now: number,
+  inputs: ReadonlyArray<[string, string]>,
+): Promise<{ warnings: Warning[]; ids: string[] }> {
   const written: Written[] = [];
   const at = gmt(now);
   for (const [ref, raw] of inputs) {

@@ -51,7 +51,13 @@ export interface CreatedLink extends PreviewLink {
 export function expiresInFrom(value: unknown): number {
   if (value === undefined || value === null) return DEFAULT_EXPIRES_IN;
   if (typeof value !== "number" || !Number.isInteger(value) || value < MIN_EXPIRES_IN || value > MAX_EXPIRES_IN) {
-    throw fail("invalid_expires_in", { field: "expires_in", value, min: MIN_EXPIRES_IN, max: MAX_EXPIRES_IN, default: DEFAULT_EXPIRES_IN });
+    throw fail("invalid_expires_in", {
+      field: "expires_in",
+      value,
+      min: MIN_EXPIRES_IN,
+      max: MAX_EXPIRES_IN,
+      default: DEFAULT_EXPIRES_IN,
+    });
   }
   return value;
 }
@@ -64,8 +70,18 @@ function iso(stored: string): string {
   return new Date(msOf(stored)).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-function linkOf(row: { id: number; page_id: number; expires_at_gmt: string; created_at_gmt: string; created_by: number }, lang: string | null): PreviewLink {
-  return { id: Number(row.id), page: row.page_id, lang, expires_at: iso(row.expires_at_gmt), created_at: iso(row.created_at_gmt), created_by: row.created_by };
+function linkOf(
+  row: { id: number; page_id: number; expires_at_gmt: string; created_at_gmt: string; created_by: number },
+  lang: string | null,
+): PreviewLink {
+  return {
+    id: Number(row.id),
+    page: row.page_id,
+    lang,
+    expires_at: iso(row.expires_at_gmt),
+    created_at: iso(row.created_at_gmt),
+    created_by: row.created_by,
+  };
 }
 
 function linkWritten(id: number, action: WrittenAction): Written {
@@ -73,7 +89,12 @@ function linkWritten(id: number, action: WrittenAction): Written {
 }
 
 /** POST /preview/links `{page, lang?, expires_in?}`: a new link to that page (its translation in `lang`). */
-export async function createPreviewLink(ctx: ServiceContext, site: SiteRow, userId: number, body: Record<string, unknown>): Promise<CreatedLink> {
+export async function createPreviewLink(
+  ctx: ServiceContext,
+  site: SiteRow,
+  userId: number,
+  body: Record<string, unknown>,
+): Promise<CreatedLink> {
   const warnings = unknownFields(body, ["page", "lang", "expires_in"]);
   const seconds = expiresInFrom(body.expires_in);
   const target = await pageTarget(ctx.db, site.id, body.page, body.lang);
@@ -81,12 +102,24 @@ export async function createPreviewLink(ctx: ServiceContext, site: SiteRow, user
   const token = randomBytes(32).toString("base64url");
   // Kept to the second, rounded up: a link never answers for less than it was asked to.
   const expires = Math.ceil((now + seconds * 1000) / 1000) * 1000;
-  const row = { site_id: site.id, page_id: target.page.id, token_hash: hashToken(token), created_by: userId, created_at_gmt: gmt(now), expires_at_gmt: gmt(expires) };
+  const row = {
+    site_id: site.id,
+    page_id: target.page.id,
+    token_hash: hashToken(token),
+    created_by: userId,
+    created_at_gmt: gmt(now),
+    expires_at_gmt: gmt(expires),
+  };
   const done = await runWrite(ctx, {
     siteId: site.id,
     apply: async (trx) => {
       // Links past their time answer nothing: they go as new ones are made.
-      const expired = await trx.deleteFrom("preview_links").where("site_id", "=", site.id).where("expires_at_gmt", "<=", gmt(now)).returning("id").execute();
+      const expired = await trx
+        .deleteFrom("preview_links")
+        .where("site_id", "=", site.id)
+        .where("expires_at_gmt", "<=", gmt(now))
+        .returning("id")
+        .execute();
       const inserted = await trx.insertInto("preview_links").values(row).returning("id").executeTakeFirstOrThrow();
       const wrote = [...expired.map((gone) => linkWritten(gone.id, "deleted")), linkWritten(inserted.id, "created")];
       return { value: inserted.id, wrote };
@@ -100,8 +133,17 @@ export async function createPreviewLink(ctx: ServiceContext, site: SiteRow, user
 export async function listPreviewLinks(ctx: ServiceContext, site: SiteRow): Promise<PreviewLink[]> {
   const rows = await ctx.db
     .selectFrom("preview_links")
-    .leftJoin("pages", (join) => join.onRef("pages.id", "=", "preview_links.page_id").onRef("pages.site_id", "=", "preview_links.site_id"))
-    .select(["preview_links.id", "preview_links.page_id", "preview_links.expires_at_gmt", "preview_links.created_at_gmt", "preview_links.created_by", "pages.lang"])
+    .leftJoin("pages", (join) =>
+      join.onRef("pages.id", "=", "preview_links.page_id").onRef("pages.site_id", "=", "preview_links.site_id"),
+    )
+    .select([
+      "preview_links.id",
+      "preview_links.page_id",
+      "preview_links.expires_at_gmt",
+      "preview_links.created_at_gmt",
+      "preview_links.created_by",
+      "pages.lang",
+    ])
     .where("preview_links.site_id", "=", site.id)
     .where("preview_links.expires_at_gmt", ">", gmt(ctx.clock()))
     .orderBy("preview_links.id", "desc")
@@ -113,7 +155,12 @@ export async function listPreviewLinks(ctx: ServiceContext, site: SiteRow): Prom
  * DELETE /preview/links/{id}: the link answers nothing from now on; 404 preview_link_not_found for
  * another site's or an unknown one. `dryRun` (`?dry_run=1`): the same answer, nothing revoked.
  */
-export async function revokePreviewLink(ctx: ServiceContext, site: SiteRow, rawId: string, dryRun = false): Promise<PreviewLink> {
+export async function revokePreviewLink(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawId: string,
+  dryRun = false,
+): Promise<PreviewLink> {
   const id = /^[1-9]\d{0,9}$/.test(rawId) ? Number(rawId) : NaN;
   if (!Number.isSafeInteger(id) || id > 2_147_483_647) throw fail("preview_link_not_found", { id: rawId });
   const columns = ["id", "page_id", "expires_at_gmt", "created_at_gmt", "created_by"] as const;
@@ -121,13 +168,23 @@ export async function revokePreviewLink(ctx: ServiceContext, site: SiteRow, rawI
     siteId: site.id,
     dryRun,
     apply: async (trx) => {
-      const gone = await trx.deleteFrom("preview_links").where("site_id", "=", site.id).where("id", "=", id).returning(columns).executeTakeFirst();
+      const gone = await trx
+        .deleteFrom("preview_links")
+        .where("site_id", "=", site.id)
+        .where("id", "=", id)
+        .returning(columns)
+        .executeTakeFirst();
       if (!gone) throw fail("preview_link_not_found", { id: rawId });
       return { value: gone, wrote: [linkWritten(gone.id, "deleted")] };
     },
   });
   const row = done.value;
-  const page = await ctx.db.selectFrom("pages").select("lang").where("site_id", "=", site.id).where("id", "=", row.page_id).executeTakeFirst();
+  const page = await ctx.db
+    .selectFrom("pages")
+    .select("lang")
+    .where("site_id", "=", site.id)
+    .where("id", "=", row.page_id)
+    .executeTakeFirst();
   return linkOf(row, page?.lang ? page.lang : null);
 }
 
@@ -138,7 +195,11 @@ export async function revokePreviewLink(ctx: ServiceContext, site: SiteRow, rawI
 export async function pageOfToken(db: Db, siteId: number, token: string, now: number): Promise<number | null> {
   if (!TOKEN.test(token)) return null;
   const hash = hashToken(token);
-  const row = await db.selectFrom("preview_links").select(["site_id", "page_id", "token_hash", "expires_at_gmt"]).where("token_hash", "=", hash).executeTakeFirst();
+  const row = await db
+    .selectFrom("preview_links")
+    .select(["site_id", "page_id", "token_hash", "expires_at_gmt"])
+    .where("token_hash", "=", hash)
+    .executeTakeFirst();
   if (!row || !timingSafeEqual(Buffer.from(row.token_hash, "hex"), Buffer.from(hash, "hex"))) return null;
   if (row.site_id !== siteId || !(msOf(row.expires_at_gmt) > now)) return null;
   return row.page_id;

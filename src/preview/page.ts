@@ -28,7 +28,17 @@ import type { Db } from "../store/database.ts";
 import { warning, type Warning } from "../warnings.ts";
 
 /** Keys of a page record a preview does not change. */
-const NOT_PREVIEWED = ["id", "status", "parent", "lang", "url", "path", "translations", "created_at_gmt", "updated_at_gmt"];
+const NOT_PREVIEWED = [
+  "id",
+  "status",
+  "parent",
+  "lang",
+  "url",
+  "path",
+  "translations",
+  "created_at_gmt",
+  "updated_at_gmt",
+];
 
 /** The page and the language it is shown in (its own, else the site's default; null without languages). */
 export interface PageTarget {
@@ -47,27 +57,60 @@ export async function pageTarget(db: Db, siteId: number, ref: unknown, rawLang: 
   const lang = checkLangIn(langs, rawLang);
   let page = await findPageByRef(db, siteId, ref);
   if (lang !== null && page.lang !== lang) {
-    const translation = page.translation_group === null ? undefined : await db.selectFrom("pages").selectAll().where("site_id", "=", siteId).where("translation_group", "=", page.translation_group).where("lang", "=", lang).where("status", "!=", "trash").executeTakeFirst();
-    if (!translation) throw fail("page_not_found", { field: "page", ref, lang }, `The page has no translation in "${lang}".`);
+    const translation =
+      page.translation_group === null
+        ? undefined
+        : await db
+            .selectFrom("pages")
+            .selectAll()
+            .where("site_id", "=", siteId)
+            .where("translation_group", "=", page.translation_group)
+            .where("lang", "=", lang)
+            .where("status", "!=", "trash")
+            .executeTakeFirst();
+    if (!translation)
+      throw fail("page_not_found", { field: "page", ref, lang }, `The page has no translation in "${lang}".`);
     page = translation;
   }
-  if (page.status === "trash") throw fail("page_not_found", { field: "page", ref, status: "trash" }, "The page is in the trash: it shows nowhere.");
+  if (page.status === "trash")
+    throw fail(
+      "page_not_found",
+      { field: "page", ref, status: "trash" },
+      "The page is in the trash: it shows nowhere.",
+    );
   return { page, lang: page.lang === "" ? langs.defaultLang : page.lang };
 }
 
 /** `page_fields` checked for shape: an object. */
 export function pageFieldsInput(value: unknown): Record<string, unknown> {
   if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value)) throw fail("invalid_field", { field: "page_fields", expected: "an object" }, "page_fields must be an object of page fields.");
+  if (typeof value !== "object" || Array.isArray(value))
+    throw fail(
+      "invalid_field",
+      { field: "page_fields", expected: "an object" },
+      "page_fields must be an object of page fields.",
+    );
   return value as Record<string, unknown>;
 }
 
 /** The sibling slugs' rule of a PATCH: the slug asked for, else the first free one (`-2`, …). */
-async function slugChange(trx: Db, siteId: number, page: PageRow, value: unknown, warnings: Warning[]): Promise<{ slug: string; path: string } | undefined> {
+async function slugChange(
+  trx: Db,
+  siteId: number,
+  page: PageRow,
+  value: unknown,
+  warnings: Warning[],
+): Promise<{ slug: string; path: string } | undefined> {
   const input = slugFrom(value, warnings);
   if (!input || input.slug === page.slug) return undefined;
   const slug = firstFreeSlug(input.slug, await slugsUnder(trx, siteId, page.parent_id, page.lang, page.id));
-  if (slug !== input.slug) warnings.push(warning("slug_changed", `The slug "${input.slug}" is taken here; the page would get "${slug}".`, { from: input.slug, to: slug }));
+  if (slug !== input.slug)
+    warnings.push(
+      warning("slug_changed", `The slug "${input.slug}" is taken here; the page would get "${slug}".`, {
+        from: input.slug,
+        to: slug,
+      }),
+    );
   return { slug, path: childPath(page.path.slice(0, page.path.lastIndexOf("/")), slug) };
 }
 
@@ -75,7 +118,13 @@ async function slugChange(trx: Db, siteId: number, page: PageRow, value: unknown
  * Writes `page_fields` to the page's row in `trx` and answers the row as the render is to show it.
  * Wrong types are 400 invalid_field naming the field, as the page writes answer them.
  */
-export async function overridePage(trx: Db, siteId: number, page: PageRow, input: Record<string, unknown>, warnings: Warning[]): Promise<PageRow> {
+export async function overridePage(
+  trx: Db,
+  siteId: number,
+  page: PageRow,
+  input: Record<string, unknown>,
+  warnings: Warning[],
+): Promise<PageRow> {
   const keys = Object.keys(input);
   if (keys.length === 0) return page;
   const set: Partial<PageRow> = {};
@@ -97,7 +146,11 @@ export async function overridePage(trx: Db, siteId: number, page: PageRow, input
         break;
       case "fields": {
         const fields = fieldsFrom(value);
-        if (fields) Object.assign(extra, value === null ? Object.fromEntries(Object.keys(fieldsOf(page)).map((k) => [k, null])) : fields);
+        if (fields)
+          Object.assign(
+            extra,
+            value === null ? Object.fromEntries(Object.keys(fieldsOf(page)).map((k) => [k, null])) : fields,
+          );
         break;
       }
       case "seo": {
@@ -110,14 +163,24 @@ export async function overridePage(trx: Db, siteId: number, page: PageRow, input
       }
       case "frame": {
         if (value === null) throw fail("page_without_frame", { page: page.id, field: "page_fields.frame" });
-        if (typeof value !== "string" || value.trim() === "") throw fail("invalid_field", { field: "page_fields.frame", expected: "a frame id or slug" }, "page_fields.frame must be a frame id or slug.");
+        if (typeof value !== "string" || value.trim() === "")
+          throw fail(
+            "invalid_field",
+            { field: "page_fields.frame", expected: "a frame id or slug" },
+            "page_fields.frame must be a frame id or slug.",
+          );
         const frame = await frameByRef(trx, siteId, value);
         if (!frame) throw fail("frame_not_found", { ref: value, field: "page_fields.frame" });
         set.frame_id = frame.id;
         break;
       }
       default:
-        if (NOT_PREVIEWED.includes(key)) warnings.push(warning("field_ignored", `A preview does not change "${key}"; it was ignored.`, { field: `page_fields.${key}` }));
+        if (NOT_PREVIEWED.includes(key))
+          warnings.push(
+            warning("field_ignored", `A preview does not change "${key}"; it was ignored.`, {
+              field: `page_fields.${key}`,
+            }),
+          );
         else Object.defineProperty(extra, key, { value, enumerable: true, writable: true, configurable: true });
     }
   }

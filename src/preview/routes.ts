@@ -4,25 +4,64 @@
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { absentBodyIsEmpty, bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
-import { commonErrors, DryRunAnswer, Example, Obj, Opt, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
+import {
+  commonErrors,
+  DryRunAnswer,
+  Example,
+  Obj,
+  Opt,
+  ServiceChecked,
+  Success,
+  Type,
+  Warnings,
+} from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { createPreviewLink, DEFAULT_EXPIRES_IN, listPreviewLinks, MAX_EXPIRES_IN, MIN_EXPIRES_IN, revokePreviewLink } from "./links.ts";
+import {
+  createPreviewLink,
+  DEFAULT_EXPIRES_IN,
+  listPreviewLinks,
+  MAX_EXPIRES_IN,
+  MIN_EXPIRES_IN,
+  revokePreviewLink,
+} from "./links.ts";
 import { previewPage } from "./service.ts";
 
 const Str = Type.String();
 const Int = Type.Integer();
 const PageRef = ServiceChecked(Type.Union([Int, Str]), "the page: an id, a slug or a path; required");
-const Lang = Opt(ServiceChecked(Type.Union([Str, Type.Null()]), "a language of the site: the page's translation in it"));
+const Lang = Opt(
+  ServiceChecked(Type.Union([Str, Type.Null()]), "a language of the site: the page's translation in it"),
+);
 
 const PreviewBody = Example(
   Obj({
     page: Opt(PageRef),
     lang: Lang,
-    frames: Opt(ServiceChecked(Type.Record(Str, Str), "frame slug (or id) → markup: replaces that frame's markup, or adds a frame with that slug")),
-    styles: Opt(ServiceChecked(Type.Record(Str, Str), "stylesheet name → CSS: replaces or adds that stylesheet of the site's theme; printed inline in the preview")),
-    page_fields: Opt(ServiceChecked(Type.Record(Str, Type.Unknown()), "title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key>")),
+    frames: Opt(
+      ServiceChecked(
+        Type.Record(Str, Str),
+        "frame slug (or id) → markup: replaces that frame's markup, or adds a frame with that slug",
+      ),
+    ),
+    styles: Opt(
+      ServiceChecked(
+        Type.Record(Str, Str),
+        "stylesheet name → CSS: replaces or adds that stylesheet of the site's theme; printed inline in the preview",
+      ),
+    ),
+    page_fields: Opt(
+      ServiceChecked(
+        Type.Record(Str, Type.Unknown()),
+        "title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key>",
+      ),
+    ),
   }),
-  { page: "about", frames: { header: "<header><h1 data-op-bind='{\"text\": \"page.title\"}'></h1></header>" }, styles: { main: "h1 { color: rebeccapurple }" }, page_fields: { title: "About us (draft)" } },
+  {
+    page: "about",
+    frames: { header: '<header><h1 data-op-bind=\'{"text": "page.title"}\'></h1></header>' },
+    styles: { main: "h1 { color: rebeccapurple }" },
+    page_fields: { title: "About us (draft)" },
+  },
 );
 
 const Link = Obj({
@@ -37,58 +76,106 @@ const Link = Obj({
 export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["preview"];
 
-  scope.post("/preview", {
-    preValidation: absentBodyIsEmpty,
-    schema: {
-      operationId: "previewPage",
-      tags,
-      summary:
-        "The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field",
-      body: PreviewBody,
-      response: {
-        200: Success({
-          site_id: Int,
-          html: Type.String({ description: "the page as its public address would answer it with these changes" }),
-          warnings: Warnings,
-        }),
-        ...commonErrors,
+  scope.post(
+    "/preview",
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: {
+        operationId: "previewPage",
+        tags,
+        summary:
+          "The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field",
+        body: PreviewBody,
+        response: {
+          200: Success({
+            site_id: Int,
+            html: Type.String({ description: "the page as its public address would answer it with these changes" }),
+            warnings: Warnings,
+          }),
+          ...commonErrors,
+        },
       },
     },
-  }, async (request) => {
-    const answer = await previewPage(ctx, request.site.id, request.caller!.userId, bodyOf(request));
-    return ok({ site_id: request.site.id, html: answer.html }, answer.warnings);
-  });
-
-  scope.post("/preview/links", {
-    preValidation: absentBodyIsEmpty,
-    schema: {
-      operationId: "createPreviewLink",
-      tags,
-      summary: `A link for people without an account: an absolute address /_preview/<token> on the site's domain showing the page as it currently stands, draft or published, until it expires (expires_in seconds, ${MIN_EXPIRES_IN} to ${MAX_EXPIRES_IN}, default ${DEFAULT_EXPIRES_IN}; else 400 invalid_expires_in) or is revoked. The address is answered this once: only a hash of its token is kept`,
-      body: Obj({ page: Opt(PageRef), lang: Lang, expires_in: Opt(ServiceChecked(Type.Union([Int, Type.Null()]), `seconds, ${MIN_EXPIRES_IN} to ${MAX_EXPIRES_IN}; default ${DEFAULT_EXPIRES_IN} (7 days)`)) }),
-      response: { 201: Success({ site_id: Int, id: Int, url: Type.String({ description: "http://<domain>[:port]/_preview/<token>" }), expires_at: Type.String({ description: "ISO 8601, UTC" }), page: Int, lang: Type.Union([Str, Type.Null()]), created_at: Str, created_by: Int, warnings: Warnings }), ...commonErrors },
+    async (request) => {
+      const answer = await previewPage(ctx, request.site.id, request.caller!.userId, bodyOf(request));
+      return ok({ site_id: request.site.id, html: answer.html }, answer.warnings);
     },
-  }, async (request, reply) => {
-    const { warnings, ...link } = await createPreviewLink(ctx, request.site, request.caller!.userId, bodyOf(request));
-    return reply.code(201).send(ok({ site_id: request.site.id, ...link }, warnings));
-  });
+  );
 
-  scope.get("/preview/links", {
-    schema: { operationId: "listPreviewLinks", tags, summary: "The site's preview links that have not expired or been revoked, newest first (without their addresses)", response: { 200: Success({ site_id: Int, links: Type.Array(Link), warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, links: await listPreviewLinks(ctx, request.site) }));
-
-  scope.delete("/preview/links/:id", {
-    schema: {
-      operationId: "deletePreviewLink",
-      tags,
-      summary: "Revoke a preview link: its address answers 404 from now on (404 preview_link_not_found for an unknown one or another site's); ?dry_run=1 answers the same and revokes nothing",
-      params: Obj({ id: Str }),
-      querystring: Obj(DryRunQuery),
-      response: { 200: Success({ site_id: Int, revoked: Link, ...DryRunAnswer, warnings: Warnings }), ...commonErrors },
+  scope.post(
+    "/preview/links",
+    {
+      preValidation: absentBodyIsEmpty,
+      schema: {
+        operationId: "createPreviewLink",
+        tags,
+        summary: `A link for people without an account: an absolute address /_preview/<token> on the site's domain showing the page as it currently stands, draft or published, until it expires (expires_in seconds, ${MIN_EXPIRES_IN} to ${MAX_EXPIRES_IN}, default ${DEFAULT_EXPIRES_IN}; else 400 invalid_expires_in) or is revoked. The address is answered this once: only a hash of its token is kept`,
+        body: Obj({
+          page: Opt(PageRef),
+          lang: Lang,
+          expires_in: Opt(
+            ServiceChecked(
+              Type.Union([Int, Type.Null()]),
+              `seconds, ${MIN_EXPIRES_IN} to ${MAX_EXPIRES_IN}; default ${DEFAULT_EXPIRES_IN} (7 days)`,
+            ),
+          ),
+        }),
+        response: {
+          201: Success({
+            site_id: Int,
+            id: Int,
+            url: Type.String({ description: "http://<domain>[:port]/_preview/<token>" }),
+            expires_at: Type.String({ description: "ISO 8601, UTC" }),
+            page: Int,
+            lang: Type.Union([Str, Type.Null()]),
+            created_at: Str,
+            created_by: Int,
+            warnings: Warnings,
+          }),
+          ...commonErrors,
+        },
+      },
     },
-  }, async (request) => {
-    const dryRun = dryRunOf(request);
-    const revoked = await revokePreviewLink(ctx, request.site, request.params.id, dryRun);
-    return ok({ site_id: request.site.id, revoked, ...(dryRun ? { dry_run: true, applied: false } : {}) });
-  });
+    async (request, reply) => {
+      const { warnings, ...link } = await createPreviewLink(ctx, request.site, request.caller!.userId, bodyOf(request));
+      return reply.code(201).send(ok({ site_id: request.site.id, ...link }, warnings));
+    },
+  );
+
+  scope.get(
+    "/preview/links",
+    {
+      schema: {
+        operationId: "listPreviewLinks",
+        tags,
+        summary:
+          "The site's preview links that have not expired or been revoked, newest first (without their addresses)",
+        response: { 200: Success({ site_id: Int, links: Type.Array(Link), warnings: Warnings }), ...commonErrors },
+      },
+    },
+    async (request) => ok({ site_id: request.site.id, links: await listPreviewLinks(ctx, request.site) }),
+  );
+
+  scope.delete(
+    "/preview/links/:id",
+    {
+      schema: {
+        operationId: "deletePreviewLink",
+        tags,
+        summary:
+          "Revoke a preview link: its address answers 404 from now on (404 preview_link_not_found for an unknown one or another site's); ?dry_run=1 answers the same and revokes nothing",
+        params: Obj({ id: Str }),
+        querystring: Obj(DryRunQuery),
+        response: {
+          200: Success({ site_id: Int, revoked: Link, ...DryRunAnswer, warnings: Warnings }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const dryRun = dryRunOf(request);
+      const revoked = await revokePreviewLink(ctx, request.site, request.params.id, dryRun);
+      return ok({ site_id: request.site.id, revoked, ...(dryRun ? { dry_run: true, applied: false } : {}) });
+    },
+  );
 }

@@ -58,7 +58,12 @@ function cannotRender(): never {
  * render runs after it (never while the transaction holds SQLite's one write lock),
  * and so do the stylesheets' parses, before it.
  */
-export async function previewPage(ctx: ServiceContext, siteId: number, userId: number, body: Record<string, unknown>): Promise<PreviewAnswer> {
+export async function previewPage(
+  ctx: ServiceContext,
+  siteId: number,
+  userId: number,
+  body: Record<string, unknown>,
+): Promise<PreviewAnswer> {
   const warnings = unknownFields(body, BODY_KEYS);
   // Shapes first: nothing is opened for a body that cannot be previewed.
   const frames = frameInputs(body.frames);
@@ -82,7 +87,9 @@ export async function previewPage(ctx: ServiceContext, siteId: number, userId: n
         const page = await overridePage(trx, siteId, target.page, fields, warnings);
         const wrote = [
           ...written.ids.map((id): Written => ({ kind: "frame", id, action: "updated" })),
-          ...[...made.keys()].map((name): Written => ({ kind: "style", id: styleObjectId(theme, name), action: "updated" })),
+          ...[...made.keys()].map(
+            (name): Written => ({ kind: "style", id: styleObjectId(theme, name), action: "updated" }),
+          ),
           { kind: "page", id: String(page.id), action: "updated" } satisfies Written,
         ];
         return { value: { page, lang: target.lang, made, warnings: [...warnings, ...written.warnings] }, wrote };

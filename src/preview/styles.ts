@@ -26,11 +26,26 @@ export const MAX_PREVIEW_STYLES = 50;
 /** The `styles` object of the body, checked for shape: an object of CSS strings. */
 export function styleInputs(value: unknown): Array<[string, string]> {
   if (value === undefined || value === null) return [];
-  if (typeof value !== "object" || Array.isArray(value)) throw fail("invalid_field", { field: "styles", expected: "an object of stylesheet name: css" }, "styles must be an object whose keys are stylesheet names and whose values are CSS.");
+  if (typeof value !== "object" || Array.isArray(value))
+    throw fail(
+      "invalid_field",
+      { field: "styles", expected: "an object of stylesheet name: css" },
+      "styles must be an object whose keys are stylesheet names and whose values are CSS.",
+    );
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > MAX_PREVIEW_STYLES) throw fail("invalid_field", { field: "styles", max_items: MAX_PREVIEW_STYLES }, `styles holds more than ${MAX_PREVIEW_STYLES} stylesheets.`);
+  if (entries.length > MAX_PREVIEW_STYLES)
+    throw fail(
+      "invalid_field",
+      { field: "styles", max_items: MAX_PREVIEW_STYLES },
+      `styles holds more than ${MAX_PREVIEW_STYLES} stylesheets.`,
+    );
   return entries.map(([name, css]) => {
-    if (typeof css !== "string") throw fail("invalid_field", { field: `styles.${name}`, expected: "string" }, `styles.${name} must be a string of CSS.`);
+    if (typeof css !== "string")
+      throw fail(
+        "invalid_field",
+        { field: `styles.${name}`, expected: "string" },
+        `styles.${name} must be a string of CSS.`,
+      );
     return [styleNameFrom(name), cssFrom(css)];
   });
 }
@@ -38,7 +53,12 @@ export function styleInputs(value: unknown): Array<[string, string]> {
 /** The bundles a site serves of its theme before the preview writes anything: `<name>.<hash>`. */
 export async function servedBundles(db: Db, siteId: number): Promise<{ theme: string; served: Set<string> }> {
   const { theme } = await settingsOf(db, siteId);
-  const rows = await db.selectFrom("style_copies").select(["name", "hash"]).where("site_id", "=", siteId).where("theme", "=", theme).execute();
+  const rows = await db
+    .selectFrom("style_copies")
+    .select(["name", "hash"])
+    .where("site_id", "=", siteId)
+    .where("theme", "=", theme)
+    .execute();
   return { theme, served: new Set(rows.map((row) => `${row.name}.${row.hash}`)) };
 }
 
@@ -52,17 +72,31 @@ export interface PreviewStyles {
  * Parses the previewed stylesheets before any transaction opens (422 invalid_css as PUT
  * /styles/{name}): parsing reads nothing stored, and may take the CSS time limit.
  */
-export async function parsePreviewStyles(siteId: number, inputs: ReadonlyArray<[string, string]>): Promise<PreviewStyles> {
+export async function parsePreviewStyles(
+  siteId: number,
+  inputs: ReadonlyArray<[string, string]>,
+): Promise<PreviewStyles> {
   // One budget of CSS worker time for every parse and bundle of the preview, as for a write.
   const budget = new CssBudget(siteId);
-  return { sheets: await Promise.all(inputs.map(async ([name, css]) => ({ name, css, parsed: await parseStylesheet(css, budget) }))), budget };
+  return {
+    sheets: await Promise.all(
+      inputs.map(async ([name, css]) => ({ name, css, parsed: await parseStylesheet(css, budget) })),
+    ),
+    budget,
+  };
 }
 
 /**
  * Writes the previewed stylesheets of `theme` in `trx` and makes their bundles (and their
  * importers'); answers the bundles made, by `<name>.<hash>`, to be printed inline.
  */
-export async function writePreviewStyles(trx: Db, siteId: number, theme: string, now: number, styles: PreviewStyles): Promise<Map<string, string>> {
+export async function writePreviewStyles(
+  trx: Db,
+  siteId: number,
+  theme: string,
+  now: number,
+  styles: PreviewStyles,
+): Promise<Map<string, string>> {
   const parsed = styles.sheets;
   if (parsed.length === 0) return new Map();
   const at = gmt(now);
@@ -76,8 +110,18 @@ export async function writePreviewStyles(trx: Db, siteId: number, theme: string,
       media_json: JSON.stringify([...new Set(sheet.parsed.media.map((spot) => spot.ref))]),
       updated_at_gmt: at,
     };
-    const updated = await trx.updateTable("styles").set(columns).where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", sheet.name).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("styles").values({ site_id: siteId, theme, name: sheet.name, created_at_gmt: at, ...columns }).execute();
+    const updated = await trx
+      .updateTable("styles")
+      .set(columns)
+      .where("site_id", "=", siteId)
+      .where("theme", "=", theme)
+      .where("name", "=", sheet.name)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0)
+      await trx
+        .insertInto("styles")
+        .values({ site_id: siteId, theme, name: sheet.name, created_at_gmt: at, ...columns })
+        .execute();
   }
   const sheets = await themeSheets(trx, siteId, theme);
   for (const sheet of parsed) {
@@ -85,12 +129,22 @@ export async function writePreviewStyles(trx: Db, siteId: number, theme: string,
     await checkMedia(trx, siteId, sheet.parsed);
   }
   const names = parsed.map((sheet) => sheet.name);
-  const { made } = await refreshCopies(trx, now, siteId, theme, [...names, ...importersOf(names, importMapOf(sheets))], { refuse: true, budget: styles.budget });
+  const { made } = await refreshCopies(
+    trx,
+    now,
+    siteId,
+    theme,
+    [...names, ...importersOf(names, importMapOf(sheets))],
+    { refuse: true, budget: styles.budget },
+  );
   return new Map([...made.values()].map((copy) => [`${copy.name}.${copy.hash}`, copy.css]));
 }
 
 /** `<link rel="stylesheet" href="/styles/<name>.<hash>.css">` as svc/styles prints it (markup/render-inserts.ts). */
-const LINK = new RegExp(`<link rel="stylesheet" href="/styles/([a-z0-9][a-z0-9_-]*)\\.([0-9a-f]{${HASH_LENGTH}})\\.css">`, "g");
+const LINK = new RegExp(
+  `<link rel="stylesheet" href="/styles/([a-z0-9][a-z0-9_-]*)\\.([0-9a-f]{${HASH_LENGTH}})\\.css">`,
+  "g",
+);
 
 /** CSS inside `<style>`: nothing in it may close the element early. */
 function styleElement(name: string, css: string): string {

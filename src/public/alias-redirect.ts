@@ -15,7 +15,12 @@ export function aliasRedirect(primary: string, port: number, url: string): Publi
   const location = homeUrl(primary, port).slice(0, -1) + target.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c));
   return {
     status: 301,
-    headers: { location, "content-type": "text/html; charset=utf-8", "x-svc-printed": "redirect", "cache-control": "no-cache" },
+    headers: {
+      location,
+      "content-type": "text/html; charset=utf-8",
+      "x-svc-printed": "redirect",
+      "cache-control": "no-cache",
+    },
     body: `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Moved</title></head><body><a href="${escapeHtml(location)}">Moved here</a></body></html>\n`,
   };
 }

@@ -15,14 +15,14 @@ export function notFoundPage(reason: string): PublicAnswer {
   return {
     status: 404,
     headers: { "content-type": HTML, "x-svc-printed": "none", "x-svc-reason": reason, "cache-control": "no-cache" },
-    body: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n",
+    body: '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Not found</title></head><body><h1>Not found</h1></body></html>\n',
   };
 }
 
 export const MALFORMED: PublicAnswer = {
   status: 400,
   headers: { "content-type": HTML, "x-svc-printed": "none", "cache-control": "no-cache" },
-  body: "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Bad request</title></head><body><h1>Bad request</h1><p>The address has malformed percent-encoding.</p></body></html>\n",
+  body: '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Bad request</title></head><body><h1>Bad request</h1><p>The address has malformed percent-encoding.</p></body></html>\n',
 };
 
 /** Printable ASCII only in a header: whatever else the target holds travels percent-encoded. */
@@ -38,7 +38,11 @@ export function redirectBody(location: string): string {
 /** Another spelling of an address that answers a page: 301 to the one spelling, query kept. */
 export function movedTo(address: string, query: string): PublicAnswer {
   const location = headerSafe(address + query);
-  return { status: 301, headers: { location, "content-type": HTML, "x-svc-printed": "redirect" }, body: redirectBody(location) };
+  return {
+    status: 301,
+    headers: { location, "content-type": HTML, "x-svc-printed": "redirect" },
+    body: redirectBody(location),
+  };
 }
 
 /**
@@ -49,7 +53,10 @@ export function movedTo(address: string, query: string): PublicAnswer {
 export function cachedRedirect(to: string, status: number): { answer: CachedAnswer; body: Buffer } {
   const location = headerSafe(to);
   return {
-    answer: { status, headers: { location, "content-type": HTML, "x-svc-printed": "redirect", "cache-control": "no-cache" } },
+    answer: {
+      status,
+      headers: { location, "content-type": HTML, "x-svc-printed": "redirect", "cache-control": "no-cache" },
+    },
     body: Buffer.from(redirectBody(location), "utf8"),
   };
 }
@@ -66,7 +73,11 @@ const UNAVAILABLE_BODY = "<!DOCTYPE html>\n<title>Temporarily unavailable</title
 
 /** A page that cannot be rendered now (its renderer did not answer, or it passed a render budget). */
 export function unavailable(retryAfterSeconds = UNAVAILABLE_SECONDS): PublicAnswer {
-  return { status: 503, headers: { "content-type": HTML, "retry-after": String(retryAfterSeconds), "cache-control": "no-store" }, body: UNAVAILABLE_BODY };
+  return {
+    status: 503,
+    headers: { "content-type": HTML, "retry-after": String(retryAfterSeconds), "cache-control": "no-store" },
+    body: UNAVAILABLE_BODY,
+  };
 }
 
 /** The same, as the page cache keeps it for UNAVAILABLE_SECONDS (a short negative cache). */

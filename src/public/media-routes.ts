@@ -27,18 +27,27 @@ function single(value: string | string[] | undefined): string | undefined {
  * log, made within the cores the app's renders use too (`cpu`).
  */
 export function variantMakerFor(blobs: BlobStore, db: Db, log: FastifyBaseLogger, cpu?: CpuPermits): VariantMaker {
-  const report = (sha256: string, width: number, error: Error) => log.warn({ err: error, sha256, width }, "media variant cannot be made: its address answers 404");
+  const report = (sha256: string, width: number, error: Error) =>
+    log.warn({ err: error, sha256, width }, "media variant cannot be made: its address answers 404");
   return new VariantMaker(blobs, variantKeeper(db), DEFAULT_VARIANT_LIMITS, report, cpu);
 }
 
-export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, blobs: BlobStore, variants = variantMakerFor(blobs, gate.db, app.log)): void {
+export function mediaRoutes(
+  app: FastifyInstance,
+  site: PublicSite,
+  gate: PublicGate,
+  blobs: BlobStore,
+  variants = variantMakerFor(blobs, gate.db, app.log),
+): void {
   const answerPage = pageAnswerer(site, gate);
 
   /**
    * The file an address names on the request's site, and its size (with its bytes when a variant
    * was made but not kept); undefined when none is there.
    */
-  async function servedOf(request: FastifyRequest): Promise<{ file: ServedFile; size: number; data?: Buffer } | undefined> {
+  async function servedOf(
+    request: FastifyRequest,
+  ): Promise<{ file: ServedFile; size: number; data?: Buffer } | undefined> {
     const address = mediaAddressOf(request.url);
     if (address === null) return undefined;
     const host = hostOf(request.headers.host);
@@ -48,7 +57,12 @@ export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: Public
     if (file === undefined) return undefined;
     // The row says the file's size (no stat); a blob gone meanwhile is found by the read.
     if (file.variant === undefined) return { file, size: file.bytes };
-    const outcome = await variants.variant({ siteId: served.id, mediaId: file.mediaId, sha256: file.sha256, ...file.variant });
+    const outcome = await variants.variant({
+      siteId: served.id,
+      mediaId: file.mediaId,
+      sha256: file.sha256,
+      ...file.variant,
+    });
     return outcome === "gone" || "failed" in outcome ? undefined : { file, size: outcome.bytes, data: outcome.data };
   }
 
@@ -67,7 +81,11 @@ export function mediaRoutes(app: FastifyInstance, site: PublicSite, gate: Public
     });
     if (plan.body === undefined) return reply.code(plan.status).headers(plan.headers).send();
     // Made but not kept (past the site's media_bytes): these bytes, this once.
-    if (data !== undefined) return reply.code(plan.status).headers(plan.headers).send(plan.body === "whole" ? data : data.subarray(plan.body.start, plan.body.end + 1));
+    if (data !== undefined)
+      return reply
+        .code(plan.status)
+        .headers(plan.headers)
+        .send(plan.body === "whole" ? data : data.subarray(plan.body.start, plan.body.end + 1));
     // Streamed from the store: a range is read as a range, never the whole file into memory.
     const name = file.variant === undefined ? undefined : derivedName(file.variant.width);
     const stream = await blobs.read(file.sha256, { name, range: plan.body === "whole" ? undefined : plan.body });

@@ -8,7 +8,11 @@ import { languageState } from "../site/languages.ts";
 import { notFoundPageOf, settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
 
-export async function notFoundTarget(db: Db, siteId: number, address: string): Promise<{ page: PageRow; lang: string | null } | null> {
+export async function notFoundTarget(
+  db: Db,
+  siteId: number,
+  address: string,
+): Promise<{ page: PageRow; lang: string | null } | null> {
   const ref = notFoundPageOf(await settingsOf(db, siteId));
   if (ref === null) return null;
   const langs = await languageState(db, siteId);
@@ -18,7 +22,14 @@ export async function notFoundTarget(db: Db, siteId: number, address: string): P
   if (!("found" in found)) return null;
   let page = found.found;
   if (lang !== null && page.lang !== lang && page.translation_group !== null) {
-    const translation = await db.selectFrom("pages").selectAll().where("site_id", "=", siteId).where("translation_group", "=", page.translation_group).where("lang", "=", lang).where("status", "!=", "trash").executeTakeFirst();
+    const translation = await db
+      .selectFrom("pages")
+      .selectAll()
+      .where("site_id", "=", siteId)
+      .where("translation_group", "=", page.translation_group)
+      .where("lang", "=", lang)
+      .where("status", "!=", "trash")
+      .executeTakeFirst();
     if (translation) page = translation;
   }
   if (page.status === "trash" || page.frame_id === null) return null;

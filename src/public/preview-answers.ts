@@ -30,10 +30,16 @@ export class PreviewAnswers {
   constructor(private readonly pages: PageCache) {}
 
   /** The kept answer for this page in this language, else `render`'s (shared with requests meanwhile). */
-  async answer(siteId: number, pageId: number, lang: string | null, render: () => Promise<string | null>): Promise<PreviewOutput> {
+  async answer(
+    siteId: number,
+    pageId: number,
+    lang: string | null,
+    render: () => Promise<string | null>,
+  ): Promise<PreviewOutput> {
     const key = `${siteId}:${pageId}:${lang ?? ""}`;
     const held = this.kept.get(key);
-    if (held !== undefined && held.until > Date.now() && !this.pages.flushedSince(siteId, held.ticket)) return held.output;
+    if (held !== undefined && held.until > Date.now() && !this.pages.flushedSince(siteId, held.ticket))
+      return held.output;
     if (held !== undefined) this.kept.delete(key);
     const ticket = this.pages.ticket();
     const output = render().then(

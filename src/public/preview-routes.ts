@@ -29,7 +29,11 @@ import type { PublicSite } from "./public-site.ts";
 import { pageAnswerer, withinPublicLimit, type PublicGate } from "./routes.ts";
 
 /** Headers of every answer under /_preview/: never indexed, never kept, never told in a Referer. */
-const PRIVATE = { "x-robots-tag": "noindex", "cache-control": "private, no-store", "referrer-policy": "no-referrer" } as const;
+const PRIVATE = {
+  "x-robots-tag": "noindex",
+  "cache-control": "private, no-store",
+  "referrer-policy": "no-referrer",
+} as const;
 
 /** The route's one parameter, which its path gives (no schema: nothing to check, nothing to document). */
 interface TokenRoute {

@@ -21,7 +21,17 @@ import { resolvePublicPage } from "../pages/at-address.ts";
 import { isDatabaseUnavailable } from "../store/errors.ts";
 import { canonicalPath, canonicalPathEnd, pathEndOf } from "../site/addresses.ts";
 import { aliasRedirect } from "./alias-redirect.ts";
-import { cachedRedirect, cachedUnavailable, HTML, MALFORMED, movedTo, notFoundPage, unavailable, UNAVAILABLE_SECONDS, withQuery } from "./answers.ts";
+import {
+  cachedRedirect,
+  cachedUnavailable,
+  HTML,
+  MALFORMED,
+  movedTo,
+  notFoundPage,
+  unavailable,
+  UNAVAILABLE_SECONDS,
+  withQuery,
+} from "./answers.ts";
 import { OverBudget } from "../markup/index.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
 import { redirectAt } from "../redirects/redirects.ts";
@@ -65,8 +75,17 @@ export class PublicSite {
       if (headers.location !== undefined) headers.location = withQuery(headers.location, query);
       return { status: entry.answer.status, headers, body: entry.body };
     }
-    const headers = { "content-type": HTML, "x-svc-printed": printed, "cache-control": "no-cache", ...entry.answer?.headers, etag: entry.etag };
-    if (ifNoneMatch !== undefined && ifNoneMatch.split(",").some((tag) => tag.trim() === entry.etag || tag.trim() === "*")) {
+    const headers = {
+      "content-type": HTML,
+      "x-svc-printed": printed,
+      "cache-control": "no-cache",
+      ...entry.answer?.headers,
+      etag: entry.etag,
+    };
+    if (
+      ifNoneMatch !== undefined &&
+      ifNoneMatch.split(",").some((tag) => tag.trim() === entry.etag || tag.trim() === "*")
+    ) {
       return { status: 304, headers, body: "" };
     }
     return { status: 200, headers, body: entry.body };
@@ -131,7 +150,8 @@ export class PublicSite {
     if (redirect) return this.keepRedirect(site.id, address, 0, redirect.to, redirect.status, ticket, query);
     const resolved = await resolvePublicPage(this.db, site.id, address);
     if ("notFound" in resolved) return this.notFound(site, address, resolved.notFound, ticket);
-    if ("home" in resolved) return this.keepRedirect(site.id, address, resolved.page.id, resolved.home, 301, ticket, query);
+    if ("home" in resolved)
+      return this.keepRedirect(site.id, address, resolved.page.id, resolved.home, 301, ticket, query);
     let output: Awaited<ReturnType<PublicSite["pageOutput"]>>;
     try {
       output = await this.pageOutput(site.id, resolved.page, resolved.lang);
@@ -140,24 +160,55 @@ export class PublicSite {
       // Kept for a few seconds: every request for it meanwhile is answered from memory, so a page
       // that fails to render is not rendered again and again (docs/security.md).
       const { answer, body } = cachedUnavailable();
-      this.cache.put({ siteId: site.id, address, pageId: resolved.page.id, body, printed: "on_request", answer, expires: Date.now() + UNAVAILABLE_SECONDS * 1000 }, ticket);
+      this.cache.put(
+        {
+          siteId: site.id,
+          address,
+          pageId: resolved.page.id,
+          body,
+          printed: "on_request",
+          answer,
+          expires: Date.now() + UNAVAILABLE_SECONDS * 1000,
+        },
+        ticket,
+      );
       return unavailable();
     }
     if (output === null) return this.notFound(site, address, "frame_deleted", ticket);
-    const entry = this.cache.put({ siteId: site.id, address, pageId: resolved.page.id, body: output.body, printed: output.printed }, ticket);
+    const entry = this.cache.put(
+      { siteId: site.id, address, pageId: resolved.page.id, body: output.body, printed: output.printed },
+      ticket,
+    );
     return this.send(entry, output.printed, ifNoneMatch);
   }
 
   /** A page's output: its static copy (when it is of the page's frame), else rendered now; null when its frame is gone. */
-  private async pageOutput(siteId: number, page: PageRow, lang: string | null): Promise<{ body: Buffer; printed: Printed } | null> {
-    const copy = await this.db.selectFrom("static_copies").select(["html", "frame_id"]).where("site_id", "=", siteId).where("page_id", "=", page.id).executeTakeFirst();
+  private async pageOutput(
+    siteId: number,
+    page: PageRow,
+    lang: string | null,
+  ): Promise<{ body: Buffer; printed: Printed } | null> {
+    const copy = await this.db
+      .selectFrom("static_copies")
+      .select(["html", "frame_id"])
+      .where("site_id", "=", siteId)
+      .where("page_id", "=", page.id)
+      .executeTakeFirst();
     if (copy && copy.frame_id === page.frame_id) return { body: Buffer.from(copy.html, "utf8"), printed: "static" };
     const html = await this.renderer.renderPage(siteId, page, lang);
     return html === null ? null : { body: Buffer.from(html, "utf8"), printed: "on_request" };
   }
 
   /** A redirect answered and kept under its address (`pageId`: the page whose change drops it). */
-  private keepRedirect(siteId: number, address: string, pageId: number, to: string, status: number, ticket: number, query: string): PublicAnswer {
+  private keepRedirect(
+    siteId: number,
+    address: string,
+    pageId: number,
+    to: string,
+    status: number,
+    ticket: number,
+    query: string,
+  ): PublicAnswer {
     const { answer, body } = cachedRedirect(to, status);
     const entry = this.cache.put({ siteId, address, pageId, body, printed: "static", answer }, ticket);
     return this.send(entry, "redirect", undefined, query);
@@ -177,24 +228,47 @@ export class PublicSite {
     if (!entry) {
       const output = await this.pageOutput(site.id, target.page, target.lang);
       if (output === null) return plain;
-      const answer = { status: 404, headers: { "content-type": HTML, "x-svc-printed": output.printed, "cache-control": "no-cache" } };
-      entry = this.cache.put({ siteId: site.id, address: key, pageId: target.page.id, body: output.body, printed: output.printed, answer }, ticket);
+      const answer = {
+        status: 404,
+        headers: { "content-type": HTML, "x-svc-printed": output.printed, "cache-control": "no-cache" },
+      };
+      entry = this.cache.put(
+        { siteId: site.id, address: key, pageId: target.page.id, body: output.body, printed: output.printed, answer },
+        ticket,
+      );
     }
     return { status: 404, headers: { ...entry.answer!.headers, "x-svc-reason": reason }, body: entry.body };
   }
 
   /** /robots.txt, /sitemap.xml and /sitemap-<n>.xml of the site, kept like pages; null for any other path. */
-  private async siteFile(site: SiteRow, path: string, ticket: number, ifNoneMatch: string | undefined): Promise<PublicAnswer | null> {
+  private async siteFile(
+    site: SiteRow,
+    path: string,
+    ticket: number,
+    ifNoneMatch: string | undefined,
+  ): Promise<PublicAnswer | null> {
     const part = /^\/sitemap(?:-([1-9]\d{0,5}))?\.xml$/.exec(path);
     if (path !== ROBOTS_ADDRESS && !part) return null;
     const held = this.cache.get(site.id, path);
     if (held) return this.send(held, "cache", ifNoneMatch);
-    const body = part ? await sitemapXml(this.db, site, this.port, part[1] === undefined ? null : Number(part[1])) : await robotsTxt(this.db, site, this.port);
+    const body = part
+      ? await sitemapXml(this.db, site, this.port, part[1] === undefined ? null : Number(part[1]))
+      : await robotsTxt(this.db, site, this.port);
     if (body === null) return this.notFound(site, path, "no_page", ticket);
     const type = part ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8";
     // X-Svc-Printed is left to `send`: "generated" now, "cache" when answered from memory.
     const answer = { status: 200, headers: { "content-type": type, "cache-control": "no-cache" } };
-    const entry = this.cache.put({ siteId: site.id, address: path, pageId: part ? SITEMAP_PAGE_ID : 0, body: Buffer.from(body, "utf8"), printed: "on_request", answer }, ticket);
+    const entry = this.cache.put(
+      {
+        siteId: site.id,
+        address: path,
+        pageId: part ? SITEMAP_PAGE_ID : 0,
+        body: Buffer.from(body, "utf8"),
+        printed: "on_request",
+        answer,
+      },
+      ticket,
+    );
     return this.send(entry, "generated", ifNoneMatch);
   }
 

@@ -35,13 +35,22 @@ export interface PublicGate {
 export function tooManyPublic(retryAfterSeconds: number): PublicAnswer {
   return {
     status: 429,
-    headers: { "content-type": "text/html; charset=utf-8", "retry-after": String(retryAfterSeconds), "cache-control": "no-store" },
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "retry-after": String(retryAfterSeconds),
+      "cache-control": "no-store",
+    },
     body: "<!DOCTYPE html>\n<title>Too many requests</title><h1>Too many requests</h1>\n",
   };
 }
 
 /** Whether the request carries a token of an administrator of the site this host serves. */
-async function showsReason(gate: PublicGate, site: PublicSite, request: FastifyRequest, host: string): Promise<boolean> {
+async function showsReason(
+  gate: PublicGate,
+  site: PublicSite,
+  request: FastifyRequest,
+  host: string,
+): Promise<boolean> {
   const token = presentedToken(request);
   if (token === null) return false;
   const caller = await callerByToken(gate.db, token);
@@ -55,7 +64,11 @@ async function showsReason(gate: PublicGate, site: PublicSite, request: FastifyR
  * Counts a request Fastify routes to the public site (pages, media) against its client address's
  * limit; past it, sends the 429 and answers false.
  */
-export async function withinPublicLimit(gate: PublicGate, request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+export async function withinPublicLimit(
+  gate: PublicGate,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<boolean> {
   const allowance = await gate.limits.consumePublic(request.ip);
   if (allowance.allowed) return true;
   const refused = tooManyPublic(allowance.retryAfterSeconds);
@@ -64,12 +77,19 @@ export async function withinPublicLimit(gate: PublicGate, request: FastifyReques
 }
 
 /** Answers a public address with its page, redirect, 404 or 503; the request is counted already. */
-export function pageAnswerer(site: PublicSite, gate: PublicGate): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
+export function pageAnswerer(
+  site: PublicSite,
+  gate: PublicGate,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   return async (request, reply) => {
     const ifNoneMatch = request.headers["if-none-match"];
     const host = hostOf(request.headers.host);
     try {
-      const answer = await site.answer(host, request.url, Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch);
+      const answer = await site.answer(
+        host,
+        request.url,
+        Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch,
+      );
       const { "x-svc-reason": reason, ...headers } = answer.headers;
       if (reason !== undefined && (await showsReason(gate, site, request, host))) headers["x-svc-reason"] = reason;
       return reply.code(answer.status).headers(headers).send(answer.body);
@@ -129,21 +149,31 @@ function routedElsewhere(url: string): boolean {
  * The raw request listener's first step: answers a GET of a public page held in memory and
  * returns true, or returns false and leaves the request to Fastify.
  */
-export function answerFromMemory(site: PublicSite, options: FromMemoryOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function answerFromMemory(
+  site: PublicSite,
+  options: FromMemoryOptions,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     if (req.method !== "GET") return false;
     const url = req.url ?? "/";
     if (url.charCodeAt(0) !== 47 || routedElsewhere(url) || url.includes("%00") || options.closing()) return false;
     const ifNoneMatch = req.headers["if-none-match"];
-    const hit = site.cached(hostOf(req.headers.host), url, Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch);
+    const hit = site.cached(
+      hostOf(req.headers.host),
+      url,
+      Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch,
+    );
     if (!hit) return false;
     // Counted only once answered here: a request left to Fastify is counted by its route.
     const allowance = options.limits.consumePublic(clientAddress(req, options.trustProxy));
     if (allowance instanceof Promise) {
-      allowance.then((a) => write(req, res, a, hit), (error) => {
-        options.log.error({ err: error }, "public limit");
-        write(req, res, { allowed: true, retryAfterSeconds: 0 }, hit);
-      });
+      allowance.then(
+        (a) => write(req, res, a, hit),
+        (error) => {
+          options.log.error({ err: error }, "public limit");
+          write(req, res, { allowed: true, retryAfterSeconds: 0 }, hit);
+        },
+      );
     } else write(req, res, allowance, hit);
     return true;
   };
@@ -154,11 +184,27 @@ export function answerFromMemory(site: PublicSite, options: FromMemoryOptions): 
     const started = options.log.isLevelEnabled?.("info") ? performance.now() : 0;
     const id = randomUUID();
     const log = started ? options.log.child({ reqId: id }) : null;
-    log?.info({ req: { method: req.method, url, headers: req.headers, host: req.headers.host, ip: req.socket.remoteAddress, socket: req.socket } }, "incoming request");
+    log?.info(
+      {
+        req: {
+          method: req.method,
+          url,
+          headers: req.headers,
+          host: req.headers.host,
+          ip: req.socket.remoteAddress,
+          socket: req.socket,
+        },
+      },
+      "incoming request",
+    );
     // As Fastify writes them: the request id (onRequest hook), the answer's headers, the length
     // (also on a 304, where Node sends no body).
     const body = hit.status === 304 ? "" : hit.body;
-    res.writeHead(hit.status, { "x-request-id": id, ...hit.headers, "content-length": String(Buffer.byteLength(body)) });
+    res.writeHead(hit.status, {
+      "x-request-id": id,
+      ...hit.headers,
+      "content-length": String(Buffer.byteLength(body)),
+    });
     res.end(body);
     log?.info({ res: { statusCode: hit.status }, responseTime: performance.now() - started }, "request completed");
   }

@@ -17,7 +17,12 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value.join(",") : value;
 }
 
-export function publicStyleRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, styles: ServedStyles): void {
+export function publicStyleRoutes(
+  app: FastifyInstance,
+  site: PublicSite,
+  gate: PublicGate,
+  styles: ServedStyles,
+): void {
   const answerPage = pageAnswerer(site, gate);
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

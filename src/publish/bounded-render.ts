@@ -53,7 +53,12 @@ export interface RenderPlace {
  * `ms` of time; null when that was not enough, or when the frame is known to take longer (it is
  * then remembered as slow: slowFrames). Throws OverBudget for any other budget spent.
  */
-export async function renderWithin(place: RenderPlace, prepared: PreparedRender, measure: boolean, ms: number): Promise<RenderResult | null> {
+export async function renderWithin(
+  place: RenderPlace,
+  prepared: PreparedRender,
+  measure: boolean,
+  ms: number,
+): Promise<RenderResult | null> {
   const { input, frames } = prepared;
   const top = frames.get(input.slug)!;
   const key = `${prepared.siteId} ${top.sha256}`;
@@ -61,7 +66,12 @@ export async function renderWithin(place: RenderPlace, prepared: PreparedRender,
   try {
     return await runBounded(
       place.executor,
-      () => renderFrame(top.compiled, renderContext(input, frames), { slug: input.slug, measure, budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + ms, now } }),
+      () =>
+        renderFrame(top.compiled, renderContext(input, frames), {
+          slug: input.slug,
+          measure,
+          budget: { bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, until: now() + ms, now },
+        }),
       place.timeoutMs,
     );
   } catch (error) {
@@ -75,13 +85,29 @@ export async function renderWithin(place: RenderPlace, prepared: PreparedRender,
  * Renders within the budgets; throws OverBudget when one is spent, ExecutorUnavailable when the
  * renderer does not answer. `measure`: only the budgets are checked, the output is not kept.
  */
-export async function renderBounded(place: RenderPlace, prepared: PreparedRender, measure = false): Promise<RenderResult> {
+export async function renderBounded(
+  place: RenderPlace,
+  prepared: PreparedRender,
+  measure = false,
+): Promise<RenderResult> {
   const started = now();
   const quick = await renderWithin(place, prepared, measure, SLICE_MS);
   if (quick !== null) return quick;
   const { input, frames } = prepared;
   const sent = new Map<string, { id: string; slug: string; sha256: string; html: string }>();
-  for (const frame of frames.values()) sent.set(frame.id, { id: frame.id, slug: frame.slug, sha256: frame.sha256, html: frame.compiled.html });
+  for (const frame of frames.values())
+    sent.set(frame.id, { id: frame.id, slug: frame.slug, sha256: frame.sha256, html: frame.compiled.html });
   const timeMs = Math.max(1, RENDER_BUDGET.timeMs - (now() - started));
-  return place.pool.render(prepared.siteId, { input, frames: [...sent.values()], bytes: RENDER_BUDGET.bytes, expansions: RENDER_BUDGET.expansions, timeMs, measure }, place.timeoutMs);
+  return place.pool.render(
+    prepared.siteId,
+    {
+      input,
+      frames: [...sent.values()],
+      bytes: RENDER_BUDGET.bytes,
+      expansions: RENDER_BUDGET.expansions,
+      timeMs,
+      measure,
+    },
+    place.timeoutMs,
+  );
 }

@@ -22,7 +22,10 @@ export class CompiledCache {
   private readonly entries = new Map<string, CompiledFrame>();
   private bytes = 0;
 
-  constructor(private readonly max = 2000, private readonly maxBytes = DEFAULT_COMPILED_BYTES) {}
+  constructor(
+    private readonly max = 2000,
+    private readonly maxBytes = DEFAULT_COMPILED_BYTES,
+  ) {}
 
   /** The compiled frame of this markup, if held (marked recently used). */
   peek(sha256: string): CompiledFrame | undefined {

@@ -9,17 +9,24 @@ import { sidebarsShowing } from "../sidebars/tree.ts";
 import { stylesUsingMedia } from "../styles/queries.ts";
 import { mediaRefsOf, pagesAndParentsOf, type EffectFacts } from "../effects/effects.ts";
 
-export async function readEffectFacts(db: Db, siteId: number, changes: readonly Change[], bake: boolean): Promise<EffectFacts> {
+export async function readEffectFacts(
+  db: Db,
+  siteId: number,
+  changes: readonly Change[],
+  bake: boolean,
+): Promise<EffectFacts> {
   const refs = mediaRefsOf(changes);
   // The theme matters to style changes and to the stylesheets pointing to a media file.
-  const theme = refs.length > 0 || changes.some((change) => change.kind === "style") ? (await settingsOf(db, siteId)).theme : "";
+  const theme =
+    refs.length > 0 || changes.some((change) => change.kind === "style") ? (await settingsOf(db, siteId)).theme : "";
   const seoUses = refs.length > 0 && (await seoUsesMedia(db, siteId, refs));
   const stylesUsing = refs.length > 0 ? await stylesUsingMedia(db, siteId, theme, refs) : [];
   const menusShowing = new Map<number, Array<{ menuId: number; locations: string[] }>>();
   const pages = bake ? pagesAndParentsOf(changes) : [];
   if (bake) {
     for (const change of changes) {
-      if (change.kind === "page" && !menusShowing.has(change.pageId)) menusShowing.set(change.pageId, await menusShowingPage(db, siteId, change.pageId));
+      if (change.kind === "page" && !menusShowing.has(change.pageId))
+        menusShowing.set(change.pageId, await menusShowingPage(db, siteId, change.pageId));
     }
   }
   const sidebars = pages.length > 0 ? await sidebarsShowing(db, siteId, pages) : [];

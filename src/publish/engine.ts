@@ -85,9 +85,17 @@ export class PublishingEngine implements Publisher {
   }
 
   /** What `renderPage` reads, read through `db`; null when the page stands on no frame. */
-  async preparePage(siteId: number, page: PageRow, lang: string | null, db: Db = this.deps.db): Promise<PreparedRender | null> {
+  async preparePage(
+    siteId: number,
+    page: PageRow,
+    lang: string | null,
+    db: Db = this.deps.db,
+  ): Promise<PreparedRender | null> {
     // The page, its parent (parent_title, parent_url) and its translations (language switcher).
-    const state = await loadSiteState(db, siteId, this.deps.port, () => ({ partners: [page.id], pages: [page.parent_id] }));
+    const state = await loadSiteState(db, siteId, this.deps.port, () => ({
+      partners: [page.id],
+      pages: [page.parent_id],
+    }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
     if (!state || !node) return null;
     return prepareRender(db, this.deps.clock, state, this.deps.compiled, node.slug, { lang, page });
@@ -118,7 +126,12 @@ export class PublishingEngine implements Publisher {
     try {
       // At most TRIAL_FRAMES frames, the written ones first (see TRIAL_FRAMES).
       const first = changes.flatMap((change) => (change.kind === "frame" ? [change.slug] : []));
-      await this.publish(siteId, changes, { ...options, limit: Math.min(options.limit ?? TRIAL_FRAMES, TRIAL_FRAMES), first }, { db: trx, mode: "trial", kept, renders: rehearsal });
+      await this.publish(
+        siteId,
+        changes,
+        { ...options, limit: Math.min(options.limit ?? TRIAL_FRAMES, TRIAL_FRAMES), first },
+        { db: trx, mode: "trial", kept, renders: rehearsal },
+      );
     } catch (error) {
       if (error instanceof OverBudget) throw fail("render_too_large", { budget: error.budget, chain: error.chain });
       throw error;
@@ -153,7 +166,13 @@ export class PublishingEngine implements Publisher {
   }
 
   /** Records, in the write's transaction, what it owes the public site (outbox.ts). */
-  owe(trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions = {}, wrote: readonly Written[] = []): Promise<number> {
+  owe(
+    trx: Db,
+    siteId: number,
+    changes: readonly Change[],
+    options: PublishOptions = {},
+    wrote: readonly Written[] = [],
+  ): Promise<number> {
     return owe(trx, siteId, changes, options, this.deps.clock(), wrote);
   }
 
@@ -191,7 +210,10 @@ export class PublishingEngine implements Publisher {
    * cache flushes, the sitemap. Answers the cached addresses dropped.
    */
   private async flushes(siteId: number, changes: readonly Change[]): Promise<string[]> {
-    const needsLangs = changes.some((change) => change.kind === "settings" && (change.keys?.includes("home_page") || change.keys?.includes("not_found_page")));
+    const needsLangs = changes.some(
+      (change) =>
+        change.kind === "settings" && (change.keys?.includes("home_page") || change.keys?.includes("not_found_page")),
+    );
     const codes = needsLangs ? (await languageState(this.deps.db, siteId)).codes : [];
     const flushes = flushesOf(changes, codes, { notFound: notFoundKey, robots: ROBOTS_ADDRESS });
     const urls: string[] = [];
@@ -211,28 +233,50 @@ export class PublishingEngine implements Publisher {
     return [...new Set(urls)].sort(byCodeUnits);
   }
 
-  private async publish(siteId: number, changes: Change[], options: PublishOptions, how: RunHow = {}): Promise<Rebaked> {
+  private async publish(
+    siteId: number,
+    changes: Change[],
+    options: PublishOptions,
+    how: RunHow = {},
+  ): Promise<Rebaked> {
     const { db = this.deps.db, mode = "publish" } = how;
     const flushed = mode === "trial" ? [] : await this.flushes(siteId, changes);
     // A site's row matters to renders only when it changed what they print.
     changes = printedChanges(changes);
     if (changes.length === 0) return nothingRebaked(flushed);
-    changes = withDerived(changes, await readEffectFacts(db, siteId, changes, options.bake !== false), options.bake !== false);
+    changes = withDerived(
+      changes,
+      await readEffectFacts(db, siteId, changes, options.bake !== false),
+      options.bake !== false,
+    );
     if (changes.length === 0) return nothingRebaked(flushed);
     // A language change moves every address, a new domain every absolute one: every page is read
     // and republished. Otherwise the run reads the pages it can reach (plan.ts).
     const everyPage = reachesEveryPage(changes);
     let plan: Plan | undefined;
-    const state = await loadSiteState(db, siteId, this.deps.port, everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope);
+    const state = await loadSiteState(
+      db,
+      siteId,
+      this.deps.port,
+      everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope,
+    );
     if (!state) return nothingRebaked(flushed);
     plan ??= planRun(state.index, changes, options);
-    const run = new Run(db === this.deps.db ? this.deps : { ...this.deps, db }, state, mode, how.reuse, how.kept, how.renders);
+    const run = new Run(
+      db === this.deps.db ? this.deps : { ...this.deps, db },
+      state,
+      mode,
+      how.reuse,
+      how.kept,
+      how.renders,
+    );
     run.flushed(flushed);
     if (options.bake === false) return run.withdraw(plan.withdrawn!);
 
     const { affected, processed, skipped } = plan;
     const pageIds = new Set<number>();
-    for (const change of changes) if (change.kind === "page") for (const id of pagesAffected(state.index, state.tree, change)) pageIds.add(id);
+    for (const change of changes)
+      if (change.kind === "page") for (const id of pagesAffected(state.index, state.tree, change)) pageIds.add(id);
     if (everyPage) for (const lite of state.tree.all()) pageIds.add(lite.id);
     try {
       // Pages that left the public site leave it first: that needs no render, so it happens

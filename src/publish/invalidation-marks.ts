@@ -63,7 +63,10 @@ export class Marks {
    * NOTIFY has not arrived, or has been missed): the caller drops them whole, so they count as applied.
    */
   async stale(siteId: number): Promise<number[]> {
-    const { rows } = await this.pool.query<{ scope: number; mark: string }>("select scope, mark from invalidation_marks where scope = any($1::int[])", [[ALL_SITES, DIRECTORY, siteId]]);
+    const { rows } = await this.pool.query<{ scope: number; mark: string }>(
+      "select scope, mark from invalidation_marks where scope = any($1::int[])",
+      [[ALL_SITES, DIRECTORY, siteId]],
+    );
     const out: number[] = [];
     for (const row of rows) {
       const mark = Number(row.mark);

@@ -116,7 +116,11 @@ function fitting(flush: Extract<Invalidated, { kind: "addresses" | "pages" }>, r
   let size = base;
   const emit = () => {
     if (chunk.length === 0) return;
-    out.push(flush.kind === "pages" ? { kind: "pages", site: flush.site, pages: chunk as number[] } : { kind: "addresses", site: flush.site, addresses: chunk as string[] });
+    out.push(
+      flush.kind === "pages"
+        ? { kind: "pages", site: flush.site, pages: chunk as number[] }
+        : { kind: "addresses", site: flush.site, addresses: chunk as string[] },
+    );
     chunk = [];
     size = base;
   };
@@ -132,14 +136,20 @@ function fitting(flush: Extract<Invalidated, { kind: "addresses" | "pages" }>, r
 }
 
 /** The NOTIFY payloads that carry these flushes, each under `maxBytes` bytes of UTF-8. */
-export function encodeMessages(origin: string, flushes: Invalidated[], maxBytes = MAX_PAYLOAD_BYTES, marks?: Record<number, number>): string[] {
+export function encodeMessages(
+  origin: string,
+  flushes: Invalidated[],
+  maxBytes = MAX_PAYLOAD_BYTES,
+  marks?: Record<number, number>,
+): string[] {
   // Every payload carries the marks (a few numbers): whichever arrives first tells them.
   const head = marks && Object.keys(marks).length > 0 ? { origin, marks } : { origin };
   const frame = bytes({ ...head, flushes: [] });
   const room = maxBytes - frame;
   const parts: Invalidated[] = [];
   for (const flush of flushes) {
-    if ((flush.kind === "addresses" || flush.kind === "pages") && bytes(flush) > room) parts.push(...fitting(flush, room));
+    if ((flush.kind === "addresses" || flush.kind === "pages") && bytes(flush) > room)
+      parts.push(...fitting(flush, room));
     else parts.push(flush);
   }
   const payloads: string[] = [];
@@ -176,7 +186,9 @@ function parseFlush(value: unknown): Invalidated | null {
     case "site":
       return isId(flush.site) ? { kind: "site", site: flush.site } : null;
     case "pages":
-      return isId(flush.site) && Array.isArray(flush.pages) && flush.pages.every(isPageId) ? { kind: "pages", site: flush.site, pages: flush.pages } : null;
+      return isId(flush.site) && Array.isArray(flush.pages) && flush.pages.every(isPageId)
+        ? { kind: "pages", site: flush.site, pages: flush.pages }
+        : null;
     case "addresses":
       return isId(flush.site) && Array.isArray(flush.addresses) && flush.addresses.every((a) => typeof a === "string")
         ? { kind: "addresses", site: flush.site, addresses: flush.addresses as string[] }
@@ -190,7 +202,10 @@ function parseFlush(value: unknown): Invalidated | null {
  * A payload's envelope. Its flushes and marks are checked one by one (parseFlush, marksOf), so a
  * flush this version does not know is left out rather than the whole message.
  */
-const PAYLOAD = jsonColumn("invalidation payload", Type.Object({ origin: Type.String(), flushes: Type.Array(Type.Unknown()), marks: Type.Optional(Type.Unknown()) }));
+const PAYLOAD = jsonColumn(
+  "invalidation payload",
+  Type.Object({ origin: Type.String(), flushes: Type.Array(Type.Unknown()), marks: Type.Optional(Type.Unknown()) }),
+);
 
 /** A received payload, checked; null when it is not a message (not JSON, or no origin and flushes). */
 export function parseMessage(payload: string): InvalidationMessage | null {
@@ -198,11 +213,15 @@ export function parseMessage(payload: string): InvalidationMessage | null {
   if (message === null) return null;
   const { origin, flushes, marks } = message;
   const parsed = { origin, flushes: flushes.map(parseFlush).filter((f): f is Invalidated => f !== null) };
-  return marks !== null && typeof marks === "object" ? { ...parsed, marks: marksOf(marks as Record<string, unknown>) } : parsed;
+  return marks !== null && typeof marks === "object"
+    ? { ...parsed, marks: marksOf(marks as Record<string, unknown>) }
+    : parsed;
 }
 
 function marksOf(value: Record<string, unknown>): Record<number, number> {
   const out: Record<number, number> = {};
-  for (const [scope, mark] of Object.entries(value)) if (/^-?\d{1,10}$/.test(scope) && Number.isSafeInteger(mark) && (mark as number) > 0) out[Number(scope)] = mark as number;
+  for (const [scope, mark] of Object.entries(value))
+    if (/^-?\d{1,10}$/.test(scope) && Number.isSafeInteger(mark) && (mark as number) > 0)
+      out[Number(scope)] = mark as number;
   return out;
 }

@@ -32,10 +32,24 @@ import type pg from "pg";
 import type { SiteDirectory } from "./site-directory.ts";
 import type { Store } from "../store/database.ts";
 import type { PageCache } from "./page-cache.ts";
-import { CHANNEL, encodeMessages, MAX_PAYLOAD_BYTES, Outbox, parseMessage, type Invalidated } from "./invalidation-messages.ts";
+import {
+  CHANNEL,
+  encodeMessages,
+  MAX_PAYLOAD_BYTES,
+  Outbox,
+  parseMessage,
+  type Invalidated,
+} from "./invalidation-messages.ts";
 import { ALL_SITES, DIRECTORY, Marks } from "./invalidation-marks.ts";
 
-export { CHANNEL, MAX_PAYLOAD_BYTES, encodeMessages, parseMessage, type Invalidated, type InvalidationMessage } from "./invalidation-messages.ts";
+export {
+  CHANNEL,
+  MAX_PAYLOAD_BYTES,
+  encodeMessages,
+  parseMessage,
+  type Invalidated,
+  type InvalidationMessage,
+} from "./invalidation-messages.ts";
 
 export interface Invalidation {
   /** Wires a process's caches: their local flushes are told to the other processes, and what the others tell is applied to them. */
@@ -113,7 +127,10 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
       // A missed host-directory change: which site it named is not known here, so every host is
       // looked up again (one read each); no page goes.
       if (scope === DIRECTORY) this.applyLocal([{ kind: "directory" }]);
-      else this.applyLocal(scope === ALL_SITES ? [{ kind: "all" }, { kind: "directory" }] : [{ kind: "site", site: scope }]);
+      else
+        this.applyLocal(
+          scope === ALL_SITES ? [{ kind: "all" }, { kind: "directory" }] : [{ kind: "site", site: scope }],
+        );
     }
   }
 
@@ -285,7 +302,9 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
   private async heartbeat(): Promise<void> {
     const client = this.client;
     if (!client) return;
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("heartbeat timed out")), 10_000).unref());
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("heartbeat timed out")), 10_000).unref(),
+    );
     try {
       await Promise.race([client.query("select 1"), timeout]);
     } catch (error) {
@@ -301,7 +320,8 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
     }
     if (message.origin === this.origin) return;
     const marks = message.marks ?? {};
-    const scopeOf = (flush: Invalidated) => (flush.kind === "all" ? ALL_SITES : flush.kind === "directory" ? DIRECTORY : flush.site);
+    const scopeOf = (flush: Invalidated) =>
+      flush.kind === "all" ? ALL_SITES : flush.kind === "directory" ? DIRECTORY : flush.site;
     this.applyLocal(message.flushes.filter((flush) => !this.marks.covered(scopeOf(flush), marks[scopeOf(flush)])));
     this.marks.told(marks);
     this.emit("applied", message.flushes, message.origin);
@@ -312,16 +332,22 @@ export class PostgresInvalidation extends EventEmitter implements Invalidation {
       if (flush.kind === "directory") {
         if (flush.site === undefined) this.directory?.applyClear();
         else this.directory?.applyForget(flush.site);
-      }
-      else this.pages?.apply(flush);
+      } else this.pages?.apply(flush);
     }
   }
 }
 
 /** The invalidation a store calls for: NOTIFY/LISTEN on PostgreSQL (started), nothing on SQLite. */
-export async function startInvalidation(store: Pick<Store, "postgres">, log?: Log): Promise<Invalidation & { useLog?(log: Log): void }> {
+export async function startInvalidation(
+  store: Pick<Store, "postgres">,
+  log?: Log,
+): Promise<Invalidation & { useLog?(log: Log): void }> {
   if (!store.postgres) return singleProcess;
-  const invalidation = new PostgresInvalidation({ pool: store.postgres.pool, clientConfig: store.postgres.clientConfig, log });
+  const invalidation = new PostgresInvalidation({
+    pool: store.postgres.pool,
+    clientConfig: store.postgres.clientConfig,
+    log,
+  });
   await invalidation.start();
   return invalidation;
 }

@@ -7,22 +7,47 @@ import { Type } from "@sinclair/typebox";
 import { jsonColumn } from "../store/json-column.ts";
 
 const Strings = Type.Array(Type.String());
-const SettingKey = Type.Union([Type.Literal("name"), Type.Literal("tagline"), Type.Literal("theme"), Type.Literal("default_lang"), Type.Literal("home_page"), Type.Literal("not_found_page")]);
+const SettingKey = Type.Union([
+  Type.Literal("name"),
+  Type.Literal("tagline"),
+  Type.Literal("theme"),
+  Type.Literal("default_lang"),
+  Type.Literal("home_page"),
+  Type.Literal("not_found_page"),
+]);
 
 export const CHANGE = Type.Union([
   Type.Object({ kind: Type.Literal("settings"), keys: Type.Optional(Type.Array(SettingKey)) }),
   Type.Object({ kind: Type.Literal("languages") }),
-  Type.Object({ kind: Type.Literal("page"), pageId: Type.Integer(), parents: Type.Optional(Type.Array(Type.Integer())), gone: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    kind: Type.Literal("page"),
+    pageId: Type.Integer(),
+    parents: Type.Optional(Type.Array(Type.Integer())),
+    gone: Type.Optional(Type.Boolean()),
+  }),
   Type.Object({ kind: Type.Literal("dataset"), name: Type.String() }),
   Type.Object({ kind: Type.Literal("menu"), menuId: Type.Integer(), locations: Type.Optional(Strings) }),
-  Type.Object({ kind: Type.Literal("frame"), frameId: Type.String(), slug: Type.String(), output: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    kind: Type.Literal("frame"),
+    frameId: Type.String(),
+    slug: Type.String(),
+    output: Type.Optional(Type.Boolean()),
+  }),
   Type.Object({ kind: Type.Literal("media"), mediaId: Type.Integer(), refs: Strings }),
   Type.Object({ kind: Type.Literal("style"), theme: Type.String(), names: Strings }),
   Type.Object({ kind: Type.Literal("all") }),
   Type.Object({ kind: Type.Literal("pages") }),
-  Type.Object({ kind: Type.Literal("site"), name: Type.Optional(Type.Boolean()), domain: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    kind: Type.Literal("site"),
+    name: Type.Optional(Type.Boolean()),
+    domain: Type.Optional(Type.Boolean()),
+  }),
   Type.Object({ kind: Type.Literal("redirects"), addresses: Strings }),
-  Type.Object({ kind: Type.Literal("seo"), head: Type.Optional(Type.Boolean()), robots: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    kind: Type.Literal("seo"),
+    head: Type.Optional(Type.Boolean()),
+    robots: Type.Optional(Type.Boolean()),
+  }),
   Type.Object({ kind: Type.Literal("sidebar"), name: Type.String() }),
   Type.Object({ kind: Type.Literal("strings"), keys: Strings }),
   Type.Object({ kind: Type.Literal("flush"), addresses: Type.Union([Strings, Type.Literal("all")]) }),
@@ -31,4 +56,7 @@ export const CHANGE = Type.Union([
 export const OUTBOX_CHANGES = jsonColumn("publish_outbox.changes_json", Type.Array(CHANGE));
 
 /** The options a row keeps: what changes how the engine publishes (outbox.ts `Kept`). */
-export const OUTBOX_OPTIONS = jsonColumn("publish_outbox.options_json", Type.Object({ bake: Type.Optional(Type.Boolean()), limit: Type.Optional(Type.Number()) }));
+export const OUTBOX_OPTIONS = jsonColumn(
+  "publish_outbox.options_json",
+  Type.Object({ bake: Type.Optional(Type.Boolean()), limit: Type.Optional(Type.Number()) }),
+);

@@ -16,13 +16,26 @@ import { OUTBOX_CHANGES, OUTBOX_OPTIONS } from "./outbox-columns.ts";
 type Kept = Pick<PublishOptions, "bake" | "limit">;
 
 /** Writes what the write owes, in its transaction; answers the row's id. */
-export async function owe(trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions, now: number, wrote: readonly Written[] = []): Promise<number> {
+export async function owe(
+  trx: Db,
+  siteId: number,
+  changes: readonly Change[],
+  options: PublishOptions,
+  now: number,
+  wrote: readonly Written[] = [],
+): Promise<number> {
   const kept: Kept = {};
   if (options.bake !== undefined) kept.bake = options.bake;
   if (options.limit !== undefined) kept.limit = options.limit;
   const row = await trx
     .insertInto("publish_outbox")
-    .values({ site_id: siteId, changes_json: JSON.stringify(changes), options_json: JSON.stringify(kept), wrote_json: JSON.stringify(wrote), created_at_gmt: gmt(now) })
+    .values({
+      site_id: siteId,
+      changes_json: JSON.stringify(changes),
+      options_json: JSON.stringify(kept),
+      wrote_json: JSON.stringify(wrote),
+      created_at_gmt: gmt(now),
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return Number(row.id);
@@ -41,7 +54,12 @@ export interface Owed {
 }
 
 function owedOf(row: { id: number | string; site_id: number; changes_json: string; options_json: string }): Owed {
-  return { id: Number(row.id), siteId: row.site_id, changes: OUTBOX_CHANGES.read(row.changes_json), options: OUTBOX_OPTIONS.read(row.options_json) };
+  return {
+    id: Number(row.id),
+    siteId: row.site_id,
+    changes: OUTBOX_CHANGES.read(row.changes_json),
+    options: OUTBOX_OPTIONS.read(row.options_json),
+  };
 }
 
 /**

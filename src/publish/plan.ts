@@ -36,7 +36,10 @@ function withdrawnBy(index: DependencyIndex, changes: readonly Change[]): Withdr
     // A rename leaves frames that name this one by id printing the same.
     names.push(change.slug, ...(change.output === false ? [] : [change.frameId]));
   }
-  const embedders = index.embeddersOf(names).filter((slug) => index.get(slug)).sort(byCodeUnits);
+  const embedders = index
+    .embeddersOf(names)
+    .filter((slug) => index.get(slug))
+    .sort(byCodeUnits);
   return { frames: [...new Set([...own, ...embedders])], embedders, pages: [...pages] };
 }
 

@@ -32,11 +32,29 @@ import { KEPT_OUTPUT } from "./trial-handoff.ts";
 /** How a trial's renders are made: now, or by a rehearsal (recorded, then checked). */
 export interface TrialRenders {
   /** `onRequest`: a page's render on request; `measure`: only counted; `now`: renders it as a trial does. */
-  render(prepared: PreparedRender, onRequest: boolean, measure: boolean, now: () => Promise<RenderResult>): Promise<RenderResult>;
+  render(
+    prepared: PreparedRender,
+    onRequest: boolean,
+    measure: boolean,
+    now: () => Promise<RenderResult>,
+  ): Promise<RenderResult>;
 }
 
 /** What a rehearsed render answers the trial: nothing yet (the trial only goes on to the next). */
-const NOTHING: RenderResult = { html: "", unresolved: [], warnings: [], frames: [], frames_missing: [], inserts: 0, unknown_inserts: [], binds: 0, bind_tags: [], repeats: 0, blocks: 0, marks: [] };
+const NOTHING: RenderResult = {
+  html: "",
+  unresolved: [],
+  warnings: [],
+  frames: [],
+  frames_missing: [],
+  inserts: 0,
+  unknown_inserts: [],
+  binds: 0,
+  bind_tags: [],
+  repeats: 0,
+  blocks: 0,
+  marks: [],
+};
 
 /**
  * The most a write's trial renders with its transaction open, in all: a trial that is done by then
@@ -60,7 +78,9 @@ class Rehearsed<T> extends Error {
 }
 
 function fingerprint(prepared: PreparedRender, onRequest: boolean): string {
-  const hash = createHash("sha256").update(onRequest ? "page\n" : "bake\n").update(JSON.stringify(prepared.input));
+  const hash = createHash("sha256")
+    .update(onRequest ? "page\n" : "bake\n")
+    .update(JSON.stringify(prepared.input));
   for (const frame of new Set(prepared.frames.values())) hash.update(`\n${frame.id} ${frame.sha256}`);
   return hash.digest("base64url");
 }
@@ -86,14 +106,24 @@ export class Rehearsal implements TrialRenders {
 
   constructor(private readonly place: RenderPlace) {}
 
-  async render(prepared: PreparedRender, onRequest: boolean, measure: boolean, now: () => Promise<RenderResult>): Promise<RenderResult> {
+  async render(
+    prepared: PreparedRender,
+    onRequest: boolean,
+    measure: boolean,
+    now: () => Promise<RenderResult>,
+  ): Promise<RenderResult> {
     if (this.mode === "rehearse") {
       const job: Job = { prepared, onRequest, measure };
       this.jobs.push(job);
       if (this.moved) return NOTHING;
       const started = performance.now();
       // Past a budget other than time it throws, as a trial does: the write is refused at once.
-      const quick = await renderWithin({ ...this.place, executor: inProcessExecutor }, prepared, measure, IN_TRANSACTION_MS - this.spent);
+      const quick = await renderWithin(
+        { ...this.place, executor: inProcessExecutor },
+        prepared,
+        measure,
+        IN_TRANSACTION_MS - this.spent,
+      );
       this.spent += performance.now() - started;
       if (quick !== null) return (job.result = quick);
       this.moved = true;
@@ -146,7 +176,12 @@ export const rehearsalCounts = { rehearsed: 0, again: 0, renderedInside: 0 };
 
 type Outcome<T> = { value: T } | { rehearsed: T } | { error: unknown };
 
-async function step(db: Db, work: (trx: Db) => Promise<unknown>, rehearsal: Rehearsal, rollBackIfMoved: boolean): Promise<Outcome<unknown>> {
+async function step(
+  db: Db,
+  work: (trx: Db) => Promise<unknown>,
+  rehearsal: Rehearsal,
+  rollBackIfMoved: boolean,
+): Promise<Outcome<unknown>> {
   try {
     const value = await db.transaction().execute(async (trx) => {
       byTransaction.set(trx, rehearsal);

@@ -2,7 +2,17 @@
 // that a render can run in the service's thread or, when it is long, in the render worker
 // (render-pool.ts), which receives the same input and the markup of the frames it may embed.
 // No I/O here: render-job.ts reads the database and builds the input.
-import { mediaToken, type CompiledFrame, type CurrentPage, type Heading, type LanguageLink, type MediaView, type MenuNode, type RenderContext, type SeoHead } from "../markup/index.ts";
+import {
+  mediaToken,
+  type CompiledFrame,
+  type CurrentPage,
+  type Heading,
+  type LanguageLink,
+  type MediaView,
+  type MenuNode,
+  type RenderContext,
+  type SeoHead,
+} from "../markup/index.ts";
 import type { SidebarView } from "./sidebar-view.ts";
 
 export interface RenderInput {

@@ -27,7 +27,6 @@ export interface RenderTarget {
   page?: PageRow;
 }
 
-
 function settingsValues(state: SiteState): Record<string, unknown> {
   return {
     name: state.site.name,
@@ -64,7 +63,12 @@ function languageLinks(state: SiteState, page: PageRow | undefined, lang: string
   const translations = new Map<string, string>();
   if (page && page.translation_group !== null) {
     for (const member of state.tree.all()) {
-      if (member.translation_group === page.translation_group && member.lang !== "" && state.tree.visible(member.id) && !translations.has(member.lang)) {
+      if (
+        member.translation_group === page.translation_group &&
+        member.lang !== "" &&
+        state.tree.visible(member.id) &&
+        !translations.has(member.lang)
+      ) {
         translations.set(member.lang, linkUrl(state.addressing, member.lang, member.path));
       }
     }
@@ -92,7 +96,12 @@ function altIn(alt: MediaForRender["alt"], state: SiteState, lang: string | null
 }
 
 /** The media files a render reads (`media.<ref>` sources), in one query, as the renderer prints them. */
-async function mediaOf(db: Db, state: SiteState, refs: readonly string[], lang: string | null): Promise<RenderInput["media"]> {
+async function mediaOf(
+  db: Db,
+  state: SiteState,
+  refs: readonly string[],
+  lang: string | null,
+): Promise<RenderInput["media"]> {
   if (refs.length === 0) return [];
   const found = await mediaByRefs(db, state.site.id, refs);
   return [...found].map(([ref, file]): [string, MediaView] => [
@@ -131,8 +140,12 @@ async function frameClosure(db: Db, state: SiteState, cache: CompiledFrames, slu
     else missing.push(row);
   }
   if (missing.length > 0) {
-    const markup = await frameMarkup(db, missing.map((row) => row.id));
-    for (const row of markup) reachable.push({ id: row.id, slug: row.slug, sha256: row.sha256, compiled: cache.get(row.sha256, row.html) });
+    const markup = await frameMarkup(
+      db,
+      missing.map((row) => row.id),
+    );
+    for (const row of markup)
+      reachable.push({ id: row.id, slug: row.slug, sha256: row.sha256, compiled: cache.get(row.sha256, row.html) });
   }
   return reachable;
 }
@@ -152,7 +165,14 @@ export interface PreparedRender {
   frames: ReadonlyMap<string, ReachableFrame>;
 }
 
-export async function prepareRender(db: Db, clock: Clock, state: SiteState, cache: CompiledFrames, slug: string, target: RenderTarget): Promise<PreparedRender> {
+export async function prepareRender(
+  db: Db,
+  clock: Clock,
+  state: SiteState,
+  cache: CompiledFrames,
+  slug: string,
+  target: RenderTarget,
+): Promise<PreparedRender> {
   const frames = framesByRef(await frameClosure(db, state, cache, slug));
   if (!frames.get(slug)) throw new Error(`frame ${slug} vanished before it could be rendered`);
 
@@ -171,7 +191,14 @@ export async function prepareRender(db: Db, clock: Clock, state: SiteState, cach
     else if (readsItems(source)) {
       // A language is asked for only while the site has languages; otherwise sources have none.
       const lang = state.addressing.langs.active ? target.lang : null;
-      items.push([source.text, await itemsForRender(db, state.port, state.site, source.text, { lang, pageId: target.page?.id, addressing: state.addressing })]);
+      items.push([
+        source.text,
+        await itemsForRender(db, state.port, state.site, source.text, {
+          lang,
+          pageId: target.page?.id,
+          addressing: state.addressing,
+        }),
+      ]);
     }
   }
   // Headings get ids (svc/toc links to them), the same on every render.
@@ -190,11 +217,17 @@ export async function prepareRender(db: Db, clock: Clock, state: SiteState, cach
     links: languageLinks(state, target.page, target.lang),
     media: await mediaOf(db, state, mediaRefs, target.lang),
     // The stylesheets of the site's theme, at the current address of each bundle.
-    styles: styleNames.length === 0 ? [] : [...(await styleLinks(db, clock(), state.site.id, state.settings.theme, styleNames))],
+    styles:
+      styleNames.length === 0
+        ? []
+        : [...(await styleLinks(db, clock(), state.site.id, state.settings.theme, styleNames))],
     sidebars: [],
     headings: headed?.headings ?? [],
     current: target.page ? currentOf(state, target.page) : null,
-    strings: stringKeys.length === 0 ? [] : [...(await stringTexts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
+    strings:
+      stringKeys.length === 0
+        ? []
+        : [...(await stringTexts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
   if (target.page && readsSeo) input.seo = await seoHeadOf(db, state, target.page, target.lang);
   for (const name of sidebarNames) {

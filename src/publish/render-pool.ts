@@ -85,7 +85,13 @@ export class RenderPool {
    */
   render(siteId: number, request: Omit<WorkerRequest, "id">, timeoutMs: number): Promise<RenderResult> {
     return new Promise<RenderResult>((resolve, reject) => {
-      const job: Job = { siteId, request: { ...request, id: this.next++ }, resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
+      const job: Job = {
+        siteId,
+        request: { ...request, id: this.next++ },
+        resolve,
+        reject,
+        timer: undefined as unknown as NodeJS.Timeout,
+      };
       job.timer = setTimeout(() => this.expire(job, timeoutMs), timeoutMs);
       this.queued.push(siteId, job);
       this.dispatch();

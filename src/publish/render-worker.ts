@@ -11,15 +11,35 @@ const compiled = new CompiledCache();
 
 function answer(request: WorkerRequest): WorkerAnswer {
   try {
-    const frames = framesByRef(request.frames.map((frame) => ({ id: frame.id, slug: frame.slug, sha256: frame.sha256, compiled: compiled.get(frame.sha256, frame.html) })));
+    const frames = framesByRef(
+      request.frames.map((frame) => ({
+        id: frame.id,
+        slug: frame.slug,
+        sha256: frame.sha256,
+        compiled: compiled.get(frame.sha256, frame.html),
+      })),
+    );
     const top = frames.get(request.input.slug);
     if (!top) throw new Error(`frame ${request.input.slug} was not sent`);
     const now = () => performance.now();
     const budget = { bytes: request.bytes, expansions: request.expansions, until: now() + request.timeMs, now };
-    return { id: request.id, ok: true, result: renderFrame(top.compiled, renderContext(request.input, frames), { slug: request.input.slug, budget, measure: request.measure }) };
+    return {
+      id: request.id,
+      ok: true,
+      result: renderFrame(top.compiled, renderContext(request.input, frames), {
+        slug: request.input.slug,
+        budget,
+        measure: request.measure,
+      }),
+    };
   } catch (error) {
-    if (error instanceof OverBudget) return { id: request.id, ok: false, over: { budget: error.budget, chain: error.chain, printed: error.printed } };
-    return { id: request.id, ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    if (error instanceof OverBudget)
+      return { id: request.id, ok: false, over: { budget: error.budget, chain: error.chain, printed: error.printed } };
+    return {
+      id: request.id,
+      ok: false,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
   }
 }
 

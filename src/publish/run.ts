@@ -48,7 +48,14 @@ export type RunMode = "publish" | "trial";
 
 type FrameEntry = Rebaked["frames"][number];
 
-function bakeResponse(frameId: string, slug: string, result: RenderResult, sourceBytes: number, lang: string | null, state: SiteState) {
+function bakeResponse(
+  frameId: string,
+  slug: string,
+  result: RenderResult,
+  sourceBytes: number,
+  lang: string | null,
+  state: SiteState,
+) {
   return {
     baked: true,
     frame_id: frameId,
@@ -126,7 +133,15 @@ export class Run {
     const at = gmt(this.deps.clock());
     // The frame's own bake marks no page (menus print markers that each page's copy resolves).
     const html = applyMarks(result.html, result.marks, null);
-    const row = { frame_id: frameId, site_id: this.state.site.id, lang: lang ?? "", html, bytes: Buffer.byteLength(html), report_json: JSON.stringify({ unresolved: result.unresolved, warnings: result.warnings }), baked_at_gmt: at };
+    const row = {
+      frame_id: frameId,
+      site_id: this.state.site.id,
+      lang: lang ?? "",
+      html,
+      bytes: Buffer.byteLength(html),
+      report_json: JSON.stringify({ unresolved: result.unresolved, warnings: result.warnings }),
+      baked_at_gmt: at,
+    };
     // Past the site's published_bytes the bake is not kept; its pages still get it from this run.
     await keepBake(this.deps.db, row);
     return result;
@@ -137,7 +152,18 @@ export class Run {
     if (this.mode === "trial") return this.tryFrame(slug);
     if (this.state.index.rendersOnRequest(slug)) {
       await dropBakes(this.deps.db, this.state.site.id, node.id);
-      this.frames.push({ id: node.id, slug, because, bake: "not_needed", detail: { baked: false, frame_id: node.id, renders_on_request: true, live_reasons: this.state.index.liveReasons(slug) } });
+      this.frames.push({
+        id: node.id,
+        slug,
+        because,
+        bake: "not_needed",
+        detail: {
+          baked: false,
+          frame_id: node.id,
+          renders_on_request: true,
+          live_reasons: this.state.index.liveReasons(slug),
+        },
+      });
       return;
     }
     const lang = this.state.addressing.langs.defaultLang;
@@ -149,12 +175,24 @@ export class Run {
       // Written before this run (a write checks its bakes first), e.g. by two writes at once:
       // the frame and its pages keep their last good output.
       this.overBudget.add(node.id);
-      this.frames.push({ id: node.id, slug, because, bake: "failed", detail: { baked: false, frame_id: node.id, code: "render_too_large", budget: error.budget, chain: error.chain } });
+      this.frames.push({
+        id: node.id,
+        slug,
+        because,
+        bake: "failed",
+        detail: { baked: false, frame_id: node.id, code: "render_too_large", budget: error.budget, chain: error.chain },
+      });
       return;
     }
     const [source] = await frameHeads(this.deps.db, [node.id]);
     if (!source) throw new Error(`frame ${slug} vanished while it was baked`);
-    this.frames.push({ id: node.id, slug, because, bake: "baked", detail: bakeResponse(node.id, slug, result, source.bytes, lang, this.state) });
+    this.frames.push({
+      id: node.id,
+      slug,
+      because,
+      bake: "baked",
+      detail: bakeResponse(node.id, slug, result, source.bytes, lang, this.state),
+    });
   }
 
   /** Drops the kept outputs of a frame once every page on it has been republished. */
@@ -195,7 +233,12 @@ export class Run {
     if (this.mode === "trial") return this.tryPage(pageId);
     const siteId = this.state.site.id;
     const page = await pageById(this.deps.db, siteId, pageId);
-    const previous = await this.deps.db.selectFrom("static_copies").select(["address", "sha256"]).where("site_id", "=", siteId).where("page_id", "=", pageId).executeTakeFirst();
+    const previous = await this.deps.db
+      .selectFrom("static_copies")
+      .select(["address", "sha256"])
+      .where("site_id", "=", siteId)
+      .where("page_id", "=", pageId)
+      .executeTakeFirst();
     if (previous) this.flushedUrls.add(previous.address);
     // The cache is flushed once the static copy is written or removed (below): a reader that
     // comes in between must not load the old copy again and keep it.
@@ -206,7 +249,12 @@ export class Run {
     }
   }
 
-  private async rewritePage(siteId: number, pageId: number, page: PageRow | undefined, previous: { address: string; sha256: string } | undefined): Promise<void> {
+  private async rewritePage(
+    siteId: number,
+    pageId: number,
+    page: PageRow | undefined,
+    previous: { address: string; sha256: string } | undefined,
+  ): Promise<void> {
     const node = page?.frame_id ? this.state.index.getById(page.frame_id) : undefined;
     const servable = page && page.status === "publish" && this.state.tree.visible(page.id) && node;
     if (!servable || this.state.index.rendersOnRequest(node.slug)) {
@@ -228,11 +276,22 @@ export class Run {
     }
     const address = pageAddress(this.state.addressing, lang, page.path);
     // Each page's copy marks its own menu items (markup/current.ts): the bake is shared.
-    const html = result.marks.length === 0 ? result.html : applyMarks(result.html, result.marks, currentOf(this.state, page));
+    const html =
+      result.marks.length === 0 ? result.html : applyMarks(result.html, result.marks, currentOf(this.state, page));
     const sha256 = createHash("sha256").update(html).digest("hex");
-    const row = { site_id: siteId, page_id: pageId, address, frame_id: node.id, html, bytes: Buffer.byteLength(html), sha256, written_at_gmt: gmt(this.deps.clock()) };
+    const row = {
+      site_id: siteId,
+      page_id: pageId,
+      address,
+      frame_id: node.id,
+      html,
+      bytes: Buffer.byteLength(html),
+      sha256,
+      written_at_gmt: gmt(this.deps.clock()),
+    };
     // Past the site's published_bytes the copy is not kept (nor the one it replaces): the page renders on request.
-    const kept = (previous && previous.sha256 === sha256 && previous.address === address) || (await keepCopy(this.deps.db, row));
+    const kept =
+      (previous && previous.sha256 === sha256 && previous.address === address) || (await keepCopy(this.deps.db, row));
     this.flushedUrls.add(address);
     if (!kept) return;
     const list = this.published.get(node.id) ?? [];
@@ -268,11 +327,17 @@ export class Run {
    */
   async withdraw(withdrawn: Withdrawn): Promise<Rebaked> {
     const pageIds = new Set<number>(withdrawn.pages);
-    for (const slug of withdrawn.frames) for (const pageId of this.pagesOnFrame(this.state.index.get(slug)!.id)) pageIds.add(pageId);
+    for (const slug of withdrawn.frames)
+      for (const pageId of this.pagesOnFrame(this.state.index.get(slug)!.id)) pageIds.add(pageId);
     const ids = [...pageIds].sort((a, b) => a - b);
     const siteId = this.state.site.id;
     if (ids.length > 0) {
-      const copies = await this.deps.db.selectFrom("static_copies").select("address").where("site_id", "=", siteId).where("page_id", "in", ids).execute();
+      const copies = await this.deps.db
+        .selectFrom("static_copies")
+        .select("address")
+        .where("site_id", "=", siteId)
+        .where("page_id", "in", ids)
+        .execute();
       for (const copy of copies) this.flushedUrls.add(copy.address);
       await dropCopies(this.deps.db, siteId, ids);
       for (const address of this.deps.pages.flushPages(siteId, ids)) this.flushedUrls.add(address);
@@ -310,7 +375,9 @@ export class Run {
         flushed: { urls: { status: "ok", by: "api", urls: [...this.flushedUrls].sort(byCodeUnits), skipped: [] } },
       },
       ...(skipped.length > 0 || listSkipped ? { skipped } : {}),
-      ...(status !== "ok" ? { message: "The renderer did not answer; what was saved stays saved. Repeat the call later." } : {}),
+      ...(status !== "ok"
+        ? { message: "The renderer did not answer; what was saved stays saved. Repeat the call later." }
+        : {}),
     } as Rebaked;
   }
 }

@@ -20,7 +20,6 @@ function answers(state: SiteState, id: number): boolean {
   return row !== undefined && row.frame_id !== null && state.tree.visible(id);
 }
 
-
 /** `en` → `en`, `pt-br` → `pt_BR` (og:locale). */
 function localeOf(lang: string | null): string | null {
   if (!lang) return null;
@@ -42,7 +41,6 @@ function ancestorsOf(state: SiteState, page: Pick<PageLite, "id" | "parent_id">)
   return out;
 }
 
-
 export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: string | null): Promise<SeoHead> {
   const { addressing } = state;
   const site = await siteSeoForRender(db, state.site.id);
@@ -52,7 +50,12 @@ export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: s
   const urlOf = (row: Pick<PageLite, "lang" | "path">) => linkUrl(addressing, row.lang, row.path);
 
   const selfUrl = urlOf(page);
-  const canonical = own.canonical === null ? selfUrl : own.canonical.startsWith("/") ? `${addressing.origin}${own.canonical}` : own.canonical;
+  const canonical =
+    own.canonical === null
+      ? selfUrl
+      : own.canonical.startsWith("/")
+        ? `${addressing.origin}${own.canonical}`
+        : own.canonical;
 
   // The page's published translations, itself included, in the site's language order; then x-default.
   const alternates: Array<{ hreflang: string; href: string }> = [];
@@ -60,7 +63,13 @@ export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: s
     const byLang = new Map<string, string>([[page.lang, selfUrl]]);
     if (page.translation_group !== null) {
       for (const member of state.tree.all()) {
-        if (member.translation_group === page.translation_group && member.lang !== "" && !byLang.has(member.lang) && answers(state, member.id)) byLang.set(member.lang, urlOf(member));
+        if (
+          member.translation_group === page.translation_group &&
+          member.lang !== "" &&
+          !byLang.has(member.lang) &&
+          answers(state, member.id)
+        )
+          byLang.set(member.lang, urlOf(member));
       }
     }
     for (const code of addressing.langs.codes) {
@@ -76,11 +85,22 @@ export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: s
   const title = site.title_template.split("%s").join(own.title ?? page.title);
   const crumbs = [...ancestorsOf(state, page), page];
   const jsonLd = isHome(page)
-    ? { "@context": "https://schema.org", "@type": "WebSite", name: state.site.name, url: selfUrl, ...(lang ? { inLanguage: lang } : {}) }
+    ? {
+        "@context": "https://schema.org",
+        "@type": "WebSite",
+        name: state.site.name,
+        url: selfUrl,
+        ...(lang ? { inLanguage: lang } : {}),
+      }
     : {
         "@context": "https://schema.org",
         "@type": "BreadcrumbList",
-        itemListElement: crumbs.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.title, item: urlOf(crumb) })),
+        itemListElement: crumbs.map((crumb, i) => ({
+          "@type": "ListItem",
+          position: i + 1,
+          name: crumb.title,
+          item: urlOf(crumb),
+        })),
       };
   return {
     title,

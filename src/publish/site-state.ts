@@ -24,12 +24,24 @@ export interface SiteState {
  * The site's state for a publish step. `pages` says which pages it reads (the pages a render or
  * a run needs, with their ancestors): a function of the frames' index, or every page.
  */
-export async function loadSiteState(db: Db, siteId: number, port: number, pages: "all" | ((index: DependencyIndex) => PageScope)): Promise<SiteState | null> {
+export async function loadSiteState(
+  db: Db,
+  siteId: number,
+  port: number,
+  pages: "all" | ((index: DependencyIndex) => PageScope),
+): Promise<SiteState | null> {
   const site = await siteById(db, siteId);
   if (!site) return null;
-  const [plain, settings, index] = await Promise.all([siteAddressing(db, site, port), settingsOf(db, siteId), siteIndex(db, siteId)]);
+  const [plain, settings, index] = await Promise.all([
+    siteAddressing(db, site, port),
+    settingsOf(db, siteId),
+    siteIndex(db, siteId),
+  ]);
   // Links to the home page and its translations print `/` and `/<lang>/` (pages/home.ts).
-  const [tree, homes] = await Promise.all([pageTreeOf(db, siteId, pages === "all" ? undefined : pages(index)), homePaths(db, siteId, homePageOf(settings), plain.langs)]);
+  const [tree, homes] = await Promise.all([
+    pageTreeOf(db, siteId, pages === "all" ? undefined : pages(index)),
+    homePaths(db, siteId, homePageOf(settings), plain.langs),
+  ]);
   const addressing = { ...plain, homes };
   return { site, port, addressing, settings, tree, index };
 }

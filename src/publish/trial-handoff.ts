@@ -68,7 +68,8 @@ export class TrialHandoff {
   take(siteId: number, trial: Trial | undefined): { ticket: number; bakes?: ReadonlyMap<string, RenderResult> } {
     const handed = trial ? this.handed.get(trial) : undefined;
     if (trial) this.handed.delete(trial);
-    if (handed && handed.siteId === siteId && handed.ticket > this.site(siteId).written) return { ticket: handed.ticket, bakes: handed.bakes.bakes };
+    if (handed && handed.siteId === siteId && handed.ticket > this.site(siteId).written)
+      return { ticket: handed.ticket, bakes: handed.bakes.bakes };
     return { ticket: this.ticket(siteId) };
   }
 

@@ -19,12 +19,17 @@ export function pageBytes(page: { title: string; content: string; fields_json: s
 
 /** The UTF-8 byte length of a text column, computed by the database (no text is read out). */
 export function textBytes(db: Db, column: string): RawBuilder<number> {
-  return isPostgres(db) ? sql<number>`octet_length(${sql.ref(column)})` : sql<number>`length(cast(${sql.ref(column)} as blob))`;
+  return isPostgres(db)
+    ? sql<number>`octet_length(${sql.ref(column)})`
+    : sql<number>`length(cast(${sql.ref(column)} as blob))`;
 }
 
 /** The sum of several text columns' byte lengths, by the database. */
 function textsBytes(db: Db, columns: readonly string[]): RawBuilder<number> {
-  return sql<number>`(${sql.join(columns.map((column) => textBytes(db, column)), sql` + `)})`;
+  return sql<number>`(${sql.join(
+    columns.map((column) => textBytes(db, column)),
+    sql` + `,
+  )})`;
 }
 
 const REVISION_TEXTS = ["content", "fields_json", "summary_json"] as const;
@@ -37,7 +42,10 @@ export function revisionBytes(row: Record<(typeof REVISION_TEXTS)[number], strin
 
 /** A revision row's weight, by the database (`prefix`: the table's alias, e.g. "r."). */
 export function revisionBytesSql(db: Db, prefix = ""): RawBuilder<number> {
-  return textsBytes(db, REVISION_TEXTS.map((column) => `${prefix}${column}`));
+  return textsBytes(
+    db,
+    REVISION_TEXTS.map((column) => `${prefix}${column}`),
+  );
 }
 
 /** A trash entry's weight: the name it was deleted under and what its restore needs besides its last revision. */
@@ -46,5 +54,8 @@ export function trashBytes(row: Record<(typeof TRASH_TEXTS)[number], string>): n
 }
 
 export function trashBytesSql(db: Db, prefix = ""): RawBuilder<number> {
-  return textsBytes(db, TRASH_TEXTS.map((column) => `${prefix}${column}`));
+  return textsBytes(
+    db,
+    TRASH_TEXTS.map((column) => `${prefix}${column}`),
+  );
 }

@@ -35,12 +35,30 @@ export interface Quota {
 }
 
 export const QUOTAS = {
-  pages: { unit: "count", default: 50_000, counts: "every page: drafts, trash, translations and stubs; a page deleted for good frees its place" },
+  pages: {
+    unit: "count",
+    default: 50_000,
+    counts: "every page: drafts, trash, translations and stubs; a page deleted for good frees its place",
+  },
   frames: { unit: "count", default: 5_000, counts: "frames" },
   data_items: { unit: "count", default: 100_000, counts: "items of every data set and language variant" },
-  stored_bytes: { unit: "bytes", default: GiB, counts: "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash" },
-  media_bytes: { unit: "bytes", default: MEDIA_BYTES_DEFAULT, counts: "bytes of the site's media files, each file counted in full, and of their variants" },
-  published_bytes: { unit: "bytes", default: PUBLISHED_BYTES_DEFAULT, counts: "bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused" },
+  stored_bytes: {
+    unit: "bytes",
+    default: GiB,
+    counts:
+      "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash",
+  },
+  media_bytes: {
+    unit: "bytes",
+    default: MEDIA_BYTES_DEFAULT,
+    counts: "bytes of the site's media files, each file counted in full, and of their variants",
+  },
+  published_bytes: {
+    unit: "bytes",
+    default: PUBLISHED_BYTES_DEFAULT,
+    counts:
+      "bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused",
+  },
 } as const satisfies Record<string, Quota>;
 
 export type QuotaKey = keyof typeof QUOTAS;
@@ -75,13 +93,22 @@ export function quotaChangesFrom(body: Record<string, unknown>): QuotaChanges {
   const changes: QuotaChanges = {};
   for (const [key, value] of Object.entries(body)) {
     if (!isQuotaKey(key)) {
-      throw fail("invalid_quota", { quota: key, quotas: QUOTA_KEYS }, `"${key}" is not a quota. The quotas are ${QUOTA_KEYS.join(", ")}.`);
+      throw fail(
+        "invalid_quota",
+        { quota: key, quotas: QUOTA_KEYS },
+        `"${key}" is not a quota. The quotas are ${QUOTA_KEYS.join(", ")}.`,
+      );
     }
     if (value !== null && !(typeof value === "number" && Number.isSafeInteger(value) && value >= 0)) {
-      throw fail("invalid_quota", { quota: key, value: value ?? null }, `${key} must be a whole number of at least 0, or null for its default (${QUOTAS[key].default}).`);
+      throw fail(
+        "invalid_quota",
+        { quota: key, value: value ?? null },
+        `${key} must be a whole number of at least 0, or null for its default (${QUOTAS[key].default}).`,
+      );
     }
     changes[key] = value;
   }
-  if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: QUOTA_KEYS }, `Name at least one quota: ${QUOTA_KEYS.join(", ")}.`);
+  if (Object.keys(changes).length === 0)
+    throw fail("nothing_to_update", { allowed: QUOTA_KEYS }, `Name at least one quota: ${QUOTA_KEYS.join(", ")}.`);
   return changes;
 }

@@ -83,7 +83,11 @@ export async function holdRoom(trx: Db, siteId: number): Promise<QuotaValues> {
   };
   let row = await read();
   if (!row) {
-    await trx.insertInto("site_usage").values({ site_id: siteId, ...ZERO }).onConflict((conflict) => conflict.column("site_id").doNothing()).execute();
+    await trx
+      .insertInto("site_usage")
+      .values({ site_id: siteId, ...ZERO })
+      .onConflict((conflict) => conflict.column("site_id").doNothing())
+      .execute();
     row = await read();
     if (!row) throw new Error(`site ${siteId} has no usage row`);
   }
@@ -119,7 +123,8 @@ async function move(trx: Db, siteId: number, delta: UsageDelta, how: How): Promi
     return null;
   }
   for (const key of moves) {
-    if (!Number.isSafeInteger(delta[key])) throw new Error(`requireRoom: ${key} moves by ${delta[key]}, not a whole number`);
+    if (!Number.isSafeInteger(delta[key]))
+      throw new Error(`requireRoom: ${key} moves by ${delta[key]}, not a whole number`);
   }
   const used = await holdRoom(trx, siteId);
   const start = found.get(trx)!.get(siteId)!;
@@ -150,7 +155,11 @@ export async function requireRoom(trx: Db, siteId: number, delta: UsageDelta): P
   const refusal = await move(trx, siteId, delta, "require");
   if (refusal) {
     const { quota, limit, used, after } = refusal;
-    throw fail("quota_exceeded", { quota, limit, used }, `This write would take the site's ${quota} to ${after}, past its quota of ${limit}; nothing was written.`);
+    throw fail(
+      "quota_exceeded",
+      { quota, limit, used },
+      `This write would take the site's ${quota} to ${after}, past its quota of ${limit}; nothing was written.`,
+    );
   }
 }
 
@@ -178,7 +187,21 @@ export async function chargeRoom(trx: Db, siteId: number, delta: UsageDelta): Pr
 }
 
 /** The sum of `weight` over a table's rows of the site, by the database. */
-async function sumOf(db: Db, table: "styles" | "strings" | "media" | "media_variants" | "revisions" | "trash" | "static_copies" | "frame_bakes" | "style_copies", weight: Expression<number> | "bytes", siteId: number): Promise<number> {
+async function sumOf(
+  db: Db,
+  table:
+    | "styles"
+    | "strings"
+    | "media"
+    | "media_variants"
+    | "revisions"
+    | "trash"
+    | "static_copies"
+    | "frame_bakes"
+    | "style_copies",
+  weight: Expression<number> | "bytes",
+  siteId: number,
+): Promise<number> {
   const row = await db
     .selectFrom(table)
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>(weight === "bytes" ? eb.ref("bytes") : weight), eb.lit(0)).as("n"))
@@ -194,7 +217,15 @@ async function sumOf(db: Db, table: "styles" | "strings" | "media" | "media_vari
 export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues> {
   const pages = await db
     .selectFrom("pages")
-    .select((eb) => [eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum(eb(eb(textBytes(db, "title"), "+", textBytes(db, "content")), "+", textBytes(db, "fields_json"))), eb.lit(0)).as("bytes")])
+    .select((eb) => [
+      eb.fn.countAll().as("n"),
+      eb.fn
+        .coalesce(
+          eb.fn.sum(eb(eb(textBytes(db, "title"), "+", textBytes(db, "content")), "+", textBytes(db, "fields_json"))),
+          eb.lit(0),
+        )
+        .as("bytes"),
+    ])
     .where("site_id", "=", siteId)
     .executeTakeFirstOrThrow();
   const frames = await db
@@ -204,7 +235,10 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     .executeTakeFirstOrThrow();
   const data = await db
     .selectFrom("datasets")
-    .select((eb) => [eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("items"), eb.fn.coalesce(eb.fn.sum(textBytes(db, "items_json")), eb.lit(0)).as("bytes")])
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("items"),
+      eb.fn.coalesce(eb.fn.sum(textBytes(db, "items_json")), eb.lit(0)).as("bytes"),
+    ])
     .where("site_id", "=", siteId)
     .executeTakeFirstOrThrow();
   const stored = [
@@ -222,6 +256,9 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
     data_items: Number(data.items),
     stored_bytes: stored.reduce((sum, bytes) => sum + bytes, 0),
     media_bytes: (await sumOf(db, "media", "bytes", siteId)) + (await sumOf(db, "media_variants", "bytes", siteId)),
-    published_bytes: (await sumOf(db, "static_copies", "bytes", siteId)) + (await sumOf(db, "frame_bakes", "bytes", siteId)) + (await sumOf(db, "style_copies", "bytes", siteId)),
+    published_bytes:
+      (await sumOf(db, "static_copies", "bytes", siteId)) +
+      (await sumOf(db, "frame_bakes", "bytes", siteId)) +
+      (await sumOf(db, "style_copies", "bytes", siteId)),
   };
 }

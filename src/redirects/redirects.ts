@@ -33,37 +33,81 @@ export interface Move {
 type Row = { id: number; from_path: string; to_target: string; status: number; auto: number; created_at_gmt: string };
 
 function recordOf(row: Row): RedirectRecord {
-  return { id: row.id, from: row.from_path, to: row.to_target, status: row.status, auto: row.auto === 1, created_at_gmt: row.created_at_gmt };
+  return {
+    id: row.id,
+    from: row.from_path,
+    to: row.to_target,
+    status: row.status,
+    auto: row.auto === 1,
+    created_at_gmt: row.created_at_gmt,
+  };
 }
 
 const COLUMNS = ["id", "from_path", "to_target", "status", "auto", "created_at_gmt"] as const;
 
 /** The redirect answering at this canonical address, if any. */
-export async function redirectAt(db: Db, siteId: number, address: string): Promise<{ to: string; status: number } | undefined> {
-  const row = await db.selectFrom("redirects").select(["to_target", "status"]).where("site_id", "=", siteId).where("from_path", "=", address).executeTakeFirst();
+export async function redirectAt(
+  db: Db,
+  siteId: number,
+  address: string,
+): Promise<{ to: string; status: number } | undefined> {
+  const row = await db
+    .selectFrom("redirects")
+    .select(["to_target", "status"])
+    .where("site_id", "=", siteId)
+    .where("from_path", "=", address)
+    .executeTakeFirst();
   return row && { to: row.to_target, status: row.status };
 }
 
 /** Every redirect of the site, by address. */
 export async function listRedirects(db: Db, siteId: number): Promise<RedirectRecord[]> {
-  const rows = await db.selectFrom("redirects").select(COLUMNS).where("site_id", "=", siteId).orderBy("from_path").orderBy("id").execute();
+  const rows = await db
+    .selectFrom("redirects")
+    .select(COLUMNS)
+    .where("site_id", "=", siteId)
+    .orderBy("from_path")
+    .orderBy("id")
+    .execute();
   return rows.map(recordOf);
 }
 
 export async function redirectById(db: Db, siteId: number, id: number): Promise<RedirectRecord | undefined> {
-  const row = await db.selectFrom("redirects").select(COLUMNS).where("site_id", "=", siteId).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("redirects")
+    .select(COLUMNS)
+    .where("site_id", "=", siteId)
+    .where("id", "=", id)
+    .executeTakeFirst();
   return row && recordOf(row);
 }
 
 /** Writes the redirect at `from` (replacing one standing there); answers it and whether it replaced one. */
-async function upsert(trx: Db, siteId: number, from: string, to: string, status: number, auto: boolean, now: string): Promise<{ record: RedirectRecord; replaced: boolean }> {
-  const before = await trx.selectFrom("redirects").select("id").where("site_id", "=", siteId).where("from_path", "=", from).executeTakeFirst();
+async function upsert(
+  trx: Db,
+  siteId: number,
+  from: string,
+  to: string,
+  status: number,
+  auto: boolean,
+  now: string,
+): Promise<{ record: RedirectRecord; replaced: boolean }> {
+  const before = await trx
+    .selectFrom("redirects")
+    .select("id")
+    .where("site_id", "=", siteId)
+    .where("from_path", "=", from)
+    .executeTakeFirst();
   const values = { to_target: to, status, auto: auto ? 1 : 0, created_at_gmt: now };
   if (before) {
     await trx.updateTable("redirects").set(values).where("id", "=", before.id).execute();
     return { record: { id: before.id, from, to, status, auto, created_at_gmt: now }, replaced: true };
   }
-  const row = await trx.insertInto("redirects").values({ site_id: siteId, from_path: from, ...values }).returning(COLUMNS).executeTakeFirstOrThrow();
+  const row = await trx
+    .insertInto("redirects")
+    .values({ site_id: siteId, from_path: from, ...values })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
   return { record: recordOf(row), replaced: false };
 }
 
@@ -71,7 +115,12 @@ async function upsert(trx: Db, siteId: number, from: string, to: string, status:
  * A redirect made by hand. A site path as `to` is collapsed like a page's move: if a redirect
  * stands at `to`, this one points where that one does (never at itself).
  */
-export async function addRedirect(trx: Db, siteId: number, input: { from: string; to: string; status: RedirectStatus }, now: string): Promise<{ record: RedirectRecord; replaced: boolean; addresses: string[] }> {
+export async function addRedirect(
+  trx: Db,
+  siteId: number,
+  input: { from: string; to: string; status: RedirectStatus },
+  now: string,
+): Promise<{ record: RedirectRecord; replaced: boolean; addresses: string[] }> {
   let to = input.to;
   if (to.startsWith("/")) {
     const next = await redirectAt(trx, siteId, to);
@@ -94,10 +143,25 @@ export async function deleteRedirect(trx: Db, siteId: number, id: number): Promi
  * the addresses of the records it changed: what they answer changed too.
  */
 async function collapse(trx: Db, siteId: number, from: string, to: string): Promise<string[]> {
-  const pointing = await trx.selectFrom("redirects").select("from_path").where("site_id", "=", siteId).where("to_target", "=", from).execute();
+  const pointing = await trx
+    .selectFrom("redirects")
+    .select("from_path")
+    .where("site_id", "=", siteId)
+    .where("to_target", "=", from)
+    .execute();
   if (pointing.length === 0) return [];
-  await trx.deleteFrom("redirects").where("site_id", "=", siteId).where("to_target", "=", from).where("from_path", "=", to).execute();
-  await trx.updateTable("redirects").set({ to_target: to }).where("site_id", "=", siteId).where("to_target", "=", from).execute();
+  await trx
+    .deleteFrom("redirects")
+    .where("site_id", "=", siteId)
+    .where("to_target", "=", from)
+    .where("from_path", "=", to)
+    .execute();
+  await trx
+    .updateTable("redirects")
+    .set({ to_target: to })
+    .where("site_id", "=", siteId)
+    .where("to_target", "=", from)
+    .execute();
   return pointing.map((row) => row.from_path);
 }
 
@@ -114,7 +178,11 @@ export async function recordMoves(trx: Db, siteId: number, moves: readonly Move[
     changed.push(move.from, ...(await collapse(trx, siteId, move.from, move.to)));
     await upsert(trx, siteId, move.from, move.to, 301, true, now);
   }
-  const released = await releaseAddresses(trx, siteId, real.map((move) => move.to));
+  const released = await releaseAddresses(
+    trx,
+    siteId,
+    real.map((move) => move.to),
+  );
   return [...new Set([...changed, ...released])];
 }
 
@@ -128,7 +196,12 @@ export async function releaseAddresses(trx: Db, siteId: number, addresses: reado
   // In slices: a move of a large section names many addresses.
   for (let i = 0; i < addresses.length; i += 500) {
     const slice = addresses.slice(i, i + 500);
-    const gone = await trx.deleteFrom("redirects").where("site_id", "=", siteId).where("from_path", "in", slice).returning("from_path").execute();
+    const gone = await trx
+      .deleteFrom("redirects")
+      .where("site_id", "=", siteId)
+      .where("from_path", "in", slice)
+      .returning("from_path")
+      .execute();
     released.push(...gone.map((row) => row.from_path));
   }
   return released;

@@ -25,7 +25,9 @@ export async function pruneForRoom(trx: Db, siteId: number, needed: number): Pro
       .selectFrom("revisions as r")
       .select(["r.id", revisionBytesSql(trx, "r.").as("bytes")])
       .where("r.site_id", "=", siteId)
-      .where(sql<boolean>`r.revision <= (select max(n.revision) from revisions n where n.site_id = r.site_id and n.kind = r.kind and n.object_id = r.object_id) - ${KEPT_AT_QUOTA}`)
+      .where(
+        sql<boolean>`r.revision <= (select max(n.revision) from revisions n where n.site_id = r.site_id and n.kind = r.kind and n.object_id = r.object_id) - ${KEPT_AT_QUOTA}`,
+      )
       .orderBy("r.id")
       .limit(BATCH)
       .execute();

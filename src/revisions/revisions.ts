@@ -39,7 +39,11 @@ export interface RevisionRecord {
 function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.keys(value as object).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((key) => [key, sorted((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
@@ -56,7 +60,9 @@ function sha256(text: string): string {
 /** The names of the fields whose values differ (every field of a first revision); both sorted already. */
 function summaryOf(before: Record<string, unknown> | null, after: Record<string, unknown>): string[] {
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after)]);
-  return [...keys].filter((key) => before === null || JSON.stringify(before[key]) !== JSON.stringify(after[key])).sort();
+  return [...keys]
+    .filter((key) => before === null || JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+    .sort();
 }
 
 /**
@@ -79,7 +85,14 @@ function fieldsOf(row: { content: string; fields_json: string }): Record<string,
  * Stores the object's state as its next revision, unless it is the last revision's state.
  * Answers the revision number stored, or null when nothing changed.
  */
-export async function recordRevision(trx: Db, siteId: number, kind: RevisionKind, objectId: string, snapshot: Snapshot, now: string): Promise<number | null> {
+export async function recordRevision(
+  trx: Db,
+  siteId: number,
+  kind: RevisionKind,
+  objectId: string,
+  snapshot: Snapshot,
+  now: string,
+): Promise<number | null> {
   const last = await trx
     .selectFrom("revisions")
     .select(["revision", "sha256", "fields_json", "content"])
@@ -95,24 +108,62 @@ export async function recordRevision(trx: Db, siteId: number, kind: RevisionKind
   const lastFields = last && fieldsOf(last);
   if (last && last.sha256 === hash && JSON.stringify(lastFields) === fieldsJson) return null;
   const revision = (last?.revision ?? 0) + 1;
-  const stored = { content: snapshot.content, fields_json: storedFields(snapshot.content, fieldsJson, fields), summary_json: JSON.stringify(summaryOf(lastFields ?? null, fields)) };
+  const stored = {
+    content: snapshot.content,
+    fields_json: storedFields(snapshot.content, fieldsJson, fields),
+    summary_json: JSON.stringify(summaryOf(lastFields ?? null, fields)),
+  };
   await requireRoom(trx, siteId, { stored_bytes: revisionBytes(stored) });
   await trx
     .insertInto("revisions")
-    .values({ site_id: siteId, kind, object_id: objectId, revision, sha256: hash, bytes: Buffer.byteLength(snapshot.content, "utf8"), ...stored, created_at_gmt: now, created_by: currentActor() })
+    .values({
+      site_id: siteId,
+      kind,
+      object_id: objectId,
+      revision,
+      sha256: hash,
+      bytes: Buffer.byteLength(snapshot.content, "utf8"),
+      ...stored,
+      created_at_gmt: now,
+      created_by: currentActor(),
+    })
     .execute();
   return revision;
 }
 
-function recordOf(row: { revision: number; sha256: string; bytes: number; created_at_gmt: string; created_by: number | null; summary_json: string }): RevisionRecord {
-  return { revision: row.revision, sha256: row.sha256, bytes: row.bytes, created_at_gmt: row.created_at_gmt, created_by: row.created_by, summary: REVISION_SUMMARY.read(row.summary_json) };
+function recordOf(row: {
+  revision: number;
+  sha256: string;
+  bytes: number;
+  created_at_gmt: string;
+  created_by: number | null;
+  summary_json: string;
+}): RevisionRecord {
+  return {
+    revision: row.revision,
+    sha256: row.sha256,
+    bytes: row.bytes,
+    created_at_gmt: row.created_at_gmt,
+    created_by: row.created_by,
+    summary: REVISION_SUMMARY.read(row.summary_json),
+  };
 }
 
 const LISTED = ["revision", "sha256", "bytes", "created_at_gmt", "created_by", "summary_json"] as const;
 
 /** One page of an object's revisions, newest first, and how many it has. */
-export async function listRevisions(db: Db, siteId: number, kind: RevisionKind, objectId: string, page: { limit: number; offset: number }): Promise<{ total: number; revisions: RevisionRecord[] }> {
-  const where = db.selectFrom("revisions").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId);
+export async function listRevisions(
+  db: Db,
+  siteId: number,
+  kind: RevisionKind,
+  objectId: string,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; revisions: RevisionRecord[] }> {
+  const where = db
+    .selectFrom("revisions")
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId);
   const [count, rows] = await Promise.all([
     where.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
     where.select(LISTED).orderBy("revision", "desc").limit(page.limit).offset(page.offset).execute(),
@@ -121,7 +172,13 @@ export async function listRevisions(db: Db, siteId: number, kind: RevisionKind, 
 }
 
 /** One revision with its content and fields; undefined when the object has none by that number. */
-export async function revisionOf(db: Db, siteId: number, kind: RevisionKind, objectId: string, revision: number): Promise<(RevisionRecord & { content: string; fields: Record<string, unknown> }) | undefined> {
+export async function revisionOf(
+  db: Db,
+  siteId: number,
+  kind: RevisionKind,
+  objectId: string,
+  revision: number,
+): Promise<(RevisionRecord & { content: string; fields: Record<string, unknown> }) | undefined> {
   const row = await db
     .selectFrom("revisions")
     .select([...LISTED, "content", "fields_json"])
@@ -135,6 +192,12 @@ export async function revisionOf(db: Db, siteId: number, kind: RevisionKind, obj
 
 /** The object's last revision number (0: none). */
 export async function lastRevision(db: Db, siteId: number, kind: RevisionKind, objectId: string): Promise<number> {
-  const row = await db.selectFrom("revisions").select((eb) => eb.fn.max("revision").as("n")).where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).executeTakeFirst();
+  const row = await db
+    .selectFrom("revisions")
+    .select((eb) => eb.fn.max("revision").as("n"))
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId)
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }

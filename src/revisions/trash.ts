@@ -26,10 +26,30 @@ export interface TrashEntry {
 }
 
 /** Puts a deleted object in the trash (inside the deleting transaction), after its last revision. */
-export async function toTrash(trx: Db, siteId: number, kind: RevisionKind, objectId: string, slug: string, now: string, extra: Record<string, unknown> = {}): Promise<void> {
-  const values = { slug, last_revision: await lastRevision(trx, siteId, kind, objectId), extra_json: JSON.stringify(extra), deleted_at_gmt: now, deleted_by: currentActor() };
+export async function toTrash(
+  trx: Db,
+  siteId: number,
+  kind: RevisionKind,
+  objectId: string,
+  slug: string,
+  now: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const values = {
+    slug,
+    last_revision: await lastRevision(trx, siteId, kind, objectId),
+    extra_json: JSON.stringify(extra),
+    deleted_at_gmt: now,
+    deleted_by: currentActor(),
+  };
   await holdRoom(trx, siteId);
-  const before = await trx.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).executeTakeFirst();
+  const before = await trx
+    .selectFrom("trash")
+    .select(["slug", "extra_json"])
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId)
+    .executeTakeFirst();
   // Charged, never refused: a delete always goes through (quotas/usage.ts, chargeRoom).
   await chargeRoom(trx, siteId, { stored_bytes: trashBytes(values) - (before ? trashBytes(before) : 0) });
   await trx
@@ -40,22 +60,63 @@ export async function toTrash(trx: Db, siteId: number, kind: RevisionKind, objec
 }
 
 export async function listTrash(db: Db, siteId: number): Promise<TrashEntry[]> {
-  const rows = await db.selectFrom("trash").selectAll().where("site_id", "=", siteId).orderBy("deleted_at_gmt", "desc").orderBy("kind").orderBy("object_id").execute();
-  return rows.map((row) => ({ kind: row.kind as RevisionKind, id: row.object_id, slug: row.slug, last_revision: row.last_revision, deleted_at_gmt: row.deleted_at_gmt, deleted_by: row.deleted_by }));
+  const rows = await db
+    .selectFrom("trash")
+    .selectAll()
+    .where("site_id", "=", siteId)
+    .orderBy("deleted_at_gmt", "desc")
+    .orderBy("kind")
+    .orderBy("object_id")
+    .execute();
+  return rows.map((row) => ({
+    kind: row.kind as RevisionKind,
+    id: row.object_id,
+    slug: row.slug,
+    last_revision: row.last_revision,
+    deleted_at_gmt: row.deleted_at_gmt,
+    deleted_by: row.deleted_by,
+  }));
 }
 
 /** What a kind keeps with its trash entry to restore it (`extra_json`): an object of its own. */
 const TRASH_EXTRA = jsonColumn("trash.extra_json", AnyObject);
 
-export async function trashEntry(db: Db, siteId: number, kind: string, objectId: string): Promise<(TrashEntry & { extra: Record<string, unknown> }) | undefined> {
-  const row = await db.selectFrom("trash").selectAll().where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).executeTakeFirst();
-  return row && { kind: row.kind as RevisionKind, id: row.object_id, slug: row.slug, last_revision: row.last_revision, deleted_at_gmt: row.deleted_at_gmt, deleted_by: row.deleted_by, extra: TRASH_EXTRA.read(row.extra_json) };
+export async function trashEntry(
+  db: Db,
+  siteId: number,
+  kind: string,
+  objectId: string,
+): Promise<(TrashEntry & { extra: Record<string, unknown> }) | undefined> {
+  const row = await db
+    .selectFrom("trash")
+    .selectAll()
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId)
+    .executeTakeFirst();
+  return (
+    row && {
+      kind: row.kind as RevisionKind,
+      id: row.object_id,
+      slug: row.slug,
+      last_revision: row.last_revision,
+      deleted_at_gmt: row.deleted_at_gmt,
+      deleted_by: row.deleted_by,
+      extra: TRASH_EXTRA.read(row.extra_json),
+    }
+  );
 }
 
 /** Takes an object out of the trash (it was restored, or it exists again). */
 export async function leaveTrash(trx: Db, siteId: number, kind: RevisionKind, objectId: string): Promise<void> {
   await holdRoom(trx, siteId);
-  const gone = await trx.deleteFrom("trash").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).returning(["slug", "extra_json"]).executeTakeFirst();
+  const gone = await trx
+    .deleteFrom("trash")
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId)
+    .returning(["slug", "extra_json"])
+    .executeTakeFirst();
   if (gone) await requireRoom(trx, siteId, { stored_bytes: -trashBytes(gone) });
 }
 
@@ -63,17 +124,39 @@ export async function leaveTrash(trx: Db, siteId: number, kind: RevisionKind, ob
  * Deletes an object's trash entry and its whole history, or its revisions up to `upTo` only, and
  * frees their bytes, in the caller's transaction. Answers what went.
  */
-async function dropHistory(trx: Db, siteId: number, kind: string, objectId: string, upTo?: number): Promise<{ revisions: number; bytes: number }> {
+async function dropHistory(
+  trx: Db,
+  siteId: number,
+  kind: string,
+  objectId: string,
+  upTo?: number,
+): Promise<{ revisions: number; bytes: number }> {
   await holdRoom(trx, siteId);
-  let revisions = trx.selectFrom("revisions").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId);
+  let revisions = trx
+    .selectFrom("revisions")
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId);
   if (upTo !== undefined) revisions = revisions.where("revision", "<=", upTo);
-  const held = await revisions.select((eb) => [eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum(revisionBytesSql(trx)), eb.lit(0)).as("bytes")]).executeTakeFirstOrThrow();
+  const held = await revisions
+    .select((eb) => [eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum(revisionBytesSql(trx)), eb.lit(0)).as("bytes")])
+    .executeTakeFirstOrThrow();
   let bytes = Number(held.bytes);
-  let gone = trx.deleteFrom("revisions").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId);
+  let gone = trx
+    .deleteFrom("revisions")
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId);
   if (upTo !== undefined) gone = gone.where("revision", "<=", upTo);
   await gone.execute();
   if (upTo === undefined) {
-    const entry = await trx.deleteFrom("trash").where("site_id", "=", siteId).where("kind", "=", kind).where("object_id", "=", objectId).returning(["slug", "extra_json"]).executeTakeFirst();
+    const entry = await trx
+      .deleteFrom("trash")
+      .where("site_id", "=", siteId)
+      .where("kind", "=", kind)
+      .where("object_id", "=", objectId)
+      .returning(["slug", "extra_json"])
+      .executeTakeFirst();
     if (entry) bytes += trashBytes(entry);
   }
   await requireRoom(trx, siteId, { stored_bytes: -bytes });
@@ -85,27 +168,54 @@ async function dropHistory(trx: Db, siteId: number, kind: string, objectId: stri
  * freeing their bytes. `dryRun`: answers the same and deletes nothing. 404 trash_item_not_found
  * for an object that is not in the site's trash.
  */
-export async function purgeTrashed(db: Db, siteId: number, kind: string, objectId: string, dryRun: boolean): Promise<{ kind: RevisionKind; id: string; revisions: number; bytes: number }> {
-  return dryRunnable(dryRun, (work) => db.transaction().execute(work), async (trx: Db) => {
-    await holdRoom(trx, siteId);
-    if (!(await trashEntry(trx, siteId, kind, objectId))) throw fail("trash_item_not_found", { kind, id: objectId });
-    return { kind: kind as RevisionKind, id: objectId, ...(await dropHistory(trx, siteId, kind, objectId)) };
-  });
+export async function purgeTrashed(
+  db: Db,
+  siteId: number,
+  kind: string,
+  objectId: string,
+  dryRun: boolean,
+): Promise<{ kind: RevisionKind; id: string; revisions: number; bytes: number }> {
+  return dryRunnable(
+    dryRun,
+    (work) => db.transaction().execute(work),
+    async (trx: Db) => {
+      await holdRoom(trx, siteId);
+      if (!(await trashEntry(trx, siteId, kind, objectId))) throw fail("trash_item_not_found", { kind, id: objectId });
+      return { kind: kind as RevisionKind, id: objectId, ...(await dropHistory(trx, siteId, kind, objectId)) };
+    },
+  );
 }
 
 /**
  * Retention (docs/revisions.md): each object keeps its last `keep` revisions; a deleted object
  * stays in the trash `days` days, then goes with its history. Answers what was removed.
  */
-export async function prune(db: Db, keep: number, days: number, now: Date): Promise<{ revisions: number; trashed: number }> {
+export async function prune(
+  db: Db,
+  keep: number,
+  days: number,
+  now: Date,
+): Promise<{ revisions: number; trashed: number }> {
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString().replace("T", " ").slice(0, 19);
   let trashed = 0;
-  const expired = await db.selectFrom("trash").select(["site_id", "kind", "object_id"]).where("deleted_at_gmt", "<", cutoff).limit(1000).execute();
+  const expired = await db
+    .selectFrom("trash")
+    .select(["site_id", "kind", "object_id"])
+    .where("deleted_at_gmt", "<", cutoff)
+    .limit(1000)
+    .execute();
   for (const entry of expired) {
     const gone = await db.transaction().execute(async (trx) => {
       await holdRoom(trx, entry.site_id);
       // Restored (or deleted again) since it was listed: its history is no longer the trash's.
-      const still = await trx.selectFrom("trash").select("object_id").where("site_id", "=", entry.site_id).where("kind", "=", entry.kind).where("object_id", "=", entry.object_id).where("deleted_at_gmt", "<", cutoff).executeTakeFirst();
+      const still = await trx
+        .selectFrom("trash")
+        .select("object_id")
+        .where("site_id", "=", entry.site_id)
+        .where("kind", "=", entry.kind)
+        .where("object_id", "=", entry.object_id)
+        .where("deleted_at_gmt", "<", cutoff)
+        .executeTakeFirst();
       return still && dropHistory(trx, entry.site_id, entry.kind, entry.object_id);
     });
     if (gone) trashed++;
@@ -120,7 +230,9 @@ export async function prune(db: Db, keep: number, days: number, now: Date): Prom
     .execute();
   let revisions = 0;
   for (const object of crowded) {
-    const gone = await db.transaction().execute((trx) => dropHistory(trx, object.site_id, object.kind, object.object_id, Number(object.top) - keep));
+    const gone = await db
+      .transaction()
+      .execute((trx) => dropHistory(trx, object.site_id, object.kind, object.object_id, Number(object.top) - keep));
     revisions += gone.revisions;
   }
   return { revisions, trashed };

@@ -10,13 +10,24 @@ import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Warning } from "../warnings.ts";
 
-export async function pageSeo(ctx: Pick<ServiceContext, "db">, site: SiteRow, ref: string, query: { lang?: unknown }): Promise<{ page: number; seo: PageSeo }> {
+export async function pageSeo(
+  ctx: Pick<ServiceContext, "db">,
+  site: SiteRow,
+  ref: string,
+  query: { lang?: unknown },
+): Promise<{ page: number; seo: PageSeo }> {
   const lang = checkLangIn(await languageState(ctx.db, site.id), query.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, lang !== null ? { lang } : {});
   return { page: page.id, seo: seoOf(page) };
 }
 
-export async function patchPageSeo(ctx: ServiceContext, site: SiteRow, ref: string, body: Record<string, unknown>, query: { lang?: unknown }): Promise<{ page: number; seo: PageSeo; rebaked: Rebaked; warnings: Warning[] }> {
+export async function patchPageSeo(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  body: Record<string, unknown>,
+  query: { lang?: unknown },
+): Promise<{ page: number; seo: PageSeo; rebaked: Rebaked; warnings: Warning[] }> {
   if (Object.keys(body).length === 0) throw fail("nothing_to_update", { allowed: SEO_KEYS });
   const written = await patchPage(ctx, site, ref, { seo: body }, query);
   return { page: written.page.id, seo: written.page.seo, rebaked: written.rebaked, warnings: written.warnings };

@@ -9,7 +9,14 @@ import type { ServiceContext } from "../write/context.ts";
 import { nothingRebaked } from "../write/change.ts";
 import { runWrite } from "../write/pipeline.ts";
 import { resolvePublicPage } from "../pages/at-address.ts";
-import { addRedirect, deleteRedirect, listRedirects, REDIRECT_STATUSES, type RedirectRecord, type RedirectStatus } from "../redirects/redirects.ts";
+import {
+  addRedirect,
+  deleteRedirect,
+  listRedirects,
+  REDIRECT_STATUSES,
+  type RedirectRecord,
+  type RedirectStatus,
+} from "../redirects/redirects.ts";
 import { canonicalPath } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 
@@ -17,18 +24,38 @@ const MAX_TARGET = 2000;
 
 /** `from`: a site path, written as the public site's canonical address (`/Old-Page` → `/old-page/`). */
 function fromOf(value: unknown): string {
-  if (typeof value !== "string" || !value.trim().startsWith("/") || value.trim().startsWith("//") || /[\s?#]/.test(value.trim()) || value.length > MAX_TARGET) {
-    throw fail("invalid_field", { field: "from", expected: "a site path starting with / (no query string)" }, "from must be a site path starting with / (no query string).");
+  if (
+    typeof value !== "string" ||
+    !value.trim().startsWith("/") ||
+    value.trim().startsWith("//") ||
+    /[\s?#]/.test(value.trim()) ||
+    value.length > MAX_TARGET
+  ) {
+    throw fail(
+      "invalid_field",
+      { field: "from", expected: "a site path starting with / (no query string)" },
+      "from must be a site path starting with / (no query string).",
+    );
   }
   const address = canonicalPath(value.trim());
-  if (address === null) throw fail("invalid_field", { field: "from", expected: "a site path with well-formed percent-encoding" }, "from has malformed percent-encoding.");
+  if (address === null)
+    throw fail(
+      "invalid_field",
+      { field: "from", expected: "a site path with well-formed percent-encoding" },
+      "from has malformed percent-encoding.",
+    );
   return address;
 }
 
 /** `to`: a site path or an absolute http(s) URL, sent as it is in Location (non-ASCII percent-encoded). */
 function toOf(value: unknown): string {
   const expected = "a site path starting with / or an absolute http(s) URL";
-  if (typeof value !== "string" || value.length > MAX_TARGET || /[\s<>"\\\x00-\x1f\x7f]/.test(value.trim()) || value.trim() === "") {
+  if (
+    typeof value !== "string" ||
+    value.length > MAX_TARGET ||
+    /[\s<>"\\\x00-\x1f\x7f]/.test(value.trim()) ||
+    value.trim() === ""
+  ) {
     throw fail("invalid_field", { field: "to", expected }, `to must be ${expected}.`);
   }
   const to = encodeURI(decodeSafely(value.trim()));
@@ -53,12 +80,20 @@ function decodeSafely(text: string): string {
 
 function statusOf(value: unknown): RedirectStatus {
   if (value === undefined || value === null) return 301;
-  if (typeof value === "number" && (REDIRECT_STATUSES as readonly number[]).includes(value)) return value as RedirectStatus;
+  if (typeof value === "number" && (REDIRECT_STATUSES as readonly number[]).includes(value))
+    return value as RedirectStatus;
   throw fail("invalid_redirect_status", { status: value, allowed: REDIRECT_STATUSES });
 }
 
 export function redirectAnswer(record: RedirectRecord) {
-  return { id: record.id, from: record.from, to: record.to, status: record.status, auto: record.auto, created_at_gmt: record.created_at_gmt };
+  return {
+    id: record.id,
+    from: record.from,
+    to: record.to,
+    status: record.status,
+    auto: record.auto,
+    created_at_gmt: record.created_at_gmt,
+  };
 }
 
 export async function redirectsOf(ctx: Pick<ServiceContext, "db">, site: SiteRow) {
@@ -66,11 +101,16 @@ export async function redirectsOf(ctx: Pick<ServiceContext, "db">, site: SiteRow
 }
 
 /** POST /seo/redirects `{from, to, status?}`: 201 (200 when it replaced the redirect at `from`). */
-export async function createRedirect(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<{ redirect: ReturnType<typeof redirectAnswer>; replaced: boolean; rebaked: Rebaked }> {
+export async function createRedirect(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+): Promise<{ redirect: ReturnType<typeof redirectAnswer>; replaced: boolean; rebaked: Rebaked }> {
   const from = fromOf(body.from);
   const to = toOf(body.to);
   const status = statusOf(body.status);
-  if (to.startsWith("/") && canonicalPath(to.split(/[?#]/)[0]) === from) throw fail("invalid_field", { field: "to", from }, "A redirect cannot point at its own address.");
+  if (to.startsWith("/") && canonicalPath(to.split(/[?#]/)[0]) === from)
+    throw fail("invalid_field", { field: "to", from }, "A redirect cannot point at its own address.");
   const live = await resolvePublicPage(ctx.db, site.id, from);
   if ("page" in live) throw fail("redirect_shadows_page", { from, page: live.page.id });
   const done = await runWrite(ctx, {
@@ -81,7 +121,13 @@ export async function createRedirect(ctx: ServiceContext, site: SiteRow, body: R
       // Records that pointed at `from` point further; one that would point at itself went (redirects.ts).
       const wrote: Written[] = [
         { kind: "redirect", id: at!, action: added.replaced ? "updated" : "created" },
-        ...collapsed.map((address): Written => ({ kind: "redirect", id: address, action: address === added.record.to ? "deleted" : "updated" })),
+        ...collapsed.map(
+          (address): Written => ({
+            kind: "redirect",
+            id: address,
+            action: address === added.record.to ? "deleted" : "updated",
+          }),
+        ),
       ];
       return { value: added, wrote, changes: [{ kind: "redirects", addresses: added.addresses }] };
     },
@@ -91,7 +137,12 @@ export async function createRedirect(ctx: ServiceContext, site: SiteRow, body: R
 }
 
 /** DELETE /seo/redirects/{id}. */
-export async function removeRedirect(ctx: ServiceContext, site: SiteRow, idText: string, options: { dryRun?: boolean } = {}): Promise<{ deleted: ReturnType<typeof redirectAnswer>; rebaked: Rebaked; dry_run?: true; applied?: false }> {
+export async function removeRedirect(
+  ctx: ServiceContext,
+  site: SiteRow,
+  idText: string,
+  options: { dryRun?: boolean } = {},
+): Promise<{ deleted: ReturnType<typeof redirectAnswer>; rebaked: Rebaked; dry_run?: true; applied?: false }> {
   const id = /^[1-9]\d{0,9}$/.test(idText) ? Number(idText) : NaN;
   if (!Number.isSafeInteger(id)) throw fail("redirect_not_found", { id: idText });
   // `?dry_run=1`: the same delete, rolled back; the same answer, nothing announced.
@@ -101,9 +152,14 @@ export async function removeRedirect(ctx: ServiceContext, site: SiteRow, idText:
     apply: async (trx) => {
       const gone = await deleteRedirect(trx, site.id, id);
       if (!gone) throw fail("redirect_not_found", { id });
-      return { value: gone, wrote: [{ kind: "redirect", id: gone.from, action: "deleted" }], changes: [{ kind: "redirects", addresses: [gone.from] }] };
+      return {
+        value: gone,
+        wrote: [{ kind: "redirect", id: gone.from, action: "deleted" }],
+        changes: [{ kind: "redirects", addresses: [gone.from] }],
+      };
     },
   });
-  if (options.dryRun) return { deleted: redirectAnswer(done.value), rebaked: nothingRebaked(), dry_run: true, applied: false };
+  if (options.dryRun)
+    return { deleted: redirectAnswer(done.value), rebaked: nothingRebaked(), dry_run: true, applied: false };
   return { deleted: redirectAnswer(done.value), rebaked: done.rebaked };
 }

@@ -4,7 +4,17 @@
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
-import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
+import {
+  commonErrors,
+  DryRunAnswer,
+  Obj,
+  Opt,
+  Rebaked,
+  ServiceChecked,
+  Success,
+  Type,
+  Warnings,
+} from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { PageSeoSchema } from "../pages/routes.ts";
 import { pageSeo, patchPageSeo } from "./page-seo.ts";
@@ -51,60 +61,152 @@ const LangQuery = Obj({ lang: Opt(Str) });
 export function seoRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["seo"];
 
-  scope.get("/seo", {
-    schema: { operationId: "getSeo", tags, summary: "The site's SEO defaults", response: { 200: Success({ site_id: Int, seo: SiteSeo, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, seo: await siteSeoOf(ctx.db, request.site) }));
-
-  scope.patch("/seo", {
-    schema: {
-      operationId: "patchSeo",
-      tags,
-      summary: "Write any of the site's SEO defaults (null restores one); the frames printing svc/seo and robots.txt follow",
-      body: SiteSeoInput,
-      response: { 200: Success({ site_id: Int, seo: SiteSeo, changed: Type.Array(Str), rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+  scope.get(
+    "/seo",
+    {
+      schema: {
+        operationId: "getSeo",
+        tags,
+        summary: "The site's SEO defaults",
+        response: { 200: Success({ site_id: Int, seo: SiteSeo, warnings: Warnings }), ...commonErrors },
+      },
     },
-  }, async (request) => {
-    const done = await patchSiteSeo(ctx, request.site, bodyOf(request));
-    return ok({ site_id: request.site.id, seo: done.seo, changed: done.changed, rebaked: done.rebaked }, done.warnings);
-  });
+    async (request) => ok({ site_id: request.site.id, seo: await siteSeoOf(ctx.db, request.site) }),
+  );
 
-  scope.get("/seo/pages/:ref", {
-    schema: { operationId: "getPageSeo", tags, summary: "A page's own SEO fields (per translation; ?lang picks among pages sharing a slug)", params: RefParams, querystring: LangQuery, response: { 200: Success({ site_id: Int, page: Int, seo: PageSeoSchema, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, ...(await pageSeo(ctx, request.site, request.params.ref, request.query)) }));
-
-  scope.patch("/seo/pages/:ref", {
-    schema: {
-      operationId: "patchPageSeo",
-      tags,
-      summary: "Write any of a page's SEO fields (null restores a default); the same as `seo` in PATCH /pages",
-      params: RefParams,
-      querystring: LangQuery,
-      body: PageSeoInput,
-      response: { 200: Success({ site_id: Int, page: Int, seo: PageSeoSchema, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+  scope.patch(
+    "/seo",
+    {
+      schema: {
+        operationId: "patchSeo",
+        tags,
+        summary:
+          "Write any of the site's SEO defaults (null restores one); the frames printing svc/seo and robots.txt follow",
+        body: SiteSeoInput,
+        response: {
+          200: Success({ site_id: Int, seo: SiteSeo, changed: Type.Array(Str), rebaked: Rebaked, warnings: Warnings }),
+          ...commonErrors,
+        },
+      },
     },
-  }, async (request) => {
-    const done = await patchPageSeo(ctx, request.site, request.params.ref, bodyOf(request), request.query);
-    return ok({ site_id: request.site.id, page: done.page, seo: done.seo, rebaked: done.rebaked }, done.warnings);
-  });
-
-  scope.get("/seo/redirects", {
-    schema: { operationId: "listRedirects", tags, summary: "The site's redirects, automatic ones included, by address", response: { 200: Success({ site_id: Int, redirects: Type.Array(Redirect), warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, redirects: await redirectsOf(ctx, request.site) }));
-
-  scope.post("/seo/redirects", {
-    schema: {
-      operationId: "createRedirect",
-      tags,
-      summary: "Make a redirect {from, to, status?} (201; 200 when it replaced the one at from): 409 redirect_shadows_page when a live page answers at from; 400 invalid_redirect_status",
-      body: Obj({ from: Opt(ServiceChecked(Str, "a site path; required")), to: Opt(ServiceChecked(Str, "a site path or an absolute URL; required")), status: Opt(ServiceChecked(Type.Union([Type.Literal(301), Type.Literal(302), Type.Literal(307), Type.Literal(308), Type.Null()]), "301 (default), 302, 307 or 308")) }),
-      response: { 200: Success({ site_id: Int, redirect: Redirect, rebaked: Rebaked, warnings: Warnings }), 201: Success({ site_id: Int, redirect: Redirect, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+    async (request) => {
+      const done = await patchSiteSeo(ctx, request.site, bodyOf(request));
+      return ok(
+        { site_id: request.site.id, seo: done.seo, changed: done.changed, rebaked: done.rebaked },
+        done.warnings,
+      );
     },
-  }, async (request, reply) => {
-    const done = await createRedirect(ctx, request.site, bodyOf(request));
-    return reply.code(done.replaced ? 200 : 201).send(ok({ site_id: request.site.id, redirect: done.redirect, rebaked: done.rebaked }));
-  });
+  );
 
-  scope.delete("/seo/redirects/:id", {
-    schema: { operationId: "deleteRedirect", tags, summary: "Delete a redirect; ?dry_run=1 answers the same and deletes nothing", params: Obj({ id: Str }), querystring: Obj(DryRunQuery), response: { 200: Success({ site_id: Int, deleted: Redirect, ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }), ...commonErrors } },
-  }, async (request) => ok({ site_id: request.site.id, ...(await removeRedirect(ctx, request.site, request.params.id, { dryRun: dryRunOf(request) })) }));
+  scope.get(
+    "/seo/pages/:ref",
+    {
+      schema: {
+        operationId: "getPageSeo",
+        tags,
+        summary: "A page's own SEO fields (per translation; ?lang picks among pages sharing a slug)",
+        params: RefParams,
+        querystring: LangQuery,
+        response: {
+          200: Success({ site_id: Int, page: Int, seo: PageSeoSchema, warnings: Warnings }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) =>
+      ok({ site_id: request.site.id, ...(await pageSeo(ctx, request.site, request.params.ref, request.query)) }),
+  );
+
+  scope.patch(
+    "/seo/pages/:ref",
+    {
+      schema: {
+        operationId: "patchPageSeo",
+        tags,
+        summary: "Write any of a page's SEO fields (null restores a default); the same as `seo` in PATCH /pages",
+        params: RefParams,
+        querystring: LangQuery,
+        body: PageSeoInput,
+        response: {
+          200: Success({ site_id: Int, page: Int, seo: PageSeoSchema, rebaked: Rebaked, warnings: Warnings }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => {
+      const done = await patchPageSeo(ctx, request.site, request.params.ref, bodyOf(request), request.query);
+      return ok({ site_id: request.site.id, page: done.page, seo: done.seo, rebaked: done.rebaked }, done.warnings);
+    },
+  );
+
+  scope.get(
+    "/seo/redirects",
+    {
+      schema: {
+        operationId: "listRedirects",
+        tags,
+        summary: "The site's redirects, automatic ones included, by address",
+        response: {
+          200: Success({ site_id: Int, redirects: Type.Array(Redirect), warnings: Warnings }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) => ok({ site_id: request.site.id, redirects: await redirectsOf(ctx, request.site) }),
+  );
+
+  scope.post(
+    "/seo/redirects",
+    {
+      schema: {
+        operationId: "createRedirect",
+        tags,
+        summary:
+          "Make a redirect {from, to, status?} (201; 200 when it replaced the one at from): 409 redirect_shadows_page when a live page answers at from; 400 invalid_redirect_status",
+        body: Obj({
+          from: Opt(ServiceChecked(Str, "a site path; required")),
+          to: Opt(ServiceChecked(Str, "a site path or an absolute URL; required")),
+          status: Opt(
+            ServiceChecked(
+              Type.Union([Type.Literal(301), Type.Literal(302), Type.Literal(307), Type.Literal(308), Type.Null()]),
+              "301 (default), 302, 307 or 308",
+            ),
+          ),
+        }),
+        response: {
+          200: Success({ site_id: Int, redirect: Redirect, rebaked: Rebaked, warnings: Warnings }),
+          201: Success({ site_id: Int, redirect: Redirect, rebaked: Rebaked, warnings: Warnings }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const done = await createRedirect(ctx, request.site, bodyOf(request));
+      return reply
+        .code(done.replaced ? 200 : 201)
+        .send(ok({ site_id: request.site.id, redirect: done.redirect, rebaked: done.rebaked }));
+    },
+  );
+
+  scope.delete(
+    "/seo/redirects/:id",
+    {
+      schema: {
+        operationId: "deleteRedirect",
+        tags,
+        summary: "Delete a redirect; ?dry_run=1 answers the same and deletes nothing",
+        params: Obj({ id: Str }),
+        querystring: Obj(DryRunQuery),
+        response: {
+          200: Success({ site_id: Int, deleted: Redirect, ...DryRunAnswer, rebaked: Rebaked, warnings: Warnings }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request) =>
+      ok({
+        site_id: request.site.id,
+        ...(await removeRedirect(ctx, request.site, request.params.id, { dryRun: dryRunOf(request) })),
+      }),
+  );
 }

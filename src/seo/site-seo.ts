@@ -23,7 +23,14 @@ export interface SiteSeo {
   robots_extra: string;
 }
 
-export const SITE_SEO_KEYS = ["title_template", "description", "og_image", "noindex", "twitter_site", "robots_extra"] as const;
+export const SITE_SEO_KEYS = [
+  "title_template",
+  "description",
+  "og_image",
+  "noindex",
+  "twitter_site",
+  "robots_extra",
+] as const;
 type Key = (typeof SITE_SEO_KEYS)[number];
 
 const LIMITS: Record<"title_template" | "description" | "twitter_site" | "robots_extra", number> = {
@@ -64,27 +71,58 @@ export interface SiteSeoForRender {
 
 /** What renders read of the site's defaults (the defaults where none were written). */
 export function seoForRender(seo: SiteSeo): SiteSeoForRender {
-  return { title_template: seo.title_template, description: seo.description, og_image: seo.og_image, noindex: seo.noindex, twitter_site: seo.twitter_site };
+  return {
+    title_template: seo.title_template,
+    description: seo.description,
+    og_image: seo.og_image,
+    noindex: seo.noindex,
+    twitter_site: seo.twitter_site,
+  };
 }
 
 function textOf(value: unknown, key: keyof typeof LIMITS): string {
-  if (typeof value !== "string") throw fail("invalid_field", { field: key, expected: "a string" }, `${key} must be a string.`);
-  if (value.length > LIMITS[key]) throw fail("invalid_field", { field: key, max_length: LIMITS[key] }, `${key} is longer than ${LIMITS[key]} characters.`);
+  if (typeof value !== "string")
+    throw fail("invalid_field", { field: key, expected: "a string" }, `${key} must be a string.`);
+  if (value.length > LIMITS[key])
+    throw fail(
+      "invalid_field",
+      { field: key, max_length: LIMITS[key] },
+      `${key} is longer than ${LIMITS[key]} characters.`,
+    );
   return key === "robots_extra" ? value.replace(/\r\n?/g, "\n").replace(/^\n+|\n+$/g, "") : value.trim();
 }
 
 /** The stored columns a PATCH sets; `null` restores a default. */
-async function columnsOf(ctx: Pick<ServiceContext, "db">, site: SiteRow, body: Record<string, unknown>, warnings: Warning[]) {
-  const columns: { title_template?: string | null; description?: string; og_image?: string | null; noindex?: number; twitter_site?: string; robots_extra?: string } = {};
+async function columnsOf(
+  ctx: Pick<ServiceContext, "db">,
+  site: SiteRow,
+  body: Record<string, unknown>,
+  warnings: Warning[],
+) {
+  const columns: {
+    title_template?: string | null;
+    description?: string;
+    og_image?: string | null;
+    noindex?: number;
+    twitter_site?: string;
+    robots_extra?: string;
+  } = {};
   for (const key of Object.keys(body)) {
-    if (!(SITE_SEO_KEYS as readonly string[]).includes(key)) warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+    if (!(SITE_SEO_KEYS as readonly string[]).includes(key))
+      warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
   }
-  if (Object.hasOwn(body, "title_template")) columns.title_template = body.title_template === null ? null : textOf(body.title_template, "title_template") || null;
+  if (Object.hasOwn(body, "title_template"))
+    columns.title_template =
+      body.title_template === null ? null : textOf(body.title_template, "title_template") || null;
   for (const key of ["description", "twitter_site", "robots_extra"] as const) {
     if (Object.hasOwn(body, key)) columns[key] = body[key] === null ? "" : textOf(body[key], key);
   }
   if (columns.twitter_site && !/^@?[A-Za-z0-9_]{1,50}$/.test(columns.twitter_site)) {
-    throw fail("invalid_field", { field: "twitter_site", expected: "an X (Twitter) handle such as @example" }, "twitter_site must be an X (Twitter) handle such as @example.");
+    throw fail(
+      "invalid_field",
+      { field: "twitter_site", expected: "an X (Twitter) handle such as @example" },
+      "twitter_site must be an X (Twitter) handle such as @example.",
+    );
   }
   if (columns.twitter_site && !columns.twitter_site.startsWith("@")) columns.twitter_site = `@${columns.twitter_site}`;
   if (Object.hasOwn(body, "og_image")) {
@@ -92,7 +130,8 @@ async function columnsOf(ctx: Pick<ServiceContext, "db">, site: SiteRow, body: R
     await requireMedia(ctx.db, site.id, columns.og_image, "og_image");
   }
   if (Object.hasOwn(body, "noindex")) {
-    if (body.noindex !== null && typeof body.noindex !== "boolean") throw fail("invalid_field", { field: "noindex", expected: "true or false" }, "noindex must be true or false.");
+    if (body.noindex !== null && typeof body.noindex !== "boolean")
+      throw fail("invalid_field", { field: "noindex", expected: "true or false" }, "noindex must be true or false.");
     columns.noindex = body.noindex === true ? 1 : 0;
   }
   return columns;
@@ -110,20 +149,48 @@ export interface SiteSeoAnswer {
 function seoChanges(before: SiteSeo, after: SiteSeo): Change[] {
   const changed = SITE_SEO_KEYS.filter((key) => after[key] !== before[key]);
   if (changed.length === 0) return [];
-  return [{ kind: "seo", head: changed.some((key) => key !== "robots_extra"), robots: changed.includes("noindex") || changed.includes("robots_extra") }];
+  return [
+    {
+      kind: "seo",
+      head: changed.some((key) => key !== "robots_extra"),
+      robots: changed.includes("noindex") || changed.includes("robots_extra"),
+    },
+  ];
 }
 
-export async function patchSiteSeo(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<SiteSeoAnswer> {
+export async function patchSiteSeo(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+): Promise<SiteSeoAnswer> {
   const warnings: Warning[] = [];
-  if (!SITE_SEO_KEYS.some((key) => Object.hasOwn(body, key))) throw fail("nothing_to_update", { allowed: SITE_SEO_KEYS });
+  if (!SITE_SEO_KEYS.some((key) => Object.hasOwn(body, key)))
+    throw fail("nothing_to_update", { allowed: SITE_SEO_KEYS });
   const columns = await columnsOf(ctx, site, body, warnings);
   const before = await siteSeoOf(ctx.db, site);
   const at = gmt(ctx.clock());
   const done = await runWrite(ctx, {
     siteId: site.id,
     apply: async (trx) => {
-      await trx.insertInto("site_seo").values({ site_id: site.id, title_template: null, description: "", og_image: null, noindex: 0, twitter_site: "", robots_extra: "", updated_at_gmt: at }).onConflict((oc) => oc.column("site_id").doNothing()).execute();
-      await trx.updateTable("site_seo").set({ ...columns, updated_at_gmt: at }).where("site_id", "=", site.id).execute();
+      await trx
+        .insertInto("site_seo")
+        .values({
+          site_id: site.id,
+          title_template: null,
+          description: "",
+          og_image: null,
+          noindex: 0,
+          twitter_site: "",
+          robots_extra: "",
+          updated_at_gmt: at,
+        })
+        .onConflict((oc) => oc.column("site_id").doNothing())
+        .execute();
+      await trx
+        .updateTable("site_seo")
+        .set({ ...columns, updated_at_gmt: at })
+        .where("site_id", "=", site.id)
+        .execute();
       const seo = await siteSeoOf(trx, site);
       return { value: seo, wrote: [{ kind: "seo", id: "site", action: "updated" }], changes: seoChanges(before, seo) };
     },
@@ -142,14 +209,26 @@ export async function siteSeoForRender(db: Db, siteId: number): Promise<SiteSeoF
 /** Whether the site's defaults or any of its pages name one of these media refs as their image. */
 export async function seoUsesMedia(db: Db, siteId: number, refs: readonly string[]): Promise<boolean> {
   if (refs.length === 0) return false;
-  const own = await db.selectFrom("site_seo").select("site_id").where("site_id", "=", siteId).where("og_image", "in", [...refs]).executeTakeFirst();
+  const own = await db
+    .selectFrom("site_seo")
+    .select("site_id")
+    .where("site_id", "=", siteId)
+    .where("og_image", "in", [...refs])
+    .executeTakeFirst();
   if (own) return true;
   // A page's image is a field of its stored SEO JSON: `"og_image":"<ref>"` (pages/seo.ts writes it so).
   const page = await db
     .selectFrom("pages")
     .select("id")
     .where("site_id", "=", siteId)
-    .where((eb) => eb.or(refs.map((ref) => sql<boolean>`seo_json like ${`%"og_image":${JSON.stringify(ref).replace(/[%_\\]/g, (c) => `\\${c}`)}%`} escape '\\'`)))
+    .where((eb) =>
+      eb.or(
+        refs.map(
+          (ref) =>
+            sql<boolean>`seo_json like ${`%"og_image":${JSON.stringify(ref).replace(/[%_\\]/g, (c) => `\\${c}`)}%`} escape '\\'`,
+        ),
+      ),
+    )
     .executeTakeFirst();
   return page !== undefined;
 }

@@ -21,7 +21,12 @@ export const SITEMAP_MAX_URLS = 50_000;
 const XMLNS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"';
 
 function xml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }
 
 /** `YYYY-MM-DD HH:MM:SS` (GMT) as a W3C datetime. */
@@ -40,7 +45,12 @@ async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> 
   if ((await siteSeoOf(db, site)).noindex) return [];
   const [addressing, rows] = await Promise.all([
     linkAddressing(db, site, port),
-    db.selectFrom("pages").select([...LITE, "seo_json", "updated_at_gmt"]).where("site_id", "=", site.id).orderBy("id").execute(),
+    db
+      .selectFrom("pages")
+      .select([...LITE, "seo_json", "updated_at_gmt"])
+      .where("site_id", "=", site.id)
+      .orderBy("id")
+      .execute(),
   ]);
   const tree = new PageTree(rows);
   // The home page and its translations are listed at `/` and `/<lang>/` (pages/home.ts).
@@ -51,7 +61,10 @@ async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> 
     const seo = seoOf(row);
     if (seo.noindex) return false;
     const own = urlOf(row);
-    return seo.canonical === null || (seo.canonical.startsWith("/") ? `${addressing.origin}${seo.canonical}` : seo.canonical) === own;
+    return (
+      seo.canonical === null ||
+      (seo.canonical.startsWith("/") ? `${addressing.origin}${seo.canonical}` : seo.canonical) === own
+    );
   };
 
   const groups = new Map<number, Array<(typeof rows)[number]>>();
@@ -67,10 +80,14 @@ async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> 
   const entries: Entry[] = [];
   for (const row of rows) {
     if (!listed(row)) continue;
-    const members = row.translation_group === null || row.lang === "" ? [row] : (groups.get(row.translation_group) ?? [row]);
-    const alternates = addressing.langs.active && row.lang !== ""
-      ? [...members].sort((a, b) => (order.get(a.lang) ?? 99) - (order.get(b.lang) ?? 99)).map((member) => ({ lang: member.lang, href: urlOf(member) }))
-      : [];
+    const members =
+      row.translation_group === null || row.lang === "" ? [row] : (groups.get(row.translation_group) ?? [row]);
+    const alternates =
+      addressing.langs.active && row.lang !== ""
+        ? [...members]
+            .sort((a, b) => (order.get(a.lang) ?? 99) - (order.get(b.lang) ?? 99))
+            .map((member) => ({ lang: member.lang, href: urlOf(member) }))
+        : [];
     entries.push({ loc: urlOf(row), lastmod: w3c(row.updated_at_gmt), alternates });
   }
   return entries;
@@ -78,10 +95,13 @@ async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> 
 
 function urlset(entries: readonly Entry[]): string {
   const hasAlternates = entries.some((entry) => entry.alternates.length > 0);
-  const out = [`<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${XMLNS}${hasAlternates ? ' xmlns:xhtml="http://www.w3.org/1999/xhtml"' : ""}>\n`];
+  const out = [
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${XMLNS}${hasAlternates ? ' xmlns:xhtml="http://www.w3.org/1999/xhtml"' : ""}>\n`,
+  ];
   for (const entry of entries) {
     out.push(`<url><loc>${xml(entry.loc)}</loc><lastmod>${entry.lastmod}</lastmod>`);
-    for (const alternate of entry.alternates) out.push(`<xhtml:link rel="alternate" hreflang="${xml(alternate.lang)}" href="${xml(alternate.href)}"/>`);
+    for (const alternate of entry.alternates)
+      out.push(`<xhtml:link rel="alternate" hreflang="${xml(alternate.lang)}" href="${xml(alternate.href)}"/>`);
     out.push("</url>\n");
   }
   out.push("</urlset>\n");
@@ -92,7 +112,9 @@ function sitemapIndex(origin: string, parts: ReadonlyArray<readonly Entry[]>): s
   const out = [`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex ${XMLNS}>\n`];
   parts.forEach((part, i) => {
     const lastmod = part.reduce((latest, entry) => (entry.lastmod > latest ? entry.lastmod : latest), "");
-    out.push(`<sitemap><loc>${xml(`${origin}/sitemap-${i + 1}.xml`)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</sitemap>\n`);
+    out.push(
+      `<sitemap><loc>${xml(`${origin}/sitemap-${i + 1}.xml`)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</sitemap>\n`,
+    );
   });
   out.push("</sitemapindex>\n");
   return out.join("");
@@ -102,7 +124,13 @@ function sitemapIndex(origin: string, parts: ReadonlyArray<readonly Entry[]>): s
  * The XML of /sitemap.xml (`part` null) or /sitemap-<part>.xml; null for a part the site does not
  * have, or when it has nothing to list (404). One file while the site has at most `maxUrls` addresses; past that an index.
  */
-export async function sitemapXml(db: Db, site: SiteRow, port: number, part: number | null, maxUrls = SITEMAP_MAX_URLS): Promise<string | null> {
+export async function sitemapXml(
+  db: Db,
+  site: SiteRow,
+  port: number,
+  part: number | null,
+  maxUrls = SITEMAP_MAX_URLS,
+): Promise<string | null> {
   const entries = await entriesOf(db, site, port);
   // Nothing to list (a noindex site, no page answering yet): no sitemap, since the protocol's
   // schema wants at least one address in a file.
@@ -117,7 +145,12 @@ export async function sitemapXml(db: Db, site: SiteRow, port: number, part: numb
 /** robots.txt: every crawler, all disallowed on a noindex site; the sitemap's address; the site's own lines. */
 export async function robotsTxt(db: Db, site: SiteRow, port: number): Promise<string> {
   const [seo, addressing] = await Promise.all([siteSeoOf(db, site), siteAddressing(db, site, port)]);
-  const lines = ["User-agent: *", seo.noindex ? "Disallow: /" : "Disallow:", "", `Sitemap: ${addressing.origin}/sitemap.xml`];
+  const lines = [
+    "User-agent: *",
+    seo.noindex ? "Disallow: /" : "Disallow:",
+    "",
+    `Sitemap: ${addressing.origin}/sitemap.xml`,
+  ];
   if (seo.robots_extra !== "") lines.push("", seo.robots_extra);
   return `${lines.join("\n")}\n`;
 }

@@ -13,7 +13,12 @@ import { homeFamily } from "../pages/home.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { ServiceContext } from "../write/context.ts";
 import {
-  defaultLanguageName, languageCodeFrom, languageRecords, languageState, type LanguageRecord, type LanguageState,
+  defaultLanguageName,
+  languageCodeFrom,
+  languageRecords,
+  languageState,
+  type LanguageRecord,
+  type LanguageState,
 } from "../site/languages.ts";
 import { homePageOf, notFoundPageOf, settingsOf } from "../site/settings.ts";
 import { ownAddresses, recordLanguageMoves } from "../pages/moves.ts";
@@ -22,7 +27,15 @@ import { writeSiteName } from "../network/sites-service.ts";
 import { homeLeaves, offlineNow } from "../pages/offline.ts";
 
 export const RENDER_MODEL = "v2";
-export const SETTING_KEYS = ["name", "tagline", "theme", "default_lang", "home_page", "not_found_page", "render_model"] as const;
+export const SETTING_KEYS = [
+  "name",
+  "tagline",
+  "theme",
+  "default_lang",
+  "home_page",
+  "not_found_page",
+  "render_model",
+] as const;
 
 const MAX_NAME = 200;
 const MAX_TAGLINE = 1000;
@@ -55,15 +68,27 @@ export async function readSettings(ctx: Pick<ServiceContext, "db">, site: SiteRo
 }
 
 function stringSetting(value: unknown, key: string, max: number): string {
-  if (typeof value !== "string") throw fail("invalid_field", { field: key, expected: "string" }, `${key} must be a string.`);
-  if (value.length > max) throw fail("invalid_field", { field: key, max_length: max }, `${key} is longer than ${max} characters.`);
+  if (typeof value !== "string")
+    throw fail("invalid_field", { field: key, expected: "string" }, `${key} must be a string.`);
+  if (value.length > max)
+    throw fail("invalid_field", { field: key, max_length: max }, `${key} is longer than ${max} characters.`);
   return value.trim();
 }
 
 /** A page reference setting (`home_page`, `not_found_page`): null, "" or 0 clears it; else it must name a page. */
-async function pageSetting(ctx: Pick<ServiceContext, "db">, site: SiteRow, ref: unknown, field: string): Promise<{ json: string | null; id: number | null }> {
+async function pageSetting(
+  ctx: Pick<ServiceContext, "db">,
+  site: SiteRow,
+  ref: unknown,
+  field: string,
+): Promise<{ json: string | null; id: number | null }> {
   if (ref === null || ref === "" || ref === 0) return { json: null, id: null };
-  if (typeof ref !== "number" && typeof ref !== "string") throw fail("invalid_field", { field, expected: "page id, slug or path" }, `${field} must be a page id, a slug or a path.`);
+  if (typeof ref !== "number" && typeof ref !== "string")
+    throw fail(
+      "invalid_field",
+      { field, expected: "page id, slug or path" },
+      `${field} must be a page id, a slug or a path.`,
+    );
   const value = typeof ref === "string" ? ref.trim() : ref;
   const page = await findPageByRef(ctx.db, site.id, value, { field });
   return { json: JSON.stringify(value), id: page.id };
@@ -87,15 +112,28 @@ export interface SettingsAnswer extends DryRunMark {
  * ignored with `unknown_setting`, `render_model` with `render_model_fixed`. While the site has
  * languages, `default_lang` must be one of them and moves the default language.
  */
-export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>, options: { dryRun?: boolean } = {}): Promise<SettingsAnswer> {
+export async function patchSettings(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+  options: { dryRun?: boolean } = {},
+): Promise<SettingsAnswer> {
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
     if (!(SETTING_KEYS as readonly string[]).includes(key)) {
-      warnings.push(warning("unknown_setting", `"${key}" is not a setting; it was ignored.`, { key, known: SETTING_KEYS }));
+      warnings.push(
+        warning("unknown_setting", `"${key}" is not a setting; it was ignored.`, { key, known: SETTING_KEYS }),
+      );
     }
   }
   if (Object.hasOwn(body, "render_model")) {
-    warnings.push(warning("render_model_fixed", `Every site renders with the ${RENDER_MODEL} model; render_model cannot be changed and was ignored.`, { render_model: RENDER_MODEL }));
+    warnings.push(
+      warning(
+        "render_model_fixed",
+        `Every site renders with the ${RENDER_MODEL} model; render_model cannot be changed and was ignored.`,
+        { render_model: RENDER_MODEL },
+      ),
+    );
   }
   const current = await readSettings(ctx, site);
   const state = await languageState(ctx.db, site.id);
@@ -105,20 +143,38 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
     name = stringSetting(body.name, "name", MAX_NAME);
     if (name === "") throw fail("site_name_required", { field: "name" });
   }
-  const columns: { tagline?: string; theme?: string; default_lang?: string | null; home_page_json?: string | null; not_found_page_json?: string | null } = {};
-  if (Object.hasOwn(body, "tagline")) columns.tagline = body.tagline === null ? "" : stringSetting(body.tagline, "tagline", MAX_TAGLINE);
+  const columns: {
+    tagline?: string;
+    theme?: string;
+    default_lang?: string | null;
+    home_page_json?: string | null;
+    not_found_page_json?: string | null;
+  } = {};
+  if (Object.hasOwn(body, "tagline"))
+    columns.tagline = body.tagline === null ? "" : stringSetting(body.tagline, "tagline", MAX_TAGLINE);
   if (Object.hasOwn(body, "theme")) {
     const theme = body.theme === null ? "default" : stringSetting(body.theme, "theme", 100);
-    if (!THEME.test(theme)) throw fail("invalid_field", { field: "theme", pattern: THEME.source }, "A theme name is letters, digits, dot, dash or underscore.");
+    if (!THEME.test(theme))
+      throw fail(
+        "invalid_field",
+        { field: "theme", pattern: THEME.source },
+        "A theme name is letters, digits, dot, dash or underscore.",
+      );
     columns.theme = theme;
   }
   if (Object.hasOwn(body, "default_lang")) {
     if (body.default_lang === null || body.default_lang === "") {
-      if (state.active) throw fail("invalid_field", { field: "default_lang", languages: state.codes }, "While the site has languages one of them is the default; name it.");
+      if (state.active)
+        throw fail(
+          "invalid_field",
+          { field: "default_lang", languages: state.codes },
+          "While the site has languages one of them is the default; name it.",
+        );
       columns.default_lang = null;
     } else {
       const code = languageCodeFrom(body.default_lang, "default_lang");
-      if (state.active && !state.codes.includes(code)) throw fail("unknown_language", { field: "default_lang", lang: code, languages: state.codes });
+      if (state.active && !state.codes.includes(code))
+        throw fail("unknown_language", { field: "default_lang", lang: code, languages: state.codes });
       columns.default_lang = code;
     }
   }
@@ -128,23 +184,36 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
     columns.home_page_json = set.json;
     newHome = set.id;
   }
-  if (Object.hasOwn(body, "not_found_page")) columns.not_found_page_json = (await pageSetting(ctx, site, body.not_found_page, "not_found_page")).json;
+  if (Object.hasOwn(body, "not_found_page"))
+    columns.not_found_page_json = (await pageSetting(ctx, site, body.not_found_page, "not_found_page")).json;
 
   const changed: string[] = [];
   if (name !== undefined && name !== current.name) changed.push("name");
   if (columns.tagline !== undefined && columns.tagline !== current.tagline) changed.push("tagline");
   if (columns.theme !== undefined && columns.theme !== current.theme) changed.push("theme");
   if (columns.default_lang !== undefined && columns.default_lang !== current.default_lang) changed.push("default_lang");
-  if (columns.home_page_json !== undefined && columns.home_page_json !== (current.home_page === null ? null : JSON.stringify(current.home_page))) changed.push("home_page");
-  if (columns.not_found_page_json !== undefined && columns.not_found_page_json !== (current.not_found_page === null ? null : JSON.stringify(current.not_found_page))) changed.push("not_found_page");
+  if (
+    columns.home_page_json !== undefined &&
+    columns.home_page_json !== (current.home_page === null ? null : JSON.stringify(current.home_page))
+  )
+    changed.push("home_page");
+  if (
+    columns.not_found_page_json !== undefined &&
+    columns.not_found_page_json !== (current.not_found_page === null ? null : JSON.stringify(current.not_found_page))
+  )
+    changed.push("not_found_page");
 
-  if (changed.includes("home_page")) warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
+  if (changed.includes("home_page"))
+    warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
   const changes: Change[] = changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[] }] : [];
   // A new default language moves addresses: the default has no prefix, the others do.
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
   // The home page answers at `/` and its own path sends there: both pages' paths change what they answer.
   if (changed.includes("home_page")) {
-    const families = [...(await homeFamily(ctx.db, site.id, current.home_page)), ...(newHome === null ? [] : await homeFamily(ctx.db, site.id, newHome))];
+    const families = [
+      ...(await homeFamily(ctx.db, site.id, current.home_page)),
+      ...(newHome === null ? [] : await homeFamily(ctx.db, site.id, newHome)),
+    ];
     const addresses = await ownAddresses(ctx.db, site.id, families);
     if (addresses.length > 0) changes.push({ kind: "redirects", addresses });
     // Links to the home page and its translations print `/` and `/<lang>/` (pages/home.ts): the
@@ -164,14 +233,17 @@ export async function patchSettings(ctx: ServiceContext, site: SiteRow, body: Re
         if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
         // Pages of the old and the new default language move (prefixes): their old addresses redirect.
         // The work may run twice (a trial rehearsed): the moves are answered, not appended.
-        const moves = changed.includes("default_lang") ? await recordLanguageMoves(trx, site.id, gmt(ctx.clock()), state) : [];
+        const moves = changed.includes("default_lang")
+          ? await recordLanguageMoves(trx, site.id, gmt(ctx.clock()), state)
+          : [];
         const wrote = changed.map((key): Written => ({ kind: "settings", id: key, action: "updated" }));
         return { value: null, wrote, changes: [...changes, ...moves] };
       },
     });
     rebaked = done.rebaked;
   }
-  if (options.dryRun) return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
+  if (options.dryRun)
+    return { settings: current, changed, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
   const settings = await readSettings(ctx, { ...site, name: name ?? site.name });
   return { settings, changed, rebaked, warnings };
 }
@@ -201,10 +273,15 @@ export interface LanguageWriteAnswer extends LanguagesView {
  * POST /languages `{code, name?, default?}`: adds a language (activating the multilingual mode;
  * the first is the default) or, for a code the site has, renames it / makes it the default.
  */
-export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<LanguageWriteAnswer> {
+export async function addLanguage(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+): Promise<LanguageWriteAnswer> {
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
-    if (!["code", "name", "default"].includes(key)) warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+    if (!["code", "name", "default"].includes(key))
+      warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
   }
   const code = languageCodeFrom(body.code);
   let name: string | undefined;
@@ -234,18 +311,38 @@ export async function addLanguage(ctx: ServiceContext, site: SiteRow, body: Reco
       apply: async (trx) => {
         if (!existing) {
           const last = before.rows.reduce((max, row) => Math.max(max, row.position), 0);
-          await trx.insertInto("languages").values({ site_id: site.id, code, name: name ?? defaultLanguageName(code), position: last + 1, created_at_gmt: now }).execute();
+          await trx
+            .insertInto("languages")
+            .values({
+              site_id: site.id,
+              code,
+              name: name ?? defaultLanguageName(code),
+              position: last + 1,
+              created_at_gmt: now,
+            })
+            .execute();
         } else if (renamed) {
-          await trx.updateTable("languages").set({ name: name as string }).where("site_id", "=", site.id).where("code", "=", code).execute();
+          await trx
+            .updateTable("languages")
+            .set({ name: name as string })
+            .where("site_id", "=", site.id)
+            .where("code", "=", code)
+            .execute();
         }
         if (becomesDefault) await writeSettings(trx, site.id, now, { default_lang: code });
         // The addresses the default language's pages left.
         const moved = defaultMoves ? await recordLanguageMoves(trx, site.id, now, before) : [];
         const wrote: Written[] = [
-          ...(!existing || renamed ? [{ kind: "language", id: code, action: existing ? "updated" : "created" } as const] : []),
+          ...(!existing || renamed
+            ? [{ kind: "language", id: code, action: existing ? "updated" : "created" } as const]
+            : []),
           ...(becomesDefault ? [{ kind: "settings", id: "default_lang", action: "updated" } as const] : []),
         ];
-        return { value: null, wrote, changes: [{ kind: "languages" }, ...(defaultMoves ? [{ kind: "settings" } as const, ...moved] : [])] };
+        return {
+          value: null,
+          wrote,
+          changes: [{ kind: "languages" }, ...(defaultMoves ? [{ kind: "settings" } as const, ...moved] : [])],
+        };
       },
     });
     rebaked = done.rebaked;
@@ -265,25 +362,53 @@ export interface LanguageDeleteAnswer extends LanguagesView, DryRunMark {
  * DELETE /languages/{code}. The default moves to the earliest remaining language; removing the
  * last one makes the site monolingual again. Pages keep their `lang`.
  */
-export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode: string, options: { dryRun?: boolean } = {}): Promise<LanguageDeleteAnswer> {
+export async function removeLanguage(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawCode: string,
+  options: { dryRun?: boolean } = {},
+): Promise<LanguageDeleteAnswer> {
   const before = await languageState(ctx.db, site.id);
   if (!before.active) throw fail("multilang_inactive", { lang: rawCode });
   const code = languageCodeFrom(rawCode);
   const row = before.rows.find((r) => r.code === code);
   if (!row) throw fail("unknown_language", { lang: code, languages: before.codes });
   const warnings: Warning[] = [];
-  const pages = await ctx.db.selectFrom("pages").select((eb) => eb.fn.countAll<number>().as("n")).where("site_id", "=", site.id).where("lang", "=", code).executeTakeFirst();
+  const pages = await ctx.db
+    .selectFrom("pages")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("site_id", "=", site.id)
+    .where("lang", "=", code)
+    .executeTakeFirst();
   const inLanguage = Number(pages?.n ?? 0);
   if (inLanguage > 0) {
-    warnings.push(warning("language_has_pages", `${inLanguage} page(s) keep lang "${code}"; they are not deleted.`, { lang: code, pages: inLanguage }));
+    warnings.push(
+      warning("language_has_pages", `${inLanguage} page(s) keep lang "${code}"; they are not deleted.`, {
+        lang: code,
+        pages: inLanguage,
+      }),
+    );
   }
   const now = gmt(ctx.clock());
   const remaining = before.rows.filter((r) => r.code !== code);
   // Pages keep their language; with other languages left, that one no longer answers (the last
   // one removed, the site is monolingual and they answer where they did).
   if (inLanguage > 0 && remaining.length > 0) {
-    const ids = await ctx.db.selectFrom("pages").select("id").where("site_id", "=", site.id).where("lang", "=", code).execute();
-    warnings.push(...(await offlineNow(ctx.db, site, ctx.publicPort, ids.map((r) => r.id), `its language ${code} was removed`)));
+    const ids = await ctx.db
+      .selectFrom("pages")
+      .select("id")
+      .where("site_id", "=", site.id)
+      .where("lang", "=", code)
+      .execute();
+    warnings.push(
+      ...(await offlineNow(
+        ctx.db,
+        site,
+        ctx.publicPort,
+        ids.map((r) => r.id),
+        `its language ${code} was removed`,
+      )),
+    );
   }
   const defaultMoves = before.defaultLang === code && remaining.length > 0;
   const changes: Change[] = [{ kind: "languages" }, ...(defaultMoves ? [{ kind: "settings" } as const] : [])];
@@ -303,6 +428,19 @@ export async function removeLanguage(ctx: ServiceContext, site: SiteRow, rawCode
       return { value: await languageState(trx, site.id), wrote, changes: [...changes, ...moved] };
     },
   });
-  if (options.dryRun) return { ...view(done.value), deleted: { code, name: row.name }, rebaked: nothingRebaked(), dry_run: true, applied: false, warnings };
-  return { ...view(await languageState(ctx.db, site.id)), deleted: { code, name: row.name }, rebaked: done.rebaked, warnings };
+  if (options.dryRun)
+    return {
+      ...view(done.value),
+      deleted: { code, name: row.name },
+      rebaked: nothingRebaked(),
+      dry_run: true,
+      applied: false,
+      warnings,
+    };
+  return {
+    ...view(await languageState(ctx.db, site.id)),
+    deleted: { code, name: row.name },
+    rebaked: done.rebaked,
+    warnings,
+  };
 }

@@ -11,8 +11,20 @@ export async function writeSettings(
 ): Promise<void> {
   await db
     .insertInto("site_settings")
-    .values({ site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, not_found_page_json: null, updated_at_gmt: at })
+    .values({
+      site_id: siteId,
+      tagline: "",
+      theme: DEFAULT_THEME,
+      default_lang: null,
+      home_page_json: null,
+      not_found_page_json: null,
+      updated_at_gmt: at,
+    })
     .onConflict((oc) => oc.column("site_id").doNothing())
     .execute();
-  await db.updateTable("site_settings").set({ ...changes, updated_at_gmt: at }).where("site_id", "=", siteId).execute();
+  await db
+    .updateTable("site_settings")
+    .set({ ...changes, updated_at_gmt: at })
+    .where("site_id", "=", siteId)
+    .execute();
 }

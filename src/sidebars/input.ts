@@ -24,7 +24,8 @@ export interface Problem {
 
 /** The sidebar name of a path: the data-set name rule, as written; otherwise 400 invalid_sidebar_name. */
 export function sidebarNameFrom(value: string): string {
-  if (!isDatasetName(value)) throw fail("invalid_sidebar_name", { name: value, pattern: DATASET_NAME_PATTERN, max_length: MAX_DATASET_NAME });
+  if (!isDatasetName(value))
+    throw fail("invalid_sidebar_name", { name: value, pattern: DATASET_NAME_PATTERN, max_length: MAX_DATASET_NAME });
   return value;
 }
 
@@ -42,7 +43,8 @@ function labelOf(value: unknown, at: string, problems: Problem[], required: bool
     return null;
   }
   const label = value.trim();
-  if (label.length > MAX_LABEL) problems.push({ at, field: "label", message: `label is longer than ${MAX_LABEL} characters.` });
+  if (label.length > MAX_LABEL)
+    problems.push({ at, field: "label", message: `label is longer than ${MAX_LABEL} characters.` });
   if (required && label === "") problems.push({ at, field: "label", message: "label is empty." });
   return label === "" ? null : label;
 }
@@ -64,7 +66,8 @@ function itemOf(raw: unknown, at: string, depth: number, problems: Problem[], co
   }
   const input = raw as Record<string, unknown>;
   for (const key of Object.keys(input)) {
-    if (!ITEM_KEYS.has(key) && !ANSWER_KEYS.has(key)) problems.push({ at, field: key, message: `"${key}" is not a field of a sidebar item.` });
+    if (!ITEM_KEYS.has(key) && !ANSWER_KEYS.has(key))
+      problems.push({ at, field: key, message: `"${key}" is not a field of a sidebar item.` });
   }
   const id = idOf(input.id, at, problems);
   // A fetched tree goes back as it came: an answered page item carries its address (`url`), and
@@ -72,7 +75,8 @@ function itemOf(raw: unknown, at: string, depth: number, problems: Problem[], co
   const present = (v: unknown) => v !== undefined && v !== null;
   const hasPage = present(input.page);
   const hasUrl = present(input.url) && !hasPage;
-  const hasItems = present(input.items) && !(Array.isArray(input.items) && input.items.length === 0 && (hasPage || hasUrl));
+  const hasItems =
+    present(input.items) && !(Array.isArray(input.items) && input.items.length === 0 && (hasPage || hasUrl));
   if ([hasPage, hasUrl, hasItems].filter(Boolean).length !== 1) {
     problems.push({ at, message: "An item has exactly one of page (a page), url (a link) or items (a section)." });
     return null;
@@ -90,7 +94,8 @@ function itemOf(raw: unknown, at: string, depth: number, problems: Problem[], co
     return problem || label === null ? null : { kind: "link", id, url: urlOf(input.url as string), label, at };
   }
   const label = labelOf(input.label, at, problems, true);
-  if (input.open !== undefined && input.open !== null && typeof input.open !== "boolean") problems.push({ at, field: "open", message: "open must be true or false." });
+  if (input.open !== undefined && input.open !== null && typeof input.open !== "boolean")
+    problems.push({ at, field: "open", message: "open must be true or false." });
   if (!Array.isArray(input.items)) {
     problems.push({ at, field: "items", message: "items must be an array." });
     return null;
@@ -103,7 +108,13 @@ function itemOf(raw: unknown, at: string, depth: number, problems: Problem[], co
   return label === null ? null : { kind: "section", id, label, open: input.open === true, items, at };
 }
 
-function itemsOf(raw: readonly unknown[], prefix: string, depth: number, problems: Problem[], count: { n: number }): ItemIn[] {
+function itemsOf(
+  raw: readonly unknown[],
+  prefix: string,
+  depth: number,
+  problems: Problem[],
+  count: { n: number },
+): ItemIn[] {
   const out: ItemIn[] = [];
   raw.forEach((value, i) => {
     if (count.n >= MAX_SIDEBAR_ITEMS) return;
@@ -115,11 +126,21 @@ function itemsOf(raw: readonly unknown[], prefix: string, depth: number, problem
 
 /** The items of a PUT: every problem at once as 400 bad_items; more than 2,000 items 400 too_many_items. */
 export function treeFrom(value: unknown): ItemIn[] {
-  if (!Array.isArray(value)) throw fail("bad_items", { errors: [{ at: "", field: "items", message: "items must be an array of items." }] }, "items must be an array of sidebar items.");
+  if (!Array.isArray(value))
+    throw fail(
+      "bad_items",
+      { errors: [{ at: "", field: "items", message: "items must be an array of items." }] },
+      "items must be an array of sidebar items.",
+    );
   const problems: Problem[] = [];
   const count = { n: 0 };
   const items = itemsOf(value, "", 0, problems, count);
-  if (count.n > MAX_SIDEBAR_ITEMS || countAll(value) > MAX_SIDEBAR_ITEMS) throw fail("too_many_items", { max_items: MAX_SIDEBAR_ITEMS }, `A sidebar holds at most ${MAX_SIDEBAR_ITEMS} items.`);
+  if (count.n > MAX_SIDEBAR_ITEMS || countAll(value) > MAX_SIDEBAR_ITEMS)
+    throw fail(
+      "too_many_items",
+      { max_items: MAX_SIDEBAR_ITEMS },
+      `A sidebar holds at most ${MAX_SIDEBAR_ITEMS} items.`,
+    );
   // Same shape as menus' refusal: `errors`, each with the item's coordinate.
   const seen = new Set<number>();
   for (const item of flattenIn(items)) {
@@ -127,7 +148,12 @@ export function treeFrom(value: unknown): ItemIn[] {
     if (seen.has(item.id)) problems.push({ at: item.at, field: "id", message: `id ${item.id} is given to two items.` });
     seen.add(item.id);
   }
-  if (problems.length > 0) throw fail("bad_items", { errors: problems.slice(0, 50), total_errors: problems.length }, "The items are not a valid sidebar tree (see errors).");
+  if (problems.length > 0)
+    throw fail(
+      "bad_items",
+      { errors: problems.slice(0, 50), total_errors: problems.length },
+      "The items are not a valid sidebar tree (see errors).",
+    );
   return items;
 }
 

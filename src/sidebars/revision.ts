@@ -23,7 +23,10 @@ export interface SidebarState {
   trees: Record<string, KeptTree>;
 }
 
-export function sidebarSnapshot(name: string, rows: readonly Pick<TreeRow, "lang" | "root_id" | "items_json">[]): Snapshot {
+export function sidebarSnapshot(
+  name: string,
+  rows: readonly Pick<TreeRow, "lang" | "root_id" | "items_json">[],
+): Snapshot {
   const base = rows.find((row) => row.lang === "");
   const trees: Record<string, KeptTree> = {};
   for (const row of rows) if (row.lang !== "") trees[row.lang] = { root: row.root_id, items: storedItems(row) };
@@ -33,9 +36,20 @@ export function sidebarSnapshot(name: string, rows: readonly Pick<TreeRow, "lang
 
 /** The current state of a sidebar (undefined: no such sidebar). */
 export async function currentSidebarSnapshot(db: Db, siteId: number, name: string): Promise<Snapshot | undefined> {
-  const sidebar = await db.selectFrom("sidebars").select("name").where("site_id", "=", siteId).where("name", "=", name).executeTakeFirst();
+  const sidebar = await db
+    .selectFrom("sidebars")
+    .select("name")
+    .where("site_id", "=", siteId)
+    .where("name", "=", name)
+    .executeTakeFirst();
   if (!sidebar) return undefined;
-  const rows = await db.selectFrom("sidebar_trees").select(["lang", "root_id", "items_json"]).where("site_id", "=", siteId).where("name", "=", name).orderBy("lang").execute();
+  const rows = await db
+    .selectFrom("sidebar_trees")
+    .select(["lang", "root_id", "items_json"])
+    .where("site_id", "=", siteId)
+    .where("name", "=", name)
+    .orderBy("lang")
+    .execute();
   return sidebarSnapshot(name, rows);
 }
 
@@ -51,7 +65,9 @@ export async function reviseSidebars(trx: Db, siteId: number, names: Iterable<st
 revisedBy("sidebar", reviseSidebars);
 
 function itemsFrom(value: unknown): StoredItem[] {
-  return Array.isArray(value) ? (value.filter((item) => item !== null && typeof item === "object") as StoredItem[]) : [];
+  return Array.isArray(value)
+    ? (value.filter((item) => item !== null && typeof item === "object") as StoredItem[])
+    : [];
 }
 
 function rootFrom(value: unknown): number | null {
@@ -61,19 +77,29 @@ function rootFrom(value: unknown): number | null {
 /** A stored revision's fields read back as a sidebar state. */
 export function sidebarStateOf(name: string, fields: Record<string, unknown>): SidebarState {
   const trees: Record<string, KeptTree> = {};
-  const raw = fields.trees !== null && typeof fields.trees === "object" ? (fields.trees as Record<string, unknown>) : {};
+  const raw =
+    fields.trees !== null && typeof fields.trees === "object" ? (fields.trees as Record<string, unknown>) : {};
   for (const [lang, tree] of Object.entries(raw)) {
     if (lang === "" || tree === null || typeof tree !== "object") continue;
     const kept = tree as Record<string, unknown>;
     trees[lang] = { root: rootFrom(kept.root), items: itemsFrom(kept.items) };
   }
-  return { name, root: rootFrom(fields.root), items: fields.items === null || fields.items === undefined ? null : itemsFrom(fields.items), trees };
+  return {
+    name,
+    root: rootFrom(fields.root),
+    items: fields.items === null || fields.items === undefined ? null : itemsFrom(fields.items),
+    trees,
+  };
 }
 
 /** Every item id of a state (a restore gives them back to their items). */
 export function idsOf(state: SidebarState): Set<number> {
   const all = [...(state.items ?? []), ...Object.values(state.trees).flatMap((tree) => tree.items)];
-  return new Set(flattenStored(all).map((item) => item.id).filter((id) => Number.isSafeInteger(id) && id > 0));
+  return new Set(
+    flattenStored(all)
+      .map((item) => item.id)
+      .filter((id) => Number.isSafeInteger(id) && id > 0),
+  );
 }
 
 /** A stored item as an input item of a PUT (the tree a revision kept, written again). */

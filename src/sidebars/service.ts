@@ -31,8 +31,15 @@ export interface SidebarAnswer {
 
 /** The language codes with a tree of their own ('' stands for the default language), in the site's order. */
 function languagesOf(rows: readonly TreeRow[], addressing: SiteAddressing): string[] {
-  const codes = new Set(rows.map((row) => (row.lang === "" ? addressing.langs.defaultLang : row.lang)).filter((code): code is string => code !== null));
-  return [...addressing.langs.codes.filter((code) => codes.has(code)), ...[...codes].filter((code) => !addressing.langs.codes.includes(code))];
+  const codes = new Set(
+    rows
+      .map((row) => (row.lang === "" ? addressing.langs.defaultLang : row.lang))
+      .filter((code): code is string => code !== null),
+  );
+  return [
+    ...addressing.langs.codes.filter((code) => codes.has(code)),
+    ...[...codes].filter((code) => !addressing.langs.codes.includes(code)),
+  ];
 }
 
 /** The tree a language reads: its own, else the default language's. */
@@ -42,19 +49,37 @@ function treeFor(rows: readonly TreeRow[], key: string): TreeRow | undefined {
 
 export async function listSidebars(ctx: Pick<ServiceContext, "db" | "publicPort">, site: SiteRow) {
   const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
-  const rows = await ctx.db.selectFrom("sidebar_trees").selectAll().where("site_id", "=", site.id).orderBy("name").orderBy("lang").execute();
-  const names = (await ctx.db.selectFrom("sidebars").select("name").where("site_id", "=", site.id).orderBy("name").execute()).map((row) => row.name);
+  const rows = await ctx.db
+    .selectFrom("sidebar_trees")
+    .selectAll()
+    .where("site_id", "=", site.id)
+    .orderBy("name")
+    .orderBy("lang")
+    .execute();
+  const names = (
+    await ctx.db.selectFrom("sidebars").select("name").where("site_id", "=", site.id).orderBy("name").execute()
+  ).map((row) => row.name);
   const out = [];
   for (const name of names) {
     const trees = rows.filter((row) => row.name === name);
     const base = trees.find((row) => row.lang === "");
     const items = base ? await answeredItems(ctx.db, site.id, addressing, base, addressing.langs.defaultLang) : [];
-    out.push({ name, root: base?.root_id ?? null, languages: languagesOf(trees, addressing), items: countItems(items) });
+    out.push({
+      name,
+      root: base?.root_id ?? null,
+      languages: languagesOf(trees, addressing),
+      items: countItems(items),
+    });
   }
   return out;
 }
 
-export async function readSidebar(ctx: Pick<ServiceContext, "db" | "publicPort">, site: SiteRow, rawName: string, query: { lang?: unknown }): Promise<SidebarAnswer> {
+export async function readSidebar(
+  ctx: Pick<ServiceContext, "db" | "publicPort">,
+  site: SiteRow,
+  rawName: string,
+  query: { lang?: unknown },
+): Promise<SidebarAnswer> {
   const name = sidebarNameFrom(rawName);
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang) ?? state.defaultLang;
@@ -77,11 +102,18 @@ export interface SidebarWriteAnswer {
  * default language's without `lang`). Items of unpublished pages refuse the write (409
  * sidebar_items_invalid) unless `allowInvalid`, which leaves them out and lists them.
  */
-export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: string, body: Record<string, unknown>, options: { allowInvalid: boolean }): Promise<SidebarWriteAnswer> {
+export async function putSidebar(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawName: string,
+  body: Record<string, unknown>,
+  options: { allowInvalid: boolean },
+): Promise<SidebarWriteAnswer> {
   const name = sidebarNameFrom(rawName);
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
-    if (!["items", "root", "lang"].includes(key)) warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
+    if (!["items", "root", "lang"].includes(key))
+      warnings.push(warning("unknown_field", `Field "${key}" is not known here and was ignored.`, { field: key }));
   }
   const hasItems = body.items !== undefined && body.items !== null;
   const hasRoot = body.root !== undefined && body.root !== null;
@@ -100,11 +132,21 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
       const made = await storeTrees(trx, site.id, name, [tree], now, stored);
       // A sidebar made again under the name of a deleted one continues its history.
       if (made) await leaveTrash(trx, site.id, "sidebars", name);
-      return { value: { made, stored }, wrote: [{ kind: "sidebar", id: name, action: made ? "created" : "updated" }], changes: [{ kind: "sidebar", name }] };
+      return {
+        value: { made, stored },
+        wrote: [{ kind: "sidebar", id: name, action: made ? "created" : "updated" }],
+        changes: [{ kind: "sidebar", name }],
+      };
     },
   });
   warnings.push(...value.stored);
-  return { sidebar: await readSidebar(ctx, site, name, { lang: lang ?? undefined }), created: value.made, invalid: tree.invalid, rebaked, warnings };
+  return {
+    sidebar: await readSidebar(ctx, site, name, { lang: lang ?? undefined }),
+    created: value.made,
+    invalid: tree.invalid,
+    rebaked,
+    warnings,
+  };
 }
 
 /**
@@ -112,7 +154,12 @@ export async function putSidebar(ctx: ServiceContext, site: SiteRow, rawName: st
  * last state is kept as a revision and it goes to the trash. With `dryRun` the same answer and
  * nothing written or rebaked.
  */
-export async function deleteSidebar(ctx: ServiceContext, site: SiteRow, rawName: string, dryRun = false): Promise<{ deleted: { name: string }; rebaked: Rebaked; dry_run?: true; applied?: false }> {
+export async function deleteSidebar(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawName: string,
+  dryRun = false,
+): Promise<{ deleted: { name: string }; rebaked: Rebaked; dry_run?: true; applied?: false }> {
   const name = sidebarNameFrom(rawName);
   const { rebaked } = await runWrite(ctx, {
     siteId: site.id,
@@ -122,10 +169,18 @@ export async function deleteSidebar(ctx: ServiceContext, site: SiteRow, rawName:
       // Its last state kept (a sidebar older than revisions gets its first here), then the trash entry.
       await reviseSidebars(trx, site.id, [name], now);
       await trx.deleteFrom("sidebar_trees").where("site_id", "=", site.id).where("name", "=", name).execute();
-      const gone = await trx.deleteFrom("sidebars").where("site_id", "=", site.id).where("name", "=", name).executeTakeFirst();
+      const gone = await trx
+        .deleteFrom("sidebars")
+        .where("site_id", "=", site.id)
+        .where("name", "=", name)
+        .executeTakeFirst();
       if (Number(gone.numDeletedRows) === 0) throw fail("sidebar_not_found", { name });
       await toTrash(trx, site.id, "sidebars", name, name, now);
-      return { value: null, wrote: [{ kind: "sidebar", id: name, action: "deleted" }], changes: [{ kind: "sidebar", name }] };
+      return {
+        value: null,
+        wrote: [{ kind: "sidebar", id: name, action: "deleted" }],
+        changes: [{ kind: "sidebar", name }],
+      };
     },
   });
   if (dryRun) return { deleted: { name }, rebaked, dry_run: true, applied: false };

@@ -24,11 +24,22 @@ export interface StateWrite {
 }
 
 function nameTaken(name: string) {
-  return fail("slug_taken", { field: "name", id: name, name }, `A sidebar "${name}" was made again meanwhile; delete or rename it, then restore.`);
+  return fail(
+    "slug_taken",
+    { field: "name", id: name, name },
+    `A sidebar "${name}" was made again meanwhile; delete or rename it, then restore.`,
+  );
 }
 
 async function exists(db: Db, siteId: number, name: string): Promise<boolean> {
-  return (await db.selectFrom("sidebars").select("name").where("site_id", "=", siteId).where("name", "=", name).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom("sidebars")
+      .select("name")
+      .where("site_id", "=", siteId)
+      .where("name", "=", name)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 /** Writes a sidebar's state (every language's tree) as its next write; answers as a PUT does, with `trees`. */
@@ -40,17 +51,30 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
   const languages = await languageState(ctx.db, site.id);
   const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
   const sources: Array<{ key: string; lang: string | null; root: number | null; items: unknown[] }> = [];
-  if (state.root !== null || state.items !== null) sources.push({ key: "", lang: addressing.langs.defaultLang, root: state.root, items: inputOf(state.items ?? []) });
-  for (const [lang, tree] of Object.entries(state.trees).sort(([a], [b]) => a.localeCompare(b))) sources.push({ key: lang, lang, root: tree.root, items: inputOf(tree.items) });
+  if (state.root !== null || state.items !== null)
+    sources.push({ key: "", lang: addressing.langs.defaultLang, root: state.root, items: inputOf(state.items ?? []) });
+  for (const [lang, tree] of Object.entries(state.trees).sort(([a], [b]) => a.localeCompare(b)))
+    sources.push({ key: lang, lang, root: tree.root, items: inputOf(tree.items) });
 
   const trees: PreparedTree[] = [];
   for (const source of sources) {
     const body = source.root !== null ? { root: source.root } : { items: source.items };
-    trees.push(await prepareTree(ctx, site.id, body, source.key, source.lang, languages, { allowInvalid: true, exact: true }));
+    trees.push(
+      await prepareTree(ctx, site.id, body, source.key, source.lang, languages, { allowInvalid: true, exact: true }),
+    );
   }
   const warnings: Warning[] = [];
-  const invalid = trees.flatMap((tree) => tree.invalid.map((entry) => ({ ...entry, lang: tree.key === "" ? null : tree.key })));
-  if (invalid.length > 0) warnings.push(warning("invalid_items_kept", `${invalid.length} item(s) point to pages that are not public now; they were written as they were and answer valid: false.`, { invalid }));
+  const invalid = trees.flatMap((tree) =>
+    tree.invalid.map((entry) => ({ ...entry, lang: tree.key === "" ? null : tree.key })),
+  );
+  if (invalid.length > 0)
+    warnings.push(
+      warning(
+        "invalid_items_kept",
+        `${invalid.length} item(s) point to pages that are not public now; they were written as they were and answer valid: false.`,
+        { invalid },
+      ),
+    );
 
   const now = gmt(ctx.clock());
   const { value: stored, rebaked } = await runWrite(ctx, {
@@ -65,7 +89,11 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
       if (keys.length > 0) gone = gone.where("lang", "not in", keys);
       await gone.execute();
       await options.within?.(trx);
-      return { value: stored, wrote: [{ kind: "sidebar", id: name, action: "restored" }], changes: [{ kind: "sidebar", name }] };
+      return {
+        value: stored,
+        wrote: [{ kind: "sidebar", id: name, action: "restored" }],
+        changes: [{ kind: "sidebar", name }],
+      };
     },
   });
   warnings.push(...stored);

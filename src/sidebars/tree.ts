@@ -73,35 +73,59 @@ export async function generatedItems(db: Db, siteId: number, rootId: number): Pr
   const orders = new Map<number, number>();
   for (let i = 0; i < rows.length; i += 500) {
     const ids = rows.slice(i, i + 500).map((row) => row.id);
-    for (const row of await db.selectFrom("pages").select(["id", "menu_order"]).where("site_id", "=", siteId).where("id", "in", ids).execute()) orders.set(row.id, row.menu_order);
+    for (const row of await db
+      .selectFrom("pages")
+      .select(["id", "menu_order"])
+      .where("site_id", "=", siteId)
+      .where("id", "in", ids)
+      .execute())
+      orders.set(row.id, row.menu_order);
   }
   const children = new Map<number, PageLite[]>();
   for (const row of rows) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
   const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
-  const order = (a: PageLite, b: PageLite) => (orders.get(a.id) ?? 0) - (orders.get(b.id) ?? 0) || collator.compare(a.title, b.title) || a.id - b.id;
+  const order = (a: PageLite, b: PageLite) =>
+    (orders.get(a.id) ?? 0) - (orders.get(b.id) ?? 0) || collator.compare(a.title, b.title) || a.id - b.id;
   const build = (parent: number, seen: Set<number>): StoredItem[] =>
-    [...(children.get(parent) ?? [])].sort(order).filter((row) => !seen.has(row.id)).map((row) => {
-      seen.add(row.id);
-      return { id: row.id, kind: "page", page: row.id, label: null, items: build(row.id, seen) };
-    });
+    [...(children.get(parent) ?? [])]
+      .sort(order)
+      .filter((row) => !seen.has(row.id))
+      .map((row) => {
+        seen.add(row.id);
+        return { id: row.id, kind: "page", page: row.id, label: null, items: build(row.id, seen) };
+      });
   return build(rootId, new Set([rootId]));
 }
 
 /** A stored tree with its page items moved to their translations in `lang` (those without one left out, with their items). */
 async function translated(db: Db, siteId: number, items: readonly StoredItem[], lang: string): Promise<StoredItem[]> {
-  const pageIds = flattenStored(items).flatMap((item) => (item.kind === "page" && item.page !== undefined ? [item.page] : []));
+  const pageIds = flattenStored(items).flatMap((item) =>
+    item.kind === "page" && item.page !== undefined ? [item.page] : [],
+  );
   if (pageIds.length === 0) return [...items];
   const facts = await pageFacts(db, siteId, pageIds);
-  const groups = [...new Set([...facts.values()].map((f) => f.page?.translation_group).filter((g): g is number => g !== null && g !== undefined))];
+  const groups = [
+    ...new Set(
+      [...facts.values()]
+        .map((f) => f.page?.translation_group)
+        .filter((g): g is number => g !== null && g !== undefined),
+    ),
+  ];
   const inLang = new Map<number, number>();
   for (const member of await groupMembers(db, siteId, groups)) {
-    if (member.lang === lang && member.translation_group !== null && !inLang.has(member.translation_group)) inLang.set(member.translation_group, member.id);
+    if (member.lang === lang && member.translation_group !== null && !inLang.has(member.translation_group))
+      inLang.set(member.translation_group, member.id);
   }
   const map = (list: readonly StoredItem[]): StoredItem[] =>
     list.flatMap((item): StoredItem[] => {
       if (item.kind !== "page") return [{ ...item, items: item.items ? map(item.items) : item.items }];
       const page = facts.get(item.page!)?.page;
-      const target = page?.lang === lang ? page.id : page?.translation_group != null ? inLang.get(page.translation_group) : undefined;
+      const target =
+        page?.lang === lang
+          ? page.id
+          : page?.translation_group != null
+            ? inLang.get(page.translation_group)
+            : undefined;
       return target === undefined ? [] : [{ ...item, page: target, items: item.items ? map(item.items) : item.items }];
     });
   return map(items);
@@ -111,11 +135,19 @@ async function translated(db: Db, siteId: number, items: readonly StoredItem[], 
  * The items of a tree row in `lang` (mapped to translations when the row is another language's),
  * answered: labels, addresses and validity from the pages as they are now.
  */
-export async function answeredItems(db: Db, siteId: number, addressing: SiteAddressing, row: TreeRow, lang: string | null): Promise<SidebarItem[]> {
+export async function answeredItems(
+  db: Db,
+  siteId: number,
+  addressing: SiteAddressing,
+  row: TreeRow,
+  lang: string | null,
+): Promise<SidebarItem[]> {
   let items = row.root_id === null ? storedItems(row) : await generatedItems(db, siteId, row.root_id);
   const key = treeKey(addressing, lang);
   if (key !== row.lang && key !== "") items = await translated(db, siteId, items, key);
-  const pageIds = flattenStored(items).flatMap((item) => (item.kind === "page" && item.page !== undefined ? [item.page] : []));
+  const pageIds = flattenStored(items).flatMap((item) =>
+    item.kind === "page" && item.page !== undefined ? [item.page] : [],
+  );
   const facts = await pageFacts(db, siteId, pageIds);
   const answer = (list: readonly StoredItem[]): SidebarItem[] =>
     list.map((item) => {
@@ -123,10 +155,35 @@ export async function answeredItems(db: Db, siteId: number, addressing: SiteAddr
       if (item.kind === "page") {
         const fact = facts.get(item.page!);
         const page = fact?.page ?? null;
-        return { id: item.id, label: item.label ?? page?.title ?? "", page: item.page!, url: page ? linkUrl(addressing, page.lang, page.path) : null, valid: fact?.valid ?? false, open: item.open === true, items: nested };
+        return {
+          id: item.id,
+          label: item.label ?? page?.title ?? "",
+          page: item.page!,
+          url: page ? linkUrl(addressing, page.lang, page.path) : null,
+          valid: fact?.valid ?? false,
+          open: item.open === true,
+          items: nested,
+        };
       }
-      if (item.kind === "link") return { id: item.id, label: item.label ?? "", page: null, url: completeUrl(addressing.origin, item.url ?? ""), valid: true, open: false, items: [] };
-      return { id: item.id, label: item.label ?? "", page: null, url: null, valid: true, open: item.open === true, items: nested };
+      if (item.kind === "link")
+        return {
+          id: item.id,
+          label: item.label ?? "",
+          page: null,
+          url: completeUrl(addressing.origin, item.url ?? ""),
+          valid: true,
+          open: false,
+          items: [],
+        };
+      return {
+        id: item.id,
+        label: item.label ?? "",
+        page: null,
+        url: null,
+        valid: true,
+        open: item.open === true,
+        items: nested,
+      };
     });
   return answer(items);
 }
@@ -144,8 +201,19 @@ export function countItems(items: readonly { items?: readonly unknown[] }[]): nu
 }
 
 /** A sidebar's tree in a language as renders read it (svc/sidebar, svc/pager); undefined: no such sidebar. */
-export async function sidebarForRender(db: Db, site: Pick<SiteRow, "id">, addressing: SiteAddressing, name: string, lang: string | null): Promise<SidebarItem[] | undefined> {
-  const rows = await db.selectFrom("sidebar_trees").selectAll().where("site_id", "=", site.id).where("name", "=", name).execute();
+export async function sidebarForRender(
+  db: Db,
+  site: Pick<SiteRow, "id">,
+  addressing: SiteAddressing,
+  name: string,
+  lang: string | null,
+): Promise<SidebarItem[] | undefined> {
+  const rows = await db
+    .selectFrom("sidebar_trees")
+    .selectAll()
+    .where("site_id", "=", site.id)
+    .where("name", "=", name)
+    .execute();
   const key = treeKey(addressing, lang);
   const row = rows.find((r) => r.lang === key) ?? rows.find((r) => r.lang === "");
   return row ? answeredItems(db, site.id, addressing, row, lang) : undefined;
@@ -162,7 +230,13 @@ export async function sidebarsShowing(db: Db, siteId: number, pageIds: readonly 
   if (rows.length === 0) return [];
   // The pages changed, with their translations: a tree mapped to another language shows those.
   const facts = await pageFacts(db, siteId, pageIds);
-  const groups = [...new Set([...facts.values()].map((f) => f.page?.translation_group).filter((g): g is number => g !== null && g !== undefined))];
+  const groups = [
+    ...new Set(
+      [...facts.values()]
+        .map((f) => f.page?.translation_group)
+        .filter((g): g is number => g !== null && g !== undefined),
+    ),
+  ];
   const touched = new Set<number>([...pageIds, ...(await groupMembers(db, siteId, groups)).map((row) => row.id)]);
   const names = new Set<string>();
   for (const row of rows) {

@@ -13,21 +13,47 @@ import { flattenIn, treeFrom, type ItemIn } from "./input.ts";
 import { flattenStored, storedItems, type StoredItem, type TreeRow } from "./tree.ts";
 
 export async function treesOf(db: Db, siteId: number, name: string): Promise<TreeRow[]> {
-  return db.selectFrom("sidebar_trees").selectAll().where("site_id", "=", siteId).where("name", "=", name).orderBy("lang").execute();
+  return db
+    .selectFrom("sidebar_trees")
+    .selectAll()
+    .where("site_id", "=", siteId)
+    .where("name", "=", name)
+    .orderBy("lang")
+    .execute();
 }
 
 /** Page references resolved to ids (in the tree's language first): 409 sidebar_items_unresolved with `errors`. */
-async function resolvedPages(db: Db, siteId: number, items: readonly ItemIn[], lang: string | null, state: LanguageState): Promise<Map<ItemIn, number>> {
+async function resolvedPages(
+  db: Db,
+  siteId: number,
+  items: readonly ItemIn[],
+  lang: string | null,
+  state: LanguageState,
+): Promise<Map<ItemIn, number>> {
   const out = new Map<ItemIn, number>();
   const errors: Array<Record<string, unknown>> = [];
   for (const item of flattenIn(items)) {
     if (item.kind !== "page") continue;
     const found = await resolvePageRef(db, siteId, item.page, lang, state);
     if ("found" in found) out.set(item, found.found.id);
-    else if ("candidates" in found) errors.push({ at: item.at, page: item.page, error: "ambiguous_page", message: "Several pages match; use the id or the full path.", candidates: found.candidates.map(candidateOf) });
-    else errors.push({ at: item.at, page: item.page, error: "page_not_found", message: "No page has this id, slug or path." });
+    else if ("candidates" in found)
+      errors.push({
+        at: item.at,
+        page: item.page,
+        error: "ambiguous_page",
+        message: "Several pages match; use the id or the full path.",
+        candidates: found.candidates.map(candidateOf),
+      });
+    else
+      errors.push({
+        at: item.at,
+        page: item.page,
+        error: "page_not_found",
+        message: "No page has this id, slug or path.",
+      });
   }
-  if (errors.length > 0) throw fail("sidebar_items_unresolved", { errors: errors.slice(0, 50), total_errors: errors.length });
+  if (errors.length > 0)
+    throw fail("sidebar_items_unresolved", { errors: errors.slice(0, 50), total_errors: errors.length });
   return out;
 }
 
@@ -57,27 +83,46 @@ export interface PrepareOptions {
  * A tree from `{items}` or `{root}`. Items of unpublished pages refuse the write (409
  * sidebar_items_invalid) unless `allowInvalid`, which leaves them out and lists them.
  */
-export async function prepareTree(ctx: Pick<ServiceContext, "db">, siteId: number, source: { items?: unknown; root?: unknown }, key: string, lang: string | null, state: LanguageState, options: PrepareOptions): Promise<PreparedTree> {
+export async function prepareTree(
+  ctx: Pick<ServiceContext, "db">,
+  siteId: number,
+  source: { items?: unknown; root?: unknown },
+  key: string,
+  lang: string | null,
+  state: LanguageState,
+  options: PrepareOptions,
+): Promise<PreparedTree> {
   const hasRoot = source.root !== undefined && source.root !== null;
   const tree: PreparedTree = { key, rootId: null, input: [], pages: new Map(), invalid: [], skip: new Set() };
   if (hasRoot) {
-    if (typeof source.root !== "number" && typeof source.root !== "string") throw fail("invalid_field", { field: "root", expected: "a page id, slug or path" }, "root must be a page id, a slug or a path.");
-    tree.rootId = options.exact && typeof source.root === "number" ? source.root : await resolveOne(ctx.db, siteId, source.root, lang, state);
+    if (typeof source.root !== "number" && typeof source.root !== "string")
+      throw fail(
+        "invalid_field",
+        { field: "root", expected: "a page id, slug or path" },
+        "root must be a page id, a slug or a path.",
+      );
+    tree.rootId =
+      options.exact && typeof source.root === "number"
+        ? source.root
+        : await resolveOne(ctx.db, siteId, source.root, lang, state);
     return tree;
   }
   tree.input = treeFrom(source.items);
   if (options.exact) {
-    for (const item of flattenIn(tree.input)) if (item.kind === "page" && typeof item.page === "number") tree.pages.set(item, item.page);
+    for (const item of flattenIn(tree.input))
+      if (item.kind === "page" && typeof item.page === "number") tree.pages.set(item, item.page);
   } else {
     tree.pages = await resolvedPages(ctx.db, siteId, tree.input, lang, state);
   }
   const facts = await pageFacts(ctx.db, siteId, tree.pages.values());
-  for (const [item, id] of tree.pages) if (!facts.get(id)!.valid) tree.invalid.push(invalidEntry(item.at, facts.get(id)!));
+  for (const [item, id] of tree.pages)
+    if (!facts.get(id)!.valid) tree.invalid.push(invalidEntry(item.at, facts.get(id)!));
   if (options.exact) return tree;
   if (tree.invalid.length > 0 && !options.allowInvalid) throw fail("sidebar_items_invalid", { invalid: tree.invalid });
   tree.skip = new Set(tree.invalid.map((entry) => entry.at));
   // A label equal to the page's title is no label of its own: it follows the title.
-  for (const [item, id] of tree.pages) if (item.kind === "page" && item.label === facts.get(id)?.page?.title) item.label = null;
+  for (const [item, id] of tree.pages)
+    if (item.kind === "page" && item.label === facts.get(id)?.page?.title) item.label = null;
   return tree;
 }
 
@@ -87,10 +132,31 @@ export async function prepareTree(ctx: Pick<ServiceContext, "db">, siteId: numbe
  * named by an id in `reuse` (a restore: ids this sidebar issued once); any other item gets the
  * next id, and ids are never issued twice.
  */
-export async function storeTrees(trx: Db, siteId: number, name: string, trees: readonly PreparedTree[], now: string, warnings: Warning[], reuse: ReadonlySet<number> = new Set()): Promise<boolean> {
-  const existing = await trx.selectFrom("sidebars").select("next_item_id").where("site_id", "=", siteId).where("name", "=", name).executeTakeFirst();
-  if (!existing) await trx.insertInto("sidebars").values({ site_id: siteId, name, next_item_id: 1, created_at_gmt: now, updated_at_gmt: now }).execute();
-  const known = new Set(existing ? (await treesOf(trx, siteId, name)).flatMap((row) => flattenStored(storedItems(row)).map((item) => item.id)) : []);
+export async function storeTrees(
+  trx: Db,
+  siteId: number,
+  name: string,
+  trees: readonly PreparedTree[],
+  now: string,
+  warnings: Warning[],
+  reuse: ReadonlySet<number> = new Set(),
+): Promise<boolean> {
+  const existing = await trx
+    .selectFrom("sidebars")
+    .select("next_item_id")
+    .where("site_id", "=", siteId)
+    .where("name", "=", name)
+    .executeTakeFirst();
+  if (!existing)
+    await trx
+      .insertInto("sidebars")
+      .values({ site_id: siteId, name, next_item_id: 1, created_at_gmt: now, updated_at_gmt: now })
+      .execute();
+  const known = new Set(
+    existing
+      ? (await treesOf(trx, siteId, name)).flatMap((row) => flattenStored(storedItems(row)).map((item) => item.id))
+      : [],
+  );
   for (const id of reuse) known.add(id);
   let next = existing?.next_item_id ?? 1;
   for (const id of reuse) next = Math.max(next, id + 1);
@@ -98,7 +164,13 @@ export async function storeTrees(trx: Db, siteId: number, name: string, trees: r
     const store = (list: readonly ItemIn[]): StoredItem[] =>
       list.flatMap((item): StoredItem[] => {
         if (tree.skip.has(item.at)) return [];
-        if (item.id !== null && !known.has(item.id)) warnings.push(warning("item_id_ignored", `Item ${item.id} is no item of this sidebar; the item got a new id.`, { at: item.at, id: item.id }));
+        if (item.id !== null && !known.has(item.id))
+          warnings.push(
+            warning("item_id_ignored", `Item ${item.id} is no item of this sidebar; the item got a new id.`, {
+              at: item.at,
+              id: item.id,
+            }),
+          );
         const id = item.id !== null && known.has(item.id) ? item.id : next++;
         known.add(id);
         if (item.kind === "page") return [{ id, kind: "page", page: tree.pages.get(item)!, label: item.label }];
@@ -107,10 +179,21 @@ export async function storeTrees(trx: Db, siteId: number, name: string, trees: r
       });
     const itemsJson = JSON.stringify(store(tree.input));
     const rootId = tree.rootId;
-    await trx.insertInto("sidebar_trees").values({ site_id: siteId, name, lang: tree.key, root_id: rootId, items_json: itemsJson, updated_at_gmt: now })
-      .onConflict((oc) => oc.columns(["site_id", "name", "lang"]).doUpdateSet({ root_id: rootId, items_json: itemsJson, updated_at_gmt: now }))
+    await trx
+      .insertInto("sidebar_trees")
+      .values({ site_id: siteId, name, lang: tree.key, root_id: rootId, items_json: itemsJson, updated_at_gmt: now })
+      .onConflict((oc) =>
+        oc
+          .columns(["site_id", "name", "lang"])
+          .doUpdateSet({ root_id: rootId, items_json: itemsJson, updated_at_gmt: now }),
+      )
       .execute();
   }
-  await trx.updateTable("sidebars").set({ next_item_id: next, updated_at_gmt: now }).where("site_id", "=", siteId).where("name", "=", name).execute();
+  await trx
+    .updateTable("sidebars")
+    .set({ next_item_id: next, updated_at_gmt: now })
+    .where("site_id", "=", siteId)
+    .where("name", "=", name)
+    .execute();
   return !existing;
 }

@@ -20,7 +20,11 @@ export interface SiteAddressing {
   homes?: ReadonlyMap<string, string>;
 }
 
-export async function siteAddressing(db: Db, site: { id: number; domain: string }, port: number): Promise<SiteAddressing> {
+export async function siteAddressing(
+  db: Db,
+  site: { id: number; domain: string },
+  port: number,
+): Promise<SiteAddressing> {
   return { origin: homeUrl(site.domain, port).replace(/\/$/, ""), langs: await languageState(db, site.id) };
 }
 
@@ -43,7 +47,9 @@ export function pageUrl(addressing: SiteAddressing, lang: string | null, path: s
  * translations (`addressing.homes`), its language's home address, where it answers.
  */
 export function linkUrl(addressing: SiteAddressing, lang: string | null, path: string): string {
-  return isHomeAddress(addressing, lang, path) ? languageHomeUrl(addressing, lang || addressing.langs.defaultLang) : pageUrl(addressing, lang, path);
+  return isHomeAddress(addressing, lang, path)
+    ? languageHomeUrl(addressing, lang || addressing.langs.defaultLang)
+    : pageUrl(addressing, lang, path);
 }
 
 /** Whether the page at `path` in `lang` is the home page or one of its translations (`addressing.homes`): it answers at `/` or `/<lang>/`. */
@@ -57,7 +63,10 @@ export function languageHomeUrl(addressing: SiteAddressing, lang: string | null)
 }
 
 export function hostOf(header: string | undefined): string {
-  return (header ?? "").replace(/:\d+$/, "").replace(/^\[|\]$/g, "").toLowerCase();
+  return (header ?? "")
+    .replace(/:\d+$/, "")
+    .replace(/^\[|\]$/g, "")
+    .toLowerCase();
 }
 
 // ---- One address, one cache entry (docs/security.md)
@@ -107,7 +116,15 @@ function hexValue(c: number): number {
 
 /** RFC 3986 unreserved: ALPHA DIGIT - . _ ~ */
 function unreserved(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46 || c === 95 || c === 126;
+  return (
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    (c >= 48 && c <= 57) ||
+    c === 45 ||
+    c === 46 ||
+    c === 95 ||
+    c === 126
+  );
 }
 
 /**

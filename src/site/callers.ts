@@ -35,13 +35,23 @@ async function readCaller(db: Db, hash: string): Promise<Caller | null> {
     .executeTakeFirst();
   if (!row) return null;
   if (!timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(hash, "hex"))) return null;
-  return Object.freeze({ userId: row.user_id, login: row.login, superAdmin: row.super_admin === 1, tokenId: row.token_id });
+  return Object.freeze({
+    userId: row.user_id,
+    login: row.login,
+    superAdmin: row.super_admin === 1,
+    tokenId: row.token_id,
+  });
 }
 
 /** The caller's role on a site, or null. A super-administrator administers every site. */
 export async function roleOn(db: Db, caller: Caller, siteId: number): Promise<string | null> {
   const membership = await keptUntilWrite(db, `role:${caller.userId}:${siteId}`, async () => {
-    const row = await db.selectFrom("memberships").select("role").where("site_id", "=", siteId).where("user_id", "=", caller.userId).executeTakeFirst();
+    const row = await db
+      .selectFrom("memberships")
+      .select("role")
+      .where("site_id", "=", siteId)
+      .where("user_id", "=", caller.userId)
+      .executeTakeFirst();
     return row?.role ?? null;
   });
   return membership ?? (caller.superAdmin ? "administrator" : null);

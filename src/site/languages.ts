@@ -10,11 +10,36 @@ const LANGUAGE_CODE = new RegExp(LANGUAGE_CODE_PATTERN);
 
 /** Names given to a language added without one; any other code is named by its code. */
 const KNOWN_NAMES: Record<string, string> = {
-  ar: "العربية", cs: "Čeština", da: "Dansk", de: "Deutsch", el: "Ελληνικά", en: "English", es: "Español",
-  et: "Eesti", fi: "Suomi", fr: "Français", he: "עברית", hu: "Magyar", it: "Italiano", ja: "日本語",
-  ko: "한국어", lt: "Lietuvių", lv: "Latviešu", nb: "Norsk bokmål", nl: "Nederlands", pl: "Polski",
-  pt: "Português", "pt-br": "Português do Brasil", ro: "Română", ru: "Русский", sk: "Slovenčina",
-  sl: "Slovenščina", sv: "Svenska", tr: "Türkçe", uk: "Українська", zh: "中文",
+  ar: "العربية",
+  cs: "Čeština",
+  da: "Dansk",
+  de: "Deutsch",
+  el: "Ελληνικά",
+  en: "English",
+  es: "Español",
+  et: "Eesti",
+  fi: "Suomi",
+  fr: "Français",
+  he: "עברית",
+  hu: "Magyar",
+  it: "Italiano",
+  ja: "日本語",
+  ko: "한국어",
+  lt: "Lietuvių",
+  lv: "Latviešu",
+  nb: "Norsk bokmål",
+  nl: "Nederlands",
+  pl: "Polski",
+  pt: "Português",
+  "pt-br": "Português do Brasil",
+  ro: "Română",
+  ru: "Русский",
+  sk: "Slovenčina",
+  sl: "Slovenščina",
+  sv: "Svenska",
+  tr: "Türkçe",
+  uk: "Українська",
+  zh: "中文",
 };
 
 export function defaultLanguageName(code: string): string {
@@ -33,7 +58,8 @@ export function isLanguageCode(value: string): boolean {
 /** A language code from input; 400 invalid_language_code when it is not one. */
 export function languageCodeFrom(value: unknown, field = "code"): string {
   const code = typeof value === "string" ? normalizeLangCode(value) : "";
-  if (!isLanguageCode(code)) throw fail("invalid_language_code", { field, [field]: value ?? null, pattern: LANGUAGE_CODE_PATTERN });
+  if (!isLanguageCode(code))
+    throw fail("invalid_language_code", { field, [field]: value ?? null, pattern: LANGUAGE_CODE_PATTERN });
   return code;
 }
 

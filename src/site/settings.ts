@@ -13,12 +13,28 @@ export const DEFAULT_THEME = "default";
 /** The stored settings, or the defaults of a site that never wrote any. */
 export async function settingsOf(db: Db, siteId: number): Promise<SettingsRow> {
   const row = await db.selectFrom("site_settings").selectAll().where("site_id", "=", siteId).executeTakeFirst();
-  return row ?? { site_id: siteId, tagline: "", theme: DEFAULT_THEME, default_lang: null, home_page_json: null, not_found_page_json: null, updated_at_gmt: "" };
+  return (
+    row ?? {
+      site_id: siteId,
+      tagline: "",
+      theme: DEFAULT_THEME,
+      default_lang: null,
+      home_page_json: null,
+      not_found_page_json: null,
+      updated_at_gmt: "",
+    }
+  );
 }
 
 /** The site's languages in the order they were added. */
 export function languagesOf(db: Db, siteId: number): Promise<LanguageRow[]> {
-  return db.selectFrom("languages").selectAll().where("site_id", "=", siteId).orderBy("position").orderBy("code").execute();
+  return db
+    .selectFrom("languages")
+    .selectAll()
+    .where("site_id", "=", siteId)
+    .orderBy("position")
+    .orderBy("code")
+    .execute();
 }
 
 /** A page a setting names (`home_page_json`, `not_found_page_json`): an id, or a slug or path as given. */

@@ -47,6 +47,10 @@ export async function domainsOf(db: Db, site: SiteRow): Promise<SiteDomain[]> {
 export async function domainHolder(db: Db, domain: string): Promise<{ siteId: number; primary: boolean } | undefined> {
   const primary = await db.selectFrom("sites").select("id").where("domain", "=", domain).executeTakeFirst();
   if (primary) return { siteId: primary.id, primary: true };
-  const row = await db.selectFrom("site_domains").select(["site_id", "is_primary"]).where("domain", "=", domain).executeTakeFirst();
+  const row = await db
+    .selectFrom("site_domains")
+    .select(["site_id", "is_primary"])
+    .where("domain", "=", domain)
+    .executeTakeFirst();
   return row ? { siteId: row.site_id, primary: row.is_primary === 1 } : undefined;
 }

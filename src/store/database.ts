@@ -87,7 +87,13 @@ function openSqlite(options: StoreOptions): Store {
   };
 }
 
-const DEFAULT_DB: DbOptions = { poolMax: 10, statementTimeoutMs: 15_000, connectTimeoutMs: 5_000, ssl: "disable", sslCaFile: null };
+const DEFAULT_DB: DbOptions = {
+  poolMax: 10,
+  statementTimeoutMs: 15_000,
+  connectTimeoutMs: 5_000,
+  ssl: "disable",
+  sslCaFile: null,
+};
 
 function sslOf(options: DbOptions): pg.PoolConfig["ssl"] {
   if (options.ssl === "disable") return undefined;

@@ -14,7 +14,11 @@ class Rollback<T> extends Error {
  * Runs `work` through `transaction` (a transaction, possibly retried); with `dryRun` answers
  * `work`'s result and rolls back what it wrote.
  */
-export async function dryRunnable<T>(dryRun: boolean, transaction: (work: (trx: Db) => Promise<T>) => Promise<T>, work: (trx: Db) => Promise<T>): Promise<T> {
+export async function dryRunnable<T>(
+  dryRun: boolean,
+  transaction: (work: (trx: Db) => Promise<T>) => Promise<T>,
+  work: (trx: Db) => Promise<T>,
+): Promise<T> {
   try {
     return await transaction(async (trx) => {
       const result = await work(trx);

@@ -49,11 +49,22 @@ const kept = new WeakMap<Db, Kept>();
 
 /** Called by the store when it opens SQLite: `db` runs its queries through `statements`. */
 export function keepReadsOf(db: Db, statements: ReusedStatements): void {
-  const changesStatement = statements.database.prepare("select total_changes()").pluck() as SQLite.Statement<[], number>;
+  const changesStatement = statements.database.prepare("select total_changes()").pluck() as SQLite.Statement<
+    [],
+    number
+  >;
   const versionStatement = statements.database.prepare("pragma data_version").pluck() as SQLite.Statement<[], number>;
   kept.set(db, {
-    statements, changesStatement, versionStatement,
-    writes: -1, changes: -1, version: -1, askedThisTurn: false, generation: 0, answers: new Map(), weight: 0,
+    statements,
+    changesStatement,
+    versionStatement,
+    writes: -1,
+    changes: -1,
+    version: -1,
+    askedThisTurn: false,
+    generation: 0,
+    answers: new Map(),
+    weight: 0,
   });
 }
 
@@ -92,7 +103,12 @@ export interface KeepOptions<V> {
  * The answer of `compute` for `key`, computed again only after the database changed. `key` must
  * name everything the answer depends on besides the database (site, reference, caller, …).
  */
-export async function keptUntilWrite<V>(db: Db, key: string, compute: () => Promise<V>, options: KeepOptions<V> = {}): Promise<V> {
+export async function keptUntilWrite<V>(
+  db: Db,
+  key: string,
+  compute: () => Promise<V>,
+  options: KeepOptions<V> = {},
+): Promise<V> {
   const store = current(db);
   if (!store) return compute();
   const { generation } = store;

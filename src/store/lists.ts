@@ -20,7 +20,10 @@ export interface Windowed<R> {
  * `query`: the list's rows, filtered and in an order that ends on a unique column (so a row
  * never shows on two pages). Answers the window's rows and the count of the matching rows.
  */
-export async function listWindow<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, window: ListWindow): Promise<Windowed<O>> {
+export async function listWindow<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  window: ListWindow,
+): Promise<Windowed<O>> {
   const [rows, counted] = await Promise.all([
     query.limit(window.limit).offset(window.offset).execute(),
     query.clearSelect().clearOrderBy().select(sql<number | string>`count(*)`.as("n")).executeTakeFirstOrThrow(),

@@ -1,7 +1,14 @@
 // Row types of every table. Booleans are stored as 0/1 integers and timestamps as
 // `YYYY-MM-DD HH:MM:SS` GMT text in both dialects, so one query path serves SQLite and PostgreSQL.
 import type { Generated, Selectable } from "kysely";
-import type { PreviewLinksTable, PublishOutboxTable, RevisionsTable, SiteQuotasTable, SiteUsageTable, TrashTable } from "./schema-kept.ts";
+import type {
+  PreviewLinksTable,
+  PublishOutboxTable,
+  RevisionsTable,
+  SiteQuotasTable,
+  SiteUsageTable,
+  TrashTable,
+} from "./schema-kept.ts";
 
 export interface SitesTable {
   id: Generated<number>;
@@ -179,8 +186,6 @@ export interface MenuLocationsTable {
 // running counters of each site's use. Both bigint: on PostgreSQL they are read as strings, so
 // src/quotas/ reads them through Number().
 
-
-
 export interface MediaTable {
   id: Generated<number>;
   site_id: number;
@@ -302,10 +307,6 @@ export interface StringsTable {
   key: string;
   text: string;
 }
-
-
-
-
 
 export interface Tables {
   frames: FramesTable;

@@ -12,7 +12,17 @@
 // open, everything runs on the writing connection at once (better-sqlite3 is synchronous: a
 // statement runs whole before anything else does). An in-memory database has no second
 // connection: there reads wait, as before.
-import { CompiledQuery, SelectQueryNode, type Kysely, SqliteAdapter, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult, type SqliteStatement } from "kysely";
+import {
+  CompiledQuery,
+  SelectQueryNode,
+  type Kysely,
+  SqliteAdapter,
+  SqliteDialect,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteStatement,
+} from "kysely";
 import type { ReusedStatements } from "./sqlite-statements.ts";
 
 /**

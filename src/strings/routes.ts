@@ -6,27 +6,63 @@ import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warning
 import type { ServiceContext } from "../write/context.ts";
 import { putStrings, readStrings } from "./service.ts";
 
-const Texts = Type.Record(Type.String(), Type.String(), { description: "key (dot-separated segments of letters, digits, _ and -) → text" });
+const Texts = Type.Record(Type.String(), Type.String(), {
+  description: "key (dot-separated segments of letters, digits, _ and -) → text",
+});
 
 export function stringRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["strings"];
-  scope.get("/strings", {
-    schema: {
-      operationId: "getStrings",
-      tags,
-      summary: "The texts frames print with t.<key>, for every language of the site (?lang: one)",
-      querystring: Obj({ lang: Opt(Type.String()) }),
-      response: { 200: Success({ site_id: Type.Integer(), default_lang: Type.Union([Type.String(), Type.Null()]), strings: Type.Record(Type.String(), Texts), warnings: Warnings }), ...commonErrors },
+  scope.get(
+    "/strings",
+    {
+      schema: {
+        operationId: "getStrings",
+        tags,
+        summary: "The texts frames print with t.<key>, for every language of the site (?lang: one)",
+        querystring: Obj({ lang: Opt(Type.String()) }),
+        response: {
+          200: Success({
+            site_id: Type.Integer(),
+            default_lang: Type.Union([Type.String(), Type.Null()]),
+            strings: Type.Record(Type.String(), Texts),
+            warnings: Warnings,
+          }),
+          ...commonErrors,
+        },
+      },
     },
-  }, async (request) => ok({ site_id: request.site.id, ...(await readStrings(ctx, request.site, request.query)) }));
+    async (request) => ok({ site_id: request.site.id, ...(await readStrings(ctx, request.site, request.query)) }),
+  );
 
-  scope.put("/strings", {
-    schema: {
-      operationId: "putStrings",
-      tags,
-      summary: "Replace the texts of one language ({lang?, strings}; default the default language's); rebakes the frames reading the keys that changed",
-      body: Obj({ lang: Opt(Type.Union([Type.String(), Type.Null()])), strings: Opt(ServiceChecked(Texts, "an object of key: text (required); a bad key or a text that is not a string is 400 bad_strings")) }),
-      response: { 200: Success({ site_id: Type.Integer(), lang: Type.Union([Type.String(), Type.Null()]), strings: Texts, rebaked: Rebaked, warnings: Warnings }), ...commonErrors },
+  scope.put(
+    "/strings",
+    {
+      schema: {
+        operationId: "putStrings",
+        tags,
+        summary:
+          "Replace the texts of one language ({lang?, strings}; default the default language's); rebakes the frames reading the keys that changed",
+        body: Obj({
+          lang: Opt(Type.Union([Type.String(), Type.Null()])),
+          strings: Opt(
+            ServiceChecked(
+              Texts,
+              "an object of key: text (required); a bad key or a text that is not a string is 400 bad_strings",
+            ),
+          ),
+        }),
+        response: {
+          200: Success({
+            site_id: Type.Integer(),
+            lang: Type.Union([Type.String(), Type.Null()]),
+            strings: Texts,
+            rebaked: Rebaked,
+            warnings: Warnings,
+          }),
+          ...commonErrors,
+        },
+      },
     },
-  }, async (request) => ok({ site_id: request.site.id, ...(await putStrings(ctx, request.site, bodyOf(request))) }));
+    async (request) => ok({ site_id: request.site.id, ...(await putStrings(ctx, request.site, bodyOf(request))) }),
+  );
 }

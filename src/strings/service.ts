@@ -16,21 +16,46 @@ export const MAX_TEXT = 10_000;
 export const MAX_STRINGS = 5_000;
 
 /** The key a language's texts are stored under: its code, or '' on a site without languages. */
-async function storedLang(ctx: Pick<ServiceContext, "db">, site: SiteRow, given: unknown): Promise<{ key: string; lang: string | null }> {
+async function storedLang(
+  ctx: Pick<ServiceContext, "db">,
+  site: SiteRow,
+  given: unknown,
+): Promise<{ key: string; lang: string | null }> {
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, given) ?? state.defaultLang;
   return { key: state.active ? (lang ?? "") : "", lang: state.active ? lang : state.defaultLang };
 }
 
 function textsFrom(value: unknown): Map<string, string> {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw fail("bad_strings", { field: "strings", expected: "an object of key: text" });
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw fail("bad_strings", { field: "strings", expected: "an object of key: text" });
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length > MAX_STRINGS) throw fail("bad_strings", { field: "strings", max_strings: MAX_STRINGS }, `A language holds at most ${MAX_STRINGS} strings.`);
+  if (entries.length > MAX_STRINGS)
+    throw fail(
+      "bad_strings",
+      { field: "strings", max_strings: MAX_STRINGS },
+      `A language holds at most ${MAX_STRINGS} strings.`,
+    );
   const out = new Map<string, string>();
   for (const [key, text] of entries) {
-    if (key.length > MAX_KEY || !KEY.test(key)) throw fail("bad_strings", { field: `strings.${key}`, key, pattern: KEY.source }, `"${key}" is not a string key: dot-separated segments of letters, digits, _ and -.`);
-    if (typeof text !== "string") throw fail("bad_strings", { field: `strings.${key}`, key, expected: "a string" }, `The text of "${key}" must be a string.`);
-    if (text.length > MAX_TEXT) throw fail("bad_strings", { field: `strings.${key}`, key, max_length: MAX_TEXT }, `The text of "${key}" is longer than ${MAX_TEXT} characters.`);
+    if (key.length > MAX_KEY || !KEY.test(key))
+      throw fail(
+        "bad_strings",
+        { field: `strings.${key}`, key, pattern: KEY.source },
+        `"${key}" is not a string key: dot-separated segments of letters, digits, _ and -.`,
+      );
+    if (typeof text !== "string")
+      throw fail(
+        "bad_strings",
+        { field: `strings.${key}`, key, expected: "a string" },
+        `The text of "${key}" must be a string.`,
+      );
+    if (text.length > MAX_TEXT)
+      throw fail(
+        "bad_strings",
+        { field: `strings.${key}`, key, max_length: MAX_TEXT },
+        `The text of "${key}" is longer than ${MAX_TEXT} characters.`,
+      );
     out.set(key, text);
   }
   return out;
@@ -41,7 +66,13 @@ const weight = (key: string, text: string) => utf8Bytes(key) + utf8Bytes(text);
 export async function readStrings(ctx: Pick<ServiceContext, "db">, site: SiteRow, query: { lang?: unknown }) {
   const state = await languageState(ctx.db, site.id);
   const only = query.lang === undefined || query.lang === "" ? null : checkLangIn(state, query.lang);
-  const rows = await ctx.db.selectFrom("strings").select(["lang", "key", "text"]).where("site_id", "=", site.id).orderBy("lang").orderBy("key").execute();
+  const rows = await ctx.db
+    .selectFrom("strings")
+    .select(["lang", "key", "text"])
+    .where("site_id", "=", site.id)
+    .orderBy("lang")
+    .orderBy("key")
+    .execute();
   const codes = state.active ? state.codes : [state.defaultLang ?? ""];
   const strings: Record<string, Record<string, string>> = {};
   for (const code of codes) {
@@ -53,8 +84,17 @@ export async function readStrings(ctx: Pick<ServiceContext, "db">, site: SiteRow
 }
 
 /** PUT /strings: replaces the texts of a language; rebakes the frames reading the keys that changed. */
-export async function putStrings(ctx: ServiceContext, site: SiteRow, body: Record<string, unknown>): Promise<{ lang: string | null; strings: Record<string, string>; rebaked: Rebaked }> {
-  if (body.strings === undefined) throw fail("bad_strings", { field: "strings", expected: "an object of key: text" }, "strings is required: an object of key: text.");
+export async function putStrings(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+): Promise<{ lang: string | null; strings: Record<string, string>; rebaked: Rebaked }> {
+  if (body.strings === undefined)
+    throw fail(
+      "bad_strings",
+      { field: "strings", expected: "an object of key: text" },
+      "strings is required: an object of key: text.",
+    );
   const texts = textsFrom(body.strings);
   const { key, lang } = await storedLang(ctx, site, body.lang);
   const { rebaked } = await runWrite(ctx, {
@@ -63,14 +103,29 @@ export async function putStrings(ctx: ServiceContext, site: SiteRow, body: Recor
     trial: true,
     apply: async (trx) => {
       // Read under the site's counters (the pipeline took them): no counted write changes them meanwhile.
-      const before = new Map((await trx.selectFrom("strings").select(["key", "text"]).where("site_id", "=", site.id).where("lang", "=", key).execute()).map((row) => [row.key, row.text]));
+      const before = new Map(
+        (
+          await trx
+            .selectFrom("strings")
+            .select(["key", "text"])
+            .where("site_id", "=", site.id)
+            .where("lang", "=", key)
+            .execute()
+        ).map((row) => [row.key, row.text]),
+      );
       let delta = 0;
       for (const [k, text] of before) delta -= weight(k, text);
       for (const [k, text] of texts) delta += weight(k, text);
       await trx.deleteFrom("strings").where("site_id", "=", site.id).where("lang", "=", key).execute();
       const rows = [...texts].map(([k, text]) => ({ site_id: site.id, lang: key, key: k, text }));
-      for (let i = 0; i < rows.length; i += 500) await trx.insertInto("strings").values(rows.slice(i, i + 500)).execute();
-      const keys = [...new Set([...before.keys(), ...texts.keys()])].filter((k) => before.get(k) !== texts.get(k)).sort();
+      for (let i = 0; i < rows.length; i += 500)
+        await trx
+          .insertInto("strings")
+          .values(rows.slice(i, i + 500))
+          .execute();
+      const keys = [...new Set([...before.keys(), ...texts.keys()])]
+        .filter((k) => before.get(k) !== texts.get(k))
+        .sort();
       return {
         value: null,
         // The language's texts, by the code they are stored under ('' on a site without languages).

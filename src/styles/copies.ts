@@ -69,10 +69,17 @@ function sourceKey(settings: string, state: ThemeState, name: string): string {
   const sheets = closure.map((sheet) => [sheet, state.sheets.get(sheet)?.sha256 ?? null]);
   const refs = [...new Set(closure.flatMap((sheet) => state.sheets.get(sheet)?.media ?? []))].sort();
   const media = refs.map((ref) => [ref, state.media.get(ref) ?? null]);
-  return createHash("sha256").update(JSON.stringify([settings, sheets, media])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([settings, sheets, media]))
+    .digest("hex");
 }
 
-async function currentRows(db: Db, siteId: number, theme: string, names: readonly string[]): Promise<Map<string, { hash: string; source_key: string }>> {
+async function currentRows(
+  db: Db,
+  siteId: number,
+  theme: string,
+  names: readonly string[],
+): Promise<Map<string, { hash: string; source_key: string }>> {
   if (names.length === 0) return new Map();
   const rows = await db
     .selectFrom("style_copies")
@@ -104,7 +111,13 @@ const RECENT_COPIES = 32;
 const RECENT_MS = 60_000;
 const recent = new Map<string, { until: number; copy: Promise<MadeCopy> }>();
 
-function makeCopy(name: string, sourceKey: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>, budget: CssBudget): Promise<MadeCopy> {
+function makeCopy(
+  name: string,
+  sourceKey: string,
+  sheets: ReadonlyMap<string, string>,
+  media: ReadonlyMap<string, string>,
+  budget: CssBudget,
+): Promise<MadeCopy> {
   const key = `${name}\n${sourceKey}`;
   const held = recent.get(key);
   if (held !== undefined && held.until > Date.now()) return held.copy;
@@ -115,12 +128,24 @@ function makeCopy(name: string, sourceKey: string, sheets: ReadonlyMap<string, s
   return copy;
 }
 
-async function bundleCopy(name: string, sourceKey: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>, budget: CssBudget): Promise<MadeCopy> {
+async function bundleCopy(
+  name: string,
+  sourceKey: string,
+  sheets: ReadonlyMap<string, string>,
+  media: ReadonlyMap<string, string>,
+  budget: CssBudget,
+): Promise<MadeCopy> {
   const css = await bundleStylesheet(name, sheets, media, budget);
   const bytes = Buffer.from(css, "utf8");
   const quality = bytes.length <= BEST_BROTLI_BYTES ? constants.BROTLI_MAX_QUALITY : 9;
   const [br, gz] = await Promise.all([
-    brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+    brotli(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: quality,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }),
     gzipped(bytes, { level: 9 }),
   ]);
   const hash = createHash("sha256").update(bytes).digest("hex").slice(0, HASH_LENGTH);
@@ -136,12 +161,26 @@ function copyBytes(copy: MadeCopy): number {
  * Makes the current copy of each stylesheet named, and marks the copy it replaces. A write's
  * (`refuse`) takes room for the new rows first, else is refused; any other is charged.
  */
-async function storeCopies(trx: Db, now: number, siteId: number, theme: string, made: readonly MadeCopy[], refuse: boolean): Promise<void> {
+async function storeCopies(
+  trx: Db,
+  now: number,
+  siteId: number,
+  theme: string,
+  made: readonly MadeCopy[],
+  refuse: boolean,
+): Promise<void> {
   const at = gmt(now);
   let added = 0;
   for (const copy of made) {
     // A bundle made before (a stylesheet written back as it was) is its row again, counted when first stored.
-    const kept = await trx.selectFrom("style_copies").select("hash").where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", copy.name).where("hash", "=", copy.hash).executeTakeFirst();
+    const kept = await trx
+      .selectFrom("style_copies")
+      .select("hash")
+      .where("site_id", "=", siteId)
+      .where("theme", "=", theme)
+      .where("name", "=", copy.name)
+      .where("hash", "=", copy.hash)
+      .executeTakeFirst();
     if (!kept) added += copyBytes(copy);
   }
   await (refuse ? requireRoom : chargeRoom)(trx, siteId, { published_bytes: added });
@@ -158,8 +197,24 @@ async function storeCopies(trx: Db, now: number, siteId: number, theme: string, 
     // The same bundle made before (a stylesheet written back as it was) is current again.
     await trx
       .insertInto("style_copies")
-      .values({ site_id: siteId, theme, name: copy.name, hash: copy.hash, source_key: copy.sourceKey, css: copy.css, br: copy.br, gzip: copy.gzip, bytes: copyBytes(copy), created_at_gmt: at, replaced_at_gmt: null })
-      .onConflict((conflict) => conflict.columns(["site_id", "theme", "name", "hash"]).doUpdateSet({ source_key: copy.sourceKey, replaced_at_gmt: null }))
+      .values({
+        site_id: siteId,
+        theme,
+        name: copy.name,
+        hash: copy.hash,
+        source_key: copy.sourceKey,
+        css: copy.css,
+        br: copy.br,
+        gzip: copy.gzip,
+        bytes: copyBytes(copy),
+        created_at_gmt: at,
+        replaced_at_gmt: null,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .columns(["site_id", "theme", "name", "hash"])
+          .doUpdateSet({ source_key: copy.sourceKey, replaced_at_gmt: null }),
+      )
       .execute();
   }
 }
@@ -190,7 +245,14 @@ export interface Refreshed {
  * transaction that takes the site's write lock (the one every counted write takes first,
  * quotas/usage.ts) and checks again that what they were made from has not changed meanwhile.
  */
-export async function refreshCopies(db: Db, now: number, siteId: number, theme: string, names: readonly string[], options: RefreshOptions): Promise<Refreshed> {
+export async function refreshCopies(
+  db: Db,
+  now: number,
+  siteId: number,
+  theme: string,
+  names: readonly string[],
+  options: RefreshOptions,
+): Promise<Refreshed> {
   const settings = await bundleSettings(siteId);
   const budget = options.budget ?? new CssBudget(siteId);
   for (let attempt = 0; ; attempt++) {
@@ -201,7 +263,9 @@ export async function refreshCopies(db: Db, now: number, siteId: number, theme: 
     const stale = wanted.filter((name) => rows.get(name)?.source_key !== keys.get(name));
     const made = new Map<string, MadeCopy>();
     if (stale.length > 0) {
-      const css = await sheetsCss(db, siteId, theme, [...new Set(stale.flatMap((name) => importClosure(name, importMapOf(state.sheets))))]);
+      const css = await sheetsCss(db, siteId, theme, [
+        ...new Set(stale.flatMap((name) => importClosure(name, importMapOf(state.sheets)))),
+      ]);
       for (const name of stale) {
         try {
           made.set(name, await makeCopy(name, keys.get(name)!, css, state.media, budget));
@@ -210,14 +274,17 @@ export async function refreshCopies(db: Db, now: number, siteId: number, theme: 
         }
       }
       // (Nothing made: every stale bundle failed, and keeps its current copy.)
-      const stored = made.size === 0 || (await underSiteLock(db, siteId, async (trx, fresh) => {
-        if (fresh) {
-          const again = await themeState(trx, siteId, theme);
-          if ([...made.values()].some((copy) => sourceKey(settings, again, copy.name) !== copy.sourceKey)) return false;
-        }
-        await storeCopies(trx, now, siteId, theme, [...made.values()], options.refuse);
-        return true;
-      }));
+      const stored =
+        made.size === 0 ||
+        (await underSiteLock(db, siteId, async (trx, fresh) => {
+          if (fresh) {
+            const again = await themeState(trx, siteId, theme);
+            if ([...made.values()].some((copy) => sourceKey(settings, again, copy.name) !== copy.sourceKey))
+              return false;
+          }
+          await storeCopies(trx, now, siteId, theme, [...made.values()], options.refuse);
+          return true;
+        }));
       // Changed meanwhile: made again from what is there now (a write in flight settles it).
       if (!stored && attempt < 3) continue;
       if (!stored) made.clear();
@@ -242,23 +309,55 @@ async function underSiteLock<T>(db: Db, siteId: number, work: (trx: Db, fresh: b
 
 /** A stylesheet deleted: its current copy is replaced by nothing, and answers (and counts) for REPLACED_COPY_MS more. */
 export async function retireCopies(trx: Db, now: number, siteId: number, theme: string, name: string): Promise<void> {
-  await trx.updateTable("style_copies").set({ replaced_at_gmt: gmt(now) }).where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", name).where("replaced_at_gmt", "is", null).execute();
+  await trx
+    .updateTable("style_copies")
+    .set({ replaced_at_gmt: gmt(now) })
+    .where("site_id", "=", siteId)
+    .where("theme", "=", theme)
+    .where("name", "=", name)
+    .where("replaced_at_gmt", "is", null)
+    .execute();
 }
 
 /** Drops the site's copies replaced longer than REPLACED_COPY_MS ago (they answer 404 already) and frees their bytes. */
 export async function dropExpiredCopies(trx: Db, now: number, siteId: number): Promise<void> {
-  const gone = await trx.deleteFrom("style_copies").where("site_id", "=", siteId).where("replaced_at_gmt", "is not", null).where("replaced_at_gmt", "<", gmt(now - REPLACED_COPY_MS)).returning("bytes").execute();
+  const gone = await trx
+    .deleteFrom("style_copies")
+    .where("site_id", "=", siteId)
+    .where("replaced_at_gmt", "is not", null)
+    .where("replaced_at_gmt", "<", gmt(now - REPLACED_COPY_MS))
+    .returning("bytes")
+    .execute();
   await requireRoom(trx, siteId, { published_bytes: -gone.reduce((sum, row) => sum + Number(row.bytes), 0) });
 }
 
 /** The served CSS of a copy (a dry run answers it when the write would make no new bundle). */
-export async function copyCss(db: Db, siteId: number, theme: string, name: string, hash: string): Promise<string | undefined> {
-  const row = await db.selectFrom("style_copies").select("css").where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", name).where("hash", "=", hash).executeTakeFirst();
+export async function copyCss(
+  db: Db,
+  siteId: number,
+  theme: string,
+  name: string,
+  hash: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("style_copies")
+    .select("css")
+    .where("site_id", "=", siteId)
+    .where("theme", "=", theme)
+    .where("name", "=", name)
+    .where("hash", "=", hash)
+    .executeTakeFirst();
   return row?.css;
 }
 
 /** The current address of each named stylesheet of the theme a render links, its bundle made again first when what it is made from changed; a name the theme lacks is absent. */
-export async function styleLinks(db: Db, now: number, siteId: number, theme: string, names: readonly string[]): Promise<Map<string, string>> {
+export async function styleLinks(
+  db: Db,
+  now: number,
+  siteId: number,
+  theme: string,
+  names: readonly string[],
+): Promise<Map<string, string>> {
   const { current } = await refreshCopies(db, now, siteId, theme, names, { refuse: false });
   return new Map([...current].map(([name, copy]) => [name, copy.url]));
 }

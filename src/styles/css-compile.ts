@@ -56,7 +56,10 @@ export interface CssValues {
   bundle: string;
 }
 
-export type CssAnswer = { ok: true; value: CssValues[CssJob["kind"]] } | { ok: false; refusal: CssRefusal } | { ok: false; error: string };
+export type CssAnswer =
+  | { ok: true; value: CssValues[CssJob["kind"]] }
+  | { ok: false; refusal: CssRefusal }
+  | { ok: false; error: string };
 
 const MEDIA_SCHEME = "media:";
 
@@ -71,16 +74,32 @@ class Refused extends Error {
   }
 }
 
-const refused = (message: string, spot: CssSpot, details: Record<string, unknown> = {}): CssRefusal => ({ message, line: spot.line, column: spot.column, details });
+const refused = (message: string, spot: CssSpot, details: Record<string, unknown> = {}): CssRefusal => ({
+  message,
+  line: spot.line,
+  column: spot.column,
+  details,
+});
 
 /** A lightningcss failure as a refusal: its text and position (the start when it gives none); undefined for any other error. */
-function refusalOf(error: unknown, details: (fileName: string | undefined) => Record<string, unknown>): CssRefusal | undefined {
+function refusalOf(
+  error: unknown,
+  details: (fileName: string | undefined) => Record<string, unknown>,
+): CssRefusal | undefined {
   if (error instanceof Refused) return error.refusal;
-  const { message, loc, fileName } = (error ?? {}) as { message?: unknown; loc?: { line?: unknown; column?: unknown }; fileName?: unknown };
+  const { message, loc, fileName } = (error ?? {}) as {
+    message?: unknown;
+    loc?: { line?: unknown; column?: unknown };
+    fileName?: unknown;
+  };
   if (typeof message !== "string") return undefined;
   const line = typeof loc?.line === "number" ? loc.line : 1;
   const column = typeof loc?.column === "number" ? loc.column : 1;
-  return refused(message, { line, column }, details(typeof fileName === "string" && fileName !== "" ? fileName : undefined));
+  return refused(
+    message,
+    { line, column },
+    details(typeof fileName === "string" && fileName !== "" ? fileName : undefined),
+  );
 }
 
 /**
@@ -103,7 +122,11 @@ function parse(css: string): ParsedStylesheet {
           // A rule's line counts from 0, a url's and an error's from 1.
           const spot = { line: loc.line + 1, column: loc.column };
           if (!isStyleName(url)) {
-            refusal ??= refused(`@import "${url}" names no stylesheet: import another stylesheet of the theme by its name (@import "reset"), or an http(s) address`, spot, { import: url });
+            refusal ??= refused(
+              `@import "${url}" names no stylesheet: import another stylesheet of the theme by its name (@import "reset"), or an http(s) address`,
+              spot,
+              { import: url },
+            );
           }
           parsed.imports.push({ name: url, ...spot });
         },
@@ -125,7 +148,11 @@ function parse(css: string): ParsedStylesheet {
  * that is gone prints nothing), media refs as their addresses (a ref naming no file is left as
  * written), minified and prefixed. `sheets` holds the CSS of `name` and of what it imports.
  */
-async function bundle(name: string, sheets: ReadonlyMap<string, string>, mediaUrls: ReadonlyMap<string, string>): Promise<string> {
+async function bundle(
+  name: string,
+  sheets: ReadonlyMap<string, string>,
+  mediaUrls: ReadonlyMap<string, string>,
+): Promise<string> {
   const { code } = await bundleAsync({
     filename: name,
     minify: true,

@@ -117,7 +117,10 @@ export class ProcessPool<J, A> {
   private start(job: Job<J, A>): void {
     const worker: Worker<J, A> = { child: undefined!, ready: false, job, sentAt: 0, timer: undefined };
     try {
-      worker.child = fork(this.options.file, [], { serialization: "advanced", stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      worker.child = fork(this.options.file, [], {
+        serialization: "advanced",
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      });
     } catch (error) {
       this.finish(worker, () => job.reject(new WorkerFailed(`the worker process did not start: ${String(error)}`)));
       return;
@@ -125,7 +128,10 @@ export class ProcessPool<J, A> {
     if (this.workers.size === 0) process.on("exit", this.endAll);
     this.workers.add(worker);
     const startMs = this.options.startMs ?? 30_000;
-    worker.timer = setTimeout(() => this.end(worker, new WorkerFailed(`the worker process was not ready within ${startMs} ms`)), startMs);
+    worker.timer = setTimeout(
+      () => this.end(worker, new WorkerFailed(`the worker process was not ready within ${startMs} ms`)),
+      startMs,
+    );
     worker.child.on("message", (message: PoolReply<A> | { ready: true }) => {
       if ("ready" in message) {
         worker.ready = true;
@@ -136,8 +142,12 @@ export class ProcessPool<J, A> {
         this.finish(worker, () => done.resolve({ answer: message.answer, ms: performance.now() - sentAt }));
       }
     });
-    worker.child.on("error", (error) => this.end(worker, new WorkerFailed(`the worker process failed: ${error.message}`)));
-    worker.child.on("exit", (code, signal) => this.end(worker, new WorkerFailed(`the worker process ended (${signal ?? code})`)));
+    worker.child.on("error", (error) =>
+      this.end(worker, new WorkerFailed(`the worker process failed: ${error.message}`)),
+    );
+    worker.child.on("exit", (code, signal) =>
+      this.end(worker, new WorkerFailed(`the worker process ended (${signal ?? code})`)),
+    );
     // Neither the process nor its channel keeps this one alive; a job's timer does. (After the
     // listeners: adding a "message" listener refs the channel again.)
     worker.child.unref();

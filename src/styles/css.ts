@@ -13,7 +13,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_CSS_TIME_LIMIT_MS } from "../config.ts";
-import { fail, ServiceError } from "../errors.ts";
+import { fail, type ServiceError } from "../errors.ts";
 import type { CssAnswer, CssJob, CssSpot, CssValues, ParsedStylesheet } from "./css-compile.ts";
 import { JobTimedOut, ProcessPool, WorkerFailed } from "./css-pool.ts";
 import { MAX_CSS_NESTING, tooDeepAt } from "./nesting.ts";
@@ -64,7 +64,12 @@ let pool: ProcessPool<CssJob, CssAnswer> | undefined;
 /** How long a settings job may take: it reads a list the worker made as it started. */
 const SETTINGS_MS = 10_000;
 
-const unavailable = (error: Error) => fail("internal_unavailable", { reason: "css_worker" }, `The stylesheet worker did not answer (${error.message}); nothing was stored. Repeat the call later.`);
+const unavailable = (error: Error) =>
+  fail(
+    "internal_unavailable",
+    { reason: "css_worker" },
+    `The stylesheet worker did not answer (${error.message}); nothing was stored. Repeat the call later.`,
+  );
 
 /** 422 invalid_css at a place, with the message the caller reads. */
 export function invalidCss(message: string, spot: CssSpot, details: Record<string, unknown> = {}): ServiceError {
@@ -72,7 +77,11 @@ export function invalidCss(message: string, spot: CssSpot, details: Record<strin
 }
 
 /** Runs a job in a worker; a refusal is invalid_css, a worker that fails internal_unavailable. */
-async function run<K extends CssJob["kind"]>(siteId: number, job: Extract<CssJob, { kind: K }>, limitMs: number): Promise<{ value: CssValues[K]; ms: number }> {
+async function run<K extends CssJob["kind"]>(
+  siteId: number,
+  job: Extract<CssJob, { kind: K }>,
+  limitMs: number,
+): Promise<{ value: CssValues[K]; ms: number }> {
   pool ??= new ProcessPool({ file: workerFile(), size: CSS_WORKERS });
   const { answer, ms } = await pool.run(siteId, job, limitMs);
   if (answer.ok) return { value: answer.value as CssValues[K], ms };
@@ -81,10 +90,18 @@ async function run<K extends CssJob["kind"]>(siteId: number, job: Extract<CssJob
 }
 
 /** A job of `budget`, refused as too complex once the budget is spent. */
-function spend<K extends "parse" | "bundle">(budget: CssBudget, job: Extract<CssJob, { kind: K }>, details: Record<string, unknown>): Promise<CssValues[K]> {
+function spend<K extends "parse" | "bundle">(
+  budget: CssBudget,
+  job: Extract<CssJob, { kind: K }>,
+  details: Record<string, unknown>,
+): Promise<CssValues[K]> {
   return budget.inTurn(async () => {
     const tooComplex = () =>
-      invalidCss(`The stylesheet takes more than ${budget.limitMs} ms to parse and bundle (SVC_CSS_TIME_LIMIT_MS); simplify it, e.g. merge rules repeated with one selector, or split it`, { line: 1, column: 1 }, { reason: "too_complex", time_limit_ms: budget.limitMs, ...details });
+      invalidCss(
+        `The stylesheet takes more than ${budget.limitMs} ms to parse and bundle (SVC_CSS_TIME_LIMIT_MS); simplify it, e.g. merge rules repeated with one selector, or split it`,
+        { line: 1, column: 1 },
+        { reason: "too_complex", time_limit_ms: budget.limitMs, ...details },
+      );
     if (budget.remainingMs <= 0) throw tooComplex();
     try {
       const { value, ms } = await run(budget.siteId, job, budget.remainingMs);
@@ -121,7 +138,10 @@ export function bundleSettings(siteId: number): Promise<string> {
  */
 export async function parseStylesheet(css: string, budget: CssBudget): Promise<ParsedStylesheet> {
   const deep = tooDeepAt(css);
-  if (deep) throw invalidCss(`Blocks, parentheses and brackets nest at most ${MAX_CSS_NESTING} levels deep`, deep, { max_nesting: MAX_CSS_NESTING });
+  if (deep)
+    throw invalidCss(`Blocks, parentheses and brackets nest at most ${MAX_CSS_NESTING} levels deep`, deep, {
+      max_nesting: MAX_CSS_NESTING,
+    });
   return spend(budget, { kind: "parse", css }, {});
 }
 
@@ -131,6 +151,11 @@ export async function parseStylesheet(css: string, budget: CssBudget): Promise<P
  * written), minified and prefixed. `sheets` holds the CSS of `name` and of what it imports.
  * A refusal (invalid_css) names the stylesheet it is in (`stylesheet`).
  */
-export function bundleStylesheet(name: string, sheets: ReadonlyMap<string, string>, media: ReadonlyMap<string, string>, budget: CssBudget): Promise<string> {
+export function bundleStylesheet(
+  name: string,
+  sheets: ReadonlyMap<string, string>,
+  media: ReadonlyMap<string, string>,
+  budget: CssBudget,
+): Promise<string> {
   return spend(budget, { kind: "bundle", name, sheets, media }, { stylesheet: name });
 }

@@ -113,7 +113,11 @@ function longestFrom(start: string, next: (name: string) => readonly string[]): 
  * stored): the longest chain of stylesheets importing it, plus the longest it starts. The target
  * that starts the longest chain below it comes along (null when it imports nothing).
  */
-export function importDepth(name: string, targets: readonly string[], imports: ImportMap): { depth: number; through: string | null } {
+export function importDepth(
+  name: string,
+  targets: readonly string[],
+  imports: ImportMap,
+): { depth: number; through: string | null } {
   const importedBy = importedByOf(imports, name);
   const above = longestFrom(name, (at) => importedBy.get(at) ?? []);
   const below = (at: string) => (at === name ? targets : (imports.get(at) ?? []));

@@ -24,7 +24,11 @@ export async function framesLinking(db: Db, siteId: number, names: readonly stri
 }
 
 /** The frames and pages a style change would rebake: none when its theme is not the site's (no frame prints it). */
-export async function plannedStyleRebake(db: Db, siteId: number, change: Extract<Change, { kind: "style" }>): Promise<PlannedRebake> {
+export async function plannedStyleRebake(
+  db: Db,
+  siteId: number,
+  change: Extract<Change, { kind: "style" }>,
+): Promise<PlannedRebake> {
   if ((await settingsOf(db, siteId)).theme !== change.theme) return nothingPlanned();
   return plannedRebake(db, siteId, await siteIndex(db, siteId), change);
 }

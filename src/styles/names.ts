@@ -16,14 +16,29 @@ export function isStyleName(name: string): boolean {
 /** A stylesheet name from input; 400 invalid_style_name when it breaks the rule. */
 export function styleNameFrom(value: unknown): string {
   const name = typeof value === "string" ? value : "";
-  if (!isStyleName(name)) throw fail("invalid_style_name", { name: value ?? null, pattern: DATASET_NAME_PATTERN, max_length: MAX_DATASET_NAME });
+  if (!isStyleName(name))
+    throw fail("invalid_style_name", {
+      name: value ?? null,
+      pattern: DATASET_NAME_PATTERN,
+      max_length: MAX_DATASET_NAME,
+    });
   return name;
 }
 
 /** The `css` field of a write: a string of at most MAX_STYLE_BYTES; 400 invalid_field otherwise. */
 export function cssFrom(value: unknown): string {
-  if (typeof value !== "string") throw fail("invalid_field", { field: "css", expected: "string" }, value === undefined || value === null ? "css is required: the stylesheet's text." : "css must be a string.");
-  if (Buffer.byteLength(value, "utf8") > MAX_STYLE_BYTES) throw fail("invalid_field", { field: "css", max_bytes: MAX_STYLE_BYTES }, `css is larger than ${MAX_STYLE_BYTES} bytes.`);
+  if (typeof value !== "string")
+    throw fail(
+      "invalid_field",
+      { field: "css", expected: "string" },
+      value === undefined || value === null ? "css is required: the stylesheet's text." : "css must be a string.",
+    );
+  if (Buffer.byteLength(value, "utf8") > MAX_STYLE_BYTES)
+    throw fail(
+      "invalid_field",
+      { field: "css", max_bytes: MAX_STYLE_BYTES },
+      `css is larger than ${MAX_STYLE_BYTES} bytes.`,
+    );
   return value;
 }
 

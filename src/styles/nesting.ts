@@ -32,7 +32,8 @@ export function tooDeepAt(css: string, max = MAX_CSS_NESTING): CssSpot | null {
     } else if (c === 34 || c === 39) {
       // A string: up to its closing quote, an unescaped line end, or the end of the text.
       let j = i + 1;
-      while (j < css.length && css.charCodeAt(j) !== c && css.charCodeAt(j) !== 10) j += css.charCodeAt(j) === 92 ? 2 : 1;
+      while (j < css.length && css.charCodeAt(j) !== c && css.charCodeAt(j) !== 10)
+        j += css.charCodeAt(j) === 92 ? 2 : 1;
       i = Math.min(j, css.length) - (css.charCodeAt(j) === 10 ? 1 : 0);
     } else if (c === 92) {
       i++; // an escaped character is no bracket

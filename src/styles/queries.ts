@@ -37,7 +37,15 @@ export async function themeSheets(db: Db, siteId: number, theme: string): Promis
   return new Map(
     rows.map((row) => [
       row.name,
-      { name: row.name, bytes: Number(row.bytes), sha256: row.sha256, imports: names(row.imports_json), media: names(row.media_json), created_at_gmt: row.created_at_gmt, updated_at_gmt: row.updated_at_gmt },
+      {
+        name: row.name,
+        bytes: Number(row.bytes),
+        sha256: row.sha256,
+        imports: names(row.imports_json),
+        media: names(row.media_json),
+        created_at_gmt: row.created_at_gmt,
+        updated_at_gmt: row.updated_at_gmt,
+      },
     ]),
   );
 }
@@ -48,16 +56,34 @@ export function importMapOf(sheets: ReadonlyMap<string, SheetHead>): ImportMap {
 }
 
 /** The CSS as uploaded of the named stylesheets of a theme (those that exist). */
-export async function sheetsCss(db: Db, siteId: number, theme: string, list: readonly string[]): Promise<Map<string, string>> {
+export async function sheetsCss(
+  db: Db,
+  siteId: number,
+  theme: string,
+  list: readonly string[],
+): Promise<Map<string, string>> {
   if (list.length === 0) return new Map();
-  const rows = await db.selectFrom("styles").select(["name", "css"]).where("site_id", "=", siteId).where("theme", "=", theme).where("name", "in", [...list]).execute();
+  const rows = await db
+    .selectFrom("styles")
+    .select(["name", "css"])
+    .where("site_id", "=", siteId)
+    .where("theme", "=", theme)
+    .where("name", "in", [...list])
+    .execute();
   return new Map(rows.map((row) => [row.name, row.css]));
 }
 
 /** The theme's stylesheets whose bundles point to one of these media refs, with every stylesheet importing them. */
-export async function stylesUsingMedia(db: Db, siteId: number, theme: string, refs: readonly string[]): Promise<string[]> {
+export async function stylesUsingMedia(
+  db: Db,
+  siteId: number,
+  theme: string,
+  refs: readonly string[],
+): Promise<string[]> {
   const sheets = await themeSheets(db, siteId, theme);
   const wanted = new Set(refs);
-  const direct = [...sheets.values()].filter((sheet) => sheet.media.some((ref) => wanted.has(ref))).map((sheet) => sheet.name);
+  const direct = [...sheets.values()]
+    .filter((sheet) => sheet.media.some((ref) => wanted.has(ref)))
+    .map((sheet) => sheet.name);
   return direct.length === 0 ? [] : [...direct, ...importersOf(direct, importMapOf(sheets))].sort();
 }

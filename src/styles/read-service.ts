@@ -23,7 +23,12 @@ export async function listStyles(ctx: ServiceContext, site: SiteRow, query: { th
 }
 
 /** One stylesheet with `css` exactly as uploaded; 404 style_not_found when the theme has none by that name. */
-export async function readStyle(ctx: ServiceContext, site: SiteRow, rawName: string, query: { theme?: unknown }): Promise<StyleRecord & { css: string }> {
+export async function readStyle(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawName: string,
+  query: { theme?: unknown },
+): Promise<StyleRecord & { css: string }> {
   const name = styleNameFrom(rawName);
   const { theme } = await themeFrom(ctx.db, site.id, query.theme);
   const sheet = (await themeSheets(ctx.db, site.id, theme)).get(name);

@@ -14,5 +14,12 @@ export interface StyleRecord {
 }
 
 export function styleRecord(theme: string, sheet: SheetHead, copy: CurrentCopy | undefined): StyleRecord {
-  return { name: sheet.name, theme, bytes: sheet.bytes, sha256: sheet.sha256, url: copy?.url ?? null, updated_at_gmt: sheet.updated_at_gmt };
+  return {
+    name: sheet.name,
+    theme,
+    bytes: sheet.bytes,
+    sha256: sheet.sha256,
+    url: copy?.url ?? null,
+    updated_at_gmt: sheet.updated_at_gmt,
+  };
 }

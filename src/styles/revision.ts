@@ -25,8 +25,15 @@ export function styleSnapshot(theme: string, name: string, css: string): Snapsho
 
 /** Records the stylesheet as stored now as its next revision, unless unchanged (inside the writing transaction). */
 export async function reviseStyle(trx: Db, siteId: number, theme: string, name: string, now: string): Promise<void> {
-  const row = await trx.selectFrom("styles").select("css").where("site_id", "=", siteId).where("theme", "=", theme).where("name", "=", name).executeTakeFirst();
-  if (row) await recordRevision(trx, siteId, "styles", styleObjectId(theme, name), styleSnapshot(theme, name, row.css), now);
+  const row = await trx
+    .selectFrom("styles")
+    .select("css")
+    .where("site_id", "=", siteId)
+    .where("theme", "=", theme)
+    .where("name", "=", name)
+    .executeTakeFirst();
+  if (row)
+    await recordRevision(trx, siteId, "styles", styleObjectId(theme, name), styleSnapshot(theme, name, row.css), now);
 }
 
 /** The write pipeline's reviser of stylesheets: each object id written (`theme:name`) gets its revision. */

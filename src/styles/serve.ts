@@ -86,9 +86,16 @@ export class ServedStyles {
       .execute();
     let best: ServedCopy | undefined;
     for (const row of rows) {
-      const answersUntil = row.replaced_at_gmt === null ? now + REPLACED_COPY_MS : replacedAt(row.replaced_at_gmt) + REPLACED_COPY_MS;
+      const answersUntil =
+        row.replaced_at_gmt === null ? now + REPLACED_COPY_MS : replacedAt(row.replaced_at_gmt) + REPLACED_COPY_MS;
       if (best === undefined || answersUntil > best.answersUntil) {
-        best = { hash: address.hash, identity: Buffer.from(row.css, "utf8"), br: Buffer.from(row.br), gzip: Buffer.from(row.gzip), answersUntil };
+        best = {
+          hash: address.hash,
+          identity: Buffer.from(row.css, "utf8"),
+          br: Buffer.from(row.br),
+          gzip: Buffer.from(row.gzip),
+          answersUntil,
+        };
       }
     }
     return best;
@@ -166,8 +173,13 @@ export interface StylePlan {
 /** The answer to a GET or HEAD of a copy: its bytes in the encoding the request allows. */
 export function planStyleAnswer(copy: ServedCopy, request: StyleRequest): StylePlan {
   const coding = codingFor(request.acceptEncoding);
-  const validators = { etag: etagOf(copy.hash, coding), "cache-control": "public, max-age=31536000, immutable", vary: "Accept-Encoding" };
-  if (request.ifNoneMatch !== undefined && names(request.ifNoneMatch, copy.hash)) return { status: 304, headers: validators, body: undefined };
+  const validators = {
+    etag: etagOf(copy.hash, coding),
+    "cache-control": "public, max-age=31536000, immutable",
+    vary: "Accept-Encoding",
+  };
+  if (request.ifNoneMatch !== undefined && names(request.ifNoneMatch, copy.hash))
+    return { status: 304, headers: validators, body: undefined };
   const bytes = copy[coding];
   const headers: Record<string, string> = { "content-type": "text/css; charset=utf-8" };
   if (coding !== "identity") headers["content-encoding"] = coding;

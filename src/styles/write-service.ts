@@ -44,20 +44,39 @@ const WRITE_FIELDS = ["css", "theme"] as const;
 export const MAX_IMPORT_DEPTH = 32;
 
 /** Each `@import` names a stylesheet of the theme, none closes a cycle back to this one, and no chain through it passes MAX_IMPORT_DEPTH. */
-export function checkImports(name: string, theme: string, parsed: ParsedStylesheet, sheets: ReadonlyMap<string, SheetHead>): void {
+export function checkImports(
+  name: string,
+  theme: string,
+  parsed: ParsedStylesheet,
+  sheets: ReadonlyMap<string, SheetHead>,
+): void {
   const imports = importMapOf(sheets);
   for (const spot of parsed.imports) {
     if (spot.name !== name && !sheets.has(spot.name)) {
-      throw invalidCss(`@import "${spot.name}": theme "${theme}" has no stylesheet "${spot.name}"`, spot, { import: spot.name });
+      throw invalidCss(`@import "${spot.name}": theme "${theme}" has no stylesheet "${spot.name}"`, spot, {
+        import: spot.name,
+      });
     }
     const cycle = importCycle(name, spot.name, imports);
-    if (cycle) throw invalidCss(`@import "${spot.name}" closes a cycle of imports: ${cycle.join(" → ")}`, spot, { import: spot.name, cycle });
+    if (cycle)
+      throw invalidCss(`@import "${spot.name}" closes a cycle of imports: ${cycle.join(" → ")}`, spot, {
+        import: spot.name,
+        cycle,
+      });
   }
   if (parsed.imports.length === 0) return;
-  const { depth, through } = importDepth(name, parsed.imports.map((spot) => spot.name), imports);
+  const { depth, through } = importDepth(
+    name,
+    parsed.imports.map((spot) => spot.name),
+    imports,
+  );
   if (depth > MAX_IMPORT_DEPTH) {
     const spot = parsed.imports.find((s) => s.name === through) ?? parsed.imports[0]!;
-    throw invalidCss(`@import "${spot.name}" makes a chain of imports ${depth} deep through this stylesheet; at most ${MAX_IMPORT_DEPTH}`, spot, { import: spot.name, import_depth: depth, max_import_depth: MAX_IMPORT_DEPTH });
+    throw invalidCss(
+      `@import "${spot.name}" makes a chain of imports ${depth} deep through this stylesheet; at most ${MAX_IMPORT_DEPTH}`,
+      spot,
+      { import: spot.name, import_depth: depth, max_import_depth: MAX_IMPORT_DEPTH },
+    );
   }
 }
 
@@ -66,7 +85,8 @@ export async function checkMedia(db: Db, siteId: number, parsed: ParsedStyleshee
   if (parsed.media.length === 0) return;
   const found = await mediaByRefs(db, siteId, [...new Set(parsed.media.map((spot) => spot.ref))]);
   const missing = parsed.media.find((spot) => !found.has(spot.ref));
-  if (missing) throw invalidCss(`url(media:${missing.ref}) names no media file of this site`, missing, { media: missing.ref });
+  if (missing)
+    throw invalidCss(`url(media:${missing.ref}) names no media file of this site`, missing, { media: missing.ref });
 }
 
 /** What a PUT's transaction found and did. */
@@ -97,7 +117,14 @@ export interface PutOptions {
  * that would be served. A stylesheet made again under a name in the trash takes its place there,
  * its history continuing.
  */
-export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: string, body: Record<string, unknown>, dryRun: boolean, options: PutOptions = {}): Promise<StyleWriteAnswer> {
+export async function putStyle(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawName: string,
+  body: Record<string, unknown>,
+  dryRun: boolean,
+  options: PutOptions = {},
+): Promise<StyleWriteAnswer> {
   const warnings = unknownFields(body, WRITE_FIELDS);
   const name = styleNameFrom(rawName);
   const css = cssFrom(body.css);
@@ -127,13 +154,34 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
       checkImports(name, theme, parsed, sheets);
       await checkMedia(trx, site.id, parsed);
       const existing = sheets.get(name);
-      if (existing && options.onlyNew) throw fail("slug_taken", { id, name, theme }, `Stylesheet "${name}" of theme "${theme}" was made again meanwhile; delete it, then restore.`);
-      const columns = { css, bytes: head.bytes, sha256: head.sha256, imports_json: JSON.stringify(head.imports), media_json: JSON.stringify(head.media), updated_at_gmt: head.updated_at_gmt };
+      if (existing && options.onlyNew)
+        throw fail(
+          "slug_taken",
+          { id, name, theme },
+          `Stylesheet "${name}" of theme "${theme}" was made again meanwhile; delete it, then restore.`,
+        );
+      const columns = {
+        css,
+        bytes: head.bytes,
+        sha256: head.sha256,
+        imports_json: JSON.stringify(head.imports),
+        media_json: JSON.stringify(head.media),
+        updated_at_gmt: head.updated_at_gmt,
+      };
       if (existing) {
         head.created_at_gmt = existing.created_at_gmt;
-        await trx.updateTable("styles").set(columns).where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).execute();
+        await trx
+          .updateTable("styles")
+          .set(columns)
+          .where("site_id", "=", site.id)
+          .where("theme", "=", theme)
+          .where("name", "=", name)
+          .execute();
       } else {
-        await trx.insertInto("styles").values({ site_id: site.id, theme, name, created_at_gmt: head.created_at_gmt, ...columns }).execute();
+        await trx
+          .insertInto("styles")
+          .values({ site_id: site.id, theme, name, created_at_gmt: head.created_at_gmt, ...columns })
+          .execute();
         await leaveTrash(trx, site.id, "styles", id);
       }
       sheets.set(name, head);
@@ -149,10 +197,23 @@ export async function putStyle(ctx: ServiceContext, site: SiteRow, rawName: stri
         value.planned = await plannedStyleRebake(trx, site.id, change);
       }
       const action = options.onlyNew ? "restored" : existing ? "updated" : "created";
-      return { value, wrote: [{ kind: "style", id, action }], changes: [change], room: { stored_bytes: head.bytes - (existing?.bytes ?? 0) } };
+      return {
+        value,
+        wrote: [{ kind: "style", id, action }],
+        changes: [change],
+        room: { stored_bytes: head.bytes - (existing?.bytes ?? 0) },
+      };
     },
   });
-  const record = styleRecord(theme, head, done.value.copy);  if (dryRun) return { style: { ...record, css: done.value.served }, created: done.value.created, rebaked: done.value.planned!, dryRun, warnings };
+  const record = styleRecord(theme, head, done.value.copy);
+  if (dryRun)
+    return {
+      style: { ...record, css: done.value.served },
+      created: done.value.created,
+      rebaked: done.value.planned!,
+      dryRun,
+      warnings,
+    };
   return { style: { ...record, css }, created: done.value.created, rebaked: done.rebaked, dryRun, warnings };
 }
 
@@ -168,7 +229,13 @@ export interface StyleDeleteAnswer {
  * history. With `dryRun` the same delete runs in its transaction, is answered (`rebaked` planned)
  * and rolled back.
  */
-export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: string, query: { theme?: unknown; force?: unknown }, dryRun = false): Promise<StyleDeleteAnswer> {
+export async function deleteStyle(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawName: string,
+  query: { theme?: unknown; force?: unknown },
+  dryRun = false,
+): Promise<StyleDeleteAnswer> {
   const name = styleNameFrom(rawName);
   const { theme } = await themeFrom(ctx.db, site.id, query.theme);
   const force = forceFrom(query.force);
@@ -177,12 +244,21 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
   if (!sheet) throw styleNotFound(name, theme);
   const imports = importMapOf(sheets);
   const importers = importersOf([name], imports);
-  const importedBy = [...sheets.values()].filter((other) => other.name !== name && other.imports.includes(name)).map((other) => other.name);
+  const importedBy = [...sheets.values()]
+    .filter((other) => other.name !== name && other.imports.includes(name))
+    .map((other) => other.name);
   // Frames print the stylesheets of the site's theme only.
-  const frames: FrameLink[] = (await settingsOf(ctx.db, site.id)).theme === theme ? await framesLinking(ctx.db, site.id, [name, ...importers]) : [];
+  const frames: FrameLink[] =
+    (await settingsOf(ctx.db, site.id)).theme === theme
+      ? await framesLinking(ctx.db, site.id, [name, ...importers])
+      : [];
   if (!force && (frames.length > 0 || importedBy.length > 0)) {
     const who = [...frames.map((frame) => `frame ${frame.slug}`), ...importedBy.map((other) => `stylesheet ${other}`)];
-    throw fail("style_in_use", { name, theme, frames, imported_by: importedBy }, `${who.join(", ")} use${who.length === 1 ? "s" : ""} this stylesheet; pass ?force=1 to delete it anyway.`);
+    throw fail(
+      "style_in_use",
+      { name, theme, frames, imported_by: importedBy },
+      `${who.join(", ")} use${who.length === 1 ? "s" : ""} this stylesheet; pass ?force=1 to delete it anyway.`,
+    );
   }
   const now = ctx.clock();
   const change: StyleChange = { kind: "style", theme, names: [name, ...importers] };
@@ -192,14 +268,25 @@ export async function deleteStyle(ctx: ServiceContext, site: SiteRow, rawName: s
     apply: async (trx) => {
       // Its CSS kept as its last revision, then the trash entry: a restore brings it back.
       await trashStyle(trx, site.id, theme, name, gmt(now));
-      const gone = await trx.deleteFrom("styles").where("site_id", "=", site.id).where("theme", "=", theme).where("name", "=", name).returning("bytes").executeTakeFirst();
+      const gone = await trx
+        .deleteFrom("styles")
+        .where("site_id", "=", site.id)
+        .where("theme", "=", theme)
+        .where("name", "=", name)
+        .returning("bytes")
+        .executeTakeFirst();
       if (!gone) throw styleNotFound(name, theme);
       await retireCopies(trx, now, site.id, theme, name);
       // Bundled without it (an import of a stylesheet that is gone prints nothing).
       await refreshCopies(trx, now, site.id, theme, importers, { refuse: false });
       await dropExpiredCopies(trx, now, site.id);
       const planned = dryRun ? await plannedStyleRebake(trx, site.id, change) : undefined;
-      return { value: planned, wrote: [{ kind: "style", id: styleObjectId(theme, name), action: "deleted" }], changes: [change], room: { stored_bytes: -Number(gone.bytes) } };
+      return {
+        value: planned,
+        wrote: [{ kind: "style", id: styleObjectId(theme, name), action: "deleted" }],
+        changes: [change],
+        room: { stored_bytes: -Number(gone.bytes) },
+      };
     },
   });
   const rebaked = done.value ?? done.rebaked;

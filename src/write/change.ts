@@ -6,7 +6,12 @@ export type Change =
   | { kind: "settings"; keys?: readonly SettingKey[] }
   | { kind: "languages" }
   /** A page's own record changed (title, slug, path, status, content, fields, frame, parent, lang). */
-  | { kind: "page"; pageId: number; /** the parent before and after, when it moved */ parents?: number[]; /** it left the public site (unpublished, trashed, deleted, taken off its frame) */ gone?: boolean }
+  | {
+      kind: "page";
+      pageId: number /** the parent before and after, when it moved */;
+      parents?: number[] /** it left the public site (unpublished, trashed, deleted, taken off its frame) */;
+      gone?: boolean;
+    }
   | { kind: "dataset"; name: string }
   /**
    * A menu's items or location assignments changed. `locations`: the location names (across every
@@ -64,8 +69,26 @@ export type Change =
 
 /** The kinds of object a write may write: what the outbox, revisions and (later) events name. */
 export type WrittenKind =
-  | "frame" | "page" | "menu" | "dataset" | "media" | "style" | "sidebar" | "strings" | "settings" | "language"
-  | "seo" | "redirect" | "site" | "domain" | "user" | "token" | "membership" | "quota" | "preview_link" | "cache";
+  | "frame"
+  | "page"
+  | "menu"
+  | "dataset"
+  | "media"
+  | "style"
+  | "sidebar"
+  | "strings"
+  | "settings"
+  | "language"
+  | "seo"
+  | "redirect"
+  | "site"
+  | "domain"
+  | "user"
+  | "token"
+  | "membership"
+  | "quota"
+  | "preview_link"
+  | "cache";
 
 export type WrittenAction = "created" | "updated" | "deleted" | "restored" | "renamed";
 
@@ -132,6 +155,11 @@ export function nothingRebaked(urls: string[] = []): Rebaked {
     not_needed: 0,
     frames: [],
     pages: [],
-    cache: { status: "ok", scope: "pages", pages: [], flushed: { urls: { status: "ok", by: "api", urls, skipped: [] } } },
+    cache: {
+      status: "ok",
+      scope: "pages",
+      pages: [],
+      flushed: { urls: { status: "ok", by: "api", urls, skipped: [] } },
+    },
   };
 }

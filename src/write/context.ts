@@ -28,7 +28,13 @@ export interface Publisher {
    * answered as `owed` to its `changed` call, which pays it. A publisher without it (a recorder in
    * tests) keeps nothing.
    */
-  owe?(trx: Db, siteId: number, changes: readonly Change[], options?: PublishOptions, wrote?: readonly Written[]): Promise<number>;
+  owe?(
+    trx: Db,
+    siteId: number,
+    changes: readonly Change[],
+    options?: PublishOptions,
+    wrote?: readonly Written[],
+  ): Promise<number>;
   /**
    * Renders page `page` of the site in `lang` as its public address would show it, reading through
    * `db` (default: the store; a preview's transaction), bounded by the render budgets; writes and
@@ -55,7 +61,14 @@ export interface Publisher {
  * Inside a write's transaction, before it commits: records the changes the write will announce
  * (the durable outbox, publish/outbox.ts); answers what its `changed` call takes as `owed`.
  */
-export async function oweChanges(ctx: Pick<ServiceContext, "publisher">, trx: Db, siteId: number, changes: readonly Change[], options: PublishOptions = {}, wrote: readonly Written[] = []): Promise<number | undefined> {
+export async function oweChanges(
+  ctx: Pick<ServiceContext, "publisher">,
+  trx: Db,
+  siteId: number,
+  changes: readonly Change[],
+  options: PublishOptions = {},
+  wrote: readonly Written[] = [],
+): Promise<number | undefined> {
   if (changes.length === 0 || !ctx.publisher.owe) return undefined;
   return ctx.publisher.owe(trx, siteId, changes, options, wrote);
 }
@@ -65,7 +78,9 @@ export async function oweChanges(ctx: Pick<ServiceContext, "publisher">, trx: Db
  * trial renders outside it (the work may run twice, as a dry run's does: it must only write
  * through `trx`). Plugs into `dryRunnable` (store/dry-run.ts) as its `transaction`.
  */
-export function transactionWithTrial(ctx: Pick<ServiceContext, "db" | "publisher">): <T>(work: (trx: Db) => Promise<T>) => Promise<T> {
+export function transactionWithTrial(
+  ctx: Pick<ServiceContext, "db" | "publisher">,
+): <T>(work: (trx: Db) => Promise<T>) => Promise<T> {
   return (work) => (ctx.publisher.write ? ctx.publisher.write(ctx.db, work) : ctx.db.transaction().execute(work));
 }
 

@@ -21,7 +21,15 @@ import type { Db } from "../store/database.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { holdRoom, requireRoom, type UsageDelta } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
-import { nothingRebaked, type Change, type PublishOptions, type Rebaked, type Trial, type Written, type WrittenKind } from "./change.ts";
+import {
+  nothingRebaked,
+  type Change,
+  type PublishOptions,
+  type Rebaked,
+  type Trial,
+  type Written,
+  type WrittenKind,
+} from "./change.ts";
 import { oweChanges, transactionWithTrial, type ServiceContext } from "./context.ts";
 
 /** What a capability's rows came to, answered by its `apply`. */
@@ -109,13 +117,18 @@ async function inside<T>(ctx: ServiceContext, write: Write<T>, trx: Db): Promise
   if (changes.length === 0) return { applied };
   const options: PublishOptions = { ...write.publish };
   const trial = write.trial ? await ctx.publisher.check(trx, siteId, changes, options) : undefined;
-  const owed = write.dryRun || write.owed === false ? undefined : await oweChanges(ctx, trx, siteId, changes, options, applied.wrote);
+  const owed =
+    write.dryRun || write.owed === false
+      ? undefined
+      : await oweChanges(ctx, trx, siteId, changes, options, applied.wrote);
   return { applied, trial, owed };
 }
 
 /** Runs a write through the pipeline (steps 1–9 above) and answers what it did. */
 export async function runWrite<T>(ctx: ServiceContext, write: Write<T>): Promise<Done<T>> {
-  const transaction = write.trial ? transactionWithTrial(ctx) : <R>(work: (trx: Db) => Promise<R>) => ctx.db.transaction().execute(work);
+  const transaction = write.trial
+    ? transactionWithTrial(ctx)
+    : <R>(work: (trx: Db) => Promise<R>) => ctx.db.transaction().execute(work);
   let done: Inside<T>;
   try {
     done = await dryRunnable(write.dryRun === true, transaction, (trx) => inside(ctx, write, trx));
@@ -128,7 +141,10 @@ export async function runWrite<T>(ctx: ServiceContext, write: Write<T>): Promise
   const base = { value: applied.value, wrote: applied.wrote, changes };
   if (write.dryRun) return { ...base, applied: false, rebaked: nothingRebaked() };
   const siteId = write.siteId ?? applied.forSite ?? null;
-  const rebaked = changes.length > 0 && siteId !== null ? await ctx.publisher.changed(siteId, [...changes], { ...write.publish, trial, owed }) : nothingRebaked();
+  const rebaked =
+    changes.length > 0 && siteId !== null
+      ? await ctx.publisher.changed(siteId, [...changes], { ...write.publish, trial, owed })
+      : nothingRebaked();
   return { ...base, applied: true, rebaked };
 }
 
@@ -137,13 +153,21 @@ export async function runWrite<T>(ctx: ServiceContext, write: Write<T>): Promise
  * sees what the write would store and answers what the caller keeps of it; nothing stays, nothing
  * is owed or published. The capability's own checks run as they would for the write.
  */
-export async function rolledBack<T, R>(ctx: ServiceContext, write: Write<T>, read: (trx: Db, applied: Applied<T>) => Promise<R>): Promise<R> {
-  const { value } = await dryRunnable<{ value: R }>(true, (work) => ctx.db.transaction().execute(work), async (trx) => {
-    const { siteId } = write;
-    if (siteId !== null) await holdRoom(trx, siteId);
-    const applied = await write.apply(trx);
-    if (siteId !== null && applied.room) await requireRoom(trx, siteId, applied.room);
-    return { value: await read(trx, applied) };
-  });
+export async function rolledBack<T, R>(
+  ctx: ServiceContext,
+  write: Write<T>,
+  read: (trx: Db, applied: Applied<T>) => Promise<R>,
+): Promise<R> {
+  const { value } = await dryRunnable<{ value: R }>(
+    true,
+    (work) => ctx.db.transaction().execute(work),
+    async (trx) => {
+      const { siteId } = write;
+      if (siteId !== null) await holdRoom(trx, siteId);
+      const applied = await write.apply(trx);
+      if (siteId !== null && applied.room) await requireRoom(trx, siteId, applied.room);
+      return { value: await read(trx, applied) };
+    },
+  );
   return value;
 }

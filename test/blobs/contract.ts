@@ -56,7 +56,11 @@ function watchedSource(data: Uint8Array, chunkBytes: number, failAfter?: number)
   return watch;
 }
 
-export function blobStoreContract(backendName: string, open: () => Promise<BlobStoreBackend>, options: ContractOptions): void {
+export function blobStoreContract(
+  backendName: string,
+  open: () => Promise<BlobStoreBackend>,
+  options: ContractOptions,
+): void {
   describe(`blob store contract: ${backendName}`, () => {
     let backend: BlobStoreBackend;
     let store: BlobStore;
@@ -67,7 +71,13 @@ export function blobStoreContract(backendName: string, open: () => Promise<BlobS
     after(() => backend.close());
 
     it("stores bytes of random sizes (0 and several megabytes among them) under their sha256 and reads them back equal", async () => {
-      const sizes = [0, 1, randomInt(2, 70_000), randomInt(1_000_000, 3_000_000), options.largeBytes + randomInt(0, 1_000_000)];
+      const sizes = [
+        0,
+        1,
+        randomInt(2, 70_000),
+        randomInt(1_000_000, 3_000_000),
+        options.largeBytes + randomInt(0, 1_000_000),
+      ];
       for (const size of sizes) {
         const data = randomBytes(size);
         const written = await store.put(chunked(data), size);
@@ -108,7 +118,10 @@ export function blobStoreContract(backendName: string, open: () => Promise<BlobS
         const held = await backend.stored();
         // More in the source than the limit: the store must stop at the chunk that passes it.
         const source = watchedSource(Buffer.concat([data, randomBytes(limit)]), 4096);
-        await assert.rejects(store.put(source.source, limit), (error: unknown) => error instanceof BlobTooLarge && error.maxBytes === limit);
+        await assert.rejects(
+          store.put(source.source, limit),
+          (error: unknown) => error instanceof BlobTooLarge && error.maxBytes === limit,
+        );
         assert.ok(source.given <= limit + 4096, `read ${source.given} bytes of a source limited to ${limit}`);
         assert.ok(source.ended, "the source was ended");
         assert.deepEqual(await backend.stored(), held, "nothing stored, no temporary left");
@@ -128,7 +141,10 @@ export function blobStoreContract(backendName: string, open: () => Promise<BlobS
       const data = randomBytes(randomInt(1000, 100_000));
       const first = await store.put(chunked(data), data.byteLength);
       const held = await backend.stored();
-      const [second, third] = await Promise.all([store.put(chunked(data), data.byteLength), store.put(chunked(data), data.byteLength)]);
+      const [second, third] = await Promise.all([
+        store.put(chunked(data), data.byteLength),
+        store.put(chunked(data), data.byteLength),
+      ]);
       assert.deepEqual([second, third], [first, first]);
       assert.deepEqual(await backend.stored(), held, "no second copy, no temporary left");
       assert.deepEqual(await bytesOf(await store.read(first.sha256)), data);
@@ -143,7 +159,11 @@ export function blobStoreContract(backendName: string, open: () => Promise<BlobS
       const data = randomBytes(20_000);
       const { sha256 } = await store.put(chunked(data), data.byteLength);
       const neighbour = await store.put(chunked(randomBytes(3000)), 3000);
-      const variants = { "w320.webp": randomBytes(700), "w640.avif": randomBytes(0), "w1024.webp": randomBytes(150_000) };
+      const variants = {
+        "w320.webp": randomBytes(700),
+        "w640.avif": randomBytes(0),
+        "w1024.webp": randomBytes(150_000),
+      };
       for (const [name, bytes] of Object.entries(variants)) await store.putDerived(sha256, name, bytes);
       await store.putDerived(neighbour.sha256, "w320.webp", randomBytes(10));
       for (const [name, bytes] of Object.entries(variants)) {
@@ -151,7 +171,10 @@ export function blobStoreContract(backendName: string, open: () => Promise<BlobS
         assert.deepEqual(await bytesOf(await store.read(sha256, { name })), bytes);
       }
       const big = variants["w1024.webp"];
-      assert.deepEqual(await bytesOf(await store.read(sha256, { name: "w1024.webp", range: { start: 100, end: 199 } })), big.subarray(100, 200));
+      assert.deepEqual(
+        await bytesOf(await store.read(sha256, { name: "w1024.webp", range: { start: 100, end: 199 } })),
+        big.subarray(100, 200),
+      );
       await store.putDerived(sha256, "w320.webp", variants["w1024.webp"]);
       assert.equal(await store.size(sha256, "w320.webp"), big.byteLength, "a derived file put again is replaced whole");
 
@@ -182,13 +205,24 @@ export function blobStoreContract(backendName: string, open: () => Promise<BlobS
     it("refuses keys that are not sha256 hex and derived names that could leave the blob's place", async () => {
       const { sha256 } = await store.put(chunked(randomBytes(100)), 100);
       const held = await backend.stored();
-      const badKeys = ["", "abc", sha256.toUpperCase(), `${sha256}0`, `../${sha256.slice(3)}`, `${sha256.slice(0, 63)}/`, `tmp/${sha256.slice(4)}`];
+      const badKeys = [
+        "",
+        "abc",
+        sha256.toUpperCase(),
+        `${sha256}0`,
+        `../${sha256.slice(3)}`,
+        `${sha256.slice(0, 63)}/`,
+        `tmp/${sha256.slice(4)}`,
+      ];
       const badNames = ["", "..", "../x", "a/b", "/etc", ".hidden", "a\\b", "x".repeat(65), "w640 .webp"];
       for (const key of badKeys) {
         await assert.rejects(store.read(key), `read ${JSON.stringify(key)}`);
         await assert.rejects(store.size(key), `size ${JSON.stringify(key)}`);
         await assert.rejects(store.delete(key), `delete ${JSON.stringify(key)}`);
-        await assert.rejects(store.putDerived(key, "w320.webp", randomBytes(4)), `putDerived on ${JSON.stringify(key)}`);
+        await assert.rejects(
+          store.putDerived(key, "w320.webp", randomBytes(4)),
+          `putDerived on ${JSON.stringify(key)}`,
+        );
       }
       for (const name of badNames) {
         await assert.rejects(store.read(sha256, { name }), `read name ${JSON.stringify(name)}`);

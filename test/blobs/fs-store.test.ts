@@ -67,7 +67,10 @@ describe("file-system blob store", () => {
         yield Buffer.alloc(1000, 1);
       }
     }
-    await assert.rejects(store.put(endless(), 4500), (error) => error instanceof BlobTooLarge && error.maxBytes === 4500);
+    await assert.rejects(
+      store.put(endless(), 4500),
+      (error) => error instanceof BlobTooLarge && error.maxBytes === 4500,
+    );
     assert.equal(yielded, 5, "the fifth chunk passes the limit and no sixth is asked for");
     assert.deepEqual(filesUnder(root), before);
   });

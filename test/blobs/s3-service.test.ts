@@ -40,7 +40,15 @@ const sha256Of = (bytes: Uint8Array) => createHash("sha256").update(bytes).diges
 
 /** A PNG wide enough for two variants, noisy so that it does not compress away. */
 const photo = () =>
-  sharp({ create: { width: 700, height: 420, channels: 3, background: "#3a6ea5", noise: { type: "gaussian", mean: 120, sigma: 40 } } })
+  sharp({
+    create: {
+      width: 700,
+      height: 420,
+      channels: 3,
+      background: "#3a6ea5",
+      noise: { type: "gaussian", mean: 120, sigma: 40 },
+    },
+  })
     .png({ compressionLevel: 1 })
     .toBuffer();
 
@@ -53,8 +61,14 @@ describe("the service with its media on S3", () => {
   const token = generateToken();
   const env = () => ({ ...s3.env, SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: token });
   const api = (path: string, init: RequestInit = {}) =>
-    fetch(service.url(`/api/site/1${path}`), { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) } });
-  const keys = async () => ((await bucketClient.send(new ListObjectsV2Command({ Bucket: s3.options.bucket }))).Contents ?? []).map((object) => object.Key!).sort();
+    fetch(service.url(`/api/site/1${path}`), {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, ...(init.headers as Record<string, string>) },
+    });
+  const keys = async () =>
+    ((await bucketClient.send(new ListObjectsV2Command({ Bucket: s3.options.bucket }))).Contents ?? [])
+      .map((object) => object.Key!)
+      .sort();
 
   before(async () => {
     s3 = await startS3Server();
@@ -73,14 +87,21 @@ describe("the service with its media on S3", () => {
 
   it("stores an upload in the bucket, serves it byte for byte (whole and ranged) with its variants, and removes it with the last record", async () => {
     const png = await photo();
-    const upload = () => api("/media?filename=holiday.png", { method: "POST", headers: { "content-type": "image/png" }, body: png });
+    const upload = () =>
+      api("/media?filename=holiday.png", { method: "POST", headers: { "content-type": "image/png" }, body: png });
     const first = await upload();
     assert.equal(first.status, 201, await first.clone().text());
     const media = ((await first.json()) as any).media;
     assert.equal(media.sha256, sha256Of(png));
     assert.equal(media.bytes, png.byteLength);
     assert.ok((await keys()).includes(`blobs/${media.sha256}`), "the blob is in the bucket");
-    assert.ok(!existsSync(join(dataDir, "media")) || readdirSync(join(dataDir, "media"), { recursive: true }).every((entry) => !String(entry).includes(media.sha256)), "and not on the disk");
+    assert.ok(
+      !existsSync(join(dataDir, "media")) ||
+        readdirSync(join(dataDir, "media"), { recursive: true }).every(
+          (entry) => !String(entry).includes(media.sha256),
+        ),
+      "and not on the disk",
+    );
 
     const whole = await getPublic(service.port, media.url);
     assert.equal(whole.status, 200);
@@ -135,7 +156,11 @@ describe("the service with its media on S3", () => {
     assert.equal(await service.stop("SIGKILL"), null);
     req.destroy();
 
-    assert.deepEqual((await keys()).filter((key) => key.startsWith("blobs/")), before.filter((key) => key.startsWith("blobs/")), "no blob under a key");
+    assert.deepEqual(
+      (await keys()).filter((key) => key.startsWith("blobs/")),
+      before.filter((key) => key.startsWith("blobs/")),
+      "no blob under a key",
+    );
     service = await startService({ ...(database.url ? { DATABASE_URL: database.url } : {}), ...env() });
     const listed = (await (await api("/media")).json()) as any;
     assert.equal(listed.total, 0, "no record");

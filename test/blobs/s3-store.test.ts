@@ -30,7 +30,8 @@ function watchClient(client: S3Client) {
     const answer = await send(command);
     watch.sent.set(command.constructor.name, (watch.sent.get(command.constructor.name) ?? 0) + 1);
     if (command instanceof CreateMultipartUploadCommand) watch.openUploads.add(answer.UploadId);
-    if (command instanceof CompleteMultipartUploadCommand || command instanceof AbortMultipartUploadCommand) watch.openUploads.delete(command.input.UploadId!);
+    if (command instanceof CompleteMultipartUploadCommand || command instanceof AbortMultipartUploadCommand)
+      watch.openUploads.delete(command.input.UploadId!);
     return answer;
   }) as S3Client["send"];
   return watch;
@@ -66,7 +67,11 @@ blobStoreContract(
     const store = new S3BlobStore(client, { bucket: server.options.bucket, partBytes: PART_BYTES });
     return {
       store,
-      stored: async () => [...(await keysIn(client, server.options.bucket)), ...[...watch.openUploads].map((id) => `unfinished upload ${id}`)].sort(),
+      stored: async () =>
+        [
+          ...(await keysIn(client, server.options.bucket)),
+          ...[...watch.openUploads].map((id) => `unfinished upload ${id}`),
+        ].sort(),
       close: async () => {
         await store.close();
         await server.stop();
@@ -121,7 +126,10 @@ describe("S3 blob store: what is S3's own", () => {
     assert.equal(watch.sent.get("UploadPartCopyCommand"), 3, "6 + 6 + 1 MiB");
     assert.equal(watch.sent.get("CopyObjectCommand"), undefined);
     assert.equal(watch.openUploads.size, 0);
-    assert.deepEqual(await readAll(await store.read(sha256, { range: { start: 6 * MiB - 2, end: 6 * MiB + 1 } })), data.subarray(6 * MiB - 2, 6 * MiB + 2));
+    assert.deepEqual(
+      await readAll(await store.read(sha256, { range: { start: 6 * MiB - 2, end: 6 * MiB + 1 } })),
+      data.subarray(6 * MiB - 2, 6 * MiB + 2),
+    );
     assert.deepEqual(await readAll(await store.read(sha256)), data);
     await store.delete(sha256);
     await store.close();
@@ -140,10 +148,17 @@ describe("S3 blob store: what is S3's own", () => {
 
   it("removes temporaries older than it is told (a crash between a put's upload and its copy), keeping newer ones", async () => {
     const { client, store } = open();
-    await client.send(new PutObjectCommand({ Bucket: server.options.bucket, Key: "tmp/left-by-a-crash", Body: randomBytes(10) }));
-    const temporaries = async () => (await keysIn(client, server.options.bucket)).filter((key) => key.startsWith("tmp/"));
+    await client.send(
+      new PutObjectCommand({ Bucket: server.options.bucket, Key: "tmp/left-by-a-crash", Body: randomBytes(10) }),
+    );
+    const temporaries = async () =>
+      (await keysIn(client, server.options.bucket)).filter((key) => key.startsWith("tmp/"));
     await store.removeStaleTemporaries(Date.now() - STALE_TEMPORARY_MS);
-    assert.deepEqual(await temporaries(), ["tmp/left-by-a-crash"], "an hour's margin: a recent one may be a put under way");
+    assert.deepEqual(
+      await temporaries(),
+      ["tmp/left-by-a-crash"],
+      "an hour's margin: a recent one may be a put under way",
+    );
     await store.removeStaleTemporaries(Date.now() + 1000);
     assert.deepEqual(await temporaries(), []);
     await store.close();
@@ -154,7 +169,11 @@ describe("S3 blob store: what is S3's own", () => {
     const port = new URL(server.options.endpoint!).port;
     const hosts: string[] = [];
     const agent = new Agent({
-      lookup: ((hostname: string, options: { all?: boolean }, callback: (error: null, ...answer: unknown[]) => void) => {
+      lookup: ((
+        hostname: string,
+        options: { all?: boolean },
+        callback: (error: null, ...answer: unknown[]) => void,
+      ) => {
         hosts.push(hostname);
         if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }]);
         else callback(null, "127.0.0.1", 4);

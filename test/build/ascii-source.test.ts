@@ -17,28 +17,32 @@ const forRegExp = (text: string) => text.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")
 describe("the bundle in ASCII", () => {
   it("escaping leaves strings, templates, regular expressions (with and without /u) and comments meaning the same", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", minLength: 1, maxLength: 12 }), fc.string({ unit: "binary", maxLength: 12 }), (text, other) => {
-        const code = [
-          `// ${text.replace(/[\r\n\u2028\u2029]/g, " ")}`,
-          `/* ${text.replaceAll("*/", "")} */`,
-          `const literal = ${JSON.stringify(text)};`,
-          `const template = \`${text.replace(/[`\\$]/g, "\\$&")}\`;`,
-          `const unicode = /^(?:${forRegExp(text)})$/u;`,
-          `const plain = /^(?:${forRegExp(text)})$/;`,
-          `const inClass = /^[${forRegExp(text).replaceAll("-", "\\-")}]+$/u;`,
-          `const samples = [${JSON.stringify(text)}, ${JSON.stringify(other)}, ${JSON.stringify(text + other)}];`,
-          "return { literal, template, matches: samples.map((s) => [unicode.test(s), plain.test(s), inClass.test(s)]) };",
-        ].join("\n");
-        let original: unknown;
-        try {
-          original = run(code);
-        } catch {
-          return; // text that is no valid pattern (a lone surrogate under /u): nothing to compare
-        }
-        const escaped = asciiSource(code);
-        assert.match(escaped, ASCII);
-        assert.deepEqual(run(escaped), original);
-      }),
+      fc.property(
+        fc.string({ unit: "binary", minLength: 1, maxLength: 12 }),
+        fc.string({ unit: "binary", maxLength: 12 }),
+        (text, other) => {
+          const code = [
+            `// ${text.replace(/[\r\n\u2028\u2029]/g, " ")}`,
+            `/* ${text.replaceAll("*/", "")} */`,
+            `const literal = ${JSON.stringify(text)};`,
+            `const template = \`${text.replace(/[`\\$]/g, "\\$&")}\`;`,
+            `const unicode = /^(?:${forRegExp(text)})$/u;`,
+            `const plain = /^(?:${forRegExp(text)})$/;`,
+            `const inClass = /^[${forRegExp(text).replaceAll("-", "\\-")}]+$/u;`,
+            `const samples = [${JSON.stringify(text)}, ${JSON.stringify(other)}, ${JSON.stringify(text + other)}];`,
+            "return { literal, template, matches: samples.map((s) => [unicode.test(s), plain.test(s), inClass.test(s)]) };",
+          ].join("\n");
+          let original: unknown;
+          try {
+            original = run(code);
+          } catch {
+            return; // text that is no valid pattern (a lone surrogate under /u): nothing to compare
+          }
+          const escaped = asciiSource(code);
+          assert.match(escaped, ASCII);
+          assert.deepEqual(run(escaped), original);
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { connect } from "node:http2";
 import { once } from "node:events";
 import { build } from "esbuild";
+// biome-ignore format: the @ts-expect-error below holds for the one line it is on
 // @ts-expect-error a build script (plain JavaScript), typed here by its use
 import { PATCHES, chosenPatches, dependencyPatches, patchedSource, patchesBanner, patchesOfBundle } from "../../scripts/dependency-patches.mjs";
 
@@ -55,10 +56,15 @@ describe("dependency patches of the build", () => {
   it("package.json pins Fastify and find-my-way to the versions installed, for every dependent (overrides)", () => {
     const manifest = JSON.parse(readFileSync(`${ROOT}package.json`, "utf8"));
     // The patched packages, and the router whose start-up work bench/patch-savings.ts measured.
-    for (const name of new Set(["fastify", "find-my-way", ...(PATCHES as Patch[]).map((patch) => patch.file.split("/")[0]!)])) {
+    for (const name of new Set([
+      "fastify",
+      "find-my-way",
+      ...(PATCHES as Patch[]).map((patch) => patch.file.split("/")[0]!),
+    ])) {
       const installed = require(`${name}/package.json`).version;
       assert.equal(manifest.overrides?.[name], installed, `overrides.${name}`);
-      if (manifest.dependencies[name] !== undefined) assert.equal(manifest.dependencies[name], installed, `dependencies.${name}`);
+      if (manifest.dependencies[name] !== undefined)
+        assert.equal(manifest.dependencies[name], installed, `dependencies.${name}`);
     }
   });
 
@@ -69,14 +75,29 @@ describe("dependency patches of the build", () => {
     assert.deepEqual(ids(undefined), all);
     assert.deepEqual(ids("1"), all);
     assert.deepEqual(ids("0"), []);
-    assert.deepEqual(ids(all.toReversed().map((id) => ` ${id}`).join(",")), all, "in the order of PATCHES");
-    assert.throws(() => chosenPatches("fastify"), (error: Error) => error.message.includes("no patch fastify") && error.message.includes(all[0]!));
+    assert.deepEqual(
+      ids(
+        all
+          .toReversed()
+          .map((id) => ` ${id}`)
+          .join(","),
+      ),
+      all,
+      "in the order of PATCHES",
+    );
+    assert.throws(
+      () => chosenPatches("fastify"),
+      (error: Error) => error.message.includes("no patch fastify") && error.message.includes(all[0]!),
+    );
     assert.deepEqual(dependencyPatches([]).plugins, []);
   });
 
   it("a bundle's first line names the patches it was built with", () => {
     for (const chosen of [PATCHES, [], (PATCHES as Patch[]).slice(1)]) {
-      assert.deepEqual(patchesOfBundle(`${patchesBanner(chosen)}\n"use strict";\n`), (chosen as Patch[]).map((patch) => patch.id));
+      assert.deepEqual(
+        patchesOfBundle(`${patchesBanner(chosen)}\n"use strict";\n`),
+        (chosen as Patch[]).map((patch) => patch.id),
+      );
     }
     assert.equal(patchesOfBundle('"use strict";\nvar x;\n'), null);
   });
@@ -86,7 +107,10 @@ describe("dependency patches of the build", () => {
     const saved = first.find;
     first.find = "text that is not in the file";
     try {
-      assert.throws(() => patchedSource(require.resolve(first.file)), (error: Error) => error.message.includes(first.name) && error.message.includes("0 times"));
+      assert.throws(
+        () => patchedSource(require.resolve(first.file)),
+        (error: Error) => error.message.includes(first.name) && error.message.includes("0 times"),
+      );
     } finally {
       first.find = saved;
     }

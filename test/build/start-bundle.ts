@@ -38,7 +38,10 @@ export interface Bundle {
 /** Starts `main` (a path from the checkout) with `env` added to this process's, on a free port. */
 export async function startBundle(main: string, env: Record<string, string>, timeoutMs = 30_000): Promise<Bundle> {
   const port = await freePort();
-  const child = spawn(process.execPath, [main], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env, HOST: "127.0.0.1", PORT: String(port) } });
+  const child = spawn(process.execPath, [main], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env, HOST: "127.0.0.1", PORT: String(port) },
+  });
   let output = "";
   const keep = (data: Buffer) => (output = (output + data).slice(-20_000));
   child.stdout.on("data", keep);
@@ -49,12 +52,21 @@ export async function startBundle(main: string, env: Record<string, string>, tim
     new Promise<RawAnswer>((resolve, reject) => {
       // Its length, whatever the method (Node sends a GET's or HEAD's body without one, as inject does not).
       const length = payload === undefined ? {} : { "content-length": String(Buffer.byteLength(payload)) };
-      const sent = httpRequest({ host: "127.0.0.1", port, method, path: url, headers: { ...length, ...headers }, agent: through }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
-        response.on("error", reject);
-      });
+      const sent = httpRequest(
+        { host: "127.0.0.1", port, method, path: url, headers: { ...length, ...headers }, agent: through },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              body: Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
+          response.on("error", reject);
+        },
+      );
       // A kept-alive connection the service closed as it was reused: the request never reached it.
       sent.on("error", (error) => reject(Object.assign(error, { reusedSocket: sent.reusedSocket })));
       sent.end(payload);

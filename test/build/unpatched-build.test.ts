@@ -29,13 +29,22 @@ describe("the build without dependency patches (SVC_BUILD_PATCHES=0)", () => {
     mkdirSync(join(ROOT, ".tmp"), { recursive: true });
     out = mkdtempSync(join(ROOT, ".tmp", "unpatched-build-"));
     dataDir = mkdtempSync(join(tmpdir(), "svc-unpatched-"));
-    const built = spawnSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, env: { ...process.env, SVC_BUILD_PATCHES: "0", SVC_BUILD_DIR: relative(ROOT, out) }, encoding: "utf8" });
+    const built = spawnSync(process.execPath, ["scripts/build.mjs"], {
+      cwd: ROOT,
+      env: { ...process.env, SVC_BUILD_PATCHES: "0", SVC_BUILD_DIR: relative(ROOT, out) },
+      encoding: "utf8",
+    });
     assert.equal(built.status, 0, built.stderr);
     assert.match(built.stderr, /without dependency patches/);
     const db = await serviceDatabase();
     database = db.database;
     // A code cache of its own, removed with the build (main.ts keeps one per bundle path).
-    service = await startBundle(relative(ROOT, join(out, "main.js")), { ...db.env, SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: token, SVC_CODE_CACHE_DIR: join(out, "code-cache") });
+    service = await startBundle(relative(ROOT, join(out, "main.js")), {
+      ...db.env,
+      SVC_DATA_DIR: dataDir,
+      SVC_ADMIN_TOKEN: token,
+      SVC_CODE_CACHE_DIR: join(out, "code-cache"),
+    });
   });
 
   after(async () => {
@@ -47,18 +56,38 @@ describe("the build without dependency patches (SVC_BUILD_PATCHES=0)", () => {
 
   it("bundles the dependencies as installed and says so on its first line", () => {
     assert.deepEqual(patchesOfBundle(readFileSync(join(out, "server.cjs"), "latin1")), []);
-    assert.notEqual(patchesOfBundle(readFileSync(join(ROOT, "dist/server.cjs"), "latin1")), null, "dist/server.cjs names its patches too");
+    assert.notEqual(
+      patchesOfBundle(readFileSync(join(ROOT, "dist/server.cjs"), "latin1")),
+      null,
+      "dist/server.cjs names its patches too",
+    );
   });
 
   it("starts, answers the API, takes a write and serves the page it published", async () => {
     const api = async (method: string, url: string, body?: unknown) => {
-      const answer = await service.request({ method, url, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) }, payload: body === undefined ? undefined : JSON.stringify(body) });
+      const answer = await service.request({
+        method,
+        url,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        payload: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: answer.status, body: JSON.parse(answer.body) };
     };
     assert.equal((await api("GET", "/api/profile")).status, 200);
-    const frame = await api("POST", "/api/site/1/frames", { slug: "plain", html: '<p class="t" data-op-bind=\'{"text":"page.title"}\'>t</p>' });
+    const frame = await api("POST", "/api/site/1/frames", {
+      slug: "plain",
+      html: '<p class="t" data-op-bind=\'{"text":"page.title"}\'>t</p>',
+    });
     assert.equal(frame.status, 201, JSON.stringify(frame.body));
-    const page = await api("POST", "/api/site/1/pages", { title: "Unpatched", slug: "unpatched", status: "publish", frame: "plain" });
+    const page = await api("POST", "/api/site/1/pages", {
+      title: "Unpatched",
+      slug: "unpatched",
+      status: "publish",
+      frame: "plain",
+    });
     assert.equal(page.status, 201, JSON.stringify(page.body));
     // A route with parameters, found by the router as installed.
     assert.equal((await api("GET", `/api/site/1/pages/${page.body.page.id}`)).body.page.title, "Unpatched");

@@ -8,7 +8,8 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { parseOne, read, runSvc, serve, tempDir, write, type Served } from "./harness.ts";
 
-const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="8"><rect width="12" height="8" fill="#c00"/></svg>';
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="12" height="8"><rect width="12" height="8" fill="#c00"/></svg>';
 
 describe("usage", () => {
   for (const [args, pattern] of [
@@ -63,7 +64,10 @@ describe("against the service", () => {
 
   it("--env takes url and site from the folder's svc.json; --site overrides it", async () => {
     const dir = tempDir("svc-cli-env-");
-    writeFileSync(join(dir, "svc.json"), JSON.stringify({ environments: { local: { url: t.url, site: 1 }, other: { url: t.url, site: 99 } } }));
+    writeFileSync(
+      join(dir, "svc.json"),
+      JSON.stringify({ environments: { local: { url: t.url, site: 1 }, other: { url: t.url, site: 99 } } }),
+    );
     const ok = await t.svc(["status", dir, "--env", "local", "--json"], { env: { SVC_URL: "http://127.0.0.1:9" } });
     assert.equal(ok.code, 0, ok.stderr);
     assert.deepEqual(parseOne(ok).target, { url: t.url, site: 1 });
@@ -77,17 +81,26 @@ describe("against the service", () => {
   it("svc login saves a token in ~/.config/svc/credentials.json (0600), which later commands use", async () => {
     const created = await t.api("POST", "/api/users", { login: "dev", password: "correct horse battery" });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    assert.equal((await t.api("PUT", `/api/site/1/users/${created.body.user.id}`, { role: "administrator" })).status, 200);
+    assert.equal(
+      (await t.api("PUT", `/api/site/1/users/${created.body.user.id}`, { role: "administrator" })).status,
+      200,
+    );
     const dir = tempDir("svc-cli-login-");
     const noToken = { SVC_TOKEN: undefined };
-    const login = await t.svc(["login", dir, "--login", "dev", "--password-stdin"], { env: noToken, input: "correct horse battery\n" });
+    const login = await t.svc(["login", dir, "--login", "dev", "--password-stdin"], {
+      env: noToken,
+      input: "correct horse battery\n",
+    });
     assert.equal(login.code, 0, login.stderr);
     assert.match(login.stdout, /logged in to .* as dev/);
     const path = join(t.home, ".config/svc/credentials.json");
     assert.equal(statSync(path).mode & 0o777, 0o600);
     const saved = JSON.parse(readFileSync(path, "utf8"));
     assert.match(saved.tokens[t.url].token, /^op_/);
-    assert.ok(!existsSync(join(dir, ".svc")) && !readFileSync(path, "utf8").includes(dir), "nothing written in the folder");
+    assert.ok(
+      !existsSync(join(dir, ".svc")) && !readFileSync(path, "utf8").includes(dir),
+      "nothing written in the folder",
+    );
     const status = await t.svc(["status", dir], { env: noToken });
     assert.equal(status.code, 0, status.stderr);
     const wrong = await t.svc(["login", dir, "--login", "dev", "--password-stdin"], { env: noToken, input: "wrong" });
@@ -104,7 +117,11 @@ describe("against the service", () => {
       ["POST", "/languages", { code: "de" }],
       ["POST", "/frames", { slug: "base", html: "<main>base</main>" }],
       ["POST", "/pages", { title: "Docs", slug: "docs", lang: "en", frame: "base" }],
-      ["POST", "/pages", { title: "Intro", slug: "intro", parent: "/docs", lang: "en", frame: "base", content: "<p>Hello</p>" }],
+      [
+        "POST",
+        "/pages",
+        { title: "Intro", slug: "intro", parent: "/docs", lang: "en", frame: "base", content: "<p>Hello</p>" },
+      ],
       ["POST", "/pages", { title: "Doku", slug: "doku", lang: "de", frame: "base" }],
       ["PUT", "/data/links", { items: [{ label: "Home" }] }],
       ["PUT", "/data/links", { items: [{ label: "Startseite" }], lang: "de" }],
@@ -114,7 +131,11 @@ describe("against the service", () => {
       const answer = await t.api(method, path, body);
       assert.ok(answer.status < 300, `${method} ${path}: ${JSON.stringify(answer.body)}`);
     }
-    const upload = await fetch(`${t.url}/api/site/1/media?filename=Logo.svg`, { method: "POST", headers: { authorization: `Bearer ${t.token}`, "content-type": "image/svg+xml" }, body: SVG });
+    const upload = await fetch(`${t.url}/api/site/1/media?filename=Logo.svg`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${t.token}`, "content-type": "image/svg+xml" },
+      body: SVG,
+    });
     assert.equal(upload.status, 201, await upload.text());
     const dir = tempDir("svc-cli-lang-");
     const pull = await t.svc(["pull", dir, "--json"]);
@@ -122,7 +143,11 @@ describe("against the service", () => {
     assert.equal(parseOne(pull).counts.create, 10, JSON.stringify(parseOne(pull).items.map((i: any) => i.key)));
     assert.equal(JSON.parse(read(dir, "pages/en/docs/intro.json")).content, "<p>Hello</p>");
     assert.ok(existsSync(join(dir, "pages/de/doku.json")));
-    assert.deepEqual(JSON.parse(read(dir, "data/links.json")), [{ label: "Home" }], "the shared set, not the default language's variant");
+    assert.deepEqual(
+      JSON.parse(read(dir, "data/links.json")),
+      [{ label: "Home" }],
+      "the shared set, not the default language's variant",
+    );
     assert.deepEqual(JSON.parse(read(dir, "data/links.de.json")), [{ label: "Startseite" }]);
     assert.deepEqual(JSON.parse(read(dir, "data/links.en.json")), [{ label: "Home (en)" }]);
     assert.deepEqual(JSON.parse(read(dir, "menus/docs.json")).items, [{ page: "/docs/intro" }, { page: "/de/doku" }]);
@@ -155,7 +180,14 @@ describe("against the service", () => {
     assert.equal(variant.code, 0, variant.stderr);
     assert.match(variant.stdout, /^update\s+data\/links\.de\.json/m);
     assert.match(variant.stdout, /warning page_placed_elsewhere: pages\/_\/loose\.json: .*pages\/en\/loose\.json/);
-    assert.deepEqual((await t.api("GET", "/data/links?lang=de")).body.items, [{ label: "Start" }, { label: "Kontakt" }]);
-    assert.deepEqual((await t.api("GET", "/data/links?lang=en")).body.items, [{ label: "Home (en)" }], "the other variant untouched");
+    assert.deepEqual((await t.api("GET", "/data/links?lang=de")).body.items, [
+      { label: "Start" },
+      { label: "Kontakt" },
+    ]);
+    assert.deepEqual(
+      (await t.api("GET", "/data/links?lang=en")).body.items,
+      [{ label: "Home (en)" }],
+      "the other variant untouched",
+    );
   });
 });

@@ -31,7 +31,8 @@ export interface SvcOptions {
 export function runSvc(args: string[], options: SvcOptions = {}): Promise<Run> {
   if (!existsSync(CLI)) throw new Error("dist/cli.js is missing: run `npm run build` (npm test does it first)");
   const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries({ ...process.env, ...options.env })) if (value !== undefined) env[key] = value;
+  for (const [key, value] of Object.entries({ ...process.env, ...options.env }))
+    if (value !== undefined) env[key] = value;
   const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? tmpdir(), env });
   let stdout = "";
   let stderr = "";
@@ -53,7 +54,12 @@ export interface Served {
   /** The API writes (POST, PUT, PATCH, DELETE under /api/) the service has logged so far. */
   writes(): number;
   /** A call to the API with the admin token; the parsed answer. */
-  api(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   /** A public address of the main site. */
   page(path: string): Promise<{ status: number; text: string }>;
   home: string;
@@ -72,14 +78,26 @@ export async function serve(env: Record<string, string> = {}): Promise<Served> {
   const dataDir = tempDir("svc-cli-data-");
   const home = tempDir("svc-cli-home-");
   const { env: dbEnv, database } = await serviceDatabase();
-  const running: Running = await startService({ ...dbEnv, SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: token, SVC_RATE_LIMIT_PER_MIN: "100000", ...env });
-  const url = `http://127.0.0.1:${running.port}`;
-  return served(url, token, home, () => countWrites(running.stdout()), async () => {
-    await running.stop();
-    await database.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(home, { recursive: true, force: true });
+  const running: Running = await startService({
+    ...dbEnv,
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_TOKEN: token,
+    SVC_RATE_LIMIT_PER_MIN: "100000",
+    ...env,
   });
+  const url = `http://127.0.0.1:${running.port}`;
+  return served(
+    url,
+    token,
+    home,
+    () => countWrites(running.stdout()),
+    async () => {
+      await running.stop();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(home, { recursive: true, force: true });
+    },
+  );
 }
 
 /** API writes in a service's request log (pino lines, "incoming request"). */
@@ -93,7 +111,13 @@ export function countWrites(log: string): number {
   return count;
 }
 
-export function served(url: string, token: string, home: string, writes: () => number, stop: () => Promise<void>): Served {
+export function served(
+  url: string,
+  token: string,
+  home: string,
+  writes: () => number,
+  stop: () => Promise<void>,
+): Served {
   const baseEnv = { SVC_URL: url, SVC_TOKEN: token, SVC_SITE: undefined, HOME: home, XDG_CONFIG_HOME: undefined };
   return {
     url,
@@ -103,7 +127,11 @@ export function served(url: string, token: string, home: string, writes: () => n
     async api(method, path, body, headers = {}) {
       const response = await fetch(`${url}${path.startsWith("/api/") ? path : `/api/site/1${path}`}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body !== undefined ? { "content-type": "application/json" } : {}),
+          ...headers,
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await response.text();
@@ -136,7 +164,10 @@ export function read(dir: string, key: string): string {
 /** The one JSON document a --json run printed. */
 export function parseOne(run: Run): any {
   const lines = run.stdout.trim().split("\n");
-  if (lines.length !== 1) throw new Error(`expected one JSON document on stdout, got ${lines.length} lines:\n${run.stdout}\nstderr: ${run.stderr}`);
+  if (lines.length !== 1)
+    throw new Error(
+      `expected one JSON document on stdout, got ${lines.length} lines:\n${run.stdout}\nstderr: ${run.stderr}`,
+    );
   return JSON.parse(lines[0]);
 }
 
@@ -169,9 +200,15 @@ export async function inProcess(options: TestAppOptions = {}): Promise<InProcess
   });
   await app.app.listen({ host: "127.0.0.1", port: 0 });
   const { port } = app.app.server.address() as { port: number };
-  const t = served(`http://127.0.0.1:${port}`, app.adminToken, home, () => writes, async () => {
-    await app.close();
-    rmSync(home, { recursive: true, force: true });
-  });
+  const t = served(
+    `http://127.0.0.1:${port}`,
+    app.adminToken,
+    home,
+    () => writes,
+    async () => {
+      await app.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  );
   return { app, t, statuses };
 }

@@ -5,14 +5,14 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { cruiseTree } from "../support/cruise.ts";
 
-
 const CLIENT = { "src/client/index.ts": "export const createSiteClient = () => 1;\n" };
 
 describe("the cli's layer", () => {
   it("the cli using the client and packages passes", () => {
     const { status, output } = cruiseTree({
       ...CLIENT,
-      "src/cli/main.ts": 'import { Command } from "commander";\nimport { createSiteClient } from "../client/index.ts";\nexport const c = [Command, createSiteClient];\n',
+      "src/cli/main.ts":
+        'import { Command } from "commander";\nimport { createSiteClient } from "../client/index.ts";\nexport const c = [Command, createSiteClient];\n',
     });
     assert.equal(status, 0, output);
   });

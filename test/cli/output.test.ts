@@ -27,7 +27,10 @@ describe("output", () => {
   });
 
   it("no bar when stderr is not a terminal, nor with --json on a terminal", () => {
-    for (const [json, tty] of [[false, false], [true, true]] as const) {
+    for (const [json, tty] of [
+      [false, false],
+      [true, true],
+    ] as const) {
       const { written, io } = streams(tty);
       const out = new Output(json, io);
       out.progress(3, 10, "pushing");
@@ -48,8 +51,17 @@ describe("output", () => {
   });
 
   it("plan and status lines", () => {
-    assert.equal(planLine({ key: "frames/a.html", kind: "frames", action: "delete" }, true), "would-delete frames/a.html");
-    assert.equal(planLine({ key: "frames/b.html", kind: "frames", action: "rename", from: "frames/a.html" }, false), "rename       frames/a.html -> frames/b.html");
-    assert.equal(statusLine({ key: "menus/main.json", kind: "menus", local: "modified", server: "deleted", conflict: true }), "conflict     menus/main.json  (here: modified, server: deleted)");
+    assert.equal(
+      planLine({ key: "frames/a.html", kind: "frames", action: "delete" }, true),
+      "would-delete frames/a.html",
+    );
+    assert.equal(
+      planLine({ key: "frames/b.html", kind: "frames", action: "rename", from: "frames/a.html" }, false),
+      "rename       frames/a.html -> frames/b.html",
+    );
+    assert.equal(
+      statusLine({ key: "menus/main.json", kind: "menus", local: "modified", server: "deleted", conflict: true }),
+      "conflict     menus/main.json  (here: modified, server: deleted)",
+    );
   });
 });

@@ -13,7 +13,12 @@ import { inProcess, parseOne, serve, tempDir, write, type InProcess } from "./ha
 
 /** The service's limits with an API window `seconds` long (the limiter class the service uses). */
 function shortWindow(points: number, seconds: number): Limits {
-  const settings = { rateLimitPerMin: points, authFailuresPerMin: 1000, authFailuresPerLogin: 1000, publicRateLimitPerMin: 1_000_000 };
+  const settings = {
+    rateLimitPerMin: points,
+    authFailuresPerMin: 1000,
+    authFailuresPerLogin: 1000,
+    publicRateLimitPerMin: 1_000_000,
+  };
   return new FlexibleLimits(
     new RateLimiterMemory({ points, duration: seconds, keyPrefix: "req" }),
     new RateLimiterMemory({ points: 1000, duration: 60, keyPrefix: "authfail" }),
@@ -38,7 +43,9 @@ describe("svc push under a rate limit (40 calls per 1 s window)", () => {
   });
   after(() => p.t.stop());
 
-  it("200 new frames, five windows' worth: all created, no 429 met, no failed request", { timeout: 60_000 }, async () => {
+  it("200 new frames, five windows' worth: all created, no 429 met, no failed request", {
+    timeout: 60_000,
+  }, async () => {
     const dir = tempDir("svc-cli-paced-");
     try {
       frames(dir, 200, "many");
@@ -46,7 +53,11 @@ describe("svc push under a rate limit (40 calls per 1 s window)", () => {
       assert.equal(run.code, 0, run.stderr);
       const doc = parseOne(run);
       assert.equal(doc.counts.create, 200);
-      assert.deepEqual(p.statuses.filter((s) => s >= 300), [], "every answer a success: the client slowed down before the window ran out");
+      assert.deepEqual(
+        p.statuses.filter((s) => s >= 300),
+        [],
+        "every answer a success: the client slowed down before the window ran out",
+      );
       const list = await p.t.api("GET", "/frames?per_page=500");
       assert.equal(list.body.total, 200);
     } finally {
@@ -64,12 +75,15 @@ describe("svc push after another caller spent the window (10 calls per 4 s)", ()
   });
   after(() => p.t.stop());
 
-  it("30 frames: meets a 429, prints `waiting N s: rate limit`, waits it out and finishes with every frame written", { timeout: 60_000 }, async () => {
+  it("30 frames: meets a 429, prints `waiting N s: rate limit`, waits it out and finishes with every frame written", {
+    timeout: 60_000,
+  }, async () => {
     const dir = tempDir("svc-cli-429-");
     try {
       frames(dir, 30, "later");
       await new Promise((resolve) => setTimeout(resolve, 4100)); // a fresh window
-      for (let i = 0; i < 10; i++) assert.equal((await p.t.api("GET", "/frames?per_page=1")).status, 200, `call ${i} spends the window`);
+      for (let i = 0; i < 10; i++)
+        assert.equal((await p.t.api("GET", "/frames?per_page=1")).status, 200, `call ${i} spends the window`);
       const before = p.statuses.length;
       const run = await p.t.svc(["push", dir]);
       assert.equal(run.code, 0, run.stderr);
@@ -77,7 +91,11 @@ describe("svc push after another caller spent the window (10 calls per 4 s)", ()
       assert.match(run.stdout, /30 create/);
       const answers = p.statuses.slice(before);
       assert.ok(answers.includes(429), "the first call met the spent window");
-      assert.deepEqual(answers.filter((s) => s !== 429 && s >= 300), [], "no other failure");
+      assert.deepEqual(
+        answers.filter((s) => s !== 429 && s >= 300),
+        [],
+        "no other failure",
+      );
       assert.equal(answers.filter((s) => s === 201).length, 30, "each frame created once");
       const list = await p.t.api("GET", "/frames?per_page=500");
       assert.equal(list.body.total, 30);
@@ -87,8 +105,12 @@ describe("svc push after another caller spent the window (10 calls per 4 s)", ()
   });
 });
 
-describe("svc push under SVC_RATE_LIMIT_PER_MIN=20 on the built service (a minute's window; run with SVC_CLI_SLOW=1)", { skip: !process.env.SVC_CLI_SLOW && "about 70 s: set SVC_CLI_SLOW=1" }, () => {
-  it("30 frames, more than a window allows: waits with `waiting N s: rate limit`, no failed request", { timeout: 180_000 }, async () => {
+describe("svc push under SVC_RATE_LIMIT_PER_MIN=20 on the built service (a minute's window; run with SVC_CLI_SLOW=1)", {
+  skip: !process.env.SVC_CLI_SLOW && "about 70 s: set SVC_CLI_SLOW=1",
+}, () => {
+  it("30 frames, more than a window allows: waits with `waiting N s: rate limit`, no failed request", {
+    timeout: 180_000,
+  }, async () => {
     const t = await serve({ SVC_RATE_LIMIT_PER_MIN: "20" });
     const dir = tempDir("svc-cli-minute-");
     try {

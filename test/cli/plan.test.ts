@@ -5,17 +5,40 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { KINDS, type Kind } from "../../src/cli/layout.ts";
-import { baselineAfter, baselineAfterPull, planPull, planPush, siteStatus, WRITES, type PlanInput, type Side, type Written } from "../../src/cli/plan.ts";
+import {
+  baselineAfter,
+  baselineAfterPull,
+  planPull,
+  planPush,
+  siteStatus,
+  WRITES,
+  type PlanInput,
+  type Side,
+  type Written,
+} from "../../src/cli/plan.ts";
 import type { StateEntry } from "../../src/cli/state.ts";
 
-const KEYS = ["frames/a.html", "frames/b.html", "frames/c.html", "styles/main.css", "pages/en/about.json", "pages/en/about/team.json", "menus/main.json", "data/team.json", "settings.json", "media/logo.png"];
+const KEYS = [
+  "frames/a.html",
+  "frames/b.html",
+  "frames/c.html",
+  "styles/main.css",
+  "pages/en/about.json",
+  "pages/en/about/team.json",
+  "menus/main.json",
+  "data/team.json",
+  "settings.json",
+  "media/logo.png",
+];
 const HASH = fc.constantFrom("h1", "h2", "h3");
 const ALL = new Set<Kind>(KINDS);
 
 const side = fc.record({ hash: HASH });
 const entry = fc.record({ sha256: HASH, server_sha256: HASH });
 const mapOf = <T>(value: fc.Arbitrary<T>) =>
-  fc.dictionary(fc.constantFrom(...KEYS), value, { maxKeys: KEYS.length }).map((record) => new Map(Object.entries(record)));
+  fc
+    .dictionary(fc.constantFrom(...KEYS), value, { maxKeys: KEYS.length })
+    .map((record) => new Map(Object.entries(record)));
 
 const world = fc.record({
   local: mapOf(side),
@@ -26,12 +49,27 @@ const world = fc.record({
   kinds: fc.subarray([...KINDS], { minLength: 1 }).map((kinds) => new Set<Kind>(kinds)),
 });
 
-function input(w: { local: Map<string, Side>; server: Map<string, Side>; base: Map<string, StateEntry>; delete: boolean; force: boolean; kinds: Set<Kind> }): PlanInput {
-  return { local: w.local, server: w.server, base: w.base, options: { delete: w.delete, force: w.force, kinds: w.kinds } };
+function input(w: {
+  local: Map<string, Side>;
+  server: Map<string, Side>;
+  base: Map<string, StateEntry>;
+  delete: boolean;
+  force: boolean;
+  kinds: Set<Kind>;
+}): PlanInput {
+  return {
+    local: w.local,
+    server: w.server,
+    base: w.base,
+    options: { delete: w.delete, force: w.force, kinds: w.kinds },
+  };
 }
 
 /** The server after a push carried out the plan (writes store the folder's content as it is). */
-function applyPush(plan: ReturnType<typeof planPush>, i: PlanInput): { server: Map<string, Side>; written: Map<string, Written> } {
+function applyPush(
+  plan: ReturnType<typeof planPush>,
+  i: PlanInput,
+): { server: Map<string, Side>; written: Map<string, Written> } {
   const server = new Map(i.server);
   const written = new Map<string, Written>();
   for (const item of plan) {
@@ -61,7 +99,10 @@ describe("push plan", () => {
         for (const key of named) assert.ok(w.kinds.has(kindOf(key)), `${key} is of a kind considered`);
         for (const key of expected) assert.ok(named.includes(key), `${key} is in the plan`);
         const ranks = plan.map((item) => KINDS.indexOf(item.kind));
-        assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b));
+        assert.deepEqual(
+          ranks,
+          [...ranks].sort((a, b) => a - b),
+        );
       }),
       { numRuns: 2000 },
     );
@@ -105,7 +146,8 @@ describe("push plan", () => {
         for (const item of planPush(input(w))) {
           const l = w.local.get(item.key);
           const b = w.base.get(item.key);
-          if ((item.action === "update" || item.action === "create") && l && b && l.hash === b.sha256) assert.fail(`${item.key} sent though unchanged here`);
+          if ((item.action === "update" || item.action === "create") && l && b && l.hash === b.sha256)
+            assert.fail(`${item.key} sent though unchanged here`);
         }
       }),
       { numRuns: 2000 },
@@ -133,7 +175,12 @@ describe("push plan", () => {
     fc.assert(
       fc.property(mapOf(side), (server) => {
         const base = new Map([...server].map(([key, s]) => [key, { sha256: s.hash, server_sha256: s.hash }]));
-        const plan = planPush({ local: new Map(server), server, base, options: { delete: true, force: false, kinds: ALL } });
+        const plan = planPush({
+          local: new Map(server),
+          server,
+          base,
+          options: { delete: true, force: false, kinds: ALL },
+        });
         assert.ok(plan.every((item) => item.action === "unchanged"));
         assert.deepEqual(siteStatus({ local: new Map(server), server, base, kinds: ALL }), []);
       }),
@@ -155,7 +202,12 @@ describe("push plan", () => {
     const options = { delete: false, force: false, kinds: ALL };
     const b = { sha256: "h1", server_sha256: "h1" };
     const one = (l?: string, s?: string, base?: StateEntry, o = options) =>
-      planPush({ local: new Map(l ? [["frames/a.html", { hash: l }]] : []), server: new Map(s ? [["frames/a.html", { hash: s }]] : []), base: new Map(base ? [["frames/a.html", base]] : []), options: o })[0]?.action;
+      planPush({
+        local: new Map(l ? [["frames/a.html", { hash: l }]] : []),
+        server: new Map(s ? [["frames/a.html", { hash: s }]] : []),
+        base: new Map(base ? [["frames/a.html", base]] : []),
+        options: o,
+      })[0]?.action;
     assert.equal(one("h2", "h1", b), "update");
     assert.equal(one("h1", "h2", b), "skip");
     assert.equal(one("h2", "h3", b), "conflict");
@@ -182,7 +234,10 @@ describe("status", () => {
           const s = w.server.get(item.key);
           assert.ok(!(l && s && l.hash === s.hash), "equal content is in sync");
           assert.ok(item.local !== null || item.server !== null);
-          assert.equal(item.conflict, item.local !== null && item.server !== null && !(item.local === "deleted" && item.server === "deleted"));
+          assert.equal(
+            item.conflict,
+            item.local !== null && item.server !== null && !(item.local === "deleted" && item.server === "deleted"),
+          );
         }
       }),
       { numRuns: 2000 },
@@ -194,7 +249,8 @@ describe("status", () => {
       fc.property(world, (w) => {
         const status = new Map(siteStatus({ ...w }).map((item) => [item.key, item]));
         for (const item of planPush(input(w))) {
-          if (item.action === "conflict" && w.local.has(item.key) && w.server.has(item.key)) assert.ok(status.get(item.key)?.conflict, item.key);
+          if (item.action === "conflict" && w.local.has(item.key) && w.server.has(item.key))
+            assert.ok(status.get(item.key)?.conflict, item.key);
         }
       }),
       { numRuns: 2000 },
@@ -214,14 +270,24 @@ describe("pull plan", () => {
         }
         const local = new Map(w.local);
         for (const item of plan) {
-          if (item.action === "create" || item.action === "update") local.set(item.key, { hash: w.server.get(item.key)!.hash });
+          if (item.action === "create" || item.action === "update")
+            local.set(item.key, { hash: w.server.get(item.key)!.hash });
           if (item.action === "delete") local.delete(item.key);
-          if (item.action === "keep" || item.action === "unchanged") assert.deepEqual(local.get(item.key), w.local.get(item.key));
+          if (item.action === "keep" || item.action === "unchanged")
+            assert.deepEqual(local.get(item.key), w.local.get(item.key));
         }
         const base = baselineAfterPull(i, plan);
         const again = planPull({ local, server: w.server, base, kinds: w.kinds, force: false });
-        assert.ok(again.every((item) => item.action === "unchanged" || item.action === "keep"), JSON.stringify(again));
-        const push = planPush({ local, server: w.server, base, options: { delete: false, force: false, kinds: w.kinds } });
+        assert.ok(
+          again.every((item) => item.action === "unchanged" || item.action === "keep"),
+          JSON.stringify(again),
+        );
+        const push = planPush({
+          local,
+          server: w.server,
+          base,
+          options: { delete: false, force: false, kinds: w.kinds },
+        });
         assert.ok(!push.some((item) => item.action === "conflict" || item.action === "skip"), JSON.stringify(push));
       }),
       { numRuns: 3000 },

@@ -26,7 +26,12 @@ describe("svc push and If-Match", () => {
           if (!inject) return;
           const { html } = inject;
           inject = null;
-          const edit = await fastify.inject({ method: "PUT", url: request.url, headers: { authorization: `Bearer ${p.app.adminToken}`, "content-type": "application/json", "x-test": "1" }, payload: JSON.stringify({ html }) });
+          const edit = await fastify.inject({
+            method: "PUT",
+            url: request.url,
+            headers: { authorization: `Bearer ${p.app.adminToken}`, "content-type": "application/json", "x-test": "1" },
+            payload: JSON.stringify({ html }),
+          });
           assert.equal(edit.statusCode, 200, edit.body);
         });
       },
@@ -58,9 +63,17 @@ describe("svc push and If-Match", () => {
     const run = await p.t.svc(["push", dir]);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stderr, /^conflict: frames\/hero\.html: .*412 precondition_failed/m);
-    assert.equal((await p.t.api("GET", "/frames/hero")).body.frame.html, "<h1>v3 on the server</h1>", "the server's edit stands");
+    assert.equal(
+      (await p.t.api("GET", "/frames/hero")).body.frame.html,
+      "<h1>v3 on the server</h1>",
+      "the server's edit stands",
+    );
     const after = JSON.parse(read(dir, ".svc/state.json"));
-    assert.deepEqual(Object.values<any>(after.targets)[0].objects["frames/hero.html"], Object.values<any>(JSON.parse(state).targets)[0].objects["frames/hero.html"], "the baseline of the frame is kept");
+    assert.deepEqual(
+      Object.values<any>(after.targets)[0].objects["frames/hero.html"],
+      Object.values<any>(JSON.parse(state).targets)[0].objects["frames/hero.html"],
+      "the baseline of the frame is kept",
+    );
     const status = await p.t.svc(["status", dir]);
     assert.equal(status.code, 1);
     assert.match(status.stdout, /^conflict\s+frames\/hero\.html/m);
@@ -76,14 +89,19 @@ describe("svc push and If-Match", () => {
     const before = puts.length;
     const run = await p.t.svc(["push", dir]);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(puts.slice(before).map((put) => put.ifMatch?.startsWith('"r1-0000')), [true, false], "the stale ETag, then the current one");
+    assert.deepEqual(
+      puts.slice(before).map((put) => put.ifMatch?.startsWith('"r1-0000')),
+      [true, false],
+      "the stale ETag, then the current one",
+    );
     assert.equal((await p.t.api("GET", "/frames/hero")).body.frame.html, "<h1>v4</h1>");
   });
 });
 
 describe("media uploads and upload_conflict", () => {
   it("an upload answered 409 upload_conflict (its bytes removed by a concurrent delete) is sent again, up to 3 times", async () => {
-    const conflict = () => new CliError(1, "upload_conflict: send the file again", [], { code: "upload_conflict", status: 409 });
+    const conflict = () =>
+      new CliError(1, "upload_conflict: send the file again", [], { code: "upload_conflict", status: 409 });
     let calls = 0;
     const answer = await upload(async () => {
       calls++;

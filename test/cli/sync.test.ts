@@ -11,15 +11,31 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, parseOne, read, serve, tempDir, write, type Served } from "./harness.ts";
 
-const LAYOUT = '<!doctype html><html><head><title>Site</title></head><body><h1>Welcome</h1><!-- svc/menu {"location": "header"} /--></body></html>';
+const LAYOUT =
+  '<!doctype html><html><head><title>Site</title></head><body><h1>Welcome</h1><!-- svc/menu {"location": "header"} /--></body></html>';
 
 async function seed(t: Served): Promise<void> {
   const calls: Array<[string, string, unknown]> = [
     ["POST", "/frames", { slug: "layout", html: LAYOUT }],
     ["POST", "/frames", { slug: "card", html: "<div class=card>card</div>" }],
-    ["POST", "/pages", { title: "About", slug: "about", frame: "layout", content: "<p>About us</p>", fields: { team: 3 } }],
+    [
+      "POST",
+      "/pages",
+      { title: "About", slug: "about", frame: "layout", content: "<p>About us</p>", fields: { team: 3 } },
+    ],
     ["POST", "/pages", { title: "Team", parent: "/about", slug: "team", frame: "layout" }],
-    ["POST", "/menus", { name: "Main", location: "header", items: [{ page: "/about", children: [{ page: "/about/team", title: "Our team" }] }, { url: "/contact", title: "Contact" }] }],
+    [
+      "POST",
+      "/menus",
+      {
+        name: "Main",
+        location: "header",
+        items: [
+          { page: "/about", children: [{ page: "/about/team", title: "Our team" }] },
+          { url: "/contact", title: "Contact" },
+        ],
+      },
+    ],
     ["PUT", "/data/team", { items: [{ name: "Ada" }, { name: "Grace" }] }],
     ["PUT", "/styles/main", { css: "body { color: #333 }" }],
   ];
@@ -54,7 +70,10 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     assert.ok(existsSync(join(dir, "pages/_/about/team.json")), "a child page under its parent's path");
     const menu = JSON.parse(read(dir, "menus/main.json"));
     assert.deepEqual(menu.locations, [{ location: "header", lang: null }]);
-    assert.deepEqual(menu.items, [{ page: "/about", children: [{ page: "/about/team", title: "Our team" }] }, { url: "/contact", title: "Contact" }]);
+    assert.deepEqual(menu.items, [
+      { page: "/about", children: [{ page: "/about/team", title: "Our team" }] },
+      { url: "/contact", title: "Contact" },
+    ]);
     assert.deepEqual(JSON.parse(read(dir, "data/team.json")), [{ name: "Ada" }, { name: "Grace" }]);
     assert.equal(JSON.parse(read(dir, "settings.json")).name, "Main site");
     assert.ok(!existsSync(join(dir, "media")), "no media folder without media");
@@ -63,7 +82,11 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     assert.ok(target, Object.keys(state.targets).join());
     const frames = (await t.api("GET", "/frames")).body.frames as Array<{ slug: string; sha256: string }>;
     for (const frame of frames) assert.equal(target.objects[`frames/${frame.slug}.html`].sha256, frame.sha256);
-    assert.equal(Object.keys(target.objects).length, 8, "2 frames, 2 pages, a menu, a data set, a stylesheet, the settings");
+    assert.equal(
+      Object.keys(target.objects).length,
+      8,
+      "2 frames, 2 pages, a menu, a data set, a stylesheet, the settings",
+    );
     const status = await t.svc(["status", dir]);
     assert.equal(status.code, 0, status.stderr);
     assert.match(status.stdout, /in sync/);
@@ -86,7 +109,7 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
   });
 
   it("--dry-run prints the plan and each changed frame's analysis warnings, and writes nothing (not even the state)", async () => {
-    write(dir, "frames/card.html", '<div class=card><!-- svc/gallery /--></div>');
+    write(dir, "frames/card.html", "<div class=card><!-- svc/gallery /--></div>");
     write(dir, "frames/new-box.html", "<div>box</div>");
     const state = read(dir, ".svc/state.json");
     const before = t.writes();
@@ -104,13 +127,19 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     const json = await t.svc(["push", dir, "--dry-run", "--json"]);
     const doc = parseOne(json);
     assert.equal(doc.dry_run, true);
-    assert.deepEqual(doc.items.find((i: any) => i.key === "frames/card.html").warnings.map((w: any) => w.code), ["unknown_insert"]);
+    assert.deepEqual(
+      doc.items.find((i: any) => i.key === "frames/card.html").warnings.map((w: any) => w.code),
+      ["unknown_insert"],
+    );
     const pushed = await t.svc(["push", dir]);
     assert.equal(pushed.code, 0, pushed.stderr);
   });
 
   it("an object changed on the server and here is a conflict: named, exit 1, nothing written", async () => {
-    assert.equal((await t.api("PUT", "/frames/card", { html: "<div class=card>edited on the server</div>" })).status, 200);
+    assert.equal(
+      (await t.api("PUT", "/frames/card", { html: "<div class=card>edited on the server</div>" })).status,
+      200,
+    );
     write(dir, "frames/card.html", "<div class=card>edited here</div>");
     write(dir, "styles/main.css", "body { color: #000 }");
     const state = read(dir, ".svc/state.json");
@@ -128,14 +157,20 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     const json = parseOne(await t.svc(["push", dir, "--json"]));
     assert.equal(json.ok, false);
     assert.equal(json.error.code, "conflict");
-    assert.deepEqual(json.conflicts.map((c: any) => c.key), ["frames/card.html"]);
+    assert.deepEqual(
+      json.conflicts.map((c: any) => c.key),
+      ["frames/card.html"],
+    );
     const forced = await t.svc(["push", dir, "--force"]);
     assert.equal(forced.code, 0, forced.stderr);
     assert.equal((await t.api("GET", "/frames/card")).body.frame.html, "<div class=card>edited here</div>");
   });
 
   it("a change on the server alone is left there by push and taken by pull", async () => {
-    assert.equal((await t.api("PUT", "/data/team", { items: [{ name: "Ada" }, { name: "Grace" }, { name: "Hedy" }] })).status, 200);
+    assert.equal(
+      (await t.api("PUT", "/data/team", { items: [{ name: "Ada" }, { name: "Grace" }, { name: "Hedy" }] })).status,
+      200,
+    );
     const push = await t.svc(["push", dir]);
     assert.equal(push.code, 0, push.stderr);
     assert.match(push.stdout, /^skip\s+data\/team\.json/m);
@@ -150,7 +185,10 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     rmSync(join(dir, "frames/new-box.html"));
     const kept = await t.svc(["push", dir]);
     assert.equal(kept.code, 0, kept.stderr);
-    assert.match(kept.stdout, /^keep\s+frames\/server-only\.html\s+\(only on the server; push --delete deletes it there\)/m);
+    assert.match(
+      kept.stdout,
+      /^keep\s+frames\/server-only\.html\s+\(only on the server; push --delete deletes it there\)/m,
+    );
     assert.match(kept.stdout, /^keep\s+frames\/new-box\.html\s+\(deleted here/m);
     assert.equal((await t.api("GET", "/frames/server-only")).status, 200);
     assert.equal((await t.api("GET", "/frames/new-box")).status, 200);
@@ -167,7 +205,11 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
   });
 
   it("pages, menus, data sets, stylesheets and settings created and changed in the folder reach the site", async () => {
-    write(dir, "pages/_/about/jobs.json", JSON.stringify({ title: "Jobs", frame: "layout", content: "<p>We hire</p>" }));
+    write(
+      dir,
+      "pages/_/about/jobs.json",
+      JSON.stringify({ title: "Jobs", frame: "layout", content: "<p>We hire</p>" }),
+    );
     const menu = JSON.parse(read(dir, "menus/main.json"));
     menu.items.push({ page: "/about/jobs" });
     write(dir, "menus/main.json", JSON.stringify(menu, null, 2));
@@ -178,8 +220,16 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     const push = await t.svc(["push", dir, "--json"]);
     assert.equal(push.code, 0, push.stderr);
     const doc = parseOne(push);
-    const actions = Object.fromEntries(doc.items.filter((i: any) => i.action !== "unchanged").map((i: any) => [i.key, i.action]));
-    assert.deepEqual(actions, { "styles/extra.css": "create", "pages/_/about/jobs.json": "create", "menus/main.json": "update", "data/people.json": "create", "settings.json": "update" });
+    const actions = Object.fromEntries(
+      doc.items.filter((i: any) => i.action !== "unchanged").map((i: any) => [i.key, i.action]),
+    );
+    assert.deepEqual(actions, {
+      "styles/extra.css": "create",
+      "pages/_/about/jobs.json": "create",
+      "menus/main.json": "update",
+      "data/people.json": "create",
+      "settings.json": "update",
+    });
     const jobs = (await t.api("GET", `/pages/${encodeURIComponent("/about/jobs")}`)).body.page;
     assert.equal(jobs.title, "Jobs");
     assert.match((await t.page("/about/jobs/")).text, /Jobs|about\/jobs/);
@@ -211,7 +261,9 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     write(dir, "frames/layout.html", LAYOUT.replace("Welcome", "Local only"));
     const local = await t.svc(["status", dir, "--json"]);
     assert.equal(local.code, 0);
-    assert.deepEqual(parseOne(local).items, [{ key: "frames/layout.html", kind: "frames", local: "modified", server: null, conflict: false }]);
+    assert.deepEqual(parseOne(local).items, [
+      { key: "frames/layout.html", kind: "frames", local: "modified", server: null, conflict: false },
+    ]);
     assert.equal((await t.api("PUT", "/frames/layout", { html: LAYOUT.replace("Welcome", "Server too") })).status, 200);
     const both = await t.svc(["status", dir]);
     assert.equal(both.code, 1);
@@ -220,7 +272,9 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
 });
 
 describe("svc watch", () => {
-  it("pushes a saved file, prints the changed addresses, and keeps going after a refusal", { timeout: 60_000 }, async () => {
+  it("pushes a saved file, prints the changed addresses, and keeps going after a refusal", {
+    timeout: 60_000,
+  }, async () => {
     const t = await serve();
     const dir = tempDir("svc-cli-watch-");
     try {
@@ -256,18 +310,30 @@ describe("svc watch", () => {
       });
       await waitFor((doc) => doc.event === "watching");
       write(dir, "frames/card.html", "<div>watched <!-- svc/gallery /--></div>");
-      const pushed = await waitFor((doc) => doc.event === "push" && doc.items.some((i: any) => i.key === "frames/card.html"));
+      const pushed = await waitFor(
+        (doc) => doc.event === "push" && doc.items.some((i: any) => i.key === "frames/card.html"),
+      );
       assert.equal(pushed.items.find((i: any) => i.key === "frames/card.html").action, "update");
-      assert.deepEqual(pushed.items.find((i: any) => i.key === "frames/card.html").warnings.map((w: any) => w.code), ["unknown_insert"]);
+      assert.deepEqual(
+        pushed.items.find((i: any) => i.key === "frames/card.html").warnings.map((w: any) => w.code),
+        ["unknown_insert"],
+      );
       assert.equal((await t.api("GET", "/frames/card")).body.frame.html, "<div>watched <!-- svc/gallery /--></div>");
       write(dir, "frames/layout.html", LAYOUT.replace("Welcome", "Watched"));
-      const layout = await waitFor((doc) => doc.event === "push" && doc.items.some((i: any) => i.key === "frames/layout.html"));
-      assert.ok(layout.urls.some((url: string) => url.endsWith("/about/")), JSON.stringify(layout.urls));
+      const layout = await waitFor(
+        (doc) => doc.event === "push" && doc.items.some((i: any) => i.key === "frames/layout.html"),
+      );
+      assert.ok(
+        layout.urls.some((url: string) => url.endsWith("/about/")),
+        JSON.stringify(layout.urls),
+      );
       write(dir, "frames/broken.html", '<!-- svc/frame {"name": "broken"} /-->');
       const refused = await waitFor((doc) => doc.event === "error");
       assert.equal(refused.error.code, "frame_cycle");
       write(dir, "frames/card.html", "<div>still watching</div>");
-      await waitFor((doc) => doc.event === "push" && doc.items.some((i: any) => i.key === "frames/card.html" && i.done));
+      await waitFor(
+        (doc) => doc.event === "push" && doc.items.some((i: any) => i.key === "frames/card.html" && i.done),
+      );
       assert.equal((await t.api("GET", "/frames/card")).body.frame.html, "<div>still watching</div>");
       const exited = once(child, "exit");
       child.kill("SIGINT");

@@ -13,7 +13,8 @@ import { tempDir } from "./harness.ts";
 function withFolder<T>(svcJson: unknown, work: (dir: string) => T): T {
   const dir = tempDir("svc-cli-target-");
   try {
-    if (svcJson !== undefined) writeFileSync(join(dir, "svc.json"), typeof svcJson === "string" ? svcJson : JSON.stringify(svcJson));
+    if (svcJson !== undefined)
+      writeFileSync(join(dir, "svc.json"), typeof svcJson === "string" ? svcJson : JSON.stringify(svcJson));
     return work(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -30,12 +31,21 @@ function refusal(work: () => unknown): CliError {
   assert.fail("no refusal");
 }
 
-const ENVS = { environments: { staging: { url: "https://staging.example.org", site: 3 }, production: { url: "https://example.org/" } } };
+const ENVS = {
+  environments: {
+    staging: { url: "https://staging.example.org", site: 3 },
+    production: { url: "https://example.org/" },
+  },
+};
 
 describe("the target of a command", () => {
   it("SVC_URL and SVC_SITE, site 1 by default", () => {
     withFolder(undefined, (dir) => {
-      assert.deepEqual(resolveTarget({}, dir, { SVC_URL: "http://127.0.0.1:8080/" }), { url: "http://127.0.0.1:8080", site: 1, from: "SVC_URL" });
+      assert.deepEqual(resolveTarget({}, dir, { SVC_URL: "http://127.0.0.1:8080/" }), {
+        url: "http://127.0.0.1:8080",
+        site: 1,
+        from: "SVC_URL",
+      });
       assert.equal(resolveTarget({}, dir, { SVC_URL: "http://x.test", SVC_SITE: "7" }).site, 7);
     });
   });
@@ -43,10 +53,26 @@ describe("the target of a command", () => {
   it("--env takes url and site from svc.json instead of the environment; --url and --site override both", () => {
     withFolder(ENVS, (dir) => {
       const env = { SVC_URL: "http://ignored.test", SVC_SITE: "9" };
-      assert.deepEqual(resolveTarget({ env: "staging" }, dir, env), { url: "https://staging.example.org", site: 3, from: "svc.json staging" });
-      assert.deepEqual(resolveTarget({ env: "production" }, dir, env), { url: "https://example.org", site: 1, from: "svc.json production" });
-      assert.deepEqual(resolveTarget({ env: "staging", site: "4" }, dir, env), { url: "https://staging.example.org", site: 4, from: "svc.json staging" });
-      assert.deepEqual(resolveTarget({ env: "staging", url: "http://other.test" }, dir, env), { url: "http://other.test", site: 3, from: "--url" });
+      assert.deepEqual(resolveTarget({ env: "staging" }, dir, env), {
+        url: "https://staging.example.org",
+        site: 3,
+        from: "svc.json staging",
+      });
+      assert.deepEqual(resolveTarget({ env: "production" }, dir, env), {
+        url: "https://example.org",
+        site: 1,
+        from: "svc.json production",
+      });
+      assert.deepEqual(resolveTarget({ env: "staging", site: "4" }, dir, env), {
+        url: "https://staging.example.org",
+        site: 4,
+        from: "svc.json staging",
+      });
+      assert.deepEqual(resolveTarget({ env: "staging", url: "http://other.test" }, dir, env), {
+        url: "http://other.test",
+        site: 3,
+        from: "--url",
+      });
     });
   });
 
@@ -64,7 +90,9 @@ describe("the target of a command", () => {
         assert.match(error.line, pattern);
       }
     });
-    withFolder(undefined, (dir) => assert.match(refusal(() => resolveTarget({ env: "staging" }, dir, {})).line, /no svc\.json/));
+    withFolder(undefined, (dir) =>
+      assert.match(refusal(() => resolveTarget({ env: "staging" }, dir, {})).line, /no svc\.json/),
+    );
   });
 
   it("a token in svc.json is refused: tokens never come from the project folder", () => {
@@ -84,7 +112,11 @@ describe("the target of a command", () => {
         saveToken(credentialsPath(env), "http://127.0.0.1:8080/", { token: "op_saved", saved_at: "now" }, dir);
         assert.equal(resolveAuthed({}, dir, env).token, "op_saved");
         assert.equal(resolveAuthed({}, dir, { ...env, SVC_TOKEN: "op_env" }).token, "op_env");
-        assert.equal(refusal(() => resolveAuthed({ url: "http://127.0.0.1:9090" }, dir, env)).exitCode, 2, "a token is saved per URL");
+        assert.equal(
+          refusal(() => resolveAuthed({ url: "http://127.0.0.1:9090" }, dir, env)).exitCode,
+          2,
+          "a token is saved per URL",
+        );
       } finally {
         rmSync(home, { recursive: true, force: true });
       }
@@ -104,7 +136,10 @@ describe("the credentials file", () => {
       saveToken(path, "https://b.example.org", { token: "op_b", saved_at: "t" }, project);
       assert.equal(statSync(path).mode & 0o777, 0o600);
       assert.equal(statSync(join(home, ".config/svc")).mode & 0o777, 0o700);
-      assert.deepEqual(Object.keys(readCredentials(path).tokens).sort(), ["https://a.example.org", "https://b.example.org"]);
+      assert.deepEqual(Object.keys(readCredentials(path).tokens).sort(), [
+        "https://a.example.org",
+        "https://b.example.org",
+      ]);
       assert.equal(urlKey("HTTPS://A.example.org/"), "https://a.example.org");
       saveToken(path, "https://a.example.org", null, project);
       assert.deepEqual(Object.keys(readCredentials(path).tokens), ["https://b.example.org"]);

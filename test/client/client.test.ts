@@ -32,12 +32,25 @@ describe("typed client: calls end to end", () => {
 
     const list = await unwrap(svc.site.GET("/frames", { params: { query: { q: "hel" } } }));
     assert.equal(list.total, 1);
-    assert.deepEqual(list.frames.map((f) => f.slug), ["hello"]);
+    assert.deepEqual(
+      list.frames.map((f) => f.slug),
+      ["hello"],
+    );
 
     // If-Match carried as a header of one call; a stale one is 412 precondition_failed.
-    const put = await unwrap(svc.site.PUT("/frames/{ref}", { params: { path: { ref: "hello" } }, headers: { "If-Match": etag }, body: { html: "<p>Hi</p>" } }));
+    const put = await unwrap(
+      svc.site.PUT("/frames/{ref}", {
+        params: { path: { ref: "hello" } },
+        headers: { "If-Match": etag },
+        body: { html: "<p>Hi</p>" },
+      }),
+    );
     assert.equal(put.frame.bytes, 9);
-    const stale = await svc.site.PUT("/frames/{ref}", { params: { path: { ref: "hello" } }, headers: { "If-Match": etag }, body: { html: "<p>Hey</p>" } });
+    const stale = await svc.site.PUT("/frames/{ref}", {
+      params: { path: { ref: "hello" } },
+      headers: { "If-Match": etag },
+      body: { html: "<p>Hey</p>" },
+    });
     const error = ApiError.from(stale.error, stale.response);
     assert.equal(error.status, 412);
     assert.equal(error.code, "precondition_failed");
@@ -50,7 +63,10 @@ describe("typed client: calls end to end", () => {
     assert.ok(sites.sites.some((site) => site.id === other));
     await unwrap(svc.forSite(other).POST("/frames", { body: { slug: "there", html: "<p>there</p>" } }));
     const full = await unwrap(svc.GET("/api/site/{site_id}/frames", { params: { path: { site_id: other } } }));
-    assert.deepEqual(full.frames.map((f) => f.slug), ["there"]);
+    assert.deepEqual(
+      full.frames.map((f) => f.slug),
+      ["there"],
+    );
     const own = await unwrap(svc.site.GET("/frames", { params: { query: { q: "there" } } }));
     assert.equal(own.total, 0);
     const scoped = createSiteClient({ url: t.origin, token: t.adminToken, site: other });
@@ -59,17 +75,24 @@ describe("typed client: calls end to end", () => {
 
   it("a handler's refusal is an ApiError with code, message, status and details, printed in one line", async () => {
     const svc = createSiteClient({ url: t.origin, token: t.adminToken });
-    await assert.rejects(unwrap(svc.site.POST("/frames", { body: { slug: "loop", html: embed("loop") } })), (error: unknown) => {
-      assert.ok(error instanceof ApiError);
-      assert.equal(error.code, "frame_cycle");
-      assert.equal(error.status, 400);
-      assert.deepEqual(error.details.cycle, ["loop", "loop"]);
-      assert.match(error.message, /loop/);
-      assert.equal(error.line, `frame_cycle: ${error.message}`);
-      assert.doesNotMatch(error.line, /\n/);
-      return true;
+    await assert.rejects(
+      unwrap(svc.site.POST("/frames", { body: { slug: "loop", html: embed("loop") } })),
+      (error: unknown) => {
+        assert.ok(error instanceof ApiError);
+        assert.equal(error.code, "frame_cycle");
+        assert.equal(error.status, 400);
+        assert.deepEqual(error.details.cycle, ["loop", "loop"]);
+        assert.match(error.message, /loop/);
+        assert.equal(error.line, `frame_cycle: ${error.message}`);
+        assert.doesNotMatch(error.line, /\n/);
+        return true;
+      },
+    );
+    await assert.rejects(unwrap(svc.site.GET("/frames/{ref}", { params: { path: { ref: "nowhere" } } })), {
+      name: "ApiError",
+      code: "frame_not_found",
+      status: 404,
     });
-    await assert.rejects(unwrap(svc.site.GET("/frames/{ref}", { params: { path: { ref: "nowhere" } } })), { name: "ApiError", code: "frame_not_found", status: 404 });
   });
 
   it("a refusal before a handler ({code, message, data}) reads the same way", async () => {
@@ -102,7 +125,9 @@ describe("typed client: in flight", () => {
 
   it("never has more than 4 calls on the server at once, however many are started", async () => {
     const svc = createSiteClient({ url: t.origin, token: t.adminToken });
-    const calls = Array.from({ length: 30 }, (_, i) => unwrap(svc.site.POST("/frames", { body: { slug: `burst-${i}`, html: `<p>${i}</p>` } })));
+    const calls = Array.from({ length: 30 }, (_, i) =>
+      unwrap(svc.site.POST("/frames", { body: { slug: `burst-${i}`, html: `<p>${i}</p>` } })),
+    );
     const answers = await Promise.all(calls);
     assert.equal(answers.length, 30);
     assert.equal(t.load.most, 4, `the server saw ${t.load.most} at once`);
@@ -137,25 +162,39 @@ describe("typed client: 503 database_unavailable", () => {
         });
       },
     });
-    await unwrap(createSiteClient({ url: t.origin, token: t.adminToken }).site.POST("/frames", { body: { slug: "flaky", html: "<p>f</p>" } }));
+    await unwrap(
+      createSiteClient({ url: t.origin, token: t.adminToken }).site.POST("/frames", {
+        body: { slug: "flaky", html: "<p>f</p>" },
+      }),
+    );
   });
   after(() => t.close());
 
   it("is retried after Retry-After, told through onWait, and the call succeeds", async () => {
     failures = 2;
     const waits: Wait[] = [];
-    const svc = createSiteClient({ url: t.origin, token: t.adminToken, pacing: { onWait: (wait) => waits.push(wait) } });
+    const svc = createSiteClient({
+      url: t.origin,
+      token: t.adminToken,
+      pacing: { onWait: (wait) => waits.push(wait) },
+    });
     const { frame } = await unwrap(svc.site.GET("/frames/{ref}", { params: { path: { ref: "flaky" } } }));
     assert.equal(frame.slug, "flaky");
     assert.equal(failures, 0);
-    assert.deepEqual(waits, [{ seconds: 1, reason: "database unavailable" }, { seconds: 1, reason: "database unavailable" }]);
+    assert.deepEqual(waits, [
+      { seconds: 1, reason: "database unavailable" },
+      { seconds: 1, reason: "database unavailable" },
+    ]);
     assert.deepEqual(t.load.statuses.slice(-3), [503, 503, 200]);
   });
 
   it("is given up after the retries allowed, as an ApiError database_unavailable", async () => {
     failures = 5;
     const svc = createSiteClient({ url: t.origin, token: t.adminToken, pacing: { unavailableRetries: 1 } });
-    await assert.rejects(unwrap(svc.site.GET("/frames/{ref}", { params: { path: { ref: "flaky" } } })), { code: "database_unavailable", status: 503 });
+    await assert.rejects(unwrap(svc.site.GET("/frames/{ref}", { params: { path: { ref: "flaky" } } })), {
+      code: "database_unavailable",
+      status: 503,
+    });
     assert.equal(failures, 3);
   });
 });

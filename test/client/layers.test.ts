@@ -5,12 +5,12 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { cruiseTree } from "../support/cruise.ts";
 
-
 describe("the client's layer", () => {
   it("a client of its own folder and packages passes", () => {
     const { status, output } = cruiseTree({
       "src/client/schema.d.ts": "export interface paths {}\n",
-      "src/client/index.ts": 'import createClient from "openapi-fetch";\nimport type { paths } from "./schema.d.ts";\nexport const c = createClient<paths>();\n',
+      "src/client/index.ts":
+        'import createClient from "openapi-fetch";\nimport type { paths } from "./schema.d.ts";\nexport const c = createClient<paths>();\n',
     });
     assert.equal(status, 0, output);
   });

@@ -4,12 +4,29 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { announceWait, block, decide, defaultSpreadBelow, INITIAL_PACE, observe, readRateHeaders, retryAfterSeconds, unavailableDelayMs, type PaceState } from "../../src/client/pace.ts";
+import {
+  announceWait,
+  block,
+  decide,
+  defaultSpreadBelow,
+  INITIAL_PACE,
+  observe,
+  readRateHeaders,
+  retryAfterSeconds,
+  unavailableDelayMs,
+  type PaceState,
+} from "../../src/client/pace.ts";
 
 const rules = { spreadBelow: 4 };
 
 /** A state in a window with `available` calls left, ending at `resetAt`. */
-const inWindow = (available: number, resetAt: number, extra: Partial<PaceState> = {}): PaceState => ({ ...INITIAL_PACE, available, resetAt, limit: 120, ...extra });
+const inWindow = (available: number, resetAt: number, extra: Partial<PaceState> = {}): PaceState => ({
+  ...INITIAL_PACE,
+  available,
+  resetAt,
+  limit: 120,
+  ...extra,
+});
 
 describe("pace: reading the answers", () => {
   it("reads X-RateLimit-* and the draft's RateLimit / RateLimit-Policy alike", () => {
@@ -30,19 +47,28 @@ describe("pace: reading the answers", () => {
 
   it("the service's headers of any window read back as that window", () => {
     fc.assert(
-      fc.property(fc.nat(10_000), fc.nat(10_000), fc.integer({ min: 1, max: 3600 }), fc.nat(1e12), (limit, remaining, reset, now) => {
-        const headers = new Headers({
-          "x-ratelimit-limit": String(limit),
-          "x-ratelimit-remaining": String(remaining),
-          "x-ratelimit-reset": String(reset),
-          ratelimit: `"default";r=${remaining};t=${reset}`,
-          "ratelimit-policy": `"default";q=${limit};w=60`,
-        });
-        const window = { limit, remaining, resetAt: now + reset * 1000 };
-        assert.deepEqual(readRateHeaders(headers, now), window);
-        const draftOnly = new Headers({ ratelimit: headers.get("ratelimit")!, "ratelimit-policy": headers.get("ratelimit-policy")! });
-        assert.deepEqual(readRateHeaders(draftOnly, now), window);
-      }),
+      fc.property(
+        fc.nat(10_000),
+        fc.nat(10_000),
+        fc.integer({ min: 1, max: 3600 }),
+        fc.nat(1e12),
+        (limit, remaining, reset, now) => {
+          const headers = new Headers({
+            "x-ratelimit-limit": String(limit),
+            "x-ratelimit-remaining": String(remaining),
+            "x-ratelimit-reset": String(reset),
+            ratelimit: `"default";r=${remaining};t=${reset}`,
+            "ratelimit-policy": `"default";q=${limit};w=60`,
+          });
+          const window = { limit, remaining, resetAt: now + reset * 1000 };
+          assert.deepEqual(readRateHeaders(headers, now), window);
+          const draftOnly = new Headers({
+            ratelimit: headers.get("ratelimit")!,
+            "ratelimit-policy": headers.get("ratelimit-policy")!,
+          });
+          assert.deepEqual(readRateHeaders(draftOnly, now), window);
+        },
+      ),
     );
   });
 });
@@ -61,8 +87,16 @@ describe("pace: deciding", () => {
     assert.equal(first.send === false && first.waitMs, 23_000);
     assert.deepEqual(first.send === false && first.announce, { seconds: 23, reason: "rate limit" });
     const second = decide(first.state, 1000, rules);
-    assert.equal(second.send === false && second.announce, undefined, "a second waiter for the same end is not told again");
-    assert.equal(decide(first.state, 24_000, rules).send, true, "a new window: sent, its budget unknown until an answer");
+    assert.equal(
+      second.send === false && second.announce,
+      undefined,
+      "a second waiter for the same end is not told again",
+    );
+    assert.equal(
+      decide(first.state, 24_000, rules).send,
+      true,
+      "a new window: sent, its budget unknown until an answer",
+    );
   });
 
   it("after a 429, nothing is sent before its Retry-After has passed", () => {
@@ -90,7 +124,10 @@ describe("pace: deciding", () => {
   });
 
   it("a 503's retries wait its Retry-After, else 1 s, 2 s, 4 s", () => {
-    assert.deepEqual([1, 2, 3].map((n) => unavailableDelayMs(n, null, 1000)), [1000, 2000, 4000]);
+    assert.deepEqual(
+      [1, 2, 3].map((n) => unavailableDelayMs(n, null, 1000)),
+      [1000, 2000, 4000],
+    );
     assert.equal(unavailableDelayMs(2, 5, 1000), 5000);
   });
 
@@ -135,20 +172,33 @@ describe("pace: deciding", () => {
 
   it("sends at once while more than the spread threshold is left, then spreads the rest", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 5, max: 300 }), fc.integer({ min: 2000, max: 120_000 }), fc.nat(4), (available, windowMs, spreadBelow) => {
-        const start = 1_000_000;
-        const resetAt = start + windowMs;
-        const { sentAt } = run(inWindow(available, resetAt), start, resetAt, [0], spreadBelow);
-        assert.equal(sentAt.filter((t) => t === start).length, available - spreadBelow);
-        assert.ok(sentAt.filter((t) => t > start).length <= spreadBelow);
-      }),
+      fc.property(
+        fc.integer({ min: 5, max: 300 }),
+        fc.integer({ min: 2000, max: 120_000 }),
+        fc.nat(4),
+        (available, windowMs, spreadBelow) => {
+          const start = 1_000_000;
+          const resetAt = start + windowMs;
+          const { sentAt } = run(inWindow(available, resetAt), start, resetAt, [0], spreadBelow);
+          assert.equal(sentAt.filter((t) => t === start).length, available - spreadBelow);
+          assert.ok(sentAt.filter((t) => t > start).length <= spreadBelow);
+        },
+      ),
     );
   });
 
   it("waiters sharing a state tell each wait once: the ends told only grow", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ kind: fc.constantFrom("decide", "block", "observe"), dt: fc.nat(5000), seconds: fc.integer({ min: 1, max: 60 }), remaining: fc.nat(20) }), { maxLength: 60 }),
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom("decide", "block", "observe"),
+            dt: fc.nat(5000),
+            seconds: fc.integer({ min: 1, max: 60 }),
+            remaining: fc.nat(20),
+          }),
+          { maxLength: 60 },
+        ),
         (steps) => {
           let state: PaceState = INITIAL_PACE;
           let now = 0;
@@ -164,7 +214,12 @@ describe("pace: deciding", () => {
               }
               state = told.state;
             } else if (step.kind === "observe") {
-              state = observe(state, { limit: 20, remaining: step.remaining, resetAt: now + step.seconds * 1000 }, now, 0);
+              state = observe(
+                state,
+                { limit: 20, remaining: step.remaining, resetAt: now + step.seconds * 1000 },
+                now,
+                0,
+              );
             } else {
               const decision = decide(state, now, rules);
               state = decision.state;
@@ -189,54 +244,83 @@ describe("pace: observing", () => {
     // Steps: the client sends (when a slot is free and `decide` lets it), the server counts any
     // call it has received (in any order), or the answer of any counted call arrives (in any order).
     fc.assert(
-      fc.property(fc.integer({ min: 4, max: 30 }), fc.array(fc.tuple(fc.constantFrom("send", "count", "answer"), fc.nat(10)), { maxLength: 200 }), (limit, steps) => {
-        let state: PaceState = INITIAL_PACE;
-        const resetAt = 10_000_000;
-        let counted = 0;
-        const uncounted: number[] = []; // calls on the wire the server has not counted
-        const answered: { remaining: number }[] = []; // counted calls whose answers are on their way
-        let now = 1000;
-        for (const [kind, pick] of steps) {
-          now += 1;
-          const onWire = uncounted.length + answered.length;
-          if (kind === "send" && onWire < 4) {
-            const decision = decide(state, now, { spreadBelow: 0 });
-            state = decision.state;
-            if (decision.send) uncounted.push(now);
-          } else if (kind === "count" && uncounted.length > 0) {
-            uncounted.splice(pick % uncounted.length, 1);
-            counted++;
-            assert.ok(counted <= limit, `the server counted ${counted} calls of ${limit}: a 429`);
-            answered.push({ remaining: limit - counted });
-          } else if (kind === "answer" && answered.length > 0) {
-            const [answer] = answered.splice(pick % answered.length, 1);
-            state = observe(state, { limit, remaining: answer.remaining, resetAt }, now, uncounted.length + answered.length);
+      fc.property(
+        fc.integer({ min: 4, max: 30 }),
+        fc.array(fc.tuple(fc.constantFrom("send", "count", "answer"), fc.nat(10)), { maxLength: 200 }),
+        (limit, steps) => {
+          let state: PaceState = INITIAL_PACE;
+          const resetAt = 10_000_000;
+          let counted = 0;
+          const uncounted: number[] = []; // calls on the wire the server has not counted
+          const answered: { remaining: number }[] = []; // counted calls whose answers are on their way
+          let now = 1000;
+          for (const [kind, pick] of steps) {
+            now += 1;
+            const onWire = uncounted.length + answered.length;
+            if (kind === "send" && onWire < 4) {
+              const decision = decide(state, now, { spreadBelow: 0 });
+              state = decision.state;
+              if (decision.send) uncounted.push(now);
+            } else if (kind === "count" && uncounted.length > 0) {
+              uncounted.splice(pick % uncounted.length, 1);
+              counted++;
+              assert.ok(counted <= limit, `the server counted ${counted} calls of ${limit}: a 429`);
+              answered.push({ remaining: limit - counted });
+            } else if (kind === "answer" && answered.length > 0) {
+              const [answer] = answered.splice(pick % answered.length, 1);
+              state = observe(
+                state,
+                { limit, remaining: answer.remaining, resetAt },
+                now,
+                uncounted.length + answered.length,
+              );
+            }
+            if (state.available !== null)
+              assert.ok(
+                state.available <= limit - counted - uncounted.length,
+                `estimate ${state.available}, left ${limit - counted - uncounted.length}`,
+              );
           }
-          if (state.available !== null) assert.ok(state.available <= limit - counted - uncounted.length, `estimate ${state.available}, left ${limit - counted - uncounted.length}`);
-        }
-      }),
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it("in one window, what is left only goes down and the earliest end is kept", () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ remaining: fc.nat(100), reset: fc.integer({ min: 59_000, max: 60_000 }), dt: fc.nat(200), after: fc.nat(3) }), { minLength: 1, maxLength: 30 }), (answers) => {
-        let state: PaceState = INITIAL_PACE;
-        let now = 0;
-        let previous = Number.POSITIVE_INFINITY;
-        let earliest = Number.POSITIVE_INFINITY;
-        for (const answer of answers) {
-          now += answer.dt;
-          state = observe(state, { limit: 100, remaining: answer.remaining, resetAt: answer.reset }, now, answer.after);
-          earliest = Math.min(earliest, answer.reset);
-          assert.ok(state.available !== null && state.available >= 0);
-          assert.ok(state.available <= Math.max(0, answer.remaining - answer.after));
-          assert.ok(state.available <= previous);
-          assert.equal(state.resetAt, earliest);
-          previous = state.available;
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.record({
+            remaining: fc.nat(100),
+            reset: fc.integer({ min: 59_000, max: 60_000 }),
+            dt: fc.nat(200),
+            after: fc.nat(3),
+          }),
+          { minLength: 1, maxLength: 30 },
+        ),
+        (answers) => {
+          let state: PaceState = INITIAL_PACE;
+          let now = 0;
+          let previous = Number.POSITIVE_INFINITY;
+          let earliest = Number.POSITIVE_INFINITY;
+          for (const answer of answers) {
+            now += answer.dt;
+            state = observe(
+              state,
+              { limit: 100, remaining: answer.remaining, resetAt: answer.reset },
+              now,
+              answer.after,
+            );
+            earliest = Math.min(earliest, answer.reset);
+            assert.ok(state.available !== null && state.available >= 0);
+            assert.ok(state.available <= Math.max(0, answer.remaining - answer.after));
+            assert.ok(state.available <= previous);
+            assert.equal(state.resetAt, earliest);
+            previous = state.available;
+          }
+        },
+      ),
     );
   });
 

@@ -20,9 +20,22 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 const ok = (headers: Record<string, string> = {}) => json(200, { success: true, warnings: [] }, headers);
 const limited = (seconds: number) =>
-  json(429, { code: "too_many_requests", message: "Too many requests.", data: { status: 429, retry_after: seconds } }, { "retry-after": String(seconds), "x-ratelimit-limit": "10", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(seconds) });
+  json(
+    429,
+    { code: "too_many_requests", message: "Too many requests.", data: { status: 429, retry_after: seconds } },
+    {
+      "retry-after": String(seconds),
+      "x-ratelimit-limit": "10",
+      "x-ratelimit-remaining": "0",
+      "x-ratelimit-reset": String(seconds),
+    },
+  );
 const unavailable = (retryAfter?: number) =>
-  json(503, { code: "database_unavailable", message: "The database is not answering.", data: { status: 503 } }, retryAfter ? { "retry-after": String(retryAfter) } : {});
+  json(
+    503,
+    { code: "database_unavailable", message: "The database is not answering.", data: { status: 503 } },
+    retryAfter ? { "retry-after": String(retryAfter) } : {},
+  );
 
 /** A client on a scripted fetch and a fake clock that moves only when the pacing sleeps. */
 function rig(script: Script, pacing: PacingOptions = {}) {
@@ -31,7 +44,13 @@ function rig(script: Script, pacing: PacingOptions = {}) {
   const slept: number[] = [];
   const waits: Wait[] = [];
   const fetch = async (request: Request): Promise<Response> => {
-    const entry: Sent = { method: request.method, url: request.url, body: await request.text(), authorization: request.headers.get("authorization"), at: clock };
+    const entry: Sent = {
+      method: request.method,
+      url: request.url,
+      body: await request.text(),
+      authorization: request.headers.get("authorization"),
+      at: clock,
+    };
     sent.push(entry);
     return script(entry, sent.length - 1);
   };
@@ -51,7 +70,10 @@ function rig(script: Script, pacing: PacingOptions = {}) {
 describe("pacing: retries", () => {
   it("a 429 is waited out for its Retry-After, told once, and the same request sent again with its body", async () => {
     const { svc, sent, slept, waits } = rig((_, i) => (i === 0 ? limited(23) : ok()));
-    const answer = await svc.site.PUT("/frames/{ref}", { params: { path: { ref: "home" } }, body: { html: "<p>ü</p>" } });
+    const answer = await svc.site.PUT("/frames/{ref}", {
+      params: { path: { ref: "home" } },
+      body: { html: "<p>ü</p>" },
+    });
     assert.equal(answer.response.status, 200);
     assert.equal(sent.length, 2);
     assert.deepEqual(sent[1], { ...sent[0], at: sent[0].at + 23_000 });
@@ -82,7 +104,12 @@ describe("pacing: retries", () => {
         else controller.enqueue(new TextEncoder().encode(next));
       },
     });
-    const answer = await client.POST("/upload", { body: stream, bodySerializer: (body: unknown) => body, duplex: "half", headers: { "content-type": "application/octet-stream" } } as never);
+    const answer = await client.POST("/upload", {
+      body: stream,
+      bodySerializer: (body: unknown) => body,
+      duplex: "half",
+      headers: { "content-type": "application/octet-stream" },
+    } as never);
     assert.equal((answer as { response: Response }).response.status, 200);
     assert.deepEqual(sent, ["first chunk, second chunk, last", "first chunk, second chunk, last"]);
     assert.equal(pacing.inFlight(), 0);
@@ -94,7 +121,10 @@ describe("pacing: retries", () => {
     assert.equal(answer.response.status, 200);
     assert.equal(sent.length, 4);
     assert.deepEqual(slept, [1000, 2000, 5000]);
-    assert.deepEqual(waits.map((w) => `${w.seconds} ${w.reason}`), ["1 database unavailable", "2 database unavailable", "5 database unavailable"]);
+    assert.deepEqual(
+      waits.map((w) => `${w.seconds} ${w.reason}`),
+      ["1 database unavailable", "2 database unavailable", "5 database unavailable"],
+    );
   });
 
   it("gives the 503 back after `unavailableRetries`, and the 429 after `rateLimitRetries`", async () => {
@@ -128,7 +158,9 @@ describe("pacing: retries", () => {
 
 describe("pacing: the window", () => {
   it("holds calls back once an answer says the window is spent, and tells the wait", async () => {
-    const { svc, sent, waits } = rig(() => ok({ "x-ratelimit-limit": "10", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30" }));
+    const { svc, sent, waits } = rig(() =>
+      ok({ "x-ratelimit-limit": "10", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30" }),
+    );
     await svc.site.GET("/frames");
     await svc.site.GET("/frames");
     assert.equal(sent.length, 2);
@@ -137,11 +169,22 @@ describe("pacing: the window", () => {
   });
 
   it("spreads the last calls of a window instead of spending them at once", async () => {
-    const { svc, sent } = rig((_, i) => ok({ "x-ratelimit-limit": "100", "x-ratelimit-remaining": String(Math.max(0, 12 - i)), "x-ratelimit-reset": "60" }), { maxInFlight: 1 });
+    const { svc, sent } = rig(
+      (_, i) =>
+        ok({
+          "x-ratelimit-limit": "100",
+          "x-ratelimit-remaining": String(Math.max(0, 12 - i)),
+          "x-ratelimit-reset": "60",
+        }),
+      { maxInFlight: 1 },
+    );
     for (let i = 0; i < 8; i++) await svc.site.GET("/frames");
     const gaps = sent.slice(1).map((s, i) => s.at - sent[i].at);
     assert.deepEqual(gaps.slice(0, 2), [0, 0], "plenty left: at once");
-    assert.ok(gaps.slice(2).every((gap) => gap > 0), `then spread: ${gaps}`);
+    assert.ok(
+      gaps.slice(2).every((gap) => gap > 0),
+      `then spread: ${gaps}`,
+    );
   });
 });
 
@@ -165,7 +208,9 @@ describe("pacing: in flight", () => {
           return ok();
         },
       });
-      const calls = Array.from({ length: 10 }, (_, i) => svc.site.GET("/frames/{ref}", { params: { path: { ref: `f${i}` } } }));
+      const calls = Array.from({ length: 10 }, (_, i) =>
+        svc.site.GET("/frames/{ref}", { params: { path: { ref: `f${i}` } } }),
+      );
       while (order.length < 10 || release.length > 0) {
         await new Promise((resolve) => setImmediate(resolve));
         assert.ok(now <= maxInFlight);
@@ -173,13 +218,18 @@ describe("pacing: in flight", () => {
       }
       await Promise.all(calls);
       assert.equal(most, maxInFlight);
-      assert.deepEqual(order, Array.from({ length: 10 }, (_, i) => `/api/site/1/frames/f${i}`));
+      assert.deepEqual(
+        order,
+        Array.from({ length: 10 }, (_, i) => `/api/site/1/frames/f${i}`),
+      );
       assert.equal(svc.pacing?.inFlight(), 0);
     }
   });
 
   it("an abort while waiting for a slot or a window rejects the call and frees what it held", async () => {
-    const { svc, sent } = rig(() => ok({ "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30" }), { sleep: (ms, signal) => new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason))) });
+    const { svc, sent } = rig(() => ok({ "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30" }), {
+      sleep: (ms, signal) => new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason))),
+    });
     await svc.site.GET("/frames");
     const controller = new AbortController();
     const waiting = svc.site.GET("/frames", { signal: controller.signal });
@@ -192,7 +242,12 @@ describe("pacing: in flight", () => {
 
   it("pacing: false sends every call as it comes", async () => {
     let sent = 0;
-    const svc = createSiteClient({ url: "http://svc.test", token: "t", pacing: false, fetch: async () => (sent++, limited(5)) });
+    const svc = createSiteClient({
+      url: "http://svc.test",
+      token: "t",
+      pacing: false,
+      fetch: async () => (sent++, limited(5)),
+    });
     assert.equal((await svc.site.GET("/frames")).response.status, 429);
     assert.equal(sent, 1);
     assert.equal(svc.pacing, null);

@@ -19,7 +19,9 @@ function recordingFetch(retryAfters: number[]) {
 
 async function spend(t: ServedApp, calls: number): Promise<void> {
   for (let i = 0; i < calls; i++) {
-    const answer = await fetch(`${t.origin}/api/site/1/frames?per_page=1`, { headers: { authorization: `Bearer ${t.adminToken}` } });
+    const answer = await fetch(`${t.origin}/api/site/1/frames?per_page=1`, {
+      headers: { authorization: `Bearer ${t.adminToken}` },
+    });
     await answer.arrayBuffer();
     assert.equal(answer.status, 200, `call ${i} to spend the budget`);
   }
@@ -34,11 +36,23 @@ describe("typed client: pacing under a short window (10 calls per 2 s)", () => {
 
   it("a burst of 30 writes all succeed, with no 429: the client slows down before the window runs out", async () => {
     const waits: Wait[] = [];
-    const svc = createSiteClient({ url: t.origin, token: t.adminToken, pacing: { onWait: (wait) => waits.push(wait) } });
+    const svc = createSiteClient({
+      url: t.origin,
+      token: t.adminToken,
+      pacing: { onWait: (wait) => waits.push(wait) },
+    });
     const started = Date.now();
-    await Promise.all(Array.from({ length: 30 }, (_, i) => unwrap(svc.site.POST("/frames", { body: { slug: `paced-${i}`, html: `<p>${i}</p>` } }))));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        unwrap(svc.site.POST("/frames", { body: { slug: `paced-${i}`, html: `<p>${i}</p>` } })),
+      ),
+    );
     const seconds = (Date.now() - started) / 1000;
-    assert.deepEqual(t.load.statuses.filter((status) => status !== 201), [], "every answer a 201");
+    assert.deepEqual(
+      t.load.statuses.filter((status) => status !== 201),
+      [],
+      "every answer a 201",
+    );
     assert.ok(seconds >= 4, `30 calls at 10 per 2 s take at least two windows more, took ${seconds} s`);
     const list = await unwrap(svc.site.GET("/frames", { params: { query: { q: "paced-", per_page: 100 } } }));
     assert.equal(list.total, 30);
@@ -50,8 +64,15 @@ describe("typed client: pacing under a short window (10 calls per 2 s)", () => {
     await spend(t, 10);
     const waits: Wait[] = [];
     const retryAfters: number[] = [];
-    const svc = createSiteClient({ url: t.origin, token: t.adminToken, fetch: recordingFetch(retryAfters), pacing: { onWait: (wait) => waits.push(wait) } });
-    const { frame } = await unwrap(svc.site.POST("/frames", { body: { slug: "after-429", html: "<p>sent twice</p>" } }));
+    const svc = createSiteClient({
+      url: t.origin,
+      token: t.adminToken,
+      fetch: recordingFetch(retryAfters),
+      pacing: { onWait: (wait) => waits.push(wait) },
+    });
+    const { frame } = await unwrap(
+      svc.site.POST("/frames", { body: { slug: "after-429", html: "<p>sent twice</p>" } }),
+    );
     assert.equal(frame.slug, "after-429");
     assert.equal(retryAfters.length, 1);
     assert.ok(retryAfters[0] >= 1 && retryAfters[0] <= 2, `Retry-After ${retryAfters[0]}`);
@@ -61,22 +82,39 @@ describe("typed client: pacing under a short window (10 calls per 2 s)", () => {
   });
 });
 
-describe("typed client: pacing under SVC_RATE_LIMIT_PER_MIN=40 (the service's minute window; run with SVC_CLIENT_SLOW=1)", { skip: !process.env.SVC_CLIENT_SLOW && "about 60 s: set SVC_CLIENT_SLOW=1 (the short windows above test the same pacing)" }, () => {
+describe("typed client: pacing under SVC_RATE_LIMIT_PER_MIN=40 (the service's minute window; run with SVC_CLIENT_SLOW=1)", {
+  skip:
+    !process.env.SVC_CLIENT_SLOW && "about 60 s: set SVC_CLIENT_SLOW=1 (the short windows above test the same pacing)",
+}, () => {
   let t: ServedApp;
   before(async () => {
     t = await serveApp({ env: { SVC_RATE_LIMIT_PER_MIN: "40" } });
   });
   after(() => t.close());
 
-  it("another caller spent the window: a burst of 30 writes meets 429s, waits out Retry-After, and all succeed", { timeout: 150_000 }, async () => {
+  it("another caller spent the window: a burst of 30 writes meets 429s, waits out Retry-After, and all succeed", {
+    timeout: 150_000,
+  }, async () => {
     await spend(t, 38);
     const waits: Wait[] = [];
     const retryAfters: number[] = [];
-    const svc = createSiteClient({ url: t.origin, token: t.adminToken, fetch: recordingFetch(retryAfters), pacing: { onWait: (wait) => waits.push(wait) } });
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => unwrap(svc.site.POST("/frames", { body: { slug: `minute-${i}`, html: `<p>${i}</p>` } }))));
+    const svc = createSiteClient({
+      url: t.origin,
+      token: t.adminToken,
+      fetch: recordingFetch(retryAfters),
+      pacing: { onWait: (wait) => waits.push(wait) },
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        unwrap(svc.site.POST("/frames", { body: { slug: `minute-${i}`, html: `<p>${i}</p>` } })),
+      ),
+    );
     assert.equal(answers.length, 30);
     assert.ok(retryAfters.length >= 1, "the burst met at least one 429");
-    assert.ok(retryAfters.every((seconds) => seconds >= 1 && seconds <= 60), `Retry-After ${retryAfters}`);
+    assert.ok(
+      retryAfters.every((seconds) => seconds >= 1 && seconds <= 60),
+      `Retry-After ${retryAfters}`,
+    );
     // One wait told for the window, with the Retry-After of the first 429 (later ones end with it).
     assert.deepEqual(waits[0], { seconds: retryAfters[0], reason: "rate limit" });
     const list = await unwrap(svc.site.GET("/frames", { params: { query: { q: "minute-", per_page: 100 } } }));

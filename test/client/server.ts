@@ -49,7 +49,12 @@ export async function serveApp(options: ServeOptions = {}): Promise<ServedApp> {
 
 /** The service's limits with the API window `windowSeconds` long instead of a minute (the same limiter class). */
 export function shortWindowLimits(perWindow: number, windowSeconds: number): Limits {
-  const settings = { rateLimitPerMin: perWindow, authFailuresPerMin: 1000, authFailuresPerLogin: 1000, publicRateLimitPerMin: 1_000_000 };
+  const settings = {
+    rateLimitPerMin: perWindow,
+    authFailuresPerMin: 1000,
+    authFailuresPerLogin: 1000,
+    publicRateLimitPerMin: 1_000_000,
+  };
   return new FlexibleLimits(
     new RateLimiterMemory({ points: perWindow, duration: windowSeconds, keyPrefix: "req" }),
     new RateLimiterMemory({ points: settings.authFailuresPerMin, duration: 60, keyPrefix: "authfail" }),

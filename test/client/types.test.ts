@@ -26,15 +26,25 @@ describe("client types", () => {
     const served = await openApiDocument();
     const doc = clientDocument(served);
     const operations = (d: Record<string, any>) =>
-      Object.values<Record<string, any>>(d.paths).flatMap((item) => Object.values<any>(item).filter((op) => op && typeof op === "object" && "responses" in op));
+      Object.values<Record<string, any>>(d.paths).flatMap((item) =>
+        Object.values<any>(item).filter((op) => op && typeof op === "object" && "responses" in op),
+      );
     const kept = operations(doc);
     const all = operations(served);
     assert.ok(kept.length > 50);
     assert.equal(kept.length, all.filter((op) => !op.deprecated).length);
     assert.ok(kept.every((op) => !op.operationId.endsWith("Legacy")));
     for (const op of kept) {
-      for (const status of ["4XX", "5XX"]) assert.deepEqual(op.responses[status].content["application/json"].schema, { $ref: "#/components/schemas/ErrorBody" }, `${op.operationId} ${status}`);
+      for (const status of ["4XX", "5XX"])
+        assert.deepEqual(
+          op.responses[status].content["application/json"].schema,
+          { $ref: "#/components/schemas/ErrorBody" },
+          `${op.operationId} ${status}`,
+        );
     }
-    assert.deepEqual(Object.keys(doc.components.schemas).filter((name) => name.endsWith("Error") || name === "ErrorBody"), ["HandlerError", "PreHandlerError", "ErrorBody"]);
+    assert.deepEqual(
+      Object.keys(doc.components.schemas).filter((name) => name.endsWith("Error") || name === "ErrorBody"),
+      ["HandlerError", "PreHandlerError", "ErrorBody"],
+    );
   });
 });

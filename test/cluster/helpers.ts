@@ -56,7 +56,12 @@ export function call(port: number, method: string, path: string, options: CallOp
 }
 
 /** Retries `read` until `done` holds, a bounded number of times; answers the last reading. */
-export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, tries = 50, pauseMs = 20): Promise<T> {
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  tries = 50,
+  pauseMs = 20,
+): Promise<T> {
   let value = await read();
   for (let i = 1; i < tries && !done(value); i++) {
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
@@ -78,7 +83,17 @@ export async function startCluster(n: number, env: Record<string, string> = {}):
   const token = generateToken();
   const dirs = Array.from({ length: n }, () => mkdtempSync(join(tmpdir(), "svc-cluster-")));
   // The public limit (600 a minute per address by default) would trip tests that read many pages from 127.0.0.1.
-  const started = await Promise.allSettled(dirs.map((dir) => startService({ ...dbEnv, SVC_ADMIN_TOKEN: token, SVC_DATA_DIR: dir, SVC_PUBLIC_RATE_LIMIT_PER_MIN: "10000000", ...env })));
+  const started = await Promise.allSettled(
+    dirs.map((dir) =>
+      startService({
+        ...dbEnv,
+        SVC_ADMIN_TOKEN: token,
+        SVC_DATA_DIR: dir,
+        SVC_PUBLIC_RATE_LIMIT_PER_MIN: "10000000",
+        ...env,
+      }),
+    ),
+  );
   const processes = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const close = async () => {
     for (const p of processes) await p.stop();

@@ -10,13 +10,27 @@ import { join } from "node:path";
 import pg from "pg";
 import { PageCache, type CacheFlush } from "../../src/publish/page-cache.ts";
 import { SiteDirectory } from "../../src/publish/site-directory.ts";
-import { CHANNEL, MAX_PAYLOAD_BYTES, PostgresInvalidation, encodeMessages, parseMessage, singleProcess, type Invalidated } from "../../src/publish/invalidation.ts";
+import {
+  CHANNEL,
+  MAX_PAYLOAD_BYTES,
+  PostgresInvalidation,
+  encodeMessages,
+  parseMessage,
+  singleProcess,
+  type Invalidated,
+} from "../../src/publish/invalidation.ts";
 import { openStore, type Db, type Store } from "../../src/store/database.ts";
 import { Marks } from "../../src/publish/invalidation-marks.ts";
 import { freshDatabase, testServerUrl, type TestDatabase } from "../support/database.ts";
 import { CuttableProxy } from "../support/tcp-proxy.ts";
 
-const entry = (siteId: number, address: string, pageId: number, text = "x") => ({ siteId, address, pageId, body: Buffer.from(text), printed: "on_request" as const });
+const entry = (siteId: number, address: string, pageId: number, text = "x") => ({
+  siteId,
+  address,
+  pageId,
+  body: Buffer.from(text),
+  printed: "on_request" as const,
+});
 
 /** Waits for an event, failing the test rather than hanging when it never comes. */
 function next(emitter: NodeJS.EventEmitter, event: string, ms = 5_000): Promise<unknown[]> {
@@ -128,7 +142,10 @@ describe("NOTIFY payloads", () => {
     const carried: number[] = [];
     let directory = 0;
     for (const payload of payloads) {
-      assert.ok(Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES && MAX_PAYLOAD_BYTES < 8000, `${Buffer.byteLength(payload)} bytes`);
+      assert.ok(
+        Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES && MAX_PAYLOAD_BYTES < 8000,
+        `${Buffer.byteLength(payload)} bytes`,
+      );
       const message = parseMessage(payload)!;
       assert.equal(message.origin, origin);
       for (const flush of message.flushes) {
@@ -145,24 +162,43 @@ describe("NOTIFY payloads", () => {
     const addresses = Array.from({ length: 300 }, (_, i) => `/страница-${i}-${"ж".repeat(40)}/`);
     const payloads = encodeMessages(origin, [{ kind: "addresses", site: 2, addresses }]);
     for (const payload of payloads) assert.ok(Buffer.byteLength(payload) <= MAX_PAYLOAD_BYTES);
-    const carried = payloads.flatMap((p) => parseMessage(p)!.flushes.flatMap((f) => (f.kind === "addresses" ? f.addresses : [])));
+    const carried = payloads.flatMap((p) =>
+      parseMessage(p)!.flushes.flatMap((f) => (f.kind === "addresses" ? f.addresses : [])),
+    );
     assert.deepEqual(carried, addresses);
   });
 
   it("an address too long to travel at all becomes a flush of its whole site", () => {
-    const payloads = encodeMessages(origin, [{ kind: "addresses", site: 3, addresses: ["/short/", `/${"x".repeat(9000)}/`] }]);
-    assert.deepEqual(payloads.map((p) => parseMessage(p)!.flushes), [[{ kind: "site", site: 3 }]]);
+    const payloads = encodeMessages(origin, [
+      { kind: "addresses", site: 3, addresses: ["/short/", `/${"x".repeat(9000)}/`] },
+    ]);
+    assert.deepEqual(
+      payloads.map((p) => parseMessage(p)!.flushes),
+      [[{ kind: "site", site: 3 }]],
+    );
   });
 
   it("a message from another version or a stranger is read defensively: unknown or malformed flushes are left out", () => {
     assert.equal(parseMessage("not json"), null);
     assert.equal(parseMessage(JSON.stringify({ flushes: [] })), null);
-    const message = parseMessage(JSON.stringify({ origin: "x", flushes: [{ kind: "pages", site: 1, pages: [1, "2"] }, { kind: "later" }, { kind: "site", site: 4 }, { kind: "all" }] }));
+    const message = parseMessage(
+      JSON.stringify({
+        origin: "x",
+        flushes: [
+          { kind: "pages", site: 1, pages: [1, "2"] },
+          { kind: "later" },
+          { kind: "site", site: 4 },
+          { kind: "all" },
+        ],
+      }),
+    );
     assert.deepEqual(message, { origin: "x", flushes: [{ kind: "site", site: 4 }, { kind: "all" }] });
   });
 });
 
-describe("two processes' caches on one PostgreSQL database", { skip: testServerUrl ? false : "needs TEST_DATABASE_URL (npm run test:pg)" }, () => {
+describe("two processes' caches on one PostgreSQL database", {
+  skip: testServerUrl ? false : "needs TEST_DATABASE_URL (npm run test:pg)",
+}, () => {
   let database: TestDatabase;
   let store: Store;
   let dir: string;
@@ -182,7 +218,12 @@ describe("two processes' caches on one PostgreSQL database", { skip: testServerU
 
   /** A "process": its own page cache and host directory, wired to its own invalidation. */
   async function processOn(clientConfig: pg.ClientConfig = store.postgres!.clientConfig) {
-    const invalidation = new PostgresInvalidation({ pool: store.postgres!.pool, clientConfig, reconnectMinMs: 20, reconnectMaxMs: 200 });
+    const invalidation = new PostgresInvalidation({
+      pool: store.postgres!.pool,
+      clientConfig,
+      reconnectMinMs: 20,
+      reconnectMaxMs: 200,
+    });
     await invalidation.start();
     started.push(invalidation);
     const pages = new PageCache();
@@ -249,7 +290,11 @@ describe("two processes' caches on one PostgreSQL database", { skip: testServerU
       const told = JSON.parse(raw.messages[0]);
       // The message carries the mark the teller bumped for site 1 (invalidation-marks.ts).
       assert.ok(Number.isSafeInteger(told.marks?.["1"]) && told.marks["1"] > 0, raw.messages[0]);
-      assert.deepEqual(told, { origin: a.invalidation.origin, marks: { "1": told.marks["1"] }, flushes: [{ kind: "pages", site: 1, pages: [7] }] });
+      assert.deepEqual(told, {
+        origin: a.invalidation.origin,
+        marks: { "1": told.marks["1"] },
+        flushes: [{ kind: "pages", site: 1, pages: [7] }],
+      });
     } finally {
       await raw.client.end();
     }
@@ -286,7 +331,8 @@ describe("two processes' caches on one PostgreSQL database", { skip: testServerU
       // The NOTIFYs have been executed; their delivery to a listener follows.
       const pages = new Set<number>();
       for (let tries = 0; pages.size < 50 && tries < 200; tries++) {
-        for (const payload of raw.messages.splice(0)) for (const f of parseMessage(payload)!.flushes) if (f.kind === "pages") f.pages.forEach((p) => pages.add(p));
+        for (const payload of raw.messages.splice(0))
+          for (const f of parseMessage(payload)!.flushes) if (f.kind === "pages") f.pages.forEach((p) => pages.add(p));
         if (pages.size < 50) await new Promise((r) => setTimeout(r, 10));
       }
       assert.equal(pages.size, 50, "every flushed page was told");

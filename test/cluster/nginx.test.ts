@@ -24,7 +24,11 @@ function findNginx(): string | null {
 }
 
 const nginx = findNginx();
-const skip = !testServerUrl ? "needs TEST_DATABASE_URL (npm run test:pg)" : !nginx ? "nginx is not installed (apt-get install nginx-light)" : false;
+const skip = !testServerUrl
+  ? "needs TEST_DATABASE_URL (npm run test:pg)"
+  : !nginx
+    ? "nginx is not installed (apt-get install nginx-light)"
+    : false;
 
 /** The example with this test's ports: nginx listens on `listen`, the upstream lists `upstreams`. */
 function renderExample(text: string, listen: number, upstreams: number[]): string {
@@ -33,7 +37,9 @@ function renderExample(text: string, listen: number, upstreams: number[]): strin
   assert.ok(lines.length >= 2, "the example lists its upstream servers");
   const indent = lines[0][1];
   const rest = lines[0][2] ?? "";
-  let rendered = text.replace(servers, (line) => (line === lines[0][0] ? upstreams.map((port) => `${indent}server 127.0.0.1:${port}${rest};\n`).join("") : ""));
+  let rendered = text.replace(servers, (line) =>
+    line === lines[0][0] ? upstreams.map((port) => `${indent}server 127.0.0.1:${port}${rest};\n`).join("") : "",
+  );
   assert.match(rendered, /^\s*listen 80;$/m, "the example listens on port 80");
   rendered = rendered.replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${listen};`);
   return rendered;
@@ -62,7 +68,8 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
   let dir: string;
   let child: ChildProcess | null = null;
   let nginxLog = "";
-  const through = (method: string, path: string, options: Parameters<typeof call>[3] = {}) => call(proxyPort, method, path, options);
+  const through = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
+    call(proxyPort, method, path, options);
   const admin = (method: string, path: string, body?: unknown) => through(method, path, { token: cluster.token, body });
 
   function ok(reply: Reply, what: string, status = 200): any {
@@ -82,11 +89,22 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
     // When the test runs as root, nginx's workers run as an unprivileged user: they must reach the temp folders.
     chmodSync(dir, 0o755);
     mkdirSync(join(dir, "temp"));
-    writeFileSync(join(dir, "svc.conf"), renderExample(readFileSync(EXAMPLE, "utf8"), proxyPort, cluster.processes.map((p) => p.port)));
+    writeFileSync(
+      join(dir, "svc.conf"),
+      renderExample(
+        readFileSync(EXAMPLE, "utf8"),
+        proxyPort,
+        cluster.processes.map((p) => p.port),
+      ),
+    );
     writeFileSync(join(dir, "nginx.conf"), mainConfig(dir, join(dir, "svc.conf")));
-    const test = spawnSync(nginx!, ["-t", "-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")], { encoding: "utf8" });
+    const test = spawnSync(nginx!, ["-t", "-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")], {
+      encoding: "utf8",
+    });
     assert.equal(test.status, 0, `nginx -t: ${test.stderr}`);
-    child = spawn(nginx!, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")], { stdio: ["ignore", "pipe", "pipe"] });
+    child = spawn(nginx!, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout!.on("data", (d) => (nginxLog += d));
     child.stderr!.on("data", (d) => (nginxLog += d));
     const up = await eventually(
@@ -118,7 +136,10 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
     // Each process logs the ids of the requests it answered.
     const answered = cluster.processes.map((p) => ids.filter((id) => p.stdout().includes(id)).length);
     assert.equal(answered[0] + answered[1], ids.length, `every request was answered by one of the two: ${answered}`);
-    assert.ok(answered.every((n) => n > 0), `both processes answered some: ${answered}`);
+    assert.ok(
+      answered.every((n) => n > 0),
+      `both processes answered some: ${answered}`,
+    );
   });
 
   it("public pages answer by Host through nginx, and addresses carry nginx's port (SVC_PUBLIC_PORT)", async () => {
@@ -126,18 +147,29 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
     assert.equal(blog.home_url, `http://blog.localhost:${proxyPort}/`);
     ok(await admin("POST", `${SITE}/frames`, { slug: "hello", html: "<p>main site hello</p>" }), "frame", 201);
     ok(await admin("POST", `${SITE}/pages`, { title: "Hello", frame: "hello" }), "page", 201);
-    ok(await admin("POST", `/api/site/${blog.id}/frames`, { slug: "hello", html: "<p>blog hello</p>" }), "blog frame", 201);
+    ok(
+      await admin("POST", `/api/site/${blog.id}/frames`, { slug: "hello", html: "<p>blog hello</p>" }),
+      "blog frame",
+      201,
+    );
     ok(await admin("POST", `/api/site/${blog.id}/pages`, { title: "Hello", frame: "hello" }), "blog page", 201);
     // Several reads, so both processes answer some of them.
     for (let i = 0; i < 4; i++) {
       assert.match((await through("GET", "/hello/", { host: `blog.localhost:${proxyPort}` })).text, /blog hello/);
       assert.match((await through("GET", "/hello/", { host: "localhost" })).text, /main site hello/);
-      assert.match((await through("GET", "/hello/", { host: "unknown.example" })).text, /main site hello/, "an unknown host gets the main site");
+      assert.match(
+        (await through("GET", "/hello/", { host: "unknown.example" })).text,
+        /main site hello/,
+        "an unknown host gets the main site",
+      );
     }
     // A write through nginx shows on the next reads through nginx, whichever process answers them.
     ok(await admin("PUT", `/api/site/${blog.id}/frames/hello`, { html: "<p>blog hello, edited</p>" }), "PUT frame");
     for (let i = 0; i < 4; i++) {
-      const seen = await eventually(() => through("GET", "/hello/", { host: "blog.localhost" }), (r) => /edited/.test(r.text));
+      const seen = await eventually(
+        () => through("GET", "/hello/", { host: "blog.localhost" }),
+        (r) => /edited/.test(r.text),
+      );
       assert.match(seen.text, /blog hello, edited/);
     }
   });
@@ -145,7 +177,10 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
   it("limits count the client's address as nginx saw it: a forged X-Forwarded-For does not escape the lockout", async () => {
     const bad = "op_" + "1".repeat(64);
     for (let i = 0; i < 5; i++) {
-      const reply = await through("GET", "/api/profile", { token: bad, headers: { "x-forwarded-for": `203.0.113.${i}` } });
+      const reply = await through("GET", "/api/profile", {
+        token: bad,
+        headers: { "x-forwarded-for": `203.0.113.${i}` },
+      });
       assert.equal(reply.status, 401, `failure ${i + 1}`);
     }
     const locked = await through("GET", "/api/profile", { token: bad, headers: { "x-forwarded-for": "203.0.113.99" } });

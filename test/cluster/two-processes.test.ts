@@ -38,7 +38,10 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
       const profile = ok(await call(port, "GET", "/api/profile", { token: cluster.token }), "profile");
       assert.deepEqual([profile.user.id, profile.user.login], [1, "admin"]);
       const sites = ok(await call(port, "GET", "/api/sites", { token: cluster.token }), "sites");
-      assert.deepEqual(sites.sites.map((s: any) => [s.id, s.name]), [[1, "Main site"]]);
+      assert.deepEqual(
+        sites.sites.map((s: any) => [s.id, s.name]),
+        [[1, "Main site"]],
+      );
     }
   });
 
@@ -52,32 +55,61 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
       assert.match(seen.text, /version one/);
     }
     ok(await api(a, "PUT", "/frames/plain", { html: "<main>version two</main>" }), "PUT frame");
-    const after = await eventually(() => visit(b, "/about/"), (r) => /version two/.test(r.text));
+    const after = await eventually(
+      () => visit(b, "/about/"),
+      (r) => /version two/.test(r.text),
+    );
     assert.match(after.text, /version two/, "the other process serves the new output");
     assert.match((await visit(a, "/about/")).text, /version two/);
   });
 
   it("a page title PATCH through one process shows at once on the other's on-request page, which it had cached", async () => {
-    ok(await api(b, "POST", "/frames", { slug: "titled", html: `<h1 ${bind("text", "page.title")}></h1>` }), "frame", 201);
+    ok(
+      await api(b, "POST", "/frames", { slug: "titled", html: `<h1 ${bind("text", "page.title")}></h1>` }),
+      "frame",
+      201,
+    );
     ok(await api(b, "POST", "/pages", { title: "News", frame: "titled" }), "page", 201);
     assert.equal((await visit(a, "/news/")).headers["x-svc-printed"], "on_request");
     const cached = await visit(a, "/news/");
     assert.equal(cached.headers["x-svc-printed"], "cache");
     assert.match(cached.text, /<h1>News<\/h1>/);
     ok(await api(b, "PATCH", "/pages/news", { title: "Latest news" }), "PATCH page");
-    const after = await eventually(() => visit(a, "/news/"), (r) => /Latest news/.test(r.text));
+    const after = await eventually(
+      () => visit(a, "/news/"),
+      (r) => /Latest news/.test(r.text),
+    );
     assert.match(after.text, /<h1>Latest news<\/h1>/);
     assert.equal(after.headers["x-svc-printed"], "on_request", "rendered again, not served from the old cache entry");
   });
 
   it("a menu items PUT through one process shows at once on the other's pages that print the menu", async () => {
-    ok(await api(a, "POST", "/frames", { slug: "navbar", html: `<nav><!-- svc/menu {"location": "header"} /--></nav>` }), "frame", 201);
+    ok(
+      await api(a, "POST", "/frames", { slug: "navbar", html: `<nav><!-- svc/menu {"location": "header"} /--></nav>` }),
+      "frame",
+      201,
+    );
     ok(await api(a, "POST", "/pages", { title: "Start", frame: "navbar" }), "page", 201);
-    ok(await api(a, "POST", "/menus", { name: "Main", location: "header", items: [{ url: "/one", title: "One" }] }), "menu", 201);
+    ok(
+      await api(a, "POST", "/menus", { name: "Main", location: "header", items: [{ url: "/one", title: "One" }] }),
+      "menu",
+      201,
+    );
     assert.deepEqual(linkTitles((await visit(b, "/start/")).text), ["One"]);
     assert.deepEqual(linkTitles((await visit(b, "/start/")).text), ["One"], "served from memory");
-    ok(await api(a, "PUT", "/menus/main/items", { items: [{ url: "/two", title: "Two" }, { url: "/three", title: "Three" }] }), "PUT items");
-    const after = await eventually(() => visit(b, "/start/"), (r) => linkTitles(r.text).length === 2);
+    ok(
+      await api(a, "PUT", "/menus/main/items", {
+        items: [
+          { url: "/two", title: "Two" },
+          { url: "/three", title: "Three" },
+        ],
+      }),
+      "PUT items",
+    );
+    const after = await eventually(
+      () => visit(b, "/start/"),
+      (r) => linkTitles(r.text).length === 2,
+    );
     assert.deepEqual(linkTitles(after.text), ["Two", "Three"]);
   });
 
@@ -88,25 +120,60 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
     assert.equal((await visit(b, "/ticker/")).headers["x-svc-printed"], "cache");
     const flushed = ok(await api(a, "POST", "/cache/flush", { urls: ["/ticker/"] }), "flush");
     assert.deepEqual(flushed.flushed.urls, ["/ticker/"]);
-    const after = await eventually(() => visit(b, "/ticker/"), (r) => r.headers["x-svc-printed"] !== "cache");
+    const after = await eventually(
+      () => visit(b, "/ticker/"),
+      (r) => r.headers["x-svc-printed"] !== "cache",
+    );
     assert.equal(after.headers["x-svc-printed"], "on_request");
   });
 
   it("a site's new domain is known at once by the other process (its host directory is cleared)", async () => {
-    const site = ok(await call(a, "POST", "/api/sites", { token: cluster.token, body: { name: "Blog", domain: "blog.localhost" } }), "site", 201).site;
-    ok(await call(a, "POST", `/api/site/${site.id}/frames`, { token: cluster.token, body: { slug: "front", html: "<p>blog front</p>" } }), "blog frame", 201);
-    ok(await call(a, "POST", `/api/site/${site.id}/pages`, { token: cluster.token, body: { title: "Hello", frame: "front" } }), "blog page", 201);
+    const site = ok(
+      await call(a, "POST", "/api/sites", { token: cluster.token, body: { name: "Blog", domain: "blog.localhost" } }),
+      "site",
+      201,
+    ).site;
+    ok(
+      await call(a, "POST", `/api/site/${site.id}/frames`, {
+        token: cluster.token,
+        body: { slug: "front", html: "<p>blog front</p>" },
+      }),
+      "blog frame",
+      201,
+    );
+    ok(
+      await call(a, "POST", `/api/site/${site.id}/pages`, {
+        token: cluster.token,
+        body: { title: "Hello", frame: "front" },
+      }),
+      "blog page",
+      201,
+    );
     assert.match((await visit(b, "/hello/", "blog.localhost")).text, /blog front/);
-    assert.equal((await visit(b, "/hello/", "journal.localhost")).status, 404, "an unknown host gets the main site, which has no such page");
-    ok(await call(a, "PATCH", `/api/sites/${site.id}`, { token: cluster.token, body: { domain: "journal.localhost" } }), "re-domain");
-    const moved = await eventually(() => visit(b, "/hello/", "journal.localhost"), (r) => r.status === 200);
+    assert.equal(
+      (await visit(b, "/hello/", "journal.localhost")).status,
+      404,
+      "an unknown host gets the main site, which has no such page",
+    );
+    ok(
+      await call(a, "PATCH", `/api/sites/${site.id}`, { token: cluster.token, body: { domain: "journal.localhost" } }),
+      "re-domain",
+    );
+    const moved = await eventually(
+      () => visit(b, "/hello/", "journal.localhost"),
+      (r) => r.status === 200,
+    );
     assert.match(moved.text, /blog front/, "the new domain answers on the other process");
     assert.equal((await visit(b, "/hello/", "blog.localhost")).status, 404, "the old domain no longer does");
   });
 
   it("concurrent PUTs of one frame with the same If-Match through both: each round exactly one wins and the other gets 412; the stored frame and both public pages hold the last winner", async () => {
     ok(await api(a, "POST", "/frames", { slug: "contended", html: "<p>start</p>" }), "frame", 201);
-    ok(await api(a, "POST", "/pages", { title: "Contended page", slug: "contended-page", frame: "contended" }), "page", 201);
+    ok(
+      await api(a, "POST", "/pages", { title: "Contended page", slug: "contended-page", frame: "contended" }),
+      "page",
+      201,
+    );
     let winner = "<p>start</p>";
     for (let round = 1; round <= 8; round++) {
       const etag = String((await api(round % 2 ? a : b, "GET", "/frames/contended")).headers.etag);
@@ -122,7 +189,10 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
     }
     for (const port of [a, b]) {
       assert.equal(ok(await api(port, "GET", "/frames/contended"), "GET frame").frame.html, winner);
-      const shown = await eventually(() => visit(port, "/contended-page/"), (r) => r.text.includes(winner));
+      const shown = await eventually(
+        () => visit(port, "/contended-page/"),
+        (r) => r.text.includes(winner),
+      );
       assert.ok(shown.text.includes(winner), `port ${port} serves the winner`);
     }
   });
@@ -139,7 +209,11 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
     const revisions = landed.map(({ r }) => revisionOf(r.headers.etag)).sort((x, y) => x - y);
     assert.equal(new Set(revisions).size, revisions.length, "each accepted write has a revision of its own");
     const stored = await api(b, "GET", "/frames/stormy");
-    assert.equal(revisionOf(stored.headers.etag), first + landed.length, "one revision per accepted write, no more, no fewer");
+    assert.equal(
+      revisionOf(stored.headers.etag),
+      first + landed.length,
+      "one revision per accepted write, no more, no fewer",
+    );
     const last = landed.find(({ r }) => revisionOf(r.headers.etag) === revisions.at(-1))!;
     assert.equal(stored.body.frame.html, last.html, "the stored markup is that of the last accepted write");
   });
@@ -151,12 +225,18 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
       return Array.from({ length: n }, (_, j) => ({
         url: `/t${i}/${j}`,
         title: `T${i}-${j}`,
-        children: j === 0 ? Array.from({ length: i % 3 }, (_, k) => ({ url: `/t${i}/${j}/${k}`, title: `T${i}-${j}-${k}` })) : [],
+        children:
+          j === 0
+            ? Array.from({ length: i % 3 }, (_, k) => ({ url: `/t${i}/${j}/${k}`, title: `T${i}-${j}-${k}` }))
+            : [],
       }));
     });
-    const replies = await Promise.all(trees.map((items, i) => api(i % 2 ? a : b, "PUT", "/menus/contended-menu/items", { items })));
+    const replies = await Promise.all(
+      trees.map((items, i) => api(i % 2 ? a : b, "PUT", "/menus/contended-menu/items", { items })),
+    );
     for (const reply of replies) ok(reply, "PUT items");
-    const shape = (items: any[]): string => items.map((item) => `${item.title}${item.children?.length ? `[${shape(item.children)}]` : ""}`).join(",");
+    const shape = (items: any[]): string =>
+      items.map((item) => `${item.title}${item.children?.length ? `[${shape(item.children)}]` : ""}`).join(",");
     const submitted = trees.map(shape);
     for (const port of [a, b]) {
       const menu = ok(await api(port, "GET", "/menus/contended-menu"), "GET menu");
@@ -169,8 +249,15 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
       const stored = shape(nested(0));
       assert.ok(submitted.includes(stored), `stored ${stored} is one of the submitted trees`);
       for (const level of new Set(flat.map((item) => item.parent))) {
-        const positions = flat.filter((item) => item.parent === level).map((item) => item.order).sort((x, y) => x - y);
-        assert.deepEqual(positions, positions.map((_, i) => i + 1), "positions 1..n in every level");
+        const positions = flat
+          .filter((item) => item.parent === level)
+          .map((item) => item.order)
+          .sort((x, y) => x - y);
+        assert.deepEqual(
+          positions,
+          positions.map((_, i) => i + 1),
+          "positions 1..n in every level",
+        );
       }
     }
   });
@@ -183,16 +270,29 @@ describe("limits across two processes on one PostgreSQL database", { skip }, () 
 
   before(async () => {
     // X-Forwarded-For is trusted (as behind nginx), so each test counts against an address of its own.
-    cluster = await startCluster(2, { SVC_RATE_LIMIT_PER_MIN: "30", SVC_AUTH_FAILURES_PER_MIN: "6", SVC_TRUST_PROXY: "true" });
+    cluster = await startCluster(2, {
+      SVC_RATE_LIMIT_PER_MIN: "30",
+      SVC_AUTH_FAILURES_PER_MIN: "6",
+      SVC_TRUST_PROXY: "true",
+    });
     [a, b] = cluster.processes.map((p) => p.port);
   });
   after(() => cluster?.close());
 
   it("requests are counted across both: with 30 a minute, a token gets 30 answers in all through the two, then 429 from either", async () => {
-    const user = ok(await call(a, "POST", "/api/users", { token: cluster.token, body: { login: "counted" } }), "user", 201).user;
-    const issued = ok(await call(b, "POST", `/api/users/${user.id}/tokens`, { token: cluster.token, body: {} }), "token", 201);
+    const user = ok(
+      await call(a, "POST", "/api/users", { token: cluster.token, body: { login: "counted" } }),
+      "user",
+      201,
+    ).user;
+    const issued = ok(
+      await call(b, "POST", `/api/users/${user.id}/tokens`, { token: cluster.token, body: {} }),
+      "token",
+      201,
+    );
     const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await call(i % 2 ? b : a, "GET", "/api/profile", { token: issued.token })).status);
+    for (let i = 0; i < 30; i++)
+      statuses.push((await call(i % 2 ? b : a, "GET", "/api/profile", { token: issued.token })).status);
     assert.deepEqual(statuses, Array(30).fill(200));
     for (const port of [a, b]) {
       const refused = await call(port, "GET", "/api/profile", { token: issued.token });
@@ -213,8 +313,15 @@ describe("limits across two processes on one PostgreSQL database", { skip }, () 
       const locked = await call(port, "GET", "/api/profile", { token: bad, headers: from });
       assert.equal(locked.status, 429);
       assert.equal(locked.body.code, "too_many_auth_failures");
-      assert.equal((await call(port, "GET", "/api/profile", { token: cluster.token, headers: from })).status, 200, "a valid token (issue 29)");
+      assert.equal(
+        (await call(port, "GET", "/api/profile", { token: cluster.token, headers: from })).status,
+        200,
+        "a valid token (issue 29)",
+      );
     }
-    assert.equal((await call(b, "GET", "/api/profile", { token: bad, headers: { "x-forwarded-for": "198.51.100.8" } })).status, 401);
+    assert.equal(
+      (await call(b, "GET", "/api/profile", { token: bad, headers: { "x-forwarded-for": "198.51.100.8" } })).status,
+      401,
+    );
   });
 });

@@ -8,8 +8,10 @@ describe("data sets (PUT/GET/DELETE /data/{name}, GET /data)", () => {
   let recorder: Recorder;
   let n = 0;
   const site = () => makeSite(t, `Data ${++n}`, `data${n}.localhost`);
-  const put = (id: number, name: string, body: Record<string, unknown>) => t.call("PUT", `/api/site/${id}/data/${name}`, { body });
-  const read = (id: number, name: string, query?: Record<string, string>) => t.call("GET", `/api/site/${id}/data/${name}`, { query });
+  const put = (id: number, name: string, body: Record<string, unknown>) =>
+    t.call("PUT", `/api/site/${id}/data/${name}`, { body });
+  const read = (id: number, name: string, query?: Record<string, string>) =>
+    t.call("GET", `/api/site/${id}/data/${name}`, { query });
   before(async () => {
     t = await startTestApp();
     recorder = recordChanges(t);
@@ -19,11 +21,17 @@ describe("data sets (PUT/GET/DELETE /data/{name}, GET /data)", () => {
   it("PUT stores the shared set (201, then 200), announces the data set, and GET reads it back as {source, items, meta}", async () => {
     const id = await site();
     recorder.reset();
-    const items = [{ name: "Ada", role: "lead" }, { name: "Bob", tags: ["x"] }];
+    const items = [
+      { name: "Ada", role: "lead" },
+      { name: "Bob", tags: ["x"] },
+    ];
     const r = await put(id, "team", { items });
     assert.equal(r.status, 201);
     assert.equal(r.body.created, true);
-    assert.deepEqual({ name: r.body.dataset.name, lang: r.body.dataset.lang, total: r.body.dataset.total }, { name: "team", lang: null, total: 2 });
+    assert.deepEqual(
+      { name: r.body.dataset.name, lang: r.body.dataset.lang, total: r.body.dataset.total },
+      { name: "team", lang: null, total: 2 },
+    );
     assert.ok(r.body.rebaked);
     assert.deepEqual(recorder.changes(), [{ kind: "dataset", name: "team" }]);
     const back = await read(id, "team");
@@ -58,7 +66,14 @@ describe("data sets (PUT/GET/DELETE /data/{name}, GET /data)", () => {
 
   it("items must be an array of objects: anything else is 400 invalid_field naming the item, and nothing is stored", async () => {
     const id = await site();
-    for (const [items, field] of [[undefined, "items"], [{ a: 1 }, "items"], ["x", "items"], [[{ a: 1 }, 2], "items.1"], [[null], "items.0"], [[[1]], "items.0"]] as const) {
+    for (const [items, field] of [
+      [undefined, "items"],
+      [{ a: 1 }, "items"],
+      ["x", "items"],
+      [[{ a: 1 }, 2], "items.1"],
+      [[null], "items.0"],
+      [[[1]], "items.0"],
+    ] as const) {
       const r = await put(id, "bad", items === undefined ? {} : { items });
       assert.equal(r.status, 400, JSON.stringify(items));
       assert.equal(r.body.error, "invalid_field");
@@ -89,14 +104,23 @@ describe("data sets (PUT/GET/DELETE /data/{name}, GET /data)", () => {
     const id = await site();
     await addLanguage(t, id, "en");
     await addLanguage(t, id, "de");
-    const written = await t.call("PUT", `/api/site/${id}/data/team`, { body: { items: [{ n: "Ada" }] }, query: { lang: "de" } });
+    const written = await t.call("PUT", `/api/site/${id}/data/team`, {
+      body: { items: [{ n: "Ada" }] },
+      query: { lang: "de" },
+    });
     assert.equal(written.status, 201, written.text);
     assert.equal(written.body.dataset.lang, "de");
     assert.deepEqual((await read(id, "team", { lang: "de" })).body.items, [{ n: "Ada" }]);
     assert.equal((await read(id, "team")).status, 404, "the shared set was not written");
-    const same = await t.call("PUT", `/api/site/${id}/data/team`, { body: { items: [{ n: "Grace" }], lang: "de" }, query: { lang: "de" } });
+    const same = await t.call("PUT", `/api/site/${id}/data/team`, {
+      body: { items: [{ n: "Grace" }], lang: "de" },
+      query: { lang: "de" },
+    });
     assert.equal(same.status, 200, same.text);
-    const clash = await t.call("PUT", `/api/site/${id}/data/team`, { body: { items: [{ n: "Linus" }], lang: "en" }, query: { lang: "de" } });
+    const clash = await t.call("PUT", `/api/site/${id}/data/team`, {
+      body: { items: [{ n: "Linus" }], lang: "en" },
+      query: { lang: "de" },
+    });
     assert.equal(clash.status, 400);
     assert.equal(clash.body.error, "invalid_field");
     assert.equal(clash.body.field, "lang");
@@ -135,7 +159,14 @@ describe("data sets (PUT/GET/DELETE /data/{name}, GET /data)", () => {
     const r = await t.call("GET", `/api/site/${id}/data`);
     assert.equal(r.status, 200);
     assert.equal(r.body.total, 3);
-    assert.deepEqual(r.body.datasets.map((d: any) => [d.name, d.lang, d.total]), [["alpha", null, 1], ["alpha", "de", 2], ["zeta", null, 1]]);
+    assert.deepEqual(
+      r.body.datasets.map((d: any) => [d.name, d.lang, d.total]),
+      [
+        ["alpha", null, 1],
+        ["alpha", "de", 2],
+        ["zeta", null, 1],
+      ],
+    );
   });
 
   it("data sets belong to their site: another site does not see them", async () => {

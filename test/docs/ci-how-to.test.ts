@@ -38,7 +38,10 @@ function linesInOrder(output: string, lines: string[], where: string): void {
   let at = 0;
   for (const line of lines.filter((l) => l.trim() !== "")) {
     const found = output.indexOf(line, at);
-    assert.ok(found >= 0, `${where}: the output does not show, after what came before:\n${line}\n--- output:\n${output}`);
+    assert.ok(
+      found >= 0,
+      `${where}: the output does not show, after what came before:\n${line}\n--- output:\n${output}`,
+    );
     at = found + line.length;
   }
 }
@@ -62,7 +65,11 @@ describe("ci.md: CI's user and token", () => {
       assert.equal(profile.status, 200);
       assert.equal(profile.body.user?.login ?? profile.body.login, "ci");
       assert.equal((await t.call("GET", "/api/site/1/frames", { token })).status, 200, "an administrator of site 1");
-      assert.equal((await t.call("POST", "/api/login", { token: null, body: { login: "ci", password: "" } })).status, 401, "no password: no login");
+      assert.equal(
+        (await t.call("POST", "/api/login", { token: null, body: { login: "ci", password: "" } })).status,
+        401,
+        "no password: no login",
+      );
     } finally {
       await t.close();
     }
@@ -76,10 +83,16 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
   let stateDir: string;
   let env: Record<string, string>;
   let invocations: string[];
-  const FRAME = '<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"><title data-op-bind=\'{"text": "page.title"}\'></title></head>\n<body>\n<h1 data-op-bind=\'{"text": "page.title"}\'></h1>\n<main data-op-bind=\'{"html": "page.content"}\'></main>\n</body>\n</html>\n';
+  const FRAME =
+    '<!DOCTYPE html>\n<html>\n<head><meta charset="utf-8"><title data-op-bind=\'{"text": "page.title"}\'></title></head>\n<body>\n<h1 data-op-bind=\'{"text": "page.title"}\'></h1>\n<main data-op-bind=\'{"html": "page.content"}\'></main>\n</body>\n</html>\n';
 
   function bash(script: string, extra: Record<string, string> = {}): Run {
-    const run = spawnSync("bash", ["-c", script], { cwd: repo, env: { ...env, ...extra }, encoding: "utf8", timeout: 120_000 });
+    const run = spawnSync("bash", ["-c", script], {
+      cwd: repo,
+      env: { ...env, ...extra },
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     return { code: run.status, stdout: run.stdout, stderr: run.stderr };
   }
 
@@ -148,7 +161,10 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     writeFileSync(join(repo, "svc.json"), `${JSON.stringify(config, null, 2)}\n`);
 
     // Step 2: the repository filled from staging and committed, as the page runs it.
-    const fill = shBlock((s) => s.includes("svc pull --env staging") && s.includes("git init"), "filling the repository");
+    const fill = shBlock(
+      (s) => s.includes("svc pull --env staging") && s.includes("git init"),
+      "filling the repository",
+    );
     const filled = bash(fill.text);
     assert.equal(filled.code, 0, filled.stdout + filled.stderr);
 
@@ -173,7 +189,14 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
 
   it("the repository holds the site as svc pull writes it, svc.json and .gitignore; .svc/ stays out of git", () => {
     const tracked = bash("git ls-files").stdout.trim().split("\n").sort();
-    assert.deepEqual(tracked, [".gitignore", "ci/push-site.sh", "frames/home.html", "pages/_/hello.json", "settings.json", "svc.json"]);
+    assert.deepEqual(tracked, [
+      ".gitignore",
+      "ci/push-site.sh",
+      "frames/home.html",
+      "pages/_/hello.json",
+      "settings.json",
+      "svc.json",
+    ]);
     assert.ok(existsSync(join(repo, ".svc/state.json")), "the pull wrote a state, which git ignores");
     assert.equal(bash("git status --porcelain").stdout, "");
   });
@@ -202,7 +225,10 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     const again = ci(`${invocations[1]} --json > push.json`);
     assert.equal(again.code, 0, again.stderr);
     const doc = JSON.parse(readFileSync(join(repo, "push.json"), "utf8"));
-    assert.deepEqual([doc.ok, doc.command, doc.dry_run, doc.writes, doc.counts], [true, "push", false, 0, { unchanged: 3 }]);
+    assert.deepEqual(
+      [doc.ok, doc.command, doc.dry_run, doc.writes, doc.counts],
+      [true, "push", false, 0, { unchanged: 3 }],
+    );
     for (const key of ["target", "items", "urls"]) assert.ok(key in doc, `--json has ${key}`);
     rmSync(join(repo, "push.json"));
   });
@@ -215,14 +241,20 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     const forced = ci(`${invocations[2]} --force`);
     assert.equal(forced.code, 0, forced.stdout + forced.stderr);
     assert.match(await frameHtml(2), /<footer>Made with svc<\/footer>/);
-    assert.equal((await t.api("GET", "/api/site/2/settings")).body.settings.name, "Main site", "the repository's settings.json won");
+    assert.equal(
+      (await t.api("GET", "/api/site/2/settings")).body.settings.name,
+      "Main site",
+      "the repository's settings.json won",
+    );
     assert.match(ci(invocations[2]).stdout, /\(0 writes sent\)/);
     assert.match(ci(invocations[1]).stdout, /\(0 writes sent\)/, "staging's state is its own");
     assert.ok(existsSync(join(stateDir, "production.json")) && existsSync(join(stateDir, "staging.json")));
   });
 
   it("a server-side edit met by a committed one: exit 1 with the conflict lines the page shows, nothing written; --json says conflict and the workflow's summary prints it; --force sends the repository's", async (ctx) => {
-    const edited = await t.api("PUT", "/api/site/1/frames/home", { html: FRAME.replace("<body>\n", "<body>\n<p>Edited on the server</p>\n") });
+    const edited = await t.api("PUT", "/api/site/1/frames/home", {
+      html: FRAME.replace("<body>\n", "<body>\n<p>Edited on the server</p>\n"),
+    });
     assert.equal(edited.status, 200, JSON.stringify(edited.body));
     commit("frames/home.html", FRAME.replace("</main>\n", "</main>\n<footer>Made with svc, edited</footer>\n"));
     const writes = t.writes();
@@ -239,18 +271,25 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     const json = ci(`${invocations[1]} --json > push.json`);
     assert.equal(json.code, 1);
     const doc = JSON.parse(readFileSync(join(repo, "push.json"), "utf8"));
-    assert.deepEqual([doc.ok, doc.exit, doc.error.code, doc.conflicts.map((c: { key: string }) => c.key)], [false, 1, "conflict", ["frames/home.html"]]);
+    assert.deepEqual(
+      [doc.ok, doc.exit, doc.error.code, doc.conflicts.map((c: { key: string }) => c.key)],
+      [false, 1, "conflict", ["frames/home.html"]],
+    );
 
     // The workflow's summary step, on this document.
     const yaml = all.find((f) => f.lang === "yaml");
     assert.ok(yaml, "the page has the workflow");
     const step = /^\s+(jq -r .*)$/m.exec(yaml.text);
     assert.ok(step, "the workflow's summary step runs jq");
-    if (spawnSync("bash", ["-c", "command -v jq"]).status !== 0) ctx.diagnostic("jq missing: the summary step was not run");
+    if (spawnSync("bash", ["-c", "command -v jq"]).status !== 0)
+      ctx.diagnostic("jq missing: the summary step was not run");
     else {
       const out = bash(step[1], { GITHUB_STEP_SUMMARY: join(root, "summary.md") });
       assert.equal(out.code, 0, out.stderr);
-      assert.match(out.stdout, /^conflict: 1 object changed both here and on the server since the last sync \(frames\/home\.html\); nothing was written\./m);
+      assert.match(
+        out.stdout,
+        /^conflict: 1 object changed both here and on the server since the last sync \(frames\/home\.html\); nothing was written\./m,
+      );
       assert.equal(readFileSync(join(root, "summary.md"), "utf8"), out.stdout);
     }
     rmSync(join(repo, "push.json"));
@@ -269,7 +308,12 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     } catch {
       ctx.diagnostic("the yaml package is missing: the workflow was checked as text only");
     }
-    for (const needle of ['svc push --env "$TARGET" --dry-run', 'svc push --env "$TARGET" --json > push.json', "actions/cache/restore@v4", "actions/cache/save@v4"]) {
+    for (const needle of [
+      'svc push --env "$TARGET" --dry-run',
+      'svc push --env "$TARGET" --json > push.json',
+      "actions/cache/restore@v4",
+      "actions/cache/save@v4",
+    ]) {
       assert.ok(yaml.text.includes(needle), `the workflow has ${needle}`);
     }
     if (!parse) return;
@@ -287,8 +331,13 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     assert.match(save.if, /^always\(\)/);
     assert.equal(steps.find((s) => s.name === "plan")!.if, "github.event_name == 'pull_request'");
     assert.equal(steps.find((s) => s.name === "push")!.if, "github.event_name != 'pull_request'");
-    assert.equal(flow.jobs.svc.env.SVC_TOKEN, undefined, "the token is not given to every step (the install runs other people's code)");
-    for (const name of ["plan", "push"]) assert.match(steps.find((s) => s.name === name)!.env.SVC_TOKEN, /secrets\.SVC_TOKEN_STAGING/);
+    assert.equal(
+      flow.jobs.svc.env.SVC_TOKEN,
+      undefined,
+      "the token is not given to every step (the install runs other people's code)",
+    );
+    for (const name of ["plan", "push"])
+      assert.match(steps.find((s) => s.name === name)!.env.SVC_TOKEN, /secrets\.SVC_TOKEN_STAGING/);
     for (const s of steps.filter((s) => s.run)) {
       const syntax = spawnSync("bash", ["-n", "-c", s.run], { encoding: "utf8" });
       assert.equal(syntax.status, 0, `${s.name ?? s.run}: ${syntax.stderr}`);
@@ -301,21 +350,38 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     assert.equal(lost.code, 0, `files as svc pull writes them are equal without a state: ${lost.stdout}${lost.stderr}`);
     assert.match(lost.stdout, /\(0 writes sent\)/);
 
-    commit("pages/_/contact.json", `${JSON.stringify({ title: "Contact", frame: "home", content: "<p>Write to us.</p>" }, null, 2)}\n`);
+    commit(
+      "pages/_/contact.json",
+      `${JSON.stringify({ title: "Contact", frame: "home", content: "<p>Write to us.</p>" }, null, 2)}\n`,
+    );
     const created = ci(invocations[1]);
     assert.equal(created.code, 0, created.stdout + created.stderr);
     assert.match(created.stdout, /^create {7}pages\/_\/contact\.json$/m);
     rmSync(join(stateDir, "staging.json"));
     const conflict = ci(invocations[1]);
     assert.equal(conflict.code, 1, conflict.stdout + conflict.stderr);
-    assert.match(conflict.stdout, /^conflict {5}pages\/_\/contact\.json {2}\(differs from the server, never synced with it\)$/m);
+    assert.match(
+      conflict.stdout,
+      /^conflict {5}pages\/_\/contact\.json {2}\(differs from the server, never synced with it\)$/m,
+    );
     assert.doesNotMatch(conflict.stdout, /conflict {5}(frames|settings)/);
 
-    assert.ok(markdown.includes("`svc pull --env staging --force` in a fresh clone (no `.svc/`)"), "the page names the fix this test runs");
+    assert.ok(
+      markdown.includes("`svc pull --env staging --force` in a fresh clone (no `.svc/`)"),
+      "the page names the fix this test runs",
+    );
     rmSync(join(repo, ".svc"), { recursive: true, force: true });
     const pulled = bash("svc pull --env staging --force");
     assert.equal(pulled.code, 0, pulled.stdout + pulled.stderr);
-    assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(repo, "pages/_/contact.json"), "utf8"))), ["title", "status", "frame", "menu_order", "seo", "fields", "content"]);
+    assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(repo, "pages/_/contact.json"), "utf8"))), [
+      "title",
+      "status",
+      "frame",
+      "menu_order",
+      "seo",
+      "fields",
+      "content",
+    ]);
     assert.equal(bash("git commit -q -am 'pages in the form svc pull writes'").code, 0);
     rmSync(join(stateDir, "staging.json"), { force: true });
     const settled = ci(invocations[1]);
@@ -325,7 +391,8 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
   it("a committed state that no job updates: the first change after it is sent, the next change of the same object is a conflict", () => {
     const committed = join(root, "committed-state.json");
     copyFileSync(join(stateDir, "staging.json"), committed);
-    const page = (content: string) => `${JSON.stringify({ title: "Hello", status: "publish", frame: "home", menu_order: 0, seo: { title: null, description: null, canonical: null, noindex: false, og_image: null }, fields: {}, content }, null, 2)}\n`;
+    const page = (content: string) =>
+      `${JSON.stringify({ title: "Hello", status: "publish", frame: "home", menu_order: 0, seo: { title: null, description: null, canonical: null, noindex: false, og_image: null }, fields: {}, content }, null, 2)}\n`;
     commit("pages/_/hello.json", page("<p>Second version.</p>"));
     copyFileSync(committed, join(stateDir, "staging.json"));
     const second = ci(invocations[1]);
@@ -334,6 +401,9 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     copyFileSync(committed, join(stateDir, "staging.json"));
     const third = ci(invocations[1]);
     assert.equal(third.code, 1, third.stdout + third.stderr);
-    assert.match(third.stdout, /^conflict {5}pages\/_\/hello\.json {2}\(changed here and on the server since the last sync\)$/m);
+    assert.match(
+      third.stdout,
+      /^conflict {5}pages\/_\/hello\.json {2}\(changed here and on the server since the last sync\)$/m,
+    );
   });
 });

@@ -203,21 +203,40 @@ export function workFolder(): { dir: string; env: Record<string, string>; remove
     chmodSync(join(bin, "jq"), 0o755);
     path = `${bin}:${path}`;
   }
-  return { dir, env: { PATH: path, HOME: dir, LANG: "C.UTF-8" }, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    env: { PATH: path, HOME: dir, LANG: "C.UTF-8" },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Runs one ```sh block with bash, curl recorded; answers the calls it made, in order. */
-export function runBlock(fence: Fence, where: string, folder: { dir: string; env: Record<string, string> }, token: string): CurlCall[] {
+export function runBlock(
+  fence: Fence,
+  where: string,
+  folder: { dir: string; env: Record<string, string> },
+  token: string,
+): CurlCall[] {
   for (const statement of statements(fence.text)) {
-    assert.match(statement, RUN, `${where}: a run block holds only curl, jq | curl and cat > file; found: ${statement.split("\n")[0]}`);
+    assert.match(
+      statement,
+      RUN,
+      `${where}: a run block holds only curl, jq | curl and cat > file; found: ${statement.split("\n")[0]}`,
+    );
   }
   const rec = mkdtempSync(join(folder.dir, ".rec-"));
   writeFileSync(join(rec, "count"), "0\n");
   const script = `${CURL_RECORDER}\nset -euo pipefail\n${fence.text}\n`;
-  const run = spawnSync("bash", ["-c", script], { cwd: folder.dir, env: { ...folder.env, SVC_TOKEN: token, __REC: rec }, encoding: "utf8" });
+  const run = spawnSync("bash", ["-c", script], {
+    cwd: folder.dir,
+    env: { ...folder.env, SVC_TOKEN: token, __REC: rec },
+    encoding: "utf8",
+  });
   assert.equal(run.status, 0, `${where}: bash failed (${run.status}): ${run.stderr}`);
   const calls: CurlCall[] = [];
-  for (const name of readdirSync(rec).filter((f) => f.endsWith(".args")).sort()) {
+  for (const name of readdirSync(rec)
+    .filter((f) => f.endsWith(".args"))
+    .sort()) {
     const args = readFileSync(join(rec, name), "utf8").split("\0").slice(0, -1);
     let stdin: string | undefined;
     try {
@@ -267,7 +286,10 @@ export function parseCurl(args: string[], stdin: string | undefined, where: stri
     }
   }
   assert.ok(url, `${where}: curl without a URL`);
-  assert.ok(["127.0.0.1:8080", "localhost:8080"].includes(url.host), `${where}: ${url.host} is not the service the pages talk to`);
+  assert.ok(
+    ["127.0.0.1:8080", "localhost:8080"].includes(url.host),
+    `${where}: ${url.host} is not the service the pages talk to`,
+  );
   // curl sends a form content type with -d unless told otherwise; the API wants JSON.
   if (body !== undefined && !headers["content-type"]) headers["content-type"] = "application/x-www-form-urlencoded";
   return { method: method ?? (body !== undefined ? "POST" : "GET"), url, headers, body, include, where };
@@ -293,27 +315,48 @@ export function holds(actual: unknown, expected: unknown, path = "answer"): void
     let at = 0;
     parts.forEach((part, i) => {
       if (i === 0) {
-        assert.ok((actual as string).startsWith(part), `${path}: should start with ${JSON.stringify(part)}, is ${JSON.stringify(actual)}`);
+        assert.ok(
+          (actual as string).startsWith(part),
+          `${path}: should start with ${JSON.stringify(part)}, is ${JSON.stringify(actual)}`,
+        );
         at = part.length;
         return;
       }
-      const found = i === parts.length - 1 && part !== "" ? (actual as string).lastIndexOf(part) : (actual as string).indexOf(part, at);
+      const found =
+        i === parts.length - 1 && part !== ""
+          ? (actual as string).lastIndexOf(part)
+          : (actual as string).indexOf(part, at);
       assert.ok(found >= at, `${path}: ${JSON.stringify(part)} not found (in order) in ${JSON.stringify(actual)}`);
-      if (i === parts.length - 1 && part !== "") assert.equal(found + part.length, (actual as string).length, `${path}: should end with ${JSON.stringify(part)}`);
+      if (i === parts.length - 1 && part !== "")
+        assert.equal(
+          found + part.length,
+          (actual as string).length,
+          `${path}: should end with ${JSON.stringify(part)}`,
+        );
       at = found + part.length;
     });
     return;
   }
   if (Array.isArray(expected)) {
     assert.ok(Array.isArray(actual), `${path}: an array expected, got ${JSON.stringify(actual)}`);
-    assert.equal(actual.length, expected.length, `${path}: ${expected.length} elements expected, got ${JSON.stringify(actual)}`);
+    assert.equal(
+      actual.length,
+      expected.length,
+      `${path}: ${expected.length} elements expected, got ${JSON.stringify(actual)}`,
+    );
     expected.forEach((e, i) => holds(actual[i], e, `${path}[${i}]`));
     return;
   }
   if (expected && typeof expected === "object") {
-    assert.ok(actual && typeof actual === "object" && !Array.isArray(actual), `${path}: an object expected, got ${JSON.stringify(actual)}`);
+    assert.ok(
+      actual && typeof actual === "object" && !Array.isArray(actual),
+      `${path}: an object expected, got ${JSON.stringify(actual)}`,
+    );
     for (const [key, value] of Object.entries(expected)) {
-      assert.ok(key in (actual as object), `${path}.${key} is missing (have ${Object.keys(actual as object).join(", ")})`);
+      assert.ok(
+        key in (actual as object),
+        `${path}.${key} is missing (have ${Object.keys(actual as object).join(", ")})`,
+      );
       holds((actual as Record<string, unknown>)[key], value, `${path}.${key}`);
     }
     return;
@@ -373,7 +416,11 @@ export function check(call: CurlCall, answer: Answer, expect: Fence | null, wher
   }
   if (expect.lang === "html") {
     assert.equal(answer.status, 200, `${at}: ${shown}`);
-    linesInOrder(answer.text, expect.text.split("\n").filter((l) => l.trim() !== ""), at);
+    linesInOrder(
+      answer.text,
+      expect.text.split("\n").filter((l) => l.trim() !== ""),
+      at,
+    );
     return;
   }
   assert.equal(expect.lang, "http");
@@ -388,7 +435,14 @@ export function check(call: CurlCall, answer: Answer, expect: Fence | null, wher
     const name = line.slice(0, colon).trim().toLowerCase();
     assert.equal(String(answer.headers[name]), line.slice(colon + 1).trim(), `${at}: header ${name}`);
   }
-  linesInOrder(answer.text, rest.join("\n\n").split("\n").filter((l) => l.trim() !== ""), at);
+  linesInOrder(
+    answer.text,
+    rest
+      .join("\n\n")
+      .split("\n")
+      .filter((l) => l.trim() !== ""),
+    at,
+  );
 }
 
 /**
@@ -430,5 +484,8 @@ export async function replayPage(
 
 /** Every "NNN `code`" a page names: each must be the catalogue's status for that code. */
 export function statusCodePairs(markdown: string): { status: number; code: string }[] {
-  return [...markdown.matchAll(/\b([1-5]\d\d) `([a-z][a-z0-9_]*)`/g)].map((m) => ({ status: Number(m[1]), code: m[2] }));
+  return [...markdown.matchAll(/\b([1-5]\d\d) `([a-z][a-z0-9_]*)`/g)].map((m) => ({
+    status: Number(m[1]),
+    code: m[2],
+  }));
 }

@@ -11,11 +11,26 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
 import { startTestApp, type Answer, type TestApp } from "../support/app.ts";
-import { catalogueStatus, fences, replayPage, statements, statusCodePairs, steps, type Replayed } from "./how-to-pages.ts";
+import {
+  catalogueStatus,
+  fences,
+  replayPage,
+  statements,
+  statusCodePairs,
+  steps,
+  type Replayed,
+} from "./how-to-pages.ts";
 
 const DIR = "docs/guide/how-to";
 /** The pages written in the regular form (how-to-pages.ts); each is replayed by a test below (ci.md by ci-how-to.test.ts, with its svc steps). */
-const HOW_TOS = ["layouts-and-menus.md", "translations.md", "data-sets.md", "undo-and-preview.md", "deploying.md", "ci.md"];
+const HOW_TOS = [
+  "layouts-and-menus.md",
+  "translations.md",
+  "data-sets.md",
+  "undo-and-preview.md",
+  "deploying.md",
+  "ci.md",
+];
 const page = (name: string) => join(DIR, name);
 
 function visit(t: TestApp, path: string): Promise<Answer> {
@@ -50,7 +65,10 @@ describe("how-to pages", () => {
       const all = fences(markdown);
       all.forEach((fence, i) => {
         if (!["json", "html", "http"].includes(fence.lang)) return;
-        assert.ok(run.some((s) => s.expect?.line === fence.line), `${name}:${fence.line}: a ${fence.lang} excerpt that follows no run block (the block before it: ${all[i - 1]?.lang ?? "none"})`);
+        assert.ok(
+          run.some((s) => s.expect?.line === fence.line),
+          `${name}:${fence.line}: a ${fence.lang} excerpt that follows no run block (the block before it: ${all[i - 1]?.lang ?? "none"})`,
+        );
       });
     }
   });
@@ -61,7 +79,8 @@ describe("how-to pages", () => {
       for (const { status, code } of pairs) {
         const known = catalogueStatus(code);
         assert.notEqual(known, null, `${name}: ${code} is no code of the service`);
-        if (code !== "quota_exceeded") assert.equal(known, status, `${name}: ${code} is ${known}, the page says ${status}`);
+        if (code !== "quota_exceeded")
+          assert.equal(known, status, `${name}: ${code} is ${known}, the page says ${status}`);
       }
     }
   });
@@ -72,9 +91,20 @@ describe("how-to pages", () => {
       assert.ok(done.length >= 12, `only ${done.length} calls`);
       const team = await visit(t, "/about/team/");
       assert.equal(team.status, 200);
-      assert.match(team.text, /<li class="is-ancestor"><a href="http:\/\/localhost:8080\/about\/">About<\/a><ul><li class="is-current"><a href="http:\/\/localhost:8080\/about\/team\/" aria-current="page">Team<\/a>/);
-      assert.match(team.text, /<main>[\s\S]*<h1>Team<\/h1>[\s\S]*<\/main>\n<footer><p>Made by Acme<\/p><\/footer>/, "the page's markup in the main slot, the footer's default content");
-      assert.match(team.text, /<a href="https:\/\/example.org\/blog" target="_blank">Blog<\/a>/, "the item added in step 6");
+      assert.match(
+        team.text,
+        /<li class="is-ancestor"><a href="http:\/\/localhost:8080\/about\/">About<\/a><ul><li class="is-current"><a href="http:\/\/localhost:8080\/about\/team\/" aria-current="page">Team<\/a>/,
+      );
+      assert.match(
+        team.text,
+        /<main>[\s\S]*<h1>Team<\/h1>[\s\S]*<\/main>\n<footer><p>Made by Acme<\/p><\/footer>/,
+        "the page's markup in the main slot, the footer's default content",
+      );
+      assert.match(
+        team.text,
+        /<a href="https:\/\/example.org\/blog" target="_blank">Blog<\/a>/,
+        "the item added in step 6",
+      );
       // The refusals on the page wrote nothing.
       assert.equal((await t.call("GET", "/api/site/1/frames/wide")).status, 404);
       assert.equal((await t.call("GET", "/api/site/1/frames/base")).body.frame.layout, null);
@@ -88,26 +118,47 @@ describe("how-to pages", () => {
       assert.equal(de.status, 200);
       assert.match(de.text, /<html lang="de">/);
       assert.match(de.text, /<strong>Websites, von Hand gemacht<\/strong>/);
-      assert.match(de.text, /<footer>Made in Berlin<\/footer>/, "a key German lacks prints the default language's text");
+      assert.match(
+        de.text,
+        /<footer>Made in Berlin<\/footer>/,
+        "a key German lacks prints the default language's text",
+      );
       assert.match(de.text, /<link rel="alternate" hreflang="en" href="http:\/\/localhost:8080\/about-us\/">/);
       assert.match(de.text, /lang-item-de current-lang is-current"><a href="http:\/\/localhost:8080\/de\/ueber-uns\/"/);
       const strings = await t.call("GET", "/api/site/1/strings?lang=de");
-      assert.deepEqual(strings.body.strings, { de: { "brand.tagline": "Websites, von Hand gemacht" } }, "the refused strings write changed nothing");
+      assert.deepEqual(
+        strings.body.strings,
+        { de: { "brand.tagline": "Websites, von Hand gemacht" } },
+        "the refused strings write changed nothing",
+      );
     });
   });
   it("data-sets.md: its calls work in order and answer what the page shows; a set write rebakes the frame reading it, the German page lists the German variant and the English one the shared set", async () => {
     await withApp(async (t) => {
       const done = await replayPage(t, page("data-sets.md"));
-      const writes = done.filter((d) => d.call.method === "PUT" && d.call.url.pathname === "/api/site/1/data/team" && d.answer.status < 300);
+      const writes = done.filter(
+        (d) => d.call.method === "PUT" && d.call.url.pathname === "/api/site/1/data/team" && d.answer.status < 300,
+      );
       assert.equal(writes.length, 3, "two writes of the shared set, one of the German variant");
-      for (const w of writes.slice(1)) assert.deepEqual(w.answer.body.rebaked.frames.map((f: { slug: string }) => f.slug), ["team"]);
+      for (const w of writes.slice(1))
+        assert.deepEqual(
+          w.answer.body.rebaked.frames.map((f: { slug: string }) => f.slug),
+          ["team"],
+        );
       const en = await visit(t, "/team/");
       assert.match(en.text, /<li>Grace Hopper<\/li><li>Alan Turing<\/li><li>Katherine Johnson<\/li>/);
       assert.match(en.text, /<span>RESEARCH<\/span>/);
       const de = await visit(t, "/de/team/");
       assert.match(de.text, /<span>FORSCHUNG<\/span> <time datetime="2024-01-15">15\. Januar 2024<\/time>/);
       const sets = await t.call("GET", "/api/site/1/data");
-      assert.deepEqual(sets.body.datasets.map((d: { name: string; lang: string | null; total: number }) => [d.name, d.lang, d.total]), [["team", null, 4], ["team", "de", 4]], "the dry run and the refusals wrote nothing");
+      assert.deepEqual(
+        sets.body.datasets.map((d: { name: string; lang: string | null; total: number }) => [d.name, d.lang, d.total]),
+        [
+          ["team", null, 4],
+          ["team", "de", 4],
+        ],
+        "the dry run and the refusals wrote nothing",
+      );
     });
   });
   it("undo-and-preview.md: its calls work in order and answer what the page shows; the restored price is public, previews write nothing, the preview link shows the draft until it is revoked, then 404", async () => {
@@ -133,7 +184,10 @@ describe("how-to pages", () => {
       });
       assert.ok(opened && revoked, "the page makes a preview link and revokes it");
       assert.equal((await visit(t, "/launch/")).status, 404, "the draft stays a draft");
-      assert.match((await visit(t, "/pricing/")).text, /<body><h1>Pricing<\/h1><div><p>Starter: 9 EUR a month\.<\/p><\/div><\/body>/);
+      assert.match(
+        (await visit(t, "/pricing/")).text,
+        /<body><h1>Pricing<\/h1><div><p>Starter: 9 EUR a month\.<\/p><\/div><\/body>/,
+      );
       const history = await t.call("GET", "/api/site/1/pages/pricing/revisions");
       assert.equal(history.body.total, 3, "created, the mistake, the restore; the previews recorded nothing");
       assert.equal((await t.call("GET", "/api/site/1/trash")).body.items.length, 0, "the data set is out of the trash");
@@ -143,10 +197,16 @@ describe("how-to pages", () => {
     const markdown = readFileSync(page("deploying.md"), "utf8");
     const readme = readFileSync("README.md", "utf8");
     const table = markdown.slice(markdown.indexOf("### 2. Configure"), markdown.indexOf("### 3."));
-    const named = table.split("\n").filter((l) => l.startsWith("| `")).flatMap((l) => [...l.split("|")[1].matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
+    const named = table
+      .split("\n")
+      .filter((l) => l.startsWith("| `"))
+      .flatMap((l) => [...l.split("|")[1].matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
     assert.ok(named.length >= 15, `the configuration table names ${named.length} variables`);
     for (const name of named) {
-      assert.ok(readme.includes(`\`${name}\``), `deploying.md names ${name}, which the README's configuration table does not`);
+      assert.ok(
+        readme.includes(`\`${name}\``),
+        `deploying.md names ${name}, which the README's configuration table does not`,
+      );
     }
     const shell = (text: string) => {
       const fence = fences(markdown).find((f) => f.lang === "sh" && f.text.includes(text));
@@ -160,7 +220,10 @@ describe("how-to pages", () => {
     } else ctx.diagnostic("openssl missing: the token command was not run");
     await withApp(async (t) => {
       await replayPage(t, page("deploying.md"));
-      assert.ok(steps(markdown).every((s) => statements(s.block.text).every((c) => c.startsWith("curl"))), "the page's run blocks are checks only");
+      assert.ok(
+        steps(markdown).every((s) => statements(s.block.text).every((c) => c.startsWith("curl"))),
+        "the page's run blocks are checks only",
+      );
       const work = mkdtempSync(join(tmpdir(), "svc-deploy-"));
       try {
         const pages = await t.call("POST", "/api/site/1/pages", { body: { title: "Kept", status: "draft" } });
@@ -172,15 +235,24 @@ describe("how-to pages", () => {
           assert.equal(run.status, 0, run.stderr);
           const copy = new Database(join(work, "backups", "svc.db"), { readonly: true });
           try {
-            assert.deepEqual(copy.prepare("select title from pages").all(), [{ title: "Kept" }], "the copy holds what was written");
+            assert.deepEqual(
+              copy.prepare("select title from pages").all(),
+              [{ title: "Kept" }],
+              "the copy holds what was written",
+            );
           } finally {
             copy.close();
           }
           const listed = spawnSync("tar", ["-tzf", join(work, "backups", "media.tar.gz")], { encoding: "utf8" });
           assert.match(listed.stdout, /^media\//m);
         } else {
-          if (!has("pg_dump") || !has("pg_restore")) return ctx.diagnostic("pg_dump missing: the PostgreSQL backup command was not run");
-          const run = spawnSync("bash", ["-euo", "pipefail", "-c", shell("pg_dump")], { cwd: work, encoding: "utf8", env: { ...process.env, DATABASE_URL: t.config.databaseUrl } });
+          if (!has("pg_dump") || !has("pg_restore"))
+            return ctx.diagnostic("pg_dump missing: the PostgreSQL backup command was not run");
+          const run = spawnSync("bash", ["-euo", "pipefail", "-c", shell("pg_dump")], {
+            cwd: work,
+            encoding: "utf8",
+            env: { ...process.env, DATABASE_URL: t.config.databaseUrl },
+          });
           assert.equal(run.status, 0, run.stderr);
           const listed = spawnSync("pg_restore", ["--list", join(work, "backups", "svc.dump")], { encoding: "utf8" });
           assert.match(listed.stdout, /TABLE DATA public pages /);

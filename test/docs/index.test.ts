@@ -41,10 +41,19 @@ describe("the documentation index", () => {
 
   it("every page of docs/ and of docs/guide/ is linked from exactly one part of the index", () => {
     const parts = index.split(/\n(?=## )/).filter((p) => p.startsWith("## "));
-    const pages = [...readdirSync("docs").filter((f) => f.endsWith(".md") && f !== "README.md").map((f) => join("docs", f)), ...markdownUnder("docs/guide")];
+    const pages = [
+      ...readdirSync("docs")
+        .filter((f) => f.endsWith(".md") && f !== "README.md")
+        .map((f) => join("docs", f)),
+      ...markdownUnder("docs/guide"),
+    ];
     for (const page of [...pages, ...PENDING]) {
       const holding = parts.filter((part) => linkTargets(part, "docs").includes(page));
-      assert.equal(holding.length, 1, `${page} is linked from ${holding.length} parts of docs/README.md (${holding.map((p) => p.split("\n")[0]).join(", ")})`);
+      assert.equal(
+        holding.length,
+        1,
+        `${page} is linked from ${holding.length} parts of docs/README.md (${holding.map((p) => p.split("\n")[0]).join(", ")})`,
+      );
     }
   });
 
@@ -57,4 +66,3 @@ describe("the documentation index", () => {
     }
   });
 });
-

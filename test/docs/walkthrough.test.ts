@@ -116,7 +116,10 @@ function linesInOrder(output: string, shown: Fence, where: string): void {
   let at = 0;
   for (const line of shown.text.split("\n").filter((l) => l.trim() !== "")) {
     const found = output.indexOf(line, at);
-    assert.ok(found >= 0, `${where}: the output does not show, after what came before:\n${line}\n--- output:\n${output}`);
+    assert.ok(
+      found >= 0,
+      `${where}: the output does not show, after what came before:\n${line}\n--- output:\n${output}`,
+    );
     at = found + line.length;
   }
 }
@@ -166,13 +169,24 @@ describe("README: Build your first site, run as written against the built servic
     assert.ok(all.length >= 5, `only ${all.length} sh blocks`);
     for (const { run } of all) {
       assert.ok(!/^\s*#/m.test(run.text), `README.md:${run.line}: a comment in a block a reader pastes`);
-      assert.ok(!/:8080/.test(run.text.replaceAll(DOC_URL, "")), `README.md:${run.line}: an address other than ${DOC_URL}`);
+      assert.ok(
+        !/:8080/.test(run.text.replaceAll(DOC_URL, "")),
+        `README.md:${run.line}: an address other than ${DOC_URL}`,
+      );
     }
     assert.match(all[0].run.text, /^alias svc='npm run --silent svc --'$/m);
     assert.match(all[0].run.text, /^export SVC_URL=http:\/\/localhost:8080$/m);
     assert.match(all[0].run.text, /^export SVC_TOKEN=\$\(cat data\/admin-token\)$/m);
-    assert.equal(all.slice(1).filter((b) => b.run.text.includes(DOC_URL)).length, 0, "later blocks reach the service through $SVC_URL");
-    assert.match(readFileSync(join(ROOT, "docs/README.md"), "utf8"), /\(\.\.\/README\.md#build-your-first-site\)/, "the docs index links the section by its anchor");
+    assert.equal(
+      all.slice(1).filter((b) => b.run.text.includes(DOC_URL)).length,
+      0,
+      "later blocks reach the service through $SVC_URL",
+    );
+    assert.match(
+      readFileSync(join(ROOT, "docs/README.md"), "utf8"),
+      /\(\.\.\/README\.md#build-your-first-site\)/,
+      "the docs index links the section by its anchor",
+    );
   });
 
   it("its blocks run in order and print what it shows; the page answers 200 with the frame's markup and the page's title, then the footer after the edit; the undo puts the first frame back", async () => {
@@ -181,8 +195,17 @@ describe("README: Build your first site, run as written against the built servic
     const parts = [...all.map((b) => b.run.text.replaceAll(DOC_URL, url)), undoCalls(text).join("\n")];
     assert.ok(parts.at(-1)!.includes("/restore"), "the undo paragraph restores a revision");
     // After each part, the files of mysite/ (to check what a pull of the empty site writes).
-    const ran = runParts(parts, work, env, `find mysite -type f 2>/dev/null | LC_ALL=C sort > ../files-{i}.txt || true`);
-    assert.equal(ran.code, 0, `bash stopped (${ran.code}) after ${ran.parts.length} of ${parts.length} parts:\n${ran.stderr}\n--- last output:\n${ran.parts.at(-1) ?? ""}`);
+    const ran = runParts(
+      parts,
+      work,
+      env,
+      `find mysite -type f 2>/dev/null | LC_ALL=C sort > ../files-{i}.txt || true`,
+    );
+    assert.equal(
+      ran.code,
+      0,
+      `bash stopped (${ran.code}) after ${ran.parts.length} of ${parts.length} parts:\n${ran.stderr}\n--- last output:\n${ran.parts.at(-1) ?? ""}`,
+    );
     assert.equal(ran.parts.length, parts.length);
     all.forEach((block, i) => {
       if (block.shows) {
@@ -194,7 +217,12 @@ describe("README: Build your first site, run as written against the built servic
     // 1. The pull of the empty site wrote the two files the README names.
     const pullAt = all.findIndex((b) => /^svc pull mysite$/m.test(b.run.text));
     assert.ok(pullAt >= 0, "a block pulls mysite");
-    assert.deepEqual(readFileSync(join(root, `files-${pullAt}.txt`), "utf8").trim().split("\n"), ["mysite/.svc/state.json", "mysite/settings.json"]);
+    assert.deepEqual(
+      readFileSync(join(root, `files-${pullAt}.txt`), "utf8")
+        .trim()
+        .split("\n"),
+      ["mysite/.svc/state.json", "mysite/settings.json"],
+    );
 
     // 4. The page before the edit: 200, the frame's markup, the page's title.
     const firstCurl = all.findIndex((b) => /^curl -s \$SVC_URL\/hello\/$/m.test(b.run.text));
@@ -250,7 +278,8 @@ describe("README: Build your first site, run as written against the built servic
   });
 
   it("the alias's own command, npm run --silent svc -- in the checkout (the TypeScript sources, no build), answers as the built one and prints only svc's lines", (ctx) => {
-    if (spawnSync("bash", ["-c", "command -v npm"], { env }).status !== 0) return ctx.diagnostic("npm missing: npm run svc was not run");
+    if (spawnSync("bash", ["-c", "command -v npm"], { env }).status !== 0)
+      return ctx.diagnostic("npm missing: npm run svc was not run");
     const token = readFileSync(join(work, "data", "admin-token"), "utf8").trim();
     const run = spawnSync("npm", ["run", "--silent", "svc", "--", "status", join(work, "mysite")], {
       cwd: ROOT,
@@ -264,7 +293,16 @@ describe("README: Build your first site, run as written against the built servic
   it("the login it offers instead of SVC_TOKEN saves a token outside the folder, which svc then uses", () => {
     const line = /`(svc login --url http:\/\/localhost:8080 --token-stdin < data\/admin-token)`/.exec(text);
     assert.ok(line, "the section shows svc login with --token-stdin");
-    const ran = runParts(["alias svc='npm run --silent svc --'", line[1].replaceAll(DOC_URL, url), `export SVC_URL=${url}`, "svc status mysite"], work, env);
+    const ran = runParts(
+      [
+        "alias svc='npm run --silent svc --'",
+        line[1].replaceAll(DOC_URL, url),
+        `export SVC_URL=${url}`,
+        "svc status mysite",
+      ],
+      work,
+      env,
+    );
     assert.equal(ran.code, 0, ran.stderr);
     assert.match(ran.parts[1], /logged in to .* as admin/);
     assert.match(ran.parts[3], /^in sync with http:\/\/localhost:\d+ site 1$/m);

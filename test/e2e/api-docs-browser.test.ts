@@ -43,7 +43,13 @@ describe("the API reference page in a real browser", withBrowser, () => {
       await page.getByText("frames", { exact: true }).first().click({ timeout: 30_000 });
       await page.getByText("List frames, sorted by slug", { exact: false }).first().waitFor({ timeout: 30_000 });
       const text = await page.evaluate(() => document.body.innerText);
-      for (const summary of ["List frames, sorted by slug", "Upload a new frame", "Replace a frame's markup", "Rename a frame", "Delete a frame"]) {
+      for (const summary of [
+        "List frames, sorted by slug",
+        "Upload a new frame",
+        "Replace a frame's markup",
+        "Rename a frame",
+        "Delete a frame",
+      ]) {
         assert.ok(text.includes(summary), `the page lists "${summary}"`);
       }
       assert.ok(fetched.includes("/api/openapi.json"), "the page read the served document");

@@ -13,7 +13,6 @@ describe("a two-language site in a real browser", withBrowser, () => {
 
   const api = (method: string, path: string, body?: unknown, type?: string) => site.api(method, path, body, type);
 
-
   before(async () => {
     site = await startBrowserSite();
 
@@ -23,9 +22,14 @@ describe("a two-language site in a real browser", withBrowser, () => {
     await api("PUT", "/data/features", { lang: "de", items: [{ name: "Schnell" }, { name: "Sicher" }] });
 
     const home = (await api("POST", "/pages", { title: "Home", slug: "home", lang: "en" })).page;
-    const about = (await api("POST", "/pages", { title: "About", slug: "about", lang: "en", content: "<p>We build sites.</p>" })).page;
-    const start = (await api("POST", "/pages/language", { page: home.id, lang: "de", title: "Start", slug: "start" })).page;
-    const ueber = (await api("POST", "/pages/language", { page: about.id, lang: "de", title: "Über uns", slug: "ueber-uns" })).page;
+    const about = (
+      await api("POST", "/pages", { title: "About", slug: "about", lang: "en", content: "<p>We build sites.</p>" })
+    ).page;
+    const start = (await api("POST", "/pages/language", { page: home.id, lang: "de", title: "Start", slug: "start" }))
+      .page;
+    const ueber = (
+      await api("POST", "/pages/language", { page: about.id, lang: "de", title: "Über uns", slug: "ueber-uns" })
+    ).page;
     await api("PATCH", "/settings", { name: "Acme", home_page: home.id });
 
     await api("POST", "/frames", {
@@ -43,8 +47,17 @@ describe("a two-language site in a real browser", withBrowser, () => {
     });
     for (const p of [home, about, start, ueber]) await api("POST", "/frames/page/assign", { page: p.id });
 
-    await api("POST", "/menus", { name: "Main", location: "header", items: [{ page: home.id, title: "Home" }, { page: about.id }] });
-    await api("POST", "/menus", { name: "Haupt", location: "header", lang: "de", items: [{ page: start.id }, { page: ueber.id }] });
+    await api("POST", "/menus", {
+      name: "Main",
+      location: "header",
+      items: [{ page: home.id, title: "Home" }, { page: about.id }],
+    });
+    await api("POST", "/menus", {
+      name: "Haupt",
+      location: "header",
+      lang: "de",
+      items: [{ page: start.id }, { page: ueber.id }],
+    });
 
     browser = await launchChromium();
   });
@@ -70,7 +83,10 @@ describe("a two-language site in a real browser", withBrowser, () => {
     await Promise.all([page.waitForURL(`${site.base}/de/ueber-uns/`), page.click(".langs >> text=Deutsch")]);
     assert.equal(await page.textContent("h1"), "Über uns");
     assert.deepEqual(await page.$$eval("nav a", (as) => as.map((a) => a.textContent)), ["Start", "Über uns"]);
-    assert.deepEqual(await page.$$eval("ul.features li", (lis) => lis.map((li) => li.textContent)), ["Schnell", "Sicher"]);
+    assert.deepEqual(await page.$$eval("ul.features li", (lis) => lis.map((li) => li.textContent)), [
+      "Schnell",
+      "Sicher",
+    ]);
     await page.screenshot({ path: join(tmpdir(), "svc-e2e-ueber-uns.png"), fullPage: true });
 
     await Promise.all([page.waitForURL(`${site.base}/about/`), page.click(".langs >> text=English")]);

@@ -68,7 +68,11 @@ describe("svc/seo head tags in a real browser", withBrowser, () => {
     browser = await launchChromium();
     // The site's SEO defaults, and the frame both pages stand on.
     for (const code of ["en", "de"]) await api("POST", "/languages", { code });
-    await api("PATCH", "/seo", { title_template: "%s | Acme", description: "Tools for every workshop", twitter_site: "acme" });
+    await api("PATCH", "/seo", {
+      title_template: "%s | Acme",
+      description: "Tools for every workshop",
+      twitter_site: "acme",
+    });
     await api("POST", "/frames", {
       slug: "seo-head",
       html: `<!DOCTYPE html><html><head><meta charset="utf-8"><!-- svc/seo /--></head><body><h1 data-op-bind='{"text": "page.title"}'></h1></body></html>`,
@@ -93,8 +97,17 @@ describe("svc/seo head tags in a real browser", withBrowser, () => {
   }
 
   it("a page and its German translation: title, description, canonical, hreflang with x-default, og:title, og:url and JSON-LD point at each other", async () => {
-    const en = (await api("POST", "/pages", { title: "Products", slug: "products", status: "publish", frame: "seo-head", lang: "en" })).page;
-    const de = (await api("POST", "/pages/language", { page: en.id, lang: "de", title: "Produkte", slug: "produkte" })).page;
+    const en = (
+      await api("POST", "/pages", {
+        title: "Products",
+        slug: "products",
+        status: "publish",
+        frame: "seo-head",
+        lang: "en",
+      })
+    ).page;
+    const de = (await api("POST", "/pages/language", { page: en.id, lang: "de", title: "Produkte", slug: "produkte" }))
+      .page;
     await api("PATCH", `/seo/pages/${de.id}`, { description: "Werkzeug für jede Werkstatt" });
     const origin = new URL(site.base).origin;
     const enUrl = `${origin}/products/`;
@@ -113,7 +126,13 @@ describe("svc/seo head tags in a real browser", withBrowser, () => {
     assert.equal(english.ogUrl, enUrl);
     assert.equal(english.ogType, "article");
     assert.equal(english.twitterSite, "@acme");
-    assert.deepEqual(english.jsonLd, [{ "@context": "https://schema.org", "@type": "BreadcrumbList", itemListElement: [{ "@type": "ListItem", position: 1, name: "Products", item: enUrl }] }]);
+    assert.deepEqual(english.jsonLd, [
+      {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        itemListElement: [{ "@type": "ListItem", position: 1, name: "Products", item: enUrl }],
+      },
+    ]);
 
     const german = await headOf("/de/produkte/");
     assert.equal(german.title, "Produkte | Acme");
@@ -122,7 +141,13 @@ describe("svc/seo head tags in a real browser", withBrowser, () => {
     assert.deepEqual(german.alternates, { en: enUrl, de: deUrl, "x-default": enUrl });
     assert.equal(german.ogTitle, german.title);
     assert.equal(german.ogUrl, deUrl);
-    assert.deepEqual(german.jsonLd, [{ "@context": "https://schema.org", "@type": "BreadcrumbList", itemListElement: [{ "@type": "ListItem", position: 1, name: "Produkte", item: deUrl }] }]);
+    assert.deepEqual(german.jsonLd, [
+      {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        itemListElement: [{ "@type": "ListItem", position: 1, name: "Produkte", item: deUrl }],
+      },
+    ]);
 
     // Each names the other as its alternate, and the other names it back.
     assert.equal(english.alternates.de, german.canonical);

@@ -86,11 +86,22 @@ describe("the documentation sidebar in a real browser", withBrowser, () => {
     for (const section of SECTIONS) {
       const ids = [];
       for (const doc of section.pages) {
-        const en = (await api("POST", "/pages", { title: doc.title, slug: doc.slug, status: "publish", frame: "docs", lang: "en", content: `<p>${doc.title}</p>` })).page;
+        const en = (
+          await api("POST", "/pages", {
+            title: doc.title,
+            slug: doc.slug,
+            status: "publish",
+            frame: "docs",
+            lang: "en",
+            content: `<p>${doc.title}</p>`,
+          })
+        ).page;
         urls.set(doc.slug, en.url);
         ids.push(en.id);
         if (doc.de) {
-          const de = (await api("POST", "/pages/language", { page: en.id, lang: "de", title: doc.de.title, slug: doc.de.slug })).page;
+          const de = (
+            await api("POST", "/pages/language", { page: en.id, lang: "de", title: doc.de.title, slug: doc.de.slug })
+          ).page;
           urls.set(doc.de.slug, de.url);
         }
       }
@@ -117,9 +128,16 @@ describe("the documentation sidebar in a real browser", withBrowser, () => {
     try {
       const shown = await open(page, "/menus-guide/");
       assert.equal(shown.h1, "Menus");
-      assert.deepEqual(shown.sections, [{ summary: "Getting started", open: false }, { summary: "Guides", open: true }]);
+      assert.deepEqual(shown.sections, [
+        { summary: "Getting started", open: false },
+        { summary: "Guides", open: true },
+      ]);
       assert.equal(shown.links.length, 10, "every page in the sidebar");
-      assert.deepEqual(shown.links.map((link) => link.text), SECTIONS.flatMap((section) => section.pages.map((doc) => doc.title)), "in the tree's order");
+      assert.deepEqual(
+        shown.links.map((link) => link.text),
+        SECTIONS.flatMap((section) => section.pages.map((doc) => doc.title)),
+        "in the tree's order",
+      );
       assert.equal(shown.current.length, 1, JSON.stringify(shown.current));
       assert.deepEqual(shown.current[0], { text: "Menus", href: urls.get("menus-guide"), value: "page" });
       assert.equal(shown.current[0].href, shown.location, "the current link is the page's own address");
@@ -135,7 +153,10 @@ describe("the documentation sidebar in a real browser", withBrowser, () => {
       assert.deepEqual(first.next, { text: "Menus", href: urls.get("menus-guide") });
       // The first and last pages of the sidebar have one neighbour only.
       const start = await open(page, "/introduction/");
-      assert.deepEqual(start.sections, [{ summary: "Getting started", open: true }, { summary: "Guides", open: false }]);
+      assert.deepEqual(start.sections, [
+        { summary: "Getting started", open: true },
+        { summary: "Guides", open: false },
+      ]);
       assert.equal(start.prev, null);
       assert.deepEqual(start.next, { text: "Installation", href: urls.get("installation") });
       const end = await open(page, "/seo-guide/");
@@ -151,11 +172,28 @@ describe("the documentation sidebar in a real browser", withBrowser, () => {
     try {
       const shown = await open(page, "/de/menues/");
       assert.equal(shown.h1, "Menüs");
-      assert.deepEqual(shown.sections, [{ summary: "Getting started", open: false }, { summary: "Guides", open: true }], "sections kept, labels as written");
+      assert.deepEqual(
+        shown.sections,
+        [
+          { summary: "Getting started", open: false },
+          { summary: "Guides", open: true },
+        ],
+        "sections kept, labels as written",
+      );
       const german = SECTIONS.flatMap((section) => section.pages.flatMap((doc) => (doc.de ? [doc.de] : [])));
-      assert.deepEqual(shown.links.map((link) => link.text), german.map((doc) => doc.title));
-      assert.deepEqual(shown.links.map((link) => link.href), german.map((doc) => urls.get(doc.slug)), "every link to a German page");
-      assert.ok(!shown.links.some((link) => link.href === urls.get("media-guide")), "no English page in the German sidebar");
+      assert.deepEqual(
+        shown.links.map((link) => link.text),
+        german.map((doc) => doc.title),
+      );
+      assert.deepEqual(
+        shown.links.map((link) => link.href),
+        german.map((doc) => urls.get(doc.slug)),
+        "every link to a German page",
+      );
+      assert.ok(
+        !shown.links.some((link) => link.href === urls.get("media-guide")),
+        "no English page in the German sidebar",
+      );
       assert.equal(shown.current.length, 1, JSON.stringify(shown.current));
       assert.deepEqual(shown.current[0], { text: "Menüs", href: urls.get("menues"), value: "page" });
       assert.equal(shown.current[0].href, shown.location);
@@ -175,7 +213,9 @@ describe("the documentation sidebar in a real browser", withBrowser, () => {
       const answer = await page.goto(`${site.base}/menus-guide/`);
       assert.equal(answer?.status(), 200);
       assert.equal(await page.locator("script").count(), 0, "the page holds no script");
-      const started = page.locator("nav.sidebar details", { has: page.locator("summary", { hasText: "Getting started" }) });
+      const started = page.locator("nav.sidebar details", {
+        has: page.locator("summary", { hasText: "Getting started" }),
+      });
       const guides = page.locator("nav.sidebar details", { has: page.locator("summary", { hasText: "Guides" }) });
       const install = page.locator("nav.sidebar a", { hasText: "Installation" });
       assert.equal(await started.getAttribute("open"), null);

@@ -15,7 +15,6 @@ describe("stylesheets in a real browser", withBrowser, () => {
 
   const api = (method: string, path: string, body?: unknown, type?: string) => site.api(method, path, body, type);
 
-
   before(async () => {
     site = await startBrowserSite();
     browser = await launchChromium();
@@ -27,10 +26,22 @@ describe("stylesheets in a real browser", withBrowser, () => {
   });
 
   /** Opens the page (a navigation, not a reload) and answers the title's computed style and the stylesheets the browser fetched. */
-  async function look(page: Page): Promise<{ color: string; padding: string; margin: string; sheets: Array<{ url: string; status: number; encoding: string | undefined }> }> {
+  async function look(
+    page: Page,
+  ): Promise<{
+    color: string;
+    padding: string;
+    margin: string;
+    sheets: Array<{ url: string; status: number; encoding: string | undefined }>;
+  }> {
     const sheets: Array<{ url: string; status: number; encoding: string | undefined }> = [];
     const onResponse = (response: import("playwright-core").Response) => {
-      if (new URL(response.url()).pathname.startsWith("/styles/")) sheets.push({ url: new URL(response.url()).pathname, status: response.status(), encoding: response.headers()["content-encoding"] });
+      if (new URL(response.url()).pathname.startsWith("/styles/"))
+        sheets.push({
+          url: new URL(response.url()).pathname,
+          status: response.status(),
+          encoding: response.headers()["content-encoding"],
+        });
     };
     page.on("response", onResponse);
     try {
@@ -67,17 +78,29 @@ describe("stylesheets in a real browser", withBrowser, () => {
       }
 
       const written = await api("PUT", "/styles/reset", { css: "h1 { margin: 0; padding-top: 11px }" });
-      assert.deepEqual(written.rebaked.frames.map((f: { slug: string }) => f.slug), ["styled"]);
+      assert.deepEqual(
+        written.rebaked.frames.map((f: { slug: string }) => f.slug),
+        ["styled"],
+      );
       const second = await look(page);
-      assert.deepEqual([second.color, second.padding, second.margin], ["rgb(200, 10, 20)", "11px", "0px"], "both links changed: the reset and the bundle importing it");
+      assert.deepEqual(
+        [second.color, second.padding, second.margin],
+        ["rgb(200, 10, 20)", "11px", "0px"],
+        "both links changed: the reset and the bundle importing it",
+      );
       assert.equal(second.sheets.length, 2, "the new addresses were fetched");
       assert.ok(second.sheets.every((sheet) => !first.sheets.some((old) => old.url === sheet.url)));
 
       await api("PUT", "/styles/look", { css: `@import "reset";\nh1 { color: rgb(0, 90, 0) }` });
       const third = await look(page);
       assert.deepEqual([third.color, third.padding], ["rgb(0, 90, 0)", "11px"]);
-      const named = (sheets: typeof third.sheets, name: string) => sheets.find((sheet) => sheet.url.startsWith(`/styles/${name}.`))?.url;
-      assert.equal(named(third.sheets, "reset"), named(second.sheets, "reset"), "the reset is linked at the same address (the browser may keep it)");
+      const named = (sheets: typeof third.sheets, name: string) =>
+        sheets.find((sheet) => sheet.url.startsWith(`/styles/${name}.`))?.url;
+      assert.equal(
+        named(third.sheets, "reset"),
+        named(second.sheets, "reset"),
+        "the reset is linked at the same address (the browser may keep it)",
+      );
       assert.notEqual(named(third.sheets, "look"), named(second.sheets, "look"));
     } finally {
       await page.close();

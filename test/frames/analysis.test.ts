@@ -19,7 +19,13 @@ describe("frames: analysis in the write answers", () => {
       `<!-- svc/gallery {"x": 1} /-->`,
     ].join("\n");
     const body = await createFrame(t, "counts", html);
-    assert.deepEqual(body.inserts, { "op/lang-switcher": 1, "op/menu": 1, "svc/gallery": 1, "svc/menu": 2, "svc/repeat": 1 });
+    assert.deepEqual(body.inserts, {
+      "op/lang-switcher": 1,
+      "op/menu": 1,
+      "svc/gallery": 1,
+      "svc/menu": 2,
+      "svc/repeat": 1,
+    });
     assert.equal(body.inserts_total, 6);
     assert.deepEqual(body.frame.inserts, body.inserts);
   });
@@ -64,7 +70,12 @@ describe("frames: analysis in the write answers", () => {
     ].join("");
     const body = await createFrame(t, "live", html);
     assert.equal(body.renders_on_request, true);
-    assert.deepEqual(body.live_reasons, ["bind page.title", "repeat pages.children", "repeat breadcrumbs", "insert op/lang-switcher"]);
+    assert.deepEqual(body.live_reasons, [
+      "bind page.title",
+      "repeat pages.children",
+      "repeat breadcrumbs",
+      "insert op/lang-switcher",
+    ]);
     assert.equal(body.frame.renders_on_request, true);
   });
 
@@ -121,7 +132,27 @@ describe("frames: analysis in the write answers", () => {
   it("bake.response carries the spec's fields for a baked frame", async () => {
     const body = await createFrame(t, "bake-fields", `<p data-op-bind='{"text": "site.name"}'></p>`);
     const r = body.bake.response;
-    for (const key of ["baked", "frame_id", "bytes", "source_bytes", "baked_option", "renders_on_request", "lang", "default_lang", "blocks", "inserts", "unknown_inserts", "binds", "bind_tags", "repeats", "frames", "unresolved", "warnings", "published", "pages"]) {
+    for (const key of [
+      "baked",
+      "frame_id",
+      "bytes",
+      "source_bytes",
+      "baked_option",
+      "renders_on_request",
+      "lang",
+      "default_lang",
+      "blocks",
+      "inserts",
+      "unknown_inserts",
+      "binds",
+      "bind_tags",
+      "repeats",
+      "frames",
+      "unresolved",
+      "warnings",
+      "published",
+      "pages",
+    ]) {
       assert.ok(key in r, key);
     }
     assert.equal(r.frame_id, body.frame.id);

@@ -24,7 +24,17 @@ describe("frames: assign", () => {
     assert.deepEqual(r.body.page, { id: page.id, title: "Home page", url: "http://localhost:8080/home-page/" });
     assert.equal(r.body.meta_key, "_svc_frame");
     assert.equal(r.body.cleared, false);
-    assert.deepEqual(Object.keys(r.body.static).sort(), ["bytes", "changed", "message", "published", "reason", "removed", "url", "was_published", "was_url"]);
+    assert.deepEqual(Object.keys(r.body.static).sort(), [
+      "bytes",
+      "changed",
+      "message",
+      "published",
+      "reason",
+      "removed",
+      "url",
+      "was_published",
+      "was_url",
+    ]);
     assert.equal(r.body.static.published, true);
     assert.equal(r.body.static.url, "http://localhost:8080/home-page/");
     assert.equal(r.body.static.bytes, Buffer.byteLength("<main>layout</main>"));
@@ -53,16 +63,42 @@ describe("frames: assign", () => {
     ] as const) {
       const r = await t.call("POST", url, { body });
       assert.equal(r.status, 200, `${label}: ${r.text}`);
-      assert.deepEqual([r.body.dry_run, r.body.applied, r.body.cleared, r.body.republish.status], [true, false, false, "skipped"], label);
-      assert.deepEqual([r.body.static.published, r.body.static.changed], [false, false], `${label}: the static copy is as it was`);
-      assert.equal((await t.call("GET", `/api/site/1/pages/${page.id}`)).body.page.frame, null, `${label}: no frame put on the page`);
+      assert.deepEqual(
+        [r.body.dry_run, r.body.applied, r.body.cleared, r.body.republish.status],
+        [true, false, false, "skipped"],
+        label,
+      );
+      assert.deepEqual(
+        [r.body.static.published, r.body.static.changed],
+        [false, false],
+        `${label}: the static copy is as it was`,
+      );
+      assert.equal(
+        (await t.call("GET", `/api/site/1/pages/${page.id}`)).body.page.frame,
+        null,
+        `${label}: no frame put on the page`,
+      );
       assert.equal((await publicPage(t, "/dry-page/")).status, 404, `${label}: the page does not answer`);
       assert.equal(await revisions(), kept, `${label}: no revision`);
     }
-    refused(await t.call("POST", `${FRAMES}/nowhere/assign?dry_run=1`, { body: { page: page.id } }), 404, "frame_not_found");
-    assert.equal((await t.call("POST", `${FRAMES}/dry-layout/assign`, { body: { page: page.id } })).body.static.published, true, "then assigned for real");
-    const clear = await t.call("POST", `${FRAMES}/dry-layout/assign?dry_run=true`, { body: { page: page.id, clear: true } });
-    assert.deepEqual([clear.body.dry_run, clear.body.cleared], [true, true], "a dry run of clear says it would take the frame off");
+    refused(
+      await t.call("POST", `${FRAMES}/nowhere/assign?dry_run=1`, { body: { page: page.id } }),
+      404,
+      "frame_not_found",
+    );
+    assert.equal(
+      (await t.call("POST", `${FRAMES}/dry-layout/assign`, { body: { page: page.id } })).body.static.published,
+      true,
+      "then assigned for real",
+    );
+    const clear = await t.call("POST", `${FRAMES}/dry-layout/assign?dry_run=true`, {
+      body: { page: page.id, clear: true },
+    });
+    assert.deepEqual(
+      [clear.body.dry_run, clear.body.cleared],
+      [true, true],
+      "a dry run of clear says it would take the frame off",
+    );
     assert.equal((await publicPage(t, "/dry-page/")).status, 200, "and the page still answers");
   });
 
@@ -185,7 +221,9 @@ describe("frames: assign when the renderer does not answer", () => {
   it("a failed republish keeps the assignment: republish.status unavailable, and GET /pages/{ref} shows the frame", async () => {
     // A frame that renders on request needs no renderer to be written; a baked one does.
     await createFrame(t, "stalled-live", `<h1 data-op-bind='{"text": "page.title"}'></h1>`);
-    const baked = await t.call("POST", FRAMES, { body: { slug: "stalled-layout", html: "<main>x</main>", bake: false } });
+    const baked = await t.call("POST", FRAMES, {
+      body: { slug: "stalled-layout", html: "<main>x</main>", bake: false },
+    });
     assert.equal(baked.status, 201);
     const page = await createPage(t, { title: "Stalled", slug: "stalled" });
     const r = await t.call("POST", `${FRAMES}/stalled-layout/assign`, { body: { page: "stalled" } });

@@ -52,29 +52,60 @@ describe("frames: ETag and If-Match", () => {
   it("PUT with a stale If-Match is 412 precondition_failed with the current sha256; nothing is written", async () => {
     const created = await t.call("POST", FRAMES, { body: { slug: "guarded", html: "<p>v1</p>" } });
     const stale = String(created.headers.etag);
-    const first = await t.call("PUT", `${FRAMES}/guarded`, { body: { html: "<p>v2</p>" }, headers: { "if-match": stale } });
+    const first = await t.call("PUT", `${FRAMES}/guarded`, {
+      body: { html: "<p>v2</p>" },
+      headers: { "if-match": stale },
+    });
     assert.equal(first.status, 200);
     const current = String(first.headers.etag);
-    const second = await t.call("PUT", `${FRAMES}/guarded`, { body: { html: "<p>v3 lost?</p>" }, headers: { "if-match": stale } });
+    const second = await t.call("PUT", `${FRAMES}/guarded`, {
+      body: { html: "<p>v3 lost?</p>" },
+      headers: { "if-match": stale },
+    });
     const body = refused(second, 412, "precondition_failed");
     assert.equal(body.sha256, sha256("<p>v2</p>"));
     assert.equal(body.etag, current);
     assert.equal((await getFrame(t, "guarded")).html, "<p>v2</p>");
     // With the current ETag the write goes through; `*` and a list holding it do too.
-    assert.equal((await t.call("PUT", `${FRAMES}/guarded`, { body: { html: "<p>v3</p>" }, headers: { "if-match": current } })).status, 200);
+    assert.equal(
+      (await t.call("PUT", `${FRAMES}/guarded`, { body: { html: "<p>v3</p>" }, headers: { "if-match": current } }))
+        .status,
+      200,
+    );
     const now = String((await t.call("GET", `${FRAMES}/guarded`)).headers.etag);
-    assert.equal((await t.call("PUT", `${FRAMES}/guarded`, { body: { html: "<p>v4</p>" }, headers: { "if-match": `"nope", ${now}` } })).status, 200);
-    assert.equal((await t.call("PUT", `${FRAMES}/guarded`, { body: { html: "<p>v5</p>" }, headers: { "if-match": "*" } })).status, 200);
+    assert.equal(
+      (
+        await t.call("PUT", `${FRAMES}/guarded`, {
+          body: { html: "<p>v4</p>" },
+          headers: { "if-match": `"nope", ${now}` },
+        })
+      ).status,
+      200,
+    );
+    assert.equal(
+      (await t.call("PUT", `${FRAMES}/guarded`, { body: { html: "<p>v5</p>" }, headers: { "if-match": "*" } })).status,
+      200,
+    );
   });
 
   it("PATCH with a stale If-Match is 412; with the current one it renames", async () => {
     const created = await t.call("POST", FRAMES, { body: { slug: "guarded-rename", html: "<p>r</p>" } });
     const stale = String(created.headers.etag);
     const put = await t.call("PUT", `${FRAMES}/guarded-rename`, { body: { html: "<p>r2</p>" } });
-    const body = refused(await t.call("PATCH", `${FRAMES}/guarded-rename`, { body: { slug: "renamed-late" }, headers: { "if-match": stale } }), 412, "precondition_failed");
+    const body = refused(
+      await t.call("PATCH", `${FRAMES}/guarded-rename`, {
+        body: { slug: "renamed-late" },
+        headers: { "if-match": stale },
+      }),
+      412,
+      "precondition_failed",
+    );
     assert.equal(body.sha256, sha256("<p>r2</p>"));
     refused(await t.call("GET", `${FRAMES}/renamed-late`), 404, "frame_not_found");
-    const ok = await t.call("PATCH", `${FRAMES}/guarded-rename`, { body: { slug: "renamed-late" }, headers: { "if-match": String(put.headers.etag) } });
+    const ok = await t.call("PATCH", `${FRAMES}/guarded-rename`, {
+      body: { slug: "renamed-late" },
+      headers: { "if-match": String(put.headers.etag) },
+    });
     assert.equal(ok.status, 200);
   });
 
@@ -82,10 +113,18 @@ describe("frames: ETag and If-Match", () => {
     const created = await t.call("POST", FRAMES, { body: { slug: "guarded-delete", html: "<p>d</p>" } });
     const stale = String(created.headers.etag);
     const put = await t.call("PUT", `${FRAMES}/guarded-delete`, { body: { html: "<p>d2</p>" } });
-    const body = refused(await t.call("DELETE", `${FRAMES}/guarded-delete`, { headers: { "if-match": stale } }), 412, "precondition_failed");
+    const body = refused(
+      await t.call("DELETE", `${FRAMES}/guarded-delete`, { headers: { "if-match": stale } }),
+      412,
+      "precondition_failed",
+    );
     assert.equal(body.sha256, sha256("<p>d2</p>"));
     assert.equal((await t.call("GET", `${FRAMES}/guarded-delete`)).status, 200);
-    assert.equal((await t.call("DELETE", `${FRAMES}/guarded-delete`, { headers: { "if-match": String(put.headers.etag) } })).status, 200);
+    assert.equal(
+      (await t.call("DELETE", `${FRAMES}/guarded-delete`, { headers: { "if-match": String(put.headers.etag) } }))
+        .status,
+      200,
+    );
     refused(await t.call("GET", `${FRAMES}/guarded-delete`), 404, "frame_not_found");
   });
 
@@ -93,7 +132,14 @@ describe("frames: ETag and If-Match", () => {
     await t.call("POST", FRAMES, { body: { slug: "inner-tag", html: "<p>i</p>" } });
     const user = await t.call("POST", FRAMES, { body: { slug: "user-tag", html: embed("inner-tag") } });
     await t.call("PATCH", `${FRAMES}/inner-tag`, { body: { slug: "inner-tag-2" } });
-    refused(await t.call("PUT", `${FRAMES}/user-tag`, { body: { html: embed("inner-tag") }, headers: { "if-match": String(user.headers.etag) } }), 412, "precondition_failed");
+    refused(
+      await t.call("PUT", `${FRAMES}/user-tag`, {
+        body: { html: embed("inner-tag") },
+        headers: { "if-match": String(user.headers.etag) },
+      }),
+      412,
+      "precondition_failed",
+    );
     assert.equal((await getFrame(t, "user-tag")).html, embed("inner-tag-2"));
   });
 
@@ -153,29 +199,42 @@ describe("frames: ETag and If-Match", () => {
               ),
               Learned,
             );
-            await target.insertInto("frames").values({ ...(row as any), id: competitor.id, html: "<p>first</p>" }).execute();
+            await target
+              .insertInto("frames")
+              .values({ ...(row as any), id: competitor.id, html: "<p>first</p>" })
+              .execute();
             return target.transaction().execute(work);
           },
         });
       },
     }) as Db;
     const ctx: ServiceContext = { db, clock: t.deps.clock, publisher: t.deps.publisher, publicPort: t.config.port };
-    await assert.rejects(createFrameService(ctx, 1, 1, { slug: "interleaved", html: "<p>second</p>" }), (error: unknown) => {
-      assert.ok(error instanceof ServiceError);
-      assert.equal(error.code, "slug_taken");
-      assert.equal(statusOf(error.code), 409);
-      assert.deepEqual(error.details, { id: competitor.id, slug: "interleaved" });
-      return true;
-    });
+    await assert.rejects(
+      createFrameService(ctx, 1, 1, { slug: "interleaved", html: "<p>second</p>" }),
+      (error: unknown) => {
+        assert.ok(error instanceof ServiceError);
+        assert.equal(error.code, "slug_taken");
+        assert.equal(statusOf(error.code), 409);
+        assert.deepEqual(error.details, { id: competitor.id, slug: "interleaved" });
+        return true;
+      },
+    );
     const list = await t.call("GET", FRAMES, { query: { q: "interleaved" } });
-    assert.deepEqual(list.body.frames.map((f: any) => [f.id, f.slug]), [[competitor.id, "interleaved"]]);
+    assert.deepEqual(
+      list.body.frames.map((f: any) => [f.id, f.slug]),
+      [[competitor.id, "interleaved"]],
+    );
     assert.equal((await getFrame(t, "interleaved")).html, "<p>first</p>");
   });
 
   it("concurrent PUTs with the same If-Match: one wins, the other is 412 — no update is lost silently", async () => {
     const created = await t.call("POST", FRAMES, { body: { slug: "contended", html: "<p>0</p>" } });
     const tag = String(created.headers.etag);
-    const answers = await Promise.all(["<p>A</p>", "<p>B</p>"].map((html) => t.call("PUT", `${FRAMES}/contended`, { body: { html }, headers: { "if-match": tag } })));
+    const answers = await Promise.all(
+      ["<p>A</p>", "<p>B</p>"].map((html) =>
+        t.call("PUT", `${FRAMES}/contended`, { body: { html }, headers: { "if-match": tag } }),
+      ),
+    );
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 412]);
     const winner = answers.find((a) => a.status === 200)!;
     assert.equal((await getFrame(t, "contended")).sha256, winner.body.frame.sha256);
@@ -216,7 +275,9 @@ describe("frames: the renderer does not answer", () => {
   });
 
   it("a frame that renders on request needs no renderer: POST answers 201", async () => {
-    const r = await t.call("POST", FRAMES, { body: { slug: "live-anyway", html: `<h1 data-op-bind='{"text": "page.title"}'></h1>` } });
+    const r = await t.call("POST", FRAMES, {
+      body: { slug: "live-anyway", html: `<h1 data-op-bind='{"text": "page.title"}'></h1>` },
+    });
     assert.equal(r.status, 201);
     assert.equal(r.body.bake.response.baked, false);
   });

@@ -29,15 +29,33 @@ describe("frames: DELETE", () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.success, true);
     assert.equal(r.body.site_id, 1);
-    assert.deepEqual(r.body.deleted, { id: doomed.frame.id, slug: "doomed__part--x", block: "doomed", element: "part", modifier: "x" });
+    assert.deepEqual(r.body.deleted, {
+      id: doomed.frame.id,
+      slug: "doomed__part--x",
+      block: "doomed",
+      element: "part",
+      modifier: "x",
+    });
     assert.deepEqual(r.body.unbound_pages, [p1.id, p2.id]);
     assert.deepEqual(r.body.referenced_by, ["doomed-user", "doomed-user-by-id"]);
-    assert.deepEqual(codes(r.body.warnings), ["frame_ref_missing", "frame_ref_missing", "pages_unbound", "pages_offline", "pages_offline"]);
-    assert.deepEqual(r.body.warnings.filter((w: any) => w.code === "frame_ref_missing").map((w: any) => w.frame), ["doomed-user", "doomed-user-by-id"]);
+    assert.deepEqual(codes(r.body.warnings), [
+      "frame_ref_missing",
+      "frame_ref_missing",
+      "pages_unbound",
+      "pages_offline",
+      "pages_offline",
+    ]);
+    assert.deepEqual(
+      r.body.warnings.filter((w: any) => w.code === "frame_ref_missing").map((w: any) => w.frame),
+      ["doomed-user", "doomed-user-by-id"],
+    );
     // Both pages answered publicly: each is named with the address it answered at.
     assert.deepEqual(
       r.body.warnings.filter((w: any) => w.code === "pages_offline").map((w: any) => [w.page, new URL(w.url).pathname]),
-      [[p1.id, "/doomed-one/"], [p2.id, "/doomed-two/"]].sort((a, b) => (a[0] as number) - (b[0] as number)),
+      [
+        [p1.id, "/doomed-one/"],
+        [p2.id, "/doomed-two/"],
+      ].sort((a, b) => (a[0] as number) - (b[0] as number)),
     );
     assert.equal(r.body.bake.status, "ok");
     // Both embedders are rebaked, the one naming the frame by id too.
@@ -125,7 +143,10 @@ describe("frames: DELETE", () => {
     assert.doesNotMatch((await publicPage(t, "/reborn-page/")).body, /first life/);
     const again = await t.call("POST", FRAMES, { body: { slug: "reborn", html: "<p>second life</p>" } });
     assert.equal(again.status, 201);
-    assert.deepEqual(again.body.rebaked.frames.map((f: any) => f.slug), ["reborn-user"]);
+    assert.deepEqual(
+      again.body.rebaked.frames.map((f: any) => f.slug),
+      ["reborn-user"],
+    );
     assert.match((await publicPage(t, "/reborn-page/")).body, /second life/);
   });
 

@@ -23,7 +23,13 @@ export function refused(r: Answer, status: number, code: string): any {
 }
 
 /** POST /frames; throws unless 201. Returns the body. */
-export async function createFrame(t: TestApp, slug: string, html: string, extra: Record<string, unknown> = {}, site = SITE): Promise<any> {
+export async function createFrame(
+  t: TestApp,
+  slug: string,
+  html: string,
+  extra: Record<string, unknown> = {},
+  site = SITE,
+): Promise<any> {
   const r = await t.call("POST", `${site}/frames`, { body: { slug, html, ...extra } });
   if (r.status !== 201) throw new Error(`frame ${slug}: ${r.status} ${r.text}`);
   return r.body;
@@ -42,14 +48,22 @@ export async function createPage(t: TestApp, body: Record<string, unknown>): Pro
   return r.body.page;
 }
 
-export async function assign(t: TestApp, frame: string, page: unknown, extra: Record<string, unknown> = {}): Promise<any> {
+export async function assign(
+  t: TestApp,
+  frame: string,
+  page: unknown,
+  extra: Record<string, unknown> = {},
+): Promise<any> {
   const r = await t.call("POST", `${FRAMES}/${enc(frame)}/assign`, { body: { page, ...extra } });
   if (r.status !== 200) throw new Error(`assign ${frame} → ${page}: ${r.status} ${r.text}`);
   return r.body;
 }
 
 /** The public page at `path` on the main site. */
-export async function publicPage(t: TestApp, path: string): Promise<{ status: number; body: string; printed: unknown }> {
+export async function publicPage(
+  t: TestApp,
+  path: string,
+): Promise<{ status: number; body: string; printed: unknown }> {
   const r = await t.app.inject({ method: "GET", url: path, headers: { host: "localhost" } });
   return { status: r.statusCode, body: r.body, printed: r.headers["x-svc-printed"] };
 }

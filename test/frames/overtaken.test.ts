@@ -41,7 +41,13 @@ describe("an overtaken frame write", () => {
     await assert.rejects(unlessOvertaken(undefined, run.attempt), (error: any) => error.code === "precondition_failed");
     assert.equal(run.calls(), 16);
     let calls = 0;
-    await assert.rejects(unlessOvertaken(undefined, async () => { calls++; throw new Error("other"); }), /other/);
+    await assert.rejects(
+      unlessOvertaken(undefined, async () => {
+        calls++;
+        throw new Error("other");
+      }),
+      /other/,
+    );
     assert.equal(calls, 1);
   });
 });

@@ -3,7 +3,18 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { assign, codes, createFrame, createPage, embed, FRAMES, getFrame, publicPage, refused, sha256 } from "./helpers.ts";
+import {
+  assign,
+  codes,
+  createFrame,
+  createPage,
+  embed,
+  FRAMES,
+  getFrame,
+  publicPage,
+  refused,
+  sha256,
+} from "./helpers.ts";
 
 describe("frames: PUT", () => {
   let t: TestApp;
@@ -28,7 +39,9 @@ describe("frames: PUT", () => {
 
   it("accepts the markup and content aliases and reports the analysis like POST", async () => {
     await createFrame(t, "aliased", "<p>a</p>");
-    const r = await t.call("PUT", `${FRAMES}/aliased`, { body: { content: `<h1 data-op-bind='{"text": "page.title"}'></h1>`, type: "x" } });
+    const r = await t.call("PUT", `${FRAMES}/aliased`, {
+      body: { content: `<h1 data-op-bind='{"text": "page.title"}'></h1>`, type: "x" },
+    });
     assert.equal(r.status, 200);
     assert.deepEqual([r.body.renders_on_request, r.body.live_reasons, r.body.binds], [true, ["bind page.title"], 1]);
     assert.deepEqual(codes(r.body.warnings), ["type_ignored"]);
@@ -37,13 +50,31 @@ describe("frames: PUT", () => {
   it("refuses like POST: frame_html_required, frame_url_not_supported, frame_too_large, invalid_slug, frame_ref_conflict; and 404 frame_not_found", async () => {
     await createFrame(t, "refusing", "<p>r</p>");
     refused(await t.call("PUT", `${FRAMES}/refusing`, { body: {} }), 400, "frame_html_required");
-    refused(await t.call("PUT", `${FRAMES}/refusing`, { body: { html: "<p></p>", url: "/x/" } }), 400, "frame_url_not_supported");
-    const big = refused(await t.call("PUT", `${FRAMES}/refusing`, { body: { html: "x".repeat(2_097_153) } }), 413, "frame_too_large");
+    refused(
+      await t.call("PUT", `${FRAMES}/refusing`, { body: { html: "<p></p>", url: "/x/" } }),
+      400,
+      "frame_url_not_supported",
+    );
+    const big = refused(
+      await t.call("PUT", `${FRAMES}/refusing`, { body: { html: "x".repeat(2_097_153) } }),
+      413,
+      "frame_too_large",
+    );
     assert.equal(big.max_bytes, 2_097_152);
-    refused(await t.call("PUT", `${FRAMES}/refusing`, { body: { html: "<p></p>", slug: "Bad Slug" } }), 400, "invalid_slug");
+    refused(
+      await t.call("PUT", `${FRAMES}/refusing`, { body: { html: "<p></p>", slug: "Bad Slug" } }),
+      400,
+      "invalid_slug",
+    );
     await createFrame(t, "ref-one", "1");
     await createFrame(t, "ref-two", "2");
-    refused(await t.call("PUT", `${FRAMES}/refusing`, { body: { html: `<!-- svc/frame {"name": "ref-one", "slug": "ref-two"} /-->` } }), 400, "frame_ref_conflict");
+    refused(
+      await t.call("PUT", `${FRAMES}/refusing`, {
+        body: { html: `<!-- svc/frame {"name": "ref-one", "slug": "ref-two"} /-->` },
+      }),
+      400,
+      "frame_ref_conflict",
+    );
     refused(await t.call("PUT", `${FRAMES}/nowhere`, { body: { html: "<p></p>" } }), 404, "frame_not_found");
     assert.equal((await getFrame(t, "refusing")).html, "<p>r</p>");
   });
@@ -51,7 +82,11 @@ describe("frames: PUT", () => {
   it("a PUT that would make the frame embed itself, by slug or through an id reference elsewhere, is 400 frame_cycle", async () => {
     const a = await createFrame(t, "cyc-a", "<p>a</p>");
     await createFrame(t, "cyc-b", embed(a.frame.id, "id"));
-    const body = refused(await t.call("PUT", `${FRAMES}/cyc-a`, { body: { html: embed("cyc-b") } }), 400, "frame_cycle");
+    const body = refused(
+      await t.call("PUT", `${FRAMES}/cyc-a`, { body: { html: embed("cyc-b") } }),
+      400,
+      "frame_cycle",
+    );
     assert.deepEqual(body.cycle, ["cyc-a", "cyc-b", "cyc-a"]);
     refused(await t.call("PUT", `${FRAMES}/cyc-a`, { body: { html: embed(a.frame.id, "id") } }), 400, "frame_cycle");
     assert.equal((await getFrame(t, "cyc-a")).html, "<p>a</p>");
@@ -106,7 +141,12 @@ describe("frames: PUT", () => {
     const r = await t.call("PUT", `${FRAMES}/put-old`, { body: { slug: "Put-New", html: "<p>y</p>" } });
     assert.equal(r.status, 200);
     assert.equal(r.body.frame.slug, "put-new");
-    assert.deepEqual(r.body.renamed, { from: "put-old", to: "put-new", frames_updated: ["put-user"], details: [{ id: (await getFrame(t, "put-user")).id, slug: "put-user", replaced: 1 }] });
+    assert.deepEqual(r.body.renamed, {
+      from: "put-old",
+      to: "put-new",
+      frames_updated: ["put-user"],
+      details: [{ id: (await getFrame(t, "put-user")).id, slug: "put-user", replaced: 1 }],
+    });
     assert.equal((await getFrame(t, "put-user")).html, `<div>${embed("put-new")}</div>`);
     refused(await t.call("GET", `${FRAMES}/put-old`), 404, "frame_not_found");
     assert.deepEqual((await getFrame(t, "put-new")).referenced_by, ["put-user"]);
@@ -115,7 +155,11 @@ describe("frames: PUT", () => {
   it("PUT to a taken slug is 409 slug_taken with the occupant's id; nothing changes", async () => {
     const occupant = await createFrame(t, "put-taken", "<p>t</p>");
     await createFrame(t, "put-mover", "<p>m</p>");
-    const body = refused(await t.call("PUT", `${FRAMES}/put-mover`, { body: { slug: "put-taken", html: "<p>z</p>" } }), 409, "slug_taken");
+    const body = refused(
+      await t.call("PUT", `${FRAMES}/put-mover`, { body: { slug: "put-taken", html: "<p>z</p>" } }),
+      409,
+      "slug_taken",
+    );
     assert.equal(body.id, occupant.frame.id);
     assert.equal((await getFrame(t, "put-mover")).html, "<p>m</p>");
   });
@@ -123,7 +167,11 @@ describe("frames: PUT", () => {
   it("a PUT rename that would close a loop through a frame waiting for the new slug is 400 frame_cycle", async () => {
     await createFrame(t, "waits-new", embed("loop-target"));
     await createFrame(t, "loop-source", "<p>s</p>");
-    refused(await t.call("PUT", `${FRAMES}/loop-source`, { body: { slug: "loop-target", html: embed("waits-new") } }), 400, "frame_cycle");
+    refused(
+      await t.call("PUT", `${FRAMES}/loop-source`, { body: { slug: "loop-target", html: embed("waits-new") } }),
+      400,
+      "frame_cycle",
+    );
   });
 
   it("PUT with bake: false saves the markup, bakes nothing, and the page on an embedder still shows the new text (rendered on request)", async () => {
@@ -144,7 +192,10 @@ describe("frames: PUT", () => {
     assert.equal(shown.printed, "on_request");
     // POST /frames/rebake brings the static copy back.
     const rebake = await t.call("POST", `${FRAMES}/rebake`, { body: { frames: ["nb-inner"] } });
-    assert.deepEqual(rebake.body.rebaked.frames.map((f: any) => f.slug), ["nb-inner", "nb-outer"]);
+    assert.deepEqual(
+      rebake.body.rebaked.frames.map((f: any) => f.slug),
+      ["nb-inner", "nb-outer"],
+    );
     const again = await publicPage(t, "/no-bake/");
     assert.equal(again.printed, "static");
     assert.match(again.body, /inner two/);

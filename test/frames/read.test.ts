@@ -10,7 +10,16 @@ describe("frames: GET list and GET one", () => {
   const ids: Record<string, string> = {};
   before(async () => {
     t = await startTestApp();
-    for (const slug of ["article__faq", "article", "article--wide", "article__faq--simple", "articles", "footer", "site-header", "a-rticle"]) {
+    for (const slug of [
+      "article__faq",
+      "article",
+      "article--wide",
+      "article__faq--simple",
+      "articles",
+      "footer",
+      "site-header",
+      "a-rticle",
+    ]) {
       ids[slug] = (await createFrame(t, slug, `<p>${slug}</p>`)).frame.id;
     }
   });
@@ -28,14 +37,26 @@ describe("frames: GET list and GET one", () => {
     assert.equal(r.body.total, 8);
     assert.deepEqual(
       r.body.frames.map((f: any) => f.slug),
-      ["a-rticle", "article", "article--wide", "article__faq", "article__faq--simple", "articles", "footer", "site-header"],
+      [
+        "a-rticle",
+        "article",
+        "article--wide",
+        "article__faq",
+        "article__faq--simple",
+        "articles",
+        "footer",
+        "site-header",
+      ],
     );
     for (const f of r.body.frames) assert.equal("html" in f, false);
   });
 
   it("`block` keeps the frames of that block only (article, article--wide, article__faq, article__faq--simple)", async () => {
     const r = await t.call("GET", FRAMES, { query: { block: "article" } });
-    assert.deepEqual(r.body.frames.map((f: any) => f.slug), ["article", "article--wide", "article__faq", "article__faq--simple"]);
+    assert.deepEqual(
+      r.body.frames.map((f: any) => f.slug),
+      ["article", "article--wide", "article__faq", "article__faq--simple"],
+    );
     assert.equal(r.body.total, 4);
     assert.deepEqual((await t.call("GET", FRAMES, { query: { block: "Article" } })).body.total, 4);
     assert.equal((await t.call("GET", FRAMES, { query: { block: "nope" } })).body.total, 0);
@@ -43,11 +64,23 @@ describe("frames: GET list and GET one", () => {
 
   it("`q` is a case-insensitive substring of the slug", async () => {
     const r = await t.call("GET", FRAMES, { query: { q: "FAQ" } });
-    assert.deepEqual(r.body.frames.map((f: any) => f.slug), ["article__faq", "article__faq--simple"]);
-    assert.deepEqual((await t.call("GET", FRAMES, { query: { q: "e-h" } })).body.frames.map((f: any) => f.slug), ["site-header"]);
-    assert.deepEqual((await t.call("GET", FRAMES, { query: { q: "--" } })).body.frames.map((f: any) => f.slug), ["article--wide", "article__faq--simple"]);
+    assert.deepEqual(
+      r.body.frames.map((f: any) => f.slug),
+      ["article__faq", "article__faq--simple"],
+    );
+    assert.deepEqual(
+      (await t.call("GET", FRAMES, { query: { q: "e-h" } })).body.frames.map((f: any) => f.slug),
+      ["site-header"],
+    );
+    assert.deepEqual(
+      (await t.call("GET", FRAMES, { query: { q: "--" } })).body.frames.map((f: any) => f.slug),
+      ["article--wide", "article__faq--simple"],
+    );
     const both = await t.call("GET", FRAMES, { query: { block: "article", q: "wide" } });
-    assert.deepEqual(both.body.frames.map((f: any) => f.slug), ["article--wide"]);
+    assert.deepEqual(
+      both.body.frames.map((f: any) => f.slug),
+      ["article--wide"],
+    );
   });
 
   it("include_html=1 adds each frame's markup", async () => {
@@ -61,7 +94,10 @@ describe("frames: GET list and GET one", () => {
     const r = await t.call("GET", FRAMES, { query: { type: "page" } });
     assert.equal(r.status, 200);
     assert.equal(r.body.total, 8);
-    assert.deepEqual(r.body.warnings.map((w: any) => w.code), ["type_ignored"]);
+    assert.deepEqual(
+      r.body.warnings.map((w: any) => w.code),
+      ["type_ignored"],
+    );
   });
 
   it("the legacy address lists the same frames", async () => {
@@ -110,6 +146,9 @@ describe("frames: GET list and GET one", () => {
     assert.equal((await t.call("GET", `/api/site/${siteId}/frames/foreign`)).status, 200);
     // The same slug may exist on both sites.
     assert.equal((await t.call("POST", FRAMES, { body: { slug: "foreign", html: "<p>mine</p>" } })).status, 201);
-    assert.equal((await t.call("GET", "/api/frames/foreign", { query: { blog_id: String(siteId) } })).body.frame.html, "<p>f</p>");
+    assert.equal(
+      (await t.call("GET", "/api/frames/foreign", { query: { blog_id: String(siteId) } })).body.frame.html,
+      "<p>f</p>",
+    );
   });
 });

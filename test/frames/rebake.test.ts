@@ -15,11 +15,19 @@ describe("frames: rebake selectors", () => {
     t = await startTestApp();
     await createFrame(t, "plain", "<p>plain</p>");
     await createFrame(t, "menu-user", `<nav><!-- svc/menu {"location": "header"} /--></nav>`);
-    await createFrame(t, "page-lister", `<ul><!-- svc/repeat {"source": "pages"} --><li data-op-bind='{"text": "item.title"}'></li><!-- /svc/repeat --></ul>`);
+    await createFrame(
+      t,
+      "page-lister",
+      `<ul><!-- svc/repeat {"source": "pages"} --><li data-op-bind='{"text": "item.title"}'></li><!-- /svc/repeat --></ul>`,
+    );
     await createFrame(t, "page-title", `<h1 data-op-bind='{"text": "page.title"}'></h1>`);
     await createFrame(t, "switcher", `<!-- op/lang-switcher /-->`);
     await createFrame(t, "site-name", `<b data-op-bind='{"text": "site.name"}'></b>`);
-    await createFrame(t, "team-list", `<!-- svc/repeat {"source": "team"} --><i data-op-bind='{"text": "item.name"}'></i><!-- /svc/repeat -->`);
+    await createFrame(
+      t,
+      "team-list",
+      `<!-- svc/repeat {"source": "team"} --><i data-op-bind='{"text": "item.name"}'></i><!-- /svc/repeat -->`,
+    );
     await createFrame(t, "prices", `<b data-op-bind='{"text": "data.prices.0.amount"}'></b>`);
     await createFrame(t, "wraps-plain", `<div>${embed("plain")}</div>`);
     await createFrame(t, "wraps-wrapper", `<!-- svc/partial {"name": "wraps-plain"} /-->`);
@@ -117,11 +125,16 @@ describe("frames: rebake selectors", () => {
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.changed, { frames: ["ghost"] });
     assert.equal(r.body.rebaked.total, 0);
-    assert.deepEqual(r.body.warnings.map((w: any) => [w.code, w.frame]), [["frame_not_found", "ghost"]]);
+    assert.deepEqual(
+      r.body.warnings.map((w: any) => [w.code, w.frame]),
+      [["frame_not_found", "ghost"]],
+    );
   });
 
   it("several selectors at once: `because` lists every reason a frame was chosen", async () => {
-    const r = await t.call("POST", REBAKE, { body: { menus: true, settings: true, datasets: ["team"], frames: ["site-name"] } });
+    const r = await t.call("POST", REBAKE, {
+      body: { menus: true, settings: true, datasets: ["team"], frames: ["site-name"] },
+    });
     assert.deepEqual(r.body.changed, { menus: true, settings: true, datasets: ["team"], frames: ["site-name"] });
     assert.deepEqual(rows(r), [
       ["menu-user", ["menus"], "baked"],
@@ -151,7 +164,8 @@ describe("frames: rebake limit", () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
-    for (let i = 1; i <= 30; i++) await createFrame(t, `f${String(i).padStart(2, "0")}`, `<p>${i}</p>`, { bake: false });
+    for (let i = 1; i <= 30; i++)
+      await createFrame(t, `f${String(i).padStart(2, "0")}`, `<p>${i}</p>`, { bake: false });
   });
   after(() => t.close());
 
@@ -161,11 +175,17 @@ describe("frames: rebake limit", () => {
     assert.equal(r.body.rebaked.status, "ok");
     assert.equal(r.body.rebaked.total, 25);
     assert.equal(r.body.rebaked.baked, 25);
-    assert.deepEqual(r.body.rebaked.frames.map((f: any) => f.slug), Array.from({ length: 25 }, (_, i) => `f${String(i + 1).padStart(2, "0")}`));
+    assert.deepEqual(
+      r.body.rebaked.frames.map((f: any) => f.slug),
+      Array.from({ length: 25 }, (_, i) => `f${String(i + 1).padStart(2, "0")}`),
+    );
     assert.deepEqual(r.body.rebaked.skipped, ["f26", "f27", "f28", "f29", "f30"]);
     // The skipped ones are rebaked by naming them.
     const rest = await t.call("POST", REBAKE, { body: { frames: r.body.rebaked.skipped } });
-    assert.deepEqual(rest.body.rebaked.frames.map((f: any) => f.slug), ["f26", "f27", "f28", "f29", "f30"]);
+    assert.deepEqual(
+      rest.body.rebaked.frames.map((f: any) => f.slug),
+      ["f26", "f27", "f28", "f29", "f30"],
+    );
     assert.deepEqual(rest.body.rebaked.skipped, []);
   });
 });

@@ -17,9 +17,15 @@ describe("frames: slug rules over HTTP", () => {
       { slug: "article__faq--simple", block: "article", element: "faq", modifier: "simple" },
     );
     const plain = await createFrame(t, "Site-Header", "<header></header>");
-    assert.deepEqual([plain.frame.slug, plain.frame.block, plain.frame.element, plain.frame.modifier], ["site-header", "site-header", null, null]);
+    assert.deepEqual(
+      [plain.frame.slug, plain.frame.block, plain.frame.element, plain.frame.modifier],
+      ["site-header", "site-header", null, null],
+    );
     const modOnly = await createFrame(t, "site-header--dark", "<header></header>");
-    assert.deepEqual([modOnly.frame.block, modOnly.frame.element, modOnly.frame.modifier], ["site-header", null, "dark"]);
+    assert.deepEqual(
+      [modOnly.frame.block, modOnly.frame.element, modOnly.frame.modifier],
+      ["site-header", null, "dark"],
+    );
     // Read back by the lower-cased slug and by a differently cased one.
     assert.equal((await getFrame(t, "ARTICLE__faq--simple")).id, body.frame.id);
   });
@@ -40,7 +46,11 @@ describe("frames: slug rules over HTTP", () => {
   });
 
   it("the slug `defaults` is refused as invalid_slug (reserved: /frames/defaults is the removed endpoint)", async () => {
-    const body = refused(await t.call("POST", FRAMES, { body: { slug: "Defaults", html: "<p></p>" } }), 400, "invalid_slug");
+    const body = refused(
+      await t.call("POST", FRAMES, { body: { slug: "Defaults", html: "<p></p>" } }),
+      400,
+      "invalid_slug",
+    );
     assert.equal(body.reserved, true);
     assert.equal(body.pattern, SLUG_PATTERN);
   });
@@ -95,7 +105,7 @@ describe("frames: the frame record", () => {
       "bytes-whitespace": " \t\n\r\n\v\f<p>  a  </p>\t\t\n\n   ",
       "bytes-entities": "<p>&amp; &lt;tag&gt; &#x1F600; &nbsp; \\ \" ' `</p><!-- a comment -->",
       "bytes-controls": "a\u0001b\u001fc\u007fd\u0085e",
-      "bytes-broken": "<div <p class='x\"><!-- svc/frame {\"name\": /--><![CDATA[ x ]]></",
+      "bytes-broken": '<div <p class=\'x"><!-- svc/frame {"name": /--><![CDATA[ x ]]></',
     };
     for (const [slug, html] of Object.entries(samples)) {
       const created = await createFrame(t, slug, html);
@@ -119,7 +129,9 @@ describe("frames: the frame record", () => {
   });
 
   it("markup with a lone UTF-16 surrogate is refused (it has no UTF-8 form, so it could not be stored byte for byte)", async () => {
-    const r = await t.call("POST", FRAMES, { payload: JSON.stringify({ slug: "lone" }).replace("}", ',"html":"x\\ud800y"}') });
+    const r = await t.call("POST", FRAMES, {
+      payload: JSON.stringify({ slug: "lone" }).replace("}", ',"html":"x\\ud800y"}'),
+    });
     const body = refused(r, 400, "invalid_field");
     assert.equal(body.field, "html");
     assert.equal(body.at, 1);

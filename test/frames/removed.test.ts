@@ -12,7 +12,15 @@ describe("frames: removed endpoints", () => {
   it("every method on /frames/defaults answers 410 gone, on both addresses", async () => {
     for (const base of [FRAMES, "/api/frames"]) {
       for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]) {
-        refused(await t.call(method, `${base}/defaults`, method === "GET" || method === "DELETE" || method === "OPTIONS" ? {} : { body: { frame: "x" } }), 410, "gone");
+        refused(
+          await t.call(
+            method,
+            `${base}/defaults`,
+            method === "GET" || method === "DELETE" || method === "OPTIONS" ? {} : { body: { frame: "x" } },
+          ),
+          410,
+          "gone",
+        );
       }
       const head = await t.call("HEAD", `${base}/defaults`);
       assert.equal(head.status, 410);
@@ -33,6 +41,9 @@ describe("frames: removed endpoints", () => {
   it("the removed inputs: default/is_default alone on PATCH is 410 gone (see rename tests); on POST they are only warned", async () => {
     const r = await t.call("POST", FRAMES, { body: { slug: "posted-default", html: "<p></p>", is_default: true } });
     assert.equal(r.status, 201);
-    assert.deepEqual(r.body.warnings.map((w: any) => w.code), ["default_ignored"]);
+    assert.deepEqual(
+      r.body.warnings.map((w: any) => w.code),
+      ["default_ignored"],
+    );
   });
 });

@@ -3,7 +3,18 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { startTestApp, type TestApp } from "../support/app.ts";
-import { assign, codes, createFrame, createPage, embed, FRAMES, getFrame, publicPage, refused, sha256 } from "./helpers.ts";
+import {
+  assign,
+  codes,
+  createFrame,
+  createPage,
+  embed,
+  FRAMES,
+  getFrame,
+  publicPage,
+  refused,
+  sha256,
+} from "./helpers.ts";
 
 describe("frames: PATCH renames", () => {
   let t: TestApp;
@@ -13,10 +24,19 @@ describe("frames: PATCH renames", () => {
   it("rewrites references in every other frame under `name`, alias keys moved, every other byte unchanged", async () => {
     const target = await createFrame(t, "card", "<article>card</article>");
     const users: Record<string, [string, string]> = {
-      "u-name": [`\uFEFF<div>\r\n  <!--   svc/frame   {  "name" :  "card" ,"class":"x" }   /-->\r\n</div>\t`, `\uFEFF<div>\r\n  <!--   svc/frame   {  "name" :  "card-v2" ,"class":"x" }   /-->\r\n</div>\t`],
-      "u-ref": [`<p>é</p><!-- svc/frame {"ref": "card"} /--><p>ü</p>`, `<p>é</p><!-- svc/frame {"name": "card-v2"} /--><p>ü</p>`],
+      "u-name": [
+        `\uFEFF<div>\r\n  <!--   svc/frame   {  "name" :  "card" ,"class":"x" }   /-->\r\n</div>\t`,
+        `\uFEFF<div>\r\n  <!--   svc/frame   {  "name" :  "card-v2" ,"class":"x" }   /-->\r\n</div>\t`,
+      ],
+      "u-ref": [
+        `<p>é</p><!-- svc/frame {"ref": "card"} /--><p>ü</p>`,
+        `<p>é</p><!-- svc/frame {"name": "card-v2"} /--><p>ü</p>`,
+      ],
       "u-frame": [`<!-- svc/frame {"frame":"CARD"} /-->`, `<!-- svc/frame {"name":"card-v2"} /-->`],
-      "u-slug": [`<!-- svc/partial {"slug": "card", "with": {"title": "card"}} /-->`, `<!-- svc/partial {"name": "card-v2", "with": {"title": "card"}} /-->`],
+      "u-slug": [
+        `<!-- svc/partial {"slug": "card", "with": {"title": "card"}} /-->`,
+        `<!-- svc/partial {"name": "card-v2", "with": {"title": "card"}} /-->`,
+      ],
       "u-repeat": [
         `<ul><!-- svc/repeat {"source": "pages"} --><li><!-- svc/partial {"name": "card"} /--></li><!-- /svc/repeat --></ul>`,
         `<ul><!-- svc/repeat {"source": "pages"} --><li><!-- svc/partial {"name": "card-v2"} /--></li><!-- /svc/repeat --></ul>`,
@@ -28,7 +48,9 @@ describe("frames: PATCH renames", () => {
       "u-twice": [`${embed("card")}<hr>${embed("card", "slug")}`, `${embed("card-v2")}<hr>${embed("card-v2", "name")}`],
     };
     for (const [slug, [html]] of Object.entries(users)) await createFrame(t, slug, html);
-    const before = Object.fromEntries(await Promise.all(Object.keys(users).map(async (slug) => [slug, await getFrame(t, slug)] as const)));
+    const before = Object.fromEntries(
+      await Promise.all(Object.keys(users).map(async (slug) => [slug, await getFrame(t, slug)] as const)),
+    );
 
     const r = await t.call("PATCH", `${FRAMES}/card`, { body: { slug: "Card-V2" } });
     assert.equal(r.status, 200, r.text);
@@ -41,7 +63,11 @@ describe("frames: PATCH renames", () => {
     assert.deepEqual(r.body.renamed.frames_updated, ["u-frame", "u-name", "u-ref", "u-repeat", "u-slug", "u-twice"]);
     assert.deepEqual(
       r.body.renamed.details.map((d: any) => [d.slug, d.replaced, d.id]),
-      ["u-frame", "u-name", "u-ref", "u-repeat", "u-slug", "u-twice"].map((slug) => [slug, slug === "u-twice" ? 2 : 1, before[slug].id]),
+      ["u-frame", "u-name", "u-ref", "u-repeat", "u-slug", "u-twice"].map((slug) => [
+        slug,
+        slug === "u-twice" ? 2 : 1,
+        before[slug].id,
+      ]),
     );
     assert.equal(typeof r.body.bake.status, "string");
     assert.equal("rebaked" in r.body, true);
@@ -59,7 +85,15 @@ describe("frames: PATCH renames", () => {
     // The renamed frame's own markup is unchanged.
     assert.equal((await getFrame(t, "card-v2")).html, "<article>card</article>");
     refused(await t.call("GET", `${FRAMES}/card`), 404, "frame_not_found");
-    assert.deepEqual((await getFrame(t, "card-v2")).referenced_by, ["u-frame", "u-name", "u-ref", "u-repeat", "u-slug", "u-twice", "u-untouched"]);
+    assert.deepEqual((await getFrame(t, "card-v2")).referenced_by, [
+      "u-frame",
+      "u-name",
+      "u-ref",
+      "u-repeat",
+      "u-slug",
+      "u-twice",
+      "u-untouched",
+    ]);
   });
 
   it("pages keep their frame (they store its id) and the public page keeps answering", async () => {
@@ -69,7 +103,10 @@ describe("frames: PATCH renames", () => {
     const r = await t.call("PATCH", `${FRAMES}/page-frame`, { body: { slug: "page-frame--renamed" } });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.frame.pages, [page.id]);
-    assert.deepEqual([r.body.frame.block, r.body.frame.element, r.body.frame.modifier], ["page-frame", null, "renamed"]);
+    assert.deepEqual(
+      [r.body.frame.block, r.body.frame.element, r.body.frame.modifier],
+      ["page-frame", null, "renamed"],
+    );
     const read = await t.call("GET", `/api/site/1/pages/${page.id}`);
     assert.equal(read.body.page.frame, "page-frame--renamed");
     const shown = await publicPage(t, "/kept/");
@@ -83,7 +120,10 @@ describe("frames: PATCH renames", () => {
     const r = await t.call("PATCH", `${FRAMES}/banner`, { body: { slug: "hero" } });
     assert.equal(r.status, 200);
     assert.deepEqual(r.body.renamed.frames_updated, []);
-    assert.ok(r.body.rebaked.frames.some((f: any) => f.slug === "waiting-for-hero" && f.because.includes("frame hero")), JSON.stringify(r.body.rebaked.frames));
+    assert.ok(
+      r.body.rebaked.frames.some((f: any) => f.slug === "waiting-for-hero" && f.because.includes("frame hero")),
+      JSON.stringify(r.body.rebaked.frames),
+    );
     const waiting = await getFrame(t, "waiting-for-hero");
     assert.deepEqual(waiting.frame_refs, ["hero"]);
     assert.deepEqual((await getFrame(t, "hero")).referenced_by, ["waiting-for-hero"]);
@@ -122,7 +162,9 @@ describe("frames: PATCH renames", () => {
 
   it("name is ignored with name_ignored; type and default too, next to a slug", async () => {
     await createFrame(t, "warned-rename", "<p></p>");
-    const r = await t.call("PATCH", `${FRAMES}/warned-rename`, { body: { slug: "warned-renamed", name: "N", type: "t", default: true } });
+    const r = await t.call("PATCH", `${FRAMES}/warned-rename`, {
+      body: { slug: "warned-renamed", name: "N", type: "t", default: true },
+    });
     assert.equal(r.status, 200);
     assert.deepEqual(codes(r.body.warnings).sort(), ["default_ignored", "name_ignored", "type_ignored"]);
   });

@@ -14,7 +14,13 @@ const slugOf = (i: number) => `f-${i}`;
 function outcome(run: () => ReturnType<typeof reportFor>) {
   try {
     const r = run();
-    return { stored: r.stored, frameRefs: r.frameRefs, missing: r.frameRefsMissing, live: r.liveReasons, onRequest: r.rendersOnRequest };
+    return {
+      stored: r.stored,
+      frameRefs: r.frameRefs,
+      missing: r.frameRefsMissing,
+      live: r.liveReasons,
+      onRequest: r.rendersOnRequest,
+    };
   } catch (error) {
     if (error instanceof ServiceError) return { error: error.code, details: error.details };
     throw error;
@@ -31,10 +37,19 @@ const refArb = (size: number) =>
 const siteArb = fc.integer({ min: 1, max: 9 }).chain((size) =>
   fc.record({
     size: fc.constant(size),
-    frames: fc.array(fc.record({ refs: fc.array(refArb(size), { maxLength: 3 }), live: fc.boolean(), reads: fc.boolean() }), { minLength: size, maxLength: size }),
+    frames: fc.array(
+      fc.record({ refs: fc.array(refArb(size), { maxLength: 3 }), live: fc.boolean(), reads: fc.boolean() }),
+      { minLength: size, maxLength: size },
+    ),
     write: fc.record({
       target: fc.integer({ min: 0, max: size }), // `size`: a new frame
-      refs: fc.array(fc.tuple(refArb(size), fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: refArb(size), weight: 1 })), { maxLength: 4 }),
+      refs: fc.array(
+        fc.tuple(
+          refArb(size),
+          fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: refArb(size), weight: 1 }),
+        ),
+        { maxLength: 4 },
+      ),
       live: fc.boolean(),
     }),
   }),
@@ -54,10 +69,17 @@ describe("frame analysis in the site", () => {
         const id = write.target < size ? idOf(write.target) : idOf(1000);
         const slug = write.target < size ? slugOf(write.target) : "new-frame";
         // An insert with a second key naming the same or another frame (frame_ref_conflict).
-        const inserts = write.refs.map(([main, alias]) => `<!-- svc/frame ${JSON.stringify(alias === undefined ? { name: main } : { name: main, ref: alias })} /-->`);
+        const inserts = write.refs.map(
+          ([main, alias]) =>
+            `<!-- svc/frame ${JSON.stringify(alias === undefined ? { name: main } : { name: main, ref: alias })} /-->`,
+        );
         const html = `<div>${inserts.join("")}${write.live ? `<p data-op-bind='{"text": "page.title"}'></p>` : ""}</div>`;
-        const fast = outcome(() => reportFor(html, id, slug, new DependencyIndex(nodes), write.target < size ? slug : undefined));
-        const full = outcome(() => reportAmong(compileFrame(html), id, slug, nodes, write.target < size ? slug : undefined));
+        const fast = outcome(() =>
+          reportFor(html, id, slug, new DependencyIndex(nodes), write.target < size ? slug : undefined),
+        );
+        const full = outcome(() =>
+          reportAmong(compileFrame(html), id, slug, nodes, write.target < size ? slug : undefined),
+        );
         assert.deepEqual(fast, full);
       }),
       { numRuns: 600 },

@@ -4,13 +4,20 @@ import fc from "fast-check";
 import { isValidSlug, normalizeSlug, splitSlug, suggestSlug, SLUG_PATTERN } from "../../src/frames/slug.ts";
 
 const word = fc.stringMatching(/^[a-z0-9]+(-[a-z0-9]+){0,2}$/);
-const slugParts = fc.record({ block: word, element: fc.option(word, { nil: null }), modifier: fc.option(word, { nil: null }) });
+const slugParts = fc.record({
+  block: word,
+  element: fc.option(word, { nil: null }),
+  modifier: fc.option(word, { nil: null }),
+});
 const join = (p: { block: string; element: string | null; modifier: string | null }) =>
   p.block + (p.element !== null ? `__${p.element}` : "") + (p.modifier !== null ? `--${p.modifier}` : "");
 
 describe("frame slug rules", () => {
   it("the pattern is the spec's, to the letter", () => {
-    assert.equal(SLUG_PATTERN, "^[a-z0-9]+(?:-[a-z0-9]+)*(?:__[a-z0-9]+(?:-[a-z0-9]+)*)?(?:--[a-z0-9]+(?:-[a-z0-9]+)*)?$");
+    assert.equal(
+      SLUG_PATTERN,
+      "^[a-z0-9]+(?:-[a-z0-9]+)*(?:__[a-z0-9]+(?:-[a-z0-9]+)*)?(?:--[a-z0-9]+(?:-[a-z0-9]+)*)?$",
+    );
   });
 
   it("every block__element--modifier built from valid words is valid and splits back into its parts", () => {
@@ -31,7 +38,23 @@ describe("frame slug rules", () => {
   });
 
   it("malformed slugs are refused", () => {
-    for (const bad of ["", "-a", "a-", "a--", "a__", "a___b", "a__b__c", "a--b--c", "a--b__c", "A", "a b", "a_b", "a---b", "ä", "a.b"]) {
+    for (const bad of [
+      "",
+      "-a",
+      "a-",
+      "a--",
+      "a__",
+      "a___b",
+      "a__b__c",
+      "a--b--c",
+      "a--b__c",
+      "A",
+      "a b",
+      "a_b",
+      "a---b",
+      "ä",
+      "a.b",
+    ]) {
       assert.equal(isValidSlug(bad), false, JSON.stringify(bad));
     }
   });
@@ -46,7 +69,9 @@ describe("frame slug rules", () => {
   });
 
   it("input is lower-cased: an upper-case form of a valid slug normalizes to it", () => {
-    fc.assert(fc.property(slugParts, (parts) => assert.equal(normalizeSlug(` ${join(parts).toUpperCase()} `), join(parts))));
+    fc.assert(
+      fc.property(slugParts, (parts) => assert.equal(normalizeSlug(` ${join(parts).toUpperCase()} `), join(parts))),
+    );
   });
 
   it("a suggestion, when offered, is always valid, and a valid slug suggests itself", () => {

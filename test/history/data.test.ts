@@ -28,13 +28,21 @@ describe("data set revisions, restores and the trash", () => {
     assert.equal(r.status, 200, r.text);
     return r.body;
   };
-  const items = async (id: number, name: string, query?: Record<string, string>) => (await t.call("GET", at(id, `/data/${name}`), { query })).body.items;
+  const items = async (id: number, name: string, query?: Record<string, string>) =>
+    (await t.call("GET", at(id, `/data/${name}`), { query })).body.items;
   const trash = async (id: number) => (await t.call("GET", at(id, "/trash"))).body.items as any[];
   /** A published page whose frame prints the set's names. */
   const showing = async (id: number, name: string) => {
-    const frame = await t.call("POST", at(id, "/frames"), { body: { slug: `${name}-list`, html: `<ul><!-- svc/repeat {"source": "${name}"} --><li data-op-bind='{"text": "item.name"}'></li><!-- /svc/repeat --></ul>` } });
+    const frame = await t.call("POST", at(id, "/frames"), {
+      body: {
+        slug: `${name}-list`,
+        html: `<ul><!-- svc/repeat {"source": "${name}"} --><li data-op-bind='{"text": "item.name"}'></li><!-- /svc/repeat --></ul>`,
+      },
+    });
     assert.equal(frame.status, 201, frame.text);
-    const page = await t.call("POST", at(id, "/pages"), { body: { title: `All of ${name}`, frame: `${name}-list`, status: "publish" } });
+    const page = await t.call("POST", at(id, "/pages"), {
+      body: { title: `All of ${name}`, frame: `${name}-list`, status: "publish" },
+    });
     assert.equal(page.status, 201, page.text);
     return { id: page.body.page.id as number, path: `${page.body.page.path}/` };
   };
@@ -55,8 +63,14 @@ describe("data set revisions, restores and the trash", () => {
     assert.equal(list.total, 3);
     assert.equal(list.kind, "data");
     assert.equal(list.id, "team");
-    assert.deepEqual(list.revisions.map((r: any) => r.revision), [3, 2, 1]);
-    assert.deepEqual(list.revisions.map((r: any) => r.summary), [["items"], ["items"], ["items", "lang", "name"]]);
+    assert.deepEqual(
+      list.revisions.map((r: any) => r.revision),
+      [3, 2, 1],
+    );
+    assert.deepEqual(
+      list.revisions.map((r: any) => r.summary),
+      [["items"], ["items"], ["items", "lang", "name"]],
+    );
     for (const r of list.revisions) {
       assert.ok(Number.isInteger(r.created_by), "created_by: the acting user");
       assert.match(r.sha256, /^[0-9a-f]{64}$/);
@@ -74,7 +88,11 @@ describe("data set revisions, restores and the trash", () => {
     assert.equal(one.status, 200, one.text);
     const content = one.body.revision.content as string;
     assert.deepEqual(JSON.parse(content), { name: "team", lang: null, items: [{ name: "Ada", role: "lead" }] });
-    assert.ok(content.indexOf('"items"') < content.indexOf('"lang"') && content.indexOf('"lang"') < content.indexOf('"name": "team"'), "keys sorted");
+    assert.ok(
+      content.indexOf('"items"') < content.indexOf('"lang"') &&
+        content.indexOf('"lang"') < content.indexOf('"name": "team"'),
+      "keys sorted",
+    );
     assert.ok(content.indexOf('"name": "Ada"') < content.indexOf('"role": "lead"'), "keys sorted within an item");
     assert.equal(one.body.revision.bytes, Buffer.byteLength(content));
     const diff = await t.call("GET", at(id, "/data/team/revisions/1/diff"), { query: { to: "3" } });
@@ -100,13 +118,20 @@ describe("data set revisions, restores and the trash", () => {
     assert.deepEqual([shared.id, shared.total], ["team", 1]);
     assert.deepEqual([de.id, de.total], ["team:de", 2]);
     const first = await t.call("GET", at(id, "/data/team/revisions/1"), { query: { lang: "de" } });
-    assert.deepEqual(JSON.parse(first.body.revision.content), { name: "team", lang: "de", items: [{ name: "deutsch" }] });
+    assert.deepEqual(JSON.parse(first.body.revision.content), {
+      name: "team",
+      lang: "de",
+      items: [{ name: "deutsch" }],
+    });
     const restored = await t.call("POST", at(id, "/data/team/revisions/1/restore"), { query: { lang: "de" } });
     assert.equal(restored.status, 200, restored.text);
     assert.deepEqual(await items(id, "team", { lang: "de" }), [{ name: "deutsch" }]);
     assert.deepEqual(await items(id, "team"), [{ name: "shared" }], "the shared set is untouched");
     assert.equal((await revisions(id, "team")).total, 1);
-    for (const [name, query] of [["team", { lang: "en" }], ["nothing", {}]] as const) {
+    for (const [name, query] of [
+      ["team", { lang: "en" }],
+      ["nothing", {}],
+    ] as const) {
       const r = await t.call("GET", at(id, `/data/${name}/revisions`), { query });
       assert.deepEqual([r.status, r.body.error], [404, "dataset_not_found"], name);
     }
@@ -133,7 +158,10 @@ describe("data set revisions, restores and the trash", () => {
     assert.deepEqual(list.revisions[0].summary, ["items"]);
     const again = await t.call("POST", at(id, "/data/team/revisions/4/restore"));
     assert.equal(again.status, 200);
-    assert.deepEqual(again.body.warnings.map((w: any) => w.code), ["nothing_changed"]);
+    assert.deepEqual(
+      again.body.warnings.map((w: any) => w.code),
+      ["nothing_changed"],
+    );
     assert.equal((await revisions(id, "team")).total, 4, "restoring the current state adds none");
   });
 
@@ -147,28 +175,60 @@ describe("data set revisions, restores and the trash", () => {
     assert.doesNotMatch(await shown(page.path), /Bob/);
     const [entry, ...others] = await trash(id);
     assert.equal(others.length, 0);
-    assert.deepEqual({ kind: entry.kind, id: entry.id, slug: entry.slug, last_revision: entry.last_revision }, { kind: "data", id: "team", slug: "team", last_revision: 2 });
+    assert.deepEqual(
+      { kind: entry.kind, id: entry.id, slug: entry.slug, last_revision: entry.last_revision },
+      { kind: "data", id: "team", slug: "team", last_revision: 2 },
+    );
     assert.ok(Number.isInteger(entry.deleted_by));
     assert.equal((await t.call("GET", at(id, "/data/team/revisions"))).body.error, "dataset_not_found");
 
     const back = await t.call("POST", at(id, "/trash/data/team/restore"));
     assert.equal(back.status, 200, back.text);
-    assert.deepEqual(back.body.restored, { kind: "data", id: "team", from_revision: 2, revision: 2 }, "its last state again: no new revision");
+    assert.deepEqual(
+      back.body.restored,
+      { kind: "data", id: "team", from_revision: 2, revision: 2 },
+      "its last state again: no new revision",
+    );
     assert.equal(back.body.created, true);
     assert.deepEqual(await items(id, "team"), [{ name: "Bob" }]);
     assert.match(await shown(page.path), /<li>Bob<\/li>/);
     assert.deepEqual(await trash(id), []);
-    assert.deepEqual((await revisions(id, "team")).revisions.map((r: any) => r.revision), [2, 1]);
+    assert.deepEqual(
+      (await revisions(id, "team")).revisions.map((r: any) => r.revision),
+      [2, 1],
+    );
     await put(id, "team", { items: [{ name: "Cy" }] });
-    assert.deepEqual((await revisions(id, "team")).revisions.map((r: any) => [r.revision, r.summary]), [[3, ["items"]], [2, ["items"]], [1, ["items", "lang", "name"]]], "the next write continues the numbering");
+    assert.deepEqual(
+      (await revisions(id, "team")).revisions.map((r: any) => [r.revision, r.summary]),
+      [
+        [3, ["items"]],
+        [2, ["items"]],
+        [1, ["items", "lang", "name"]],
+      ],
+      "the next write continues the numbering",
+    );
   });
 
   it("a set written before revisions existed gets its first revision when deleted, so it can come back from the trash", async () => {
     const id = await site();
     const stamp = "2026-01-01 00:00:00";
-    await t.store.db.insertInto("datasets").values({ site_id: id, name: "old", lang: "", items_json: '[{"name":"Old"}]', total: 1, created_at_gmt: stamp, updated_at_gmt: stamp }).execute();
+    await t.store.db
+      .insertInto("datasets")
+      .values({
+        site_id: id,
+        name: "old",
+        lang: "",
+        items_json: '[{"name":"Old"}]',
+        total: 1,
+        created_at_gmt: stamp,
+        updated_at_gmt: stamp,
+      })
+      .execute();
     assert.equal((await t.call("DELETE", at(id, "/data/old"))).status, 200);
-    assert.deepEqual((await trash(id)).map((e) => [e.id, e.last_revision]), [["old", 1]]);
+    assert.deepEqual(
+      (await trash(id)).map((e) => [e.id, e.last_revision]),
+      [["old", 1]],
+    );
     assert.equal((await t.call("POST", at(id, "/trash/data/old/restore"))).status, 200);
     assert.deepEqual(await items(id, "old"), [{ name: "Old" }]);
   });
@@ -180,7 +240,10 @@ describe("data set revisions, restores and the trash", () => {
     await put(id, "faq", { items: [{ q: "shared" }] });
     await put(id, "faq", { items: [{ q: "de" }], lang: "de" });
     assert.equal((await t.call("DELETE", at(id, "/data/faq"), { query: { lang: "de" } })).status, 200);
-    assert.deepEqual((await trash(id)).map((e) => [e.kind, e.id, e.slug]), [["data", "faq:de", "faq"]]);
+    assert.deepEqual(
+      (await trash(id)).map((e) => [e.kind, e.id, e.slug]),
+      [["data", "faq:de", "faq"]],
+    );
     const back = await t.call("POST", at(id, "/trash/data/faq:de/restore"));
     assert.equal(back.status, 200, back.text);
     assert.deepEqual(back.body.dataset.lang, "de");
@@ -195,7 +258,10 @@ describe("data set revisions, restores and the trash", () => {
     const made = await put(id, "team", { items: [{ name: "New" }] });
     assert.equal(made.status, 201);
     assert.deepEqual(await trash(id), []);
-    assert.deepEqual((await revisions(id, "team")).revisions.map((r: any) => r.revision), [2, 1]);
+    assert.deepEqual(
+      (await revisions(id, "team")).revisions.map((r: any) => r.revision),
+      [2, 1],
+    );
     const gone = await t.call("POST", at(id, "/trash/data/team/restore"));
     assert.deepEqual([gone.status, gone.body.error], [404, "trash_item_not_found"]);
   });
@@ -205,13 +271,27 @@ describe("data set revisions, restores and the trash", () => {
     await put(id, "team", { items: [{ name: "Ada" }] });
     await t.call("DELETE", at(id, "/data/team"));
     const stamp = "2026-01-01 00:00:00";
-    await t.store.db.insertInto("datasets").values({ site_id: id, name: "team", lang: "", items_json: '[{"name":"Other"}]', total: 1, created_at_gmt: stamp, updated_at_gmt: stamp }).execute();
+    await t.store.db
+      .insertInto("datasets")
+      .values({
+        site_id: id,
+        name: "team",
+        lang: "",
+        items_json: '[{"name":"Other"}]',
+        total: 1,
+        created_at_gmt: stamp,
+        updated_at_gmt: stamp,
+      })
+      .execute();
     const r = await t.call("POST", at(id, "/trash/data/team/restore"));
     assert.equal(r.status, 409, r.text);
     assert.equal(r.body.error, "slug_taken");
     assert.equal(r.body.id, "team");
     assert.deepEqual(await items(id, "team"), [{ name: "Other" }]);
-    assert.deepEqual((await trash(id)).map((e) => e.id), ["team"]);
+    assert.deepEqual(
+      (await trash(id)).map((e) => e.id),
+      ["team"],
+    );
     assert.equal((await revisions(id, "team")).total, 1);
   });
 
@@ -225,7 +305,10 @@ describe("data set revisions, restores and the trash", () => {
       assert.deepEqual(r.body.deleted, { name: "team", lang: null, total: 2 });
       assert.deepEqual([r.body.dry_run, r.body.applied], [true, false]);
       assert.equal(r.body.rebaked.status, "planned");
-      assert.deepEqual(r.body.rebaked.frames.map((f: any) => f.slug), ["team-list"]);
+      assert.deepEqual(
+        r.body.rebaked.frames.map((f: any) => f.slug),
+        ["team-list"],
+      );
       assert.deepEqual(r.body.rebaked.pages, [page.id]);
     }
     assert.deepEqual(await items(id, "team"), [{ name: "Ada" }, { name: "Bob" }]);
@@ -244,7 +327,12 @@ describe("data set revisions, restores and the trash", () => {
     const b = await site();
     await put(a, "team", { items: [{ name: "Ada" }] });
     await put(a, "team", { items: [{ name: "Bob" }] });
-    for (const [method, path] of [["GET", "/data/team/revisions"], ["GET", "/data/team/revisions/1"], ["GET", "/data/team/revisions/1/diff"], ["POST", "/data/team/revisions/1/restore"]]) {
+    for (const [method, path] of [
+      ["GET", "/data/team/revisions"],
+      ["GET", "/data/team/revisions/1"],
+      ["GET", "/data/team/revisions/1/diff"],
+      ["POST", "/data/team/revisions/1/restore"],
+    ]) {
       const r = await t.call(method, at(b, path));
       assert.deepEqual([r.status, r.body.error], [404, "dataset_not_found"], path);
     }
@@ -253,6 +341,9 @@ describe("data set revisions, restores and the trash", () => {
     const r = await t.call("POST", at(b, "/trash/data/team/restore"));
     assert.deepEqual([r.status, r.body.error], [404, "trash_item_not_found"]);
     assert.equal((await t.call("GET", at(b, "/data/team"))).status, 404);
-    assert.deepEqual((await trash(a)).map((e) => e.id), ["team"]);
+    assert.deepEqual(
+      (await trash(a)).map((e) => e.id),
+      ["team"],
+    );
   });
 });

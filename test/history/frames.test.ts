@@ -7,7 +7,8 @@ import type { TestApp } from "../support/app.ts";
 import { ok, seoSite as newSite, startTestApp } from "../seo/helpers.ts";
 import { prune } from "../../src/revisions/trash.ts";
 
-const page = (text: string) => `<!DOCTYPE html><html><head><title>t</title></head><body><main>${text}</main></body></html>`;
+const page = (text: string) =>
+  `<!DOCTYPE html><html><head><title>t</title></head><body><main>${text}</main></body></html>`;
 
 describe("frame revisions", () => {
   let t: TestApp;
@@ -24,7 +25,10 @@ describe("frame revisions", () => {
 
     const listed = ok(await site.api("GET", "/frames/home/revisions"), "list");
     assert.equal(listed.total, 3);
-    assert.deepEqual(listed.revisions.map((r: { revision: number }) => r.revision), [3, 2, 1]);
+    assert.deepEqual(
+      listed.revisions.map((r: { revision: number }) => r.revision),
+      [3, 2, 1],
+    );
     assert.deepEqual(listed.revisions[0].summary, ["html"]);
     assert.deepEqual(listed.revisions[2].summary, ["html", "slug"], "a first revision names every field");
     for (const r of listed.revisions) {
@@ -49,8 +53,14 @@ describe("frame revisions", () => {
     assert.match((await site.visit("/start/")).text, /version 1/, "the public page shows version 1");
     const after = ok(await site.api("GET", "/frames/home/revisions?per_page=2"), "list after");
     assert.equal(after.total, 4);
-    assert.deepEqual(after.revisions.map((r: { revision: number }) => r.revision), [4, 3]);
-    assert.equal(ok(await site.api("GET", "/frames/home/revisions/4"), "revision 4").revision.content, page("version 1"));
+    assert.deepEqual(
+      after.revisions.map((r: { revision: number }) => r.revision),
+      [4, 3],
+    );
+    assert.equal(
+      ok(await site.api("GET", "/frames/home/revisions/4"), "revision 4").revision.content,
+      page("version 1"),
+    );
   });
 
   it("diff defaults to the frame as it is now; an unknown revision (or to) is 404 revision_not_found", async () => {
@@ -60,7 +70,12 @@ describe("frame revisions", () => {
     const diff = ok(await site.api("GET", "/frames/f/revisions/2/diff"), "diff to current");
     assert.equal(diff.to, null);
     assert.equal(diff.identical, true);
-    for (const path of ["/frames/f/revisions/3", "/frames/f/revisions/0", "/frames/f/revisions/abc", "/frames/f/revisions/1/diff?to=9"]) {
+    for (const path of [
+      "/frames/f/revisions/3",
+      "/frames/f/revisions/0",
+      "/frames/f/revisions/abc",
+      "/frames/f/revisions/1/diff?to=9",
+    ]) {
       const answer = await site.api("GET", path);
       assert.equal(answer.status, 404, path);
       assert.equal(answer.body.error, "revision_not_found", path);
@@ -83,25 +98,36 @@ describe("frame revisions", () => {
     assert.equal(outer.total, 2, "the embedding frame's rewritten markup is a revision");
     assert.match(ok(await site.api("GET", "/frames/outer/revisions/2"), "rewritten").revision.content, /"piece"/);
     ok(await site.api("PUT", "/frames/piece", { slug: "bit", html: "<p>bit</p>" }), "PUT with a new slug");
-    assert.deepEqual(ok(await site.api("GET", "/frames/bit/revisions"), "after PUT rename").revisions[0].summary, ["html", "slug"]);
+    assert.deepEqual(ok(await site.api("GET", "/frames/bit/revisions"), "after PUT rename").revisions[0].summary, [
+      "html",
+      "slug",
+    ]);
     assert.equal(ok(await site.api("GET", "/frames/outer/revisions"), "embedder again").total, 3);
     ok(await site.api("PUT", "/frames/bit", { html: "<p>bit</p>" }), "same markup again");
-    assert.equal(ok(await site.api("GET", "/frames/bit/revisions"), "unchanged").total, 4, "a write that changes nothing adds no revision");
+    assert.equal(
+      ok(await site.api("GET", "/frames/bit/revisions"), "unchanged").total,
+      4,
+      "a write that changes nothing adds no revision",
+    );
   });
 
   it("a restore restores the markup under the frame's current slug, and a stale If-Match is 412 precondition_failed with nothing written", async () => {
     const site = await newSite(t);
     await site.frame("a", "<p>one</p>");
     const written = await site.api("PUT", "/frames/a", { html: "<p>two</p>" });
-    const stale = "\"stale\"";
-    const refused = await t.call("POST", `/api/site/${site.id}/frames/a/revisions/1/restore`, { headers: { "if-match": stale } });
+    const stale = '"stale"';
+    const refused = await t.call("POST", `/api/site/${site.id}/frames/a/revisions/1/restore`, {
+      headers: { "if-match": stale },
+    });
     assert.equal(refused.status, 412);
     assert.equal(refused.body.error, "precondition_failed");
     assert.equal(ok(await site.api("GET", "/frames/a/revisions"), "list").total, 2);
     ok(await site.api("PATCH", "/frames/a", { slug: "b" }), "rename");
     const fresh = (await site.api("GET", "/frames/b")).headers.etag as string;
     assert.ok(written.headers.etag);
-    const done = await t.call("POST", `/api/site/${site.id}/frames/b/revisions/1/restore`, { headers: { "if-match": fresh } });
+    const done = await t.call("POST", `/api/site/${site.id}/frames/b/revisions/1/restore`, {
+      headers: { "if-match": fresh },
+    });
     assert.equal(done.status, 200, done.text);
     assert.equal(done.body.frame.slug, "b");
     assert.equal(done.body.frame.html ?? ok(await site.api("GET", "/frames/b"), "get").frame.html, "<p>one</p>");
@@ -116,12 +142,22 @@ describe("frame revisions", () => {
     const id = ok(await site.api("GET", "/frames/shell"), "get").frame.id;
     ok(await site.api("DELETE", "/frames/shell"), "delete");
     assert.equal((await site.visit("/one/")).status, 404);
-    ok(await site.api("POST", "/frames/other-frame-for-two".replace("/frames/other-frame-for-two", "/frames"), { slug: "other", html: page("other") }), "other frame", 201);
+    ok(
+      await site.api("POST", "/frames/other-frame-for-two".replace("/frames/other-frame-for-two", "/frames"), {
+        slug: "other",
+        html: page("other"),
+      }),
+      "other frame",
+      201,
+    );
     ok(await site.api("POST", "/frames/other/assign", { page: second }), "second page given another frame");
 
     const trash = ok(await site.api("GET", "/trash"), "trash").items;
     assert.equal(trash.length, 1);
-    assert.deepEqual({ ...trash[0], deleted_at_gmt: undefined, deleted_by: undefined }, { kind: "frames", id, slug: "shell", last_revision: 1, deleted_at_gmt: undefined, deleted_by: undefined });
+    assert.deepEqual(
+      { ...trash[0], deleted_at_gmt: undefined, deleted_by: undefined },
+      { kind: "frames", id, slug: "shell", last_revision: 1, deleted_at_gmt: undefined, deleted_by: undefined },
+    );
     assert.equal(typeof trash[0].deleted_by, "number");
     assert.equal((await site.api("GET", "/frames/shell/revisions")).status, 404, "a deleted frame has no address");
 
@@ -181,13 +217,26 @@ describe("frame revisions", () => {
     assert.ok(first.revisions >= 3);
     const listed = ok(await site.api("GET", "/frames/busy/revisions"), "after prune");
     assert.equal(listed.total, 2);
-    assert.deepEqual(listed.revisions.map((r: { revision: number }) => r.revision), [5, 4], "numbers are kept, never reused");
+    assert.deepEqual(
+      listed.revisions.map((r: { revision: number }) => r.revision),
+      [5, 4],
+      "numbers are kept, never reused",
+    );
     assert.equal(ok(await site.api("GET", "/trash"), "trash kept").items.length, 1);
-    assert.deepEqual(await prune(t.store.db, 2, 30, now), { revisions: 0, trashed: 0 }, "a second pass removes nothing more");
+    assert.deepEqual(
+      await prune(t.store.db, 2, 30, now),
+      { revisions: 0, trashed: 0 },
+      "a second pass removes nothing more",
+    );
 
     await prune(t.store.db, 100, 30, new Date(now.getTime() + 31 * 86_400_000));
     assert.deepEqual(ok(await site.api("GET", "/trash"), "trash expired").items, []);
-    const rows = await t.store.db.selectFrom("revisions").select("id").where("site_id", "=", site.id).where("object_id", "=", goneId).execute();
+    const rows = await t.store.db
+      .selectFrom("revisions")
+      .select("id")
+      .where("site_id", "=", site.id)
+      .where("object_id", "=", goneId)
+      .execute();
     assert.equal(rows.length, 0, "its history went with it");
   });
 });

@@ -30,7 +30,10 @@ describe("menus: revisions, restores and the trash", () => {
     return { site: s, pages };
   }
 
-  async function revisions(s: SeoSite, ref: string | number): Promise<{ total: number; revisions: Array<{ revision: number; summary: string[] }> }> {
+  async function revisions(
+    s: SeoSite,
+    ref: string | number,
+  ): Promise<{ total: number; revisions: Array<{ revision: number; summary: string[] }> }> {
     return ok(await s.api("GET", `/menus/${ref}/revisions`), "revisions");
   }
 
@@ -42,7 +45,11 @@ describe("menus: revisions, restores and the trash", () => {
 
   it("every menu write route leaves exactly one revision of the menu, whose summary names the fields it changed; a write that changes nothing leaves none", async () => {
     const { site: s, pages } = await site();
-    const made = ok(await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about] }), "create", 201);
+    const made = ok(
+      await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about] }),
+      "create",
+      201,
+    );
     const id = made.menu.id as number;
     let item = 0;
     const steps: Array<() => [string, string, unknown, string[]]> = [
@@ -57,25 +64,40 @@ describe("menus: revisions, restores and the trash", () => {
     ];
     const first = await revisions(s, id);
     assert.equal(first.total, 1);
-    assert.deepEqual(first.revisions[0].summary, ["items", "locations", "name", "slug"], "a first revision names every field");
+    assert.deepEqual(
+      first.revisions[0].summary,
+      ["items", "locations", "name", "slug"],
+      "a first revision names every field",
+    );
     for (const [index, step] of steps.entries()) {
       const [method, path, body, summary] = step();
-      const written = ok(await s.api(method, path, body), `${method} ${path}`, method === "POST" && path.endsWith("/items") ? 201 : 200);
+      const written = ok(
+        await s.api(method, path, body),
+        `${method} ${path}`,
+        method === "POST" && path.endsWith("/items") ? 201 : 200,
+      );
       if (written.item?.id) item = written.item.id;
       const now = await revisions(s, id);
       assert.equal(now.total, index + 2, `${method} ${path}: one revision`);
       assert.deepEqual(now.revisions[0].summary, summary, `${method} ${path}: summary`);
     }
     ok(await s.api("PATCH", `/menus/${id}`, { name: "Main menu" }), "same name");
-    assert.equal((await revisions(s, "main")).total, steps.length + 1, "nothing changed, no revision (found by slug too)");
+    assert.equal(
+      (await revisions(s, "main")).total,
+      steps.length + 1,
+      "nothing changed, no revision (found by slug too)",
+    );
     const content = ok(await s.api("GET", `/menus/${id}/revisions/1`), "one").revision.content as string;
     assert.match(content, /^\{\n {2}"items": \[\n/, "the content is the menu's JSON, one field per line, keys sorted");
-    assert.deepEqual(JSON.parse(content).locations, [{ lang: null, location: "header", theme: JSON.parse(content).locations[0].theme }]);
+    assert.deepEqual(JSON.parse(content).locations, [
+      { lang: null, location: "header", theme: JSON.parse(content).locations[0].theme },
+    ]);
   });
 
   it("assigning a location another menu held revises both menus, once each", async () => {
     const { site: s, pages } = await site();
-    const a = ok(await s.api("POST", "/menus", { name: "A", location: "header", items: [pages.about] }), "A", 201).menu.id;
+    const a = ok(await s.api("POST", "/menus", { name: "A", location: "header", items: [pages.about] }), "A", 201).menu
+      .id;
     const b = ok(await s.api("POST", "/menus", { name: "B", items: [pages.blog] }), "B", 201).menu.id;
     ok(await s.api("PUT", `/menus/${b}/location`, { location: "header" }), "B at header");
     assert.deepEqual([(await revisions(s, a)).total, (await revisions(s, b)).total], [2, 2]);
@@ -84,7 +106,11 @@ describe("menus: revisions, restores and the trash", () => {
 
   it("a restore writes the revision's items as a new revision (never a rewind): the public page shows the old menu at once; the diff has @@ hunks", async () => {
     const { site: s, pages } = await site();
-    const id = ok(await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about, pages.blog] }), "create", 201).menu.id;
+    const id = ok(
+      await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about, pages.blog] }),
+      "create",
+      201,
+    ).menu.id;
     ok(await s.api("PATCH", `/menus/${id}`, { name: "Renamed" }), "rename");
     ok(await s.api("PUT", `/menus/${id}/items`, { items: [pages.contact] }), "replace");
     assert.deepEqual(await onPage(s), ["Contact"]);
@@ -99,24 +125,45 @@ describe("menus: revisions, restores and the trash", () => {
     assert.equal(menu.menu.name, "Renamed", "the current name stays");
     assert.deepEqual((await revisions(s, id)).revisions[0].summary, ["items"]);
     const again = ok(await s.api("POST", `/menus/${id}/revisions/4/restore`), "restore the same");
-    assert.deepEqual(again.warnings.map((w: { code: string }) => w.code), ["nothing_changed"]);
+    assert.deepEqual(
+      again.warnings.map((w: { code: string }) => w.code),
+      ["nothing_changed"],
+    );
     assert.equal((await revisions(s, id)).total, 4);
   });
 
   it("a restore writes items of pages that are not public now as they were (valid false), with a warning invalid_items_kept", async () => {
     const { site: s, pages } = await site();
-    const id = ok(await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about, pages.blog] }), "create", 201).menu.id;
+    const id = ok(
+      await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about, pages.blog] }),
+      "create",
+      201,
+    ).menu.id;
     ok(await s.api("PUT", `/menus/${id}/items`, { items: [pages.about] }), "replace");
     ok(await s.api("PATCH", `/pages/${pages.blog}`, { status: "draft" }), "draft");
     const restored = ok(await s.api("POST", `/menus/${id}/revisions/1/restore`), "restore");
     assert.deepEqual(codes(restored), ["invalid_items_kept"]);
-    assert.deepEqual(restored.items.map((i: any) => [i.title, i.valid]), [["About", true], ["Blog", false]]);
+    assert.deepEqual(
+      restored.items.map((i: any) => [i.title, i.valid]),
+      [
+        ["About", true],
+        ["Blog", false],
+      ],
+    );
     assert.deepEqual(await onPage(s), ["About"], "an invalid item prints nothing");
   });
 
   it("a deleted menu is in the trash; restoring it brings back its id, items (with their ids), location and history, and the public page shows it again", async () => {
     const { site: s, pages } = await site();
-    const made = ok(await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about, { url: "/feed", title: "Feed", children: [pages.blog] }] }), "create", 201);
+    const made = ok(
+      await s.api("POST", "/menus", {
+        name: "Main",
+        location: "header",
+        items: [pages.about, { url: "/feed", title: "Feed", children: [pages.blog] }],
+      }),
+      "create",
+      201,
+    );
     const id = made.menu.id as number;
     ok(await s.api("POST", `/menus/${id}/items`, { url: "/more", title: "More" }), "add", 201);
     const before = ok(await s.api("GET", `/menus/${id}`), "before").items;
@@ -124,8 +171,15 @@ describe("menus: revisions, restores and the trash", () => {
     assert.deepEqual(deleted.deleted, { id, name: "Main", slug: "main" });
     assert.deepEqual(await onPage(s), []);
     const trash = ok(await s.api("GET", "/trash"), "trash").items;
-    assert.deepEqual(trash.map((e: any) => [e.kind, e.id, e.slug, e.last_revision]), [["menus", String(id), "main", 2]]);
-    assert.equal((await s.api("GET", `/menus/${id}/revisions`)).status, 404, "gone: its history is reached through the trash");
+    assert.deepEqual(
+      trash.map((e: any) => [e.kind, e.id, e.slug, e.last_revision]),
+      [["menus", String(id), "main", 2]],
+    );
+    assert.equal(
+      (await s.api("GET", `/menus/${id}/revisions`)).status,
+      404,
+      "gone: its history is reached through the trash",
+    );
 
     const back = ok(await s.api("POST", `/trash/menus/${id}/restore`), "undelete");
     assert.deepEqual(back.restored, { kind: "menus", id: String(id), from_revision: 2, revision: 2 });
@@ -138,26 +192,51 @@ describe("menus: revisions, restores and the trash", () => {
 
   it("restoring a deleted menu whose slug was taken meanwhile is 409 slug_taken with the occupant's id, nothing changed; a location taken meanwhile stays taken, with a warning", async () => {
     const { site: s, pages } = await site();
-    const id = ok(await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about] }), "create", 201).menu.id;
+    const id = ok(
+      await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about] }),
+      "create",
+      201,
+    ).menu.id;
     ok(await s.api("DELETE", `/menus/main`), "delete");
-    const other = ok(await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.contact] }), "reuse", 201).menu.id;
+    const other = ok(
+      await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.contact] }),
+      "reuse",
+      201,
+    ).menu.id;
     const refused = await s.api("POST", `/trash/menus/${id}/restore`);
     assert.equal(refused.status, 409, refused.text);
     assert.equal(refused.body.error, "slug_taken");
     assert.equal(refused.body.id, other);
     assert.equal(ok(await s.api("GET", "/trash"), "trash").items.length, 1, "still in the trash");
-    assert.deepEqual(ok(await s.api("GET", "/menus"), "list").menus.map((m: any) => m.id), [other]);
+    assert.deepEqual(
+      ok(await s.api("GET", "/menus"), "list").menus.map((m: any) => m.id),
+      [other],
+    );
 
     ok(await s.api("PATCH", `/menus/${other}`, { slug: "other" }), "free the slug");
     const back = ok(await s.api("POST", `/trash/menus/${id}/restore`), "undelete");
-    assert.deepEqual(back.warnings.map((w: { code: string }) => w.code), ["location_taken"]);
+    assert.deepEqual(
+      back.warnings.map((w: { code: string }) => w.code),
+      ["location_taken"],
+    );
     assert.deepEqual(await onPage(s), ["Contact"], "the header keeps the menu that took it");
-    assert.deepEqual(ok(await s.api("GET", `/menus/${id}`), "back").items.map((i: any) => i.title), ["About"]);
+    assert.deepEqual(
+      ok(await s.api("GET", `/menus/${id}`), "back").items.map((i: any) => i.title),
+      ["About"],
+    );
   });
 
   it("?dry_run=1 on DELETE of a menu, an item or a location answers what the delete answers and writes nothing: no revision, no trash entry, the public page unchanged", async () => {
     const { site: s, pages } = await site();
-    const made = ok(await s.api("POST", "/menus", { name: "Main", location: "header", items: [pages.about, pages.blog, pages.contact] }), "create", 201);
+    const made = ok(
+      await s.api("POST", "/menus", {
+        name: "Main",
+        location: "header",
+        items: [pages.about, pages.blog, pages.contact],
+      }),
+      "create",
+      201,
+    );
     const id = made.menu.id as number;
     const item = made.items[0].id as number;
     const unchanged = async (total: number, titles: string[]) => {

@@ -43,7 +43,19 @@ describe("page revisions (issue 22)", () => {
     const id = made.page.id;
     const first = await revisions(S, id);
     assert.equal(first.total, 1);
-    assert.deepEqual(first.revisions[0].summary, ["content", "fields", "frame_id", "lang", "menu_order", "parent", "seo", "slug", "status", "title", "translation_group"]);
+    assert.deepEqual(first.revisions[0].summary, [
+      "content",
+      "fields",
+      "frame_id",
+      "lang",
+      "menu_order",
+      "parent",
+      "seo",
+      "slug",
+      "status",
+      "title",
+      "translation_group",
+    ]);
     await call("POST", `${S}/pages`, { id, title: "Prices" });
     assert.equal(await total(S, id), 2);
     assert.deepEqual(await lastSummary(S, id), ["title"]);
@@ -56,7 +68,11 @@ describe("page revisions (issue 22)", () => {
 
   it("create_missing_parents: each stub made on the way gets its own first revision", async () => {
     const { S } = await site();
-    const made = await call("POST", `${S}/pages`, { title: "Boots", url: "/shop/shoes/boots", create_missing_parents: true });
+    const made = await call("POST", `${S}/pages`, {
+      title: "Boots",
+      url: "/shop/shoes/boots",
+      create_missing_parents: true,
+    });
     assert.equal(made.created_stubs.length, 2);
     for (const stub of made.created_stubs) assert.equal(await total(S, stub.id), 1);
     assert.equal(await total(S, made.page.id), 1);
@@ -108,7 +124,12 @@ describe("page revisions (issue 22)", () => {
       assert.equal(await total(S, id), 2);
       assert.deepEqual(await lastSummary(S, id), ["lang"]);
     }
-    const translated = await call("POST", `${S}/pages/language`, { page: origin, lang: "de", title: "Über uns", slug: "about" });
+    const translated = await call("POST", `${S}/pages/language`, {
+      page: origin,
+      lang: "de",
+      title: "Über uns",
+      slug: "about",
+    });
     const de = translated.page.id;
     assert.equal(await total(S, de), 1);
     assert.equal(await total(S, origin), 3);
@@ -141,11 +162,20 @@ describe("page revisions (issue 22)", () => {
 
   it("a revision's content is the page's JSON, one field per line with sorted keys; the diff between two has @@ hunks", async () => {
     const { S } = await site();
-    const id = (await call("POST", `${S}/pages`, { title: "Shown", content: "<p>one</p>", fields: { z: 1, a: { y: 2, b: 3 } } })).page.id;
+    const id = (
+      await call("POST", `${S}/pages`, { title: "Shown", content: "<p>one</p>", fields: { z: 1, a: { y: 2, b: 3 } } })
+    ).page.id;
     await call("PATCH", `${S}/pages/${id}`, { title: "Shown twice" });
     const { revision } = await call("GET", `${S}/pages/${id}/revisions/1`);
     const value = JSON.parse(revision.content);
-    const sortedDeep = (v: any): any => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedDeep(v[k])])) : v);
+    const sortedDeep = (v: any): any =>
+      v && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sortedDeep(v[k])]),
+          )
+        : v;
     assert.equal(revision.content, `${JSON.stringify(sortedDeep(value), null, 2)}\n`);
     assert.deepEqual(Object.keys(value), Object.keys(value).sort());
     assert.equal(value.title, "Shown");
@@ -269,9 +299,15 @@ describe("page revisions (issue 22)", () => {
     const { S } = await site();
     const id = (await call("POST", `${S}/pages`, { title: "Linked" })).page.id;
     const kid = (await call("POST", `${S}/pages`, { title: "Kid", parent: id })).page.id;
-    const menu = await call("POST", `${S}/menus`, { name: "Main", items: [{ page: id }, { page: id, title: "Again" }, { url: "https://example.com/", title: "Elsewhere" }] });
+    const menu = await call("POST", `${S}/menus`, {
+      name: "Main",
+      items: [{ page: id }, { page: id, title: "Again" }, { url: "https://example.com/", title: "Elsewhere" }],
+    });
     const [first, second] = menu.items;
-    const orphaned = [{ menu_id: menu.menu.id, id: first.id, title: "Linked" }, { menu_id: menu.menu.id, id: second.id, title: "Again" }];
+    const orphaned = [
+      { menu_id: menu.menu.id, id: first.id, title: "Linked" },
+      { menu_id: menu.menu.id, id: second.id, title: "Again" },
+    ];
     const revisionsBefore = await total(S, id);
     for (const force of ["", "&force=true"]) {
       const dry = await call("DELETE", `${S}/pages/${id}?dry_run=1${force}`);
@@ -298,7 +334,12 @@ describe("page revisions (issue 22)", () => {
     const mine = await site();
     const theirs = await site();
     const id = (await call("POST", `${theirs.S}/pages`, { title: "Theirs" })).page.id;
-    for (const [method, path] of [["GET", "revisions"], ["GET", "revisions/1"], ["GET", "revisions/1/diff"], ["POST", "revisions/1/restore"]]) {
+    for (const [method, path] of [
+      ["GET", "revisions"],
+      ["GET", "revisions/1"],
+      ["GET", "revisions/1/diff"],
+      ["POST", "revisions/1/restore"],
+    ]) {
       const r = await t.call(method, `${mine.S}/pages/${id}/${path}`);
       assert.equal(r.status, 404, `${method} ${path}: ${r.text}`);
       assert.equal(r.body.error, "page_not_found");

@@ -31,7 +31,11 @@ describe("sidebars: revisions, restores and the trash", () => {
     return { site: s, pages };
   }
 
-  const revisions = async (s: SeoSite, name = "docs") => ok(await s.api("GET", `/sidebars/${name}/revisions`), "revisions") as { total: number; revisions: Array<{ revision: number; summary: string[] }> };
+  const revisions = async (s: SeoSite, name = "docs") =>
+    ok(await s.api("GET", `/sidebars/${name}/revisions`), "revisions") as {
+      total: number;
+      revisions: Array<{ revision: number; summary: string[] }>;
+    };
   const onPage = async (s: SeoSite) => {
     const page = await s.visit("/intro/");
     assert.equal(page.status, 200);
@@ -41,13 +45,24 @@ describe("sidebars: revisions, restores and the trash", () => {
   it("each PUT leaves exactly one revision of the sidebar, kept by name through its languages; the summary names the changed fields (items, root, trees)", async () => {
     const { site: s, pages } = await site(true);
     ok(await s.api("PUT", "/sidebars/docs", { items: [{ page: pages.intro }] }), "create", 201);
-    assert.deepEqual((await revisions(s)).revisions.map((r) => r.summary), [["items", "name", "root", "trees"]]);
-    ok(await s.api("PUT", "/sidebars/docs", { items: [{ page: pages.intro }, { url: "https://example.com", label: "Elsewhere" }] }), "items");
+    assert.deepEqual(
+      (await revisions(s)).revisions.map((r) => r.summary),
+      [["items", "name", "root", "trees"]],
+    );
+    ok(
+      await s.api("PUT", "/sidebars/docs", {
+        items: [{ page: pages.intro }, { url: "https://example.com", label: "Elsewhere" }],
+      }),
+      "items",
+    );
     ok(await s.api("PUT", "/sidebars/docs", { items: [{ label: "Start", items: [] }], lang: "de" }), "de");
     ok(await s.api("PUT", "/sidebars/docs", { root: pages.intro }), "generated");
     const listed = await revisions(s);
     assert.equal(listed.total, 4);
-    assert.deepEqual(listed.revisions.map((r) => r.summary), [["items", "root"], ["trees"], ["items"], ["items", "name", "root", "trees"]]);
+    assert.deepEqual(
+      listed.revisions.map((r) => r.summary),
+      [["items", "root"], ["trees"], ["items"], ["items", "name", "root", "trees"]],
+    );
     const content = JSON.parse(ok(await s.api("GET", "/sidebars/docs/revisions/3"), "third").revision.content);
     assert.deepEqual(Object.keys(content.trees), ["de"]);
     assert.equal(content.items[1].label, "Elsewhere");
@@ -55,7 +70,13 @@ describe("sidebars: revisions, restores and the trash", () => {
 
   it("a restore writes every language's tree of the revision as a new revision, with the item ids it had; the public page shows the old sidebar; the diff has @@ hunks", async () => {
     const { site: s, pages } = await site();
-    const first = ok(await s.api("PUT", "/sidebars/docs", { items: [{ page: pages.intro }, { label: "Guide", items: [{ page: pages.install }] }] }), "first", 201).sidebar.items;
+    const first = ok(
+      await s.api("PUT", "/sidebars/docs", {
+        items: [{ page: pages.intro }, { label: "Guide", items: [{ page: pages.install }] }],
+      }),
+      "first",
+      201,
+    ).sidebar.items;
     ok(await s.api("PUT", "/sidebars/docs", { items: [{ page: pages.usage }] }), "second");
     assert.deepEqual(await onPage(s), ["Usage"]);
     const diff = ok(await s.api("GET", "/sidebars/docs/revisions/1/diff?to=2"), "diff");
@@ -67,22 +88,33 @@ describe("sidebars: revisions, restores and the trash", () => {
     assert.deepEqual(await onPage(s), ["Intro", "Install"]);
     assert.equal((await revisions(s)).total, 3);
     // New items after a restore never take an id the sidebar issued.
-    const more = ok(await s.api("PUT", "/sidebars/docs", { items: [...first, { page: pages.usage }] }), "more").sidebar.items;
+    const more = ok(await s.api("PUT", "/sidebars/docs", { items: [...first, { page: pages.usage }] }), "more").sidebar
+      .items;
     assert.ok(more[2].id > Math.max(...first.flatMap((i: any) => [i.id, ...i.items.map((c: any) => c.id)])));
   });
 
   it("a deleted sidebar is in the trash; restoring it brings back its trees (every language), item ids and history, and the public page shows it again", async () => {
     const { site: s, pages } = await site(true);
-    const made = ok(await s.api("PUT", "/sidebars/docs", { items: [{ page: pages.intro }, { page: pages.install }] }), "create", 201).sidebar;
+    const made = ok(
+      await s.api("PUT", "/sidebars/docs", { items: [{ page: pages.intro }, { page: pages.install }] }),
+      "create",
+      201,
+    ).sidebar;
     ok(await s.api("PUT", "/sidebars/docs", { items: [{ label: "Nur Deutsch", items: [] }], lang: "de" }), "de");
     const deleted = ok(await s.api("DELETE", "/sidebars/docs"), "delete");
     assert.deepEqual(deleted.deleted, { name: "docs" });
     assert.deepEqual(await onPage(s), []);
-    assert.deepEqual(ok(await s.api("GET", "/trash"), "trash").items.map((e: any) => [e.kind, e.id, e.slug, e.last_revision]), [["sidebars", "docs", "docs", 2]]);
+    assert.deepEqual(
+      ok(await s.api("GET", "/trash"), "trash").items.map((e: any) => [e.kind, e.id, e.slug, e.last_revision]),
+      [["sidebars", "docs", "docs", 2]],
+    );
     const back = ok(await s.api("POST", "/trash/sidebars/docs/restore"), "undelete");
     assert.deepEqual(back.restored, { kind: "sidebars", id: "docs", from_revision: 2, revision: 2 });
     assert.deepEqual(ok(await s.api("GET", "/sidebars/docs"), "en").sidebar, made);
-    assert.deepEqual(ok(await s.api("GET", "/sidebars/docs?lang=de"), "de").sidebar.items.map((i: any) => i.label), ["Nur Deutsch"]);
+    assert.deepEqual(
+      ok(await s.api("GET", "/sidebars/docs?lang=de"), "de").sidebar.items.map((i: any) => i.label),
+      ["Nur Deutsch"],
+    );
     assert.deepEqual(await onPage(s), ["Intro", "Install"]);
     assert.deepEqual(ok(await s.api("GET", "/trash"), "trash").items, []);
     ok(await s.api("PUT", "/sidebars/docs", { items: [{ page: pages.usage }] }), "write on");
@@ -95,12 +127,18 @@ describe("sidebars: revisions, restores and the trash", () => {
     ok(await s.api("DELETE", "/sidebars/docs"), "delete");
     ok(await s.api("PUT", "/sidebars/docs", { items: [{ page: pages.usage }] }), "again", 201);
     assert.deepEqual(ok(await s.api("GET", "/trash"), "trash").items, []);
-    assert.deepEqual((await revisions(s)).revisions.map((r) => r.revision), [2, 1]);
+    assert.deepEqual(
+      (await revisions(s)).revisions.map((r) => r.revision),
+      [2, 1],
+    );
 
     ok(await s.api("PUT", "/sidebars/guide", { items: [{ page: pages.intro }] }), "guide", 201);
     ok(await s.api("DELETE", "/sidebars/guide"), "delete guide");
     const now = new Date().toISOString().replace("T", " ").slice(0, 19);
-    await t.store.db.insertInto("sidebars").values({ site_id: s.id, name: "guide", next_item_id: 1, created_at_gmt: now, updated_at_gmt: now }).execute();
+    await t.store.db
+      .insertInto("sidebars")
+      .values({ site_id: s.id, name: "guide", next_item_id: 1, created_at_gmt: now, updated_at_gmt: now })
+      .execute();
     const refused = await s.api("POST", "/trash/sidebars/guide/restore");
     assert.equal(refused.status, 409, refused.text);
     assert.deepEqual([refused.body.error, refused.body.id], ["slug_taken", "guide"]);
@@ -116,7 +154,11 @@ describe("sidebars: revisions, restores and the trash", () => {
     assert.deepEqual(ok(await s.api("GET", "/trash"), "trash").items, []);
     assert.equal((await revisions(s)).total, 1);
     assert.deepEqual(await onPage(s), ["Intro"]);
-    assert.equal((await s.api("DELETE", "/sidebars/nothing?dry_run=true")).status, 404, "a dry run of a missing sidebar is its 404");
+    assert.equal(
+      (await s.api("DELETE", "/sidebars/nothing?dry_run=true")).status,
+      404,
+      "a dry run of a missing sidebar is its 404",
+    );
   });
 
   it("another site's sidebar is not found (404) through the history calls, and its trash is its own", async () => {

@@ -41,9 +41,13 @@ describe("stylesheet revisions, restores and the trash", () => {
   };
   /** A published page whose frame links the stylesheet. */
   const linking = async (id: number, name: string) => {
-    const frame = await t.call("POST", at(id, "/frames"), { body: { slug: `head-${name}`, html: `<head><!-- svc/styles {"name": "${name}"} /--></head><p>styled</p>` } });
+    const frame = await t.call("POST", at(id, "/frames"), {
+      body: { slug: `head-${name}`, html: `<head><!-- svc/styles {"name": "${name}"} /--></head><p>styled</p>` },
+    });
     assert.equal(frame.status, 201, frame.text);
-    const page = await t.call("POST", at(id, "/pages"), { body: { title: `Styled by ${name}`, frame: `head-${name}`, status: "publish" } });
+    const page = await t.call("POST", at(id, "/pages"), {
+      body: { title: `Styled by ${name}`, frame: `head-${name}`, status: "publish" },
+    });
     assert.equal(page.status, 201, page.text);
     return { id: page.body.page.id as number, path: `${page.body.page.path}/` };
   };
@@ -59,11 +63,21 @@ describe("stylesheet revisions, restores and the trash", () => {
     await put(id, "main", ".v2{color:red}");
     await put(id, "main", ".v3{color:red}");
     await put(id, "main", ".v3{color:red}");
-    const dry = await t.call("PUT", at(id, "/styles/main"), { body: { css: ".v4{color:red}" }, query: { dry_run: "1" } });
+    const dry = await t.call("PUT", at(id, "/styles/main"), {
+      body: { css: ".v4{color:red}" },
+      query: { dry_run: "1" },
+    });
     assert.equal(dry.status, 200, dry.text);
     const list = await revisions(id, "main");
     assert.deepEqual([list.kind, list.id, list.total], ["styles", "default:main", 3]);
-    assert.deepEqual(list.revisions.map((r: any) => [r.revision, r.summary]), [[3, ["css"]], [2, ["css"]], [1, ["css", "name", "theme"]]]);
+    assert.deepEqual(
+      list.revisions.map((r: any) => [r.revision, r.summary]),
+      [
+        [3, ["css"]],
+        [2, ["css"]],
+        [1, ["css", "name", "theme"]],
+      ],
+    );
     assert.equal(list.revisions[0].sha256, sha256(".v3{color:red}"));
     assert.ok(Number.isInteger(list.revisions[0].created_by));
   });
@@ -96,7 +110,10 @@ describe("stylesheet revisions, restores and the trash", () => {
     assert.deepEqual([(await revisions(id, "main")).id, (await revisions(id, "main")).total], ["default:main", 1]);
     const r = await t.call("POST", at(id, "/styles/main/revisions/1/restore"), { query: { theme: "dark" } });
     assert.equal(r.status, 200, r.text);
-    assert.equal((await t.call("GET", at(id, "/styles/main"), { query: { theme: "dark" } })).body.style.css, ".dark1{color:red}");
+    assert.equal(
+      (await t.call("GET", at(id, "/styles/main"), { query: { theme: "dark" } })).body.style.css,
+      ".dark1{color:red}",
+    );
     assert.equal((await t.call("GET", at(id, "/styles/main"))).body.style.css, ".light{color:red}");
     const none = await t.call("GET", at(id, "/styles/main/revisions"), { query: { theme: "nothing" } });
     assert.deepEqual([none.status, none.body.error], [404, "style_not_found"]);
@@ -131,7 +148,10 @@ describe("stylesheet revisions, restores and the trash", () => {
     assert.doesNotMatch((await visit(t, page.path, host)).body, /\/styles\/main\./);
     const [entry, ...others] = await trash(id);
     assert.equal(others.length, 0);
-    assert.deepEqual({ kind: entry.kind, id: entry.id, slug: entry.slug, last_revision: entry.last_revision }, { kind: "styles", id: "default:main", slug: "main", last_revision: 2 });
+    assert.deepEqual(
+      { kind: entry.kind, id: entry.id, slug: entry.slug, last_revision: entry.last_revision },
+      { kind: "styles", id: "default:main", slug: "main", last_revision: 2 },
+    );
 
     const back = await t.call("POST", at(id, "/trash/styles/default:main/restore"));
     assert.equal(back.status, 200, back.text);
@@ -143,7 +163,11 @@ describe("stylesheet revisions, restores and the trash", () => {
     assert.ok((await visit(t, page.path, host)).body.includes(`href="${now.url}"`));
     assert.deepEqual(await trash(id), []);
     await put(id, "main", ".v3{color:red}");
-    assert.deepEqual((await revisions(id, "main")).revisions.map((r: any) => r.revision), [3, 2, 1], "the next write continues the numbering");
+    assert.deepEqual(
+      (await revisions(id, "main")).revisions.map((r: any) => r.revision),
+      [3, 2, 1],
+      "the next write continues the numbering",
+    );
   });
 
   it("a PUT making a stylesheet again under a name in the trash takes it out of the trash, its history continuing", async () => {
@@ -152,7 +176,10 @@ describe("stylesheet revisions, restores and the trash", () => {
     await t.call("DELETE", at(id, "/styles/main"));
     assert.equal((await put(id, "main", ".new{color:red}")).status, 201);
     assert.deepEqual(await trash(id), []);
-    assert.deepEqual((await revisions(id, "main")).revisions.map((r: any) => r.revision), [2, 1]);
+    assert.deepEqual(
+      (await revisions(id, "main")).revisions.map((r: any) => r.revision),
+      [2, 1],
+    );
   });
 
   it("a restore from the trash when a stylesheet stands under its name again (written around the service) is 409 slug_taken with its id, and nothing changes", async () => {
@@ -161,12 +188,29 @@ describe("stylesheet revisions, restores and the trash", () => {
     await t.call("DELETE", at(id, "/styles/main"));
     const css = ".other{color:red}";
     const stamp = "2026-01-01 00:00:00";
-    await t.store.db.insertInto("styles").values({ site_id: id, theme: "default", name: "main", css, bytes: css.length, sha256: sha256(css), imports_json: "[]", media_json: "[]", created_at_gmt: stamp, updated_at_gmt: stamp }).execute();
+    await t.store.db
+      .insertInto("styles")
+      .values({
+        site_id: id,
+        theme: "default",
+        name: "main",
+        css,
+        bytes: css.length,
+        sha256: sha256(css),
+        imports_json: "[]",
+        media_json: "[]",
+        created_at_gmt: stamp,
+        updated_at_gmt: stamp,
+      })
+      .execute();
     const r = await t.call("POST", at(id, "/trash/styles/default:main/restore"));
     assert.equal(r.status, 409, r.text);
     assert.deepEqual([r.body.error, r.body.id], ["slug_taken", "default:main"]);
     assert.equal((await t.call("GET", at(id, "/styles/main"))).body.style.css, css);
-    assert.deepEqual((await trash(id)).map((e) => e.id), ["default:main"]);
+    assert.deepEqual(
+      (await trash(id)).map((e) => e.id),
+      ["default:main"],
+    );
     assert.equal((await revisions(id, "main")).total, 1);
   });
 
@@ -182,7 +226,11 @@ describe("stylesheet revisions, restores and the trash", () => {
     assert.equal((await t.call("GET", at(id, "/styles/main"))).status, 404);
     assert.deepEqual((await trash(id)).map((e) => e.id).sort(), ["default:base", "default:main"]);
     assert.equal((await t.call("POST", at(id, "/trash/styles/default:base/restore"))).status, 200);
-    assert.equal((await t.call("POST", at(id, "/trash/styles/default:main/restore"))).status, 200, "once its import is back");
+    assert.equal(
+      (await t.call("POST", at(id, "/trash/styles/default:main/restore"))).status,
+      200,
+      "once its import is back",
+    );
   });
 
   it("DELETE ?dry_run=1 (or true) answers what the delete would (the frames and pages it would rebake) and writes nothing; a refusal is the same refusal", async () => {
@@ -197,7 +245,10 @@ describe("stylesheet revisions, restores and the trash", () => {
       assert.deepEqual(r.body.deleted, { name: "main", theme: "default", bytes: 14, sha256: sha256(".v1{color:red}") });
       assert.deepEqual([r.body.dry_run, r.body.applied], [true, false]);
       assert.equal(r.body.rebaked.status, "planned");
-      assert.deepEqual(r.body.rebaked.frames.map((f: any) => f.slug), ["head-main"]);
+      assert.deepEqual(
+        r.body.rebaked.frames.map((f: any) => f.slug),
+        ["head-main"],
+      );
       assert.deepEqual(r.body.rebaked.pages, [page.id]);
     }
     const { url, css } = await served(id, "main");
@@ -214,7 +265,12 @@ describe("stylesheet revisions, restores and the trash", () => {
     const b = await site();
     await put(a, "main", ".v1{color:red}");
     await put(a, "main", ".v2{color:red}");
-    for (const [method, path] of [["GET", "/styles/main/revisions"], ["GET", "/styles/main/revisions/1"], ["GET", "/styles/main/revisions/1/diff"], ["POST", "/styles/main/revisions/1/restore"]]) {
+    for (const [method, path] of [
+      ["GET", "/styles/main/revisions"],
+      ["GET", "/styles/main/revisions/1"],
+      ["GET", "/styles/main/revisions/1/diff"],
+      ["POST", "/styles/main/revisions/1/restore"],
+    ]) {
       const r = await t.call(method, at(b, path));
       assert.deepEqual([r.status, r.body.error], [404, "style_not_found"], path);
     }
@@ -223,6 +279,9 @@ describe("stylesheet revisions, restores and the trash", () => {
     const r = await t.call("POST", at(b, "/trash/styles/default:main/restore"));
     assert.deepEqual([r.status, r.body.error], [404, "trash_item_not_found"]);
     assert.equal((await t.call("GET", at(b, "/styles/main"))).status, 404);
-    assert.deepEqual((await trash(a)).map((e) => e.id), ["default:main"]);
+    assert.deepEqual(
+      (await trash(a)).map((e) => e.id),
+      ["default:main"],
+    );
   });
 });

@@ -15,7 +15,10 @@ describe("authentication", () => {
   });
 
   it("a token is accepted in Authorization: Bearer and in X-Svc-Key", async () => {
-    const bearer = await t.call("GET", "/api/profile", { token: null, headers: { authorization: `Bearer ${t.adminToken}` } });
+    const bearer = await t.call("GET", "/api/profile", {
+      token: null,
+      headers: { authorization: `Bearer ${t.adminToken}` },
+    });
     assert.equal(bearer.status, 200);
     assert.equal(bearer.body.user.login, "admin");
     const key = await t.call("GET", "/api/profile", { token: null, headers: { "x-svc-key": t.adminToken } });
@@ -35,12 +38,18 @@ describe("authentication", () => {
     const user = await makeUser(t, "revokee");
     const second = await t.call("POST", "/api/users/me/tokens", { token: user.token, body: { label: "second" } });
     assert.equal((await t.call("GET", "/api/profile", { token: second.body.token })).status, 200);
-    const revoked = await t.call("DELETE", `/api/users/${user.id}/tokens/${second.body.token_id}`, { token: user.token });
+    const revoked = await t.call("DELETE", `/api/users/${user.id}/tokens/${second.body.token_id}`, {
+      token: user.token,
+    });
     assert.equal(revoked.status, 200);
     const after = await t.call("GET", "/api/profile", { token: second.body.token, ip: "10.9.9.8" });
     assert.equal(after.status, 401);
     assert.equal(after.body.code, "invalid_token");
-    assert.equal((await t.call("GET", "/api/profile", { token: user.token })).status, 200, "the other token still works");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: user.token })).status,
+      200,
+      "the other token still works",
+    );
   });
 
   it("a reissued token gets a new secret and the old secret answers 401 invalid_token", async () => {
@@ -51,7 +60,10 @@ describe("authentication", () => {
     assert.equal(reissued.status, 200);
     assert.equal(reissued.body.token_id, tokenId);
     assert.match(reissued.body.token, /^op_[A-Za-z0-9]{64}$/);
-    assert.equal((await t.call("GET", "/api/profile", { token: user.token, ip: "10.9.9.7" })).body.code, "invalid_token");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: user.token, ip: "10.9.9.7" })).body.code,
+      "invalid_token",
+    );
     assert.equal((await t.call("GET", "/api/profile", { token: reissued.body.token })).status, 200);
   });
 

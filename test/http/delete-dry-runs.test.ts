@@ -52,7 +52,14 @@ describe("dry runs of deletes", () => {
 
   it("media: the file and its used_by, 409 media_in_use without force, its bytes and record kept", async () => {
     assert.equal((await uploadRaw(t, S, await noisyPng(64, 32), { filename: "hero.png" })).status, 201);
-    assert.equal((await t.call("POST", at("/frames"), { body: { slug: "shows-hero", html: '<figure><!-- svc/image {"media": "hero"} /--></figure>' } })).status, 201);
+    assert.equal(
+      (
+        await t.call("POST", at("/frames"), {
+          body: { slug: "shows-hero", html: '<figure><!-- svc/image {"media": "hero"} /--></figure>' },
+        })
+      ).status,
+      201,
+    );
     const before = await t.call("GET", at("/media/hero"));
 
     const inUse = await t.call("DELETE", at("/media/hero?dry_run=1"));
@@ -65,7 +72,11 @@ describe("dry runs of deletes", () => {
     const still = await t.call("GET", at("/media/hero"));
     assert.equal(still.status, 200);
     assert.deepEqual(still.body.media, before.body.media);
-    const served = await t.app.inject({ method: "GET", url: before.body.media.url, headers: { host: "dry.localhost" } });
+    const served = await t.app.inject({
+      method: "GET",
+      url: before.body.media.url,
+      headers: { host: "dry.localhost" },
+    });
     assert.equal(served.statusCode, 200, "the bytes are still served");
 
     sameAnswer(dry, await t.call("DELETE", at("/media/hero?force=1")));
@@ -80,17 +91,26 @@ describe("dry runs of deletes", () => {
     assert.deepEqual(dry.body.deleted, created.body.redirect);
     const served = await t.app.inject({ method: "GET", url: "/gone/", headers: { host: "dry.localhost" } });
     assert.equal(served.statusCode, 302);
-    assert.deepEqual((await t.call("GET", at("/seo/redirects"))).body.redirects.map((r: { id: number }) => r.id), [id]);
+    assert.deepEqual(
+      (await t.call("GET", at("/seo/redirects"))).body.redirects.map((r: { id: number }) => r.id),
+      [id],
+    );
     sameAnswer(dry, await t.call("DELETE", at(`/seo/redirects/${id}`)));
     refused(await t.call("DELETE", at(`/seo/redirects/${id}?dry_run=1`)), 404, "redirect_not_found");
   });
 
   it("domains: the domains that would be left; 409 domain_is_primary; the alias still answers", async () => {
-    assert.equal((await t.call("POST", `/api/sites/${S}/domains`, { body: { domain: "www.dry.localhost" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", `/api/sites/${S}/domains`, { body: { domain: "www.dry.localhost" } })).status,
+      201,
+    );
     const dry = await t.call("DELETE", `/api/sites/${S}/domains/www.dry.localhost?dry_run=1`);
     assert.deepEqual(dry.body.domains, [{ domain: "dry.localhost", primary: true }]);
     const listed = await t.call("GET", `/api/sites/${S}/domains`);
-    assert.deepEqual(listed.body.domains.map((d: { domain: string }) => d.domain), ["dry.localhost", "www.dry.localhost"]);
+    assert.deepEqual(
+      listed.body.domains.map((d: { domain: string }) => d.domain),
+      ["dry.localhost", "www.dry.localhost"],
+    );
     const alias = await t.app.inject({ method: "GET", url: "/", headers: { host: "www.dry.localhost" } });
     assert.equal(alias.statusCode, 301, "the alias still answers 301");
     refused(await t.call("DELETE", `/api/sites/${S}/domains/dry.localhost?dry_run=1`), 409, "domain_is_primary");
@@ -103,7 +123,11 @@ describe("dry runs of deletes", () => {
     assert.equal((await t.call("PUT", at(`/users/${user.id}`), { body: { role: "editor" } })).status, 200);
     const dry = await t.call("DELETE", at(`/users/${user.id}?dry_run=1`));
     assert.equal(dry.body.role, "editor");
-    const roles = async () => (await t.call("GET", "/api/profile", { token: user.token })).body.sites.map((s: { id: number; role: string }) => [s.id, s.role]);
+    const roles = async () =>
+      (await t.call("GET", "/api/profile", { token: user.token })).body.sites.map((s: { id: number; role: string }) => [
+        s.id,
+        s.role,
+      ]);
     assert.deepEqual(await roles(), [[S, "editor"]], "the user keeps the role");
     sameAnswer(dry, await t.call("DELETE", at(`/users/${user.id}`)));
     assert.deepEqual(await roles(), []);
@@ -128,7 +152,10 @@ describe("dry runs of deletes", () => {
 
   it("sites: the site as deleted, 409 main_site, and everything in it still there", async () => {
     const id = await makeSite(t, "Doomed", "doomed.localhost");
-    assert.equal((await t.call("POST", `/api/site/${id}/frames`, { body: { slug: "keep", html: "<p>kept</p>" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", `/api/site/${id}/frames`, { body: { slug: "keep", html: "<p>kept</p>" } })).status,
+      201,
+    );
     const dry = await t.call("DELETE", `/api/sites/${id}?dry_run=1`);
     assert.equal(dry.body.site.id, id);
     assert.equal((await t.call("GET", `/api/sites/${id}`)).status, 200);
@@ -141,11 +168,15 @@ describe("dry runs of deletes", () => {
   });
 
   it("languages: the languages and default that would be left; the language stays", async () => {
-    for (const code of ["en", "de"]) assert.equal((await t.call("POST", at("/languages"), { body: { code } })).status, 201);
+    for (const code of ["en", "de"])
+      assert.equal((await t.call("POST", at("/languages"), { body: { code } })).status, 201);
     const before = await t.call("GET", at("/languages"));
     const dry = await t.call("DELETE", at("/languages/en?dry_run=1"));
     assert.equal(dry.status, 200, dry.text);
-    assert.deepEqual(dry.body.languages.map((l: { code: string }) => l.code), ["de"]);
+    assert.deepEqual(
+      dry.body.languages.map((l: { code: string }) => l.code),
+      ["de"],
+    );
     assert.deepEqual(await t.call("GET", at("/languages")).then((r) => r.body), before.body);
     sameAnswer(dry, await t.call("DELETE", at("/languages/en")));
     refused(await t.call("DELETE", at("/languages/en?dry_run=1")), 400, "unknown_language");

@@ -69,7 +69,10 @@ describe("error envelopes", () => {
   });
 
   it("a non-JSON content type answers 415 unsupported_media_type", async () => {
-    const r = await t.call("POST", "/api/sites", { payload: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const r = await t.call("POST", "/api/sites", {
+      payload: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     assert.equal(r.status, 415);
     pre(r, "unsupported_media_type");
   });
@@ -97,13 +100,19 @@ describe("error envelopes", () => {
     const id = String(r.headers["x-request-id"]);
     assert.match(id, /^[0-9a-f-]{36}$/);
     assert.equal(r.body.data.request_id, id);
-    const logged = logLines.map((line) => JSON.parse(line)).find((entry) => entry.reqId === id || entry.request_id === id);
+    const logged = logLines
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.reqId === id || entry.request_id === id);
     assert.ok(logged, "the fault is logged with the request id");
     assert.match(JSON.stringify(logged), /boom/);
   });
 
   it("every answer carries X-Request-Id, errors and successes alike, and public paths too", async () => {
-    for (const [method, url] of [["GET", "/api/profile"], ["GET", "/api/none"], ["GET", "/healthz"]] as const) {
+    for (const [method, url] of [
+      ["GET", "/api/profile"],
+      ["GET", "/api/none"],
+      ["GET", "/healthz"],
+    ] as const) {
       const r = await t.call(method, url);
       assert.match(String(r.headers["x-request-id"]), /^[0-9a-f-]{36}$/, url);
     }
@@ -143,12 +152,20 @@ describe("health and OpenAPI", () => {
         assert.ok(op, `${method} ${path} is in the OpenAPI description`);
         const codes = Object.keys(op.responses ?? {});
         const removed = codes.length > 0 && codes.every((code) => code === "410");
-        assert.ok(removed || codes.some((code) => /^2/.test(code)), `${method} ${path} describes its success answer (or is a removed endpoint answering 410)`);
+        assert.ok(
+          removed || codes.some((code) => /^2/.test(code)),
+          `${method} ${path} describes its success answer (or is a removed endpoint answering 410)`,
+        );
       }
     }
     const expected: Array<[string, string]> = [
-      ["/api/sites", "post"], ["/api/sites/{id}", "patch"], ["/api/users", "post"], ["/api/users/{id}/tokens/{token_id}/reissue", "post"],
-      ["/api/login", "post"], ["/api/profile", "get"], ["/api/site/{site_id}/users/{user_id}", "put"],
+      ["/api/sites", "post"],
+      ["/api/sites/{id}", "patch"],
+      ["/api/users", "post"],
+      ["/api/users/{id}/tokens/{token_id}/reissue", "post"],
+      ["/api/login", "post"],
+      ["/api/profile", "get"],
+      ["/api/site/{site_id}/users/{user_id}", "put"],
     ];
     for (const [path, method] of expected) {
       const op = paths[path]?.[method];

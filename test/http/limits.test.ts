@@ -31,12 +31,24 @@ describe("failed-authentication lockout", () => {
     const retryAfter = Number(locked.headers["retry-after"]);
     assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
 
-    assert.equal((await t.call("GET", "/api/profile", { token: bad, ip: "10.0.0.2" })).status, 401, "another address is not locked");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: bad, ip: "10.0.0.2" })).status,
+      401,
+      "another address is not locked",
+    );
 
     mock.timers.tick(30_000);
-    assert.equal((await t.call("GET", "/api/profile", { token: bad, ip })).status, 429, "still locked inside the window");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: bad, ip })).status,
+      429,
+      "still locked inside the window",
+    );
     mock.timers.tick(31_000);
-    assert.equal((await t.call("GET", "/api/profile", { token: bad, ip })).status, 401, "open again once the window has passed");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: bad, ip })).status,
+      401,
+      "open again once the window has passed",
+    );
   });
 
   it("a missing token does not count toward the lockout", async () => {
@@ -48,13 +60,26 @@ describe("failed-authentication lockout", () => {
   it("wrong passwords and unknown logins count as failures and answer 401 invalid_credentials alike", async () => {
     const ip = "10.0.0.4";
     await makeUser(t, "pw-user", { password: "correct horse" });
-    const wrong = await t.call("POST", "/api/login", { token: null, ip, body: { login: "pw-user", password: "nope nope" } });
-    const unknown = await t.call("POST", "/api/login", { token: null, ip, body: { login: "nobody", password: "nope nope" } });
+    const wrong = await t.call("POST", "/api/login", {
+      token: null,
+      ip,
+      body: { login: "pw-user", password: "nope nope" },
+    });
+    const unknown = await t.call("POST", "/api/login", {
+      token: null,
+      ip,
+      body: { login: "nobody", password: "nope nope" },
+    });
     assert.equal(wrong.status, 401);
     assert.deepEqual(wrong.body, unknown.body);
     assert.equal(wrong.body.error, "invalid_credentials");
-    for (let i = 0; i < 18; i++) await t.call("POST", "/api/login", { token: null, ip, body: { login: "pw-user", password: "bad" } });
-    const locked = await t.call("POST", "/api/login", { token: null, ip, body: { login: "pw-user", password: "correct horse" } });
+    for (let i = 0; i < 18; i++)
+      await t.call("POST", "/api/login", { token: null, ip, body: { login: "pw-user", password: "bad" } });
+    const locked = await t.call("POST", "/api/login", {
+      token: null,
+      ip,
+      body: { login: "pw-user", password: "correct horse" },
+    });
     assert.equal(locked.status, 429);
     assert.equal(locked.body.code, "too_many_auth_failures");
   });
@@ -100,16 +125,49 @@ describe("request limit", () => {
     // a second token of the same user shares the spent budget (it used to have its own)
     const { generateToken, hashToken } = await import("../../src/tokens.ts");
     const other = generateToken();
-    await t.store.db.insertInto("tokens").values({ user_id: 1, label: "other", hash: hashToken(other), created_at_gmt: "2026-11-21 12:00:00", last_issued_at_gmt: "2026-11-21 12:00:00" }).execute();
+    await t.store.db
+      .insertInto("tokens")
+      .values({
+        user_id: 1,
+        label: "other",
+        hash: hashToken(other),
+        created_at_gmt: "2026-11-21 12:00:00",
+        last_issued_at_gmt: "2026-11-21 12:00:00",
+      })
+      .execute();
     assert.equal((await t.call("GET", "/api/profile", { token: other })).status, 429);
     // another user has a budget of its own
-    const user = await t.store.db.insertInto("users").values({ login: "someone", email: null, password_hash: null, super_admin: 0, created_at_gmt: "2026-11-21 12:00:00" }).returning("id").executeTakeFirstOrThrow();
+    const user = await t.store.db
+      .insertInto("users")
+      .values({
+        login: "someone",
+        email: null,
+        password_hash: null,
+        super_admin: 0,
+        created_at_gmt: "2026-11-21 12:00:00",
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     const theirs = generateToken();
-    await t.store.db.insertInto("tokens").values({ user_id: user.id, label: "theirs", hash: hashToken(theirs), created_at_gmt: "2026-11-21 12:00:00", last_issued_at_gmt: "2026-11-21 12:00:00" }).execute();
+    await t.store.db
+      .insertInto("tokens")
+      .values({
+        user_id: user.id,
+        label: "theirs",
+        hash: hashToken(theirs),
+        created_at_gmt: "2026-11-21 12:00:00",
+        last_issued_at_gmt: "2026-11-21 12:00:00",
+      })
+      .execute();
     assert.equal((await t.call("GET", "/api/profile", { token: theirs })).status, 200);
 
-    for (let i = 0; i < 5; i++) assert.equal((await t.call("GET", "/api/profile", { token: null, ip: "10.1.1.1" })).status, 401);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await t.call("GET", "/api/profile", { token: null, ip: "10.1.1.1" })).status, 401);
     assert.equal((await t.call("GET", "/api/profile", { token: null, ip: "10.1.1.1" })).status, 429);
-    assert.equal((await t.call("GET", "/api/profile", { token: null, ip: "10.1.1.2" })).status, 401, "another address has its own budget");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: null, ip: "10.1.1.2" })).status,
+      401,
+      "another address has its own budget",
+    );
   });
 });

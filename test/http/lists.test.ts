@@ -3,7 +3,14 @@
 // ?page (from 1), keep `total`, and send Link (prev/next), X-WP-Total and X-WP-TotalPages.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow } from "kysely";
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from "kysely";
 import { makeSite, makeUser, startTestApp, type Answer, type TestApp } from "../support/app.ts";
 import { listPages } from "../../src/pages/read-service.ts";
 import { listFrames } from "../../src/frames/read-service.ts";
@@ -54,12 +61,20 @@ describe("paged lists", () => {
     site = await makeSite(t, "Paged", "paged.localhost");
     // 105 pages: past the default of 100, so the default shows. Parents first, then children.
     for (let i = 0; i < 100; i += 10) {
-      await Promise.all(Array.from({ length: 10 }, (_, k) => {
-        const n = String(i + k).padStart(3, "0");
-        return t.call("POST", P(), { body: { title: `Page ${n}`, slug: `p${n}`, status: (i + k) % 7 === 0 ? "draft" : "publish" } });
-      }));
+      await Promise.all(
+        Array.from({ length: 10 }, (_, k) => {
+          const n = String(i + k).padStart(3, "0");
+          return t.call("POST", P(), {
+            body: { title: `Page ${n}`, slug: `p${n}`, status: (i + k) % 7 === 0 ? "draft" : "publish" },
+          });
+        }),
+      );
     }
-    for (let k = 0; k < 5; k++) assert.equal((await t.call("POST", P(), { body: { title: `Child ${k}`, slug: `c${k}`, parent: "p001" } })).status, 201);
+    for (let k = 0; k < 5; k++)
+      assert.equal(
+        (await t.call("POST", P(), { body: { title: `Child ${k}`, slug: `c${k}`, parent: "p001" } })).status,
+        201,
+      );
     const all = ok200(await t.call("GET", P(), { query: { per_page: "500" } }), "all pages");
     allIds = all.body.pages.map((p: any) => p.id);
   });
@@ -78,7 +93,10 @@ describe("paged lists", () => {
     assert.equal(second.body.total, 105);
     assert.deepEqual(links(second), { prev: `http://localhost/api/site/${site}/pages?page=1` });
     // Every page once, in the list's one order (path, then id).
-    assert.deepEqual([...first.body.pages, ...second.body.pages].map((p: any) => p.id), allIds);
+    assert.deepEqual(
+      [...first.body.pages, ...second.body.pages].map((p: any) => p.id),
+      allIds,
+    );
     const paths = [...first.body.pages, ...second.body.pages].map((p: any) => p.path);
     assert.deepEqual(paths, [...paths].sort());
   });
@@ -100,7 +118,9 @@ describe("paged lists", () => {
   });
 
   it("total and the links follow the filters; Link keeps every other parameter of the query", async () => {
-    const drafts = allIds.length - ok200(await t.call("GET", P(), { query: { status: "publish", per_page: "500" } }), "published").body.total;
+    const drafts =
+      allIds.length -
+      ok200(await t.call("GET", P(), { query: { status: "publish", per_page: "500" } }), "published").body.total;
     const answer = ok200(await t.call("GET", `${P()}?status=draft&parent=0&per_page=3&page=2`), "drafts page 2");
     assert.equal(answer.body.total, drafts);
     assert.ok(answer.body.pages.every((p: any) => p.status === "draft" && p.parent === 0));
@@ -126,7 +146,12 @@ describe("paged lists", () => {
   });
 
   it("the legacy address keeps its form in the links: /api/pages with blog_id or domain, at the configured API address whatever the caller's Host (test/security/host.test.ts)", async () => {
-    const byId = ok200(await t.call("GET", `/api/pages?blog_id=${site}&per_page=40&page=2`, { headers: { host: "api.example.test:8080" } }), "legacy");
+    const byId = ok200(
+      await t.call("GET", `/api/pages?blog_id=${site}&per_page=40&page=2`, {
+        headers: { host: "api.example.test:8080" },
+      }),
+      "legacy",
+    );
     assert.equal(byId.body.total, 105);
     assert.deepEqual(links(byId), {
       prev: `http://localhost/api/pages?blog_id=${site}&per_page=40&page=1`,
@@ -135,17 +160,40 @@ describe("paged lists", () => {
     const byDomain = ok200(await t.call("GET", "/api/pages?domain=paged.localhost&per_page=100"), "legacy by domain");
     assert.equal(links(byDomain).next, "http://localhost/api/pages?domain=paged.localhost&per_page=100&page=2");
     // Chosen by header: the link is the same address, and the client sends its header again.
-    const byHeader = ok200(await t.call("GET", "/api/pages", { headers: { "x-svc-blog-id": String(site) } }), "legacy by header");
+    const byHeader = ok200(
+      await t.call("GET", "/api/pages", { headers: { "x-svc-blog-id": String(site) } }),
+      "legacy by header",
+    );
     assert.equal(links(byHeader).next, "http://localhost/api/pages?page=2");
-    assert.deepEqual(byHeader.body.pages.map((p: any) => p.id), allIds.slice(0, 100));
+    assert.deepEqual(
+      byHeader.body.pages.map((p: any) => p.id),
+      allIds.slice(0, 100),
+    );
   });
 
   it("per_page or page out of range, not a number, or given twice is 400 invalid_parameter naming it, on every paged list", async () => {
-    const lists = [P(), `/api/pages?blog_id=${site}`, `/api/site/${site}/frames`, `/api/site/${site}/data`, "/api/users", "/api/sites", "/api/users/me/tokens"];
+    const lists = [
+      P(),
+      `/api/pages?blog_id=${site}`,
+      `/api/site/${site}/frames`,
+      `/api/site/${site}/data`,
+      "/api/users",
+      "/api/sites",
+      "/api/users/me/tokens",
+    ];
     const bad: Array<[string, string]> = [
-      ["per_page=0", "per_page"], ["per_page=501", "per_page"], ["per_page=abc", "per_page"], ["per_page=1.5", "per_page"],
-      ["per_page=", "per_page"], ["per_page=-1", "per_page"], ["per_page=2&per_page=3", "per_page"],
-      ["page=0", "page"], ["page=-2", "page"], ["page=two", "page"], ["page=1e3", "page"], ["page=1000000001", "page"],
+      ["per_page=0", "per_page"],
+      ["per_page=501", "per_page"],
+      ["per_page=abc", "per_page"],
+      ["per_page=1.5", "per_page"],
+      ["per_page=", "per_page"],
+      ["per_page=-1", "per_page"],
+      ["per_page=2&per_page=3", "per_page"],
+      ["page=0", "page"],
+      ["page=-2", "page"],
+      ["page=two", "page"],
+      ["page=1e3", "page"],
+      ["page=1000000001", "page"],
     ];
     for (const list of lists) {
       for (const [query, parameter] of bad) {
@@ -166,7 +214,8 @@ describe("paged lists", () => {
   it("GET /frames pages in code-unit order of slugs; block and q filter in the database (q takes _ literally) and total follows them", async () => {
     const F = `/api/site/${site}/frames`;
     const slugs = ["news", "article__faq--simple", "article", "article__faq", "article--wide", "articles", "zeta__a"];
-    for (const slug of slugs) assert.equal((await t.call("POST", F, { body: { slug, html: `<p>${slug}</p>` } })).status, 201, slug);
+    for (const slug of slugs)
+      assert.equal((await t.call("POST", F, { body: { slug, html: `<p>${slug}</p>` } })).status, 201, slug);
     const walked: string[] = [];
     for (let next: string | undefined = `${F}?per_page=3`; next; ) {
       const answer = ok200(await t.call("GET", next), next);
@@ -174,19 +223,36 @@ describe("paged lists", () => {
       walked.push(...answer.body.frames.map((f: any) => f.slug));
       next = links(answer).next && pathOf(links(answer).next!);
     }
-    assert.deepEqual(walked, ["article", "article--wide", "article__faq", "article__faq--simple", "articles", "news", "zeta__a"]);
+    assert.deepEqual(walked, [
+      "article",
+      "article--wide",
+      "article__faq",
+      "article__faq--simple",
+      "articles",
+      "news",
+      "zeta__a",
+    ]);
 
     const block = ok200(await t.call("GET", F, { query: { block: "article", per_page: "2", page: "2" } }), "block");
     assert.equal(block.body.total, 4);
-    assert.deepEqual(block.body.frames.map((f: any) => f.slug), ["article__faq", "article__faq--simple"]);
+    assert.deepEqual(
+      block.body.frames.map((f: any) => f.slug),
+      ["article__faq", "article__faq--simple"],
+    );
     assert.deepEqual(links(block), { prev: `http://localhost${F}?block=article&per_page=2&page=1` });
 
     const underscores = ok200(await t.call("GET", F, { query: { q: "__" } }), "q=__");
-    assert.deepEqual(underscores.body.frames.map((f: any) => f.slug), ["article__faq", "article__faq--simple", "zeta__a"]);
+    assert.deepEqual(
+      underscores.body.frames.map((f: any) => f.slug),
+      ["article__faq", "article__faq--simple", "zeta__a"],
+    );
     assert.equal(underscores.body.total, 3);
     assert.equal(ok200(await t.call("GET", F, { query: { q: "%" } }), "q=%").body.total, 0);
     const html = ok200(await t.call("GET", F, { query: { q: "NEWS", include_html: "1" } }), "q=NEWS");
-    assert.deepEqual(html.body.frames.map((f: any) => [f.slug, f.html]), [["news", "<p>news</p>"]]);
+    assert.deepEqual(
+      html.body.frames.map((f: any) => [f.slug, f.html]),
+      [["news", "<p>news</p>"]],
+    );
   });
 
   it("GET /data pages the data sets by name, shared set first, with total and links", async () => {
@@ -196,22 +262,37 @@ describe("paged lists", () => {
     }
     const second = ok200(await t.call("GET", D, { query: { per_page: "2", page: "2" } }), "data page 2");
     assert.equal(second.body.total, 5);
-    assert.deepEqual(second.body.datasets.map((d: any) => d.name), ["charlie", "delta"]);
-    assert.deepEqual(links(second), { prev: `http://localhost${D}?per_page=2&page=1`, next: `http://localhost${D}?per_page=2&page=3` });
+    assert.deepEqual(
+      second.body.datasets.map((d: any) => d.name),
+      ["charlie", "delta"],
+    );
+    assert.deepEqual(links(second), {
+      prev: `http://localhost${D}?per_page=2&page=1`,
+      next: `http://localhost${D}?per_page=2&page=3`,
+    });
   });
 
   it("GET /api/users pages every user by id; total counts them all", async () => {
     const users = [];
     for (const login of ["pager-a", "pager-b", "pager-c"]) users.push(await makeUser(t, login));
     // Arguments are checked before the role, as WordPress checks them before permissions.
-    assert.equal((await t.call("GET", "/api/users?per_page=0", { token: users[0].token })).body.error, "invalid_parameter");
+    assert.equal(
+      (await t.call("GET", "/api/users?per_page=0", { token: users[0].token })).body.error,
+      "invalid_parameter",
+    );
     assert.equal((await t.call("GET", "/api/users?per_page=5", { token: users[0].token })).status, 403);
     const all = ok200(await t.call("GET", "/api/users", { query: { per_page: "500" } }), "users");
     const ids = all.body.users.map((u: any) => u.id);
-    assert.deepEqual(ids, [...ids].sort((a: number, b: number) => a - b));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a: number, b: number) => a - b),
+    );
     const second = ok200(await t.call("GET", "/api/users?per_page=2&page=2"), "users page 2");
     assert.equal(second.body.total, ids.length);
-    assert.deepEqual(second.body.users.map((u: any) => u.id), ids.slice(2, 4));
+    assert.deepEqual(
+      second.body.users.map((u: any) => u.id),
+      ids.slice(2, 4),
+    );
     assert.equal(second.headers["x-wp-total"], String(ids.length));
     assert.equal(links(second).prev, "http://localhost/api/users?per_page=2&page=1");
   });
@@ -222,14 +303,26 @@ describe("paged lists", () => {
     for (let i = 0; i < 3; i++) {
       const id = await makeSite(t, `Mine ${i}`, `mine-${i}.paged.localhost`);
       await makeSite(t, `Theirs ${i}`, `theirs-${i}.paged.localhost`);
-      assert.equal((await t.call("PUT", `/api/site/${id}/users/${user.id}`, { body: { role: "administrator" } })).status, 200);
+      assert.equal(
+        (await t.call("PUT", `/api/site/${id}/users/${user.id}`, { body: { role: "administrator" } })).status,
+        200,
+      );
       mine.push(id);
     }
-    const first = ok200(await t.call("GET", "/api/sites", { token: user.token, query: { per_page: "2" } }), "sites page 1");
+    const first = ok200(
+      await t.call("GET", "/api/sites", { token: user.token, query: { per_page: "2" } }),
+      "sites page 1",
+    );
     assert.equal(first.body.total, 3);
-    assert.deepEqual(first.body.sites.map((s: any) => s.id), mine.slice(0, 2));
+    assert.deepEqual(
+      first.body.sites.map((s: any) => s.id),
+      mine.slice(0, 2),
+    );
     const second = ok200(await t.call("GET", pathOf(links(first).next!), { token: user.token }), "sites page 2");
-    assert.deepEqual(second.body.sites.map((s: any) => s.id), mine.slice(2));
+    assert.deepEqual(
+      second.body.sites.map((s: any) => s.id),
+      mine.slice(2),
+    );
     assert.equal(links(second).next, undefined);
     const everyone = ok200(await t.call("GET", "/api/sites", { query: { per_page: "1" } }), "all sites");
     assert.ok(everyone.body.total >= 8);
@@ -239,8 +332,18 @@ describe("paged lists", () => {
   it("GET /api/users/{id}/tokens pages a user's tokens (every login adds one)", async () => {
     const user = await makeUser(t, "token-pager", { password: "long enough secret" });
     tokenUser = user.id;
-    for (let i = 0; i < 4; i++) ok200(await t.call("POST", "/api/login", { token: null, body: { login: "token-pager", password: "long enough secret" } }), "login");
-    const page = ok200(await t.call("GET", `/api/users/${user.id}/tokens`, { query: { per_page: "2", page: "3" } }), "tokens page 3");
+    for (let i = 0; i < 4; i++)
+      ok200(
+        await t.call("POST", "/api/login", {
+          token: null,
+          body: { login: "token-pager", password: "long enough secret" },
+        }),
+        "login",
+      );
+    const page = ok200(
+      await t.call("GET", `/api/users/${user.id}/tokens`, { query: { per_page: "2", page: "3" } }),
+      "tokens page 3",
+    );
     assert.equal(page.body.total, 5);
     assert.equal(page.body.tokens.length, 1);
     assert.deepEqual(links(page), { prev: `http://localhost/api/users/${user.id}/tokens?per_page=2&page=2` });
@@ -253,7 +356,11 @@ describe("paged lists", () => {
         const node = args.node as any;
         if (node.kind === "SelectQueryNode") {
           const table = node.from?.froms?.[0]?.table?.identifier?.name ?? "";
-          selects.push({ table, limited: node.limit !== undefined && node.offset !== undefined, counted: JSON.stringify(node.selections ?? []).includes("count(") });
+          selects.push({
+            table,
+            limited: node.limit !== undefined && node.offset !== undefined,
+            counted: JSON.stringify(node.selections ?? []).includes("count("),
+          });
         }
         return args.node;
       },
@@ -278,8 +385,14 @@ describe("paged lists", () => {
       selects.splice(0);
       const answer = await list();
       const own = selects.filter((s) => s.table === table);
-      assert.ok(own.some((s) => s.limited && !s.counted), `${table}: no select with LIMIT and OFFSET (${JSON.stringify(own)})`);
-      assert.ok(own.some((s) => s.counted && !s.limited), `${table}: no count`);
+      assert.ok(
+        own.some((s) => s.limited && !s.counted),
+        `${table}: no select with LIMIT and OFFSET (${JSON.stringify(own)})`,
+      );
+      assert.ok(
+        own.some((s) => s.counted && !s.limited),
+        `${table}: no count`,
+      );
       assert.ok(answer.total > window.limit + window.offset, `${table}: total ${answer.total}`);
       const items = Object.values(answer).find(Array.isArray) as unknown[];
       assert.equal(items.length, window.limit, `${table}: the page holds ${items.length}`);

@@ -15,7 +15,9 @@ type Json = Record<string, any>;
 
 function operations(doc: Json): Array<{ path: string; method: string; op: Json }> {
   return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
-    Object.entries(item as Json).filter(([method]) => METHODS.includes(method)).map(([method, op]) => ({ path, method, op: op as Json })),
+    Object.entries(item as Json)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, op]) => ({ path, method, op: op as Json })),
   );
 }
 
@@ -23,11 +25,13 @@ function operations(doc: Json): Array<{ path: string; method: string; op: Json }
 function untyped(schema: Json | undefined, doc: Json, at = "body", seen = new Set<Json>()): string[] {
   if (!schema || typeof schema !== "object" || seen.has(schema)) return [];
   seen.add(schema);
-  if (typeof schema.$ref === "string") return untyped(doc.components.schemas[schema.$ref.split("/").pop()!], doc, at, seen);
+  if (typeof schema.$ref === "string")
+    return untyped(doc.components.schemas[schema.$ref.split("/").pop()!], doc, at, seen);
   const keys = Object.keys(schema).filter((key) => key !== "description" && key !== "default");
   if (keys.length === 0) return [at];
   const out: string[] = [];
-  for (const [name, inner] of Object.entries((schema.properties ?? {}) as Json)) out.push(...untyped(inner, doc, `${at}.${name}`, seen));
+  for (const [name, inner] of Object.entries((schema.properties ?? {}) as Json))
+    out.push(...untyped(inner, doc, `${at}.${name}`, seen));
   if (schema.items) out.push(...untyped(schema.items, doc, `${at}[]`, seen));
   for (const branch of [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])]) out.push(...untyped(branch, doc, at, seen));
   return out;
@@ -43,11 +47,17 @@ describe("the OpenAPI document", () => {
   after(() => t.close());
 
   it("names the service's origin in servers (SVC_API_URL; default http://HOST:PORT)", async () => {
-    assert.deepEqual(doc.servers.map((s: Json) => s.url), ["https://api.example.test"]);
+    assert.deepEqual(
+      doc.servers.map((s: Json) => s.url),
+      ["https://api.example.test"],
+    );
     const other = await startTestApp({ env: { HOST: "0.0.0.0", PORT: "8123" } });
     try {
       const served = (await other.call("GET", "/api/openapi.json", { token: null })).body;
-      assert.deepEqual(served.servers.map((s: Json) => s.url), ["http://127.0.0.1:8123"]);
+      assert.deepEqual(
+        served.servers.map((s: Json) => s.url),
+        ["http://127.0.0.1:8123"],
+      );
     } finally {
       await other.close();
     }
@@ -55,10 +65,14 @@ describe("the OpenAPI document", () => {
 
   it("declares every path parameter of every operation, site_id on the site-scoped addresses", () => {
     for (const { path, method, op } of operations(doc)) {
-      const declared = (op.parameters ?? []).filter((p: Json) => p.in === "path").map((p: Json) => p.name).sort();
+      const declared = (op.parameters ?? [])
+        .filter((p: Json) => p.in === "path")
+        .map((p: Json) => p.name)
+        .sort();
       const wanted = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
       assert.deepEqual(declared, wanted, `${method} ${path}`);
-      for (const p of (op.parameters ?? []).filter((q: Json) => q.in === "path")) assert.equal(p.required, true, `${method} ${path} ${p.name}`);
+      for (const p of (op.parameters ?? []).filter((q: Json) => q.in === "path"))
+        assert.equal(p.required, true, `${method} ${path} ${p.name}`);
     }
     const site = doc.paths["/api/site/{site_id}/frames/{ref}"].put.parameters.find((p: Json) => p.name === "site_id");
     assert.equal(site.schema.type, "integer");
@@ -66,12 +80,18 @@ describe("the OpenAPI document", () => {
 
   it("has no two paths that differ only in their parameters' names", () => {
     const shapes = Object.keys(doc.paths).map((path) => path.replace(/\{[^}]+\}/g, "{}"));
-    assert.deepEqual(shapes.filter((shape, i) => shapes.indexOf(shape) !== i), []);
+    assert.deepEqual(
+      shapes.filter((shape, i) => shapes.indexOf(shape) !== i),
+      [],
+    );
   });
 
   it("gives every operation a unique operationId; the legacy twin is the same name with Legacy", () => {
     const ids = operations(doc).map(({ path, method, op }) => {
-      assert.ok(typeof op.operationId === "string" && /^[a-z][A-Za-z]+$/.test(op.operationId), `${method} ${path} has an operationId (declared in its route schema)`);
+      assert.ok(
+        typeof op.operationId === "string" && /^[a-z][A-Za-z]+$/.test(op.operationId),
+        `${method} ${path} has an operationId (declared in its route schema)`,
+      );
       return op.operationId as string;
     });
     assert.equal(new Set(ids).size, ids.length, "unique");
@@ -79,20 +99,35 @@ describe("the OpenAPI document", () => {
     assert.equal(doc.paths["/api/site/{site_id}/frames/{ref}"].put.operationId, "putFrame");
     assert.equal(doc.paths["/api/frames"].get.operationId, "listFramesLegacy");
     assert.equal(doc.paths["/api/frames"].get.deprecated, true);
-    for (const { path, method, op } of operations(doc).filter((o) => o.path.startsWith("/api/site/{site_id}/") && !o.path.startsWith("/api/site/{site_id}/users"))) {
+    for (const { path, method, op } of operations(doc).filter(
+      (o) => o.path.startsWith("/api/site/{site_id}/") && !o.path.startsWith("/api/site/{site_id}/users"),
+    )) {
       const legacy = doc.paths[path.replace("/api/site/{site_id}", "/api")]?.[method];
       assert.equal(legacy?.operationId, `${op.operationId}Legacy`, `${method} ${path} has its legacy twin`);
-      assert.ok(legacy.parameters.some((p: Json) => p.in === "query" && p.name === "blog_id"), `${method} ${path}: blog_id on the legacy twin`);
+      assert.ok(
+        legacy.parameters.some((p: Json) => p.in === "query" && p.name === "blog_id"),
+        `${method} ${path}: blog_id on the legacy twin`,
+      );
     }
   });
 
   it("documents a success answer and both error envelopes on every operation", () => {
     for (const { path, method, op } of operations(doc)) {
       const codes = Object.keys(op.responses);
-      assert.ok(codes.some((code) => /^2/.test(code)), `${method} ${path}: a 2xx answer`);
+      assert.ok(
+        codes.some((code) => /^2/.test(code)),
+        `${method} ${path}: a 2xx answer`,
+      );
       for (const range of ["4XX", "5XX"]) {
         const envelopes = op.responses[range]?.content?.["application/json"]?.schema?.anyOf ?? [];
-        assert.deepEqual(envelopes.map((e: Json) => Object.keys(e.properties).sort()), [["error", "message", "success"], ["code", "data", "message"]], `${method} ${path} ${range}`);
+        assert.deepEqual(
+          envelopes.map((e: Json) => Object.keys(e.properties).sort()),
+          [
+            ["error", "message", "success"],
+            ["code", "data", "message"],
+          ],
+          `${method} ${path} ${range}`,
+        );
       }
     }
   });
@@ -107,7 +142,8 @@ describe("the OpenAPI document", () => {
       assert.equal(items.type, "array", path);
       const item = doc.components.schemas[items.items.$ref.split("/").pop()];
       const object = item.anyOf.find((branch: Json) => branch.type === "object");
-      for (const field of ["page", "url", "title", "target", "classes", "children"]) assert.ok(object.properties[field], `${path}: ${field}`);
+      for (const field of ["page", "url", "title", "target", "classes", "children"])
+        assert.ok(object.properties[field], `${path}: ${field}`);
     }
   });
 
@@ -118,14 +154,30 @@ describe("the OpenAPI document", () => {
   });
 
   it("the answer check finds an answer its operation does not describe", () => {
-    const base = { method: "GET", route: "/api/site/:site_id/frames", url: "/api/site/1/frames", contentType: "application/json", requestBody: undefined };
-    assert.deepEqual(problemsOf(doc, { ...base, status: 200, body: JSON.stringify({ success: true, site_id: 1, frames: [] }) }).length, 1);
+    const base = {
+      method: "GET",
+      route: "/api/site/:site_id/frames",
+      url: "/api/site/1/frames",
+      contentType: "application/json",
+      requestBody: undefined,
+    };
+    assert.deepEqual(
+      problemsOf(doc, { ...base, status: 200, body: JSON.stringify({ success: true, site_id: 1, frames: [] }) }).length,
+      1,
+    );
     assert.match(problemsOf(doc, { ...base, status: 302, body: "" })[0], /status 302 is not documented/);
-    assert.deepEqual(problemsOf(doc, { ...base, status: 404, body: JSON.stringify({ code: "site_not_found", message: "x", data: { status: 404 } }) }), []);
+    assert.deepEqual(
+      problemsOf(doc, {
+        ...base,
+        status: 404,
+        body: JSON.stringify({ code: "site_not_found", message: "x", data: { status: 404 } }),
+      }),
+      [],
+    );
   });
 });
 
-describe("Link: </api/openapi.json>; rel=\"service-desc\" on every answer under /api/", () => {
+describe('Link: </api/openapi.json>; rel="service-desc" on every answer under /api/', () => {
   let t: TestApp;
   before(async () => (t = await startTestApp()));
   after(() => t.close());

@@ -4,7 +4,14 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { ServiceError } from "../../src/errors.ts";
-import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, pagingHeaders, parsePaging, type Paging } from "../../src/http/pagination.ts";
+import {
+  PAGE_MAX,
+  PER_PAGE_DEFAULT,
+  PER_PAGE_MAX,
+  pagingHeaders,
+  parsePaging,
+  type Paging,
+} from "../../src/http/pagination.ts";
 
 /** The refusal parsePaging throws, or null when it answers. */
 function refusal(query: Record<string, unknown>): ServiceError | null {
@@ -23,7 +30,13 @@ const notAnInteger = fc.oneof(
   fc.string().filter((s) => !/^[0-9]+$/.test(s)),
   fc.constantFrom("", " ", "1.5", "2.0", "1e2", "-1", "+1", " 5", "5 ", "0x10", "Infinity", "NaN", "١٢"),
 );
-const notAString = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.constantFrom("1", "2"), { minLength: 2, maxLength: 3 }), fc.object());
+const notAString = fc.oneof(
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.constantFrom("1", "2"), { minLength: 2, maxLength: 3 }),
+  fc.object(),
+);
 
 describe("parsing ?per_page and ?page", () => {
   it("without either parameter the list starts at page 1 with 100 per page", () => {
@@ -43,13 +56,16 @@ describe("parsing ?per_page and ?page", () => {
     );
   });
 
-  const refusals: Array<{ parameter: "per_page" | "page"; rule: string; max: number; other: Record<string, string> }> = [
-    { parameter: "per_page", rule: "out of 1..500", max: PER_PAGE_MAX, other: { page: "1" } },
-    { parameter: "page", rule: "below 1 or above 1,000,000,000", max: PAGE_MAX, other: { per_page: "10" } },
-  ];
+  const refusals: Array<{ parameter: "per_page" | "page"; rule: string; max: number; other: Record<string, string> }> =
+    [
+      { parameter: "per_page", rule: "out of 1..500", max: PER_PAGE_MAX, other: { page: "1" } },
+      { parameter: "page", rule: "below 1 or above 1,000,000,000", max: PAGE_MAX, other: { per_page: "10" } },
+    ];
   for (const { parameter, rule, max, other } of refusals) {
     it(`${parameter} ${rule}, or anything but decimal digits, is invalid_parameter naming ${parameter}`, () => {
-      const outOfRange = fc.oneof(fc.constant(0), fc.integer({ min: max + 1, max: Number.MAX_SAFE_INTEGER }), fc.constant("9".repeat(400))).map(String);
+      const outOfRange = fc
+        .oneof(fc.constant(0), fc.integer({ min: max + 1, max: Number.MAX_SAFE_INTEGER }), fc.constant("9".repeat(400)))
+        .map(String);
       fc.assert(
         fc.property(fc.oneof(outOfRange, notAnInteger, notAString), (value) => {
           const error = refusal({ ...other, [parameter]: value });
@@ -63,13 +79,23 @@ describe("parsing ?per_page and ?page", () => {
 });
 
 describe("the Link header of a page", () => {
-  const paging = (page: number, perPage: number): Paging => ({ page, perPage, offset: (page - 1) * perPage, limit: perPage });
+  const paging = (page: number, perPage: number): Paging => ({
+    page,
+    perPage,
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  });
   const links = (link: string | null) =>
-    Object.fromEntries((link ?? "").split(", ").filter(Boolean).map((part) => {
-      const match = /^<([^>]*)>; rel="(prev|next)"$/.exec(part);
-      assert.ok(match, `malformed link ${part}`);
-      return [match[2], match[1]];
-    }));
+    Object.fromEntries(
+      (link ?? "")
+        .split(", ")
+        .filter(Boolean)
+        .map((part) => {
+          const match = /^<([^>]*)>; rel="(prev|next)"$/.exec(part);
+          assert.ok(match, `malformed link ${part}`);
+          return [match[2], match[1]];
+        }),
+    );
 
   it("next exists exactly before the last page, prev exactly after the first; prev past the end is the last page", () => {
     fc.assert(
@@ -80,7 +106,8 @@ describe("the Link header of a page", () => {
         assert.equal(rel.next !== undefined, page < totalPages);
         assert.equal(rel.prev !== undefined, page > 1);
         if (rel.next) assert.equal(new URL(rel.next).searchParams.get("page"), String(page + 1));
-        if (rel.prev) assert.equal(new URL(rel.prev).searchParams.get("page"), String(Math.min(page - 1, Math.max(totalPages, 1))));
+        if (rel.prev)
+          assert.equal(new URL(rel.prev).searchParams.get("page"), String(Math.min(page - 1, Math.max(totalPages, 1))));
       }),
     );
   });

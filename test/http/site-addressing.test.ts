@@ -31,7 +31,9 @@ describe("site addressing", () => {
     const byDomain = await t.call("GET", "/api/settings?domain=blog.localhost");
     assert.equal(byDomain.body.site_id, blog);
     assert.equal(byDomain.headers["x-svc-blog-source"], "domain");
-    const order = await t.call("GET", `/api/settings?blog_id=1&domain=blog.localhost`, { headers: { "x-svc-blog-id": String(blog) } });
+    const order = await t.call("GET", `/api/settings?blog_id=1&domain=blog.localhost`, {
+      headers: { "x-svc-blog-id": String(blog) },
+    });
     assert.equal(order.body.site_id, 1, "blog_id is read first");
   });
 

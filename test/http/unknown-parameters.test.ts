@@ -16,7 +16,9 @@ const refused = (r: Answer, parameter: string) => {
 };
 
 const unknownWarned = (r: Answer): string[] =>
-  ((r.body?.warnings ?? []) as Array<{ code: string; parameter?: string }>).filter((w) => w.code === "unknown_parameter").map((w) => w.parameter!);
+  ((r.body?.warnings ?? []) as Array<{ code: string; parameter?: string }>)
+    .filter((w) => w.code === "unknown_parameter")
+    .map((w) => w.parameter!);
 
 describe("unknown query parameters", () => {
   let t: TestApp;
@@ -30,7 +32,10 @@ describe("unknown query parameters", () => {
     it("POST", async () => {
       refused(await t.call("POST", `${S}/pages?titel=Oops`, { body: { title: "Never" } }), "titel");
       const pages = await t.call("GET", `${S}/pages`);
-      assert.equal(pages.body.pages.some((p: { title: string }) => p.title === "Never"), false);
+      assert.equal(
+        pages.body.pages.some((p: { title: string }) => p.title === "Never"),
+        false,
+      );
     });
 
     it("PUT", async () => {
@@ -66,7 +71,13 @@ describe("unknown query parameters", () => {
     it("before an upload is read", async () => {
       const boundary = "----svc";
       const payload = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`;
-      refused(await t.call("POST", `${S}/media?alt=x`, { payload, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }), "alt");
+      refused(
+        await t.call("POST", `${S}/media?alt=x`, {
+          payload,
+          headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+        }),
+        "alt",
+      );
       assert.equal((await t.call("GET", `${S}/media`)).body.total, 0);
     });
 
@@ -77,7 +88,10 @@ describe("unknown query parameters", () => {
 
     it("network calls too", async () => {
       refused(await t.call("POST", "/api/sites?notify=1", { body: { name: "N", domain: "n.localhost" } }), "notify");
-      assert.equal((await t.call("GET", "/api/sites")).body.sites.some((s: { name: string }) => s.name === "N"), false);
+      assert.equal(
+        (await t.call("GET", "/api/sites")).body.sites.some((s: { name: string }) => s.name === "N"),
+        false,
+      );
     });
   });
 
@@ -94,7 +108,10 @@ describe("unknown query parameters", () => {
 
     it("after the route's own warnings", async () => {
       const r = await t.call("GET", `${S}/frames?type=x&zzz=1`);
-      assert.deepEqual(r.body.warnings.map((w: { code: string }) => w.code), ["type_ignored", "unknown_parameter"]);
+      assert.deepEqual(
+        r.body.warnings.map((w: { code: string }) => w.code),
+        ["type_ignored", "unknown_parameter"],
+      );
     });
 
     it("on a kept answer (one frame) too, and the next call without it has none", async () => {
@@ -114,7 +131,9 @@ describe("unknown query parameters", () => {
 
     it("a 304 stays a 304, an error stays the error", async () => {
       const first = await t.call("GET", `${S}/frames/footer`);
-      const again = await t.call("GET", `${S}/frames/footer?x=1`, { headers: { "if-none-match": String(first.headers.etag) } });
+      const again = await t.call("GET", `${S}/frames/footer?x=1`, {
+        headers: { "if-none-match": String(first.headers.etag) },
+      });
       assert.equal(again.status, 304);
       const missing = await t.call("GET", `${S}/frames/nope?x=1`);
       assert.equal(missing.status, 404);
@@ -165,32 +184,67 @@ describe("unknown query parameters", () => {
     const apiRoutes = () =>
       t.app.routesIndex
         .list()
-        .flatMap(([url, methods]) => methods.map((method) => ({ method, url, known: t.app.routesIndex.queryParameters(method, url) })))
-        .filter((route): route is { method: string; url: string; known: Set<string> } => route.known !== null && route.method !== "OPTIONS");
+        .flatMap(([url, methods]) =>
+          methods.map((method) => ({ method, url, known: t.app.routesIndex.queryParameters(method, url) })),
+        )
+        .filter(
+          (route): route is { method: string; url: string; known: Set<string> } =>
+            route.known !== null && route.method !== "OPTIONS",
+        );
 
     // Path parameters that name nothing, so a write finds nothing to change.
-    const address = (url: string) => url.replace(":site_id", "1").replace(/:[a-z_]+/g, "zz-none-404").replace(/\*$/, "x");
+    const address = (url: string) =>
+      url
+        .replace(":site_id", "1")
+        .replace(/:[a-z_]+/g, "zz-none-404")
+        .replace(/\*$/, "x");
     // Plausible values, so the call reaches its handler (a legacy selector that picks no site would stop it sooner).
-    const plausible: Record<string, string> = { blog_id: "1", domain: "localhost", per_page: "5", page: "1", dry_run: "1", force: "0", allow_invalid: "false" };
+    const plausible: Record<string, string> = {
+      blog_id: "1",
+      domain: "localhost",
+      per_page: "5",
+      page: "1",
+      dry_run: "1",
+      force: "0",
+      allow_invalid: "false",
+    };
 
     async function answerOf(method: string, url: string, query: Record<string, string>) {
       const search = new URLSearchParams(query).toString();
-      return t.call(method, `${address(url)}${search ? `?${search}` : ""}`, method === "GET" || method === "HEAD" ? {} : { body: {} });
+      return t.call(
+        method,
+        `${address(url)}${search ? `?${search}` : ""}`,
+        method === "GET" || method === "HEAD" ? {} : { body: {} },
+      );
     }
 
     it("covers the API: every method, site and network calls, legacy twins", () => {
       const routes = apiRoutes();
       assert.ok(routes.length > 150, `${routes.length} routes`);
-      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]) assert.ok(routes.some((r) => r.method === method), method);
+      for (const method of ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"])
+        assert.ok(
+          routes.some((r) => r.method === method),
+          method,
+        );
       const byKey = new Map(routes.map((r) => [`${r.method} ${r.url}`, r]));
       let twins = 0;
       for (const route of routes.filter((r) => r.url.startsWith("/api/site/:site_id/"))) {
-        assert.ok(!route.known.has("blog_id") && !route.known.has("domain"), `${route.method} ${route.url}: the path names the site`);
+        assert.ok(
+          !route.known.has("blog_id") && !route.known.has("domain"),
+          `${route.method} ${route.url}: the path names the site`,
+        );
         const legacy = byKey.get(`${route.method} /api${route.url.slice("/api/site/:site_id".length)}`);
         if (!legacy) continue;
         twins++;
-        assert.ok(legacy.known.has("blog_id") && legacy.known.has("domain"), `${legacy.method} ${legacy.url} knows the legacy selectors`);
-        assert.deepEqual([...legacy.known].filter((n) => n !== "blog_id" && n !== "domain").sort(), [...route.known].sort(), `${route.method} ${route.url}: the twins know the same`);
+        assert.ok(
+          legacy.known.has("blog_id") && legacy.known.has("domain"),
+          `${legacy.method} ${legacy.url} knows the legacy selectors`,
+        );
+        assert.deepEqual(
+          [...legacy.known].filter((n) => n !== "blog_id" && n !== "domain").sort(),
+          [...route.known].sort(),
+          `${route.method} ${route.url}: the twins know the same`,
+        );
       }
       assert.ok(twins > 50, `${twins} legacy twins`);
       assert.ok(!byKey.get("GET /api/sites")!.known.has("blog_id"), "network calls have no legacy selectors");
@@ -199,7 +253,10 @@ describe("unknown query parameters", () => {
     it("every DELETE declares dry_run (docs/foundation.md, Dry runs of deletes)", () => {
       const deletes = apiRoutes().filter((r) => r.method === "DELETE");
       assert.ok(deletes.length >= 25, `${deletes.length} deletes`);
-      assert.deepEqual(deletes.filter((r) => !r.known.has("dry_run")).map((r) => r.url), []);
+      assert.deepEqual(
+        deletes.filter((r) => !r.known.has("dry_run")).map((r) => r.url),
+        [],
+      );
     });
 
     it("every declared parameter, all at once, is never refused nor warned", async () => {
@@ -216,26 +273,35 @@ describe("unknown query parameters", () => {
       const routes = apiRoutes().filter((r) => r.known.size > 0);
       const name = fc.stringMatching(/^[a-z][a-z_]{0,11}$/);
       await fc.assert(
-        fc.asyncProperty(fc.nat({ max: routes.length - 1 }), fc.array(fc.tuple(fc.nat(), fc.string({ maxLength: 8 })), { maxLength: 4 }), fc.option(name, { nil: undefined }), async (index, picks, extra) => {
-          const { method, url, known } = routes[index];
-          const names = [...known];
-          const query: Record<string, string> = {};
-          for (const [i, value] of picks) query[names[i % names.length]] = value;
-          for (const selector of ["blog_id", "domain"]) if (selector in query) query[selector] = plausible[selector];
-          const unknown = extra !== undefined && !known.has(extra) ? extra : undefined;
-          if (unknown !== undefined) query[unknown] = "1";
-          const r = await answerOf(method, url, query);
-          if (unknown === undefined) {
-            assert.notEqual(r.body?.error, "unknown_parameter", `${method} ${url} ${JSON.stringify(query)}: ${r.text}`);
-            assert.deepEqual(unknownWarned(r), []);
-          } else if (method !== "GET" && method !== "HEAD") {
-            // The token and the site are checked first; past them, the unknown parameter refuses the call.
-            if (r.status !== 401 && r.status !== 403 && r.body?.code !== "site_not_found") refused(r, unknown);
-          } else if (method === "GET" && r.body?.success === true) {
-            assert.deepEqual(unknownWarned(r), [unknown]);
-          }
-          assert.ok(r.status < 500, `${method} ${url} ${JSON.stringify(query)}: ${r.status} ${r.text}`);
-        }),
+        fc.asyncProperty(
+          fc.nat({ max: routes.length - 1 }),
+          fc.array(fc.tuple(fc.nat(), fc.string({ maxLength: 8 })), { maxLength: 4 }),
+          fc.option(name, { nil: undefined }),
+          async (index, picks, extra) => {
+            const { method, url, known } = routes[index];
+            const names = [...known];
+            const query: Record<string, string> = {};
+            for (const [i, value] of picks) query[names[i % names.length]] = value;
+            for (const selector of ["blog_id", "domain"]) if (selector in query) query[selector] = plausible[selector];
+            const unknown = extra !== undefined && !known.has(extra) ? extra : undefined;
+            if (unknown !== undefined) query[unknown] = "1";
+            const r = await answerOf(method, url, query);
+            if (unknown === undefined) {
+              assert.notEqual(
+                r.body?.error,
+                "unknown_parameter",
+                `${method} ${url} ${JSON.stringify(query)}: ${r.text}`,
+              );
+              assert.deepEqual(unknownWarned(r), []);
+            } else if (method !== "GET" && method !== "HEAD") {
+              // The token and the site are checked first; past them, the unknown parameter refuses the call.
+              if (r.status !== 401 && r.status !== 403 && r.body?.code !== "site_not_found") refused(r, unknown);
+            } else if (method === "GET" && r.body?.success === true) {
+              assert.deepEqual(unknownWarned(r), [unknown]);
+            }
+            assert.ok(r.status < 500, `${method} ${url} ${JSON.stringify(query)}: ${r.status} ${r.text}`);
+          },
+        ),
         { numRuns: 300 },
       );
     });

@@ -17,7 +17,12 @@ test("a 2 MB frame with 10,000 binds and 1,000 inserts is analysed completely in
     languageLinks: () => [],
     frame: () => undefined,
     media: () => undefined,
-    style: () => undefined, seo: () => undefined, sidebar: () => undefined, pager: () => undefined, headings: () => [], current: () => null,
+    style: () => undefined,
+    seo: () => undefined,
+    sidebar: () => undefined,
+    pager: () => undefined,
+    headings: () => [],
+    current: () => null,
   });
   assert.ok(!rendered.html.includes("data-op-bind"), "every bind attribute is dropped from the output");
 });

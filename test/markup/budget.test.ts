@@ -7,7 +7,12 @@ import fc from "fast-check";
 import { compileFrame, OverBudget, renderFrame, type RenderBudget } from "../../src/markup/index.ts";
 import { fixtureContext } from "./fixture-context.ts";
 
-const budget = (bytes: number, expansions = 10_000): RenderBudget => ({ bytes, expansions, until: Infinity, now: () => 0 });
+const budget = (bytes: number, expansions = 10_000): RenderBudget => ({
+  bytes,
+  expansions,
+  until: Infinity,
+  now: () => 0,
+});
 
 /** The budget a render spent, or "none". */
 function spent(markup: string, items: unknown[], limit: RenderBudget, measure: boolean): string {
@@ -24,15 +29,20 @@ function spent(markup: string, items: unknown[], limit: RenderBudget, measure: b
 describe("render budgets", () => {
   it("a measured render keeps no output and answers the same budget as a kept one, UTF-8 bytes counted exactly", () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ unit: "grapheme", maxLength: 40 }), { maxLength: 30 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 0, max: 2_000 }), (texts, embeds, bytes) => {
-        const markup = `<ul><!-- svc/repeat {"source": "data.rows"} --><li data-op-bind='{"text": "item.t"}'></li>${'<!-- svc/frame {"name": "leaf"} /-->'.repeat(embeds)}<!-- /svc/repeat --></ul>`;
-        const items = texts.map((t) => ({ t }));
-        const ctx = fixtureContext({ items: { "data.rows": items }, frames: { leaf: "<i>ü€</i>" } });
-        const full = renderFrame(compileFrame(markup), ctx, {}).html;
-        const expected = Buffer.byteLength(full, "utf8") > bytes ? "bytes" : "none";
-        assert.equal(spent(markup, items, budget(bytes), false), expected);
-        assert.equal(spent(markup, items, budget(bytes), true), expected);
-      }),
+      fc.property(
+        fc.array(fc.string({ unit: "grapheme", maxLength: 40 }), { maxLength: 30 }),
+        fc.integer({ min: 1, max: 3 }),
+        fc.integer({ min: 0, max: 2_000 }),
+        (texts, embeds, bytes) => {
+          const markup = `<ul><!-- svc/repeat {"source": "data.rows"} --><li data-op-bind='{"text": "item.t"}'></li>${'<!-- svc/frame {"name": "leaf"} /-->'.repeat(embeds)}<!-- /svc/repeat --></ul>`;
+          const items = texts.map((t) => ({ t }));
+          const ctx = fixtureContext({ items: { "data.rows": items }, frames: { leaf: "<i>ü€</i>" } });
+          const full = renderFrame(compileFrame(markup), ctx, {}).html;
+          const expected = Buffer.byteLength(full, "utf8") > bytes ? "bytes" : "none";
+          assert.equal(spent(markup, items, budget(bytes), false), expected);
+          assert.equal(spent(markup, items, budget(bytes), true), expected);
+        },
+      ),
     );
   });
 
@@ -54,12 +64,24 @@ describe("render budgets", () => {
 // within one frame's straight markup of its budget, whatever repeats the body.
 describe("render budgets: every step that multiplies output is checked", () => {
   const BYTES = 1_000_000;
-  const limit = (): RenderBudget => ({ bytes: BYTES, expansions: 10_000, until: performance.now() + 60_000, now: () => performance.now() });
+  const limit = (): RenderBudget => ({
+    bytes: BYTES,
+    expansions: 10_000,
+    until: performance.now() + 60_000,
+    now: () => performance.now(),
+  });
 
   /** The budget spent and the output counted when the render stopped, or "none". */
-  function stopped(markup: string, frames: Record<string, string>, items: Record<string, unknown[]> = {}): { budget: string; printed: number } {
+  function stopped(
+    markup: string,
+    frames: Record<string, string>,
+    items: Record<string, unknown[]> = {},
+  ): { budget: string; printed: number } {
     try {
-      renderFrame(compileFrame(markup), fixtureContext({ frames, items, values: { "page.title": "t" } }), { slug: "top", budget: limit() });
+      renderFrame(compileFrame(markup), fixtureContext({ frames, items, values: { "page.title": "t" } }), {
+        slug: "top",
+        budget: limit(),
+      });
       return { budget: "none", printed: 0 };
     } catch (error) {
       if (error instanceof OverBudget) return { budget: error.budget, printed: error.printed };
@@ -92,13 +114,24 @@ describe("render budgets: every step that multiplies output is checked", () => {
   it("named slots filled by the page's block, and slots' default content holding the main slot, ten times at each of eight levels, stop at the bytes budget within one frame's markup", () => {
     const body = `<p>${"x".repeat(200)}</p>`;
     const shapes: Array<[string, string, Record<string, string>]> = [
-      ["named slots", `<!-- svc/layout {"name": "l1"} /--><!-- svc/block {"name": "s"} -->${body}<!-- /svc/block -->`, layoutChain(8, `<!-- svc/slot /--><!-- svc/slot {"name": "s"} /-->`)],
-      ["slot defaults", `<!-- svc/layout {"name": "l1"} /-->${body}`, layoutChain(8, `<!-- svc/slot {"name": "a"} --><!-- svc/slot /--><!-- /svc/slot -->`)],
+      [
+        "named slots",
+        `<!-- svc/layout {"name": "l1"} /--><!-- svc/block {"name": "s"} -->${body}<!-- /svc/block -->`,
+        layoutChain(8, `<!-- svc/slot /--><!-- svc/slot {"name": "s"} /-->`),
+      ],
+      [
+        "slot defaults",
+        `<!-- svc/layout {"name": "l1"} /-->${body}`,
+        layoutChain(8, `<!-- svc/slot {"name": "a"} --><!-- svc/slot /--><!-- /svc/slot -->`),
+      ],
     ];
     for (const [what, top, frames] of shapes) {
       const { budget, printed } = stopped(top, frames);
       assert.equal(budget, "bytes", what);
-      assert.ok(printed > BYTES && printed <= BYTES + step([top, ...Object.values(frames)]), `${what}: printed ${printed}`);
+      assert.ok(
+        printed > BYTES && printed <= BYTES + step([top, ...Object.values(frames)]),
+        `${what}: printed ${printed}`,
+      );
     }
   });
 
@@ -106,14 +139,33 @@ describe("render budgets: every step that multiplies output is checked", () => {
     const rows = Array.from({ length: 30 }, (_, n) => ({ n }));
     const body = `<p>${"y".repeat(100)}</p>`;
     const shapes: Array<[string, string, Record<string, string>]> = [
-      ["conditions in repeats", `<!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows"} --><!-- svc/if {"when": "page.title"} -->${body}<!-- svc/else /-->no<!-- /svc/if --><!-- /svc/repeat --><!-- /svc/repeat --><!-- /svc/repeat -->`, {}],
-      ["partials", `<!-- svc/repeat {"source": "data.rows"} -->${`<!-- svc/partial {"name": "p1"} /-->`.repeat(10)}<!-- /svc/repeat -->`, { p1: `<!-- svc/partial {"name": "p2"} /-->`.repeat(10), p2: body.repeat(10) }],
-      ["slots in repeats", `<!-- svc/layout {"name": "r1"} /-->${body}`, { r1: `<!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows"} --><!-- svc/slot /--><!-- /svc/repeat --><!-- /svc/repeat -->`.repeat(12) }],
+      [
+        "conditions in repeats",
+        `<!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows"} --><!-- svc/if {"when": "page.title"} -->${body}<!-- svc/else /-->no<!-- /svc/if --><!-- /svc/repeat --><!-- /svc/repeat --><!-- /svc/repeat -->`,
+        {},
+      ],
+      [
+        "partials",
+        `<!-- svc/repeat {"source": "data.rows"} -->${`<!-- svc/partial {"name": "p1"} /-->`.repeat(10)}<!-- /svc/repeat -->`,
+        { p1: `<!-- svc/partial {"name": "p2"} /-->`.repeat(10), p2: body.repeat(10) },
+      ],
+      [
+        "slots in repeats",
+        `<!-- svc/layout {"name": "r1"} /-->${body}`,
+        {
+          r1: `<!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows"} --><!-- svc/slot /--><!-- /svc/repeat --><!-- /svc/repeat -->`.repeat(
+            12,
+          ),
+        },
+      ],
     ];
     for (const [what, top, frames] of shapes) {
       const { budget, printed } = stopped(top, frames, { "data.rows": rows });
       assert.equal(budget, "bytes", what);
-      assert.ok(printed > BYTES && printed <= BYTES + step([top, ...Object.values(frames)]), `${what}: printed ${printed}`);
+      assert.ok(
+        printed > BYTES && printed <= BYTES + step([top, ...Object.values(frames)]),
+        `${what}: printed ${printed}`,
+      );
     }
   });
 
@@ -122,6 +174,13 @@ describe("render budgets: every step that multiplies output is checked", () => {
     for (const k of Object.keys(frames)) frames[k] = frames[k]!.replace("<div>", "").replace("</div>", "");
     let calls = 0;
     const budget: RenderBudget = { bytes: BYTES, expansions: 10_000, until: 50_000, now: () => ++calls };
-    assert.throws(() => renderFrame(compileFrame(`<!-- svc/layout {"name": "l1"} /-->`), fixtureContext({ frames }), { slug: "top", budget }), (e: unknown) => e instanceof OverBudget && e.budget === "time");
+    assert.throws(
+      () =>
+        renderFrame(compileFrame(`<!-- svc/layout {"name": "l1"} /-->`), fixtureContext({ frames }), {
+          slug: "top",
+          budget,
+        }),
+      (e: unknown) => e instanceof OverBudget && e.budget === "time",
+    );
   });
 });

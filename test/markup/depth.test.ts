@@ -16,7 +16,8 @@ const codes = (warnings: ReadonlyArray<{ code: string }>) => warnings.map((w) =>
 const arrays = (n: number, inner = "") => "[".repeat(n) + inner + "]".repeat(n);
 const objects = (n: number) => '{"a":'.repeat(n - 1) + "{}" + "}".repeat(n - 1);
 /** `n` repeat blocks inside one another, each over a source of one item. */
-const repeats = (n: number, inner = "x") => '<!-- svc/repeat {"source":"one"} -->'.repeat(n) + inner + "<!-- /svc/repeat -->".repeat(n);
+const repeats = (n: number, inner = "x") =>
+  '<!-- svc/repeat {"source":"one"} -->'.repeat(n) + inner + "<!-- /svc/repeat -->".repeat(n);
 const ONE = { items: { "data.one": [{ n: 1 }] } };
 
 /** Depth of a parsed JSON value: the top-level value is level 1, each object or array inside one more. */
@@ -57,14 +58,16 @@ test("nestedDeeperThan: brackets inside strings do not count, escaped quotes do 
 test("nestedDeeperThan agrees with the depth of the parsed value (random JSON)", () => {
   const text = fc.oneof(
     fc.jsonValue({ maxDepth: 8 }).map((v) => JSON.stringify(v)),
-    fc.string({ unit: fc.constantFrom("[", "]", "{", "}", '"', "\\", ",", ":", "a", "1") , maxLength: 40 }).filter((s) => {
-      try {
-        JSON.parse(s);
-        return true;
-      } catch {
-        return false;
-      }
-    }),
+    fc
+      .string({ unit: fc.constantFrom("[", "]", "{", "}", '"', "\\", ",", ":", "a", "1"), maxLength: 40 })
+      .filter((s) => {
+        try {
+          JSON.parse(s);
+          return true;
+        } catch {
+          return false;
+        }
+      }),
   );
   fc.assert(
     fc.property(text, fc.nat(10), (json, max) => {
@@ -103,10 +106,15 @@ test(`repeat blocks nest ${MAX_BLOCK_DEPTH} deep; the block opened inside the 64
 });
 
 test("2,000 nested repeat blocks compile to a program 65 blocks deep and render without overflowing the stack", () => {
-  const html = '<p data-op-bind=\'{"text":"item.n"}\'></p>' + repeats(2000, '<i data-op-bind=\'{"text":"item.n"}\'></i>');
+  const html =
+    '<p data-op-bind=\'{"text":"item.n"}\'></p>' + repeats(2000, '<i data-op-bind=\'{"text":"item.n"}\'></i>');
   const compiled = compileFrame(html);
   assert.deepEqual(codes(compiled.analysis.warnings), ["repeat_too_deep"]);
-  assert.equal(blockDepth(compiled.program.ops), 65, "repeats inside the too-deep block are text of its body, not blocks");
+  assert.equal(
+    blockDepth(compiled.program.ops),
+    65,
+    "repeats inside the too-deep block are text of its body, not blocks",
+  );
   const out = renderFrame(compiled, fixtureContext(ONE));
   assert.equal(out.repeats, 64);
 });
@@ -116,7 +124,11 @@ test("a too-deep block that is never closed is printed as written, like any uncl
   const compiled = compileFrame(html);
   const warned = codes(compiled.analysis.warnings);
   assert.equal(warned.filter((code) => code === "repeat_too_deep").length, 1);
-  assert.equal(warned.filter((code) => code === "unclosed_repeat").length, 65, "the 65 blocks opened; the close is text of the too-deep one");
+  assert.equal(
+    warned.filter((code) => code === "unclosed_repeat").length,
+    65,
+    "the 65 blocks opened; the close is text of the too-deep one",
+  );
   assert.equal(renderFrame(compiled, fixtureContext(ONE)).html, html);
 });
 
@@ -165,7 +177,10 @@ test("the deepest program the compiler lets through renders: 17 frames embedded 
   const frames: Record<string, string> = {};
   const level = `<!-- svc/repeat {"source":"one"} --><b data-op-bind='{"text":"item.n"}'></b>`;
   for (let i = 0; i < 20; i++) {
-    frames[`f${i}`] = level.repeat(64) + `<!-- svc/partial {"name":"f${i + 1}"} /--><!-- svc/menu {"location":"m"} /-->` + "<!-- /svc/repeat -->".repeat(64);
+    frames[`f${i}`] =
+      level.repeat(64) +
+      `<!-- svc/partial {"name":"f${i + 1}"} /--><!-- svc/menu {"location":"m"} /-->` +
+      "<!-- /svc/repeat -->".repeat(64);
   }
   let menu: any[] = [];
   for (let i = 0; i < 100; i++) menu = [{ title: "t", url: "/", valid: true, children: menu }];

@@ -1,7 +1,18 @@
 // Builds a RenderContext from plain fixture data, so a fixture file holds everything a
 // render reads: token values, repeat sources, menus, language links and other frames.
 import { compileFrame } from "../../src/markup/index.ts";
-import type { CompiledFrame, CurrentPage, Heading, LanguageLink, MediaView, MenuNode, PagerLinks, RenderContext, SeoHead, SidebarNode } from "../../src/markup/index.ts";
+import type {
+  CompiledFrame,
+  CurrentPage,
+  Heading,
+  LanguageLink,
+  MediaView,
+  MenuNode,
+  PagerLinks,
+  RenderContext,
+  SeoHead,
+  SidebarNode,
+} from "../../src/markup/index.ts";
 
 export interface FixtureContext {
   /** token -> value (any JSON: objects and arrays count as no value). */
@@ -31,7 +42,7 @@ export function joined(text: string | string[]): string {
   return Array.isArray(text) ? text.join("") : text;
 }
 
-const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 export function fixtureContext(data: FixtureContext = {}): RenderContext & { calls: string[] } {
   const compiled = new Map<string, { slug: string; compiled: CompiledFrame }>();

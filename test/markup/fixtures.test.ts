@@ -24,7 +24,9 @@ interface Fixture {
 }
 
 const dir = join(import.meta.dirname, "../fixtures/markup");
-const files = readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith(".json"))
+  .sort();
 
 /** Warnings compared by code, or by "code@offset" when the fixture gives an offset. */
 function warningKeys(actual: MarkupWarning[], expected: unknown[]): string[] {

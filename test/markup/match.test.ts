@@ -41,10 +41,12 @@ describe("match: values compare as strings", () => {
   });
 
   it("property: a number matches exactly its own String() form, and any string matches only itself", () => {
-    fc.assert(fc.property(fc.double({ noNaN: true }), (x) => {
-      assert.equal(matches({ v: x }, { v: String(x) }), true);
-      assert.equal(matches({ v: x }, { v: `${String(x)} ` }), false);
-    }));
+    fc.assert(
+      fc.property(fc.double({ noNaN: true }), (x) => {
+        assert.equal(matches({ v: x }, { v: String(x) }), true);
+        assert.equal(matches({ v: x }, { v: `${String(x)} ` }), false);
+      }),
+    );
     fc.assert(fc.property(fc.string(), fc.string(), (a, b) => assert.equal(matches({ v: a }, { v: b }), a === b)));
     fc.assert(fc.property(fc.jsonValue(), (v) => assert.doesNotThrow(() => asMatchString(v))));
   });
@@ -63,13 +65,30 @@ describe("svc/repeat match uses the resolver's rules", () => {
   const printed = (match: unknown) => {
     const markup = `<!-- svc/repeat {"source": "data.rows", "match": ${JSON.stringify(match)}} --><i data-op-bind='{"text": "item.n"}'></i><!-- /svc/repeat -->`;
     const compiled = compileFrame(markup);
-    assert.deepEqual(compiled.analysis.warnings.map((w) => w.code), [], JSON.stringify(match));
-    return [...renderFrame(compiled, fixtureContext({ items: { "data.rows": items } })).html.matchAll(/<i>(\d)<\/i>/g)].map((m) => Number(m[1]));
+    assert.deepEqual(
+      compiled.analysis.warnings.map((w) => w.code),
+      [],
+      JSON.stringify(match),
+    );
+    return [
+      ...renderFrame(compiled, fixtureContext({ items: { "data.rows": items } })).html.matchAll(/<i>(\d)<\/i>/g),
+    ].map((m) => Number(m[1]));
   };
 
   it("prints exactly the items POST /data/resolve keeps, for lists, null, list fields and dotted keys", () => {
-    for (const match of [{ category: ["news", "events"] }, { gone: null }, { tags: "c" }, { "a.b": "dotted" }, { n: "2" }, { category: "news", n: [1, 3] }]) {
-      assert.deepEqual(printed(match), matchItems(items, match).map((item) => item.n), JSON.stringify(match));
+    for (const match of [
+      { category: ["news", "events"] },
+      { gone: null },
+      { tags: "c" },
+      { "a.b": "dotted" },
+      { n: "2" },
+      { category: "news", n: [1, 3] },
+    ]) {
+      assert.deepEqual(
+        printed(match),
+        matchItems(items, match).map((item) => item.n),
+        JSON.stringify(match),
+      );
     }
   });
 

@@ -12,17 +12,31 @@ import { fixtureContext } from "./fixture-context.ts";
 
 /** Text that cannot end the insert's comment early (`-->`, `--!>`): an HTML comment rule, not ours. */
 const commentSafe = (max: number) => fc.string({ unit: "grapheme", maxLength: max }).filter((s) => !s.includes("--"));
-const awkward = fc.oneof(commentSafe(24), fc.constantFrom(`"`, `'`, "<b>", "&amp;", "a&b", "&#0;", " ", "\u00a0", "日本", "😀"));
+const awkward = fc.oneof(
+  commentSafe(24),
+  fc.constantFrom(`"`, `'`, "<b>", "&amp;", "a&b", "&#0;", " ", "\u00a0", "日本", "😀"),
+);
 /** A ref: an id, a slug, or anything else a person may write (dots, spaces, quotes). */
-const ref = fc.oneof(fc.integer({ min: 1, max: 1e6 }).map(String), fc.stringMatching(/^[a-z0-9-]{1,12}$/), fc.stringMatching(/^[a-z]{1,4}\.[a-z]{1,4}$/), awkward);
-const url = fc.oneof(fc.constantFrom("/media/0123456789abcdef/a.png", '/m/"q".png', "/m/a b&c<d>.png"), commentSafe(20).map((s) => `/m/${s}`));
+const ref = fc.oneof(
+  fc.integer({ min: 1, max: 1e6 }).map(String),
+  fc.stringMatching(/^[a-z0-9-]{1,12}$/),
+  fc.stringMatching(/^[a-z]{1,4}\.[a-z]{1,4}$/),
+  awkward,
+);
+const url = fc.oneof(
+  fc.constantFrom("/media/0123456789abcdef/a.png", '/m/"q".png', "/m/a b&c<d>.png"),
+  commentSafe(20).map((s) => `/m/${s}`),
+);
 const media: fc.Arbitrary<MediaView> = fc
   .record({
     url,
     alt: awkward,
     width: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: null }),
     height: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: null }),
-    variants: fc.uniqueArray(fc.record({ url, width: fc.integer({ min: 1, max: 4000 }) }), { selector: (v) => v.width, maxLength: 5 }),
+    variants: fc.uniqueArray(fc.record({ url, width: fc.integer({ min: 1, max: 4000 }) }), {
+      selector: (v) => v.width,
+      maxLength: 5,
+    }),
   })
   .map((m) => ({ ...m, image: true, variants: [...m.variants].sort((a, b) => a.width - b.width) }));
 const params = fc.record(
@@ -50,11 +64,15 @@ test("svc/image prints one <img> whose attributes read back as the file and para
       const result = renderFrame(compiled, fixtureContext({ media: { [written]: file } }));
       assert.deepEqual(result.warnings, []);
       const els = elements(result.html);
-      assert.deepEqual(els.map((e) => e.name), ["p", "img"]);
+      assert.deepEqual(
+        els.map((e) => e.name),
+        ["p", "img"],
+      );
       const img = els[1]!.attrs;
       const widest = file.variants.at(-1)?.width ?? 0;
       const candidates = file.variants.map((v) => `${v.url} ${v.width}w`);
-      if (file.width !== null && file.variants.length > 0 && file.width > widest) candidates.push(`${file.url} ${file.width}w`);
+      if (file.width !== null && file.variants.length > 0 && file.width > widest)
+        candidates.push(`${file.url} ${file.width}w`);
       const expected: Record<string, string> = { src: file.url };
       if (candidates.length > 0) {
         expected.srcset = candidates.join(", ");
@@ -81,7 +99,10 @@ test("svc/image of a ref the site has no file for prints only its markers, with 
       const markup = `${before}<!-- svc/image ${JSON.stringify({ media: r })} /-->`;
       const result = renderFrame(compileFrame(markup), fixtureContext({ media: {} }));
       assert.equal(result.html, `${before}<!-- op/image ${JSON.stringify({ media: r })} --><!-- /op/image -->`);
-      assert.deepEqual(result.warnings.map((w) => [w.code, w.at]), [["media_not_found", before.length]]);
+      assert.deepEqual(
+        result.warnings.map((w) => [w.code, w.at]),
+        [["media_not_found", before.length]],
+      );
     }),
     { numRuns: 500 },
   );
@@ -109,7 +130,12 @@ test("media.<ref>.<field> is a token of source media.<ref> for every ref and the
       const info = classifyToken(token);
       assert.equal(info.valid, parts !== undefined);
       if (parts === undefined) assert.equal(info.source, null);
-      else assert.ok(["url", "alt", "width", "height"].includes(parts.field) && parts.ref !== "" && `media.${parts.ref}.${parts.field}` === token);
+      else
+        assert.ok(
+          ["url", "alt", "width", "height"].includes(parts.field) &&
+            parts.ref !== "" &&
+            `media.${parts.ref}.${parts.field}` === token,
+        );
     }),
     { numRuns: 1000 },
   );

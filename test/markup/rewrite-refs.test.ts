@@ -36,15 +36,25 @@ test("with a name key present, only matching values are replaced and keys stay u
 });
 
 test("without a name key only the first matching alias becomes name; later matching aliases keep their key", () => {
-  assert.deepEqual(rewriteFrameRefs(`<!-- svc/frame {"ref":"old","id":"00000000000000aa","slug":"other"} /-->`, isOld, "new"), {
-    html: `<!-- svc/frame {"name":"new","id":"new","slug":"other"} /-->`,
-    replaced: 2,
-  });
+  assert.deepEqual(
+    rewriteFrameRefs(`<!-- svc/frame {"ref":"old","id":"00000000000000aa","slug":"other"} /-->`, isOld, "new"),
+    {
+      html: `<!-- svc/frame {"name":"new","id":"new","slug":"other"} /-->`,
+      replaced: 2,
+    },
+  );
 });
 
 test("numbers are matched by their text and escaped strings by their value", () => {
-  const r = rewriteFrameRefs(`<!-- svc/frame {"id": 12} /--><!-- svc/frame {"name": "ol\\u0064"} /-->`, (v) => v === "12" || v === "old", "n\u00e9w");
-  assert.deepEqual(r, { html: `<!-- svc/frame {"name": "n\u00e9w"} /--><!-- svc/frame {"name": "n\u00e9w"} /-->`, replaced: 2 });
+  const r = rewriteFrameRefs(
+    `<!-- svc/frame {"id": 12} /--><!-- svc/frame {"name": "ol\\u0064"} /-->`,
+    (v) => v === "12" || v === "old",
+    "n\u00e9w",
+  );
+  assert.deepEqual(r, {
+    html: `<!-- svc/frame {"name": "n\u00e9w"} /--><!-- svc/frame {"name": "n\u00e9w"} /-->`,
+    replaced: 2,
+  });
 });
 
 test("only svc/frame and svc/partial inserts are touched: not other inserts, ordinary comments, scripts or attributes", () => {

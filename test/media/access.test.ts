@@ -24,14 +24,31 @@ describe("media API: tokens and roles", () => {
   let before_: Answer;
 
   /** Every media call on `prefix`, with `token` (null: none). */
-  const everyCall = (prefix: string, token: string | null) => [
-    ["GET /media", () => t.call("GET", `${prefix}/media`, { token })],
-    ["GET /media/{ref}", () => t.call("GET", `${prefix}/media/guarded`, { token })],
-    ["POST /media", () => t.call("POST", `${prefix}/media?filename=x.png`, { token, payload: png, headers: { "content-type": "image/png" } })],
-    ["PATCH /media/{ref}", () => t.call("PATCH", `${prefix}/media/guarded`, { token, body: { alt: "changed" } })],
-    ["PUT /media/{ref}", () => t.call("PUT", `${prefix}/media/guarded?filename=y.png`, { token, payload: png, headers: { "content-type": "image/png" } })],
-    ["DELETE /media/{ref}", () => t.call("DELETE", `${prefix}/media/guarded?force=1`, { token })],
-  ] as Array<[string, () => Promise<Answer>]>;
+  const everyCall = (prefix: string, token: string | null) =>
+    [
+      ["GET /media", () => t.call("GET", `${prefix}/media`, { token })],
+      ["GET /media/{ref}", () => t.call("GET", `${prefix}/media/guarded`, { token })],
+      [
+        "POST /media",
+        () =>
+          t.call("POST", `${prefix}/media?filename=x.png`, {
+            token,
+            payload: png,
+            headers: { "content-type": "image/png" },
+          }),
+      ],
+      ["PATCH /media/{ref}", () => t.call("PATCH", `${prefix}/media/guarded`, { token, body: { alt: "changed" } })],
+      [
+        "PUT /media/{ref}",
+        () =>
+          t.call("PUT", `${prefix}/media/guarded?filename=y.png`, {
+            token,
+            payload: png,
+            headers: { "content-type": "image/png" },
+          }),
+      ],
+      ["DELETE /media/{ref}", () => t.call("DELETE", `${prefix}/media/guarded?force=1`, { token })],
+    ] as Array<[string, () => Promise<Answer>]>;
 
   before(async () => {
     t = await startTestApp();
@@ -54,7 +71,8 @@ describe("media API: tokens and roles", () => {
 
   it("no token is 401 missing_token on every media call, at both addresses, and changes nothing", async () => {
     for (const prefix of [site(S), "/api", site(987654)]) {
-      for (const [what, call] of everyCall(prefix, null)) preRefusal(await call(), 401, "missing_token", `${prefix} ${what}`);
+      for (const [what, call] of everyCall(prefix, null))
+        preRefusal(await call(), 401, "missing_token", `${prefix} ${what}`);
     }
     await unchanged();
   });
@@ -62,7 +80,10 @@ describe("media API: tokens and roles", () => {
   it("an editor of the site and a user of no site get 404 site_not_found on /api/site/{id}/media…, the same answer as a site that does not exist", async () => {
     const nowhere = await t.call("GET", `${site(987654)}/media`);
     preRefusal(nowhere, 404, "site_not_found", "an unknown site");
-    for (const [who, user] of [["editor", editor], ["non-member", stranger]] as const) {
+    for (const [who, user] of [
+      ["editor", editor],
+      ["non-member", stranger],
+    ] as const) {
       for (const [what, call] of everyCall(site(S), user.token)) {
         const r = await call();
         preRefusal(r, 404, "site_not_found", `${who} ${what}`);
@@ -74,12 +95,26 @@ describe("media API: tokens and roles", () => {
 
   it("on the legacy address an editor and a non-member get 403 insufficient_role, whatever selects the site", async () => {
     for (const user of [editor, stranger]) {
-      for (const [what, call] of everyCall(`/api`, user.token)) preRefusal(await call(), 403, "insufficient_role", `main site ${what}`);
+      for (const [what, call] of everyCall(`/api`, user.token))
+        preRefusal(await call(), 403, "insufficient_role", `main site ${what}`);
       for (const query of [`blog_id=${S}`, "domain=guarded.localhost"]) {
         preRefusal(await t.call("GET", `/api/media?${query}`, { token: user.token }), 403, "insufficient_role", query);
-        preRefusal(await t.call("PATCH", `/api/media/guarded?${query}`, { token: user.token, body: { alt: "x" } }), 403, "insufficient_role", query);
+        preRefusal(
+          await t.call("PATCH", `/api/media/guarded?${query}`, { token: user.token, body: { alt: "x" } }),
+          403,
+          "insufficient_role",
+          query,
+        );
       }
-      preRefusal(await t.call("DELETE", "/api/media/guarded?force=1", { token: user.token, headers: { "x-svc-blog-id": String(S) } }), 403, "insufficient_role", "header");
+      preRefusal(
+        await t.call("DELETE", "/api/media/guarded?force=1", {
+          token: user.token,
+          headers: { "x-svc-blog-id": String(S) },
+        }),
+        403,
+        "insufficient_role",
+        "header",
+      );
     }
     await unchanged();
   });
@@ -93,7 +128,11 @@ describe("media API on the legacy address /api/media…", () => {
     t = await startTestApp();
     S = await makeSite(t, "Legacy media", host);
     assert.equal((await uploadRaw(t, S, await noisyPng(60, 40), { filename: "shared-name.png" })).status, 201);
-    assert.equal((await uploadRaw(t, 1, await noisyPng(61, 40), { filename: "shared-name.png" })).status, 201, "the main site has a file of the same slug");
+    assert.equal(
+      (await uploadRaw(t, 1, await noisyPng(61, 40), { filename: "shared-name.png" })).status,
+      201,
+      "the main site has a file of the same slug",
+    );
   });
   after(() => t.close());
 
@@ -103,8 +142,11 @@ describe("media API on the legacy address /api/media…", () => {
     ["domain", `?domain=${host}`, {}],
   ];
   const withSite = (value: string | Record<string, string>) =>
-    typeof value === "string" ? value.replace("SITE", String(S)) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.replace("SITE", String(S))]));
-  const join = (path: string, query: string, more = "") => `${path}${query}${more ? `${query ? "&" : "?"}${more}` : ""}`;
+    typeof value === "string"
+      ? value.replace("SITE", String(S))
+      : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, v.replace("SITE", String(S))]));
+  const join = (path: string, query: string, more = "") =>
+    `${path}${query}${more ? `${query ? "&" : "?"}${more}` : ""}`;
 
   for (const [source, rawQuery, rawHeaders] of selectors) {
     it(`selected by ${source}: GET, PATCH, PUT and DELETE act on that site's file (site_id, X-Svc-Blog-Source: ${source}), never the main site's of the same slug`, async () => {
@@ -121,18 +163,39 @@ describe("media API on the legacy address /api/media…", () => {
       assert.ok(!listed.body.media.some((m: { id: number }) => m.id === mainBefore.id), "not the main site's files");
 
       const read = await t.call("GET", join(`/api/media/${own.slug}`, query), { headers });
-      assert.deepEqual([read.status, read.headers["x-svc-blog-source"], read.body.site_id, read.body.media], [200, source, S, own]);
+      assert.deepEqual(
+        [read.status, read.headers["x-svc-blog-source"], read.body.site_id, read.body.media],
+        [200, source, S, own],
+      );
 
-      const patched = await t.call("PATCH", join("/api/media/shared-name", query), { headers, body: { alt: `alt by ${source}` } });
+      const patched = await t.call("PATCH", join("/api/media/shared-name", query), {
+        headers,
+        body: { alt: `alt by ${source}` },
+      });
       assert.equal(patched.status, 200, patched.text);
       assert.deepEqual([patched.headers["x-svc-blog-source"], patched.body.site_id], [source, S]);
       assert.equal((await t.call("GET", `${site(S)}/media/shared-name`)).body.media.alt[""], `alt by ${source}`);
-      assert.deepEqual((await t.call("GET", `${site(1)}/media/shared-name`)).body.media, mainBefore, "the main site's file of that slug is untouched");
+      assert.deepEqual(
+        (await t.call("GET", `${site(1)}/media/shared-name`)).body.media,
+        mainBefore,
+        "the main site's file of that slug is untouched",
+      );
 
       const bytes = await noisyPng(90, 45);
-      const replaced = await t.call("PUT", join(`/api/media/${own.id}`, query, "filename=replaced.png"), { headers: { ...headers, "content-type": "image/png" }, payload: bytes });
+      const replaced = await t.call("PUT", join(`/api/media/${own.id}`, query, "filename=replaced.png"), {
+        headers: { ...headers, "content-type": "image/png" },
+        payload: bytes,
+      });
       assert.equal(replaced.status, 200, replaced.text);
-      assert.deepEqual([replaced.headers["x-svc-blog-source"], replaced.body.site_id, replaced.body.media.id, replaced.body.media.width], [source, S, own.id, 90]);
+      assert.deepEqual(
+        [
+          replaced.headers["x-svc-blog-source"],
+          replaced.body.site_id,
+          replaced.body.media.id,
+          replaced.body.media.width,
+        ],
+        [source, S, own.id, 90],
+      );
       const readBack = (await t.call("GET", `${site(S)}/media/${own.id}`)).body.media;
       assert.deepEqual([readBack.filename, readBack.sha256], ["replaced.png", replaced.body.media.sha256]);
       const served = await t.app.inject({ method: "GET", url: readBack.url, headers: { host } });
@@ -141,7 +204,10 @@ describe("media API on the legacy address /api/media…", () => {
 
       const deleted = await t.call("DELETE", join(`/api/media/${own.slug}`, query), { headers });
       assert.equal(deleted.status, 200, deleted.text);
-      assert.deepEqual([deleted.headers["x-svc-blog-source"], deleted.body.site_id, deleted.body.media.id], [source, S, own.id]);
+      assert.deepEqual(
+        [deleted.headers["x-svc-blog-source"], deleted.body.site_id, deleted.body.media.id],
+        [source, S, own.id],
+      );
       assert.equal((await t.call("GET", `${site(S)}/media/${own.id}`)).status, 404);
       assert.deepEqual((await t.call("GET", `${site(1)}/media/shared-name`)).body.media, mainBefore);
     });

@@ -18,7 +18,15 @@ const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex")
 
 function bodyOf(data: Buffer, filename: string): UploadBody {
   return {
-    source: { filename, contentType: "image/png", bytes: (async function* () { yield data; })(), declaredBytes: null, keepMetadata: false },
+    source: {
+      filename,
+      contentType: "image/png",
+      bytes: (async function* () {
+        yield data;
+      })(),
+      declaredBytes: null,
+      keepMetadata: false,
+    },
     fields: async () => ({}),
     ignored: () => [],
     abandon: () => undefined,
@@ -55,7 +63,10 @@ describe("blob claims", () => {
         },
       },
     });
-    await assert.rejects(createMedia(ctx, { blobs: racing, maxBytes: 1e9 }, siteRow, 1, bodyOf(bytes, "second.png")), (error: { code?: string }) => error.code === "upload_conflict");
+    await assert.rejects(
+      createMedia(ctx, { blobs: racing, maxBytes: 1e9 }, siteRow, 1, bodyOf(bytes, "second.png")),
+      (error: { code?: string }) => error.code === "upload_conflict",
+    );
     assert.equal((await t.call("GET", `${site(1)}/media`)).body.total, 0, "no row names the bytes that went");
     await consistent(t);
     const again = await uploadRaw(t, 1, bytes, { filename: "second.png" });
@@ -68,12 +79,18 @@ describe("blob claims", () => {
     const other = await makeSite(t, "Claims", "claims.localhost");
     const files = await Promise.all([noisyPng(24, 24), noisyPng(25, 25), noisyPng(26, 26)]);
     for (let round = 0; round < 12; round++) {
-      const rows = (await t.store.db.selectFrom("media").select(["id", "site_id"]).execute()).sort(() => Math.random() - 0.5);
+      const rows = (await t.store.db.selectFrom("media").select(["id", "site_id"]).execute()).sort(
+        () => Math.random() - 0.5,
+      );
       const writes: Array<Promise<unknown>> = [];
       for (const row of rows.slice(0, 3)) writes.push(t.call("DELETE", `${site(row.site_id)}/media/${row.id}?force=1`));
       for (let i = 0; i < 4; i++) {
         const bytes = files[(round + i) % files.length]!;
-        writes.push(uploadRaw(t, i % 2 === 0 ? 1 : other, bytes, { filename: `r${round}-${i}.png` }).then((r) => assert.ok(r.status === 201 || (r.status === 409 && r.body.error === "upload_conflict"), r.text)));
+        writes.push(
+          uploadRaw(t, i % 2 === 0 ? 1 : other, bytes, { filename: `r${round}-${i}.png` }).then((r) =>
+            assert.ok(r.status === 201 || (r.status === 409 && r.body.error === "upload_conflict"), r.text),
+          ),
+        );
       }
       await Promise.all(writes);
       await consistent(t);

@@ -21,7 +21,11 @@ describe("media as renders read them", () => {
   let siteB: number;
   const ids: Record<string, number> = {};
 
-  async function file(siteId: number, slug: string, values: { mime?: string; width?: number | null; height?: number | null; alt?: string; sha?: string } = {}): Promise<number> {
+  async function file(
+    siteId: number,
+    slug: string,
+    values: { mime?: string; width?: number | null; height?: number | null; alt?: string; sha?: string } = {},
+  ): Promise<number> {
     const row = await store.db
       .insertInto("media")
       .values({
@@ -49,7 +53,12 @@ describe("media as renders read them", () => {
     dir = mkdtempSync(join(tmpdir(), "svc-media-source-"));
     database = await freshDatabase();
     store = await openStore({ dataDir: dir, databaseUrl: database.url });
-    const site = (name: string) => store.db.insertInto("sites").values({ name, domain: `${name}.localhost`, created_at_gmt: "2026-01-01 00:00:00" }).returning("id").executeTakeFirstOrThrow();
+    const site = (name: string) =>
+      store.db
+        .insertInto("sites")
+        .values({ name, domain: `${name}.localhost`, created_at_gmt: "2026-01-01 00:00:00" })
+        .returning("id")
+        .executeTakeFirstOrThrow();
     siteA = (await site("a")).id;
     siteB = (await site("b")).id;
     ids.hero = await file(siteA, "hero", { alt: JSON.stringify({ en: "Sea", de: "Meer" }), sha: SHA("b") });
@@ -80,7 +89,10 @@ describe("media as renders read them", () => {
       height: 500,
       variants: variantsOf(row).map(({ url, width }) => ({ url, width })),
     });
-    assert.deepEqual(hero.variants.map((v) => v.width), [320, 640]);
+    assert.deepEqual(
+      hero.variants.map((v) => v.width),
+      [320, 640],
+    );
     assert.deepEqual(found.get("brochure")!.variants, []);
   });
 
@@ -88,7 +100,11 @@ describe("media as renders read them", () => {
     const found = await mediaByRefs(store.db, siteA, [String(ids.other), "elsewhere", String(ids.sameSlug)]);
     assert.equal(found.size, 0);
     const fromB = await mediaByRefs(store.db, siteB, ["hero", String(ids.hero)]);
-    assert.deepEqual([...fromB.values()].map((f) => f.id), [ids.sameSlug], "site b's hero is its own");
+    assert.deepEqual(
+      [...fromB.values()].map((f) => f.id),
+      [ids.sameSlug],
+      "site b's hero is its own",
+    );
   });
 
   it("an id wins over a slug written as the same digits; digits with a leading zero or past the id range are slugs", async () => {

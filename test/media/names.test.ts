@@ -11,7 +11,20 @@ import { claimedType, sniff } from "../../src/media/sniff.ts";
 import { applyTexts, textChangesFrom } from "../../src/media/texts.ts";
 import type { LanguageState } from "../../src/site/languages.ts";
 
-const anyName = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: "grapheme", maxLength: 80 }), fc.constantFrom("holiday-photo.png", "2024.png", ".png", "a.b.c.jpg", "ÉTÉ.JPG", "日本.png", "../../etc/passwd", "C:\\x\\y.gif"));
+const anyName = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: "grapheme", maxLength: 80 }),
+  fc.constantFrom(
+    "holiday-photo.png",
+    "2024.png",
+    ".png",
+    "a.b.c.jpg",
+    "ÉTÉ.JPG",
+    "日本.png",
+    "../../etc/passwd",
+    "C:\\x\\y.gif",
+  ),
+);
 
 test("a file name always gives a media slug: lower-case words joined by single dashes, never digits alone, at most 200 characters", () => {
   fc.assert(
@@ -47,16 +60,27 @@ test("suffixes make a slug unique: the first free of base, base-2, base-3, …, 
 
 test("a PATCH slug is the slug lower-cased and trimmed, or 400 invalid_slug; digits alone never pass", () => {
   fc.assert(
-    fc.property(fc.oneof(fc.string({ maxLength: 40 }), fc.stringMatching(/^[A-Za-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}$/), fc.integer().map(String), fc.anything()), (value) => {
-      try {
-        const slug = mediaSlugFrom(value);
-        assert.ok(typeof value === "string" && slug === value.trim().toLowerCase() && isMediaSlug(slug));
-      } catch (error) {
-        assert.ok(error instanceof ServiceError && error.code === "invalid_slug", String(error));
-      }
-    }),
+    fc.property(
+      fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.stringMatching(/^[A-Za-z0-9]{1,8}(-[a-z0-9]{1,8}){0,3}$/),
+        fc.integer().map(String),
+        fc.anything(),
+      ),
+      (value) => {
+        try {
+          const slug = mediaSlugFrom(value);
+          assert.ok(typeof value === "string" && slug === value.trim().toLowerCase() && isMediaSlug(slug));
+        } catch (error) {
+          assert.ok(error instanceof ServiceError && error.code === "invalid_slug", String(error));
+        }
+      },
+    ),
   );
-  assert.throws(() => mediaSlugFrom("123"), (e: ServiceError) => e.code === "invalid_slug");
+  assert.throws(
+    () => mediaSlugFrom("123"),
+    (e: ServiceError) => e.code === "invalid_slug",
+  );
 });
 
 test("a file name from any input is its last path segment without control characters, or 400 invalid_field; never a path", () => {
@@ -64,7 +88,9 @@ test("a file name from any input is its last path segment without control charac
     fc.property(fc.oneof(anyName, fc.anything()), (value) => {
       try {
         const name = filenameFrom(value);
-        assert.ok(name.length > 0 && name.length <= MAX_FILENAME && !/[/\\\p{Cc}]/u.test(name) && name !== "." && name !== "..");
+        assert.ok(
+          name.length > 0 && name.length <= MAX_FILENAME && !/[/\\\p{Cc}]/u.test(name) && name !== "." && name !== "..",
+        );
       } catch (error) {
         assert.ok(error instanceof ServiceError && error.code === "invalid_field", String(error));
       }
@@ -99,7 +125,8 @@ test("SVG is text whose first element is an <svg> root; any other text is not, w
     fc.asyncProperty(fc.string({ maxLength: 200 }), async (text) => {
       const found = await sniff(Buffer.from(text));
       // Text of no known root is never taken for SVG unless it starts (after blanks) with its root.
-      if (found.mime === "image/svg+xml") assert.match(text, /^\s*(<\?[^]*?\?>\s*|<!--[^]*?-->\s*|<![^>]*>\s*)*<([A-Za-z_][\w.-]*:)?svg[\s/>]/);
+      if (found.mime === "image/svg+xml")
+        assert.match(text, /^\s*(<\?[^]*?\?>\s*|<!--[^]*?-->\s*|<![^>]*>\s*)*<([A-Za-z_][\w.-]*:)?svg[\s/>]/);
     }),
     { numRuns: 500 },
   );
@@ -114,15 +141,22 @@ test("texts by language: a string is the default language's, null or \"\" remove
   assert.deepEqual(applyTexts({ fr: "Mer", en: "Sea" }, textChangesFrom({ fr: "", en: null }, "alt", state)), {});
   assert.deepEqual(applyTexts({ fr: "Mer" }, textChangesFrom(null, "alt", state)), {});
   assert.deepEqual(applyTexts({ fr: "Mer" }, textChangesFrom({ FR: "La mer" }, "alt", state)), { fr: "La mer" });
-  assert.throws(() => textChangesFrom({ de: "Meer" }, "alt", state), (e: ServiceError) => e.code === "unknown_language" && e.details.field === "alt.de");
+  assert.throws(
+    () => textChangesFrom({ de: "Meer" }, "alt", state),
+    (e: ServiceError) => e.code === "unknown_language" && e.details.field === "alt.de",
+  );
   const without: LanguageState = { active: false, defaultLang: null, codes: [], rows: [] };
   assert.deepEqual(applyTexts({}, textChangesFrom("Sea", "alt", without)), { "": "Sea" });
-  assert.throws(() => textChangesFrom({ en: "Sea" }, "alt", without), (e: ServiceError) => e.code === "multilang_inactive");
+  assert.throws(
+    () => textChangesFrom({ en: "Sea" }, "alt", without),
+    (e: ServiceError) => e.code === "multilang_inactive",
+  );
   fc.assert(
     fc.property(fc.anything(), (value) => {
       try {
         const texts = applyTexts({}, textChangesFrom(value, "title", state));
-        for (const [lang, text] of Object.entries(texts)) assert.ok(["en", "fr"].includes(lang) && typeof text === "string" && text !== "");
+        for (const [lang, text] of Object.entries(texts))
+          assert.ok(["en", "fr"].includes(lang) && typeof text === "string" && text !== "");
       } catch (error) {
         assert.ok(error instanceof ServiceError, String(error));
       }

@@ -6,7 +6,16 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { assign, bind, frame, page } from "../support/site.ts";
-import { addSite, fetchRaw, header, noisyPng, removeFile, storeFile, type Fetched, type Stored } from "./serving-helpers.ts";
+import {
+  addSite,
+  fetchRaw,
+  header,
+  noisyPng,
+  removeFile,
+  storeFile,
+  type Fetched,
+  type Stored,
+} from "./serving-helpers.ts";
 
 const SVG = `<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>document.title="ran"</script><rect width="10" height="10" fill="red"/></svg>`;
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
@@ -16,7 +25,8 @@ describe("public media files", () => {
   let port = 0;
   let png: Buffer;
   let image: Stored;
-  const get = (path: string, headers: Record<string, string> = {}, method = "GET", host = "localhost:8080") => fetchRaw(port, path, { headers, method, host });
+  const get = (path: string, headers: Record<string, string> = {}, method = "GET", host = "localhost:8080") =>
+    fetchRaw(port, path, { headers, method, host });
 
   before(async () => {
     t = await startTestApp();
@@ -46,7 +56,14 @@ describe("public media files", () => {
     const head = await get(image.url, {}, "HEAD");
     assert.equal(head.status, 200);
     assert.equal(head.body.length, 0);
-    for (const name of ["etag", "cache-control", "content-type", "content-length", "accept-ranges", "x-content-type-options"]) {
+    for (const name of [
+      "etag",
+      "cache-control",
+      "content-type",
+      "content-length",
+      "accept-ranges",
+      "x-content-type-options",
+    ]) {
       assert.equal(header(head, name), header(got, name), name);
     }
   });
@@ -64,7 +81,8 @@ describe("public media files", () => {
   });
 
   describe("Range", () => {
-    const ranged = async (range: string, extra: Record<string, string> = {}): Promise<Fetched> => get(image.url, { range, ...extra });
+    const ranged = async (range: string, extra: Record<string, string> = {}): Promise<Fetched> =>
+      get(image.url, { range, ...extra });
     const size = () => png.length;
 
     it("the first byte", async () => {
@@ -116,7 +134,14 @@ describe("public media files", () => {
     });
 
     it("a malformed Range is ignored: 200 with the whole file", async () => {
-      for (const range of ["bytes=abc", "bytes=5-1", "items=0-10", "bytes=0-10,x-", "nonsense", `bytes=${"1".repeat(300)}-`]) {
+      for (const range of [
+        "bytes=abc",
+        "bytes=5-1",
+        "items=0-10",
+        "bytes=0-10,x-",
+        "nonsense",
+        `bytes=${"1".repeat(300)}-`,
+      ]) {
         const answer = await ranged(range);
         assert.equal(answer.status, 200, range);
         assert.ok(answer.body.equals(png), range);
@@ -166,7 +191,13 @@ describe("public media files", () => {
     const never = await get("/no-such-page/");
     assert.equal(never.status, 404);
     const prefix = image.url.split("/")[2];
-    for (const path of [`/media/${prefix}/other.png`, `/media/${"0".repeat(16)}/holiday%20photo.png`, `/media/${prefix.toUpperCase()}/holiday%20photo.png`, `/media/${prefix}`, "/media/x/y"]) {
+    for (const path of [
+      `/media/${prefix}/other.png`,
+      `/media/${"0".repeat(16)}/holiday%20photo.png`,
+      `/media/${prefix.toUpperCase()}/holiday%20photo.png`,
+      `/media/${prefix}`,
+      "/media/x/y",
+    ]) {
       const answer = await get(path);
       assert.equal(answer.status, 404, path);
       assert.equal(answer.body.toString(), never.body.toString(), path);
@@ -182,7 +213,11 @@ describe("public media files", () => {
     await addSite(t, "b.example");
     const other = await storeFile(t, await addSite(t, "c.example"), await noisyPng(40, 30), "c-only.png", "image/png");
     const never = await get("/no-such-page/", {}, "GET", "b.example");
-    for (const [url, host] of [[image.url, "b.example"], [other.url, "b.example"], [other.url, "localhost:8080"]]) {
+    for (const [url, host] of [
+      [image.url, "b.example"],
+      [other.url, "b.example"],
+      [other.url, "localhost:8080"],
+    ]) {
       const answer = await get(url, {}, "GET", host);
       assert.equal(answer.status, 404, `${url} on ${host}`);
       assert.equal(answer.body.toString(), never.body.toString());

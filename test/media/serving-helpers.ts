@@ -13,7 +13,11 @@ export interface Fetched {
 }
 
 /** One request over a socket to the app listening on `port`, with Host `host`. */
-export function fetchRaw(port: number, path: string, options: { host?: string; method?: string; headers?: Record<string, string> } = {}): Promise<Fetched> {
+export function fetchRaw(
+  port: number,
+  path: string,
+  options: { host?: string; method?: string; headers?: Record<string, string> } = {},
+): Promise<Fetched> {
   return new Promise((resolve, reject) => {
     const headers = { host: options.host ?? "localhost:8080", ...options.headers };
     const req = request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers }, (res) => {
@@ -28,18 +32,32 @@ export function fetchRaw(port: number, path: string, options: { host?: string; m
 
 /** A PNG of `width` × `height` with noise in it, so no two rows of it are alike and it does not compress away. */
 export async function noisyPng(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: "#3a6ea5", noise: { type: "gaussian", mean: 120, sigma: 40 } } }).png({ compressionLevel: 1 }).toBuffer();
+  return sharp({
+    create: { width, height, channels: 3, background: "#3a6ea5", noise: { type: "gaussian", mean: 120, sigma: 40 } },
+  })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 export async function jpeg(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: "#c0392b" } }).jpeg({ quality: 80 }).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: "#c0392b" } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
 }
 
 /** An animated GIF of three frames, each of its own colour. */
 export async function animatedGif(width: number, height: number): Promise<Buffer> {
   const colours = ["#ff0000", "#00ff00", "#0000ff"];
-  const frames = await Promise.all(colours.map((background) => sharp({ create: { width, height, channels: 3, background } }).png().toBuffer()));
-  return sharp(frames, { join: { animated: true } }).gif({ delay: 100, loop: 0 }).toBuffer();
+  const frames = await Promise.all(
+    colours.map((background) =>
+      sharp({ create: { width, height, channels: 3, background } })
+        .png()
+        .toBuffer(),
+    ),
+  );
+  return sharp(frames, { join: { animated: true } })
+    .gif({ delay: 100, loop: 0 })
+    .toBuffer();
 }
 
 /** A file put on a site through the API, as its record says. */
@@ -54,8 +72,17 @@ export interface Stored {
 }
 
 /** Uploads a file to a site: POST /media, the raw bytes with their type and `?filename=`. */
-export async function storeFile(t: TestApp, siteId: number, data: Buffer, filename: string, mime: string): Promise<Stored> {
-  const answer = await t.call("POST", `/api/site/${siteId}/media?filename=${encodeURIComponent(filename)}`, { payload: data, headers: { "content-type": mime } });
+export async function storeFile(
+  t: TestApp,
+  siteId: number,
+  data: Buffer,
+  filename: string,
+  mime: string,
+): Promise<Stored> {
+  const answer = await t.call("POST", `/api/site/${siteId}/media?filename=${encodeURIComponent(filename)}`, {
+    payload: data,
+    headers: { "content-type": mime },
+  });
   assert.equal(answer.status, 201, `upload ${filename}: ${answer.text}`);
   const media = answer.body.media;
   assert.equal(media.url, fileUrl(media), "the record's url is the one rule's");

@@ -55,13 +55,25 @@ describe("kill -9 during an upload", () => {
   it("leaves no half record and no half blob: after a restart GET /media shows only the whole upload, and no file under a key is the killed one's", async () => {
     svc = await startService(env);
     const kept = await noisyPng(120, 80);
-    const { body, type } = await multipartBody([["file", { data: kept, filename: "kept.png", type: "image/png" }], ["alt", "whole"]]);
+    const { body, type } = await multipartBody([
+      ["file", { data: kept, filename: "kept.png", type: "image/png" }],
+      ["alt", "whole"],
+    ]);
     const whole = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: svc!.port, method: "POST", path: "/api/site/1/media", headers: { authorization: `Bearer ${token}`, "content-type": type, "content-length": String(body.length) } }, (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: svc!.port,
+          method: "POST",
+          path: "/api/site/1/media",
+          headers: { authorization: `Bearer ${token}`, "content-type": type, "content-length": String(body.length) },
+        },
+        (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
       req.on("error", reject);
       req.end(body);
     });
@@ -69,7 +81,13 @@ describe("kill -9 during an upload", () => {
 
     // A slow upload: a PNG's start, then more bytes, a little at a time, never finished.
     const partial = await noisyPng(600, 600);
-    const upload = request({ host: "127.0.0.1", port: svc.port, method: "POST", path: "/api/site/1/media?filename=killed.png", headers: { authorization: `Bearer ${token}`, "content-type": "image/png", "transfer-encoding": "chunked" } });
+    const upload = request({
+      host: "127.0.0.1",
+      port: svc.port,
+      method: "POST",
+      path: "/api/site/1/media?filename=killed.png",
+      headers: { authorization: `Bearer ${token}`, "content-type": "image/png", "transfer-encoding": "chunked" },
+    });
     upload.on("error", () => undefined); // the server dies under it
     let stop = false;
     const dribble = (async () => {
@@ -89,11 +107,21 @@ describe("kill -9 during an upload", () => {
     svc = await startService(env);
     const list = await call(svc.port, "GET", "/api/site/1/media", { token });
     assert.equal(list.status, 200, list.text);
-    assert.deepEqual(list.body.media.map((m: { filename: string }) => m.filename), ["kept.png"]);
+    assert.deepEqual(
+      list.body.media.map((m: { filename: string }) => m.filename),
+      ["kept.png"],
+    );
     assert.equal(list.body.total, 1);
     const keys = storedBlobs(dataDir);
-    assert.deepEqual(keys, [createHash("sha256").update(kept).digest("hex")], "only the whole upload's bytes are under a key");
-    assert.equal((await call(svc.port, "GET", "/api/site/1/usage", { token })).body.usage.media_bytes.used, kept.length);
+    assert.deepEqual(
+      keys,
+      [createHash("sha256").update(kept).digest("hex")],
+      "only the whole upload's bytes are under a key",
+    );
+    assert.equal(
+      (await call(svc.port, "GET", "/api/site/1/usage", { token })).body.usage.media_bytes.used,
+      kept.length,
+    );
     const again = await call(svc.port, "GET", `/api/site/1/media/kept`, { token });
     assert.deepEqual(again.body.media.alt, { "": "whole" });
   });

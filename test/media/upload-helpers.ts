@@ -7,9 +7,17 @@ import type { Answer, TestApp } from "../support/app.ts";
 export const site = (id: number) => `/api/site/${id}`;
 
 /** POST (or PUT to `path`) the bytes as the body, with `type` as Content-Type when given. */
-export function uploadRaw(t: TestApp, siteId: number, data: Buffer, options: { type?: string; filename?: string; method?: string; path?: string; token?: string } = {}): Promise<Answer> {
+export function uploadRaw(
+  t: TestApp,
+  siteId: number,
+  data: Buffer,
+  options: { type?: string; filename?: string; method?: string; path?: string; token?: string } = {},
+): Promise<Answer> {
   const path = options.path ?? `${site(siteId)}/media`;
-  const query = options.filename === undefined ? "" : `${path.includes("?") ? "&" : "?"}filename=${encodeURIComponent(options.filename)}`;
+  const query =
+    options.filename === undefined
+      ? ""
+      : `${path.includes("?") ? "&" : "?"}filename=${encodeURIComponent(options.filename)}`;
   return t.call(options.method ?? "POST", `${path}${query}`, {
     payload: data,
     headers: { "content-type": options.type ?? "application/octet-stream" },
@@ -18,19 +26,34 @@ export function uploadRaw(t: TestApp, siteId: number, data: Buffer, options: { t
 }
 
 /** A multipart/form-data body as a browser sends it: `fields` in order, the file among them where `file` stands. */
-export async function multipartBody(parts: Array<[string, string | { data: Buffer; filename: string; type?: string }]>): Promise<{ body: Buffer; type: string }> {
+export async function multipartBody(
+  parts: Array<[string, string | { data: Buffer; filename: string; type?: string }]>,
+): Promise<{ body: Buffer; type: string }> {
   const form = new FormData();
   for (const [name, value] of parts) {
     if (typeof value === "string") form.append(name, value);
-    else form.append(name, new Blob([new Uint8Array(value.data)], { type: value.type ?? "application/octet-stream" }), value.filename);
+    else
+      form.append(
+        name,
+        new Blob([new Uint8Array(value.data)], { type: value.type ?? "application/octet-stream" }),
+        value.filename,
+      );
   }
   const request = new Request("http://localhost/", { method: "POST", body: form });
   return { body: Buffer.from(await request.arrayBuffer()), type: request.headers.get("content-type")! };
 }
 
-export async function uploadMultipart(t: TestApp, siteId: number, parts: Parameters<typeof multipartBody>[0], options: { method?: string; path?: string; query?: string } = {}): Promise<Answer> {
+export async function uploadMultipart(
+  t: TestApp,
+  siteId: number,
+  parts: Parameters<typeof multipartBody>[0],
+  options: { method?: string; path?: string; query?: string } = {},
+): Promise<Answer> {
   const { body, type } = await multipartBody(parts);
-  return t.call(options.method ?? "POST", `${options.path ?? `${site(siteId)}/media`}${options.query ?? ""}`, { payload: body, headers: { "content-type": type } });
+  return t.call(options.method ?? "POST", `${options.path ?? `${site(siteId)}/media`}${options.query ?? ""}`, {
+    payload: body,
+    headers: { "content-type": type },
+  });
 }
 
 /** The blobs and derived files the store under `dataDir` holds (its temporaries aside), by path. */
@@ -45,13 +68,17 @@ export function storedFiles(dataDir: string): string[] {
       else out.push(relative);
     }
   };
-  if (existsSync(root)) for (const name of readdirSync(root)) if (name !== "tmp" && statSync(join(root, name)).isDirectory()) walk(join(root, name), name);
+  if (existsSync(root))
+    for (const name of readdirSync(root))
+      if (name !== "tmp" && statSync(join(root, name)).isDirectory()) walk(join(root, name), name);
   return out.sort();
 }
 
 /** The blobs only (files named by a sha256). */
 export function storedBlobs(dataDir: string): string[] {
-  return storedFiles(dataDir).filter((path) => /(^|\/)[0-9a-f]{64}$/.test(path)).map((path) => path.slice(-64));
+  return storedFiles(dataDir)
+    .filter((path) => /(^|\/)[0-9a-f]{64}$/.test(path))
+    .map((path) => path.slice(-64));
 }
 
 /** Asserts the refusal's status and code, in the handler envelope. */
@@ -68,9 +95,15 @@ export function temporaries(dataDir: string): string[] {
 }
 
 /** What an upload may leave behind: the media rows (every site), the store's files and its temporaries. */
-export async function storeState(t: TestApp): Promise<{ rows: Array<{ id: number; sha256: string; bytes: number }>; files: string[]; temporaries: string[] }> {
+export async function storeState(
+  t: TestApp,
+): Promise<{ rows: Array<{ id: number; sha256: string; bytes: number }>; files: string[]; temporaries: string[] }> {
   const rows = await t.store.db.selectFrom("media").select(["id", "sha256", "bytes"]).orderBy("id").execute();
-  return { rows: rows.map((row) => ({ id: Number(row.id), sha256: row.sha256, bytes: Number(row.bytes) })), files: storedFiles(t.dataDir), temporaries: temporaries(t.dataDir) };
+  return {
+    rows: rows.map((row) => ({ id: Number(row.id), sha256: row.sha256, bytes: Number(row.bytes) })),
+    files: storedFiles(t.dataDir),
+    temporaries: temporaries(t.dataDir),
+  };
 }
 
 /** Waits until `check` holds; fails after `timeoutMs` naming `what` (a deadline, not a timing asserted). */

@@ -30,28 +30,51 @@ const HOLD_AFTER = 25 * MiB + MiB / 4;
  * Content-Length; stops once answered. Past HOLD_AFTER bytes it waits for the answer before
  * sending more, so a server that needed the whole body would answer only after 10 s.
  */
-function streamUpload(port: number, path: string, headers: Record<string, string>, head: Buffer, total: number, tail: Buffer, token: string): Promise<Streamed> {
+function streamUpload(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  head: Buffer,
+  total: number,
+  tail: Buffer,
+  token: string,
+): Promise<Streamed> {
   return new Promise((resolve, reject) => {
     let sent = 0;
     let answered = false;
     let onAnswer = () => {};
     const answer = new Promise<void>((done) => (onAnswer = done));
-    const req = request({ host: "127.0.0.1", port, method: "POST", path, headers: { ...headers, authorization: `Bearer ${token}`, "transfer-encoding": "chunked" } }, (res) => {
-      answered = true;
-      onAnswer();
-      const sentWhenAnswered = sent;
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString("utf8")), sentWhenAnswered, total });
-        req.destroy();
-      });
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path,
+        headers: { ...headers, authorization: `Bearer ${token}`, "transfer-encoding": "chunked" },
+      },
+      (res) => {
+        answered = true;
+        onAnswer();
+        const sentWhenAnswered = sent;
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          resolve({
+            status: res.statusCode ?? 0,
+            body: JSON.parse(Buffer.concat(chunks).toString("utf8")),
+            sentWhenAnswered,
+            total,
+          });
+          req.destroy();
+        });
+      },
+    );
     // Once answered, the server closes the connection: writes after that may fail, as they should.
     req.on("error", (error) => (answered ? undefined : reject(error)));
     const zeros = Buffer.alloc(256 * 1024);
     const pump = async () => {
-      const write = (chunk: Buffer) => new Promise<void>((done) => (req.write(chunk) ? done() : req.once("drain", done)));
+      const write = (chunk: Buffer) =>
+        new Promise<void>((done) => (req.write(chunk) ? done() : req.once("drain", done)));
       await write(head);
       sent += head.length;
       while (!answered && sent + tail.length < total) {
@@ -85,7 +108,15 @@ describe("the media size limit over a socket", () => {
 
   it("a raw 26 MiB upload is refused 413 media_too_large before the client has sent it all; nothing is kept", async () => {
     const png = await noisyPng(64, 64);
-    const r = await streamUpload(port, `${site(1)}/media?filename=huge.png`, { "content-type": "image/png" }, png, TOTAL, Buffer.alloc(0), t.adminToken);
+    const r = await streamUpload(
+      port,
+      `${site(1)}/media?filename=huge.png`,
+      { "content-type": "image/png" },
+      png,
+      TOTAL,
+      Buffer.alloc(0),
+      t.adminToken,
+    );
     assert.equal(r.status, 413);
     assert.deepEqual([r.body.error, r.body.max_bytes], ["media_too_large", 25 * MiB]);
     assert.ok(r.sentWhenAnswered < TOTAL, `answered after ${r.sentWhenAnswered} of ${TOTAL} bytes`);
@@ -95,7 +126,10 @@ describe("the media size limit over a socket", () => {
   });
 
   it("a multipart 26 MiB upload is refused the same way; so is a 26 MiB text file (the size is checked before the type)", async () => {
-    const { body, type } = await multipartBody([["alt", "big"], ["file", { data: await noisyPng(64, 64), filename: "huge.png", type: "image/png" }]]);
+    const { body, type } = await multipartBody([
+      ["alt", "big"],
+      ["file", { data: await noisyPng(64, 64), filename: "huge.png", type: "image/png" }],
+    ]);
     // The form up to the end of the PNG, then zeros, then the closing boundary.
     const boundary = /boundary=(.+)$/.exec(type)![1]!;
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
@@ -104,7 +138,15 @@ describe("the media size limit over a socket", () => {
     assert.equal(r.status, 413);
     assert.equal(r.body.error, "media_too_large");
     assert.ok(r.sentWhenAnswered < TOTAL, `answered after ${r.sentWhenAnswered} of ${TOTAL} bytes`);
-    const text = await streamUpload(port, `${site(1)}/media?filename=huge.txt`, { "content-type": "text/plain" }, Buffer.from("plain text\n"), TOTAL, Buffer.alloc(0), t.adminToken);
+    const text = await streamUpload(
+      port,
+      `${site(1)}/media?filename=huge.txt`,
+      { "content-type": "text/plain" },
+      Buffer.from("plain text\n"),
+      TOTAL,
+      Buffer.alloc(0),
+      t.adminToken,
+    );
     assert.deepEqual([text.status, text.body.error], [413, "media_too_large"]);
     assert.ok(text.sentWhenAnswered < TOTAL);
     assert.deepEqual(storedFiles(t.dataDir), []);
@@ -113,11 +155,26 @@ describe("the media size limit over a socket", () => {
 
   it("with a Content-Length over the limit the refusal comes before a byte of the body is sent", async () => {
     const r = await new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port, method: "POST", path: `${site(1)}/media?filename=x.png`, headers: { authorization: `Bearer ${t.adminToken}`, "content-type": "image/png", "content-length": String(TOTAL) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }));
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port,
+          method: "POST",
+          path: `${site(1)}/media?filename=x.png`,
+          headers: {
+            authorization: `Bearer ${t.adminToken}`,
+            "content-type": "image/png",
+            "content-length": String(TOTAL),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () =>
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+          );
+        },
+      );
       req.on("error", reject);
       req.flushHeaders(); // headers only: no body byte is ever written
     });

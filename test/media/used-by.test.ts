@@ -66,7 +66,10 @@ describe("used_by through embedded frames", () => {
 
   it("DELETE is 409 media_in_use with the same used_by, embedding pages included; ?force=1 answers it and the embedding page stops showing the file", async () => {
     const expected = (await t.call("GET", `${site(S)}/media/hero`)).body.media.used_by;
-    assert.deepEqual(expected.pages.map((p: { id: number }) => p.id), [pages.onInner.id, pages.onOuter.id, pages.onTop.id]);
+    assert.deepEqual(
+      expected.pages.map((p: { id: number }) => p.id),
+      [pages.onInner.id, pages.onOuter.id, pages.onTop.id],
+    );
     const refused = await t.call("DELETE", `${site(S)}/media/hero`);
     refusal(refused, 409, "media_in_use");
     assert.deepEqual(refused.body.used_by, expected);
@@ -85,9 +88,15 @@ describe("used_by through embedded frames", () => {
     const reader = await frame("logo-reader", '<!-- svc/image {"media": "logo"} /-->');
     await frame("by-id", `<div><!-- svc/frame {"ref": "${reader.id}"} /--></div>`);
     const onById = await page("By id", "by-id");
-    assert.deepEqual((await t.call("GET", `${site(S)}/media/logo`)).body.media.used_by, { frames: [reader], pages: [onById] });
+    assert.deepEqual((await t.call("GET", `${site(S)}/media/logo`)).body.media.used_by, {
+      frames: [reader],
+      pages: [onById],
+    });
     const edited = await t.call("PUT", `${site(S)}/frames/by-id`, { body: { html: "<div>no logo</div>" } });
     assert.equal(edited.status, 200, edited.text);
-    assert.deepEqual((await t.call("GET", `${site(S)}/media/logo`)).body.media.used_by, { frames: [reader], pages: [] });
+    assert.deepEqual((await t.call("GET", `${site(S)}/media/logo`)).body.media.used_by, {
+      frames: [reader],
+      pages: [],
+    });
   });
 });

@@ -36,8 +36,11 @@ describe("fair slots", () => {
             waiting.push(job);
             void slots.acquire(step).then(() => {
               waiting.splice(waiting.indexOf(job), 1);
-              for (const [other, times] of job.others) if (times > 1) unfair.push(`a job of site ${job.site} waited while site ${other} was given ${times} slots`);
-              for (const other of waiting) if (other.site !== job.site) other.others.set(job.site, (other.others.get(job.site) ?? 0) + 1);
+              for (const [other, times] of job.others)
+                if (times > 1)
+                  unfair.push(`a job of site ${job.site} waited while site ${other} was given ${times} slots`);
+              for (const other of waiting)
+                if (other.site !== job.site) other.others.set(job.site, (other.others.get(job.site) ?? 0) + 1);
               running.push(job.site);
             });
           }
@@ -72,17 +75,26 @@ describe("variants made in turn and counted", () => {
   after(() => t.close());
 
   it("site A's burst of variants delays only A: site B's one variant is made before A's queue, behind only what was running when it asked", async () => {
-    const maker = new VariantMaker(t.deps.blobs, variantKeeper(t.store.db), { ...DEFAULT_VARIANT_LIMITS, makesAtOnce: 1 });
+    const maker = new VariantMaker(t.deps.blobs, variantKeeper(t.store.db), {
+      ...DEFAULT_VARIANT_LIMITS,
+      makesAtOnce: 1,
+    });
     const burst: Stored[] = [];
-    for (let i = 0; i < 4; i++) burst.push(await storeFile(t, 1, await noisyPng(700, 460 + i), `burst-${i}.png`, "image/png"));
+    for (let i = 0; i < 4; i++)
+      burst.push(await storeFile(t, 1, await noisyPng(700, 460 + i), `burst-${i}.png`, "image/png"));
     const single = await storeFile(t, other, await noisyPng(700, 500), "single.png", "image/png");
     const done: string[] = [];
     const make = (siteId: number, file: Stored, width: number, height: number, label: string) =>
       maker.variant({ siteId, mediaId: file.id, sha256: file.sha256, width, height }).then((outcome) => {
         done.push(label);
-        assert.ok(typeof outcome === "object" && "bytes" in outcome && outcome.data === undefined, `${label}: ${JSON.stringify(outcome)}`);
+        assert.ok(
+          typeof outcome === "object" && "bytes" in outcome && outcome.data === undefined,
+          `${label}: ${JSON.stringify(outcome)}`,
+        );
       });
-    const a = burst.flatMap((file, i) => file.variants.map((v) => make(1, file, v.width, v.height, `A${i}-${v.width}`)));
+    const a = burst.flatMap((file, i) =>
+      file.variants.map((v) => make(1, file, v.width, v.height, `A${i}-${v.width}`)),
+    );
     // Every make of A asked for (one running, the rest waiting their turn) before B asks.
     await until(() => maker.waiting(1) + done.length === a.length - 1, "site A's makes to queue");
     const b = make(other, single, single.variants[0]!.width, single.variants[0]!.height, "B");
@@ -104,9 +116,18 @@ describe("variants made in turn and counted", () => {
     assert.equal((await fetchRaw(port, file.variants[1]!.url, { host: "other.example" })).status, 200);
     assert.equal(await counted(other), before + file.bytes + variantBytes, "a second request charges nothing");
 
-    const replaced = await uploadRaw(t, other, await noisyPng(700, 401), { filename: "counted.png", type: "image/png", method: "PUT", path: `${site(other)}/media/${file.id}` });
+    const replaced = await uploadRaw(t, other, await noisyPng(700, 401), {
+      filename: "counted.png",
+      type: "image/png",
+      method: "PUT",
+      path: `${site(other)}/media/${file.id}`,
+    });
     assert.equal(replaced.status, 200, replaced.text);
-    assert.equal(await counted(other), before + replaced.body.media.bytes, "other bytes: the old variants are not charged any more");
+    assert.equal(
+      await counted(other),
+      before + replaced.body.media.bytes,
+      "other bytes: the old variants are not charged any more",
+    );
     const again = await fetchRaw(port, replaced.body.media.variants[0].url, { host: "other.example" });
     assert.equal(again.status, 200);
     assert.equal(await counted(other), before + replaced.body.media.bytes + again.body.length);
@@ -123,7 +144,10 @@ describe("variants made in turn and counted", () => {
       assert.equal(variant.status, 200);
       assert.equal(header(variant, "content-type"), "image/webp");
       assert.equal(header(variant, "content-length"), String(variant.body.length));
-      const ranged = await fetchRaw(port, file.variants[0]!.url, { host: "other.example", headers: { range: "bytes=0-9" } });
+      const ranged = await fetchRaw(port, file.variants[0]!.url, {
+        host: "other.example",
+        headers: { range: "bytes=0-9" },
+      });
       assert.deepEqual([ranged.status, ranged.body.length], [206, 10]);
       assert.ok(ranged.body.equals(variant.body.subarray(0, 10)));
     }
@@ -132,10 +156,16 @@ describe("variants made in turn and counted", () => {
 
     // With room for the variant and one byte: it is kept, and an upload no longer fits.
     const variantBytes = (await fetchRaw(port, file.variants[0]!.url, { host: "other.example" })).body.length;
-    assert.equal((await t.call("PATCH", `/api/sites/${other}/quotas`, { body: { media_bytes: used + variantBytes + 1 } })).status, 200);
+    assert.equal(
+      (await t.call("PATCH", `/api/sites/${other}/quotas`, { body: { media_bytes: used + variantBytes + 1 } })).status,
+      200,
+    );
     assert.equal((await fetchRaw(port, file.variants[0]!.url, { host: "other.example" })).status, 200);
     assert.equal(await counted(other), used + variantBytes);
-    const refused = await uploadRaw(t, other, Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"/>`), { filename: "tiny.svg", type: "image/svg+xml" });
+    const refused = await uploadRaw(t, other, Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"/>`), {
+      filename: "tiny.svg",
+      type: "image/svg+xml",
+    });
     assert.deepEqual([refused.status, refused.body.error, refused.body.quota], [413, "quota_exceeded", "media_bytes"]);
     assert.equal((await t.call("PATCH", `/api/sites/${other}/quotas`, { body: { media_bytes: null } })).status, 200);
   });

@@ -25,8 +25,11 @@ describe("media writes rebake the frame showing the file", () => {
     for (const [slug, html] of [
       ["shows", '<article><!-- svc/image {"media": "photo", "sizes": "100vw"} /--></article>'],
       ["other", "<p>no media</p>"],
-    ]) assert.equal((await t.call("POST", `${site(S)}/frames`, { body: { slug, html } })).status, 201);
-    const page = await t.call("POST", `${site(S)}/pages`, { body: { title: "Gallery", frame: "shows", status: "publish" } });
+    ])
+      assert.equal((await t.call("POST", `${site(S)}/frames`, { body: { slug, html } })).status, 201);
+    const page = await t.call("POST", `${site(S)}/pages`, {
+      body: { title: "Gallery", frame: "shows", status: "publish" },
+    });
     assert.equal(page.status, 201, page.text);
     pageId = page.body.page.id;
     pagePath = `${page.body.page.path}/`;
@@ -35,7 +38,11 @@ describe("media writes rebake the frame showing the file", () => {
   after(() => t.close());
 
   it("PUT of new bytes names the frame showing the file in rebaked.frames (and no other); its page shows the new url and size", async () => {
-    const r = await uploadRaw(t, S, await jpeg(800, 200), { method: "PUT", path: `${site(S)}/media/photo`, type: "image/jpeg" });
+    const r = await uploadRaw(t, S, await jpeg(800, 200), {
+      method: "PUT",
+      path: `${site(S)}/media/photo`,
+      type: "image/jpeg",
+    });
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(slugs(r), ["shows"]);
     assert.deepEqual(r.body.rebaked.frames[0].because, ["media.photo"]);
@@ -76,31 +83,60 @@ describe("updated_by and updated_at_gmt", () => {
     t = await startTestApp();
     S = await makeSite(t, "Authors", "authors.localhost");
     second = await makeUser(t, "second-admin");
-    assert.equal((await t.call("PUT", `${site(S)}/users/${second.id}`, { body: { role: "administrator" } })).status, 200);
+    assert.equal(
+      (await t.call("PUT", `${site(S)}/users/${second.id}`, { body: { role: "administrator" } })).status,
+      200,
+    );
   });
   after(() => t.close());
 
   it("updated_by is the user who wrote last (a second administrator's PATCH and PUT); updated_at_gmt moves to the time of each write, created_at_gmt stays", async (c) => {
     c.mock.timers.enable({ apis: ["Date"], now: Date.parse("2031-03-04T05:06:07Z") });
     const created = (await uploadRaw(t, S, await noisyPng(30, 30), { filename: "signed.png" })).body.media;
-    assert.deepEqual([created.updated_by, created.created_at_gmt, created.updated_at_gmt], [1, "2031-03-04 05:06:07", "2031-03-04 05:06:07"]);
+    assert.deepEqual(
+      [created.updated_by, created.created_at_gmt, created.updated_at_gmt],
+      [1, "2031-03-04 05:06:07", "2031-03-04 05:06:07"],
+    );
 
     c.mock.timers.tick(90 * 60 * 1000);
     const patched = await t.call("PATCH", `${site(S)}/media/signed`, { token: second.token, body: { alt: "Signed" } });
     assert.equal(patched.status, 200, patched.text);
     assert.notEqual(second.id, 1);
-    assert.deepEqual([patched.body.media.updated_by, patched.body.media.created_at_gmt, patched.body.media.updated_at_gmt], [second.id, "2031-03-04 05:06:07", "2031-03-04 06:36:07"]);
-    assert.deepEqual((await t.call("GET", `${site(S)}/media/signed`)).body.media, patched.body.media, "read back the same");
+    assert.deepEqual(
+      [patched.body.media.updated_by, patched.body.media.created_at_gmt, patched.body.media.updated_at_gmt],
+      [second.id, "2031-03-04 05:06:07", "2031-03-04 06:36:07"],
+    );
+    assert.deepEqual(
+      (await t.call("GET", `${site(S)}/media/signed`)).body.media,
+      patched.body.media,
+      "read back the same",
+    );
 
     c.mock.timers.tick(24 * 60 * 60 * 1000);
-    const replaced = await uploadRaw(t, S, await noisyPng(31, 30), { method: "PUT", path: `${site(S)}/media/signed`, type: "image/png" });
+    const replaced = await uploadRaw(t, S, await noisyPng(31, 30), {
+      method: "PUT",
+      path: `${site(S)}/media/signed`,
+      type: "image/png",
+    });
     assert.equal(replaced.status, 200, replaced.text);
-    assert.deepEqual([replaced.body.media.updated_by, replaced.body.media.updated_at_gmt], [1, "2031-03-05 06:36:07"], "the administrator token's user wrote it");
+    assert.deepEqual(
+      [replaced.body.media.updated_by, replaced.body.media.updated_at_gmt],
+      [1, "2031-03-05 06:36:07"],
+      "the administrator token's user wrote it",
+    );
 
     c.mock.timers.tick(1000);
-    const byHim = await uploadRaw(t, S, await noisyPng(32, 30), { method: "PUT", path: `${site(S)}/media/signed`, type: "image/png", token: second.token });
+    const byHim = await uploadRaw(t, S, await noisyPng(32, 30), {
+      method: "PUT",
+      path: `${site(S)}/media/signed`,
+      type: "image/png",
+      token: second.token,
+    });
     assert.equal(byHim.status, 200, byHim.text);
     const read = (await t.call("GET", `${site(S)}/media/signed`)).body.media;
-    assert.deepEqual([read.updated_by, read.created_at_gmt, read.updated_at_gmt, read.alt], [second.id, "2031-03-04 05:06:07", "2031-03-05 06:36:08", { "": "Signed" }]);
+    assert.deepEqual(
+      [read.updated_by, read.created_at_gmt, read.updated_at_gmt, read.alt],
+      [second.id, "2031-03-04 05:06:07", "2031-03-05 06:36:08", { "": "Signed" }],
+    );
   });
 });

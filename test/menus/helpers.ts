@@ -17,7 +17,12 @@ export async function makeMenu(t: TestApp, body: Record<string, unknown>, site =
   return r.body;
 }
 
-export async function addLanguage(t: TestApp, code: string, extra: Record<string, unknown> = {}, site = S): Promise<void> {
+export async function addLanguage(
+  t: TestApp,
+  code: string,
+  extra: Record<string, unknown> = {},
+  site = S,
+): Promise<void> {
   const r = await t.call("POST", `${site}/languages`, { body: { code, ...extra } });
   assert.ok(r.status === 200 || r.status === 201, `language ${code}: ${r.status} ${r.text}`);
 }
@@ -38,15 +43,23 @@ export function shape(items: any[]): string {
 export async function dropLocationWrites(t: TestApp): Promise<() => Promise<void>> {
   const db = t.store.db;
   if (t.store.dialect === "postgres") {
-    await sql`CREATE FUNCTION menu_locations_lost() RETURNS trigger AS $$ BEGIN RETURN NULL; END $$ LANGUAGE plpgsql`.execute(db);
-    await sql`CREATE TRIGGER menu_locations_lost BEFORE INSERT OR UPDATE ON menu_locations FOR EACH ROW EXECUTE FUNCTION menu_locations_lost()`.execute(db);
+    await sql`CREATE FUNCTION menu_locations_lost() RETURNS trigger AS $$ BEGIN RETURN NULL; END $$ LANGUAGE plpgsql`.execute(
+      db,
+    );
+    await sql`CREATE TRIGGER menu_locations_lost BEFORE INSERT OR UPDATE ON menu_locations FOR EACH ROW EXECUTE FUNCTION menu_locations_lost()`.execute(
+      db,
+    );
     return async () => {
       await sql`DROP TRIGGER menu_locations_lost ON menu_locations`.execute(db);
       await sql`DROP FUNCTION menu_locations_lost()`.execute(db);
     };
   }
-  await sql`CREATE TRIGGER menu_locations_lost_insert AFTER INSERT ON menu_locations BEGIN DELETE FROM menu_locations WHERE rowid = NEW.rowid; END`.execute(db);
-  await sql`CREATE TRIGGER menu_locations_lost_update AFTER UPDATE ON menu_locations BEGIN DELETE FROM menu_locations WHERE rowid = NEW.rowid; END`.execute(db);
+  await sql`CREATE TRIGGER menu_locations_lost_insert AFTER INSERT ON menu_locations BEGIN DELETE FROM menu_locations WHERE rowid = NEW.rowid; END`.execute(
+    db,
+  );
+  await sql`CREATE TRIGGER menu_locations_lost_update AFTER UPDATE ON menu_locations BEGIN DELETE FROM menu_locations WHERE rowid = NEW.rowid; END`.execute(
+    db,
+  );
   return async () => {
     await sql`DROP TRIGGER menu_locations_lost_insert`.execute(db);
     await sql`DROP TRIGGER menu_locations_lost_update`.execute(db);
@@ -57,14 +70,20 @@ export async function dropLocationWrites(t: TestApp): Promise<() => Promise<void
 export async function failItemInserts(t: TestApp): Promise<() => Promise<void>> {
   const db = t.store.db;
   if (t.store.dialect === "postgres") {
-    await sql`CREATE FUNCTION menu_items_boom() RETURNS trigger AS $$ BEGIN IF NEW.url = '/boom' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(db);
-    await sql`CREATE TRIGGER menu_items_boom BEFORE INSERT ON menu_items FOR EACH ROW EXECUTE FUNCTION menu_items_boom()`.execute(db);
+    await sql`CREATE FUNCTION menu_items_boom() RETURNS trigger AS $$ BEGIN IF NEW.url = '/boom' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(
+      db,
+    );
+    await sql`CREATE TRIGGER menu_items_boom BEFORE INSERT ON menu_items FOR EACH ROW EXECUTE FUNCTION menu_items_boom()`.execute(
+      db,
+    );
     return async () => {
       await sql`DROP TRIGGER menu_items_boom ON menu_items`.execute(db);
       await sql`DROP FUNCTION menu_items_boom()`.execute(db);
     };
   }
-  await sql`CREATE TRIGGER menu_items_boom BEFORE INSERT ON menu_items WHEN NEW.url = '/boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`.execute(db);
+  await sql`CREATE TRIGGER menu_items_boom BEFORE INSERT ON menu_items WHEN NEW.url = '/boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`.execute(
+    db,
+  );
   return async () => void (await sql`DROP TRIGGER menu_items_boom`.execute(db));
 }
 

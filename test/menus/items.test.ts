@@ -40,7 +40,13 @@ describe("PUT /menus/{ref}/items", () => {
       body: {
         items: [
           about.id,
-          { url: "/contact", title: "Contact", target: "_blank", classes: "cta", children: ["/company/team", { page: "about", title: "Who we are" }] },
+          {
+            url: "/contact",
+            title: "Contact",
+            target: "_blank",
+            classes: "cta",
+            children: ["/company/team", { page: "about", title: "Who we are" }],
+          },
           "team",
         ],
       },
@@ -51,28 +57,80 @@ describe("PUT /menus/{ref}/items", () => {
     assert.equal(r.body.read_items_at, "/data/menu.header");
     assert.deepEqual(r.body.menu, { id: r.body.menu.id, name: "Main", slug: "main" });
     const [a, contact, teamChild, who, teamTop] = r.body.items;
-    assert.deepEqual(a, { id: a.id, at: "0", title: "About us", type: "post_type", page: about.id, url: `${ORIGIN}/about/`, parent: 0, order: 1, valid: true, target: "", classes: "" });
-    assert.deepEqual(contact, { id: contact.id, at: "1", title: "Contact", type: "custom", page: null, url: `${ORIGIN}/contact`, parent: 0, order: 2, valid: true, target: "_blank", classes: "cta" });
-    assert.deepEqual([teamChild.at, teamChild.parent, teamChild.order, teamChild.page, teamChild.url, teamChild.title], ["1.0", contact.id, 1, team.id, `${ORIGIN}/company/team/`, "Our Team"]);
+    assert.deepEqual(a, {
+      id: a.id,
+      at: "0",
+      title: "About us",
+      type: "post_type",
+      page: about.id,
+      url: `${ORIGIN}/about/`,
+      parent: 0,
+      order: 1,
+      valid: true,
+      target: "",
+      classes: "",
+    });
+    assert.deepEqual(contact, {
+      id: contact.id,
+      at: "1",
+      title: "Contact",
+      type: "custom",
+      page: null,
+      url: `${ORIGIN}/contact`,
+      parent: 0,
+      order: 2,
+      valid: true,
+      target: "_blank",
+      classes: "cta",
+    });
+    assert.deepEqual(
+      [teamChild.at, teamChild.parent, teamChild.order, teamChild.page, teamChild.url, teamChild.title],
+      ["1.0", contact.id, 1, team.id, `${ORIGIN}/company/team/`, "Our Team"],
+    );
     assert.deepEqual([who.at, who.parent, who.order, who.title], ["1.1", contact.id, 2, "Who we are"]);
     assert.deepEqual([teamTop.at, teamTop.parent, teamTop.order, teamTop.page], ["2", 0, 3, team.id]);
     assert.equal(r.body.rebaked.status, "ok");
 
-    const again = await t.call("PUT", `${M}/~header/items`, { body: { items: [{ url: "https://example.org/x", title: "Elsewhere" }] } });
+    const again = await t.call("PUT", `${M}/~header/items`, {
+      body: { items: [{ url: "https://example.org/x", title: "Elsewhere" }] },
+    });
     assert.equal(again.status, 200, again.text);
-    assert.deepEqual((await items(t, "main")).map((i) => [i.title, i.url]), [["Elsewhere", "https://example.org/x"]], "the old tree is gone");
+    assert.deepEqual(
+      (await items(t, "main")).map((i) => [i.title, i.url]),
+      [["Elsewhere", "https://example.org/x"]],
+      "the old tree is gone",
+    );
     const empty = await t.call("PUT", `${M}/main/items`, { body: { items: [] } });
     assert.equal(empty.body.total, 0);
   });
 
   it("completes paths with the site address and keeps full addresses, anchors and mailto as written", async () => {
     const r = await t.call("PUT", `${M}/main/items`, {
-      body: { items: [{ url: "/a/b?x=1" }, { url: "contact" }, { url: "#top" }, { url: "mailto:hi@example.org" }, { url: "//cdn.example.org/x" }, { url: "HTTPS://Example.org" }, { url: "example.org/page" }] },
+      body: {
+        items: [
+          { url: "/a/b?x=1" },
+          { url: "contact" },
+          { url: "#top" },
+          { url: "mailto:hi@example.org" },
+          { url: "//cdn.example.org/x" },
+          { url: "HTTPS://Example.org" },
+          { url: "example.org/page" },
+        ],
+      },
     });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body.items.map((i: any) => i.url), [
-      `${ORIGIN}/a/b?x=1`, `${ORIGIN}/contact`, "#top", "mailto:hi@example.org", "//cdn.example.org/x", "HTTPS://Example.org", `${ORIGIN}/example.org/page`,
-    ]);
+    assert.deepEqual(
+      r.body.items.map((i: any) => i.url),
+      [
+        `${ORIGIN}/a/b?x=1`,
+        `${ORIGIN}/contact`,
+        "#top",
+        "mailto:hi@example.org",
+        "//cdn.example.org/x",
+        "HTTPS://Example.org",
+        `${ORIGIN}/example.org/page`,
+      ],
+    );
     assert.equal(r.body.items[1].title, "contact", "a link without a title is titled by its address as written");
     assert.ok(r.body.warnings.some((w: any) => w.code === "url_read_as_path" && w.at === "6"));
   });
@@ -82,7 +140,13 @@ describe("PUT /menus/{ref}/items", () => {
     await t.call("PUT", `${M}/main/items`, { body: { items: [p.id, { page: p.id, title: "Plans" }] } });
     const renamed = await t.call("PATCH", `${S}/pages/${p.id}`, { body: { title: "Prices", slug: "prices" } });
     assert.equal(renamed.status, 200, renamed.text);
-    assert.deepEqual((await items(t, "main")).map((i) => [i.title, i.url]), [["Prices", `${ORIGIN}/prices/`], ["Plans", `${ORIGIN}/prices/`]]);
+    assert.deepEqual(
+      (await items(t, "main")).map((i) => [i.title, i.url]),
+      [
+        ["Prices", `${ORIGIN}/prices/`],
+        ["Plans", `${ORIGIN}/prices/`],
+      ],
+    );
   });
 
   it("valid follows the page: false for a draft, a trashed or a deleted page, true again when republished", async () => {
@@ -90,7 +154,8 @@ describe("PUT /menus/{ref}/items", () => {
     const parent = await page(t, { title: "Parent" });
     const child = await page(t, { title: "Child", parent: parent.id });
     await t.call("PUT", `${M}/main/items`, { body: { items: [p.id, child.id, { url: "/x" }] } });
-    const validity = async () => (await items(t, "main")).map((i) => `${i.valid}${i.invalid_reason ? `:${i.invalid_reason}` : ""}`);
+    const validity = async () =>
+      (await items(t, "main")).map((i) => `${i.valid}${i.invalid_reason ? `:${i.invalid_reason}` : ""}`);
     assert.deepEqual(await validity(), ["true", "true", "true"]);
 
     await t.call("PATCH", `${S}/pages/${p.id}`, { body: { status: "draft" } });
@@ -98,7 +163,11 @@ describe("PUT /menus/{ref}/items", () => {
     assert.deepEqual(await validity(), ["false:draft", "false:parent_unpublished", "true"]);
     const source = await menuSource(t, "header");
     assert.equal(source.meta.invalid_items, 2);
-    assert.deepEqual(source.items.map((i: any) => i.valid), [false, false, true], "invalid items are included in the source");
+    assert.deepEqual(
+      source.items.map((i: any) => i.valid),
+      [false, false, true],
+      "invalid items are included in the source",
+    );
 
     await t.call("DELETE", `${S}/pages/${p.id}`);
     assert.deepEqual((await validity())[0], "false:trash");
@@ -114,13 +183,25 @@ describe("PUT /menus/{ref}/items", () => {
     const draft = await page(t, { title: "Draft section", status: "draft" });
     const live = await page(t, { title: "Live page" });
     const r = await t.call("PUT", `${M}/main/items`, {
-      body: { allow_invalid: true, items: [{ url: "/first" }, { page: draft.id, children: [live.id, { url: "/under" }] }, { url: "/last" }] },
+      body: {
+        allow_invalid: true,
+        items: [{ url: "/first" }, { page: draft.id, children: [live.id, { url: "/under" }] }, { url: "/last" }],
+      },
     });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body.invalid, [{ at: "1", page: draft.id, title: "Draft section", status: "draft", reason: "draft" }]);
-    assert.deepEqual(r.body.items.map((i: any) => [i.at, i.title, i.parent, i.order]), [
-      ["0", "/first", 0, 1], ["1.0", "Live page", 0, 2], ["1.1", "/under", 0, 3], ["2", "/last", 0, 4],
-    ], "at stays the submitted coordinate; parent and order are where the item is stored");
+    assert.deepEqual(r.body.invalid, [
+      { at: "1", page: draft.id, title: "Draft section", status: "draft", reason: "draft" },
+    ]);
+    assert.deepEqual(
+      r.body.items.map((i: any) => [i.at, i.title, i.parent, i.order]),
+      [
+        ["0", "/first", 0, 1],
+        ["1.0", "Live page", 0, 2],
+        ["1.1", "/under", 0, 3],
+        ["2", "/last", 0, 4],
+      ],
+      "at stays the submitted coordinate; parent and order are where the item is stored",
+    );
     assert.ok(r.body.warnings.some((w: any) => w.code === "children_moved_up"));
     assert.equal(r.body.total, 4);
   });
@@ -151,7 +232,9 @@ describe("PUT /menus/{ref}/items", () => {
     const before = await items(t, "main");
     const restore = await failItemInserts(t);
     try {
-      const r = await t.call("PUT", `${M}/main/items`, { body: { items: [{ url: "/new-1", children: [{ url: "/new-2" }] }, { url: "/boom" }] } });
+      const r = await t.call("PUT", `${M}/main/items`, {
+        body: { items: [{ url: "/new-1", children: [{ url: "/new-2" }] }, { url: "/boom" }] },
+      });
       assert.equal(r.status, 500);
       assert.equal(r.body.code, "internal_error");
     } finally {
@@ -175,14 +258,21 @@ describe("PUT /menus/{ref}/items", () => {
     assert.equal(deep.body.items[7].at, "0.0.0.0.0.0.0.0");
     const tooDeep = await t.call("PUT", `${M}/main/items`, { body: { items: chain(9) } });
     assert.equal(tooDeep.status, 400);
-    assert.deepEqual([tooDeep.body.error, tooDeep.body.max_depth, tooDeep.body.at], ["tree_too_deep", 8, "0.0.0.0.0.0.0.0.0"]);
+    assert.deepEqual(
+      [tooDeep.body.error, tooDeep.body.max_depth, tooDeep.body.at],
+      ["tree_too_deep", 8, "0.0.0.0.0.0.0.0.0"],
+    );
     const deepest = deep.body.items[7].id;
     const under = await t.call("POST", `${M}/main/items`, { body: { url: "/ninth", parent: deepest } });
     assert.equal(under.status, 400);
     assert.equal(under.body.error, "tree_too_deep");
-    const many2 = await t.call("PUT", `${M}/main/items`, { body: { items: [{ url: "/a", children: [{ url: "/b" }] }, ...chain(7)] } });
+    const many2 = await t.call("PUT", `${M}/main/items`, {
+      body: { items: [{ url: "/a", children: [{ url: "/b" }] }, ...chain(7)] },
+    });
     const [branch] = many2.body.items;
-    const moveDeep = await t.call("PATCH", `${M}/main/items/${branch.id}`, { body: { parent: many2.body.items.at(-1).id } });
+    const moveDeep = await t.call("PATCH", `${M}/main/items/${branch.id}`, {
+      body: { parent: many2.body.items.at(-1).id },
+    });
     assert.equal(moveDeep.status, 400, "moving a two-level branch under the seventh level makes nine");
     assert.equal(moveDeep.body.error, "tree_too_deep");
   });
@@ -194,17 +284,35 @@ describe("POST /menus/{ref}/items", () => {
   before(async () => {
     t = await startTestApp();
     p = await page(t, { title: "Services" });
-    await makeMenu(t, { name: "Nav", location: "footer_1", items: [{ url: "/one" }, { url: "/two", children: [{ url: "/two-a" }] }] });
+    await makeMenu(t, {
+      name: "Nav",
+      location: "footer_1",
+      items: [{ url: "/one" }, { url: "/two", children: [{ url: "/two-a" }] }],
+    });
   });
   after(() => t.close());
 
   it("adds one item at the end of its level, as {item} or as the item itself, with a bare page reference", async () => {
-    const top = await t.call("POST", `${M}/nav/items`, { body: { item: { page: "services", title: "Our services", classes: "x y" } } });
+    const top = await t.call("POST", `${M}/nav/items`, {
+      body: { item: { page: "services", title: "Our services", classes: "x y" } },
+    });
     assert.equal(top.status, 201, top.text);
     assert.deepEqual(top.body.menu, { id: top.body.menu.id, name: "Nav" });
     assert.deepEqual(
       { ...top.body.item, id: 0 },
-      { id: 0, at: "2", title: "Our services", type: "post_type", page: p.id, url: `${ORIGIN}/services/`, parent: 0, order: 3, valid: true, target: "", classes: "x y" },
+      {
+        id: 0,
+        at: "2",
+        title: "Our services",
+        type: "post_type",
+        page: p.id,
+        url: `${ORIGIN}/services/`,
+        parent: 0,
+        order: 3,
+        valid: true,
+        target: "",
+        classes: "x y",
+      },
     );
     assert.equal(top.body.total, 4);
     assert.equal(top.body.rebaked.status, "ok");
@@ -221,9 +329,17 @@ describe("POST /menus/{ref}/items", () => {
 
   it("concurrent additions to one level each get their own place", async () => {
     await makeMenu(t, { name: "Busy" });
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => t.call("POST", `${M}/busy/items`, { body: { url: `/n${i}` } })));
-    assert.deepEqual(answers.map((a) => a.status), Array(8).fill(201));
-    assert.deepEqual((await items(t, "busy")).map((i) => i.order), [1, 2, 3, 4, 5, 6, 7, 8]);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => t.call("POST", `${M}/busy/items`, { body: { url: `/n${i}` } })),
+    );
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array(8).fill(201),
+    );
+    assert.deepEqual(
+      (await items(t, "busy")).map((i) => i.order),
+      [1, 2, 3, 4, 5, 6, 7, 8],
+    );
   });
 
   it("refusals: item_target_required, bad_items, item_not_found for the parent, page_not_found, menu_items_invalid", async () => {
@@ -255,7 +371,13 @@ describe("PATCH /menus/{ref}/items/{id}", () => {
   before(async () => {
     t = await startTestApp();
     p = await page(t, { title: "Docs" });
-    const created = await makeMenu(t, { name: "Nav", items: [{ url: "/a", title: "A", children: [{ url: "/a1", title: "A1", children: [{ url: "/a1x", title: "A1x" }] }] }, { url: "/b", title: "B" }] });
+    const created = await makeMenu(t, {
+      name: "Nav",
+      items: [
+        { url: "/a", title: "A", children: [{ url: "/a1", title: "A1", children: [{ url: "/a1x", title: "A1x" }] }] },
+        { url: "/b", title: "B" },
+      ],
+    });
     ids = Object.fromEntries(created.items.map((i: any) => [i.title, i.id]));
   });
   after(() => t.close());
@@ -263,7 +385,11 @@ describe("PATCH /menus/{ref}/items/{id}", () => {
   it("reports changed fields as {from, to}; page makes a page item, url a link", async () => {
     const title = await t.call("PATCH", `${M}/nav/items/${ids.B}`, { body: { title: "Bee", target: "_blank" } });
     assert.equal(title.status, 200, title.text);
-    assert.deepEqual(title.body.item, { id: ids.B, title: { from: "B", to: "Bee" }, target: { from: "", to: "_blank" } });
+    assert.deepEqual(title.body.item, {
+      id: ids.B,
+      title: { from: "B", to: "Bee" },
+      target: { from: "", to: "_blank" },
+    });
     assert.deepEqual(title.body.menu, { id: title.body.menu.id, name: "Nav" });
     assert.equal(title.body.rebaked.status, "ok");
 
@@ -294,7 +420,15 @@ describe("PATCH /menus/{ref}/items/{id}", () => {
     assert.deepEqual(r.body.item.parent, { from: ids.A, to: ids.B });
     assert.deepEqual(r.body.item.at, { from: "0.0", to: "1.0" });
     const tree = await t.call("GET", `${M}/nav`);
-    assert.deepEqual(tree.body.items.map((i: any) => [i.title, i.at]), [["A", "0"], ["/b2", "1"], ["A1", "1.0"], ["A1x", "1.0.0"]]);
+    assert.deepEqual(
+      tree.body.items.map((i: any) => [i.title, i.at]),
+      [
+        ["A", "0"],
+        ["/b2", "1"],
+        ["A1", "1.0"],
+        ["A1x", "1.0.0"],
+      ],
+    );
     const back = await t.call("PATCH", `${M}/nav/items/${ids.A1}`, { body: { parent: 0 } });
     assert.deepEqual(back.body.item.parent, { from: ids.B, to: 0 });
     assert.deepEqual(back.body.item.order, { from: 1, to: 3 });
@@ -332,7 +466,19 @@ describe("DELETE /menus/{ref}/items/{id} and POST /menus/{ref}/reorder", () => {
     const created = await makeMenu(t, {
       name: "Nav",
       location: "header",
-      items: [{ url: "/a", title: "A", children: [{ url: "/a1", title: "A1", children: [{ url: "/a1x", title: "A1x" }] }, { url: "/a2", title: "A2" }] }, { url: "/b", title: "B" }, { url: "/c", title: "C" }, { url: "/d", title: "D" }],
+      items: [
+        {
+          url: "/a",
+          title: "A",
+          children: [
+            { url: "/a1", title: "A1", children: [{ url: "/a1x", title: "A1x" }] },
+            { url: "/a2", title: "A2" },
+          ],
+        },
+        { url: "/b", title: "B" },
+        { url: "/c", title: "C" },
+        { url: "/d", title: "D" },
+      ],
     });
     ids = Object.fromEntries(created.items.map((i: any) => [i.title, i.id]));
   });

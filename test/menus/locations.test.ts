@@ -18,7 +18,9 @@ describe("PUT /menus/{ref}/location without languages", () => {
     assert.deepEqual(r.body.menu, { id: menu.menu.id, name: "Top", slug: "top" });
     assert.deepEqual([r.body.location, r.body.lang, r.body.theme], ["header", null, "default"]);
     assert.deepEqual(r.body.written, [{ map: "theme", lang: null }]);
-    assert.deepEqual(r.body.read_back, [{ map: "theme", theme: "default", location: "header", lang: null, menu_id: menu.menu.id }]);
+    assert.deepEqual(r.body.read_back, [
+      { map: "theme", theme: "default", location: "header", lang: null, menu_id: menu.menu.id },
+    ]);
     assert.deepEqual(r.body.assigned, [{ location: "header", lang: null }]);
     assert.equal(r.body.read_items_at, "/data/menu.header");
     assert.equal(r.body.rebaked.status, "ok");
@@ -49,7 +51,8 @@ describe("PUT /menus/{ref}/location without languages", () => {
       const r = await t.call("PUT", `${M}/top/location`, { body });
       assert.equal(r.status, status, `${JSON.stringify(body)}: ${r.text}`);
       assert.equal(r.body.error, code);
-      if (code === "unknown_location") assert.deepEqual(r.body.locations, ["header", "footer_1", "footer_2", "footer_3"]);
+      if (code === "unknown_location")
+        assert.deepEqual(r.body.locations, ["header", "footer_1", "footer_2", "footer_3"]);
     }
     const missing = await t.call("PUT", `${M}/nobody/location`, { body: { location: "header" } });
     assert.equal(missing.status, 404);
@@ -62,7 +65,9 @@ describe("PUT /menus/{ref}/location without languages", () => {
       const r = await t.call("PUT", `${M}/top/location`, { body: { location: "footer_2" } });
       assert.equal(r.status, 500);
       assert.equal(r.body.error, "menu_assignment_not_stored");
-      assert.deepEqual(r.body.read_back, [{ map: "theme", theme: "default", location: "footer_2", lang: null, menu_id: null }]);
+      assert.deepEqual(r.body.read_back, [
+        { map: "theme", theme: "default", location: "footer_2", lang: null, menu_id: null },
+      ]);
     } finally {
       await restore();
     }
@@ -112,26 +117,43 @@ describe("locations per language", () => {
     assert.deepEqual(german.body.written, [{ map: "language", lang: "de" }]);
     assert.equal(german.body.read_items_at, "/data/menu.header?lang=de");
     const english = await t.call("PUT", `${M}/english-header/location`, { body: { location: "header", lang: "en" } });
-    assert.deepEqual(english.body.written, [{ map: "theme", lang: null }, { map: "language", lang: "en" }]);
-    assert.deepEqual(english.body.read_back.map((e: any) => [e.map, e.lang, e.menu_id]), [["theme", null, en.menu.id], ["language", "en", en.menu.id]]);
+    assert.deepEqual(english.body.written, [
+      { map: "theme", lang: null },
+      { map: "language", lang: "en" },
+    ]);
+    assert.deepEqual(
+      english.body.read_back.map((e: any) => [e.map, e.lang, e.menu_id]),
+      [
+        ["theme", null, en.menu.id],
+        ["language", "en", en.menu.id],
+      ],
+    );
 
     const list = await t.call("GET", M);
     assert.equal(list.body.default_lang, "en");
     const assigned = Object.fromEntries(list.body.menus.map((m: any) => [m.name, m.assigned]));
     assert.deepEqual(assigned["Deutscher Kopf"], [{ location: "header", lang: "de" }]);
-    assert.deepEqual(assigned["English header"], [{ location: "header", lang: null }, { location: "header", lang: "en" }]);
+    assert.deepEqual(assigned["English header"], [
+      { location: "header", lang: null },
+      { location: "header", lang: "en" },
+    ]);
   });
 
   it("without lang the default language is written (theme map and its language map)", async () => {
     const footer = await makeMenu(t, { name: "Footer", location: "footer_1" });
-    assert.deepEqual(footer.menu.assigned, [{ location: "footer_1", lang: null }, { location: "footer_1", lang: "en" }]);
+    assert.deepEqual(footer.menu.assigned, [
+      { location: "footer_1", lang: null },
+      { location: "footer_1", lang: "en" },
+    ]);
   });
 
   it("~location with lang selects that language's menu; without lang, the default language's", async () => {
     assert.equal((await t.call("GET", `${M}/~header`, { query: { lang: "de" } })).body.menu.id, de.menu.id);
     assert.equal((await t.call("GET", `${M}/~header`, { query: { lang: "en" } })).body.menu.id, en.menu.id);
     assert.equal((await t.call("GET", `${M}/~header`)).body.menu.id, en.menu.id);
-    const r = await t.call("PUT", `${M}/~header/items`, { body: { lang: "de", items: [{ url: "/de/neu", title: "Neu" }] } });
+    const r = await t.call("PUT", `${M}/~header/items`, {
+      body: { lang: "de", items: [{ url: "/de/neu", title: "Neu" }] },
+    });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.menu.id, de.menu.id, "lang in the body selects the menu on writes");
     assert.equal(r.body.read_items_at, "/data/menu.header?lang=de");
@@ -149,7 +171,11 @@ describe("locations per language", () => {
     assert.equal(shape(german.items), "Neu");
     const english = await menuSource(t, "header");
     assert.equal(english.meta.menu_id, en.menu.id, "without lang: the default language");
-    assert.equal((await menuSource(t, "footer_1", "de")).meta.menu_id, 0, "no fallback from a language to the theme map");
+    assert.equal(
+      (await menuSource(t, "footer_1", "de")).meta.menu_id,
+      0,
+      "no fallback from a language to the theme map",
+    );
     assert.equal((await menuSource(t, "footer_1", "en")).meta.menu_id > 0, true);
   });
 
@@ -179,7 +205,14 @@ describe("GET /data/menu.<location>", () => {
 
     const live = await page(t, { title: "Live" });
     const soon = await page(t, { title: "Soon" });
-    const menu = await makeMenu(t, { name: "Header", location: "header", items: [{ url: "/a", title: "A", children: [live.id, { page: soon.id, children: [{ url: "/deep", title: "Deep" }] }] }, { url: "/b", title: "B" }] });
+    const menu = await makeMenu(t, {
+      name: "Header",
+      location: "header",
+      items: [
+        { url: "/a", title: "A", children: [live.id, { page: soon.id, children: [{ url: "/deep", title: "Deep" }] }] },
+        { url: "/b", title: "B" },
+      ],
+    });
     await t.call("PATCH", `${S}/pages/${soon.id}`, { body: { status: "draft" } });
     const r = await menuSource(t, "header");
     assert.equal(r.source, "menu.header");
@@ -187,13 +220,37 @@ describe("GET /data/menu.<location>", () => {
     assert.equal(r.meta.invalid_items, 1);
     assert.equal(shape(r.items), "A[Live, Soon[Deep]], B");
     const [a] = r.items;
-    assert.deepEqual(Object.keys(a).sort(), ["at", "children", "classes", "id", "order", "page", "parent", "target", "title", "type", "url", "valid"]);
-    assert.deepEqual(a.children.map((c: any) => [c.at, c.valid, c.parent]), [["0.0", true, a.id], ["0.1", false, a.id]]);
+    assert.deepEqual(Object.keys(a).sort(), [
+      "at",
+      "children",
+      "classes",
+      "id",
+      "order",
+      "page",
+      "parent",
+      "target",
+      "title",
+      "type",
+      "url",
+      "valid",
+    ]);
+    assert.deepEqual(
+      a.children.map((c: any) => [c.at, c.valid, c.parent]),
+      [
+        ["0.0", true, a.id],
+        ["0.1", false, a.id],
+      ],
+    );
     assert.equal(a.children[1].invalid_reason, "draft");
 
-    const resolved = await t.call("POST", `${S}/data/resolve`, { body: { source: "menu.header", match: { title: "B" } } });
+    const resolved = await t.call("POST", `${S}/data/resolve`, {
+      body: { source: "menu.header", match: { title: "B" } },
+    });
     assert.equal(resolved.status, 200, resolved.text);
-    assert.deepEqual(resolved.body.items.map((i: any) => i.title), ["B"]);
+    assert.deepEqual(
+      resolved.body.items.map((i: any) => i.title),
+      ["B"],
+    );
     const unknown = await t.call("GET", `${S}/data/menu.sidebar`);
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.error, "unknown_location");

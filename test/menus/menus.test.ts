@@ -27,31 +27,51 @@ describe("GET /menus", () => {
     });
 
     const p = await page(t, { title: "Home page" });
-    const main = await makeMenu(t, { name: "Main", location: "header", items: [p.id, { url: "/contact", title: "Contact" }] });
+    const main = await makeMenu(t, {
+      name: "Main",
+      location: "header",
+      items: [p.id, { url: "/contact", title: "Contact" }],
+    });
     await makeMenu(t, { name: "Aside" });
     const r = await t.call("GET", M);
     assert.equal(r.body.total, 2);
-    assert.deepEqual(r.body.menus, [
-      { id: main.menu.id + 1, name: "Aside", slug: "aside", items: 0, assigned: [] },
-      { id: main.menu.id, name: "Main", slug: "main", items: 2, assigned: [{ location: "header", lang: null }] },
-    ], "sorted by name, with item counts and assignments");
+    assert.deepEqual(
+      r.body.menus,
+      [
+        { id: main.menu.id + 1, name: "Aside", slug: "aside", items: 0, assigned: [] },
+        { id: main.menu.id, name: "Main", slug: "main", items: 2, assigned: [{ location: "header", lang: null }] },
+      ],
+      "sorted by name, with item counts and assignments",
+    );
   });
 
   it("?theme reads another theme's location map; without it, the site's theme", async () => {
     const other = await makeMenu(t, { name: "Other theme footer", location: "footer_1", theme: "twentyten" });
     assert.equal(other.theme, "twentyten");
     const mine = await t.call("GET", M);
-    assert.deepEqual(mine.body.menus.find((m: any) => m.id === other.menu.id).assigned, [], "not assigned in the site's theme");
+    assert.deepEqual(
+      mine.body.menus.find((m: any) => m.id === other.menu.id).assigned,
+      [],
+      "not assigned in the site's theme",
+    );
     const theirs = await t.call("GET", M, { query: { theme: "twentyten" } });
     assert.equal(theirs.body.theme, "twentyten");
-    assert.deepEqual(theirs.body.menus.find((m: any) => m.id === other.menu.id).assigned, [{ location: "footer_1", lang: null }]);
+    assert.deepEqual(theirs.body.menus.find((m: any) => m.id === other.menu.id).assigned, [
+      { location: "footer_1", lang: null },
+    ]);
 
     const switched = await t.call("PATCH", `${S}/settings`, { body: { theme: "twentyten" } });
     assert.equal(switched.status, 200, switched.text);
     const now = await t.call("GET", M);
     assert.equal(now.body.theme, "twentyten", "the site's theme is read by default");
-    assert.deepEqual(now.body.menus.find((m: any) => m.id === other.menu.id).assigned, [{ location: "footer_1", lang: null }]);
-    assert.equal((await menuSource(t, "footer_1")).meta.menu_id, other.menu.id, "the active theme's map is what pages read");
+    assert.deepEqual(now.body.menus.find((m: any) => m.id === other.menu.id).assigned, [
+      { location: "footer_1", lang: null },
+    ]);
+    assert.equal(
+      (await menuSource(t, "footer_1")).meta.menu_id,
+      other.menu.id,
+      "the active theme's map is what pages read",
+    );
     await t.call("PATCH", `${S}/settings`, { body: { theme: "default" } });
     assert.equal((await menuSource(t, "footer_1")).meta.menu_id, 0);
 
@@ -79,7 +99,10 @@ describe("GET /menus", () => {
     const siteId = await makeSite(t, "Second", "second.localhost");
     const second = await t.call("GET", `/api/site/${siteId}/menus`);
     assert.equal(second.body.total, 0, "menus belong to one site");
-    const viaHeader = await t.call("POST", "/api/menus", { body: { name: "Legacy", location: "header" }, headers: { "x-svc-blog-id": String(siteId) } });
+    const viaHeader = await t.call("POST", "/api/menus", {
+      body: { name: "Legacy", location: "header" },
+      headers: { "x-svc-blog-id": String(siteId) },
+    });
     assert.equal(viaHeader.status, 201, viaHeader.text);
     assert.equal(viaHeader.body.site_id, siteId);
     assert.equal((await t.call("GET", `/api/site/${siteId}/menus/~header`)).body.menu.name, "Legacy");
@@ -98,7 +121,15 @@ describe("menu references", () => {
   after(() => t.close());
 
   it("by id, slug, name (case-insensitive), ~location and @location", async () => {
-    for (const ref of [String(first.id), "primary-navigation", "PRIMARY-Navigation", "primary navigation", "Primary Navigation", "~header", "@header"]) {
+    for (const ref of [
+      String(first.id),
+      "primary-navigation",
+      "PRIMARY-Navigation",
+      "primary navigation",
+      "Primary Navigation",
+      "~header",
+      "@header",
+    ]) {
       const r = await t.call("GET", `${M}/${enc(ref)}`);
       assert.equal(r.status, 200, `${ref}: ${r.text}`);
       assert.equal(r.body.menu.id, first.id, ref);
@@ -188,18 +219,28 @@ describe("POST /menus", () => {
         lang: "de",
         theme: "blocks",
         allow_invalid: true,
-        items: ["ueber-uns", { page: draft.id }, { url: "/kontakt", title: "Kontakt", target: "_blank", classes: "cta  big" }],
+        items: [
+          "ueber-uns",
+          { page: draft.id },
+          { url: "/kontakt", title: "Kontakt", target: "_blank", classes: "cta  big" },
+        ],
       },
     });
     assert.equal(r.status, 201, r.text);
     assert.equal(r.body.success, true);
     assert.equal(r.body.site_id, site);
     assert.equal(r.body.theme, "blocks");
-    assert.deepEqual({ ...r.body.menu, id: 0 }, { id: 0, name: "Kopfzeile", slug: "kopf", items: 2, assigned: [{ location: "header", lang: "de" }] });
-    assert.deepEqual(r.body.items.map((i: any) => [i.at, i.title, i.type, i.page, i.url, i.target, i.classes]), [
-      ["0", "Über uns", "post_type", about.id, "http://lingual.localhost:8080/de/ueber-uns/", "", ""],
-      ["2", "Kontakt", "custom", null, "http://lingual.localhost:8080/kontakt", "_blank", "cta big"],
-    ]);
+    assert.deepEqual(
+      { ...r.body.menu, id: 0 },
+      { id: 0, name: "Kopfzeile", slug: "kopf", items: 2, assigned: [{ location: "header", lang: "de" }] },
+    );
+    assert.deepEqual(
+      r.body.items.map((i: any) => [i.at, i.title, i.type, i.page, i.url, i.target, i.classes]),
+      [
+        ["0", "Über uns", "post_type", about.id, "http://lingual.localhost:8080/de/ueber-uns/", "", ""],
+        ["2", "Kontakt", "custom", null, "http://lingual.localhost:8080/kontakt", "_blank", "cta big"],
+      ],
+    );
     assert.deepEqual(r.body.invalid, [{ at: "1", page: draft.id, title: "Entwurf", status: "draft", reason: "draft" }]);
     assert.equal(r.body.rebaked.status, "ok");
     const listed = await t.call("GET", `${base}/menus`, { query: { theme: "blocks" } });
@@ -223,8 +264,18 @@ describe("POST /menus", () => {
 
   it("concurrent creations with one name all succeed, each with its own slug", async () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => t.call("POST", M, { body: { name: "Race" } })));
-    assert.deepEqual(answers.map((a) => a.status), [201, 201, 201, 201, 201, 201]);
-    assert.deepEqual(answers.map((a) => a.body.menu.slug).sort(), ["race", "race-2", "race-3", "race-4", "race-5", "race-6"]);
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      [201, 201, 201, 201, 201, 201],
+    );
+    assert.deepEqual(answers.map((a) => a.body.menu.slug).sort(), [
+      "race",
+      "race-2",
+      "race-3",
+      "race-4",
+      "race-5",
+      "race-6",
+    ]);
   });
 
   it("400 menu_name_required for a missing or blank name", async () => {
@@ -266,7 +317,9 @@ describe("POST /menus", () => {
 
     const site = await makeSite(t, "Langs", "langs.localhost");
     await addLanguage(t, "en", {}, `/api/site/${site}`);
-    const unknown = await t.call("POST", `/api/site/${site}/menus`, { body: { name: "X", location: "header", lang: "fr" } });
+    const unknown = await t.call("POST", `/api/site/${site}/menus`, {
+      body: { name: "X", location: "header", lang: "fr" },
+    });
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.error, "unknown_language");
     assert.deepEqual(unknown.body.languages, ["en"]);
@@ -280,14 +333,19 @@ describe("POST /menus", () => {
     await addLanguage(t, "de", {}, base);
     await page(t, { title: "Team", lang: "en" }, base);
     await page(t, { title: "Team", lang: "de" }, base);
-    const r = await t.call("POST", `${base}/menus`, { body: { name: "Refs", items: [{ url: "/ok", children: ["no-such-page", "team"] }, 999999] } });
+    const r = await t.call("POST", `${base}/menus`, {
+      body: { name: "Refs", items: [{ url: "/ok", children: ["no-such-page", "team"] }, 999999] },
+    });
     assert.equal(r.status, 409, r.text);
     assert.equal(r.body.error, "menu_items_unresolved");
-    assert.deepEqual(r.body.errors.map((e: any) => [e.at, e.page, e.error]), [
-      ["0.0", "no-such-page", "page_not_found"],
-      ["0.1", "team", "ambiguous_page"],
-      ["1", 999999, "page_not_found"],
-    ]);
+    assert.deepEqual(
+      r.body.errors.map((e: any) => [e.at, e.page, e.error]),
+      [
+        ["0.0", "no-such-page", "page_not_found"],
+        ["0.1", "team", "ambiguous_page"],
+        ["1", 999999, "page_not_found"],
+      ],
+    );
     assert.equal(r.body.errors[1].candidates.length, 2);
     const inGerman = await t.call("POST", `${base}/menus`, { body: { name: "Refs", lang: "de", items: ["team"] } });
     assert.equal(inGerman.status, 201, "with lang, a slug is looked up in that language first");
@@ -311,7 +369,9 @@ describe("POST /menus", () => {
       const r = await t.call("POST", M, { body: { name: "Lost", location: "footer_3" } });
       assert.equal(r.status, 500);
       assert.equal(r.body.error, "menu_assignment_not_stored");
-      assert.deepEqual(r.body.read_back, [{ map: "theme", theme: "default", location: "footer_3", lang: null, menu_id: null }]);
+      assert.deepEqual(r.body.read_back, [
+        { map: "theme", theme: "default", location: "footer_3", lang: null, menu_id: null },
+      ]);
       assert.equal(r.body.menu.name, "Lost", "the menu itself was created and is named");
     } finally {
       await restore();
@@ -330,11 +390,21 @@ describe("PATCH /menus/{ref}", () => {
     try {
       const r = await t.call("PATCH", `${M}/old`, { body: { name: "New name", slug: "new-slug" } });
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.body.menu, { id: created.menu.id, term_taxonomy_id: created.menu.id, name: "New name", slug: "new-slug", count: 2 });
+      assert.deepEqual(r.body.menu, {
+        id: created.menu.id,
+        term_taxonomy_id: created.menu.id,
+        name: "New name",
+        slug: "new-slug",
+        count: 2,
+      });
       assert.equal("rebaked" in r.body, false);
       assert.deepEqual(spy.changes, [], "nothing announced to the publish step");
       const only = await t.call("PATCH", `${M}/new-slug`, { body: { name: "Newer" } });
-      assert.deepEqual([only.body.menu.name, only.body.menu.slug], ["Newer", "new-slug"], "the slug stays when only the name changes");
+      assert.deepEqual(
+        [only.body.menu.name, only.body.menu.slug],
+        ["Newer", "new-slug"],
+        "the slug stays when only the name changes",
+      );
     } finally {
       spy.restore();
     }
@@ -368,7 +438,11 @@ describe("DELETE /menus/{ref}", () => {
   it("removes the items and frees the locations in the theme map and the language map", async () => {
     await addLanguage(t, "en");
     await addLanguage(t, "de");
-    const menu = await makeMenu(t, { name: "Doomed", location: "header", items: [{ url: "/a", children: [{ url: "/b" }] }, { url: "/c" }] });
+    const menu = await makeMenu(t, {
+      name: "Doomed",
+      location: "header",
+      items: [{ url: "/a", children: [{ url: "/b" }] }, { url: "/c" }],
+    });
     const de = await t.call("PUT", `${M}/doomed/location`, { body: { location: "footer_1", lang: "de" } });
     assert.equal(de.status, 200, de.text);
     const r = await t.call("DELETE", `${M}/doomed`);

@@ -55,7 +55,17 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
       name: "Main",
       location: "header",
       items: [
-        { page: about.id, children: [{ page: team.id, title: "Team", classes: "a  b", children: [{ url: "/jobs" }, { url: "https://example.org/x", title: "Elsewhere", target: "_blank" }] }] },
+        {
+          page: about.id,
+          children: [
+            {
+              page: team.id,
+              title: "Team",
+              classes: "a  b",
+              children: [{ url: "/jobs" }, { url: "https://example.org/x", title: "Elsewhere", target: "_blank" }],
+            },
+          ],
+        },
         { page: contact.id, title: "Write to us" },
         { url: "/shop", title: "Shop" },
         { url: "#top" },
@@ -69,22 +79,30 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
     await visit(t, "/home/");
     const shownBefore = printed((await visit(t, "/home/")).body);
     const fetched = await menu(t);
-    assert.deepEqual(fetched.items.map((i: any) => [i.title, i.type, i.url, i.parent === 0]), [
-      ["About", "post_type", `${ORIGIN}/about/`, true],
-      ["Team", "post_type", `${ORIGIN}/about/team/`, false],
-      ["/jobs", "custom", `${ORIGIN}/jobs`, false],
-      ["Elsewhere", "custom", "https://example.org/x", false],
-      ["Write to us", "post_type", `${ORIGIN}/contact/`, true],
-      ["Shop", "custom", `${ORIGIN}/shop`, true],
-      ["#top", "custom", "#top", true],
-    ], "page items carry both page and url; untitled items show a title the service filled in");
+    assert.deepEqual(
+      fetched.items.map((i: any) => [i.title, i.type, i.url, i.parent === 0]),
+      [
+        ["About", "post_type", `${ORIGIN}/about/`, true],
+        ["Team", "post_type", `${ORIGIN}/about/team/`, false],
+        ["/jobs", "custom", `${ORIGIN}/jobs`, false],
+        ["Elsewhere", "custom", "https://example.org/x", false],
+        ["Write to us", "post_type", `${ORIGIN}/contact/`, true],
+        ["Shop", "custom", `${ORIGIN}/shop`, true],
+        ["#top", "custom", "#top", true],
+      ],
+      "page items carry both page and url; untitled items show a title the service filled in",
+    );
     const stored = await rows(t, menuId);
 
     const answer = await put(t, fetched.items);
     assert.deepEqual(answer.warnings, []);
     assert.deepEqual(placeless(answer.items), placeless(fetched.items));
     assert.deepEqual(await menu(t), fetched, "GET after the PUT answers the very same tree, ids included");
-    assert.deepEqual(await rows(t, menuId), stored, "no row was rewritten: titles left to the page stay unwritten, paths stay paths");
+    assert.deepEqual(
+      await rows(t, menuId),
+      stored,
+      "no row was rewritten: titles left to the page stay unwritten, paths stay paths",
+    );
     assert.equal(printed((await visit(t, "/home/")).body), shownBefore, "the public menu prints the same");
 
     const again = await put(t, answer.items);
@@ -111,24 +129,31 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
     const teamRenamed = await t.call("PATCH", `${S}/pages/${team.id}`, { body: { title: "People" } });
     assert.equal(teamRenamed.status, 200, teamRenamed.text);
     const items = (await menu(t)).items;
-    assert.deepEqual(items.slice(0, 2).map((i: any) => [i.title, i.url]), [
-      ["About us", `${ORIGIN}/who/`],
-      ["Team", `${ORIGIN}/who/team/`],
-    ], "the title sent back for About was the page's and stays the page's; Team's own title stays");
+    assert.deepEqual(
+      items.slice(0, 2).map((i: any) => [i.title, i.url]),
+      [
+        ["About us", `${ORIGIN}/who/`],
+        ["Team", `${ORIGIN}/who/team/`],
+      ],
+      "the title sent back for About was the page's and stays the page's; Team's own title stays",
+    );
 
     const moved = await t.call("PATCH", "/api/sites/1", { body: { domain: "moved.localhost" } });
     assert.equal(moved.status, 200, moved.text);
     try {
       const after = await menu(t);
-      assert.deepEqual(after.items.map((i: any) => i.url), [
-        "http://moved.localhost:8080/who/",
-        "http://moved.localhost:8080/who/team/",
-        "http://moved.localhost:8080/jobs",
-        "https://example.org/x",
-        "http://moved.localhost:8080/contact/",
-        "http://moved.localhost:8080/shop",
-        "#top",
-      ]);
+      assert.deepEqual(
+        after.items.map((i: any) => i.url),
+        [
+          "http://moved.localhost:8080/who/",
+          "http://moved.localhost:8080/who/team/",
+          "http://moved.localhost:8080/jobs",
+          "https://example.org/x",
+          "http://moved.localhost:8080/contact/",
+          "http://moved.localhost:8080/shop",
+          "#top",
+        ],
+      );
       assert.equal(after.items[2].title, "/jobs", "an untitled link still shows its url as written");
     } finally {
       const back = await t.call("PATCH", "/api/sites/1", { body: { domain: "localhost" } });
@@ -155,18 +180,30 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
     const answer = await put(t, edited);
     assert.deepEqual(answer.warnings, []);
     const now = await menu(t);
-    assert.deepEqual(now.items.map((i: any) => [i.title, i.at, i.id]), [
-      ["/jobs", "0", byTitle["/jobs"].id],
-      ["About", "1", byTitle.About.id],
-      ["Write to us", "2", byTitle["Write to us"].id],
-      ["Shop", "2.0", byTitle.Shop.id],
-      ["Team", "2.0.0", byTitle.Team.id],
-      ["Elsewhere", "2.0.0.0", byTitle.Elsewhere.id],
-      ["#top", "3", byTitle["#top"].id],
-    ]);
-    const fields = (list: any[]) => list.map((r: any) => [r.id, r.type, r.page_id, r.url, r.title, r.target, r.classes]);
-    assert.deepEqual(fields(await rows(t, menuId)), fields(before), "only places changed: pages, links, titles, targets and classes are as stored");
-    assert.deepEqual(answer.items.map((i: any) => i.at), ["0", "1", "2", "3", "4", "5", "6"], "at: where each item stood in the body");
+    assert.deepEqual(
+      now.items.map((i: any) => [i.title, i.at, i.id]),
+      [
+        ["/jobs", "0", byTitle["/jobs"].id],
+        ["About", "1", byTitle.About.id],
+        ["Write to us", "2", byTitle["Write to us"].id],
+        ["Shop", "2.0", byTitle.Shop.id],
+        ["Team", "2.0.0", byTitle.Team.id],
+        ["Elsewhere", "2.0.0.0", byTitle.Elsewhere.id],
+        ["#top", "3", byTitle["#top"].id],
+      ],
+    );
+    const fields = (list: any[]) =>
+      list.map((r: any) => [r.id, r.type, r.page_id, r.url, r.title, r.target, r.classes]);
+    assert.deepEqual(
+      fields(await rows(t, menuId)),
+      fields(before),
+      "only places changed: pages, links, titles, targets and classes are as stored",
+    );
+    assert.deepEqual(
+      answer.items.map((i: any) => i.at),
+      ["0", "1", "2", "3", "4", "5", "6"],
+      "at: where each item stood in the body",
+    );
 
     const back = await menu(t);
     await put(t, back.items);
@@ -180,13 +217,26 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
     const shop = contactItem.children[0];
     const teamItem = shop.children[0];
     // Team (with its branch) goes under About; Shop goes last at the top; jobs goes under #top.
-    const tree = [{ ...aboutItem, children: [teamItem] }, { ...contactItem, children: [] }, { ...top, children: [jobs] }, { ...shop, children: [] }];
+    const tree = [
+      { ...aboutItem, children: [teamItem] },
+      { ...contactItem, children: [] },
+      { ...top, children: [jobs] },
+      { ...shop, children: [] },
+    ];
     const answer = await put(t, tree, "~header");
-    assert.deepEqual(answer.warnings.map((w: any) => [w.code, w.at]), [["parent_ignored", "0.0"]], "the nesting decides: a moved item's old parent is ignored, Shop stays at the top");
+    assert.deepEqual(
+      answer.warnings.map((w: any) => [w.code, w.at]),
+      [["parent_ignored", "0.0"]],
+      "the nesting decides: a moved item's old parent is ignored, Shop stays at the top",
+    );
     const now = await menuSource(t, "header");
     assert.equal(shape(now.items), "About[Team[Elsewhere]], Write to us, #top[/jobs], Shop");
-    assert.deepEqual([now.items[0].id, now.items[0].children[0].id, now.items[2].children[0].id, now.items[3].id], [aboutItem.id, teamItem.id, jobs.id, shop.id]);
-    const fields = (list: any[]) => list.map((r: any) => [r.id, r.type, r.page_id, r.url, r.title, r.target, r.classes]);
+    assert.deepEqual(
+      [now.items[0].id, now.items[0].children[0].id, now.items[2].children[0].id, now.items[3].id],
+      [aboutItem.id, teamItem.id, jobs.id, shop.id],
+    );
+    const fields = (list: any[]) =>
+      list.map((r: any) => [r.id, r.type, r.page_id, r.url, r.title, r.target, r.classes]);
     assert.deepEqual(fields(await rows(t, menuId)), fields(before));
   });
 
@@ -233,9 +283,16 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
         const error = r.body.errors[0];
         assert.deepEqual([error.at, error.field], [aboutItem.at, "page"], url);
         assert.match(error.message, /exactly one of page or url/);
-        if (deferred) assert.deepEqual([error.page, error.url, error.page_url], [about.id, url, `${ORIGIN}/about/`], "names the page's address");
+        if (deferred)
+          assert.deepEqual(
+            [error.page, error.url, error.page_url],
+            [about.id, url, `${ORIGIN}/about/`],
+            "names the page's address",
+          );
       }
-      const posted = await t.call("POST", M, { body: { name: "Conflict", items: [{ page: about.id, url: `${ORIGIN}/contact/` }] } });
+      const posted = await t.call("POST", M, {
+        body: { name: "Conflict", items: [{ page: about.id, url: `${ORIGIN}/contact/` }] },
+      });
       assert.equal(posted.status, 400);
       assert.equal(posted.body.error, "bad_items");
       const single = await t.call("POST", `${M}/main/items`, { body: { page: about.id, url: `${ORIGIN}/about/` } });
@@ -251,21 +308,50 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
   it("a flat list whose parents loop is 400 bad_items; a parent that names no item of the body leaves the item at the top (parent_ignored); too deep once nested is tree_too_deep", async () => {
     const fetched = (await menu(t)).items;
     const [a, b] = fetched.filter((i: any) => i.parent === 0);
-    const loop = await t.call("PUT", `${M}/main/items`, { body: { items: [{ ...a, parent: b.id }, { ...b, parent: a.id }] } });
+    const loop = await t.call("PUT", `${M}/main/items`, {
+      body: {
+        items: [
+          { ...a, parent: b.id },
+          { ...b, parent: a.id },
+        ],
+      },
+    });
     assert.equal(loop.status, 400, loop.text);
     assert.equal(loop.body.error, "bad_items");
-    assert.deepEqual(loop.body.errors.map((e: any) => [e.at, e.field]), [["0", "parent"], ["1", "parent"]]);
+    assert.deepEqual(
+      loop.body.errors.map((e: any) => [e.at, e.field]),
+      [
+        ["0", "parent"],
+        ["1", "parent"],
+      ],
+    );
     const self = await t.call("PUT", `${M}/main/items`, { body: { items: [{ ...a, parent: a.id }] } });
     assert.deepEqual([self.status, self.body.errors?.[0]?.field], [400, "parent"]);
     assert.deepEqual(await menu(t).then((m) => m.items), fetched, "nothing written");
 
-    const chain = Array.from({ length: 9 }, (_, i) => ({ id: 900000 + i, url: `/level-${i}`, parent: i === 0 ? 0 : 900000 + i - 1 }));
+    const chain = Array.from({ length: 9 }, (_, i) => ({
+      id: 900000 + i,
+      url: `/level-${i}`,
+      parent: i === 0 ? 0 : 900000 + i - 1,
+    }));
     const deep = await t.call("PUT", `${M}/main/items`, { body: { items: chain } });
     assert.deepEqual([deep.status, deep.body.error, deep.body.at], [400, "tree_too_deep", "8"]);
 
-    const orphan = await put(t, [{ url: "/x", title: "X" }, { url: "/y", title: "Y", parent: 999999 }]);
-    assert.deepEqual(orphan.items.map((i: any) => [i.title, i.parent]), [["X", 0], ["Y", 0]]);
-    assert.deepEqual(orphan.warnings.map((w: any) => [w.code, w.at]), [["parent_ignored", "1"]]);
+    const orphan = await put(t, [
+      { url: "/x", title: "X" },
+      { url: "/y", title: "Y", parent: 999999 },
+    ]);
+    assert.deepEqual(
+      orphan.items.map((i: any) => [i.title, i.parent]),
+      [
+        ["X", 0],
+        ["Y", 0],
+      ],
+    );
+    assert.deepEqual(
+      orphan.warnings.map((w: any) => [w.code, w.at]),
+      [["parent_ignored", "1"]],
+    );
   });
 
   it("a fetched tree put into another menu (ids it does not hold) is accepted: page items stay page items, with new ids", async () => {
@@ -274,11 +360,24 @@ describe("a fetched tree sent back unchanged (PUT /menus/{ref}/items)", () => {
     await makeMenu(t, { name: "Copy" });
     const answer = await t.call("PUT", `${M}/copy/items`, { body: { items: fetched } });
     assert.equal(answer.status, 200, answer.text);
-    assert.deepEqual(answer.body.warnings.map((w: any) => w.code), ["item_ids_not_in_menu"]);
+    assert.deepEqual(
+      answer.body.warnings.map((w: any) => w.code),
+      ["item_ids_not_in_menu"],
+    );
     const copy = (await menu(t, "copy")).items;
-    assert.deepEqual(copy.map((i: any) => [i.title, i.type, i.page, i.url]), fetched.map((i: any) => [i.title, i.type, i.page, i.url]));
-    assert.ok(copy.every((i: any) => !fetched.some((f: any) => f.id === i.id)), "new ids");
+    assert.deepEqual(
+      copy.map((i: any) => [i.title, i.type, i.page, i.url]),
+      fetched.map((i: any) => [i.title, i.type, i.page, i.url]),
+    );
+    assert.ok(
+      copy.every((i: any) => !fetched.some((f: any) => f.id === i.id)),
+      "new ids",
+    );
     const nested = copy.find((i: any) => i.page === team.id);
-    assert.equal(nested.parent, copy.find((i: any) => i.page === about.id).id, "the flat form nests by the body's own ids");
+    assert.equal(
+      nested.parent,
+      copy.find((i: any) => i.page === about.id).id,
+      "the flat form nests by the body's own ids",
+    );
   });
 });

@@ -18,11 +18,14 @@ interface RawNode {
 /** Random item trees up to 4 levels, each node a link named by its path of indexes. */
 const rawTree: fc.Arbitrary<RawNode[]> = fc.letrec<{ forest: RawNode[]; node: RawNode }>((tie) => ({
   forest: fc.array(tie("node"), { maxLength: 4 }),
-  node: fc.record({ url: fc.constant("/x"), children: fc.oneof({ depthSize: "small", withCrossShrink: true }, fc.constant([] as RawNode[]), tie("forest")) }),
+  node: fc.record({
+    url: fc.constant("/x"),
+    children: fc.oneof({ depthSize: "small", withCrossShrink: true }, fc.constant([] as RawNode[]), tie("forest")),
+  }),
 })).forest;
 
 /** Stores a parsed tree the way writeTree does for a new menu (ids breadth first, positions 1..n). */
-function store(items: readonly ItemInput[]): { rows: Array<TreeRow & { at: string }>; } {
+function store(items: readonly ItemInput[]): { rows: Array<TreeRow & { at: string }> } {
   const rows: Array<TreeRow & { at: string }> = [];
   const queue: Array<{ level: readonly ItemInput[]; parent: number }> = [{ level: items, parent: 0 }];
   for (let i = 0; i < queue.length; i++) {
@@ -44,7 +47,10 @@ describe("menu trees", () => {
         const tree = new ItemTree(rows);
         const coordinates = tree.coordinates();
         for (const row of rows) assert.equal(coordinates.get(row.id), row.at);
-        assert.deepEqual(tree.preorder().map((row) => row.at), flatten(parsed.items).map((item) => item.at));
+        assert.deepEqual(
+          tree.preorder().map((row) => row.at),
+          flatten(parsed.items).map((item) => item.at),
+        );
         assert.equal(parsed.total, rows.length);
       }),
     );
@@ -52,18 +58,27 @@ describe("menu trees", () => {
 
   it("a branch is the item and everything under it; depth and height agree with the coordinates", () => {
     fc.assert(
-      fc.property(rawTree.filter((raw) => raw.length > 0), (raw) => {
-        const { rows } = store(parseTree(raw).items);
-        const tree = new ItemTree(rows);
-        for (const row of rows) {
-          const under = rows.filter((other) => other.at === row.at || other.at.startsWith(`${row.at}.`)).map((other) => other.id).sort((a, b) => a - b);
-          assert.deepEqual([...tree.branch(row.id)].sort((a, b) => a - b), under);
-          assert.equal(tree.depth(row.id), row.at.split(".").length);
-          const deepest = Math.max(...under.map((id) => rows[id - 1].at.split(".").length));
-          assert.equal(tree.height(row.id), deepest - row.at.split(".").length + 1);
-          for (const other of rows) assert.equal(tree.isSelfOrDescendant(row.id, other.id), under.includes(other.id));
-        }
-      }),
+      fc.property(
+        rawTree.filter((raw) => raw.length > 0),
+        (raw) => {
+          const { rows } = store(parseTree(raw).items);
+          const tree = new ItemTree(rows);
+          for (const row of rows) {
+            const under = rows
+              .filter((other) => other.at === row.at || other.at.startsWith(`${row.at}.`))
+              .map((other) => other.id)
+              .sort((a, b) => a - b);
+            assert.deepEqual(
+              [...tree.branch(row.id)].sort((a, b) => a - b),
+              under,
+            );
+            assert.equal(tree.depth(row.id), row.at.split(".").length);
+            const deepest = Math.max(...under.map((id) => rows[id - 1].at.split(".").length));
+            assert.equal(tree.height(row.id), deepest - row.at.split(".").length + 1);
+            for (const other of rows) assert.equal(tree.isSelfOrDescendant(row.id, other.id), under.includes(other.id));
+          }
+        },
+      ),
     );
   });
 
@@ -95,13 +110,23 @@ describe("menu trees", () => {
         });
         const plan = planTree(parsed, pageIds, facts, true);
         const kept: string[] = [];
-        const walk = (nodes: readonly Planned[]) => nodes.forEach((node) => (kept.push(node.input.at), walk(node.children)));
+        const walk = (nodes: readonly Planned[]) =>
+          nodes.forEach((node) => (kept.push(node.input.at), walk(node.children)));
         walk(plan.items);
-        assert.deepEqual(kept, all.filter((item) => !isInvalid(item.at)).map((item) => item.at));
-        assert.deepEqual(plan.invalid.map((entry) => entry.at), all.filter((item) => isInvalid(item.at)).map((item) => item.at));
+        assert.deepEqual(
+          kept,
+          all.filter((item) => !isInvalid(item.at)).map((item) => item.at),
+        );
+        assert.deepEqual(
+          plan.invalid.map((entry) => entry.at),
+          all.filter((item) => isInvalid(item.at)).map((item) => item.at),
+        );
         assert.equal(countPlanned(plan.items) + plan.invalid.length, all.length);
         if (plan.invalid.length > 0) {
-          assert.throws(() => planTree(parsed, pageIds, facts, false), (error: unknown) => error instanceof ServiceError && error.code === "menu_items_invalid");
+          assert.throws(
+            () => planTree(parsed, pageIds, facts, false),
+            (error: unknown) => error instanceof ServiceError && error.code === "menu_items_invalid",
+          );
         }
       }),
     );
@@ -109,9 +134,16 @@ describe("menu trees", () => {
 
   it("limits are counted over the whole tree", () => {
     const wide = Array.from({ length: 2001 }, () => ({ url: "/x" }));
-    assert.throws(() => parseTree(wide), (error: unknown) => error instanceof ServiceError && error.code === "too_many_items" && error.details.total === 2001);
+    assert.throws(
+      () => parseTree(wide),
+      (error: unknown) =>
+        error instanceof ServiceError && error.code === "too_many_items" && error.details.total === 2001,
+    );
     const nested = [{ url: "/x", children: Array.from({ length: 2000 }, () => ({ url: "/y" })) }];
-    assert.throws(() => parseTree(nested), (error: unknown) => error instanceof ServiceError && error.code === "too_many_items");
+    assert.throws(
+      () => parseTree(nested),
+      (error: unknown) => error instanceof ServiceError && error.code === "too_many_items",
+    );
     assert.equal(parseTree(Array.from({ length: 2000 }, () => "slug")).total, 2000);
   });
 });
@@ -122,11 +154,21 @@ describe("menu links", () => {
     assert.equal(completeUrl(origin, "/a"), "http://site.test:8080/a");
     assert.equal(completeUrl(origin, "a/b"), "http://site.test:8080/a/b");
     assert.equal(completeUrl(origin, "?s=1"), "http://site.test:8080/?s=1");
-    for (const kept of ["https://x.org", "mailto:a@b.c", "tel:+123", "//cdn.x/y", "#top"]) assert.equal(completeUrl(origin, kept), kept);
+    for (const kept of ["https://x.org", "mailto:a@b.c", "tel:+123", "//cdn.x/y", "#top"])
+      assert.equal(completeUrl(origin, kept), kept);
   });
 
   it("script schemes, control characters and empty links are refused", () => {
-    for (const bad of ["javascript:alert(1)", " JavaScript:x", "data:text/html,x", "vbscript:x", "/a\nb", "", "   ", 5]) {
+    for (const bad of [
+      "javascript:alert(1)",
+      " JavaScript:x",
+      "data:text/html,x",
+      "vbscript:x",
+      "/a\nb",
+      "",
+      "   ",
+      5,
+    ]) {
       assert.notEqual(urlProblem(bad), null, JSON.stringify(bad));
     }
     assert.equal(urlProblem("https://example.org/a b"), null);

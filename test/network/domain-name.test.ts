@@ -52,20 +52,56 @@ describe("normaliseDomain", () => {
       [Array.from({ length: 64 }, () => "abc").join("."), "too_long"],
       ["x".repeat(5000), "too_long"],
     ];
-    for (const [input, reason] of cases) assert.deepEqual(normaliseDomain(input), { refused: reason }, JSON.stringify(input));
+    for (const [input, reason] of cases)
+      assert.deepEqual(normaliseDomain(input), { refused: reason }, JSON.stringify(input));
   });
 
   /** Names built from pieces that test each rule: letters in both cases, IDN, dots, hyphens, ports, spaces. */
-  const piece = fc.constantFrom("a", "B", "z9", "ü", "Ä", "ß", "\u00ad", "日本", "ｘ", "-", "--", ".", "。", "．", " ", ":80", "/", "_", "%", "xn--", "xn--bcher-kva", "0x10", "1", "\u200d", "İ", "\u0301");
+  const piece = fc.constantFrom(
+    "a",
+    "B",
+    "z9",
+    "ü",
+    "Ä",
+    "ß",
+    "\u00ad",
+    "日本",
+    "ｘ",
+    "-",
+    "--",
+    ".",
+    "。",
+    "．",
+    " ",
+    ":80",
+    "/",
+    "_",
+    "%",
+    "xn--",
+    "xn--bcher-kva",
+    "0x10",
+    "1",
+    "\u200d",
+    "İ",
+    "\u0301",
+  );
   const built = fc.array(piece, { maxLength: 12 }).map((parts) => parts.join(""));
-  const anyText = fc.oneof(built, fc.string({ maxLength: 40 }), fc.string({ unit: "grapheme", maxLength: 20 }), fc.string({ unit: "binary", maxLength: 20 }));
+  const anyText = fc.oneof(
+    built,
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: "grapheme", maxLength: 20 }),
+    fc.string({ unit: "binary", maxLength: 20 }),
+  );
 
   it("never throws; answers a host name that normalises to itself, or a refusal", () => {
     fc.assert(
       fc.property(anyText, (input) => {
         const result = normaliseDomain(input);
         if ("refused" in result) return;
-        assert.ok(isHostname(result.domain), `${JSON.stringify(input)} → ${JSON.stringify(result.domain)} is a host name`);
+        assert.ok(
+          isHostname(result.domain),
+          `${JSON.stringify(input)} → ${JSON.stringify(result.domain)} is a host name`,
+        );
         assert.deepEqual(normaliseDomain(result.domain), result, "idempotent");
       }),
       { numRuns: 5000 },

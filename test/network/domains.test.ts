@@ -18,22 +18,40 @@ describe("domains: the API", () => {
     const id = await makeSite(t, "Aliased", "aliased.localhost");
     const listed = await t.call("GET", `/api/sites/${id}/domains`);
     assert.equal(listed.status, 200);
-    assert.deepEqual({ ...listed.body, domains: domainsOf(listed.body) }, { success: true, site_id: id, domains: [["aliased.localhost", true]], warnings: [] });
+    assert.deepEqual(
+      { ...listed.body, domains: domainsOf(listed.body) },
+      { success: true, site_id: id, domains: [["aliased.localhost", true]], warnings: [] },
+    );
 
-    const added = await t.call("POST", `/api/sites/${id}/domains`, { body: { domain: "WWW.Aliased.localhost", primary: true } });
+    const added = await t.call("POST", `/api/sites/${id}/domains`, {
+      body: { domain: "WWW.Aliased.localhost", primary: true },
+    });
     assert.equal(added.status, 201, added.text);
     assert.deepEqual(added.body.domain, { domain: "www.aliased.localhost", primary: false });
     assert.equal(added.body.site_id, id);
-    assert.deepEqual(added.body.warnings.map((w: any) => [w.code, w.field]), [["unknown_field", "primary"]], "other keys are ignored with a warning");
-    assert.ok((await t.call("POST", `/api/sites/${id}/domains`, { body: { domain: "aliased.example" } })).status === 201);
+    assert.deepEqual(
+      added.body.warnings.map((w: any) => [w.code, w.field]),
+      [["unknown_field", "primary"]],
+      "other keys are ignored with a warning",
+    );
+    assert.ok(
+      (await t.call("POST", `/api/sites/${id}/domains`, { body: { domain: "aliased.example" } })).status === 201,
+    );
     const both = await t.call("GET", `/api/sites/${id}/domains`);
-    assert.deepEqual(domainsOf(both.body), [["aliased.localhost", true], ["aliased.example", false], ["www.aliased.localhost", false]]);
+    assert.deepEqual(domainsOf(both.body), [
+      ["aliased.localhost", true],
+      ["aliased.example", false],
+      ["www.aliased.localhost", false],
+    ]);
 
     const removed = await t.call("DELETE", `/api/sites/${id}/domains/WWW.aliased.localhost`);
     assert.equal(removed.status, 200, removed.text);
     assert.equal(removed.body.deleted, true);
     assert.deepEqual(removed.body.domain, { domain: "www.aliased.localhost", primary: false });
-    assert.deepEqual(domainsOf(removed.body), [["aliased.localhost", true], ["aliased.example", false]]);
+    assert.deepEqual(domainsOf(removed.body), [
+      ["aliased.localhost", true],
+      ["aliased.example", false],
+    ]);
     assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${id}/domains`)).body), domainsOf(removed.body));
     // GET /api/sites/{id} still names the primary domain.
     assert.equal((await t.call("GET", `/api/sites/${id}`)).body.site.domain, "aliased.localhost");
@@ -52,7 +70,10 @@ describe("domains: the API", () => {
       assert.equal(r.status, 404, domain);
       assert.equal(r.body.error, "domain_not_found", domain);
     }
-    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${other}/domains`)).body), [["other-keeps.localhost", true], ["alias-of-other.localhost", false]]);
+    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${other}/domains`)).body), [
+      ["other-keeps.localhost", true],
+      ["alias-of-other.localhost", false],
+    ]);
   });
 
   it("super-administrators only: others get 403 insufficient_role, for an unknown site too; no token 401", async () => {
@@ -75,18 +96,28 @@ describe("domains: the API", () => {
         assert.equal((await t.call(method, url, { token: null, body })).status, 401);
       }
     }
-    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${id}/domains`)).body), [["guarded.localhost", true]], "nothing was added");
+    assert.deepEqual(
+      domainsOf((await t.call("GET", `/api/sites/${id}/domains`)).body),
+      [["guarded.localhost", true]],
+      "nothing was added",
+    );
     const missing = await t.call("GET", "/api/sites/99999/domains");
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error, "site_not_found");
-    assert.equal((await t.call("POST", "/api/sites/99999/domains", { body: { domain: "x.localhost" } })).body.error, "site_not_found");
+    assert.equal(
+      (await t.call("POST", "/api/sites/99999/domains", { body: { domain: "x.localhost" } })).body.error,
+      "site_not_found",
+    );
   });
 
   it("a domain belongs to one site whatever its case: 409 domain_taken, alias or primary, from every call", async () => {
     const a = await makeSite(t, "Example", "Example.COM");
     assert.equal((await t.call("GET", `/api/sites/${a}`)).body.site.domain, "example.com");
     const b = await makeSite(t, "Second", "second.example");
-    assert.equal((await t.call("POST", `/api/sites/${a}/domains`, { body: { domain: "www.example.com" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", `/api/sites/${a}/domains`, { body: { domain: "www.example.com" } })).status,
+      201,
+    );
 
     const refusals: Array<[string, string, unknown]> = [
       ["POST", "/api/sites", { name: "Same", domain: "example.com" }],
@@ -108,11 +139,17 @@ describe("domains: the API", () => {
     const detail = await t.call("POST", `/api/sites/${b}/domains`, { body: { domain: "WWW.example.com" } });
     assert.deepEqual([detail.body.domain, detail.body.site_id, detail.body.primary], ["www.example.com", a, false]);
     assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${b}/domains`)).body), [["second.example", true]]);
-    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${a}/domains`)).body), [["example.com", true], ["www.example.com", false]]);
+    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${a}/domains`)).body), [
+      ["example.com", true],
+      ["www.example.com", false],
+    ]);
 
     // Removed, the alias is free for another site.
     assert.equal((await t.call("DELETE", `/api/sites/${a}/domains/www.example.com`)).status, 200);
-    assert.equal((await t.call("POST", `/api/sites/${b}/domains`, { body: { domain: "www.example.com" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", `/api/sites/${b}/domains`, { body: { domain: "www.example.com" } })).status,
+      201,
+    );
   });
 
   it("PATCH /api/sites/{id} to one of the site's own aliases promotes it; the former primary is no domain of the site", async () => {
@@ -122,12 +159,22 @@ describe("domains: the API", () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.site.domain, "new-primary.localhost");
     assert.equal(r.body.site.home_url, "http://new-primary.localhost:8080/");
-    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${id}/domains`)).body), [["new-primary.localhost", true]]);
+    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${id}/domains`)).body), [
+      ["new-primary.localhost", true],
+    ]);
     // The former primary is free again.
-    assert.equal((await t.call("POST", "/api/sites", { body: { name: "Taker", domain: "old-primary.localhost" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", "/api/sites", { body: { name: "Taker", domain: "old-primary.localhost" } })).status,
+      201,
+    );
     // The same primary again changes nothing.
-    assert.equal((await t.call("PATCH", `/api/sites/${id}`, { body: { domain: "new-primary.localhost" } })).status, 200);
-    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${id}/domains`)).body), [["new-primary.localhost", true]]);
+    assert.equal(
+      (await t.call("PATCH", `/api/sites/${id}`, { body: { domain: "new-primary.localhost" } })).status,
+      200,
+    );
+    assert.deepEqual(domainsOf((await t.call("GET", `/api/sites/${id}/domains`)).body), [
+      ["new-primary.localhost", true],
+    ]);
   });
 
   it("international names are stored as punycode, and found by either spelling", async () => {
@@ -147,9 +194,16 @@ describe("domains: the API", () => {
   it("malformed names are 400 invalid_domain with the reason, from every call; localhost and blog.localhost stay valid", async () => {
     const id = await makeSite(t, "Checked", "checked.localhost");
     const cases: Array<[string, string]> = [
-      ["", "empty"], ["not a host", "space"], ["a..b", "empty_label"], ["-lead.example", "hyphen"], ["trail-.example", "hyphen"],
-      ["example.com:8080", "port_or_path"], ["example.com/path", "port_or_path"], ["under_score.example", "characters"],
-      [`${"x".repeat(64)}.example`, "label_too_long"], [Array.from({ length: 70 }, () => "abc").join("."), "too_long"],
+      ["", "empty"],
+      ["not a host", "space"],
+      ["a..b", "empty_label"],
+      ["-lead.example", "hyphen"],
+      ["trail-.example", "hyphen"],
+      ["example.com:8080", "port_or_path"],
+      ["example.com/path", "port_or_path"],
+      ["under_score.example", "characters"],
+      [`${"x".repeat(64)}.example`, "label_too_long"],
+      [Array.from({ length: 70 }, () => "abc").join("."), "too_long"],
     ];
     for (const [domain, reason] of cases) {
       for (const [method, url, body] of [
@@ -167,15 +221,29 @@ describe("domains: the API", () => {
     assert.equal((await t.call("DELETE", `/api/sites/${id}/domains/a..b`)).body.error, "invalid_domain");
     assert.equal((await t.call("POST", "/api/sites", { body: { name: "Missing" } })).body.error, "invalid_domain");
     assert.equal((await t.call("GET", "/api/sites/1")).body.site.domain, "localhost");
-    assert.equal((await t.call("POST", `/api/sites/${id}/domains`, { body: { domain: "blog.localhost" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", `/api/sites/${id}/domains`, { body: { domain: "blog.localhost" } })).status,
+      201,
+    );
     assert.equal((await t.call("DELETE", `/api/sites/${id}/domains/blog.localhost`)).status, 200);
-    assert.equal((await t.call("POST", "/api/sites", { body: { name: "Blog", domain: "blog.localhost" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", "/api/sites", { body: { name: "Blog", domain: "blog.localhost" } })).status,
+      201,
+    );
   });
 
   it("the legacy address selects a site by any of its domains, primary or alias, in any case", async () => {
     const id = await makeSite(t, "Selected", "selected.localhost");
-    assert.equal((await t.call("POST", `/api/sites/${id}/domains`, { body: { domain: "alias.selected.localhost" } })).status, 201);
-    for (const domain of ["selected.localhost", "Selected.LOCALHOST", "alias.selected.localhost", "ALIAS.selected.localhost"]) {
+    assert.equal(
+      (await t.call("POST", `/api/sites/${id}/domains`, { body: { domain: "alias.selected.localhost" } })).status,
+      201,
+    );
+    for (const domain of [
+      "selected.localhost",
+      "Selected.LOCALHOST",
+      "alias.selected.localhost",
+      "ALIAS.selected.localhost",
+    ]) {
       const answer = await t.call("GET", `/api/settings?domain=${encodeURIComponent(domain)}`);
       assert.equal(answer.status, 200, domain);
       assert.equal(answer.body.site_id, id, domain);
@@ -201,7 +269,12 @@ describe("domains: an alias answers 301 to the primary domain", () => {
     t = await startTestApp({ beforeReady: (app) => app.addHook("onRequest", async () => void routed++) });
     site = await makeSite(t, "Shop", "shop.localhost");
     const S = `/api/site/${site}`;
-    await frame(t, "shop-frame", `<!DOCTYPE html><html><body><h1 ${bind("text", "page.title")}>x</h1></body></html>`, S);
+    await frame(
+      t,
+      "shop-frame",
+      `<!DOCTYPE html><html><body><h1 ${bind("text", "page.title")}>x</h1></body></html>`,
+      S,
+    );
     await assign(t, "shop-frame", (await page(t, { title: "Goods", status: "publish" }, S)).id, S);
     await frame(t, "main-frame", `<!DOCTYPE html><html><body><p>main site</p></body></html>`);
     await assign(t, "main-frame", (await page(t, { title: "Goods", status: "publish" })).id);
@@ -211,8 +284,15 @@ describe("domains: an alias answers 301 to the primary domain", () => {
   after(() => t.close());
 
   it("through Fastify: 301 to the same path and query on the primary domain, at the public port", async () => {
-    assert.equal((await t.call("POST", `/api/sites/${site}/domains`, { body: { domain: "www.shop.localhost" } })).status, 201);
-    const r = await t.app.inject({ method: "GET", url: "/goods/?colour=red&size=2", headers: { host: "WWW.shop.localhost:8080" } });
+    assert.equal(
+      (await t.call("POST", `/api/sites/${site}/domains`, { body: { domain: "www.shop.localhost" } })).status,
+      201,
+    );
+    const r = await t.app.inject({
+      method: "GET",
+      url: "/goods/?colour=red&size=2",
+      headers: { host: "WWW.shop.localhost:8080" },
+    });
     assert.equal(r.statusCode, 301);
     assert.equal(r.headers.location, "http://shop.localhost:8080/goods/?colour=red&size=2");
     assert.equal(r.headers["x-svc-printed"], "redirect");
@@ -261,7 +341,11 @@ describe("domains: an alias answers 301 to the primary domain", () => {
     assert.match(gone.body, /main site/);
     const unknown = await rawRequest(port, "/goods/", { host: "unknown.localhost" });
     assert.match(unknown.body, /main site/, "unknown hosts still get the main site");
-    const media = await t.app.inject({ method: "GET", url: "/media/2026/01/photo.jpg", headers: { host: "www.shop.localhost" } });
+    const media = await t.app.inject({
+      method: "GET",
+      url: "/media/2026/01/photo.jpg",
+      headers: { host: "www.shop.localhost" },
+    });
     assert.equal(media.statusCode, 404);
   });
 });

@@ -42,7 +42,10 @@ describe("sites", () => {
 
   it("creating a site needs a super-administrator: others get 403 insufficient_role", async () => {
     const user = await makeUser(t, "plain-site-creator");
-    const r = await t.call("POST", "/api/sites", { token: user.token, body: { name: "Mine", domain: "mine.localhost" } });
+    const r = await t.call("POST", "/api/sites", {
+      token: user.token,
+      body: { name: "Mine", domain: "mine.localhost" },
+    });
     assert.equal(r.status, 403);
     assert.equal(r.body.error, "insufficient_role");
   });
@@ -53,7 +56,10 @@ describe("sites", () => {
     const user = await makeUser(t, "lister");
     await t.call("PUT", `/api/site/${siteId}/users/${user.id}`, { body: { role: "administrator" } });
     const mine = await t.call("GET", "/api/sites", { token: user.token });
-    assert.deepEqual(mine.body.sites.map((s: any) => s.id), [siteId]);
+    assert.deepEqual(
+      mine.body.sites.map((s: any) => s.id),
+      [siteId],
+    );
     assert.equal(mine.body.total, 1);
     const all = await t.call("GET", "/api/sites");
     assert.ok(all.body.total >= 3);
@@ -64,11 +70,20 @@ describe("sites", () => {
     const siteId = await makeSite(t, "Old", "old.localhost");
     const admin = await makeUser(t, "site-renamer");
     await t.call("PUT", `/api/site/${siteId}/users/${admin.id}`, { body: { role: "administrator" } });
-    const renamed = await t.call("PATCH", `/api/sites/${siteId}`, { token: admin.token, body: { name: "New", colour: "red" } });
+    const renamed = await t.call("PATCH", `/api/sites/${siteId}`, {
+      token: admin.token,
+      body: { name: "New", colour: "red" },
+    });
     assert.equal(renamed.status, 200);
     assert.equal(renamed.body.site.name, "New");
-    assert.deepEqual(renamed.body.warnings.map((w: any) => [w.code, w.field]), [["unknown_field", "colour"]]);
-    const domain = await t.call("PATCH", `/api/sites/${siteId}`, { token: admin.token, body: { domain: "new.localhost" } });
+    assert.deepEqual(
+      renamed.body.warnings.map((w: any) => [w.code, w.field]),
+      [["unknown_field", "colour"]],
+    );
+    const domain = await t.call("PATCH", `/api/sites/${siteId}`, {
+      token: admin.token,
+      body: { domain: "new.localhost" },
+    });
     assert.equal(domain.status, 403);
     const bySuper = await t.call("PATCH", `/api/sites/${siteId}`, { body: { domain: "new.localhost" } });
     assert.equal(bySuper.body.site.domain, "new.localhost");

@@ -8,7 +8,9 @@ describe("users, roles, login and profile", () => {
   after(() => t.close());
 
   it("POST /api/users creates a user: 201 {user: {id, login, email, super_admin}}", async () => {
-    const r = await t.call("POST", "/api/users", { body: { login: "alice", email: "alice@example.com", password: "s3cret-pass" } });
+    const r = await t.call("POST", "/api/users", {
+      body: { login: "alice", email: "alice@example.com", password: "s3cret-pass" },
+    });
     assert.equal(r.status, 201);
     assert.deepEqual(
       { login: r.body.user.login, email: r.body.user.email, super_admin: r.body.user.super_admin },
@@ -23,8 +25,14 @@ describe("users, roles, login and profile", () => {
     assert.equal((await t.call("POST", "/api/users", { body: { login: "bob" } })).body.error, "login_taken");
     assert.equal((await t.call("POST", "/api/users", { body: {} })).body.error, "login_required");
     assert.equal((await t.call("POST", "/api/users", { body: { login: "no spaces" } })).body.error, "invalid_login");
-    assert.equal((await t.call("POST", "/api/users", { body: { login: "carol", email: "nope" } })).body.error, "invalid_email");
-    assert.equal((await t.call("POST", "/api/users", { body: { login: "carol", password: "short" } })).body.error, "weak_password");
+    assert.equal(
+      (await t.call("POST", "/api/users", { body: { login: "carol", email: "nope" } })).body.error,
+      "invalid_email",
+    );
+    assert.equal(
+      (await t.call("POST", "/api/users", { body: { login: "carol", password: "short" } })).body.error,
+      "weak_password",
+    );
   });
 
   it("creating a user needs a super-administrator", async () => {
@@ -41,14 +49,22 @@ describe("users, roles, login and profile", () => {
     assert.equal(r.body.user.id, user.id);
     assert.match(r.body.token, /^op_[A-Za-z0-9]{64}$/);
     assert.equal((await t.call("GET", "/api/profile", { token: r.body.token })).body.user.login, "frank");
-    const row = await t.store.db.selectFrom("users").select("password_hash").where("login", "=", "frank").executeTakeFirstOrThrow();
+    const row = await t.store.db
+      .selectFrom("users")
+      .select("password_hash")
+      .where("login", "=", "frank")
+      .executeTakeFirstOrThrow();
     assert.match(String(row.password_hash), /^scrypt\$/);
     assert.ok(!String(row.password_hash).includes("frank-password"));
   });
 
   it("a user without a password cannot log in", async () => {
     await makeUser(t, "nopass");
-    const r = await t.call("POST", "/api/login", { token: null, ip: "10.3.3.3", body: { login: "nopass", password: "" } });
+    const r = await t.call("POST", "/api/login", {
+      token: null,
+      ip: "10.3.3.3",
+      body: { login: "nopass", password: "" },
+    });
     assert.equal(r.status, 401);
     assert.equal(r.body.error, "invalid_credentials");
   });
@@ -58,7 +74,10 @@ describe("users, roles, login and profile", () => {
     const user = await makeUser(t, "grace");
     const put = await t.call("PUT", `/api/site/${siteId}/users/${user.id}`, { body: { role: "editor" } });
     assert.equal(put.status, 200);
-    assert.deepEqual({ ...put.body, warnings: undefined }, { success: true, site_id: siteId, user_id: user.id, role: "editor", warnings: undefined });
+    assert.deepEqual(
+      { ...put.body, warnings: undefined },
+      { success: true, site_id: siteId, user_id: user.id, role: "editor", warnings: undefined },
+    );
     let profile = await t.call("GET", "/api/profile", { token: user.token });
     assert.deepEqual(profile.body.sites, [{ id: siteId, name: "Roles", role: "editor" }]);
 
@@ -91,15 +110,24 @@ describe("users, roles, login and profile", () => {
     await t.call("PUT", `/api/site/${siteId}/users/${admin.id}`, { body: { role: "administrator" } });
     // A user with no role on a site ivan administers is unknown to ivan (404 user_not_found,
     // test/security/leaks.test.ts); once on one of his sites, ivan may give judy a role here
-    const stranger = await t.call("PUT", `/api/site/${siteId}/users/${editor.id}`, { token: admin.token, body: { role: "editor" } });
+    const stranger = await t.call("PUT", `/api/site/${siteId}/users/${editor.id}`, {
+      token: admin.token,
+      body: { role: "editor" },
+    });
     assert.equal(stranger.status, 404);
     assert.equal(stranger.body.error, "user_not_found");
     const elsewhere = await makeSite(t, "Delegated too", "delegated-too.localhost");
     await t.call("PUT", `/api/site/${elsewhere}/users/${admin.id}`, { body: { role: "administrator" } });
     await t.call("PUT", `/api/site/${elsewhere}/users/${editor.id}`, { body: { role: "editor" } });
-    const byAdmin = await t.call("PUT", `/api/site/${siteId}/users/${editor.id}`, { token: admin.token, body: { role: "editor" } });
+    const byAdmin = await t.call("PUT", `/api/site/${siteId}/users/${editor.id}`, {
+      token: admin.token,
+      body: { role: "editor" },
+    });
     assert.equal(byAdmin.status, 200);
-    const byEditor = await t.call("PUT", `/api/site/${siteId}/users/${admin.id}`, { token: editor.token, body: { role: "editor" } });
+    const byEditor = await t.call("PUT", `/api/site/${siteId}/users/${admin.id}`, {
+      token: editor.token,
+      body: { role: "editor" },
+    });
     assert.equal(byEditor.status, 404);
     assert.equal(byEditor.body.code, "site_not_found");
   });
@@ -111,10 +139,17 @@ describe("users, roles, login and profile", () => {
     await t.call("PUT", `/api/site/${edited}/users/${user.id}`, { body: { role: "editor" } });
     const answers = [];
     for (const id of [foreign, edited, 424242, "abc"]) {
-      const r = await t.call("PUT", `/api/site/${id}/users/${user.id}`, { token: user.token, body: { role: "administrator" } });
+      const r = await t.call("PUT", `/api/site/${id}/users/${user.id}`, {
+        token: user.token,
+        body: { role: "administrator" },
+      });
       answers.push({ status: r.status, body: r.body });
     }
-    for (const a of answers) assert.deepEqual(a, { status: 404, body: { code: "site_not_found", message: answers[0].body.message, data: { status: 404 } } });
+    for (const a of answers)
+      assert.deepEqual(a, {
+        status: 404,
+        body: { code: "site_not_found", message: answers[0].body.message, data: { status: 404 } },
+      });
   });
 
   it("a super-administrator's profile lists every site as administrator", async () => {

@@ -47,7 +47,12 @@ export async function publish(t: TestApp, siteId: number, body: Record<string, u
   return r.body;
 }
 
-export async function addLanguage(t: TestApp, siteId: number, code: string, extra: Record<string, unknown> = {}): Promise<any> {
+export async function addLanguage(
+  t: TestApp,
+  siteId: number,
+  code: string,
+  extra: Record<string, unknown> = {},
+): Promise<any> {
   const r = await t.call("POST", `/api/site/${siteId}/languages`, { body: { code, ...extra } });
   if (r.status !== 200 && r.status !== 201) throw new Error(`language ${code}: ${r.status} ${r.text}`);
   return r.body;

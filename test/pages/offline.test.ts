@@ -32,14 +32,19 @@ describe("pages_offline warnings and ?dry_run=1", () => {
     return { parent, child, draft };
   }
 
-  const offline = (warnings: any[]) => warnings.filter((w) => w.code === "pages_offline").map((w) => [w.page, new URL(w.url).pathname]);
-  const publicStatus = async (path: string) => (await t.app.inject({ method: "GET", url: path, headers: { host: "localhost" } })).statusCode;
+  const offline = (warnings: any[]) =>
+    warnings.filter((w) => w.code === "pages_offline").map((w) => [w.page, new URL(w.url).pathname]);
+  const publicStatus = async (path: string) =>
+    (await t.app.inject({ method: "GET", url: path, headers: { host: "localhost" } })).statusCode;
 
   it("drafting a parent names the parent and its published descendants, not pages that were offline already", async () => {
     const { parent, child } = await family();
     const r = await t.call("PATCH", `${S}/pages/${parent.id}`, { body: { status: "draft" } });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(offline(r.body.warnings), [[parent.id, `/parent-${n}/`], [child.id, `/parent-${n}/child/`]]);
+    assert.deepEqual(offline(r.body.warnings), [
+      [parent.id, `/parent-${n}/`],
+      [child.id, `/parent-${n}/child/`],
+    ]);
     assert.equal(await publicStatus(`/parent-${n}/child/`), 404);
   });
 
@@ -49,7 +54,10 @@ describe("pages_offline warnings and ?dry_run=1", () => {
     assert.equal(dry.status, 200, dry.text);
     assert.equal(dry.body.dry_run, true);
     assert.equal(dry.body.applied, false);
-    assert.deepEqual(offline(dry.body.warnings), [[parent.id, `/parent-${n}/`], [child.id, `/parent-${n}/child/`]]);
+    assert.deepEqual(offline(dry.body.warnings), [
+      [parent.id, `/parent-${n}/`],
+      [child.id, `/parent-${n}/child/`],
+    ]);
     assert.equal((await t.call("GET", `${S}/pages/${parent.id}`)).body.page.status, "publish");
     assert.equal(await publicStatus(`/parent-${n}/child/`), 200);
   });
@@ -60,7 +68,10 @@ describe("pages_offline warnings and ?dry_run=1", () => {
     assert.equal(dry.status, 200, dry.text);
     assert.equal(dry.body.dry_run, true);
     assert.equal(dry.body.trashed, false);
-    assert.deepEqual(offline(dry.body.warnings), [[parent.id, `/parent-${n}/`], [child.id, `/parent-${n}/child/`]]);
+    assert.deepEqual(offline(dry.body.warnings), [
+      [parent.id, `/parent-${n}/`],
+      [child.id, `/parent-${n}/child/`],
+    ]);
     assert.equal((await t.call("GET", `${S}/pages/${parent.id}`)).body.page.status, "publish");
     const done = await t.call("DELETE", `${S}/pages/${parent.id}`);
     assert.equal(done.body.trashed, true);
@@ -75,7 +86,9 @@ describe("pages_offline warnings and ?dry_run=1", () => {
 
   it("deleting a frame names the pages that stood on it; ?dry_run=1 deletes nothing", async () => {
     await t.call("POST", `${S}/frames`, { body: { slug: "short-lived", html: "<p>short</p>" } });
-    const on = await t.call("POST", `${S}/pages`, { body: { title: "On short", slug: "on-short", frame: "short-lived", status: "publish" } });
+    const on = await t.call("POST", `${S}/pages`, {
+      body: { title: "On short", slug: "on-short", frame: "short-lived", status: "publish" },
+    });
     const dry = await t.call("DELETE", `${S}/frames/short-lived?dry_run=1`);
     assert.equal(dry.status, 200, dry.text);
     assert.equal(dry.body.dry_run, true);
@@ -107,15 +120,23 @@ describe("pages_offline warnings and ?dry_run=1", () => {
   it("removing a language names its pages that answered; ?dry_run=1 keeps the language", async () => {
     const site = await t.call("POST", "/api/sites", { body: { name: "Two tongues", domain: "tongues.localhost" } });
     const T = `/api/site/${site.body.site.id}`;
-    for (const code of ["en", "de"]) assert.equal((await t.call("POST", `${T}/languages`, { body: { code } })).status, 201);
+    for (const code of ["en", "de"])
+      assert.equal((await t.call("POST", `${T}/languages`, { body: { code } })).status, 201);
     await t.call("POST", `${T}/frames`, { body: { slug: "tongue", html: "<p>tongue</p>" } });
-    const de = await t.call("POST", `${T}/pages`, { body: { title: "Uber", slug: "uber", lang: "de", frame: "tongue", status: "publish" } });
-    await t.call("POST", `${T}/pages`, { body: { title: "Entwurf", slug: "entwurf", lang: "de", frame: "tongue", status: "draft" } });
+    const de = await t.call("POST", `${T}/pages`, {
+      body: { title: "Uber", slug: "uber", lang: "de", frame: "tongue", status: "publish" },
+    });
+    await t.call("POST", `${T}/pages`, {
+      body: { title: "Entwurf", slug: "entwurf", lang: "de", frame: "tongue", status: "draft" },
+    });
     const dry = await t.call("DELETE", `${T}/languages/de?dry_run=1`);
     assert.equal(dry.status, 200, dry.text);
     assert.equal(dry.body.dry_run, true);
     assert.deepEqual(offline(dry.body.warnings), [[de.body.page.id, "/de/uber/"]]);
-    assert.deepEqual((await t.call("GET", `${T}/languages`)).body.languages.map((l: any) => l.code), ["en", "de"]);
+    assert.deepEqual(
+      (await t.call("GET", `${T}/languages`)).body.languages.map((l: any) => l.code),
+      ["en", "de"],
+    );
     const done = await t.call("DELETE", `${T}/languages/de`);
     assert.deepEqual(offline(done.body.warnings), [[de.body.page.id, "/de/uber/"]]);
   });

@@ -8,7 +8,8 @@ describe("pages: read, change, trash, delete", () => {
   let recorder: Recorder;
   let n = 0;
   const site = () => makeSite(t, `Pages ${++n}`, `pages${n}.localhost`);
-  const get = (id: number, ref: string | number, query?: Record<string, string>) => t.call("GET", `/api/site/${id}/pages/${ref}`, { query });
+  const get = (id: number, ref: string | number, query?: Record<string, string>) =>
+    t.call("GET", `/api/site/${id}/pages/${ref}`, { query });
   before(async () => {
     t = await startTestApp();
     recorder = recordChanges(t);
@@ -19,7 +20,12 @@ describe("pages: read, change, trash, delete", () => {
     const id = await site();
     const docs = await publish(t, id, { title: "Docs" });
     const start = await publish(t, id, { title: "Getting started", parent: docs.page.id });
-    for (const ref of [String(start.page.id), "getting-started", enc("/docs/getting-started"), enc("docs/getting-started/")]) {
+    for (const ref of [
+      String(start.page.id),
+      "getting-started",
+      enc("/docs/getting-started"),
+      enc("docs/getting-started/"),
+    ]) {
       const r = await get(id, ref);
       assert.equal(r.status, 200, ref);
       assert.equal(r.body.page.id, start.page.id, ref);
@@ -40,7 +46,13 @@ describe("pages: read, change, trash, delete", () => {
     const r = await get(id, "intro");
     assert.equal(r.status, 409);
     assert.equal(r.body.error, "ambiguous_page");
-    assert.deepEqual(r.body.candidates.map((c: any) => [c.id, c.path]).sort(), [[introA.page.id, "/a/intro"], [introB.page.id, "/b/intro"]].sort());
+    assert.deepEqual(
+      r.body.candidates.map((c: any) => [c.id, c.path]).sort(),
+      [
+        [introA.page.id, "/a/intro"],
+        [introB.page.id, "/b/intro"],
+      ].sort(),
+    );
     assert.equal((await get(id, enc("/b/intro"))).body.page.id, introB.page.id);
   });
 
@@ -67,7 +79,8 @@ describe("pages: read, change, trash, delete", () => {
     assert.equal(all.status, 200);
     assert.equal(all.body.total, 3);
     assert.equal(all.body.pages.length, 3);
-    const titles = async (query: Record<string, string>) => (await t.call("GET", `/api/site/${id}/pages`, { query })).body.pages.map((p: any) => p.title).sort();
+    const titles = async (query: Record<string, string>) =>
+      (await t.call("GET", `/api/site/${id}/pages`, { query })).body.pages.map((p: any) => p.title).sort();
     assert.deepEqual(await titles({ status: "draft" }), ["Two"]);
     assert.deepEqual(await titles({ status: "trash" }), ["Three"]);
     assert.deepEqual(await titles({ status: "any" }), ["Blog", "One", "Three", "Two"]);
@@ -95,13 +108,18 @@ describe("pages: read, change, trash, delete", () => {
     await t.call("PATCH", `/api/site/${id}/pages/${parent.page.id}`, { body: { status: "publish" } });
     assert.equal((await get(id, grandchild.page.id)).body.page.visible, true);
     // publishing the parent changes what its whole subtree shows
-    assert.deepEqual(pageChanges(recorder).map((c) => c.pageId), [parent.page.id, child.page.id, grandchild.page.id]);
+    assert.deepEqual(
+      pageChanges(recorder).map((c) => c.pageId),
+      [parent.page.id, child.page.id, grandchild.page.id],
+    );
   });
 
   it("PATCH changes any field: title, content, status; fields merge and null removes a key", async () => {
     const id = await site();
     const p = await publish(t, id, { title: "Draft me", fields: { a: 1, b: 2 } });
-    const r = await t.call("PATCH", `/api/site/${id}/pages/${p.page.id}`, { body: { title: "Renamed", content: "<p>new</p>", status: "draft", fields: { b: null, c: 3 } } });
+    const r = await t.call("PATCH", `/api/site/${id}/pages/${p.page.id}`, {
+      body: { title: "Renamed", content: "<p>new</p>", status: "draft", fields: { b: null, c: 3 } },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.page.title, "Renamed");
     assert.equal(r.body.page.slug, "draft-me", "a new title keeps the slug");
@@ -128,7 +146,10 @@ describe("pages: read, change, trash, delete", () => {
     assert.equal(renamed.body.page.path, "/about-us");
     assert.equal((await get(id, alice.page.id)).body.page.path, "/about-us/team/alice");
     assert.equal((await get(id, alice.page.id)).body.page.url, `http://pages${n}.localhost:8080/about-us/team/alice/`);
-    assert.deepEqual(pageChanges(recorder).map((c) => c.pageId), [about.page.id, team.page.id, alice.page.id]);
+    assert.deepEqual(
+      pageChanges(recorder).map((c) => c.pageId),
+      [about.page.id, team.page.id, alice.page.id],
+    );
 
     recorder.reset();
     const moved = await t.call("PATCH", `/api/site/${id}/pages/${team.page.id}`, { body: { parent: company.page.id } });
@@ -136,7 +157,10 @@ describe("pages: read, change, trash, delete", () => {
     assert.equal(moved.body.page.parent, company.page.id);
     assert.equal((await get(id, alice.page.id)).body.page.path, "/company/team/alice");
     const changes = pageChanges(recorder);
-    assert.deepEqual(changes.find((c) => c.pageId === team.page.id), { pageId: team.page.id, parents: [about.page.id, company.page.id] });
+    assert.deepEqual(
+      changes.find((c) => c.pageId === team.page.id),
+      { pageId: team.page.id, parents: [about.page.id, company.page.id] },
+    );
     assert.ok(changes.some((c) => c.pageId === alice.page.id));
     const top = await t.call("PATCH", `/api/site/${id}/pages/${team.page.id}`, { body: { parent: 0 } });
     assert.equal(top.body.page.path, "/team");
@@ -154,7 +178,9 @@ describe("pages: read, change, trash, delete", () => {
     assert.equal(loop.status, 400);
     assert.equal(loop.body.error, "parent_cycle");
     // a cycle found after stubs were made rolls the stubs back too: one transaction
-    const viaStubs = await t.call("POST", `/api/site/${id}/pages`, { body: { id: a.page.id, title: "A", url: "/a/b/new/x", create_missing_parents: true } });
+    const viaStubs = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { id: a.page.id, title: "A", url: "/a/b/new/x", create_missing_parents: true },
+    });
     assert.equal(viaStubs.body.error, "parent_cycle");
     const pages = (await t.call("GET", `/api/site/${id}/pages`, { query: { status: "any" } })).body.pages;
     assert.deepEqual(pages.map((p: any) => p.path).sort(), ["/a", "/a/b", "/a/b/c"]);
@@ -173,13 +199,17 @@ describe("pages: read, change, trash, delete", () => {
 
   it("a page on a frame names the frame's slug in frame; a frame that depends on the page prints on request", async () => {
     const id = await site();
-    const frame = await t.call("POST", `/api/site/${id}/frames`, { body: { slug: "article", html: "<html><body><h1 data-op-bind='{\"text\": \"site.name\"}'></h1></body></html>" } });
+    const frame = await t.call("POST", `/api/site/${id}/frames`, {
+      body: { slug: "article", html: '<html><body><h1 data-op-bind=\'{"text": "site.name"}\'></h1></body></html>' },
+    });
     assert.equal(frame.status, 201);
     const p = await publish(t, id, { title: "On a frame", frame: "article" });
     assert.equal(p.page.frame, "article");
     assert.notEqual(p.page.printed.reason, "no_frame");
     assert.notEqual(p.page.printed.how, "none");
-    await t.call("POST", `/api/site/${id}/frames`, { body: { slug: "live", html: `<h1 data-op-bind='{"text": "page.title"}'></h1>` } });
+    await t.call("POST", `/api/site/${id}/frames`, {
+      body: { slug: "live", html: `<h1 data-op-bind='{"text": "page.title"}'></h1>` },
+    });
     const live = await t.call("PATCH", `/api/site/${id}/pages/${p.page.id}`, { body: { frame: "live" } });
     assert.equal(live.body.page.frame, "live");
     assert.deepEqual(live.body.page.printed, { how: "on_request", reason: "frame_renders_on_request" });
@@ -197,7 +227,10 @@ describe("pages: read, change, trash, delete", () => {
     assert.equal(r.body.deleted, false);
     assert.equal(r.body.page.status, "trash");
     assert.ok(r.body.rebaked);
-    assert.deepEqual(pageChanges(recorder), [{ pageId: p.page.id, gone: true }, { pageId: child.page.id, parents: [p.page.id], gone: true }]);
+    assert.deepEqual(pageChanges(recorder), [
+      { pageId: p.page.id, gone: true },
+      { pageId: child.page.id, parents: [p.page.id], gone: true },
+    ]);
     const byId = await get(id, p.page.id);
     assert.equal(byId.status, 200);
     assert.equal(byId.body.page.status, "trash");
@@ -263,7 +296,9 @@ describe("pages: read, change, trash, delete", () => {
     assert.equal(moved.status, 200);
     assert.equal(moved.body.page.lang, "de");
     assert.equal(moved.body.page.url, `http://pages${n}.localhost:8080/de/leaf/`);
-    const wrongParent = await t.call("PATCH", `/api/site/${id}/pages/${leaf.page.id}`, { body: { parent: parent.page.id } });
+    const wrongParent = await t.call("PATCH", `/api/site/${id}/pages/${leaf.page.id}`, {
+      body: { parent: parent.page.id },
+    });
     assert.equal(wrongParent.status, 400);
     assert.equal(wrongParent.body.error, "parent_lang_mismatch");
     const unknown = await t.call("PATCH", `/api/site/${id}/pages/${leaf.page.id}`, { body: { lang: "fr" } });
@@ -274,14 +309,23 @@ describe("pages: read, change, trash, delete", () => {
     const id = await site();
     await publish(t, id, { title: "Blog" });
     const post = await publish(t, id, { title: "Hello" });
-    const moved = await t.call("PATCH", `/api/site/${id}/pages/${post.page.id}`, { body: { url: "/blog/ignored-last-segment" } });
+    const moved = await t.call("PATCH", `/api/site/${id}/pages/${post.page.id}`, {
+      body: { url: "/blog/ignored-last-segment" },
+    });
     assert.equal(moved.body.page.path, "/blog/hello");
-    const refused = await t.call("PATCH", `/api/site/${id}/pages/${post.page.id}`, { body: { url: "/archive/2024/hello" } });
+    const refused = await t.call("PATCH", `/api/site/${id}/pages/${post.page.id}`, {
+      body: { url: "/archive/2024/hello" },
+    });
     assert.equal(refused.status, 404);
     assert.equal(refused.body.error, "parent_not_found");
     assert.equal(refused.body.segment, "archive");
-    const stubs = await t.call("PATCH", `/api/site/${id}/pages/${post.page.id}`, { body: { url: "/archive/2024/hello", create_missing_parents: true } });
+    const stubs = await t.call("PATCH", `/api/site/${id}/pages/${post.page.id}`, {
+      body: { url: "/archive/2024/hello", create_missing_parents: true },
+    });
     assert.equal(stubs.body.page.path, "/archive/2024/hello");
-    assert.deepEqual(stubs.body.created_stubs.map((s: any) => s.path), ["/archive", "/archive/2024"]);
+    assert.deepEqual(
+      stubs.body.created_stubs.map((s: any) => s.path),
+      ["/archive", "/archive/2024"],
+    );
   });
 });

@@ -4,8 +4,25 @@ import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
 import { addLanguage, enc, pageChanges, publish, recordChanges, type Recorder } from "./helpers.ts";
 
 const RECORD_KEYS = [
-  "id", "title", "slug", "path", "url", "status", "parent", "lang", "translations", "frame", "content", "fields", "seo", "menu_order",
-  "visible", "static", "printed", "created_at_gmt", "updated_at_gmt",
+  "id",
+  "title",
+  "slug",
+  "path",
+  "url",
+  "status",
+  "parent",
+  "lang",
+  "translations",
+  "frame",
+  "content",
+  "fields",
+  "seo",
+  "menu_order",
+  "visible",
+  "static",
+  "printed",
+  "created_at_gmt",
+  "updated_at_gmt",
 ].sort();
 
 describe("publishing pages (POST /pages)", () => {
@@ -13,7 +30,8 @@ describe("publishing pages (POST /pages)", () => {
   let recorder: Recorder;
   let n = 0;
   const site = () => makeSite(t, `Pub ${++n}`, `pub${n}.localhost`);
-  const list = async (id: number) => (await t.call("GET", `/api/site/${id}/pages`, { query: { status: "any" } })).body.pages as any[];
+  const list = async (id: number) =>
+    (await t.call("GET", `/api/site/${id}/pages`, { query: { status: "any" } })).body.pages as any[];
   before(async () => {
     t = await startTestApp();
     recorder = recordChanges(t);
@@ -22,7 +40,9 @@ describe("publishing pages (POST /pages)", () => {
 
   it("a new page: 201, created, every field of the page record; slug from the title; published by default; no frame so nothing printed", async () => {
     const id = await site();
-    const r = await t.call("POST", `/api/site/${id}/pages`, { body: { title: "About Us", content: "<p>Hi</p>", fields: { tone: "warm" } } });
+    const r = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { title: "About Us", content: "<p>Hi</p>", fields: { tone: "warm" } },
+    });
     assert.equal(r.status, 201);
     assert.equal(r.body.success, true);
     assert.equal(r.body.site_id, id);
@@ -32,14 +52,43 @@ describe("publishing pages (POST /pages)", () => {
     const page = r.body.page;
     assert.deepEqual(Object.keys(page).sort(), RECORD_KEYS);
     assert.deepEqual(
-      { title: page.title, slug: page.slug, path: page.path, url: page.url, status: page.status, parent: page.parent, lang: page.lang, translations: page.translations, frame: page.frame, content: page.content, fields: page.fields, visible: page.visible, printed: page.printed },
       {
-        title: "About Us", slug: "about-us", path: "/about-us", url: `http://pub${n}.localhost:8080/about-us/`, status: "publish", parent: 0, lang: null,
-        translations: {}, frame: null, content: "<p>Hi</p>", fields: { tone: "warm" }, visible: true, printed: { how: "none", reason: "no_frame" },
+        title: page.title,
+        slug: page.slug,
+        path: page.path,
+        url: page.url,
+        status: page.status,
+        parent: page.parent,
+        lang: page.lang,
+        translations: page.translations,
+        frame: page.frame,
+        content: page.content,
+        fields: page.fields,
+        visible: page.visible,
+        printed: page.printed,
+      },
+      {
+        title: "About Us",
+        slug: "about-us",
+        path: "/about-us",
+        url: `http://pub${n}.localhost:8080/about-us/`,
+        status: "publish",
+        parent: 0,
+        lang: null,
+        translations: {},
+        frame: null,
+        content: "<p>Hi</p>",
+        fields: { tone: "warm" },
+        visible: true,
+        printed: { how: "none", reason: "no_frame" },
       },
     );
     assert.equal(page.static.published, false);
-    assert.deepEqual(page.seo, { title: null, description: null, canonical: null, noindex: false, og_image: null }, "no SEO fields of its own: every default");
+    assert.deepEqual(
+      page.seo,
+      { title: null, description: null, canonical: null, noindex: false, og_image: null },
+      "no SEO fields of its own: every default",
+    );
     assert.match(page.created_at_gmt, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   });
 
@@ -51,7 +100,9 @@ describe("publishing pages (POST /pages)", () => {
     assert.equal(again.body.created, false);
     assert.equal(again.body.page.id, first.page.id);
     assert.equal(again.body.page.content, "v2");
-    const bySlug = await t.call("POST", `/api/site/${id}/pages`, { body: { title: "Prices (new title)", slug: "pricing" } });
+    const bySlug = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { title: "Prices (new title)", slug: "pricing" },
+    });
     assert.equal(bySlug.body.page.id, first.page.id);
     assert.equal(bySlug.body.page.title, "Prices (new title)");
     assert.equal(bySlug.body.page.content, "v2", "content not given keeps the stored one");
@@ -79,7 +130,11 @@ describe("publishing pages (POST /pages)", () => {
     assert.equal(alice.page.parent, team.page.id);
     assert.equal(alice.page.slug, "alice-smith");
     assert.equal(alice.page.path, "/company/team/alice-smith");
-    const full = await publish(t, id, { title: "Bob", slug: "bob", url: `http://pub${n}.localhost:8080/company/team/whatever/` });
+    const full = await publish(t, id, {
+      title: "Bob",
+      slug: "bob",
+      url: `http://pub${n}.localhost:8080/company/team/whatever/`,
+    });
     assert.equal(full.page.path, "/company/team/bob");
   });
 
@@ -97,7 +152,9 @@ describe("publishing pages (POST /pages)", () => {
   it("a missing parent is 404 parent_not_found with the first missing segment and created_stubs [], and nothing is written", async () => {
     const id = await site();
     await publish(t, id, { title: "Shop" });
-    const r = await t.call("POST", `/api/site/${id}/pages`, { body: { title: "Boots", url: "/shop/shoes/winter/boots" } });
+    const r = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { title: "Boots", url: "/shop/shoes/winter/boots" },
+    });
     assert.equal(r.status, 404);
     assert.equal(r.body.success, false);
     assert.equal(r.body.error, "parent_not_found");
@@ -114,9 +171,14 @@ describe("publishing pages (POST /pages)", () => {
     const id = await site();
     await publish(t, id, { title: "Shop" });
     recorder.reset();
-    const r = await t.call("POST", `/api/site/${id}/pages`, { body: { title: "Boots", url: "/shop/shoes/winter/boots", create_missing_parents: true } });
+    const r = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { title: "Boots", url: "/shop/shoes/winter/boots", create_missing_parents: true },
+    });
     assert.equal(r.status, 201);
-    assert.deepEqual(r.body.created_stubs.map((s: any) => s.path), ["/shop/shoes", "/shop/shoes/winter"]);
+    assert.deepEqual(
+      r.body.created_stubs.map((s: any) => s.path),
+      ["/shop/shoes", "/shop/shoes/winter"],
+    );
     assert.equal(r.body.page.path, "/shop/shoes/winter/boots");
     assert.equal(r.body.page.visible, false);
     assert.deepEqual(r.body.page.printed, { how: "none", reason: "parent_unpublished" });
@@ -128,22 +190,34 @@ describe("publishing pages (POST /pages)", () => {
     const [shopId] = (await list(id)).filter((p) => p.slug === "shop").map((p) => p.id);
     const [s1, s2] = r.body.created_stubs.map((s: any) => s.id);
     assert.deepEqual(pageChanges(recorder), [
-      { pageId: s1, parents: [shopId] }, { pageId: s2, parents: [s1] }, { pageId: r.body.page.id, parents: [s2] },
+      { pageId: s1, parents: [shopId] },
+      { pageId: s2, parents: [s1] },
+      { pageId: r.body.page.id, parents: [s2] },
     ]);
   });
 
   it("template is ignored with warning template_ignored, other unknown keys with unknown_field", async () => {
     const id = await site();
-    const r = await t.call("POST", `/api/site/${id}/pages`, { body: { title: "Plain", template: "full-width", colour: "red" } });
+    const r = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { title: "Plain", template: "full-width", colour: "red" },
+    });
     assert.equal(r.status, 201);
-    assert.deepEqual(r.body.warnings.map((w: any) => [w.code, w.field]), [["template_ignored", "template"], ["unknown_field", "colour"]]);
+    assert.deepEqual(
+      r.body.warnings.map((w: any) => [w.code, w.field]),
+      [
+        ["template_ignored", "template"],
+        ["unknown_field", "colour"],
+      ],
+    );
   });
 
   it("with id, a slug another page holds under the same parent gets -2 (then -3), reported in slug_changed and warnings (rule 4)", async () => {
     const id = await site();
     await publish(t, id, { title: "News" });
     const other = await publish(t, id, { title: "Other" });
-    const r = await t.call("POST", `/api/site/${id}/pages`, { body: { id: other.page.id, title: "Other", slug: "news" } });
+    const r = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { id: other.page.id, title: "Other", slug: "news" },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.page.slug, "news-2");
     assert.deepEqual(r.body.slug_changed, { from: "news", to: "news-2" });
@@ -186,7 +260,9 @@ describe("publishing pages (POST /pages)", () => {
     assert.equal(prefixed.page.path, "/ueber-uns/kontakt");
     const sameSlug = await publish(t, id, { title: "About", lang: "de" });
     assert.notEqual(sameSlug.page.id, en.page.id, "another language creates another page (rule 3)");
-    const mismatch = await t.call("POST", `/api/site/${id}/pages`, { body: { title: "X", lang: "en", parent: de.page.id } });
+    const mismatch = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { title: "X", lang: "en", parent: de.page.id },
+    });
     assert.equal(mismatch.status, 400);
     assert.equal(mismatch.body.error, "parent_lang_mismatch");
   });
@@ -227,7 +303,9 @@ describe("publishing pages (POST /pages)", () => {
       if (code === "invalid_field") assert.equal(r.body.field, field);
       assert.equal(typeof r.body.message, "string");
     }
-    const exact = await t.call("POST", `/api/site/${id}/pages`, { body: { title: "t".repeat(1000), slug: "s".repeat(200) } });
+    const exact = await t.call("POST", `/api/site/${id}/pages`, {
+      body: { title: "t".repeat(1000), slug: "s".repeat(200) },
+    });
     assert.equal(exact.status, 201, "1,000 characters of title and 200 of slug are allowed");
     assert.equal((await list(id)).length, 1);
   });
@@ -236,7 +314,10 @@ describe("publishing pages (POST /pages)", () => {
     const id = await site();
     const r = await publish(t, id, { title: "Hello", slug: "Hello World" });
     assert.equal(r.page.slug, "hello-world");
-    assert.deepEqual(r.warnings.map((w: any) => [w.code, w.to]), [["slug_normalized", "hello-world"]]);
+    assert.deepEqual(
+      r.warnings.map((w: any) => [w.code, w.to]),
+      [["slug_normalized", "hello-world"]],
+    );
     const quiet = await publish(t, id, { title: "Hi", slug: "UPPER" });
     assert.equal(quiet.page.slug, "upper");
     assert.deepEqual(quiet.warnings, [], "lower-casing alone is not reported");
@@ -244,7 +325,10 @@ describe("publishing pages (POST /pages)", () => {
 
   it("the legacy address publishes to the selected site", async () => {
     const id = await site();
-    const r = await t.call("POST", "/api/pages", { body: { title: "Legacy" }, headers: { "x-svc-blog-id": String(id) } });
+    const r = await t.call("POST", "/api/pages", {
+      body: { title: "Legacy" },
+      headers: { "x-svc-blog-id": String(id) },
+    });
     assert.equal(r.status, 201);
     assert.equal(r.body.site_id, id);
     assert.equal((await t.call("GET", `/api/site/${id}/pages/legacy`)).body.page.id, r.body.page.id);

@@ -75,7 +75,10 @@ describe("slugs from titles in the page's language", () => {
     const id = await site();
     const r = await publish(t, id, { title: "Über uns", slug: "Über uns", lang: "de" });
     assert.equal(r.page.slug, "uber-uns");
-    assert.deepEqual(r.warnings.map((w: any) => w.code), ["slug_normalized"]);
+    assert.deepEqual(
+      r.warnings.map((w: any) => w.code),
+      ["slug_normalized"],
+    );
     const given = await publish(t, id, { title: "Ärger", slug: "aerger", lang: "de" });
     assert.equal(given.page.slug, "aerger");
   });
@@ -86,8 +89,16 @@ describe("slugs from titles in the page's language", () => {
     const byUrl = await publish(t, id, { title: "Team", lang: "de", url: "/de/Über uns/team" });
     assert.equal(byUrl.page.parent, parent.page.id);
     assert.equal(byUrl.page.path, "/ueber-uns/team");
-    const stubbed = await publish(t, id, { title: "Karte", lang: "de", url: "/Anfahrt Straße/karte", create_missing_parents: true });
-    assert.deepEqual(stubbed.created_stubs.map((s: any) => s.path), ["/anfahrt-strasse"]);
+    const stubbed = await publish(t, id, {
+      title: "Karte",
+      lang: "de",
+      url: "/Anfahrt Straße/karte",
+      create_missing_parents: true,
+    });
+    assert.deepEqual(
+      stubbed.created_stubs.map((s: any) => s.path),
+      ["/anfahrt-strasse"],
+    );
     const asSlug = await publish(t, id, { title: "Leute", lang: "de", parent: "/ueber-uns" });
     assert.equal(asSlug.page.parent, parent.page.id, "a segment that is a slug is read as it is");
   });
@@ -95,10 +106,14 @@ describe("slugs from titles in the page's language", () => {
   it("POST /pages/language: the slug of the given title is made in the translation's language", async () => {
     const id = await site();
     const origin = await publish(t, id, { title: "Contact" });
-    const ru = await t.call("POST", `/api/site/${id}/pages/language`, { body: { page: origin.page.id, lang: "ru", title: "Контакты" } });
+    const ru = await t.call("POST", `/api/site/${id}/pages/language`, {
+      body: { page: origin.page.id, lang: "ru", title: "Контакты" },
+    });
     assert.equal(ru.status, 201, ru.text);
     assert.equal(ru.body.page.slug, "kontakty");
-    const de = await t.call("POST", `/api/site/${id}/pages/language`, { body: { page: origin.page.id, lang: "de", title: "Grüße" } });
+    const de = await t.call("POST", `/api/site/${id}/pages/language`, {
+      body: { page: origin.page.id, lang: "de", title: "Grüße" },
+    });
     assert.equal(de.body.page.slug, "gruesse");
   });
 });

@@ -1,16 +1,66 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { FALLBACK_SLUG, firstFreeSlug, isPageSlug, MAX_PAGE_SLUG, PAGE_SLUG_PATTERN, slugFromTitle, slugify, withSuffix } from "../../src/pages/slug.ts";
+import {
+  FALLBACK_SLUG,
+  firstFreeSlug,
+  isPageSlug,
+  MAX_PAGE_SLUG,
+  PAGE_SLUG_PATTERN,
+  slugFromTitle,
+  slugify,
+  withSuffix,
+} from "../../src/pages/slug.ts";
 
 const SLUG = new RegExp(PAGE_SLUG_PATTERN);
-const anyText = fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: "grapheme", maxLength: 300 }), fc.string({ unit: "binary", maxLength: 300 }), fc.stringMatching(/^[A-Za-zÀ-ÿ0-9 ,.!?&'-]{0,260}$/));
+const anyText = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: "grapheme", maxLength: 300 }),
+  fc.string({ unit: "binary", maxLength: 300 }),
+  fc.stringMatching(/^[A-Za-zÀ-ÿ0-9 ,.!?&'-]{0,260}$/),
+);
 const slug = fc.stringMatching(/^[a-z0-9]{1,12}(-[a-z0-9]{1,12}){0,3}$/);
 /** Text in the scripts and letters the language tables know, mixed with anything. */
-const tableText = fc.string({ unit: fc.oneof(fc.constantFrom(..."ÄäÖöÜüßẞÆæØøÅåĐđŀĿ·‧'’ʼ -.", "l·l", "L·L", "ου", "ΑΥ", "αϋ", "γγ"), fc.integer({ min: 0x370, max: 0x52f }).map((c) => String.fromCodePoint(c)), fc.string({ minLength: 1, maxLength: 1 })), maxLength: 300 });
-const KNOWN_LANGS = ["de", "de-at", "de_CH", "DE", "da", "nb", "nn", "no", "ca", "sr", "bs", "uk", "be", "bg", "mk", "ru", "el", "en", "hr", "zh", "", "__proto__", "constructor"];
+const tableText = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom(..."ÄäÖöÜüßẞÆæØøÅåĐđŀĿ·‧'’ʼ -.", "l·l", "L·L", "ου", "ΑΥ", "αϋ", "γγ"),
+    fc.integer({ min: 0x370, max: 0x52f }).map((c) => String.fromCodePoint(c)),
+    fc.string({ minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 300,
+});
+const KNOWN_LANGS = [
+  "de",
+  "de-at",
+  "de_CH",
+  "DE",
+  "da",
+  "nb",
+  "nn",
+  "no",
+  "ca",
+  "sr",
+  "bs",
+  "uk",
+  "be",
+  "bg",
+  "mk",
+  "ru",
+  "el",
+  "en",
+  "hr",
+  "zh",
+  "",
+  "__proto__",
+  "constructor",
+];
 /** Any language code: those with tables, their variants, and any string at all. */
-const anyLang = fc.oneof(fc.constantFrom(...KNOWN_LANGS), fc.string({ maxLength: 12 }), fc.constant(null), fc.constant(undefined));
+const anyLang = fc.oneof(
+  fc.constantFrom(...KNOWN_LANGS),
+  fc.string({ maxLength: 12 }),
+  fc.constant(null),
+  fc.constant(undefined),
+);
 const anyInput = fc.oneof(anyText, tableText);
 
 describe("page slug rules", () => {
@@ -25,7 +75,10 @@ describe("page slug rules", () => {
   });
 
   it("slugify is idempotent: a slug slugifies to itself", () => {
-    fc.assert(fc.property(anyText, (text) => assert.equal(slugify(slugify(text)), slugify(text))), { numRuns: 2000 });
+    fc.assert(
+      fc.property(anyText, (text) => assert.equal(slugify(slugify(text)), slugify(text))),
+      { numRuns: 2000 },
+    );
     fc.assert(fc.property(slug, (s) => assert.equal(slugify(s), s)));
   });
 
@@ -43,11 +96,15 @@ describe("page slug rules", () => {
     fc.assert(fc.property(slug, anyLang, (s, lang) => assert.equal(slugify(s, lang), s)));
   });
 
-  it("a language without a table, no language, and \"\" give the general rule; so does the default", () => {
+  it('a language without a table, no language, and "" give the general rule; so does the default', () => {
     fc.assert(
-      fc.property(anyInput, fc.constantFrom("en", "fr", "hr", "zh", "pt-br", "", "xx-yy", "__proto__", "constructor", null, undefined), (text, lang) => {
-        assert.equal(slugify(text, lang), slugify(text));
-      }),
+      fc.property(
+        anyInput,
+        fc.constantFrom("en", "fr", "hr", "zh", "pt-br", "", "xx-yy", "__proto__", "constructor", null, undefined),
+        (text, lang) => {
+          assert.equal(slugify(text, lang), slugify(text));
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -67,7 +124,8 @@ describe("page slug rules", () => {
   });
 
   it("Danish and Norwegian (da, nb, nn, no): æ ae, ø oe, å aa", () => {
-    for (const lang of ["da", "nb", "nn", "no"]) assert.equal(slugify("Smørrebrød på Ærø", lang), "smoerrebroed-paa-aeroe", lang);
+    for (const lang of ["da", "nb", "nn", "no"])
+      assert.equal(slugify("Smørrebrød på Ærø", lang), "smoerrebroed-paa-aeroe", lang);
     assert.equal(slugify("Blåbærsyltetøy", "nb"), "blaabaersyltetoey");
     assert.equal(slugify("Smørrebrød på Ærø"), "smorrebrod-pa-aero");
   });
@@ -82,7 +140,10 @@ describe("page slug rules", () => {
   it("Serbian and Bosnian (sr, bs): đ dj, and Cyrillic as the Latin alphabet's letters, so both scripts give one slug", () => {
     assert.equal(slugify("Đorđe Đoković", "sr"), "djordje-djokovic");
     assert.equal(slugify("Ђорђе Ђоковић", "sr"), "djordje-djokovic");
-    assert.equal(slugify("Šta je Žaba, Čačak, Ćirilica, Džep, Hleb", "sr-latn"), slugify("Шта је Жаба, Чачак, Ћирилица, Џеп, Хлеб", "sr"));
+    assert.equal(
+      slugify("Šta je Žaba, Čačak, Ćirilica, Džep, Hleb", "sr-latn"),
+      slugify("Шта је Жаба, Чачак, Ћирилица, Џеп, Хлеб", "sr"),
+    );
     assert.equal(slugify("Šta je Žaba", "bs"), "sta-je-zaba");
     assert.equal(slugify("Đorđe", "hr"), "dorde", "no table: the general rule");
   });
@@ -90,7 +151,10 @@ describe("page slug rules", () => {
   it("Cyrillic in every language (Russian letters as the common table), with the differences of uk, be, bg, mk", () => {
     assert.equal(slugify("Привет, мир!"), "privet-mir");
     assert.equal(slugFromTitle("Привет", "en"), "privet");
-    assert.equal(slugify("Съезд Щука Ёлка Хлеб Цирк Юла Яма Объём", "ru"), "sezd-shchuka-yolka-khleb-tsirk-yula-yama-obyom");
+    assert.equal(
+      slugify("Съезд Щука Ёлка Хлеб Цирк Юла Яма Объём", "ru"),
+      "sezd-shchuka-yolka-khleb-tsirk-yula-yama-obyom",
+    );
     assert.equal(slugify("ЖЁЛТЫЙ ЧАЙ", "ru"), "zhyoltyy-chay");
     assert.equal(slugify("Україна Київ Єва Гора", "uk"), "ukrayina-kyyiv-yeva-hora");
     assert.equal(slugify("Україна Київ Єва Гора", "en"), "ukrayina-kiyiv-yeva-gora");
@@ -104,13 +168,16 @@ describe("page slug rules", () => {
 
   it("Greek in every language (ELOT 743 without diacritics)", () => {
     assert.equal(slugify("Ελληνικά"), "ellinika");
-    assert.equal(slugify("Αυγό Ευρώπη Ουρανός Αγγλία Θάλασσα Ψυχή", "el"), "avgo-evropi-ouranos-anglia-thalassa-psychi");
+    assert.equal(
+      slugify("Αυγό Ευρώπη Ουρανός Αγγλία Θάλασσα Ψυχή", "el"),
+      "avgo-evropi-ouranos-anglia-thalassa-psychi",
+    );
     assert.equal(slugify("ΟΔΟΣ ΣΟΦΙΑΣ", "en"), "odos-sofias");
     assert.equal(slugify("Αϋπνία Άυλος"), "aypnia-aylos", "a diaeresis or an accent on the first vowel breaks a pair");
     assert.equal(slugify("Ἀθῆναι"), "athinai", "polytonic letters fall back to their base letter");
   });
 
-  it("scripts without a table still give nothing, so titles fall back to \"page\"", () => {
+  it('scripts without a table still give nothing, so titles fall back to "page"', () => {
     assert.equal(slugify("你好", "zh"), "");
     assert.equal(slugFromTitle("你好", "zh"), FALLBACK_SLUG);
     assert.equal(slugFromTitle("!!!", "de"), FALLBACK_SLUG);

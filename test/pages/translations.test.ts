@@ -8,7 +8,8 @@ describe("translations (POST /pages/language)", () => {
   let recorder: Recorder;
   let n = 0;
   const site = () => makeSite(t, `Tr ${++n}`, `tr${n}.localhost`);
-  const link = (id: number, body: Record<string, unknown>) => t.call("POST", `/api/site/${id}/pages/language`, { body });
+  const link = (id: number, body: Record<string, unknown>) =>
+    t.call("POST", `/api/site/${id}/pages/language`, { body });
   const bilingual = async () => {
     const id = await site();
     await addLanguage(t, id, "en");
@@ -40,7 +41,10 @@ describe("translations (POST /pages/language)", () => {
     const back = await t.call("GET", `/api/site/${id}/pages/${origin.page.id}`);
     assert.deepEqual(back.body.page.translations, { de: page.id, en: origin.page.id });
     // both pages' records changed: both are announced
-    assert.deepEqual(pageChanges(recorder).map((c) => c.pageId), [origin.page.id, page.id]);
+    assert.deepEqual(
+      pageChanges(recorder).map((c) => c.pageId),
+      [origin.page.id, page.id],
+    );
   });
 
   it("the translation stands under the translation of the origin's parent, else at the top with a warning", async () => {
@@ -49,7 +53,10 @@ describe("translations (POST /pages/language)", () => {
     const child = await publish(t, id, { title: "Shoes", parent: parent.page.id });
     const lonely = await link(id, { page: child.page.id, lang: "de", title: "Schuhe" });
     assert.equal(lonely.body.page.parent, 0);
-    assert.deepEqual(lonely.body.warnings.map((w: any) => w.code), ["parent_not_translated"]);
+    assert.deepEqual(
+      lonely.body.warnings.map((w: any) => w.code),
+      ["parent_not_translated"],
+    );
     const parentDe = await link(id, { page: parent.page.id, lang: "de", title: "Produkte" });
     const grandchild = await publish(t, id, { title: "Boots", parent: child.page.id });
     const childDe2 = await link(id, { page: grandchild.page.id, lang: "de", title: "Stiefel" });

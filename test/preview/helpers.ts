@@ -12,8 +12,13 @@ export async function storedState(t: TestApp): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const table of await t.store.db.introspection.getTables()) {
     if (MOVING.has(table.name)) continue;
-    const rows = await t.store.db.selectFrom(table.name as never).selectAll().execute();
-    const lines = rows.map((row) => JSON.stringify(row, (_key, value) => (typeof value === "bigint" ? String(value) : value))).sort();
+    const rows = await t.store.db
+      .selectFrom(table.name as never)
+      .selectAll()
+      .execute();
+    const lines = rows
+      .map((row) => JSON.stringify(row, (_key, value) => (typeof value === "bigint" ? String(value) : value)))
+      .sort();
     out.set(table.name, createHash("sha256").update(lines.join("\n")).digest("hex"));
   }
   return out;
@@ -21,7 +26,9 @@ export async function storedState(t: TestApp): Promise<Map<string, string>> {
 
 /** The tables whose rows differ between two states. */
 export function changedTables(before: Map<string, string>, after: Map<string, string>): string[] {
-  return [...new Set([...before.keys(), ...after.keys()])].filter((name) => before.get(name) !== after.get(name)).sort();
+  return [...new Set([...before.keys(), ...after.keys()])]
+    .filter((name) => before.get(name) !== after.get(name))
+    .sort();
 }
 
 export interface Site {
@@ -45,7 +52,14 @@ export async function previewSite(t: TestApp, label: string): Promise<Site & { p
   await ok("PUT", "/styles/main", { css: "h1 { color: red }" });
   await ok("POST", "/frames", { slug: "footer", html: "<footer>Old footer</footer>" });
   await ok("POST", "/frames", { slug: "page", html: PAGE_FRAME });
-  const page = await ok("POST", "/pages", { title: "About", slug: "about", status: "publish", frame: "page", content: "<p>Stored content</p>", fields: { tone: "calm" } });
+  const page = await ok("POST", "/pages", {
+    title: "About",
+    slug: "about",
+    status: "publish",
+    frame: "page",
+    content: "<p>Stored content</p>",
+    fields: { tone: "calm" },
+  });
   return { id, domain, at, pageId: page.page.id };
 }
 
@@ -55,7 +69,12 @@ export interface Shown {
   body: string;
 }
 
-export async function visit(t: TestApp, host: string, path: string, headers: Record<string, string> = {}): Promise<Shown> {
+export async function visit(
+  t: TestApp,
+  host: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Shown> {
   const r = await t.app.inject({ method: "GET", url: path, headers: { host, ...headers } });
   return { status: r.statusCode, headers: r.headers, body: r.body };
 }

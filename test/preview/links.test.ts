@@ -34,7 +34,18 @@ describe("preview links", () => {
     const s = await site();
     const started = Date.now();
     const link = await make(s, { page: "about" });
-    assert.deepEqual(Object.keys(link).sort(), ["created_at", "created_by", "expires_at", "id", "lang", "page", "site_id", "success", "url", "warnings"]);
+    assert.deepEqual(Object.keys(link).sort(), [
+      "created_at",
+      "created_by",
+      "expires_at",
+      "id",
+      "lang",
+      "page",
+      "site_id",
+      "success",
+      "url",
+      "warnings",
+    ]);
     assert.equal(link.site_id, s.id);
     assert.equal(link.page, s.pageId);
     assert.equal(link.lang, null);
@@ -57,7 +68,10 @@ describe("preview links", () => {
     // Listed without their addresses, newest first.
     const list = await t.call("GET", s.at("/preview/links"));
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.links.map((l: any) => l.id), [other.id, link.id]);
+    assert.deepEqual(
+      list.body.links.map((l: any) => l.id),
+      [other.id, link.id],
+    );
     assert.ok(!list.text.includes(token));
   });
 
@@ -78,7 +92,9 @@ describe("preview links", () => {
 
     // As it stands now: a draft with a new title, which the public site no longer shows.
     const cacheBefore = t.deps.publicSite.cache.usageOf(s.id);
-    const patched = await t.call("PATCH", s.at("/pages/about"), { body: { title: "Work in progress", status: "draft" } });
+    const patched = await t.call("PATCH", s.at("/pages/about"), {
+      body: { title: "Work in progress", status: "draft" },
+    });
     assert.equal(patched.status, 200, patched.text);
     assert.equal((await visit(t, host(s), "/about/")).status, 404);
     const draft = await visit(t, host(s), path);
@@ -151,7 +167,10 @@ describe("preview links", () => {
     assert.equal(dry.body.dry_run, true);
     assert.equal(dry.body.applied, false);
     assert.equal((await visit(t, host(s), pathOf(link.url))).status, 200, "still answers after the dry run");
-    assert.equal((await t.call("DELETE", s.at("/preview/links/999999?dry_run=true"))).body.error, "preview_link_not_found");
+    assert.equal(
+      (await t.call("DELETE", s.at("/preview/links/999999?dry_run=true"))).body.error,
+      "preview_link_not_found",
+    );
     const revoked = await t.call("DELETE", s.at(`/preview/links/${link.id}`));
     assert.equal(revoked.status, 200, revoked.text);
     assert.equal(revoked.body.revoked.id, link.id);
@@ -200,7 +219,11 @@ describe("preview links", () => {
       const expired = await visit(t, host(s), pathOf(short.url));
       assert.equal(expired.status, 404, "at expires_at");
       assert.equal(expired.body, (await visit(t, host(s), "/no-page-here/")).body);
-      assert.deepEqual((await t.call("GET", s.at("/preview/links"))).body.links.map((l: any) => l.id), [usual.id, longest.id], "an expired link is not listed");
+      assert.deepEqual(
+        (await t.call("GET", s.at("/preview/links"))).body.links.map((l: any) => l.id),
+        [usual.id, longest.id],
+        "an expired link is not listed",
+      );
       mock.timers.tick(WEEK * 1000);
       assert.equal((await visit(t, host(s), pathOf(usual.url))).status, 404);
       assert.equal((await visit(t, host(s), pathOf(longest.url))).status, 200);
@@ -211,10 +234,17 @@ describe("preview links", () => {
 
   it("lang picks the translation a link shows; refusals of page and lang as POST /preview's", async () => {
     const s = await site();
-    const langs = [await t.call("POST", s.at("/languages"), { body: { code: "en", default: true } }), await t.call("POST", s.at("/languages"), { body: { code: "de" } })];
+    const langs = [
+      await t.call("POST", s.at("/languages"), { body: { code: "en", default: true } }),
+      await t.call("POST", s.at("/languages"), { body: { code: "de" } }),
+    ];
     for (const l of langs) assert.ok(l.status < 300, l.text);
-    const en = await t.call("POST", s.at("/pages"), { body: { title: "Team", slug: "team", lang: "en", status: "publish", frame: "page" } });
-    const de = await t.call("POST", s.at("/pages/language"), { body: { page: en.body.page.id, lang: "de", title: "Mannschaft", status: "draft" } });
+    const en = await t.call("POST", s.at("/pages"), {
+      body: { title: "Team", slug: "team", lang: "en", status: "publish", frame: "page" },
+    });
+    const de = await t.call("POST", s.at("/pages/language"), {
+      body: { page: en.body.page.id, lang: "de", title: "Mannschaft", status: "draft" },
+    });
     assert.ok(de.status < 300, de.text);
     const link = await make(s, { page: "team", lang: "de" });
     assert.equal(link.page, de.body.page.id);

@@ -26,13 +26,26 @@ describe("previews in a real browser", withBrowser, () => {
   it("an unsaved stylesheet shows in the preview (inline), the unchanged one through its link, and the public page keeps the saved look", async () => {
     await api("PUT", "/styles/base", { css: "body { background-color: rgb(1, 2, 3) }" });
     await api("PUT", "/styles/look", { css: "h1 { color: rgb(255, 0, 0) }" });
-    await api("POST", "/frames", { slug: "look-page", html: `<!DOCTYPE html><html><head><meta charset="utf-8"><!--svc/styles{"names": ["base", "look"]}/--></head><body><h1 data-op-bind='{"text": "page.title"}'>x</h1></body></html>` });
+    await api("POST", "/frames", {
+      slug: "look-page",
+      html: `<!DOCTYPE html><html><head><meta charset="utf-8"><!--svc/styles{"names": ["base", "look"]}/--></head><body><h1 data-op-bind='{"text": "page.title"}'>x</h1></body></html>`,
+    });
     await api("POST", "/pages", { title: "Looks", slug: "looks", status: "publish", frame: "look-page" });
-    const preview = await api("POST", "/preview", { page: "looks", styles: { look: "h1 { color: rgb(0, 0, 255); letter-spacing: 2px }" }, page_fields: { title: "Looks, unsaved" } });
+    const preview = await api("POST", "/preview", {
+      page: "looks",
+      styles: { look: "h1 { color: rgb(0, 0, 255); letter-spacing: 2px }" },
+      page_fields: { title: "Looks, unsaved" },
+    });
 
     const page = await browser.newPage();
     try {
-      const computed = () => page.$eval("h1", (el) => ({ text: el.textContent, color: getComputedStyle(el).color, spacing: getComputedStyle(el).letterSpacing, background: getComputedStyle(document.body).backgroundColor }));
+      const computed = () =>
+        page.$eval("h1", (el) => ({
+          text: el.textContent,
+          color: getComputedStyle(el).color,
+          spacing: getComputedStyle(el).letterSpacing,
+          background: getComputedStyle(document.body).backgroundColor,
+        }));
       // The preview shown as an editor would: its HTML in a document of the site's origin.
       const sheets: Array<{ path: string; status: number }> = [];
       page.on("response", (response) => {
@@ -40,21 +53,42 @@ describe("previews in a real browser", withBrowser, () => {
         if (url.pathname.startsWith("/styles/")) sheets.push({ path: url.pathname, status: response.status() });
       });
       await page.goto(`${site.base}/looks/`);
-      assert.deepEqual(await computed(), { text: "Looks", color: "rgb(255, 0, 0)", spacing: "normal", background: "rgb(1, 2, 3)" });
+      assert.deepEqual(await computed(), {
+        text: "Looks",
+        color: "rgb(255, 0, 0)",
+        spacing: "normal",
+        background: "rgb(1, 2, 3)",
+      });
       sheets.length = 0;
       await page.setContent(preview.html, { waitUntil: "load" });
-      assert.deepEqual(await computed(), { text: "Looks, unsaved", color: "rgb(0, 0, 255)", spacing: "2px", background: "rgb(1, 2, 3)" });
-      assert.ok(sheets.every((sheet) => sheet.status === 200 && sheet.path.startsWith("/styles/base.")), JSON.stringify(sheets));
+      assert.deepEqual(await computed(), {
+        text: "Looks, unsaved",
+        color: "rgb(0, 0, 255)",
+        spacing: "2px",
+        background: "rgb(1, 2, 3)",
+      });
+      assert.ok(
+        sheets.every((sheet) => sheet.status === 200 && sheet.path.startsWith("/styles/base.")),
+        JSON.stringify(sheets),
+      );
       // The public page is as saved.
       await page.goto(`${site.base}/looks/`);
-      assert.deepEqual(await computed(), { text: "Looks", color: "rgb(255, 0, 0)", spacing: "normal", background: "rgb(1, 2, 3)" });
+      assert.deepEqual(await computed(), {
+        text: "Looks",
+        color: "rgb(255, 0, 0)",
+        spacing: "normal",
+        background: "rgb(1, 2, 3)",
+      });
     } finally {
       await page.close();
     }
   });
 
   it("a preview link opens the draft as it stands, with noindex and private, no-store", async () => {
-    await api("POST", "/frames", { slug: "draft-page", html: `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><h1 data-op-bind='{"text": "page.title"}'>x</h1></body></html>` });
+    await api("POST", "/frames", {
+      slug: "draft-page",
+      html: `<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><h1 data-op-bind='{"text": "page.title"}'>x</h1></body></html>`,
+    });
     await api("POST", "/pages", { title: "Secret draft", slug: "secret", status: "draft", frame: "draft-page" });
     const link = await api("POST", "/preview/links", { page: "secret", expires_in: 600 });
     const page = await browser.newPage();

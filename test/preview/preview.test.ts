@@ -37,7 +37,12 @@ describe("POST /preview", () => {
       assert.deepEqual(r.body.warnings, []);
     }
     // A frame baked once and served as a static copy: the preview is the copy's bytes too.
-    await t.call("POST", s.at("/frames"), { body: { slug: "plain", html: `<main><!--svc/frame{"name": "footer"}/--><!--svc/styles{"name": "main"}/--></main>` } });
+    await t.call("POST", s.at("/frames"), {
+      body: {
+        slug: "plain",
+        html: `<main><!--svc/frame{"name": "footer"}/--><!--svc/styles{"name": "main"}/--></main>`,
+      },
+    });
     await t.call("POST", s.at("/frames/plain/assign"), { body: { page: "about" } });
     const copy = await visit(t, host(s), "/about/");
     assert.equal(copy.headers["x-svc-printed"], "static");
@@ -93,7 +98,10 @@ describe("POST /preview", () => {
 
   it("a stylesheet cannot close its <style> early: </style in its CSS is written <\\/style", async () => {
     const s = await site();
-    const r = await preview(s, { page: "about", styles: { main: `h1::after { content: "</style><script>window.x=1</script>" }` } });
+    const r = await preview(s, {
+      page: "about",
+      styles: { main: `h1::after { content: "</style><script>window.x=1</script>" }` },
+    });
     assert.equal(r.status, 200, r.text);
     const inline = /<style data-svc-preview-style="main">([\s\S]*?)<\/style>/.exec(r.body.html);
     assert.ok(inline, r.body.html);
@@ -113,16 +121,25 @@ describe("POST /preview", () => {
       frames: { footer: `<footer>Footer <!--svc/frame{"name": "legal"}/--></footer>`, legal: "<small>Legal</small>" },
     });
     assert.equal(r.status, 200, r.text);
-    assert.match(r.body.html, /<footer>Footer <!-- op\/frame \{"name": "legal"\} --><small>Legal<\/small><!-- \/op\/frame --><\/footer>/);
+    assert.match(
+      r.body.html,
+      /<footer>Footer <!-- op\/frame \{"name": "legal"\} --><small>Legal<\/small><!-- \/op\/frame --><\/footer>/,
+    );
     assert.deepEqual(r.body.warnings, [], "legal exists in the preview: no frame_ref_missing");
 
-    const landing = await preview(s, { page: "about", frames: { landing: `<main data-op-bind='{"text": "page.title"}'></main>` }, page_fields: { frame: "landing" } });
+    const landing = await preview(s, {
+      page: "about",
+      frames: { landing: `<main data-op-bind='{"text": "page.title"}'></main>` },
+      page_fields: { frame: "landing" },
+    });
     assert.equal(landing.status, 200, landing.text);
     assert.equal(landing.body.html, "<main>About</main>");
     assert.deepEqual(changedTables(stored, await storedState(t)), []);
     assert.equal((await t.call("GET", s.at("/frames/legal"))).status, 404);
     // The slugs are free: the frame graph kept nothing of the preview.
-    const made = await t.call("POST", s.at("/frames"), { body: { slug: "landing", html: "<main>Real landing</main>" } });
+    const made = await t.call("POST", s.at("/frames"), {
+      body: { slug: "landing", html: "<main>Real landing</main>" },
+    });
     assert.equal(made.status, 201, made.text);
     const unknown = await preview(s, { page: "about", page_fields: { frame: "nope" } });
     assert.equal(unknown.status, 404);
@@ -134,10 +151,16 @@ describe("POST /preview", () => {
     const markup = `<footer>\n  <!--svc/nope/-->\n  <ul><!--svc/repeat{"source": "data.missing"}--><li>x</li><!--/svc/repeat--></ul>\n  <!--svc/frame{"name": "absent"}/-->\n</footer>`;
     const r = await preview(s, { page: "about", frames: { footer: markup } });
     assert.equal(r.status, 200, r.text);
-    const written = await t.call("POST", s.at("/frames"), { body: { slug: "footer-twin", html: markup, dry_run: true } });
+    const written = await t.call("POST", s.at("/frames"), {
+      body: { slug: "footer-twin", html: markup, dry_run: true },
+    });
     assert.equal(written.status, 200, written.text);
     const strip = (w: any) => ({ ...w, frame: undefined, slug: w.code === "frame_ref_missing" ? w.slug : undefined });
-    assert.deepEqual(r.body.warnings.map(strip), written.body.warnings.map(strip), "the warnings a frame write answers");
+    assert.deepEqual(
+      r.body.warnings.map(strip),
+      written.body.warnings.map(strip),
+      "the warnings a frame write answers",
+    );
     const byCode = new Map<string, any>(r.body.warnings.map((w: any) => [w.code, w]));
     assert.deepEqual(new Set(byCode.keys()), new Set(["unknown_insert", "unknown_source", "frame_ref_missing"]));
     assert.equal(byCode.get("unknown_insert").line, 2);
@@ -147,21 +170,43 @@ describe("POST /preview", () => {
     // Unknown body fields and page fields a preview does not change are warned about.
     const extra = await preview(s, { page: "about", colour: "red", page_fields: { status: "trash" } });
     assert.equal(extra.status, 200);
-    assert.deepEqual(extra.body.warnings.map((w: any) => [w.code, w.field]), [["unknown_field", "colour"], ["field_ignored", "page_fields.status"]]);
+    assert.deepEqual(
+      extra.body.warnings.map((w: any) => [w.code, w.field]),
+      [
+        ["unknown_field", "colour"],
+        ["field_ignored", "page_fields.status"],
+      ],
+    );
   });
 
   it("page_fields: slug (free among siblings, the path follows), fields merged, seo, menu_order; a draft is shown", async () => {
     const s = await site();
-    await t.call("POST", s.at("/pages"), { body: { title: "Contact", slug: "contact", status: "publish", frame: "page" } });
+    await t.call("POST", s.at("/pages"), {
+      body: { title: "Contact", slug: "contact", status: "publish", frame: "page" },
+    });
     const frame = `<a data-op-bind='{"href": "page.url", "text": "page.path"}'></a><i data-op-bind='{"text": "page.fields.tone"}'></i><b data-op-bind='{"text": "page.fields.mood"}'></b>`;
-    const r = await preview(s, { page: "about", frames: { page: frame }, page_fields: { slug: "Contact Us", fields: { mood: "sunny" } } });
+    const r = await preview(s, {
+      page: "about",
+      frames: { page: frame },
+      page_fields: { slug: "Contact Us", fields: { mood: "sunny" } },
+    });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.html, `<a href="http://${s.domain}:8080/contact-us/">/contact-us</a><i>calm</i><b>sunny</b>`);
-    assert.deepEqual(r.body.warnings.map((w: any) => [w.code, w.from, w.to]), [["slug_normalized", "Contact Us", "contact-us"]]);
+    assert.deepEqual(
+      r.body.warnings.map((w: any) => [w.code, w.from, w.to]),
+      [["slug_normalized", "Contact Us", "contact-us"]],
+    );
     const taken = await preview(s, { page: "about", frames: { page: frame }, page_fields: { slug: "contact" } });
     assert.equal(taken.body.html, `<a href="http://${s.domain}:8080/contact-2/">/contact-2</a><i>calm</i><b></b>`);
-    assert.deepEqual(taken.body.warnings.map((w: any) => [w.code, w.from, w.to]), [["slug_changed", "contact", "contact-2"]]);
-    const cleared = await preview(s, { page: "about", frames: { page: frame }, page_fields: { fields: null, mood: "grey" } });
+    assert.deepEqual(
+      taken.body.warnings.map((w: any) => [w.code, w.from, w.to]),
+      [["slug_changed", "contact", "contact-2"]],
+    );
+    const cleared = await preview(s, {
+      page: "about",
+      frames: { page: frame },
+      page_fields: { fields: null, mood: "grey" },
+    });
     assert.equal(cleared.body.html, `<a href="http://${s.domain}:8080/about/">/about</a><i></i><b>grey</b>`);
 
     // A draft answers 404 publicly; its preview shows it.
@@ -172,7 +217,11 @@ describe("POST /preview", () => {
     assert.match(draft.body.html, /<h1>Still a draft<\/h1>/);
     assert.equal((await visit(t, host(s), "/about/")).status, 404, "still a draft");
 
-    const seo = await preview(s, { page: "about", frames: { page: `<head><!--svc/seo/--></head>` }, page_fields: { seo: { description: "Previewed description" } } });
+    const seo = await preview(s, {
+      page: "about",
+      frames: { page: `<head><!--svc/seo/--></head>` },
+      page_fields: { seo: { description: "Previewed description" } },
+    });
     assert.equal(seo.status, 200, seo.text);
     assert.match(seo.body.html, /<meta name="description" content="Previewed description">/);
   });
@@ -181,9 +230,13 @@ describe("POST /preview", () => {
     const s = await site();
     await addLanguage(t, s.id, "en", { default: true });
     await addLanguage(t, s.id, "de");
-    const en = await t.call("POST", s.at("/pages"), { body: { title: "Team", slug: "team", lang: "en", status: "publish", frame: "page" } });
+    const en = await t.call("POST", s.at("/pages"), {
+      body: { title: "Team", slug: "team", lang: "en", status: "publish", frame: "page" },
+    });
     assert.ok(en.status === 200 || en.status === 201, en.text);
-    const de = await t.call("POST", s.at("/pages/language"), { body: { page: en.body.page.id, lang: "de", title: "Über uns", status: "publish" } });
+    const de = await t.call("POST", s.at("/pages/language"), {
+      body: { page: en.body.page.id, lang: "de", title: "Über uns", status: "publish" },
+    });
     assert.ok(de.status === 200 || de.status === 201, de.text);
     const shown = await visit(t, host(s), de.body.page.url.replace(/^https?:\/\/[^/]+/, ""));
     assert.equal(shown.status, 200);
@@ -211,19 +264,43 @@ describe("POST /preview", () => {
   it("refuses as the frame, stylesheet and page writes do, and stores nothing", async () => {
     const s = await site();
     await t.call("POST", s.at("/pages"), { body: { title: "Bare", slug: "bare", status: "publish" } });
-    const trashed = await t.call("POST", s.at("/pages"), { body: { title: "Gone", slug: "gone", status: "publish", frame: "page" } });
+    const trashed = await t.call("POST", s.at("/pages"), {
+      body: { title: "Gone", slug: "gone", status: "publish", frame: "page" },
+    });
     await t.call("DELETE", s.at("/pages/gone"));
     const shown = await visit(t, host(s), "/about/");
     const stored = await storedState(t);
     const cases: Array<[Record<string, unknown>, number, string, Record<string, unknown>?]> = [
       [{ page: "about", styles: { main: "h1 {{ }" } }, 422, "invalid_css", { line: 1, column: 5 }],
-      [{ page: "about", styles: { main: `@import "nope";` } }, 422, "invalid_css", { import: "nope", line: 1, column: 1 }],
-      [{ page: "about", styles: { main: "a{}\nb { background: url(media:nothing) }" } }, 422, "invalid_css", { media: "nothing", line: 2 }],
+      [
+        { page: "about", styles: { main: `@import "nope";` } },
+        422,
+        "invalid_css",
+        { import: "nope", line: 1, column: 1 },
+      ],
+      [
+        { page: "about", styles: { main: "a{}\nb { background: url(media:nothing) }" } },
+        422,
+        "invalid_css",
+        { media: "nothing", line: 2 },
+      ],
       [{ page: "about", styles: { "Bad Name": "a{}" } }, 400, "invalid_style_name"],
       [{ page: "about", frames: { footer: `<!--svc/frame{"name": "page"}/-->` } }, 400, "frame_cycle"],
-      [{ page: "about", frames: { a: `<!--svc/frame{"name": "b"}/-->`, b: `<!--svc/frame{"name": "a"}/-->` } }, 400, "frame_cycle"],
+      [
+        { page: "about", frames: { a: `<!--svc/frame{"name": "b"}/-->`, b: `<!--svc/frame{"name": "a"}/-->` } },
+        400,
+        "frame_cycle",
+      ],
       [{ page: "about", frames: { footer: "x".repeat(2_097_153) } }, 413, "frame_too_large", { max_bytes: 2_097_152 }],
-      [{ page: "about", frames: { footer: `<!--svc/frame{"name": "big"}/-->`.repeat(30), big: `<p>${"h".repeat(300_000)}</p>` } }, 422, "render_too_large", { budget: "bytes", chain: ["page", "footer", "big"] }],
+      [
+        {
+          page: "about",
+          frames: { footer: `<!--svc/frame{"name": "big"}/-->`.repeat(30), big: `<p>${"h".repeat(300_000)}</p>` },
+        },
+        422,
+        "render_too_large",
+        { budget: "bytes", chain: ["page", "footer", "big"] },
+      ],
       [{ page: "about", frames: { footer: "" } }, 400, "frame_html_required"],
       [{ page: "about", frames: { "Not A Slug!": "<p>x</p>" } }, 400, "invalid_slug"],
       [{ page: "nope" }, 404, "page_not_found"],
@@ -250,7 +327,8 @@ describe("POST /preview", () => {
       assert.equal(r.status, status, `${label}: ${r.text.slice(0, 300)}`);
       assert.equal(r.body.success, false, label);
       assert.equal(r.body.error, code, label);
-      for (const [key, value] of Object.entries(details ?? {})) assert.deepEqual(r.body[key], value, `${label}: ${key}`);
+      for (const [key, value] of Object.entries(details ?? {}))
+        assert.deepEqual(r.body[key], value, `${label}: ${key}`);
     }
     assert.deepEqual(changedTables(stored, await storedState(t)), []);
     assert.equal((await visit(t, host(s), "/about/")).body, shown.body);
@@ -258,7 +336,9 @@ describe("POST /preview", () => {
 
   it("answers at the legacy address too, and only to the site's administrators", async () => {
     const s = await site();
-    const legacy = await t.call("POST", `/api/preview?blog_id=${s.id}`, { body: { page: "about", page_fields: { title: "Legacy" } } });
+    const legacy = await t.call("POST", `/api/preview?blog_id=${s.id}`, {
+      body: { page: "about", page_fields: { title: "Legacy" } },
+    });
     assert.equal(legacy.status, 200, legacy.text);
     assert.match(legacy.body.html, /<h1>Legacy<\/h1>/);
     const anonymous = await t.call("POST", s.at("/preview"), { token: null, body: { page: "about" } });
@@ -273,8 +353,14 @@ describe("POST /preview", () => {
     const slow = `<!--svc/repeat{"source": "data.spin"}--><!--svc/repeat{"source": "data.spin"}-->.<!--/svc/repeat--><!--/svc/repeat-->`;
     const done: string[] = [];
     const [r, shown] = await Promise.all([
-      preview(s, { page: "about", frames: { footer: `<footer>Unsaved ${slow}</footer>` }, page_fields: { title: "Unsaved" } }).finally(() => done.push("preview")),
-      new Promise((resolve) => setImmediate(resolve)).then(() => visit(t, host(s), "/about/")).finally(() => done.push("public")),
+      preview(s, {
+        page: "about",
+        frames: { footer: `<footer>Unsaved ${slow}</footer>` },
+        page_fields: { title: "Unsaved" },
+      }).finally(() => done.push("preview")),
+      new Promise((resolve) => setImmediate(resolve))
+        .then(() => visit(t, host(s), "/about/"))
+        .finally(() => done.push("public")),
     ]);
     assert.deepEqual(done, ["public", "preview"], "the public page did not wait for the preview");
     assert.equal(r.status, 200, r.text.slice(0, 300));

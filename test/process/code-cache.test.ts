@@ -66,7 +66,12 @@ describe("code cache of the built service", () => {
   it("NODE_DISABLE_COMPILE_CACHE=1 writes no cache", async () => {
     const cache = freshDir("code-cache");
     const { env } = await serviceDatabase();
-    await answerOnce({ ...env, SVC_DATA_DIR: freshDir("data"), SVC_CODE_CACHE_DIR: cache, NODE_DISABLE_COMPILE_CACHE: "1" });
+    await answerOnce({
+      ...env,
+      SVC_DATA_DIR: freshDir("data"),
+      SVC_CODE_CACHE_DIR: cache,
+      NODE_DISABLE_COMPILE_CACHE: "1",
+    });
     assert.deepEqual(existsSync(cache) ? readdirSync(cache) : [], []);
   });
 });

@@ -25,10 +25,21 @@ interface Answer {
   body: any;
 }
 
-async function call(svc: Running, token: string, method: string, path: string, body?: unknown, host = "localhost"): Promise<Answer> {
+async function call(
+  svc: Running,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  host = "localhost",
+): Promise<Answer> {
   const response = await fetch(svc.url(path), {
     method,
-    headers: { authorization: `Bearer ${token}`, host, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      host,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -42,9 +53,12 @@ async function call(svc: Running, token: string, method: string, path: string, b
 }
 
 /** A frame baked once for all its pages (it prints nothing of the page): marker, tagline, the header menu. */
-const frame = (i: number, marker: string) => `<!DOCTYPE html><html><body><p class="v">${marker}</p><p class="t" data-op-bind='{"text": "site.tagline"}'></p><!-- svc/menu {"location": "header"} /--><span>${i}</span></body></html>`;
+const frame = (i: number, marker: string) =>
+  `<!DOCTYPE html><html><body><p class="v">${marker}</p><p class="t" data-op-bind='{"text": "site.tagline"}'></p><!-- svc/menu {"location": "header"} /--><span>${i}</span></body></html>`;
 
-describe("durable publishing: a kill -9 amid writes leaves no public page behind what the API stores", { timeout: 300_000 }, () => {
+describe("durable publishing: a kill -9 amid writes leaves no public page behind what the API stores", {
+  timeout: 300_000,
+}, () => {
   let database: TestDatabase;
   const dirs: string[] = [];
   let env: Record<string, string>;
@@ -55,7 +69,14 @@ describe("durable publishing: a kill -9 amid writes leaves no public page behind
   before(async () => {
     const db = await serviceDatabase();
     database = db.database;
-    env = { ...db.env, SVC_ADMIN_TOKEN: token, SVC_RATE_LIMIT_PER_MIN: "1000000", SVC_PUBLIC_RATE_LIMIT_PER_MIN: "1000000", SVC_OUTBOX_SWEEP_MS: "300", LOG_LEVEL: "warn" };
+    env = {
+      ...db.env,
+      SVC_ADMIN_TOKEN: token,
+      SVC_RATE_LIMIT_PER_MIN: "1000000",
+      SVC_PUBLIC_RATE_LIMIT_PER_MIN: "1000000",
+      SVC_OUTBOX_SWEEP_MS: "300",
+      LOG_LEVEL: "warn",
+    };
   });
   after(async () => {
     for (const svc of services) await svc.stop("SIGKILL");
@@ -76,7 +97,10 @@ describe("durable publishing: a kill -9 amid writes leaves no public page behind
       const page = await fetch(svc.url(`/p${i}/`), { headers: { host: "localhost" } });
       const html = await page.text();
       assert.equal(page.status, 200, `${when}: /p${i}/`);
-      assert.ok(html.includes(`<p class="v">${marker}</p>`), `${when}: /p${i}/ shows ${/<p class="v">([^<]*)/.exec(html)?.[1]}, the API stores ${marker}`);
+      assert.ok(
+        html.includes(`<p class="v">${marker}</p>`),
+        `${when}: /p${i}/ shows ${/<p class="v">([^<]*)/.exec(html)?.[1]}, the API stores ${marker}`,
+      );
       assert.ok(html.includes(`>${tagline}</p>`), `${when}: /p${i}/ shows the tagline ${tagline}`);
       for (const item of menu) assert.ok(html.includes(`>${item.title}</a>`), `${when}: /p${i}/ lists ${item.title}`);
     }
@@ -90,10 +114,27 @@ describe("durable publishing: a kill -9 amid writes leaves no public page behind
     services = pg ? [await start(dir), await start(other)] : [await start(dir)];
     const first = services[0]!;
     for (let i = 0; i < PAGES; i++) {
-      assert.equal((await call(first, token, "POST", "/api/site/1/frames", { slug: `f${i}`, html: frame(i, "v0") })).status, 201);
-      assert.equal((await call(first, token, "POST", "/api/site/1/pages", { title: `Page ${i}`, slug: `p${i}`, status: "publish", frame: `f${i}` })).status, 201);
+      assert.equal(
+        (await call(first, token, "POST", "/api/site/1/frames", { slug: `f${i}`, html: frame(i, "v0") })).status,
+        201,
+      );
+      assert.equal(
+        (
+          await call(first, token, "POST", "/api/site/1/pages", {
+            title: `Page ${i}`,
+            slug: `p${i}`,
+            status: "publish",
+            frame: `f${i}`,
+          })
+        ).status,
+        201,
+      );
     }
-    const menu = await call(first, token, "POST", "/api/site/1/menus", { name: "Header", location: "header", items: Array.from({ length: PAGES }, (_, i) => ({ page: `p${i}` })) });
+    const menu = await call(first, token, "POST", "/api/site/1/menus", {
+      name: "Header",
+      location: "header",
+      items: Array.from({ length: PAGES }, (_, i) => ({ page: `p${i}` })),
+    });
     assert.equal(menu.status, 201, menu.text);
     await agrees(first, "before any kill");
 
@@ -101,14 +142,22 @@ describe("durable publishing: a kill -9 amid writes leaves no public page behind
       const victim = services[0]!;
       // A burst: every frame rewritten, two pages renamed (the menu prints their titles), the tagline.
       const burst = [
-        ...Array.from({ length: PAGES }, (_, i) => call(victim, token, "PUT", `/api/site/1/frames/f${i}`, { html: frame(i, `r${round}-${i}`) })),
-        call(victim, token, "PATCH", `/api/site/1/pages/p${round % PAGES}`, { title: `Page ${round % PAGES} r${round}` }),
+        ...Array.from({ length: PAGES }, (_, i) =>
+          call(victim, token, "PUT", `/api/site/1/frames/f${i}`, { html: frame(i, `r${round}-${i}`) }),
+        ),
+        call(victim, token, "PATCH", `/api/site/1/pages/p${round % PAGES}`, {
+          title: `Page ${round % PAGES} r${round}`,
+        }),
         call(victim, token, "PATCH", `/api/site/1/settings`, { tagline: `Tagline r${round}` }),
       ].map((write) => write.catch(() => undefined));
       await sleep(20 + ((round * 37) % 150));
       victim.child.kill("SIGKILL");
       await Promise.all(burst);
-      await new Promise((resolve) => (victim.child.exitCode !== null || victim.child.signalCode !== null ? resolve(undefined) : victim.child.once("exit", resolve)));
+      await new Promise((resolve) =>
+        victim.child.exitCode !== null || victim.child.signalCode !== null
+          ? resolve(undefined)
+          : victim.child.once("exit", resolve),
+      );
       if (pg) {
         // The other process was never stopped: its sweep pays what the killed one owed.
         const survivor = services[1]!;

@@ -52,7 +52,11 @@ describe("first start and restart", () => {
       const file = join(dir, "admin-token");
       assert.equal(readFileSync(file, "utf8").trim(), token);
       assert.equal(statSync(file).mode & 0o777, 0o600);
-      assert.equal(existsSync(join(dir, "svc.db")), !env.DATABASE_URL, "a SQLite file only when no DATABASE_URL is given");
+      assert.equal(
+        existsSync(join(dir, "svc.db")),
+        !env.DATABASE_URL,
+        "a SQLite file only when no DATABASE_URL is given",
+      );
 
       const profile = await fetch(first.url("/api/profile"), { headers: { authorization: `Bearer ${token}` } });
       assert.equal(profile.status, 200);
@@ -69,8 +73,13 @@ describe("first start and restart", () => {
       const second = await startService({ ...env, SVC_DATA_DIR: dir });
       try {
         assert.ok(!/admin token:/.test(second.stdout()), "no token printed on a later start");
-        const sites = (await (await fetch(second.url("/api/sites"), { headers: { "x-svc-key": token } })).json()) as any;
-        assert.deepEqual(sites.sites.map((s: any) => s.name), ["Main site", "Kept"]);
+        const sites = (await (
+          await fetch(second.url("/api/sites"), { headers: { "x-svc-key": token } })
+        ).json()) as any;
+        assert.deepEqual(
+          sites.sites.map((s: any) => s.name),
+          ["Main site", "Kept"],
+        );
       } finally {
         await second.stop();
       }
@@ -83,10 +92,17 @@ describe("first start and restart", () => {
   it("SVC_ADMIN_TOKEN becomes admin's token and SVC_PUBLIC_HOST the main site's domain", async () => {
     const token = generateToken();
     const { env, database } = await serviceDatabase();
-    const svc = await startService({ ...env, SVC_DATA_DIR: freshDir(), SVC_ADMIN_TOKEN: token, SVC_PUBLIC_HOST: "example.localhost" });
+    const svc = await startService({
+      ...env,
+      SVC_DATA_DIR: freshDir(),
+      SVC_ADMIN_TOKEN: token,
+      SVC_PUBLIC_HOST: "example.localhost",
+    });
     try {
       assert.ok(!svc.stdout().includes(token), "an operator-chosen token is not echoed");
-      const r = (await (await fetch(svc.url("/api/sites/1"), { headers: { authorization: `Bearer ${token}` } })).json()) as any;
+      const r = (await (
+        await fetch(svc.url("/api/sites/1"), { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as any;
       assert.equal(r.site.domain, "example.localhost");
       assert.equal(r.site.name, "Main site");
     } finally {
@@ -100,12 +116,17 @@ describe("first start and restart", () => {
     const second = generateToken();
     const dir = freshDir();
     const { env, database } = await serviceDatabase();
-    const status = async (svc: { url(path: string): string }, token: string) => (await fetch(svc.url("/api/profile"), { headers: { authorization: `Bearer ${token}` } })).status;
+    const status = async (svc: { url(path: string): string }, token: string) =>
+      (await fetch(svc.url("/api/profile"), { headers: { authorization: `Bearer ${token}` } })).status;
     try {
       const before = await startService({ ...env, SVC_DATA_DIR: dir, SVC_ADMIN_TOKEN: first });
       let issued: string;
       try {
-        const made = await fetch(before.url("/api/users/1/tokens"), { method: "POST", headers: { authorization: `Bearer ${first}`, "content-type": "application/json" }, body: JSON.stringify({ label: "deploy script" }) });
+        const made = await fetch(before.url("/api/users/1/tokens"), {
+          method: "POST",
+          headers: { authorization: `Bearer ${first}`, "content-type": "application/json" },
+          body: JSON.stringify({ label: "deploy script" }),
+        });
         assert.equal(made.status, 201);
         issued = ((await made.json()) as any).token;
       } finally {
@@ -156,7 +177,10 @@ describe("graceful shutdown", () => {
     assert.match(answer, /^HTTP\/1\.1 201/, answer);
     assert.match(answer, /"In flight"/);
     assert.equal(code, 0);
-    assert.ok(!existsSync(join(dir, "svc.db-wal")) || statSync(join(dir, "svc.db-wal")).size === 0, "the WAL was checkpointed on close");
+    assert.ok(
+      !existsSync(join(dir, "svc.db-wal")) || statSync(join(dir, "svc.db-wal")).size === 0,
+      "the WAL was checkpointed on close",
+    );
     await database.drop();
   });
 });
@@ -164,8 +188,11 @@ describe("graceful shutdown", () => {
 describe("what a start loads", () => {
   // Not of a build without that patch (SVC_BUILD_PATCHES, scripts/build.mjs): it loads both.
   const bundle = join(ROOT, "dist/server.cjs");
-  const deferred = !existsSync(bundle) || (patchesOfBundle(readFileSync(bundle, "latin1"))?.includes("fastify-lazy-tls") ?? true);
-  it("a start of the build loads neither node:http2 nor node:https (Fastify requires them at its top; the build defers them, scripts/dependency-patches.mjs)", { skip: !deferred && "dist/ was built without the fastify-lazy-tls patch" }, async () => {
+  const deferred =
+    !existsSync(bundle) || (patchesOfBundle(readFileSync(bundle, "latin1"))?.includes("fastify-lazy-tls") ?? true);
+  it("a start of the build loads neither node:http2 nor node:https (Fastify requires them at its top; the build defers them, scripts/dependency-patches.mjs)", {
+    skip: !deferred && "dist/ was built without the fastify-lazy-tls patch",
+  }, async () => {
     const dir = freshDir();
     const preload = join(dir, "loaded-modules.cjs");
     const out = join(dir, "loaded-modules.json");

@@ -7,12 +7,12 @@ import { rawHeader, rawRequest, type Raw } from "../support/raw-http.ts";
 import { startTestApp, type TestApp } from "../support/app.ts";
 import { assign, bind, frame, page } from "../support/site.ts";
 
-
 let port = 0;
 /** Requests that went through Fastify's hooks. */
 let routed = 0;
 
-const get = (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> => rawRequest(port, path, { headers, method });
+const get = (path: string, headers: Record<string, string> = {}, method = "GET"): Promise<Raw> =>
+  rawRequest(port, path, { headers, method });
 
 const header = rawHeader;
 /** Headers that differ between any two answers: the request id and the date. */
@@ -41,7 +41,10 @@ describe("public pages answered from memory", () => {
     assert.equal(header(fromMemory, "x-svc-printed"), "static");
     assert.equal(routedAnswer.status, 200);
     assert.equal(header(routedAnswer, "x-svc-printed"), "static");
-    assert.deepEqual({ ...fromMemory, headers: comparable(fromMemory) }, { ...routedAnswer, headers: comparable(routedAnswer) });
+    assert.deepEqual(
+      { ...fromMemory, headers: comparable(fromMemory) },
+      { ...routedAnswer, headers: comparable(routedAnswer) },
+    );
     assert.match(header(fromMemory, "x-request-id") ?? "", /^[0-9a-f-]{36}$/);
     assert.notEqual(header(fromMemory, "x-request-id"), header(routedAnswer, "x-request-id"));
   });
@@ -54,7 +57,10 @@ describe("public pages answered from memory", () => {
     const fromMemory = await get("/still/", { "if-none-match": `"other", ${etag}` });
     assert.equal(routed, before + 1);
     assert.equal(routedAnswer.status, 304);
-    assert.deepEqual({ ...fromMemory, headers: comparable(fromMemory) }, { ...routedAnswer, headers: comparable(routedAnswer) });
+    assert.deepEqual(
+      { ...fromMemory, headers: comparable(fromMemory) },
+      { ...routedAnswer, headers: comparable(routedAnswer) },
+    );
   });
 
   it("a page rendered on request is answered from memory as printed by the cache", async () => {
@@ -64,7 +70,10 @@ describe("public pages answered from memory", () => {
     assert.equal(header(first, "x-svc-printed"), "on_request");
     assert.equal(header(second, "x-svc-printed"), "cache");
     assert.equal(second.body, first.body);
-    assert.deepEqual(comparable(second).map(([key]) => key), comparable(first).map(([key]) => key));
+    assert.deepEqual(
+      comparable(second).map(([key]) => key),
+      comparable(first).map(([key]) => key),
+    );
   });
 
   it("what Fastify routes elsewhere stays Fastify's: /healthz, /api, HEAD, an address with U+0000", async () => {

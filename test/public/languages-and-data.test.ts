@@ -8,17 +8,26 @@ describe("public site: languages", () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
-    for (const [code, name] of [["en", "English"], ["de", "Deutsch"]]) {
+    for (const [code, name] of [
+      ["en", "English"],
+      ["de", "Deutsch"],
+    ]) {
       const r = await t.call("POST", `${S}/languages`, { body: { code, name } });
       assert.equal(r.status, 201, r.text);
     }
-    await frame(t, "doc", `<html lang="x"><body><h1 ${bind("text", "page.title")}></h1><!-- op/lang-switcher /--><span ${bind("text", "site.lang")}></span></body></html>`);
+    await frame(
+      t,
+      "doc",
+      `<html lang="x"><body><h1 ${bind("text", "page.title")}></h1><!-- op/lang-switcher /--><span ${bind("text", "site.lang")}></span></body></html>`,
+    );
   });
   after(() => t.close());
 
   it("default-language pages live at /<path>/, others at /<lang>/<path>/, with a switcher linking the translations", async () => {
     const en = await page(t, { title: "About", lang: "en" });
-    const de = await t.call("POST", `${S}/pages/language`, { body: { page: en.id, lang: "de", title: "Über uns", slug: "ueber-uns" } });
+    const de = await t.call("POST", `${S}/pages/language`, {
+      body: { page: en.id, lang: "de", title: "Über uns", slug: "ueber-uns" },
+    });
     assert.equal(de.status, 201, de.text);
     await assign(t, "doc", en.id);
     await assign(t, "doc", de.body.page.id);
@@ -44,7 +53,9 @@ describe("public site: languages", () => {
     const en = await page(t, { title: "Pricing", lang: "en" });
     await assign(t, "doc", en.id);
     assert.doesNotMatch((await visit(t, "/pricing/")).body, /\/de\/preise\//);
-    const de = await t.call("POST", `${S}/pages/language`, { body: { page: en.id, lang: "de", title: "Preise", slug: "preise" } });
+    const de = await t.call("POST", `${S}/pages/language`, {
+      body: { page: en.id, lang: "de", title: "Preise", slug: "preise" },
+    });
     assert.equal(de.status, 201, de.text);
     await assign(t, "doc", de.body.page.id);
     assert.match((await visit(t, "/pricing/")).body, /\/de\/preise\//);
@@ -57,15 +68,25 @@ describe("data sets and rebakes", () => {
   after(() => t.close());
 
   it("writing a data set rebakes the frames that read it and rewrites their pages' static copies", async () => {
-    await frame(t, "team", `<ul><!-- svc/repeat {"source": "team", "limit": 2} --><li ${bind("text", "item.name")}></li><!-- /svc/repeat --></ul><p ${bind("text", "data.team.0.role")}></p>`);
+    await frame(
+      t,
+      "team",
+      `<ul><!-- svc/repeat {"source": "team", "limit": 2} --><li ${bind("text", "item.name")}></li><!-- /svc/repeat --></ul><p ${bind("text", "data.team.0.role")}></p>`,
+    );
     await frame(t, "other", "<p>other</p>");
     const p = await page(t, { title: "Team" });
     await assign(t, "team", p.id);
     assert.match((await visit(t, "/team/")).body, /<ul><!-- op\/repeat [^>]*--><!-- \/op\/repeat --><\/ul><p><\/p>/);
 
-    const put = await t.call("PUT", `${S}/data/team`, { body: { items: [{ name: "Ada", role: "lead" }, { name: "Brian" }, { name: "Cleo" }] } });
+    const put = await t.call("PUT", `${S}/data/team`, {
+      body: { items: [{ name: "Ada", role: "lead" }, { name: "Brian" }, { name: "Cleo" }] },
+    });
     assert.equal(put.status, 201, put.text);
-    assert.deepEqual(put.body.rebaked.frames.map((f: any) => f.slug), ["team"], "only the reader is rebaked");
+    assert.deepEqual(
+      put.body.rebaked.frames.map((f: any) => f.slug),
+      ["team"],
+      "only the reader is rebaked",
+    );
     assert.deepEqual(put.body.rebaked.frames[0].because, ["data.team"]);
     assert.deepEqual(put.body.rebaked.pages, [p.id]);
     const r = await visit(t, "/team/");

@@ -47,7 +47,10 @@ describe("public site: static copies", () => {
     assert.deepEqual(r.body.page.printed, { how: "static", reason: "static_copy" });
     assert.equal(r.body.page.static.published, true);
     assert.equal(r.body.page.static.url, "http://localhost:8080/recorded/");
-    assert.equal(r.body.page.static.bytes, Buffer.byteLength("<!DOCTYPE html><html><body><h1>Main site</h1></body></html>"));
+    assert.equal(
+      r.body.page.static.bytes,
+      Buffer.byteLength("<!DOCTYPE html><html><body><h1>Main site</h1></body></html>"),
+    );
   });
 
   it("a settings write rewrites the static copies of frames reading site.* at once, and says which pages", async () => {
@@ -76,7 +79,11 @@ describe("public site: static copies", () => {
       const patched = await t.call("PATCH", `${S}/pages/${p.id}`, { body: change });
       assert.equal(patched.status, 200, patched.text);
       assert.equal((await visit(t, path)).status, 404);
-      const copy = await t.store.db.selectFrom("static_copies").selectAll().where("page_id", "=", p.id).executeTakeFirst();
+      const copy = await t.store.db
+        .selectFrom("static_copies")
+        .selectAll()
+        .where("page_id", "=", p.id)
+        .executeTakeFirst();
       assert.equal(copy, undefined, "the static copy is removed");
       await t.call("PATCH", `${S}/pages/${p.id}`, { body: { status: "publish" } });
       assert.equal((await visit(t, path)).status, 200);
@@ -130,7 +137,11 @@ describe("public site: rendered on request and cached", () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
-    await frame(t, "article", `<article><h1 ${bind("text", "page.title")}></h1><p ${bind("text", "page.parent_title")}></p></article>`);
+    await frame(
+      t,
+      "article",
+      `<article><h1 ${bind("text", "page.title")}></h1><p ${bind("text", "page.parent_title")}></p></article>`,
+    );
   });
   after(() => t.close());
 
@@ -176,7 +187,11 @@ describe("public site: rendered on request and cached", () => {
   });
 
   it("a new child refreshes a parent that lists its children", async () => {
-    await frame(t, "listing", `<ul><!-- svc/repeat {"source": "pages.children"} --><li ${bind("text", "item.title")}></li><!-- /svc/repeat --></ul>`);
+    await frame(
+      t,
+      "listing",
+      `<ul><!-- svc/repeat {"source": "pages.children"} --><li ${bind("text", "item.title")}></li><!-- /svc/repeat --></ul>`,
+    );
     const parent = await page(t, { title: "Docs" });
     await assign(t, "listing", parent.id);
     assert.match((await visit(t, "/docs/")).body, /<ul><!-- op\/repeat [^>]*--><!-- \/op\/repeat --><\/ul>/);
@@ -190,9 +205,16 @@ describe("public site: rendered on request and cached", () => {
     await assign(t, "article", p.id);
     await visit(t, "/flushable/");
     assert.equal((await visit(t, "/flushable/")).printed, "cache");
-    const r = await t.call("POST", `${S}/cache/flush`, { body: { urls: ["/flushable", "https://elsewhere.example/x"] } });
+    const r = await t.call("POST", `${S}/cache/flush`, {
+      body: { urls: ["/flushable", "https://elsewhere.example/x"] },
+    });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.flushed, { status: "ok", by: "urls", urls: ["/flushable/"], skipped: ["https://elsewhere.example/x"] });
+    assert.deepEqual(r.body.flushed, {
+      status: "ok",
+      by: "urls",
+      urls: ["/flushable/"],
+      skipped: ["https://elsewhere.example/x"],
+    });
     assert.equal((await visit(t, "/flushable/")).printed, "on_request");
     const all = await t.call("POST", `${S}/cache/flush`, { body: { all: true } });
     assert.ok(all.body.flushed.urls.includes("/flushable/"));

@@ -5,8 +5,8 @@ import { CompiledCache } from "../../src/publish/compiled-cache.ts";
 describe("compiled programs cache", () => {
   it("markup with the same sha256 is compiled once: a render never parses it again", () => {
     const cache = new CompiledCache();
-    const a = cache.get("sha-a", "<p data-op-bind='{\"text\": \"site.name\"}'></p>");
-    assert.equal(cache.get("sha-a", "<p data-op-bind='{\"text\": \"site.name\"}'></p>"), a);
+    const a = cache.get("sha-a", '<p data-op-bind=\'{"text": "site.name"}\'></p>');
+    assert.equal(cache.get("sha-a", '<p data-op-bind=\'{"text": "site.name"}\'></p>'), a);
     assert.notEqual(cache.get("sha-b", "<p></p>"), a);
     assert.equal(a.analysis.binds, 1);
   });

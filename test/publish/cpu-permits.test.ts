@@ -9,10 +9,30 @@ import { FairSlots } from "../../src/media/fair-slots.ts";
 import type { RenderInput } from "../../src/publish/render-context.ts";
 import { RenderPool } from "../../src/publish/render-pool.ts";
 
-const input = (items: unknown[]): RenderInput => ({ slug: "f", items: [["data.rows", items]], site: { name: "S", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [], media: [], styles: [], sidebars: [], headings: [], current: null, strings: [] });
+const input = (items: unknown[]): RenderInput => ({
+  slug: "f",
+  items: [["data.rows", items]],
+  site: { name: "S", tagline: "", url: "/", lang: null },
+  settings: {},
+  page: undefined,
+  links: [],
+  media: [],
+  styles: [],
+  sidebars: [],
+  headings: [],
+  current: null,
+  strings: [],
+});
 const loop = `<!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows", "match": {"n": "none"}} -->x<!-- /svc/repeat --><!-- /svc/repeat -->`;
 /** A render of about a few hundred milliseconds, stopped by its time budget. */
-const slowRender = { input: input(Array.from({ length: 2_000 }, (_, n) => ({ n }))), frames: [{ id: "00000000000000aa", slug: "f", sha256: "a".repeat(64), html: loop }], bytes: 1_000_000, expansions: 100, timeMs: 300, measure: false };
+const slowRender = {
+  input: input(Array.from({ length: 2_000 }, (_, n) => ({ n }))),
+  frames: [{ id: "00000000000000aa", slug: "f", sha256: "a".repeat(64), html: loop }],
+  bytes: 1_000_000,
+  expansions: 100,
+  timeMs: 300,
+  measure: false,
+};
 
 test("two pools on one permit never run two jobs at once, and a permit given back goes to the pools in turn", async () => {
   const permits = new CpuPermits(1);

@@ -4,7 +4,13 @@ import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { DependencyIndex, type FrameNode } from "../../src/effects/dependency-index.ts";
 
-const node = (slug: string, refs: string[] = [], sources: string[] = [], liveReasons: string[] = [], id = `id-${slug}`): FrameNode => ({
+const node = (
+  slug: string,
+  refs: string[] = [],
+  sources: string[] = [],
+  liveReasons: string[] = [],
+  id = `id-${slug}`,
+): FrameNode => ({
   id,
   slug,
   refs,
@@ -14,7 +20,12 @@ const node = (slug: string, refs: string[] = [], sources: string[] = [], liveRea
 
 describe("dependency index", () => {
   it("a diamond: the shared leaf's change reaches both sides and the top exactly once", () => {
-    const index = new DependencyIndex([node("top", ["left", "right"]), node("left", ["leaf"]), node("right", ["leaf"]), node("leaf", [], ["menu.header"])]);
+    const index = new DependencyIndex([
+      node("top", ["left", "right"]),
+      node("left", ["leaf"]),
+      node("right", ["leaf"]),
+      node("leaf", [], ["menu.header"]),
+    ]);
     assert.deepEqual(index.embeddersOf(["leaf"]), ["left", "right", "top"]);
     const affected = framesAffected(index, [{ kind: "frame", frameId: "id-leaf", slug: "leaf" }]);
     assert.deepEqual([...affected.keys()].sort(), ["leaf", "left", "right", "top"]);
@@ -23,7 +34,9 @@ describe("dependency index", () => {
   });
 
   it("a long chain of 5,000 frames resolves transitively without recursion limits or quadratic work", () => {
-    const frames = Array.from({ length: 5000 }, (_, i) => node(`f${i}`, i < 4999 ? [`f${i + 1}`] : [], i === 4999 ? ["data.team"] : []));
+    const frames = Array.from({ length: 5000 }, (_, i) =>
+      node(`f${i}`, i < 4999 ? [`f${i + 1}`] : [], i === 4999 ? ["data.team"] : []),
+    );
     const index = new DependencyIndex(frames);
     assert.equal(index.embeddersOf(["f4999"]).length, 4999);
     const affected = framesAffected(index, [{ kind: "dataset", name: "team" }]);
@@ -31,10 +44,17 @@ describe("dependency index", () => {
   });
 
   it("references by id resolve to the frame's slug; unknown values are slugs, lower-cased", () => {
-    const index = new DependencyIndex([node("card", [], [], [], "0123456789abcdef"), node("list", ["0123456789abcdef", "Missing-One"])]);
+    const index = new DependencyIndex([
+      node("card", [], [], [], "0123456789abcdef"),
+      node("list", ["0123456789abcdef", "Missing-One"]),
+    ]);
     assert.deepEqual(index.embeddedSlugs("list"), ["card", "missing-one"]);
     assert.deepEqual(index.directEmbedders("card"), ["list"]);
-    assert.deepEqual(index.directEmbedders("missing-one"), ["list"], "embedders of a missing slug are known, for when it appears");
+    assert.deepEqual(
+      index.directEmbedders("missing-one"),
+      ["list"],
+      "embedders of a missing slug are known, for when it appears",
+    );
   });
 
   it("renders on request when the frame or anything it embeds depends on the page, naming each cause", () => {
@@ -56,7 +76,13 @@ describe("dependency index", () => {
   });
 
   it("settings changes reach frames reading site.* or settings.*; data sets only their readers; menus every menu reader", () => {
-    const index = new DependencyIndex([node("s", [], ["site"]), node("t", [], ["settings"]), node("d", [], ["data.team"]), node("m", [], ["menu.footer_1"]), node("p", [], ["pages"])]);
+    const index = new DependencyIndex([
+      node("s", [], ["site"]),
+      node("t", [], ["settings"]),
+      node("d", [], ["data.team"]),
+      node("m", [], ["menu.footer_1"]),
+      node("p", [], ["pages"]),
+    ]);
     assert.deepEqual([...framesAffected(index, [{ kind: "settings" }]).keys()].sort(), ["s", "t"]);
     assert.deepEqual([...framesAffected(index, [{ kind: "dataset", name: "team" }]).keys()], ["d"]);
     assert.deepEqual([...framesAffected(index, [{ kind: "dataset", name: "other" }]).keys()], []);
@@ -80,14 +106,25 @@ describe("dependency index", () => {
     // A menu in no location prints nowhere.
     assert.deepEqual(affected({ kind: "menu", menuId: 1, locations: [] }), []);
     assert.deepEqual(affected({ kind: "menu", menuId: 1 }), ["both", "foot3", "head", "outer"]);
-    assert.deepEqual(framesAffected(index, [{ kind: "menu", menuId: 1, locations: ["footer_3"] }]).get("foot3"), ["menus"]);
+    assert.deepEqual(framesAffected(index, [{ kind: "menu", menuId: 1, locations: ["footer_3"] }]).get("foot3"), [
+      "menus",
+    ]);
     // The theme rule stays: a new theme reaches every menu reader.
     assert.deepEqual(affected({ kind: "settings", keys: ["theme"] }), ["both", "foot3", "head", "outer"]);
   });
 
   it("a new default language reaches frames reading the page too: a page without a language is shown in the default one (page.lang)", () => {
-    const index = new DependencyIndex([node("s", [], ["site"]), node("l", [], ["page"], ["bind page.lang"]), node("outer", ["l"]), node("m", [], ["menu.header"])]);
-    assert.deepEqual([...framesAffected(index, [{ kind: "settings", keys: ["default_lang"] }]).keys()].sort(), ["l", "outer", "s"]);
+    const index = new DependencyIndex([
+      node("s", [], ["site"]),
+      node("l", [], ["page"], ["bind page.lang"]),
+      node("outer", ["l"]),
+      node("m", [], ["menu.header"]),
+    ]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "settings", keys: ["default_lang"] }]).keys()].sort(), [
+      "l",
+      "outer",
+      "s",
+    ]);
     assert.deepEqual([...framesAffected(index, [{ kind: "settings", keys: ["tagline"] }]).keys()], ["s"]);
   });
 
@@ -112,7 +149,10 @@ describe("dependency index", () => {
   });
 
   it("cycles in stored data never hang the walks", () => {
-    const index = new DependencyIndex([node("a", ["b"], ["site"]), node("b", ["a"], ["settings"], ["insert op/lang-switcher"])]);
+    const index = new DependencyIndex([
+      node("a", ["b"], ["site"]),
+      node("b", ["a"], ["settings"], ["insert op/lang-switcher"]),
+    ]);
     assert.deepEqual([...index.effectiveSources("a")].sort(), ["settings", "site"]);
     assert.deepEqual(index.embeddersOf(["a"]), ["a", "b"]);
     assert.ok(index.rendersOnRequest("a"));

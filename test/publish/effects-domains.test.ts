@@ -32,9 +32,21 @@ describe(suite("domains"), () => {
     assert.match((await fx.primed("/zd-shared/", "www.zd-shop.localhost")).text, /main site page/);
     ok(await fx.api("POST", `/api/sites/${site}/domains`, { domain: "WWW.zd-shop.localhost" }), "add alias", 201);
     // The very next request, whatever it names: a media address first, then a stylesheet's, then a page's.
-    moved(await fx.visit("/media/2026/01/zd.jpg", "www.zd-shop.localhost"), `${origin("zd-shop.localhost")}/media/2026/01/zd.jpg`, "a media address on the alias");
-    moved(await fx.visit("/styles/site.0123456789abcdef.css", "www.zd-shop.localhost"), `${origin("zd-shop.localhost")}/styles/site.0123456789abcdef.css`, "a stylesheet address on the alias");
-    moved(await fx.visit("/zd-shared/?a=1", "www.zd-shop.localhost"), `${origin("zd-shop.localhost")}/zd-shared/?a=1`, "the alias");
+    moved(
+      await fx.visit("/media/2026/01/zd.jpg", "www.zd-shop.localhost"),
+      `${origin("zd-shop.localhost")}/media/2026/01/zd.jpg`,
+      "a media address on the alias",
+    );
+    moved(
+      await fx.visit("/styles/site.0123456789abcdef.css", "www.zd-shop.localhost"),
+      `${origin("zd-shop.localhost")}/styles/site.0123456789abcdef.css`,
+      "a stylesheet address on the alias",
+    );
+    moved(
+      await fx.visit("/zd-shared/?a=1", "www.zd-shop.localhost"),
+      `${origin("zd-shop.localhost")}/zd-shared/?a=1`,
+      "the alias",
+    );
     assert.match(served(await fx.visit("/zd-shared/", "zd-shop.localhost"), "the primary"), /the shop/);
   });
 
@@ -45,9 +57,17 @@ describe(suite("domains"), () => {
     await fx.frame("zd-losing", "<p>the losing site</p>", site);
     await fx.page("zd-either", "zd-losing", {}, site);
     ok(await fx.api("POST", `/api/sites/${site}/domains`, { domain: "old.zd-losing.localhost" }), "add alias", 201);
-    for (let i = 0; i < 2; i++) moved(await fx.visit("/zd-either/", "old.zd-losing.localhost"), `${origin("zd-losing.localhost")}/zd-either/`, "before");
+    for (let i = 0; i < 2; i++)
+      moved(
+        await fx.visit("/zd-either/", "old.zd-losing.localhost"),
+        `${origin("zd-losing.localhost")}/zd-either/`,
+        "before",
+      );
     ok(await fx.api("DELETE", `/api/sites/${site}/domains/old.zd-losing.localhost`), "remove alias");
-    assert.match(served(await fx.visit("/zd-either/", "old.zd-losing.localhost"), "after", "static"), /main site fallback/);
+    assert.match(
+      served(await fx.visit("/zd-either/", "old.zd-losing.localhost"), "after", "static"),
+      /main site fallback/,
+    );
   });
 
   it("PATCH /api/sites/{id} domain: the aliases redirect to the new primary at once, a promoted alias answers the site, the old primary the main site", async () => {
@@ -59,13 +79,28 @@ describe(suite("domains"), () => {
     ok(await fx.api("POST", `/api/sites/${site}/domains`, { domain: "alias.zd-before.localhost" }), "alias", 201);
     ok(await fx.api("POST", `/api/sites/${site}/domains`, { domain: "zd-after.localhost" }), "future primary", 201);
     for (let i = 0; i < 2; i++) {
-      moved(await fx.visit("/zd-moving/", "alias.zd-before.localhost"), `${origin("zd-before.localhost")}/zd-moving/`, "alias before");
-      moved(await fx.visit("/zd-moving/", "zd-after.localhost"), `${origin("zd-before.localhost")}/zd-moving/`, "future primary before");
+      moved(
+        await fx.visit("/zd-moving/", "alias.zd-before.localhost"),
+        `${origin("zd-before.localhost")}/zd-moving/`,
+        "alias before",
+      );
+      moved(
+        await fx.visit("/zd-moving/", "zd-after.localhost"),
+        `${origin("zd-before.localhost")}/zd-moving/`,
+        "future primary before",
+      );
     }
     await fx.primed("/zd-moving/", "zd-before.localhost");
     ok(await fx.api("PATCH", `/api/sites/${site}`, { domain: "zd-after.localhost" }), "PATCH domain");
-    moved(await fx.visit("/zd-moving/", "alias.zd-before.localhost"), `${origin("zd-after.localhost")}/zd-moving/`, "alias after");
-    assert.match(served(await fx.visit("/zd-moving/", "zd-after.localhost"), "promoted alias", "static"), /the moving site/);
+    moved(
+      await fx.visit("/zd-moving/", "alias.zd-before.localhost"),
+      `${origin("zd-after.localhost")}/zd-moving/`,
+      "alias after",
+    );
+    assert.match(
+      served(await fx.visit("/zd-moving/", "zd-after.localhost"), "promoted alias", "static"),
+      /the moving site/,
+    );
     assert.match(served(await fx.visit("/zd-moving/", "zd-before.localhost"), "old primary"), /main site moving/);
   });
 });

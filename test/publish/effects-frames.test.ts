@@ -35,7 +35,10 @@ describe(suite("frames"), () => {
     await fx.page("fx-waiting-page", "fx-waiting");
     assert.doesNotMatch((await fx.primed("/fx-waiting-page/")).text, /arrived/);
     await fx.frame("fx-later", "<b>arrived</b>");
-    assert.match(served(await fx.visit("/fx-waiting-page/"), "/fx-waiting-page/", "static"), /before\|<!-- op\/frame [^>]*--><b>arrived<\/b>/);
+    assert.match(
+      served(await fx.visit("/fx-waiting-page/"), "/fx-waiting-page/", "static"),
+      /before\|<!-- op\/frame [^>]*--><b>arrived<\/b>/,
+    );
   });
 
   it("frame PUT with a new slug: its pages, frames that named the former slug (rewritten) and frames waiting for the new one print the new markup", async () => {
@@ -48,9 +51,18 @@ describe(suite("frames"), () => {
     assert.match((await fx.primed("/fx-names-old-page/")).text, /moved frame/);
     assert.doesNotMatch((await fx.primed("/fx-names-new-page/")).text, /moved frame/);
     await fx.primed("/fx-on-moved/");
-    ok(await fx.api("PUT", "/frames/fx-moved", { slug: "fx-moved-here", html: "<b>moved frame, new markup</b>" }), "PUT with slug");
-    assert.match(served(await fx.visit("/fx-names-old-page/"), "/fx-names-old-page/", "static"), /op\/frame \{"name": "fx-moved-here"\} --><b>moved frame, new markup<\/b>/);
-    assert.match(served(await fx.visit("/fx-names-new-page/"), "/fx-names-new-page/", "static"), /moved frame, new markup/);
+    ok(
+      await fx.api("PUT", "/frames/fx-moved", { slug: "fx-moved-here", html: "<b>moved frame, new markup</b>" }),
+      "PUT with slug",
+    );
+    assert.match(
+      served(await fx.visit("/fx-names-old-page/"), "/fx-names-old-page/", "static"),
+      /op\/frame \{"name": "fx-moved-here"\} --><b>moved frame, new markup<\/b>/,
+    );
+    assert.match(
+      served(await fx.visit("/fx-names-new-page/"), "/fx-names-new-page/", "static"),
+      /moved frame, new markup/,
+    );
     assert.match(served(await fx.visit("/fx-on-moved/"), "/fx-on-moved/", "static"), /moved frame, new markup/);
   });
 
@@ -76,7 +88,10 @@ describe(suite("frames"), () => {
     assert.match((await fx.primed("/fx-survivor-page/")).text, /doomed/);
     ok(await fx.api("DELETE", "/frames/fx-doomed"), "DELETE frame");
     gone(await fx.visit("/fx-doomed-page/"), "/fx-doomed-page/", "no_frame");
-    assert.match(served(await fx.visit("/fx-survivor-page/"), "/fx-survivor-page/", "static"), /<div><!-- op\/frame \{"name": "fx-doomed"\} --><!-- \/op\/frame --><\/div>/);
+    assert.match(
+      served(await fx.visit("/fx-survivor-page/"), "/fx-survivor-page/", "static"),
+      /<div><!-- op\/frame \{"name": "fx-doomed"\} --><!-- \/op\/frame --><\/div>/,
+    );
   });
 
   it("frame assign: put on, a page answers with the frame; moved, it prints the other; cleared, it answers 404", async () => {
@@ -99,7 +114,8 @@ describe(suite("frames"), () => {
     await fx.frame("fx-unbaked-outer", `<div>${embed("fx-unbaked")}</div>`);
     await fx.page("fx-unbaked-page", "fx-unbaked");
     await fx.page("fx-unbaked-outer-page", "fx-unbaked-outer");
-    for (const path of ["/fx-unbaked-page/", "/fx-unbaked-outer-page/"]) assert.equal((await fx.primed(path)).headers["x-svc-printed"], "static");
+    for (const path of ["/fx-unbaked-page/", "/fx-unbaked-outer-page/"])
+      assert.equal((await fx.primed(path)).headers["x-svc-printed"], "static");
     ok(await fx.api("PUT", "/frames/fx-unbaked", { html: "<b>saved, not baked</b>", bake: false }), "PUT bake false");
     for (const path of ["/fx-unbaked-page/", "/fx-unbaked-outer-page/"]) {
       assert.match(served(await fx.visit(path), path, "on_request"), /saved, not baked/);

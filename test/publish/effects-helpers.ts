@@ -84,7 +84,12 @@ export function effects(env: Record<string, string> = {}): Effects {
   after(() => cluster?.close());
 
   const api = (method: string, path: string, body?: unknown, site?: number) =>
-    call(writer, method, path.startsWith("/api/") ? path : `${site === undefined ? SITE : `/api/site/${site}`}${path}`, { token: cluster.token, body });
+    call(
+      writer,
+      method,
+      path.startsWith("/api/") ? path : `${site === undefined ? SITE : `/api/site/${site}`}${path}`,
+      { token: cluster.token, body },
+    );
   // With the administrator's token, so a 404 says why (X-Svc-Reason; test/security/leaks.test.ts).
   const visit = (path: string, host = "localhost") => call(reader, "GET", path, { host, token: cluster.token });
   return {
@@ -100,7 +105,11 @@ export function effects(env: Record<string, string> = {}): Effects {
       return second;
     },
     async page(slug, frame, extra = {}, site) {
-      return ok(await api("POST", "/pages", { title: slug, slug, status: "publish", frame, ...extra }, site), `page ${slug}`, 201).page.id;
+      return ok(
+        await api("POST", "/pages", { title: slug, slug, status: "publish", frame, ...extra }, site),
+        `page ${slug}`,
+        201,
+      ).page.id;
     },
     async frame(slug, html, site) {
       ok(await api("POST", "/frames", { slug, html }, site), `frame ${slug}`, 201);

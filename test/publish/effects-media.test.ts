@@ -9,7 +9,9 @@ import { bind, effects, ok, served, SITE, suite } from "./effects-helpers.ts";
 
 /** A PNG of one colour. */
 function png(width: number, height: number, colour: { r: number; g: number; b: number }): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: colour } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: colour } })
+    .png()
+    .toBuffer();
 }
 
 /** What `svc/image` printed between its markers ("" when nothing), and each `<img>` attribute. */
@@ -29,7 +31,11 @@ describe(suite("media"), () => {
 
   async function upload(filename: string, bytes: Buffer, alt?: string, site?: number): Promise<any> {
     const path = `${site === undefined ? SITE : `/api/site/${site}`}/media?filename=${encodeURIComponent(filename)}`;
-    const reply = await call(fx.cluster.processes[0].port, "POST", path, { token: fx.cluster.token, payload: bytes, headers: { "content-type": "image/png" } });
+    const reply = await call(fx.cluster.processes[0].port, "POST", path, {
+      token: fx.cluster.token,
+      payload: bytes,
+      headers: { "content-type": "image/png" },
+    });
     const media = ok(reply, `upload ${filename}`, 201).media;
     if (alt !== undefined) ok(await fx.api("PATCH", `/media/${media.id}`, { alt }, site), `alt of ${filename}`);
     return media;
@@ -37,7 +43,10 @@ describe(suite("media"), () => {
 
   /** A frame printing the file `ref` by token and by svc/image, a page on it, fetched twice. */
   const showing = (slug: string, ref: string) =>
-    fx.shown(slug, `<img class="bound" ${bind("src", `media.${ref}.url`)}><p ${bind("text", `media.${ref}.alt`)}></p><!-- svc/image {"media": "${ref}", "sizes": "100vw"} /-->`);
+    fx.shown(
+      slug,
+      `<img class="bound" ${bind("src", `media.${ref}.url`)}><p ${bind("text", `media.${ref}.alt`)}></p><!-- svc/image {"media": "${ref}", "sizes": "100vw"} /-->`,
+    );
 
   it("POST /media: a frame naming a slug before any file had it prints the file once it is uploaded", async () => {
     const path = await showing("mx-upload", "mx-upload-photo");
@@ -52,7 +61,12 @@ describe(suite("media"), () => {
     assert.equal(attrs.src, media.url);
     assert.equal(attrs.width, "700");
     assert.equal(attrs.height, "400");
-    assert.equal(attrs.srcset, [...media.variants.map((v: { url: string; width: number }) => `${v.url} ${v.width}w`), `${media.url} 700w`].join(", "));
+    assert.equal(
+      attrs.srcset,
+      [...media.variants.map((v: { url: string; width: number }) => `${v.url} ${v.width}w`), `${media.url} 700w`].join(
+        ", ",
+      ),
+    );
     assert.equal(attrs.sizes, "100vw");
     assert.equal(attrs.decoding, "async");
   });
@@ -92,17 +106,29 @@ describe(suite("media"), () => {
   it("PATCH /media/{ref} alt on a site with languages: each page prints its language's alt text, else the default language's", async () => {
     const site = await fx.site("Alt texts", "alts.localhost");
     const host = "alts.localhost";
-    for (const code of ["en", "de", "fr"]) ok(await fx.api("POST", "/languages", { code }, site), `language ${code}`, 201);
+    for (const code of ["en", "de", "fr"])
+      ok(await fx.api("POST", "/languages", { code }, site), `language ${code}`, 201);
     await upload("mx-alt-lang.png", await png(330, 100, { r: 5, g: 5, b: 5 }), undefined, site);
-    await fx.frame("mx-alt-lang", `<!-- svc/image {"media": "mx-alt-lang"} /--><p ${bind("text", "media.mx-alt-lang.alt")}></p>`, site);
+    await fx.frame(
+      "mx-alt-lang",
+      `<!-- svc/image {"media": "mx-alt-lang"} /--><p ${bind("text", "media.mx-alt-lang.alt")}></p>`,
+      site,
+    );
     const paths: Record<string, string> = {};
     for (const lang of ["en", "de", "fr"]) {
       await fx.page(`mx-alt-${lang}`, "mx-alt-lang", { lang }, site);
       paths[lang] = lang === "en" ? "/mx-alt-en/" : `/${lang}/mx-alt-${lang}/`;
       assert.equal(image((await fx.primed(paths[lang]!, host)).text).attrs.alt, "", `${lang} before`);
     }
-    ok(await fx.api("PATCH", "/media/mx-alt-lang", { alt: { en: "Harbour", de: "Hafen" } }, site), "PATCH alt by language");
-    for (const [lang, alt] of [["en", "Harbour"], ["de", "Hafen"], ["fr", "Harbour"]] as const) {
+    ok(
+      await fx.api("PATCH", "/media/mx-alt-lang", { alt: { en: "Harbour", de: "Hafen" } }, site),
+      "PATCH alt by language",
+    );
+    for (const [lang, alt] of [
+      ["en", "Harbour"],
+      ["de", "Hafen"],
+      ["fr", "Harbour"],
+    ] as const) {
       const html = served(await fx.visit(paths[lang]!, host), paths[lang]!, "static");
       assert.equal(image(html).attrs.alt, alt, lang);
       assert.match(html, new RegExp(`<p>${alt}</p>`), lang);

@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { bind, effects, gone, linkTitles, linkUrls, ok, redirected, served, suite } from "./effects-helpers.ts";
 
 const link = `<a data-op-bind='{"href": "item.url", "text": "item.title"}'></a>`;
-const repeat = (source: string) => `<ul><!-- svc/repeat {"source": "${source}"} --><li>${link}</li><!-- /svc/repeat --></ul>`;
+const repeat = (source: string) =>
+  `<ul><!-- svc/repeat {"source": "${source}"} --><li>${link}</li><!-- /svc/repeat --></ul>`;
 
 describe(suite("pages"), () => {
   const fx = effects();
@@ -36,10 +37,14 @@ describe(suite("pages"), () => {
     const id = await fx.page("px-titled", "px-self", { title: "Old title" });
     await fx.page("px-titled-kid", "px-kid", { parent: id });
     ok(await fx.api("PUT", "/menus/~header/items", { items: [{ page: id }] }), "menu items");
-    for (const path of ["/px-titled/", "/px-titled/px-titled-kid/", "/px-all/", "/px-menu-page/"]) assert.match((await fx.primed(path)).text, /Old title/);
+    for (const path of ["/px-titled/", "/px-titled/px-titled-kid/", "/px-all/", "/px-menu-page/"])
+      assert.match((await fx.primed(path)).text, /Old title/);
     ok(await fx.api("PATCH", `/pages/${id}`, { title: "New title" }), "PATCH title");
     assert.match(served(await fx.visit("/px-titled/"), "page", "on_request"), /<h1>New title<\/h1>/);
-    assert.match(served(await fx.visit("/px-titled/px-titled-kid/"), "child", "on_request"), /<p class="parent">New title<\/p>/);
+    assert.match(
+      served(await fx.visit("/px-titled/px-titled-kid/"), "child", "on_request"),
+      /<p class="parent">New title<\/p>/,
+    );
     assert.ok(linkTitles(served(await fx.visit("/px-all/"), "list", "static")).includes("New title"));
     assert.deepEqual(linkTitles(served(await fx.visit("/px-menu-page/"), "menu", "static")), ["New title"]);
   });
@@ -62,7 +67,10 @@ describe(suite("pages"), () => {
     served(await fx.visit("/px-slug-moved/"), "new address", "static");
     served(await fx.visit("/px-slug-moved/px-slug-kid/"), "new child address", "static");
     const listed = linkUrls(served(await fx.visit("/px-all/"), "list", "static"));
-    assert.ok(listed.some((url) => url.endsWith("/px-slug-moved/px-slug-kid/")), listed.join(" "));
+    assert.ok(
+      listed.some((url) => url.endsWith("/px-slug-moved/px-slug-kid/")),
+      listed.join(" "),
+    );
     assert.ok(!listed.some((url) => url.endsWith("/px-slug/")), listed.join(" "));
     assert.match(linkUrls(served(await fx.visit("/px-menu-page/"), "menu", "static"))[0], /\/px-slug-moved\/$/);
   });
@@ -72,20 +80,34 @@ describe(suite("pages"), () => {
     const to = await fx.page("px-to", "px-children");
     const id = await fx.page("px-mover", "px-plain", { parent: from });
     await fx.page("px-mover-kid", "px-crumbs", { parent: id });
-    for (const path of ["/px-from/", "/px-to/", "/px-from/px-mover/", "/px-from/px-mover/px-mover-kid/"]) await fx.primed(path);
+    for (const path of ["/px-from/", "/px-to/", "/px-from/px-mover/", "/px-from/px-mover/px-mover-kid/"])
+      await fx.primed(path);
     ok(await fx.api("PATCH", `/pages/${id}`, { parent: to }), "PATCH parent");
     redirected(await fx.visit("/px-from/px-mover/"), "old address", "/px-to/px-mover/");
     served(await fx.visit("/px-to/px-mover/"), "new address", "static");
     assert.deepEqual(linkTitles(served(await fx.visit("/px-from/"), "old parent", "on_request")), []);
     assert.deepEqual(linkTitles(served(await fx.visit("/px-to/"), "new parent", "on_request")), ["px-mover"]);
-    assert.deepEqual(linkTitles(served(await fx.visit("/px-to/px-mover/px-mover-kid/"), "descendant", "on_request")), ["px-to", "px-mover", "px-mover-kid"]);
+    assert.deepEqual(linkTitles(served(await fx.visit("/px-to/px-mover/px-mover-kid/"), "descendant", "on_request")), [
+      "px-to",
+      "px-mover",
+      "px-mover-kid",
+    ]);
   });
 
   it("PATCH /pages status: a draft answers 404 with its published subtree, leaves lists and menus; published again it is back", async () => {
     const id = await fx.page("px-status", "px-plain");
     await fx.page("px-status-kid", "px-plain", { parent: id });
-    ok(await fx.api("PUT", "/menus/~header/items", { items: [{ page: id, title: "Status item" }, { url: "/elsewhere", title: "Other item" }] }), "menu items");
-    for (const path of ["/px-status/", "/px-status/px-status-kid/", "/px-all/", "/px-menu-page/"]) await fx.primed(path);
+    ok(
+      await fx.api("PUT", "/menus/~header/items", {
+        items: [
+          { page: id, title: "Status item" },
+          { url: "/elsewhere", title: "Other item" },
+        ],
+      }),
+      "menu items",
+    );
+    for (const path of ["/px-status/", "/px-status/px-status-kid/", "/px-all/", "/px-menu-page/"])
+      await fx.primed(path);
     ok(await fx.api("PATCH", `/pages/${id}`, { status: "draft" }), "PATCH draft");
     gone(await fx.visit("/px-status/"), "draft", "draft");
     gone(await fx.visit("/px-status/px-status-kid/"), "child", "parent_unpublished");
@@ -97,7 +119,10 @@ describe(suite("pages"), () => {
     served(await fx.visit("/px-status/"), "published", "static");
     served(await fx.visit("/px-status/px-status-kid/"), "child", "static");
     assert.ok(linkTitles(served(await fx.visit("/px-all/"), "list", "static")).includes("px-status-kid"));
-    assert.deepEqual(linkTitles(served(await fx.visit("/px-menu-page/"), "menu", "static")), ["Status item", "Other item"]);
+    assert.deepEqual(linkTitles(served(await fx.visit("/px-menu-page/"), "menu", "static")), [
+      "Status item",
+      "Other item",
+    ]);
   });
 
   it("DELETE /pages: trashed, the page answers 404 and leaves the lists; forced, its children answer at their parent's level and their old addresses 301 there", async () => {
@@ -126,23 +151,47 @@ describe(suite("pages"), () => {
     const origin = await fx.page("px-origin", "px-switch", { lang: "en" }, site);
     const homeOfDe = (html: string) => linkUrls(html).find((url) => /\/de\//.test(url));
     assert.match(homeOfDe((await fx.primed("/px-origin/", host)).text) ?? "", /translated\.localhost[^/]*\/de\/$/);
-    const created = ok(await fx.api("POST", "/pages/language", { page: origin, lang: "de", title: "Ursprung", slug: "px-ursprung" }, site), "translation", 201);
-    assert.match(homeOfDe(served(await fx.visit("/px-origin/", host), "origin", "on_request")) ?? "", /\/de\/px-ursprung\/$/);
+    const created = ok(
+      await fx.api(
+        "POST",
+        "/pages/language",
+        { page: origin, lang: "de", title: "Ursprung", slug: "px-ursprung" },
+        site,
+      ),
+      "translation",
+      201,
+    );
+    assert.match(
+      homeOfDe(served(await fx.visit("/px-origin/", host), "origin", "on_request")) ?? "",
+      /\/de\/px-ursprung\/$/,
+    );
     assert.match(served(await fx.visit("/de/px-ursprung/", host), "translation", "on_request"), /<p>Ursprung<\/p>/);
 
     // POST /pages/language again updates the existing translation: its content reaches its page.
     await fx.frame("px-content", `<div ${bind("html", "page.content")}></div>`, site);
-    ok(await fx.api("PATCH", `/pages/${created.page.id}`, { frame: "px-content", content: "<p>erste</p>" }, site), "translation on a content frame");
+    ok(
+      await fx.api("PATCH", `/pages/${created.page.id}`, { frame: "px-content", content: "<p>erste</p>" }, site),
+      "translation on a content frame",
+    );
     assert.match((await fx.primed("/de/px-ursprung/", host)).text, /<p>erste<\/p>/);
-    const updated = ok(await fx.api("POST", "/pages/language", { page: origin, lang: "de", content: "<p>zweite</p>" }, site), "translation updated");
+    const updated = ok(
+      await fx.api("POST", "/pages/language", { page: origin, lang: "de", content: "<p>zweite</p>" }, site),
+      "translation updated",
+    );
     assert.equal(updated.created, false);
-    assert.ok(updated.rebaked.pages.includes(created.page.id), "the update names the translation's page in rebaked.pages");
+    assert.ok(
+      updated.rebaked.pages.includes(created.page.id),
+      "the update names the translation's page in rebaked.pages",
+    );
     assert.match(served(await fx.visit("/de/px-ursprung/", host), "updated translation"), /<p>zweite<\/p>/);
     ok(await fx.api("PATCH", `/pages/${created.page.id}`, { frame: "px-switch" }, site), "back on the switcher frame");
 
     await fx.primed("/px-origin/", host);
     ok(await fx.api("PATCH", `/pages/${created.page.id}`, { slug: "px-herkunft" }, site), "PATCH translation slug");
-    assert.match(homeOfDe(served(await fx.visit("/px-origin/", host), "origin", "on_request")) ?? "", /\/de\/px-herkunft\/$/);
+    assert.match(
+      homeOfDe(served(await fx.visit("/px-origin/", host), "origin", "on_request")) ?? "",
+      /\/de\/px-herkunft\/$/,
+    );
 
     await fx.primed("/px-origin/", host);
     ok(await fx.api("DELETE", `/pages/${created.page.id}`, undefined, site), "DELETE translation");

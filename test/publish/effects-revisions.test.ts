@@ -13,35 +13,57 @@ import { bind, effects, gone, linkTitles, linkUrls, ok, redirected, served, suit
 const embed = (name: string) => `<!-- svc/frame {"name": "${name}"} /-->`;
 const menuAt = (location: string) => `<nav class="${location}"><!-- svc/menu {"location": "${location}"} /--></nav>`;
 /** The titles of the links the menu at `location` prints on a page. */
-const printed = (html: string, location: string) => linkTitles(new RegExp(`<nav class="${location}">(.*?)</nav>`, "s").exec(html)?.[1] ?? "");
+const printed = (html: string, location: string) =>
+  linkTitles(new RegExp(`<nav class="${location}">(.*?)</nav>`, "s").exec(html)?.[1] ?? "");
 const link = `<a data-op-bind='{"href": "item.url", "text": "item.title"}'></a>`;
-const repeat = (source: string, cls: string) => `<ul class="${cls}"><!-- svc/repeat {"source": "${source}"} --><li>${link}</li><!-- /svc/repeat --></ul>`;
+const repeat = (source: string, cls: string) =>
+  `<ul class="${cls}"><!-- svc/repeat {"source": "${source}"} --><li>${link}</li><!-- /svc/repeat --></ul>`;
 /** The titles a `<ul class>` repeat prints. */
-const listed = (html: string, cls: string) => linkTitles(new RegExp(`<ul class="${cls}">(.*?)</ul>`, "s").exec(html)?.[1] ?? "");
+const listed = (html: string, cls: string) =>
+  linkTitles(new RegExp(`<ul class="${cls}">(.*?)</ul>`, "s").exec(html)?.[1] ?? "");
 /** The sidebar's link labels and the pager's neighbours (`rel` and label), from a frame printing svc/sidebar and svc/pager. */
 const sidebarOf = (html: string) => ({
   items: linkTitles(/<nav class="sidebar">(.*?)<\/nav>/s.exec(html)?.[1] ?? ""),
-  pager: [.../<nav class="pager">(.*?)<\/nav>/s.exec(html)?.[1]?.matchAll(/<a rel="(prev|next)" href="[^"]*">([^<]*)<\/a>/g) ?? []].map((m) => `${m[1]}: ${m[2]}`),
+  pager: [
+    ...(/<nav class="pager">(.*?)<\/nav>/s
+      .exec(html)?.[1]
+      ?.matchAll(/<a rel="(prev|next)" href="[^"]*">([^<]*)<\/a>/g) ?? []),
+  ].map((m) => `${m[1]}: ${m[2]}`),
 });
 /** The stylesheet addresses a page links, in order. */
 const styleLinks = (html: string) => [...html.matchAll(/<link rel="stylesheet" href="([^"]*)">/g)].map((m) => m[1]!);
-const linking = (...names: string[]) => `<!DOCTYPE html><html><head><!-- svc/styles {"names": ${JSON.stringify(names)}} /--></head><body><p>styled</p></body></html>`;
+const linking = (...names: string[]) =>
+  `<!DOCTYPE html><html><head><!-- svc/styles {"names": ${JSON.stringify(names)}} /--></head><body><p>styled</p></body></html>`;
 
 describe(suite("revisions"), () => {
   const fx = effects();
 
   /** A restore of revision n of the object at `path` (`/frames/x`, with `?lang=…`), on site 1 or `site`; answers the body after checking `restored`. */
   const restore = async (path: string, n: number, revision: number, query = "", site?: number) => {
-    const body = ok(await fx.api("POST", `${path}/revisions/${n}/restore${query}`, undefined, site), `restore ${path} revision ${n}${query}`);
-    assert.deepEqual({ from: body.restored.from_revision, revision: body.restored.revision }, { from: n, revision }, `${path}: restored`);
+    const body = ok(
+      await fx.api("POST", `${path}/revisions/${n}/restore${query}`, undefined, site),
+      `restore ${path} revision ${n}${query}`,
+    );
+    assert.deepEqual(
+      { from: body.restored.from_revision, revision: body.restored.revision },
+      { from: n, revision },
+      `${path}: restored`,
+    );
     return body;
   };
   /** The trash entry of `kind` deleted under `slug`, brought back; answers the body. */
   const undelete = async (kind: string, slug: string) => {
-    const items = ok(await fx.api("GET", "/trash"), "GET /trash").items as Array<{ kind: string; id: string; slug: string }>;
+    const items = ok(await fx.api("GET", "/trash"), "GET /trash").items as Array<{
+      kind: string;
+      id: string;
+      slug: string;
+    }>;
     const entry = items.find((item) => item.kind === kind && item.slug === slug);
     assert.ok(entry, `${kind} ${slug} in the trash: ${JSON.stringify(items)}`);
-    const body = ok(await fx.api("POST", `/trash/${kind}/${encodeURIComponent(entry.id)}/restore`), `POST /trash/${kind}/${entry.id}/restore`);
+    const body = ok(
+      await fx.api("POST", `/trash/${kind}/${encodeURIComponent(entry.id)}/restore`),
+      `POST /trash/${kind}/${entry.id}/restore`,
+    );
     assert.equal(body.restored.id, entry.id);
     const left = ok(await fx.api("GET", "/trash"), "GET /trash").items as Array<{ kind: string; id: string }>;
     assert.ok(!left.some((item) => item.kind === kind && item.id === entry.id), "it left the trash");
@@ -58,7 +80,8 @@ describe(suite("revisions"), () => {
       const path = await fx.shown("rx-frame", "<p>version 1</p>");
       await fx.frame("rx-frame-outer", `<main>${embed("rx-frame")}</main>`);
       await fx.page("rx-frame-outer-page", "rx-frame-outer");
-      for (const html of ["<p>version 2</p>", "<p>version 3</p>"]) ok(await fx.api("PUT", "/frames/rx-frame", { html }), "PUT frame");
+      for (const html of ["<p>version 2</p>", "<p>version 3</p>"])
+        ok(await fx.api("PUT", "/frames/rx-frame", { html }), "PUT frame");
       assert.equal((await fx.primed(path)).text, "<p>version 3</p>");
       assert.match((await fx.primed("/rx-frame-outer-page/")).text, /version 3/);
 
@@ -78,7 +101,8 @@ describe(suite("revisions"), () => {
       const kept = await fx.page("rx-trashed-a", "rx-trashed");
       const moved = await fx.page("rx-trashed-b", "rx-trashed");
       await fx.page("rx-trashed-outer-page", "rx-trashed-outer");
-      for (const path of ["/rx-trashed-a/", "/rx-trashed-b/", "/rx-trashed-outer-page/"]) assert.match((await fx.primed(path)).text, /trashed frame/);
+      for (const path of ["/rx-trashed-a/", "/rx-trashed-b/", "/rx-trashed-outer-page/"])
+        assert.match((await fx.primed(path)).text, /trashed frame/);
       const deleted = ok(await fx.api("DELETE", "/frames/rx-trashed"), "DELETE frame");
       assert.deepEqual([...deleted.unbound_pages].sort(), [kept, moved].sort());
       await goneTwice("/rx-trashed-a/", "no_frame");
@@ -91,18 +115,27 @@ describe(suite("revisions"), () => {
       assert.deepEqual(answer.frame.slug, "rx-trashed");
       assert.equal(served(await fx.visit("/rx-trashed-a/"), "page put back", "static"), "<b>trashed frame</b>");
       assert.equal(served(await fx.visit("/rx-trashed-b/"), "page on another frame", "static"), "<b>another frame</b>");
-      assert.match(served(await fx.visit("/rx-trashed-outer-page/"), "embedder's page", "static"), /<div><!-- op\/frame [^>]*--><b>trashed frame<\/b><!-- \/op\/frame --><\/div>/);
+      assert.match(
+        served(await fx.visit("/rx-trashed-outer-page/"), "embedder's page", "static"),
+        /<div><!-- op\/frame [^>]*--><b>trashed frame<\/b><!-- \/op\/frame --><\/div>/,
+      );
     });
   });
 
   describe("pages", () => {
     before(async () => {
       // On request: the page's own title and content. Baked: the site's page list and each menu location.
-      await fx.frame("rx-self", `<h1 ${bind("text", "page.title")}></h1><div class="body" ${bind("html", "page.content")}></div>`);
+      await fx.frame(
+        "rx-self",
+        `<h1 ${bind("text", "page.title")}></h1><div class="body" ${bind("html", "page.content")}></div>`,
+      );
       await fx.frame("rx-list", repeat("pages", "all"));
       await fx.frame("rx-menus", `${menuAt("header")}${menuAt("footer_1")}`);
       // On request: sidebar rx-pages and its pager.
-      await fx.frame("rx-side-pages", `<h1 ${bind("text", "page.title")}></h1><!-- svc/sidebar {"name": "rx-pages"} /--><!-- svc/pager {"name": "rx-pages"} /-->`);
+      await fx.frame(
+        "rx-side-pages",
+        `<h1 ${bind("text", "page.title")}></h1><!-- svc/sidebar {"name": "rx-pages"} /--><!-- svc/pager {"name": "rx-pages"} /-->`,
+      );
       await fx.page("rx-all", "rx-list");
       await fx.page("rx-menus-page", "rx-menus");
     });
@@ -110,7 +143,10 @@ describe(suite("revisions"), () => {
     it("POST /pages/{ref}/revisions/{n}/restore: the page prints revision n's title and content; page lists and the menus showing it print the old title", async () => {
       const id = await fx.page("rx-titled", "rx-self", { title: "First title", content: "<em>first body</em>" });
       ok(await fx.api("POST", "/menus", { name: "Header", location: "header", items: [{ page: id }] }), "menu", 201);
-      ok(await fx.api("PATCH", `/pages/${id}`, { title: "Second title", content: "<em>second body</em>" }), "PATCH page");
+      ok(
+        await fx.api("PATCH", `/pages/${id}`, { title: "Second title", content: "<em>second body</em>" }),
+        "PATCH page",
+      );
       assert.match((await fx.primed("/rx-titled/")).text, /<h1>Second title<\/h1>/);
       assert.deepEqual(printed((await fx.primed("/rx-menus-page/")).text, "header"), ["Second title"]);
       assert.ok(listed((await fx.primed("/rx-all/")).text, "all").includes("Second title"));
@@ -128,9 +164,20 @@ describe(suite("revisions"), () => {
       const id = await fx.page("rx-gone", "rx-self", { title: "Gone and back", content: "<p>kept body</p>" });
       await fx.page("rx-gone-kid", "rx-self", { title: "Kid", parent: id });
       const neighbour = await fx.page("rx-neighbour", "rx-side-pages", { title: "Neighbour" });
-      ok(await fx.api("POST", "/menus", { name: "Footer", location: "footer_1", items: [{ page: id }, { url: "/elsewhere", title: "Elsewhere" }] }), "menu", 201);
+      ok(
+        await fx.api("POST", "/menus", {
+          name: "Footer",
+          location: "footer_1",
+          items: [{ page: id }, { url: "/elsewhere", title: "Elsewhere" }],
+        }),
+        "menu",
+        201,
+      );
       ok(await fx.api("PUT", "/sidebars/rx-pages", { items: [{ page: neighbour }, { page: id }] }), "sidebar", 201);
-      assert.deepEqual(sidebarOf((await fx.primed("/rx-neighbour/")).text), { items: ["Neighbour", "Gone and back"], pager: ["next: Gone and back"] });
+      assert.deepEqual(sidebarOf((await fx.primed("/rx-neighbour/")).text), {
+        items: ["Neighbour", "Gone and back"],
+        pager: ["next: Gone and back"],
+      });
       await fx.primed("/rx-gone/rx-gone-kid/");
 
       const deleted = ok(await fx.api("DELETE", `/pages/${id}?force=true`), "DELETE force");
@@ -145,13 +192,31 @@ describe(suite("revisions"), () => {
       const answer = await undelete("pages", "rx-gone");
       assert.equal(answer.page.id, id);
       assert.equal(answer.children_restored.length, 1);
-      assert.match(served(await fx.visit("/rx-gone/"), "the page", "on_request"), /<h1>Gone and back<\/h1><div class="body"><p>kept body<\/p><\/div>/);
-      assert.match(served(await fx.visit("/rx-gone/rx-gone-kid/"), "its child, under it again", "on_request"), /<h1>Kid<\/h1>/);
-      redirected(await fx.visit("/rx-gone-kid/"), "the child's address while it stood at the top", "/rx-gone/rx-gone-kid/");
-      assert.deepEqual(printed(served(await fx.visit("/rx-menus-page/"), "menu", "static"), "footer_1"), ["Gone and back", "Elsewhere"]);
+      assert.match(
+        served(await fx.visit("/rx-gone/"), "the page", "on_request"),
+        /<h1>Gone and back<\/h1><div class="body"><p>kept body<\/p><\/div>/,
+      );
+      assert.match(
+        served(await fx.visit("/rx-gone/rx-gone-kid/"), "its child, under it again", "on_request"),
+        /<h1>Kid<\/h1>/,
+      );
+      redirected(
+        await fx.visit("/rx-gone-kid/"),
+        "the child's address while it stood at the top",
+        "/rx-gone/rx-gone-kid/",
+      );
+      assert.deepEqual(printed(served(await fx.visit("/rx-menus-page/"), "menu", "static"), "footer_1"), [
+        "Gone and back",
+        "Elsewhere",
+      ]);
       assert.ok(listed(served(await fx.visit("/rx-all/"), "page list", "static"), "all").includes("Gone and back"));
-      assert.deepEqual(sidebarOf(served(await fx.visit("/rx-neighbour/"), "sidebar", "on_request")), { items: ["Neighbour", "Gone and back"], pager: ["next: Gone and back"] });
-      const footer = /<nav class="footer_1">(.*?)<\/nav>/s.exec(served(await fx.visit("/rx-menus-page/"), "menu", "static"))?.[1] ?? "";
+      assert.deepEqual(sidebarOf(served(await fx.visit("/rx-neighbour/"), "sidebar", "on_request")), {
+        items: ["Neighbour", "Gone and back"],
+        pager: ["next: Gone and back"],
+      });
+      const footer =
+        /<nav class="footer_1">(.*?)<\/nav>/s.exec(served(await fx.visit("/rx-menus-page/"), "menu", "static"))?.[1] ??
+        "";
       assert.match(linkUrls(footer)[0] ?? "", /\/rx-gone\/$/, "the menu links its address");
     });
   });
@@ -161,11 +226,23 @@ describe(suite("revisions"), () => {
       await fx.frame("rx-navs", `${menuAt("footer_2")}${menuAt("footer_3")}`);
       await fx.page("rx-navs-page", "rx-navs");
     });
-    const nav = async (location: string) => printed(served(await fx.visit("/rx-navs-page/"), "/rx-navs-page/", "static"), location);
+    const nav = async (location: string) =>
+      printed(served(await fx.visit("/rx-navs-page/"), "/rx-navs-page/", "static"), location);
     const primedNav = async (location: string) => printed((await fx.primed("/rx-navs-page/")).text, location);
 
     it("POST /menus/{ref}/revisions/{n}/restore: the location the revision held prints its tree again, also after the menu had left it; a location it took since prints nothing", async () => {
-      ok(await fx.api("POST", "/menus", { name: "Restored", location: "footer_2", items: [{ url: "/one", title: "One" }, { url: "/two", title: "Two" }] }), "menu", 201);
+      ok(
+        await fx.api("POST", "/menus", {
+          name: "Restored",
+          location: "footer_2",
+          items: [
+            { url: "/one", title: "One" },
+            { url: "/two", title: "Two" },
+          ],
+        }),
+        "menu",
+        201,
+      );
       ok(await fx.api("PUT", "/menus/restored/items", { items: [{ url: "/three", title: "Three" }] }), "PUT items");
       ok(await fx.api("DELETE", "/menus/restored/location?location=footer_2"), "DELETE location footer_2");
       ok(await fx.api("PUT", "/menus/restored/location", { location: "footer_3" }), "PUT location footer_3");
@@ -183,7 +260,15 @@ describe(suite("revisions"), () => {
     });
 
     it("POST /trash/menus/{id}/restore: the location it held prints it again", async () => {
-      ok(await fx.api("POST", "/menus", { name: "Trashed", location: "footer_3", items: [{ url: "/t", title: "Trashed link", children: [{ url: "/t/kid", title: "Kid link" }] }] }), "menu", 201);
+      ok(
+        await fx.api("POST", "/menus", {
+          name: "Trashed",
+          location: "footer_3",
+          items: [{ url: "/t", title: "Trashed link", children: [{ url: "/t/kid", title: "Kid link" }] }],
+        }),
+        "menu",
+        201,
+      );
       assert.deepEqual(await primedNav("footer_3"), ["Trashed link", "Kid link"]);
       ok(await fx.api("DELETE", "/menus/trashed"), "DELETE menu");
       assert.deepEqual(await primedNav("footer_3"), []);
@@ -242,7 +327,10 @@ describe(suite("revisions"), () => {
   describe("stylesheets", () => {
     const put = async (name: string, css: string) => {
       const reply = await fx.api("PUT", `/styles/${name}`, { css });
-      assert.ok(reply.status === 200 || reply.status === 201, `PUT ${name}: ${reply.status} ${reply.text.slice(0, 300)}`);
+      assert.ok(
+        reply.status === 200 || reply.status === 201,
+        `PUT ${name}: ${reply.status} ${reply.text.slice(0, 300)}`,
+      );
       return reply.body;
     };
     const urlOf = async (name: string) => ok(await fx.api("GET", `/styles/${name}`), `GET ${name}`).style.url as string;
@@ -301,32 +389,52 @@ describe(suite("revisions"), () => {
 
   describe("sidebars", () => {
     before(async () => {
-      await fx.frame("rx-side", `<h1 ${bind("text", "page.title")}></h1><!-- svc/sidebar {"name": "rx-side"} /--><!-- svc/pager {"name": "rx-side"} /-->`);
+      await fx.frame(
+        "rx-side",
+        `<h1 ${bind("text", "page.title")}></h1><!-- svc/sidebar {"name": "rx-side"} /--><!-- svc/pager {"name": "rx-side"} /-->`,
+      );
     });
     const next = async (path: string) => sidebarOf(served(await fx.visit(path), path, "on_request"));
-    const primed = async (path: string) => sidebarOf(served(await fx.primed(path), `${path} before the write`, "cache"));
+    const primed = async (path: string) =>
+      sidebarOf(served(await fx.primed(path), `${path} before the write`, "cache"));
 
     it("POST /sidebars/{name}/revisions/{n}/restore: the pages printing it print revision n's tree and pager", async () => {
       const a = await fx.page("rx-side-a", "rx-side", { title: "Alpha" });
       const b = await fx.page("rx-side-b", "rx-side", { title: "Beta" });
       const c = await fx.page("rx-side-c", "rx-side", { title: "Gamma" });
-      ok(await fx.api("PUT", "/sidebars/rx-side", { items: [{ page: a }, { page: b }, { page: c }] }), "PUT sidebar", 201);
-      ok(await fx.api("PUT", "/sidebars/rx-side", { items: [{ page: c }, { page: a, label: "Start" }] }), "PUT sidebar again");
+      ok(
+        await fx.api("PUT", "/sidebars/rx-side", { items: [{ page: a }, { page: b }, { page: c }] }),
+        "PUT sidebar",
+        201,
+      );
+      ok(
+        await fx.api("PUT", "/sidebars/rx-side", { items: [{ page: c }, { page: a, label: "Start" }] }),
+        "PUT sidebar again",
+      );
       assert.deepEqual(await primed("/rx-side-a/"), { items: ["Gamma", "Start"], pager: ["prev: Gamma"] });
 
       await restore("/sidebars/rx-side", 1, 3);
       assert.deepEqual(await next("/rx-side-a/"), { items: ["Alpha", "Beta", "Gamma"], pager: ["next: Beta"] });
-      assert.deepEqual(await next("/rx-side-b/"), { items: ["Alpha", "Beta", "Gamma"], pager: ["prev: Alpha", "next: Gamma"] });
+      assert.deepEqual(await next("/rx-side-b/"), {
+        items: ["Alpha", "Beta", "Gamma"],
+        pager: ["prev: Alpha", "next: Gamma"],
+      });
     });
 
     it("POST /trash/sidebars/{name}/restore: the pages printing it print its tree and pager again", async () => {
-      assert.deepEqual(await primed("/rx-side-b/"), { items: ["Alpha", "Beta", "Gamma"], pager: ["prev: Alpha", "next: Gamma"] });
+      assert.deepEqual(await primed("/rx-side-b/"), {
+        items: ["Alpha", "Beta", "Gamma"],
+        pager: ["prev: Alpha", "next: Gamma"],
+      });
       ok(await fx.api("DELETE", "/sidebars/rx-side"), "DELETE sidebar");
       assert.deepEqual(await primed("/rx-side-b/"), { items: [], pager: [] });
 
       const answer = await undelete("sidebars", "rx-side");
       assert.equal(answer.sidebar.name, "rx-side");
-      assert.deepEqual(await next("/rx-side-b/"), { items: ["Alpha", "Beta", "Gamma"], pager: ["prev: Alpha", "next: Gamma"] });
+      assert.deepEqual(await next("/rx-side-b/"), {
+        items: ["Alpha", "Beta", "Gamma"],
+        pager: ["prev: Alpha", "next: Gamma"],
+      });
       assert.deepEqual(await next("/rx-side-c/"), { items: ["Alpha", "Beta", "Gamma"], pager: ["prev: Beta"] });
     });
   });

@@ -46,7 +46,16 @@ interface Entry {
 
 /** Reads the sidebar (nav.sidebar), the pager (nav.pager) and the toc (nav.toc) of a page. */
 function docsOf(html: string): Docs {
-  const docs: Docs = { outline: [], links: [], current: [], prev: null, next: null, toc: [], headingIds: [], title: "" };
+  const docs: Docs = {
+    outline: [],
+    links: [],
+    current: [],
+    prev: null,
+    next: null,
+    toc: [],
+    headingIds: [],
+    title: "",
+  };
   const tocLinks: string[] = [];
   let inTitle = false;
   const entries: Entry[] = [];
@@ -81,7 +90,12 @@ function docsOf(html: string): Docs {
         } else if (name === "details" && open.length > 0) {
           open[open.length - 1].section = attrs.open !== undefined ? "open" : "closed";
         } else if (name === "a") {
-          anchor = { href: attrs.href ?? "", rel: attrs.rel ?? null, text: "", current: attrs["aria-current"] === "page" };
+          anchor = {
+            href: attrs.href ?? "",
+            rel: attrs.rel ?? null,
+            text: "",
+            current: attrs["aria-current"] === "page",
+          };
           if (anchor.current && open.length > 0) open[open.length - 1].current = true;
         }
       },
@@ -145,20 +159,27 @@ describe(suite("sidebars"), () => {
   /** A frame `sb-<name>` printing sidebar `name` (on the main site, or on `site`). */
   const frameFor = (name: string, site?: number) => fx.frame(`sb-${name}`, docFrame(name), site);
   /** A published page on sidebar `name`'s frame; answers its id. */
-  const docPage = (slug: string, name: string, extra: Record<string, unknown> = {}, site?: number) => fx.page(slug, `sb-${name}`, extra, site);
+  const docPage = (slug: string, name: string, extra: Record<string, unknown> = {}, site?: number) =>
+    fx.page(slug, `sb-${name}`, extra, site);
   /** The page's documentation inserts, on the very next request (rendered anew: on request). */
-  const next = async (path: string, hostName = "localhost") => docsOf(served(await fx.visit(path, hostName), path, "on_request"));
+  const next = async (path: string, hostName = "localhost") =>
+    docsOf(served(await fx.visit(path, hostName), path, "on_request"));
   /** Fetched twice before a write: the second answer comes from memory. */
-  const primed = async (path: string, hostName = "localhost") => docsOf(served(await fx.primed(path, hostName), `${path} before the write`, "cache"));
+  const primed = async (path: string, hostName = "localhost") =>
+    docsOf(served(await fx.primed(path, hostName), `${path} before the write`, "cache"));
   const write = async (name: string, body: unknown, site?: number) => {
     const reply = await fx.api("PUT", `/sidebars/${name}`, body, site);
-    assert.ok(reply.status === 200 || reply.status === 201, `PUT /sidebars/${name}: ${reply.status} ${reply.text.slice(0, 400)}`);
+    assert.ok(
+      reply.status === 200 || reply.status === 201,
+      `PUT /sidebars/${name}: ${reply.status} ${reply.text.slice(0, 400)}`,
+    );
     return reply.body;
   };
 
   before(async () => {
     bilingual = await fx.site("Docs", host);
-    for (const code of ["en", "de"]) ok(await fx.api("POST", "/languages", { code }, bilingual), `language ${code}`, 201);
+    for (const code of ["en", "de"])
+      ok(await fx.api("POST", "/languages", { code }, bilingual), `language ${code}`, 201);
   });
 
   it("PUT /sidebars/{name} items: frames that named it while missing print it; replaced, the new tree, order, sections and pager; aria-current on the page shown", async () => {
@@ -179,13 +200,27 @@ describe(suite("sidebars"), () => {
 
     await primed("/sbi-beta/");
     await primed("/sbi-gamma/");
-    await write("sb-items", { items: [{ page: c }, { label: "Basics", items: [{ page: a, label: "Start here" }, { page: b }] }, { url: "https://example.com/api", label: "API" }] });
+    await write("sb-items", {
+      items: [
+        { page: c },
+        { label: "Basics", items: [{ page: a, label: "Start here" }, { page: b }] },
+        { url: "https://example.com/api", label: "API" },
+      ],
+    });
     const replaced = await next("/sbi-beta/");
     assert.deepEqual(replaced.outline, ["Gamma", "Basics [open]", "  Start here", "  Beta *", "API"]);
     assert.deepEqual(replaced.current, ["Beta"]);
-    assert.deepEqual(pager(replaced), { prev: "Start here", next: null }, "sections flattened, the link skipped: Beta is last");
+    assert.deepEqual(
+      pager(replaced),
+      { prev: "Start here", next: null },
+      "sections flattened, the link skipped: Beta is last",
+    );
     const gamma = await next("/sbi-gamma/");
-    assert.deepEqual(gamma.outline, ["Gamma *", "Basics [closed]", "  Start here", "  Beta", "API"], "a section without the page shown is collapsed");
+    assert.deepEqual(
+      gamma.outline,
+      ["Gamma *", "Basics [closed]", "  Start here", "  Beta", "API"],
+      "a section without the page shown is collapsed",
+    );
     assert.deepEqual(pager(gamma), { prev: null, next: "Start here" });
   });
 
@@ -204,7 +239,11 @@ describe(suite("sidebars"), () => {
     assert.deepEqual(zeta.outline, ["Install [closed]", "  Linux", "About", "Zeta *"]);
     assert.deepEqual(pager(zeta), { prev: "About", next: null });
     const linux = await next("/sbr-root/sbr-install/sbr-linux/");
-    assert.deepEqual(linux.outline, ["Install [open]", "  Linux *", "About", "Zeta"], "a page with pages under it opens when it holds the page shown");
+    assert.deepEqual(
+      linux.outline,
+      ["Install [open]", "  Linux *", "About", "Zeta"],
+      "a page with pages under it opens when it holds the page shown",
+    );
     assert.deepEqual(pager(linux), { prev: "Install", next: "About" });
   });
 
@@ -212,13 +251,31 @@ describe(suite("sidebars"), () => {
     await frameFor("sb-lang", bilingual);
     const one = await docPage("sbl-one", "sb-lang", { title: "One", lang: "en" }, bilingual);
     const two = await docPage("sbl-two", "sb-lang", { title: "Two", lang: "en" }, bilingual);
-    const eins = ok(await fx.api("POST", "/pages/language", { page: one, lang: "de", title: "Eins", slug: "sbl-eins" }, bilingual), "translation", 201).page.id;
-    ok(await fx.api("POST", "/pages/language", { page: two, lang: "de", title: "Zwei", slug: "sbl-zwei" }, bilingual), "translation", 201);
+    const eins = ok(
+      await fx.api("POST", "/pages/language", { page: one, lang: "de", title: "Eins", slug: "sbl-eins" }, bilingual),
+      "translation",
+      201,
+    ).page.id;
+    ok(
+      await fx.api("POST", "/pages/language", { page: two, lang: "de", title: "Zwei", slug: "sbl-zwei" }, bilingual),
+      "translation",
+      201,
+    );
     await write("sb-lang", { items: [{ page: one }, { page: two }] }, bilingual);
     assert.deepEqual((await primed("/de/sbl-eins/", host)).outline, ["Eins *", "Zwei"], "the default tree, mapped");
     assert.deepEqual((await primed("/sbl-one/", host)).outline, ["One *", "Two"]);
 
-    await write("sb-lang", { lang: "de", items: [{ label: "Anleitung", items: [{ page: eins, label: "Erste Schritte" }] }, { url: "https://example.com/de", label: "Mehr" }] }, bilingual);
+    await write(
+      "sb-lang",
+      {
+        lang: "de",
+        items: [
+          { label: "Anleitung", items: [{ page: eins, label: "Erste Schritte" }] },
+          { url: "https://example.com/de", label: "Mehr" },
+        ],
+      },
+      bilingual,
+    );
     const german = await next("/de/sbl-eins/", host);
     assert.deepEqual(german.outline, ["Anleitung [open]", "  Erste Schritte *", "Mehr"]);
     assert.deepEqual(pager(german), { prev: null, next: null }, "Zwei is not in the German tree");
@@ -259,14 +316,21 @@ describe(suite("sidebars"), () => {
     await primed("/sbt-c/");
     await primed("/sbt-other/");
     const titled = ok(await fx.api("PATCH", `/pages/${a}`, { title: "New A" }), "PATCH title A");
-    assert.ok(titled.rebaked.pages.includes(b) && titled.rebaked.pages.includes(c), JSON.stringify(titled.rebaked.pages));
+    assert.ok(
+      titled.rebaked.pages.includes(b) && titled.rebaked.pages.includes(c),
+      JSON.stringify(titled.rebaked.pages),
+    );
     assert.ok(!titled.rebaked.pages.includes(other), JSON.stringify(titled.rebaked.pages));
     ok(await fx.api("PATCH", `/pages/${b}`, { title: "New B" }), "PATCH title B");
     const shown = await next("/sbt-b/");
     assert.deepEqual(shown.outline, ["New A", "Bee *", "Old C"]);
     assert.deepEqual(pager(shown), { prev: "New A", next: "Old C" });
     assert.deepEqual(pager(await next("/sbt-c/")), { prev: "Bee", next: null });
-    assert.deepEqual(docsOf(served(await fx.visit("/sbt-other/"), "a page of another sidebar", processes === 1 ? "cache" : undefined)).outline, ["Other *"]);
+    assert.deepEqual(
+      docsOf(served(await fx.visit("/sbt-other/"), "a page of another sidebar", processes === 1 ? "cache" : undefined))
+        .outline,
+      ["Other *"],
+    );
   });
 
   it("PATCH /pages slug: the sidebar's and the pager's links follow the page's new address (its old one answers 301)", async () => {
@@ -361,15 +425,26 @@ describe(suite("sidebars"), () => {
     const one = await docPage("sbx-one", "sb-trans", { title: "One", lang: "en" }, bilingual);
     const two = await docPage("sbx-two", "sb-trans", { title: "Two", lang: "en" }, bilingual);
     const three = await docPage("sbx-three", "sb-trans", { title: "Three", lang: "en" }, bilingual);
-    for (const [page, title, slug] of [[one, "Eins", "sbx-eins"], [three, "Drei", "sbx-drei"]] as const) {
-      ok(await fx.api("POST", "/pages/language", { page, lang: "de", title, slug }, bilingual), `translation ${slug}`, 201);
+    for (const [page, title, slug] of [
+      [one, "Eins", "sbx-eins"],
+      [three, "Drei", "sbx-drei"],
+    ] as const) {
+      ok(
+        await fx.api("POST", "/pages/language", { page, lang: "de", title, slug }, bilingual),
+        `translation ${slug}`,
+        201,
+      );
     }
     await write("sb-trans", { items: [{ page: one }, { page: two }, { page: three }] }, bilingual);
     const before = await primed("/de/sbx-eins/", host);
     assert.deepEqual(before.outline, ["Eins *", "Drei"], "Two has no German translation: left out");
     assert.deepEqual(pager(before), { prev: null, next: "Drei" });
     await primed("/de/sbx-drei/", host);
-    ok(await fx.api("POST", "/pages/language", { page: two, lang: "de", title: "Zwei", slug: "sbx-zwei" }, bilingual), "translation sbx-zwei", 201);
+    ok(
+      await fx.api("POST", "/pages/language", { page: two, lang: "de", title: "Zwei", slug: "sbx-zwei" }, bilingual),
+      "translation sbx-zwei",
+      201,
+    );
     const after = await next("/de/sbx-eins/", host);
     assert.deepEqual(after.outline, ["Eins *", "Zwei", "Drei"]);
     assert.deepEqual(pager(after), { prev: null, next: "Zwei" });
@@ -382,9 +457,19 @@ describe(suite("sidebars"), () => {
     const id = await docPage("sbc-page", "sb-toc", { title: "Toc", content: "<h2>Old heading</h2><p>text</p>" });
     const before = await primed("/sbc-page/");
     assert.deepEqual(before.toc, ["Old heading #old-heading"]);
-    ok(await fx.api("PATCH", `/pages/${id}`, { content: "<h2>Getting started</h2><h3>Install</h3><h3>Install</h3><h2 id=\"own\">Next steps</h2><h4>Deep</h4>" }), "PATCH content");
+    ok(
+      await fx.api("PATCH", `/pages/${id}`, {
+        content: '<h2>Getting started</h2><h3>Install</h3><h3>Install</h3><h2 id="own">Next steps</h2><h4>Deep</h4>',
+      }),
+      "PATCH content",
+    );
     const after = await next("/sbc-page/");
-    assert.deepEqual(after.toc, ["Getting started #getting-started", "  Install #install", "  Install #install-2", "Next steps #own"]);
+    assert.deepEqual(after.toc, [
+      "Getting started #getting-started",
+      "  Install #install",
+      "  Install #install-2",
+      "Next steps #own",
+    ]);
     assert.deepEqual(after.headingIds, ["getting-started", "install", "install-2", "own", "deep"]);
   });
 });

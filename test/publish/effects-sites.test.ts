@@ -32,7 +32,10 @@ describe(suite("sites and cache flush"), () => {
     await client.connect();
     try {
       let n = 0;
-      await client.query(statement.replace(/\?/g, () => `$${++n}`), params);
+      await client.query(
+        statement.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
     } finally {
       await client.end();
     }
@@ -46,9 +49,22 @@ describe(suite("sites and cache flush"), () => {
 
   it("site domain: the site answers on the new host, and site.url and menu links carry it", async () => {
     const site = await fx.site("Moving", "before.localhost");
-    await fx.frame("yx-moving", `<a class="home" ${bind("href", "site.url")}>home</a><nav><!-- svc/menu {"location": "header"} /--></nav>`, site);
+    await fx.frame(
+      "yx-moving",
+      `<a class="home" ${bind("href", "site.url")}>home</a><nav><!-- svc/menu {"location": "header"} /--></nav>`,
+      site,
+    );
     const id = await fx.page("yx-moving-page", "yx-moving", {}, site);
-    ok(await fx.api("POST", "/menus", { name: "Moving menu", location: "header", items: [{ page: id, title: "To the page" }] }, site), "menu", 201);
+    ok(
+      await fx.api(
+        "POST",
+        "/menus",
+        { name: "Moving menu", location: "header", items: [{ page: id, title: "To the page" }] },
+        site,
+      ),
+      "menu",
+      201,
+    );
     assert.match((await fx.primed("/yx-moving-page/", "before.localhost")).text, /before\.localhost/);
     ok(await fx.api("PATCH", `/api/sites/${site}`, { domain: "after.localhost" }), "PATCH domain");
     const text = served(await fx.visit("/yx-moving-page/", "after.localhost"), "new host", "static");
@@ -76,7 +92,10 @@ describe(suite("sites and cache flush"), () => {
     assert.match((await fx.primed("/yx-shared-path/", "leaving.localhost")).text, /the leaving site/);
     await fx.primed("/yx-only-there/", "leaving.localhost");
     ok(await fx.api("DELETE", `/api/sites/${site}`), "DELETE site");
-    assert.match(served(await fx.visit("/yx-shared-path/", "leaving.localhost"), "fallback", "static"), /main site fallback/);
+    assert.match(
+      served(await fx.visit("/yx-shared-path/", "leaving.localhost"), "fallback", "static"),
+      /main site fallback/,
+    );
     gone(await fx.visit("/yx-only-there/", "leaving.localhost"), "a page only the deleted site had", "no_page");
   });
 
@@ -85,7 +104,11 @@ describe(suite("sites and cache flush"), () => {
     const id = await fx.page("yx-flushed", "yx-content", { content: "as written through the API" });
     assert.equal((await fx.primed("/yx-flushed/")).headers["x-svc-printed"], "cache");
     await outsideTheApi("update pages set content = ? where id = ?", ["written by a tool", id]);
-    assert.match((await fx.visit("/yx-flushed/")).text, /as written through the API/, "the cached render stands until a flush");
+    assert.match(
+      (await fx.visit("/yx-flushed/")).text,
+      /as written through the API/,
+      "the cached render stands until a flush",
+    );
     ok(await fx.api("POST", "/cache/flush", { urls: ["/yx-flushed"] }), "flush by address");
     assert.match(served(await fx.visit("/yx-flushed/"), "after flush", "on_request"), /written by a tool/);
 

@@ -12,7 +12,8 @@ import { effects, ok, served, SITE, suite } from "./effects-helpers.ts";
 const links = (html: string) => [...html.matchAll(/<link rel="stylesheet" href="([^"]*)">/g)].map((m) => m[1]!);
 
 /** A frame linking the stylesheets `names`, in order. */
-const linking = (...names: string[]) => `<!DOCTYPE html><html><head><!-- svc/styles {"names": ${JSON.stringify(names)}} /--></head><body><p>x</p></body></html>`;
+const linking = (...names: string[]) =>
+  `<!DOCTYPE html><html><head><!-- svc/styles {"names": ${JSON.stringify(names)}} /--></head><body><p>x</p></body></html>`;
 
 describe(suite("styles"), () => {
   const fx = effects();
@@ -55,7 +56,11 @@ describe(suite("styles"), () => {
     const otherBefore = (await fx.visit(other)).text;
 
     const written = await put("sx-reset", "p { margin: 2px }");
-    assert.deepEqual(rebakedSlugs(written), ["sx-both", "sx-embeds", "sx-main-only"], "the frames linking it or an importer, and only those");
+    assert.deepEqual(
+      rebakedSlugs(written),
+      ["sx-both", "sx-embeds", "sx-main-only"],
+      "the frames linking it or an importer, and only those",
+    );
     const after = { reset: await urlOf("sx-reset"), main: await urlOf("sx-main") };
     assert.notEqual(after.reset, before.reset);
     assert.notEqual(after.main, before.main, "the importer's bundle holds it: a new address too");
@@ -64,7 +69,11 @@ describe(suite("styles"), () => {
     assert.deepEqual(links(served(await fx.visit(embeds), embeds, "static")), [after.main]);
     assert.equal(served(await fx.visit(other), other, "static"), otherBefore);
     assert.equal(await sheet(after.main), "p{margin:2px}h1{color:red}");
-    assert.equal(await sheet(before.main), "p{margin:0}h1{color:red}", "the old address answers its previous copy, never the new one");
+    assert.equal(
+      await sheet(before.main),
+      "p{margin:0}h1{color:red}",
+      "the old address answers its previous copy, never the new one",
+    );
     assert.equal(await sheet(before.reset), "p{margin:0}");
     assert.equal(await sheet(before.other), "em{color:#00f}");
   });
@@ -99,16 +108,27 @@ describe(suite("styles"), () => {
   });
 
   it("PUT /media/{ref} of a file a stylesheet points to: frames linking it (or an importer) print new addresses whose bundles hold the file's new address", async () => {
-    const png = (r: number) => sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g: 0, b: 0 } } }).png().toBuffer();
+    const png = (r: number) =>
+      sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g: 0, b: 0 } } })
+        .png()
+        .toBuffer();
     const port = fx.cluster.processes[0].port;
-    const upload = await call(port, "POST", `${SITE}/media?filename=sx-bg.png`, { token: fx.cluster.token, payload: await png(10), headers: { "content-type": "image/png" } });
+    const upload = await call(port, "POST", `${SITE}/media?filename=sx-bg.png`, {
+      token: fx.cluster.token,
+      payload: await png(10),
+      headers: { "content-type": "image/png" },
+    });
     const media = ok(upload, "upload", 201).media;
     await put("sx-bg", `.hero { background: url(media:sx-bg) }`);
     await put("sx-bg-importer", `@import "sx-bg";`);
     const path = await fx.shown("sx-bg", linking("sx-bg", "sx-bg-importer"));
     const before = links((await fx.visit(path)).text);
     assert.equal(await sheet(before[0]!), `.hero{background:url(${media.url})}`);
-    const replaced = await call(port, "PUT", `${SITE}/media/sx-bg?filename=sx-bg.png`, { token: fx.cluster.token, payload: await png(200), headers: { "content-type": "image/png" } });
+    const replaced = await call(port, "PUT", `${SITE}/media/sx-bg?filename=sx-bg.png`, {
+      token: fx.cluster.token,
+      payload: await png(200),
+      headers: { "content-type": "image/png" },
+    });
     const next = ok(replaced, "PUT bytes").media;
     assert.notEqual(next.url, media.url);
     const after = links(served(await fx.visit(path), path, "static"));
@@ -123,12 +143,23 @@ describe(suite("styles"), () => {
   it("PATCH /settings theme: frames linking a stylesheet print the new theme's stylesheet of that name, or nothing", async () => {
     const site = await fx.site("Themed styles", "sx-themes.localhost");
     const host = "sx-themes.localhost";
-    const plain = ok(await fx.api("PUT", "/styles/sx-look", { css: "body { color: red }" }, site), "default look", 201).style;
-    const dark = ok(await fx.api("PUT", "/styles/sx-look", { css: "body { color: white }", theme: "sx-dark" }, site), "dark look", 201).style;
+    const plain = ok(
+      await fx.api("PUT", "/styles/sx-look", { css: "body { color: red }" }, site),
+      "default look",
+      201,
+    ).style;
+    const dark = ok(
+      await fx.api("PUT", "/styles/sx-look", { css: "body { color: white }", theme: "sx-dark" }, site),
+      "dark look",
+      201,
+    ).style;
     ok(await fx.api("PUT", "/styles/sx-only-default", { css: "b { color: red }" }, site), "default only", 201);
     await fx.frame("sx-look", linking("sx-look", "sx-only-default"), site);
     await fx.page("sx-look-page", "sx-look", {}, site);
-    assert.deepEqual(links((await fx.primed("/sx-look-page/", host)).text), [plain.url, (await fx.api("GET", "/styles/sx-only-default", undefined, site)).body.style.url]);
+    assert.deepEqual(links((await fx.primed("/sx-look-page/", host)).text), [
+      plain.url,
+      (await fx.api("GET", "/styles/sx-only-default", undefined, site)).body.style.url,
+    ]);
     const patched = ok(await fx.api("PATCH", "/settings", { theme: "sx-dark" }, site), "PATCH theme");
     assert.ok(rebakedSlugs(patched).includes("sx-look"));
     assert.deepEqual(links(served(await fx.visit("/sx-look-page/", host), "/sx-look-page/", "static")), [dark.url]);

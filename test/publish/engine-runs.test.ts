@@ -42,7 +42,8 @@ describe("publish runs of a site", () => {
     ]);
     for (const answer of answers) assert.equal(answer.status, 200, answer.text);
     assert.ok(events.length >= 6);
-    for (let i = 0; i < events.length; i += 2) assert.deepEqual(events.slice(i, i + 2), ["start", "end"], events.join(" "));
+    for (let i = 0; i < events.length; i += 2)
+      assert.deepEqual(events.slice(i, i + 2), ["start", "end"], events.join(" "));
     assert.equal(rendering, false);
     // The last write to commit has the last word: on SQLite writes commit in the order they
     // came; on PostgreSQL an overtaken one is written again after the other, so ask the store.

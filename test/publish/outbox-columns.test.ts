@@ -4,12 +4,16 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { Static } from "@sinclair/typebox";
-import { CHANGE, OUTBOX_CHANGES, OUTBOX_OPTIONS } from "../../src/publish/outbox-columns.ts";
+import { type CHANGE, OUTBOX_CHANGES, OUTBOX_OPTIONS } from "../../src/publish/outbox-columns.ts";
 import { CorruptJson } from "../../src/store/json-column.ts";
 import type { Change } from "../../src/write/change.ts";
 
 /** A type with its readonly arrays writable, as a schema's values are. */
-type Writable<T> = T extends readonly (infer U)[] ? Writable<U>[] : T extends object ? { -readonly [K in keyof T]: Writable<T[K]> } : T;
+type Writable<T> = T extends readonly (infer U)[]
+  ? Writable<U>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Writable<T[K]> }
+    : T;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // Fails to compile when a kind or field is in the Change type and not the schema, or the other way.
 const schemaIsChange: Same<Static<typeof CHANGE>, Writable<Change>> = true;
@@ -44,7 +48,11 @@ describe("the outbox's columns read back", () => {
 
   it("a row that does not read throws CorruptJson naming its column", () => {
     for (const text of ['[{"kind":"later"}]', '[{"kind":"page"}]', "{}", "{bad"]) {
-      assert.throws(() => OUTBOX_CHANGES.read(text), (error: unknown) => error instanceof CorruptJson && error.column === "publish_outbox.changes_json", text);
+      assert.throws(
+        () => OUTBOX_CHANGES.read(text),
+        (error: unknown) => error instanceof CorruptJson && error.column === "publish_outbox.changes_json",
+        text,
+      );
     }
     assert.throws(() => OUTBOX_OPTIONS.read('{"bake":"no"}'), CorruptJson);
   });

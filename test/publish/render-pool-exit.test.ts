@@ -42,8 +42,24 @@ test("a render worker that fails to load answers as an unavailable renderer, not
   writeFileSync(broken, "throw new Error('this worker cannot load');\n");
   const pool = new RenderPool(1, broken);
   try {
-    const input = { slug: "x", items: [], site: { name: "s", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [], media: [], styles: [], sidebars: [], headings: [], current: null, strings: [] };
-    await assert.rejects(pool.render(1, { input, frames: [], bytes: 1, expansions: 1, timeMs: 1000, measure: false }, 5_000), ExecutorUnavailable);
+    const input = {
+      slug: "x",
+      items: [],
+      site: { name: "s", tagline: "", url: "/", lang: null },
+      settings: {},
+      page: undefined,
+      links: [],
+      media: [],
+      styles: [],
+      sidebars: [],
+      headings: [],
+      current: null,
+      strings: [],
+    };
+    await assert.rejects(
+      pool.render(1, { input, frames: [], bytes: 1, expansions: 1, timeMs: 1000, measure: false }, 5_000),
+      ExecutorUnavailable,
+    );
   } finally {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });

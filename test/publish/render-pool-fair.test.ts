@@ -9,22 +9,53 @@ import { ExecutorUnavailable } from "../../src/publish/executor.ts";
 import type { RenderInput } from "../../src/publish/render-context.ts";
 import { RenderPool, type WorkerRequest } from "../../src/publish/render-pool.ts";
 
-const input = (items: unknown[] = []): RenderInput => ({ slug: "f", items: [["data.rows", items]], site: { name: "S", tagline: "", url: "/", lang: null }, settings: {}, page: undefined, links: [], media: [], styles: [], sidebars: [], headings: [], current: null, strings: [] });
+const input = (items: unknown[] = []): RenderInput => ({
+  slug: "f",
+  items: [["data.rows", items]],
+  site: { name: "S", tagline: "", url: "/", lang: null },
+  settings: {},
+  page: undefined,
+  links: [],
+  media: [],
+  styles: [],
+  sidebars: [],
+  headings: [],
+  current: null,
+  strings: [],
+});
 
 /** A render that prints nothing for as long as its time budget lets it: 2,000³ iterations. */
 function slow(timeMs: number): Omit<WorkerRequest, "id"> {
   const loop = `<!-- svc/repeat {"source": "data.rows", "match": {"n": "none"}} -->x<!-- /svc/repeat -->`;
   const html = `<!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows"} -->${loop}<!-- /svc/repeat --><!-- /svc/repeat -->`;
   const rows = Array.from({ length: 2_000 }, (_, n) => ({ n }));
-  return { input: input(rows), frames: [{ id: "00000000000000aa", slug: "f", sha256: "a".repeat(64), html }], bytes: 1_000_000, expansions: 100, timeMs, measure: false };
+  return {
+    input: input(rows),
+    frames: [{ id: "00000000000000aa", slug: "f", sha256: "a".repeat(64), html }],
+    bytes: 1_000_000,
+    expansions: 100,
+    timeMs,
+    measure: false,
+  };
 }
 
-const quick: Omit<WorkerRequest, "id"> = { input: input(), frames: [{ id: "00000000000000bb", slug: "f", sha256: "b".repeat(64), html: "<p>quick</p>" }], bytes: 1_000_000, expansions: 100, timeMs: 5_000, measure: false };
+const quick: Omit<WorkerRequest, "id"> = {
+  input: input(),
+  frames: [{ id: "00000000000000bb", slug: "f", sha256: "b".repeat(64), html: "<p>quick</p>" }],
+  bytes: 1_000_000,
+  expansions: 100,
+  timeMs: 5_000,
+  measure: false,
+};
 
 test("with one worker, another site's job runs right after the job in progress, not after the first site's backlog", async () => {
   const pool = new RenderPool(1);
   const finished: string[] = [];
-  const track = (name: string, job: Promise<unknown>) => job.then(() => finished.push(name), (error) => finished.push(`${name}:${error instanceof OverBudget ? error.budget : error}`));
+  const track = (name: string, job: Promise<unknown>) =>
+    job.then(
+      () => finished.push(name),
+      (error) => finished.push(`${name}:${error instanceof OverBudget ? error.budget : error}`),
+    );
   try {
     const a = Array.from({ length: 5 }, (_, i) => track(`a${i}`, pool.render(1, slow(150), 30_000)));
     // Site 1's first job is running and four wait; site 2 asks once.
@@ -42,7 +73,8 @@ test("sites are served in turn: three sites' queues interleave one job at a time
   const finished: string[] = [];
   try {
     const jobs: Promise<unknown>[] = [];
-    for (const site of [1, 2, 3]) for (let i = 0; i < 3; i++) jobs.push(pool.render(site, quick, 30_000).then(() => finished.push(`${site}.${i}`)));
+    for (const site of [1, 2, 3])
+      for (let i = 0; i < 3; i++) jobs.push(pool.render(site, quick, 30_000).then(() => finished.push(`${site}.${i}`)));
     await Promise.all(jobs);
     assert.deepEqual(finished, ["1.0", "2.0", "3.0", "1.1", "2.1", "3.1", "1.2", "2.2", "3.2"]);
   } finally {
@@ -71,7 +103,11 @@ test("a queued job that times out leaves its queue without touching the job in p
     const running = pool.render(1, slow(600), 30_000);
     const queued = pool.render(2, quick, 100);
     await assert.rejects(queued, ExecutorUnavailable);
-    await assert.rejects(running, (error: unknown) => error instanceof OverBudget && error.budget === "time", "the running job ends by its own budget, not by the other's timeout");
+    await assert.rejects(
+      running,
+      (error: unknown) => error instanceof OverBudget && error.budget === "time",
+      "the running job ends by its own budget, not by the other's timeout",
+    );
     assert.equal(pool.waiting(2), 0);
   } finally {
     await pool.close();

@@ -8,7 +8,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { connect, type Socket } from "node:net";
-import { AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
 
 const TWELVE_MB = 12 * 1024 * 1024;
@@ -26,14 +26,26 @@ interface Reply {
  * Sends a request declaring a body of `declared` bytes, writing its first 64 KiB at once and the
  * rest only after 2 s: an answer before then was made without reading the body.
  */
-function sendDeclaringBody(port: number, method: string, path: string, headers: Record<string, string>, declared = TWELVE_MB): Promise<Reply> {
+function sendDeclaringBody(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  declared = TWELVE_MB,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const socket: Socket = connect({ host: "127.0.0.1", port });
     let sent = 0;
     let data = "";
     let answeredAt = -1;
     const all = { host: "localhost", ...headers };
-    const lines = [`${method} ${path} HTTP/1.1`, `content-length: ${declared}`, "content-type: application/json", "connection: close", ...Object.entries(all).map(([k, v]) => `${k}: ${v}`)];
+    const lines = [
+      `${method} ${path} HTTP/1.1`,
+      `content-length: ${declared}`,
+      "content-type: application/json",
+      "connection: close",
+      ...Object.entries(all).map(([k, v]) => `${k}: ${v}`),
+    ];
     socket.on("connect", () => {
       socket.write(`${lines.join("\r\n")}\r\n\r\n`);
       const first = Buffer.alloc(Math.min(64 * 1024, declared), "[");
@@ -54,12 +66,23 @@ function sendDeclaringBody(port: number, method: string, path: string, headers: 
       if (end >= 0 && length !== undefined && data.length >= end + 4 + Number(length)) {
         clearTimeout(timer);
         socket.destroy();
-        resolve({ status: Number(data.slice(9, 12)), head: data.slice(0, end).toLowerCase(), body: data.slice(end + 4, end + 4 + Number(length)), sentWhenAnswered: answeredAt });
+        resolve({
+          status: Number(data.slice(9, 12)),
+          head: data.slice(0, end).toLowerCase(),
+          body: data.slice(end + 4, end + 4 + Number(length)),
+          sentWhenAnswered: answeredAt,
+        });
       }
     });
     const ended = (error?: Error) => {
       clearTimeout(timer);
-      if (data.includes("\r\n\r\n")) resolve({ status: Number(data.slice(9, 12)), head: data.toLowerCase(), body: "", sentWhenAnswered: answeredAt });
+      if (data.includes("\r\n\r\n"))
+        resolve({
+          status: Number(data.slice(9, 12)),
+          head: data.toLowerCase(),
+          body: "",
+          sentWhenAnswered: answeredAt,
+        });
       else reject(error ?? new Error(`closed without an answer: ${JSON.stringify(data)}`));
     };
     socket.on("error", ended);
@@ -68,7 +91,10 @@ function sendDeclaringBody(port: number, method: string, path: string, headers: 
 }
 
 function answeredUnread(reply: Reply, what: string): void {
-  assert.ok(reply.sentWhenAnswered >= 0 && reply.sentWhenAnswered < TWELVE_MB, `${what}: answered after ${reply.sentWhenAnswered} bytes of the body were sent`);
+  assert.ok(
+    reply.sentWhenAnswered >= 0 && reply.sentWhenAnswered < TWELVE_MB,
+    `${what}: answered after ${reply.sentWhenAnswered} bytes of the body were sent`,
+  );
 }
 
 describe("bodies only where a route takes one; every public request counts", () => {
@@ -80,8 +106,18 @@ describe("bodies only where a route takes one; every public request counts", () 
   before(async () => {
     t = await startTestApp({ env: { SVC_PUBLIC_RATE_LIMIT_PER_MIN: "1000000" } });
     site = `/api/site/${await makeSite(t, "Bodies", host)}`;
-    assert.equal((await t.call("POST", `${site}/frames`, { body: { slug: "plain", html: "<p>plain page</p>" } })).status, 201);
-    assert.equal((await t.call("POST", `${site}/pages`, { body: { title: "About", slug: "about", status: "publish", frame: "plain" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", `${site}/frames`, { body: { slug: "plain", html: "<p>plain page</p>" } })).status,
+      201,
+    );
+    assert.equal(
+      (
+        await t.call("POST", `${site}/pages`, {
+          body: { title: "About", slug: "about", status: "publish", frame: "plain" },
+        })
+      ).status,
+      201,
+    );
     await t.app.listen({ host: "127.0.0.1", port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -103,7 +139,9 @@ describe("bodies only where a route takes one; every public request counts", () 
   });
 
   it("a 12 MB body to an API route that takes none (DELETE a page) is 413 body_too_large with max_bytes 0, before the body is read; nothing is deleted", async () => {
-    const reply = await sendDeclaringBody(port, "DELETE", `${site}/pages/about`, { authorization: `Bearer ${t.adminToken}` });
+    const reply = await sendDeclaringBody(port, "DELETE", `${site}/pages/about`, {
+      authorization: `Bearer ${t.adminToken}`,
+    });
     assert.equal(reply.status, 413, reply.head);
     const body = JSON.parse(reply.body);
     assert.equal(body.code, "body_too_large");
@@ -116,7 +154,9 @@ describe("bodies only where a route takes one; every public request counts", () 
     const anonymous = await sendDeclaringBody(port, "POST", "/api/no-such-thing", {});
     assert.equal(anonymous.status, 401, anonymous.head);
     answeredUnread(anonymous, "anonymous");
-    const known = await sendDeclaringBody(port, "POST", "/api/no-such-thing", { authorization: `Bearer ${t.adminToken}` });
+    const known = await sendDeclaringBody(port, "POST", "/api/no-such-thing", {
+      authorization: `Bearer ${t.adminToken}`,
+    });
     assert.equal(known.status, 404, known.head);
     answeredUnread(known, "with a token");
   });
@@ -141,8 +181,18 @@ describe("every public request counts against the public limit, whatever its met
   before(async () => {
     t = await startTestApp({ env: { SVC_PUBLIC_RATE_LIMIT_PER_MIN: "6" } });
     const site = `/api/site/${await makeSite(t, "Counted", host)}`;
-    assert.equal((await t.call("POST", `${site}/frames`, { body: { slug: "plain", html: "<p>plain page</p>" } })).status, 201);
-    assert.equal((await t.call("POST", `${site}/pages`, { body: { title: "About", slug: "about", status: "publish", frame: "plain" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", `${site}/frames`, { body: { slug: "plain", html: "<p>plain page</p>" } })).status,
+      201,
+    );
+    assert.equal(
+      (
+        await t.call("POST", `${site}/pages`, {
+          body: { title: "About", slug: "about", status: "publish", frame: "plain" },
+        })
+      ).status,
+      201,
+    );
     await t.app.listen({ host: "127.0.0.1", port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -151,16 +201,34 @@ describe("every public request counts against the public limit, whatever its met
   it("POST, PUT, DELETE, OPTIONS and PATCH to public paths spend the same budget as GET: past it, 429 with Retry-After, and the page too", async () => {
     const statuses: number[] = [];
     for (const method of ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "POST"]) {
-      const r = await t.app.inject({ method: method as "POST", url: "/about/", headers: { host }, remoteAddress: "203.0.113.9" });
+      const r = await t.app.inject({
+        method: method as "POST",
+        url: "/about/",
+        headers: { host },
+        remoteAddress: "203.0.113.9",
+      });
       statuses.push(r.statusCode);
     }
-    assert.ok(statuses.every((s) => s === 405 || s === 404), statuses.join(","));
-    const over = await t.app.inject({ method: "POST", url: "/contact/", headers: { host }, remoteAddress: "203.0.113.9" });
+    assert.ok(
+      statuses.every((s) => s === 405 || s === 404),
+      statuses.join(","),
+    );
+    const over = await t.app.inject({
+      method: "POST",
+      url: "/contact/",
+      headers: { host },
+      remoteAddress: "203.0.113.9",
+    });
     assert.equal(over.statusCode, 429);
     assert.ok(Number(over.headers["retry-after"]) > 0);
     const page = await t.app.inject({ method: "GET", url: "/about/", headers: { host }, remoteAddress: "203.0.113.9" });
     assert.equal(page.statusCode, 429, "the address's GETs are refused too: one budget");
-    const other = await t.app.inject({ method: "GET", url: "/about/", headers: { host }, remoteAddress: "203.0.113.10" });
+    const other = await t.app.inject({
+      method: "GET",
+      url: "/about/",
+      headers: { host },
+      remoteAddress: "203.0.113.10",
+    });
     assert.equal(other.statusCode, 200, "another address is not");
     // Over a socket (its own address, 127.0.0.1): six requests with 12 MB bodies spend the budget
     // and the seventh is 429, each answered before its body is read.
@@ -172,9 +240,19 @@ describe("every public request counts against the public limit, whatever its met
 
   it("the API and /healthz spend none of it", async () => {
     for (let i = 0; i < 10; i++) {
-      assert.equal((await t.app.inject({ method: "GET", url: "/healthz", remoteAddress: "203.0.113.11" })).statusCode, 200);
-      assert.equal((await t.app.inject({ method: "POST", url: "/healthz", remoteAddress: "203.0.113.11" })).statusCode, 405);
+      assert.equal(
+        (await t.app.inject({ method: "GET", url: "/healthz", remoteAddress: "203.0.113.11" })).statusCode,
+        200,
+      );
+      assert.equal(
+        (await t.app.inject({ method: "POST", url: "/healthz", remoteAddress: "203.0.113.11" })).statusCode,
+        405,
+      );
     }
-    assert.equal((await t.app.inject({ method: "GET", url: "/about/", headers: { host }, remoteAddress: "203.0.113.11" })).statusCode, 200);
+    assert.equal(
+      (await t.app.inject({ method: "GET", url: "/about/", headers: { host }, remoteAddress: "203.0.113.11" }))
+        .statusCode,
+      200,
+    );
   });
 });

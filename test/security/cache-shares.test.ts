@@ -9,7 +9,13 @@ import { PageCache } from "../../src/publish/page-cache.ts";
 import { countRenders } from "./cache-helpers.ts";
 
 describe("fair cache shares: the page cache's rule", () => {
-  const entry = (siteId: number, address: string, bytes: number) => ({ siteId, address, pageId: 1, body: Buffer.alloc(bytes, 120), printed: "on_request" as const });
+  const entry = (siteId: number, address: string, bytes: number) => ({
+    siteId,
+    address,
+    pageId: 1,
+    body: Buffer.alloc(bytes, 120),
+    printed: "on_request" as const,
+  });
 
   it("finding: one site filling the cache no longer evicts another site's pages", () => {
     const cache = new PageCache(100_000);
@@ -25,13 +31,20 @@ describe("fair cache shares: the page cache's rule", () => {
     for (let i = 0; i < 100; i++) cache.put(entry(1, `/a-${i}/`, 1_000));
     assert.equal(cache.usageOf(1).bytes, 100_000, "alone, a site may fill the cache");
     for (let i = 0; i < 80; i++) cache.put(entry(2, `/b-${i}/`, 1_000));
-    assert.deepEqual([cache.usageOf(1).bytes, cache.usageOf(2).bytes], [50_000, 50_000], "each holds its share: budget / 2");
+    assert.deepEqual(
+      [cache.usageOf(1).bytes, cache.usageOf(2).bytes],
+      [50_000, 50_000],
+      "each holds its share: budget / 2",
+    );
     assert.ok(cache.has(1, "/a-99/") && !cache.has(1, "/a-49/"), "the first site lost its least recently used pages");
     assert.ok(cache.has(2, "/b-79/") && !cache.has(2, "/b-29/"), "past its share, the newcomer replaces its own");
     // A third site: the two large ones give way in turn until all three hold a third.
     for (let i = 0; i < 40; i++) cache.put(entry(3, `/c-${i}/`, 1_000));
     const usage = [1, 2, 3].map((site) => cache.usageOf(site).bytes);
-    assert.ok(usage.every((bytes) => Math.abs(bytes - 100_000 / 3) <= 1_000), `${usage}`);
+    assert.ok(
+      usage.every((bytes) => Math.abs(bytes - 100_000 / 3) <= 1_000),
+      `${usage}`,
+    );
     assert.ok(cache.totalBytes <= 100_000);
     // A site within its share keeps its pages whatever another requests.
     const kept = [...Array(30).keys()].filter((i) => cache.has(3, `/c-${i + 10}/`)).length;
@@ -46,7 +59,10 @@ describe("fair cache shares: the page cache's rule", () => {
     for (let i = 0; i < 200; i++) cache.put(entry(7, `/y-${i}/`, 1_000));
     for (let site = 1; site <= 5; site++) assert.ok(cache.has(site, "/home/"), `site ${site} keeps its page`);
     assert.ok(cache.totalBytes <= 60_000);
-    assert.ok(Math.abs(cache.usageOf(6).bytes - cache.usageOf(7).bytes) <= 1_000, "the two large sites share what is left");
+    assert.ok(
+      Math.abs(cache.usageOf(6).bytes - cache.usageOf(7).bytes) <= 1_000,
+      "the two large sites share what is left",
+    );
   });
 
   it("a page larger than what its site may hold in a full cache is answered but not kept", () => {
@@ -60,7 +76,13 @@ describe("fair cache shares: the page cache's rule", () => {
 
   it("within a site, the least recently read page goes first, as before", () => {
     const cache = new PageCache(10);
-    const small = (address: string, text: string) => ({ siteId: 1, address, pageId: 1, body: Buffer.from(text), printed: "on_request" as const });
+    const small = (address: string, text: string) => ({
+      siteId: 1,
+      address,
+      pageId: 1,
+      body: Buffer.from(text),
+      printed: "on_request" as const,
+    });
     cache.put(small("/a/", "aaaa"));
     cache.put(small("/b/", "bbbb"));
     cache.get(1, "/a/");
@@ -82,7 +104,8 @@ describe("fair cache shares through the public site", () => {
     for (const title of ["One", "Two", "Three"]) await page(t, { title, frame: "big", content: "v".repeat(4_000) });
     attacker = await makeSite(t, "Flood", "flood.localhost");
     await frame(t, "big", big, `/api/site/${attacker}`);
-    for (let i = 0; i < 40; i++) await page(t, { title: `Flood ${i}`, frame: "big", content: "f".repeat(4_000) }, `/api/site/${attacker}`);
+    for (let i = 0; i < 40; i++)
+      await page(t, { title: `Flood ${i}`, frame: "big", content: "f".repeat(4_000) }, `/api/site/${attacker}`);
   });
   after(() => t.close());
 

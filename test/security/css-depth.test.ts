@@ -37,7 +37,11 @@ async function putThenAlive(css: string): Promise<{ status: number; error: strin
       failure = error;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
-    assert.equal(running.child.signalCode, null, `the service process was ended by ${running.child.signalCode} (${String(failure ?? "")})`);
+    assert.equal(
+      running.child.signalCode,
+      null,
+      `the service process was ended by ${running.child.signalCode} (${String(failure ?? "")})`,
+    );
     assert.equal(running.child.exitCode, null, "the service process exited");
     assert.ok(put, String(failure));
     assert.equal((await call(running.port, "GET", "/healthz")).status, 200, "the service answers after it");

@@ -42,7 +42,10 @@ describe(`security: stylesheet work is bounded in time and off the service's thr
   it("4,000 rules of one selector (24 KB) are refused with 422 invalid_css, reason too_complex, within about SVC_CSS_TIME_LIMIT_MS, and nothing is stored", async () => {
     const writer = e.cluster.processes[0].port;
     const started = performance.now();
-    const refused = await within(LIMIT_MS + MARGIN_MS, writer, "PUT", "/api/site/1/styles/quadratic", { token: e.cluster.token, body: { css: repeated(24_000) } });
+    const refused = await within(LIMIT_MS + MARGIN_MS, writer, "PUT", "/api/site/1/styles/quadratic", {
+      token: e.cluster.token,
+      body: { css: repeated(24_000) },
+    });
     const took = performance.now() - started;
     tooComplex(refused, "the write");
     assert.ok(took >= LIMIT_MS && took < LIMIT_MS + MARGIN_MS, `refused after ${Math.round(took)} ms`);
@@ -58,21 +61,32 @@ describe(`security: stylesheet work is bounded in time and off the service's thr
     for (let i = 0; i < 2; i++) await call(writer, "GET", "/o/", { host: "other-css.localhost" });
     // Two worker processes started and idle (one stylesheet write per site at once), so the window
     // below measures the service's thread, not two processes starting on a shared machine.
-    const warm = await Promise.all([e.api("PUT", "/styles/warm", { css: "a{}" }), e.api("PUT", "/styles/warm", { css: "b{}" }, other)]);
+    const warm = await Promise.all([
+      e.api("PUT", "/styles/warm", { css: "a{}" }),
+      e.api("PUT", "/styles/warm", { css: "b{}" }, other),
+    ]);
     for (const reply of warm) ok(reply, "a stylesheet before the window", 201);
 
     const started = performance.now();
     let refusedAt = Infinity;
-    const dryRun = within(LIMIT_MS + MARGIN_MS, writer, "PUT", "/api/site/1/styles/huge?dry_run=1", { token: e.cluster.token, body: { css: repeated(1_000_000) } }).then((reply) => {
+    const dryRun = within(LIMIT_MS + MARGIN_MS, writer, "PUT", "/api/site/1/styles/huge?dry_run=1", {
+      token: e.cluster.token,
+      body: { css: repeated(1_000_000) },
+    }).then((reply) => {
       refusedAt = performance.now();
       return reply;
     });
     // Another site's stylesheet work runs beside it, in another worker process.
-    const otherWrite = e.api("PUT", "/styles/small", { css: "p { color: #333 }" }, other).then((reply) => ({ reply, at: performance.now() }));
+    const otherWrite = e
+      .api("PUT", "/styles/small", { css: "p { color: #333 }" }, other)
+      .then((reply) => ({ reply, at: performance.now() }));
 
     const waits: Array<{ path: string; ms: number }> = [];
     while (refusedAt === Infinity && performance.now() - started < LIMIT_MS + MARGIN_MS) {
-      for (const [path, host] of [["/healthz", "localhost"], ["/o/", "other-css.localhost"]] as const) {
+      for (const [path, host] of [
+        ["/healthz", "localhost"],
+        ["/o/", "other-css.localhost"],
+      ] as const) {
         const asked = performance.now();
         const reply = await within(1_000, writer, "GET", path, { host });
         assert.equal(reply.status, 200, `${path}: ${reply.status}`);

@@ -9,7 +9,8 @@ import { call, type FuzzTarget } from "./fuzz-target.ts";
 export const arrays = (n: number, inner = "") => "[".repeat(n) + inner + "]".repeat(n);
 export const objects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
 /** Repeat blocks over `site` (one item), so nesting costs no more than its depth. */
-export const repeats = (n: number, inner = "x") => '<!-- svc/repeat {"source":"site"} -->'.repeat(n) + inner + "<!-- /svc/repeat -->".repeat(n);
+export const repeats = (n: number, inner = "x") =>
+  '<!-- svc/repeat {"source":"site"} -->'.repeat(n) + inner + "<!-- /svc/repeat -->".repeat(n);
 
 export interface Caller {
   name: "super-administrator" | "site administrator" | "editor" | "no token";
@@ -55,17 +56,36 @@ export async function seed(t: FuzzTarget): Promise<Ids> {
   const editor = await makeUser("fuzz-editor");
   await ok("PUT", `/api/site/1/users/${siteAdmin.id}`, { role: "administrator" });
   await ok("PUT", `/api/site/1/users/${editor.id}`, { role: "editor" });
-  const tokenIds = async (id: number) => (await ok("GET", `/api/users/${id}/tokens`, undefined)).tokens.map((k: { token_id: number }) => String(k.token_id));
-  const f1 = (await ok("POST", "/api/site/1/frames", { slug: "f1", html: '<p data-op-bind=\'{"text":"page.title"}\'>t</p>' })).frame;
-  await ok("POST", "/api/site/1/frames", { slug: "f2", html: '<!-- svc/repeat {"source":"data.d1"} --><!-- svc/partial {"name":"f1","with":{"a":1}} /--><!-- /svc/repeat -->' });
+  const tokenIds = async (id: number) =>
+    (await ok("GET", `/api/users/${id}/tokens`, undefined)).tokens.map((k: { token_id: number }) => String(k.token_id));
+  const f1 = (
+    await ok("POST", "/api/site/1/frames", { slug: "f1", html: '<p data-op-bind=\'{"text":"page.title"}\'>t</p>' })
+  ).frame;
+  await ok("POST", "/api/site/1/frames", {
+    slug: "f2",
+    html: '<!-- svc/repeat {"source":"data.d1"} --><!-- svc/partial {"name":"f1","with":{"a":1}} /--><!-- /svc/repeat -->',
+  });
   const p1 = (await ok("POST", "/api/site/1/pages", { title: "P1", frame: "f1", fields: { a: { b: [1, 2] } } })).page;
   const p2 = (await ok("POST", "/api/site/1/pages", { title: "P2", parent: p1.id })).page;
-  const menu = (await ok("POST", "/api/site/1/menus", { name: "M1", location: "header", items: [{ page: p1.id }, { url: "/x", title: "X", children: [{ url: "/y", title: "Y" }] }] })).menu;
-  const items = (await ok("GET", `/api/site/1/menus/${menu.id}`, undefined)).items.map((item: { id: number }) => String(item.id));
+  const menu = (
+    await ok("POST", "/api/site/1/menus", {
+      name: "M1",
+      location: "header",
+      items: [{ page: p1.id }, { url: "/x", title: "X", children: [{ url: "/y", title: "Y" }] }],
+    })
+  ).menu;
+  const items = (await ok("GET", `/api/site/1/menus/${menu.id}`, undefined)).items.map((item: { id: number }) =>
+    String(item.id),
+  );
   await ok("PUT", "/api/site/1/data/d1", { items: [{ n: 1, tags: ["a", "b"] }] });
   await ok("PUT", "/api/site/1/styles/s1", { css: "body { color: red }" });
-  const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#336699" } }).png().toBuffer();
-  const uploaded = await call(t, "POST", "/api/site/1/media?filename=m1.png", { payload: png, contentType: "image/png" });
+  const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#336699" } })
+    .png()
+    .toBuffer();
+  const uploaded = await call(t, "POST", "/api/site/1/media?filename=m1.png", {
+    payload: png,
+    contentType: "image/png",
+  });
   assert.equal(uploaded.status, 201, `seed media: ${uploaded.text.slice(0, 300)}`);
   return {
     // The main site cannot be deleted; the other may be, early in a run, so it is drawn less.
@@ -86,7 +106,11 @@ export async function seed(t: FuzzTarget): Promise<Ids> {
       { name: "no token", token: null },
     ],
     shieldedUsers: new Set([String(siteAdmin.id), String(editor.id)]),
-    shieldedTokens: new Set([String(adminTokens[0].token_id), ...(await tokenIds(siteAdmin.id)), ...(await tokenIds(editor.id))]),
+    shieldedTokens: new Set([
+      String(adminTokens[0].token_id),
+      ...(await tokenIds(siteAdmin.id)),
+      ...(await tokenIds(editor.id)),
+    ]),
   };
 }
 
@@ -124,9 +148,41 @@ export function realValues(ids: Ids, url: string, name: string): string[] {
 // ---- hostile values ----
 
 export const ODD_STRINGS = [
-  "", " ", "\u0000", "a\u0000b", "\uD800", "\uDFFF", "x\uDC00y", "\uFEFF", "__proto__", "constructor", "prototype",
-  "../../etc/passwd", "%00", "😀", "<script>alert(1)</script>", "1e999", "-0", "0x10", " 42 ", "null", "true", "NaN",
-  "a".repeat(300), "en", "header", "administrator", "publish", "draft", "trash", "f1", "d1", "p1", "/p1/", "http://x/", "javascript:x",
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "\uD800",
+  "\uDFFF",
+  "x\uDC00y",
+  "\uFEFF",
+  "__proto__",
+  "constructor",
+  "prototype",
+  "../../etc/passwd",
+  "%00",
+  "😀",
+  "<script>alert(1)</script>",
+  "1e999",
+  "-0",
+  "0x10",
+  " 42 ",
+  "null",
+  "true",
+  "NaN",
+  "a".repeat(300),
+  "en",
+  "header",
+  "administrator",
+  "publish",
+  "draft",
+  "trash",
+  "f1",
+  "d1",
+  "p1",
+  "/p1/",
+  "http://x/",
+  "javascript:x",
 ];
 
 /** Frame markup meant to hurt: deep blocks, deep JSON in inserts and binds, deep elements, soup. */
@@ -141,11 +197,37 @@ export const hostileMarkup: fc.Arbitrary<string> = fc.oneof(
   fc
     .array(
       fc.constantFrom(
-        '<!-- svc/repeat {"source":"site"} -->', '<!-- svc/repeat {"source":"item.children"} -->', "<!-- /svc/repeat -->",
-        '<!-- svc/frame {"name":"f1"} /-->', '<!-- svc/partial {"name":"f2","with":{"x":[1]}} /-->', '<!-- svc/menu {"location":"header"} /-->',
-        "<!-- op/lang-switcher /-->", "<!-- svc/", "-->", "/-->", "<!--", "{", "}", "[", "]", '"', "'", "<div>", "</div>", "<p ",
-        "data-op-bind='", `<b data-op-bind='{"text":"item.name","title":"page.title"}'>`, "</b>", "<script>", "</script>", "<svg>",
-        "\u0000", "\uD800", "😀", "&amp;", "<!DOCTYPE html>",
+        '<!-- svc/repeat {"source":"site"} -->',
+        '<!-- svc/repeat {"source":"item.children"} -->',
+        "<!-- /svc/repeat -->",
+        '<!-- svc/frame {"name":"f1"} /-->',
+        '<!-- svc/partial {"name":"f2","with":{"x":[1]}} /-->',
+        '<!-- svc/menu {"location":"header"} /-->',
+        "<!-- op/lang-switcher /-->",
+        "<!-- svc/",
+        "-->",
+        "/-->",
+        "<!--",
+        "{",
+        "}",
+        "[",
+        "]",
+        '"',
+        "'",
+        "<div>",
+        "</div>",
+        "<p ",
+        "data-op-bind='",
+        `<b data-op-bind='{"text":"item.name","title":"page.title"}'>`,
+        "</b>",
+        "<script>",
+        "</script>",
+        "<svg>",
+        "\u0000",
+        "\uD800",
+        "😀",
+        "&amp;",
+        "<!DOCTYPE html>",
       ),
       { maxLength: 40 },
     )
@@ -164,19 +246,88 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 export const hostileValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)) },
   { weight: 4, arbitrary: hostileString.map((s) => JSON.stringify(s)) },
-  { weight: 2, arbitrary: fc.constantFrom("null", "true", "false", "0", "-0", "1e308", "-1e308", "9007199254740993", "0.5", "-1", "2147483648", "[]", "{}", '""', "1e-400") },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      "null",
+      "true",
+      "false",
+      "0",
+      "-0",
+      "1e308",
+      "-1e308",
+      "9007199254740993",
+      "0.5",
+      "-1",
+      "2147483648",
+      "[]",
+      "{}",
+      '""',
+      "1e-400",
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(61, 62, 63, 64, 100, 10_000).map((n) => arrays(n)) },
   { weight: 1, arbitrary: fc.constantFrom(61, 62, 63, 100_000).map((n) => objects(n)) },
-  { weight: 1, arbitrary: fc.constantFrom(`[${'{"a":1},'.repeat(5000)}{}]`, `{${Array.from({ length: 3000 }, (_, i) => `"k${i}":${i}`).join(",")}}`, `[${"1,".repeat(20_000)}1]`) },
-  { weight: 1, arbitrary: fc.constantFrom('{"__proto__":{"polluted":1,"super_admin":true}}', '{"constructor":{"prototype":{"polluted":1}}}', '[{"__proto__":[]}]', '{"toString":1,"valueOf":"x","hasOwnProperty":null}') },
-  { weight: 1, arbitrary: fc.array(fc.record({ page: fc.constantFrom(1, 2, "p1", "nope", -1), url: fc.constantFrom("/a", "x", 5), title: hostileString, children: fc.constant([]) }, { requiredKeys: [] }), { maxLength: 4 }).map((v) => JSON.stringify(v)) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      `[${'{"a":1},'.repeat(5000)}{}]`,
+      `{${Array.from({ length: 3000 }, (_, i) => `"k${i}":${i}`).join(",")}}`,
+      `[${"1,".repeat(20_000)}1]`,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '{"__proto__":{"polluted":1,"super_admin":true}}',
+      '{"constructor":{"prototype":{"polluted":1}}}',
+      '[{"__proto__":[]}]',
+      '{"toString":1,"valueOf":"x","hasOwnProperty":null}',
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(
+        fc.record(
+          {
+            page: fc.constantFrom(1, 2, "p1", "nope", -1),
+            url: fc.constantFrom("/a", "x", 5),
+            title: hostileString,
+            children: fc.constant([]),
+          },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 4 },
+      )
+      .map((v) => JSON.stringify(v)),
+  },
 );
 
 /** Raw bodies that are not what a JSON object should be. */
 export const rawBody: fc.Arbitrary<string> = fc.constantFrom(
-  "", "   ", "{", '{"a":', "[1,2]", "null", "42", '"s"', "NaN", "\uFEFF{}", '{"a":1}garbage', '{"a":"\uD800"}', '{"a":"\\ud800"}',
-  '{"a":"\\u0000"}', arrays(65), arrays(10_000), objects(64), objects(100_000), `{"x":${arrays(63)}}`, `{"x":${arrays(64)}}`,
-  '{"__proto__":{"super_admin":true}}', "[".repeat(1_000_000),
+  "",
+  "   ",
+  "{",
+  '{"a":',
+  "[1,2]",
+  "null",
+  "42",
+  '"s"',
+  "NaN",
+  "\uFEFF{}",
+  '{"a":1}garbage',
+  '{"a":"\uD800"}',
+  '{"a":"\\ud800"}',
+  '{"a":"\\u0000"}',
+  arrays(65),
+  arrays(10_000),
+  objects(64),
+  objects(100_000),
+  `{"x":${arrays(63)}}`,
+  `{"x":${arrays(64)}}`,
+  '{"__proto__":{"super_admin":true}}',
+  "[".repeat(1_000_000),
 );
 
 /**
@@ -187,7 +338,9 @@ export const rawBody: fc.Arbitrary<string> = fc.constantFrom(
 function objectOf(members: Record<string, [fc.Arbitrary<string>, "often" | "rarely"]>): fc.Arbitrary<string> {
   const entries = Object.entries(members).map(([key, [value, how]]) => {
     const member = value.map((text): string | null => `${JSON.stringify(key)}:${text}`);
-    return how === "often" ? fc.oneof({ weight: 4, arbitrary: member }, { weight: 1, arbitrary: fc.constant(null) }) : fc.oneof({ weight: 1, arbitrary: member }, { weight: 4, arbitrary: fc.constant(null) });
+    return how === "often"
+      ? fc.oneof({ weight: 4, arbitrary: member }, { weight: 1, arbitrary: fc.constant(null) })
+      : fc.oneof({ weight: 1, arbitrary: member }, { weight: 4, arbitrary: fc.constant(null) });
   });
   return fc.tuple(...entries).map((parts) => `{${parts.filter((p) => p !== null).join(",")}}`);
 }
@@ -196,16 +349,28 @@ const text = (arbitrary: fc.Arbitrary<string>) => arbitrary.map((s) => JSON.stri
 const often = (arbitrary: fc.Arbitrary<string>): [fc.Arbitrary<string>, "often"] => [arbitrary, "often"];
 const rarely = (arbitrary: fc.Arbitrary<string>): [fc.Arbitrary<string>, "rarely"] => [arbitrary, "rarely"];
 const bool = fc.constantFrom("true", "false");
-const slug = text(fc.oneof({ weight: 4, arbitrary: fc.stringMatching(/^[a-z][a-z0-9]{0,8}(-[a-z0-9]{1,4})?$/) }, { weight: 1, arbitrary: fc.constantFrom("f1", "f2", "F1", "a--b", "-x", "") }));
+const slug = text(
+  fc.oneof(
+    { weight: 4, arbitrary: fc.stringMatching(/^[a-z][a-z0-9]{0,8}(-[a-z0-9]{1,4})?$/) },
+    { weight: 1, arbitrary: fc.constantFrom("f1", "f2", "F1", "a--b", "-x", "") },
+  ),
+);
 /** Mostly a value of the right kind, sometimes anything. */
-const mostly = (good: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: hostileValue });
+const mostly = (good: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 4, arbitrary: good }, { weight: 1, arbitrary: hostileValue });
 /** An object of one to three members with hostile values (page fields, data items, match). */
 const hostileObject = (keys: string[]) =>
-  fc.array(fc.tuple(fc.constantFrom(...keys), hostileValue), { minLength: 1, maxLength: 3 }).map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`);
+  fc
+    .array(fc.tuple(fc.constantFrom(...keys), hostileValue), { minLength: 1, maxLength: 3 })
+    .map((members) => `{${members.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`);
 
 /** A menu tree `levels` deep (as text), each level with hostile titles and targets. */
 const menuTree: fc.Arbitrary<string> = fc
-  .tuple(fc.constantFrom(1, 3, 8, 9, 20), hostileString.filter((s) => s.length < 100), fc.constantFrom('"page":1', '"page":"p1"', '"url":"/x"', '"url":"javascript:x"', '"page":-5', '"url":null'))
+  .tuple(
+    fc.constantFrom(1, 3, 8, 9, 20),
+    hostileString.filter((s) => s.length < 100),
+    fc.constantFrom('"page":1', '"page":"p1"', '"url":"/x"', '"url":"javascript:x"', '"page":-5', '"url":null'),
+  )
   .map(([levels, title, target]) => {
     let tree = "[]";
     for (let i = 0; i < levels; i++) tree = `[{"title":${JSON.stringify(title)},${target},"children":${tree}}]`;
@@ -235,21 +400,61 @@ export function shapedBody(method: string, url: string, ids: Ids): fc.Arbitrary<
     });
   }
   if (url.endsWith("/data/:name") && method === "PUT") {
-    return objectOf({ items: often(fc.array(hostileObject(["n", "title", "children", "__proto__", "tags"]), { maxLength: 4 }).map((items) => `[${items.join(",")}]`)) });
+    return objectOf({
+      items: often(
+        fc
+          .array(hostileObject(["n", "title", "children", "__proto__", "tags"]), { maxLength: 4 })
+          .map((items) => `[${items.join(",")}]`),
+      ),
+    });
   }
   if (url.endsWith("/data/resolve")) {
-    return objectOf({ source: often(fc.constantFrom(...ids.datasets).map((d) => JSON.stringify(d))), match: often(hostileObject(["n", "tags", "title", "a.b"])), page: rarely(page), limit: rarely(fc.constantFrom("1", "-1", "1e9", '"2"')) });
+    return objectOf({
+      source: often(fc.constantFrom(...ids.datasets).map((d) => JSON.stringify(d))),
+      match: often(hostileObject(["n", "tags", "title", "a.b"])),
+      page: rarely(page),
+      limit: rarely(fc.constantFrom("1", "-1", "1e9", '"2"')),
+    });
   }
-  if (/\/menus$/.test(url) && method === "POST") return objectOf({ name: often(text(hostileString)), location: rarely(fc.constantFrom('"header"', '"footer_1"', '"x"')), items: often(menuTree) });
-  if (url.endsWith("/items") && method === "PUT") return objectOf({ items: often(menuTree), allow_invalid: rarely(bool) });
+  if (/\/menus$/.test(url) && method === "POST")
+    return objectOf({
+      name: often(text(hostileString)),
+      location: rarely(fc.constantFrom('"header"', '"footer_1"', '"x"')),
+      items: often(menuTree),
+    });
+  if (url.endsWith("/items") && method === "PUT")
+    return objectOf({ items: often(menuTree), allow_invalid: rarely(bool) });
   if (url.endsWith("/items") && method === "POST") {
-    return objectOf({ item: often(menuTree.map((tree) => tree.slice(1, -1) || "{}")), page: rarely(page), url: rarely(text(hostileString)), parent: rarely(fc.constantFrom(...ids.items, "0", "-1")) });
+    return objectOf({
+      item: often(menuTree.map((tree) => tree.slice(1, -1) || "{}")),
+      page: rarely(page),
+      url: rarely(text(hostileString)),
+      parent: rarely(fc.constantFrom(...ids.items, "0", "-1")),
+    });
   }
-  if (url.endsWith("/settings")) return objectOf({ name: often(text(hostileString)), tagline: often(text(hostileString)), home_page: rarely(page), theme: rarely(text(hostileString)) });
-  if (url === "/api/sites" || url === "/api/sites/:id") return objectOf({ name: often(text(hostileString)), domain: often(text(fc.oneof(fc.domain(), hostileString))) });
-  if (url === "/api/users") return objectOf({ login: often(text(fc.oneof(fc.stringMatching(/^[a-z]{1,10}$/), hostileString))), password: rarely(text(hostileString)), email: rarely(text(fc.oneof(fc.emailAddress(), hostileString))) });
-  if (url === "/api/login") return objectOf({ login: often(fc.constantFrom('"admin"', '"fuzzer"', "null")), password: often(hostileValue) });
-  if (url.endsWith("/languages")) return objectOf({ code: often(fc.constantFrom('"en"', '"fr"', '"pt-br"', '"xx-yy"', '"EN"')), name: rarely(text(hostileString)), default: rarely(bool) });
+  if (url.endsWith("/settings"))
+    return objectOf({
+      name: often(text(hostileString)),
+      tagline: often(text(hostileString)),
+      home_page: rarely(page),
+      theme: rarely(text(hostileString)),
+    });
+  if (url === "/api/sites" || url === "/api/sites/:id")
+    return objectOf({ name: often(text(hostileString)), domain: often(text(fc.oneof(fc.domain(), hostileString))) });
+  if (url === "/api/users")
+    return objectOf({
+      login: often(text(fc.oneof(fc.stringMatching(/^[a-z]{1,10}$/), hostileString))),
+      password: rarely(text(hostileString)),
+      email: rarely(text(fc.oneof(fc.emailAddress(), hostileString))),
+    });
+  if (url === "/api/login")
+    return objectOf({ login: often(fc.constantFrom('"admin"', '"fuzzer"', "null")), password: often(hostileValue) });
+  if (url.endsWith("/languages"))
+    return objectOf({
+      code: often(fc.constantFrom('"en"', '"fr"', '"pt-br"', '"xx-yy"', '"EN"')),
+      name: rarely(text(hostileString)),
+      default: rarely(bool),
+    });
   return null;
 }
 
@@ -262,14 +467,19 @@ export interface Request {
 }
 
 /** Percent-encodes; a lone surrogate (which a URL cannot carry) becomes U+FFFD first. */
-export const enc = (text: string) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
+export const enc = (text: string) =>
+  encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
 
 /** Every route and method the app declares, as [method, url pattern]; DELETE and quota writes last. */
 export function routeMethods(t: FuzzTarget): Array<{ method: string; url: string }> {
   const all = t.routes.list().flatMap(([url, methods]) => methods.map((method) => ({ url, method })));
   // Deletes (and quotas set to 0) empty the seeded site for the routes after them: they go last.
-  const late = (r: { method: string; url: string }) => (r.method === "DELETE" ? 2 : r.url.endsWith("/quotas") && r.method !== "GET" && r.method !== "HEAD" ? 1 : 0);
-  return all.map((r, i) => ({ r, i })).sort((a, b) => late(a.r) - late(b.r) || a.i - b.i).map(({ r }) => r);
+  const late = (r: { method: string; url: string }) =>
+    r.method === "DELETE" ? 2 : r.url.endsWith("/quotas") && r.method !== "GET" && r.method !== "HEAD" ? 1 : 0;
+  return all
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => late(a.r) - late(b.r) || a.i - b.i)
+    .map(({ r }) => r);
 }
 
 /** The member names of each route's body and query schemas, by `METHOD url`. */
@@ -289,18 +499,52 @@ export function schemaKeys(t: FuzzTarget): Map<string, { body: string[]; query: 
   return keysOf;
 }
 
-const GENERIC_KEYS = ["html", "markup", "content", "fields", "items", "title", "slug", "name", "page", "url", "children", "location", "lang", "parent", "id", "match", "source", "with", "blog_id"];
+const GENERIC_KEYS = [
+  "html",
+  "markup",
+  "content",
+  "fields",
+  "items",
+  "title",
+  "slug",
+  "name",
+  "page",
+  "url",
+  "children",
+  "location",
+  "lang",
+  "parent",
+  "id",
+  "match",
+  "source",
+  "with",
+  "blog_id",
+];
 
 /** A JSON object body for a route: its own keys (and common ones) with hostile values. */
 export function objectBody(keys: { body: string[] }): fc.Arbitrary<string> {
   const bodyKeys = [...new Set([...keys.body, ...GENERIC_KEYS])];
   return fc
-    .array(fc.tuple(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...bodyKeys) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_STRINGS) }), hostileValue), { maxLength: 6 })
+    .array(
+      fc.tuple(
+        fc.oneof(
+          { weight: 5, arbitrary: fc.constantFrom(...bodyKeys) },
+          { weight: 1, arbitrary: fc.constantFrom(...ODD_STRINGS) },
+        ),
+        hostileValue,
+      ),
+      { maxLength: 6 },
+    )
     .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`);
 }
 
 /** A payload for a route: shaped like what it takes where it has a shape, else an object, raw text or none. */
-export function payloadArbitrary(ids: Ids, method: string, url: string, keys: { body: string[] }): fc.Arbitrary<string | undefined> {
+export function payloadArbitrary(
+  ids: Ids,
+  method: string,
+  url: string,
+  keys: { body: string[] },
+): fc.Arbitrary<string | undefined> {
   const object = objectBody(keys);
   const shaped = shapedBody(method, url, ids);
   return fc.oneof(
@@ -315,7 +559,20 @@ export function payloadArbitrary(ids: Ids, method: string, url: string, keys: { 
 export const randomPart: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 12 }).map(enc),
   fc.nat({ max: 10_000_000 }).map(String),
-  fc.constantFrom("0", "-1", "1e3", "9999999999999999999", "..", "%2e%2e", "%ZZ", "%00", "a".repeat(600), enc("😀"), enc("\uFEFF"), "%F0%9F"),
+  fc.constantFrom(
+    "0",
+    "-1",
+    "1e3",
+    "9999999999999999999",
+    "..",
+    "%2e%2e",
+    "%ZZ",
+    "%00",
+    "a".repeat(600),
+    enc("😀"),
+    enc("\uFEFF"),
+    "%F0%9F",
+  ),
 );
 
 export function requestArbitrary(t: FuzzTarget, ids: Ids): fc.Arbitrary<Request> {
@@ -323,44 +580,97 @@ export function requestArbitrary(t: FuzzTarget, ids: Ids): fc.Arbitrary<Request>
   const keysOf = schemaKeys(t);
   const param = (url: string, name: string): fc.Arbitrary<string> => {
     const real = realValues(ids, url, name);
-    const value = real.length > 0 ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...real).map(enc) }, { weight: 1, arbitrary: randomPart }) : randomPart;
+    const value =
+      real.length > 0
+        ? fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...real).map(enc) }, { weight: 1, arbitrary: randomPart })
+        : randomPart;
     return value.map((v) => shielded(ids, url, name, v));
   };
 
   // Routes whose bodies are shaped (writes that reach services, the compiler and the renderer)
   // are drawn four times as often as the others.
-  return fc.oneof(...routes.map(({ url, method }) => ({ weight: shapedBody(method, url, ids) === null ? 1 : 4, arbitrary: fc.constant({ url, method }) }))).chain(({ url, method }) => {
-    const names = [...url.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
-    const keys = keysOf.get(`${method} ${url}`) ?? { body: [], query: [] };
-    const queryKey = fc.oneof(
-      { weight: 4, arbitrary: fc.constantFrom(...(keys.query.length > 0 ? keys.query : ["dry_run"])) },
-      { weight: 1, arbitrary: fc.constantFrom("blog_id", "dry_run", "lang", "per_page", "page", "__proto__") },
-    );
-    const payload = payloadArbitrary(ids, method, url, keys);
-    const query = fc.oneof(
-      { weight: 3, arbitrary: fc.constant([] as Array<[string, string]>) },
-      { weight: 2, arbitrary: fc.array(fc.tuple(queryKey, fc.oneof(hostileString.filter((s) => s.length < 200), randomPart)), { minLength: 1, maxLength: 3 }) },
-    );
-    return fc.record({
-      params: fc.tuple(...names.map((name) => param(url, name))),
-      payload: method === "GET" || method === "HEAD" || method === "DELETE" ? fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, payload) : payload,
-      query,
-      contentType: fc.oneof({ weight: 12, arbitrary: fc.constant("application/json") }, { weight: 1, arbitrary: fc.constantFrom("application/vnd.api+json", "text/plain", "application/json; charset=latin1") }),
-      headers: fc.oneof(
-        { weight: 6, arbitrary: fc.constant({}) },
-        { weight: 1, arbitrary: fc.record({ "x-svc-blog-id": fc.constantFrom("1", "2", "999", "x"), "if-match": fc.constantFrom('"x"', "*") }, { requiredKeys: [] }) },
-      ),
-    }).map(({ params, payload, query, contentType, headers }): Request => {
-      let i = 0;
-      const path = url.replace(/:([a-z_]+)/g, () => params[i++]!);
-      const search = query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
-      return { method, url: search ? `${path}?${search}` : path, payload, contentType, headers };
+  return fc
+    .oneof(
+      ...routes.map(({ url, method }) => ({
+        weight: shapedBody(method, url, ids) === null ? 1 : 4,
+        arbitrary: fc.constant({ url, method }),
+      })),
+    )
+    .chain(({ url, method }) => {
+      const names = [...url.matchAll(/:([a-z_]+)/g)].map((m) => m[1]!);
+      const keys = keysOf.get(`${method} ${url}`) ?? { body: [], query: [] };
+      const queryKey = fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...(keys.query.length > 0 ? keys.query : ["dry_run"])) },
+        { weight: 1, arbitrary: fc.constantFrom("blog_id", "dry_run", "lang", "per_page", "page", "__proto__") },
+      );
+      const payload = payloadArbitrary(ids, method, url, keys);
+      const query = fc.oneof(
+        { weight: 3, arbitrary: fc.constant([] as Array<[string, string]>) },
+        {
+          weight: 2,
+          arbitrary: fc.array(
+            fc.tuple(
+              queryKey,
+              fc.oneof(
+                hostileString.filter((s) => s.length < 200),
+                randomPart,
+              ),
+            ),
+            { minLength: 1, maxLength: 3 },
+          ),
+        },
+      );
+      return fc
+        .record({
+          params: fc.tuple(...names.map((name) => param(url, name))),
+          payload:
+            method === "GET" || method === "HEAD" || method === "DELETE"
+              ? fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, payload)
+              : payload,
+          query,
+          contentType: fc.oneof(
+            { weight: 12, arbitrary: fc.constant("application/json") },
+            {
+              weight: 1,
+              arbitrary: fc.constantFrom("application/vnd.api+json", "text/plain", "application/json; charset=latin1"),
+            },
+          ),
+          headers: fc.oneof(
+            { weight: 6, arbitrary: fc.constant({}) },
+            {
+              weight: 1,
+              arbitrary: fc.record(
+                { "x-svc-blog-id": fc.constantFrom("1", "2", "999", "x"), "if-match": fc.constantFrom('"x"', "*") },
+                { requiredKeys: [] },
+              ),
+            },
+          ),
+        })
+        .map(({ params, payload, query, contentType, headers }): Request => {
+          let i = 0;
+          const path = url.replace(/:([a-z_]+)/g, () => params[i++]!);
+          const search = query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join("&");
+          return { method, url: search ? `${path}?${search}` : path, payload, contentType, headers };
+        });
     });
-  });
 }
 
 /** Public addresses too: the public site is a route of its own (`*`). */
-export const PUBLIC_PATHS = ["/", "/p1/", "/P1/", "//p1/", "/%70%31/", "/p1/p2/", "/%00/", "/%ZZ/", "/a/../p1/", `/${"a/".repeat(500)}`];
+export const PUBLIC_PATHS = [
+  "/",
+  "/p1/",
+  "/P1/",
+  "//p1/",
+  "/%70%31/",
+  "/p1/p2/",
+  "/%00/",
+  "/%ZZ/",
+  "/a/../p1/",
+  `/${"a/".repeat(500)}`,
+];
 export const publicRequest: fc.Arbitrary<Request> = fc
-  .oneof(fc.constantFrom(...PUBLIC_PATHS), fc.string({ maxLength: 30 }).map((s) => `/${enc(s)}/`))
+  .oneof(
+    fc.constantFrom(...PUBLIC_PATHS),
+    fc.string({ maxLength: 30 }).map((s) => `/${enc(s)}/`),
+  )
   .map((url) => ({ method: "GET", url, headers: { host: "localhost" } }));

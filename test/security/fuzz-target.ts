@@ -27,14 +27,19 @@ export interface FuzzTarget {
 }
 
 /** Failed logins would otherwise lock the test's one address out after 20 a minute. */
-const FUZZ_ENV = { SVC_AUTH_FAILURES_PER_MIN: "10000000", SVC_RATE_LIMIT_PER_MIN: "1000000", SVC_PUBLIC_RATE_LIMIT_PER_MIN: "1000000" };
+const FUZZ_ENV = {
+  SVC_AUTH_FAILURES_PER_MIN: "10000000",
+  SVC_RATE_LIMIT_PER_MIN: "1000000",
+  SVC_PUBLIC_RATE_LIMIT_PER_MIN: "1000000",
+};
 
 function callerNames() {
   const names = new Map<string | undefined, string>();
   return {
     of: (authorization: string | undefined) => names.get(authorization) ?? "unknown caller",
     set: (callers: Array<{ name: string; token: string | null }>) => {
-      for (const caller of callers) names.set(caller.token === null ? undefined : `Bearer ${caller.token}`, caller.name);
+      for (const caller of callers)
+        names.set(caller.token === null ? undefined : `Bearer ${caller.token}`, caller.name);
     },
   };
 }
@@ -47,7 +52,15 @@ export async function sourceTarget(): Promise<FuzzTarget> {
   const reached = new Map<string, number>();
   const t = await startTestApp({
     env: FUZZ_ENV,
-    beforeReady: (app) => app.addHook("onResponse", async (request) => void count(reached, `${names.of(request.headers.authorization)} ${request.method} ${request.routeOptions.url ?? "(no route)"}`)),
+    beforeReady: (app) =>
+      app.addHook(
+        "onResponse",
+        async (request) =>
+          void count(
+            reached,
+            `${names.of(request.headers.authorization)} ${request.method} ${request.routeOptions.url ?? "(no route)"}`,
+          ),
+      ),
   });
   return {
     kind: "source",
@@ -68,7 +81,10 @@ export async function sourceTarget(): Promise<FuzzTarget> {
  * route may answer route_not_found itself (/api/docs/* for a file it does not have).
  */
 const unrouted = (route: string, answer: RawAnswer) =>
-  answer.status === 405 || (answer.status === 404 && !route.endsWith("*") && /"(?:error|code)":"route_not_found"/.test(answer.body.slice(0, 200)));
+  answer.status === 405 ||
+  (answer.status === 404 &&
+    !route.endsWith("*") &&
+    /"(?:error|code)":"route_not_found"/.test(answer.body.slice(0, 200)));
 
 /**
  * The build, dist/main.js, on a database of its own. Its routes are the source app's (the build
@@ -82,7 +98,12 @@ export async function builtTarget(): Promise<FuzzTarget> {
   const adminToken = generateToken();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-fuzz-built-"));
   const { env, database } = await serviceDatabase();
-  const service = await startBundle("dist/main.js", { ...env, ...FUZZ_ENV, SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: adminToken });
+  const service = await startBundle("dist/main.js", {
+    ...env,
+    ...FUZZ_ENV,
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_TOKEN: adminToken,
+  });
   const names = callerNames();
   const reached = new Map<string, number>();
   return {
@@ -94,7 +115,8 @@ export async function builtTarget(): Promise<FuzzTarget> {
     async request(request, route) {
       // inject's Host, so both targets see the same one.
       const answer = await service.request({ ...request, headers: { host: "localhost:80", ...request.headers } });
-      if (route !== undefined && !unrouted(route, answer)) count(reached, `${names.of(request.headers?.authorization)} ${route}`);
+      if (route !== undefined && !unrouted(route, answer))
+        count(reached, `${names.of(request.headers?.authorization)} ${route}`);
       if (!service.running()) throw new Error(`dist/main.js ended: ${service.output()}`);
       return answer;
     },
@@ -108,7 +130,12 @@ export async function builtTarget(): Promise<FuzzTarget> {
 }
 
 /** A JSON call as a caller (the super-administrator by default), for seeding and checks. */
-export async function call(target: FuzzTarget, method: string, url: string, options: { body?: unknown; payload?: string | Buffer; contentType?: string; token?: string | null } = {}): Promise<{ status: number; body: any; text: string }> {
+export async function call(
+  target: FuzzTarget,
+  method: string,
+  url: string,
+  options: { body?: unknown; payload?: string | Buffer; contentType?: string; token?: string | null } = {},
+): Promise<{ status: number; body: any; text: string }> {
   const token = options.token === undefined ? target.adminToken : options.token;
   const payload = options.body === undefined ? options.payload : JSON.stringify(options.body);
   const headers: Record<string, string> = {};

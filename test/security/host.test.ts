@@ -27,7 +27,9 @@ for (const trustProxy of [false, true]) {
     const forged = { host: `${EVIL}:6666`, "x-forwarded-host": `${EVIL}:7777`, "x-forwarded-proto": "http" };
 
     before(async () => {
-      t = await startTestApp({ env: { SVC_API_URL: "https://api.example.test", SVC_PUBLIC_PORT: "8443", SVC_TRUST_PROXY: String(trustProxy) } });
+      t = await startTestApp({
+        env: { SVC_API_URL: "https://api.example.test", SVC_PUBLIC_PORT: "8443", SVC_TRUST_PROXY: String(trustProxy) },
+      });
       for (const login of ["host-a", "host-b", "host-c"]) await makeUser(t, login);
       blog = await makeSite(t, "Blog", "blog.example.test");
     });
@@ -36,7 +38,10 @@ for (const trustProxy of [false, true]) {
     it("a paged list's Link names the configured API address (SVC_API_URL), whatever Host or X-Forwarded-Host the request carries", async () => {
       const answer = await t.call("GET", "/api/users?per_page=1&page=2", { headers: forged });
       assert.equal(answer.status, 200);
-      assert.deepEqual(pageLinks(answer), ["https://api.example.test/api/users?per_page=1&page=1", "https://api.example.test/api/users?per_page=1&page=3"]);
+      assert.deepEqual(pageLinks(answer), [
+        "https://api.example.test/api/users?per_page=1&page=1",
+        "https://api.example.test/api/users?per_page=1&page=3",
+      ]);
       assert.doesNotMatch(everything(answer), /evil\.example|6666|7777/);
 
       const legacy = await t.call("GET", `/api/pages?blog_id=${blog}&per_page=1`, { headers: forged });
@@ -60,7 +65,11 @@ for (const trustProxy of [false, true]) {
     });
 
     it("robots.txt names the site's sitemap at its domain and the public port, whatever port the Host names", async () => {
-      const headers = { host: "blog.example.test:6666", "x-forwarded-host": `${EVIL}:7777`, "x-forwarded-proto": "http" };
+      const headers = {
+        host: "blog.example.test:6666",
+        "x-forwarded-host": `${EVIL}:7777`,
+        "x-forwarded-proto": "http",
+      };
       const robots = await t.call("GET", "/robots.txt", { token: null, headers });
       assert.equal(robots.status, 200);
       assert.match(robots.text, /^Sitemap: http:\/\/blog\.example\.test:8443\/sitemap\.xml$/m);
@@ -68,8 +77,14 @@ for (const trustProxy of [false, true]) {
     });
 
     it("an alias's redirect names the primary domain at the public port, whatever port the Host names", async () => {
-      assert.equal((await t.call("POST", `/api/sites/${blog}/domains`, { body: { domain: "old.example.test" } })).status, 201);
-      const moved = await t.call("GET", "/hello/?x=1", { token: null, headers: { host: "old.example.test:6666", "x-forwarded-host": `${EVIL}:7777`, "x-forwarded-proto": "http" } });
+      assert.equal(
+        (await t.call("POST", `/api/sites/${blog}/domains`, { body: { domain: "old.example.test" } })).status,
+        201,
+      );
+      const moved = await t.call("GET", "/hello/?x=1", {
+        token: null,
+        headers: { host: "old.example.test:6666", "x-forwarded-host": `${EVIL}:7777`, "x-forwarded-proto": "http" },
+      });
       assert.equal(moved.status, 301);
       assert.equal(moved.headers.location, "http://blog.example.test:8443/hello/?x=1");
       assert.doesNotMatch(everything(moved), /evil\.example|6666|7777/);

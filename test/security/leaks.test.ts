@@ -9,14 +9,18 @@ import { rawRequest, type Raw } from "../support/raw-http.ts";
 import { makeSite, makeUser, startTestApp, type TestApp } from "../support/app.ts";
 import { assign, frame, page, S } from "../support/site.ts";
 
-
 let port = 0;
 
-const get = (path: string, headers: Record<string, string> = {}, host = "localhost:8080"): Promise<Raw> => rawRequest(port, path, { headers, host });
+const get = (path: string, headers: Record<string, string> = {}, host = "localhost:8080"): Promise<Raw> =>
+  rawRequest(port, path, { headers, host });
 
 const reason = (raw: Raw) => raw.headers.find(([key]) => key === "x-svc-reason")?.[1];
 /** The answer save what differs on every request: the request id and the date. */
-const comparable = (raw: Raw) => ({ status: raw.status, headers: raw.headers.filter(([key]) => key !== "x-request-id" && key !== "date"), body: raw.body });
+const comparable = (raw: Raw) => ({
+  status: raw.status,
+  headers: raw.headers.filter(([key]) => key !== "x-request-id" && key !== "date"),
+  body: raw.body,
+});
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 describe("security: public 404s tell nothing", () => {
@@ -58,7 +62,10 @@ describe("security: public 404s tell nothing", () => {
       hidden.push([path, reason(withToken)!]);
     }
     // A trashed page's address answers as no page at all (`no_page`), or `trash`.
-    assert.deepEqual(hidden.map(([, why]) => (why === "no_page" ? "trash" : why)), ["draft", "trash", "no_frame", "parent_unpublished"]);
+    assert.deepEqual(
+      hidden.map(([, why]) => (why === "no_page" ? "trash" : why)),
+      ["draft", "trash", "no_frame", "parent_unpublished"],
+    );
   });
   after(() => t.close());
 
@@ -71,7 +78,12 @@ describe("security: public 404s tell nothing", () => {
 
   it("tokens of anyone but an administrator of that site (an editor, another site's administrator, a bad token) change nothing", async () => {
     const never = comparable(await get("/never-held-a-page/"));
-    const tokens = { editor: mainEditor.token, "another site's administrator": blogAdmin.token, "a bad token": "op_" + "x".repeat(64), "not a token": "hello" };
+    const tokens = {
+      editor: mainEditor.token,
+      "another site's administrator": blogAdmin.token,
+      "a bad token": "op_" + "x".repeat(64),
+      "not a token": "hello",
+    };
     for (const [who, token] of Object.entries(tokens)) {
       for (const [path] of hidden) {
         assert.deepEqual(comparable(await get(path, bearer(token))), never, `${who}, Bearer, ${path}`);
@@ -112,7 +124,10 @@ describe("security: a site administrator cannot probe for users", () => {
   });
   after(() => t.close());
 
-  const memberships = async () => (await t.store.db.selectFrom("memberships").selectAll().orderBy("site_id").orderBy("user_id").execute()).map((m) => `${m.site_id}/${m.user_id}/${m.role}`);
+  const memberships = async () =>
+    (await t.store.db.selectFrom("memberships").selectAll().orderBy("site_id").orderBy("user_id").execute()).map(
+      (m) => `${m.site_id}/${m.user_id}/${m.role}`,
+    );
 
   it("giving a role to a user with no role on any site they administer is 404 user_not_found, the same answer as an unknown id, and writes nothing", async () => {
     const stranger = await makeUser(t, "stranger");
@@ -122,11 +137,21 @@ describe("security: a site administrator cannot probe for users", () => {
     await t.call("PUT", `/api/site/${shop}/users/${blogAdmin.id}`, { body: { role: "editor" } });
     const written = await memberships();
 
-    const unknown = await t.call("PUT", `/api/site/${blog}/users/987654`, { token: blogAdmin.token, body: { role: "editor" } });
+    const unknown = await t.call("PUT", `/api/site/${blog}/users/987654`, {
+      token: blogAdmin.token,
+      body: { role: "editor" },
+    });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.error, "user_not_found");
-    for (const [who, id] of [["a user of no site", stranger.id], ["an editor of a site they only edit", shopEditor.id], ["the network's super-administrator", 1]] as const) {
-      const probed = await t.call("PUT", `/api/site/${blog}/users/${id}`, { token: blogAdmin.token, body: { role: "editor" } });
+    for (const [who, id] of [
+      ["a user of no site", stranger.id],
+      ["an editor of a site they only edit", shopEditor.id],
+      ["the network's super-administrator", 1],
+    ] as const) {
+      const probed = await t.call("PUT", `/api/site/${blog}/users/${id}`, {
+        token: blogAdmin.token,
+        body: { role: "editor" },
+      });
       assert.deepEqual([probed.status, probed.body], [unknown.status, unknown.body], who);
     }
     assert.deepEqual(await memberships(), written, "nothing written");
@@ -137,13 +162,26 @@ describe("security: a site administrator cannot probe for users", () => {
     const other = await makeSite(t, "Other", "other.localhost");
     await t.call("PUT", `/api/site/${other}/users/${blogAdmin.id}`, { body: { role: "administrator" } });
     await t.call("PUT", `/api/site/${other}/users/${colleague.id}`, { body: { role: "editor" } });
-    const added = await t.call("PUT", `/api/site/${blog}/users/${colleague.id}`, { token: blogAdmin.token, body: { role: "editor" } });
+    const added = await t.call("PUT", `/api/site/${blog}/users/${colleague.id}`, {
+      token: blogAdmin.token,
+      body: { role: "editor" },
+    });
     assert.equal(added.status, 200, added.text);
-    const promoted = await t.call("PUT", `/api/site/${blog}/users/${colleague.id}`, { token: blogAdmin.token, body: { role: "administrator" } });
-    assert.deepEqual({ ...promoted.body, warnings: undefined }, { success: true, site_id: blog, user_id: colleague.id, role: "administrator", warnings: undefined });
+    const promoted = await t.call("PUT", `/api/site/${blog}/users/${colleague.id}`, {
+      token: blogAdmin.token,
+      body: { role: "administrator" },
+    });
+    assert.deepEqual(
+      { ...promoted.body, warnings: undefined },
+      { success: true, site_id: blog, user_id: colleague.id, role: "administrator", warnings: undefined },
+    );
 
     const newcomer = await makeUser(t, "newcomer");
-    assert.equal((await t.call("PUT", `/api/site/${blog}/users/${newcomer.id}`, { body: { role: "editor" } })).status, 200, "by the super-administrator");
+    assert.equal(
+      (await t.call("PUT", `/api/site/${blog}/users/${newcomer.id}`, { body: { role: "editor" } })).status,
+      200,
+      "by the super-administrator",
+    );
   });
 });
 
@@ -168,7 +206,15 @@ describe("security: the legacy address does not tell which sites exist", () => {
 
   it("to a caller who is not a super-administrator, an unknown site is 403 insufficient_role exactly as a foreign one, by blog_id, X-Svc-Blog-Id and domain", async () => {
     const foreignId = String(blog + 1);
-    const pairs: Array<[string, Parameters<typeof seen>[1], Parameters<typeof seen>[2], Parameters<typeof seen>[1], Parameters<typeof seen>[2]]> = [
+    const pairs: Array<
+      [
+        string,
+        Parameters<typeof seen>[1],
+        Parameters<typeof seen>[2],
+        Parameters<typeof seen>[1],
+        Parameters<typeof seen>[2],
+      ]
+    > = [
       ["blog_id", { blog_id: "987654" }, {}, { blog_id: foreignId }, {}],
       ["blog_id, not a number", { blog_id: "abc" }, {}, { blog_id: "1" }, {}],
       ["header", {}, { "x-svc-blog-id": "987654" }, {}, { "x-svc-blog-id": foreignId }],
@@ -179,13 +225,21 @@ describe("security: the legacy address does not tell which sites exist", () => {
       const foreign = await seen(blogAdmin.token, foreignQuery, foreignHeaders);
       assert.equal(unknown.status, 403, how);
       assert.deepEqual(unknown, foreign, how);
-      assert.deepEqual(unknown.body, { code: "insufficient_role", message: unknown.body.message, data: { status: 403 } }, how);
+      assert.deepEqual(
+        unknown.body,
+        { code: "insufficient_role", message: unknown.body.message, data: { status: 403 } },
+        how,
+      );
     }
     assert.equal((await seen(blogAdmin.token, { blog_id: String(blog) })).status, 200, "their own site answers");
   });
 
   it("a super-administrator, who may see every site, still gets 404 site_not_found for an unknown one", async () => {
-    for (const [query, headers] of [[{ blog_id: "987654" }, {}], [{}, { "x-svc-blog-id": "987654" }], [{ domain: "nowhere.localhost" }, {}]] as const) {
+    for (const [query, headers] of [
+      [{ blog_id: "987654" }, {}],
+      [{}, { "x-svc-blog-id": "987654" }],
+      [{ domain: "nowhere.localhost" }, {}],
+    ] as const) {
       const r = await seen(t.adminToken, { ...query }, { ...headers });
       assert.equal(r.status, 404);
       assert.equal(r.body.code, "site_not_found");
@@ -204,17 +258,30 @@ describe("security: the legacy address tells an editor and a site administrator 
     foreign = await makeSite(t, "Foreign", "foreign.localhost");
     callers["an editor of one site"] = await makeUser(t, "legacy-editor");
     callers["an administrator of one site"] = await makeUser(t, "legacy-site-admin");
-    await t.call("PUT", `/api/site/${blog}/users/${callers["an editor of one site"]!.id}`, { body: { role: "editor" } });
-    await t.call("PUT", `/api/site/${blog}/users/${callers["an administrator of one site"]!.id}`, { body: { role: "administrator" } });
+    await t.call("PUT", `/api/site/${blog}/users/${callers["an editor of one site"]!.id}`, {
+      body: { role: "editor" },
+    });
+    await t.call("PUT", `/api/site/${blog}/users/${callers["an administrator of one site"]!.id}`, {
+      body: { role: "administrator" },
+    });
   });
   after(() => t.close());
 
   /** Headers that differ on every call: the request id, the date and the API limit's counters. */
   const PER_REQUEST = new Set(["x-request-id", "date", "x-ratelimit-remaining", "ratelimit", "x-ratelimit-reset"]);
   /** The whole answer: status, body as sent, and every header save the per-request ones. */
-  const answer = async (token: string, method: string, url: string, body: unknown, query: Record<string, string>, headers: Record<string, string>) => {
+  const answer = async (
+    token: string,
+    method: string,
+    url: string,
+    body: unknown,
+    query: Record<string, string>,
+    headers: Record<string, string>,
+  ) => {
     const r = await t.call(method, url, { token, query, headers, body });
-    const kept = Object.entries(r.headers).filter(([key]) => !PER_REQUEST.has(key)).sort(([a], [b]) => a.localeCompare(b));
+    const kept = Object.entries(r.headers)
+      .filter(([key]) => !PER_REQUEST.has(key))
+      .sort(([a], [b]) => a.localeCompare(b));
     return { status: r.status, text: r.text, headers: kept };
   };
 
@@ -235,7 +302,8 @@ describe("security: the legacy address tells an editor and a site administrator 
   ];
 
   const written = async () => ({
-    frames: (await t.store.db.selectFrom("frames").select(["site_id", "slug"]).where("slug", "=", "probe").execute()).length,
+    frames: (await t.store.db.selectFrom("frames").select(["site_id", "slug"]).where("slug", "=", "probe").execute())
+      .length,
     data: await t.call("GET", `/api/site/${foreign}/data/x`),
     tagline: (await t.call("GET", `/api/site/${foreign}/settings`)).text,
   });
@@ -250,7 +318,11 @@ describe("security: the legacy address tells an editor and a site administrator 
           const foreignAnswer = await answer(caller.token, method, url, body, fq, fh);
           assert.deepEqual(unknown, foreignAnswer, what);
           assert.equal(unknown.status, 403, what);
-          assert.deepEqual(JSON.parse(unknown.text), { code: "insufficient_role", message: JSON.parse(unknown.text).message, data: { status: 403 } }, what);
+          assert.deepEqual(
+            JSON.parse(unknown.text),
+            { code: "insufficient_role", message: JSON.parse(unknown.text).message, data: { status: 403 } },
+            what,
+          );
         }
       }
     }
@@ -262,7 +334,11 @@ describe("security: the legacy address tells an editor and a site administrator 
 
   it("a body the route would refuse does not tell either: an unknown and a foreign site still answer the same", async () => {
     for (const [who, caller] of Object.entries(callers)) {
-      for (const [method, url, body] of [["POST", "/api/frames", { html: 5 }], ["PUT", "/api/data/x", { items: "no" }], ["POST", "/api/frames", {}]] as const) {
+      for (const [method, url, body] of [
+        ["POST", "/api/frames", { html: 5 }],
+        ["PUT", "/api/data/x", { items: "no" }],
+        ["POST", "/api/frames", {}],
+      ] as const) {
         for (const [how, [uq, uh], [fq, fh]] of selectors()) {
           const unknown = await answer(caller.token, method, url, body, uq, uh);
           const foreignAnswer = await answer(caller.token, method, url, body, fq, fh);
@@ -274,8 +350,17 @@ describe("security: the legacy address tells an editor and a site administrator 
 
   it("the site administrator's own site still answers through the same selectors (the refusals above are not a blanket 403)", async () => {
     const admin = callers["an administrator of one site"]!;
-    assert.equal((await t.call("GET", "/api/settings", { token: admin.token, query: { blog_id: String(blog) } })).status, 200);
-    assert.equal((await t.call("GET", "/api/settings", { token: admin.token, headers: { "x-svc-blog-id": String(blog) } })).status, 200);
-    assert.equal((await t.call("GET", "/api/settings", { token: admin.token, query: { domain: "blog.localhost" } })).status, 200);
+    assert.equal(
+      (await t.call("GET", "/api/settings", { token: admin.token, query: { blog_id: String(blog) } })).status,
+      200,
+    );
+    assert.equal(
+      (await t.call("GET", "/api/settings", { token: admin.token, headers: { "x-svc-blog-id": String(blog) } })).status,
+      200,
+    );
+    assert.equal(
+      (await t.call("GET", "/api/settings", { token: admin.token, query: { domain: "blog.localhost" } })).status,
+      200,
+    );
   });
 });

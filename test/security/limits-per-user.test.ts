@@ -19,7 +19,13 @@ async function liveTokens(t: TestApp, userId: number): Promise<number> {
 /** Tokens written straight to the table (fast), as a user who minted or logged in many times. */
 async function addTokens(t: TestApp, userId: number, n: number, label: string): Promise<void> {
   const at = "2026-11-21 12:00:00";
-  const values = Array.from({ length: n }, () => ({ user_id: userId, label, hash: hashToken(generateToken()), created_at_gmt: at, last_issued_at_gmt: at }));
+  const values = Array.from({ length: n }, () => ({
+    user_id: userId,
+    label,
+    hash: hashToken(generateToken()),
+    created_at_gmt: at,
+    last_issued_at_gmt: at,
+  }));
   if (values.length > 0) await t.store.db.insertInto("tokens").values(values).execute();
 }
 
@@ -36,7 +42,8 @@ describe("security: the API rate limit counts per user, not per token", () => {
 
   it("a fresh token of a user who spent its budget is refused too: minting tokens buys no requests; the window reopens for every token", async () => {
     const user = await makeUser(t, "hoarder"); // two admin calls: the admin's own budget
-    for (let i = 0; i < 5; i++) assert.equal((await t.call("GET", "/api/profile", { token: user.token })).status, 200, `call ${i + 1}`);
+    for (let i = 0; i < 5; i++)
+      assert.equal((await t.call("GET", "/api/profile", { token: user.token })).status, 200, `call ${i + 1}`);
     assert.equal((await t.call("GET", "/api/profile", { token: user.token })).status, 429);
 
     // The attack: a new token for each exhausted one. Minting it is itself a call of the same
@@ -57,7 +64,11 @@ describe("security: the API rate limit counts per user, not per token", () => {
     assert.equal((await t.call("GET", "/api/profile", { token: other.token })).status, 200);
 
     mock.timers.tick(60_001);
-    assert.equal((await t.call("GET", "/api/profile", { token: issued.body.token })).status, 200, "a new window for the user");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: issued.body.token })).status,
+      200,
+      "a new window for the user",
+    );
     assert.equal((await t.call("GET", "/api/profile", { token: user.token })).status, 200);
   });
 });
@@ -80,7 +91,13 @@ describe("security: a user holds at most 50 live tokens", () => {
 
     const bySelf = await t.call("POST", "/api/users/me/tokens", { token: user.token, body: { label: "one too many" } });
     assert.equal(bySelf.status, 409);
-    assert.deepEqual(bySelf.body, { success: false, error: "token_limit_reached", message: bySelf.body.message, limit: 50, used: 50 });
+    assert.deepEqual(bySelf.body, {
+      success: false,
+      error: "token_limit_reached",
+      message: bySelf.body.message,
+      limit: 50,
+      used: 50,
+    });
     const byAdmin = await t.call("POST", `/api/users/${user.id}/tokens`, { body: {} });
     assert.equal(byAdmin.status, 409);
     assert.deepEqual(byAdmin.body, bySelf.body);
@@ -101,14 +118,22 @@ describe("security: a user holds at most 50 live tokens", () => {
 
     assert.equal((await t.call("DELETE", `/api/users/me/tokens/${some}`, { token: user.token })).status, 200);
     assert.equal(await liveTokens(t, user.id), 49);
-    assert.equal((await t.call("POST", "/api/users/me/tokens", { token: user.token, body: {} })).status, 201, "the freed place is taken");
+    assert.equal(
+      (await t.call("POST", "/api/users/me/tokens", { token: user.token, body: {} })).status,
+      201,
+      "the freed place is taken",
+    );
     assert.equal((await t.call("POST", "/api/users/me/tokens", { token: user.token, body: {} })).status, 409);
   });
 
   it("race-safe: 20 mints at once for a user with 45 tokens store exactly 5", async () => {
     const user = await makeUser(t, "racer");
     await addTokens(t, user.id, 44, "script");
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => t.call("POST", `/api/users/${user.id}/tokens`, { body: { label: `race ${i}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        t.call("POST", `/api/users/${user.id}/tokens`, { body: { label: `race ${i}` } }),
+      ),
+    );
     const statuses = answers.map((a) => a.status).sort();
     assert.deepEqual(statuses, [...Array(5).fill(201), ...Array(15).fill(409)]);
     assert.equal(await liveTokens(t, user.id), 50);
@@ -117,18 +142,34 @@ describe("security: a user holds at most 50 live tokens", () => {
   it("a login at the cap replaces the user's oldest login token (which stops working); with no login token to replace, it is 409 too", async () => {
     const user = await makeUser(t, "returning", { password: "correct horse" });
     await addTokens(t, user.id, 49, "login");
-    const oldest = await t.store.db.selectFrom("tokens").select("id").where("user_id", "=", user.id).where("label", "=", "login").orderBy("id").executeTakeFirstOrThrow();
-    const login = await t.call("POST", "/api/login", { token: null, body: { login: "returning", password: "correct horse" } });
+    const oldest = await t.store.db
+      .selectFrom("tokens")
+      .select("id")
+      .where("user_id", "=", user.id)
+      .where("label", "=", "login")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const login = await t.call("POST", "/api/login", {
+      token: null,
+      body: { login: "returning", password: "correct horse" },
+    });
     assert.equal(login.status, 200, login.text);
     assert.equal(await liveTokens(t, user.id), 50);
     const gone = await t.store.db.selectFrom("tokens").select("id").where("id", "=", oldest.id).executeTakeFirst();
     assert.equal(gone, undefined, "the oldest login token is revoked");
     assert.equal((await t.call("GET", "/api/profile", { token: login.body.token })).status, 200);
-    assert.equal((await t.call("GET", "/api/profile", { token: user.token })).status, 200, "a token the user made itself is kept");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: user.token })).status,
+      200,
+      "a token the user made itself is kept",
+    );
 
     const scripted = await makeUser(t, "scripted", { password: "correct horse" });
     await addTokens(t, scripted.id, 49, "script");
-    const refused = await t.call("POST", "/api/login", { token: null, body: { login: "scripted", password: "correct horse" } });
+    const refused = await t.call("POST", "/api/login", {
+      token: null,
+      body: { login: "scripted", password: "correct horse" },
+    });
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error, "token_limit_reached");
     assert.equal(await liveTokens(t, scripted.id), 50);

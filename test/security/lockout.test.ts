@@ -29,7 +29,8 @@ function assertLocked(answer: Answer, what: string, maxSeconds: number): number 
 describe("security: a lockout locks out attackers, not users", () => {
   let t: TestApp;
   let victim: { id: number; token: string };
-  const signIn = (login: string, password: string, ip: string) => t.call("POST", "/api/login", { token: null, ip, body: { login, password } });
+  const signIn = (login: string, password: string, ip: string) =>
+    t.call("POST", "/api/login", { token: null, ip, body: { login, password } });
 
   beforeEach(async () => {
     mock.timers.enable({ apis: ["Date"], now: T0 });
@@ -43,13 +44,18 @@ describe("security: a lockout locks out attackers, not users", () => {
 
   it("a valid token is served from an address locked by failed authentications; password sign-in and bad tokens from it are refused until the window passes", async () => {
     const ip = "10.20.0.1";
-    for (let i = 0; i < 20; i++) assert.equal((await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip })).status, 401, `failure ${i + 1}`);
+    for (let i = 0; i < 20; i++)
+      assert.equal((await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip })).status, 401, `failure ${i + 1}`);
 
     const served = await t.call("GET", "/api/profile", { token: victim.token, ip });
     assert.equal(served.status, 200, "a valid token from the locked address");
     assert.equal(served.body.user.login, "victim");
     assert.equal((await t.call("GET", "/api/profile", { ip })).status, 200, "the administrator's token too");
-    assert.equal((await t.call("GET", "/api/profile", { ip, headers: { "x-svc-key": victim.token }, token: null })).status, 200, "X-Svc-Key too");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { ip, headers: { "x-svc-key": victim.token }, token: null })).status,
+      200,
+      "X-Svc-Key too",
+    );
 
     assertLocked(await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip }), "a bad token from it", 60);
     assertLocked(await signIn("victim", PASSWORD, ip), "password sign-in from it, even the right password", 60);
@@ -66,12 +72,24 @@ describe("security: a lockout locks out attackers, not users", () => {
       assert.equal(failed.body.error, "invalid_credentials");
     }
     const fresh = "10.30.0.21";
-    const seconds = assertLocked(await signIn("victim", PASSWORD, fresh), "the right password from a fresh address", 900);
+    const seconds = assertLocked(
+      await signIn("victim", PASSWORD, fresh),
+      "the right password from a fresh address",
+      900,
+    );
     assert.ok(seconds > 60, `the account's window is 15 minutes, not the address's minute: Retry-After ${seconds}`);
     assertLocked(await signIn("victim", "wrong password", "10.30.0.22"), "a wrong one too", 900);
 
-    assert.equal((await t.call("GET", "/api/profile", { token: victim.token, ip: fresh })).status, 200, "the user's token keeps working");
-    assert.equal((await signIn("bystander", PASSWORD, fresh)).status, 200, "another login signs in from the same address");
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: victim.token, ip: fresh })).status,
+      200,
+      "the user's token keeps working",
+    );
+    assert.equal(
+      (await signIn("bystander", PASSWORD, fresh)).status,
+      200,
+      "another login signs in from the same address",
+    );
 
     mock.timers.tick(14 * 60_000);
     assertLocked(await signIn("victim", PASSWORD, fresh), "still locked after 14 minutes", 60);
@@ -98,12 +116,32 @@ describe("security: a lockout locks out attackers, not users", () => {
   it("IPv6 addresses in one /64 count as one client; another /64 is not locked", async () => {
     for (let i = 1; i <= 20; i++) {
       const ip = `2001:db8:aa:bb::${i.toString(16)}`;
-      assert.equal((await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip })).status, 401, `failure ${i} from ${ip}`);
+      assert.equal(
+        (await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip })).status,
+        401,
+        `failure ${i} from ${ip}`,
+      );
     }
-    assertLocked(await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip: "2001:db8:aa:bb:ffff:ffff:ffff:fffe" }), "a fresh address of the same /64", 60);
-    assertLocked(await signIn("victim", PASSWORD, "2001:0DB8:00AA:00BB:1234::5"), "sign-in from the /64, spelled otherwise", 60);
-    assert.equal((await t.call("GET", "/api/profile", { token: victim.token, ip: "2001:db8:aa:bb::99" })).status, 200, "a valid token from it");
-    assert.equal((await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip: "2001:db8:aa:bc::1" })).status, 401, "the next /64");
+    assertLocked(
+      await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip: "2001:db8:aa:bb:ffff:ffff:ffff:fffe" }),
+      "a fresh address of the same /64",
+      60,
+    );
+    assertLocked(
+      await signIn("victim", PASSWORD, "2001:0DB8:00AA:00BB:1234::5"),
+      "sign-in from the /64, spelled otherwise",
+      60,
+    );
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: victim.token, ip: "2001:db8:aa:bb::99" })).status,
+      200,
+      "a valid token from it",
+    );
+    assert.equal(
+      (await t.call("GET", "/api/profile", { token: BAD_TOKEN, ip: "2001:db8:aa:bc::1" })).status,
+      401,
+      "the next /64",
+    );
   });
 
   it("an IPv4-mapped IPv6 address counts as the IPv4 address it names", async () => {
@@ -123,13 +161,19 @@ describe("security: a lockout locks out attackers, not users", () => {
   });
 
   it("a burst of sign-ins for one login sent at once gets no more than 20 password checks", async () => {
-    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => signIn("victim", "wrong password", `10.90.0.${i + 1}`)));
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => signIn("victim", "wrong password", `10.90.0.${i + 1}`)),
+    );
     const statuses = answers.map((answer) => answer.status).sort();
     assert.deepEqual(statuses, [...Array(20).fill(401), ...Array(20).fill(429)]);
   });
 
   it("a sign-in without a login counts against its address only", async () => {
-    for (let i = 0; i < 20; i++) assert.equal((await t.call("POST", "/api/login", { token: null, ip: "10.50.0.1", body: { password: "x" } })).status, 401);
+    for (let i = 0; i < 20; i++)
+      assert.equal(
+        (await t.call("POST", "/api/login", { token: null, ip: "10.50.0.1", body: { password: "x" } })).status,
+        401,
+      );
     assertLocked(await signIn("victim", PASSWORD, "10.50.0.1"), "the address", 60);
     assert.equal((await signIn("victim", PASSWORD, "10.50.0.2")).status, 200, "no login was counted");
   });
@@ -158,7 +202,10 @@ describe("security: SVC_AUTH_FAILURES_PER_LOGIN", () => {
     assert.equal(loadConfig({}).authFailuresPerLogin, 20);
     assert.equal(loadConfig({ SVC_AUTH_FAILURES_PER_LOGIN: "5" }).authFailuresPerLogin, 5);
     for (const bad of ["0", "many", "10000001"]) {
-      assert.throws(() => loadConfig({ SVC_AUTH_FAILURES_PER_LOGIN: bad }), (error: unknown) => error instanceof ConfigError && error.variable === "SVC_AUTH_FAILURES_PER_LOGIN");
+      assert.throws(
+        () => loadConfig({ SVC_AUTH_FAILURES_PER_LOGIN: bad }),
+        (error: unknown) => error instanceof ConfigError && error.variable === "SVC_AUTH_FAILURES_PER_LOGIN",
+      );
     }
   });
 
@@ -166,15 +213,35 @@ describe("security: SVC_AUTH_FAILURES_PER_LOGIN", () => {
     const t = await startTestApp({ env: { SVC_AUTH_FAILURES_PER_LOGIN: "3" } });
     try {
       await makeUser(t, "victim", { password: PASSWORD });
-      for (let i = 1; i <= 3; i++) assert.equal((await t.call("POST", "/api/login", { token: null, ip: `10.60.0.${i}`, body: { login: "victim", password: "nope" } })).status, 401);
-      assertLocked(await t.call("POST", "/api/login", { token: null, ip: "10.60.0.4", body: { login: "victim", password: PASSWORD } }), "the 4th", 900);
+      for (let i = 1; i <= 3; i++)
+        assert.equal(
+          (
+            await t.call("POST", "/api/login", {
+              token: null,
+              ip: `10.60.0.${i}`,
+              body: { login: "victim", password: "nope" },
+            })
+          ).status,
+          401,
+        );
+      assertLocked(
+        await t.call("POST", "/api/login", {
+          token: null,
+          ip: "10.60.0.4",
+          body: { login: "victim", password: PASSWORD },
+        }),
+        "the 4th",
+        900,
+      );
     } finally {
       await t.close();
     }
   });
 });
 
-describe("security: failed sign-ins of one login are counted across processes (PostgreSQL)", { skip: process.env.TEST_DATABASE_URL ? false : "needs TEST_DATABASE_URL (npm run test:pg)" }, () => {
+describe("security: failed sign-ins of one login are counted across processes (PostgreSQL)", {
+  skip: process.env.TEST_DATABASE_URL ? false : "needs TEST_DATABASE_URL (npm run test:pg)",
+}, () => {
   it("failures counted by another process's limits lock the login here too", async () => {
     const t = await startTestApp();
     try {
@@ -182,8 +249,26 @@ describe("security: failed sign-ins of one login are counted across processes (P
       const other = postgresLimits(t.store.postgres!.pool, t.config);
       // Ten sign-ins that the other process counted and that failed there (nothing given back).
       for (let i = 1; i <= 10; i++) assert.equal((await other.takeSignIn("victim")).locked, false);
-      for (let i = 1; i <= 10; i++) assert.equal((await t.call("POST", "/api/login", { token: null, ip: `10.71.0.${i}`, body: { login: "victim", password: "nope" } })).status, 401);
-      assertLocked(await t.call("POST", "/api/login", { token: null, ip: "10.72.0.1", body: { login: "victim", password: PASSWORD } }), "here", 900);
+      for (let i = 1; i <= 10; i++)
+        assert.equal(
+          (
+            await t.call("POST", "/api/login", {
+              token: null,
+              ip: `10.71.0.${i}`,
+              body: { login: "victim", password: "nope" },
+            })
+          ).status,
+          401,
+        );
+      assertLocked(
+        await t.call("POST", "/api/login", {
+          token: null,
+          ip: "10.72.0.1",
+          body: { login: "victim", password: PASSWORD },
+        }),
+        "here",
+        900,
+      );
       assert.equal((await other.takeSignIn("victim")).locked, true, "there");
     } finally {
       await t.close();

@@ -41,8 +41,14 @@ describe("parsers that refuse, not crash: request bodies", () => {
     tooDeep(await t.call("POST", `${SITE}/pages`, { payload: `{"title":"Deeper","fields":{"a":${arrays(63)}}}` }));
     tooDeep(await t.call("PATCH", `${SITE}/pages/${at64.body.page.id}`, { payload: `{"fields":{"a":${arrays(63)}}}` }));
     const list = await t.call("GET", `${SITE}/pages`);
-    assert.deepEqual(list.body.pages.map((p: { title: string }) => p.title), ["Deep"]);
-    assert.equal(JSON.stringify((await t.call("GET", `${SITE}/pages/${at64.body.page.id}`)).body.page.fields.a), arrays(62));
+    assert.deepEqual(
+      list.body.pages.map((p: { title: string }) => p.title),
+      ["Deep"],
+    );
+    assert.equal(
+      JSON.stringify((await t.call("GET", `${SITE}/pages/${at64.body.page.id}`)).body.page.fields.a),
+      arrays(62),
+    );
   });
 
   it("data-set items: 64 levels are stored and printed by a repeat, 65 levels is 400 body_too_deep", async () => {
@@ -50,7 +56,10 @@ describe("parsers that refuse, not crash: request bodies", () => {
     const at64 = await t.call("PUT", `${SITE}/data/deep`, { payload: `{"items":[{"name":"n","x":${objects(61)}}]}` });
     assert.equal(at64.status, 201, at64.text.slice(0, 300));
     const frame = await t.call("POST", `${SITE}/frames`, {
-      body: { slug: "deep-items", html: `<!-- svc/repeat {"source":"deep"} --><i data-op-bind='{"text":"item.name","title":"item.x.a.a"}'></i><!-- /svc/repeat -->` },
+      body: {
+        slug: "deep-items",
+        html: `<!-- svc/repeat {"source":"deep"} --><i data-op-bind='{"text":"item.name","title":"item.x.a.a"}'></i><!-- /svc/repeat -->`,
+      },
     });
     assert.equal(frame.status, 201, frame.text.slice(0, 300));
     assert.equal(frame.body.bake.status, "ok");
@@ -59,7 +68,9 @@ describe("parsers that refuse, not crash: request bodies", () => {
   });
 
   it("/api/login refuses a deep body as 400 body_too_deep, without a token", async () => {
-    tooDeep(await t.call("POST", "/api/login", { token: null, payload: `{"login":"admin","password":${arrays(10_000)}}` }));
+    tooDeep(
+      await t.call("POST", "/api/login", { token: null, payload: `{"login":"admin","password":${arrays(10_000)}}` }),
+    );
     tooDeep(await t.call("POST", "/api/login", { token: null, payload: arrays(65) }));
   });
 
@@ -67,7 +78,15 @@ describe("parsers that refuse, not crash: request bodies", () => {
     const payload = `{"a":${arrays(10_000)}}`;
     const answered = new Map<string, number>();
     // Routes that declare a body (a body sent to any other is refused before it is read).
-    const withBody = new Set(t.app.routesIndex.schemas().filter((s) => s.part === "body").flatMap((s) => { const [methods, url] = s.route.split(" "); return methods!.split(",").map((m) => `${m} ${url}`); }));
+    const withBody = new Set(
+      t.app.routesIndex
+        .schemas()
+        .filter((s) => s.part === "body")
+        .flatMap((s) => {
+          const [methods, url] = s.route.split(" ");
+          return methods!.split(",").map((m) => `${m} ${url}`);
+        }),
+    );
     for (const [url, methods] of t.app.routesIndex.list()) {
       for (const method of methods.filter((m) => m === "POST" || m === "PUT" || m === "PATCH")) {
         const address = url.replace(":site_id", "1").replace(/:[a-z_]+/g, "1");
@@ -76,10 +95,20 @@ describe("parsers that refuse, not crash: request bodies", () => {
         const upload = /\/media(\/:ref)?$/.test(url) && method !== "PATCH";
         const r = await t.call(method, upload ? `${address}?filename=deep.json` : address, { payload });
         answered.set(`${method} ${url}`, r.status);
-        if (upload) assert.ok(r.body?.success === false && [404, 415].includes(r.status), `${method} ${url}: ${r.status} ${r.text.slice(0, 200)}`);
-        else if (r.status === 410) continue; // removed endpoints answer 410 gone before reading a body
+        if (upload)
+          assert.ok(
+            r.body?.success === false && [404, 415].includes(r.status),
+            `${method} ${url}: ${r.status} ${r.text.slice(0, 200)}`,
+          );
+        else if (r.status === 410)
+          continue; // removed endpoints answer 410 gone before reading a body
         else if (withBody.has(`${method} ${url}`)) tooDeep(r);
-        else assert.deepEqual([r.status, r.body?.code, r.body?.data?.max_bytes], [413, "body_too_large", 0], `${method} ${url}: ${r.text.slice(0, 200)}`);
+        else
+          assert.deepEqual(
+            [r.status, r.body?.code, r.body?.data?.max_bytes],
+            [413, "body_too_large", 0],
+            `${method} ${url}: ${r.text.slice(0, 200)}`,
+          );
       }
     }
     assert.ok(answered.size > 30, `${answered.size} routes`);
@@ -97,7 +126,9 @@ describe("parsers that refuse, not crash: request bodies", () => {
     const created = await t.call("POST", `${SITE}/pages`, { payload: '{"title":"Proto","fields":{"b":2}}' });
     assert.equal(created.status, 201, created.text.slice(0, 300));
     // Before, PATCH assigned the key, which set the merged object's prototype: the field vanished.
-    const patched = await t.call("PATCH", `${SITE}/pages/${created.body.page.id}`, { payload: '{"fields":{"__proto__":{"z":9},"c":3}}' });
+    const patched = await t.call("PATCH", `${SITE}/pages/${created.body.page.id}`, {
+      payload: '{"fields":{"__proto__":{"z":9},"c":3}}',
+    });
     assert.equal(patched.status, 200, patched.text.slice(0, 300));
     const read = await t.call("GET", `${SITE}/pages/${created.body.page.id}`);
     assert.match(read.text, /"fields":\{"b":2,"__proto__":\{"z":9\},"c":3\}/);
@@ -116,7 +147,8 @@ describe("parsers that refuse, not crash: hostile markup", () => {
   before(async () => {
     t = await startTestApp();
     // Pages give svc/repeat {"source":"pages"} items to iterate, as in the issue's report.
-    for (const title of ["One", "Two"]) assert.equal((await t.call("POST", `${SITE}/pages`, { body: { title } })).status, 201);
+    for (const title of ["One", "Two"])
+      assert.equal((await t.call("POST", `${SITE}/pages`, { body: { title } })).status, 201);
     assert.equal((await t.call("PUT", `${SITE}/data/one`, { body: { items: [{ n: 1 }] } })).status, 201);
   });
   after(() => t.close());
@@ -132,7 +164,8 @@ describe("parsers that refuse, not crash: hostile markup", () => {
   });
 
   it("2,000 nested blocks over pages, the issue's report, never reach the renderer's recursion", async () => {
-    const html = '<!-- svc/repeat {"source":"pages","limit":1} -->'.repeat(2000) + "x" + "<!-- /svc/repeat -->".repeat(2000);
+    const html =
+      '<!-- svc/repeat {"source":"pages","limit":1} -->'.repeat(2000) + "x" + "<!-- /svc/repeat -->".repeat(2000);
     const r = await write("pages-repeats", html);
     assert.ok(r.status < 500, `${r.status} ${r.text.slice(0, 300)}`);
     assert.ok(r.status === 201 || r.body.error === "render_too_large", r.text.slice(0, 300));
@@ -142,7 +175,11 @@ describe("parsers that refuse, not crash: hostile markup", () => {
     const cases: Array<[string, string, string]> = [
       ["deep-frame", `<!-- svc/frame {"name":"x","a":${arrays(100_000)}} /-->`, "insert_params_too_deep"],
       ["deep-with", `<!-- svc/partial {"name":"x","with":${objects(10_000)}} /-->`, "insert_params_too_deep"],
-      ["deep-repeat", `<!-- svc/repeat {"source":"one","match":${objects(65)}} -->x<!-- /svc/repeat -->`, "insert_params_too_deep"],
+      [
+        "deep-repeat",
+        `<!-- svc/repeat {"source":"one","match":${objects(65)}} -->x<!-- /svc/repeat -->`,
+        "insert_params_too_deep",
+      ],
       ["deep-bind", `<p data-op-bind='{"text":"site.name","x":${arrays(100_000)}}'>a</p>`, "bind_too_deep"],
     ];
     for (const [slug, html, code] of cases) {
@@ -172,6 +209,10 @@ describe("parsers that refuse, not crash: hostile markup", () => {
     assert.equal(page.status, 201, page.text.slice(0, 300));
     const shown = await t.app.inject({ method: "GET", url: "/chain/", headers: { host: "localhost" } });
     assert.equal(shown.statusCode, 200);
-    assert.equal(shown.body.match(/<b>1<\/b>/g)?.length, 64 * 17, "16 frames embedded under the top one, the 17th prints nothing");
+    assert.equal(
+      shown.body.match(/<b>1<\/b>/g)?.length,
+      64 * 17,
+      "16 frames embedded under the top one, the 17th prints nothing",
+    );
   });
 });

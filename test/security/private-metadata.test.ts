@@ -21,7 +21,18 @@ import { refusal, site, storeState, uploadMultipart, uploadRaw } from "../media/
 type Format = "jpeg" | "png" | "webp" | "avif";
 const FORMATS: Format[] = ["jpeg", "png", "webp", "avif"];
 /** What must not be stored: every personal value the photos carry, by where it is. */
-const PERSONAL = ["Jane Doe", "SN-123456", "Acme", "Snap 9", "at home", "Jane Doe XMP", "Jane Doe IPTC", "Jane Doe comment", "Jane Doe trailer", "Jane Doe PNG"];
+const PERSONAL = [
+  "Jane Doe",
+  "SN-123456",
+  "Acme",
+  "Snap 9",
+  "at home",
+  "Jane Doe XMP",
+  "Jane Doe IPTC",
+  "Jane Doe comment",
+  "Jane Doe trailer",
+  "Jane Doe PNG",
+];
 
 const XMP = `<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:creator>Jane Doe XMP</dc:creator></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
 const EXIF = {
@@ -46,7 +57,15 @@ function pngChunk(type: string, data: string): Buffer {
 
 /** A 60×40 photo of `format`, shown 40×60, with every kind of personal metadata the format takes. */
 async function photo(format: Format): Promise<Buffer> {
-  const made = await sharp({ create: { width: 60, height: 40, channels: 3, background: "#3a6ea5", noise: { type: "gaussian", mean: 120, sigma: 40 } } })
+  const made = await sharp({
+    create: {
+      width: 60,
+      height: 40,
+      channels: 3,
+      background: "#3a6ea5",
+      noise: { type: "gaussian", mean: 120, sigma: 40 },
+    },
+  })
     [format]()
     .withExif(EXIF)
     .withMetadata({ orientation: 6 })
@@ -54,12 +73,20 @@ async function photo(format: Format): Promise<Buffer> {
     .withIccProfile("p3")
     .toBuffer();
   if (format === "jpeg") {
-    const extra = Buffer.concat([segment(0xed, "Photoshop 3.0\0" + "8BIM\x04\x04\0\0\0\0\0\x14\x1c\x02\x50\0\x0dJane Doe IPTC"), segment(0xfe, "Jane Doe comment")]);
+    const extra = Buffer.concat([
+      segment(0xed, "Photoshop 3.0\0" + "8BIM\x04\x04\0\0\0\0\0\x14\x1c\x02\x50\0\x0dJane Doe IPTC"),
+      segment(0xfe, "Jane Doe comment"),
+    ]);
     return Buffer.concat([made.subarray(0, 2), extra, made.subarray(2), Buffer.from("Jane Doe trailer")]);
   }
   if (format === "png") {
     const afterHeader = 8 + 25; // signature, IHDR
-    return Buffer.concat([made.subarray(0, afterHeader), pngChunk("tEXt", "Author\0Jane Doe PNG"), made.subarray(afterHeader), Buffer.from("Jane Doe trailer")]);
+    return Buffer.concat([
+      made.subarray(0, afterHeader),
+      pngChunk("tEXt", "Author\0Jane Doe PNG"),
+      made.subarray(afterHeader),
+      Buffer.from("Jane Doe trailer"),
+    ]);
   }
   return made;
 }
@@ -89,7 +116,10 @@ describe("private by default: uploaded images lose their personal metadata", () 
     for (const [format, original] of photos) {
       const meta = await sharp(original).metadata();
       assert.ok(meta.exif !== undefined && meta.xmp !== undefined && meta.icc !== undefined, format);
-      assert.ok(PERSONAL.slice(0, 4).every((text) => original.includes(text)), format);
+      assert.ok(
+        PERSONAL.slice(0, 4).every((text) => original.includes(text)),
+        format,
+      );
       assert.deepEqual(meta.autoOrient, { width: 40, height: 60 }, format);
     }
   });
@@ -98,9 +128,12 @@ describe("private by default: uploaded images lose their personal metadata", () 
     it(`${format}: GPS, camera, serial number, author, comments, XMP${format === "jpeg" ? ", IPTC" : ""} are not stored; the ICC profile, orientation and pixels are; sha256, bytes and media_bytes are the stored file's`, async () => {
       const original = photos.get(format)!;
       const usedBefore = (await t.call("GET", `${site(1)}/usage`)).body.usage.media_bytes.used;
-      const upload = format === "png" || format === "avif"
-        ? await uploadMultipart(t, 1, [["file", { data: original, filename: `photo.${format}`, type: `image/${format}` }]])
-        : await uploadRaw(t, 1, original, { filename: `photo.${format}`, type: `image/${format}` });
+      const upload =
+        format === "png" || format === "avif"
+          ? await uploadMultipart(t, 1, [
+              ["file", { data: original, filename: `photo.${format}`, type: `image/${format}` }],
+            ])
+          : await uploadRaw(t, 1, original, { filename: `photo.${format}`, type: `image/${format}` });
       assert.equal(upload.status, 201, upload.text);
       const media = upload.body.media;
       const stored = await served(media.url);
@@ -111,7 +144,10 @@ describe("private by default: uploaded images lose their personal metadata", () 
       assert.deepEqual(meta.autoOrient, { width: 40, height: 60 }, "it stands as it was shown");
       if (format === "avif") {
         // AVIF's orientation is its own (irot); its EXIF and XMP items are emptied where they stand.
-        assert.ok(meta.exif!.subarray(0, 10).equals(Buffer.from([0x4d, 0x4d, 0, 42, 0, 0, 0, 8, 0, 0])), "an EXIF of no tags");
+        assert.ok(
+          meta.exif!.subarray(0, 10).equals(Buffer.from([0x4d, 0x4d, 0, 42, 0, 0, 0, 8, 0, 0])),
+          "an EXIF of no tags",
+        );
         assert.ok(meta.exif!.subarray(10).every((byte) => byte === 0));
         assert.ok(!meta.xmp!.includes("creator"));
       } else {
@@ -120,10 +156,20 @@ describe("private by default: uploaded images lose their personal metadata", () 
         assert.equal(meta.xmp, undefined);
         assert.equal(meta.iptc, undefined);
       }
-      assert.ok((await pixels(stored)).equals(await pixels(original)), "the pixels are the uploaded ones: nothing was encoded again");
-      assert.ok(format === "avif" ? stored.length === original.length : stored.length < original.length, "AVIF's items keep their length");
+      assert.ok(
+        (await pixels(stored)).equals(await pixels(original)),
+        "the pixels are the uploaded ones: nothing was encoded again",
+      );
+      assert.ok(
+        format === "avif" ? stored.length === original.length : stored.length < original.length,
+        "AVIF's items keep their length",
+      );
       assert.deepEqual([media.sha256, media.bytes, media.width, media.height], [sha256(stored), stored.length, 40, 60]);
-      assert.equal((await t.call("GET", `${site(1)}/usage`)).body.usage.media_bytes.used, usedBefore + stored.length, "media_bytes counts the stored bytes");
+      assert.equal(
+        (await t.call("GET", `${site(1)}/usage`)).body.usage.media_bytes.used,
+        usedBefore + stored.length,
+        "media_bytes counts the stored bytes",
+      );
       const variant = await fetchRaw(port, media.variants[0]?.url ?? "/none");
       assert.equal(media.variants.length, 0, "40 pixels wide: no variant");
       assert.equal(variant.status, 404);
@@ -137,11 +183,20 @@ describe("private by default: uploaded images lose their personal metadata", () 
     assert.ok((await served(kept.body.media.url)).equals(original));
     assert.deepEqual([kept.body.media.sha256, kept.body.media.bytes], [sha256(original), original.length]);
 
-    const replaced = await uploadRaw(t, 1, photos.get("webp")!, { filename: "kept.webp", method: "PUT", path: `${site(1)}/media/${kept.body.media.id}?keep_metadata=true` });
+    const replaced = await uploadRaw(t, 1, photos.get("webp")!, {
+      filename: "kept.webp",
+      method: "PUT",
+      path: `${site(1)}/media/${kept.body.media.id}?keep_metadata=true`,
+    });
     assert.equal(replaced.status, 200, replaced.text);
     assert.ok((await served(replaced.body.media.url)).equals(photos.get("webp")!));
 
-    const stripped = await uploadMultipart(t, 1, [["file", { data: original, filename: "again.jpg", type: "image/jpeg" }]], { method: "PUT", path: `${site(1)}/media/${kept.body.media.id}` });
+    const stripped = await uploadMultipart(
+      t,
+      1,
+      [["file", { data: original, filename: "again.jpg", type: "image/jpeg" }]],
+      { method: "PUT", path: `${site(1)}/media/${kept.body.media.id}` },
+    );
     assert.equal(stripped.status, 200, stripped.text);
     const bytes = await served(stripped.body.media.url);
     assert.ok(!bytes.includes("Jane Doe") && bytes.length === stripped.body.media.bytes);
@@ -149,7 +204,10 @@ describe("private by default: uploaded images lose their personal metadata", () 
 
   it("?keep_metadata takes 1, true, 0 or false: anything else is 400 invalid_parameter before the body is read, nothing stored", async () => {
     const before = await storeState(t);
-    const answer = await uploadRaw(t, 1, photos.get("jpeg")!, { filename: "odd.jpg", path: `${site(1)}/media?keep_metadata=yes` });
+    const answer = await uploadRaw(t, 1, photos.get("jpeg")!, {
+      filename: "odd.jpg",
+      path: `${site(1)}/media?keep_metadata=yes`,
+    });
     refusal(answer, 400, "invalid_parameter");
     assert.equal(answer.body.parameter, "keep_metadata");
     assert.deepEqual(await storeState(t), before);
@@ -184,7 +242,16 @@ describe("metadata removal, as a stream", () => {
   });
 
   it("images without metadata are stored byte for byte: baseline and progressive JPEG, PNG with a palette, lossy and lossless WebP, AVIF", async () => {
-    const base = () => sharp({ create: { width: 64, height: 48, channels: 3, background: "#3a6ea5", noise: { type: "gaussian", mean: 120, sigma: 40 } } });
+    const base = () =>
+      sharp({
+        create: {
+          width: 64,
+          height: 48,
+          channels: 3,
+          background: "#3a6ea5",
+          noise: { type: "gaussian", mean: 120, sigma: 40 },
+        },
+      });
     const made: Array<[string, Buffer]> = [
       ["image/jpeg", await base().jpeg().toBuffer()],
       ["image/jpeg", await base().jpeg({ progressive: true }).toBuffer()],

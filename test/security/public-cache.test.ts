@@ -70,7 +70,11 @@ describe("one address, one cache entry", () => {
     assert.equal(renders.count, rendersBefore, "no variant rendered the page again");
     assert.equal(t.deps.publicSite.cache.size, 1, "one entry: the canonical address's");
     const again = await get(port, "/about/?utm_source=x");
-    assert.equal(again.headers["x-svc-printed"], "cache", "the query string is no part of the address: the same entry answers");
+    assert.equal(
+      again.headers["x-svc-printed"],
+      "cache",
+      "the query string is no part of the address: the same entry answers",
+    );
     assert.equal(t.deps.publicSite.cache.size, 1);
   });
 
@@ -184,7 +188,10 @@ describe("one address, one cache entry", () => {
           assert.equal(answer.status, 301, `${path}${query}`);
           assert.equal(answer.headers.location, canonical + query, `${path}${query}`);
         }
-        assert.ok(t.deps.publicSite.cache.size <= requested.size, `${t.deps.publicSite.cache.size} entries for ${requested.size} addresses`);
+        assert.ok(
+          t.deps.publicSite.cache.size <= requested.size,
+          `${t.deps.publicSite.cache.size} entries for ${requested.size} addresses`,
+        );
       }),
       { numRuns: 300 },
     );
@@ -216,10 +223,16 @@ describe("one address, one cache entry: language prefixes", () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
-    for (const [code, name] of [["en", "English"], ["de", "Deutsch"]]) assert.equal((await t.call("POST", `${S}/languages`, { body: { code, name } })).status, 201);
+    for (const [code, name] of [
+      ["en", "English"],
+      ["de", "Deutsch"],
+    ])
+      assert.equal((await t.call("POST", `${S}/languages`, { body: { code, name } })).status, 201);
     await frame(t, "live", live);
     const en = await page(t, { title: "About", lang: "en", frame: "live" });
-    const de = await t.call("POST", `${S}/pages/language`, { body: { page: en.id, lang: "de", title: "Über uns", slug: "ueber-uns" } });
+    const de = await t.call("POST", `${S}/pages/language`, {
+      body: { page: en.id, lang: "de", title: "Über uns", slug: "ueber-uns" },
+    });
     assert.equal(de.status, 201, de.text);
     await assign(t, "live", de.body.page.id);
   });
@@ -264,11 +277,17 @@ describe("no cache reset: creating or changing one site leaves the others' pages
   };
 
   for (const [label, write] of [
-    ["creating a site", (t: TestApp) => t.call("POST", "/api/sites", { body: { name: "Shop", domain: "shop.localhost" } })],
-    ["re-domaining another site", async (t: TestApp) => {
-      const created = await t.call("POST", "/api/sites", { body: { name: "Wiki", domain: "wiki.localhost" } });
-      return t.call("PATCH", `/api/sites/${created.body.site.id}`, { body: { domain: "docs.localhost" } });
-    }],
+    [
+      "creating a site",
+      (t: TestApp) => t.call("POST", "/api/sites", { body: { name: "Shop", domain: "shop.localhost" } }),
+    ],
+    [
+      "re-domaining another site",
+      async (t: TestApp) => {
+        const created = await t.call("POST", "/api/sites", { body: { name: "Wiki", domain: "wiki.localhost" } });
+        return t.call("PATCH", `/api/sites/${created.body.site.id}`, { body: { domain: "docs.localhost" } });
+      },
+    ],
     ["renaming another site", (t: TestApp) => t.call("PATCH", `/api/sites/${blog}`, { body: { name: "Journal" } })],
   ] as const) {
     it(`finding: ${label} no longer makes the other sites' next request render again`, async () => {
@@ -278,13 +297,18 @@ describe("no cache reset: creating or changing one site leaves the others' pages
       assert.ok(answer.status === 200 || answer.status === 201, answer.text);
       const kept = await get(port, "/kept/");
       assert.equal(kept.headers["x-svc-printed"], "cache", "the main site's page is still in memory");
-      if (!label.startsWith("renaming")) assert.equal((await get(port, "/post/", "blog.localhost")).headers["x-svc-printed"], "cache");
+      if (!label.startsWith("renaming"))
+        assert.equal((await get(port, "/post/", "blog.localhost")).headers["x-svc-printed"], "cache");
       assert.equal(renders.count, before, "no page of another site rendered again");
     });
   }
 
   it("a new site answers on its domain at once (a host that fell back to the main site is looked up again), a deleted one stops", async () => {
-    assert.equal((await get(port, "/", "fresh.localhost")).status, 404, "unknown: the main site, which has no home page");
+    assert.equal(
+      (await get(port, "/", "fresh.localhost")).status,
+      404,
+      "unknown: the main site, which has no home page",
+    );
     const created = await t.call("POST", "/api/sites", { body: { name: "Fresh", domain: "fresh.localhost" } });
     const id = created.body.site.id;
     await frame(t, "live", live, `/api/site/${id}`);
@@ -305,7 +329,11 @@ describe("no cache reset: creating or changing one site leaves the others' pages
     try {
       directory.forgetSite(blog);
       assert.equal(directory.peek("blog.localhost"), undefined, "the changed site's host is looked up again");
-      assert.equal(directory.peek("unknown.localhost"), undefined, "so is a host that matched no domain (it may be the new one)");
+      assert.equal(
+        directory.peek("unknown.localhost"),
+        undefined,
+        "so is a host that matched no domain (it may be the new one)",
+      );
       assert.equal(directory.peek("localhost")?.id, 1, "another site's host stays");
       await directory.resolve("blog.localhost");
       directory.clear(blog);

@@ -19,13 +19,14 @@ import { call, startCluster, type Cluster } from "../cluster/helpers.ts";
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-
 /** A GET over a real socket, so pages held in memory are answered by the raw listener. */
-const get = (port: number, path: string, headers: Record<string, string> = {}): Promise<Raw> => rawRequest(port, path, { headers });
+const get = (port: number, path: string, headers: Record<string, string> = {}): Promise<Raw> =>
+  rawRequest(port, path, { headers });
 
 const header = rawHeader;
 /** Headers that differ between any two answers: the request id, the date, the connection's. */
-const comparable = (raw: Raw) => raw.headers.filter(([key]) => !["x-request-id", "date", "connection", "keep-alive"].includes(key));
+const comparable = (raw: Raw) =>
+  raw.headers.filter(([key]) => !["x-request-id", "date", "connection", "keep-alive"].includes(key));
 
 function assertRefused(status: number, retryAfter: string | undefined, type: string | undefined, what: string): number {
   assert.equal(status, 429, what);
@@ -42,12 +43,19 @@ describe("security: SVC_PUBLIC_RATE_LIMIT_PER_MIN", () => {
     assert.equal(loadConfig({ SVC_PUBLIC_RATE_LIMIT_PER_MIN: "1" }).publicRateLimitPerMin, 1);
     assert.equal(loadConfig({ SVC_PUBLIC_RATE_LIMIT_PER_MIN: "10000000" }).publicRateLimitPerMin, 10_000_000);
     for (const bad of ["0", "10000001", "-5", "many", "1.5"]) {
-      assert.throws(() => loadConfig({ SVC_PUBLIC_RATE_LIMIT_PER_MIN: bad }), (error: unknown) => error instanceof ConfigError && error.variable === "SVC_PUBLIC_RATE_LIMIT_PER_MIN", bad);
+      assert.throws(
+        () => loadConfig({ SVC_PUBLIC_RATE_LIMIT_PER_MIN: bad }),
+        (error: unknown) => error instanceof ConfigError && error.variable === "SVC_PUBLIC_RATE_LIMIT_PER_MIN",
+        bad,
+      );
     }
   });
 
   it("a bad value stops start-up with one line naming the variable", async () => {
-    const r = await runToExit({ SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-sec-")), SVC_PUBLIC_RATE_LIMIT_PER_MIN: "0" });
+    const r = await runToExit({
+      SVC_DATA_DIR: mkdtempSync(join(tmpdir(), "svc-sec-")),
+      SVC_PUBLIC_RATE_LIMIT_PER_MIN: "0",
+    });
     assert.notEqual(r.code, 0);
     const lines = r.stderr.trim().split("\n");
     assert.equal(lines.length, 1, r.stderr);
@@ -66,7 +74,8 @@ describe("security: the public site is rate limited per client address", () => {
     mock.timers.reset();
   });
 
-  const visit = (path: string, ip = "203.0.113.1") => t.app.inject({ method: "GET", url: path, headers: { host: "localhost" }, remoteAddress: ip });
+  const visit = (path: string, ip = "203.0.113.1") =>
+    t.app.inject({ method: "GET", url: path, headers: { host: "localhost" }, remoteAddress: ip });
 
   it("past the limit every public address answers 429 with Retry-After in whole seconds, until the window passes", async () => {
     const p = await page(t, { title: "Counted" });
@@ -79,7 +88,12 @@ describe("security: the public site is rate limited per client address", () => {
     mock.timers.tick(20_000);
     for (const path of ["/counted/", "/nowhere/", "/"]) {
       const refused = await visit(path);
-      const seconds = assertRefused(refused.statusCode, refused.headers["retry-after"] as string, refused.headers["content-type"] as string, path);
+      const seconds = assertRefused(
+        refused.statusCode,
+        refused.headers["retry-after"] as string,
+        refused.headers["content-type"] as string,
+        path,
+      );
       assert.equal(seconds, 40);
       assert.equal(refused.headers["cache-control"], "no-store");
     }
@@ -96,7 +110,11 @@ describe("security: the public site is rate limited per client address", () => {
     assert.equal((await visit("/nowhere/", ip)).statusCode, 429);
     const api = await t.call("GET", "/api/profile", { ip });
     assert.equal(api.status, 200, "the API still answers the same address");
-    assert.equal(api.headers["x-ratelimit-remaining"], "1", "only the four API calls were counted against the API limit");
+    assert.equal(
+      api.headers["x-ratelimit-remaining"],
+      "1",
+      "only the four API calls were counted against the API limit",
+    );
   });
 });
 
@@ -106,7 +124,10 @@ describe("security: pages answered from memory count against the public limit", 
   let routed = 0;
   before(async () => {
     mock.timers.enable({ apis: ["Date"], now: T0 });
-    t = await startTestApp({ env: { SVC_PUBLIC_RATE_LIMIT_PER_MIN: "4" }, beforeReady: (app) => app.addHook("onRequest", async () => void routed++) });
+    t = await startTestApp({
+      env: { SVC_PUBLIC_RATE_LIMIT_PER_MIN: "4" },
+      beforeReady: (app) => app.addHook("onRequest", async () => void routed++),
+    });
     await frame(t, "plain", `<!DOCTYPE html><html><body><h1 ${bind("text", "site.name")}>x</h1></body></html>`);
     await assign(t, "plain", (await page(t, { title: "Held" })).id);
     await t.app.listen({ host: "127.0.0.1", port: 0 });
@@ -127,10 +148,18 @@ describe("security: pages answered from memory count against the public limit", 
     const atRouted = routed;
     const fromMemory = await get(port, "/held/");
     assert.equal(routed, atRouted, "refused by the raw listener, without Fastify");
-    assertRefused(fromMemory.status, header(fromMemory, "retry-after"), header(fromMemory, "content-type"), "from memory");
+    assertRefused(
+      fromMemory.status,
+      header(fromMemory, "retry-after"),
+      header(fromMemory, "content-type"),
+      "from memory",
+    );
     const throughFastify = await get(port, "/not-in-memory/");
     assert.equal(routed, atRouted + 1, "a page not in memory goes through Fastify");
-    assert.deepEqual([throughFastify.status, comparable(throughFastify), throughFastify.body], [fromMemory.status, comparable(fromMemory), fromMemory.body]);
+    assert.deepEqual(
+      [throughFastify.status, comparable(throughFastify), throughFastify.body],
+      [fromMemory.status, comparable(fromMemory), fromMemory.body],
+    );
 
     mock.timers.tick(60_001);
     assert.equal((await get(port, "/held/")).status, 200);
@@ -148,7 +177,8 @@ describe("security: stylesheet bundles (/styles/<name>.<hash>.css) count against
     mock.timers.reset();
   });
 
-  const fetchStyle = (url: string, ip: string, method: "GET" | "HEAD" = "GET") => t.app.inject({ method, url, headers: { host: "localhost" }, remoteAddress: ip });
+  const fetchStyle = (url: string, ip: string, method: "GET" | "HEAD" = "GET") =>
+    t.app.inject({ method, url, headers: { host: "localhost" }, remoteAddress: ip });
 
   it("past the limit a stylesheet answers 429 with Retry-After in whole seconds, shares the window with pages, and answers again once the window passes", async () => {
     const put = await t.call("PUT", "/api/site/1/styles/main", { body: { css: "body { color: #ff0000 }" } });
@@ -163,7 +193,12 @@ describe("security: stylesheet bundles (/styles/<name>.<hash>.css) count against
 
     mock.timers.tick(15_000);
     const refused = await fetchStyle(url, ip);
-    const seconds = assertRefused(refused.statusCode, refused.headers["retry-after"] as string, refused.headers["content-type"] as string, "stylesheet");
+    const seconds = assertRefused(
+      refused.statusCode,
+      refused.headers["retry-after"] as string,
+      refused.headers["content-type"] as string,
+      "stylesheet",
+    );
     assert.equal(seconds, 45);
     assert.equal(refused.headers["cache-control"], "no-store");
     assert.doesNotMatch(refused.body, /color/, "no stylesheet bytes in the refusal");
@@ -184,7 +219,12 @@ describe("security: stylesheet bundles (/styles/<name>.<hash>.css) count against
     assert.equal((await fetchStyle(url, ip)).statusCode, 200);
     assert.equal((await fetchStyle("/nowhere/", ip)).statusCode, 404);
     const refused = await fetchStyle("/nowhere/", ip);
-    assertRefused(refused.statusCode, refused.headers["retry-after"] as string, refused.headers["content-type"] as string, "page after stylesheets");
+    assertRefused(
+      refused.statusCode,
+      refused.headers["retry-after"] as string,
+      refused.headers["content-type"] as string,
+      "page after stylesheets",
+    );
   });
 });
 
@@ -208,14 +248,20 @@ describe("security: behind a proxy (SVC_TRUST_PROXY) the public limit counts the
     const a = { "x-forwarded-for": "198.51.100.1, 10.0.0.1" };
     const b = { "x-forwarded-for": "198.51.100.2" };
     assert.equal((await get(port, "/proxied/", a)).status, 200, "through Fastify, then held in memory");
-    assert.equal((await get(port, "/proxied/", { "x-forwarded-for": " 198.51.100.1 " })).status, 200, "from memory, the same client");
+    assert.equal(
+      (await get(port, "/proxied/", { "x-forwarded-for": " 198.51.100.1 " })).status,
+      200,
+      "from memory, the same client",
+    );
     assert.equal((await get(port, "/proxied/", a)).status, 429);
     assert.equal((await get(port, "/nowhere/", a)).status, 429, "through Fastify, the same client");
     assert.equal((await get(port, "/proxied/", b)).status, 200);
   });
 });
 
-describe("security: on PostgreSQL the public limit is counted across processes", { skip: testServerUrl ? false : "needs TEST_DATABASE_URL (npm run test:pg)" }, () => {
+describe("security: on PostgreSQL the public limit is counted across processes", {
+  skip: testServerUrl ? false : "needs TEST_DATABASE_URL (npm run test:pg)",
+}, () => {
   let cluster: Cluster;
   let a: number;
   let b: number;
@@ -228,18 +274,30 @@ describe("security: on PostgreSQL the public limit is counted across processes",
   it("six requests in all through the two, then 429 from either; past the limit a process refuses from memory, without a round trip per request", async () => {
     const from = { "x-forwarded-for": "192.0.2.77" };
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await call(i % 2 ? b : a, "GET", "/nowhere/", { headers: from })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await call(i % 2 ? b : a, "GET", "/nowhere/", { headers: from })).status);
     assert.deepEqual(statuses, Array(6).fill(404));
     for (let i = 0; i < 10; i++) {
       const refused = await call(i % 2 ? b : a, "GET", "/nowhere/", { headers: from });
-      assertRefused(refused.status, refused.headers["retry-after"] as string, refused.headers["content-type"] as string, `refusal ${i + 1}`);
+      assertRefused(
+        refused.status,
+        refused.headers["retry-after"] as string,
+        refused.headers["content-type"] as string,
+        `refusal ${i + 1}`,
+      );
     }
-    assert.equal((await call(a, "GET", "/nowhere/", { headers: { "x-forwarded-for": "192.0.2.78" } })).status, 404, "another address");
+    assert.equal(
+      (await call(a, "GET", "/nowhere/", { headers: { "x-forwarded-for": "192.0.2.78" } })).status,
+      404,
+      "another address",
+    );
 
     const client = new pg.Client({ connectionString: cluster.database.url! });
     await client.connect();
     try {
-      const { rows } = await client.query<{ key: string; points: number }>("select key, points from rate_limits where key like 'pub:%' order by key");
+      const { rows } = await client.query<{ key: string; points: number }>(
+        "select key, points from rate_limits where key like 'pub:%' order by key",
+      );
       const row = rows.find((r) => r.key === "pub:192.0.2.77");
       assert.ok(row, JSON.stringify(rows));
       // Each process went to the database once past the limit (7 and 8), then refused in memory.

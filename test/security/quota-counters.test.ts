@@ -18,7 +18,15 @@ import { prune } from "../../src/revisions/trash.ts";
 import { migrate } from "../../src/store/migrations.ts";
 
 type Op =
-  | { op: "page"; title: string; content: string; fields?: Record<string, unknown>; parent?: number; url?: string; frame?: string }
+  | {
+      op: "page";
+      title: string;
+      content: string;
+      fields?: Record<string, unknown>;
+      parent?: number;
+      url?: string;
+      frame?: string;
+    }
   | { op: "patch"; pick: number; title?: string; content?: string; fields?: Record<string, unknown> }
   | { op: "trash" | "purge"; pick: number }
   | { op: "translate"; pick: number; title?: string; content?: string }
@@ -41,24 +49,60 @@ type Op =
 
 const text = (maxLength: number) => fc.string({ unit: "grapheme", maxLength });
 const slug = fc.constantFrom("a", "nav", "navigation-bar");
-const fields = fc.dictionary(fc.constantFrom("k", "ü", "long"), fc.oneof(fc.integer(), text(12), fc.constant(null)), { maxKeys: 3 });
-const html = fc.tuple(text(30), fc.option(slug, { nil: undefined })).map(([body, ref]) => `<p>${body.replace(/[<>&]/g, "")}</p>${ref ? `<!-- svc/frame {"name": "${ref}"} /-->` : ""}`);
+const fields = fc.dictionary(fc.constantFrom("k", "ü", "long"), fc.oneof(fc.integer(), text(12), fc.constant(null)), {
+  maxKeys: 3,
+});
+const html = fc
+  .tuple(text(30), fc.option(slug, { nil: undefined }))
+  .map(([body, ref]) => `<p>${body.replace(/[<>&]/g, "")}</p>${ref ? `<!-- svc/frame {"name": "${ref}"} /-->` : ""}`);
 
 const ops: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant("page" as const), title: text(16), content: text(40), fields: fc.option(fields, { nil: undefined }), url: fc.option(fc.constantFrom("/s/t/leaf", "/s/other", "/u/v/w/x"), { nil: undefined }), frame: fc.option(slug, { nil: undefined }) }),
-  fc.record({ op: fc.constant("patch" as const), pick: fc.nat(), title: fc.option(text(16), { nil: undefined }), content: fc.option(text(60), { nil: undefined }), fields: fc.option(fields, { nil: undefined }) }),
+  fc.record({
+    op: fc.constant("page" as const),
+    title: text(16),
+    content: text(40),
+    fields: fc.option(fields, { nil: undefined }),
+    url: fc.option(fc.constantFrom("/s/t/leaf", "/s/other", "/u/v/w/x"), { nil: undefined }),
+    frame: fc.option(slug, { nil: undefined }),
+  }),
+  fc.record({
+    op: fc.constant("patch" as const),
+    pick: fc.nat(),
+    title: fc.option(text(16), { nil: undefined }),
+    content: fc.option(text(60), { nil: undefined }),
+    fields: fc.option(fields, { nil: undefined }),
+  }),
   fc.record({ op: fc.constantFrom("trash" as const, "purge" as const), pick: fc.nat() }),
-  fc.record({ op: fc.constant("translate" as const), pick: fc.nat(), title: fc.option(text(16), { nil: undefined }), content: fc.option(text(20), { nil: undefined }) }),
+  fc.record({
+    op: fc.constant("translate" as const),
+    pick: fc.nat(),
+    title: fc.option(text(16), { nil: undefined }),
+    content: fc.option(text(20), { nil: undefined }),
+  }),
   fc.record({ op: fc.constant("frame" as const), slug, html }),
   fc.record({ op: fc.constant("replace" as const), slug, html }),
   fc.record({ op: fc.constant("rename" as const), slug, to: slug }),
   fc.record({ op: fc.constant("unframe" as const), slug }),
-  fc.record({ op: fc.constant("data" as const), name: fc.constantFrom("team", "news"), lang: fc.constantFrom(null, "de"), items: fc.array(fc.dictionary(fc.constantFrom("n", "é"), text(8), { maxKeys: 2 }), { maxLength: 6 }) }),
-  fc.record({ op: fc.constant("undata" as const), name: fc.constantFrom("team", "news"), lang: fc.constantFrom(null, "de") }),
+  fc.record({
+    op: fc.constant("data" as const),
+    name: fc.constantFrom("team", "news"),
+    lang: fc.constantFrom(null, "de"),
+    items: fc.array(fc.dictionary(fc.constantFrom("n", "é"), text(8), { maxKeys: 2 }), { maxLength: 6 }),
+  }),
+  fc.record({
+    op: fc.constant("undata" as const),
+    name: fc.constantFrom("team", "news"),
+    lang: fc.constantFrom(null, "de"),
+  }),
   fc.record({ op: fc.constant("assign" as const), slug, pick: fc.nat() }),
   fc.record({ op: fc.constant("restore" as const), slug, n: fc.integer({ min: 1, max: 4 }) }),
   // `imports`: the other of the two (refused when it would close a cycle).
-  fc.record({ op: fc.constant("style" as const), name: fc.constantFrom("main", "print"), css: text(20).map((body) => `a{content:"${body.replace(/["\\\n\r]/g, "")}"}`), imports: fc.boolean() }),
+  fc.record({
+    op: fc.constant("style" as const),
+    name: fc.constantFrom("main", "print"),
+    css: text(20).map((body) => `a{content:"${body.replace(/["\\\n\r]/g, "")}"}`),
+    imports: fc.boolean(),
+  }),
   fc.record({ op: fc.constant("unstyle" as const), name: fc.constantFrom("main", "print"), force: fc.boolean() }),
   fc.constant({ op: "day" as const }),
   fc.record({ op: fc.constant("menu" as const), name: fc.constantFrom("Main", "Footer"), pick: fc.nat() }),
@@ -67,7 +111,11 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant("prune" as const), keep: fc.integer({ min: 1, max: 3 }), expire: fc.boolean() }),
   // Quotas lowered (and restored) on the way: refused writes must leave the counters alone; byte
   // quotas near the use make writes prune old revisions and outputs go unkept.
-  fc.record({ op: fc.constant("quota" as const), quota: fc.constantFrom("pages", "frames", "data_items", "stored_bytes", "published_bytes"), value: fc.option(fc.oneof(fc.nat({ max: 6 }), fc.nat({ max: 900 }), fc.nat({ max: 6000 })), { nil: null }) }),
+  fc.record({
+    op: fc.constant("quota" as const),
+    quota: fc.constantFrom("pages", "frames", "data_items", "stored_bytes", "published_bytes"),
+    value: fc.option(fc.oneof(fc.nat({ max: 6 }), fc.nat({ max: 900 }), fc.nat({ max: 6000 })), { nil: null }),
+  }),
 );
 
 describe("quota counters equal a recount", () => {
@@ -84,18 +132,41 @@ describe("quota counters equal a recount", () => {
       let r;
       switch (step.op) {
         case "page":
-          r = await t.call("POST", `${S}/pages`, { body: { title: step.title, content: step.content, ...(step.fields ? { fields: step.fields } : {}), ...(step.url ? { url: step.url, create_missing_parents: true } : {}), ...(step.frame ? { frame: step.frame } : {}) } });
-          if (r.status === 201) pages.push(r.body.page.id, ...(r.body.created_stubs ?? []).map((stub: { id: number }) => stub.id));
+          r = await t.call("POST", `${S}/pages`, {
+            body: {
+              title: step.title,
+              content: step.content,
+              ...(step.fields ? { fields: step.fields } : {}),
+              ...(step.url ? { url: step.url, create_missing_parents: true } : {}),
+              ...(step.frame ? { frame: step.frame } : {}),
+            },
+          });
+          if (r.status === 201)
+            pages.push(r.body.page.id, ...(r.body.created_stubs ?? []).map((stub: { id: number }) => stub.id));
           break;
         case "patch":
-          r = await t.call("PATCH", `${S}/pages/${pick(step.pick)}`, { body: { ...(step.title !== undefined ? { title: step.title } : {}), ...(step.content !== undefined ? { content: step.content } : {}), ...(step.fields ? { fields: step.fields } : {}), ...(step.title === undefined && step.content === undefined && !step.fields ? { status: "draft" } : {}) } });
+          r = await t.call("PATCH", `${S}/pages/${pick(step.pick)}`, {
+            body: {
+              ...(step.title !== undefined ? { title: step.title } : {}),
+              ...(step.content !== undefined ? { content: step.content } : {}),
+              ...(step.fields ? { fields: step.fields } : {}),
+              ...(step.title === undefined && step.content === undefined && !step.fields ? { status: "draft" } : {}),
+            },
+          });
           break;
         case "trash":
         case "purge":
           r = await t.call("DELETE", `${S}/pages/${pick(step.pick)}${step.op === "purge" ? "?force=true" : ""}`);
           break;
         case "translate":
-          r = await t.call("POST", `${S}/pages/language`, { body: { page: pick(step.pick), lang: "de", ...(step.title !== undefined ? { title: step.title } : {}), ...(step.content !== undefined ? { content: step.content } : {}) } });
+          r = await t.call("POST", `${S}/pages/language`, {
+            body: {
+              page: pick(step.pick),
+              lang: "de",
+              ...(step.title !== undefined ? { title: step.title } : {}),
+              ...(step.content !== undefined ? { content: step.content } : {}),
+            },
+          });
           if (r.status === 201) pages.push(r.body.page.id);
           break;
         case "frame":
@@ -111,7 +182,9 @@ describe("quota counters equal a recount", () => {
           r = await t.call("DELETE", `${S}/frames/${step.slug}`);
           break;
         case "data":
-          r = await t.call("PUT", `${S}/data/${step.name}`, { body: { items: step.items, ...(step.lang ? { lang: step.lang } : {}) } });
+          r = await t.call("PUT", `${S}/data/${step.name}`, {
+            body: { items: step.items, ...(step.lang ? { lang: step.lang } : {}) },
+          });
           break;
         case "undata":
           r = await t.call("DELETE", `${S}/data/${step.name}${step.lang ? `?lang=${step.lang}` : ""}`);
@@ -123,7 +196,9 @@ describe("quota counters equal a recount", () => {
           r = await t.call("POST", `${S}/frames/${step.slug}/revisions/${step.n}/restore`);
           break;
         case "style":
-          r = await t.call("PUT", `${S}/styles/${step.name}`, { body: { css: `${step.imports ? `@import "${step.name === "main" ? "print" : "main"}";` : ""}${step.css}` } });
+          r = await t.call("PUT", `${S}/styles/${step.name}`, {
+            body: { css: `${step.imports ? `@import "${step.name === "main" ? "print" : "main"}";` : ""}${step.css}` },
+          });
           break;
         case "unstyle":
           r = await t.call("DELETE", `${S}/styles/${step.name}${step.force ? "?force=1" : ""}`);
@@ -133,7 +208,9 @@ describe("quota counters equal a recount", () => {
           tick(25 * 60 * 60 * 1000);
           continue;
         case "menu":
-          r = await t.call("POST", `${S}/menus`, { body: { name: step.name, items: [pick(step.pick)], allow_invalid: true } });
+          r = await t.call("POST", `${S}/menus`, {
+            body: { name: step.name, items: [pick(step.pick)], allow_invalid: true },
+          });
           break;
         case "unmenu":
           r = await t.call("DELETE", `${S}/menus/${step.name}`);
@@ -143,7 +220,10 @@ describe("quota counters equal a recount", () => {
           const items = (await t.call("GET", `${S}/trash`)).body.items as Array<{ kind: string; id: string }>;
           const item = items[step.pick % Math.max(items.length, 1)];
           if (!item) continue;
-          r = step.op === "untrash" ? await t.call("POST", `${S}/trash/${item.kind}/${item.id}/restore`) : await t.call("DELETE", `${S}/trash/${item.kind}/${item.id}`);
+          r =
+            step.op === "untrash"
+              ? await t.call("POST", `${S}/trash/${item.kind}/${item.id}/restore`)
+              : await t.call("DELETE", `${S}/trash/${item.kind}/${item.id}`);
           break;
         }
         case "prune":
@@ -168,7 +248,10 @@ describe("quota counters equal a recount", () => {
         const recount = await recountUsage(t.store.db, site);
         assert.deepEqual(await usageOf(t.store.db, site), recount);
         const answered = (await t.call("GET", `/api/site/${site}/usage`)).body.usage;
-        assert.deepEqual(Object.fromEntries(Object.entries(answered).map(([key, value]) => [key, (value as { used: number }).used])), recount);
+        assert.deepEqual(
+          Object.fromEntries(Object.entries(answered).map(([key, value]) => [key, (value as { used: number }).used])),
+          recount,
+        );
       }),
       { numRuns: 40 },
     );
@@ -177,16 +260,29 @@ describe("quota counters equal a recount", () => {
   /** What the site's revisions and trash weigh, summed from their rows (not by the recount's SQL). */
   async function historyBytes(site: number): Promise<number> {
     const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
-    const revisions = await t.store.db.selectFrom("revisions").select(["content", "fields_json", "summary_json"]).where("site_id", "=", site).execute();
-    const trash = await t.store.db.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", site).execute();
-    return revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) + trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0);
+    const revisions = await t.store.db
+      .selectFrom("revisions")
+      .select(["content", "fields_json", "summary_json"])
+      .where("site_id", "=", site)
+      .execute();
+    const trash = await t.store.db
+      .selectFrom("trash")
+      .select(["slug", "extra_json"])
+      .where("site_id", "=", site)
+      .execute();
+    return (
+      revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) +
+      trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0)
+    );
   }
 
   /** As before migrations 0160 (media_variants), 0170 (publish_outbox) and 0180 (its wrote_json), which run again after the one a test rewinds. */
   async function forgetMediaVariants(): Promise<void> {
     await sql`drop table publish_outbox`.execute(t.store.db);
     await sql`drop table media_variants`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote')`.execute(t.store.db);
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote')`.execute(
+      t.store.db,
+    );
   }
 
   /** As before migration 0150: copies without their weight (published_bytes is the caller's to set back). */
@@ -210,7 +306,11 @@ describe("quota counters equal a recount", () => {
     const menusOnly = await makeSite(t, "Menus only", "menus-only.localhost");
     assert.equal((await t.call("POST", `/api/site/${menusOnly}/menus`, { body: { name: "Main" } })).status, 201);
     const expected = await recountUsage(t.store.db, site);
-    assert.equal(expected.published_bytes, 2 * Buffer.byteLength(layout("new")), "the page's copy and the frame's bake");
+    assert.equal(
+      expected.published_bytes,
+      2 * Buffer.byteLength(layout("new")),
+      "the page's copy and the frame's bake",
+    );
 
     // As before the migration: each site's live content counted only, no published_bytes.
     const db = t.store.db;
@@ -236,26 +336,52 @@ describe("quota counters equal a recount", () => {
   it("migration 0150 weighs the stylesheet bundles kept (CSS, brotli and gzip) and counts them in published_bytes of the sites that exist when it runs", async () => {
     const site = await makeSite(t, "Before counted bundles", "before-bundles.localhost");
     const S = `/api/site/${site}`;
-    for (const css of ["a{color:red}", "a{color:green}"]) assert.ok((await t.call("PUT", `${S}/styles/main`, { body: { css } })).status < 300);
-    assert.equal((await t.call("PUT", `${S}/styles/print`, { body: { css: '@import "main";b{color:red}' } })).status, 201);
+    for (const css of ["a{color:red}", "a{color:green}"])
+      assert.ok((await t.call("PUT", `${S}/styles/main`, { body: { css } })).status < 300);
+    assert.equal(
+      (await t.call("PUT", `${S}/styles/print`, { body: { css: '@import "main";b{color:red}' } })).status,
+      201,
+    );
     const expected = await recountUsage(t.store.db, site);
     const db = t.store.db;
     const weighed = async (siteId: number) => {
-      const rows = await db.selectFrom("style_copies").select(["css", "br", "gzip"]).where("site_id", "=", siteId).execute();
+      const rows = await db
+        .selectFrom("style_copies")
+        .select(["css", "br", "gzip"])
+        .where("site_id", "=", siteId)
+        .execute();
       return rows.reduce((sum, row) => sum + Buffer.byteLength(row.css) + row.br.length + row.gzip.length, 0);
     };
-    assert.ok((await weighed(site)) > 0 && expected.published_bytes === (await weighed(site)), "three copies, nothing else published");
+    assert.ok(
+      (await weighed(site)) > 0 && expected.published_bytes === (await weighed(site)),
+      "three copies, nothing else published",
+    );
     // A site holding nothing but the copy of a stylesheet deleted for good, which still answers for a day.
     const copiesOnly = await makeSite(t, "Copies only", "copies-only.localhost");
-    assert.equal((await t.call("PUT", `/api/site/${copiesOnly}/styles/gone`, { body: { css: "a{color:red}" } })).status, 201);
+    assert.equal(
+      (await t.call("PUT", `/api/site/${copiesOnly}/styles/gone`, { body: { css: "a{color:red}" } })).status,
+      201,
+    );
     assert.equal((await t.call("DELETE", `/api/site/${copiesOnly}/styles/gone`)).status, 200);
-    const [trashed] = (await t.call("GET", `/api/site/${copiesOnly}/trash`)).body.items as Array<{ kind: string; id: string }>;
+    const [trashed] = (await t.call("GET", `/api/site/${copiesOnly}/trash`)).body.items as Array<{
+      kind: string;
+      id: string;
+    }>;
     assert.equal((await t.call("DELETE", `/api/site/${copiesOnly}/trash/${trashed!.kind}/${trashed!.id}`)).status, 200);
-    assert.deepEqual(await recountUsage(db, copiesOnly), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0, media_bytes: 0, published_bytes: await weighed(copiesOnly) });
+    assert.deepEqual(await recountUsage(db, copiesOnly), {
+      pages: 0,
+      frames: 0,
+      data_items: 0,
+      stored_bytes: 0,
+      media_bytes: 0,
+      published_bytes: await weighed(copiesOnly),
+    });
 
     // As before the migration: the copies weigh nothing, and no site counts them.
     for (const row of await db.selectFrom("site_usage").select("site_id").execute()) {
-      await sql`update site_usage set published_bytes = published_bytes - ${await weighed(row.site_id)} where site_id = ${row.site_id}`.execute(db);
+      await sql`update site_usage set published_bytes = published_bytes - ${await weighed(row.site_id)} where site_id = ${row.site_id}`.execute(
+        db,
+      );
     }
     await sql`delete from site_usage where site_id = ${copiesOnly}`.execute(db);
     await uncountStyleCopies();
@@ -263,7 +389,11 @@ describe("quota counters equal a recount", () => {
     await migrate(db, t.store.dialect);
 
     assert.deepEqual(await usageOf(db, site), expected);
-    assert.ok((await db.selectFrom("site_usage").select("site_id").where("site_id", "=", copiesOnly).executeTakeFirst()) !== undefined, "the site holding only copies has its row again");
+    assert.ok(
+      (await db.selectFrom("site_usage").select("site_id").where("site_id", "=", copiesOnly).executeTakeFirst()) !==
+        undefined,
+      "the site holding only copies has its row again",
+    );
     for (const row of await db.selectFrom("sites").select("id").execute()) {
       assert.deepEqual(await usageOf(db, row.id), await recountUsage(db, row.id), `site ${row.id}`);
     }
@@ -301,7 +431,9 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media`.execute(db);
     await sql`drop table site_usage`.execute(db);
     await sql`drop table site_quotas`.execute(db);
-    await sql`delete from kysely_migration where name in ('0050_quotas', '0060_media', '0070_styles', '0080_domains', '0090_seo', '0100_sidebars', '0110_strings', '0120_revisions', '0130_preview_links', '0140_counted_history', '0150_counted_style_copies')`.execute(db);
+    await sql`delete from kysely_migration where name in ('0050_quotas', '0060_media', '0070_styles', '0080_domains', '0090_seo', '0100_sidebars', '0110_strings', '0120_revisions', '0130_preview_links', '0140_counted_history', '0150_counted_style_copies')`.execute(
+      db,
+    );
     await migrate(db, t.store.dialect);
     assert.deepEqual(await usageOf(db, site), { ...expected, stored_bytes: expected.stored_bytes - history });
     for (const row of await db.selectFrom("sites").select("id").execute()) {

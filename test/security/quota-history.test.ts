@@ -22,11 +22,22 @@ describe("revisions and the trash count against stored_bytes (issue 29, point 6)
   const newSite = async () => {
     const id = await makeSite(t, `History ${++n}`, `history${n}.localhost`);
     const S = `/api/site/${id}`;
-    const call = (method: string, path: string, body?: unknown) => t.call(method, `${S}${path}`, body === undefined ? {} : { body });
-    const used = async () => (await t.call("GET", `${S}/usage`)).body.usage.stored_bytes as { used: number; limit: number };
-    const quota = async (value: number | null) => assert.equal((await t.call("PATCH", `/api/sites/${id}/quotas`, { body: { stored_bytes: value } })).status, 200);
-    const revisions = async (ref: string) => ((await call("GET", `/frames/${ref}/revisions?per_page=100`)).body.revisions as Array<{ revision: number }>).map((r) => r.revision);
-    const agrees = async () => assert.deepEqual(await usageOf(t.store.db, id), await recountUsage(t.store.db, id), "the counters equal a recount");
+    const call = (method: string, path: string, body?: unknown) =>
+      t.call(method, `${S}${path}`, body === undefined ? {} : { body });
+    const used = async () =>
+      (await t.call("GET", `${S}/usage`)).body.usage.stored_bytes as { used: number; limit: number };
+    const quota = async (value: number | null) =>
+      assert.equal((await t.call("PATCH", `/api/sites/${id}/quotas`, { body: { stored_bytes: value } })).status, 200);
+    const revisions = async (ref: string) =>
+      ((await call("GET", `/frames/${ref}/revisions?per_page=100`)).body.revisions as Array<{ revision: number }>).map(
+        (r) => r.revision,
+      );
+    const agrees = async () =>
+      assert.deepEqual(
+        await usageOf(t.store.db, id),
+        await recountUsage(t.store.db, id),
+        "the counters equal a recount",
+      );
     return { id, call, used, quota, revisions, agrees };
   };
   const refused = (r: Answer, limit: number) => {
@@ -40,7 +51,10 @@ describe("revisions and the trash count against stored_bytes (issue 29, point 6)
     const site = await newSite();
     assert.equal((await site.call("POST", "/frames", { slug: "f", html: markup(0) })).status, 201);
     const first = (await site.used()).used;
-    assert.ok(first > 2 * 300, `the frame (300 bytes) and its first revision (its markup again, and fields) both count: ${first}`);
+    assert.ok(
+      first > 2 * 300,
+      `the frame (300 bytes) and its first revision (its markup again, and fields) both count: ${first}`,
+    );
     await site.quota(first * 4);
     let refusal: Answer | undefined;
     for (let i = 1; i <= 10 && !refusal; i++) {
@@ -72,7 +86,11 @@ describe("revisions and the trash count against stored_bytes (issue 29, point 6)
     assert.equal((await site.revisions("f")).at(-1), 2, "revision 1, the oldest, was pruned");
     assert.deepEqual(await site.revisions("g"), [2, 1]);
     assert.equal((await site.call("PUT", "/frames/f", { html: markup(13) })).status, 200);
-    assert.deepEqual((await site.revisions("f")).slice(0, 10), [13, 12, 11, 10, 9, 8, 7, 6, 5, 4], "f keeps its newest 10");
+    assert.deepEqual(
+      (await site.revisions("f")).slice(0, 10),
+      [13, 12, 11, 10, 9, 8, 7, 6, 5, 4],
+      "f keeps its newest 10",
+    );
     assert.ok((await site.used()).used <= full);
     await site.agrees();
 
@@ -89,7 +107,11 @@ describe("revisions and the trash count against stored_bytes (issue 29, point 6)
       }
       refusal = r;
       refused(r, full);
-      assert.deepEqual({ f: await site.revisions("f"), g: await site.revisions("g") }, before, "a refused write prunes nothing");
+      assert.deepEqual(
+        { f: await site.revisions("f"), g: await site.revisions("g") },
+        before,
+        "a refused write prunes nothing",
+      );
     }
     assert.ok(refusal, "refused once f is down to its newest 10");
     assert.deepEqual((await site.revisions("f")).slice(0, 10), [13, 12, 11, 10, 9, 8, 7, 6, 5, 4]);
@@ -129,7 +151,10 @@ describe("revisions and the trash count against stored_bytes (issue 29, point 6)
 
     const purged = await site.call("DELETE", `/trash/frames/${id}`);
     assert.equal(purged.status, 200, purged.text);
-    assert.deepEqual({ ...purged.body.purged, bytes: undefined }, { kind: "frames", id, revisions: 2, bytes: undefined });
+    assert.deepEqual(
+      { ...purged.body.purged, bytes: undefined },
+      { kind: "frames", id, revisions: 2, bytes: undefined },
+    );
     assert.equal(purged.body.purged.bytes, trashed);
     assert.equal((await site.used()).used, 0);
     assert.deepEqual((await site.call("GET", "/trash")).body.items, []);

@@ -30,20 +30,35 @@ describe("published_bytes: static copies, frame bakes and stylesheet bundles (is
     const host = `published${++n}.localhost`;
     const id = await makeSite(t, `Published ${n}`, host);
     const S = `/api/site/${id}`;
-    const call = (method: string, path: string, body?: unknown) => t.call(method, `${S}${path}`, body === undefined ? {} : { body });
+    const call = (method: string, path: string, body?: unknown) =>
+      t.call(method, `${S}${path}`, body === undefined ? {} : { body });
     const visit = async (path: string) => {
       const r = await t.call("GET", path, { token: null, headers: { host } });
       return { status: r.status, printed: r.headers["x-svc-printed"], body: r.text };
     };
-    const published = async () => (await t.call("GET", `${S}/usage`)).body.usage.published_bytes as { used: number; limit: number };
-    const quota = async (value: number | null) => assert.equal((await t.call("PATCH", `/api/sites/${id}/quotas`, { body: { published_bytes: value } })).status, 200);
+    const published = async () =>
+      (await t.call("GET", `${S}/usage`)).body.usage.published_bytes as { used: number; limit: number };
+    const quota = async (value: number | null) =>
+      assert.equal(
+        (await t.call("PATCH", `/api/sites/${id}/quotas`, { body: { published_bytes: value } })).status,
+        200,
+      );
     /** What the engine keeps for the site, summed from its rows. */
     const kept = async () => {
-      const copies = await t.store.db.selectFrom("static_copies").select(["page_id", "html", "bytes"]).where("site_id", "=", id).execute();
+      const copies = await t.store.db
+        .selectFrom("static_copies")
+        .select(["page_id", "html", "bytes"])
+        .where("site_id", "=", id)
+        .execute();
       const bakes = await t.store.db.selectFrom("frame_bakes").select("bytes").where("site_id", "=", id).execute();
       return { copies, bytes: [...copies, ...bakes].reduce((sum, row) => sum + Number(row.bytes), 0) };
     };
-    const agrees = async () => assert.deepEqual(await usageOf(t.store.db, id), await recountUsage(t.store.db, id), "the counters equal a recount");
+    const agrees = async () =>
+      assert.deepEqual(
+        await usageOf(t.store.db, id),
+        await recountUsage(t.store.db, id),
+        "the counters equal a recount",
+      );
     const page = async (title: string) => {
       const r = await call("POST", "/pages", { title, frame: "layout" });
       assert.equal(r.status, 201, r.text);
@@ -117,10 +132,22 @@ describe("published_bytes: static copies, frame bakes and stylesheet bundles (is
     const put = (name: string, css: string, query = "") => site.call("PUT", `/styles/${name}${query}`, { css });
     /** The site's copies and what they weigh, from their CSS and compressed forms. */
     const copies = async () => {
-      const rows = await t.store.db.selectFrom("style_copies").select(["name", "css", "br", "gzip"]).where("site_id", "=", site.id).orderBy("name").orderBy("css").execute();
-      return { css: rows.map((row) => `${row.name}: ${row.css}`), bytes: rows.reduce((sum, row) => sum + Buffer.byteLength(row.css) + row.br.length + row.gzip.length, 0) };
+      const rows = await t.store.db
+        .selectFrom("style_copies")
+        .select(["name", "css", "br", "gzip"])
+        .where("site_id", "=", site.id)
+        .orderBy("name")
+        .orderBy("css")
+        .execute();
+      return {
+        css: rows.map((row) => `${row.name}: ${row.css}`),
+        bytes: rows.reduce((sum, row) => sum + Buffer.byteLength(row.css) + row.br.length + row.gzip.length, 0),
+      };
     };
-    const big = Array.from({ length: 300 }, (_, i) => `.c${i}{color:#${((i * 2654435761) >>> 8).toString(16).padStart(6, "0").slice(-6)};margin:${i}px}`).join("");
+    const big = Array.from(
+      { length: 300 },
+      (_, i) => `.c${i}{color:#${((i * 2654435761) >>> 8).toString(16).padStart(6, "0").slice(-6)};margin:${i}px}`,
+    ).join("");
     assert.equal((await put("main", big)).status, 201);
     assert.equal((await site.published()).used, (await copies()).bytes);
     assert.ok((await copies()).bytes > Buffer.byteLength(big), "the compressed forms count besides the CSS");
@@ -136,9 +163,16 @@ describe("published_bytes: static copies, frame bakes and stylesheet bundles (is
     for (const query of ["", "?dry_run=1"]) {
       const refused = await put("main", "a{color:blue}", query);
       assert.equal(refused.status, 413, refused.text);
-      assert.deepEqual([refused.body.error, refused.body.quota, refused.body.limit, refused.body.used], ["quota_exceeded", "published_bytes", kept.bytes, kept.bytes]);
+      assert.deepEqual(
+        [refused.body.error, refused.body.quota, refused.body.limit, refused.body.used],
+        ["quota_exceeded", "published_bytes", kept.bytes, kept.bytes],
+      );
     }
-    assert.equal((await site.call("GET", "/styles/main")).body.style.css, "a{color:red}", "the stylesheet is not stored");
+    assert.equal(
+      (await site.call("GET", "/styles/main")).body.style.css,
+      "a{color:red}",
+      "the stylesheet is not stored",
+    );
     assert.deepEqual(await copies(), kept, "no bundle is stored");
     assert.equal((await site.published()).used, kept.bytes);
 
@@ -171,7 +205,13 @@ describe("published_bytes: static copies, frame bakes and stylesheet bundles (is
     await site.quota(0);
     const deleted = await site.call("DELETE", "/styles/base?force=1");
     assert.equal(deleted.status, 200, deleted.text);
-    const rebundled = await t.store.db.selectFrom("style_copies").select("css").where("site_id", "=", site.id).where("name", "=", "main").where("replaced_at_gmt", "is", null).executeTakeFirstOrThrow();
+    const rebundled = await t.store.db
+      .selectFrom("style_copies")
+      .select("css")
+      .where("site_id", "=", site.id)
+      .where("name", "=", "main")
+      .where("replaced_at_gmt", "is", null)
+      .executeTakeFirstOrThrow();
     assert.equal(rebundled.css, "b{color:red}", "the importer's new bundle is stored");
     assert.ok((await site.published()).used > before, "and counted, past the quota");
     await site.agrees();

@@ -10,10 +10,18 @@ import assert from "node:assert/strict";
 import { makeSite, makeUser, startTestApp, type Answer, type TestApp } from "../support/app.ts";
 
 const GiB = 1024 ** 3;
-const DEFAULTS = { pages: 50_000, frames: 5_000, data_items: 100_000, stored_bytes: GiB, media_bytes: 5 * GiB, published_bytes: 5 * GiB };
+const DEFAULTS = {
+  pages: 50_000,
+  frames: 5_000,
+  data_items: 100_000,
+  stored_bytes: GiB,
+  media_bytes: 5 * GiB,
+  published_bytes: 5 * GiB,
+};
 const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
 /** What a page weighs: title, content and its fields as stored JSON. */
-const pageWeight = (title: string, content = "", fields: Record<string, unknown> = {}) => utf8(title) + utf8(content) + utf8(JSON.stringify(fields));
+const pageWeight = (title: string, content = "", fields: Record<string, unknown> = {}) =>
+  utf8(title) + utf8(content) + utf8(JSON.stringify(fields));
 
 describe("quotas (issue 16, point 6)", () => {
   let t: TestApp;
@@ -24,12 +32,24 @@ describe("quotas (issue 16, point 6)", () => {
     assert.equal(r.status, 200, r.text);
     return r.body.usage as Record<string, { used: number; limit: number }>;
   };
-  const used = async (site: number) => Object.fromEntries(Object.entries(await usage(site)).map(([key, value]) => [key, value.used]));
+  const used = async (site: number) =>
+    Object.fromEntries(Object.entries(await usage(site)).map(([key, value]) => [key, value.used]));
   /** What the site's revisions and trash weigh, summed from their rows. */
   const history = async (site: number) => {
-    const revisions = await t.store.db.selectFrom("revisions").select(["content", "fields_json", "summary_json"]).where("site_id", "=", site).execute();
-    const trash = await t.store.db.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", site).execute();
-    return revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) + trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0);
+    const revisions = await t.store.db
+      .selectFrom("revisions")
+      .select(["content", "fields_json", "summary_json"])
+      .where("site_id", "=", site)
+      .execute();
+    const trash = await t.store.db
+      .selectFrom("trash")
+      .select(["slug", "extra_json"])
+      .where("site_id", "=", site)
+      .execute();
+    return (
+      revisions.reduce((sum, r) => sum + utf8(r.content) + utf8(r.fields_json) + utf8(r.summary_json), 0) +
+      trash.reduce((sum, r) => sum + utf8(r.slug) + utf8(r.extra_json), 0)
+    );
   };
   /** What the publish engine keeps of the site: static copies and frame bakes. */
   const kept = async (site: number) => {
@@ -48,7 +68,10 @@ describe("quotas (issue 16, point 6)", () => {
     assert.equal(r.status, status, r.text);
     assert.equal(r.body.success, false);
     assert.equal(r.body.error, "quota_exceeded");
-    assert.deepEqual({ quota: r.body.quota, limit: r.body.limit, used: r.body.used }, { quota, limit, used: usedBefore });
+    assert.deepEqual(
+      { quota: r.body.quota, limit: r.body.limit, used: r.body.used },
+      { quota, limit, used: usedBefore },
+    );
   };
 
   before(async () => (t = await startTestApp()));
@@ -59,7 +82,10 @@ describe("quotas (issue 16, point 6)", () => {
       const site = await newSite();
       const r = await t.call("GET", `/api/sites/${site}/quotas`);
       assert.equal(r.status, 200);
-      assert.deepEqual({ success: r.body.success, site_id: r.body.site_id, quotas: r.body.quotas }, { success: true, site_id: site, quotas: DEFAULTS });
+      assert.deepEqual(
+        { success: r.body.success, site_id: r.body.site_id, quotas: r.body.quotas },
+        { success: true, site_id: site, quotas: DEFAULTS },
+      );
     });
 
     it("PATCH sets any of them; null restores the default; the answer and a later GET agree", async () => {
@@ -78,18 +104,36 @@ describe("quotas (issue 16, point 6)", () => {
 
     it("anything but a whole number >= 0 or null is 400 invalid_quota naming the key; unknown keys too; nothing is set", async () => {
       const site = await newSite();
-      const bad: Array<[string, unknown]> = [["pages", -1], ["frames", 1.5], ["data_items", "10"], ["stored_bytes", true], ["pages", { n: 1 }], ["frames", [3]], ["pages", 2 ** 60], ["colour", 1], ["media_bytes", -5]];
+      const bad: Array<[string, unknown]> = [
+        ["pages", -1],
+        ["frames", 1.5],
+        ["data_items", "10"],
+        ["stored_bytes", true],
+        ["pages", { n: 1 }],
+        ["frames", [3]],
+        ["pages", 2 ** 60],
+        ["colour", 1],
+        ["media_bytes", -5],
+      ];
       for (const [quota, value] of bad) {
         const r = await t.call("PATCH", `/api/sites/${site}/quotas`, { body: { frames: 7, [quota]: value } });
         assert.equal(r.status, 400, `${quota}: ${JSON.stringify(value)} → ${r.text}`);
         assert.equal(r.body.error, "invalid_quota");
         assert.equal(r.body.quota, quota);
       }
-      assert.deepEqual((await t.call("GET", `/api/sites/${site}/quotas`)).body.quotas, DEFAULTS, "a refused PATCH sets nothing, the valid keys beside it included");
+      assert.deepEqual(
+        (await t.call("GET", `/api/sites/${site}/quotas`)).body.quotas,
+        DEFAULTS,
+        "a refused PATCH sets nothing, the valid keys beside it included",
+      );
       const empty = await t.call("PATCH", `/api/sites/${site}/quotas`, { body: {} });
       assert.equal(empty.status, 400);
       assert.equal(empty.body.error, "nothing_to_update");
-      assert.equal((await t.call("PATCH", `/api/sites/${site}/quotas`, { body: { pages: 0 } })).status, 200, "0 is a quota (nothing more may be added)");
+      assert.equal(
+        (await t.call("PATCH", `/api/sites/${site}/quotas`, { body: { pages: 0 } })).status,
+        200,
+        "0 is a quota (nothing more may be added)",
+      );
     });
 
     it("only super-administrators: a site's own administrator and anyone else get 403 insufficient_role, even for a site that does not exist", async () => {
@@ -144,7 +188,14 @@ describe("quotas (issue 16, point 6)", () => {
         {
           success: true,
           site_id: site,
-          usage: { pages: { used: 0, limit: 50_000 }, frames: { used: 0, limit: 12 }, data_items: { used: 0, limit: 100_000 }, stored_bytes: { used: 0, limit: GiB }, media_bytes: { used: 0, limit: 5 * GiB }, published_bytes: { used: 0, limit: 5 * GiB } },
+          usage: {
+            pages: { used: 0, limit: 50_000 },
+            frames: { used: 0, limit: 12 },
+            data_items: { used: 0, limit: 100_000 },
+            stored_bytes: { used: 0, limit: GiB },
+            media_bytes: { used: 0, limit: 5 * GiB },
+            published_bytes: { used: 0, limit: 5 * GiB },
+          },
         },
       );
       const legacy = await t.call("GET", `/api/usage?blog_id=${site}`, { token: admin.token });
@@ -170,13 +221,23 @@ describe("quotas (issue 16, point 6)", () => {
       const site = await newSite();
       const S = `/api/site/${site}`;
       const expect = async (counts: { pages: number; frames: number; data_items: number }, live: number) =>
-        assert.deepEqual(await used(site), { ...counts, stored_bytes: live + (await history(site)), media_bytes: 0, published_bytes: await kept(site) });
+        assert.deepEqual(await used(site), {
+          ...counts,
+          stored_bytes: live + (await history(site)),
+          media_bytes: 0,
+          published_bytes: await kept(site),
+        });
       const html = "<main>héllo</main>";
       assert.equal((await t.call("POST", `${S}/frames`, { body: { slug: "f", html } })).status, 201);
-      const created = await t.call("POST", `${S}/pages`, { body: { title: "Über", content: "abc", fields: { a: 1 }, frame: "f" } });
+      const created = await t.call("POST", `${S}/pages`, {
+        body: { title: "Über", content: "abc", fields: { a: 1 }, frame: "f" },
+      });
       assert.equal(created.status, 201, created.text);
       const id = created.body.page.id;
-      assert.equal((await t.call("PUT", `${S}/data/team`, { body: { items: [{ n: "Ann" }, { n: "Bo" }] } })).status, 201);
+      assert.equal(
+        (await t.call("PUT", `${S}/data/team`, { body: { items: [{ n: "Ann" }, { n: "Bo" }] } })).status,
+        201,
+      );
       const items = JSON.stringify([{ n: "Ann" }, { n: "Bo" }]);
       let bytes = utf8(html) + pageWeight("Über", "abc", { a: 1 }) + utf8(items);
       await expect({ pages: 1, frames: 1, data_items: 2 }, bytes);
@@ -184,7 +245,10 @@ describe("quotas (issue 16, point 6)", () => {
       assert.ok((await kept(site)) > 0, "the page's static copy and the frame's bake count in published_bytes");
 
       // Update: counted as the write leaves it.
-      assert.equal((await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "abcdef", fields: { b: "ü" } } })).status, 200);
+      assert.equal(
+        (await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "abcdef", fields: { b: "ü" } } })).status,
+        200,
+      );
       bytes += pageWeight("Über", "abcdef", { a: 1, b: "ü" }) - pageWeight("Über", "abc", { a: 1 });
       const html2 = "<main>hi</main>";
       assert.equal((await t.call("PUT", `${S}/frames/f`, { body: { html: html2 } })).status, 200);
@@ -208,7 +272,14 @@ describe("quotas (issue 16, point 6)", () => {
       for (const item of (await t.call("GET", `${S}/trash`)).body.items as Array<{ kind: string; id: string }>) {
         assert.equal((await t.call("DELETE", `${S}/trash/${item.kind}/${item.id}`)).status, 200);
       }
-      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: 0, media_bytes: 0, published_bytes: 0 });
+      assert.deepEqual(await used(site), {
+        pages: 0,
+        frames: 0,
+        data_items: 0,
+        stored_bytes: 0,
+        media_bytes: 0,
+        published_bytes: 0,
+      });
     });
   });
 
@@ -234,12 +305,16 @@ describe("quotas (issue 16, point 6)", () => {
       const site = await newSite();
       const S = `/api/site/${site}`;
       await setQuotas(site, { pages: 2 });
-      const r = await t.call("POST", `${S}/pages`, { body: { title: "Leaf", url: "/a/b/leaf", create_missing_parents: true } });
+      const r = await t.call("POST", `${S}/pages`, {
+        body: { title: "Leaf", url: "/a/b/leaf", create_missing_parents: true },
+      });
       refused(r, 409, "pages", 2, 0);
       assert.equal((await t.call("GET", `${S}/pages?status=any`)).body.total, 0, "the stubs /a and /a/b were not kept");
       assert.equal((await used(site)).pages, 0);
       await setQuotas(site, { pages: 3 });
-      const ok = await t.call("POST", `${S}/pages`, { body: { title: "Leaf", url: "/a/b/leaf", create_missing_parents: true } });
+      const ok = await t.call("POST", `${S}/pages`, {
+        body: { title: "Leaf", url: "/a/b/leaf", create_missing_parents: true },
+      });
       assert.equal(ok.status, 201, ok.text);
       assert.equal(ok.body.created_stubs.length, 2);
       assert.equal((await used(site)).pages, 3);
@@ -248,15 +323,29 @@ describe("quotas (issue 16, point 6)", () => {
     it("pages: a translation (POST /pages/language) counts as a page", async () => {
       const site = await newSite();
       const S = `/api/site/${site}`;
-      for (const code of ["en", "de"]) assert.ok([200, 201].includes((await t.call("POST", `${S}/languages`, { body: { code } })).status));
+      for (const code of ["en", "de"])
+        assert.ok([200, 201].includes((await t.call("POST", `${S}/languages`, { body: { code } })).status));
       const origin = await t.call("POST", `${S}/pages`, { body: { title: "About" } });
       await setQuotas(site, { pages: 1 });
-      const r = await t.call("POST", `${S}/pages/language`, { body: { page: origin.body.page.id, lang: "de", title: "Über uns" } });
+      const r = await t.call("POST", `${S}/pages/language`, {
+        body: { page: origin.body.page.id, lang: "de", title: "Über uns" },
+      });
       refused(r, 409, "pages", 1, 1);
       const back = await t.call("GET", `${S}/pages/${origin.body.page.id}`);
-      assert.deepEqual(back.body.page.translations, { en: origin.body.page.id }, "the origin was not linked to a translation either");
+      assert.deepEqual(
+        back.body.page.translations,
+        { en: origin.body.page.id },
+        "the origin was not linked to a translation either",
+      );
       await setQuotas(site, { pages: null });
-      assert.equal((await t.call("POST", `${S}/pages/language`, { body: { page: origin.body.page.id, lang: "de", title: "Über uns" } })).status, 201);
+      assert.equal(
+        (
+          await t.call("POST", `${S}/pages/language`, {
+            body: { page: origin.body.page.id, lang: "de", title: "Über uns" },
+          })
+        ).status,
+        201,
+      );
       assert.equal((await used(site)).pages, 2);
     });
 
@@ -282,7 +371,11 @@ describe("quotas (issue 16, point 6)", () => {
       const r = await t.call("PUT", `${S}/data/list`, { body: { items: items(5) } });
       refused(r, 409, "data_items", 4, 3);
       assert.equal((await t.call("GET", `${S}/data/list`)).body.items.length, 3, "the set keeps its 3 items");
-      assert.equal((await t.call("PUT", `${S}/data/list`, { body: { items: items(4) } })).status, 200, "4 fit: the write adds 1");
+      assert.equal(
+        (await t.call("PUT", `${S}/data/list`, { body: { items: items(4) } })).status,
+        200,
+        "4 fit: the write adds 1",
+      );
       assert.ok([200, 201].includes((await t.call("POST", `${S}/languages`, { body: { code: "en" } })).status));
       const variant = await t.call("PUT", `${S}/data/list`, { body: { items: items(1), lang: "en" } });
       refused(variant, 409, "data_items", 4, 4);
@@ -306,12 +399,18 @@ describe("quotas (issue 16, point 6)", () => {
       const replace = await t.call("PUT", `${S}/frames/f`, { body: { html: "<p>123456789</p>" } });
       refused(replace, 413, "stored_bytes", before + 3, before);
       assert.equal((await t.call("GET", `${S}/frames/f`)).body.frame.html, "<p>12345</p>");
-      const content = await t.call("PATCH", `${S}/pages/${page.body.page.id}`, { body: { content: "c and much more" } });
+      const content = await t.call("PATCH", `${S}/pages/${page.body.page.id}`, {
+        body: { content: "c and much more" },
+      });
       refused(content, 413, "stored_bytes", before + 3, before);
       assert.equal((await t.call("GET", `${S}/pages/${page.body.page.id}`)).body.page.content, "c");
-      const dryRun = await t.call("PATCH", `${S}/pages/${page.body.page.id}?dry_run=1`, { body: { content: "c and much more" } });
+      const dryRun = await t.call("PATCH", `${S}/pages/${page.body.page.id}?dry_run=1`, {
+        body: { content: "c and much more" },
+      });
       refused(dryRun, 413, "stored_bytes", before + 3, before);
-      const fields = await t.call("PATCH", `${S}/pages/${page.body.page.id}`, { body: { fields: { long: "x".repeat(10) } } });
+      const fields = await t.call("PATCH", `${S}/pages/${page.body.page.id}`, {
+        body: { fields: { long: "x".repeat(10) } },
+      });
       refused(fields, 413, "stored_bytes", before + 3, before);
       const data = await t.call("PUT", `${S}/data/d`, { body: { items: [{ a: 1 }, { b: 2 }] } });
       refused(data, 413, "stored_bytes", before + 3, before);
@@ -328,7 +427,13 @@ describe("quotas (issue 16, point 6)", () => {
       assert.equal((await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "c" } })).status, 200);
       const now = (await used(site)).stored_bytes;
       await setQuotas(site, { stored_bytes: now + grown - 1 });
-      refused(await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "cdef" } }), 413, "stored_bytes", now + grown - 1, now);
+      refused(
+        await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "cdef" } }),
+        413,
+        "stored_bytes",
+        now + grown - 1,
+        now,
+      );
       await setQuotas(site, { stored_bytes: now + grown });
       assert.equal((await t.call("PATCH", `${S}/pages/${id}`, { body: { content: "cdef" } })).status, 200);
       assert.deepEqual(await usage(site).then((u) => u.stored_bytes), { used: now + grown, limit: now + grown });
@@ -359,10 +464,16 @@ describe("quotas (issue 16, point 6)", () => {
     it("updates, replacements, trash and deletes add no page, frame or data item: they go through at those quotas 0", async () => {
       const site = await newSite();
       const S = `/api/site/${site}`;
-      assert.equal((await t.call("POST", `${S}/frames`, { body: { slug: "f", html: "<p>long markup</p>" } })).status, 201);
+      assert.equal(
+        (await t.call("POST", `${S}/frames`, { body: { slug: "f", html: "<p>long markup</p>" } })).status,
+        201,
+      );
       const page = await t.call("POST", `${S}/pages`, { body: { title: "Title", content: "content", frame: "f" } });
       const id = page.body.page.id;
-      assert.equal((await t.call("PUT", `${S}/data/d`, { body: { items: [{ a: 1 }, { a: 2 }, { a: 3 }] } })).status, 201);
+      assert.equal(
+        (await t.call("PUT", `${S}/data/d`, { body: { items: [{ a: 1 }, { a: 2 }, { a: 3 }] } })).status,
+        201,
+      );
       const quotas = await setQuotas(site, { pages: 0, frames: 0, data_items: 0 });
       assert.deepEqual(quotas, { ...DEFAULTS, pages: 0, frames: 0, data_items: 0 });
 
@@ -386,7 +497,14 @@ describe("quotas (issue 16, point 6)", () => {
       assert.equal((await t.call("DELETE", `${S}/pages/${id}?force=true`)).status, 200, "delete for good");
       assert.equal((await t.call("DELETE", `${S}/frames/g`)).status, 200);
       assert.equal((await t.call("DELETE", `${S}/data/d`)).status, 200);
-      assert.deepEqual(await used(site), { pages: 0, frames: 0, data_items: 0, stored_bytes: await history(site), media_bytes: 0, published_bytes: 0 });
+      assert.deepEqual(await used(site), {
+        pages: 0,
+        frames: 0,
+        data_items: 0,
+        stored_bytes: await history(site),
+        media_bytes: 0,
+        published_bytes: 0,
+      });
       // And at 0, nothing new fits.
       refused(await t.call("POST", `${S}/pages`, { body: { title: "New" } }), 409, "pages", 0, 0);
     });
@@ -400,9 +518,19 @@ describe("quotas (issue 16, point 6)", () => {
       await setQuotas(site, { stored_bytes: 0 });
       const over = (await used(site)).stored_bytes;
 
-      assert.equal((await t.call("PUT", `${S}/frames/f`, { body: { html: "<p>long markup</p>" } })).status, 200, "the same markup again: no revision");
+      assert.equal(
+        (await t.call("PUT", `${S}/frames/f`, { body: { html: "<p>long markup</p>" } })).status,
+        200,
+        "the same markup again: no revision",
+      );
       refused(await t.call("PUT", `${S}/frames/f`, { body: { html: "<p>short</p>" } }), 413, "stored_bytes", 0, over);
-      refused(await t.call("PATCH", `${S}/pages/${page.body.page.id}`, { body: { status: "draft" } }), 413, "stored_bytes", 0, over);
+      refused(
+        await t.call("PATCH", `${S}/pages/${page.body.page.id}`, { body: { status: "draft" } }),
+        413,
+        "stored_bytes",
+        0,
+        over,
+      );
       assert.equal((await used(site)).stored_bytes, over);
 
       for (const path of [`/pages/${page.body.page.id}?force=true`, "/frames/f", "/data/d"]) {
@@ -416,7 +544,8 @@ describe("quotas (issue 16, point 6)", () => {
     it("after a quota is lowered under the use, the site may still shrink, and grows again only once back under it", async () => {
       const site = await newSite();
       const S = `/api/site/${site}`;
-      for (const slug of ["a", "b", "c"]) assert.equal((await t.call("POST", `${S}/frames`, { body: { slug, html: "<p></p>" } })).status, 201);
+      for (const slug of ["a", "b", "c"])
+        assert.equal((await t.call("POST", `${S}/frames`, { body: { slug, html: "<p></p>" } })).status, 201);
       await setQuotas(site, { frames: 2 });
       refused(await t.call("POST", `${S}/frames`, { body: { slug: "d", html: "<p></p>" } }), 409, "frames", 2, 3);
       assert.equal((await t.call("DELETE", `${S}/frames/a`)).status, 200);
@@ -433,9 +562,15 @@ describe("quotas (issue 16, point 6)", () => {
     const site = await newSite();
     const S = `/api/site/${site}`;
     await setQuotas(site, { frames: 1, pages: 1 });
-    const frames = await Promise.all(Array.from({ length: 6 }, (_, i) => t.call("POST", `${S}/frames`, { body: { slug: `race-${i}`, html: "<p></p>" } })));
+    const frames = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        t.call("POST", `${S}/frames`, { body: { slug: `race-${i}`, html: "<p></p>" } }),
+      ),
+    );
     assert.deepEqual(frames.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
-    const pages = await Promise.all(Array.from({ length: 6 }, (_, i) => t.call("POST", `${S}/pages`, { body: { title: `Race ${i}` } })));
+    const pages = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => t.call("POST", `${S}/pages`, { body: { title: `Race ${i}` } })),
+    );
     assert.deepEqual(pages.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
     assert.deepEqual(await used(site).then((u) => [u.frames, u.pages]), [1, 1]);
   });

@@ -52,7 +52,12 @@ describe(`render budgets of renames and assigns (${processes === 2 ? "PostgreSQL
   it("while a write's trial renders up to the time budget, another site's page not held in memory and an API read of that site are answered within 250 ms", async () => {
     const other = await e.site("Cold", "cold-budget.localhost");
     ok(await e.api("POST", "/frames", { slug: "cold", html: "<p>cold site</p>" }, other), "other frame", 201);
-    for (let i = 0; i < 5; i++) ok(await e.api("POST", "/pages", { title: `c${i}`, slug: `c${i}`, status: "publish", frame: "cold" }, other), "other page", 201);
+    for (let i = 0; i < 5; i++)
+      ok(
+        await e.api("POST", "/pages", { title: `c${i}`, slug: `c${i}`, status: "publish", frame: "cold" }, other),
+        "other page",
+        201,
+      );
     ok(await e.api("PUT", "/data/spin", { items: Array.from({ length: 2_000 }, (_, i) => ({ n: i })) }), "spin", 201);
     const loop = `<!-- svc/repeat {"source": "data.spin", "match": {"n": "none"}} -->x<!-- /svc/repeat -->`;
     const nested = `<!-- svc/repeat {"source": "data.spin"} --><!-- svc/repeat {"source": "data.spin"} -->${loop}<!-- /svc/repeat --><!-- /svc/repeat -->`;

@@ -29,7 +29,10 @@ describe(`render budgets (${processes === 2 ? "PostgreSQL, two processes" : "SQL
 
   it("a write that would make a frame embedding it go past a budget is refused, and the public page keeps its last good copy", async () => {
     await e.frame("grow-leaf", "<p>small leaf</p>");
-    const address = await e.shown("grow-page", `<!DOCTYPE html><title>grow</title><body>${embeds("grow-leaf", 40)}</body>`);
+    const address = await e.shown(
+      "grow-page",
+      `<!DOCTYPE html><title>grow</title><body>${embeds("grow-leaf", 40)}</body>`,
+    );
     const before = served(await e.visit(address), "before");
     assert.ok(before.includes("small leaf"));
     const refused = await e.api("PUT", "/frames/grow-leaf", { html: `<p>${"y".repeat(200_000)}</p>` });
@@ -37,7 +40,11 @@ describe(`render budgets (${processes === 2 ? "PostgreSQL, two processes" : "SQL
     assert.equal(refused.body.error, "render_too_large");
     assert.equal(refused.body.budget, "bytes");
     assert.deepEqual(refused.body.chain.slice(0, 1), ["grow-page"], "the embedding frame went over");
-    assert.equal(ok(await e.api("GET", "/frames/grow-leaf"), "leaf").frame.html, "<p>small leaf</p>", "the leaf keeps its markup");
+    assert.equal(
+      ok(await e.api("GET", "/frames/grow-leaf"), "leaf").frame.html,
+      "<p>small leaf</p>",
+      "the leaf keeps its markup",
+    );
     assert.equal(served(await e.visit(address), "after"), before, "the public page is its last good copy");
   });
 
@@ -57,7 +64,9 @@ describe(`render budgets (${processes === 2 ? "PostgreSQL, two processes" : "SQL
     const list = `<ul><!-- svc/repeat {"source": "data.rows"} --><li data-op-bind='{"text": "item.text"}'></li><!-- /svc/repeat --></ul>`;
     const address = await e.shown("rows-page", list.repeat(3));
     // 2 MB of items (a set may hold 4 MB), printed three times.
-    const refused = await e.api("PUT", "/data/rows", { items: Array.from({ length: 20 }, () => ({ text: "z".repeat(100_000) })) });
+    const refused = await e.api("PUT", "/data/rows", {
+      items: Array.from({ length: 20 }, () => ({ text: "z".repeat(100_000) })),
+    });
     assert.equal(refused.status, 422, refused.text.slice(0, 300));
     assert.equal(refused.body.error, "render_too_large");
     assert.equal(refused.body.chain[0], "rows-page");
@@ -66,7 +75,11 @@ describe(`render budgets (${processes === 2 ? "PostgreSQL, two processes" : "SQL
   });
 
   it("a menu write that would make the frames printing it go past 5 MB is refused, and the menu keeps its items", async () => {
-    ok(await e.api("POST", "/menus", { name: "Wide", location: "footer_2", items: [{ url: "/w", title: "Wide link" }] }), "menu", 201);
+    ok(
+      await e.api("POST", "/menus", { name: "Wide", location: "footer_2", items: [{ url: "/w", title: "Wide link" }] }),
+      "menu",
+      201,
+    );
     await e.frame("wide-menu", `<nav><!-- svc/menu {"location": "footer_2"} /--></nav>`);
     const address = await e.shown("wide-page", embeds("wide-menu", 60));
     const items = Array.from({ length: 100 }, (_, i) => ({ url: `/w${i}`, title: "w".repeat(1_000) }));
@@ -81,12 +94,15 @@ describe(`render budgets (${processes === 2 ? "PostgreSQL, two processes" : "SQL
 
   it("a write rebaking more frames than its trial covers is published, and a frame past a budget beyond them keeps its last good copy and is reported failed", async () => {
     await e.frame("many-leaf", "<p>leaf</p>");
-    for (let i = 0; i < 250; i++) await e.frame(`many-${String(i).padStart(3, "0")}`, `<div>${embeds("many-leaf", 1)}</div>`);
+    for (let i = 0; i < 250; i++)
+      await e.frame(`many-${String(i).padStart(3, "0")}`, `<div>${embeds("many-leaf", 1)}</div>`);
     // Sorted after the 250 others, so past the 250 frames a trial renders: only the publish sees it go over.
     const address = await e.shown("zz-many-page", `<main>${embeds("many-leaf", 200)}</main>`);
     const before = served(await e.visit(address), "before");
     const answer = ok(await e.api("PUT", "/frames/many-leaf", { html: `<p>${"w".repeat(30_000)}</p>` }), "leaf write");
-    const failed = answer.rebaked.frames.find((f: { slug: string }) => f.slug === "zz-many-page-page" || f.slug === "zz-many-page");
+    const failed = answer.rebaked.frames.find(
+      (f: { slug: string }) => f.slug === "zz-many-page-page" || f.slug === "zz-many-page",
+    );
     assert.equal(failed?.bake, "failed", JSON.stringify(failed));
     assert.equal(failed.detail.code, "render_too_large");
     assert.equal(failed.detail.budget, "bytes");
@@ -97,8 +113,13 @@ describe(`render budgets (${processes === 2 ? "PostgreSQL, two processes" : "SQL
   it("a render that runs past the time budget is refused within 5 s, and meanwhile another site's page is answered within 250 ms", async () => {
     const other = await e.site("Other", "other-budget.localhost");
     ok(await e.api("POST", "/frames", { slug: "plain", html: "<p>other site</p>" }, other), "other frame", 201);
-    ok(await e.api("POST", "/pages", { title: "o", slug: "o", status: "publish", frame: "plain" }, other), "other page", 201);
-    for (const port of e.cluster.processes.map((p) => p.port)) for (let i = 0; i < 2; i++) await call(port, "GET", "/o/", { host: "other-budget.localhost" });
+    ok(
+      await e.api("POST", "/pages", { title: "o", slug: "o", status: "publish", frame: "plain" }, other),
+      "other page",
+      201,
+    );
+    for (const port of e.cluster.processes.map((p) => p.port))
+      for (let i = 0; i < 2; i++) await call(port, "GET", "/o/", { host: "other-budget.localhost" });
     ok(await e.api("PUT", "/data/loop", { items: Array.from({ length: 2_000 }, (_, i) => ({ n: i })) }), "loop", 201);
     // 2,000 × 2,000 × 2,000 iterations that print nothing: only the time budget stops it.
     const loop = `<!-- svc/repeat {"source": "data.loop", "match": {"n": "none"}} -->x<!-- /svc/repeat -->`;

@@ -12,7 +12,8 @@ import { makeSite, startTestApp, type Answer, type TestApp } from "../support/ap
 import { RENDER_BUDGET } from "../../src/markup/index.ts";
 
 /** A layout of `padding` bytes of its own printing its main slot ten times, on `next` when given. */
-const layout = (next: string | null, padding: number) => `${next ? `<!-- svc/layout {"name": "${next}"} /-->` : ""}<div>${"p".repeat(padding)}${"<!-- svc/slot /-->".repeat(10)}</div>`;
+const layout = (next: string | null, padding: number) =>
+  `${next ? `<!-- svc/layout {"name": "${next}"} /-->` : ""}<div>${"p".repeat(padding)}${"<!-- svc/slot /-->".repeat(10)}</div>`;
 
 function refused(r: Answer, what: string): void {
   assert.equal(r.status, 422, `${what}: ${r.status} ${r.text.slice(0, 300)}`);
@@ -60,18 +61,29 @@ describe("render budgets: layouts that print their slot ten times, nested 4 to 1
       }
       if (answer?.status === 201) {
         // Every layout fits alone: the page's frame on the chain is the one refused.
-        refused(await t.call("POST", `${site}/frames`, { body: { slug: "top", html: `<!-- svc/layout {"name": "l1"} /--><p>hello</p>` } }), "top");
+        refused(
+          await t.call("POST", `${site}/frames`, {
+            body: { slug: "top", html: `<!-- svc/layout {"name": "l1"} /--><p>hello</p>` },
+          }),
+          "top",
+        );
         assert.equal((await t.call("GET", `${site}/frames/top`)).status, 404, "top was not stored");
       }
       assert.ok(stored < depth + 1, "some write was refused");
       // A preview of the page's frame on the chain as stored so far renders within the budgets too.
       const frame = await t.call("POST", `${site}/frames`, { body: { slug: "plain", html: "<p>plain</p>" } });
       assert.equal(frame.status, 201, frame.text);
-      const page = await t.call("POST", `${site}/pages`, { body: { title: "P", slug: "p", status: "publish", frame: "plain" } });
+      const page = await t.call("POST", `${site}/pages`, {
+        body: { title: "P", slug: "p", status: "publish", frame: "plain" },
+      });
       assert.equal(page.status, 201, page.text);
       const chain: Record<string, string> = { top: `<!-- svc/layout {"name": "l1"} /--><p>hello</p>` };
-      for (let level = depth; level >= 1; level--) chain[`l${level}`] = layout(level < depth ? `l${level + 1}` : null, padding);
-      refused(await t.call("POST", `${site}/preview`, { body: { page: "p", frames: chain, page_fields: { frame: "top" } } }), "preview");
+      for (let level = depth; level >= 1; level--)
+        chain[`l${level}`] = layout(level < depth ? `l${level + 1}` : null, padding);
+      refused(
+        await t.call("POST", `${site}/preview`, { body: { page: "p", frames: chain, page_fields: { frame: "top" } } }),
+        "preview",
+      );
     });
   }
 

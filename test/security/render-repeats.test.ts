@@ -50,7 +50,9 @@ describe("preview-link answers are kept a few seconds and shared", () => {
     t = await startTestApp();
     site = `/api/site/${await makeSite(t, "Previewed", host)}`;
     await t.call("POST", `${site}/frames`, { body: { slug: "live", html: live } });
-    await t.call("POST", `${site}/pages`, { body: { title: "Draft one", slug: "draft", status: "draft", frame: "live" } });
+    await t.call("POST", `${site}/pages`, {
+      body: { title: "Draft one", slug: "draft", status: "draft", frame: "live" },
+    });
     const link = await t.call("POST", `${site}/preview/links`, { body: { page: "draft" } });
     assert.equal(link.status, 201, link.text);
     url = new URL(link.body.url).pathname;

@@ -14,7 +14,14 @@ import { startTestApp, type TestApp } from "../support/app.ts";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A socket that sends `head`, then `body` a piece at a time every `everyMs`; answers what came back and when the socket closed. */
-function dribble(port: number, head: string, body: Buffer, pieceBytes: number, everyMs: number, localAddress = "127.0.0.1") {
+function dribble(
+  port: number,
+  head: string,
+  body: Buffer,
+  pieceBytes: number,
+  everyMs: number,
+  localAddress = "127.0.0.1",
+) {
   const socket: Socket = connect({ host: "127.0.0.1", port, localAddress });
   const started = performance.now();
   let received = "";
@@ -54,7 +61,8 @@ function healthz(port: number, localAddress: string): Promise<{ status: number; 
   });
 }
 
-const jsonHead = (path: string, length: number, extra = "") => `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n${extra}\r\n`;
+const jsonHead = (path: string, length: number, extra = "") =>
+  `POST ${path} HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n${extra}\r\n`;
 
 describe("slow clients are cut", () => {
   let t: TestApp;
@@ -62,7 +70,13 @@ describe("slow clients are cut", () => {
 
   before(async () => {
     t = await startTestApp({
-      env: { SVC_HEADERS_TIMEOUT_MS: "800", SVC_REQUEST_TIMEOUT_MS: "1500", SVC_UPLOAD_TIMEOUT_MS: "6000", SVC_BODY_IDLE_TIMEOUT_MS: "700", SVC_MAX_CONNECTIONS_PER_ADDRESS: "64" },
+      env: {
+        SVC_HEADERS_TIMEOUT_MS: "800",
+        SVC_REQUEST_TIMEOUT_MS: "1500",
+        SVC_UPLOAD_TIMEOUT_MS: "6000",
+        SVC_BODY_IDLE_TIMEOUT_MS: "700",
+        SVC_MAX_CONNECTIONS_PER_ADDRESS: "64",
+      },
     });
     await t.app.listen({ host: "127.0.0.1", port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
@@ -96,7 +110,9 @@ describe("slow clients are cut", () => {
   });
 
   it("a media upload may take the upload limit: one sent over 2.5 s (past the request limit) is stored", async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#369" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#369" } })
+      .png()
+      .toBuffer();
     const head = `POST /api/site/1/media?filename=slow.png HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer ${t.adminToken}\r\ncontent-type: image/png\r\ncontent-length: ${png.length}\r\nconnection: close\r\n\r\n`;
     const piece = Math.ceil(png.length / 10);
     const { closed } = dribble(port, head, png, piece, 250);
@@ -108,7 +124,9 @@ describe("slow clients are cut", () => {
     const body = Buffer.alloc(10_000, "[");
     const all = Array.from({ length: 300 }, () => dribble(port, jsonHead("/api/login", body.length), body, 1, 400));
     await sleep(300);
-    const closedEarly = await Promise.all(all.map(({ closed }) => Promise.race([closed.then(() => true), sleep(50).then(() => false)])));
+    const closedEarly = await Promise.all(
+      all.map(({ closed }) => Promise.race([closed.then(() => true), sleep(50).then(() => false)])),
+    );
     const open = closedEarly.filter((c) => !c).length;
     assert.equal(open, 64, `${open} of 300 still open`);
     const other = await healthz(port, "127.0.0.2");

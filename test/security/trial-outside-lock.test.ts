@@ -11,9 +11,12 @@ import { makeSite, startTestApp, type Answer, type TestApp } from "../support/ap
 
 const sqlite = !process.env.TEST_DATABASE_URL;
 /** A frame that loops 2,000² times printing nothing much: a trial of some hundreds of milliseconds. */
-const slow = (marker: string) => `<main>${marker}<!-- svc/repeat {"source": "data.loop"} --><!-- svc/repeat {"source": "data.loop", "match": {"n": "none"}} -->x<!-- /svc/repeat --><!-- /svc/repeat --></main>`;
+const slow = (marker: string) =>
+  `<main>${marker}<!-- svc/repeat {"source": "data.loop"} --><!-- svc/repeat {"source": "data.loop", "match": {"n": "none"}} -->x<!-- /svc/repeat --><!-- /svc/repeat --></main>`;
 
-describe("a write's trial renders outside its transaction", { skip: !sqlite && "SQLite only: PostgreSQL transactions hold their own site's rows" }, () => {
+describe("a write's trial renders outside its transaction", {
+  skip: !sqlite && "SQLite only: PostgreSQL transactions hold their own site's rows",
+}, () => {
   let t: TestApp;
   let a: string;
   let b: string;
@@ -22,9 +25,16 @@ describe("a write's trial renders outside its transaction", { skip: !sqlite && "
     t = await startTestApp();
     a = `/api/site/${await makeSite(t, "Slow", "slow.localhost")}`;
     b = `/api/site/${await makeSite(t, "Quick", "quick.localhost")}`;
-    assert.equal((await t.call("PUT", `${a}/data/loop`, { body: { items: Array.from({ length: 2_000 }, (_, n) => ({ n })) } })).status, 201);
+    assert.equal(
+      (await t.call("PUT", `${a}/data/loop`, { body: { items: Array.from({ length: 2_000 }, (_, n) => ({ n })) } }))
+        .status,
+      201,
+    );
     assert.equal((await t.call("POST", `${a}/frames`, { body: { slug: "slow", html: slow("v0") } })).status, 201);
-    assert.equal((await t.call("POST", `${a}/pages`, { body: { title: "Slow", slug: "slow", frame: "slow" } })).status, 201);
+    assert.equal(
+      (await t.call("POST", `${a}/pages`, { body: { title: "Slow", slug: "slow", frame: "slow" } })).status,
+      201,
+    );
     assert.equal((await t.call("POST", `${b}/frames`, { body: { slug: "quick", html: "<p>q0</p>" } })).status, 201);
   });
   after(() => t.close());
@@ -42,13 +52,19 @@ describe("a write's trial renders outside its transaction", { skip: !sqlite && "
     assert.equal(quickAnswer.status, 200, quickAnswer.text);
     // Waiting for the slow call's lock, the quick write took most of its time (about 170 of
     // 230 ms here before the change); now a small part of it.
-    assert.ok(quickMs < slowMs / 3, `the quick write took ${Math.round(quickMs)} ms beside a slow call of ${Math.round(slowMs)} ms`);
+    assert.ok(
+      quickMs < slowMs / 3,
+      `the quick write took ${Math.round(quickMs)} ms beside a slow call of ${Math.round(slowMs)} ms`,
+    );
     return slow;
   }
 
   it("another site's write while one site's slow trial renders takes a small part of its time: the trial holds no lock", async () => {
     const before = { ...rehearsalCounts };
-    const slowAnswer = await besideSlow(() => t.call("PUT", `${a}/frames/slow`, { body: { html: slow("v1") } }), "<p>q1</p>");
+    const slowAnswer = await besideSlow(
+      () => t.call("PUT", `${a}/frames/slow`, { body: { html: slow("v1") } }),
+      "<p>q1</p>",
+    );
     assert.equal(slowAnswer.status, 200, slowAnswer.text);
     // The slow trial moved out of its transaction; the quick one rendered in its own at once.
     assert.equal(rehearsalCounts.rehearsed, before.rehearsed + 1, "the slow write was rehearsed, the quick one not");
@@ -57,7 +73,10 @@ describe("a write's trial renders outside its transaction", { skip: !sqlite && "
   });
 
   it("a POST /preview of a slow page renders after its transaction: another site's write beside it takes a small part of its time", async () => {
-    const preview = await besideSlow(() => t.call("POST", `${a}/preview`, { body: { page: "slow", frames: { slow: slow("preview") } } }), "<p>q2</p>");
+    const preview = await besideSlow(
+      () => t.call("POST", `${a}/preview`, { body: { page: "slow", frames: { slow: slow("preview") } } }),
+      "<p>q2</p>",
+    );
     assert.equal(preview.status, 200, preview.text);
     assert.match(preview.body.html, /preview/);
   });
@@ -69,11 +88,17 @@ describe("a write's trial renders outside its transaction", { skip: !sqlite && "
     const write = t.call("PUT", `${a}/frames/slow`, { body: { html: marked } });
     await new Promise((resolve) => setTimeout(resolve, 60));
     // The set the trial reads changes while it renders (a write of its own, which waits for nothing).
-    const data = await t.call("PUT", `${a}/data/loop`, { body: { items: Array.from({ length: 1_900 }, (_, n) => ({ n })) } });
+    const data = await t.call("PUT", `${a}/data/loop`, {
+      body: { items: Array.from({ length: 1_900 }, (_, n) => ({ n })) },
+    });
     assert.equal(data.status, 200, data.text);
     const answer = await write;
     assert.equal(answer.status, 200, answer.text);
-    assert.equal(answer.body.warnings.filter((w: { code: string }) => w.code === "unknown_source").length, 1, JSON.stringify(answer.body.warnings));
+    assert.equal(
+      answer.body.warnings.filter((w: { code: string }) => w.code === "unknown_source").length,
+      1,
+      JSON.stringify(answer.body.warnings),
+    );
     assert.ok(rehearsalCounts.again > before.again, "rehearsed again");
     const stored = await t.call("GET", `${a}/frames/slow`);
     assert.match(stored.body.frame.html, /v2/);

@@ -38,7 +38,13 @@ function formBody(boundary: string, parts: Part[]): Buffer {
   const pieces: Buffer[] = [];
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.filename === undefined ? "" : `; filename="${part.filename}"`}`;
-    pieces.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type === undefined ? "" : `Content-Type: ${part.type}\r\n`}\r\n`), part.data, Buffer.from("\r\n"));
+    pieces.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: ${disposition}\r\n${part.type === undefined ? "" : `Content-Type: ${part.type}\r\n`}\r\n`,
+      ),
+      part.data,
+      Buffer.from("\r\n"),
+    );
   }
   pieces.push(Buffer.from(`--${boundary}--\r\n`));
   return Buffer.concat(pieces);
@@ -54,7 +60,13 @@ function anchors(body: Buffer, boundary: string): number[] {
 }
 
 /** A body changed at a place near `at` (clamped to the body). */
-type Mutation = { kind: "cut" | "drop" | "insert" | "flip"; anchor: number; shift: number; length: number; bytes: number[] };
+type Mutation = {
+  kind: "cut" | "drop" | "insert" | "flip";
+  anchor: number;
+  shift: number;
+  length: number;
+  bytes: number[];
+};
 
 function mutate(body: Buffer, boundary: string, mutation: Mutation): Buffer {
   const places = anchors(body, boundary);
@@ -67,7 +79,13 @@ function mutate(body: Buffer, boundary: string, mutation: Mutation): Buffer {
     case "insert":
       return Buffer.concat([body.subarray(0, at), Buffer.from(mutation.bytes), body.subarray(at)]);
     case "flip":
-      return at >= body.length ? body : Buffer.concat([body.subarray(0, at), Buffer.from([body[at] ^ (mutation.bytes[0] || 1)]), body.subarray(at + 1)]);
+      return at >= body.length
+        ? body
+        : Buffer.concat([
+            body.subarray(0, at),
+            Buffer.from([body[at] ^ (mutation.bytes[0] || 1)]),
+            body.subarray(at + 1),
+          ]);
   }
 }
 
@@ -82,12 +100,14 @@ const mutation: fc.Arbitrary<Mutation> = fc.record({
   bytes: parserBytes,
 });
 
-const boundaryArbitrary = fc.stringMatching(/^[A-Za-z0-9'()+_,.\/:=?-]{1,40}$/).map((s) => `fuzz${s}`);
+const boundaryArbitrary = fc.stringMatching(/^[A-Za-z0-9'()+_,./:=?-]{1,40}$/).map((s) => `fuzz${s}`);
 
 /** A request that is never answered holds its connection and handler for good: a deadline (not a timing) catches it. */
 async function answered<T>(reply: Promise<T>, sent: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  const never = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within 10 s: ${sent}`)), 10_000)));
+  const never = new Promise<never>(
+    (_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within 10 s: ${sent}`)), 10_000)),
+  );
   try {
     return await Promise.race([reply, never]);
   } finally {
@@ -102,7 +122,14 @@ describe("property: cut and scrambled multipart uploads never crash and never st
   const crashes: Error[] = [];
   const watch = (error: Error) => crashes.push(error);
   const files: () => Part[] = () => [
-    { name: "file", filename: "drawing.svg", type: "image/svg+xml", data: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="4"/></svg>`) },
+    {
+      name: "file",
+      filename: "drawing.svg",
+      type: "image/svg+xml",
+      data: Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="4"/></svg>`,
+      ),
+    },
     { name: "file", filename: "dot.png", type: "image/png", data: png },
     { name: "file", filename: "dot.png", data: png },
   ];
@@ -110,8 +137,13 @@ describe("property: cut and scrambled multipart uploads never crash and never st
   before(async () => {
     process.on("uncaughtExceptionMonitor", watch);
     t = await startTestApp();
-    png = await sharp({ create: { width: 3, height: 2, channels: 3, background: "#204060" } }).png().toBuffer();
-    const first = await t.call("POST", `${site(1)}/media?filename=first.svg`, { payload: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"/>`), headers: { "content-type": "image/svg+xml" } });
+    png = await sharp({ create: { width: 3, height: 2, channels: 3, background: "#204060" } })
+      .png()
+      .toBuffer();
+    const first = await t.call("POST", `${site(1)}/media?filename=first.svg`, {
+      payload: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg"/>`),
+      headers: { "content-type": "image/svg+xml" },
+    });
     assert.equal(first.status, 201, first.text);
     replaced = first.body.media.id;
   });
@@ -121,27 +153,59 @@ describe("property: cut and scrambled multipart uploads never crash and never st
   });
 
   async function rows() {
-    return (await t.store.db.selectFrom("media").select(["id", "sha256", "bytes", "updated_at_gmt", "filename"]).orderBy("id").execute()).map((row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes) }));
+    return (
+      await t.store.db
+        .selectFrom("media")
+        .select(["id", "sha256", "bytes", "updated_at_gmt", "filename"])
+        .orderBy("id")
+        .execute()
+    ).map((row) => ({ ...row, id: Number(row.id), bytes: Number(row.bytes) }));
   }
 
   /** Sends one body; checks every rule above; answers the status. */
-  async function check(body: Buffer, boundary: string, method: "POST" | "PUT", keep = true): Promise<{ status: number }> {
+  async function check(
+    body: Buffer,
+    boundary: string,
+    method: "POST" | "PUT",
+    keep = true,
+  ): Promise<{ status: number }> {
     const before = await rows();
     const url = `${method === "POST" ? `${site(1)}/media` : `${site(1)}/media/${replaced}`}?keep_metadata=${keep ? 1 : 0}`;
     const sent = `${method} ${JSON.stringify(body.toString("latin1"))}`;
-    const answer = await answered(t.app.inject({ method, url, payload: body, headers: { authorization: `Bearer ${t.adminToken}`, "content-type": `multipart/form-data; boundary="${boundary}"` } }), sent);
+    const answer = await answered(
+      t.app.inject({
+        method,
+        url,
+        payload: body,
+        headers: {
+          authorization: `Bearer ${t.adminToken}`,
+          "content-type": `multipart/form-data; boundary="${boundary}"`,
+        },
+      }),
+      sent,
+    );
     const shown = `${sent} → ${answer.statusCode} ${answer.body.slice(0, 300)}`;
-    assert.deepEqual(crashes.splice(0).map((error) => error.message), [], `no uncaught exception: ${shown}`);
+    assert.deepEqual(
+      crashes.splice(0).map((error) => error.message),
+      [],
+      `no uncaught exception: ${shown}`,
+    );
     const stored = answer.statusCode === (method === "POST" ? 201 : 200);
     assert.ok(stored || (answer.statusCode >= 400 && answer.statusCode < 500), shown);
     const after = await rows();
     if (!stored) assert.deepEqual(after, before, `a refusal changes no row: ${shown}`);
     const named = new Set(after.map((row) => row.sha256));
-    assert.deepEqual(storedBlobs(t.dataDir).sort(), [...named].sort(), `every blob named by a row and every row's blob there: ${shown}`);
+    assert.deepEqual(
+      storedBlobs(t.dataDir).sort(),
+      [...named].sort(),
+      `every blob named by a row and every row's blob there: ${shown}`,
+    );
     assert.deepEqual(temporaries(t.dataDir), [], `no temporary left: ${shown}`);
     if (stored && keep) {
       const media = JSON.parse(answer.body).media;
-      const bytes = readFileSync(join(t.dataDir, "media", media.sha256.slice(0, 2), media.sha256.slice(2, 4), media.sha256));
+      const bytes = readFileSync(
+        join(t.dataDir, "media", media.sha256.slice(0, 2), media.sha256.slice(2, 4), media.sha256),
+      );
       const whole = body.indexOf(Buffer.concat([bytes, Buffer.from(`\r\n--${boundary}`)]));
       assert.ok(whole >= 0, `the stored file is a whole part of the body: ${shown}`);
       assert.ok(body.indexOf(`--${boundary}--`, whole) >= 0, `the body has its closing delimiter: ${shown}`);
@@ -161,13 +225,24 @@ describe("property: cut and scrambled multipart uploads never crash and never st
     for (let at = 0; at <= body.length; at++) {
       const method = at % 2 === 0 ? "POST" : "PUT";
       const { status } = await check(body.subarray(0, at), boundary, method);
-      if (at < closed) assert.ok(status >= 400, `cut at ${at} of ${body.length}, before the closing delimiter ends at ${closed}: ${status}`);
+      if (at < closed)
+        assert.ok(
+          status >= 400,
+          `cut at ${at} of ${body.length}, before the closing delimiter ends at ${closed}: ${status}`,
+        );
     }
   });
 
   it("bodies with parts in any order, cut, trimmed, padded and flipped near their boundaries", async () => {
-    const textPart = fc.record({ name: fc.constantFrom("alt", "title", "note"), data: fc.string({ maxLength: 40 }).map((s) => Buffer.from(s)) });
-    const extraFile = fc.record({ name: fc.constantFrom("other", "file"), filename: fc.constantFrom("x.bin", "y.svg"), data: fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)) });
+    const textPart = fc.record({
+      name: fc.constantFrom("alt", "title", "note"),
+      data: fc.string({ maxLength: 40 }).map((s) => Buffer.from(s)),
+    });
+    const extraFile = fc.record({
+      name: fc.constantFrom("other", "file"),
+      filename: fc.constantFrom("x.bin", "y.svg"),
+      data: fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
+    });
     const form = fc.record({
       boundary: boundaryArbitrary,
       file: fc.nat(2),

@@ -28,10 +28,22 @@ const part = (disposition: string, type: string | null, data: string) =>
 
 /** The bodies that once ended the process (or answered 500), by what they are. */
 const SHAPES: Array<[string, string]> = [
-  ["a zero-byte file at the end of the form, no closing boundary", part('name="file"; filename="a.png"', "image/png", "")],
-  ["a whole file, then another file part without a closing boundary (about 150 bytes)", `${part('name="file"; filename="a.svg"', "image/svg+xml", SVG)}\r\n${part('name="extra"; filename="x.bin"', null, "abc")}`],
-  ["a whole file, then a text field cut off", `${part('name="file"; filename="a.svg"', "image/svg+xml", SVG)}\r\n${part('name="alt"', null, "a beach")}`],
-  ["an ignored part first, cut off in its headers", `--${B}\r\nContent-Disposition: form-data; name="other"; filename="o.bin"\r\nContent-Ty`],
+  [
+    "a zero-byte file at the end of the form, no closing boundary",
+    part('name="file"; filename="a.png"', "image/png", ""),
+  ],
+  [
+    "a whole file, then another file part without a closing boundary (about 150 bytes)",
+    `${part('name="file"; filename="a.svg"', "image/svg+xml", SVG)}\r\n${part('name="extra"; filename="x.bin"', null, "abc")}`,
+  ],
+  [
+    "a whole file, then a text field cut off",
+    `${part('name="file"; filename="a.svg"', "image/svg+xml", SVG)}\r\n${part('name="alt"', null, "a beach")}`,
+  ],
+  [
+    "an ignored part first, cut off in its headers",
+    `--${B}\r\nContent-Disposition: form-data; name="other"; filename="o.bin"\r\nContent-Ty`,
+  ],
   ["a file cut off inside its data", part('name="file"; filename="a.svg"', "image/svg+xml", SVG.slice(0, 20))],
 ];
 
@@ -45,7 +57,15 @@ interface Reply {
  * (one write each); answers the reply once its body is whole. `hold`: the socket stays open after
  * the last chunk, the body unfinished.
  */
-function send(port: number, method: string, path: string, headers: Record<string, string>, chunks: Buffer[], token: string, hold = false): Promise<Reply> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  chunks: Buffer[],
+  token: string,
+  hold = false,
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, "127.0.0.1");
     let received = Buffer.alloc(0);
@@ -61,10 +81,19 @@ function send(port: number, method: string, path: string, headers: Record<string
       resolve({ status: Number(head.split(" ")[1]), body: text ? JSON.parse(text) : null });
     });
     socket.on("error", reject);
-    socket.on("close", () => reject(new Error(`the connection closed without a whole answer: ${received.toString("latin1").slice(0, 200)}`)));
-    const lines = Object.entries({ host: "localhost", authorization: `Bearer ${token}`, ...headers }).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.on("close", () =>
+      reject(new Error(`the connection closed without a whole answer: ${received.toString("latin1").slice(0, 200)}`)),
+    );
+    const lines = Object.entries({ host: "localhost", authorization: `Bearer ${token}`, ...headers }).map(
+      ([name, value]) => `${name}: ${value}\r\n`,
+    );
     socket.write(`${method} ${path} HTTP/1.1\r\n${lines.join("")}\r\n`);
-    for (const chunk of chunks) socket.write(headers["transfer-encoding"] === "chunked" ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]) : chunk);
+    for (const chunk of chunks)
+      socket.write(
+        headers["transfer-encoding"] === "chunked"
+          ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")])
+          : chunk,
+      );
     if (!hold && headers["transfer-encoding"] === "chunked") socket.write("0\r\n\r\n");
   });
 }
@@ -77,7 +106,11 @@ describe("malformed, truncated and aborted uploads over a socket", () => {
   const watch = (error: Error) => crashes.push(error);
   /** The process would still be running, and answers. */
   const serving = async () => {
-    assert.deepEqual(crashes.splice(0).map((error) => error.message), [], "no uncaught exception (it ends the process)");
+    assert.deepEqual(
+      crashes.splice(0).map((error) => error.message),
+      [],
+      "no uncaught exception (it ends the process)",
+    );
     assert.equal((await send(port, "GET", "/healthz", {}, [], t.adminToken)).status, 200);
   };
 
@@ -87,8 +120,17 @@ describe("malformed, truncated and aborted uploads over a socket", () => {
     await t.app.listen({ host: "127.0.0.1", port: 0 });
     port = (t.app.server.address() as AddressInfo).port;
     // A file for PUT to replace.
-    const { body, type } = await multipartBody([["file", { data: Buffer.from(SVG), filename: "kept.svg", type: "image/svg+xml" }]]);
-    const created = await send(port, "POST", `${site(1)}/media`, { "content-type": type, "content-length": String(body.length) }, [body], t.adminToken);
+    const { body, type } = await multipartBody([
+      ["file", { data: Buffer.from(SVG), filename: "kept.svg", type: "image/svg+xml" }],
+    ]);
+    const created = await send(
+      port,
+      "POST",
+      `${site(1)}/media`,
+      { "content-type": type, "content-length": String(body.length) },
+      [body],
+      t.adminToken,
+    );
     assert.equal(created.status, 201, JSON.stringify(created.body));
     existing = created.body.media.id;
   });
@@ -97,12 +139,22 @@ describe("malformed, truncated and aborted uploads over a socket", () => {
     await t.close();
   });
 
-  for (const [method, path] of [["POST", () => `${site(1)}/media`], ["PUT", () => `${site(1)}/media/${existing}`]] as const) {
+  for (const [method, path] of [
+    ["POST", () => `${site(1)}/media`],
+    ["PUT", () => `${site(1)}/media/${existing}`],
+  ] as const) {
     for (const [shape, body] of SHAPES) {
       it(`${method}: ${shape} is 400 invalid_body, stores nothing, and the process keeps serving`, async () => {
         const before = await storeState(t);
         const bytes = Buffer.from(body);
-        const answer = await send(port, method, path(), { "content-type": TYPE, "content-length": String(bytes.length) }, [bytes], t.adminToken);
+        const answer = await send(
+          port,
+          method,
+          path(),
+          { "content-type": TYPE, "content-length": String(bytes.length) },
+          [bytes],
+          t.adminToken,
+        );
         assert.equal(answer.status, 400, JSON.stringify(answer.body));
         assert.equal(answer.body.code ?? answer.body.error, "invalid_body", JSON.stringify(answer.body));
         assert.deepEqual(await storeState(t), before, "no row, blob or temporary is left");
@@ -112,10 +164,20 @@ describe("malformed, truncated and aborted uploads over a socket", () => {
 
     it(`${method}: a multipart file over the limit, the rest held back, is 413 media_too_large and the parser's later failure of the file ends nothing`, async () => {
       const before = await storeState(t);
-      const head = Buffer.from(part('name="file"; filename="big.svg"', "image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg">`));
+      const head = Buffer.from(
+        part('name="file"; filename="big.svg"', "image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg">`),
+      );
       // Past the limit in a second write; the body never ends, so the parser fails the file stream
       // once the refusal abandons it (after the store stopped reading it).
-      const answer = await send(port, method, path(), { "content-type": TYPE, "transfer-encoding": "chunked" }, [head, Buffer.alloc(MAX_BYTES * 2, 0x20)], t.adminToken, true);
+      const answer = await send(
+        port,
+        method,
+        path(),
+        { "content-type": TYPE, "transfer-encoding": "chunked" },
+        [head, Buffer.alloc(MAX_BYTES * 2, 0x20)],
+        t.adminToken,
+        true,
+      );
       assert.equal(answer.status, 413, JSON.stringify(answer.body));
       assert.equal(answer.body.error, "media_too_large");
       await until(() => temporaries(t.dataDir).length === 0, "the refused upload's temporary to go");
@@ -134,7 +196,10 @@ describe("malformed, truncated and aborted uploads over a socket", () => {
           data = png;
           headers["content-type"] = "image/png";
         } else {
-          const built = await multipartBody([["file", { data: png, filename: "gone.png", type: "image/png" }], ["alt", "never"]]);
+          const built = await multipartBody([
+            ["file", { data: png, filename: "gone.png", type: "image/png" }],
+            ["alt", "never"],
+          ]);
           data = built.body;
           headers["content-type"] = built.type;
         }

@@ -46,12 +46,15 @@ function headOf(html: string): Head {
   return head;
 }
 
-const meta = (head: Head, key: string) => head.metas.filter((m) => m.name === key || m.property === key).map((m) => m.content);
+const meta = (head: Head, key: string) =>
+  head.metas.filter((m) => m.name === key || m.property === key).map((m) => m.content);
 const canonical = (head: Head) => head.links.filter((l) => l.rel === "canonical").map((l) => l.href);
 const alternates = (head: Head) => head.links.filter((l) => l.rel === "alternate").map((l) => [l.hreflang, l.href]);
-const jsonLd = (head: Head) => head.scripts.filter((s) => s.type === "application/ld+json").map((s) => JSON.parse(s.text));
+const jsonLd = (head: Head) =>
+  head.scripts.filter((s) => s.type === "application/ld+json").map((s) => JSON.parse(s.text));
 
-const LAYOUT = "<!DOCTYPE html><html><head><!-- svc/seo /--></head><body><h1 data-op-bind='{\"text\": \"page.title\"}'></h1></body></html>";
+const LAYOUT =
+  '<!DOCTYPE html><html><head><!-- svc/seo /--></head><body><h1 data-op-bind=\'{"text": "page.title"}\'></h1></body></html>';
 
 describe("SEO: svc/seo head tags on the public site", () => {
   let t: TestApp;
@@ -66,12 +69,27 @@ describe("SEO: svc/seo head tags on the public site", () => {
     site = await seoSite(t, { languages: true });
     await site.frame("layout", LAYOUT);
     home = await site.page("Home", "layout", { lang: "en", slug: "home" });
-    ok(await site.api("POST", "/pages/language", { page: home, lang: "de", title: "Startseite", slug: "start" }), "home de", 201);
+    ok(
+      await site.api("POST", "/pages/language", { page: home, lang: "de", title: "Startseite", slug: "start" }),
+      "home de",
+      201,
+    );
     ok(await site.api("PATCH", "/settings", { home_page: home }), "home_page");
     about = await site.page("About", "layout", { lang: "en", slug: "about", seo: { description: "Who we are" } });
-    ueber = ok(await site.api("POST", "/pages/language", { page: about, lang: "de", title: "Über uns" }), "about de", 201).page.id;
+    ueber = ok(
+      await site.api("POST", "/pages/language", { page: about, lang: "de", title: "Über uns" }),
+      "about de",
+      201,
+    ).page.id;
     team = await site.page("Team", "layout", { lang: "en", parent: about });
-    ok(await site.api("PATCH", "/seo", { description: "Acme makes things.", twitter_site: "@acme", title_template: "%s | Acme" }), "site SEO");
+    ok(
+      await site.api("PATCH", "/seo", {
+        description: "Acme makes things.",
+        twitter_site: "@acme",
+        title_template: "%s | Acme",
+      }),
+      "site SEO",
+    );
   });
   after(() => t.close());
 
@@ -94,7 +112,11 @@ describe("SEO: svc/seo head tags on the public site", () => {
   it("a page and its translation name each other with hreflang (itself included) and x-default, the default language's version", async () => {
     const en = headOf((await site.visit("/about/")).text);
     const de = headOf((await site.visit("/de/ueber-uns/")).text);
-    const expected = [["en", `${site.origin}/about/`], ["de", `${site.origin}/de/ueber-uns/`], ["x-default", `${site.origin}/about/`]];
+    const expected = [
+      ["en", `${site.origin}/about/`],
+      ["de", `${site.origin}/de/ueber-uns/`],
+      ["x-default", `${site.origin}/about/`],
+    ];
     assert.deepEqual(alternates(en), expected);
     assert.deepEqual(alternates(de), expected);
     assert.deepEqual(canonical(de), [`${site.origin}/de/ueber-uns/`]);
@@ -104,7 +126,10 @@ describe("SEO: svc/seo head tags on the public site", () => {
 
   it("an unpublished translation is no alternate, and comes back once published", async () => {
     ok(await site.api("PATCH", `/pages/${ueber}`, { status: "draft" }), "draft");
-    assert.deepEqual(alternates(headOf((await site.visit("/about/")).text)), [["en", `${site.origin}/about/`], ["x-default", `${site.origin}/about/`]]);
+    assert.deepEqual(alternates(headOf((await site.visit("/about/")).text)), [
+      ["en", `${site.origin}/about/`],
+      ["x-default", `${site.origin}/about/`],
+    ]);
     ok(await site.api("PATCH", `/pages/${ueber}`, { status: "publish" }), "publish");
     assert.equal(alternates(headOf((await site.visit("/about/")).text)).length, 3);
   });
@@ -113,27 +138,47 @@ describe("SEO: svc/seo head tags on the public site", () => {
     const head = headOf((await site.visit("/")).text);
     assert.deepEqual(canonical(head), [`${site.origin}/`]);
     assert.deepEqual(meta(head, "og:type"), ["website"]);
-    assert.deepEqual(alternates(head), [["en", `${site.origin}/`], ["de", `${site.origin}/de/`], ["x-default", `${site.origin}/`]]);
-    assert.deepEqual(jsonLd(head), [{ "@context": "https://schema.org", "@type": "WebSite", name: site.name, url: `${site.origin}/`, inLanguage: "en" }]);
+    assert.deepEqual(alternates(head), [
+      ["en", `${site.origin}/`],
+      ["de", `${site.origin}/de/`],
+      ["x-default", `${site.origin}/`],
+    ]);
+    assert.deepEqual(jsonLd(head), [
+      {
+        "@context": "https://schema.org",
+        "@type": "WebSite",
+        name: site.name,
+        url: `${site.origin}/`,
+        inLanguage: "en",
+      },
+    ]);
     assert.deepEqual(canonical(headOf((await site.visit("/de/")).text)), [`${site.origin}/de/`]);
     const crumbs = jsonLd(headOf((await site.visit("/about/team/")).text));
-    assert.deepEqual(crumbs, [{
-      "@context": "https://schema.org",
-      "@type": "BreadcrumbList",
-      itemListElement: [
-        { "@type": "ListItem", position: 1, name: "About", item: `${site.origin}/about/` },
-        { "@type": "ListItem", position: 2, name: "Team", item: `${site.origin}/about/team/` },
-      ],
-    }]);
+    assert.deepEqual(crumbs, [
+      {
+        "@context": "https://schema.org",
+        "@type": "BreadcrumbList",
+        itemListElement: [
+          { "@type": "ListItem", position: 1, name: "About", item: `${site.origin}/about/` },
+          { "@type": "ListItem", position: 2, name: "Team", item: `${site.origin}/about/team/` },
+        ],
+      },
+    ]);
   });
 
   it("page fields win over the defaults: SEO title, canonical path printed absolute on the site's domain, an absolute canonical kept, noindex from the page or the whole site", async () => {
-    ok(await site.api("PATCH", `/seo/pages/${team}`, { title: "Our people", canonical: "/about/", noindex: true }), "page SEO");
+    ok(
+      await site.api("PATCH", `/seo/pages/${team}`, { title: "Our people", canonical: "/about/", noindex: true }),
+      "page SEO",
+    );
     let head = headOf((await site.visit("/about/team/")).text);
     assert.deepEqual(head.titles, ["Our people | Acme"]);
     assert.deepEqual(canonical(head), [`${site.origin}/about/`]);
     assert.deepEqual(meta(head, "robots"), ["noindex"]);
-    ok(await site.api("PATCH", `/seo/pages/${team}`, { canonical: "https://elsewhere.example/people", noindex: null }), "absolute canonical");
+    ok(
+      await site.api("PATCH", `/seo/pages/${team}`, { canonical: "https://elsewhere.example/people", noindex: null }),
+      "absolute canonical",
+    );
     head = headOf((await site.visit("/about/team/")).text);
     assert.deepEqual(canonical(head), ["https://elsewhere.example/people"]);
     assert.deepEqual(meta(head, "robots"), []);
@@ -149,30 +194,63 @@ describe("SEO: svc/seo head tags on the public site", () => {
     const head = headOf(page.text);
     assert.deepEqual(head.titles, [`${evil} | Acme`]);
     assert.deepEqual(meta(head, "og:title"), [`${evil} | Acme`]);
-    assert.deepEqual(head.scripts.map((s) => s.type), ["application/ld+json"], "the only script element is the JSON-LD");
+    assert.deepEqual(
+      head.scripts.map((s) => s.type),
+      ["application/ld+json"],
+      "the only script element is the JSON-LD",
+    );
     assert.equal(jsonLd(head)[0].itemListElement[1].name, evil);
     assert.ok(!page.text.includes("<script>window.__pwned"), "the title never appears as markup");
-    assert.ok(!/<\/script><script>/.test(page.text.slice(page.text.indexOf("application/ld+json"))), "the JSON-LD text holds no </script>");
+    assert.ok(
+      !/<\/script><script>/.test(page.text.slice(page.text.indexOf("application/ld+json"))),
+      "the JSON-LD text holds no </script>",
+    );
   });
 
   it("og:image is the page's image, else the site's, as an absolute address on the site's domain (twitter:card summary_large_image); a new file's bytes reach the next request", async () => {
-    const png = (shade: string) => sharp({ create: { width: 40, height: 20, channels: 3, background: shade } }).png().toBuffer();
-    const siteImage = ok(await uploadRaw(t, site.id, await png("#102030"), { filename: "share.png", type: "image/png" }), "site image", 201).media;
-    const pageImage = ok(await uploadRaw(t, site.id, await png("#405060"), { filename: "about-share.png", type: "image/png" }), "page image", 201).media;
+    const png = (shade: string) =>
+      sharp({ create: { width: 40, height: 20, channels: 3, background: shade } })
+        .png()
+        .toBuffer();
+    const siteImage = ok(
+      await uploadRaw(t, site.id, await png("#102030"), { filename: "share.png", type: "image/png" }),
+      "site image",
+      201,
+    ).media;
+    const pageImage = ok(
+      await uploadRaw(t, site.id, await png("#405060"), { filename: "about-share.png", type: "image/png" }),
+      "page image",
+      201,
+    ).media;
     ok(await site.api("PATCH", "/seo", { og_image: siteImage.slug }), "site og_image");
     let head = headOf((await site.visit("/de/ueber-uns/")).text);
     assert.deepEqual(meta(head, "og:image"), [`${site.origin}${siteImage.url}`]);
     assert.deepEqual(meta(head, "twitter:card"), ["summary_large_image"]);
     ok(await site.api("PATCH", `/seo/pages/${about}`, { og_image: pageImage.id }), "page og_image");
     assert.deepEqual(meta(headOf((await site.visit("/about/")).text), "og:image"), [`${site.origin}${pageImage.url}`]);
-    const replaced = ok(await uploadRaw(t, site.id, await png("#708090"), { method: "PUT", path: `/api/site/${site.id}/media/${siteImage.id}`, filename: "share.png", type: "image/png" }), "new bytes").media;
+    const replaced = ok(
+      await uploadRaw(t, site.id, await png("#708090"), {
+        method: "PUT",
+        path: `/api/site/${site.id}/media/${siteImage.id}`,
+        filename: "share.png",
+        type: "image/png",
+      }),
+      "new bytes",
+    ).media;
     assert.notEqual(replaced.url, siteImage.url);
     head = headOf((await site.visit("/de/ueber-uns/")).text);
-    assert.deepEqual(meta(head, "og:image"), [`${site.origin}${replaced.url}`], "the page printing the site's image shows its new address");
+    assert.deepEqual(
+      meta(head, "og:image"),
+      [`${site.origin}${replaced.url}`],
+      "the page printing the site's image shows its new address",
+    );
   });
 
   it("a frame's own bake (no page shown) prints the markers only, and the frame reports source seo and the live reason", async () => {
-    const body = ok(await site.api("POST", "/frames", { slug: "seo-only", html: "<head><!-- svc/seo /--></head>", dry_run: true }), "dry run");
+    const body = ok(
+      await site.api("POST", "/frames", { slug: "seo-only", html: "<head><!-- svc/seo /--></head>", dry_run: true }),
+      "dry run",
+    );
     assert.deepEqual(body.sources, ["page", "seo"]);
     assert.equal(body.renders_on_request, true);
     assert.deepEqual(body.live_reasons, ["insert svc/seo"]);

@@ -29,7 +29,8 @@ export async function seoSite(t: TestApp, options: { languages?: boolean } = {})
   const name = `Acme ${sites}`;
   const created = ok(await t.call("POST", "/api/sites", { body: { name, domain: host } }), "site", 201);
   const id = created.site.id as number;
-  const api = (method: string, path: string, body?: unknown) => t.call(method, `/api/site/${id}${path}`, body === undefined ? {} : { body });
+  const api = (method: string, path: string, body?: unknown) =>
+    t.call(method, `/api/site/${id}${path}`, body === undefined ? {} : { body });
   const site: SeoSite = {
     id,
     name,
@@ -41,7 +42,11 @@ export async function seoSite(t: TestApp, options: { languages?: boolean } = {})
       ok(await api("POST", "/frames", { slug, html }), `frame ${slug}`, 201);
     },
     async page(title, frame, extra = {}) {
-      const body = ok(await api("POST", "/pages", { title, status: "publish", ...(frame ? { frame } : {}), ...extra }), `page ${title}`, 201);
+      const body = ok(
+        await api("POST", "/pages", { title, status: "publish", ...(frame ? { frame } : {}), ...extra }),
+        `page ${title}`,
+        201,
+      );
       return body.page.id as number;
     },
   };

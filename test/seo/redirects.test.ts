@@ -13,7 +13,13 @@ function redirected(answer: Answer, what: string, location: string, status = 301
 }
 
 const autos = async (site: SeoSite) =>
-  (ok(await site.api("GET", "/seo/redirects"), "redirects").redirects as Array<{ from: string; to: string; auto: boolean }>).map((r) => [r.from, r.to, r.auto]);
+  (
+    ok(await site.api("GET", "/seo/redirects"), "redirects").redirects as Array<{
+      from: string;
+      to: string;
+      auto: boolean;
+    }>
+  ).map((r) => [r.from, r.to, r.auto]);
 
 describe("SEO: addresses that move answer 301", () => {
   let t: TestApp;
@@ -32,7 +38,10 @@ describe("SEO: addresses that move answer 301", () => {
     ok(await site.api("PATCH", `/pages/${id}`, { slug: "offers" }), "second rename");
     redirected(await site.visit("/pricing/"), "first address, straight to the newest", "/offers/");
     redirected(await site.visit("/plans/"), "second address", "/offers/");
-    assert.deepEqual(await autos(site), [["/plans/", "/offers/", true], ["/pricing/", "/offers/", true]]);
+    assert.deepEqual(await autos(site), [
+      ["/plans/", "/offers/", true],
+      ["/pricing/", "/offers/", true],
+    ]);
   });
 
   it("a page moved back to an old address answers there again, and no record points at itself", async () => {
@@ -67,7 +76,11 @@ describe("SEO: addresses that move answer 301", () => {
     ok(await site.api("POST", "/seo/redirects", { from: "/events/", to: "/news/" }), "by hand", 201);
     redirected(await site.visit("/events/"), "by hand", "/news/");
     await site.page("Blog", "plain", { slug: "blog" });
-    const draft = ok(await site.api("POST", "/pages", { title: "Events", slug: "events", status: "draft", frame: "plain" }), "draft", 201).page.id;
+    const draft = ok(
+      await site.api("POST", "/pages", { title: "Events", slug: "events", status: "draft", frame: "plain" }),
+      "draft",
+      201,
+    ).page.id;
     assert.equal((await site.visit("/blog/")).status, 200, "the new page answers where the redirect was");
     redirected(await site.visit("/events/"), "a draft does not take the address over", "/news/");
     ok(await site.api("PATCH", `/pages/${draft}`, { status: "publish" }), "publish");
@@ -77,8 +90,16 @@ describe("SEO: addresses that move answer 301", () => {
 
   it("a redirect made by hand answers with its status and target, cached like a page; deleted, the address answers 404 on the next request", async () => {
     const site = await seoSite(t);
-    const temporary = ok(await site.api("POST", "/seo/redirects", { from: "/sale/", to: "/offers/?season=winter", status: 307 }), "307", 201).redirect;
-    ok(await site.api("POST", "/seo/redirects", { from: "/shop/", to: "https://shop.example.com/", status: 302 }), "302", 201);
+    const temporary = ok(
+      await site.api("POST", "/seo/redirects", { from: "/sale/", to: "/offers/?season=winter", status: 307 }),
+      "307",
+      201,
+    ).redirect;
+    ok(
+      await site.api("POST", "/seo/redirects", { from: "/shop/", to: "https://shop.example.com/", status: 302 }),
+      "302",
+      201,
+    );
     redirected(await site.visit("/sale/"), "307", "/offers/?season=winter", 307);
     redirected(await site.visit("/sale/?x=1"), "a target with a query keeps its own", "/offers/?season=winter", 307);
     redirected(await site.visit("/shop/"), "302", "https://shop.example.com/", 302);
@@ -95,7 +116,11 @@ describe("SEO: addresses that move answer 301", () => {
     ok(await site.api("POST", "/seo/redirects", { from: "/kontakt/", to: "/contact/" }), "by hand", 201);
     ok(await site.api("PATCH", `/pages/${id}`, { slug: "reach-us" }), "rename");
     redirected(await site.visit("/kontakt/"), "hand-made record followed the page", "/reach-us/");
-    ok(await site.api("POST", "/seo/redirects", { from: "/write-us/", to: "/contact/" }), "to a redirecting address", 201);
+    ok(
+      await site.api("POST", "/seo/redirects", { from: "/write-us/", to: "/contact/" }),
+      "to a redirecting address",
+      201,
+    );
     redirected(await site.visit("/write-us/"), "no chain", "/reach-us/");
   });
 
@@ -147,9 +172,22 @@ describe("SEO: one address per page, and the site's own 404 page", () => {
 
   it("setting not_found_page shows that page with status 404 for unknown addresses, in the language of the address's prefix; cleared, the plain 404; the reason is the same for every cause", async () => {
     const site = await seoSite(t, { languages: true });
-    await site.frame("content", "<main data-op-bind='{\"html\": \"page.content\"}'></main>");
-    const missing = await site.page("Not found", "content", { lang: "en", slug: "not-found", content: "<p>Nothing here</p>" });
-    ok(await site.api("POST", "/pages/language", { page: missing, lang: "de", title: "Nicht gefunden", content: "<p>Hier ist nichts</p>" }), "de", 201);
+    await site.frame("content", '<main data-op-bind=\'{"html": "page.content"}\'></main>');
+    const missing = await site.page("Not found", "content", {
+      lang: "en",
+      slug: "not-found",
+      content: "<p>Nothing here</p>",
+    });
+    ok(
+      await site.api("POST", "/pages/language", {
+        page: missing,
+        lang: "de",
+        title: "Nicht gefunden",
+        content: "<p>Hier ist nichts</p>",
+      }),
+      "de",
+      201,
+    );
     ok(await site.api("POST", "/pages", { title: "Secret", status: "draft", frame: "content" }), "draft", 201);
     const plain = await site.visit("/no-such-page/");
     assert.equal(plain.status, 404);
@@ -167,7 +205,11 @@ describe("SEO: one address per page, and the site's own 404 page", () => {
     assert.equal(de.status, 404);
     assert.match(de.text, /<p>Hier ist nichts<\/p>/);
     ok(await site.api("PATCH", `/pages/${missing}`, { content: "<p>Still nothing</p>" }), "edit the 404 page");
-    assert.match((await site.visit("/no-such-page/")).text, /<p>Still nothing<\/p>/, "an edit of the page reaches the next 404");
+    assert.match(
+      (await site.visit("/no-such-page/")).text,
+      /<p>Still nothing<\/p>/,
+      "an edit of the page reaches the next 404",
+    );
     ok(await site.api("PATCH", "/settings", { not_found_page: null }), "cleared");
     assert.match((await site.visit("/no-such-page/")).text, /<h1>Not found<\/h1>/);
     const refused = await site.api("PATCH", "/settings", { not_found_page: "no-such-page" });

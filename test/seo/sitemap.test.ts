@@ -37,17 +37,26 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
     const id = await makeSite(t, `SEO ${n}`, domain);
     const api = async (method: string, path: string, body?: unknown) => {
       const r = await t.call(method, `/api/site/${id}${path}`, body === undefined ? {} : { body });
-      assert.ok(r.status === 200 || r.status === 201, `${method} ${path} ${JSON.stringify(body)}: ${r.status} ${r.text}`);
+      assert.ok(
+        r.status === 200 || r.status === 201,
+        `${method} ${path} ${JSON.stringify(body)}: ${r.status} ${r.text}`,
+      );
       return r.body;
     };
     for (const code of langs) await api("POST", "/languages", { code });
     await api("POST", "/frames", { slug: "layout", html: "<!DOCTYPE html><html><body><p>page</p></body></html>" });
     const get = async (path: string) => {
       const r = await t.app.inject({ method: "GET", url: path, headers: { host: domain } });
-      return { status: r.statusCode, type: String(r.headers["content-type"] ?? ""), printed: r.headers["x-svc-printed"] as string | undefined, body: r.body };
+      return {
+        status: r.statusCode,
+        type: String(r.headers["content-type"] ?? ""),
+        printed: r.headers["x-svc-printed"] as string | undefined,
+        body: r.body,
+      };
     };
     const site: Site = {
-      id, domain,
+      id,
+      domain,
       origin: `http://${domain}${t.config.port === 80 ? "" : `:${t.config.port}`}`,
       api,
       async page(body) {
@@ -60,7 +69,11 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
       async sitemap() {
         const r = await get("/sitemap.xml");
         // A site with nothing to list has no sitemap (the schema wants at least one <url>).
-        if (r.status === 404) return { root: "none", urls: [], xml: "", printed: r.printed } as unknown as Parsed & { xml: string; printed: string | undefined };
+        if (r.status === 404)
+          return { root: "none", urls: [], xml: "", printed: r.printed } as unknown as Parsed & {
+            xml: string;
+            printed: string | undefined;
+          };
         assert.equal(r.status, 200, `/sitemap.xml on ${domain}: ${r.status} ${r.body.slice(0, 300)}`);
         assert.match(r.type, /^application\/xml(;|$)/, "/sitemap.xml is application/xml");
         const parsed = parse(r.body);
@@ -100,7 +113,11 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
       pages.hiddenChild = await site.page({ title: "Hidden child", lang: "en", parent: pages.hidden.id });
       pages.noindex = await site.page({ title: "Noindex", lang: "en", seo: { noindex: true } });
       pages.elsewhere = await site.page({ title: "Elsewhere", lang: "en", seo: { canonical: "/about/" } });
-      pages.offsite = await site.page({ title: "Offsite", lang: "en", seo: { canonical: "https://example.org/original/" } });
+      pages.offsite = await site.page({
+        title: "Offsite",
+        lang: "en",
+        seo: { canonical: "https://example.org/original/" },
+      });
       pages.self = await site.page({ title: "Self", lang: "en", seo: { canonical: "/self/" } });
     });
 
@@ -119,7 +136,10 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
 
     it("/sitemap.xml answers 200 application/xml and is valid against the sitemaps.org schema with xhtml:link", async () => {
       const sitemap = await site.sitemap(); // checks the status, the type and the schema
-      assert.match(sitemap.xml, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9" xmlns:xhtml="http:\/\/www\.w3\.org\/1999\/xhtml">/);
+      assert.match(
+        sitemap.xml,
+        /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<urlset xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9" xmlns:xhtml="http:\/\/www\.w3\.org\/1999\/xhtml">/,
+      );
       assert.ok(sitemap.urls.length > 0);
     });
 
@@ -130,7 +150,11 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
         const answer = await site.get(new URL(loc).pathname);
         assert.equal(answer.status, 200, `${loc} is listed, so it answers 200`);
       }
-      assert.equal((await site.get("/home/")).status, 301, "the home page's own path is not its address (it redirects to /)");
+      assert.equal(
+        (await site.get("/home/")).status,
+        301,
+        "the home page's own path is not its address (it redirects to /)",
+      );
     });
 
     it("leaves out a draft, a trashed page, a page without a frame, a page under an unpublished parent and a draft translation (each answers 404)", async () => {
@@ -172,14 +196,25 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
         about: { en: `${site.origin}/about/`, de: `${site.origin}/de/ueber-uns/` },
         shoes: { en: `${site.origin}/products/shoes/`, de: `${site.origin}/de/schuhe/` },
       };
-      const groupOf = (loc: string) => [homes, ...Object.values(pairs)].find((group) => Object.values(group).includes(loc));
+      const groupOf = (loc: string) =>
+        [homes, ...Object.values(pairs)].find((group) => Object.values(group).includes(loc));
       for (const url of urls) {
         for (const link of url.alternates) {
-          assert.deepEqual(Object.keys(link.attributes).sort(), ["href", "hreflang", "rel"], `${url.loc}: the link has only rel, hreflang and href`);
+          assert.deepEqual(
+            Object.keys(link.attributes).sort(),
+            ["href", "hreflang", "rel"],
+            `${url.loc}: the link has only rel, hreflang and href`,
+          );
           assert.equal(link.attributes.rel, "alternate");
         }
-        assert.deepEqual(url.alternates.map((link) => link.attributes.hreflang), expected[url.loc], `${url.loc}: one link per published translation`);
-        const hrefs = Object.fromEntries(url.alternates.map((link) => [link.attributes.hreflang, link.attributes.href]));
+        assert.deepEqual(
+          url.alternates.map((link) => link.attributes.hreflang),
+          expected[url.loc],
+          `${url.loc}: one link per published translation`,
+        );
+        const hrefs = Object.fromEntries(
+          url.alternates.map((link) => [link.attributes.hreflang, link.attributes.href]),
+        );
         assert.ok(Object.values(hrefs).includes(url.loc), `${url.loc}: itself among its alternates`);
         const group = groupOf(url.loc);
         if (group) assert.deepEqual(hrefs, group, `${url.loc}: its translations' addresses`);
@@ -200,7 +235,8 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
       await site.sitemap();
       const again = await site.sitemap();
       // A site with nothing to list answers 404, which is not kept (nothing could go stale).
-      if (again.urls.length > 0) assert.equal(again.printed, "cache", "the second /sitemap.xml is answered from the page cache");
+      if (again.urls.length > 0)
+        assert.equal(again.printed, "cache", "the second /sitemap.xml is answered from the page cache");
     }
 
     it("publishing a new page lists it", async () => {
@@ -227,7 +263,10 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
       await cached();
       await site.api("PATCH", `/pages/${parent.id}`, { slug: "new-name" });
       const locs = await site.locs();
-      assert.ok(locs.includes(`${site.origin}/new-name/`) && locs.includes(`${site.origin}/new-name/kid/`), locs.join(" "));
+      assert.ok(
+        locs.includes(`${site.origin}/new-name/`) && locs.includes(`${site.origin}/new-name/kid/`),
+        locs.join(" "),
+      );
       assert.ok(!locs.some((loc) => loc.includes("/old-name/")), locs.join(" "));
     });
 
@@ -260,7 +299,11 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
       const en = urls.find((url) => url.loc === `${site.origin}/menu/`);
       const de = urls.find((url) => url.loc === `${site.origin}/de/speisekarte/`);
       assert.ok(en && de, "both addresses listed");
-      for (const url of [en, de]) assert.deepEqual(url.alternates.map((link) => link.attributes.href), [`${site.origin}/menu/`, `${site.origin}/de/speisekarte/`]);
+      for (const url of [en, de])
+        assert.deepEqual(
+          url.alternates.map((link) => link.attributes.href),
+          [`${site.origin}/menu/`, `${site.origin}/de/speisekarte/`],
+        );
       const bare = await site.page({ title: "Bare", lang: "en", frame: null });
       await cached();
       assert.ok(!(await site.locs()).includes(`${site.origin}/bare/`));
@@ -313,7 +356,10 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
       assert.match(robots.type, /^text\/plain(;|$)/);
       const lines = robots.body.split("\n").map((line) => line.trim());
       assert.ok(!lines.some((line) => /^disallow:\s*\/\s*$/i.test(line)), robots.body);
-      assert.deepEqual(lines.filter((line) => line.startsWith("Sitemap:")), [`Sitemap: ${site.origin}/sitemap.xml`]);
+      assert.deepEqual(
+        lines.filter((line) => line.startsWith("Sitemap:")),
+        [`Sitemap: ${site.origin}/sitemap.xml`],
+      );
       assert.equal((await site.get("/sitemap.xml")).status, 404, "no page yet: nothing to list");
       await site.page({ title: "Listed" });
       assert.equal((await site.get("/sitemap.xml")).status, 200, "the address it names answers once a page does");
@@ -350,7 +396,10 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
       assertValid(index, INDEX_XSD, "the sitemap index");
       const parsedIndex = parse(index);
       assert.equal(parsedIndex.root, "sitemapindex");
-      assert.deepEqual(parsedIndex.sitemaps, [1, 2, 3].map((i) => `${site.origin}/sitemap-${i}.xml`));
+      assert.deepEqual(
+        parsedIndex.sitemaps,
+        [1, 2, 3].map((i) => `${site.origin}/sitemap-${i}.xml`),
+      );
       const all: string[] = [];
       for (const i of [1, 2, 3]) {
         const part = await sitemapXml(t.store.db, row, port, i, 2);
@@ -361,7 +410,10 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
         assert.ok(parsed.urls.length >= 1 && parsed.urls.length <= 2, `part ${i} holds ${parsed.urls.length}`);
         all.push(...parsed.urls.map((url) => url.loc));
       }
-      assert.deepEqual(all.sort(), ["five", "four", "one", "three", "two"].map((slug) => `${site.origin}/${slug}/`));
+      assert.deepEqual(
+        all.sort(),
+        ["five", "four", "one", "three", "two"].map((slug) => `${site.origin}/${slug}/`),
+      );
       assert.equal(await sitemapXml(t.store.db, row, port, 4, 2), null, "a part past the last");
       assert.equal(await sitemapXml(t.store.db, row, port, 0, 2), null, "part 0");
       // Under the limit: one urlset, and no parts.
@@ -392,8 +444,18 @@ describe("sitemap.xml and robots.txt (issue 19)", () => {
     assert.deepEqual(await a.locs(), [`${a.origin}/alpha/`], "a's sitemap is unchanged by b's writes");
     const robotsA = (await a.get("/robots.txt")).body;
     const robotsB = (await b.get("/robots.txt")).body;
-    assert.ok(robotsA.includes(`Sitemap: ${a.origin}/sitemap.xml`) && robotsA.includes("# site a") && !robotsA.includes("# site b"), robotsA);
-    assert.ok(robotsB.includes(`Sitemap: ${b.origin}/sitemap.xml`) && robotsB.includes("# site b") && !robotsB.includes("# site a"), robotsB);
+    assert.ok(
+      robotsA.includes(`Sitemap: ${a.origin}/sitemap.xml`) &&
+        robotsA.includes("# site a") &&
+        !robotsA.includes("# site b"),
+      robotsA,
+    );
+    assert.ok(
+      robotsB.includes(`Sitemap: ${b.origin}/sitemap.xml`) &&
+        robotsB.includes("# site b") &&
+        !robotsB.includes("# site a"),
+      robotsB,
+    );
     // The main site (localhost) lists neither: it has no page, so no sitemap.
     const main = await t.app.inject({ method: "GET", url: "/sitemap.xml", headers: { host: "localhost" } });
     assert.equal(main.statusCode, 404);

@@ -21,7 +21,14 @@ describe("languages", () => {
     const id = await site();
     const r = await t.call("GET", `/api/site/${id}/languages`);
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body, { success: true, site_id: id, active: false, default_lang: null, languages: [], warnings: [] });
+    assert.deepEqual(r.body, {
+      success: true,
+      site_id: id,
+      active: false,
+      default_lang: null,
+      languages: [],
+      warnings: [],
+    });
   });
 
   it("the first language added activates the mode and is the default, without an address prefix", async () => {
@@ -47,16 +54,23 @@ describe("languages", () => {
     assert.equal(de.body.default_lang, "en");
     const moved = await t.call("POST", `/api/site/${id}/languages`, { body: { code: "pt-br", default: true } });
     assert.equal(moved.body.default_lang, "pt-br");
-    assert.deepEqual(moved.body.languages.map((l: any) => [l.code, l.default, l.prefix]), [
-      ["en", false, "/en/"], ["de", false, "/de/"], ["pt-br", true, ""],
-    ]);
+    assert.deepEqual(
+      moved.body.languages.map((l: any) => [l.code, l.default, l.prefix]),
+      [
+        ["en", false, "/en/"],
+        ["de", false, "/de/"],
+        ["pt-br", true, ""],
+      ],
+    );
   });
 
   it("adding a code the site has renames it or makes it the default: 200 with created false", async () => {
     const id = await site();
     await addLanguage(t, id, "en");
     await addLanguage(t, id, "fr");
-    const again = await t.call("POST", `/api/site/${id}/languages`, { body: { code: "fr", name: "Français (France)", default: true } });
+    const again = await t.call("POST", `/api/site/${id}/languages`, {
+      body: { code: "fr", name: "Français (France)", default: true },
+    });
     assert.equal(again.status, 200);
     assert.equal(again.body.created, false);
     assert.deepEqual(again.body.language, { code: "fr", name: "Français (France)", default: true, prefix: "" });
@@ -107,7 +121,10 @@ describe("languages", () => {
     await addLanguage(t, id, "de");
     const page = await publish(t, id, { title: "Hallo", lang: "de" });
     const r = await t.call("DELETE", `/api/site/${id}/languages/de`);
-    assert.deepEqual(r.body.warnings.map((w: any) => [w.code, w.pages]), [["language_has_pages", 1]]);
+    assert.deepEqual(
+      r.body.warnings.map((w: any) => [w.code, w.pages]),
+      [["language_has_pages", 1]],
+    );
     const back = await t.call("GET", `/api/site/${id}/pages/${page.page.id}`);
     assert.equal(back.body.page.lang, "de");
   });
@@ -140,10 +157,20 @@ describe("languages", () => {
     const db = t.store.db;
     assert.equal(await checkLang(db, id, undefined), null);
     assert.equal(await checkLang(db, id, ""), null);
-    await assert.rejects(checkLang(db, id, "en"), (e: unknown) => e instanceof ServiceError && e.code === "multilang_inactive" && statusOf(e.code) === 409);
+    await assert.rejects(
+      checkLang(db, id, "en"),
+      (e: unknown) => e instanceof ServiceError && e.code === "multilang_inactive" && statusOf(e.code) === 409,
+    );
     await addLanguage(t, id, "en");
     assert.equal(await checkLang(db, id, "EN"), "en");
-    await assert.rejects(checkLang(db, id, "de"), (e: unknown) => e instanceof ServiceError && e.code === "unknown_language" && (e.details.languages as string[])[0] === "en");
-    await assert.rejects(checkLang(db, id, "deutsch"), (e: unknown) => e instanceof ServiceError && e.code === "invalid_language_code");
+    await assert.rejects(
+      checkLang(db, id, "de"),
+      (e: unknown) =>
+        e instanceof ServiceError && e.code === "unknown_language" && (e.details.languages as string[])[0] === "en",
+    );
+    await assert.rejects(
+      checkLang(db, id, "deutsch"),
+      (e: unknown) => e instanceof ServiceError && e.code === "invalid_language_code",
+    );
   });
 });

@@ -21,7 +21,15 @@ describe("site settings", () => {
     assert.deepEqual(r.body, {
       success: true,
       site_id: id,
-      settings: { name: `Settings ${n}`, tagline: "", theme: "default", default_lang: null, home_page: null, not_found_page: null, render_model: "v2" },
+      settings: {
+        name: `Settings ${n}`,
+        tagline: "",
+        theme: "default",
+        default_lang: null,
+        home_page: null,
+        not_found_page: null,
+        render_model: "v2",
+      },
       warnings: [],
     });
   });
@@ -29,7 +37,9 @@ describe("site settings", () => {
   it("PATCH writes name, tagline and theme; name is the site's own name; the answer carries rebaked and what changed", async () => {
     const id = await site();
     recorder.reset();
-    const r = await t.call("PATCH", `/api/site/${id}/settings`, { body: { name: "Renamed", tagline: "Fresh news", theme: "twentytwenty" } });
+    const r = await t.call("PATCH", `/api/site/${id}/settings`, {
+      body: { name: "Renamed", tagline: "Fresh news", theme: "twentytwenty" },
+    });
     assert.equal(r.status, 200);
     assert.equal(r.body.settings.name, "Renamed");
     assert.equal(r.body.settings.tagline, "Fresh news");
@@ -49,7 +59,10 @@ describe("site settings", () => {
     const r = await t.call("PATCH", `/api/site/${id}/settings`, { body: { render_model: "v1" } });
     assert.equal(r.status, 200);
     assert.equal(r.body.settings.render_model, "v2");
-    assert.deepEqual(r.body.warnings.map((w: any) => w.code), ["render_model_fixed"]);
+    assert.deepEqual(
+      r.body.warnings.map((w: any) => w.code),
+      ["render_model_fixed"],
+    );
   });
 
   it("an unknown key is ignored with warning unknown_setting and announces nothing", async () => {
@@ -57,7 +70,10 @@ describe("site settings", () => {
     recorder.reset();
     const r = await t.call("PATCH", `/api/site/${id}/settings`, { body: { colour: "red", tagline: "T" } });
     assert.equal(r.status, 200);
-    assert.deepEqual(r.body.warnings.map((w: any) => [w.code, w.key]), [["unknown_setting", "colour"]]);
+    assert.deepEqual(
+      r.body.warnings.map((w: any) => [w.code, w.key]),
+      [["unknown_setting", "colour"]],
+    );
     assert.equal(r.body.settings.tagline, "T");
     recorder.reset();
     const only = await t.call("PATCH", `/api/site/${id}/settings`, { body: { colour: "blue" } });
@@ -127,7 +143,13 @@ describe("site settings", () => {
     assert.deepEqual(recorder.changes(), [{ kind: "settings", keys: ["default_lang"] }, { kind: "languages" }]);
     const langs = await t.call("GET", `/api/site/${id}/languages`);
     assert.equal(langs.body.default_lang, "de");
-    assert.deepEqual(langs.body.languages.map((l: any) => [l.code, l.default, l.prefix]), [["en", false, "/en/"], ["de", true, ""]]);
+    assert.deepEqual(
+      langs.body.languages.map((l: any) => [l.code, l.default, l.prefix]),
+      [
+        ["en", false, "/en/"],
+        ["de", true, ""],
+      ],
+    );
   });
 
   it("settings are served at the legacy address too, and only to the site's administrators", async () => {
@@ -136,7 +158,10 @@ describe("site settings", () => {
     assert.equal(legacy.status, 200);
     assert.equal(legacy.body.site_id, id);
     const stranger = await makeUser(t, `settings-stranger-${n}`);
-    const refused = await t.call("PATCH", `/api/site/${id}/settings`, { token: stranger.token, body: { tagline: "x" } });
+    const refused = await t.call("PATCH", `/api/site/${id}/settings`, {
+      token: stranger.token,
+      body: { tagline: "x" },
+    });
     assert.equal(refused.status, 404);
     assert.equal(refused.body.code, "site_not_found");
   });

@@ -66,32 +66,73 @@ describe("sidebars on the public site", () => {
     site = await newSite(t, { languages: true });
     await site.frame("doc", FRAME);
     await site.frame("shallow", `<!-- svc/sidebar {"name": "docs", "depth": 1, "class": "docs-nav"} /-->`);
-    for (const title of ["Intro", "Install", "Configure", "Usage", "Recipes", "Faq"]) p[title.toLowerCase()] = await site.page(title, "doc", { lang: "en", content: `<h2>${title} basics</h2><p>…</p><h3 id="kept">Details</h3><h3>Details</h3><h2>More</h2><h4>Deep</h4>` });
+    for (const title of ["Intro", "Install", "Configure", "Usage", "Recipes", "Faq"])
+      p[title.toLowerCase()] = await site.page(title, "doc", {
+        lang: "en",
+        content: `<h2>${title} basics</h2><p>…</p><h3 id="kept">Details</h3><h3>Details</h3><h2>More</h2><h4>Deep</h4>`,
+      });
     p.shallow = await site.page("Shallow", "shallow", { lang: "en" });
     ok(await site.api("PATCH", `/pages/${p.faq}`, { status: "draft" }), "draft faq");
-    ok(await site.api("PUT", "/sidebars/docs?allow_invalid=true", {
-      items: [
-        { page: p.intro },
-        { label: "Setup", items: [{ page: p.install }, { page: p.configure }] },
-        { label: "Guides", open: true, items: [{ page: p.usage }, { url: "https://example.com/more", label: "More elsewhere" }, { page: p.recipes }] },
-      ],
-    }), "sidebar", 201);
-    for (const [page, title] of [[p.intro, "Einführung"], [p.install, "Installation"], [p.usage, "Nutzung"], [p.recipes, "Rezepte"]] as const) ok(await site.api("POST", "/pages/language", { page, lang: "de", title }), "de", 201);
+    ok(
+      await site.api("PUT", "/sidebars/docs?allow_invalid=true", {
+        items: [
+          { page: p.intro },
+          { label: "Setup", items: [{ page: p.install }, { page: p.configure }] },
+          {
+            label: "Guides",
+            open: true,
+            items: [
+              { page: p.usage },
+              { url: "https://example.com/more", label: "More elsewhere" },
+              { page: p.recipes },
+            ],
+          },
+        ],
+      }),
+      "sidebar",
+      201,
+    );
+    for (const [page, title] of [
+      [p.intro, "Einführung"],
+      [p.install, "Installation"],
+      [p.usage, "Nutzung"],
+      [p.recipes, "Rezepte"],
+    ] as const)
+      ok(await site.api("POST", "/pages/language", { page, lang: "de", title }), "de", 201);
   });
   after(() => t.close());
 
   it("the tree in order, aria-current on the page shown's link only; its section open, a section written open open, the others collapsed", async () => {
     const seen = read((await site.visit("/configure/")).text);
-    assert.deepEqual(seen.links.map(([text]) => text), ["Intro", "Install", "Configure", "Usage", "More elsewhere", "Recipes"]);
-    assert.deepEqual(seen.links.filter(([, , current]) => current !== undefined), [["Configure", `${site.origin}/configure/`, "page"]]);
-    assert.deepEqual(seen.sections, [["Setup", true], ["Guides", true]]);
+    assert.deepEqual(
+      seen.links.map(([text]) => text),
+      ["Intro", "Install", "Configure", "Usage", "More elsewhere", "Recipes"],
+    );
+    assert.deepEqual(
+      seen.links.filter(([, , current]) => current !== undefined),
+      [["Configure", `${site.origin}/configure/`, "page"]],
+    );
+    assert.deepEqual(seen.sections, [
+      ["Setup", true],
+      ["Guides", true],
+    ]);
     const intro = read((await site.visit("/intro/")).text);
-    assert.deepEqual(intro.sections, [["Setup", false], ["Guides", true]], "the section that does not hold the page is collapsed");
+    assert.deepEqual(
+      intro.sections,
+      [
+        ["Setup", false],
+        ["Guides", true],
+      ],
+      "the section that does not hold the page is collapsed",
+    );
   });
 
   it("the pager follows the reading order, sections flattened, links skipped: the first page has only next, the last only previous", async () => {
     assert.deepEqual(read((await site.visit("/intro/")).text).pager, { next: ["Install", `${site.origin}/install/`] });
-    assert.deepEqual(read((await site.visit("/usage/")).text).pager, { prev: ["Configure", `${site.origin}/configure/`], next: ["Recipes", `${site.origin}/recipes/`] });
+    assert.deepEqual(read((await site.visit("/usage/")).text).pager, {
+      prev: ["Configure", `${site.origin}/configure/`],
+      next: ["Recipes", `${site.origin}/recipes/`],
+    });
     assert.deepEqual(read((await site.visit("/recipes/")).text).pager, { prev: ["Usage", `${site.origin}/usage/`] });
     assert.deepEqual(read((await site.visit("/shallow/")).text).pager, {}, "a page outside the sidebar gets no pager");
   });
@@ -99,7 +140,10 @@ describe("sidebars on the public site", () => {
   it("depth 1 prints the top-level items only; the class is the nav's", async () => {
     const html = (await site.visit("/shallow/")).text;
     assert.match(html, /<nav class="docs-nav">/);
-    assert.deepEqual(read(html).links.map(([text]) => text), ["Intro"]);
+    assert.deepEqual(
+      read(html).links.map(([text]) => text),
+      ["Intro"],
+    );
     assert.doesNotMatch(html, /<details/);
   });
 
@@ -114,17 +158,34 @@ describe("sidebars on the public site", () => {
 
   it("a German page shows the default tree in German: translated labels and addresses, the untranslated page left out of sidebar and pager", async () => {
     const seen = read((await site.visit("/de/nutzung/")).text);
-    assert.deepEqual(seen.links.map(([text]) => text), ["Einführung", "Installation", "Nutzung", "More elsewhere", "Rezepte"]);
-    assert.deepEqual(seen.links.find(([, , current]) => current)?.slice(0, 2), ["Nutzung", `${site.origin}/de/nutzung/`]);
-    assert.deepEqual(seen.pager, { prev: ["Installation", `${site.origin}/de/installation/`], next: ["Rezepte", `${site.origin}/de/rezepte/`] });
+    assert.deepEqual(
+      seen.links.map(([text]) => text),
+      ["Einführung", "Installation", "Nutzung", "More elsewhere", "Rezepte"],
+    );
+    assert.deepEqual(seen.links.find(([, , current]) => current)?.slice(0, 2), [
+      "Nutzung",
+      `${site.origin}/de/nutzung/`,
+    ]);
+    assert.deepEqual(seen.pager, {
+      prev: ["Installation", `${site.origin}/de/installation/`],
+      next: ["Rezepte", `${site.origin}/de/rezepte/`],
+    });
   });
 
   it("svc/toc lists the page's headings of levels 2 and 3, an h3 under its h2, linking to the ids page.content prints: slugs of the text, repeats numbered, written ids kept; the same on every render", async () => {
     const html = (await site.visit("/intro/")).text;
     const seen = read(html);
     assert.deepEqual(seen.headingIds, ["intro-basics", "kept", "details", "more", "deep"]);
-    assert.deepEqual(seen.toc, [["Intro basics", "#intro-basics"], ["Details", "#kept"], ["Details", "#details"], ["More", "#more"]]);
-    assert.match(html, /<nav class="toc"><ul><li><a href="#intro-basics">Intro basics<\/a><ul><li><a href="#kept">Details<\/a><\/li><li><a href="#details">Details<\/a><\/li><\/ul><\/li><li><a href="#more">More<\/a><\/li><\/ul><\/nav>/);
+    assert.deepEqual(seen.toc, [
+      ["Intro basics", "#intro-basics"],
+      ["Details", "#kept"],
+      ["Details", "#details"],
+      ["More", "#more"],
+    ]);
+    assert.match(
+      html,
+      /<nav class="toc"><ul><li><a href="#intro-basics">Intro basics<\/a><ul><li><a href="#kept">Details<\/a><\/li><li><a href="#details">Details<\/a><\/li><\/ul><\/li><li><a href="#more">More<\/a><\/li><\/ul><\/nav>/,
+    );
     ok(await t.call("POST", `/api/site/${site.id}/cache/flush`, { body: { all: true } }), "flush");
     assert.equal((await site.visit("/intro/")).text, html, "rendered again, the same ids");
   });

@@ -14,7 +14,10 @@ describe("losing the database", { skip: testServerUrl ? false : "needs TEST_DATA
     await proxy.open();
     const viaProxy = new URL(database.url!);
     viaProxy.port = String(proxy.port);
-    const t = await startTestApp({ env: { DATABASE_URL: viaProxy.toString(), SVC_DB_CONNECT_TIMEOUT_MS: "500" }, database: { url: viaProxy.toString(), drop: database.drop } });
+    const t = await startTestApp({
+      env: { DATABASE_URL: viaProxy.toString(), SVC_DB_CONNECT_TIMEOUT_MS: "500" },
+      database: { url: viaProxy.toString(), drop: database.drop },
+    });
     try {
       assert.equal((await t.call("GET", "/api/profile")).status, 200);
       await proxy.cut();

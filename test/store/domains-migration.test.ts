@@ -21,7 +21,9 @@ async function withDatabase(work: (db: Kysely<any>, dialect: "sqlite" | "postgre
     }
   }
   const database = await freshDatabase();
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url! }) }) });
+  const db = new Kysely<any>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url! }) }),
+  });
   try {
     await work(db, "postgres");
   } finally {
@@ -35,15 +37,37 @@ describe(`migration 0080_domains (${testServerUrl ? "PostgreSQL" : "SQLite"})`, 
     await withDatabase(async (db, dialect) => {
       await foundation(db, dialect);
       const at = "2026-01-01 00:00:00";
-      await db.insertInto("sites").values([{ name: "Main", domain: "localhost", created_at_gmt: at }, { name: "Blog", domain: "Blog.Localhost", created_at_gmt: at }]).execute();
+      await db
+        .insertInto("sites")
+        .values([
+          { name: "Main", domain: "localhost", created_at_gmt: at },
+          { name: "Blog", domain: "Blog.Localhost", created_at_gmt: at },
+        ])
+        .execute();
       await domains(db, dialect);
       const rows = await db.selectFrom("site_domains").selectAll().orderBy("site_id").execute();
-      assert.deepEqual(rows.map((r) => [r.domain, Number(r.site_id), Number(r.is_primary)]), [["localhost", 1, 1], ["blog.localhost", 2, 1]]);
-      await assert.rejects(db.insertInto("site_domains").values({ domain: "blog.localhost", site_id: 1, is_primary: 0 }).execute(), "a domain is held once");
-      await assert.rejects(db.insertInto("site_domains").values({ domain: "second.localhost", site_id: 1, is_primary: 1 }).execute(), "one primary per site");
+      assert.deepEqual(
+        rows.map((r) => [r.domain, Number(r.site_id), Number(r.is_primary)]),
+        [
+          ["localhost", 1, 1],
+          ["blog.localhost", 2, 1],
+        ],
+      );
+      await assert.rejects(
+        db.insertInto("site_domains").values({ domain: "blog.localhost", site_id: 1, is_primary: 0 }).execute(),
+        "a domain is held once",
+      );
+      await assert.rejects(
+        db.insertInto("site_domains").values({ domain: "second.localhost", site_id: 1, is_primary: 1 }).execute(),
+        "one primary per site",
+      );
       await db.insertInto("site_domains").values({ domain: "www.localhost", site_id: 1, is_primary: 0 }).execute();
       await db.insertInto("site_domains").values({ domain: "old.localhost", site_id: 1, is_primary: 0 }).execute();
-      assert.equal((await db.selectFrom("site_domains").select("domain").where("site_id", "=", 1).execute()).length, 3, "any number of aliases");
+      assert.equal(
+        (await db.selectFrom("site_domains").select("domain").where("site_id", "=", 1).execute()).length,
+        3,
+        "any number of aliases",
+      );
     });
   });
 });

@@ -32,9 +32,17 @@ describe("a JSON column read through its schema", () => {
     const secret = "s3cret-value";
     assert.throws(
       () => TEXTS.read(JSON.stringify({ en: 5, note: [secret] })),
-      (error: unknown) => error instanceof CorruptJson && error.column === "test.texts" && /\/en|\/note/.test(error.message) && !error.message.includes(secret),
+      (error: unknown) =>
+        error instanceof CorruptJson &&
+        error.column === "test.texts" &&
+        /\/en|\/note/.test(error.message) &&
+        !error.message.includes(secret),
     );
-    assert.throws(() => TEXTS.read(`{${secret}`), (error: unknown) => error instanceof CorruptJson && /not JSON/.test(error.message) && !error.message.includes(secret));
+    assert.throws(
+      () => TEXTS.read(`{${secret}`),
+      (error: unknown) =>
+        error instanceof CorruptJson && /not JSON/.test(error.message) && !error.message.includes(secret),
+    );
   });
 
   it("AnyObject takes any object and no array, null or scalar", () => {
@@ -44,13 +52,17 @@ describe("a JSON column read through its schema", () => {
   });
 
   it("property: any text reads or falls back, never throws; a value of the schema reads back equal", () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
-      const value = TEXTS.readOr(text, undefined);
-      if (value !== undefined) assert.deepEqual(value, JSON.parse(text));
-    }));
-    fc.assert(fc.property(fc.dictionary(fc.string(), fc.string(), { noNullPrototype: true }), (texts) => {
-      assert.deepEqual(TEXTS.read(JSON.stringify(texts)), texts);
-    }));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
+        const value = TEXTS.readOr(text, undefined);
+        if (value !== undefined) assert.deepEqual(value, JSON.parse(text));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.string(), { noNullPrototype: true }), (texts) => {
+        assert.deepEqual(TEXTS.read(JSON.stringify(texts)), texts);
+      }),
+    );
   });
 });
 
@@ -61,14 +73,19 @@ describe("each stored column's reader keeps its stated fallback", () => {
   });
 
   it("pages.seo_json: each field read alone, the defaults when the column does not read", () => {
-    assert.deepEqual(seoOf({ seo_json: '{"title":"T","noindex":true,"description":5}' }), { ...NO_SEO, title: "T", noindex: true });
+    assert.deepEqual(seoOf({ seo_json: '{"title":"T","noindex":true,"description":5}' }), {
+      ...NO_SEO,
+      title: "T",
+      noindex: true,
+    });
     for (const seo_json of ["[]", '"T"', "{bad"]) assert.deepEqual(seoOf({ seo_json }), NO_SEO, seo_json);
   });
 
   it("site_settings page settings: an id or a slug, else none", () => {
     assert.equal(homePageOf({ home_page_json: "7" }), 7);
     assert.equal(notFoundPageOf({ not_found_page_json: '"missing"' }), "missing");
-    for (const json of [null, "{}", "[7]", "{bad"]) assert.equal(homePageOf({ home_page_json: json }), null, String(json));
+    for (const json of [null, "{}", "[7]", "{bad"])
+      assert.equal(homePageOf({ home_page_json: json }), null, String(json));
   });
 
   it("media texts: a text per language, else none", () => {
@@ -77,9 +94,12 @@ describe("each stored column's reader keeps its stated fallback", () => {
   });
 
   it("sidebar_trees.items_json: stored items, else an empty tree", () => {
-    const items = [{ id: 1, kind: "section", label: "Guide", open: true, items: [{ id: 2, kind: "page", page: 5, label: null }] }];
+    const items = [
+      { id: 1, kind: "section", label: "Guide", open: true, items: [{ id: 2, kind: "page", page: 5, label: null }] },
+    ];
     assert.deepEqual(storedItems({ items_json: JSON.stringify(items) }), items);
-    for (const items_json of ['[{"id":1,"kind":"page"}]', '[{"id":1,"kind":"gone","label":null}]', "{}", "{bad"]) assert.deepEqual(storedItems({ items_json }), [], items_json);
+    for (const items_json of ['[{"id":1,"kind":"page"}]', '[{"id":1,"kind":"gone","label":null}]', "{}", "{bad"])
+      assert.deepEqual(storedItems({ items_json }), [], items_json);
   });
 
   it("datasets.items_json: an array of objects", () => {
@@ -89,14 +109,21 @@ describe("each stored column's reader keeps its stated fallback", () => {
   });
 
   it("frames.analysis_json: read strictly, or with a stated fallback", () => {
-    const stored = { analysis: { inserts: {}, sources: ["pages"], frame_refs: [], binds: 0, live_reasons: [], tokens: [] }, ref_values: [] };
+    const stored = {
+      analysis: { inserts: {}, sources: ["pages"], frame_refs: [], binds: 0, live_reasons: [], tokens: [] },
+      ref_values: [],
+    };
     assert.deepEqual(storedAnalysis({ analysis_json: JSON.stringify(stored) }), stored);
     assert.throws(() => storedAnalysis({ analysis_json: '{"analysis":{}}' }), CorruptJson);
     assert.equal(storedAnalysisOr({ analysis_json: "{bad" }, null), null);
   });
 
   it("invalidation payloads: an envelope of origin and flushes, else no message", () => {
-    assert.deepEqual(parseMessage('{"origin":"a","flushes":[{"kind":"all"}]}'), { origin: "a", flushes: [{ kind: "all" }] });
-    for (const payload of ['{"origin":1,"flushes":[]}', '{"origin":"a"}', "[]", "{bad"]) assert.equal(parseMessage(payload), null, payload);
+    assert.deepEqual(parseMessage('{"origin":"a","flushes":[{"kind":"all"}]}'), {
+      origin: "a",
+      flushes: [{ kind: "all" }],
+    });
+    for (const payload of ['{"origin":1,"flushes":[]}', '{"origin":"a"}', "[]", "{bad"])
+      assert.equal(parseMessage(payload), null, payload);
   });
 });

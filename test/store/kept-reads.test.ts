@@ -31,7 +31,10 @@ describe("answers kept until the database changes", () => {
     dir = mkdtempSync(join(tmpdir(), "svc-kept-"));
     database = await freshDatabase();
     store = await openStore({ dataDir: dir, databaseUrl: database.url });
-    await store.db.insertInto("sites").values({ name: "First", domain: "kept.localhost", created_at_gmt: "2026-01-01 00:00:00" }).execute();
+    await store.db
+      .insertInto("sites")
+      .values({ name: "First", domain: "kept.localhost", created_at_gmt: "2026-01-01 00:00:00" })
+      .execute();
   });
   after(async () => {
     await store.close();
@@ -67,9 +70,18 @@ describe("answers kept until the database changes", () => {
     await sql`update sites set name = 'Third' where id = 1`.execute(store.db);
     assert.equal(await siteName(), "Third");
     let reads = 0;
-    const count = () => keptUntilWrite(store.db, "sites", async () => (reads++, (await store.db.selectFrom("sites").select("id").execute()).length));
+    const count = () =>
+      keptUntilWrite(
+        store.db,
+        "sites",
+        async () => (reads++, (await store.db.selectFrom("sites").select("id").execute()).length),
+      );
     assert.equal(await count(), 1);
-    const added = await store.db.insertInto("sites").values({ name: "Other", domain: "other.localhost", created_at_gmt: "2026-01-01 00:00:00" }).returning("id").executeTakeFirstOrThrow();
+    const added = await store.db
+      .insertInto("sites")
+      .values({ name: "Other", domain: "other.localhost", created_at_gmt: "2026-01-01 00:00:00" })
+      .returning("id")
+      .executeTakeFirstOrThrow();
     assert.equal(await count(), 2);
     assert.equal(reads, 2);
     await store.db.deleteFrom("sites").where("id", "=", added.id).execute();
@@ -92,7 +104,14 @@ describe("answers kept until the database changes", () => {
     await store.db.transaction().execute(async (trx) => {
       await trx.updateTable("sites").set({ name: "Fifth" }).where("id", "=", 1).execute();
       let inside = 0;
-      const read = () => keptUntilWrite(trx, "site-name", async () => (inside++, (await trx.selectFrom("sites").select("name").where("id", "=", 1).executeTakeFirstOrThrow()).name));
+      const read = () =>
+        keptUntilWrite(
+          trx,
+          "site-name",
+          async () => (
+            inside++, (await trx.selectFrom("sites").select("name").where("id", "=", 1).executeTakeFirstOrThrow()).name
+          ),
+        );
       assert.equal(await read(), "Fifth");
       await read();
       assert.equal(inside, 2);
@@ -118,14 +137,18 @@ describe("answers kept until the database changes", () => {
   });
 
   it("a failed computation keeps nothing", async () => {
-    await assert.rejects(keptUntilWrite(store.db, "fails", async () => Promise.reject(new Error("no"))), /no/);
+    await assert.rejects(
+      keptUntilWrite(store.db, "fails", async () => Promise.reject(new Error("no"))),
+      /no/,
+    );
     assert.equal(await keptUntilWrite(store.db, "fails", async () => "now"), "now");
   });
 
   it("answers beyond the budget push the oldest out; one heavier than a quarter of it is never kept", async () => {
     const big = KEPT_READS_BUDGET / 4;
     let reads = 0;
-    const read = (key: string, weight: number) => keptUntilWrite(store.db, key, async () => (reads++, key), { weight: () => weight });
+    const read = (key: string, weight: number) =>
+      keptUntilWrite(store.db, key, async () => (reads++, key), { weight: () => weight });
     for (const key of ["a", "b", "c", "d", "e"]) await read(key, big);
     reads = 0;
     await read("e", big);

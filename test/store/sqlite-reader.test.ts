@@ -26,7 +26,8 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
 describe("SQLite: reads are not held by an open write transaction", () => {
   let dir: string;
   let store: Store;
-  const domains = async () => (await store.db.selectFrom("sites").select("domain").orderBy("domain").execute()).map((r) => r.domain);
+  const domains = async () =>
+    (await store.db.selectFrom("sites").select("domain").orderBy("domain").execute()).map((r) => r.domain);
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "svc-reader-"));
@@ -56,14 +57,21 @@ describe("SQLite: reads are not held by an open write transaction", () => {
     const kept = keptUntilWrite(store.db, "domains", domains);
     assert.deepEqual(await kept, ["a.localhost"]);
 
-    const write = store.db.insertInto("sites").values({ name: "C", domain: "c.localhost", created_at_gmt: AT }).execute();
+    const write = store.db
+      .insertInto("sites")
+      .values({ name: "C", domain: "c.localhost", created_at_gmt: AT })
+      .execute();
     assert.equal(await settlesWithin(write, 200), false, "a write from outside waits for the transaction");
 
     release();
     await transaction;
     await write;
     assert.deepEqual(await domains(), ["a.localhost", "b.localhost", "c.localhost"]);
-    assert.deepEqual(await keptUntilWrite(store.db, "domains", domains), ["a.localhost", "b.localhost", "c.localhost"], "the kept answer went with the commit");
+    assert.deepEqual(
+      await keptUntilWrite(store.db, "domains", domains),
+      ["a.localhost", "b.localhost", "c.localhost"],
+      "the kept answer went with the commit",
+    );
   });
 
   it("a rolled-back transaction leaves nothing to read, and the next transaction runs after it", async () => {

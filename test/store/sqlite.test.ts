@@ -36,12 +36,18 @@ describe("embedded SQLite store", () => {
   it("a second open of the same file runs no migration twice and keeps the data", async () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-store-"));
     const first = await openStore({ dataDir: dir, databaseUrl: null });
-    await first.db.insertInto("sites").values({ name: "Kept", domain: "kept.localhost", created_at_gmt: "2026-01-01 00:00:00" }).execute();
+    await first.db
+      .insertInto("sites")
+      .values({ name: "Kept", domain: "kept.localhost", created_at_gmt: "2026-01-01 00:00:00" })
+      .execute();
     await first.close();
     const second = await openStore({ dataDir: dir, databaseUrl: null });
     try {
       const rows = await second.db.selectFrom("sites").select("name").execute();
-      assert.deepEqual(rows.map((r) => r.name), ["Kept"]);
+      assert.deepEqual(
+        rows.map((r) => r.name),
+        ["Kept"],
+      );
     } finally {
       await second.close();
       rmSync(dir, { recursive: true, force: true });
@@ -51,10 +57,15 @@ describe("embedded SQLite store", () => {
   it("pending migrations run in one transaction: one that fails leaves neither its own changes nor those of the migrations before it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "svc-store-"));
     // The store's own dialect on a database of its own, with two migrations: the second fails.
-    const db = new Kysely<any>({ dialect: new RoutedSqliteDialect(new ReusedStatements(new SQLite(join(dir, "migrated.db"))), null) });
+    const db = new Kysely<any>({
+      dialect: new RoutedSqliteDialect(new ReusedStatements(new SQLite(join(dir, "migrated.db"))), null),
+    });
     try {
       const migrations = {
-        "0001_adds_a_table": { up: async (trx: Kysely<any>) => void (await trx.schema.createTable("added_first").addColumn("id", "integer").execute()) },
+        "0001_adds_a_table": {
+          up: async (trx: Kysely<any>) =>
+            void (await trx.schema.createTable("added_first").addColumn("id", "integer").execute()),
+        },
         "0002_fails": {
           up: async (trx: Kysely<any>) => {
             await trx.schema.createTable("added_second").addColumn("id", "integer").execute();
@@ -62,10 +73,21 @@ describe("embedded SQLite store", () => {
           },
         },
       };
-      const { error, results } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+      const { error, results } = await new Migrator({
+        db,
+        provider: { getMigrations: async () => migrations },
+      }).migrateToLatest();
       assert.match(String(error), /no such table: no_such_table/);
-      assert.deepEqual(results?.map((r) => [r.migrationName, r.status]), [["0001_adds_a_table", "Success"], ["0002_fails", "Error"]]);
-      const tables = await sql<{ name: string }>`select name from sqlite_master where name in ('added_first', 'added_second')`.execute(db);
+      assert.deepEqual(
+        results?.map((r) => [r.migrationName, r.status]),
+        [
+          ["0001_adds_a_table", "Success"],
+          ["0002_fails", "Error"],
+        ],
+      );
+      const tables = await sql<{
+        name: string;
+      }>`select name from sqlite_master where name in ('added_first', 'added_second')`.execute(db);
       assert.deepEqual(tables.rows, []);
       const recorded = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
       assert.deepEqual(recorded.rows, []);

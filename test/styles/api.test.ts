@@ -15,10 +15,19 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
   let n = 0;
   const site = () => makeSite(t, `Styles ${++n}`, `styles${n}.localhost`);
   const at = (id: number, path: string) => `/api/site/${id}${path}`;
-  const put = (id: number, name: string, body: Record<string, unknown>, query = "") => t.call("PUT", at(id, `/styles/${name}${query}`), { body });
+  const put = (id: number, name: string, body: Record<string, unknown>, query = "") =>
+    t.call("PUT", at(id, `/styles/${name}${query}`), { body });
   const get = (id: number, path: string) => t.call("GET", at(id, path));
   const count = async (table: "styles" | "style_copies", siteId: number) =>
-    Number((await t.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).where("site_id", "=", siteId).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await t.store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("site_id", "=", siteId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   before(async () => {
     t = await startTestApp();
@@ -50,8 +59,18 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     const list = await get(id, "/styles");
     assert.equal(list.status, 200);
     assert.equal(list.body.theme, "default");
-    assert.deepEqual(list.body.styles.map((s: any) => s.name), ["main", "reset"]);
-    assert.deepEqual(Object.keys(list.body.styles[0]).sort(), ["bytes", "name", "sha256", "theme", "updated_at_gmt", "url"]);
+    assert.deepEqual(
+      list.body.styles.map((s: any) => s.name),
+      ["main", "reset"],
+    );
+    assert.deepEqual(Object.keys(list.body.styles[0]).sort(), [
+      "bytes",
+      "name",
+      "sha256",
+      "theme",
+      "updated_at_gmt",
+      "url",
+    ]);
     assert.equal(list.body.styles[0].url, replaced.body.style.url);
     const one = await get(id, "/styles/main");
     assert.equal(one.status, 200);
@@ -66,7 +85,10 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     assert.equal(r.body.site_id, id);
     assert.equal((await get(id, "/styles/legacy")).body.style.css, "a{color:red}");
     const listed = await t.call("GET", `/api/styles?blog_id=${id}`);
-    assert.deepEqual(listed.body.styles.map((s: any) => s.name), ["legacy"]);
+    assert.deepEqual(
+      listed.body.styles.map((s: any) => s.name),
+      ["legacy"],
+    );
     const gone = await t.call("DELETE", `/api/styles/legacy?blog_id=${id}`);
     assert.equal(gone.status, 200);
     assert.equal((await get(id, "/styles/legacy")).status, 404);
@@ -76,7 +98,11 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     const id = await site();
     for (const name of ["Main", "-main", "ma in", "main.css", "_x", "a".repeat(101)]) {
       const path = `/styles/${encodeURIComponent(name)}`;
-      for (const r of [await put(id, encodeURIComponent(name), { css: "a{}" }), await get(id, path), await t.call("DELETE", at(id, path))]) {
+      for (const r of [
+        await put(id, encodeURIComponent(name), { css: "a{}" }),
+        await get(id, path),
+        await t.call("DELETE", at(id, path)),
+      ]) {
         assert.equal(r.status, 400, name);
         assert.equal(r.body.error, "invalid_style_name", name);
         assert.equal(r.body.pattern, "^[a-z0-9][a-z0-9_-]*$");
@@ -102,7 +128,10 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     assert.equal((await put(id, "x", { css: "a{}".padEnd(1024 * 1024, " ") })).status, 201);
     const warned = await put(id, "y", { css: "b{}", colour: "red" });
     assert.equal(warned.status, 201);
-    assert.deepEqual(warned.body.warnings.map((w: any) => [w.code, w.field]), [["unknown_field", "colour"]]);
+    assert.deepEqual(
+      warned.body.warnings.map((w: any) => [w.code, w.field]),
+      [["unknown_field", "colour"]],
+    );
     assert.equal(await count("styles", id), 2);
   });
 
@@ -164,11 +193,18 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     const id = await site();
     // s0 ← s1 ← … ← s32: s32 imports s31 … s1 imports s0, a chain 32 deep.
     await put(id, "s0", { css: ".s0{color:red}" });
-    for (let i = 1; i <= 32; i++) assert.equal((await put(id, `s${i}`, { css: `@import "s${i - 1}";` })).status, 201, `s${i}`);
+    for (let i = 1; i <= 32; i++)
+      assert.equal((await put(id, `s${i}`, { css: `@import "s${i - 1}";` })).status, 201, `s${i}`);
     const top = await put(id, "s33", { css: `/* top */\n@import "s32";` });
     assert.equal(top.status, 422, top.text);
     assert.deepEqual(
-      { error: top.body.error, import: top.body.import, depth: top.body.import_depth, max: top.body.max_import_depth, line: top.body.line },
+      {
+        error: top.body.error,
+        import: top.body.import,
+        depth: top.body.import_depth,
+        max: top.body.max_import_depth,
+        line: top.body.line,
+      },
       { error: "invalid_css", import: "s32", depth: 33, max: 32, line: 2 },
     );
     assert.equal((await get(id, "/styles/s33")).status, 404, "nothing stored");
@@ -179,7 +215,11 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     assert.deepEqual([bottom.body.import, bottom.body.import_depth], ["t0", 33]);
     assert.equal((await get(id, "/styles/s0")).body.style.css, ".s0{color:red}", "the stylesheet kept");
     // A chain of exactly 32 is bundled and served.
-    const served = await t.app.inject({ method: "GET", url: (await get(id, "/styles/s32")).body.style.url, headers: { host: `styles${n}.localhost` } });
+    const served = await t.app.inject({
+      method: "GET",
+      url: (await get(id, "/styles/s32")).body.style.url,
+      headers: { host: `styles${n}.localhost` },
+    });
     assert.equal(served.statusCode, 200);
     assert.equal(served.body, ".s0{color:red}");
   });
@@ -193,19 +233,33 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     await put(id, "base", { css: ".base{color:purple}" });
     const afterList = new Map((await get(id, "/styles")).body.styles.map((s: any) => [s.name, s.url]));
     for (const name of ["base", "mid", "top"]) assert.notEqual(afterList.get(name), before.get(name), name);
-    const served = await t.app.inject({ method: "GET", url: afterList.get("top") as string, headers: { host: `styles${n}.localhost` } });
+    const served = await t.app.inject({
+      method: "GET",
+      url: afterList.get("top") as string,
+      headers: { host: `styles${n}.localhost` },
+    });
     assert.equal(served.statusCode, 200);
-    assert.equal(served.body, `@import "https://fonts.example.com/f.css";.base{color:purple}.mid{color:green}.top{color:#00f}`);
+    assert.equal(
+      served.body,
+      `@import "https://fonts.example.com/f.css";.base{color:purple}.mid{color:green}.top{color:#00f}`,
+    );
   });
 
   it("?dry_run=1 answers the bundle, its address and the frames that would be rebaked, and writes nothing (a new stylesheet is not created)", async () => {
     const id = await site();
     await put(id, "reset", { css: "p{margin:0}" });
     await put(id, "main", { css: `@import "reset";` });
-    for (const [slug, html] of [["links-main", `<head><!-- svc/styles {"name": "main"} /--></head>`], ["links-reset", `<!-- svc/styles {"names": ["reset"]} /-->`], ["plain", "<p>x</p>"], ["embeds", `<!-- svc/frame {"name": "links-main"} /-->`]]) {
+    for (const [slug, html] of [
+      ["links-main", `<head><!-- svc/styles {"name": "main"} /--></head>`],
+      ["links-reset", `<!-- svc/styles {"names": ["reset"]} /-->`],
+      ["plain", "<p>x</p>"],
+      ["embeds", `<!-- svc/frame {"name": "links-main"} /-->`],
+    ]) {
       assert.equal((await t.call("POST", at(id, "/frames"), { body: { slug, html } })).status, 201);
     }
-    const page = await t.call("POST", at(id, "/pages"), { body: { title: "P", slug: "p", status: "publish", frame: "links-main" } });
+    const page = await t.call("POST", at(id, "/pages"), {
+      body: { title: "P", slug: "p", status: "publish", frame: "links-main" },
+    });
     const copies = await count("style_copies", id);
     const before = (await get(id, "/styles/reset")).body.style;
     const dry = await put(id, "reset", { css: "p {\n  margin: 1px;\n}\n" }, "?dry_run=1");
@@ -215,7 +269,14 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     assert.equal(dry.body.style.css, "p{margin:1px}");
     assert.notEqual(dry.body.style.url, before.url);
     assert.equal(dry.body.rebaked.status, "planned");
-    assert.deepEqual(dry.body.rebaked.frames.map((f: any) => [f.slug, f.because]), [["embeds", ["style.main"]], ["links-main", ["style.main"]], ["links-reset", ["style.reset"]]]);
+    assert.deepEqual(
+      dry.body.rebaked.frames.map((f: any) => [f.slug, f.because]),
+      [
+        ["embeds", ["style.main"]],
+        ["links-main", ["style.main"]],
+        ["links-reset", ["style.reset"]],
+      ],
+    );
     assert.deepEqual(dry.body.rebaked.pages, [page.body.page.id]);
     assert.deepEqual((await get(id, "/styles/reset")).body.style, before);
     assert.equal(await count("style_copies", id), copies);
@@ -231,9 +292,16 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
   it("a stylesheet belongs to `theme` if given, else the site's theme; ?theme= reads another theme's", async () => {
     const id = await site();
     assert.equal((await put(id, "main", { css: "a{color:red}" })).body.style.theme, "default");
-    assert.equal((await put(id, "main", { css: "a{color:blue}", theme: "dark" })).status, 201, "another theme's main is another stylesheet");
+    assert.equal(
+      (await put(id, "main", { css: "a{color:blue}", theme: "dark" })).status,
+      201,
+      "another theme's main is another stylesheet",
+    );
     assert.equal((await t.call("PATCH", at(id, "/settings"), { body: { theme: "dark" } })).status, 200);
-    assert.deepEqual((await get(id, "/styles")).body.styles.map((s: any) => [s.name, s.theme]), [["main", "dark"]]);
+    assert.deepEqual(
+      (await get(id, "/styles")).body.styles.map((s: any) => [s.name, s.theme]),
+      [["main", "dark"]],
+    );
     assert.equal((await get(id, "/styles/main")).body.style.css, "a{color:blue}");
     assert.equal((await get(id, "/styles/main?theme=default")).body.style.css, "a{color:red}");
     assert.equal((await put(id, "other", { css: "b{}" })).body.style.theme, "dark");
@@ -250,10 +318,16 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     const refused = await t.call("DELETE", at(id, "/styles/reset"));
     assert.equal(refused.status, 409);
     assert.equal(refused.body.error, "style_in_use");
-    assert.deepEqual(refused.body.frames.map((f: any) => f.slug), ["head"]);
+    assert.deepEqual(
+      refused.body.frames.map((f: any) => f.slug),
+      ["head"],
+    );
     assert.deepEqual(refused.body.imported_by, ["main"]);
     const linked = await t.call("DELETE", at(id, "/styles/main"));
-    assert.deepEqual([linked.status, linked.body.frames.map((f: any) => f.slug), linked.body.imported_by], [409, ["head"], []]);
+    assert.deepEqual(
+      [linked.status, linked.body.frames.map((f: any) => f.slug), linked.body.imported_by],
+      [409, ["head"], []],
+    );
     assert.equal((await get(id, "/styles/reset")).status, 200, "nothing deleted");
     assert.equal((await t.call("DELETE", at(id, "/styles/reset?force=2"))).body.error, "invalid_parameter");
 
@@ -262,7 +336,10 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     assert.deepEqual(alone.body.deleted, { name: "lonely", theme: "default", bytes: 3, sha256: sha256("i{}") });
     const forced = await t.call("DELETE", at(id, "/styles/reset?force=1"));
     assert.equal(forced.status, 200);
-    assert.deepEqual(forced.body.rebaked.frames.map((f: any) => f.slug), ["head"]);
+    assert.deepEqual(
+      forced.body.rebaked.frames.map((f: any) => f.slug),
+      ["head"],
+    );
     assert.equal((await get(id, "/styles/reset")).status, 404);
     // Its importer is bundled without it, and a write of the importer is refused until the import goes.
     const main = (await get(id, "/styles")).body.styles[0];
@@ -279,7 +356,10 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     assert.deepEqual((await get(mine, "/styles")).body.styles, []);
     assert.equal((await t.call("DELETE", at(mine, "/styles/secret"))).body.error, "style_not_found");
     const user = await makeUser(t, `styler${n}`);
-    assert.equal((await t.call("PUT", `/api/site/${mine}/users/${user.id}`, { body: { role: "administrator" } })).status, 200);
+    assert.equal(
+      (await t.call("PUT", `/api/site/${mine}/users/${user.id}`, { body: { role: "administrator" } })).status,
+      200,
+    );
     const asAdmin = await t.call("PUT", at(mine, "/styles/mine"), { token: user.token, body: { css: "a{}" } });
     assert.equal(asAdmin.status, 201, asAdmin.text);
     const elsewhere = await t.call("GET", at(theirs, "/styles/secret"), { token: user.token });
@@ -297,32 +377,63 @@ describe("styles API (GET/PUT/DELETE /styles, /styles/{name})", () => {
     await t.call("DELETE", at(id, "/styles/b"));
     assert.deepEqual(await usageOf(t.store.db, id), await recountUsage(t.store.db, id));
     // The live stylesheet, and each revision and trash entry of the site's stylesheets.
-    const revisions = await t.store.db.selectFrom("revisions").select(["content", "fields_json", "summary_json"]).where("site_id", "=", id).execute();
-    const trash = await t.store.db.selectFrom("trash").select(["slug", "extra_json"]).where("site_id", "=", id).execute();
-    const history = [...revisions.flatMap((r) => [r.content, r.fields_json, r.summary_json]), ...trash.flatMap((r) => [r.slug, r.extra_json])].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    const revisions = await t.store.db
+      .selectFrom("revisions")
+      .select(["content", "fields_json", "summary_json"])
+      .where("site_id", "=", id)
+      .execute();
+    const trash = await t.store.db
+      .selectFrom("trash")
+      .select(["slug", "extra_json"])
+      .where("site_id", "=", id)
+      .execute();
+    const history = [
+      ...revisions.flatMap((r) => [r.content, r.fields_json, r.summary_json]),
+      ...trash.flatMap((r) => [r.slug, r.extra_json]),
+    ].reduce((sum, text) => sum + Buffer.byteLength(text), 0);
     const used = (await usageOf(t.store.db, id)).stored_bytes;
     assert.equal(used, Buffer.byteLength("a{color:green}") + history);
     assert.equal((await t.call("PATCH", `/api/sites/${id}/quotas`, { body: { stored_bytes: used + 20 } })).status, 200);
     const over = await put(id, "c", { css: "c{color:red}" });
     assert.deepEqual([over.status, over.body.error, over.body.quota], [413, "quota_exceeded", "stored_bytes"]);
     assert.equal((await get(id, "/styles/c")).status, 404);
-    assert.equal((await put(id, "a", { css: "a{color:green}" })).status, 200, "the same stylesheet again stores nothing: accepted at the quota");
+    assert.equal(
+      (await put(id, "a", { css: "a{color:green}" })).status,
+      200,
+      "the same stylesheet again stores nothing: accepted at the quota",
+    );
   });
 
   it("url(media:<ref>) of a file of the site becomes its address; a ref naming no file of the site is invalid_css at the url", async () => {
     const id = await site();
     const other = await site();
-    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 9, g: 9, b: 9 } } }).png().toBuffer();
-    const upload = await t.call("POST", at(id, "/media?filename=hero.png"), { payload: png, headers: { "content-type": "image/png" } });
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: { r: 9, g: 9, b: 9 } } })
+      .png()
+      .toBuffer();
+    const upload = await t.call("POST", at(id, "/media?filename=hero.png"), {
+      payload: png,
+      headers: { "content-type": "image/png" },
+    });
     assert.equal(upload.status, 201, upload.text);
     const media = upload.body.media;
-    await t.call("POST", at(other, "/media?filename=theirs.png"), { payload: png, headers: { "content-type": "image/png" } });
-    const dry = await put(id, "m", { css: `.a{background:url(media:hero)}\n.b{background:url("media:${media.id}")}` }, "?dry_run=1");
+    await t.call("POST", at(other, "/media?filename=theirs.png"), {
+      payload: png,
+      headers: { "content-type": "image/png" },
+    });
+    const dry = await put(
+      id,
+      "m",
+      { css: `.a{background:url(media:hero)}\n.b{background:url("media:${media.id}")}` },
+      "?dry_run=1",
+    );
     assert.equal(dry.status, 200, dry.text);
     assert.equal(dry.body.style.css, `.a,.b{background:url(${media.url})}`);
     const missing = await put(id, "m", { css: `.a{}\n.b { background: url(media:theirs) }` });
     assert.equal(missing.status, 422);
-    assert.deepEqual([missing.body.error, missing.body.line, missing.body.column, missing.body.media], ["invalid_css", 2, 18, "theirs"]);
+    assert.deepEqual(
+      [missing.body.error, missing.body.line, missing.body.column, missing.body.media],
+      ["invalid_css", 2, 18, "theirs"],
+    );
     assert.equal((await put(id, "m", { css: `.b{background:url(media:)}` })).body.error, "invalid_css");
   });
 });

@@ -26,7 +26,10 @@ async function refusal(run: () => Promise<unknown>): Promise<ServiceError> {
 
 describe("parseStylesheet", () => {
   it("lists the stylesheets imported and the media refs, each at its 1-based line and column (UTF-16)", async () => {
-    const parsed = await parseStylesheet(`@import "reset";\n  @import url(theme) screen;\n@import url("https://fonts.example/x.css");\n.é { background: url(media:hero) }\n.b{background:url( "media:12" )}`, budget());
+    const parsed = await parseStylesheet(
+      `@import "reset";\n  @import url(theme) screen;\n@import url("https://fonts.example/x.css");\n.é { background: url(media:hero) }\n.b{background:url( "media:12" )}`,
+      budget(),
+    );
     assert.deepEqual(parsed.imports, [
       { name: "reset", line: 1, column: 1 },
       { name: "theme", line: 2, column: 3 },
@@ -52,12 +55,23 @@ describe("parseStylesheet", () => {
 describe("bundleStylesheet", () => {
   it("inlines imports in their place, turns media refs into addresses, minifies; an import of a stylesheet gone prints nothing", async () => {
     const sheets = new Map([
-      ["main", `@import "reset";\n@import "gone";\n@import "print" print;\n.hero { background: url(media:hero); color: #ff0000 }\n.x{background:url(media:nowhere)}`],
+      [
+        "main",
+        `@import "reset";\n@import "gone";\n@import "print" print;\n.hero { background: url(media:hero); color: #ff0000 }\n.x{background:url(media:nowhere)}`,
+      ],
       ["reset", "* { margin: 0 }"],
       ["print", "a { color: black }"],
     ]);
-    const css = await bundleStylesheet("main", sheets, new Map([["hero", "/media/0123456789abcdef/hero.png"]]), budget());
-    assert.equal(css, "*{margin:0}@media print{a{color:#000}}.hero{color:red;background:url(/media/0123456789abcdef/hero.png)}.x{background:url(media:nowhere)}");
+    const css = await bundleStylesheet(
+      "main",
+      sheets,
+      new Map([["hero", "/media/0123456789abcdef/hero.png"]]),
+      budget(),
+    );
+    assert.equal(
+      css,
+      "*{margin:0}@media print{a{color:#000}}.hero{color:red;background:url(/media/0123456789abcdef/hero.png)}.x{background:url(media:nowhere)}",
+    );
   });
 });
 
@@ -94,7 +108,13 @@ describe("import graph", () => {
 describe("dependency index: a style change", () => {
   const node = (slug: string, html: string) => {
     const { analysis } = compileFrame(html);
-    return { id: `id-${slug}`, slug, sources: analysis.sources, refs: analysis.frame_refs.flatMap((f) => f.keys.map((k) => k[1])), liveReasons: analysis.live_reasons };
+    return {
+      id: `id-${slug}`,
+      slug,
+      sources: analysis.sources,
+      refs: analysis.frame_refs.flatMap((f) => f.keys.map((k) => k[1])),
+      liveReasons: analysis.live_reasons,
+    };
   };
   const index = new DependencyIndex([
     node("head", `<!-- svc/styles {"names": ["reset", "main"]} /-->`),
@@ -104,12 +124,25 @@ describe("dependency index: a style change", () => {
   ]);
 
   it("reaches exactly the frames linking one of the names, directly or through an embedded frame", () => {
-    assert.deepEqual([...framesAffected(index, [{ kind: "style", theme: "default", names: ["main"] }])], [["head", ["style.main"]], ["page", ["style.main"]]]);
+    assert.deepEqual(
+      [...framesAffected(index, [{ kind: "style", theme: "default", names: ["main"] }])],
+      [
+        ["head", ["style.main"]],
+        ["page", ["style.main"]],
+      ],
+    );
     assert.deepEqual([...framesAffected(index, [{ kind: "style", theme: "default", names: ["nobody"] }])], []);
-    assert.deepEqual([...framesAffected(index, [{ kind: "style", theme: "default", names: ["reset", "other"] }]).keys()].sort(), ["head", "other", "page"]);
+    assert.deepEqual(
+      [...framesAffected(index, [{ kind: "style", theme: "default", names: ["reset", "other"] }]).keys()].sort(),
+      ["head", "other", "page"],
+    );
   });
 
   it("a new theme setting reaches every frame linking a stylesheet", () => {
-    assert.deepEqual([...framesAffected(index, [{ kind: "settings", keys: ["theme"] }]).keys()].sort(), ["head", "other", "page"]);
+    assert.deepEqual([...framesAffected(index, [{ kind: "settings", keys: ["theme"] }]).keys()].sort(), [
+      "head",
+      "other",
+      "page",
+    ]);
   });
 });

@@ -63,8 +63,14 @@ describe("stylesheet work in worker processes", () => {
     const error = await refused(parseStylesheet(SLOW, new CssBudget(11)));
     assert.equal(error.code, "invalid_css");
     assert.deepEqual(error.details, { line: 1, column: 1, reason: "too_complex", time_limit_ms: 300 });
-    await eventually(() => idle.filter((pid) => workers().includes(pid)).length < idle.length, "the process that ran the job was ended");
-    assert.deepEqual((await parseStylesheet("@import 'next';", new CssBudget(11))).imports.map((spot) => spot.name), ["next"]);
+    await eventually(
+      () => idle.filter((pid) => workers().includes(pid)).length < idle.length,
+      "the process that ran the job was ended",
+    );
+    assert.deepEqual(
+      (await parseStylesheet("@import 'next';", new CssBudget(11))).imports.map((spot) => spot.name),
+      ["next"],
+    );
   });
 
   it("a worker process runs below the service's priority (nice 10), so a busy machine gives the service's thread the CPU first", async () => {
@@ -87,7 +93,9 @@ describe("stylesheet work in worker processes", () => {
     // Long enough for the other site's job to start a process of its own on a loaded machine.
     setCssTimeLimit(4_000);
     const order: string[] = [];
-    const slow = refused(parseStylesheet(SLOW, new CssBudget(13))).then((error) => order.push(`slow ${error.details.reason}`));
+    const slow = refused(parseStylesheet(SLOW, new CssBudget(13))).then((error) =>
+      order.push(`slow ${error.details.reason}`),
+    );
     const small = parseStylesheet("p { margin: 0 }", new CssBudget(14)).then(() => order.push("other site"));
     await Promise.all([slow, small]);
     assert.deepEqual(order, ["other site", "slow too_complex"]);
@@ -97,10 +105,11 @@ describe("stylesheet work in worker processes", () => {
     const pool = new ProcessPool<CssJob, CssAnswer>({ file: WORKER, size: 1 });
     try {
       const order: string[] = [];
-      const job = (site: number, label: string) => pool.run(site, { kind: "parse", css: `.${label}{}` }, 10_000).then(({ answer }) => {
-        assert.ok(answer.ok);
-        order.push(label);
-      });
+      const job = (site: number, label: string) =>
+        pool.run(site, { kind: "parse", css: `.${label}{}` }, 10_000).then(({ answer }) => {
+          assert.ok(answer.ok);
+          order.push(label);
+        });
       await Promise.all([job(1, "a1"), job(1, "b1"), job(1, "c1"), job(2, "a2")]);
       assert.deepEqual(order, ["a1", "a2", "b1", "c1"]);
     } finally {
@@ -112,7 +121,8 @@ describe("stylesheet work in worker processes", () => {
     const pool = new ProcessPool<CssJob, CssAnswer>({ file: WORKER, size: 1 });
     try {
       const order: string[] = [];
-      const job = (site: number, label: string) => pool.run(site, { kind: "parse", css: `.${label}{}` }, 10_000).then(() => order.push(label));
+      const job = (site: number, label: string) =>
+        pool.run(site, { kind: "parse", css: `.${label}{}` }, 10_000).then(() => order.push(label));
       // Site 1's second job comes as its first is answered, the way a write's bundle follows its parse.
       await Promise.all([job(3, "c1"), job(3, "c2"), job(1, "a1").then(() => job(1, "a2")), job(2, "b1")]);
       assert.deepEqual(order, ["c1", "a1", "b1", "c2", "a2"]);
@@ -143,7 +153,10 @@ describe("stylesheet work in worker processes", () => {
     assert.equal(error.code, "internal_unavailable");
     assert.equal(error.details.reason, "css_worker");
     assert.deepEqual(await parseStylesheet("a { color: red }", new CssBudget(15)), { imports: [], media: [] });
-    assert.ok(workers().every((pid) => !killed.has(pid)), "the next job ran in a new process");
+    assert.ok(
+      workers().every((pid) => !killed.has(pid)),
+      "the next job ran in a new process",
+    );
   });
 });
 
@@ -151,6 +164,11 @@ describe("SVC_CSS_TIME_LIMIT_MS", () => {
   it("is 2,000 ms unless set; a value outside 10 to 600,000 stops start-up naming the variable", () => {
     assert.equal(loadConfig({}).cssTimeLimitMs, 2_000);
     assert.equal(loadConfig({ SVC_CSS_TIME_LIMIT_MS: "500" }).cssTimeLimitMs, 500);
-    for (const value of ["5", "600001", "2s"]) assert.throws(() => loadConfig({ SVC_CSS_TIME_LIMIT_MS: value }), (error: unknown) => error instanceof ConfigError && error.variable === "SVC_CSS_TIME_LIMIT_MS", value);
+    for (const value of ["5", "600001", "2s"])
+      assert.throws(
+        () => loadConfig({ SVC_CSS_TIME_LIMIT_MS: value }),
+        (error: unknown) => error instanceof ConfigError && error.variable === "SVC_CSS_TIME_LIMIT_MS",
+        value,
+      );
   });
 });

@@ -14,12 +14,14 @@ function longest(at: string, edges: (name: string) => readonly string[]): number
 }
 
 /** A random acyclic import map over s0…s(n-1): a sheet imports only sheets with a larger number. */
-const acyclic = fc.integer({ min: 1, max: 9 }).chain((n) =>
-  fc.tuple(
-    fc.constant(n),
-    fc.array(fc.array(fc.boolean(), { minLength: n, maxLength: n }), { minLength: n, maxLength: n }),
-  ),
-);
+const acyclic = fc
+  .integer({ min: 1, max: 9 })
+  .chain((n) =>
+    fc.tuple(
+      fc.constant(n),
+      fc.array(fc.array(fc.boolean(), { minLength: n, maxLength: n }), { minLength: n, maxLength: n }),
+    ),
+  );
 
 describe("styles: importDepth (the longest @import chain through a stylesheet)", () => {
   it("equals the longest chain of importers above it plus the longest chain its new imports start, on random acyclic graphs", () => {
@@ -48,7 +50,10 @@ describe("styles: importDepth (the longest @import chain through a stylesheet)",
   });
 
   it("a cycle in stored data ends the walk instead of looping", () => {
-    const imports = new Map([["a", ["b"]], ["b", ["a"]]]);
+    const imports = new Map([
+      ["a", ["b"]],
+      ["b", ["a"]],
+    ]);
     const { depth } = importDepth("c", ["a"], imports);
     assert.ok(depth >= 1 && depth <= 3);
   });

@@ -18,7 +18,8 @@ describe("stylesheet writes and the frames they rebake", () => {
     return makeSite(t, `Rebake ${n}`, host);
   };
   const at = (id: number, path: string) => `/api/site/${id}${path}`;
-  const put = (id: number, name: string, css: string, query = "") => t.call("PUT", at(id, `/styles/${name}${query}`), { body: { css } });
+  const put = (id: number, name: string, css: string, query = "") =>
+    t.call("PUT", at(id, `/styles/${name}${query}`), { body: { css } });
   const frame = async (id: number, slug: string, html: string) => {
     const r = await t.call("POST", at(id, "/frames"), { body: { slug, html } });
     assert.equal(r.status, 201, `${slug}: ${r.text}`);
@@ -29,7 +30,8 @@ describe("stylesheet writes and the frames they rebake", () => {
     assert.equal(r.status, 201, r.text);
     return { id: r.body.page.id as number, path: `${r.body.page.path}/` };
   };
-  const urlOf = async (id: number, name: string) => (await t.call("GET", at(id, `/styles/${name}`))).body.style.url as string;
+  const urlOf = async (id: number, name: string) =>
+    (await t.call("GET", at(id, `/styles/${name}`))).body.style.url as string;
   const slugs = (rebaked: any) => rebaked.frames.map((f: { slug: string }) => f.slug);
 
   before(async () => {
@@ -51,7 +53,10 @@ describe("stylesheet writes and the frames they rebake", () => {
 
     const r = await put(id, "c", ".c{color:green}");
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(r.body.rebaked.frames.map((f: any) => [f.slug, f.because]), [["head", ["style.a"]]]);
+    assert.deepEqual(
+      r.body.rebaked.frames.map((f: any) => [f.slug, f.because]),
+      [["head", ["style.a"]]],
+    );
     assert.ok(r.body.rebaked.pages.includes(on.id));
     const after = await urlOf(id, "a");
     assert.notEqual(after, before, "a's bundle holds c: a new address");
@@ -60,7 +65,11 @@ describe("stylesheet writes and the frames they rebake", () => {
     const served = await t.app.inject({ method: "GET", url: after, headers: { host } });
     assert.equal(served.body, ".c{color:green}.b{color:red}.a{color:red}");
     const refused = await t.call("DELETE", at(id, "/styles/c"));
-    assert.deepEqual([refused.status, refused.body.frames.map((f: any) => f.slug), refused.body.imported_by], [409, ["head"], ["b"]], "in use by the frame linking a, which imports it through b");
+    assert.deepEqual(
+      [refused.status, refused.body.frames.map((f: any) => f.slug), refused.body.imported_by],
+      [409, ["head"], ["b"]],
+      "in use by the frame linking a, which imports it through b",
+    );
   });
 
   it("a dry run of that write names the same frame and page in rebaked (planned) and changes nothing", async () => {
@@ -77,7 +86,10 @@ describe("stylesheet writes and the frames they rebake", () => {
     const dry = await put(id, "c", ".c{color:blue}", "?dry_run=1");
     assert.equal(dry.status, 200, dry.text);
     assert.deepEqual([dry.body.dry_run, dry.body.applied, dry.body.rebaked.status], [true, false, "planned"]);
-    assert.deepEqual(dry.body.rebaked.frames.map((f: any) => [f.slug, f.because]), [["head", ["style.a"]]]);
+    assert.deepEqual(
+      dry.body.rebaked.frames.map((f: any) => [f.slug, f.because]),
+      [["head", ["style.a"]]],
+    );
     assert.deepEqual(dry.body.rebaked.pages, [on.id]);
     assert.deepEqual([await urlOf(id, "a"), await urlOf(id, "b"), await urlOf(id, "c")], urls, "no bundle changed");
     assert.equal((await t.call("GET", at(id, "/styles/c"))).body.style.css, ".c{color:red}");
@@ -91,15 +103,27 @@ describe("stylesheet writes and the frames they rebake", () => {
     await frame(id, "plain", "<p>x</p>");
     const on = await page(id, "Waiting", "waiting");
     assert.doesNotMatch((await visit(t, on.path, host)).body, /<link /, "a name the site does not have prints nothing");
-    const copies = async () => Number((await t.store.db.selectFrom("style_copies").select((eb) => eb.fn.countAll().as("n")).where("site_id", "=", id).executeTakeFirstOrThrow()).n);
+    const copies = async () =>
+      Number(
+        (
+          await t.store.db
+            .selectFrom("style_copies")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("site_id", "=", id)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
 
     const dry = await put(id, "later", "body{margin:0}", "?dry_run=1");
     assert.equal(dry.status, 200, dry.text);
     assert.equal(dry.body.style.css, "body{margin:0}");
-    assert.deepEqual(dry.body.rebaked.frames.map((f: any) => [f.id, f.slug, f.because]), [
-      [layout.id, "layout", ["style.later"]],
-      [waiting.id, "waiting", ["style.later"]],
-    ]);
+    assert.deepEqual(
+      dry.body.rebaked.frames.map((f: any) => [f.id, f.slug, f.because]),
+      [
+        [layout.id, "layout", ["style.later"]],
+        [waiting.id, "waiting", ["style.later"]],
+      ],
+    );
     assert.deepEqual(dry.body.rebaked.pages, [on.id]);
     const missing = await t.call("GET", at(id, "/styles/later"));
     assert.deepEqual([missing.status, missing.body.error], [404, "style_not_found"], "nothing created");
@@ -116,16 +140,28 @@ describe("stylesheet writes and the frames they rebake", () => {
   it("GET /frames/{ref} of a frame with svc/styles lists style.<name> in sources for each name it links", async () => {
     const id = await site();
     await put(id, "reset", "*{margin:0}");
-    const linked = await frame(id, "linked", `<head><!-- svc/styles {"names": ["reset", "theme"]} /--><!-- svc/styles {"name": "print"} /--></head>`);
+    const linked = await frame(
+      id,
+      "linked",
+      `<head><!-- svc/styles {"names": ["reset", "theme"]} /--><!-- svc/styles {"name": "print"} /--></head>`,
+    );
     for (const ref of ["linked", linked.id]) {
       const r = await t.call("GET", at(id, `/frames/${ref}`));
       assert.equal(r.status, 200, r.text);
       const styleSources = r.body.frame.sources.filter((s: string) => s.startsWith("style."));
-      assert.deepEqual(styleSources.sort(), ["style.print", "style.reset", "style.theme"], "every name linked, present or not");
+      assert.deepEqual(
+        styleSources.sort(),
+        ["style.print", "style.reset", "style.theme"],
+        "every name linked, present or not",
+      );
     }
     const outer = await frame(id, "outer", `<!-- svc/frame {"name": "linked"} /-->`);
     const r = await t.call("GET", at(id, `/frames/${outer.slug}`));
-    assert.deepEqual(r.body.frame.sources.filter((s: string) => s.startsWith("style.")), [], "an embedding frame's own sources do not repeat them");
+    assert.deepEqual(
+      r.body.frame.sources.filter((s: string) => s.startsWith("style.")),
+      [],
+      "an embedding frame's own sources do not repeat them",
+    );
   });
 
   it("409 style_in_use lists the frames whose own markup links the stylesheet or a stylesheet importing it, not the frames embedding them; ?force=1 rebakes those too and their pages drop the link", async () => {
@@ -146,7 +182,10 @@ describe("stylesheet writes and the frames they rebake", () => {
     const refused = await t.call("DELETE", at(id, "/styles/reset"));
     assert.equal(refused.status, 409, refused.text);
     assert.equal(refused.body.error, "style_in_use");
-    assert.deepEqual(refused.body.frames, [direct, viaImporter].map(({ id: frameId, slug }) => ({ id: frameId, slug })));
+    assert.deepEqual(
+      refused.body.frames,
+      [direct, viaImporter].map(({ id: frameId, slug }) => ({ id: frameId, slug })),
+    );
     assert.deepEqual(refused.body.imported_by, ["main"]);
     assert.equal(await urlOf(id, "reset"), resetUrl, "nothing deleted");
 
@@ -159,6 +198,9 @@ describe("stylesheet writes and the frames they rebake", () => {
     const newMain = await urlOf(id, "main");
     assert.notEqual(newMain, mainUrl, "main is bundled without reset");
     const wrapperShown = (await visit(t, onWrapper.path, host)).body;
-    assert.ok(wrapperShown.includes(`href="${newMain}"`) && !wrapperShown.includes(mainUrl), "the page on the frame embedding the importer's linker links main's new address");
+    assert.ok(
+      wrapperShown.includes(`href="${newMain}"`) && !wrapperShown.includes(mainUrl),
+      "the page on the frame embedding the importer's linker links main's new address",
+    );
   });
 });

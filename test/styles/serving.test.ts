@@ -29,7 +29,11 @@ describe("stylesheets served at /styles/<name>.<hash>.css", () => {
 
   it("answers the bundle minified, with its type, validators and a year of immutable caching", async () => {
     const { id, host } = await fresh();
-    const style = await put(id, "main", "/* comment */\nbody {\n  color: #ff0000;\n  margin: 0px;\n}\n\n.a   >   .b { padding : 1px 1px 1px 1px }\n");
+    const style = await put(
+      id,
+      "main",
+      "/* comment */\nbody {\n  color: #ff0000;\n  margin: 0px;\n}\n\n.a   >   .b { padding : 1px 1px 1px 1px }\n",
+    );
     const hash = /\.([0-9a-f]{16})\.css$/.exec(style.url)![1]!;
     const r = await fetch(style.url, host);
     assert.equal(r.statusCode, 200);
@@ -56,7 +60,10 @@ describe("stylesheets served at /styles/<name>.<hash>.css", () => {
 
   it("Accept-Encoding chooses br, else gzip, else none; the compressed forms were made once and decode to the same bytes", async () => {
     const { id, host } = await fresh();
-    const css = Array.from({ length: 200 }, (_, i) => `.c${i} { color: #${(i * 4099).toString(16).padStart(6, "0").slice(-6)}; margin: ${i}px }`).join("\n");
+    const css = Array.from(
+      { length: 200 },
+      (_, i) => `.c${i} { color: #${(i * 4099).toString(16).padStart(6, "0").slice(-6)}; margin: ${i}px }`,
+    ).join("\n");
     const style = await put(id, "big", css);
     const plain = await fetch(style.url, host);
     const hash = /\.([0-9a-f]{16})\.css$/.exec(style.url)![1]!;
@@ -85,9 +92,21 @@ describe("stylesheets served at /styles/<name>.<hash>.css", () => {
       assert.equal(decoded.toString("utf8"), plain.body, String(accept));
       if (coding) assert.ok(bytes.length < plain.rawPayload.length / 2, `${accept}: compressed`);
     }
-    const stored = await t.store.db.selectFrom("style_copies").select(["br", "gzip"]).where("site_id", "=", id).where("hash", "=", hash).executeTakeFirstOrThrow();
-    assert.deepEqual(Buffer.from(stored.br), (await fetch(style.url, host, { "accept-encoding": "br" })).rawPayload, "served as stored, not compressed per request");
-    assert.deepEqual(Buffer.from(stored.gzip), (await fetch(style.url, host, { "accept-encoding": "gzip" })).rawPayload);
+    const stored = await t.store.db
+      .selectFrom("style_copies")
+      .select(["br", "gzip"])
+      .where("site_id", "=", id)
+      .where("hash", "=", hash)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      Buffer.from(stored.br),
+      (await fetch(style.url, host, { "accept-encoding": "br" })).rawPayload,
+      "served as stored, not compressed per request",
+    );
+    assert.deepEqual(
+      Buffer.from(stored.gzip),
+      (await fetch(style.url, host, { "accept-encoding": "gzip" })).rawPayload,
+    );
   });
 
   it("If-None-Match naming the copy in any encoding answers 304 without a body", async () => {
@@ -137,7 +156,11 @@ describe("stylesheets served at /styles/<name>.<hash>.css", () => {
     assert.equal((await t.call("DELETE", `/api/site/${id}/styles/gone-soon`)).status, 200);
     const hour = 60 * 60 * 1000;
     c.mock.timers.tick(23 * hour + 1000);
-    assert.equal((await fetch(first.url, host)).body, "a{color:red}", "24 hours after it was read, but not after it was replaced");
+    assert.equal(
+      (await fetch(first.url, host)).body,
+      "a{color:red}",
+      "24 hours after it was read, but not after it was replaced",
+    );
     assert.equal((await fetch(second.url, host)).body, "a{color:green}");
     c.mock.timers.tick(hour - 2000);
     assert.equal((await fetch(first.url, host)).statusCode, 200, "a second before its 24 hours are up");
@@ -150,8 +173,16 @@ describe("stylesheets served at /styles/<name>.<hash>.css", () => {
     assert.equal((await fetch(second.url, host)).statusCode, 200);
     // The next write of the site's stylesheets drops the copies past their time.
     await put(id, "another", "i{color:red}");
-    const left = await t.store.db.selectFrom("style_copies").select("name").where("site_id", "=", id).orderBy("name").execute();
-    assert.deepEqual(left.map((row) => row.name), ["another", "daily"]);
+    const left = await t.store.db
+      .selectFrom("style_copies")
+      .select("name")
+      .where("site_id", "=", id)
+      .orderBy("name")
+      .execute();
+    assert.deepEqual(
+      left.map((row) => row.name),
+      ["another", "daily"],
+    );
   });
 
   it("writing a stylesheet back as it was makes its earlier address current again", async () => {
@@ -162,7 +193,12 @@ describe("stylesheets served at /styles/<name>.<hash>.css", () => {
     assert.equal(again.url, a.url);
     assert.notEqual(b.url, a.url);
     assert.equal((await fetch(a.url, host)).body, "a{color:red}");
-    const current = await t.store.db.selectFrom("style_copies").select("hash").where("site_id", "=", id).where("replaced_at_gmt", "is", null).execute();
+    const current = await t.store.db
+      .selectFrom("style_copies")
+      .select("hash")
+      .where("site_id", "=", id)
+      .where("replaced_at_gmt", "is", null)
+      .execute();
     assert.equal(current.length, 1);
   });
 });

@@ -10,8 +10,10 @@ describe("stylesheets of another theme", () => {
   let n = 0;
   const site = () => makeSite(t, `Themes ${++n}`, `themes${n}.localhost`);
   const at = (id: number, path: string) => `/api/site/${id}${path}`;
-  const put = (id: number, name: string, body: Record<string, unknown>, query = "") => t.call("PUT", at(id, `/styles/${name}${query}`), { body });
-  const names = async (id: number, query = "") => (await t.call("GET", at(id, `/styles${query}`))).body.styles.map((s: any) => [s.name, s.theme]);
+  const put = (id: number, name: string, body: Record<string, unknown>, query = "") =>
+    t.call("PUT", at(id, `/styles/${name}${query}`), { body });
+  const names = async (id: number, query = "") =>
+    (await t.call("GET", at(id, `/styles${query}`))).body.styles.map((s: any) => [s.name, s.theme]);
 
   before(async () => {
     t = await startTestApp();
@@ -26,7 +28,13 @@ describe("stylesheets of another theme", () => {
     const dark = await t.call("GET", at(id, "/styles?theme=dark"));
     assert.equal(dark.status, 200, dark.text);
     assert.equal(dark.body.theme, "dark");
-    assert.deepEqual(dark.body.styles.map((s: any) => [s.name, s.theme]), [["main", "dark"], ["night", "dark"]]);
+    assert.deepEqual(
+      dark.body.styles.map((s: any) => [s.name, s.theme]),
+      [
+        ["main", "dark"],
+        ["night", "dark"],
+      ],
+    );
     const mainDark = dark.body.styles[0];
     assert.equal(mainDark.sha256, (await t.call("GET", at(id, "/styles/main?theme=dark"))).body.style.sha256);
     assert.deepEqual(await names(id), [["main", "default"]]);
@@ -37,7 +45,14 @@ describe("stylesheets of another theme", () => {
     const id = await site();
     await put(id, "main", { css: "a{color:red}" });
     await put(id, "main", { css: "a{color:white}", theme: "dark" });
-    assert.equal((await t.call("POST", at(id, "/frames"), { body: { slug: "head", html: `<!-- svc/styles {"name": "main"} /-->` } })).status, 201);
+    assert.equal(
+      (
+        await t.call("POST", at(id, "/frames"), {
+          body: { slug: "head", html: `<!-- svc/styles {"name": "main"} /-->` },
+        })
+      ).status,
+      201,
+    );
     const defaultBefore = (await t.call("GET", at(id, "/styles/main"))).body.style;
     const gone = await t.call("DELETE", at(id, "/styles/main?theme=dark"));
     assert.equal(gone.status, 200, gone.text);
@@ -46,7 +61,11 @@ describe("stylesheets of another theme", () => {
     assert.deepEqual(await names(id, "?theme=dark"), []);
     const missing = await t.call("GET", at(id, "/styles/main?theme=dark"));
     assert.deepEqual([missing.status, missing.body.error, missing.body.theme], [404, "style_not_found", "dark"]);
-    assert.deepEqual((await t.call("GET", at(id, "/styles/main"))).body.style, defaultBefore, "the default theme's main is untouched");
+    assert.deepEqual(
+      (await t.call("GET", at(id, "/styles/main"))).body.style,
+      defaultBefore,
+      "the default theme's main is untouched",
+    );
     const again = await t.call("DELETE", at(id, "/styles/main?theme=dark"));
     assert.deepEqual([again.status, again.body.error, again.body.theme], [404, "style_not_found", "dark"]);
     const inUse = await t.call("DELETE", at(id, "/styles/main"));
@@ -76,7 +95,10 @@ describe("stylesheets of another theme", () => {
       assert.deepEqual([dry.status, dry.body.error], [422, "invalid_css"], "a dry run refuses it the same way");
     }
     assert.deepEqual(await names(id), [["base", "default"]]);
-    assert.deepEqual(await names(id, "?theme=dark"), [["dark-only", "dark"], ["night", "dark"]]);
+    assert.deepEqual(await names(id, "?theme=dark"), [
+      ["dark-only", "dark"],
+      ["night", "dark"],
+    ]);
     assert.equal((await t.call("GET", at(id, "/styles/night?theme=dark"))).body.style.css, "a{}");
   });
 });
@@ -97,9 +119,22 @@ describe("styles API: roles", () => {
   const calls = (prefix: string, query: string, token: string): Array<[string, () => Promise<Answer>]> => [
     ["GET /styles", () => t.call("GET", `${prefix}/styles${query}`, { token })],
     ["GET /styles/{name}", () => t.call("GET", `${prefix}/styles/main${query}`, { token })],
-    ["PUT /styles/{name}", () => t.call("PUT", `${prefix}/styles/main${query}`, { token, body: { css: "a{color:blue}" } })],
-    ["PUT /styles/{name}?dry_run=1", () => t.call("PUT", `${prefix}/styles/main${query ? `${query}&` : "?"}dry_run=1`, { token, body: { css: "a{color:blue}" } })],
-    ["DELETE /styles/{name}", () => t.call("DELETE", `${prefix}/styles/main${query ? `${query}&` : "?"}force=1`, { token })],
+    [
+      "PUT /styles/{name}",
+      () => t.call("PUT", `${prefix}/styles/main${query}`, { token, body: { css: "a{color:blue}" } }),
+    ],
+    [
+      "PUT /styles/{name}?dry_run=1",
+      () =>
+        t.call("PUT", `${prefix}/styles/main${query ? `${query}&` : "?"}dry_run=1`, {
+          token,
+          body: { css: "a{color:blue}" },
+        }),
+    ],
+    [
+      "DELETE /styles/{name}",
+      () => t.call("DELETE", `${prefix}/styles/main${query ? `${query}&` : "?"}force=1`, { token }),
+    ],
   ];
 
   it("an editor of the site gets 404 site_not_found on /api/site/{id}/styles…, the same answer as a site that does not exist, and changes nothing", async () => {

@@ -72,9 +72,21 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const store = await openStore({ dataDir, databaseUrl: config.databaseUrl, db: config.db });
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
   const limits = options.limits ?? limitsFor(store, config);
-  const publishing = wirePublishing(store.db, systemClock, config.port, { renderWorkers: config.renderWorkers, ...options.publishing });
+  const publishing = wirePublishing(store.db, systemClock, config.port, {
+    renderWorkers: config.renderWorkers,
+    ...options.publishing,
+  });
   const blobs = await openBlobStore(config);
-  const deps: AppDeps = { config, store, clock: systemClock, limits, publisher: publishing.engine, publicSite: publishing.publicSite, blobs, cpu: publishing.cpu };
+  const deps: AppDeps = {
+    config,
+    store,
+    clock: systemClock,
+    limits,
+    publisher: publishing.engine,
+    publicSite: publishing.publicSite,
+    blobs,
+    cpu: publishing.cpu,
+  };
   const app = await buildApp(deps, options.build);
   const answers = options.checkAnswers === false ? null : recordAnswers(app);
   options.beforeReady?.(app);
@@ -87,8 +99,15 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     let payload: string | Buffer | undefined = o.payload;
     if (o.body !== undefined) payload = JSON.stringify(o.body);
     if (payload !== undefined && !headers["content-type"]) headers["content-type"] = "application/json";
-    const response = await app.inject({ method: method as any, url, headers, payload, query: o.query, remoteAddress: o.ip ?? "127.0.0.1" });
-    let body: unknown = undefined;
+    const response = await app.inject({
+      method: method as any,
+      url,
+      headers,
+      payload,
+      query: o.query,
+      remoteAddress: o.ip ?? "127.0.0.1",
+    });
+    let body: unknown;
     try {
       body = JSON.parse(response.body);
     } catch {
@@ -114,14 +133,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
       if (problems.length > 0) {
-        throw new Error(`${problems.length} answer(s) not as the OpenAPI document describes them:\n${problems.slice(0, 20).join("\n")}`);
+        throw new Error(
+          `${problems.length} answer(s) not as the OpenAPI document describes them:\n${problems.slice(0, 20).join("\n")}`,
+        );
       }
     },
   };
 }
 
 /** Creates a user with a token through the API; returns its id and token. */
-export async function makeUser(t: TestApp, login: string, extra: Record<string, unknown> = {}): Promise<{ id: number; token: string }> {
+export async function makeUser(
+  t: TestApp,
+  login: string,
+  extra: Record<string, unknown> = {},
+): Promise<{ id: number; token: string }> {
   const created = await t.call("POST", "/api/users", { body: { login, ...extra } });
   if (created.status !== 201) throw new Error(`user ${login}: ${created.status} ${created.text}`);
   const id = created.body.user.id as number;

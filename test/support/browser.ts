@@ -18,7 +18,15 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -36,7 +44,14 @@ export async function startBrowserSite(): Promise<BrowserSite> {
   const port = await freePort();
   const db = await serviceDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "svc-e2e-"));
-  const svc = await startService({ ...db.env, SVC_DATA_DIR: dataDir, SVC_ADMIN_TOKEN: token, PORT: String(port), SVC_RATE_LIMIT_PER_MIN: "100000", SVC_PUBLIC_RATE_LIMIT_PER_MIN: "100000" });
+  const svc = await startService({
+    ...db.env,
+    SVC_DATA_DIR: dataDir,
+    SVC_ADMIN_TOKEN: token,
+    PORT: String(port),
+    SVC_RATE_LIMIT_PER_MIN: "100000",
+    SVC_PUBLIC_RATE_LIMIT_PER_MIN: "100000",
+  });
   const base = `http://localhost:${port}`;
   return {
     base,

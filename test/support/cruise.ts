@@ -11,7 +11,11 @@ const DEPCRUISE = join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cru
 
 /** Cruises `src` under `cwd` with the config there: exit status and the rules' report. */
 export function cruise(cwd: string): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [DEPCRUISE, "src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd, encoding: "utf8" });
+  const run = spawnSync(
+    process.execPath,
+    [DEPCRUISE, "src", "--config", ".dependency-cruiser.cjs", "--output-type", "err"],
+    { cwd, encoding: "utf8" },
+  );
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 

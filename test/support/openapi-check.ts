@@ -72,29 +72,59 @@ export function problemsOf(doc: Json, answer: Recorded): string[] {
   const where = `${answer.method} ${answer.url} → ${answer.status} (${operation.operationId})`;
   const key = statusKey(operation.responses ?? {}, answer.status);
   covered.add(`${operation.operationId} ${key ?? answer.status}`);
-  if (key === null) return [`${where}: status ${answer.status} is not documented (${Object.keys(operation.responses ?? {}).join(", ")})`];
+  if (key === null)
+    return [
+      `${where}: status ${answer.status} is not documented (${Object.keys(operation.responses ?? {}).join(", ")})`,
+    ];
   const problems: string[] = [];
   const content = operation.responses[key].content as Json | undefined;
   const empty = answer.body === null || answer.body === "";
   if (answer.method !== "HEAD" && !empty) {
     const type = answer.contentType.split(";")[0].trim().toLowerCase();
     const media = content && (content[type] ?? (type.endsWith("+json") ? content["application/json"] : undefined));
-    if (!media) problems.push(`${where}: a ${type || "body without a type"} answer, documented as ${content ? Object.keys(content).join(", ") : "no body"}`);
+    if (!media)
+      problems.push(
+        `${where}: a ${type || "body without a type"} answer, documented as ${content ? Object.keys(content).join(", ") : "no body"}`,
+      );
     else if (media.schema && type.includes("json")) {
-      const pointer = ["", "paths", escape(path!), method, "responses", key, "content", escape(content![type] ? type : "application/json"), "schema"].join("/");
+      const pointer = [
+        "",
+        "paths",
+        escape(path!),
+        method,
+        "responses",
+        key,
+        "content",
+        escape(content![type] ? type : "application/json"),
+        "schema",
+      ].join("/");
       const validate = validatorFor(doc, pointer);
-      if (!validate(JSON.parse(answer.body!))) problems.push(`${where}: ${ajv.errorsText(validate.errors, { separator: "; " })}; body ${answer.body!.slice(0, 400)}`);
+      if (!validate(JSON.parse(answer.body!)))
+        problems.push(
+          `${where}: ${ajv.errorsText(validate.errors, { separator: "; " })}; body ${answer.body!.slice(0, 400)}`,
+        );
     }
   } else if (empty && content && answer.method !== "HEAD" && answer.status !== 304 && answer.status !== 204) {
     problems.push(`${where}: no body, documented as ${Object.keys(content).join(", ")}`);
   }
   const accepted = answer.status >= 200 && answer.status < 300;
   const requestSchema = operation.requestBody?.content?.["application/json"]?.schema;
-  if (accepted && requestSchema && answer.requestBody !== undefined && answer.requestBody !== null && typeof answer.requestBody === "object" && !Buffer.isBuffer(answer.requestBody)) {
-    const pointer = ["", "paths", escape(path!), method, "requestBody", "content", "application~1json", "schema"].join("/");
+  if (
+    accepted &&
+    requestSchema &&
+    answer.requestBody !== undefined &&
+    answer.requestBody !== null &&
+    typeof answer.requestBody === "object" &&
+    !Buffer.isBuffer(answer.requestBody)
+  ) {
+    const pointer = ["", "paths", escape(path!), method, "requestBody", "content", "application~1json", "schema"].join(
+      "/",
+    );
     const validate = validatorFor(doc, pointer);
     if (!validate(answer.requestBody)) {
-      problems.push(`${where}: accepted a request body its documented schema refuses: ${ajv.errorsText(validate.errors, { separator: "; " })}; body ${JSON.stringify(answer.requestBody).slice(0, 400)}`);
+      problems.push(
+        `${where}: accepted a request body its documented schema refuses: ${ajv.errorsText(validate.errors, { separator: "; " })}; body ${JSON.stringify(answer.requestBody).slice(0, 400)}`,
+      );
     }
   }
   return problems;
@@ -106,7 +136,14 @@ export function recordAnswers(app: FastifyInstance): { check(): string[] } {
   app.addHook("onSend", (request, reply, payload, done) => {
     const route = request.routeOptions.url;
     if (route && request.url.startsWith("/api")) {
-      const body = typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : payload == null ? null : "[stream]";
+      const body =
+        typeof payload === "string"
+          ? payload
+          : Buffer.isBuffer(payload)
+            ? payload.toString("utf8")
+            : payload == null
+              ? null
+              : "[stream]";
       answers.push({
         method: request.method,
         route,

@@ -28,5 +28,7 @@ for (const [path, item] of Object.entries(doc.paths)) {
     else process.stdout.write(`${id}: ${[...statuses].sort().join(", ")}\n`);
   }
 }
-process.stdout.write(`\n${missing.length} operation(s) no checked answer reached${missing.length ? ":\n  " + missing.join("\n  ") : ""}\n`);
+process.stdout.write(
+  `\n${missing.length} operation(s) no checked answer reached${missing.length ? ":\n  " + missing.join("\n  ") : ""}\n`,
+);
 process.exitCode = missing.length > 0 ? 1 : 0;

@@ -26,13 +26,20 @@ const MAIN = "dist/main.js";
 
 /** The command line of the service: what `npm start` runs. */
 function serviceArgs(): string[] {
-  if (!existsSync(join(ROOT, MAIN))) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it first)`);
+  if (!existsSync(join(ROOT, MAIN)))
+    throw new Error(`${MAIN} is missing: run \`npm run build\` (npm test does it first)`);
   return [MAIN];
 }
 
 /** Runs the service to completion (for start-up failures); resolves with exit code and output. */
-export async function runToExit(env: Record<string, string>, timeoutMs = 20_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, serviceArgs(), { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "warn", ...env } });
+export async function runToExit(
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, serviceArgs(), {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+  });
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => (stdout += d));

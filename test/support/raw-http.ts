@@ -9,7 +9,11 @@ export interface Raw {
   body: string;
 }
 
-export function rawRequest(port: number, path: string, options: { headers?: Record<string, string>; host?: string; method?: string } = {}): Promise<Raw> {
+export function rawRequest(
+  port: number,
+  path: string,
+  options: { headers?: Record<string, string>; host?: string; method?: string } = {},
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const headers = { host: options.host ?? "localhost:8080", ...options.headers };
     const req = request({ host: "127.0.0.1", port, path, method: options.method ?? "GET", headers }, (res) => {
@@ -18,7 +22,8 @@ export function rawRequest(port: number, path: string, options: { headers?: Reco
       res.on("data", (chunk) => (body += chunk));
       res.on("end", () => {
         const pairs: Array<[string, string]> = [];
-        for (let i = 0; i < res.rawHeaders.length; i += 2) pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
+        for (let i = 0; i < res.rawHeaders.length; i += 2)
+          pairs.push([res.rawHeaders[i].toLowerCase(), res.rawHeaders[i + 1]]);
         resolve({ status: res.statusCode ?? 0, headers: pairs, body });
       });
     });

@@ -24,7 +24,12 @@ export async function startS3Server(bucket = "svc-media-test"): Promise<TestS3Se
   const app = buildApp({ logger: false });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = app.server.address() as { port: number };
-  const options: MediaS3Options = { endpoint: `http://127.0.0.1:${port}`, bucket, region: "us-east-1", forcePathStyle: true };
+  const options: MediaS3Options = {
+    endpoint: `http://127.0.0.1:${port}`,
+    bucket,
+    region: "us-east-1",
+    forcePathStyle: true,
+  };
   const client = s3ClientFor(options, { credentials });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
   client.destroy();

@@ -30,7 +30,12 @@ export interface PublicAnswer {
   body: string;
 }
 
-export async function visit(t: TestApp, path: string, host = "localhost:8080", headers: Record<string, string> = {}): Promise<PublicAnswer> {
+export async function visit(
+  t: TestApp,
+  path: string,
+  host = "localhost:8080",
+  headers: Record<string, string> = {},
+): Promise<PublicAnswer> {
   const r = await t.app.inject({ method: "GET", url: path, headers: { host, ...headers } });
   return {
     status: r.statusCode,

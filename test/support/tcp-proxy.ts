@@ -6,7 +6,10 @@ export class CuttableProxy {
   private readonly sockets = new Set<Socket>();
   port = 0;
 
-  constructor(private readonly targetHost: string, private readonly targetPort: number) {}
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
 
   async open(port = 0): Promise<number> {
     this.server = createServer((client) => {

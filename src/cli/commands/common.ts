@@ -39,7 +39,10 @@ export function kindsOf(only: string | undefined, without: Kind[] = []): Set<Kin
   const kinds = new Set<Kind>(KINDS);
   if (only !== undefined) {
     kinds.clear();
-    for (const word of only.split(",").map((w) => w.trim()).filter(Boolean)) {
+    for (const word of only
+      .split(",")
+      .map((w) => w.trim())
+      .filter(Boolean)) {
       const kind = word === "settings.json" ? "settings" : word;
       if (!isKind(kind)) throw usage(`--only ${only}: "${word}" is not a kind (${KINDS.join(", ")})`);
       kinds.add(kind);
@@ -54,10 +57,15 @@ export function kindsOf(only: string | undefined, without: Kind[] = []): Set<Kin
 export function refuseProblems(folder: LocalFolder, out: Output, what: string): void {
   if (folder.problems.length === 0) return;
   for (const problem of folder.problems) out.note(`invalid_file: ${problem.key}: ${problem.message}`);
-  throw new CliError(1, `invalid_file: ${folder.problems.length} file${folder.problems.length > 1 ? "s" : ""} of the folder name no object (listed above); ${what}`, [], {
-    code: "invalid_file",
-    files: folder.problems,
-  });
+  throw new CliError(
+    1,
+    `invalid_file: ${folder.problems.length} file${folder.problems.length > 1 ? "s" : ""} of the folder name no object (listed above); ${what}`,
+    [],
+    {
+      code: "invalid_file",
+      files: folder.problems,
+    },
+  );
 }
 
 export function targetJson(target: Authed): { url: string; site: number } {

@@ -32,7 +32,11 @@ async function readAll(stdin: NodeJS.ReadableStream): Promise<string> {
 function ask(io: Io, question: string, secret: boolean): Promise<string> {
   return new Promise((resolve) => {
     const stderr = process.stderr;
-    const rl = createInterface({ input: io.stdin, output: secret ? undefined : stderr, terminal: io.stdin.isTTY ?? false });
+    const rl = createInterface({
+      input: io.stdin,
+      output: secret ? undefined : stderr,
+      terminal: io.stdin.isTTY ?? false,
+    });
     if (secret) stderr.write(question);
     rl.question(secret ? "" : question, (answer) => {
       if (secret) stderr.write("\n");
@@ -52,17 +56,27 @@ export async function loginCommand(dir: string, options: LoginOptions, io: Io): 
     if (!token) throw usage("--token-stdin: no token on stdin");
   } else {
     login = options.login ?? (io.stdin.isTTY ? await ask(io, "login: ", false) : undefined);
-    if (!login) throw usage("svc login needs --login <name> (and the password on stdin with --password-stdin), or --token-stdin");
-    const password = options.passwordStdin || !io.stdin.isTTY ? await readAll(io.stdin) : await ask(io, "password: ", true);
+    if (!login)
+      throw usage("svc login needs --login <name> (and the password on stdin with --password-stdin), or --token-stdin");
+    const password =
+      options.passwordStdin || !io.stdin.isTTY ? await readAll(io.stdin) : await ask(io, "password: ", true);
     const api = connect({ ...target, token: "none", tokenFrom: "SVC_TOKEN" }, out);
-    const answer = await data(api, api.client.POST("/api/login", { body: { login, password }, headers: { Authorization: null } } as never));
+    const answer = await data(
+      api,
+      api.client.POST("/api/login", { body: { login, password }, headers: { Authorization: null } } as never),
+    );
     token = String(answer.token);
   }
   const api = connect({ ...target, token, tokenFrom: "credentials" }, out);
   const profile = await data(api, api.client.GET("/api/profile", {}));
   const user = (profile.user ?? {}) as Rec;
   const path = credentialsPath(io.env);
-  saveToken(path, target.url, { token, login: String(user.login ?? login ?? ""), saved_at: new Date().toISOString() }, dir);
+  saveToken(
+    path,
+    target.url,
+    { token, login: String(user.login ?? login ?? ""), saved_at: new Date().toISOString() },
+    dir,
+  );
   out.line(`logged in to ${target.url} as ${String(user.login)}; token saved in ${path}`);
   out.document({ ok: true, command: "login", url: target.url, login: user.login, credentials: path });
   return 0;

@@ -62,7 +62,13 @@ export async function pullCommand(session: Session, options: { kinds: Set<Kind>;
   const state = readState(dir);
   const base = baseline(state, target.url, target.site);
   const snapshot = await readServer(api, options.kinds, { withMarkup: true });
-  const plan = planPull({ local: folder.objects, server: snapshot.objects, base, kinds: options.kinds, force: options.force });
+  const plan = planPull({
+    local: folder.objects,
+    server: snapshot.objects,
+    base,
+    kinds: options.kinds,
+    force: options.force,
+  });
   const conflict = conflictError(plan, "svc pull --force takes the server's, svc push --force sends yours");
   if (conflict) throw conflict;
   const writes = plan.filter((item) => item.action === "create" || item.action === "update");
@@ -91,12 +97,20 @@ function print(session: Session, plan: PullItem[]): void {
   const { out, target } = session;
   const count = (action: PullItem["action"]) => plan.filter((item) => item.action === action).length;
   for (const item of plan) if (item.action !== "unchanged") out.line(pullLine(item));
-  out.line(`${count("create")} created, ${count("update")} updated, ${count("delete")} removed, ${count("unchanged")} unchanged, ${count("keep")} kept (changed here) from ${target.url} site ${target.site}`);
+  out.line(
+    `${count("create")} created, ${count("update")} updated, ${count("delete")} removed, ${count("unchanged")} unchanged, ${count("keep")} kept (changed here) from ${target.url} site ${target.site}`,
+  );
   out.document({
     ok: true,
     command: "pull",
     target: targetJson(target),
     items: plan,
-    counts: { create: count("create"), update: count("update"), delete: count("delete"), unchanged: count("unchanged"), keep: count("keep") },
+    counts: {
+      create: count("create"),
+      update: count("update"),
+      delete: count("delete"),
+      unchanged: count("unchanged"),
+      keep: count("keep"),
+    },
   });
 }

@@ -66,7 +66,10 @@ function counts(plan: PlanItem[]): Record<string, number> {
 
 const PUSH_HINT = "svc pull --force takes the server's, svc push --force sends yours";
 
-export function conflictError(plan: ReadonlyArray<{ key: string; action: string; note?: string }>, hint = PUSH_HINT): CliError | null {
+export function conflictError(
+  plan: ReadonlyArray<{ key: string; action: string; note?: string }>,
+  hint = PUSH_HINT,
+): CliError | null {
   const conflicts = plan.filter((item) => item.action === "conflict");
   if (conflicts.length === 0) return null;
   return new CliError(
@@ -92,7 +95,12 @@ function refuseInvalid(plan: PlanItem[], local: ReadonlyMap<string, LocalObject>
   }
   if (bad.length === 0) return;
   for (const line of bad) out.note(line);
-  throw new CliError(1, `invalid_file: ${bad.length} file${bad.length > 1 ? "s" : ""} cannot be sent (listed above); nothing was sent`, [], { code: "invalid_file", files: bad });
+  throw new CliError(
+    1,
+    `invalid_file: ${bad.length} file${bad.length > 1 ? "s" : ""} cannot be sent (listed above); nothing was sent`,
+    [],
+    { code: "invalid_file", files: bad },
+  );
 }
 
 /** Plans and (unless a dry run) carries out one push. Throws the conflict or the refusal that stopped it. */
@@ -104,9 +112,17 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
   const state = readState(dir);
   const base = baseline(state, target.url, target.site);
   const snapshot = await readServer(api, options.kinds);
-  const input: PlanInput = { local: folder.objects, server: snapshot.objects, base, options: { delete: options.delete, force: options.force, kinds: options.kinds } };
+  const input: PlanInput = {
+    local: folder.objects,
+    server: snapshot.objects,
+    base,
+    options: { delete: options.delete, force: options.force, kinds: options.kinds },
+  };
   let plan = planPush(input);
-  if (options.keys) plan = plan.filter((item) => options.keys!.has(item.key) || (item.from !== undefined && options.keys!.has(item.from)));
+  if (options.keys)
+    plan = plan.filter(
+      (item) => options.keys!.has(item.key) || (item.from !== undefined && options.keys!.has(item.from)),
+    );
   const conflict = conflictError(plan);
   if (conflict) throw conflict;
   refuseInvalid(plan, folder.objects, out);
@@ -124,11 +140,18 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
   report.urls = [...new Set(execution.done.flatMap((d) => d.outcome.urls))].sort();
   const doneKeys = new Set(execution.done.map((d) => d.item.key));
   const settled = execution.error ? plan.filter((item) => !WRITES.has(item.action) || doneKeys.has(item.key)) : plan;
-  writeState(dir, withTarget(state, target.url, target.site, baselineAfter(input, settled, execution.written), new Date()));
+  writeState(
+    dir,
+    withTarget(state, target.url, target.site, baselineAfter(input, settled, execution.written), new Date()),
+  );
   if (execution.error) {
     printReport(report, session, true);
     const { exitCode, line, lines, details } = execution.error;
-    throw new CliError(exitCode, line, lines, { ...details, written: execution.done.map((d) => d.item.key), writes: report.writes });
+    throw new CliError(exitCode, line, lines, {
+      ...details,
+      written: execution.done.map((d) => d.item.key),
+      writes: report.writes,
+    });
   }
   return report;
 }
@@ -141,7 +164,8 @@ export function printReport(report: PushReport, session: Session, partial = fals
     if (item.action === "unchanged" && !report.dryRun) continue; // a dry run names every object
     out.line(planLine(item, report.dryRun));
     const done = report.done.find((d) => d.item.key === item.key);
-    for (const warning of report.warnings.get(item.key) ?? done?.outcome.warnings ?? []) out.line(warningLine(item.key, warning));
+    for (const warning of report.warnings.get(item.key) ?? done?.outcome.warnings ?? [])
+      out.line(warningLine(item.key, warning));
     for (const note of done?.outcome.notes ?? []) out.line(`  ${note}`);
   }
   if (partial) return;
@@ -149,7 +173,9 @@ export function printReport(report: PushReport, session: Session, partial = fals
   const words = ["create", "update", "rename", "delete", "unchanged", "skip", "keep"]
     .filter((action) => c[action])
     .map((action) => `${c[action]} ${action === "delete" && report.dryRun ? "would-delete" : action}`);
-  const verb = report.dryRun ? "dry run, nothing written" : `${report.writes} write${report.writes === 1 ? "" : "s"} sent`;
+  const verb = report.dryRun
+    ? "dry run, nothing written"
+    : `${report.writes} write${report.writes === 1 ? "" : "s"} sent`;
   out.line(`${words.join(", ") || "nothing to push"} (${verb})`);
   for (const url of report.urls) out.line(`changed: ${url}`);
 }

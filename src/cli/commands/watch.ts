@@ -37,14 +37,26 @@ export async function watchCommand(session: Session, options: WatchOptions): Pro
     const keys = new Set(pending);
     pending.clear();
     try {
-      const report = await pushOnce(session, { dryRun: false, delete: false, force: false, kinds: options.kinds, keys });
+      const report = await pushOnce(session, {
+        dryRun: false,
+        delete: false,
+        force: false,
+        kinds: options.kinds,
+        keys,
+      });
       printReport(report, session);
       out.document({ event: "push", ...pushJson(report, session) });
     } catch (error) {
       const refusal = failure(error, target.url);
       for (const line of refusal.lines) out.note(line);
       out.note(refusal.line);
-      out.document({ event: "error", ok: false, keys: [...keys].sort(), error: { code: String(refusal.details.code ?? refusal.line.split(":")[0]), message: refusal.line }, ...refusal.details });
+      out.document({
+        event: "error",
+        ok: false,
+        keys: [...keys].sort(),
+        error: { code: String(refusal.details.code ?? refusal.line.split(":")[0]), message: refusal.line },
+        ...refusal.details,
+      });
     }
   };
 

@@ -113,13 +113,17 @@ function itemRuns(file: Buffer, iloc: Box, idat: Box | undefined): Map<number, A
       const origin = method === 0 ? 0 : method === 1 && idat ? idat.start : NaN;
       found.push([origin + base + offset, length]);
     }
-    if (found.every(([start, length]) => Number.isSafeInteger(start) && length > 0 && start + length <= file.length)) runs.set(id, found);
+    if (found.every(([start, length]) => Number.isSafeInteger(start) && length > 0 && start + length <= file.length))
+      runs.set(id, found);
   }
   return runs;
 }
 
 const EMPTY_EXIF = Buffer.from([0, 0, 0, 0, 0x4d, 0x4d, 0, 42, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0]); // TIFF offset 0, header, IFD0 of no entries
-const EMPTY_XMP = Buffer.from('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/><?xpacket end="w"?>', "latin1");
+const EMPTY_XMP = Buffer.from(
+  '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/><?xpacket end="w"?>',
+  "latin1",
+);
 
 /** Writes `replacement` over the runs, then `fill` to their end. */
 function overwrite(file: Buffer, runs: Array<[number, number]>, replacement: Buffer, fill: number): void {
@@ -143,7 +147,11 @@ export function avifWithoutMetadata(file: Buffer): Buffer {
     if (iinf === undefined || iloc === undefined) return file;
     const { exif, xmp } = metadataItems(file, iinf);
     if (exif.size === 0 && xmp.size === 0) return file;
-    const runs = itemRuns(file, iloc, inside.find((box) => box.type === "idat"));
+    const runs = itemRuns(
+      file,
+      iloc,
+      inside.find((box) => box.type === "idat"),
+    );
     for (const id of exif) if (runs.has(id)) overwrite(file, runs.get(id)!, EMPTY_EXIF, 0);
     for (const id of xmp) if (runs.has(id)) overwrite(file, runs.get(id)!, EMPTY_XMP, 0x20);
     return file;

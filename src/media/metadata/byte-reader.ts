@@ -26,7 +26,9 @@ export class ByteReader {
     while (this.current.length < n && !this.ended) {
       const next = await this.source.next();
       if (next.done) this.ended = true;
-      else this.current = this.current.length === 0 ? bufferOf(next.value) : Buffer.concat([this.current, bufferOf(next.value)]);
+      else
+        this.current =
+          this.current.length === 0 ? bufferOf(next.value) : Buffer.concat([this.current, bufferOf(next.value)]);
     }
     return this.current.length >= n;
   }

@@ -15,7 +15,24 @@ import type { ByteReader } from "./byte-reader.ts";
 import { keptExif } from "./exif.ts";
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const KEPT_ANCILLARY = new Set(["tRNS", "gAMA", "cHRM", "sRGB", "iCCP", "cICP", "mDCV", "cLLI", "sBIT", "bKGD", "hIST", "pHYs", "sPLT", "acTL", "fcTL", "fdAT"]);
+const KEPT_ANCILLARY = new Set([
+  "tRNS",
+  "gAMA",
+  "cHRM",
+  "sRGB",
+  "iCCP",
+  "cICP",
+  "mDCV",
+  "cLLI",
+  "sBIT",
+  "bKGD",
+  "hIST",
+  "pHYs",
+  "sPLT",
+  "acTL",
+  "fcTL",
+  "fdAT",
+]);
 /** An eXIf larger than this is dropped unread (its orientation with it): EXIF is a few KB. */
 const MAX_EXIF_READ = 1024 * 1024;
 

@@ -10,7 +10,10 @@ import { pngWithoutMetadata } from "./png.ts";
 import { webpWithoutMetadata } from "./webp.ts";
 
 /** What each type's metadata is removed by: streamed, or read whole first. */
-const STRIPPERS: Record<string, ((reader: ByteReader) => AsyncGenerator<Buffer>) | { whole: (file: Buffer) => Buffer }> = {
+const STRIPPERS: Record<
+  string,
+  ((reader: ByteReader) => AsyncGenerator<Buffer>) | { whole: (file: Buffer) => Buffer }
+> = {
   "image/jpeg": jpegWithoutMetadata,
   "image/png": pngWithoutMetadata,
   "image/webp": { whole: webpWithoutMetadata },

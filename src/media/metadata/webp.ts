@@ -20,7 +20,8 @@ function chunk(type: string, data: Buffer): Buffer {
 }
 
 export function webpWithoutMetadata(file: Buffer): Buffer {
-  if (file.length < 12 || file.toString("latin1", 0, 4) !== "RIFF" || file.toString("latin1", 8, 12) !== "WEBP") return file;
+  if (file.length < 12 || file.toString("latin1", 0, 4) !== "RIFF" || file.toString("latin1", 8, 12) !== "WEBP")
+    return file;
   const end = Math.min(file.length, 8 + file.readUInt32LE(4));
   const kept: Buffer[] = [];
   let exif: Buffer | null = null;

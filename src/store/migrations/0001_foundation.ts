@@ -40,4 +40,3 @@ export const up: Build = async (db, dialect) => {
     .execute();
   await db.schema.createIndex("tokens_user").on("tokens").column("user_id").execute();
 };
-

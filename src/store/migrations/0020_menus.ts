@@ -42,7 +42,11 @@ export const up: Build = async (db, dialect) => {
     .addColumn("created_at_gmt", "text", (c) => c.notNull())
     .addColumn("updated_at_gmt", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("menu_items_menu_parent").on("menu_items").columns(["menu_id", "parent_id", "position"]).execute();
+  await db.schema
+    .createIndex("menu_items_menu_parent")
+    .on("menu_items")
+    .columns(["menu_id", "parent_id", "position"])
+    .execute();
   await db.schema.createIndex("menu_items_site_page").on("menu_items").columns(["site_id", "page_id"]).execute();
 
   await db.schema

@@ -30,5 +30,8 @@ export const up: Build = async (db, dialect) => {
     .addUniqueConstraint("media_site_slug", ["site_id", "slug"])
     .execute();
   await db.schema.createIndex("media_sha256").on("media").column("sha256").execute();
-  await db.schema.alterTable("site_usage").addColumn("media_bytes", "bigint", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("site_usage")
+    .addColumn("media_bytes", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
 };

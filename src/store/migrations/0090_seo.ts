@@ -19,7 +19,10 @@ export const up: Build = async (db, dialect) => {
     .addColumn("robots_extra", "text", (c) => c.notNull().defaultTo(""))
     .addColumn("updated_at_gmt", "text", (c) => c.notNull())
     .execute();
-  await db.schema.alterTable("pages").addColumn("seo_json", "text", (c) => c.notNull().defaultTo("{}")).execute();
+  await db.schema
+    .alterTable("pages")
+    .addColumn("seo_json", "text", (c) => c.notNull().defaultTo("{}"))
+    .execute();
   await db.schema.alterTable("site_settings").addColumn("not_found_page_json", "text").execute();
   const id = idColumn(dialect);
   await db.schema

@@ -25,7 +25,12 @@ export const up: Build = async (db) => {
     .addColumn("items_json", "text", (c) => c.notNull())
     .addColumn("updated_at_gmt", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("sidebar_trees_pk", ["site_id", "name", "lang"])
-    .addForeignKeyConstraint("sidebar_trees_sidebar", ["site_id", "name"], "sidebars", ["site_id", "name"], (fk) => fk.onDelete("cascade"))
+    .addForeignKeyConstraint("sidebar_trees_sidebar", ["site_id", "name"], "sidebars", ["site_id", "name"], (fk) =>
+      fk.onDelete("cascade"),
+    )
     .execute();
-  await db.schema.alterTable("pages").addColumn("menu_order", "integer", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("pages")
+    .addColumn("menu_order", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
 };

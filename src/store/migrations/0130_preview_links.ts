@@ -16,5 +16,9 @@ export const up: Build = async (db, dialect) => {
     .addColumn("created_at_gmt", "text", (c) => c.notNull())
     .addColumn("expires_at_gmt", "text", (c) => c.notNull())
     .execute();
-  await db.schema.createIndex("preview_links_site").on("preview_links").columns(["site_id", "expires_at_gmt"]).execute();
+  await db.schema
+    .createIndex("preview_links_site")
+    .on("preview_links")
+    .columns(["site_id", "expires_at_gmt"])
+    .execute();
 };

@@ -12,11 +12,19 @@ import { sql, type RawBuilder } from "kysely";
 import type { Build } from "./build.ts";
 
 export const up: Build = async (db, dialect) => {
-  await db.schema.alterTable("site_usage").addColumn("published_bytes", "bigint", (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable("site_usage")
+    .addColumn("published_bytes", "bigint", (c) => c.notNull().defaultTo(0))
+    .execute();
   await db.schema.createIndex("revisions_site_order").on("revisions").columns(["site_id", "id"]).execute();
 
   const bytes = (...columns: string[]): RawBuilder<number> =>
-    sql`(${sql.join(columns.map((column) => (dialect === "postgres" ? sql`octet_length(${sql.ref(column)})` : sql`length(cast(${sql.ref(column)} as blob))`)), sql` + `)})`;
+    sql`(${sql.join(
+      columns.map((column) =>
+        dialect === "postgres" ? sql`octet_length(${sql.ref(column)})` : sql`length(cast(${sql.ref(column)} as blob))`,
+      ),
+      sql` + `,
+    )})`;
   await sql`
     insert into site_usage (site_id, pages, frames, data_items, stored_bytes)
     select s.id, 0, 0, 0, 0 from sites s

@@ -11,9 +11,18 @@ import { sql } from "kysely";
 import { byteLength, type Build } from "./build.ts";
 
 export const up: Build = async (db, dialect) => {
-  await db.schema.alterTable("style_copies").addColumn("bytes", "integer", (c) => c.notNull().defaultTo(0)).execute();
-  await db.schema.createIndex("style_copies_replaced").on("style_copies").columns(["site_id", "replaced_at_gmt"]).execute();
-  await sql`update style_copies set bytes = ${byteLength(dialect, "css")} + ${byteLength(dialect, "br")} + ${byteLength(dialect, "gzip")}`.execute(db);
+  await db.schema
+    .alterTable("style_copies")
+    .addColumn("bytes", "integer", (c) => c.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .createIndex("style_copies_replaced")
+    .on("style_copies")
+    .columns(["site_id", "replaced_at_gmt"])
+    .execute();
+  await sql`update style_copies set bytes = ${byteLength(dialect, "css")} + ${byteLength(dialect, "br")} + ${byteLength(dialect, "gzip")}`.execute(
+    db,
+  );
   await sql`
     insert into site_usage (site_id)
     select distinct c.site_id from style_copies c

@@ -3,5 +3,8 @@
 import type { Build } from "./build.ts";
 
 export const up: Build = async (db) => {
-  await db.schema.alterTable("publish_outbox").addColumn("wrote_json", "text", (c) => c.notNull().defaultTo("[]")).execute();
+  await db.schema
+    .alterTable("publish_outbox")
+    .addColumn("wrote_json", "text", (c) => c.notNull().defaultTo("[]"))
+    .execute();
 };
