@@ -193,7 +193,9 @@ export async function readServer(
 ): Promise<Snapshot> {
   const facts = await siteFacts(api);
   const objects = new Map<string, RemoteObject>();
-  const add = (list: RemoteObject[]) => list.forEach((object) => objects.set(object.key, object));
+  const add = (list: RemoteObject[]) => {
+    for (const object of list) objects.set(object.key, object);
+  };
   if (kinds.has("pages") || kinds.has("menus")) {
     const pages = await readPages(api);
     for (const page of pages) {

@@ -41,11 +41,15 @@ export class DependencyIndex {
     for (const frame of this.bySlug.values()) {
       for (const target of this.embeddedSlugs(frame.slug)) {
         let set = embedders.get(target);
-        if (!set) embedders.set(target, (set = new Set()));
+        if (!set) {
+          set = new Set();
+          embedders.set(target, set);
+        }
         set.add(frame.slug);
       }
     }
-    return (this.embeddersMemo = embedders);
+    this.embeddersMemo = embedders;
+    return embedders;
   }
 
   frames(): IterableIterator<FrameNode> {
@@ -71,7 +75,10 @@ export class DependencyIndex {
     if (!frame) return [];
     if (frame.refs.length === 0) return [];
     let slugs = this.embeddedMemo.get(slug);
-    if (!slugs) this.embeddedMemo.set(slug, (slugs = [...new Set(frame.refs.map((ref) => this.resolve(ref)))].sort()));
+    if (!slugs) {
+      slugs = [...new Set(frame.refs.map((ref) => this.resolve(ref)))].sort();
+      this.embeddedMemo.set(slug, slugs);
+    }
     return [...slugs];
   }
 
@@ -151,7 +158,10 @@ export class DependencyIndex {
   /** The sources the frame and everything it embeds read, parsed (markup/source-name.ts). */
   readNames(slug: string): readonly SourceName[] {
     let names = this.namesMemo.get(slug);
-    if (!names) this.namesMemo.set(slug, (names = [...this.effectiveSources(slug)].map(sourceName)));
+    if (!names) {
+      names = [...this.effectiveSources(slug)].map(sourceName);
+      this.namesMemo.set(slug, names);
+    }
     return names;
   }
 

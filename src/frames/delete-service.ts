@@ -74,45 +74,42 @@ async function deleteFrameOnce(
   const byId = new Set(referencedBy.filter((slug) => index.get(slug)!.refs.some((value) => value === frame.id)));
 
   const dryRun = options.dryRun === true || flags.dryRun;
-  let done;
-  try {
-    done = await runWrite(ctx, {
-      siteId,
-      dryRun,
-      publish: { bake: flags.bake },
-      apply: async (trx) => {
-        // Its state kept (a frame older than revisions gets its first here), then the trash entry:
-        // a restore brings it back with its history and puts its pages back on it.
-        const now = gmt(ctx.clock());
-        await reviseFrames(trx, siteId, [frame.id], now);
-        // The pages' side first, while the frame still stands: it sees who answers now.
-        const unbinding = await unbind(trx, siteId, frame.id, now);
-        await toTrash(trx, siteId, "frames", frame.id, frame.slug, now, { pages: unbinding.pages });
-        // Its bakes' bytes are freed from published_bytes here: the row's delete would take the bakes uncounted.
-        await dropBakes(trx, siteId, frame.id);
-        const gone = await trx
-          .deleteFrom("frames")
-          .where("id", "=", frame.id)
-          .where("revision", "=", frame.revision)
-          .executeTakeFirst();
-        // Another writer changed it between the read and this delete: refuse rather than lose that write.
-        if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
-        const wrote: Written[] = [
-          { kind: "frame", id: frame.id, action: "deleted" },
-          ...unbinding.pages.map((id): Written => ({ kind: "page", id: String(id), action: "updated" })),
-        ];
-        // Frees its place and bytes.
-        return {
-          value: unbinding,
-          wrote,
-          changes: deleteChanges(frame, unbinding.pages),
-          room: { frames: -1, stored_bytes: -frame.bytes },
-        };
-      },
-    });
-  } finally {
+  const done = await runWrite(ctx, {
+    siteId,
+    dryRun,
+    publish: { bake: flags.bake },
+    apply: async (trx) => {
+      // Its state kept (a frame older than revisions gets its first here), then the trash entry:
+      // a restore brings it back with its history and puts its pages back on it.
+      const now = gmt(ctx.clock());
+      await reviseFrames(trx, siteId, [frame.id], now);
+      // The pages' side first, while the frame still stands: it sees who answers now.
+      const unbinding = await unbind(trx, siteId, frame.id, now);
+      await toTrash(trx, siteId, "frames", frame.id, frame.slug, now, { pages: unbinding.pages });
+      // Its bakes' bytes are freed from published_bytes here: the row's delete would take the bakes uncounted.
+      await dropBakes(trx, siteId, frame.id);
+      const gone = await trx
+        .deleteFrom("frames")
+        .where("id", "=", frame.id)
+        .where("revision", "=", frame.revision)
+        .executeTakeFirst();
+      // Another writer changed it between the read and this delete: refuse rather than lose that write.
+      if (Number(gone.numDeletedRows) === 0) throw new Overtaken(frame.sha256, "delete");
+      const wrote: Written[] = [
+        { kind: "frame", id: frame.id, action: "deleted" },
+        ...unbinding.pages.map((id): Written => ({ kind: "page", id: String(id), action: "updated" })),
+      ];
+      // Frees its place and bytes.
+      return {
+        value: unbinding,
+        wrote,
+        changes: deleteChanges(frame, unbinding.pages),
+        room: { frames: -1, stored_bytes: -frame.bytes },
+      };
+    },
+  }).finally(() => {
     if (!dryRun) frameGraphChanged(ctx.db, siteId, [frame.id]);
-  }
+  });
   const { pages: unbound, offline } = done.value;
   const warnings = ignoredInputWarnings(body, ["bake", "dry_run"]);
   for (const slug of referencedBy) {

@@ -61,7 +61,10 @@ function sitesOf(db: Db): Map<number, SiteGraph> | null {
   const adapter = db.getExecutor().adapter;
   if (!(adapter instanceof SqliteAdapter)) return null;
   let sites = caches.get(adapter);
-  if (!sites) caches.set(adapter, (sites = new Map()));
+  if (!sites) {
+    sites = new Map();
+    caches.set(adapter, sites);
+  }
   return sites;
 }
 
@@ -115,7 +118,10 @@ async function reread(db: Db, siteId: number, kept: Kept, ids: readonly string[]
 
 async function current(db: Db, sites: Map<number, SiteGraph>, siteId: number): Promise<Kept> {
   let graph = sites.get(siteId);
-  if (!graph) sites.set(siteId, (graph = { generation: 0, dirty: "all", kept: null }));
+  if (!graph) {
+    graph = { generation: 0, dirty: "all", kept: null };
+    sites.set(siteId, graph);
+  }
   const generation = graph.generation;
   const dirty = graph.dirty === "all" ? "all" : [...graph.dirty];
   const now = await stamp(db, siteId);
@@ -160,5 +166,6 @@ export async function siteIndex(db: Db, siteId: number): Promise<DependencyIndex
   const sites = keptSitesOf(db);
   if (!sites) return new DependencyIndex((await frameGraphRows(db, siteId)).map(nodeOfRow));
   const kept = await current(db, sites, siteId);
-  return (kept.index ??= new DependencyIndex(kept.nodes));
+  kept.index ??= new DependencyIndex(kept.nodes);
+  return kept.index;
 }

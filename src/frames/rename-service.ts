@@ -74,48 +74,43 @@ async function renameFrameOnce(
     { kind: "frame", frameId: existing.id, slug, output: false },
     { kind: "frame", frameId: existing.id, slug: existing.slug, output: false },
   ];
-  let done;
-  try {
-    // A dry run runs the rename and its trial too, and rolls them back: it answers what the
-    // rename would (the rewrites, a render_too_large refusal).
-    done = await runWrite(ctx, {
-      siteId,
-      dryRun: flags.dryRun,
-      trial: true,
-      publish: { bake: flags.bake },
-      taken: async () => slugTaken((await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug),
-      apply: async (trx) => {
-        const updated = await trx
-          .updateTable("frames")
-          .set({
-            slug,
-            block: parts.block,
-            element: parts.element,
-            modifier: parts.modifier,
-            revision: renamedRow.revision,
-            updated_at_gmt: at,
-            updated_by: userId,
-          })
-          .where("id", "=", existing.id)
-          .where("revision", "=", existing.revision)
-          .executeTakeFirst();
-        // Another writer got in between the read and this write: refuse rather than overwrite.
-        if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "rename");
-        const rewritten = await rewriteReferences(trx, siteId, existing, slug, at, userId);
-        // Named before the trial, which reads the frame graph through this transaction: frames
-        // that named the new slug print this frame now, within the render budgets or not at all.
-        frameGraphChanged(ctx.db, siteId);
-        // A revision of the frame (its slug), and of each frame whose references were rewritten.
-        const wrote: Written[] = [
-          { kind: "frame", id: existing.id, action: "renamed" },
-          ...rewritten.report.details.map((d): Written => ({ kind: "frame", id: d.id, action: "updated" })),
-        ];
-        return { value: rewritten.report, wrote, changes, room: { stored_bytes: rewritten.grown } };
-      },
-    });
-  } finally {
-    frameGraphChanged(ctx.db, siteId);
-  }
+  // A dry run runs the rename and its trial too, and rolls them back: it answers what the
+  // rename would (the rewrites, a render_too_large refusal).
+  const done = await runWrite(ctx, {
+    siteId,
+    dryRun: flags.dryRun,
+    trial: true,
+    publish: { bake: flags.bake },
+    taken: async () => slugTaken((await frameBySlug(ctx.db, siteId, slug))?.id ?? null, slug),
+    apply: async (trx) => {
+      const updated = await trx
+        .updateTable("frames")
+        .set({
+          slug,
+          block: parts.block,
+          element: parts.element,
+          modifier: parts.modifier,
+          revision: renamedRow.revision,
+          updated_at_gmt: at,
+          updated_by: userId,
+        })
+        .where("id", "=", existing.id)
+        .where("revision", "=", existing.revision)
+        .executeTakeFirst();
+      // Another writer got in between the read and this write: refuse rather than overwrite.
+      if (Number(updated.numUpdatedRows) === 0) throw new Overtaken(existing.sha256, "rename");
+      const rewritten = await rewriteReferences(trx, siteId, existing, slug, at, userId);
+      // Named before the trial, which reads the frame graph through this transaction: frames
+      // that named the new slug print this frame now, within the render budgets or not at all.
+      frameGraphChanged(ctx.db, siteId);
+      // A revision of the frame (its slug), and of each frame whose references were rewritten.
+      const wrote: Written[] = [
+        { kind: "frame", id: existing.id, action: "renamed" },
+        ...rewritten.report.details.map((d): Written => ({ kind: "frame", id: d.id, action: "updated" })),
+      ];
+      return { value: rewritten.report, wrote, changes, room: { stored_bytes: rewritten.grown } };
+    },
+  }).finally(() => frameGraphChanged(ctx.db, siteId));
   const renamed: Renamed = done.value;
 
   const index = await siteIndex(ctx.db, siteId);

@@ -154,31 +154,26 @@ export async function createFrame(
   const row = { ...draftRow(id, slug, html, report, at, userId), site_id: siteId };
 
   const fields = reportFields(report, warnings);
-  let done;
-  try {
-    // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
-    done = await runWrite(ctx, {
-      siteId,
-      dryRun: flags.dryRun,
-      // Its bake (and what embeds it) within the render budgets, or nothing is written.
-      trial: true,
-      publish: { bake: flags.bake },
-      taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug))?.id ?? null, slug),
-      apply: async (trx) => {
-        await storeFrame(trx, row);
-        const further = recreation ? await recreation.within(trx) : [];
-        frameGraphChanged(ctx.db, siteId, [id]);
-        return {
-          value: null,
-          wrote: [{ kind: "frame", id, action: recreation ? "restored" : "created" }],
-          changes: [{ kind: "frame", frameId: id, slug }, ...further],
-          room: { frames: 1, stored_bytes: row.bytes },
-        };
-      },
-    });
-  } finally {
-    frameGraphChanged(ctx.db, siteId, [id]);
-  }
+  // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
+  const done = await runWrite(ctx, {
+    siteId,
+    dryRun: flags.dryRun,
+    // Its bake (and what embeds it) within the render budgets, or nothing is written.
+    trial: true,
+    publish: { bake: flags.bake },
+    taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug))?.id ?? null, slug),
+    apply: async (trx) => {
+      await storeFrame(trx, row);
+      const further = recreation ? await recreation.within(trx) : [];
+      frameGraphChanged(ctx.db, siteId, [id]);
+      return {
+        value: null,
+        wrote: [{ kind: "frame", id, action: recreation ? "restored" : "created" }],
+        changes: [{ kind: "frame", frameId: id, slug }, ...further],
+        room: { frames: 1, stored_bytes: row.bytes },
+      };
+    },
+  }).finally(() => frameGraphChanged(ctx.db, siteId, [id]));
   if (flags.dryRun) {
     return {
       body: {
@@ -254,41 +249,38 @@ async function replaceFrameOnce(
   const at = gmt(ctx.clock());
   const row = { ...draftRow(existing.id, slug, html, report, at, userId, existing), site_id: siteId };
   const fields = reportFields(report, warnings);
-  let done;
-  try {
-    // A dry run writes and tries the same, then rolls back: it meets the refusal the write would,
-    // and its `renamed` lists the rewrites the write would make.
-    done = await runWrite(ctx, {
-      siteId,
-      dryRun: flags.dryRun,
-      trial: true,
-      publish: { bake: flags.bake },
-      taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug),
-      apply: async (trx) => {
-        // Another writer got in between the read and this write: refuse rather than overwrite.
-        if (!(await storeFrame(trx, row, existing))) throw new Overtaken(existing.sha256, "write");
-        const rewritten =
-          slug !== existing.slug ? await rewriteReferences(trx, siteId, existing, slug, at, userId) : null;
-        const renamed = rewritten?.report ?? null;
-        // Named before the trial, which reads the frame graph through this transaction.
-        frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
-        // The frame, and each frame whose references the rename rewrote.
-        const wrote: Written[] = [
-          { kind: "frame", id: existing.id, action: slug === existing.slug ? "updated" : "renamed" },
-          ...(renamed?.details ?? []).map((d): Written => ({ kind: "frame", id: d.id, action: "updated" })),
-        ];
-        return {
-          value: renamed,
-          wrote,
-          changes: frameChanges(existing, slug),
-          room: { stored_bytes: row.bytes - existing.bytes + (rewritten?.grown ?? 0) },
-        };
-      },
-    });
-  } finally {
+  // A dry run writes and tries the same, then rolls back: it meets the refusal the write would,
+  // and its `renamed` lists the rewrites the write would make.
+  const done = await runWrite(ctx, {
+    siteId,
+    dryRun: flags.dryRun,
+    trial: true,
+    publish: { bake: flags.bake },
+    taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug, existing.id))?.id ?? null, slug),
+    apply: async (trx) => {
+      // Another writer got in between the read and this write: refuse rather than overwrite.
+      if (!(await storeFrame(trx, row, existing))) throw new Overtaken(existing.sha256, "write");
+      const rewritten =
+        slug !== existing.slug ? await rewriteReferences(trx, siteId, existing, slug, at, userId) : null;
+      const renamed = rewritten?.report ?? null;
+      // Named before the trial, which reads the frame graph through this transaction.
+      frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
+      // The frame, and each frame whose references the rename rewrote.
+      const wrote: Written[] = [
+        { kind: "frame", id: existing.id, action: slug === existing.slug ? "updated" : "renamed" },
+        ...(renamed?.details ?? []).map((d): Written => ({ kind: "frame", id: d.id, action: "updated" })),
+      ];
+      return {
+        value: renamed,
+        wrote,
+        changes: frameChanges(existing, slug),
+        room: { stored_bytes: row.bytes - existing.bytes + (rewritten?.grown ?? 0) },
+      };
+    },
+  }).finally(() => {
     // A rename also rewrote references in other frames: the whole site is read again.
     frameGraphChanged(ctx.db, siteId, slug === existing.slug ? [existing.id] : undefined);
-  }
+  });
   const renamed = done.value;
   if (flags.dryRun) {
     return {

@@ -44,10 +44,11 @@ async function referenceApp(): Promise<FastifyInstance> {
 }
 
 async function answerFromReference(request: FastifyRequest, reply: FastifyReply) {
-  const instance = await (reference ??= referenceApp().catch((error) => {
+  reference ??= referenceApp().catch((error) => {
     reference = null;
     throw error;
-  }));
+  });
+  const instance = await reference;
   // The page itself is Scalar's `/api/docs/` (it links its script and the document absolutely).
   const path = request.url.split("?")[0];
   const answer = await instance.inject({

@@ -66,8 +66,10 @@ export class RoutesIndex {
   /** Methods allowed on a concrete path, empty when no route matches it. */
   methodsFor(path: string): string[] {
     const out = new Set<string>();
-    for (const [url, entry] of this.known)
-      if ((entry.pattern ??= toRegExp(url)).test(path)) entry.methods.forEach((m) => out.add(m));
+    for (const [url, entry] of this.known) {
+      entry.pattern ??= toRegExp(url);
+      if (entry.pattern.test(path)) for (const method of entry.methods) out.add(method);
+    }
     return [...out].sort();
   }
 }

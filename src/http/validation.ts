@@ -62,7 +62,7 @@ function compiledOnFirstUse(schema: TSchema): () => TypeCheck<TSchema> {
 }
 
 /** The app's `validatorCompiler`: bodies are checked as sent; other parts converted, then checked. */
-export const schemaValidator: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+export const schemaValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const checkerOf = compiledOnFirstUse(schema as TSchema);
   if (httpPart === "body") {
     // No body at all reads as an empty object, so the route answers its own "field required" code.

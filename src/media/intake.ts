@@ -203,13 +203,9 @@ export async function storeUpload(files: MediaFiles, source: UploadSource): Prom
       SNIFF_BYTES,
       storedHead,
     );
-    let written;
-    try {
-      written = await blobs.put(stored, maxBytes);
-    } catch (error) {
-      if (error instanceof BlobTooLarge) throw tooLarge(maxBytes);
-      throw error;
-    }
+    const written = await blobs.put(stored, maxBytes).catch((error: unknown) => {
+      throw error instanceof BlobTooLarge ? tooLarge(maxBytes) : error;
+    });
     const size =
       mime === SVG_TYPE
         ? sniffed.svgSize

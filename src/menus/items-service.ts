@@ -381,7 +381,11 @@ function reorderIds(value: unknown): number[] {
       "order holds values that are not item ids.",
     );
   const seen = new Set<number>();
-  const duplicates = ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+  const duplicates = ids.filter((id) => {
+    if (seen.has(id)) return true;
+    seen.add(id);
+    return false;
+  });
   if (duplicates.length > 0)
     throw fail(
       "bad_reorder",

@@ -181,7 +181,10 @@ export async function menusShowingPage(
   const out: Array<{ menuId: number; locations: string[] }> = [];
   for (const row of rows) {
     let last = out[out.length - 1];
-    if (!last || last.menuId !== row.menu_id) out.push((last = { menuId: row.menu_id, locations: [] }));
+    if (!last || last.menuId !== row.menu_id) {
+      last = { menuId: row.menu_id, locations: [] };
+      out.push(last);
+    }
     if (row.location !== null) last.locations.push(row.location);
   }
   return out;

@@ -82,7 +82,7 @@ export async function bootstrapNetwork(db: Db, options: BootstrapOptions): Promi
   if (result.generatedToken) {
     mkdirSync(options.dataDir, { recursive: true });
     const file = join(options.dataDir, "admin-token");
-    writeFileSync(file, result.generatedToken + "\n", { mode: 0o600 });
+    writeFileSync(file, `${result.generatedToken}\n`, { mode: 0o600 });
     chmodSync(file, 0o600);
   }
   return result;

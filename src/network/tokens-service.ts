@@ -230,7 +230,7 @@ export async function login(
   // An unknown login or a user without a password still pays for one scrypt run,
   // so the answer's timing does not tell which logins exist.
   const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
-  if (!row || !row.password_hash || !ok) return null;
+  if (!row?.password_hash || !ok) return null;
   const token = await mintToken(ctx, row.id, LOGIN_LABEL, true);
   return { user: userRecord(row), token };
 }

@@ -82,10 +82,7 @@ export class PublicSite {
       ...entry.answer?.headers,
       etag: entry.etag,
     };
-    if (
-      ifNoneMatch !== undefined &&
-      ifNoneMatch.split(",").some((tag) => tag.trim() === entry.etag || tag.trim() === "*")
-    ) {
+    if (ifNoneMatch?.split(",").some((tag) => tag.trim() === entry.etag || tag.trim() === "*")) {
       return { status: 304, headers, body: "" };
     }
     return { status: 200, headers, body: entry.body };

@@ -258,7 +258,12 @@ export class PublishingEngine implements Publisher {
       db,
       siteId,
       this.deps.port,
-      everyPage ? "all" : (index) => (plan = planRun(index, changes, options)).scope,
+      everyPage
+        ? "all"
+        : (index) => {
+            plan = planRun(index, changes, options);
+            return plan.scope;
+          },
     );
     if (!state) return nothingRebaked(flushed);
     plan ??= planRun(state.index, changes, options);

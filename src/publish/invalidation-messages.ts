@@ -43,7 +43,10 @@ export class Outbox {
 
   private site(id: number) {
     let entry = this.sites.get(id);
-    if (!entry) this.sites.set(id, (entry = { whole: false, addresses: new Set(), pages: new Set() }));
+    if (!entry) {
+      entry = { whole: false, addresses: new Set(), pages: new Set() };
+      this.sites.set(id, entry);
+    }
     return entry;
   }
 

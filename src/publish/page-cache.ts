@@ -147,7 +147,10 @@ export class PageCache {
     this.remove(full.siteId, full.address);
     if (full.body.length > this.maxBytes) return full;
     let shelf = this.shelves.get(full.siteId);
-    if (shelf === undefined) this.shelves.set(full.siteId, (shelf = { bytes: 0, entries: new Map() }));
+    if (shelf === undefined) {
+      shelf = { bytes: 0, entries: new Map() };
+      this.shelves.set(full.siteId, shelf);
+    }
     shelf.entries.set(full.address, full);
     shelf.bytes += full.body.length;
     this.bytes += full.body.length;

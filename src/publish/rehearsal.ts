@@ -125,7 +125,10 @@ export class Rehearsal implements TrialRenders {
         IN_TRANSACTION_MS - this.spent,
       );
       this.spent += performance.now() - started;
-      if (quick !== null) return (job.result = quick);
+      if (quick !== null) {
+        job.result = quick;
+        return quick;
+      }
       this.moved = true;
       return NOTHING;
     }

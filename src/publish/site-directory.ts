@@ -75,7 +75,10 @@ export class SiteDirectory {
 
   /** Every host: `clear(siteId)` is `forgetSite(siteId)`. */
   clear(siteId?: number): void {
-    if (siteId !== undefined) return this.forgetSite(siteId);
+    if (siteId !== undefined) {
+      this.forgetSite(siteId);
+      return;
+    }
     this.applyClear();
     this.listener?.(null);
   }

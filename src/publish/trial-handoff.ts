@@ -48,7 +48,10 @@ export class TrialHandoff {
 
   private site(siteId: number) {
     let site = this.sites.get(siteId);
-    if (!site) this.sites.set(siteId, (site = { next: 0, written: 0 }));
+    if (!site) {
+      site = { next: 0, written: 0 };
+      this.sites.set(siteId, site);
+    }
     return site;
   }
 

@@ -111,7 +111,9 @@ function urlset(entries: readonly Entry[]): string {
 function sitemapIndex(origin: string, parts: ReadonlyArray<readonly Entry[]>): string {
   const out = [`<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex ${XMLNS}>\n`];
   parts.forEach((part, i) => {
-    const lastmod = part.reduce((latest, entry) => (entry.lastmod > latest ? entry.lastmod : latest), "");
+    // The latest of the part's dates (text in one format, so they compare as text).
+    let lastmod = "";
+    for (const entry of part) if (entry.lastmod > lastmod) lastmod = entry.lastmod;
     out.push(
       `<sitemap><loc>${xml(`${origin}/sitemap-${i + 1}.xml`)}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ""}</sitemap>\n`,
     );

@@ -16,6 +16,13 @@ import type { DbOptions } from "../config.ts";
 export type Dialect = "sqlite" | "postgres";
 export type Db = Kysely<Tables>;
 
+/**
+ * A database of any table map: the typed `Db` and the migration runner's untyped one (migrations
+ * build tables that the row types do not know yet), for the helpers both use.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: Kysely's own type for a database whose tables are not declared (its migration API takes it)
+export type AnyDb = Kysely<any>;
+
 export interface Store {
   db: Db;
   dialect: Dialect;
@@ -28,7 +35,7 @@ export interface Store {
 }
 
 /** Whether a database (or transaction) speaks to PostgreSQL. */
-export function isPostgres(db: Kysely<any>): boolean {
+export function isPostgres(db: AnyDb): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

@@ -1,8 +1,8 @@
 // One page of a list, read in the database: the rows of the window (LIMIT/OFFSET over a stable
 // order) and the count of every row that matches, so that a list costs what its page holds, not
 // what the site holds (docs/lists.md). The HTTP layer reads the window from `?per_page` and `?page`.
-import { sql, type Kysely, type SelectQueryBuilder } from "kysely";
-import { isPostgres } from "./database.ts";
+import { sql, type SelectQueryBuilder } from "kysely";
+import { isPostgres, type AnyDb } from "./database.ts";
 
 /** The rows a page of a list skips and takes. */
 export interface ListWindow {
@@ -36,6 +36,6 @@ export async function listWindow<DB, TB extends keyof DB, O>(
  * databases: SQLite compares text bytewise already; PostgreSQL follows the database's collation
  * unless told `C`.
  */
-export function codeUnitOrder(db: Kysely<any>, column: string) {
+export function codeUnitOrder(db: AnyDb, column: string) {
   return isPostgres(db) ? sql`${sql.ref(column)} collate "C"` : sql`${sql.ref(column)}`;
 }

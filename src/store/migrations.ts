@@ -3,9 +3,8 @@
 // Several processes may start at once on one PostgreSQL database: Kysely's migrator creates its
 // own tables race-free and runs the migrations under a session advisory lock (one process
 // migrates, the others wait, then find nothing left to do).
-import type { Kysely } from "kysely";
 import { Migrator, type Migration, type MigrationProvider } from "kysely/migration";
-import type { Dialect } from "./database.ts";
+import type { AnyDb, Dialect } from "./database.ts";
 import type { Build } from "./migrations/build.ts";
 import * as m0001 from "./migrations/0001_foundation.ts";
 import * as m0002 from "./migrations/0002_content.ts";
@@ -52,7 +51,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0180_outbox_wrote", m0180.up],
 ];
 
-export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<void> {
+export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};

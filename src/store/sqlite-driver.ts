@@ -15,7 +15,6 @@
 import {
   CompiledQuery,
   SelectQueryNode,
-  type Kysely,
   SqliteAdapter,
   SqliteDialect,
   type DatabaseConnection,
@@ -23,6 +22,7 @@ import {
   type QueryResult,
   type SqliteStatement,
 } from "kysely";
+import type { AnyDb } from "./database.ts";
 import type { ReusedStatements } from "./sqlite-statements.ts";
 
 /**
@@ -86,7 +86,7 @@ class Handle implements DatabaseConnection {
     return this.driver.execute(this, query) as Promise<QueryResult<R>>;
   }
 
-  // eslint-disable-next-line require-yield
+  // biome-ignore lint/correctness/useYield: Kysely's Driver interface asks for a generator; SQLite streams nothing
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error("streaming is not used on SQLite");
   }
@@ -170,7 +170,7 @@ const turns = new WeakMap<object, WriterTurn>();
  * transaction is open on the writing one. What such a read sees is committed, but facts of the
  * writing connection (`pragma data_version`) are not comparable with it.
  */
-export function readsAside(db: Kysely<any>): boolean {
+export function readsAside(db: AnyDb): boolean {
   return !db.isTransaction && (turns.get(db.getExecutor().adapter)?.taken ?? false);
 }
 
