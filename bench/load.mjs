@@ -19,7 +19,7 @@ const result = await autocannon({
 });
 const seconds = result.duration || options.duration;
 process.stdout.write(
-  JSON.stringify({
+  `${JSON.stringify({
     rps: result["2xx"] / seconds,
     requests: result.requests.total,
     ok: result["2xx"],
@@ -31,5 +31,5 @@ process.stdout.write(
     p99: result.latency.p99,
     max: result.latency.max,
     bytesPerSec: result.throughput.average,
-  }) + "\n",
+  })}\n`,
 );

@@ -92,7 +92,7 @@ async function takeBoth(root: string): Promise<Record<Side, Taken>> {
           ms[sides[k]!].push(performance.now() - t0);
         }
       }
-      sides.forEach((side, k) => (cpuMs[side] = (cpuMsOf(services[k]!.pid) - cpu0[k]!) / n));
+      for (const [k, side] of sides.entries()) cpuMs[side] = (cpuMsOf(services[k]!.pid) - cpu0[k]!) / n;
     } finally {
       await Promise.all(services.map((service) => service.stop()));
     }

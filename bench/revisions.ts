@@ -172,12 +172,6 @@ export function baselineTree(log: (message: string) => void): { root: string; co
   return { root, commit, remove };
 }
 
-interface Sides {
-  base: Service;
-  current: Service;
-  tiny: Service;
-}
-
 /**
  * `batches` batches of `perBatch` rounds; in each round every side makes one write, the side going
  * first rotating, so a burst of other work on the machine hits the sides alike. Answers each side's

@@ -478,7 +478,7 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
 
-  writeFileSync(join(RESULTS, "latest.json"), JSON.stringify(results, null, 2) + "\n");
+  writeFileSync(join(RESULTS, "latest.json"), `${JSON.stringify(results, null, 2)}\n`);
   process.stdout.write(
     `\n${table(results)}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n\nwhole run: ${((performance.now() - started) / 1000).toFixed(0)} s; results in bench/results/latest.json\n`,
   );

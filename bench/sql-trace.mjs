@@ -15,7 +15,10 @@ probe.close();
 let stats = new Map();
 const count = (sql, ms, rows) => {
   let entry = stats.get(sql);
-  if (!entry) stats.set(sql, (entry = { calls: 0, ms: 0, rows: 0 }));
+  if (!entry) {
+    entry = { calls: 0, ms: 0, rows: 0 };
+    stats.set(sql, entry);
+  }
   entry.calls++;
   entry.ms += ms;
   entry.rows += rows;

@@ -149,14 +149,22 @@ function pair(
   samples: number,
   batch: number,
 ): { layout: number; flat: number; ratios: number[] } {
-  for (let i = 0; i < 3; i++) perCall(layout, batch), perCall(flat, batch);
+  for (let i = 0; i < 3; i++) {
+    perCall(layout, batch);
+    perCall(flat, batch);
+  }
   const times = { layout: [] as number[], flat: [] as number[] };
   const ratios: number[] = [];
   for (let i = 0; i < samples; i++) {
     let l: number;
     let f: number;
-    if (i % 2 === 0) (l = perCall(layout, batch)), (f = perCall(flat, batch));
-    else (f = perCall(flat, batch)), (l = perCall(layout, batch));
+    if (i % 2 === 0) {
+      l = perCall(layout, batch);
+      f = perCall(flat, batch);
+    } else {
+      f = perCall(flat, batch);
+      l = perCall(layout, batch);
+    }
     times.layout.push(l);
     times.flat.push(f);
     ratios.push(l / f);

@@ -91,12 +91,12 @@ describe("file-system blob store", () => {
     await store.putDerived(sha256, "photo-320w.webp", Buffer.from("variant"));
     assert.equal(await store.size(sha256, "photo-320w.webp"), 7);
     assert.equal(await text((await store.read(sha256, { name: "photo-320w.webp" }))!), "variant");
-    assert.ok(existsSync(join(store.blobPath(sha256) + ".derived", "photo-320w.webp")));
+    assert.ok(existsSync(join(`${store.blobPath(sha256)}.derived`, "photo-320w.webp")));
     await store.delete(sha256);
     assert.equal(await store.size(sha256), undefined);
     assert.equal(await store.read(sha256), undefined);
     assert.equal(await store.read(sha256, { name: "photo-320w.webp" }), undefined);
-    assert.ok(!existsSync(store.blobPath(sha256) + ".derived"));
+    assert.ok(!existsSync(`${store.blobPath(sha256)}.derived`));
     await store.delete(sha256); // absent: no error
   });
 
@@ -107,7 +107,7 @@ describe("file-system blob store", () => {
   });
 
   it("refuses keys and names that are not a sha256 or a plain name, before any path is made", async () => {
-    for (const bad of ["../etc/passwd", "ABCDEF".padEnd(64, "0"), "a".repeat(63), "a".repeat(64) + "/x"]) {
+    for (const bad of ["../etc/passwd", "ABCDEF".padEnd(64, "0"), "a".repeat(63), `${"a".repeat(64)}/x`]) {
       await assert.rejects(store.read(bad), /not a blob key/);
       await assert.rejects(store.size(bad), /not a blob key/);
       await assert.rejects(store.delete(bad), /not a blob key/);

@@ -4,7 +4,7 @@
 // pulled and pushed back unchanged.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseOne, read, runSvc, serve, tempDir, write, type Served } from "./harness.ts";
 

@@ -302,8 +302,7 @@ describe("svc watch", () => {
         });
       child.stdout.on("data", (chunk) => {
         buffer += chunk;
-        let cut: number;
-        while ((cut = buffer.indexOf("\n")) !== -1) {
+        for (let cut = buffer.indexOf("\n"); cut !== -1; cut = buffer.indexOf("\n")) {
           lines.push(JSON.parse(buffer.slice(0, cut)));
           buffer = buffer.slice(cut + 1);
         }

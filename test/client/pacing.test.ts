@@ -86,7 +86,12 @@ describe("pacing: retries", () => {
 
   it("a stream body is sent again whole", async () => {
     let clock = 0;
-    const pacing = createPacing({ now: () => clock, sleep: async (ms) => void (clock += ms) });
+    const pacing = createPacing({
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
     const sent: string[] = [];
     const client = createClient<any>({
       baseUrl: "http://svc.test",
@@ -228,7 +233,8 @@ describe("pacing: in flight", () => {
 
   it("an abort while waiting for a slot or a window rejects the call and frees what it held", async () => {
     const { svc, sent } = rig(() => ok({ "x-ratelimit-remaining": "0", "x-ratelimit-reset": "30" }), {
-      sleep: (ms, signal) => new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason))),
+      sleep: (_ms, signal) =>
+        new Promise((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason))),
     });
     await svc.site.GET("/frames");
     const controller = new AbortController();
@@ -246,7 +252,10 @@ describe("pacing: in flight", () => {
       url: "http://svc.test",
       token: "t",
       pacing: false,
-      fetch: async () => (sent++, limited(5)),
+      fetch: async () => {
+        sent++;
+        return limited(5);
+      },
     });
     assert.equal((await svc.site.GET("/frames")).response.status, 429);
     assert.equal(sent, 1);

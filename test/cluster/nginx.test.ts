@@ -175,7 +175,7 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
   });
 
   it("limits count the client's address as nginx saw it: a forged X-Forwarded-For does not escape the lockout", async () => {
-    const bad = "op_" + "1".repeat(64);
+    const bad = `op_${"1".repeat(64)}`;
     for (let i = 0; i < 5; i++) {
       const reply = await through("GET", "/api/profile", {
         token: bad,

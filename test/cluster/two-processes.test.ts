@@ -304,7 +304,7 @@ describe("limits across two processes on one PostgreSQL database", { skip }, () 
 
   it("failed authentications are counted across both: after 6 split over the two, the address is locked on both (a valid token is still served); another address is not", async () => {
     const from = { "x-forwarded-for": "198.51.100.7" };
-    const bad = "op_" + "0".repeat(64);
+    const bad = `op_${"0".repeat(64)}`;
     for (let i = 0; i < 6; i++) {
       const reply = await call(i % 2 ? b : a, "GET", "/api/profile", { token: bad, headers: from });
       assert.equal(reply.status, 401, `failure ${i + 1}`);

@@ -344,7 +344,7 @@ export function holds(actual: unknown, expected: unknown, path = "answer"): void
       expected.length,
       `${path}: ${expected.length} elements expected, got ${JSON.stringify(actual)}`,
     );
-    expected.forEach((e, i) => holds(actual[i], e, `${path}[${i}]`));
+    for (const [i, e] of expected.entries()) holds(actual[i], e, `${path}[${i}]`);
     return;
   }
   if (expected && typeof expected === "object") {

@@ -11,15 +11,7 @@ import { join } from "node:path";
 import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
 import { startTestApp, type Answer, type TestApp } from "../support/app.ts";
-import {
-  catalogueStatus,
-  fences,
-  replayPage,
-  statements,
-  statusCodePairs,
-  steps,
-  type Replayed,
-} from "./how-to-pages.ts";
+import { catalogueStatus, fences, replayPage, statements, statusCodePairs, steps } from "./how-to-pages.ts";
 
 const DIR = "docs/guide/how-to";
 /** The pages written in the regular form (how-to-pages.ts); each is replayed by a test below (ci.md by ci-how-to.test.ts, with its svc steps). */
@@ -35,12 +27,6 @@ const page = (name: string) => join(DIR, name);
 
 function visit(t: TestApp, path: string): Promise<Answer> {
   return t.call("GET", path, { token: null, headers: { host: "localhost:8080" } });
-}
-
-function find(done: Replayed[], method: string, path: string): Replayed {
-  const hit = done.find((d) => d.call.method === method && d.call.url.pathname === path);
-  assert.ok(hit, `the page makes no ${method} ${path}`);
-  return hit;
 }
 
 async function withApp(work: (t: TestApp) => Promise<void>): Promise<void> {

@@ -64,7 +64,7 @@ function undoCalls(text: string): string[] {
   return [...paragraph.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter((code) => /^(curl|svc) /.test(code));
 }
 
-const NPM_SHIM = String.raw`
+const NPM_SHIM = `
 npm() {
   if [ "$#" -ge 4 ] && [ "$1" = run ] && [ "$2" = --silent ] && [ "$3" = svc ] && [ "$4" = -- ]; then
     shift 4

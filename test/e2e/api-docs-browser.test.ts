@@ -42,6 +42,7 @@ describe("the API reference page in a real browser", withBrowser, () => {
       // The sidebar lists the document's tags; opening "frames" lists its operations by summary.
       await page.getByText("frames", { exact: true }).first().click({ timeout: 30_000 });
       await page.getByText("List frames, sorted by slug", { exact: false }).first().waitFor({ timeout: 30_000 });
+      // biome-ignore lint/performance/useDomNodeTextContent: the check is on the text shown; textContent also holds hidden nodes and script text
       const text = await page.evaluate(() => document.body.innerText);
       for (const summary of [
         "List frames, sorted by slug",

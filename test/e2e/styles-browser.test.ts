@@ -26,9 +26,7 @@ describe("stylesheets in a real browser", withBrowser, () => {
   });
 
   /** Opens the page (a navigation, not a reload) and answers the title's computed style and the stylesheets the browser fetched. */
-  async function look(
-    page: Page,
-  ): Promise<{
+  async function look(page: Page): Promise<{
     color: string;
     padding: string;
     margin: string;

@@ -9,7 +9,7 @@ import { statusOf } from "../../src/http/errors.ts";
 import { createFrame as createFrameService } from "../../src/frames/write-service.ts";
 import type { ServiceContext } from "../../src/write/context.ts";
 import type { Db } from "../../src/store/database.ts";
-import { createFrame, embed, FRAMES, getFrame, refused, sha256 } from "./helpers.ts";
+import { embed, FRAMES, getFrame, refused, sha256 } from "./helpers.ts";
 
 const ETAG = /^"r\d+-[0-9a-f]{16}"$/;
 

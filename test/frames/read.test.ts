@@ -109,7 +109,7 @@ describe("frames: GET list and GET one", () => {
   });
 
   it("GET of one frame works by id and by slug, with html, referenced_by and pages", async () => {
-    const byId = await t.call("GET", `${FRAMES}/${ids["article__faq"]}`);
+    const byId = await t.call("GET", `${FRAMES}/${ids.article__faq}`);
     const bySlug = await t.call("GET", `${FRAMES}/article__faq`);
     assert.equal(byId.status, 200);
     assert.deepEqual(byId.body.frame, bySlug.body.frame);

@@ -4,7 +4,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { TestApp } from "../support/app.ts";
-import { ok, seoSite as newSite, startTestApp, type SeoSite } from "../seo/helpers.ts";
+import { ok, seoSite as newSite, startTestApp } from "../seo/helpers.ts";
 
 const BASE = `<!DOCTYPE html><html><head><!-- svc/slot {"name": "head"} --><title>x</title><!-- /svc/slot --></head><body><!-- svc/slot /--></body></html>`;
 

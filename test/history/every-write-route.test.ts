@@ -248,9 +248,8 @@ describe("every write route leaves its revisions", () => {
       const after = await Promise.all(
         addresses.map((address) => total(f.s, address.replace("/frames/layout", "/frames/shell"))),
       );
-      addresses.forEach((address, i) =>
-        assert.equal(after[i], before[i] + 1, `${operationId}: ${address} ${before[i]} → ${after[i]}`),
-      );
+      for (const [i, address] of addresses.entries())
+        assert.equal(after[i], before[i] + 1, `${operationId}: ${address} ${before[i]} → ${after[i]}`);
       if (scenario.trashed) assert.deepEqual(await trashed(f.s), scenario.trashed, `${operationId}: trash`);
     });
   }

@@ -26,7 +26,7 @@ describe("authentication", () => {
   });
 
   it("malformed, truncated and unknown tokens answer 401 invalid_token", async () => {
-    const cases = ["garbage", t.adminToken.slice(0, 40), "op_" + "A".repeat(64), t.adminToken + "x"];
+    const cases = ["garbage", t.adminToken.slice(0, 40), `op_${"A".repeat(64)}`, `${t.adminToken}x`];
     for (const token of cases) {
       const r = await t.call("GET", "/api/profile", { token, ip: "10.9.9.9" });
       assert.equal(r.status, 401, token);

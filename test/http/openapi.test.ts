@@ -189,7 +189,7 @@ describe('Link: </api/openapi.json>; rel="service-desc" on every answer under /a
     ["GET", "/api/site/1/frames", {}, 200],
     ["GET", "/api/frames", {}, 200],
     ["GET", "/api/site/1/frames", { token: null }, 401],
-    ["GET", "/api/site/1/frames", { token: "op_" + "x".repeat(64) }, 401],
+    ["GET", "/api/site/1/frames", { token: `op_${"x".repeat(64)}` }, 401],
     ["GET", "/api/no-such-call", {}, 404],
     ["DELETE", "/api/profile", {}, 405],
     ["GET", "/api/site/999/frames", {}, 404],

@@ -14,7 +14,7 @@ import { fixtureContext } from "./fixture-context.ts";
 
 const codes = (warnings: ReadonlyArray<{ code: string }>) => warnings.map((w) => w.code);
 const arrays = (n: number, inner = "") => "[".repeat(n) + inner + "]".repeat(n);
-const objects = (n: number) => '{"a":'.repeat(n - 1) + "{}" + "}".repeat(n - 1);
+const objects = (n: number) => `${'{"a":'.repeat(n - 1)}{}${"}".repeat(n - 1)}`;
 /** `n` repeat blocks inside one another, each over a source of one item. */
 const repeats = (n: number, inner = "x") =>
   '<!-- svc/repeat {"source":"one"} -->'.repeat(n) + inner + "<!-- /svc/repeat -->".repeat(n);
@@ -49,7 +49,7 @@ test("nestedDeeperThan: 64 levels are not deeper than 64, 65 are; objects and ar
 test("nestedDeeperThan: brackets inside strings do not count, escaped quotes do not end a string", () => {
   assert.equal(nestedDeeperThan(JSON.stringify({ s: "[".repeat(1000) }), 1), false);
   assert.equal(nestedDeeperThan(JSON.stringify({ s: '\\"[[[[' + "\\" }), 1), false);
-  assert.equal(nestedDeeperThan(`{"s":"\\\\"}` + arrays(3), 2), true); // the string ends at the quote after an escaped backslash
+  assert.equal(nestedDeeperThan(`{"s":"\\\\"}${arrays(3)}`, 2), true); // the string ends at the quote after an escaped backslash
   assert.equal(nestedDeeperThan(`["\\"]"]`, 1), false);
   // Unterminated: not JSON; the parser after it refuses the text.
   assert.equal(nestedDeeperThan(`["[[[`, 1), false);
@@ -79,7 +79,7 @@ test("nestedDeeperThan agrees with the depth of the parsed value (random JSON)",
 
 test("nestedDeeperThan is one linear pass: 12 MiB of escapes or brackets take milliseconds, deep text stops early", () => {
   const escapes = JSON.stringify({ s: '\\"'.repeat(2 * 1024 * 1024) });
-  const flat = arrays(64, "1,".repeat(3 * 1024 * 1024) + "1");
+  const flat = arrays(64, `${"1,".repeat(3 * 1024 * 1024)}1`);
   const started = performance.now();
   assert.equal(nestedDeeperThan(escapes, 64), false);
   assert.equal(nestedDeeperThan(flat, 64), false);
@@ -106,8 +106,7 @@ test(`repeat blocks nest ${MAX_BLOCK_DEPTH} deep; the block opened inside the 64
 });
 
 test("2,000 nested repeat blocks compile to a program 65 blocks deep and render without overflowing the stack", () => {
-  const html =
-    '<p data-op-bind=\'{"text":"item.n"}\'></p>' + repeats(2000, '<i data-op-bind=\'{"text":"item.n"}\'></i>');
+  const html = `<p data-op-bind='{"text":"item.n"}'></p>${repeats(2000, '<i data-op-bind=\'{"text":"item.n"}\'></i>')}`;
   const compiled = compileFrame(html);
   assert.deepEqual(codes(compiled.analysis.warnings), ["repeat_too_deep"]);
   assert.equal(
@@ -120,7 +119,7 @@ test("2,000 nested repeat blocks compile to a program 65 blocks deep and render 
 });
 
 test("a too-deep block that is never closed is printed as written, like any unclosed block", () => {
-  const html = '<!-- svc/repeat {"source":"one"} -->'.repeat(70) + "y<!-- /svc/repeat -->";
+  const html = `${'<!-- svc/repeat {"source":"one"} -->'.repeat(70)}y<!-- /svc/repeat -->`;
   const compiled = compileFrame(html);
   const warned = codes(compiled.analysis.warnings);
   assert.equal(warned.filter((code) => code === "repeat_too_deep").length, 1);
@@ -164,11 +163,11 @@ test("a bind nested deeper than 64 levels is dropped (bind_too_deep); the elemen
 });
 
 test("100,000 nested elements compile and render as written (the compiler keeps open elements in a list)", () => {
-  const html = "<div>".repeat(100_000) + '<b data-op-bind=\'{"text":"site.name"}\'>a</b>' + "</div>".repeat(100_000);
+  const html = `${"<div>".repeat(100_000)}<b data-op-bind='{"text":"site.name"}'>a</b>${"</div>".repeat(100_000)}`;
   const compiled = compileFrame(html);
   assert.deepEqual(codes(compiled.analysis.warnings), []);
   const out = renderFrame(compiled, fixtureContext({ values: { "site.name": "S" } })).html;
-  assert.equal(out, "<div>".repeat(100_000) + "<b>S</b>" + "</div>".repeat(100_000));
+  assert.equal(out, `${"<div>".repeat(100_000)}<b>S</b>${"</div>".repeat(100_000)}`);
 });
 
 test("the deepest program the compiler lets through renders: 17 frames embedded in one another, 64 blocks each", () => {

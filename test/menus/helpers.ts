@@ -99,5 +99,8 @@ export function recordChanges(t: TestApp): { changes: Change[]; restore(): void 
     },
   };
   t.deps.publisher = spy;
-  return { changes, restore: () => void (t.deps.publisher = real) };
+  const restore = () => {
+    t.deps.publisher = real;
+  };
+  return { changes, restore };
 }

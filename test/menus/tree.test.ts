@@ -110,8 +110,12 @@ describe("menu trees", () => {
         });
         const plan = planTree(parsed, pageIds, facts, true);
         const kept: string[] = [];
-        const walk = (nodes: readonly Planned[]) =>
-          nodes.forEach((node) => (kept.push(node.input.at), walk(node.children)));
+        const walk = (nodes: readonly Planned[]) => {
+          for (const node of nodes) {
+            kept.push(node.input.at);
+            walk(node.children);
+          }
+        };
         walk(plan.items);
         assert.deepEqual(
           kept,

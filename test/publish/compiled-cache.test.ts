@@ -28,7 +28,7 @@ describe("compiled programs cache", () => {
     assert.equal(cache.size, 1);
     assert.ok(cache.heldBytes <= 30);
     assert.notEqual(cache.get("a", "<p>aaaaaaaaaa</p>"), a);
-    const huge = "<p>" + "x".repeat(40) + "</p>";
+    const huge = `<p>${"x".repeat(40)}</p>`;
     assert.notEqual(cache.get("h", huge), cache.get("h", huge), "compiled for each render, never kept");
     assert.ok(cache.heldBytes <= 30);
   });

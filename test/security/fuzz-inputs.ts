@@ -7,7 +7,7 @@ import { call, type FuzzTarget } from "./fuzz-target.ts";
 
 /** JSON text `n` arrays deep, `n` objects deep (built as text: JSON.stringify itself recurses). */
 export const arrays = (n: number, inner = "") => "[".repeat(n) + inner + "]".repeat(n);
-export const objects = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+export const objects = (n: number) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`;
 /** Repeat blocks over `site` (one item), so nesting costs no more than its depth. */
 export const repeats = (n: number, inner = "x") =>
   '<!-- svc/repeat {"source":"site"} -->'.repeat(n) + inner + "<!-- /svc/repeat -->".repeat(n);

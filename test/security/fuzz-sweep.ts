@@ -150,7 +150,8 @@ export function sweepRequests(t: FuzzTarget, ids: Ids, seed: number): Array<{ ro
         ),
       );
     }
-    if (takesMarkup(keys)) HOSTILE_MARKUPS.forEach((markup, i) => requests.push(json(markupBody(url, markup, i))));
+    if (takesMarkup(keys))
+      for (const [i, markup] of HOSTILE_MARKUPS.entries()) requests.push(json(markupBody(url, markup, i)));
     if (url.includes("/styles/:name") && method === "PUT")
       for (const css of HOSTILE_CSS) requests.push(json(JSON.stringify({ css })));
     if (url.includes("/media") && url.startsWith("/api/") && (method === "POST" || method === "PUT")) {

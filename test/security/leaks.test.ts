@@ -81,7 +81,7 @@ describe("security: public 404s tell nothing", () => {
     const tokens = {
       editor: mainEditor.token,
       "another site's administrator": blogAdmin.token,
-      "a bad token": "op_" + "x".repeat(64),
+      "a bad token": `op_${"x".repeat(64)}`,
       "not a token": "hello",
     };
     for (const [who, token] of Object.entries(tokens)) {

@@ -12,7 +12,7 @@ import { ConfigError, loadConfig } from "../../src/config.ts";
 import { postgresLimits } from "../../src/http/limits.ts";
 
 const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
-const BAD_TOKEN = "op_" + "x".repeat(64);
+const BAD_TOKEN = `op_${"x".repeat(64)}`;
 const PASSWORD = "correct horse battery";
 
 function assertLocked(answer: Answer, what: string, maxSeconds: number): number {

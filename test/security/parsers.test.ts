@@ -10,7 +10,7 @@ import { startTestApp, type Answer, type TestApp } from "../support/app.ts";
 const SITE = "/api/site/1";
 /** JSON text `n` arrays deep, and `n` objects deep (text: JSON.stringify itself recurses). */
 const arrays = (n: number) => "[".repeat(n) + "]".repeat(n);
-const objects = (n: number) => '{"a":'.repeat(n - 1) + '{"end":true}' + "}".repeat(n - 1);
+const objects = (n: number) => `${'{"a":'.repeat(n - 1)}{"end":true}${"}".repeat(n - 1)}`;
 
 function tooDeep(r: Answer): void {
   assert.equal(r.status, 400, r.text.slice(0, 300));
@@ -156,7 +156,7 @@ describe("parsers that refuse, not crash: hostile markup", () => {
   const write = (slug: string, html: string) => t.call("POST", `${SITE}/frames`, { body: { slug, html } });
 
   it("2,000 nested svc/repeat blocks (a 500 before) are accepted with warning repeat_too_deep", async () => {
-    const html = '<!-- svc/repeat {"source":"one"} -->'.repeat(2000) + "x" + "<!-- /svc/repeat -->".repeat(2000);
+    const html = `${'<!-- svc/repeat {"source":"one"} -->'.repeat(2000)}x${"<!-- /svc/repeat -->".repeat(2000)}`;
     const r = await write("repeats", html);
     assert.equal(r.status, 201, r.text.slice(0, 300));
     assert.deepEqual(codes(r), ["repeat_too_deep"]);
@@ -164,8 +164,7 @@ describe("parsers that refuse, not crash: hostile markup", () => {
   });
 
   it("2,000 nested blocks over pages, the issue's report, never reach the renderer's recursion", async () => {
-    const html =
-      '<!-- svc/repeat {"source":"pages","limit":1} -->'.repeat(2000) + "x" + "<!-- /svc/repeat -->".repeat(2000);
+    const html = `${'<!-- svc/repeat {"source":"pages","limit":1} -->'.repeat(2000)}x${"<!-- /svc/repeat -->".repeat(2000)}`;
     const r = await write("pages-repeats", html);
     assert.ok(r.status < 500, `${r.status} ${r.text.slice(0, 300)}`);
     assert.ok(r.status === 201 || r.body.error === "render_too_large", r.text.slice(0, 300));

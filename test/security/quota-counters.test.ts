@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { sql } from "kysely";
-import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
+import { makeSite, startTestApp, type Answer, type TestApp } from "../support/app.ts";
 import { recountUsage, usageOf } from "../../src/quotas/usage.ts";
 import { prune } from "../../src/revisions/trash.ts";
 import { migrate } from "../../src/store/migrations.ts";
@@ -129,7 +129,7 @@ describe("quota counters equal a recount", () => {
     const pages: number[] = [];
     const pick = (k: number) => (pages.length === 0 ? 999_999 : pages[k % pages.length]);
     for (const step of sequence) {
-      let r;
+      let r: Answer;
       switch (step.op) {
         case "page":
           r = await t.call("POST", `${S}/pages`, {

@@ -102,7 +102,7 @@ describe("slow clients are cut", () => {
   });
 
   it("headers dribbled past the headers limit are cut with 408", async () => {
-    const head = Buffer.from("GET /healthz HTTP/1.1\r\nhost: localhost\r\nx-slow: " + "a".repeat(100));
+    const head = Buffer.from(`GET /healthz HTTP/1.1\r\nhost: localhost\r\nx-slow: ${"a".repeat(100)}`);
     const { closed } = dribble(port, "", head, 1, 100);
     const { received, afterMs } = await closed;
     assert.match(received, /^HTTP\/1\.1 408/, received.slice(0, 80));

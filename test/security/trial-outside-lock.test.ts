@@ -43,7 +43,10 @@ describe("a write's trial renders outside its transaction", {
   async function besideSlow(slowCall: () => Promise<Answer>, quickHtml: string) {
     const started = performance.now();
     let slowMs = 0;
-    const slowAnswer = slowCall().then((r) => ((slowMs = performance.now() - started), r));
+    const slowAnswer = slowCall().then((r) => {
+      slowMs = performance.now() - started;
+      return r;
+    });
     await new Promise((resolve) => setTimeout(resolve, 40));
     const quickStarted = performance.now();
     const quickAnswer = await t.call("PUT", `${b}/frames/quick`, { body: { html: quickHtml } });
@@ -84,7 +87,7 @@ describe("a write's trial renders outside its transaction", {
   it("a write whose trial read something changed meanwhile is rehearsed again, and stored once with its warnings once", async () => {
     const before = { ...rehearsalCounts };
     // An unknown source: the write answers one warning for it.
-    const marked = slow("v2") + `<!-- svc/repeat {"source": "data.nothing"} -->n<!-- /svc/repeat -->`;
+    const marked = `${slow("v2")}<!-- svc/repeat {"source": "data.nothing"} -->n<!-- /svc/repeat -->`;
     const write = t.call("PUT", `${a}/frames/slow`, { body: { html: marked } });
     await new Promise((resolve) => setTimeout(resolve, 60));
     // The set the trial reads changes while it renders (a write of its own, which waits for nothing).

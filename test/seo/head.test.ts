@@ -26,10 +26,16 @@ function headOf(html: string): Head {
   const parser = new Parser(
     {
       onopentag(name, attributes) {
-        if (name === "title") (inTitle = true), head.titles.push("");
+        if (name === "title") {
+          inTitle = true;
+          head.titles.push("");
+        }
         if (name === "meta") head.metas.push(attributes);
         if (name === "link") head.links.push(attributes);
-        if (name === "script") head.scripts.push((script = { type: attributes.type ?? "", text: "" }));
+        if (name === "script") {
+          script = { type: attributes.type ?? "", text: "" };
+          head.scripts.push(script);
+        }
       },
       ontext(text) {
         if (inTitle) head.titles[head.titles.length - 1] += text;

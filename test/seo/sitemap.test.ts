@@ -28,7 +28,9 @@ interface Site {
 describe("sitemap.xml and robots.txt (issue 19)", () => {
   let t: TestApp;
   let n = 0;
-  before(async () => void (t = await startTestApp()));
+  before(async () => {
+    t = await startTestApp();
+  });
   after(() => t?.close());
 
   /** A new site on its own domain with a frame `layout`; `langs` added in order (the first is the default). */

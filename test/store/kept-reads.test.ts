@@ -71,11 +71,10 @@ describe("answers kept until the database changes", () => {
     assert.equal(await siteName(), "Third");
     let reads = 0;
     const count = () =>
-      keptUntilWrite(
-        store.db,
-        "sites",
-        async () => (reads++, (await store.db.selectFrom("sites").select("id").execute()).length),
-      );
+      keptUntilWrite(store.db, "sites", async () => {
+        reads++;
+        return (await store.db.selectFrom("sites").select("id").execute()).length;
+      });
     assert.equal(await count(), 1);
     const added = await store.db
       .insertInto("sites")
@@ -105,13 +104,10 @@ describe("answers kept until the database changes", () => {
       await trx.updateTable("sites").set({ name: "Fifth" }).where("id", "=", 1).execute();
       let inside = 0;
       const read = () =>
-        keptUntilWrite(
-          trx,
-          "site-name",
-          async () => (
-            inside++, (await trx.selectFrom("sites").select("name").where("id", "=", 1).executeTakeFirstOrThrow()).name
-          ),
-        );
+        keptUntilWrite(trx, "site-name", async () => {
+          inside++;
+          return (await trx.selectFrom("sites").select("name").where("id", "=", 1).executeTakeFirstOrThrow()).name;
+        });
       assert.equal(await read(), "Fifth");
       await read();
       assert.equal(inside, 2);
@@ -132,7 +128,10 @@ describe("answers kept until the database changes", () => {
     release();
     await slow;
     let again = 0;
-    await keptUntilWrite(store.db, "slow", async () => (again++, "read after the write"));
+    await keptUntilWrite(store.db, "slow", async () => {
+      again++;
+      return "read after the write";
+    });
     assert.equal(again, 1, "the slow answer was not kept under the new stamp");
   });
 
@@ -148,7 +147,15 @@ describe("answers kept until the database changes", () => {
     const big = KEPT_READS_BUDGET / 4;
     let reads = 0;
     const read = (key: string, weight: number) =>
-      keptUntilWrite(store.db, key, async () => (reads++, key), { weight: () => weight });
+      keptUntilWrite(
+        store.db,
+        key,
+        async () => {
+          reads++;
+          return key;
+        },
+        { weight: () => weight },
+      );
     for (const key of ["a", "b", "c", "d", "e"]) await read(key, big);
     reads = 0;
     await read("e", big);
@@ -168,7 +175,10 @@ describe("reused prepared statements", () => {
     const database = new SQLite(":memory:");
     let prepared = 0;
     const prepare = database.prepare.bind(database);
-    database.prepare = ((text: string) => (prepared++, prepare(text))) as typeof database.prepare;
+    database.prepare = ((text: string) => {
+      prepared++;
+      return prepare(text);
+    }) as typeof database.prepare;
     const statements = new ReusedStatements(database, 2);
     statements.prepare("create table t (a integer)").run([]);
     statements.prepare("insert into t (a) values (?)").run([1]);

@@ -48,7 +48,8 @@ function validatorFor(doc: Json, pointer: string): ValidateFunction {
   return validate;
 }
 
-const escape = (part: string) => part.replaceAll("~", "~0").replaceAll("/", "~1");
+/** A key as one segment of a JSON pointer (RFC 6901: `~` → `~0`, `/` → `~1`). */
+const pointerSegment = (part: string) => part.replaceAll("~", "~0").replaceAll("/", "~1");
 
 /** `/api/site/:site_id/data/:name` → the document's path for it (names may differ: http/openapi.ts). */
 function pathOf(doc: Json, route: string): string | null {
@@ -90,12 +91,12 @@ export function problemsOf(doc: Json, answer: Recorded): string[] {
       const pointer = [
         "",
         "paths",
-        escape(path!),
+        pointerSegment(path!),
         method,
         "responses",
         key,
         "content",
-        escape(content![type] ? type : "application/json"),
+        pointerSegment(content![type] ? type : "application/json"),
         "schema",
       ].join("/");
       const validate = validatorFor(doc, pointer);
@@ -117,9 +118,16 @@ export function problemsOf(doc: Json, answer: Recorded): string[] {
     typeof answer.requestBody === "object" &&
     !Buffer.isBuffer(answer.requestBody)
   ) {
-    const pointer = ["", "paths", escape(path!), method, "requestBody", "content", "application~1json", "schema"].join(
-      "/",
-    );
+    const pointer = [
+      "",
+      "paths",
+      pointerSegment(path!),
+      method,
+      "requestBody",
+      "content",
+      "application~1json",
+      "schema",
+    ].join("/");
     const validate = validatorFor(doc, pointer);
     if (!validate(answer.requestBody)) {
       problems.push(

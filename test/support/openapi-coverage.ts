@@ -29,6 +29,6 @@ for (const [path, item] of Object.entries(doc.paths)) {
   }
 }
 process.stdout.write(
-  `\n${missing.length} operation(s) no checked answer reached${missing.length ? ":\n  " + missing.join("\n  ") : ""}\n`,
+  `\n${missing.length} operation(s) no checked answer reached${missing.length ? `:\n  ${missing.join("\n  ")}` : ""}\n`,
 );
 process.exitCode = missing.length > 0 ? 1 : 0;
