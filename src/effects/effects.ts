@@ -70,6 +70,33 @@ export function withDerived(changes: readonly Change[], facts: EffectFacts, bake
   return [...out, ...facts.sidebarsShowing.map((name): Change => ({ kind: "sidebar", name }))];
 }
 
+/** The pages of the home pages named before and after a `home_page` change, and their own addresses. */
+export interface HomeFacts {
+  pages: readonly number[];
+  addresses: readonly string[];
+}
+
+/** The `home_page` change among the changes, with the references it moved between. */
+export function homeChangeOf(
+  changes: readonly Change[],
+): { before: number | string | null; after: number | string | null } | undefined {
+  for (const change of changes) if (change.kind === "settings" && change.homes) return change.homes;
+  return undefined;
+}
+
+/**
+ * What a new home page moves: the home page answers at `/` and each translation at `/<lang>/`,
+ * and their own paths redirect there — so the own addresses of the pages named before and now
+ * answer something else (a redirects change: flushed), and links to those pages print `/` or
+ * their path anew (a page change of each, like a page given a new path).
+ */
+export function homeMoves(home: HomeFacts): Change[] {
+  const out: Change[] = [];
+  if (home.addresses.length > 0) out.push({ kind: "redirects", addresses: home.addresses });
+  for (const pageId of new Set(home.pages)) out.push({ kind: "page", pageId });
+  return out;
+}
+
 /** Whether the changes reach every page: languages move every address, a new domain every absolute one. */
 export function reachesEveryPage(changes: readonly Change[]): boolean {
   return changes.some(

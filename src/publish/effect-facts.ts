@@ -7,7 +7,20 @@ import { menusShowingPage } from "../menus/queries.ts";
 import { seoUsesMedia } from "../seo/site-seo.ts";
 import { sidebarsShowing } from "../sidebars/tree.ts";
 import { stylesUsingMedia } from "../styles/queries.ts";
-import { mediaRefsOf, pagesAndParentsOf, type EffectFacts } from "../effects/effects.ts";
+import { homeChangeOf, mediaRefsOf, pagesAndParentsOf, type EffectFacts, type HomeFacts } from "../effects/effects.ts";
+import { homeFamily } from "../pages/home.ts";
+import { ownAddresses } from "../pages/moves.ts";
+
+/** The families of the home pages a `home_page` change moved between, and their own addresses (none without one). */
+export async function readHomeFacts(db: Db, siteId: number, changes: readonly Change[]): Promise<HomeFacts> {
+  const homes = homeChangeOf(changes);
+  if (!homes) return { pages: [], addresses: [] };
+  const families = [
+    ...(await homeFamily(db, siteId, homes.before)),
+    ...(homes.after === null ? [] : await homeFamily(db, siteId, homes.after)),
+  ];
+  return { pages: families.map((row) => row.id), addresses: await ownAddresses(db, siteId, families) };
+}
 
 export async function readEffectFacts(
   db: Db,

@@ -23,8 +23,16 @@ import { owe, payOwed, settle } from "./outbox.ts";
 import { rehearsalOf, writeRehearsed, type TrialRenders } from "./rehearsal.ts";
 import { notFoundKey, SITEMAP_PAGE_ID } from "./page-cache.ts";
 import { languageState } from "../site/languages.ts";
-import { flushesOf, pagesAffected, printedChanges, reachesEveryPage, withDerived } from "../effects/effects.ts";
-import { readEffectFacts } from "./effect-facts.ts";
+import {
+  flushesOf,
+  homeChangeOf,
+  homeMoves,
+  pagesAffected,
+  printedChanges,
+  reachesEveryPage,
+  withDerived,
+} from "../effects/effects.ts";
+import { readEffectFacts, readHomeFacts } from "./effect-facts.ts";
 
 export type { EngineDeps } from "./run.ts";
 
@@ -240,6 +248,8 @@ export class PublishingEngine implements Publisher {
     how: RunHow = {},
   ): Promise<Rebaked> {
     const { db = this.deps.db, mode = "publish" } = how;
+    // A new home page moves addresses and links before anything is flushed (effects.ts `homeMoves`).
+    if (homeChangeOf(changes)) changes = [...changes, ...homeMoves(await readHomeFacts(db, siteId, changes))];
     const flushed = mode === "trial" ? [] : await this.flushes(siteId, changes);
     // A site's row matters to renders only when it changed what they print.
     changes = printedChanges(changes);

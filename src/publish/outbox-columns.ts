@@ -7,6 +7,8 @@ import { Type } from "@sinclair/typebox";
 import { jsonColumn } from "../store/json-column.ts";
 
 const Strings = Type.Array(Type.String());
+/** A page reference as a setting keeps it: an id, a slug or path, or none. */
+const PageRef = Type.Union([Type.Integer(), Type.String(), Type.Null()]);
 const SettingKey = Type.Union([
   Type.Literal("name"),
   Type.Literal("tagline"),
@@ -17,7 +19,11 @@ const SettingKey = Type.Union([
 ]);
 
 export const CHANGE = Type.Union([
-  Type.Object({ kind: Type.Literal("settings"), keys: Type.Optional(Type.Array(SettingKey)) }),
+  Type.Object({
+    kind: Type.Literal("settings"),
+    keys: Type.Optional(Type.Array(SettingKey)),
+    homes: Type.Optional(Type.Object({ before: PageRef, after: PageRef })),
+  }),
   Type.Object({ kind: Type.Literal("languages") }),
   Type.Object({
     kind: Type.Literal("page"),

@@ -9,7 +9,6 @@ import type { SiteRow } from "../site/sites.ts";
 import type { Change, Rebaked, SettingKey, Written } from "../write/change.ts";
 import { nothingRebaked } from "../write/change.ts";
 import { runWrite } from "../write/pipeline.ts";
-import { homeFamily } from "../pages/home.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { ServiceContext } from "../write/context.ts";
 import {
@@ -21,7 +20,7 @@ import {
   type LanguageState,
 } from "../site/languages.ts";
 import { homePageOf, notFoundPageOf, settingsOf } from "../site/settings.ts";
-import { ownAddresses, recordLanguageMoves } from "../pages/moves.ts";
+import { recordLanguageMoves } from "../pages/moves.ts";
 import { writeSettings } from "./write.ts";
 import { writeSiteName } from "../network/sites-service.ts";
 import { homeLeaves, offlineNow } from "../pages/offline.ts";
@@ -205,21 +204,12 @@ export async function patchSettings(
 
   if (changed.includes("home_page"))
     warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
-  const changes: Change[] = changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[] }] : [];
+  // What the write changed; what a new home page moves (its pages, their addresses) effects/ decides.
+  const homes = changed.includes("home_page") ? { before: current.home_page, after: newHome } : undefined;
+  const changes: Change[] =
+    changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[], ...(homes ? { homes } : {}) }] : [];
   // A new default language moves addresses: the default has no prefix, the others do.
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
-  // The home page answers at `/` and its own path sends there: both pages' paths change what they answer.
-  if (changed.includes("home_page")) {
-    const families = [
-      ...(await homeFamily(ctx.db, site.id, current.home_page)),
-      ...(newHome === null ? [] : await homeFamily(ctx.db, site.id, newHome)),
-    ];
-    const addresses = await ownAddresses(ctx.db, site.id, families);
-    if (addresses.length > 0) changes.push({ kind: "redirects", addresses });
-    // Links to the home page and its translations print `/` and `/<lang>/` (pages/home.ts): the
-    // pages named before and now changed where links to them point, like a page given a new path.
-    for (const id of new Set(families.map((row) => row.id))) changes.push({ kind: "page", pageId: id });
-  }
   let rebaked = nothingRebaked();
   if (changed.length > 0) {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.

@@ -3,7 +3,16 @@
 // write's changes; src/effects/effects.ts decides what they affect.
 export type Change =
   /** Settings changed; `keys` the ones that did (name, tagline, theme, default_lang, home_page); absent: read as name and tagline (what frames print of settings). */
-  | { kind: "settings"; keys?: readonly SettingKey[] }
+  | {
+      kind: "settings";
+      keys?: readonly SettingKey[];
+      /**
+       * With `home_page` among the keys: the page reference it named before and names now (as
+       * written). What that moves — the two home pages' families and their own addresses — is
+       * decided by effects/effects.ts (`homeMoves`).
+       */
+      homes?: { before: number | string | null; after: number | string | null };
+    }
   | { kind: "languages" }
   /** A page's own record changed (title, slug, path, status, content, fields, frame, parent, lang). */
   | {
