@@ -127,8 +127,8 @@ async function slugOccupant(db: Db, siteId: number, slug: string, exceptId?: str
 /** A frame brought back from the trash (history/frames.ts): its id, and what else the restore writes in its transaction. */
 export interface Recreation {
   id: string;
-  /** Runs in the creating transaction after the insert; answers the further changes to publish. */
-  within: (trx: Db) => Promise<Change[]>;
+  /** Runs in the creating transaction after the insert; answers what else it wrote and changed. */
+  within: (trx: Db) => Promise<{ wrote: Written[]; changes: Change[] }>;
 }
 
 export async function createFrame(
@@ -164,12 +164,12 @@ export async function createFrame(
     taken: async () => slugTaken((await slugOccupant(ctx.db, siteId, slug))?.id ?? null, slug),
     apply: async (trx) => {
       await storeFrame(trx, row);
-      const further = recreation ? await recreation.within(trx) : [];
+      const further = recreation ? await recreation.within(trx) : { wrote: [], changes: [] };
       frameGraphChanged(ctx.db, siteId, [id]);
       return {
         value: null,
-        wrote: [{ kind: "frame", id, action: recreation ? "restored" : "created" }],
-        changes: [{ kind: "frame", frameId: id, slug }, ...further],
+        wrote: [{ kind: "frame", id, action: recreation ? "restored" : "created" }, ...further.wrote],
+        changes: [{ kind: "frame", frameId: id, slug }, ...further.changes],
         room: { frames: 1, stored_bytes: row.bytes },
       };
     },

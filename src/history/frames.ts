@@ -4,8 +4,7 @@
 // that stood on it when it was deleted, unless they were given another frame meanwhile.
 import { fail } from "../errors.ts";
 import { leaveTrash } from "../revisions/trash.ts";
-import { gmt } from "../clock.ts";
-import type { Change } from "../write/change.ts";
+import type { Change, Written } from "../write/change.ts";
 import { frameByRef, frameBySlug } from "../frames/queries.ts";
 import { frameSnapshot } from "../frames/revision.ts";
 import { createFrame, replaceFrame } from "../frames/write-service.ts";
@@ -48,10 +47,14 @@ export const frameHistory: HistoryKind = {
       { slug, html: state.content },
       {
         id: entry.id,
-        within: async (trx): Promise<Change[]> => {
+        within: async (trx) => {
           await leaveTrash(trx, call.site.id, "frames", entry.id);
-          rebound = await rebindFrame(trx, call.site.id, entry.id, pages, gmt(call.ctx.clock()));
-          return rebound.map((pageId) => ({ kind: "page", pageId }));
+          rebound = await rebindFrame(trx, call.site.id, entry.id, pages);
+          // The pages put back on it are written: the pipeline records their revisions.
+          return {
+            wrote: rebound.map((pageId): Written => ({ kind: "page", id: String(pageId), action: "updated" })),
+            changes: rebound.map((pageId): Change => ({ kind: "page", pageId })),
+          };
         },
       },
     );

@@ -8,7 +8,6 @@ import type { UnbindPages } from "../frames/delete-service.ts";
 import { offlineOf } from "./offline.ts";
 import { withAncestors } from "./queries.ts";
 import { PageTree } from "./tree.ts";
-import { revisePages } from "./revision.ts";
 import type { Db } from "../store/database.ts";
 
 export function unbindFrame(site: SiteRow, publicPort: number): UnbindPages {
@@ -47,7 +46,6 @@ export async function rebindFrame(
   siteId: number,
   frameId: string,
   pageIds: readonly number[],
-  now: string,
 ): Promise<number[]> {
   if (pageIds.length === 0) return [];
   const free = await trx
@@ -66,6 +64,5 @@ export async function rebindFrame(
     .where("site_id", "=", siteId)
     .where("id", "in", ids)
     .execute();
-  await revisePages(trx, siteId, ids, now);
   return ids;
 }
