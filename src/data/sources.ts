@@ -11,7 +11,7 @@ import { findPages, groupMembers, withAncestors, pagesByIds, type PageRow } from
 import { pageItem, type PageItem } from "../pages/record.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import { PageTree } from "../pages/tree.ts";
-import { readSettings } from "../settings/service.ts";
+import { readSettings } from "../settings/settings-service.ts";
 import { checkLangIn, languageRecords } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { ServiceContext } from "../write/context.ts";

@@ -9,7 +9,7 @@ import { warning, type Warning } from "../warnings.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import { pageSnapshot } from "../pages/revision.ts";
-import { publishPage } from "../pages/service.ts";
+import { publishPage } from "../pages/publish-service.ts";
 import { frameStands, seoOfState, undeletePage } from "../pages/undelete.ts";
 import type { HistoryKind } from "./kind.ts";
 

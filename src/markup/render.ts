@@ -2,33 +2,20 @@
 // data comes through the RenderContext. Output is an array of slices of the original markup
 // and hole outputs, joined once at the end (output.ts).
 
-import { sourceName } from "./source-name.ts";
 import { OverBudget, withinBytes, type BudgetName, type RenderBudget } from "./budget.ts";
 import { escapeAttr, escapeText } from "./escape.ts";
 import { Marks } from "./current.ts";
 import { Output } from "./output.ts";
 import { printedInsert } from "./render-inserts.ts";
-import type { IfOp, InsertOp, Op, RepeatOp, SlotOp, ValueSpec } from "./program.ts";
-import { renderTemplate } from "./templates.ts";
+import type { InsertOp, Op, RepeatOp, SlotOp } from "./program.ts";
 import type { CompiledFrame, MarkupWarning, RenderContext, RenderOptions, RenderResult } from "./types.ts";
 import { matches } from "./match.ts";
-import { readPath, scalarText } from "./values.ts";
+import { RenderValues, TOP_SCOPE, type Scope } from "./render-values.ts";
 
 const CLOSE_TAG_START = /<\//g;
 
 /** Embedded frames nest at most this deep; deeper ones print nothing (warning frame_cycle). */
 export const MAX_FRAME_DEPTH = 16;
-
-/** What item.* and vars.* read at a point of the output. */
-interface Scope {
-  hasItem: boolean;
-  item: unknown;
-  vars: Record<string, unknown> | null;
-  /** The current items came from a menu: their children are menu nodes too (valid:false skipped). */
-  fromMenu: boolean;
-}
-
-const TOP_SCOPE: Scope = { hasItem: false, item: undefined, vars: null, fromMenu: false };
 
 /** One frame of a layout chain: the page's frame first, then its layout, its layout's layout, … */
 interface Chain {
@@ -56,7 +43,8 @@ class Renderer {
   /** What is printed, counted as it goes (output.ts); `out` is its pieces, which the ops push to. */
   readonly output: Output;
   readonly out: string[];
-  readonly unresolved = new Set<string>();
+  /** What the markup reads, and the tokens that read nothing (render-values.ts). */
+  readonly values: RenderValues;
   readonly warnings: MarkupWarning[] = [];
   readonly frames = new Set<string>();
   readonly missing = new Set<string>();
@@ -66,10 +54,6 @@ class Renderer {
   binds = 0;
   repeats = 0;
   blocks = 0;
-  /** Context values are the same for the whole render: ask the context once per token. */
-  private readonly memo = new Map<string, unknown>();
-  /** The language formats follow (templates' date and number filters): the output's, else English. */
-  private lang: string | null = null;
   /** Frames being rendered, outermost first (for cycle detection). */
   private readonly compiledStack: CompiledFrame[] = [];
   private readonly slugStack: string[] = [];
@@ -88,6 +72,7 @@ class Renderer {
     this.output = new Output(measuring);
     this.out = this.output.pieces;
     this.marks = new Marks(ctx.current());
+    this.values = new RenderValues(ctx);
   }
 
   /**
@@ -116,42 +101,6 @@ class Renderer {
 
   private warn(code: string, message: string, at: number, frame: string | undefined): void {
     this.warnings.push(frame === undefined ? { code, message, at } : { code, message, at, frame });
-  }
-
-  /** The value of a token as the context (or the item, or `with`) holds it; undefined when none. */
-  private raw(token: string, scope: Scope): unknown {
-    if (token.startsWith("item.")) return scope.hasItem ? readPath(scope.item, token.slice(5)) : undefined;
-    if (token.startsWith("vars.")) return scope.vars !== null ? readPath(scope.vars, token.slice(5)) : undefined;
-    if (this.memo.has(token)) return this.memo.get(token);
-    const value = this.ctx.value(token);
-    this.memo.set(token, value);
-    return value;
-  }
-
-  /** The text of a bind value (a token or a template), or undefined (then listed as unresolved). */
-  private value(spec: ValueSpec, scope: Scope): string | undefined {
-    if (typeof spec !== "string") {
-      this.lang ??= scalarText(this.ctx.value("site.lang")) || "en";
-      return renderTemplate(
-        spec.parts,
-        (token) => this.raw(token, scope),
-        this.lang,
-        (token) => this.unresolved.add(token),
-      );
-    }
-    const text = scalarText(this.raw(spec, scope));
-    if (text === undefined) this.unresolved.add(spec);
-    return text;
-  }
-
-  /** svc/if: whether the branch before svc/else is printed. */
-  private truth(op: IfOp, scope: Scope): boolean {
-    const value = this.raw(op.token, scope);
-    const yes =
-      op.equals === null
-        ? (scalarText(value) ?? "") !== ""
-        : (value === null ? "null" : scalarText(value)) === op.equals;
-    return op.not ? !yes : yes;
   }
 
   /**
@@ -254,19 +203,19 @@ class Renderer {
           this.binds++;
           this.bindTags.add(op.tag);
           for (const [name, token] of op.attrs) {
-            const v = this.value(token, scope);
+            const v = this.values.value(token, scope);
             if (v !== undefined) out.push(" ", name, '="', escapeAttr(v), '"');
           }
           break;
         }
         case "attr": {
           // An unresolved attribute target leaves the attribute out altogether.
-          const v = this.value(op.token, scope);
+          const v = this.values.value(op.token, scope);
           if (v !== undefined) out.push(html.slice(op.ws, op.nameStart), op.name, '="', escapeAttr(v), '"');
           break;
         }
         case "content": {
-          const v = this.value(op.token, scope);
+          const v = this.values.value(op.token, scope);
           if (v !== undefined) {
             out.push(op.mode === "text" ? escapeText(v) : op.mode === "html" ? v : v.replace(CLOSE_TAG_START, "<\\/"));
           }
@@ -280,7 +229,7 @@ class Renderer {
           break;
         case "if":
           this.inserts++;
-          if (op.valid) this.ops(html, this.truth(op, scope) ? op.then : op.else, scope, frame, lay);
+          if (op.valid) this.ops(html, this.values.truth(op, scope) ? op.then : op.else, scope, frame, lay);
           break;
         case "slot":
           this.slot(html, op, scope, frame, lay);
@@ -344,22 +293,10 @@ class Renderer {
     this.inserts++;
     if (!op.valid) return;
     this.repeats++;
-    let items: readonly unknown[] | undefined;
-    let fromMenu: boolean;
     const src = op.source;
-    if (src.kind === "item") {
-      const v = scope.hasItem ? readPath(scope.item, src.path) : undefined;
-      items = Array.isArray(v) ? v : undefined;
-      fromMenu = scope.fromMenu;
-      if (items === undefined) this.unresolved.add(src.token);
-    } else {
-      const named = sourceName(src.source);
-      fromMenu = named.kind === "menu";
-      items = this.ctx.items(src.source);
-      if (items === undefined && named.kind === "menu") items = this.ctx.menu(named.location);
-      if (items === undefined) {
-        this.warn("unknown_source", `svc/repeat source "${src.source}" is not known; the block is empty`, op.at, frame);
-      }
+    const { items, fromMenu } = this.values.repeatItems(src, scope);
+    if (items === undefined && src.kind === "context") {
+      this.warn("unknown_source", `svc/repeat source "${src.source}" is not known; the block is empty`, op.at, frame);
     }
     this.blocks++;
     this.out.push(op.open);
@@ -397,7 +334,7 @@ export function renderFrame(frame: CompiledFrame, ctx: RenderContext, options: R
   }
   return {
     html,
-    unresolved: sorted(r.unresolved),
+    unresolved: sorted(r.values.unresolved),
     warnings: r.warnings,
     frames: sorted(r.frames),
     frames_missing: sorted(r.missing),

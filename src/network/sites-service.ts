@@ -139,7 +139,7 @@ export async function updateSite(
   return siteRecord(done.value, ctx.publicPort);
 }
 
-/** The site's name, written as the `name` setting (settings/service.ts), in the caller's transaction. */
+/** The site's name, written as the `name` setting (settings/settings-service.ts), in the caller's transaction. */
 export async function writeSiteName(db: Db, siteId: number, name: string): Promise<void> {
   await db.updateTable("sites").set({ name }).where("id", "=", siteId).execute();
 }

@@ -25,7 +25,7 @@ import { WriteRegion } from "./region.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { revisePages } from "./revision.ts";
-import { writeAndAnnounce, type WriteOptions } from "./service.ts";
+import { writeAndAnnounce, type WriteOptions } from "./page-write.ts";
 import { firstFreeSlug } from "./slug.ts";
 import { runPageWrite } from "./write-race.ts";
 

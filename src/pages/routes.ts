@@ -8,7 +8,9 @@ import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { deletePage } from "./delete-service.ts";
-import { getPage, listPages, patchPage, publishPage } from "./service.ts";
+import { patchPage } from "./patch-service.ts";
+import { publishPage } from "./publish-service.ts";
+import { getPage, listPages } from "./read-service.ts";
 import { assignMissingLanguage, linkTranslation } from "./translations.ts";
 
 const Str = Type.String();

@@ -17,7 +17,7 @@ import { contentFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./i
 import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
-import type { SlugChanged } from "./service.ts";
+import type { SlugChanged } from "./page-write.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { PageTree } from "./tree.ts";
 import { WriteRegion } from "./region.ts";

@@ -16,7 +16,7 @@ import { childPath } from "./paths.ts";
 import { movePaths } from "./placement.ts";
 import { pageAt, pageById, slugsUnder } from "./queries.ts";
 import { NO_SEO, requireMedia, SEO_KEYS, seoJsonAfter, type PageSeo } from "./seo.ts";
-import { writeAndAnnounce, type PageWriteAnswer } from "./service.ts";
+import { writeAndAnnounce, type PageWriteAnswer } from "./page-write.ts";
 import { firstFreeSlug } from "./slug.ts";
 
 /** A page's state as its revision keeps it (revision.ts pageSnapshot's fields). */

@@ -3,7 +3,8 @@
 // field of PATCH /pages: the pages feature writes it, announces the page and answers `rebaked`.
 import type { Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { findPageByRef, patchPage } from "../pages/service.ts";
+import { patchPage } from "../pages/patch-service.ts";
+import { findPageByRef } from "../pages/refs.ts";
 import { fail } from "../errors.ts";
 import { SEO_KEYS, seoOf, type PageSeo } from "../pages/seo.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";

@@ -5,7 +5,8 @@ import { ok } from "../http/ok.ts";
 import { bodyOf, DryRunQuery, dryRunOf } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { addLanguage, listLanguages, patchSettings, readSettings, removeLanguage } from "./service.ts";
+import { addLanguage, listLanguages, removeLanguage } from "./languages-service.ts";
+import { patchSettings, readSettings } from "./settings-service.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 

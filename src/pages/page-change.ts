@@ -1,0 +1,80 @@
+// The input of a page write (POST and PATCH /pages): read from its body and checked before
+// anything is written.
+import { warning, type Warning } from "../warnings.ts";
+import type { SiteRow } from "../site/sites.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { checkLangIn, languageState } from "../site/languages.ts";
+import { frameIdFromRef } from "./frame-facts.ts";
+import {
+  booleanFrom,
+  contentFrom,
+  fieldsFrom,
+  menuOrderFrom,
+  refFrom,
+  slugFrom,
+  statusFrom,
+  titleFrom,
+  urlFrom,
+  type SlugInput,
+} from "./input.ts";
+import type { PageStatus } from "./queries.ts";
+import type { Placement } from "./placement.ts";
+import { requireMedia, seoPatchFrom, type PageSeo } from "./seo.ts";
+
+/** The input of one page write once read and checked. Undefined keeps what is stored. */
+export interface PageChange {
+  title?: string;
+  slug?: SlugInput;
+  placement?: Placement;
+  lang?: string;
+  status?: PageStatus;
+  content?: string;
+  fields?: Record<string, unknown>;
+  frameId?: string | null;
+  seo?: Partial<PageSeo>;
+  menuOrder?: number;
+}
+
+/** The pieces every write body shares, read and checked before anything is written. */
+export async function readChange(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: Record<string, unknown>,
+  warnings: Warning[],
+) {
+  const title = titleFrom(body.title);
+  const slug = slugFrom(body.slug, warnings);
+  const status = statusFrom(body.status);
+  const content = contentFrom(body.content);
+  const fields = fieldsFrom(body.fields);
+  const createMissing = booleanFrom(body.create_missing_parents, "create_missing_parents") ?? false;
+  const parent = refFrom(body.parent, "parent");
+  let url = urlFrom(body.url);
+  if (parent !== undefined && url !== undefined) {
+    warnings.push(
+      warning("url_ignored", "Both parent and url were given; the page was placed by parent.", { field: "url" }),
+    );
+    url = undefined;
+  }
+  const state = await languageState(ctx.db, site.id);
+  const lang = checkLangIn(state, body.lang);
+  const frameId = Object.hasOwn(body, "frame") ? await frameIdFromRef(ctx.db, site.id, body.frame) : undefined;
+  const seo = seoPatchFrom(body.seo, warnings);
+  const menuOrder = menuOrderFrom(body.menu_order);
+  await requireMedia(ctx.db, site.id, seo?.og_image ?? null, "seo.og_image");
+  return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId, seo, menuOrder };
+}
+
+/** The stored columns a write body sets (placement and language are decided by the caller). */
+export function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageChange {
+  return {
+    title: input.title,
+    slug: input.slug,
+    status: input.status,
+    content: input.content,
+    fields: input.fields,
+    frameId: input.frameId,
+    seo: input.seo,
+    menuOrder: input.menuOrder,
+  };
+}
