@@ -1,47 +1,28 @@
 // The item calls: PUT /menus/{ref}/items (the whole tree), POST …/items (one item at the end of
-// its level), PATCH …/items/{id}, DELETE …/items/{id} (the branch) and POST …/reorder. Each
-// write runs through the write pipeline in one transaction that first takes the menu's row, so
-// writers of one menu queue up and a refused write leaves the stored tree whole.
+// its level), PATCH …/items/{id} and DELETE …/items/{id} (the branch); POST …/reorder is in
+// reorder-service.ts. Each write runs through the write pipeline in one transaction that first
+// takes the menu's row, so writers of one menu queue up and a refused write leaves the stored
+// tree whole.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { nothingRebaked } from "../write/change.ts";
-import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { answeredOf } from "./answered.ts";
-import { parsePatch, parseSingle, parentIdFrom } from "./input.ts";
+import { parsePatch, parseSingle } from "./single-input.ts";
 import { assignedOf } from "./locations.ts";
-import { allowInvalidFrom, prepareTree } from "./menu-service.ts";
-import {
-  deleteItems,
-  itemsOfMenu,
-  locationNamesOfMenu,
-  locationRows,
-  touchMenu,
-  type ItemRow,
-  type MenuRow,
-} from "./queries.ts";
-import { menuBrief, menuView, type ItemRecord } from "./record.ts";
+import { allowInvalidFrom, selectors, unknownKeys } from "./menu-input.ts";
+import { prepareTree } from "./menu-service.ts";
+import { deleteItems, itemsOfMenu, locationRows, type ItemRow, type MenuRow } from "./queries.ts";
+import { menuBrief, menuShort, menuView, type ItemRecord } from "./record.ts";
 import { readItemsAtFor } from "./read-service.ts";
 import { resolveMenu, type ResolvedMenu } from "./refs.ts";
 import { invalidEntry, pageFacts, resolveOne } from "./resolve.ts";
-import { ItemTree, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
-import { itemValues, menuChange, menusWritten, runMenuWrite, writeTree, type TreeWrite } from "./write.ts";
+import { MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
+import { itemsWritten, itemValues, lockedTree, renumber, runMenuWrite, writeTree, type TreeWrite } from "./write.ts";
 
 type Body = Record<string, unknown>;
-
-function unknownKeys(body: Body, known: readonly string[]): Warning[] {
-  return Object.keys(body)
-    .filter((key) => !known.includes(key))
-    .map((field) => warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
-}
-
-function selectors(body: Body, query: Body) {
-  return { lang: body.lang ?? query.lang, theme: body.theme ?? query.theme };
-}
-
-const menuShort = (menu: MenuRow) => ({ id: menu.id, name: menu.name });
 
 /** An item id from the path; anything else names no item. */
 export function itemIdFrom(value: string, menu: MenuRow): number {
@@ -49,39 +30,6 @@ export function itemIdFrom(value: string, menu: MenuRow): number {
   const id = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(id) || id <= 0) throw fail("item_not_found", { item: value, menu: menu.id });
   return id;
-}
-
-/**
- * Opens the write: takes the menu's row and reads its items inside the transaction, and the
- * location names it holds (what the publish step rebakes: an items write leaves them as they
- * are, and a location write of this menu waits for its row).
- */
-async function lockedTree(
-  trx: Db,
-  menu: MenuRow,
-  at: string,
-): Promise<{ tree: ItemTree<ItemRow>; locations: string[] }> {
-  if (!(await touchMenu(trx, menu.site_id, menu.id, at))) throw fail("menu_not_found", { ref: menu.id });
-  const locations = await locationNamesOfMenu(trx, menu.id);
-  return { tree: new ItemTree(await itemsOfMenu(trx, menu.id)), locations };
-}
-
-/** What an items write of one menu answers the pipeline: the menu updated, its change at its locations. */
-function itemsWritten<T>(menu: MenuRow, locations: readonly string[], value: T) {
-  return { value, wrote: menusWritten([menu.id], "updated"), changes: menuChange(menu.id, locations) };
-}
-
-/** Positions 1..n in the given order, writing only the rows whose position changes. */
-async function renumber(trx: Db, level: readonly ItemRow[], at: string): Promise<void> {
-  for (let index = 0; index < level.length; index++) {
-    if (level[index].position !== index + 1) {
-      await trx
-        .updateTable("menu_items")
-        .set({ position: index + 1, updated_at_gmt: at })
-        .where("id", "=", level[index].id)
-        .execute();
-    }
-  }
 }
 
 function nextPosition(level: readonly ItemRow[]): number {
@@ -361,102 +309,4 @@ export async function deleteItem(
     },
     warnings: [] as Warning[],
   };
-}
-
-function reorderIds(value: unknown): number[] {
-  if (!Array.isArray(value) || value.length === 0)
-    throw fail("bad_reorder", { field: "order" }, "order must be a non-empty array of item ids of one level.");
-  const ids = value.map((entry) =>
-    typeof entry === "number"
-      ? entry
-      : typeof entry === "string" && /^\d{1,15}$/.test(entry.trim())
-        ? Number(entry)
-        : NaN,
-  );
-  const bad = value.filter((_, i) => !Number.isSafeInteger(ids[i]) || ids[i] <= 0);
-  if (bad.length > 0)
-    throw fail(
-      "bad_reorder",
-      { field: "order", not_ids: bad.slice(0, 20) },
-      "order holds values that are not item ids.",
-    );
-  const seen = new Set<number>();
-  const duplicates = ids.filter((id) => {
-    if (seen.has(id)) return true;
-    seen.add(id);
-    return false;
-  });
-  if (duplicates.length > 0)
-    throw fail(
-      "bad_reorder",
-      { field: "order", duplicates: [...new Set(duplicates)] },
-      "order names an item more than once.",
-    );
-  return ids;
-}
-
-export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
-  const warnings = unknownKeys(body, ["order", "parent", "lang", "theme"]);
-  const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
-  const order = reorderIds(body.order);
-  let parent: number;
-  try {
-    parent = parentIdFrom(body.parent);
-  } catch {
-    throw fail("bad_reorder", { field: "parent" }, "parent must be an item id, or 0 for the top level.");
-  }
-  const at = gmt(ctx.clock());
-  const done = await runMenuWrite(
-    ctx,
-    {
-      siteId: site.id,
-      apply: async (trx) => {
-        const { tree, locations } = await lockedTree(trx, menu, at);
-        if (parent !== 0 && !tree.has(parent))
-          throw fail(
-            "item_not_found",
-            { field: "parent", item: parent, menu: menu.id },
-            "The parent item is not in this menu.",
-          );
-        const missing = order.filter((id) => !tree.has(id));
-        if (missing.length > 0)
-          throw fail(
-            "item_not_found",
-            { field: "order", items: missing, menu: menu.id },
-            "order names items that are not in this menu.",
-          );
-        const current = tree.level(parent);
-        const inLevel = new Set(current.map((row) => row.id));
-        const elsewhere = order.filter((id) => !inLevel.has(id));
-        if (elsewhere.length > 0) {
-          throw fail(
-            "bad_reorder",
-            { field: "order", parent, not_in_level: elsewhere.map((id) => ({ id, parent: tree.parentOf(id) })) },
-            "order names items of another level; move them with PATCH …/items/{id} {parent}.",
-          );
-        }
-        const named = new Set(order);
-        const rest = current.filter((row) => !named.has(row.id));
-        const byId = new Map(current.map((row) => [row.id, row]));
-        const final = [...order.map((id) => byId.get(id)!), ...rest];
-        await renumber(trx, final, at);
-        return itemsWritten(menu, locations, {
-          appended: rest.map((row) => row.id),
-          level: final.map((row) => row.id),
-        });
-      },
-    },
-    () => ({ menu: menuShort(menu), parent }),
-  );
-  const {
-    value: { appended, level },
-    rebaked,
-  } = done;
-  if (appended.length > 0)
-    warnings.push(
-      warning("items_appended", "Items of the level that order did not name were placed after the named ones.", {
-        appended,
-      }),
-    );
-  return { fields: { site_id: site.id, menu: menuShort(menu), parent, order, appended, level, rebaked }, warnings };
 }

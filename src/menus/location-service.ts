@@ -7,7 +7,7 @@ import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
-import { readBack, type MapWrite } from "./menu-service.ts";
+import { readBack, type MapWrite } from "./map-writes.ts";
 import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";

@@ -9,22 +9,21 @@ import { firstFreeSlug, slugify } from "../pages/slug.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import type { SiteAddressing } from "../site/addresses.ts";
 import { linkAddressing } from "../pages/home.ts";
-import type { Db } from "../store/database.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { runWrite, type Done } from "../write/pipeline.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { checkPageUrls } from "./answered.ts";
-import { parseTree, type ItemInput } from "./input.ts";
+import type { ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
+import { readBack, writeMapEntries, type MapWrite } from "./map-writes.ts";
+import { allowInvalidFrom, nameFrom, selectors, slugInput, slugTaken, unknownKeys } from "./menu-input.ts";
 import {
   itemsOfMenu,
   locationRows,
   locationsOfMenu,
-  mapEntry,
   menuBySlug,
   menuSlugs,
   touchMenu,
-  writeMapEntry,
   THEME_MAP,
   type MenuRow,
 } from "./queries.ts";
@@ -33,111 +32,16 @@ import { keptLocations, reviseMenus } from "./revision.ts";
 import { termRecord } from "./read-service.ts";
 import { resolveMenu } from "./refs.ts";
 import { pageFacts, resolveTree } from "./resolve.ts";
+import { parseTree } from "./tree-input.ts";
 import { menuChange, menusWritten, planTree, runMenuWrite, writeTree, type Plan } from "./write.ts";
 
-export const MAX_NAME = 200;
 export const FALLBACK_MENU_SLUG = "menu";
 
 const CREATE_KEYS = ["name", "slug", "location", "lang", "items", "allow_invalid", "theme"];
 const PATCH_KEYS = ["name", "slug", "lang", "theme"];
 
-function unknownKeys(body: Record<string, unknown>, known: readonly string[]): Warning[] {
-  return Object.keys(body)
-    .filter((key) => !known.includes(key))
-    .map((field) => warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
-}
-
-/** A menu name from input: 400 menu_name_required when absent or blank. */
-export function nameFrom(value: unknown): string {
-  if (value === undefined || value === null || (typeof value === "string" && value.trim() === ""))
-    throw fail("menu_name_required", { field: "name" });
-  if (typeof value !== "string")
-    throw fail("invalid_field", { field: "name", expected: "string" }, "name must be a string.");
-  const name = value.trim();
-  if (name.length > MAX_NAME)
-    throw fail("invalid_field", { field: "name", max_length: MAX_NAME }, `name is longer than ${MAX_NAME} characters.`);
-  return name;
-}
-
-/** An explicit slug, made a slug (lower-case words joined by dashes); warns when it changed. */
-export function slugInput(value: unknown, warnings: Warning[]): string {
-  if (typeof value !== "string" && typeof value !== "number")
-    throw fail("invalid_field", { field: "slug", expected: "string" }, "slug must be a string.");
-  const given = String(value).trim();
-  const slug = slugify(given);
-  if (slug === "")
-    throw fail(
-      "invalid_slug",
-      {
-        field: "slug",
-        slug: value,
-        pattern: "^[a-z0-9]+(?:-[a-z0-9]+)*$",
-        hint: "Use letters, digits and dashes, e.g. main-menu.",
-      },
-      "A menu slug is lower-case letters and digits joined by dashes.",
-    );
-  if (slug !== given)
-    warnings.push(warning("slug_normalized", `The slug was written as "${slug}".`, { from: given, to: slug }));
-  return slug;
-}
-
-export function allowInvalidFrom(value: unknown): boolean {
-  if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean")
-    throw fail(
-      "invalid_field",
-      { field: "allow_invalid", expected: "boolean" },
-      "allow_invalid must be true or false.",
-    );
-  return value;
-}
-
 /** A derived slug another writer took meanwhile: derived again (createMenu). */
 class DerivedSlugTaken extends Error {}
-
-export function slugTaken(occupant: MenuRow | undefined, slug: string) {
-  return fail(
-    "slug_taken",
-    { field: "slug", slug, id: occupant?.id ?? null, name: occupant?.name ?? null },
-    "Another menu already has this slug.",
-  );
-}
-
-export interface MapWrite {
-  theme: string;
-  location: string;
-  /** '' for the theme map. */
-  key: string;
-}
-
-export interface ReadBack {
-  map: "theme" | "language";
-  theme: string;
-  location: string;
-  lang: string | null;
-  menu_id: number | null;
-}
-
-/** Reads written map entries back; answers each with what it holds and whether all match. */
-export async function readBack(
-  ctx: ServiceContext,
-  siteId: number,
-  writes: readonly MapWrite[],
-  menuId: number,
-): Promise<{ entries: ReadBack[]; stored: boolean }> {
-  const entries: ReadBack[] = [];
-  for (const write of writes) {
-    const held = await mapEntry(ctx.db, siteId, write.theme, write.location, write.key);
-    entries.push({
-      map: write.key === THEME_MAP ? "theme" : "language",
-      theme: write.theme,
-      location: write.location,
-      lang: write.key === THEME_MAP ? null : write.key,
-      menu_id: held ?? null,
-    });
-  }
-  return { entries, stored: entries.every((entry) => entry.menu_id === menuId) };
-}
 
 /**
  * Parses, resolves and plans a submitted tree (nothing written yet); `keepIds`: see parseTree.
@@ -296,10 +200,7 @@ export async function patchMenu(
   query: Record<string, unknown>,
 ) {
   const warnings = unknownKeys(body, PATCH_KEYS);
-  const { menu } = await resolveMenu(ctx.db, site.id, ref, {
-    lang: body.lang ?? query.lang,
-    theme: body.theme ?? query.theme,
-  });
+  const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const hasName = Object.hasOwn(body, "name");
   const hasSlug = Object.hasOwn(body, "slug");
   if (!hasName && !hasSlug)
@@ -339,22 +240,6 @@ export async function patchMenu(
   return { fields: { site_id: site.id, menu: await termRecord(ctx.db, row), changed }, warnings };
 }
 
-/** Writes location-map entries for a menu; answers the other menus that held them before. */
-export async function writeMapEntries(
-  trx: Db,
-  siteId: number,
-  writes: readonly MapWrite[],
-  menuId: number,
-): Promise<number[]> {
-  const displaced: number[] = [];
-  for (const write of writes) {
-    const held = await mapEntry(trx, siteId, write.theme, write.location, write.key);
-    if (held !== undefined && held !== menuId) displaced.push(held);
-    await writeMapEntry(trx, siteId, write.theme, write.location, write.key, menuId);
-  }
-  return displaced;
-}
-
 /**
  * DELETE /menus/{ref}: its last state is kept as a revision and it goes to the trash with the
  * location entries it held (a restore gives them back where still free). With `dryRun` the
@@ -368,10 +253,7 @@ export async function deleteMenu(
   query: Record<string, unknown>,
   dryRun = false,
 ) {
-  const { menu } = await resolveMenu(ctx.db, site.id, ref, {
-    lang: body.lang ?? query.lang,
-    theme: body.theme ?? query.theme,
-  });
+  const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const done = await runMenuWrite(
     ctx,
     {

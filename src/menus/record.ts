@@ -139,3 +139,6 @@ export function nestedItems(items: readonly ItemRecord[]) {
 export function menuBrief(menu: MenuRow) {
   return { id: menu.id, name: menu.name, slug: menu.slug };
 }
+
+/** The menu as the item calls answer it. */
+export const menuShort = (menu: MenuRow) => ({ id: menu.id, name: menu.name });

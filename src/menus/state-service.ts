@@ -14,7 +14,7 @@ import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import type { ItemInput } from "./input.ts";
 import { assignedOf, themeFrom } from "./locations.ts";
-import { slugTaken } from "./menu-service.ts";
+import { slugTaken } from "./menu-input.ts";
 import {
   itemsOfMenu,
   locationNamesOfMenu,

@@ -1,6 +1,8 @@
 // What every menu write shares: turning a parsed, resolved tree into what is stored (invalid
 // items refused, or left out with allow_invalid), writing it inside the caller's transaction
-// (items the menu holds keep their ids), and running the write through the write pipeline.
+// (items the menu holds keep their ids), and running the write through the write pipeline; and
+// what the item calls share (items-service.ts, reorder-service.ts): the menu's row taken first,
+// a level renumbered.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { Change, Written, WrittenAction } from "../write/change.ts";
@@ -9,9 +11,9 @@ import type { ServiceContext } from "../write/context.ts";
 import { runWrite, type Done, type Write } from "../write/pipeline.ts";
 import { asStored, type Answered } from "./answered.ts";
 import type { ItemInput } from "./input.ts";
-import { deleteItems, type ItemRow } from "./queries.ts";
+import { deleteItems, itemsOfMenu, locationNamesOfMenu, touchMenu, type ItemRow, type MenuRow } from "./queries.ts";
 import { invalidEntry, type InvalidItem, type PageFacts } from "./resolve.ts";
-import { compareAt, type ItemTree } from "./tree.ts";
+import { compareAt, ItemTree } from "./tree.ts";
 import "./revision.ts";
 
 export interface Planned {
@@ -225,4 +227,37 @@ export async function runMenuWrite<T>(
   if (done.rebaked.status === "unavailable")
     throw fail("internal_unavailable", { saved: true, ...saved(done.value), rebaked: done.rebaked });
   return done;
+}
+
+/**
+ * Opens the write: takes the menu's row and reads its items inside the transaction, and the
+ * location names it holds (what the publish step rebakes: an items write leaves them as they
+ * are, and a location write of this menu waits for its row).
+ */
+export async function lockedTree(
+  trx: Db,
+  menu: MenuRow,
+  at: string,
+): Promise<{ tree: ItemTree<ItemRow>; locations: string[] }> {
+  if (!(await touchMenu(trx, menu.site_id, menu.id, at))) throw fail("menu_not_found", { ref: menu.id });
+  const locations = await locationNamesOfMenu(trx, menu.id);
+  return { tree: new ItemTree(await itemsOfMenu(trx, menu.id)), locations };
+}
+
+/** What an items write of one menu answers the pipeline: the menu updated, its change at its locations. */
+export function itemsWritten<T>(menu: MenuRow, locations: readonly string[], value: T) {
+  return { value, wrote: menusWritten([menu.id], "updated"), changes: menuChange(menu.id, locations) };
+}
+
+/** Positions 1..n in the given order, writing only the rows whose position changes. */
+export async function renumber(trx: Db, level: readonly ItemRow[], at: string): Promise<void> {
+  for (let index = 0; index < level.length; index++) {
+    if (level[index].position !== index + 1) {
+      await trx
+        .updateTable("menu_items")
+        .set({ position: index + 1, updated_at_gmt: at })
+        .where("id", "=", level[index].id)
+        .execute();
+    }
+  }
 }

@@ -3,7 +3,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { completeUrl, parseTree, urlProblem, type ItemInput } from "../../src/menus/input.ts";
+import { completeUrl, urlProblem, type ItemInput } from "../../src/menus/input.ts";
+import { parseTree } from "../../src/menus/tree-input.ts";
 import { flatten } from "../../src/menus/resolve.ts";
 import { ItemTree, nest, type TreeRow } from "../../src/menus/tree.ts";
 import { countPlanned, planTree, type Planned } from "../../src/menus/write.ts";
