@@ -19,7 +19,7 @@ import { Run, type EngineDeps, type RunMode } from "./run.ts";
 import { loadSiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
 import { TrialBakes, TrialHandoff } from "./trial-handoff.ts";
-import { owe, payOwed, settle } from "./outbox.ts";
+import { owe, payOwed, Settlements } from "./outbox.ts";
 import { rehearsalOf, writeRehearsed, type TrialRenders } from "./rehearsal.ts";
 import { notFoundKey, SITEMAP_PAGE_ID } from "./page-cache.ts";
 import { languageState } from "../site/languages.ts";
@@ -79,9 +79,13 @@ export const ROBOTS_ADDRESS = "/robots.txt";
 export class PublishingEngine implements Publisher {
   /** Per site, the end of the last publish run queued. */
   private readonly runs = new Map<number, Promise<void>>();
+  /** Outbox rows paid by this process's runs, deleted together (outbox.ts). */
+  private readonly settlements: Settlements;
   private readonly handoff = new TrialHandoff();
 
-  constructor(private readonly deps: EngineDeps) {}
+  constructor(private readonly deps: EngineDeps) {
+    this.settlements = new Settlements(deps.db);
+  }
 
   /**
    * Renders a page whose frame depends on it (or whose static copy is missing), bounded in time.
@@ -155,9 +159,10 @@ export class PublishingEngine implements Publisher {
     return writeRehearsed(db, this.deps, work);
   }
 
-  /** Stops the render worker. */
-  close(): Promise<void> {
-    return this.deps.pool.close();
+  /** Deletes the outbox rows paid so far, and stops the render worker. */
+  async close(): Promise<void> {
+    await this.settlements.flush();
+    await this.deps.pool.close();
   }
 
   /**
@@ -169,7 +174,7 @@ export class PublishingEngine implements Publisher {
   async changed(siteId: number, changes: Change[], options: PublishOptions = {}): Promise<Rebaked> {
     const report = await this.publishInTurn(siteId, changes, options);
     // Paid unless the renderer did not answer: then the sweep (or the next start) tries it again.
-    if (options.owed !== undefined && report.status !== "unavailable") await settle(this.deps.db, options.owed);
+    if (options.owed !== undefined && report.status !== "unavailable") this.settlements.paid(options.owed);
     return report;
   }
 
