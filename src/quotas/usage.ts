@@ -55,6 +55,13 @@ const reclaimers = new Map<QuotaKey, Reclaimer>();
 /** Per transaction and site, the use as the transaction first found it (see "judged whole" above). */
 const found = new WeakMap<Db, Map<number, QuotaValues>>();
 
+/**
+ * Per transaction and site, the use as it stands in the transaction: the row is read (and, on
+ * PostgreSQL, locked) once, and every move of it goes through `move`, which keeps this up to date,
+ * so a write's later holds and moves read no row again.
+ */
+const held = new WeakMap<Db, Map<number, QuotaValues>>();
+
 /** Registers how a use may be freed to make room for a write that would pass its quota. */
 export function reclaimWith(key: QuotaKey, reclaimer: Reclaimer): void {
   reclaimers.set(key, reclaimer);
@@ -77,6 +84,8 @@ export async function usageOf(db: Db, siteId: number): Promise<QuotaValues> {
  */
 export async function holdRoom(trx: Db, siteId: number): Promise<QuotaValues> {
   if (!trx.isTransaction) throw new Error("holdRoom and requireRoom run inside the write's transaction");
+  const known = held.get(trx)?.get(siteId);
+  if (known) return { ...known };
   const read = () => {
     const query = trx.selectFrom("site_usage").select(QUOTA_KEYS).where("site_id", "=", siteId);
     return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
@@ -95,6 +104,9 @@ export async function holdRoom(trx: Db, siteId: number): Promise<QuotaValues> {
   const sites = found.get(trx) ?? new Map<number, QuotaValues>();
   found.set(trx, sites);
   if (!sites.has(siteId)) sites.set(siteId, usage);
+  const standing = held.get(trx) ?? new Map<number, QuotaValues>();
+  held.set(trx, standing);
+  standing.set(siteId, { ...usage });
   return usage;
 }
 
@@ -143,6 +155,7 @@ async function move(trx: Db, siteId: number, delta: UsageDelta, how: How): Promi
   }
   const set = Object.fromEntries(moves.map((key) => [key, used[key] + delta[key]! - (freed[key] ?? 0)])) as UsageDelta;
   await trx.updateTable("site_usage").set(set).where("site_id", "=", siteId).execute();
+  held.get(trx)!.set(siteId, { ...used, ...set });
   return null;
 }
 
