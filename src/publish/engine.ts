@@ -159,9 +159,14 @@ export class PublishingEngine implements Publisher {
     return writeRehearsed(db, this.deps, work);
   }
 
+  /** Deletes the outbox rows paid so far now rather than a moment later (outbox.ts `Settlements`). */
+  settled(): Promise<void> {
+    return this.settlements.flush();
+  }
+
   /** Deletes the outbox rows paid so far, and stops the render worker. */
   async close(): Promise<void> {
-    await this.settlements.flush();
+    await this.settled();
     await this.deps.pool.close();
   }
 
