@@ -90,6 +90,8 @@ export function revisedBy(kind: WrittenKind, reviser: Reviser): void {
 /** The pipeline's steps 2–7 inside the transaction: the applied write, its trial and its outbox row. */
 interface Inside<T> {
   applied: Applied<T>;
+  /** The site it wrote: named up front, or by the write once applied (`forSite`). */
+  siteId: number | null;
   trial?: Trial;
   owed?: number;
 }
@@ -105,23 +107,29 @@ async function reviseWritten(trx: Db, siteId: number, wrote: readonly Written[],
   for (const [kind, ids] of byKind) await revisers.get(kind)!(trx, siteId, ids, now);
 }
 
-/** Steps 2–7: what runs in the write's transaction (and again when a trial's rehearsal repeats it). */
-async function inside<T>(ctx: ServiceContext, write: Write<T>, trx: Db): Promise<Inside<T>> {
+/** Steps 2–4, shared by a write and a preview: the counters taken, the rows applied, their room required. */
+async function applyRows<T>(write: Write<T>, trx: Db): Promise<{ applied: Applied<T>; siteId: number | null }> {
   if (write.siteId !== null) await holdRoom(trx, write.siteId);
   const applied = await write.apply(trx);
   const siteId = write.siteId ?? applied.forSite ?? null;
-  if (siteId === null) return { applied };
-  if (applied.room) await requireRoom(trx, siteId, applied.room);
+  if (siteId !== null && applied.room) await requireRoom(trx, siteId, applied.room);
+  return { applied, siteId };
+}
+
+/** Steps 2–7: what runs in the write's transaction (and again when a trial's rehearsal repeats it). */
+async function inside<T>(ctx: ServiceContext, write: Write<T>, trx: Db): Promise<Inside<T>> {
+  const { applied, siteId } = await applyRows(write, trx);
+  if (siteId === null) return { applied, siteId };
   await reviseWritten(trx, siteId, applied.wrote, gmt(ctx.clock()));
   const changes = [...(applied.changes ?? [])];
-  if (changes.length === 0) return { applied };
+  if (changes.length === 0) return { applied, siteId };
   const options: PublishOptions = { ...write.publish };
   const trial = write.trial ? await ctx.publisher.check(trx, siteId, changes, options) : undefined;
   const owed =
     write.dryRun || write.owed === false
       ? undefined
       : await oweChanges(ctx, trx, siteId, changes, options, applied.wrote);
-  return { applied, trial, owed };
+  return { applied, siteId, trial, owed };
 }
 
 /** Runs a write through the pipeline (steps 1–9 above) and answers what it did. */
@@ -136,11 +144,10 @@ export async function runWrite<T>(ctx: ServiceContext, write: Write<T>): Promise
     if (write.taken && isUniqueViolation(error)) throw await write.taken();
     throw error;
   }
-  const { applied, trial, owed } = done;
+  const { applied, siteId, trial, owed } = done;
   const changes = applied.changes ?? [];
   const base = { value: applied.value, wrote: applied.wrote, changes };
   if (write.dryRun) return { ...base, applied: false, rebaked: nothingRebaked() };
-  const siteId = write.siteId ?? applied.forSite ?? null;
   const rebaked =
     changes.length > 0 && siteId !== null
       ? await ctx.publisher.changed(siteId, [...changes], { ...write.publish, trial, owed })
@@ -162,10 +169,7 @@ export async function rolledBack<T, R>(
     true,
     (work) => ctx.db.transaction().execute(work),
     async (trx) => {
-      const { siteId } = write;
-      if (siteId !== null) await holdRoom(trx, siteId);
-      const applied = await write.apply(trx);
-      if (siteId !== null && applied.room) await requireRoom(trx, siteId, applied.room);
+      const { applied } = await applyRows(write, trx);
       return { value: await read(trx, applied) };
     },
   );
