@@ -7,7 +7,7 @@ import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
-import { readBack, type MapWrite } from "./map-writes.ts";
+import { storedEntries, type MapWrite } from "./map-writes.ts";
 import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
@@ -75,17 +75,7 @@ export async function putLocation(
     },
     () => saved,
   );
-  const back = await readBack(ctx, site.id, writes, menu.id);
-  if (!back.stored)
-    throw fail("menu_assignment_not_stored", {
-      menu: menuBrief(menu),
-      location,
-      lang,
-      theme,
-      read_back: back.entries,
-      expected_menu_id: menu.id,
-      rebaked,
-    });
+  const readBack = await storedEntries(ctx, site.id, writes, menu, { location, lang, theme }, rebaked);
   if (replaced.length > 0) {
     warnings.push(
       warning("location_reassigned", `"${location}" held another menu; it now holds "${menu.name}".`, {
@@ -103,7 +93,7 @@ export async function putLocation(
       theme,
       written: writes.map((write) => ({ map: mapName(write.key), lang: langOfKey(write.key) })),
       replaced,
-      read_back: back.entries,
+      read_back: readBack,
       assigned: assignedOf(await locationRows(ctx.db, site.id, theme), menu.id),
       read_items_at: readItemsAt(location, lang, state),
       rebaked,

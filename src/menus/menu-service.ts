@@ -15,7 +15,7 @@ import { toTrash } from "../revisions/trash.ts";
 import { checkPageUrls } from "./answered.ts";
 import type { ItemInput } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
-import { readBack, writeMapEntries, type MapWrite } from "./map-writes.ts";
+import { storedEntries, writeMapEntries, type MapWrite } from "./map-writes.ts";
 import { allowInvalidFrom, nameFrom, selectors, slugInput, slugTaken, unknownKeys } from "./menu-input.ts";
 import {
   itemsOfMenu,
@@ -158,18 +158,7 @@ export async function createMenu(
   const { menu, submitted } = done.value;
   const { rebaked } = done;
 
-  const back = await readBack(ctx, site.id, writes, menu.id);
-  if (!back.stored) {
-    throw fail("menu_assignment_not_stored", {
-      menu: menuBrief(menu),
-      location,
-      lang,
-      theme,
-      read_back: back.entries,
-      expected_menu_id: menu.id,
-      rebaked,
-    });
-  }
+  await storedEntries(ctx, site.id, writes, menu, { location, lang, theme }, rebaked);
   const view = await menuView(
     ctx.db,
     site,
