@@ -12,21 +12,6 @@ export const MAX_CONTENT_BYTES = 2_097_152;
 /** `fields` as JSON text. */
 export const MAX_FIELDS_BYTES = 262_144;
 
-export const PUBLISH_KEYS = [
-  "id",
-  "title",
-  "slug",
-  "url",
-  "parent",
-  "status",
-  "lang",
-  "content",
-  "fields",
-  "frame",
-  "seo",
-  "menu_order",
-  "create_missing_parents",
-] as const;
 export const PATCH_KEYS = [
   "title",
   "slug",
@@ -41,6 +26,8 @@ export const PATCH_KEYS = [
   "menu_order",
   "create_missing_parents",
 ] as const;
+/** POST /pages takes an `id` besides what a PATCH takes. */
+export const PUBLISH_KEYS = ["id", ...PATCH_KEYS] as const;
 
 const SLUG_HINT = "Lower-case letters and digits, words joined by single dashes (about-us); at most 200 characters.";
 
