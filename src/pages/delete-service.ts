@@ -15,7 +15,7 @@ import { siteAddressing } from "../site/addresses.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { childPath } from "./paths.ts";
-import { pageChangesBetween } from "./changes.ts";
+import { pageChangesBetween } from "../effects/page-changes.ts";
 import { menuItemsPointingAt, type OrphanedItem } from "./menu-orphans.ts";
 import { recordAddressChanges } from "./moves.ts";
 import { offlineBetween } from "./offline.ts";

@@ -9,7 +9,7 @@ import type { Rebaked, Written, WrittenAction } from "../write/change.ts";
 import { nothingRebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import type { Db } from "../store/database.ts";
-import { pageChangesBetween } from "./changes.ts";
+import { pageChangesBetween } from "../effects/page-changes.ts";
 import { pageById, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { offlineBetween } from "./offline.ts";

@@ -12,7 +12,7 @@ import { runWrite } from "../write/pipeline.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { childPath } from "./paths.ts";
-import { pageChangesBetween } from "./changes.ts";
+import { pageChangesBetween } from "../effects/page-changes.ts";
 import { contentFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
 import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";

@@ -1,11 +1,11 @@
-// What a page write announces to the publish step (DESIGN.md): every page whose own record,
-// address or visibility changed, with its parent before and after (a parent's new title shows
-// in its children, a new child in its parent's `pages.children`) and `gone` when it left the
-// public site. Found by comparing the site's page tree before and after the write, so moved
-// subtrees, reparented children and translation partners are never forgotten.
+// What a page write changed, decided here rather than by the pages feature: the feature reports
+// the region of the page tree it wrote, before and after (pages/region.ts), and this names every
+// page whose own record, address or visibility changed, with its parent before and after (a
+// parent's new title shows in its children, a new child in its parent's `pages.children`) and
+// `gone` when it left the public site. Comparing the trees means moved subtrees, reparented
+// children and translation partners are never forgotten.
 import type { Change } from "../write/change.ts";
-import type { PageLite } from "./queries.ts";
-import type { PageTree } from "./tree.ts";
+import type { PageLite, PageTreeView } from "./page-tree.ts";
 
 function differs(a: PageLite, b: PageLite): boolean {
   return (
@@ -25,8 +25,8 @@ function differs(a: PageLite, b: PageLite): boolean {
  * `within`: the trees hold a region of the site (region.ts); only these pages can have changed.
  */
 export function pageChangesBetween(
-  before: PageTree,
-  after: PageTree,
+  before: PageTreeView,
+  after: PageTreeView,
   touched: Iterable<number> = [],
   within?: ReadonlySet<number>,
 ): Change[] {
