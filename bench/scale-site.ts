@@ -7,7 +7,7 @@
 //   sections. Besides them, 9 measured pages: 8 `solo-page-k` (en, top level, each the only page
 //   on frame `solo-k`) and `sitemap` (on frame `scale-sitemap`, which prints menu location
 //   `footer_3`);
-// - frames: 2,000 at both sizes (BENCH_SCALE_FRAMES; the issue's "the same at 2,000 pages": only
+// - frames: 2,000 at both sizes (BENCH_SCALE_FRAMES; the same at 2,000 pages: only
 //   the pages grow). `scale-header` (prints site.name and the `header` menu) and
 //   `scale-footer` (site.tagline), embedded by every other frame; `scale-sitemap`; `solo-0…7`;
 //   the rest `pf-j`, each page of a section on `pf-(i mod n)` (about ten or one a frame), every
