@@ -316,7 +316,7 @@ describe("limits across two processes on one PostgreSQL database", { skip }, () 
       assert.equal(
         (await call(port, "GET", "/api/profile", { token: cluster.token, headers: from })).status,
         200,
-        "a valid token (issue 29)",
+        "a valid token is served from a locked address",
       );
     }
     assert.equal(

@@ -39,7 +39,7 @@ describe("frames: slug rules over HTTP", () => {
     }
   });
 
-  it("a missing or empty slug on POST is 400 invalid_slug (CONTRACT §9)", async () => {
+  it("a missing or empty slug on POST is 400 invalid_slug", async () => {
     refused(await t.call("POST", FRAMES, { body: { html: "<p></p>" } }), 400, "invalid_slug");
     refused(await t.call("POST", FRAMES, { body: { slug: "", html: "<p></p>" } }), 400, "invalid_slug");
     refused(await t.call("POST", FRAMES, { body: { slug: "   ", html: "<p></p>" } }), 400, "invalid_slug");

@@ -197,7 +197,7 @@ const NOT_REVISED: Record<string, string> = {
   rebakeFrames: "rebuilds output; writes no object",
   flushCache: "empties caches; writes no object",
   patchSettings:
-    "settings are not a kind with history (issue 22 names frames, pages, menus, data sets, stylesheets, sidebars)",
+    "settings are not a kind with history (docs/revisions.md, 'What is kept': frames, pages, menus, data sets, stylesheets, sidebars)",
   createLanguage: "languages are settings",
   deleteLanguage: "languages are settings; pages keep their language code",
   resolveDataSource: "a read sent as POST",
@@ -212,7 +212,7 @@ const NOT_REVISED: Record<string, string> = {
   previewPage: "writes nothing (rolled back)",
   createPreviewLink: "a link, not content",
   deletePreviewLink: "a link, not content",
-  purgeTrashItem: "deletes a trashed object's history for good: there is nothing left to revise (issue 29)",
+  purgeTrashItem: "deletes a trashed object's history for good: there is nothing left to revise",
   putSiteUser: "roles, not content",
   deleteSiteUser: "roles, not content",
 };

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
 import { visit } from "../support/site.ts";
 
-describe("page revisions (issue 22)", () => {
+describe("page revisions", () => {
   let t: TestApp;
   let n = 0;
   before(async () => {

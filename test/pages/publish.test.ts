@@ -92,7 +92,7 @@ describe("publishing pages (POST /pages)", () => {
     assert.match(page.created_at_gmt, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
   });
 
-  it("publishing again without id updates the page with that slug under the same parent in the same language (rule 3)", async () => {
+  it("publishing again without id updates the page with that slug under the same parent in the same language", async () => {
     const id = await site();
     const first = await publish(t, id, { title: "Pricing", content: "v1" });
     const again = await t.call("POST", `/api/site/${id}/pages`, { body: { title: "Pricing", content: "v2" } });
@@ -109,7 +109,7 @@ describe("publishing pages (POST /pages)", () => {
     assert.equal((await list(id)).length, 1);
   });
 
-  it("a different parent or a different slug creates a second page (rule 3)", async () => {
+  it("a different parent or a different slug creates a second page", async () => {
     const id = await site();
     const docs = await publish(t, id, { title: "Docs" });
     const top = await publish(t, id, { title: "Intro" });
@@ -122,7 +122,7 @@ describe("publishing pages (POST /pages)", () => {
     assert.equal((await list(id)).length, 4);
   });
 
-  it("url gives the parent path; the slug comes from slug or the title, never from the last segment of url (rule 4)", async () => {
+  it("url gives the parent path; the slug comes from slug or the title, never from the last segment of url", async () => {
     const id = await site();
     await publish(t, id, { title: "Company" });
     const team = await publish(t, id, { title: "Team", url: "/company/team" });
@@ -211,7 +211,7 @@ describe("publishing pages (POST /pages)", () => {
     );
   });
 
-  it("with id, a slug another page holds under the same parent gets -2 (then -3), reported in slug_changed and warnings (rule 4)", async () => {
+  it("with id, a slug another page holds under the same parent gets -2 (then -3), reported in slug_changed and warnings", async () => {
     const id = await site();
     await publish(t, id, { title: "News" });
     const other = await publish(t, id, { title: "Other" });
@@ -259,7 +259,7 @@ describe("publishing pages (POST /pages)", () => {
     const prefixed = await publish(t, id, { title: "Kontakt", lang: "de", url: "/de/ueber-uns/kontakt" });
     assert.equal(prefixed.page.path, "/ueber-uns/kontakt");
     const sameSlug = await publish(t, id, { title: "About", lang: "de" });
-    assert.notEqual(sameSlug.page.id, en.page.id, "another language creates another page (rule 3)");
+    assert.notEqual(sameSlug.page.id, en.page.id, "another language creates another page");
     const mismatch = await t.call("POST", `/api/site/${id}/pages`, {
       body: { title: "X", lang: "en", parent: de.page.id },
     });

@@ -37,7 +37,7 @@ describe("slugs from titles in the page's language", () => {
     assert.equal(byPath.body.page?.id, ru.page.id, "the Latin path finds the page");
   });
 
-  it("re-posting the same title in the same language updates that page (rule 3 looks up the language's slug)", async () => {
+  it("re-posting the same title in the same language updates that page (publishing without id looks up the slug made in that language)", async () => {
     const id = await site();
     const first = await publish(t, id, { title: "Größe Ärger", lang: "de", content: "<p>1</p>" });
     assert.equal(first.page.slug, "groesse-aerger");

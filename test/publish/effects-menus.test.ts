@@ -140,7 +140,7 @@ describe(suite("menus and data sets"), () => {
     ]);
   });
 
-  it("a menu change reaches only the locations the menu holds: a page printing another location keeps its static copy (issue 15 point 3)", async () => {
+  it("a menu change reaches only the locations the menu holds: a page printing another location keeps its static copy", async () => {
     const site = await fx.site("Locations", "locations.localhost");
     const host = "locations.localhost";
     await fx.frame("mx-head", menuAt("header"), site);

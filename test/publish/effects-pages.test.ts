@@ -56,7 +56,7 @@ describe(suite("pages"), () => {
     assert.match(served(await fx.visit("/px-content/"), "page", "on_request"), /<em>new body<\/em>/);
   });
 
-  it("PATCH /pages slug: the old addresses of the page and its subtree answer 301 to the new ones (issue 19), which answer; lists and menus link there", async () => {
+  it("PATCH /pages slug: the old addresses of the page and its subtree answer 301 to the new ones, which answer; lists and menus link there", async () => {
     const id = await fx.page("px-slug", "px-plain");
     await fx.page("px-slug-kid", "px-plain", { parent: id });
     ok(await fx.api("PUT", "/menus/~header/items", { items: [{ page: id }] }), "menu items");

@@ -176,7 +176,7 @@ describe(suite("settings and languages"), () => {
     assert.match(served(await fx.visit("/en/sx-lang-page/", "langs.localhost"), "moved", "static"), /Hello in English/);
     redirected(
       await fx.visit("/sx-lang-page/", "langs.localhost"),
-      "old address answers 301 to the new one (issue 19)",
+      "old address answers 301 to the new one",
       "/en/sx-lang-page/",
     );
   });

@@ -74,7 +74,7 @@ describe("parsers that refuse, not crash: request bodies", () => {
     tooDeep(await t.call("POST", "/api/login", { token: null, payload: arrays(65) }));
   });
 
-  it("the issue's 10,000-level body is 400 body_too_deep on every route that reads a JSON body, and 413 body_too_large unread on those that take none", async () => {
+  it("a 10,000-level body is 400 body_too_deep on every route that reads a JSON body, and 413 body_too_large unread on those that take none", async () => {
     const payload = `{"a":${arrays(10_000)}}`;
     const answered = new Map<string, number>();
     // Routes that declare a body (a body sent to any other is refused before it is read).
@@ -146,7 +146,7 @@ describe("parsers that refuse, not crash: hostile markup", () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp();
-    // Pages give svc/repeat {"source":"pages"} items to iterate, as in the issue's report.
+    // Pages give svc/repeat {"source":"pages"} items to iterate.
     for (const title of ["One", "Two"])
       assert.equal((await t.call("POST", `${SITE}/pages`, { body: { title } })).status, 201);
     assert.equal((await t.call("PUT", `${SITE}/data/one`, { body: { items: [{ n: 1 }] } })).status, 201);
@@ -163,7 +163,7 @@ describe("parsers that refuse, not crash: hostile markup", () => {
     assert.equal(r.body.bake.status, "ok");
   });
 
-  it("2,000 nested blocks over pages, the issue's report, never reach the renderer's recursion", async () => {
+  it("2,000 nested blocks over pages never reach the renderer's recursion", async () => {
     const html = `${'<!-- svc/repeat {"source":"pages","limit":1} -->'.repeat(2000)}x${"<!-- /svc/repeat -->".repeat(2000)}`;
     const r = await write("pages-repeats", html);
     assert.ok(r.status < 500, `${r.status} ${r.text.slice(0, 300)}`);

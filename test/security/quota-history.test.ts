@@ -13,7 +13,7 @@ import { prune } from "../../src/revisions/trash.ts";
 /** A frame's markup of about `size` bytes, different for each `n`. */
 const markup = (n: number, size = 300) => `<p>${String(n).padStart(6, "0")}${"x".repeat(size - 13)}</p>`;
 
-describe("revisions and the trash count against stored_bytes (issue 29, point 6)", () => {
+describe("revisions and the trash count against stored_bytes", () => {
   let t: TestApp;
   let n = 0;
   before(async () => (t = await startTestApp()));

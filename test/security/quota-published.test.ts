@@ -20,7 +20,7 @@ const layout = (word: string, size = 1000) => {
   return head + "x".repeat(size - head.length - tail.length) + tail;
 };
 
-describe("published_bytes: static copies, frame bakes and stylesheet bundles (issue 29, point 6)", () => {
+describe("published_bytes: static copies, frame bakes and stylesheet bundles", () => {
   let t: TestApp;
   let n = 0;
   before(async () => (t = await startTestApp()));

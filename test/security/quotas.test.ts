@@ -23,7 +23,7 @@ const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
 const pageWeight = (title: string, content = "", fields: Record<string, unknown> = {}) =>
   utf8(title) + utf8(content) + utf8(JSON.stringify(fields));
 
-describe("quotas (issue 16, point 6)", () => {
+describe("quotas", () => {
   let t: TestApp;
   let n = 0;
   const newSite = () => makeSite(t, `Quota ${++n}`, `quota${n}.localhost`);

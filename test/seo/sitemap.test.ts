@@ -25,7 +25,7 @@ interface Site {
   locs(): Promise<string[]>;
 }
 
-describe("sitemap.xml and robots.txt (issue 19)", () => {
+describe("sitemap.xml and robots.txt", () => {
   let t: TestApp;
   let n = 0;
   before(async () => {
