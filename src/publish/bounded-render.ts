@@ -11,7 +11,7 @@ import type { RenderPool } from "./render-pool.ts";
 import { renderContext } from "./render-context.ts";
 import type { PreparedRender } from "./render-job.ts";
 
-/** The longest a render holds the service's thread (the issue asks for 50 ms at most). */
+/** The longest a render holds the service's thread: under 50 ms (docs/security.md, "Bounded rendering"). */
 export const SLICE_MS = 30;
 
 const now = () => performance.now();
