@@ -1,13 +1,13 @@
 // buildApp(deps): the Fastify instance with its plugins, hooks and every route.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
 import swagger from "@fastify/swagger";
 import { serviceContext, type AppDeps } from "./app-deps.ts";
 import { errorHandler, sendError } from "./http/error-handler.ts";
 import { fail, preFail } from "./http/errors.ts";
 import { apiGuard } from "./http/guard.ts";
-import { checkQueryParameters } from "./http/query-parameters.ts";
+import { checkQueryParameters, warned } from "./http/query-parameters.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
 import { answerUnrouted, isServicePath, refuseBodyWhereNoneTaken, refuseUnroutedBody } from "./http/bodies.ts";
 import { extendForUpload, limitConnections, watchBody } from "./http/connections.ts";
@@ -19,6 +19,7 @@ import { registerSiteRoutes } from "./http/site-routes.ts";
 import { typedRoutes } from "./http/typed-fastify.ts";
 import { actAsCaller } from "./http/acting.ts";
 import { siteScope } from "./http/site-scope.ts";
+import { thenOf, type MaybePromise } from "./store/kept-reads.ts";
 import { apiDescriptionRoutes } from "./http/api-reference.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
@@ -46,6 +47,7 @@ import { publicStyleRoutes } from "./public/style-routes.ts";
 import { previewRoutes } from "./preview/routes.ts";
 import { previewLinkRoutes } from "./public/preview-routes.ts";
 import { PREVIEW_PATH } from "./preview/links.ts";
+import { requestLoggerFactory } from "./http/request-logger.ts";
 import { redactingLogger } from "./http/log-redaction.ts";
 
 /**
@@ -146,6 +148,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     // No secret in any log line (docs/security.md): preview tokens and secret query values masked
     // in the address, tokens, cookies and passwords censored wherever a line carries them.
     logger: redactingLogger(options.logger, [PREVIEW_PATH]),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.trustProxy,
     genReqId: () => randomUUID(),
@@ -177,13 +180,17 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(swagger, openApiOptions(deps.config));
 
   app.decorateRequest("caller", null);
-  // One hook for every request (each hook is a step of Fastify's pipeline on every call).
+  // One hook for every request (each hook is a step of Fastify's pipeline on every call). A
+  // callback hook, not an async one: an API call whose caller, role and site are kept and whose
+  // count is kept in memory passes it without a promise (bench/README.md, "API reads").
   const guard = apiGuard(deps.store.db, deps.limits);
   const publicGate = { db: deps.store.db, limits: deps.limits };
   const resolveSite = siteScope(deps.store.db);
-  app.addHook("onRequest", async (request, reply) => {
+  /** The steps of every request; true when one of them has answered it. */
+  const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<boolean> => {
     reply.header("X-Request-Id", request.id);
-    if (request.url.startsWith("/api/") || request.url === "/api") reply.header("Link", SERVICE_DESC_LINK);
+    const api = request.url.startsWith("/api/") || request.url === "/api";
+    if (api) reply.header("Link", SERVICE_DESC_LINK);
     if (request.url.includes("%00")) {
       throw preFail(
         "invalid_field",
@@ -191,24 +198,38 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
         "The address contains U+0000, which cannot be stored.",
       );
     }
-    if (request.url.startsWith("/api/") || request.url === "/api") {
-      const config = request.routeOptions.config;
-      await guard(request, reply, config);
-      await resolveSite(request, reply, config);
-    } else if (request.method !== "GET" && request.method !== "HEAD" && !isServicePath(request.url)) {
-      // The public site's GET and HEAD are counted by their routes; every other method here.
-      if (!(await withinPublicLimit(publicGate, request, reply))) return reply;
+    // Read once: Fastify builds `routeOptions` anew on each read.
+    const { config, url } = request.routeOptions;
+    const rest = (): boolean => {
+      if (refuseUnroutedBody(routes, request, reply)) return true;
+      if (isUploadRoute(request.method, url)) extendForUpload(request.raw, reply.raw, connections);
+      config?.queryParameters?.check(request);
+      return false;
+    };
+    if (api) return thenOf(guard(request, reply, config), () => thenOf(resolveSite(request, reply, config), rest));
+    // The public site's GET and HEAD are counted by their routes; every other method here.
+    if (request.method !== "GET" && request.method !== "HEAD" && !isServicePath(request.url))
+      return thenOf(withinPublicLimit(publicGate, request, reply), (within) => !within || rest());
+    return rest();
+  };
+  app.addHook("onRequest", (request, reply, done) => {
+    let answered: MaybePromise<boolean>;
+    try {
+      answered = admit(request, reply);
+    } catch (error) {
+      done(error as Error);
+      return;
     }
-    if (refuseUnroutedBody(routes, request, reply)) return reply;
-    if (isUploadRoute(request.method, request.routeOptions.url)) extendForUpload(request.raw, reply.raw, connections);
+    if (answered instanceof Promise) answered.then((yes) => yes || done(), done);
+    else if (!answered) done();
   });
 
   app.addHook("preClose", async () => {
     closing = true;
   });
-  app.addHook("onSend", (_request, reply, payload, done) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (closing) reply.header("Connection", "close");
-    done(null, payload);
+    done(null, warned(request, payload));
   });
 
   // Query parameters a route does not know: refused on writes, warned on reads (docs/foundation.md).

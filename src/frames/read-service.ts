@@ -4,7 +4,7 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { Db } from "../store/database.ts";
 import { codeUnitOrder, listWindow, type ListWindow } from "../store/lists.ts";
-import { keptUntilWrite, type KeepOptions } from "../store/kept-reads.ts";
+import { keptUntilWrite, type KeepOptions, type MaybePromise } from "../store/kept-reads.ts";
 import { siteIndex } from "./graph.ts";
 import { pagesOnFrames } from "./pages.ts";
 import { frameByRef } from "./queries.ts";
@@ -73,7 +73,7 @@ export function refFrom(ref: string | undefined): string {
  * One frame as GET answers it. Clients poll frames (ETag checks, agents reading before they
  * write), so the answer is kept until the database changes (store/kept-reads.ts).
  */
-export function getFrame(db: Db, siteId: number, ref: string): Promise<FrameAnswer> {
+export function getFrame(db: Db, siteId: number, ref: string): MaybePromise<FrameAnswer> {
   const key = refFrom(ref);
   return keptUntilWrite(db, `frame:${siteId}:${key}`, () => readFrame(db, siteId, key, ref), KEEP_FRAME);
 }

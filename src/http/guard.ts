@@ -16,6 +16,7 @@ import { fail } from "./errors.ts";
 import type { Limits, Lockout, RequestAllowance } from "./limits.ts";
 import { addressGroup } from "./address-group.ts";
 import type { Db } from "../store/database.ts";
+import type { MaybePromise } from "../store/kept-reads.ts";
 import { callerByToken, type Caller } from "../site/callers.ts";
 
 declare module "fastify" {
@@ -94,39 +95,66 @@ export async function passwordSignIn<T>(
   return result;
 }
 
-/** The gate; `config` is the route's (`request.routeOptions.config`, read once by the caller: Fastify builds it anew on each read). */
+/** Sets the rate-limit headers and refuses a caller past its limit. */
+function counted(reply: FastifyReply, allowance: RequestAllowance): void {
+  setRateHeaders(reply, allowance);
+  if (!allowance.allowed) {
+    throw fail("too_many_requests", { retry_after: allowance.resetSeconds }, undefined, {
+      "Retry-After": String(allowance.resetSeconds),
+    });
+  }
+}
+
+/**
+ * The gate; `config` is the route's (`request.routeOptions.config`, read once by the caller:
+ * Fastify builds it anew on each read). A caller whose token was resolved before and whose count
+ * is kept in memory passes without a promise (kept reads answer at once, store/kept-reads.ts):
+ * each promise awaited is a turn of the microtask queue on every call (bench/README.md, "API
+ * reads"). Every other call takes the same steps, awaited.
+ */
 export function apiGuard(db: Db, limits: Limits) {
-  return async function guard(
+  async function guardAwaiting(
     request: FastifyRequest,
     reply: FastifyReply,
-    config: FastifyContextConfig | undefined,
+    needsToken: boolean,
+    token: string | null,
+    resolving: MaybePromise<Caller | null>,
   ): Promise<void> {
-    request.caller = null;
     const address = request.ip;
-
-    const needsToken = config?.auth !== "none";
-    const token = needsToken ? presentedToken(request) : null;
-    const caller = token === null ? null : await callerByToken(db, token);
-
+    const caller = await resolving;
     if (caller === null) {
       const lockout = await limits.lockoutOf(address);
       if (lockout.locked) throw tooManyFailures(lockout);
     }
-
-    const allowance = await limits.consumeRequest(caller ? `user:${caller.userId}` : `addr:${addressGroup(address)}`);
-    setRateHeaders(reply, allowance);
-    if (!allowance.allowed) {
-      throw fail("too_many_requests", { retry_after: allowance.resetSeconds }, undefined, {
-        "Retry-After": String(allowance.resetSeconds),
-      });
-    }
-
+    counted(reply, await limits.consumeRequest(caller ? `user:${caller.userId}` : `addr:${addressGroup(address)}`));
     if (!needsToken) return;
     if (token === null) throw fail("missing_token");
     if (caller === null) {
       await limits.recordAuthFailure(address);
       throw fail("invalid_token");
     }
+    request.caller = caller;
+  }
+
+  return function guard(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    config: FastifyContextConfig | undefined,
+  ): MaybePromise<void> {
+    request.caller = null;
+    const needsToken = config?.auth !== "none";
+    const token = needsToken ? presentedToken(request) : null;
+    const resolving = token === null ? null : callerByToken(db, token);
+    if (resolving === null || resolving instanceof Promise)
+      return guardAwaiting(request, reply, needsToken, token, resolving);
+    const caller = resolving;
+    const allowance = limits.consumeRequest(`user:${caller.userId}`);
+    if (allowance instanceof Promise)
+      return allowance.then((counts) => {
+        counted(reply, counts);
+        request.caller = caller;
+      });
+    counted(reply, allowance);
     request.caller = caller;
   };
 }

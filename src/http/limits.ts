@@ -32,8 +32,11 @@ export interface Lockout {
   retryAfterSeconds: number;
 }
 
+/** One request counted in its window (the API's, per caller; the public site's, per address). */
 export interface PublicAllowance {
   allowed: boolean;
+  /** Requests left in the window (0 once over). */
+  remaining: number;
   /** Whole seconds until the window resets (at least 1). */
   retryAfterSeconds: number;
 }
@@ -53,7 +56,8 @@ export interface Limits {
   giveBackSignIn(login: string): Promise<void>;
   /** One failed authentication from an address (a bad token, a failed sign-in). */
   recordAuthFailure(address: string): Promise<void>;
-  consumeRequest(callerKey: string): Promise<RequestAllowance>;
+  /** Counts one API call of a caller's key; in memory it answers at once, not a promise. */
+  consumeRequest(callerKey: string): RequestAllowance | Promise<RequestAllowance>;
   /**
    * Counts one public-site request of a client address. In memory it answers at once, not a
    * promise, so the server's raw listener answers a page held in memory without waiting a turn;
@@ -86,52 +90,63 @@ function seconds(ms: number): number {
 }
 
 /**
- * The public limit in memory: a fixed window per address, counted synchronously (a Map lookup and
- * an increment). Windows that are over are swept once a minute, so the map holds only the
- * addresses seen in the last two windows.
+ * A limit in memory (the API's per caller, the public site's per address): a fixed window per
+ * key, counted synchronously (a Map lookup and an increment), so a call or a page held in memory
+ * waits no turn for it. Windows that are over are swept once a window, so the map holds only the
+ * keys seen in the last two windows.
  */
 export class MemoryWindows {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
   private nextSweep = 0;
+  private readonly windowMs: number;
 
-  constructor(private readonly points: number) {}
+  constructor(
+    readonly points: number,
+    windowSeconds = WINDOW_SECONDS,
+  ) {
+    this.windowMs = windowSeconds * 1000;
+  }
 
   take(key: string): PublicAllowance {
     const now = Date.now();
     if (now >= this.nextSweep) this.sweep(now);
     let window = this.windows.get(key);
     if (window === undefined || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + WINDOW_SECONDS * 1000 };
+      window = { count: 0, resetAt: now + this.windowMs };
       this.windows.set(key, window);
     }
     window.count++;
-    return { allowed: window.count <= this.points, retryAfterSeconds: seconds(window.resetAt - now) };
+    return {
+      allowed: window.count <= this.points,
+      remaining: Math.max(0, this.points - window.count),
+      retryAfterSeconds: seconds(window.resetAt - now),
+    };
   }
 
   private sweep(now: number): void {
     for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
-    this.nextSweep = now + WINDOW_SECONDS * 1000;
+    this.nextSweep = now + this.windowMs;
   }
 }
 
-/** The public limit on PostgreSQL: a rate-limiter-flexible store (one upsert per request). */
-class StoredWindows {
+/** A limit on PostgreSQL: a rate-limiter-flexible store (one upsert per request). */
+export class StoredWindows {
   constructor(private readonly limiter: RateLimiterAbstract) {}
 
   async take(key: string): Promise<PublicAllowance> {
     try {
       const res = await this.limiter.consume(key, 1);
-      return { allowed: true, retryAfterSeconds: seconds(res.msBeforeNext) };
+      return { allowed: true, remaining: res.remainingPoints, retryAfterSeconds: seconds(res.msBeforeNext) };
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return { allowed: false, retryAfterSeconds: seconds(rejection.msBeforeNext) };
+      return { allowed: false, remaining: 0, retryAfterSeconds: seconds(rejection.msBeforeNext) };
     }
   }
 }
 
 export class FlexibleLimits implements Limits {
   constructor(
-    private readonly requests: RateLimiterAbstract,
+    private readonly requests: MemoryWindows | StoredWindows,
     private readonly failures: RateLimiterAbstract,
     private readonly publicWindows: MemoryWindows | StoredWindows,
     private readonly settings: LimitSettings,
@@ -174,24 +189,18 @@ export class FlexibleLimits implements Limits {
     await this.failures.penalty(addressGroup(address), 1);
   }
 
-  async consumeRequest(callerKey: string): Promise<RequestAllowance> {
-    try {
-      const res = await this.requests.consume(callerKey, 1);
-      return {
-        allowed: true,
-        limit: this.requestsPerMinute,
-        remaining: res.remainingPoints,
-        resetSeconds: seconds(res.msBeforeNext),
-      };
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return {
-        allowed: false,
-        limit: this.requestsPerMinute,
-        remaining: 0,
-        resetSeconds: seconds(rejection.msBeforeNext),
-      };
-    }
+  consumeRequest(callerKey: string): RequestAllowance | Promise<RequestAllowance> {
+    const taken = this.requests.take(callerKey);
+    return taken instanceof Promise ? taken.then((one) => this.allowance(one)) : this.allowance(taken);
+  }
+
+  private allowance(taken: PublicAllowance): RequestAllowance {
+    return {
+      allowed: taken.allowed,
+      limit: this.requestsPerMinute,
+      remaining: taken.remaining,
+      resetSeconds: taken.retryAfterSeconds,
+    };
   }
 
   consumePublic(address: string): PublicAllowance | Promise<PublicAllowance> {
@@ -201,7 +210,7 @@ export class FlexibleLimits implements Limits {
 
 export function memoryLimits(settings: LimitSettings): Limits {
   return new FlexibleLimits(
-    new RateLimiterMemory({ points: settings.rateLimitPerMin, duration: WINDOW_SECONDS, keyPrefix: "req" }),
+    new MemoryWindows(settings.rateLimitPerMin),
     new RateLimiterMemory({ points: settings.authFailuresPerMin, duration: WINDOW_SECONDS, keyPrefix: "authfail" }),
     new MemoryWindows(settings.publicRateLimitPerMin),
     settings,
@@ -235,12 +244,14 @@ export function postgresLimits(pool: pg.Pool, settings: LimitSettings): Limits {
   };
   const publicPoints = settings.publicRateLimitPerMin;
   return new FlexibleLimits(
-    new RateLimiterPostgres({
-      ...common,
-      clearExpiredByTimeout: true,
-      points: settings.rateLimitPerMin,
-      keyPrefix: "req",
-    }),
+    new StoredWindows(
+      new RateLimiterPostgres({
+        ...common,
+        clearExpiredByTimeout: true,
+        points: settings.rateLimitPerMin,
+        keyPrefix: "req",
+      }),
+    ),
     new RateLimiterPostgres({
       ...common,
       clearExpiredByTimeout: true,

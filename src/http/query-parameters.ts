@@ -11,7 +11,7 @@
 // Wired once, when routes are added (app.ts, onRoute), on every /api/ route; public pages, media
 // and stylesheets are not affected, nor calls left out of the API description (schema.hide: the
 // removed /frames/defaults answer 410 whatever their query).
-import type { FastifyReply, FastifyRequest, RouteOptions } from "fastify";
+import type { FastifyRequest, RouteOptions } from "fastify";
 import { warning, type Warning } from "../warnings.ts";
 import { fail } from "./errors.ts";
 
@@ -19,7 +19,6 @@ import { fail } from "./errors.ts";
 export const LEGACY_SELECTORS: readonly string[] = ["blog_id", "domain"];
 
 const READS = new Set(["GET", "HEAD"]);
-const CHECKED = Symbol.for("svc.query-parameters");
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -83,45 +82,54 @@ function withWarnings(payload: string, unknown: readonly string[]): string {
   return JSON.stringify(body);
 }
 
-function hooksOf(value: unknown): unknown[] {
-  return value === undefined ? [] : [value].flat();
+/** The check of one route, kept in its config: the app's onRequest and onSend steps run it. */
+export class ParameterCheck {
+  private known: Set<string> | undefined;
+
+  constructor(
+    private readonly route: RouteLike,
+    readonly reads: boolean,
+  ) {}
+
+  /** Refuses a write's unknown parameters; notes a read's, for `warned`. */
+  check(request: FastifyRequest): void {
+    // Worked out on the route's first call, once the site addressing (registerSiteRoutes' own
+    // onRoute) has been set.
+    this.known ??= knownParameters(this.route);
+    const unknown = unknownIn(request.query, this.known);
+    if (unknown.length === 0) return;
+    if (!this.reads) throw refusal(unknown);
+    request.unknownParameters = unknown;
+  }
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The query parameters' check of an /api/ route (checkQueryParameters). */
+    queryParameters?: ParameterCheck;
+  }
+}
+
+/** A read's answer with the warnings of its unknown parameters (none: as it was). */
+export function warned(request: FastifyRequest, payload: unknown): unknown {
+  const unknown = request.unknownParameters;
+  return unknown && typeof payload === "string" ? withWarnings(payload, unknown) : payload;
 }
 
 /**
- * The onRoute hook: gives every /api/ route the check (an onRequest step after the app's own,
- * so a call without a token is 401 and a foreign site is site_not_found first) and, on reads,
- * the step that adds the warnings to the answer. The known set is worked out on the route's
- * first call, when the site addressing (registerSiteRoutes' own onRoute) has been set.
+ * The onRoute hook: gives every /api/ route its check, which the app's one onRequest step runs
+ * after its own (so a call without a token is 401 and a foreign site is site_not_found first), and
+ * whose warnings its onSend step adds to a read's answer (an app-level step, so before Fastify's
+ * own HEAD step sets Content-Length). Steps of the app rather than of each route: each step is a
+ * turn of Fastify's hook runner on every call (bench/README.md, "API reads").
  */
 export function checkQueryParameters(route: RouteOptions): void {
   if (!checksParameters(route)) return;
-  const options = route as RouteOptions & { [CHECKED]?: true };
-  if (options[CHECKED]) return;
-  options[CHECKED] = true;
+  const config = (route.config ??= {}) as NonNullable<RouteOptions["config"]> & { queryParameters?: ParameterCheck };
+  if (config.queryParameters) return;
   const methods = [route.method].flat().map((method) => String(method).toUpperCase());
-  const reads = methods.every((method) => READS.has(method));
-  let known: Set<string> | undefined;
-
-  const check = async (request: FastifyRequest): Promise<void> => {
-    known ??= knownParameters(route);
-    const unknown = unknownIn(request.query, known);
-    if (unknown.length === 0) return;
-    if (!reads) throw refusal(unknown);
-    request.unknownParameters = unknown;
-  };
-  route.onRequest = [...hooksOf(route.onRequest), check] as RouteOptions["onRequest"];
-
-  if (reads) {
-    const warn = (
-      request: FastifyRequest,
-      _reply: FastifyReply,
-      payload: unknown,
-      done: (error: Error | null, payload?: unknown) => void,
-    ) => {
-      const unknown = request.unknownParameters;
-      done(null, unknown && typeof payload === "string" ? withWarnings(payload, unknown) : payload);
-    };
-    // First, so a HEAD answer's Content-Length (set by Fastify's own last onSend step) counts them.
-    route.onSend = [warn, ...hooksOf(route.onSend)] as RouteOptions["onSend"];
-  }
+  config.queryParameters = new ParameterCheck(
+    route,
+    methods.every((method) => READS.has(method)),
+  );
 }

@@ -12,7 +12,7 @@ import { fieldOf } from "./request.ts";
 import type { Db } from "../store/database.ts";
 import { administers } from "../site/callers.ts";
 import { MAIN_SITE_ID, siteByAlias, siteByDomain, siteById as readSite, type SiteRow } from "../site/sites.ts";
-import { keptUntilWrite } from "../store/kept-reads.ts";
+import { keptUntilWrite, thenOf, type MaybePromise } from "../store/kept-reads.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -33,7 +33,7 @@ function positiveInt(value: unknown): number | null {
 }
 
 /** Every site-scoped call reads its site: the row is kept until the database changes. */
-function siteById(db: Db, id: number): Promise<SiteRow | undefined> {
+function siteById(db: Db, id: number): MaybePromise<SiteRow | undefined> {
   return keptUntilWrite(db, `site:${id}`, async () => {
     const row = await readSite(db, id);
     return row && Object.freeze(row);
@@ -44,11 +44,25 @@ function first(value: unknown): unknown {
   return Array.isArray(value) ? value[0] : value;
 }
 
-async function bySitePath(db: Db, request: FastifyRequest): Promise<SiteRow> {
+/**
+ * The site of `/api/site/{site_id}/…`, administered by the caller, else 404 site_not_found. At
+ * once, not in a promise, when the site and the caller's role are kept (store/kept-reads.ts).
+ */
+function bySitePath(db: Db, request: FastifyRequest): MaybePromise<SiteRow> {
   const id = positiveInt(fieldOf(request.params, "site_id"));
-  const site = id === null ? undefined : await siteById(db, id);
-  if (!site || !request.caller || !(await administers(db, request.caller, site.id))) throw preFail("site_not_found");
-  return site;
+  const caller = request.caller;
+  if (id === null || !caller) throw preFail("site_not_found");
+  return thenOf(siteById(db, id), (site) => {
+    if (!site) throw preFail("site_not_found");
+    const allowed = administers(db, caller, site.id);
+    if (allowed instanceof Promise)
+      return allowed.then((yes) => {
+        if (!yes) throw preFail("site_not_found");
+        return site;
+      });
+    if (!allowed) throw preFail("site_not_found");
+    return site;
+  });
 }
 
 async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<SiteRow> {
@@ -86,13 +100,18 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
  * site-routes.ts); other routes are left alone. Called by the app's request hook, after the guard.
  */
 export function siteScope(db: Db) {
-  return async function resolveSite(
+  return function resolveSite(
     request: FastifyRequest,
     reply: FastifyReply,
     config: FastifyContextConfig | undefined,
-  ): Promise<void> {
+  ): MaybePromise<void> {
     const style = config?.siteAddressStyle;
     if (style === undefined) return;
-    request.site = style === "path" ? await bySitePath(db, request) : await byLegacySelector(db, request, reply);
+    const site = style === "path" ? bySitePath(db, request) : byLegacySelector(db, request, reply);
+    if (site instanceof Promise)
+      return site.then((row) => {
+        request.site = row;
+      });
+    request.site = site;
   };
 }

@@ -171,7 +171,7 @@ export function answerFromMemory(
         (a) => write(req, res, a, hit),
         (error) => {
           options.log.error({ err: error }, "public limit");
-          write(req, res, { allowed: true, retryAfterSeconds: 0 }, hit);
+          write(req, res, { allowed: true, remaining: 0, retryAfterSeconds: 0 }, hit);
         },
       );
     } else write(req, res, allowance, hit);

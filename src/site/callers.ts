@@ -7,7 +7,7 @@
 // from the next call on. On PostgreSQL every call reads the database.
 import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../store/database.ts";
-import { keptUntilWrite, type KeepOptions } from "../store/kept-reads.ts";
+import { keptUntilWrite, thenOf, type KeepOptions, type MaybePromise } from "../store/kept-reads.ts";
 import { hashToken, isWellFormedToken } from "../tokens.ts";
 
 export interface Caller {
@@ -17,7 +17,7 @@ export interface Caller {
   tokenId: number;
 }
 
-export async function callerByToken(db: Db, token: string): Promise<Caller | null> {
+export function callerByToken(db: Db, token: string): MaybePromise<Caller | null> {
   if (!isWellFormedToken(token)) return null;
   const hash = hashToken(token);
   return keptUntilWrite(db, `caller:${hash}`, () => readCaller(db, hash), KEEP_CALLER);
@@ -44,8 +44,8 @@ async function readCaller(db: Db, hash: string): Promise<Caller | null> {
 }
 
 /** The caller's role on a site, or null. A super-administrator administers every site. */
-export async function roleOn(db: Db, caller: Caller, siteId: number): Promise<string | null> {
-  const membership = await keptUntilWrite(db, `role:${caller.userId}:${siteId}`, async () => {
+export function roleOn(db: Db, caller: Caller, siteId: number): MaybePromise<string | null> {
+  const membership = keptUntilWrite(db, `role:${caller.userId}:${siteId}`, async () => {
     const row = await db
       .selectFrom("memberships")
       .select("role")
@@ -54,10 +54,10 @@ export async function roleOn(db: Db, caller: Caller, siteId: number): Promise<st
       .executeTakeFirst();
     return row?.role ?? null;
   });
-  return membership ?? (caller.superAdmin ? "administrator" : null);
+  return thenOf(membership, (role) => role ?? (caller.superAdmin ? "administrator" : null));
 }
 
-export async function administers(db: Db, caller: Caller, siteId: number): Promise<boolean> {
+export function administers(db: Db, caller: Caller, siteId: number): MaybePromise<boolean> {
   if (caller.superAdmin) return true;
-  return (await roleOn(db, caller, siteId)) === "administrator";
+  return thenOf(roleOn(db, caller, siteId), (role) => role === "administrator");
 }

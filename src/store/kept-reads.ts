@@ -99,21 +99,36 @@ export interface KeepOptions<V> {
   keep?: (value: V) => boolean;
 }
 
+/** A value, or the promise of one: what a kept read answers (at once when it was kept). */
+export type MaybePromise<V> = V | Promise<V>;
+
+/** `then` of a value that may be a promise: applied at once to a value, after it to a promise. */
+export function thenOf<V, W>(value: MaybePromise<V>, next: (value: V) => MaybePromise<W>): MaybePromise<W> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
+
 /**
  * The answer of `compute` for `key`, computed again only after the database changed. `key` must
- * name everything the answer depends on besides the database (site, reference, caller, …).
+ * name everything the answer depends on besides the database (site, reference, caller, …). A
+ * kept answer comes back as it is, not in a promise: every API call reads its caller, role and
+ * site this way, and each promise awaited is a turn of the microtask queue (bench/README.md,
+ * "API reads").
  */
-export async function keptUntilWrite<V>(
+export function keptUntilWrite<V>(
   db: Db,
   key: string,
   compute: () => Promise<V>,
   options: KeepOptions<V> = {},
-): Promise<V> {
+): MaybePromise<V> {
   const store = current(db);
   if (!store) return compute();
-  const { generation } = store;
   const hit = store.answers.get(key);
   if (hit) return hit.value as V;
+  return readAndKeep(store, key, compute, options);
+}
+
+async function readAndKeep<V>(store: Kept, key: string, compute: () => Promise<V>, options: KeepOptions<V>): Promise<V> {
+  const { generation } = store;
   const value = await compute();
   // A call meanwhile may have seen a write and dropped the kept answers: then this one, read
   // before that write, belongs to no one.

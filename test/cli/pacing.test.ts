@@ -20,7 +20,7 @@ function shortWindow(points: number, seconds: number): Limits {
     publicRateLimitPerMin: 1_000_000,
   };
   return new FlexibleLimits(
-    new RateLimiterMemory({ points, duration: seconds, keyPrefix: "req" }),
+    new MemoryWindows(points, seconds),
     new RateLimiterMemory({ points: 1000, duration: 60, keyPrefix: "authfail" }),
     new MemoryWindows(settings.publicRateLimitPerMin),
     settings,

@@ -56,7 +56,7 @@ export function shortWindowLimits(perWindow: number, windowSeconds: number): Lim
     publicRateLimitPerMin: 1_000_000,
   };
   return new FlexibleLimits(
-    new RateLimiterMemory({ points: perWindow, duration: windowSeconds, keyPrefix: "req" }),
+    new MemoryWindows(perWindow, windowSeconds),
     new RateLimiterMemory({ points: settings.authFailuresPerMin, duration: 60, keyPrefix: "authfail" }),
     new MemoryWindows(settings.publicRateLimitPerMin),
     settings,

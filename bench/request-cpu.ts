@@ -1,0 +1,52 @@
+// CPU a request costs the service against the bare server answering the same bytes, for one
+// address, measured from /proc (user + system time of each process) over a few load runs. Less
+// moved by other load on the machine than a throughput ratio, so it says whether a change to the
+// request path helped when the machine is not quiet. Starts dist/main.js: `npm run build` first.
+//   node --import tsx bench/request-cpu.ts api|list [seconds] [rounds]
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fillSmallSite } from "./small-site.ts";
+import { ADMIN_TOKEN, Api, cpuMsOf, http, load, startBare, startService } from "./lib.ts";
+
+const targets: Record<string, { path: string; fill?: (api: Api) => Promise<void> }> = {
+  api: { path: "/api/site/1/frames/card-4k" },
+};
+const which = process.argv[2] ?? "api";
+const seconds = Number(process.argv[3] ?? 2);
+const rounds = Number(process.argv[4] ?? 3);
+const target = targets[which];
+if (!target) throw new Error(`unknown target ${which}: ${Object.keys(targets).join(", ")}`);
+const headers = { authorization: `Bearer ${ADMIN_TOKEN}` };
+
+const data = mkdtempSync(join(tmpdir(), "svc-request-cpu-"));
+const service = await startService(data);
+try {
+  const api = new Api(service.port);
+  await fillSmallSite(api);
+  await target.fill?.(api);
+  const answer = await http(service.port, "GET", target.path, { headers });
+  if (answer.status !== 200) throw new Error(`${target.path}: ${answer.status}`);
+  const bare = await startBare(answer, join(data, "answer.json"));
+  try {
+    const perRequest = async (port: number, pid: number) => {
+      const url = `http://127.0.0.1:${port}${target.path}`;
+      await load(url, { connections: 8, duration: 1, headers });
+      const before = cpuMsOf(pid);
+      const run = await load(url, { connections: 8, duration: seconds, headers });
+      return ((cpuMsOf(pid) - before) * 1000) / run.requests;
+    };
+    for (let i = 0; i < rounds; i++) {
+      const s = await perRequest(service.port, service.pid);
+      const b = await perRequest(bare.port, bare.pid);
+      console.log(
+        `${which}: ${s.toFixed(1)} µs a request, bare ${b.toFixed(1)} µs; CPU ratio bare/service ${(b / s).toFixed(3)} (${answer.body.length} bytes)`,
+      );
+    }
+  } finally {
+    await bare.stop();
+  }
+} finally {
+  await service.stop();
+  rmSync(data, { recursive: true, force: true });
+}
