@@ -1,7 +1,12 @@
 // buildApp(deps): the Fastify instance with its plugins, hooks and every route.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from "fastify";
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from "fastify";
 import swagger from "@fastify/swagger";
 import { serviceContext, type AppDeps } from "./app-deps.ts";
 import { errorHandler, sendError } from "./http/error-handler.ts";

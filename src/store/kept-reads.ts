@@ -127,7 +127,12 @@ export function keptUntilWrite<V>(
   return readAndKeep(store, key, compute, options);
 }
 
-async function readAndKeep<V>(store: Kept, key: string, compute: () => Promise<V>, options: KeepOptions<V>): Promise<V> {
+async function readAndKeep<V>(
+  store: Kept,
+  key: string,
+  compute: () => Promise<V>,
+  options: KeepOptions<V>,
+): Promise<V> {
   const { generation } = store;
   const value = await compute();
   // A call meanwhile may have seen a write and dropped the kept answers: then this one, read
