@@ -125,7 +125,8 @@ export function warned(request: FastifyRequest, payload: unknown): unknown {
  */
 export function checkQueryParameters(route: RouteOptions): void {
   if (!checksParameters(route)) return;
-  const config = (route.config ??= {}) as NonNullable<RouteOptions["config"]> & { queryParameters?: ParameterCheck };
+  route.config ??= {};
+  const config = route.config as NonNullable<RouteOptions["config"]> & { queryParameters?: ParameterCheck };
   if (config.queryParameters) return;
   const methods = [route.method].flat().map((method) => String(method).toUpperCase());
   config.queryParameters = new ParameterCheck(

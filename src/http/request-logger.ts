@@ -71,11 +71,11 @@ export class RequestLogger implements FastifyBaseLogger {
  * The app's `childLoggerFactory`: a RequestLogger, or Fastify's own child where a route sets its
  * own level (none does today) or the logger cannot say which levels are on.
  */
-export const requestLoggerFactory: NonNullable<FastifyServerOptions["childLoggerFactory"]> = function (
+export const requestLoggerFactory: NonNullable<FastifyServerOptions["childLoggerFactory"]> = (
   logger,
   bindings,
   options,
-) {
+) => {
   const levelAware = typeof (logger as Partial<LevelAware>).isLevelEnabled === "function";
   if (options.level !== undefined || !levelAware) return logger.child(bindings, options);
   return new RequestLogger(logger as LevelAware, bindings);
