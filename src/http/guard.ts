@@ -40,12 +40,20 @@ export function presentedToken(request: FastifyRequest): string | null {
   return null;
 }
 
+/** The headers of a limit that do not change from call to call, made once per limit. */
+const policyHeaders = new Map<number, { limit: string; policy: string }>();
+
 function setRateHeaders(reply: FastifyReply, allowance: RequestAllowance): void {
-  reply.header("X-RateLimit-Limit", String(allowance.limit));
+  let policy = policyHeaders.get(allowance.limit);
+  if (policy === undefined) {
+    // draft-ietf-httpapi-ratelimit-headers
+    policy = { limit: String(allowance.limit), policy: `"default";q=${allowance.limit};w=60` };
+    policyHeaders.set(allowance.limit, policy);
+  }
+  reply.header("X-RateLimit-Limit", policy.limit);
   reply.header("X-RateLimit-Remaining", String(allowance.remaining));
   reply.header("X-RateLimit-Reset", String(allowance.resetSeconds));
-  // draft-ietf-httpapi-ratelimit-headers
-  reply.header("RateLimit-Policy", `"default";q=${allowance.limit};w=60`);
+  reply.header("RateLimit-Policy", policy.policy);
   reply.header("RateLimit", `"default";r=${allowance.remaining};t=${allowance.resetSeconds}`);
 }
 

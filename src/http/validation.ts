@@ -72,9 +72,25 @@ export const schemaValidator: FastifySchemaCompiler<unknown> = ({ schema, httpPa
       return checker.Check(value) ? { value } : refusal(checker, value);
     };
   }
+  // Text needs converting only where the schema wants something else; path parameters are
+  // mostly text, and most calls send no query at all (Convert walks the schema on every call).
+  const converts = !textOnly(schema as TSchema);
   return (data: unknown) => {
     const checker = checkerOf();
-    const value = Value.Convert(schema as TSchema, data);
+    const value = converts && !isEmptyObject(data) ? Value.Convert(schema as TSchema, data) : data;
     return checker.Check(value) ? { value } : refusal(checker, value);
   };
 };
+
+/** An object schema whose properties all take text as it arrives: nothing to convert. */
+function textOnly(schema: TSchema): boolean {
+  const properties = (schema as { properties?: Record<string, TSchema> }).properties;
+  if (schema.type !== "object" || properties === undefined) return false;
+  return Object.values(properties).every((property) => property.type === "string");
+}
+
+function isEmptyObject(data: unknown): boolean {
+  if (data === null || typeof data !== "object") return false;
+  for (const _ in data) return false;
+  return true;
+}
