@@ -1,11 +1,14 @@
-// Fills the large site of scenarios 7 and 8: 10,000 frames of 10 KB and 2,000 pages, each page
-// on a frame of its own, through the HTTP API of a service process started for it.
+// Fills the large site of scenarios 7 and 8 (10,000 frames of 10 KB and 2,000 pages, each page
+// on a frame of its own, through the HTTP API of a service process started for it), and the
+// pages of the list scenario.
 import { frame10k } from "./content.ts";
 import { Api, startService } from "./lib.ts";
 
 const S = "/api/site/1";
 export const LARGE_FRAMES = Number(process.env.BENCH_LARGE_FRAMES ?? 10_000);
 export const LARGE_PAGES = Number(process.env.BENCH_LARGE_PAGES ?? 2_000);
+/** Pages of the list scenario (api_page_list_100), added to the small site. */
+export const LIST_PAGES = Number(process.env.BENCH_LIST_PAGES ?? 2_000);
 const IN_FLIGHT = 3;
 
 /** Runs `task(0 … n-1)` with a few calls in flight, so the service never waits for the client. */
@@ -50,4 +53,11 @@ export async function fillLarge(
     await service.stop();
   }
   return { frames: LARGE_FRAMES, pages: LARGE_PAGES, how: "through the HTTP API" };
+}
+
+/** `n` pages more on the small site, each on the frame that renders on request (nothing baked). */
+export async function fillPageList(api: Api, n: number, log: (message: string) => void): Promise<void> {
+  await inParallel(n, 500, "listed pages", log, (i) =>
+    api.call("POST", `${S}/pages`, { title: `Listed page ${i}`, slug: `listed-${i}`, frame: "page-live" }),
+  );
 }

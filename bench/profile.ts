@@ -1,18 +1,25 @@
-// Profiles the service under the load of one scenario: starts it with `node --cpu-prof` on a
-// fresh database, fills the small site, loads one address for a few seconds, stops it (the
+// Profiles the service under the load of one scenario: fills the small site (and what the
+// scenario adds) on a fresh database, restarts the service with `node --cpu-prof` on it, so the
+// profile holds the load and not the filling, loads one address for a few seconds, stops it (the
 // profile is written on exit) and prints a summary.
-//   node --import tsx bench/profile.ts static|cached|api [seconds]
+//   node --import tsx bench/profile.ts static|cached|api|list|profile|healthz [seconds]
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fillSmallSite } from "./small-site.ts";
+import { fillPageList, LIST_PAGES } from "./fill.ts";
 import { ADMIN_TOKEN, Api, http, load, ROOT, startService } from "./lib.ts";
 
-const targets: Record<string, { path: string; headers: Record<string, string> }> = {
+const targets: Record<string, { path: string; headers: Record<string, string>; fill?: (api: Api) => Promise<void> }> = {
   static: { path: "/about/", headers: { host: "localhost" } },
   cached: { path: "/news/", headers: { host: "localhost" } },
   api: { path: "/api/site/1/frames/card-4k", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
+  list: {
+    path: "/api/site/1/pages?per_page=100",
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    fill: (api) => fillPageList(api, LIST_PAGES, () => {}),
+  },
   profile: { path: "/api/profile", headers: { authorization: `Bearer ${ADMIN_TOKEN}` } },
   healthz: { path: "/healthz", headers: {} },
 };
@@ -24,9 +31,16 @@ if (!target) throw new Error(`unknown target ${which}: ${Object.keys(targets).jo
 const dir = join(ROOT, "bench/results/profiles");
 rmSync(dir, { recursive: true, force: true });
 const data = mkdtempSync(join(tmpdir(), "svc-profile-"));
+const filling = await startService(data);
+try {
+  const api = new Api(filling.port);
+  await fillSmallSite(api);
+  await target.fill?.(api);
+} finally {
+  await filling.stop();
+}
 const service = await startService(data, {}, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
 try {
-  await fillSmallSite(new Api(service.port));
   await http(service.port, "GET", target.path, { headers: target.headers });
   const result = await load(`http://127.0.0.1:${service.port}${target.path}`, {
     connections: 8,

@@ -7,10 +7,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fillSmallSite } from "./small-site.ts";
+import { fillPageList, LIST_PAGES } from "./fill.ts";
 import { ADMIN_TOKEN, Api, cpuMsOf, http, load, startBare, startService } from "./lib.ts";
 
 const targets: Record<string, { path: string; fill?: (api: Api) => Promise<void> }> = {
   api: { path: "/api/site/1/frames/card-4k" },
+  list: { path: "/api/site/1/pages?per_page=100", fill: (api) => fillPageList(api, LIST_PAGES, () => {}) },
 };
 const which = process.argv[2] ?? "api";
 const seconds = Number(process.argv[3] ?? 2);

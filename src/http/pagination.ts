@@ -116,7 +116,7 @@ export function sendPaging(request: FastifyRequest, reply: FastifyReply, paging:
 export async function pagedList<T extends { total: number }>(
   request: FastifyRequest & { query: { per_page?: unknown; page?: unknown } },
   reply: FastifyReply,
-  read: (paging: Paging) => Promise<T>,
+  read: (paging: Paging) => T | Promise<T>,
 ): Promise<T> {
   const paging = parsePaging(request.query);
   const answer = await read(paging);

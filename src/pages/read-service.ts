@@ -4,6 +4,7 @@ import type { ServiceContext } from "../write/context.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
+import { keptUntilWrite, type KeepOptions, type MaybePromise } from "../store/kept-reads.ts";
 import { refFrom } from "./input.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
@@ -24,17 +25,35 @@ export async function getPage(
 
 export const LIST_STATUSES = ["publish", "draft", "trash", "any"] as const;
 
+/** A page of the list of pages, as GET /pages answers it; kept until the database changes. */
+export type PageList = Readonly<{ total: number; pages: readonly PageRecord[] }>;
+
+// Made once (see frames/read-service.ts): about what its JSON holds.
+const KEEP_LIST: KeepOptions<PageList> = { weight: (list) => 1024 + 700 * list.pages.length };
+
 /**
  * GET /pages: `?lang`, `?status` (publish, draft, trash or any; default: all but trash), `?parent`
  * (ref; 0 for the top). The database pages the list (path, language, id: a stable order) and
- * counts every page that matches, so the cost follows the window, not the site.
+ * counts every page that matches, so the cost follows the window, not the site. The CLI, agents
+ * and the admin page through the same lists again and again between writes, so an answer is kept
+ * until the database changes (store/kept-reads.ts), like a frame's.
  */
-export async function listPages(
+export function listPages(
   ctx: ServiceContext,
   site: SiteRow,
   query: { lang?: unknown; status?: unknown; parent?: unknown },
   window: ListWindow,
-): Promise<{ total: number; pages: PageRecord[] }> {
+): MaybePromise<PageList> {
+  const key = JSON.stringify([site.id, query.lang, query.status, query.parent, window.limit, window.offset]);
+  return keptUntilWrite(ctx.db, `pages:${key}`, () => readPageList(ctx, site, query, window), KEEP_LIST);
+}
+
+async function readPageList(
+  ctx: ServiceContext,
+  site: SiteRow,
+  query: { lang?: unknown; status?: unknown; parent?: unknown },
+  window: ListWindow,
+): Promise<PageList> {
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang);
   let statuses: readonly string[] = ["publish", "draft"];
@@ -64,5 +83,5 @@ export async function listPages(
   if (lang !== null) matching = matching.where("lang", "=", lang);
   if (parentId !== undefined) matching = matching.where("parent_id", "=", parentId);
   const { total, rows } = await listWindow(matching.selectAll().orderBy("path").orderBy("lang").orderBy("id"), window);
-  return { total, pages: await pageRecords(ctx.db, site, ctx.publicPort, rows) };
+  return Object.freeze({ total, pages: Object.freeze(await pageRecords(ctx.db, site, ctx.publicPort, rows)) });
 }

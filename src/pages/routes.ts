@@ -11,6 +11,7 @@ import { deletePage } from "./delete-service.ts";
 import { patchPage } from "./patch-service.ts";
 import { publishPage } from "./publish-service.ts";
 import { getPage, listPages } from "./read-service.ts";
+import { sendKeptJson } from "../http/kept-json.ts";
 import { assignMissingLanguage, linkTranslation } from "./translations.ts";
 
 const Str = Type.String();
@@ -135,10 +136,8 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request, reply) => {
-      const { total, pages } = await pagedList(request, reply, (paging) =>
-        listPages(ctx, request.site, request.query, paging),
-      );
-      return ok({ site_id: request.site.id, total, pages });
+      const list = await pagedList(request, reply, (paging) => listPages(ctx, request.site, request.query, paging));
+      return sendKeptJson(reply, list, () => ok({ site_id: request.site.id, total: list.total, pages: list.pages }));
     },
   );
 

@@ -374,7 +374,7 @@ describe("paged lists", () => {
     const window = { limit: 2, offset: 2 };
     const row = (await siteById(t.store.db, site))!;
     const cases: Array<[string, () => Promise<{ total: number } & Record<string, unknown>>]> = [
-      ["pages", () => listPages(ctx, row, {}, window)],
+      ["pages", async () => listPages(ctx, row, {}, window)],
       ["frames", () => listFrames(db, site, {}, window)],
       ["datasets", () => listDatasets(db, site, window)],
       ["sites", () => listSites(ctx, admin, window)],
