@@ -1,6 +1,6 @@
 // Turns every failure into one of the two envelopes. Fastify's own body errors become the
-// pre-handler envelope; schema validation becomes a handler `invalid_field`; anything
-// unexpected is logged with the request id and answers 500 internal_error.
+// pre-handler envelope; a schema's refusal arrives as an HttpError already (validation.ts);
+// anything unexpected is logged with the request id and answers 500 internal_error.
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { ServiceError } from "../errors.ts";
 import { HttpError, envelopeOf, fail, fromServiceError, preFail } from "./errors.ts";
@@ -14,21 +14,12 @@ const FASTIFY_CODES: Record<string, () => HttpError> = {
   FST_ERR_CTP_INVALID_JSON_BODY: () => fail("invalid_json"),
 };
 
-function fromValidation(error: FastifyError): HttpError {
-  const first = error.validation?.[0];
-  const path =
-    first?.instancePath?.replace(/^\//, "").replaceAll("/", ".") || String(first?.params?.missingProperty ?? "");
-  const field = path || error.validationContext || "body";
-  return fail("invalid_field", { field, in: error.validationContext }, `${field} ${first?.message ?? "is not valid"}.`);
-}
-
 export function toHttpError(error: unknown): HttpError | null {
   if (error instanceof HttpError) return error;
   if (error instanceof ServiceError) return fromServiceError(error);
   if (isDatabaseUnavailable(error)) return fail("database_unavailable", {}, undefined, { "Retry-After": "5" });
   const fe = error as FastifyError;
   if (fe && typeof fe === "object") {
-    if (fe.validation) return fromValidation(fe);
     if (fe.code && FASTIFY_CODES[fe.code]) return FASTIFY_CODES[fe.code]();
   }
   return null;

@@ -4,6 +4,7 @@
 import { Type, type TProperties, type TSchema } from "@sinclair/typebox";
 
 export { Type };
+export { Refusing } from "./refusal.ts";
 
 export const Obj = <P extends TProperties>(properties: P, description?: string) =>
   Type.Object(properties, { additionalProperties: true, ...(description ? { description } : {}) });
@@ -90,11 +91,11 @@ export const Rebaked = Obj(
 );
 
 /**
- * Where a route leaves a value to its service (which answers its own code, e.g. bad_items or
- * invalid_parameter, rather than the validator's invalid_field), the value is validated as
- * anything (`Type.Unknown`) and documented as `documented`: the OpenAPI description
- * (http/openapi.ts) shows the typed form, so a generated client is typed where it matters, and
- * validation refuses nothing it accepted before.
+ * Where a route leaves a value to its service because no schema can state what it accepts (a
+ * value the service reads leniently, ignoring one it cannot use with a warning), the value is
+ * validated as anything (`Type.Unknown`) and documented as `documented`: the OpenAPI description
+ * (http/openapi.ts) shows the typed form, so a generated client is typed where it matters. A value
+ * that only needs its own refusal code is typed by its schema with `Refusing` (refusal.ts) instead.
  */
 export const DOCUMENTED: unique symbol = Symbol.for("svc.openapi.documented");
 
