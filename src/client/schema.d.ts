@@ -1356,12 +1356,12 @@ export interface components {
             target?: string | null;
             /** @description CSS class names separated by spaces (or a list of them) */
             classes?: string | string[] | null;
-            /** @description the items under this one (at most 8 levels, 2,000 items in all) */
-            children?: components["schemas"]["MenuItemInput"][] | null;
             /** @description PUT …/items: an item of this menu to keep (its id stays); an id the menu does not hold, or a value that is no item id (warning item_id_ignored), makes a new item */
             id?: (number | string) | string | null;
             /** @description PUT …/items, top-level items without children: the id of another item of the body to go under (the flat form GET answers) */
             parent?: (number | string) | null;
+            /** @description the items under this one (at most 8 levels, 2,000 items in all) */
+            children?: components["schemas"]["MenuItemInput"][] | null;
         } & {
             [key: string]: unknown;
         });
@@ -6829,17 +6829,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    /** @description the menu's name */
-                    name?: string;
+                    /** @description the menu's name (at most 200 characters, spaces around it trimmed) */
+                    name: string;
                     /** @description lower-case letters and digits joined by dashes; default: from the name */
-                    slug?: string | number;
+                    slug?: string | number | null;
                     location?: string | null;
                     lang?: string | null;
                     /** @description the tree: an array of items, nested through children */
-                    items?: components["schemas"]["MenuItemInput"][];
+                    items?: components["schemas"]["MenuItemInput"][] | null;
                     /** @description true: leave items that point to pages not public now out (listed in invalid) */
                     allow_invalid?: boolean | null;
                     theme?: string | null;
@@ -7238,9 +7238,9 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description the menu's name */
+                    /** @description the menu's name (at most 200 characters, spaces around it trimmed) */
                     name?: string;
-                    /** @description lower-case letters and digits joined by dashes; default: from the name */
+                    /** @description lower-case letters and digits joined by dashes */
                     slug?: string | number;
                     lang?: string | null;
                     theme?: string | null;
@@ -7320,8 +7320,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description a menu location of the theme (e.g. primary) */
-                    location?: string;
+                    /** @description a menu location of the theme (e.g. primary); required */
+                    location?: string | null;
                     lang?: string | null;
                     theme?: string | null;
                 } & {
@@ -7616,7 +7616,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 /**
                  * @example {
@@ -7643,7 +7643,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description the tree: an array of items, nested through children */
-                    items?: components["schemas"]["MenuItemInput"][];
+                    items: components["schemas"]["MenuItemInput"][];
                     /** @description true: leave items that point to pages not public now out (listed in invalid) */
                     allow_invalid?: boolean | null;
                     lang?: string | null;
@@ -7798,17 +7798,40 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    item?: components["schemas"]["MenuItemInput"];
-                    /** @description page id, slug or path */
-                    page?: number | string;
-                    /** @description a link (instead of page) */
-                    url?: string;
+                    item?: ((number | string) | ({
+                        /** @description a page item: page id, slug or path (exactly one of page and url) */
+                        page?: (number | string) | null;
+                        /** @description a link; beside page only the page's address as answered (ignored) */
+                        url?: string | null;
+                        /** @description at most 1,000 characters; null or absent: the page's title, or the link */
+                        title?: string | null;
+                        /** @description e.g. _blank; at most 64 characters */
+                        target?: string | null;
+                        /** @description CSS class names separated by spaces (or a list of them) */
+                        classes?: string | string[] | null;
+                        /** @description the parent item's id; 0 or absent: the top level */
+                        parent?: (number | string) | "" | null;
+                        children?: ((number | string) | {
+                            [key: string]: unknown;
+                        })[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    })) | null;
+                    /** @description a page item: page id, slug or path (exactly one of page and url) */
+                    page?: (number | string) | null;
+                    /** @description a link; beside page only the page's address as answered (ignored) */
+                    url?: string | null;
+                    /** @description at most 1,000 characters; null or absent: the page's title, or the link */
                     title?: string | null;
+                    /** @description e.g. _blank; at most 64 characters */
                     target?: string | null;
                     /** @description CSS class names separated by spaces (or a list of them) */
                     classes?: string | string[] | null;
+                    children?: ((number | string) | {
+                        [key: string]: unknown;
+                    })[] | null;
                     /** @description the parent item's id; 0 or absent: the top level */
-                    parent?: (number | string) | null;
+                    parent?: (number | string) | "" | null;
                     /** @description true: leave items that point to pages not public now out (listed in invalid) */
                     allow_invalid?: boolean | null;
                     lang?: string | null;
@@ -8172,15 +8195,16 @@ export interface operations {
                 "application/json": {
                     /** @description null: the default title */
                     title?: string | null;
-                    /** @description page id, slug or path */
+                    /** @description makes it a page item */
                     page?: number | string;
                     /** @description makes it a link */
                     url?: string;
+                    /** @description e.g. _blank; at most 64 characters */
                     target?: string | null;
                     /** @description CSS class names separated by spaces (or a list of them) */
                     classes?: string | string[] | null;
                     /** @description the parent item's id; 0 or absent: the top level */
-                    parent?: (number | string) | null;
+                    parent?: (number | string) | "" | null;
                     lang?: string | null;
                     theme?: string | null;
                 } & {
@@ -8324,13 +8348,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     /** @description item ids of one level, in their new order */
-                    order?: (number | string)[];
+                    order: (number | string)[];
                     /** @description the parent item's id; 0 or absent: the top level */
-                    parent?: (number | string) | null;
+                    parent?: (number | string) | "" | null;
                     lang?: string | null;
                     theme?: string | null;
                 } & {

@@ -1,8 +1,8 @@
 // Menu items as input: the fields of one item and their rules, shared by a whole tree
-// (tree-input.ts) and the one-item calls (single-input.ts). Structure only: page references are
-// resolved afterwards (resolve.ts). An item has exactly one of `page` (id, slug or path) or
-// `url`; a bare value is a page reference.
-import { fail } from "../errors.ts";
+// (tree-input.ts) and the one-item calls (single-input.ts). The route schemas have checked the
+// fields' types (item-schemas.ts); here are the rules a schema cannot state: exactly one of
+// `page` (id, slug or path) or `url`, blank values, and lengths of the trimmed values. Structure
+// only: page references are resolved afterwards (resolve.ts). A bare value is a page reference.
 import { couldBePageAddress, MAX_URL, urlOf, urlProblem } from "./links.ts";
 
 export { completeUrl, MAX_URL, urlProblem } from "./links.ts";
@@ -50,48 +50,36 @@ export function present(value: unknown): boolean {
   return value !== undefined && value !== null;
 }
 
-/** A page reference, or a problem: a positive integer or a non-blank string. */
-export function pageRefProblem(value: unknown): string | null {
-  if (typeof value === "number")
-    return Number.isSafeInteger(value) && value > 0 ? null : "page must be a positive page id, a slug or a path.";
-  if (typeof value === "string") {
-    if (value.trim() === "") return "page is empty.";
-    if (value.length > MAX_URL) return `page is longer than ${MAX_URL} characters.`;
-    return null;
-  }
-  return "page must be a page id, a slug or a path.";
+/** A page reference's problem: a blank or over-long slug or path (an id is the schema's to check). */
+export function pageRefProblem(value: PageRef): string | null {
+  if (typeof value === "number") return null;
+  if (value.trim() === "") return "page is empty.";
+  if (value.length > MAX_URL) return `page is longer than ${MAX_URL} characters.`;
+  return null;
 }
 
 export function pageRefOf(value: number | string): PageRef {
   return typeof value === "string" ? value.trim() : value;
 }
 
+/** A text field trimmed (null when absent), a problem when longer than `max`. */
 export function textField(
-  value: unknown,
+  value: string | null | undefined,
   field: string,
   max: number,
   at: string,
   problems: ItemProblem[],
 ): string | null {
-  if (!present(value)) return null;
-  if (typeof value !== "string") {
-    problems.push({ at, field, message: `${field} must be a string.` });
-    return null;
-  }
+  if (value === undefined || value === null) return null;
   const text = value.trim();
   if (text.length > max) problems.push({ at, field, message: `${field} is longer than ${max} characters.` });
   return text;
 }
 
 /** CSS classes: a string separated by spaces (or an array of strings), kept single-spaced. */
-export function classesField(value: unknown, at: string, problems: ItemProblem[]): string {
-  if (!present(value)) return "";
-  const parts = Array.isArray(value) ? value : typeof value === "string" ? value.split(/\s+/) : null;
-  if (parts === null || parts.some((part) => typeof part !== "string")) {
-    problems.push({ at, field: "classes", message: "classes must be a string of class names separated by spaces." });
-    return "";
-  }
-  const text = (parts as string[])
+export function classesField(value: string | string[] | null | undefined, at: string, problems: ItemProblem[]): string {
+  if (value === undefined || value === null) return "";
+  const text = (Array.isArray(value) ? value : [value])
     .flatMap((part) => part.split(/\s+/))
     .filter((part) => part !== "")
     .join(" ");
@@ -100,14 +88,33 @@ export function classesField(value: unknown, at: string, problems: ItemProblem[]
   return text;
 }
 
-export interface FieldsParse {
+/** An input item's fields as the route schemas let them through (item-schemas.ts). */
+export interface ItemObject<Child = unknown, Parent = unknown> {
+  page?: PageRef | null;
+  url?: string | null;
+  title?: string | null;
+  target?: string | null;
+  classes?: string | string[] | null;
+  children?: readonly Child[] | null;
+  /** Any value in a tree, read leniently (tree-input.ts); a `ParentValue` in one item. */
+  parent?: Parent;
+  id?: unknown;
+}
+/** A parent item's id as the schema lets it through (item-schemas.ts, ParentIdInput). */
+export type ParentValue = number | string | null;
+/** An item, or a bare page reference. */
+export type ItemValue<Child = unknown, Parent = unknown> = PageRef | ItemObject<Child, Parent>;
+/** An item of a tree: its children are items too. */
+export type TreeValue = PageRef | ItemObject<TreeValue>;
+
+export interface FieldsParse<Child = unknown, Parent = unknown> {
   item: ItemInput;
-  /** The raw `children` value (trees walk it themselves). */
-  children: unknown;
+  /** The `children` given (trees walk them themselves). */
+  children: readonly Child[] | null | undefined;
   /** Which target the item lacks or doubles: "neither", "both" or null. */
   target: "neither" | "both" | null;
-  parent: unknown;
-  /** The raw `id` value (whole-tree writes keep the ids they name). */
+  parent: Parent | undefined;
+  /** The `id` given (whole-tree writes keep the ids they name). */
   id: unknown;
   unknown: string[];
 }
@@ -118,7 +125,12 @@ export interface FieldsParse {
  * ignored, a full address is kept in `pageUrl` to be compared once the page is found; any other
  * is a conflict, as everywhere else.
  */
-export function itemFields(raw: unknown, at: string, problems: ItemProblem[], inTree = false): FieldsParse {
+export function itemFields<Child, Parent>(
+  raw: ItemValue<Child, Parent>,
+  at: string,
+  problems: ItemProblem[],
+  inTree = false,
+): FieldsParse<Child, Parent> {
   const item: ItemInput = { at, title: null, target: "", classes: "", children: [] };
   if (typeof raw === "number" || typeof raw === "string") {
     const problem = pageRefProblem(raw);
@@ -126,15 +138,11 @@ export function itemFields(raw: unknown, at: string, problems: ItemProblem[], in
     else item.page = pageRefOf(raw);
     return { item, children: undefined, target: null, parent: undefined, id: undefined, unknown: [] };
   }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    problems.push({ at, field: "item", message: "An item is an object with page or url, or a bare page reference." });
-    return { item, children: undefined, target: null, parent: undefined, id: undefined, unknown: [] };
-  }
-  const input = raw as Record<string, unknown>;
-  const hasPage = present(input.page);
-  const hasUrl = present(input.url);
+  const { page, url } = raw;
+  const hasPage = page !== undefined && page !== null;
+  const hasUrl = url !== undefined && url !== null;
   let target: FieldsParse["target"] = null;
-  const answeredUrl = inTree && hasPage && hasUrl && couldBePageAddress(input.url);
+  const answeredUrl = inTree && hasPage && hasUrl && couldBePageAddress(url);
   if (hasPage && hasUrl && !answeredUrl) {
     target = "both";
     problems.push({ at, field: "page", message: "An item has exactly one of page or url, not both." });
@@ -142,42 +150,27 @@ export function itemFields(raw: unknown, at: string, problems: ItemProblem[], in
     target = "neither";
     problems.push({ at, field: "page", message: "An item needs a page (id, slug or path) or a url." });
   } else if (hasPage) {
-    const problem = pageRefProblem(input.page);
+    const problem = pageRefProblem(page);
     if (problem) problems.push({ at, field: "page", message: problem });
-    else item.page = pageRefOf(input.page as PageRef);
-    const url = answeredUrl ? urlOf(input.url as string) : "";
-    const urlError = url === "" ? null : urlProblem(url);
+    else item.page = pageRefOf(page);
+    const given = answeredUrl ? urlOf(url) : "";
+    const urlError = given === "" ? null : urlProblem(given);
     if (urlError) problems.push({ at, field: "url", message: urlError });
-    else if (url !== "") item.pageUrl = url;
-  } else {
-    const problem = urlProblem(input.url);
+    else if (given !== "") item.pageUrl = given;
+  } else if (hasUrl) {
+    const problem = urlProblem(url);
     if (problem) problems.push({ at, field: "url", message: problem });
-    else item.url = urlOf(input.url as string);
+    else item.url = urlOf(url);
   }
-  const title = textField(input.title, "title", MAX_TITLE, at, problems);
+  const title = textField(raw.title, "title", MAX_TITLE, at, problems);
   item.title = title === "" ? null : title;
-  item.target = textField(input.target, "target", MAX_TARGET, at, problems) ?? "";
-  item.classes = classesField(input.classes, at, problems);
-  if (present(input.children) && !Array.isArray(input.children))
-    problems.push({ at, field: "children", message: "children must be an array of items." });
-  const unknown = Object.keys(input).filter((key) => !ITEM_KEYS.has(key) && !ANSWER_KEYS.has(key) && key !== "parent");
-  return { item, children: input.children, target, parent: input.parent, id: input.id, unknown };
+  item.target = textField(raw.target, "target", MAX_TARGET, at, problems) ?? "";
+  item.classes = classesField(raw.classes, at, problems);
+  const unknown = Object.keys(raw).filter((key) => !ITEM_KEYS.has(key) && !ANSWER_KEYS.has(key) && key !== "parent");
+  return { item, children: raw.children, target, parent: raw.parent, id: raw.id, unknown };
 }
 
-/** A parent id from input: 0 or absent for the top level. */
-export function parentIdFrom(value: unknown, field = "parent"): number {
-  if (value === undefined || value === null || value === "") return 0;
-  const n =
-    typeof value === "number"
-      ? value
-      : typeof value === "string" && /^\d{1,15}$/.test(value.trim())
-        ? Number(value)
-        : NaN;
-  if (!Number.isSafeInteger(n) || n < 0)
-    throw fail(
-      "invalid_field",
-      { field, expected: "item id (0 for the top level)" },
-      `${field} must be an item id, or 0 for the top level.`,
-    );
-  return n;
+/** A parent id as the schema lets it through (item-schemas.ts, ParentIdInput): 0, "" or absent for the top level. */
+export function parentIdFrom(value: ParentValue | undefined): number {
+  return value === undefined || value === null || value === "" ? 0 : Number(value);
 }

@@ -1,30 +1,24 @@
 // Item endpoints (docs/menus.md, "Calls"): the whole tree, one item, and the order of a level.
 // Registered by routes.ts after the menu's own calls; schemas in schemas.ts.
 import type { TypedFastify } from "../http/typed-fastify.ts";
-import { commonErrors, Example, Obj, Opt, Rebaked, ServiceChecked, Success, Type } from "../http/schema.ts";
-import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, Example, Obj, Rebaked, Success, Type } from "../http/schema.ts";
+import { dryRunOf, DryRunQuery } from "../http/request.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { addItem, deleteItem, patchItem, replaceItems } from "./items-service.ts";
 import { reorderItems } from "./reorder-service.ts";
+import { Items, PatchItemFields, SingleItemFields } from "./item-schemas.ts";
 import {
   AllowInvalid,
   answer,
-  Classes,
   DryRun,
   Int,
   Invalid,
   Item,
-  ItemId,
-  ItemInput,
   ItemParams,
-  Items,
   MenuBrief,
   MenuRef,
-  Null,
   OptStr,
-  PageRef,
-  PageRefInput,
-  ParentId,
+  ReorderFields,
   Selectors,
   Str,
   tags,
@@ -41,7 +35,7 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary: "Replace the whole tree in one transaction",
         params: MenuRef,
         querystring: Selectors,
-        body: Example(Obj({ items: Opt(Items), allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }), {
+        body: Example(Obj({ items: Items, allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }), {
           items: [
             { page: "about" },
             {
@@ -69,8 +63,7 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         },
       },
     },
-    async (request) =>
-      answer(await replaceItems(ctx, request.site, request.params.ref, bodyOf(request), request.query)),
+    async (request) => answer(await replaceItems(ctx, request.site, request.params.ref, request.body, request.query)),
   );
 
   scope.post(
@@ -82,18 +75,7 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary: "Add one item at the end of its level ({item} or the item itself; parent: the level)",
         params: MenuRef,
         querystring: Selectors,
-        body: Obj({
-          item: Opt(ItemInput),
-          page: Opt(PageRef),
-          url: Opt(ServiceChecked(Str, "a link (instead of page)")),
-          title: Opt(ServiceChecked(Type.Union([Str, Null]))),
-          target: Opt(ServiceChecked(Type.Union([Str, Null]))),
-          classes: Opt(ServiceChecked(Classes)),
-          parent: Opt(ParentId),
-          allow_invalid: AllowInvalid,
-          lang: OptStr,
-          theme: OptStr,
-        }),
+        body: Obj({ ...SingleItemFields, allow_invalid: AllowInvalid, lang: OptStr, theme: OptStr }),
         response: {
           201: Success({
             site_id: Int,
@@ -119,7 +101,7 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request, reply) => {
-      const done = await addItem(ctx, request.site, request.params.ref, bodyOf(request), request.query);
+      const done = await addItem(ctx, request.site, request.params.ref, request.body, request.query);
       return reply.code(done.created ? 201 : 200).send(answer(done));
     },
   );
@@ -133,16 +115,7 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary: "Change an item: title, page (makes a page item), url (makes a link), target, classes, parent",
         params: ItemParams,
         querystring: Selectors,
-        body: Obj({
-          title: Opt(ServiceChecked(Type.Union([Str, Null]), "null: the default title")),
-          page: Opt(ServiceChecked(PageRefInput, "makes it a page item")),
-          url: Opt(ServiceChecked(Str, "makes it a link")),
-          target: Opt(ServiceChecked(Type.Union([Str, Null]))),
-          classes: Opt(ServiceChecked(Classes)),
-          parent: Opt(ParentId),
-          lang: OptStr,
-          theme: OptStr,
-        }),
+        body: Obj({ ...PatchItemFields, lang: OptStr, theme: OptStr }),
         response: {
           200: Success({
             site_id: Int,
@@ -157,7 +130,7 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request) =>
-      answer(await patchItem(ctx, request.site, request.params.ref, request.params.id, bodyOf(request), request.query)),
+      answer(await patchItem(ctx, request.site, request.params.ref, request.params.id, request.body, request.query)),
   );
 
   scope.delete(
@@ -191,7 +164,7 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
           request.site,
           request.params.ref,
           request.params.id,
-          bodyOf(request),
+          request.body,
           request.query,
           dryRunOf(request),
         ),
@@ -207,12 +180,7 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary: "Order one level: named ids first, the others after them (appended)",
         params: MenuRef,
         querystring: Selectors,
-        body: Obj({
-          order: Opt(ServiceChecked(Type.Array(ItemId, { minItems: 1 }), "item ids of one level, in their new order")),
-          parent: Opt(ParentId),
-          lang: OptStr,
-          theme: OptStr,
-        }),
+        body: Obj({ ...ReorderFields, lang: OptStr, theme: OptStr }),
         response: {
           200: Success({
             site_id: Int,
@@ -228,7 +196,6 @@ export function itemRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         },
       },
     },
-    async (request) =>
-      answer(await reorderItems(ctx, request.site, request.params.ref, bodyOf(request), request.query)),
+    async (request) => answer(await reorderItems(ctx, request.site, request.params.ref, request.body, request.query)),
   );
 }

@@ -10,9 +10,10 @@ import type { SiteRow } from "../site/sites.ts";
 import { nothingRebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { answeredOf } from "./answered.ts";
-import { parsePatch, parseSingle } from "./single-input.ts";
+import type { TreeValue } from "./input.ts";
+import { parsePatch, parseSingle, type PatchBody, type SingleBody } from "./single-input.ts";
 import { assignedOf } from "./locations.ts";
-import { allowInvalidFrom, selectors, unknownKeys } from "./menu-input.ts";
+import { selectors, unknownKeys, type Selectors } from "./menu-input.ts";
 import { prepareTree } from "./menu-service.ts";
 import { deleteItems, itemsOfMenu, locationRows, type ItemRow, type MenuRow } from "./queries.ts";
 import { menuBrief, menuShort, menuView, type ItemRecord } from "./record.ts";
@@ -22,7 +23,15 @@ import { invalidEntry, pageFacts, resolveOne } from "./resolve.ts";
 import { MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
 import { itemsWritten, itemValues, lockedTree, renumber, runMenuWrite, writeTree, type TreeWrite } from "./write.ts";
 
-type Body = Record<string, unknown>;
+/** The body of PUT …/items as its schema lets it through (item-schemas.ts). */
+export interface ReplaceItemsBody extends Selectors {
+  items: readonly TreeValue[];
+  allow_invalid?: boolean | null;
+}
+/** The body of POST …/items as its schema lets it through. */
+export interface AddItemBody extends SingleBody, Selectors {
+  allow_invalid?: boolean | null;
+}
 
 /** An item id from the path; anything else names no item. */
 export function itemIdFrom(value: string, menu: MenuRow): number {
@@ -57,11 +66,17 @@ function renewedWarning(renewed: TreeWrite["renewed"]): Warning {
   );
 }
 
-export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
+export async function replaceItems(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  body: ReplaceItemsBody,
+  query: Selectors,
+) {
   const warnings = unknownKeys(body, ["items", "allow_invalid", "lang", "theme"]);
   const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
-  const allowInvalid = allowInvalidFrom(body.allow_invalid);
+  const allowInvalid = body.allow_invalid === true;
   const plan = await prepareTree(ctx, site, body.items, resolved.lang, allowInvalid, state, true);
   warnings.push(...plan.warnings);
 
@@ -107,11 +122,11 @@ export async function replaceItems(ctx: ServiceContext, site: SiteRow, ref: stri
   };
 }
 
-export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
+export async function addItem(ctx: ServiceContext, site: SiteRow, ref: string, body: AddItemBody, query: Selectors) {
   const resolved: ResolvedMenu = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
   const single = parseSingle(body);
-  const allowInvalid = allowInvalidFrom(body.allow_invalid);
+  const allowInvalid = body.allow_invalid === true;
   const warnings = [...single.warnings];
   let pageId: number | null = null;
   if (single.item.page !== undefined) {
@@ -176,8 +191,8 @@ export async function patchItem(
   site: SiteRow,
   ref: string,
   itemRef: string,
-  body: Body,
-  query: Body,
+  body: PatchBody & Selectors,
+  query: Selectors,
 ) {
   const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
@@ -266,8 +281,8 @@ export async function deleteItem(
   site: SiteRow,
   ref: string,
   itemRef: string,
-  body: Body,
-  query: Body,
+  body: Selectors,
+  query: Selectors,
   dryRun = false,
 ) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));

@@ -11,8 +11,7 @@ const LOOKS_LIKE_DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(\/|$)/i;
 const FULL_ADDRESS = /^https?:\/\//i;
 
 /** A link as stored: trimmed, spaces encoded; refused when empty, too long, or a script scheme. */
-export function urlProblem(value: unknown): string | null {
-  if (typeof value !== "string") return "url must be a string.";
+export function urlProblem(value: string): string | null {
   const url = value.trim();
   if (url === "") return "url is empty.";
   if (url.length > MAX_URL) return `url is longer than ${MAX_URL} characters.`;
@@ -52,6 +51,6 @@ export function urlWarnings(url: string, at: string, into: Warning[]): void {
  * A `url` beside `page` that may be the answer's own: empty (a deleted page answers `""`) or a
  * full http(s) address, to be compared with the page's address once the page is found.
  */
-export function couldBePageAddress(value: unknown): boolean {
-  return typeof value === "string" && (value.trim() === "" || FULL_ADDRESS.test(value.trim()));
+export function couldBePageAddress(value: string): boolean {
+  return value.trim() === "" || FULL_ADDRESS.test(value.trim());
 }

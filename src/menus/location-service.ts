@@ -9,13 +9,19 @@ import type { ServiceContext } from "../write/context.ts";
 import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
 import { storedEntries, type MapWrite } from "./map-writes.ts";
 import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
+import type { Selectors } from "./menu-input.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
 import { menuChange, menusWritten, runMenuWrite } from "./write.ts";
 
 const KNOWN = ["location", "lang", "theme"];
 
-function unknownKeys(body: Record<string, unknown>): Warning[] {
+/** The body of PUT and DELETE …/location as their schemas let it through (schemas.ts, routes.ts). */
+export interface LocationBody extends Selectors {
+  location?: string | null;
+}
+
+function unknownKeys(body: LocationBody): Warning[] {
   return Object.keys(body)
     .filter((key) => !KNOWN.includes(key))
     .map((field) => warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
@@ -28,8 +34,8 @@ export async function putLocation(
   ctx: ServiceContext,
   site: SiteRow,
   ref: string,
-  body: Record<string, unknown>,
-  query: Record<string, unknown>,
+  body: LocationBody,
+  query: LocationBody,
 ) {
   const warnings = unknownKeys(body);
   const location = locationFrom(body.location, true)!;
@@ -107,8 +113,8 @@ export async function deleteLocation(
   ctx: ServiceContext,
   site: SiteRow,
   ref: string,
-  body: Record<string, unknown>,
-  query: Record<string, unknown>,
+  body: LocationBody,
+  query: LocationBody,
   dryRun = false,
 ) {
   const warnings = unknownKeys(body);

@@ -26,16 +26,17 @@ function absent(value: unknown): boolean {
 }
 
 /**
- * A location from input; 400 unknown_location with `locations` for any other value. `required`:
- * an absent or empty value is 400 location_required; otherwise it answers null.
+ * A location from input (a string, by the route schema); 400 unknown_location with `locations`
+ * for another name. `required`: an absent or empty value is 400 location_required; otherwise it
+ * answers null.
  */
-export function locationFrom(value: unknown, required: boolean): MenuLocation | null {
-  if (absent(value)) {
+export function locationFrom(value: string | null | undefined, required: boolean): MenuLocation | null {
+  if (value === undefined || value === null || value.trim() === "") {
     if (required) throw fail("location_required", { field: "location", locations: MENU_LOCATIONS });
     return null;
   }
-  const name = typeof value === "string" ? value.trim().toLowerCase() : value;
-  if (typeof name !== "string" || !isMenuLocation(name))
+  const name = value.trim().toLowerCase();
+  if (!isMenuLocation(name))
     throw fail("unknown_location", { field: "location", location: value, locations: MENU_LOCATIONS });
   return name;
 }

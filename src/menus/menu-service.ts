@@ -13,10 +13,10 @@ import type { ServiceContext } from "../write/context.ts";
 import { runWrite, type Done } from "../write/pipeline.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { checkPageUrls } from "./answered.ts";
-import type { ItemInput } from "./input.ts";
+import type { ItemInput, TreeValue } from "./input.ts";
 import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
 import { storedEntries, writeMapEntries, type MapWrite } from "./map-writes.ts";
-import { allowInvalidFrom, nameFrom, selectors, slugInput, slugTaken, unknownKeys } from "./menu-input.ts";
+import { nameFrom, selectors, slugInput, slugTaken, unknownKeys, type Selectors } from "./menu-input.ts";
 import {
   itemsOfMenu,
   locationRows,
@@ -40,6 +40,21 @@ export const FALLBACK_MENU_SLUG = "menu";
 const CREATE_KEYS = ["name", "slug", "location", "lang", "items", "allow_invalid", "theme"];
 const PATCH_KEYS = ["name", "slug", "lang", "theme"];
 
+/** The body of POST /menus as its schema lets it through (schemas.ts). */
+export interface CreateMenuBody extends Selectors {
+  name: string;
+  slug?: string | number | null;
+  location?: string | null;
+  items?: readonly TreeValue[] | null;
+  allow_invalid?: boolean | null;
+}
+
+/** The body of PATCH /menus/{ref} as its schema lets it through (schemas.ts). */
+export interface PatchMenuBody extends Selectors {
+  name?: string;
+  slug?: string | number;
+}
+
 /** A derived slug another writer took meanwhile: derived again (createMenu). */
 class DerivedSlugTaken extends Error {}
 
@@ -50,7 +65,7 @@ class DerivedSlugTaken extends Error {}
 export async function prepareTree(
   ctx: ServiceContext,
   site: SiteRow,
-  value: unknown,
+  value: readonly TreeValue[],
   lang: string | null,
   allowInvalid: boolean,
   state: LanguageState,
@@ -65,12 +80,7 @@ export async function prepareTree(
   return { ...plan, warnings: [...parsed.warnings, ...plan.warnings], parsed: parsed.items, addressing };
 }
 
-export async function createMenu(
-  ctx: ServiceContext,
-  site: SiteRow,
-  body: Record<string, unknown>,
-  query: Record<string, unknown>,
-) {
+export async function createMenu(ctx: ServiceContext, site: SiteRow, body: CreateMenuBody, query: Selectors) {
   const warnings = unknownKeys(body, CREATE_KEYS);
   const name = nameFrom(body.name);
   const state = await languageState(ctx.db, site.id);
@@ -83,21 +93,20 @@ export async function createMenu(
         field: "theme",
       }),
     );
-  const allowInvalid = allowInvalidFrom(body.allow_invalid);
+  const allowInvalid = body.allow_invalid === true;
 
-  const explicitSlug =
-    body.slug !== undefined && body.slug !== null && !(typeof body.slug === "string" && body.slug.trim() === "");
+  const given = body.slug;
+  const explicitSlug = given !== undefined && given !== null && !(typeof given === "string" && given.trim() === "");
   let slug: string;
   if (explicitSlug) {
-    slug = slugInput(body.slug, warnings);
+    slug = slugInput(given, warnings);
     const occupant = await menuBySlug(ctx.db, site.id, slug);
     if (occupant) throw slugTaken(occupant, slug);
   } else {
     slug = firstFreeSlug(slugify(name) || FALLBACK_MENU_SLUG, await menuSlugs(ctx.db, site.id));
   }
 
-  const hasItems = body.items !== undefined && body.items !== null;
-  const plan = hasItems
+  const plan = body.items
     ? await prepareTree(ctx, site, body.items, lang, allowInvalid, state)
     : { items: [], invalid: [], warnings: [], parsed: [], addressing: undefined };
   warnings.push(...plan.warnings);
@@ -185,21 +194,19 @@ export async function patchMenu(
   ctx: ServiceContext,
   site: SiteRow,
   ref: string,
-  body: Record<string, unknown>,
-  query: Record<string, unknown>,
+  body: PatchMenuBody,
+  query: Selectors,
 ) {
   const warnings = unknownKeys(body, PATCH_KEYS);
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
-  const hasName = Object.hasOwn(body, "name");
-  const hasSlug = Object.hasOwn(body, "slug");
-  if (!hasName && !hasSlug)
+  if (body.name === undefined && body.slug === undefined)
     throw fail(
       "nothing_to_update",
       { fields: ["name", "slug"] },
       "Give name and/or slug; items and locations have their own calls.",
     );
-  const name = hasName ? nameFrom(body.name) : menu.name;
-  const slug = hasSlug ? slugInput(body.slug, warnings) : menu.slug;
+  const name = body.name !== undefined ? nameFrom(body.name) : menu.name;
+  const slug = body.slug !== undefined ? slugInput(body.slug, warnings) : menu.slug;
   if (slug !== menu.slug) {
     const occupant = await menuBySlug(ctx.db, site.id, slug);
     if (occupant && occupant.id !== menu.id) throw slugTaken(occupant, slug);
@@ -238,8 +245,8 @@ export async function deleteMenu(
   ctx: ServiceContext,
   site: SiteRow,
   ref: string,
-  body: Record<string, unknown>,
-  query: Record<string, unknown>,
+  body: Selectors,
+  query: Selectors,
   dryRun = false,
 ) {
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));

@@ -6,31 +6,21 @@ import { fail } from "../errors.ts";
 import { warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { parentIdFrom } from "./input.ts";
-import { selectors, unknownKeys } from "./menu-input.ts";
+import { parentIdFrom, type ParentValue } from "./input.ts";
+import { selectors, unknownKeys, type Selectors } from "./menu-input.ts";
 import { menuShort } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
 import { itemsWritten, lockedTree, renumber, runMenuWrite } from "./write.ts";
 
-type Body = Record<string, unknown>;
+/** The body as its schema lets it through (schemas.ts, ReorderFields): `order` a non-empty list of item ids. */
+export interface ReorderBody extends Selectors {
+  order: ReadonlyArray<number | string>;
+  parent?: ParentValue;
+}
 
-function reorderIds(value: unknown): number[] {
-  if (!Array.isArray(value) || value.length === 0)
-    throw fail("bad_reorder", { field: "order" }, "order must be a non-empty array of item ids of one level.");
-  const ids = value.map((entry) =>
-    typeof entry === "number"
-      ? entry
-      : typeof entry === "string" && /^\d{1,15}$/.test(entry.trim())
-        ? Number(entry)
-        : NaN,
-  );
-  const bad = value.filter((_, i) => !Number.isSafeInteger(ids[i]) || ids[i] <= 0);
-  if (bad.length > 0)
-    throw fail(
-      "bad_reorder",
-      { field: "order", not_ids: bad.slice(0, 20) },
-      "order holds values that are not item ids.",
-    );
+/** The ids of `order` as numbers (`12` and `"12"` are one id); the same id twice is 400 bad_reorder. */
+function reorderIds(value: ReorderBody["order"]): number[] {
+  const ids = value.map(Number);
   const seen = new Set<number>();
   const duplicates = ids.filter((id) => {
     if (seen.has(id)) return true;
@@ -46,16 +36,17 @@ function reorderIds(value: unknown): number[] {
   return ids;
 }
 
-export async function reorderItems(ctx: ServiceContext, site: SiteRow, ref: string, body: Body, query: Body) {
+export async function reorderItems(
+  ctx: ServiceContext,
+  site: SiteRow,
+  ref: string,
+  body: ReorderBody,
+  query: Selectors,
+) {
   const warnings = unknownKeys(body, ["order", "parent", "lang", "theme"]);
   const { menu } = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const order = reorderIds(body.order);
-  let parent: number;
-  try {
-    parent = parentIdFrom(body.parent);
-  } catch {
-    throw fail("bad_reorder", { field: "parent" }, "parent must be an item id, or 0 for the top level.");
-  }
+  const parent = parentIdFrom(body.parent);
   const at = gmt(ctx.clock());
   const done = await runMenuWrite(
     ctx,

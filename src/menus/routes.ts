@@ -5,7 +5,7 @@
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { commonErrors, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import { ok } from "../http/ok.ts";
-import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { dryRunOf, DryRunQuery } from "../http/request.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { itemRoutes } from "./item-routes.ts";
 import { deleteLocation, putLocation } from "./location-service.ts";
@@ -20,12 +20,12 @@ import {
   Int,
   Invalid,
   Item,
-  Items,
   LocationName,
   MenuBrief,
   MenuName,
   MenuRef,
   MenuSlug,
+  NewMenuSlug,
   Null,
   OptStr,
   Selectors,
@@ -33,6 +33,7 @@ import {
   tags,
   Warnings,
 } from "./schemas.ts";
+import { OptionalItems } from "./item-schemas.ts";
 
 export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   scope.get(
@@ -70,11 +71,11 @@ export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary: "Create a menu, with its tree and a location at once",
         querystring: Selectors,
         body: Obj({
-          name: Opt(MenuName),
-          slug: Opt(MenuSlug),
+          name: MenuName,
+          slug: Opt(NewMenuSlug),
           location: OptStr,
           lang: OptStr,
-          items: Opt(Items),
+          items: Opt(OptionalItems),
           allow_invalid: AllowInvalid,
           theme: OptStr,
         }),
@@ -93,7 +94,7 @@ export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request, reply) =>
-      reply.code(201).send(answer(await createMenu(ctx, request.site, bodyOf(request), request.query))),
+      reply.code(201).send(answer(await createMenu(ctx, request.site, request.body, request.query))),
   );
 
   scope.get(
@@ -144,7 +145,7 @@ export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         },
       },
     },
-    async (request) => answer(await patchMenu(ctx, request.site, request.params.ref, bodyOf(request), request.query)),
+    async (request) => answer(await patchMenu(ctx, request.site, request.params.ref, request.body, request.query)),
   );
 
   scope.delete(
@@ -173,9 +174,7 @@ export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request) =>
-      answer(
-        await deleteMenu(ctx, request.site, request.params.ref, bodyOf(request), request.query, dryRunOf(request)),
-      ),
+      answer(await deleteMenu(ctx, request.site, request.params.ref, request.body, request.query, dryRunOf(request))),
   );
 
   scope.put(
@@ -211,7 +210,7 @@ export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         },
       },
     },
-    async (request) => answer(await putLocation(ctx, request.site, request.params.ref, bodyOf(request), request.query)),
+    async (request) => answer(await putLocation(ctx, request.site, request.params.ref, request.body, request.query)),
   );
 
   scope.delete(
@@ -244,7 +243,7 @@ export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     },
     async (request) =>
       answer(
-        await deleteLocation(ctx, request.site, request.params.ref, bodyOf(request), request.query, dryRunOf(request)),
+        await deleteLocation(ctx, request.site, request.params.ref, request.body, request.query, dryRunOf(request)),
       ),
   );
 

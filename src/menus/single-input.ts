@@ -1,5 +1,6 @@
 // One item as input: the body of POST /menus/{ref}/items (parseSingle) and the changed fields of
-// PATCH …/items/{id} (parsePatch), each field read by the rules of input.ts.
+// PATCH …/items/{id} (parsePatch), their types checked by the route schemas (item-schemas.ts),
+// each field read by the rules of input.ts.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import {
@@ -15,13 +16,27 @@ import {
   present,
   textField,
   type ItemInput,
+  type ItemObject,
   type ItemProblem,
+  type ItemValue,
   type PageRef,
+  type ParentValue,
 } from "./input.ts";
 import { urlOf, urlProblem, urlWarnings } from "./links.ts";
 
-function isBlank(value: unknown): boolean {
-  return typeof value === "string" && value.trim() === "";
+/** The body of POST …/items as its schema lets it through: `{item}`, or the item's own fields. */
+export interface SingleBody extends ItemObject<unknown, ParentValue> {
+  item?: ItemValue<unknown, ParentValue> | null;
+}
+
+/** The changed fields of PATCH …/items/{id} as its schema lets them through. */
+export interface PatchBody {
+  title?: string | null;
+  page?: PageRef;
+  url?: string;
+  target?: string | null;
+  classes?: string | string[] | null;
+  parent?: ParentValue;
 }
 
 export interface SingleItem {
@@ -34,12 +49,13 @@ export interface SingleItem {
  * One item (POST …/items): `{item: {...}}`, `{item: 12}` or the item itself. Refusals: 400
  * item_target_required (neither page nor url), 400 bad_items (both, or a malformed field).
  */
-export function parseSingle(body: Record<string, unknown>): SingleItem {
+export function parseSingle(body: SingleBody): SingleItem {
   const wrapped = Object.hasOwn(body, "item");
   const raw = wrapped ? body.item : body;
   const problems: ItemProblem[] = [];
   const warnings: Warning[] = [];
-  if (raw === undefined || raw === null || isBlank(raw)) throw fail("item_target_required", { field: "item" });
+  if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === ""))
+    throw fail("item_target_required", { field: "item" });
   const parsed = itemFields(raw, "0", problems);
   if (parsed.target === "neither") throw fail("item_target_required", { field: "page" });
   if (problems.length > 0) throw fail("bad_items", { errors: problems });
@@ -52,7 +68,7 @@ export function parseSingle(body: Record<string, unknown>): SingleItem {
     : Object.keys(body).filter((key) => !known.includes(key));
   for (const field of extra)
     warnings.push(warning("unknown_field", `Field "${field}" is not known here and was ignored.`, { field }));
-  if (Array.isArray(parsed.children) && parsed.children.length > 0) {
+  if (parsed.children && parsed.children.length > 0) {
     warnings.push(
       warning(
         "children_ignored",
@@ -82,7 +98,7 @@ export const PATCH_KEYS = ["title", "page", "url", "target", "classes", "parent"
  * at once is 400 bad_items; none of the fields is 400 nothing_to_update. `title` null or "" goes
  * back to the default title.
  */
-export function parsePatch(body: Record<string, unknown>): ItemPatch {
+export function parsePatch(body: PatchBody): ItemPatch {
   const patch: ItemPatch = { warnings: [] };
   const problems: ItemProblem[] = [];
   const at = "item";
@@ -92,16 +108,16 @@ export function parsePatch(body: Record<string, unknown>): ItemPatch {
       errors: [{ at, field: "page", message: "Give page to make a page item, or url to make a link, not both." }],
     });
   }
-  if (Object.hasOwn(body, "page")) {
+  if (body.page !== undefined) {
     const problem = pageRefProblem(body.page);
     if (problem) problems.push({ at, field: "page", message: problem });
-    else patch.page = pageRefOf(body.page as PageRef);
+    else patch.page = pageRefOf(body.page);
   }
-  if (Object.hasOwn(body, "url")) {
+  if (body.url !== undefined) {
     const problem = urlProblem(body.url);
     if (problem) problems.push({ at, field: "url", message: problem });
     else {
-      patch.url = urlOf(body.url as string);
+      patch.url = urlOf(body.url);
       urlWarnings(patch.url, at, patch.warnings);
     }
   }

@@ -1,9 +1,10 @@
 // A whole tree as input (PUT /menus/{ref}/items, POST /menus with `items`): items nested through
-// `children`, each read by itemFields (input.ts). Structure only: page references are resolved
-// afterwards (resolve.ts). A tree may be sent back as answered: see answered.ts and placement.ts.
+// `children`, their types checked by the route schema (item-schemas.ts), each read by itemFields
+// (input.ts). Structure only: page references are resolved afterwards (resolve.ts). A tree may be
+// sent back as answered: see answered.ts and placement.ts.
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { itemFields, present, type ItemInput, type ItemProblem } from "./input.ts";
+import { itemFields, present, type ItemInput, type ItemProblem, type TreeValue } from "./input.ts";
 import { urlWarnings } from "./links.ts";
 import { firstTooDeep, placeByParent, type Mover } from "./placement.ts";
 import { compareAt, MAX_DEPTH, MAX_ITEMS } from "./tree.ts";
@@ -68,8 +69,9 @@ function parentValue(value: unknown): number | null {
 }
 
 /**
- * A whole tree. Refusals, in this order: 400 too_many_items (over 2,000), 400 tree_too_deep
- * (over 8 levels), 400 bad_items with `errors` (each `{at, field, message}`). With `keepIds`
+ * A whole tree, its types checked by the route schema. Refusals, in this order: 400
+ * too_many_items (over 2,000), 400 tree_too_deep (over 8 levels), 400 bad_items with `errors`
+ * (each `{at, field, message}`). With `keepIds`
  * (PUT …/items) each item's `id` is read, and an id given twice is a bad_items error.
  *
  * `parent` agreeing with where the item stands (0 at the top, the enclosing item's `id` below)
@@ -79,21 +81,7 @@ function parentValue(value: unknown): number | null {
  * (warning parent_ignored): an item with `children`, as the nested form has, stands where it
  * is written.
  */
-export function parseTree(value: unknown, keepIds = false): TreeParse {
-  if (!Array.isArray(value)) {
-    throw fail("bad_items", {
-      errors: [
-        {
-          at: "",
-          field: "items",
-          message:
-            value === undefined || value === null
-              ? "items is required: an array of items (it may be empty)."
-              : "items must be an array of items.",
-        },
-      ],
-    });
-  }
+export function parseTree(value: readonly TreeValue[], keepIds = false): TreeParse {
   const problems: ItemProblem[] = [];
   const warnings: Warning[] = [];
   const unknownKeys = new Map<string, string>();
@@ -107,7 +95,7 @@ export function parseTree(value: unknown, keepIds = false): TreeParse {
   const container = new Map<ItemInput, ItemInput | null>();
   const movers: Array<Mover<ItemInput>> = [];
   type Level = {
-    raws: unknown[];
+    raws: readonly TreeValue[];
     prefix: string;
     depth: number;
     into: ItemInput[];
@@ -147,7 +135,7 @@ export function parseTree(value: unknown, keepIds = false): TreeParse {
       }
       into.push(parsed.item);
       container.set(parsed.item, above);
-      if (Array.isArray(parsed.children) && parsed.children.length > 0) {
+      if (parsed.children && parsed.children.length > 0) {
         stack.push({
           raws: parsed.children,
           prefix: at,

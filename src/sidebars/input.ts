@@ -82,13 +82,17 @@ function itemOf(raw: unknown, at: string, depth: number, problems: Problem[], co
     return null;
   }
   if (hasPage) {
-    const problem = pageRefProblem(input.page);
+    const page = input.page;
+    const problem =
+      typeof page === "string" || (typeof page === "number" && Number.isSafeInteger(page) && page > 0)
+        ? pageRefProblem(page)
+        : "page must be a positive page id, a slug or a path.";
     if (problem) problems.push({ at, field: "page", message: problem });
     const label = labelOf(input.label, at, problems, false);
     return problem ? null : { kind: "page", id, page: pageRefOf(input.page as number | string), label, at };
   }
   if (hasUrl) {
-    const problem = urlProblem(input.url);
+    const problem = typeof input.url === "string" ? urlProblem(input.url) : "url must be a string.";
     if (problem) problems.push({ at, field: "url", message: problem });
     const label = labelOf(input.label, at, problems, true);
     return problem || label === null ? null : { kind: "link", id, url: urlOf(input.url as string), label, at };

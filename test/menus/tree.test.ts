@@ -164,16 +164,7 @@ describe("menu links", () => {
   });
 
   it("script schemes, control characters and empty links are refused", () => {
-    for (const bad of [
-      "javascript:alert(1)",
-      " JavaScript:x",
-      "data:text/html,x",
-      "vbscript:x",
-      "/a\nb",
-      "",
-      "   ",
-      5,
-    ]) {
+    for (const bad of ["javascript:alert(1)", " JavaScript:x", "data:text/html,x", "vbscript:x", "/a\nb", "", "   "]) {
       assert.notEqual(urlProblem(bad), null, JSON.stringify(bad));
     }
     assert.equal(urlProblem("https://example.org/a b"), null);
