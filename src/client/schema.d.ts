@@ -11426,12 +11426,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
                     lang?: string | null;
-                    /** @description key (dot-separated segments of letters, digits, _ and -) → text */
-                    strings?: {
+                    /** @description key (dot-separated segments of letters, digits, _ and -) → text; required; a bad key or a text that is not a string is 400 bad_strings */
+                    strings: {
                         [key: string]: string;
                     };
                 } & {

@@ -1,8 +1,7 @@
 // Strings per language: GET and PUT /strings. Site-scoped, at both addresses.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
-import { bodyOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, Rebaked, Refusing, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { putStrings, readStrings } from "./service.ts";
 
@@ -44,11 +43,12 @@ export function stringRoutes(scope: TypedFastify, ctx: ServiceContext): void {
           "Replace the texts of one language ({lang?, strings}; default the default language's); rebakes the frames reading the keys that changed",
         body: Obj({
           lang: Opt(Type.Union([Type.String(), Type.Null()])),
-          strings: Opt(
-            ServiceChecked(
-              Texts,
-              "an object of key: text (required); a bad key or a text that is not a string is 400 bad_strings",
-            ),
+          strings: Refusing(
+            Type.Record(Type.String(), Type.String(), {
+              description:
+                "key (dot-separated segments of letters, digits, _ and -) → text; required; a bad key or a text that is not a string is 400 bad_strings",
+            }),
+            "bad_strings",
           ),
         }),
         response: {
@@ -63,6 +63,6 @@ export function stringRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         },
       },
     },
-    async (request) => ok({ site_id: request.site.id, ...(await putStrings(ctx, request.site, bodyOf(request))) }),
+    async (request) => ok({ site_id: request.site.id, ...(await putStrings(ctx, request.site, request.body)) }),
   );
 }
