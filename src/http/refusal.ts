@@ -32,6 +32,10 @@ export interface RefusalForm {
   list?: { place: (below: readonly string[]) => ListedPlace; max?: number };
   /** Details every refusal of the value carries besides `field` or `errors` (e.g. the names allowed). */
   details?: Record<string, unknown>;
+  /** The detail naming the refused value's place, `field` unless said (`parameter`, `quota`). */
+  name?: string;
+  /** The detail that repeats the refused value, if any (`value`, `status`). */
+  value?: string;
 }
 
 /** A schema whose failures answer `code` (and, as a required property, its absence too). */

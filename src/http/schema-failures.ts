@@ -1,7 +1,8 @@
 // How a value the route schema refuses is answered (validation.ts checks; refusal.ts declares
 // codes): the failure's code is the one declared on its schema or nearest ancestor, else 400
-// invalid_field, with the field named by its path (`items.0.title`) and where it was sent
-// (`in`: body, querystring, params, headers). A declaration that lists its failures answers all
+// invalid_field, with the field named by its path (`items.0.title`; under the declaration's
+// `name`, `field` by default), where it was sent (`in`: body, querystring, params, headers) and,
+// where the declaration asks, the value refused. A declaration that lists its failures answers all
 // of them under the declaring value, each where it stands, in the order the value holds them.
 import type { TSchema } from "@sinclair/typebox";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
@@ -156,9 +157,11 @@ export function refusalOf(root: TSchema, errors: Iterable<ValueError>, part: str
       ...listed(root, declared, startingWith(failure, failures)),
     });
   const field = segments.join(".") || part;
+  const form = declared?.form ?? {};
+  const value = form.value === undefined ? {} : { [form.value]: failure.value ?? null };
   return fail(
     declared?.code ?? "invalid_field",
-    { field, in: part, ...declared?.form.details },
+    { [form.name ?? "field"]: field, in: part, ...value, ...form.details },
     messageOf(failure, field),
   );
 }

@@ -5,8 +5,7 @@ import type { FastifyRequest } from "fastify";
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { bodyOf } from "../http/request.ts";
-import { commonErrors, Obj, Opt, ServiceChecked, Success, Type } from "../http/schema.ts";
+import { commonErrors, Obj, Opt, Refusing, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import type { Caller } from "../site/callers.ts";
 import { QUOTA_KEYS, QUOTAS } from "../quotas/catalogue.ts";
@@ -18,15 +17,18 @@ const describe = (key: (typeof QUOTA_KEYS)[number]) =>
 const Quotas = Obj(
   Object.fromEntries(QUOTA_KEYS.map((key) => [key, Type.Integer({ minimum: 0, description: describe(key) })])),
 );
-/** Any value reaches the service, which answers invalid_quota naming the key (not the validator's invalid_field). */
+/** Each quota typed; another value is 400 invalid_quota naming the key (an unknown key: the service's). */
 const QuotasPatch = Obj(
   Object.fromEntries(
     QUOTA_KEYS.map((key) => [
       key,
       Opt(
-        ServiceChecked(
-          Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
-          `a whole number >= 0 sets it, null restores the default; ${describe(key)}`,
+        Refusing(
+          Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], {
+            description: `a whole number >= 0 sets it, null restores the default; ${describe(key)}`,
+          }),
+          "invalid_quota",
+          { name: "quota", value: "value" },
         ),
       ),
     ]),
@@ -77,7 +79,7 @@ export function quotaRoutes(app: TypedFastify, ctx: ServiceContext): void {
         response: { 200: QuotasAnswer, ...commonErrors },
       },
     },
-    async (request) => ok({ ...(await patchSiteQuotas(ctx, caller(request), idOf(request), bodyOf(request))) }),
+    async (request) => ok({ ...(await patchSiteQuotas(ctx, caller(request), idOf(request), request.body)) }),
   );
 }
 

@@ -8,7 +8,13 @@ import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
 import type { Caller } from "../site/callers.ts";
 import { siteById, type SiteRow } from "../site/sites.ts";
-import { QUOTA_KEYS, quotaChangesFrom, type QuotaKey, type QuotaValues } from "../quotas/catalogue.ts";
+import {
+  QUOTA_KEYS,
+  quotaChangesFrom,
+  type QuotaChanges,
+  type QuotaKey,
+  type QuotaValues,
+} from "../quotas/catalogue.ts";
 import { quotasOf, setQuotas } from "../quotas/limits.ts";
 import { usageOf } from "../quotas/usage.ts";
 import { requireSuperAdmin, siteIdFrom } from "./input.ts";
@@ -37,7 +43,7 @@ export async function patchSiteQuotas(
   ctx: ServiceContext,
   caller: Caller,
   rawId: string,
-  body: Record<string, unknown>,
+  body: QuotaChanges,
 ): Promise<QuotasAnswer> {
   const site = await existingSite(ctx, caller, rawId);
   const changes = quotaChangesFrom(body);

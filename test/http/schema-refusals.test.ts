@@ -67,6 +67,17 @@ describe("route validation", () => {
     });
   });
 
+  it("a declaration may name the field otherwise and repeat the value refused", () => {
+    const schema = Obj({
+      per_page: Opt(Refusing(Type.Integer(), "invalid_parameter", { name: "parameter", value: "value" })),
+    });
+    assert.deepEqual(refusal(schema, { per_page: ["2", "3"] }, "querystring").details, {
+      parameter: "per_page",
+      in: "querystring",
+      value: ["2", "3"],
+    });
+  });
+
   it("a failure inside a value answers its nearest ancestor's declared code; a nearer declaration wins", () => {
     const schema = Obj({
       order: Opt(
