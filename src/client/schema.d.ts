@@ -8464,8 +8464,8 @@ export interface operations {
     listMedia: {
         parameters: {
             query?: {
-                /** @description one of image, video, audio, font, document */
-                type?: "image" | "video" | "audio" | "font" | "document";
+                /** @description one of image, video, audio, font, document ("": every type) */
+                type?: "image" | "video" | "audio" | "font" | "document" | "";
                 /** @description words looked for in the file name, alt and title, ignoring case */
                 search?: string;
                 /** @description items per page: an integer from 1 to 500 (default 100); otherwise 400 invalid_parameter */

@@ -57,13 +57,18 @@ export function slugFromFilename(filename: string): string {
 }
 
 /** A slug given in a PATCH: lower-cased and trimmed, else 400 invalid_slug. */
-export function mediaSlugFrom(value: unknown): string {
-  const slug = typeof value === "string" ? normalizeMediaSlug(value) : "";
+export function mediaSlugFrom(value: string): string {
+  const slug = normalizeMediaSlug(value);
   if (!isMediaSlug(slug)) {
-    const suggestion = typeof value === "string" ? slugFromFilename(value) : null;
     throw fail(
       "invalid_slug",
-      { field: "slug", slug: value ?? null, pattern: MEDIA_SLUG_PATTERN, max_length: MAX_PAGE_SLUG, suggestion },
+      {
+        field: "slug",
+        slug: value,
+        pattern: MEDIA_SLUG_PATTERN,
+        max_length: MAX_PAGE_SLUG,
+        suggestion: slugFromFilename(value),
+      },
       "A media slug is lower-case letters and digits in words joined by single dashes, not digits alone, at most 200 characters.",
     );
   }

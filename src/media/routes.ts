@@ -13,6 +13,7 @@ import {
   Obj,
   Opt,
   Rebaked,
+  Refusing,
   ServiceChecked,
   Success,
   Type,
@@ -21,6 +22,8 @@ import {
 import type { SiteRoutes } from "../http/site-routes.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { ALLOWED_TYPES, MEDIA_KINDS } from "./sniff.ts";
+import { MAX_PAGE_SLUG } from "../pages/slug.ts";
+import { MEDIA_SLUG_PATTERN } from "./names.ts";
 import type { MediaFiles } from "./intake.ts";
 import { getMedia, listMedia, mediaFiltersFrom } from "./read-service.ts";
 import { uploadBody, type UploadBody } from "./upload-body.ts";
@@ -81,7 +84,7 @@ const UploadSchema = {
     filename: Opt(
       Type.String({ description: "the file's name (raw uploads; a multipart part's own name comes first)" }),
     ),
-    // Any value reaches the service, which answers invalid_parameter (as ?force and ?dry_run).
+    // Any value: read by flagFrom, the one reader of the yes-or-no parameters (?force too), which answers invalid_parameter.
     keep_metadata: Opt(
       ServiceChecked(
         Str,
@@ -145,15 +148,24 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
           tags,
           summary:
             "The site's media files, newest first; ?type (image, video, audio, font, document) and ?search (file name, title, alt); paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
-          // Unknown, as PagingQuery's: the service answers every bad value with invalid_parameter.
+          // A bad filter, given twice too, is 400 invalid_parameter naming it, as a bad paging value is.
           querystring: Obj({
             type: Opt(
-              ServiceChecked(
-                Type.Union(MEDIA_KINDS.map((kind) => Type.Literal(kind))),
-                `one of ${MEDIA_KINDS.join(", ")}`,
+              Refusing(
+                Type.Union([...MEDIA_KINDS.map((kind) => Type.Literal(kind)), Type.Literal("")], {
+                  description: `one of ${MEDIA_KINDS.join(", ")} ("": every type)`,
+                }),
+                "invalid_parameter",
+                { name: "parameter", value: "value", details: { allowed: MEDIA_KINDS } },
               ),
             ),
-            search: Opt(ServiceChecked(Str, "words looked for in the file name, alt and title, ignoring case")),
+            search: Opt(
+              Refusing(
+                Type.String({ description: "words looked for in the file name, alt and title, ignoring case" }),
+                "invalid_parameter",
+                { name: "parameter", value: "value" },
+              ),
+            ),
             ...PagingQuery,
           }),
           response: {
@@ -200,14 +212,17 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
           summary:
             "Change a file's alt, title (per language) or slug (the old slug stops answering); rebakes the frames showing it",
           params: RefParams,
-          // slug: any value reaches the service, which answers invalid_slug (not the validator's invalid_field).
           body: Obj({
             alt: Opt(TextsInput),
             title: Opt(TextsInput),
             slug: Opt(
-              ServiceChecked(
-                Str,
-                "lower-case words of letters and digits joined by single dashes, not digits alone; otherwise 400 invalid_slug",
+              Refusing(
+                Type.String({
+                  description:
+                    "lower-case words of letters and digits joined by single dashes, not digits alone; otherwise 400 invalid_slug",
+                }),
+                "invalid_slug",
+                { value: "slug", details: { pattern: MEDIA_SLUG_PATTERN, max_length: MAX_PAGE_SLUG } },
               ),
             ),
           }),
@@ -215,7 +230,7 @@ export function mediaApiRoutes(files: MediaFiles): SiteRoutes {
         },
       },
       async (request) =>
-        written(request, await patchMedia(ctx, request.site, userId(request), request.params.ref, bodyOf(request))),
+        written(request, await patchMedia(ctx, request.site, userId(request), request.params.ref, request.body)),
     );
 
     scope.delete(

@@ -24,13 +24,20 @@ const PATCH_FIELDS = ["alt", "title", "slug"] as const;
 /** What a dry run adds to a delete's answer: nothing was written. */
 type DryRun = { dry_run?: true; applied?: false };
 
+/** The body of PATCH /media/{ref} as its route schema lets it through (`slug` a string). */
+export type PatchMediaBody = {
+  alt?: unknown;
+  title?: unknown;
+  slug?: string;
+};
+
 /** PATCH /media/{ref} `{alt?, title?, slug?}`. */
 export async function patchMedia(
   ctx: ServiceContext,
   site: SiteRow,
   userId: number,
   ref: string,
-  body: Record<string, unknown>,
+  body: PatchMediaBody,
 ): Promise<MediaWriteAnswer> {
   const warnings: Warning[] = unknownFields(body, PATCH_FIELDS);
   const before = await requireMedia(ctx.db, site.id, ref);
