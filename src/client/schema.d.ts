@@ -9736,11 +9736,11 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    /** @description the stylesheet (at most 1 MiB of UTF-8); required */
-                    css?: string;
+                    /** @description the stylesheet (at most 1 MiB of UTF-8) */
+                    css: string;
                     /** @description the theme it belongs to (default: the site's theme setting) */
                     theme?: string | null;
                 } & {

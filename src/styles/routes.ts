@@ -2,18 +2,8 @@
 // addresses. The public bundles are served by public/style-routes.ts.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
-import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
-import {
-  commonErrors,
-  DryRunAnswer,
-  Obj,
-  Opt,
-  Rebaked,
-  ServiceChecked,
-  Success,
-  Type,
-  Warnings,
-} from "../http/schema.ts";
+import { dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { listStyles, readStyle } from "./read-service.ts";
 import { deleteStyle, putStyle } from "./write-service.ts";
@@ -102,12 +92,11 @@ export function styleApiRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         params: NameParams,
         querystring: Obj(DryRunQuery),
         body: Obj({
-          css: Opt(ServiceChecked(Str, "the stylesheet (at most 1 MiB of UTF-8); required")),
+          css: Type.String({ description: "the stylesheet (at most 1 MiB of UTF-8)" }),
           theme: Opt(
-            ServiceChecked(
-              Type.Union([Str, Type.Null()]),
-              "the theme it belongs to (default: the site's theme setting)",
-            ),
+            Type.Union([Str, Type.Null()], {
+              description: "the theme it belongs to (default: the site's theme setting)",
+            }),
           ),
         }),
         response: { 200: Written, 201: Written, ...commonErrors },
@@ -115,7 +104,7 @@ export function styleApiRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     },
     async (request, reply) => {
       const dryRun = dryRunOf(request);
-      const done = await putStyle(ctx, request.site, request.params.name, bodyOf(request), dryRun);
+      const done = await putStyle(ctx, request.site, request.params.name, request.body, dryRun);
       const fields = {
         site_id: request.site.id,
         style: done.style,

@@ -117,11 +117,14 @@ export interface PutOptions {
  * that would be served. A stylesheet made again under a name in the trash takes its place there,
  * its history continuing.
  */
+/** The body of PUT /styles/{name} as its route schema lets it through. */
+export type PutStyleBody = { css: string; theme?: string | null };
+
 export async function putStyle(
   ctx: ServiceContext,
   site: SiteRow,
   rawName: string,
-  body: Record<string, unknown>,
+  body: PutStyleBody,
   dryRun: boolean,
   options: PutOptions = {},
 ): Promise<StyleWriteAnswer> {
