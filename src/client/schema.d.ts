@@ -11055,7 +11055,7 @@ export interface operations {
                     /** @description the tree: page, link and section items; a malformed one is 400 bad_items with its coordinate */
                     items?: components["schemas"]["def-2"][];
                     /** @description a page id, slug or path */
-                    root?: number | string;
+                    root?: number | string | null;
                     lang?: string | null;
                 } & {
                     [key: string]: unknown;

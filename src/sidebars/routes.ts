@@ -3,7 +3,7 @@
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
-import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, Obj, Opt, Rebaked, ServiceChecked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { deleteSidebar, listSidebars, putSidebar, readSidebar } from "./service.ts";
@@ -126,12 +126,13 @@ export function sidebarRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         }),
         body: Obj({
           items: Opt(
+            // Any value: treeFrom (input.ts) reads it, as it reads the stored trees a restore writes back, which no route schema sees.
             ServiceChecked(
               Type.Array(InputItem),
               "the tree: page, link and section items; a malformed one is 400 bad_items with its coordinate",
             ),
           ),
-          root: Opt(ServiceChecked(Type.Union([Int, Str]), "a page id, slug or path")),
+          root: Opt(Type.Union([Int, Str, Type.Null()], { description: "a page id, slug or path" })),
           lang: Opt(Type.Union([Str, Type.Null()])),
         }),
         response: { 200: Written, 201: Written, ...commonErrors },
@@ -139,7 +140,7 @@ export function sidebarRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     },
     async (request, reply) => {
       const allowInvalid = flag(request.query.allow_invalid, "allow_invalid");
-      const done = await putSidebar(ctx, request.site, request.params.name, bodyOf(request), { allowInvalid });
+      const done = await putSidebar(ctx, request.site, request.params.name, request.body, { allowInvalid });
       return reply
         .code(done.created ? 201 : 200)
         .send(

@@ -97,6 +97,9 @@ export interface SidebarWriteAnswer {
   warnings: Warning[];
 }
 
+/** The body of PUT /sidebars/{name} as its route schema lets it through (`items` read by treeFrom). */
+export type PutSidebarBody = { items?: unknown; root?: number | string | null; lang?: string | null };
+
 /**
  * PUT /sidebars/{name} `{items, lang?}` or `{root, lang?}`: replaces that language's tree (the
  * default language's without `lang`). Items of unpublished pages refuse the write (409
@@ -106,7 +109,7 @@ export async function putSidebar(
   ctx: ServiceContext,
   site: SiteRow,
   rawName: string,
-  body: Record<string, unknown>,
+  body: PutSidebarBody,
   options: { allowInvalid: boolean },
 ): Promise<SidebarWriteAnswer> {
   const name = sidebarNameFrom(rawName);

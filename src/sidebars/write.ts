@@ -86,25 +86,17 @@ export interface PrepareOptions {
 export async function prepareTree(
   ctx: Pick<ServiceContext, "db">,
   siteId: number,
-  source: { items?: unknown; root?: unknown },
+  source: { items?: unknown; root?: number | string | null },
   key: string,
   lang: string | null,
   state: LanguageState,
   options: PrepareOptions,
 ): Promise<PreparedTree> {
-  const hasRoot = source.root !== undefined && source.root !== null;
+  const { root } = source;
   const tree: PreparedTree = { key, rootId: null, input: [], pages: new Map(), invalid: [], skip: new Set() };
-  if (hasRoot) {
-    if (typeof source.root !== "number" && typeof source.root !== "string")
-      throw fail(
-        "invalid_field",
-        { field: "root", expected: "a page id, slug or path" },
-        "root must be a page id, a slug or a path.",
-      );
+  if (root !== undefined && root !== null) {
     tree.rootId =
-      options.exact && typeof source.root === "number"
-        ? source.root
-        : await resolveOne(ctx.db, siteId, source.root, lang, state);
+      options.exact && typeof root === "number" ? root : await resolveOne(ctx.db, siteId, root, lang, state);
     return tree;
   }
   tree.input = treeFrom(source.items);
