@@ -10584,13 +10584,13 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: {
+        requestBody: {
             content: {
                 "application/json": {
-                    /** @description a site path; required */
-                    from?: string;
-                    /** @description a site path or an absolute URL; required */
-                    to?: string;
+                    /** @description a site path */
+                    from: string;
+                    /** @description a site path or an absolute URL */
+                    to: string;
                     /** @description 301 (default), 302, 307 or 308 */
                     status?: 301 | 302 | 307 | 308 | null;
                 } & {

@@ -164,6 +164,7 @@ export function dataRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         body: Example(
           Obj({
             items: Opt(
+              // Any value: itemsFrom (datasets.ts) checks it, as it checks the stored items a restore writes back.
               Type.Array(ServiceChecked(Obj({}), "an object; at most 10,000 items"), { description: "required" }),
             ),
             lang: Opt(Type.Union([Str, Null])),

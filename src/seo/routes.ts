@@ -4,19 +4,10 @@
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
-import {
-  commonErrors,
-  DryRunAnswer,
-  Obj,
-  Opt,
-  Rebaked,
-  ServiceChecked,
-  Success,
-  Type,
-  Warnings,
-} from "../http/schema.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, Refusing, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { PageSeoSchema } from "../pages/routes.ts";
+import { REDIRECT_STATUSES } from "../redirects/redirects.ts";
 import { pageSeo, patchPageSeo } from "./page-seo.ts";
 import { createRedirect, redirectsOf, removeRedirect } from "./redirect-service.ts";
 import { patchSiteSeo, siteSeoOf } from "./site-seo.ts";
@@ -164,12 +155,15 @@ export function seoRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary:
           "Make a redirect {from, to, status?} (201; 200 when it replaced the one at from): 409 redirect_shadows_page when a live page answers at from; 400 invalid_redirect_status",
         body: Obj({
-          from: Opt(ServiceChecked(Str, "a site path; required")),
-          to: Opt(ServiceChecked(Str, "a site path or an absolute URL; required")),
+          from: Type.String({ description: "a site path" }),
+          to: Type.String({ description: "a site path or an absolute URL" }),
           status: Opt(
-            ServiceChecked(
-              Type.Union([Type.Literal(301), Type.Literal(302), Type.Literal(307), Type.Literal(308), Type.Null()]),
-              "301 (default), 302, 307 or 308",
+            Refusing(
+              Type.Union([...REDIRECT_STATUSES.map((status) => Type.Literal(status)), Type.Null()], {
+                description: "301 (default), 302, 307 or 308",
+              }),
+              "invalid_redirect_status",
+              { value: "status", details: { allowed: REDIRECT_STATUSES } },
             ),
           ),
         }),
@@ -181,7 +175,7 @@ export function seoRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request, reply) => {
-      const done = await createRedirect(ctx, request.site, bodyOf(request));
+      const done = await createRedirect(ctx, request.site, request.body);
       return reply
         .code(done.replaced ? 200 : 201)
         .send(ok({ site_id: request.site.id, redirect: done.redirect, rebaked: done.rebaked }));
