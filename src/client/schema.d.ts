@@ -11566,15 +11566,15 @@ export interface operations {
                     /** @description frame slug (or id) → markup: replaces that frame's markup, or adds a frame with that slug */
                     frames?: {
                         [key: string]: string;
-                    };
+                    } | null;
                     /** @description stylesheet name → CSS: replaces or adds that stylesheet of the site's theme; printed inline in the preview */
                     styles?: {
                         [key: string]: string;
-                    };
+                    } | null;
                     /** @description title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key> */
                     page_fields?: {
                         [key: string]: unknown;
-                    };
+                    } | null;
                 } & {
                     [key: string]: unknown;
                 };

@@ -81,18 +81,6 @@ export async function pageTarget(db: Db, siteId: number, ref: unknown, rawLang: 
   return { page, lang: page.lang === "" ? langs.defaultLang : page.lang };
 }
 
-/** `page_fields` checked for shape: an object. */
-export function pageFieldsInput(value: unknown): Record<string, unknown> {
-  if (value === undefined || value === null) return {};
-  if (typeof value !== "object" || Array.isArray(value))
-    throw fail(
-      "invalid_field",
-      { field: "page_fields", expected: "an object" },
-      "page_fields must be an object of page fields.",
-    );
-  return value as Record<string, unknown>;
-}
-
 /** The sibling slugs' rule of a PATCH: the slug asked for, else the first free one (`-2`, …). */
 async function slugChange(
   trx: Db,

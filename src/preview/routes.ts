@@ -3,13 +3,14 @@
 // /_preview/<token> (public/preview-routes.ts). docs/preview.md.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
-import { absentBodyIsEmpty, bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { absentBodyIsEmpty, dryRunOf, DryRunQuery } from "../http/request.ts";
 import {
   commonErrors,
   DryRunAnswer,
   Example,
   Obj,
   Opt,
+  Refusing,
   ServiceChecked,
   Success,
   Type,
@@ -28,32 +29,27 @@ import { previewPage } from "./service.ts";
 
 const Str = Type.String();
 const Int = Type.Integer();
+// Any value: findPageByRef (pages/refs.ts) reads it, answering page_required, invalid_field or page_not_found (1.5 names no page).
 const PageRef = ServiceChecked(Type.Union([Int, Str]), "the page: an id, a slug or a path; required");
 const Lang = Opt(
+  // Any value: checkLangIn (site/languages.ts) reads it, as every call's lang.
   ServiceChecked(Type.Union([Str, Type.Null()]), "a language of the site: the page's translation in it"),
 );
+/** An object of texts by key, or null (none). */
+const TextsBy = (description: string) => Opt(Type.Union([Type.Record(Str, Str), Type.Null()], { description }));
 
 const PreviewBody = Example(
   Obj({
     page: Opt(PageRef),
     lang: Lang,
-    frames: Opt(
-      ServiceChecked(
-        Type.Record(Str, Str),
-        "frame slug (or id) → markup: replaces that frame's markup, or adds a frame with that slug",
-      ),
-    ),
-    styles: Opt(
-      ServiceChecked(
-        Type.Record(Str, Str),
-        "stylesheet name → CSS: replaces or adds that stylesheet of the site's theme; printed inline in the preview",
-      ),
+    frames: TextsBy("frame slug (or id) → markup: replaces that frame's markup, or adds a frame with that slug"),
+    styles: TextsBy(
+      "stylesheet name → CSS: replaces or adds that stylesheet of the site's theme; printed inline in the preview",
     ),
     page_fields: Opt(
-      ServiceChecked(
-        Type.Record(Str, Type.Unknown()),
-        "title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key>",
-      ),
+      Type.Union([Type.Record(Str, Type.Unknown()), Type.Null()], {
+        description: "title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key>",
+      }),
     ),
   }),
   {
@@ -97,7 +93,7 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request) => {
-      const answer = await previewPage(ctx, request.site.id, request.caller!.userId, bodyOf(request));
+      const answer = await previewPage(ctx, request.site.id, request.caller!.userId, request.body);
       return ok({ site_id: request.site.id, html: answer.html }, answer.warnings);
     },
   );
@@ -114,9 +110,15 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
           page: Opt(PageRef),
           lang: Lang,
           expires_in: Opt(
-            ServiceChecked(
-              Type.Union([Int, Type.Null()]),
-              `seconds, ${MIN_EXPIRES_IN} to ${MAX_EXPIRES_IN}; default ${DEFAULT_EXPIRES_IN} (7 days)`,
+            Refusing(
+              Type.Union([Type.Integer({ minimum: MIN_EXPIRES_IN, maximum: MAX_EXPIRES_IN }), Type.Null()], {
+                description: `seconds, ${MIN_EXPIRES_IN} to ${MAX_EXPIRES_IN}; default ${DEFAULT_EXPIRES_IN} (7 days)`,
+              }),
+              "invalid_expires_in",
+              {
+                value: "value",
+                details: { min: MIN_EXPIRES_IN, max: MAX_EXPIRES_IN, default: DEFAULT_EXPIRES_IN },
+              },
             ),
           ),
         }),
@@ -137,7 +139,7 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request, reply) => {
-      const { warnings, ...link } = await createPreviewLink(ctx, request.site, request.caller!.userId, bodyOf(request));
+      const { warnings, ...link } = await createPreviewLink(ctx, request.site, request.caller!.userId, request.body);
       return reply.code(201).send(ok({ site_id: request.site.id, ...link }, warnings));
     },
   );

@@ -20,10 +20,23 @@ import { rolledBack, type Write } from "../write/pipeline.ts";
 import { styleObjectId } from "../styles/revision.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
 import { frameInputs, writePreviewFrames } from "./frames.ts";
-import { overridePage, pageFieldsInput, pageTarget } from "./page.ts";
+import { overridePage, pageTarget } from "./page.ts";
 import { inlineNewStyles, parsePreviewStyles, servedBundles, styleInputs, writePreviewStyles } from "./styles.ts";
 
 const BODY_KEYS = ["page", "lang", "frames", "styles", "page_fields"];
+
+/**
+ * The body of POST /preview as its route schema lets it through: `frames` and `styles` objects of
+ * text, `page_fields` an object (its fields checked as PATCH /pages checks them, overridePage);
+ * `page` and `lang` read by pageTarget.
+ */
+export type PreviewBody = {
+  page?: unknown;
+  lang?: unknown;
+  frames?: Readonly<Record<string, string>> | null;
+  styles?: Readonly<Record<string, string>> | null;
+  page_fields?: Record<string, unknown> | null;
+};
 
 /** What a preview's writes applied: the page as shown, its language, the stylesheets' new bundles, the warnings. */
 interface Applied {
@@ -62,13 +75,13 @@ export async function previewPage(
   ctx: ServiceContext,
   siteId: number,
   userId: number,
-  body: Record<string, unknown>,
+  body: PreviewBody,
 ): Promise<PreviewAnswer> {
   const warnings = unknownFields(body, BODY_KEYS);
   // Shapes first: nothing is opened for a body that cannot be previewed.
   const frames = frameInputs(body.frames);
   const styles = await parsePreviewStyles(siteId, styleInputs(body.styles));
-  const fields = pageFieldsInput(body.page_fields);
+  const fields = body.page_fields ?? {};
   const { prepare, render } = { prepare: ctx.publisher.preparePage, render: ctx.publisher.renderPrepared };
   if (!prepare || !render) cannotRender();
   const { theme, served } = await servedBundles(ctx.db, siteId);
