@@ -47,6 +47,7 @@ const SettingsBody = Obj({
   home_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
   not_found_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
   render_model: Opt(
+    // Any value: none is refused, every one is ignored with a warning.
     ServiceChecked(Type.String(), "read-only (always v2): a value sent is ignored with warning render_model_fixed"),
   ),
 });
