@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
-import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { dryRunOf, DryRunQuery } from "../http/request.ts";
 import {
   commonErrors,
   DryRunAnswer,
