@@ -167,6 +167,37 @@ describe("two processes on one PostgreSQL database", { skip }, () => {
     assert.equal((await visit(b, "/hello/", "blog.localhost")).status, 404, "the old domain no longer does");
   });
 
+  it("a token revoked and a membership removed through one process take effect on the other's very next call", async () => {
+    const user = ok(
+      await call(a, "POST", "/api/users", { token: cluster.token, body: { login: "moved-on" } }),
+      "user",
+      201,
+    ).user;
+    const first = ok(
+      await call(a, "POST", `/api/users/${user.id}/tokens`, { token: cluster.token, body: {} }),
+      "token",
+      201,
+    );
+    const second = ok(
+      await call(a, "POST", `/api/users/${user.id}/tokens`, { token: cluster.token, body: {} }),
+      "token",
+      201,
+    );
+    ok(
+      await call(a, "PUT", `${SITE}/users/${user.id}`, { token: cluster.token, body: { role: "administrator" } }),
+      "membership",
+    );
+    for (const token of [first.token, second.token]) ok(await call(b, "GET", `${SITE}/frames`, { token }), "read on b");
+    ok(await call(a, "DELETE", `/api/users/${user.id}/tokens/${first.token_id}`, { token: cluster.token }), "revoke");
+    const revoked = await call(b, "GET", `${SITE}/frames`, { token: first.token });
+    assert.equal(revoked.status, 401);
+    assert.equal(revoked.body.code, "invalid_token");
+    ok(await call(a, "DELETE", `${SITE}/users/${user.id}`, { token: cluster.token }), "remove membership");
+    const removed = await call(b, "GET", `${SITE}/frames`, { token: second.token });
+    assert.equal(removed.status, 404);
+    assert.equal(removed.body.code, "site_not_found");
+  });
+
   it("concurrent PUTs of one frame with the same If-Match through both: each round exactly one wins and the other gets 412; the stored frame and both public pages hold the last winner", async () => {
     ok(await api(a, "POST", "/frames", { slug: "contended", html: "<p>start</p>" }), "frame", 201);
     ok(
