@@ -160,7 +160,8 @@ async function apiPageList(service: Service, api: Api): Promise<void> {
   const path = `${S}/pages?per_page=100`;
   const answer = await http(service.port, "GET", path, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
   const listed = JSON.parse(answer.body.toString());
-  if (listed.pages.length !== 100 || listed.total < LIST_PAGES) throw new Error(`${path}: not 100 of ${LIST_PAGES} pages`);
+  if (listed.pages.length !== 100 || listed.total < LIST_PAGES)
+    throw new Error(`${path}: not 100 of ${LIST_PAGES} pages`);
   await apiRead(service, "api_page_list_100", path, 0.5, `100 pages of ${listed.total}`);
 }
 
