@@ -23,7 +23,7 @@ const QUICK = process.env.BENCH_QUICK === "1";
 const SERVE_LOAD = { connections: 8, duration: QUICK ? 1 : 2, warmup: 1, rounds: QUICK ? 1 : 5 };
 /** Two uploads in flight: each is 5 MB of socket, hashing and disk; more only queue. */
 const UPLOAD_LOAD = { connections: 2, duration: QUICK ? 2 : 3, warmup: 1, rounds: QUICK ? 1 : 5 };
-export const SERVE_TARGET = 0.5;
+export const SERVE_TARGET = 0.8;
 export const UPLOAD_TARGET = 0.5;
 
 export interface MediaHooks {

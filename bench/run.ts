@@ -154,7 +154,7 @@ async function apiFrameGet(service: Service): Promise<void> {
   await apiRead(service, "api_frame_get_4kb", `${S}/frames/card-4k`, 0.6, "a 4 KB frame");
 }
 
-/** Scenario 16: a page of a list, 100 pages of a site of 2,000, as the CLI and agents page through them. */
+/** Scenario 15: a page of a list, 100 pages of a site of 2,000, as the CLI and agents page through them. */
 async function apiPageList(service: Service, api: Api): Promise<void> {
   await fillPageList(api, LIST_PAGES, log);
   const path = `${S}/pages?per_page=100`;
@@ -453,8 +453,8 @@ async function main(): Promise<void> {
       try {
         const api = new Api(service.port);
         const { pageIds } = await fillSmallSite(api);
-        if (wanted("static")) await publicPage(service, "public_static_copy", "/about/", "static", 0.8);
-        if (wanted("cached")) await publicPage(service, "public_on_request_cached", "/news/", "cache", 0.7);
+        if (wanted("static")) await publicPage(service, "public_static_copy", "/about/", "static", 0.9);
+        if (wanted("cached")) await publicPage(service, "public_on_request_cached", "/news/", "cache", 0.9);
         if (wanted("api")) await apiFrameGet(service);
         if (wanted("markup")) await markupAnalysis();
         if (wanted("rebake")) await rebakeGrowth(api);

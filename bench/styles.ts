@@ -18,7 +18,7 @@ import {
 const S = "/api/site/1";
 const QUICK = process.env.BENCH_QUICK === "1";
 const SERVE_LOAD = { connections: 8, duration: QUICK ? 1 : 2, warmup: 1, rounds: QUICK ? 1 : 5 };
-export const SERVE_TARGET = 0.5;
+export const SERVE_TARGET = 0.8;
 
 export interface StylesHooks {
   log(message: string): void;
