@@ -146,8 +146,11 @@ function git(args: string[], cwd = ROOT): string {
 }
 
 /** The baseline commit checked out and built in a temporary worktree; `remove` takes it away again. */
-export function baselineTree(log: (message: string) => void): { root: string; commit: string; remove(): void } {
-  const commit = git(["rev-parse", "--verify", `${BASE}^{commit}`]);
+export function baselineTree(
+  log: (message: string) => void,
+  base = BASE,
+): { root: string; commit: string; remove(): void } {
+  const commit = git(["rev-parse", "--verify", `${base}^{commit}`]);
   const folder = mkdtempSync(join(tmpdir(), "bench-revisions-base-"));
   const root = join(folder, "tree");
   const remove = () => {
@@ -162,7 +165,7 @@ export function baselineTree(log: (message: string) => void): { root: string; co
   try {
     git(["worktree", "add", "--detach", root, commit]);
     symlinkSync(join(ROOT, "node_modules"), join(root, "node_modules"), "dir");
-    if (!existsSync(join(root, "scripts/build.mjs"))) throw new Error(`${BASE} has no scripts/build.mjs`);
+    if (!existsSync(join(root, "scripts/build.mjs"))) throw new Error(`${base} has no scripts/build.mjs`);
     // What its `npm run build` does, without the type check.
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
   } catch (error) {
