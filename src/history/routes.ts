@@ -1,6 +1,9 @@
 // History calls (docs/revisions.md): under every kind's object address, `…/revisions`, `…/revisions/{n}`,
 // `…/revisions/{n}/diff?to=` and `POST …/revisions/{n}/restore`; and `GET /trash`,
 // `POST /trash/{kind}/{id}/restore`, `DELETE /trash/{kind}/{id}`. Site-scoped, at both addresses.
+// An object's revision calls belong to its kind's route group (http/route-groups.ts); the trash is
+// one group for every kind, so its restores and purges also need the role that writes the item's
+// kind (docs/roles.md).
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
@@ -8,6 +11,7 @@ import { pagedList, PagingQuery } from "../http/pagination.ts";
 import type { TSchema } from "@sinclair/typebox";
 import { commonErrors, DryRunAnswer, Obj, Opt, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
 import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { requireWriter } from "../http/route-groups.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { REVISION_KINDS, type RevisionKind } from "../revisions/revisions.ts";
 import { HISTORY_KINDS } from "./kinds.ts";
@@ -218,6 +222,13 @@ function objectRoutes(scope: TypedFastify, ctx: ServiceContext, adapter: History
   );
 }
 
+/** A trash item is written back or purged as an object of its kind: by a role that writes that kind. */
+function requireKindWriter(request: FastifyRequest, adapters: Map<RevisionKind, HistoryKind>, kind: string): void {
+  const adapter = adapters.get(kind as RevisionKind);
+  // A kind with no history is answered by the service, as before.
+  if (adapter) requireWriter(request.siteRole, adapter.path, { kind });
+}
+
 export function historyRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const adapters = new Map<RevisionKind, HistoryKind>(HISTORY_KINDS.map((adapter) => [adapter.kind, adapter]));
   for (const adapter of HISTORY_KINDS) objectRoutes(scope, ctx, adapter);
@@ -250,6 +261,7 @@ export function historyRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     },
     async (request, reply) => {
       const { kind, id } = request.params;
+      requireKindWriter(request, adapters, kind);
       return send(request, reply, await restoreTrashed(callOf(ctx, request), adapters, kind, id));
     },
   );
@@ -281,6 +293,7 @@ export function historyRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     },
     async (request) => {
       const { kind, id } = request.params;
+      requireKindWriter(request, adapters, kind);
       const dryRun = dryRunOf(request);
       return ok({
         site_id: request.site.id,

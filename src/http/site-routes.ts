@@ -4,6 +4,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServiceContext } from "../write/context.ts";
 import type { SiteAddressStyle } from "./site-scope.ts";
+import { leastRoleFor } from "./route-groups.ts";
 import { typedRoutes, type TypedFastify } from "./typed-fastify.ts";
 
 export type SiteRoutes = (scope: TypedFastify, ctx: ServiceContext) => void;
@@ -21,9 +22,11 @@ export function registerSiteRoutes(
   const mount = (prefix: string, style: SiteAddressStyle, capabilities: SiteRoutes[]) =>
     app.register(
       async (scope) => {
-        // The site is resolved by the app's one request hook (src/app.ts), told by this config.
+        // The site is resolved by the app's one request hook (src/app.ts), told by this config; at
+        // `/api/site/{site_id}` with the least role of the route's group (route-groups.ts).
         scope.addHook("onRoute", (route) => {
-          route.config = { ...route.config, siteAddressStyle: style };
+          const role = style === "path" ? { role: leastRoleFor(route.method, route.routePath) } : {};
+          route.config = { ...route.config, siteAddressStyle: style, ...role };
           if (style === "legacy") route.schema = { ...route.schema, deprecated: true } as typeof route.schema;
         });
         for (const register of capabilities) register(typedRoutes(scope), ctx);

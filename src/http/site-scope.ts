@@ -1,6 +1,8 @@
-// Which site a site-scoped call acts on (docs/security.md, "Nothing learned from outside").
-// `/api/site/{id}/…`: an unknown site, a foreign one and one the caller does not administer
-// all answer 404 site_not_found, so a caller never learns whether a foreign site exists.
+// Which site a site-scoped call acts on (docs/security.md, "Nothing learned from outside"), and
+// whether the caller's role on it may make the call (docs/roles.md).
+// `/api/site/{id}/…`: an unknown site, a foreign one and one the caller holds no role on all answer
+// 404 site_not_found, so a caller never learns whether a foreign site exists. A caller with a role
+// below the route's least role (its group's, route-groups.ts) knows the site: 403 insufficient_role.
 // Legacy `/api/…`: chosen by query blog_id, header X-Svc-Blog-Id, then query domain; with none,
 // the main site and `X-Svc-Blog-Source: default`; a non-administrator gets 403 insufficient_role,
 // for an unknown site exactly as for a foreign one, so the legacy selectors do not
@@ -10,17 +12,23 @@ import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify
 import { preFail } from "./errors.ts";
 import { fieldOf } from "./request.ts";
 import type { Db } from "../store/database.ts";
-import { administers } from "../site/callers.ts";
+import { administers, siteRoleOf } from "../site/callers.ts";
+import { reaches, type SiteRole } from "../site/roles.ts";
+import { refusedRole } from "./route-groups.ts";
 import { MAIN_SITE_ID, siteByAlias, siteByDomain, siteById as readSite, type SiteRow } from "../site/sites.ts";
 import { keptUntilWrite, thenOf, type MaybePromise } from "../store/kept-reads.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     site: SiteRow;
+    /** The caller's role on `site`: what the call may do (the legacy address takes administrators only). */
+    siteRole: SiteRole;
   }
   interface FastifyContextConfig {
     /** How a site-scoped route names its site; set by registerSiteRoutes. */
     siteAddressStyle?: SiteAddressStyle;
+    /** The least role a route of `/api/site/{site_id}` needs (route-groups.ts); set by registerSiteRoutes. */
+    role?: SiteRole;
   }
 }
 
@@ -45,23 +53,24 @@ function first(value: unknown): unknown {
 }
 
 /**
- * The site of `/api/site/{site_id}/…`, administered by the caller, else 404 site_not_found. At
- * once, not in a promise, when the site and the caller's role are kept (store/kept-reads.ts).
+ * The site of `/api/site/{site_id}/…` and the caller's role on it: no role is 404 site_not_found,
+ * a role below `least` 403 insufficient_role. At once, not in a promise, when the site and the
+ * caller's role are kept (store/kept-reads.ts).
  */
-function bySitePath(db: Db, request: FastifyRequest): MaybePromise<SiteRow> {
+function bySitePath(db: Db, request: FastifyRequest, least: SiteRole): MaybePromise<SiteRow> {
   const id = positiveInt(fieldOf(request.params, "site_id"));
   const caller = request.caller;
   if (id === null || !caller) throw preFail("site_not_found");
   return thenOf(siteById(db, id), (site) => {
     if (!site) throw preFail("site_not_found");
-    const allowed = administers(db, caller, site.id);
-    if (allowed instanceof Promise)
-      return allowed.then((yes) => {
-        if (!yes) throw preFail("site_not_found");
-        return site;
-      });
-    if (!allowed) throw preFail("site_not_found");
-    return site;
+    const admitted = (role: SiteRole | null): SiteRow => {
+      if (role === null) throw preFail("site_not_found");
+      if (!reaches(role, least)) throw refusedRole(role, least);
+      request.siteRole = role;
+      return site;
+    };
+    const role = siteRoleOf(db, caller, site.id);
+    return role instanceof Promise ? role.then(admitted) : admitted(role);
   });
 }
 
@@ -92,6 +101,7 @@ async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyR
   reply.header("X-Svc-Blog-Source", source);
   if (!site) throw preFail(request.caller?.superAdmin ? "site_not_found" : "insufficient_role");
   if (!request.caller || !(await administers(db, request.caller, site.id))) throw preFail("insufficient_role");
+  request.siteRole = "administrator";
   return site;
 }
 
@@ -107,7 +117,10 @@ export function siteScope(db: Db) {
   ): MaybePromise<void> {
     const style = config?.siteAddressStyle;
     if (style === undefined) return;
-    const site = style === "path" ? bySitePath(db, request) : byLegacySelector(db, request, reply);
+    const site =
+      style === "path"
+        ? bySitePath(db, request, config?.role ?? "administrator")
+        : byLegacySelector(db, request, reply);
     if (site instanceof Promise)
       return site.then((row) => {
         request.site = row;

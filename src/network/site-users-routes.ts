@@ -1,18 +1,44 @@
-// A user's role on a site: PUT/DELETE /api/site/{site_id}/users/{user_id} (docs/foundation.md).
-// Site-scoped, so only the site's administrators and super-administrators reach it.
+// The site's members: GET /api/site/{site_id}/users, and a user's role on the site, PUT/DELETE
+// /api/site/{site_id}/users/{user_id} (docs/foundation.md). Site-scoped and in the route group
+// "Members" (http/route-groups.ts), so only the site's administrators and super-administrators
+// reach them (docs/roles.md).
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
+import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { bodyOf, dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
-import { removeRole, setRole } from "./users-service.ts";
+import { listMembers, removeRole, setRole } from "./users-service.ts";
 
 const Params = Obj({ user_id: Type.String() });
 const Answer = Success({ site_id: Type.Integer(), user_id: Type.Integer(), role: Type.String() });
 
+const Member = Obj({ id: Type.Integer(), login: Type.String(), role: Type.String() });
+
 export function siteUserRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["network"];
+
+  scope.get(
+    "/users",
+    {
+      schema: {
+        operationId: "listSiteUsers",
+        tags,
+        summary:
+          "The site's members with their roles, by user id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+        querystring: Obj(PagingQuery),
+        response: {
+          200: Success({ site_id: Type.Integer(), total: Type.Integer(), users: Type.Array(Member) }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const list = await pagedList(request, reply, (paging) => listMembers(ctx, request.site.id, paging));
+      return ok({ site_id: request.site.id, ...list });
+    },
+  );
 
   scope.put(
     "/users/:user_id",

@@ -6,13 +6,12 @@ import type { Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import type { UsersTable } from "../store/schema.ts";
 import type { Caller } from "../site/callers.ts";
+import { SITE_ROLES } from "../site/roles.ts";
 import type { Written, WrittenAction } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
 import { optionalBoolean, optionalString, requireSuperAdmin } from "./input.ts";
 import { hashPassword } from "./passwords.ts";
-
-export const ROLES = ["administrator", "editor"] as const;
 
 export interface UserRecord {
   id: number;
@@ -86,6 +85,31 @@ export async function listUsers(
   return { total, users: rows.map(userRecord) };
 }
 
+/** A user's role on one site, as GET /api/site/{site_id}/users lists it. */
+export interface MemberRecord {
+  id: number;
+  login: string;
+  role: string;
+}
+
+/** GET /api/site/{site_id}/users (the site's administrators): one page of its members, by user id. */
+export async function listMembers(
+  ctx: ServiceContext,
+  siteId: number,
+  window: ListWindow,
+): Promise<{ total: number; users: MemberRecord[] }> {
+  const { total, rows } = await listWindow(
+    ctx.db
+      .selectFrom("memberships")
+      .innerJoin("users", "users.id", "memberships.user_id")
+      .select(["users.id", "users.login", "memberships.role"])
+      .where("memberships.site_id", "=", siteId)
+      .orderBy("users.id"),
+    window,
+  );
+  return { total, users: rows.map((row) => ({ id: row.id, login: row.login, role: row.role })) };
+}
+
 /** `me` names the caller. Anything else must be a positive integer id. */
 export function userIdOf(ref: string, caller: Caller): number {
   if (ref === "me") return caller.userId;
@@ -149,8 +173,8 @@ export async function setRole(
   body: Record<string, unknown>,
 ) {
   const role = body.role;
-  if (typeof role !== "string" || !(ROLES as readonly string[]).includes(role))
-    throw fail("invalid_role", { allowed: ROLES });
+  if (typeof role !== "string" || !(SITE_ROLES as readonly string[]).includes(role))
+    throw fail("invalid_role", { allowed: SITE_ROLES });
   const userId = userIdOf(userRef, caller);
   await runWrite(ctx, {
     siteId,

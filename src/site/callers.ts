@@ -9,6 +9,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../store/database.ts";
 import { keptUntilWrite, thenOf, type KeepOptions, type MaybePromise } from "../store/kept-reads.ts";
 import { hashToken, isWellFormedToken } from "../tokens.ts";
+import { siteRoleFrom, type SiteRole } from "./roles.ts";
 
 export interface Caller {
   userId: number;
@@ -60,4 +61,14 @@ export function roleOn(db: Db, caller: Caller, siteId: number): MaybePromise<str
 export function administers(db: Db, caller: Caller, siteId: number): MaybePromise<boolean> {
   if (caller.superAdmin) return true;
   return thenOf(roleOn(db, caller, siteId), (role) => role === "administrator");
+}
+
+/**
+ * The role the caller acts with on a site, or null when it has none: a super-administrator is an
+ * administrator of every site, at once; anyone else holds the role of their membership. Answers at
+ * once, not in a promise, when the membership is kept (store/kept-reads.ts).
+ */
+export function siteRoleOf(db: Db, caller: Caller, siteId: number): MaybePromise<SiteRole | null> {
+  if (caller.superAdmin) return "administrator";
+  return thenOf(roleOn(db, caller, siteId), siteRoleFrom);
 }

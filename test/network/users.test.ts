@@ -103,7 +103,7 @@ describe("users, roles, login and profile", () => {
     assert.equal(unknown.body.error, "user_not_found");
   });
 
-  it("a site's administrator may give roles on it to a user it already sees; an editor may not even see the site's API (404)", async () => {
+  it("a site's administrator may give roles on it to a user it already sees; an editor may not (403 insufficient_role: the site exists for them)", async () => {
     const siteId = await makeSite(t, "Delegated", "delegated.localhost");
     const admin = await makeUser(t, "ivan");
     const editor = await makeUser(t, "judy");
@@ -128,17 +128,26 @@ describe("users, roles, login and profile", () => {
       token: editor.token,
       body: { role: "editor" },
     });
-    assert.equal(byEditor.status, 404);
-    assert.equal(byEditor.body.code, "site_not_found");
+    assert.equal(byEditor.status, 403);
+    assert.equal(byEditor.body.code, "insufficient_role");
+    const roles = await t.call("GET", `/api/site/${siteId}/users`);
+    assert.deepEqual(
+      roles.body.users.map((u: { login: string; role: string }) => [u.login, u.role]),
+      [
+        ["ivan", "administrator"],
+        ["judy", "editor"],
+      ],
+      "the editor changed no role",
+    );
   });
 
-  it("on /api/site/{id}/ an unknown site, a foreign site and a site the caller only edits answer the same 404 site_not_found", async () => {
+  it("on /api/site/{id}/ an unknown site and a foreign site answer the same 404 site_not_found, also to an editor of another site", async () => {
     const foreign = await makeSite(t, "Elsewhere", "elsewhere.localhost");
     const edited = await makeSite(t, "Edited", "edited.localhost");
     const user = await makeUser(t, "mallory");
     await t.call("PUT", `/api/site/${edited}/users/${user.id}`, { body: { role: "editor" } });
     const answers = [];
-    for (const id of [foreign, edited, 424242, "abc"]) {
+    for (const id of [foreign, 424242, "abc"]) {
       const r = await t.call("PUT", `/api/site/${id}/users/${user.id}`, {
         token: user.token,
         body: { role: "administrator" },

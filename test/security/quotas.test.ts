@@ -203,15 +203,17 @@ describe("quotas", () => {
       assert.deepEqual(legacy.body.usage, r.body.usage);
     });
 
-    it("is site-scoped: an editor or a stranger gets what any other site-scoped call answers", async () => {
+    it("is site-scoped: an editor reads it at /api/site/{id} (docs/roles.md), a stranger gets what any other site-scoped call answers", async () => {
       const site = await newSite();
       const editor = await makeUser(t, "usage-editor");
       await t.call("PUT", `/api/site/${site}/users/${editor.id}`, { body: { role: "editor" } });
       const stranger = await makeUser(t, "usage-stranger");
+      const read = await t.call("GET", `/api/site/${site}/usage`, { token: editor.token });
+      assert.equal(read.status, 200, read.text);
+      const path = await t.call("GET", `/api/site/${site}/usage`, { token: stranger.token });
+      assert.equal(path.status, 404);
+      assert.equal(path.body.code, "site_not_found");
       for (const token of [editor.token, stranger.token]) {
-        const path = await t.call("GET", `/api/site/${site}/usage`, { token });
-        assert.equal(path.status, 404);
-        assert.equal(path.body.code, "site_not_found");
         const legacy = await t.call("GET", `/api/usage?blog_id=${site}`, { token });
         assert.equal(legacy.status, 403);
       }

@@ -137,13 +137,18 @@ describe("styles API: roles", () => {
     ],
   ];
 
-  it("an editor of the site gets 404 site_not_found on /api/site/{id}/styles…, the same answer as a site that does not exist, and changes nothing", async () => {
+  it("an editor of the site reads /api/site/{id}/styles… and gets 403 insufficient_role on every write, changing nothing (docs/roles.md)", async () => {
     const nowhere = await t.call("GET", "/api/site/987654/styles", { token: editor.token });
     assert.deepEqual([nowhere.status, nowhere.body.code], [404, "site_not_found"]);
     for (const [what, call] of calls(`/api/site/${S}`, "", editor.token)) {
       const r = await call();
-      assert.equal(r.status, 404, `${what}: ${r.text}`);
-      assert.deepEqual(r.body, nowhere.body, what);
+      if (what.startsWith("GET")) {
+        assert.equal(r.status, 200, `${what}: ${r.text}`);
+        continue;
+      }
+      assert.equal(r.status, 403, `${what}: ${r.text}`);
+      assert.equal(r.body.code, "insufficient_role", what);
+      assert.deepEqual([r.body.data.role, r.body.data.required_role], ["editor", "administrator"], what);
     }
     assert.equal((await t.call("GET", `/api/site/${S}/styles/main`)).body.style.css, "a{color:red}");
   });
