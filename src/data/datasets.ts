@@ -15,6 +15,8 @@ import { textBytes, utf8Bytes } from "../quotas/bytes.ts";
 import { leaveTrash } from "../revisions/trash.ts";
 import { datasetObjectId } from "./revision.ts";
 import { DATASET_ITEMS } from "./items-column.ts";
+import type { MarkupTrust } from "../site/roles.ts";
+import { contentGate } from "../pages/authored-html.ts";
 
 export const DATASET_NAME_PATTERN = "^[a-z0-9][a-z0-9_-]*$";
 const DATASET_NAME = new RegExp(DATASET_NAME_PATTERN);
@@ -66,7 +68,7 @@ export function datasetNameFrom(value: unknown): string {
   return name;
 }
 
-function itemsFrom(value: unknown): { items: Record<string, unknown>[]; json: string } {
+function itemsFrom(value: unknown): Record<string, unknown>[] {
   if (value === undefined || value === null)
     throw fail(
       "invalid_field",
@@ -86,14 +88,19 @@ function itemsFrom(value: unknown): { items: Record<string, unknown>[]; json: st
       throw fail("invalid_field", { field: `items.${index}`, expected: "object" }, `items.${index} must be an object.`);
     }
   });
-  const json = JSON.stringify(value);
+  return value as Record<string, unknown>[];
+}
+
+/** The items as stored, JSON of at most MAX_DATASET_BYTES. */
+function itemsJson(items: Record<string, unknown>[]): string {
+  const json = JSON.stringify(items);
   if (Buffer.byteLength(json, "utf8") > MAX_DATASET_BYTES)
     throw fail(
       "invalid_field",
       { field: "items", max_bytes: MAX_DATASET_BYTES },
       `items is larger than ${MAX_DATASET_BYTES} bytes of JSON.`,
     );
-  return { items: value as Record<string, unknown>[], json };
+  return json;
 }
 
 function info(row: {
@@ -129,6 +136,8 @@ export function datasetNotFound(name: string, lang: string) {
 }
 
 export interface PutOptions {
+  /** How the items' HTML strings are stored (an editor's sanitised, pages/authored-html.ts). */
+  markup: MarkupTrust;
   /** A set brought back from the trash: one made again meanwhile is 409 slug_taken (its object id), nothing written. */
   onlyNew?: boolean;
 }
@@ -143,7 +152,7 @@ export async function putDataset(
   site: SiteRow,
   rawName: string,
   body: Record<string, unknown>,
-  options: PutOptions = {},
+  options: PutOptions,
 ): Promise<DatasetWriteAnswer> {
   const warnings: Warning[] = [];
   for (const key of Object.keys(body)) {
@@ -152,7 +161,9 @@ export async function putDataset(
   }
   const name = datasetNameFrom(rawName);
   const lang = checkLangIn(await languageState(ctx.db, site.id), body.lang) ?? "";
-  const { items, json } = itemsFrom(body.items);
+  const gate = await contentGate(ctx.db, site.id, options.markup, warnings);
+  const items = gate.values(itemsFrom(body.items), "items");
+  const json = itemsJson(items);
   const now = gmt(ctx.clock());
   const id = datasetObjectId(name, lang);
   const { value, rebaked } = await runWrite(ctx, {

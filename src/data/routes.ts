@@ -17,6 +17,7 @@ import {
   Type,
 } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { markupTrustOf } from "../site/roles.ts";
 import { listDatasets, putDataset } from "./datasets.ts";
 import { deleteDataset } from "./delete-service.ts";
 import { resolveSource } from "./sources.ts";
@@ -193,6 +194,7 @@ export function dataRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         request.site,
         request.params.name,
         withQueryLang(bodyOf(request), request.query.lang),
+        { markup: markupTrustOf(request.siteRole) },
       );
       const { warnings, ...fields } = done;
       return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));

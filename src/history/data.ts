@@ -51,7 +51,14 @@ export const dataHistory: HistoryKind = {
   async restore(call, id, state) {
     const { name, lang } = datasetOfObjectId(id);
     return answerOf(
-      await putDataset(call.ctx, call.site, name, { items: itemsOf(state), lang: lang === "" ? null : lang }),
+      // A revision's items go back as they were stored (history/pages.ts says why).
+      await putDataset(
+        call.ctx,
+        call.site,
+        name,
+        { items: itemsOf(state), lang: lang === "" ? null : lang },
+        { markup: "raw" },
+      ),
     );
   },
 
@@ -64,7 +71,7 @@ export const dataHistory: HistoryKind = {
         call.site,
         name,
         { items: itemsOf(state), lang: lang === "" ? null : lang },
-        { onlyNew: true },
+        { markup: "raw", onlyNew: true },
       ),
     );
   },

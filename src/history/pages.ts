@@ -49,7 +49,9 @@ export const pageHistory: HistoryKind = {
           { frame: frameId },
         ),
       );
-    const answer = await publishPage(call.ctx, call.site, body);
+    // A revision's state goes back as it was stored: what an editor wrote was sanitised then
+    // (docs/roles.md), and an administrator's raw HTML is the administrator's.
+    const answer = await publishPage(call.ctx, call.site, body, "raw");
     return { body: { site_id: call.site.id, ...answer, warnings: [...warnings, ...answer.warnings] } };
   },
 

@@ -20,6 +20,8 @@ import {
 import type { PageStatus } from "./queries.ts";
 import type { Placement } from "./placement.ts";
 import { requireMedia, seoPatchFrom, type PageSeo } from "./seo.ts";
+import type { MarkupTrust } from "../site/roles.ts";
+import { contentGate } from "./authored-html.ts";
 
 /** The input of one page write once read and checked. Undefined keeps what is stored. */
 export interface PageChange {
@@ -35,18 +37,25 @@ export interface PageChange {
   menuOrder?: number;
 }
 
-/** The pieces every write body shares, read and checked before anything is written. */
+/**
+ * The pieces every write body shares, read and checked before anything is written. `markup`: how
+ * its content and fields are stored (an editor's sanitised, pages/authored-html.ts), checked
+ * against the limits again as stored.
+ */
 export async function readChange(
   ctx: ServiceContext,
   site: SiteRow,
   body: Record<string, unknown>,
   warnings: Warning[],
+  markup: MarkupTrust,
 ) {
   const title = titleFrom(body.title);
   const slug = slugFrom(body.slug, warnings);
   const status = statusFrom(body.status);
-  const content = contentFrom(body.content);
-  const fields = fieldsFrom(body.fields);
+  const written = { content: contentFrom(body.content), fields: fieldsFrom(body.fields) };
+  const gate = await contentGate(ctx.db, site.id, markup, warnings);
+  const content = written.content === undefined ? undefined : contentFrom(gate.html(written.content, "content"));
+  const fields = written.fields === undefined ? undefined : fieldsFrom(gate.values(written.fields, "fields"));
   const createMissing = booleanFrom(body.create_missing_parents, "create_missing_parents") ?? false;
   const parent = refFrom(body.parent, "parent");
   let url = urlFrom(body.url);
@@ -63,6 +72,19 @@ export async function readChange(
   const menuOrder = menuOrderFrom(body.menu_order);
   await requireMedia(ctx.db, site.id, seo?.og_image ?? null, "seo.og_image");
   return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId, seo, menuOrder };
+}
+
+/** A body's `content` as it is stored: checked, through the gate of `markup`, checked again as stored. */
+export async function authoredContent(
+  ctx: ServiceContext,
+  site: SiteRow,
+  value: unknown,
+  markup: MarkupTrust,
+  warnings: Warning[],
+): Promise<string | undefined> {
+  const written = contentFrom(value);
+  if (written === undefined) return undefined;
+  return contentFrom((await contentGate(ctx.db, site.id, markup, warnings)).html(written, "content"));
 }
 
 /** The stored columns a write body sets (placement and language are decided by the caller). */

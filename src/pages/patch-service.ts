@@ -2,6 +2,7 @@
 import { fail } from "../errors.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { ServiceContext } from "../write/context.ts";
+import type { MarkupTrust } from "../site/roles.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import { inputWarnings, mergeFields, PATCH_KEYS } from "./input.ts";
 import { pageById } from "./queries.ts";
@@ -12,14 +13,17 @@ import { columnsOf, readChange } from "./page-change.ts";
 import { updatePage } from "./page-rows.ts";
 import { writeAndAnnounce, type PageWriteAnswer, type WriteOptions } from "./page-write.ts";
 
-/** PATCH /pages/{ref}: any field; `fields` merge (null removes a key); `frame` a ref or null. */
+/**
+ * PATCH /pages/{ref}: any field; `fields` merge (null removes a key); `frame` a ref or null.
+ * `options.markup`: how the content and the fields given are stored (readChange).
+ */
 export async function patchPage(
   ctx: ServiceContext,
   site: SiteRow,
   ref: string,
   body: Record<string, unknown>,
-  query: { lang?: unknown } = {},
-  options: WriteOptions = {},
+  query: { lang?: unknown },
+  options: WriteOptions & { markup: MarkupTrust },
 ): Promise<PageWriteAnswer> {
   const warnings = inputWarnings(body, PATCH_KEYS);
   if (!PATCH_KEYS.some((key) => Object.hasOwn(body, key) && key !== "create_missing_parents")) {
@@ -28,7 +32,7 @@ export async function patchPage(
   const state = await languageState(ctx.db, site.id);
   const refLang = checkLangIn(state, query.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
-  const input = await readChange(ctx, site, body, warnings);
+  const input = await readChange(ctx, site, body, warnings, options.markup);
   if (input.title === "") throw fail("title_required", { field: "title" }, "The title cannot be emptied.");
   if (body.lang === null || body.lang === "") {
     // Taking a page's language away is allowed only while the site has no languages.

@@ -3,6 +3,7 @@
 import { fail } from "../errors.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { ServiceContext } from "../write/context.ts";
+import type { MarkupTrust } from "../site/roles.ts";
 import { inputWarnings, pageIdFrom, PUBLISH_KEYS } from "./input.ts";
 import { pageAt, pageById } from "./queries.ts";
 import { slugFromTitle } from "./slug.ts";
@@ -14,16 +15,18 @@ import { writeAndAnnounce, type PageWriteAnswer } from "./page-write.ts";
 /**
  * POST /pages. With `id`: that page is updated (409 lang_mismatch when `lang` names another
  * language). Without: the page holding the slug (explicit, else from the title) under the same
- * parent in the same language is updated, else a page is created.
+ * parent in the same language is updated, else a page is created. `markup`: how its content and
+ * fields are stored (readChange).
  */
 export async function publishPage(
   ctx: ServiceContext,
   site: SiteRow,
   body: Record<string, unknown>,
+  markup: MarkupTrust,
 ): Promise<PageWriteAnswer> {
   const warnings = inputWarnings(body, PUBLISH_KEYS);
   const id = pageIdFrom(body.id);
-  const input = await readChange(ctx, site, body, warnings);
+  const input = await readChange(ctx, site, body, warnings, markup);
   if (input.title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
   const status = input.status ?? "publish";
 

@@ -7,12 +7,14 @@ import { bodyOf, DryRunQuery, dryRunOf } from "../http/request.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { commonErrors, DryRunAnswer, Example, Obj, Opt, Rebaked, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { markupTrustOf } from "../site/roles.ts";
 import { deletePage } from "./delete-service.ts";
 import { patchPage } from "./patch-service.ts";
 import { publishPage } from "./publish-service.ts";
 import { getPage, listPages } from "./read-service.ts";
 import { sendKeptJson } from "../http/kept-json.ts";
-import { assignMissingLanguage, linkTranslation } from "./translations.ts";
+import { linkTranslation } from "./translations.ts";
+import { assignMissingLanguage } from "./missing-language.ts";
 
 const Str = Type.String();
 const Null = Type.Null();
@@ -154,7 +156,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request, reply) => {
-      const done = await publishPage(ctx, request.site, bodyOf(request));
+      const done = await publishPage(ctx, request.site, bodyOf(request), markupTrustOf(request.siteRole));
       const { warnings, ...fields } = done;
       return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
     },
@@ -198,7 +200,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         const { warnings, ...fields } = done;
         return ok({ site_id: request.site.id, ...fields }, warnings);
       }
-      const done = await linkTranslation(ctx, request.site, input);
+      const done = await linkTranslation(ctx, request.site, input, markupTrustOf(request.siteRole));
       const { warnings, ...fields } = done;
       return reply.code(done.created ? 201 : 200).send(ok({ site_id: request.site.id, ...fields }, warnings));
     },
@@ -242,6 +244,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     async (request) => {
       const done = await patchPage(ctx, request.site, request.params.ref, bodyOf(request), request.query, {
         dryRun: dryRunOf(request),
+        markup: markupTrustOf(request.siteRole),
       });
       const { warnings, ...fields } = done;
       return ok({ site_id: request.site.id, ...fields }, warnings);

@@ -1,7 +1,7 @@
 // Translations (docs/content-model.md, "Translations"): POST /pages/language links a new page in
-// another language to its origin; `{missing: true, lang?}` gives every page without a language one.
-// Pages that translate one another share a translation group (the origin's id); each page's record
-// lists the group as `translations: {lang: id}`, itself included.
+// another language to its origin (`{missing: true, lang?}`, which gives every page without a language
+// one, is missing-language.ts). Pages that translate one another share a translation group (the
+// origin's id); each page's record lists the group as `translations: {lang: id}`, itself included.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -13,7 +13,9 @@ import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "../effects/page-changes.ts";
-import { contentFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
+import { inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
+import { authoredContent } from "./page-change.ts";
+import type { MarkupTrust } from "../site/roles.ts";
 import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
@@ -27,20 +29,12 @@ import { pageBytes } from "../quotas/bytes.ts";
 import type { UsageDelta } from "../quotas/usage.ts";
 
 const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing"] as const;
-const MISSING_KEYS = ["missing", "lang"] as const;
 
 export interface TranslationAnswer {
   page: PageRecord;
   origin: { id: number; lang: string };
   created: boolean;
   slug_changed?: SlugChanged;
-  rebaked: Rebaked;
-  warnings: Warning[];
-}
-
-export interface MissingAnswer {
-  updated: number[];
-  lang: string;
   rebaked: Rebaked;
   warnings: Warning[];
 }
@@ -74,7 +68,7 @@ interface Rows<T> {
  * write over all of them, as `{missing: true}` is). The work may run twice (a trial rehearsed,
  * write/pipeline.ts): what it warns of is counted from the start each time.
  */
-async function announcedWrite<T>(
+export async function announcedWrite<T>(
   ctx: ServiceContext,
   siteId: number,
   warnings: Warning[],
@@ -121,12 +115,14 @@ async function announcedWrite<T>(
  * POST /pages/language `{page, lang, title?, slug?, content?, status?}`. The new page copies
  * what is not given from its origin (title, content, fields, frame, status), stands under the
  * translation of the origin's parent (at the top when that has none), and joins the origin's
- * group. A translation that already exists in that language is updated instead.
+ * group. A translation that already exists in that language is updated instead. `markup`: how the
+ * content given is stored (page-change.ts).
  */
 export async function linkTranslation(
   ctx: ServiceContext,
   site: SiteRow,
   body: Record<string, unknown>,
+  markup: MarkupTrust,
 ): Promise<TranslationAnswer> {
   const warnings = inputWarnings(body, LINK_KEYS);
   if (body.lang === undefined || body.lang === null || body.lang === "") {
@@ -146,7 +142,7 @@ export async function linkTranslation(
   const title = titleFrom(body.title);
   if (title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
   const slug = slugFrom(body.slug, warnings);
-  const content = contentFrom(body.content);
+  const content = await authoredContent(ctx, site, body.content, markup, warnings);
   const status = statusFrom(body.status);
 
   const found = await lookupPage(ctx.db, site.id, body.page, {}, state);
@@ -324,76 +320,4 @@ export async function linkTranslation(
     rebaked,
     warnings,
   };
-}
-
-/**
- * `{missing: true, lang?}`: every page without a language gets `lang` (default: the site's
- * default language). Parents go first, so paths follow; a slug another page already holds
- * there in that language gets -2 (reported as `slug_changed` warnings).
- */
-export async function assignMissingLanguage(
-  ctx: ServiceContext,
-  site: SiteRow,
-  body: Record<string, unknown>,
-): Promise<MissingAnswer> {
-  const warnings = inputWarnings(body, MISSING_KEYS);
-  const state = await languageState(ctx.db, site.id);
-  const given = checkLangIn(state, body.lang);
-  if (!state.active)
-    throw fail(
-      "multilang_inactive",
-      { field: "lang" },
-      "The site has no languages yet; add one with POST /languages first.",
-    );
-  const lang = given ?? (state.defaultLang as string);
-  const now = gmt(ctx.clock());
-
-  const { result: updated, rebaked } = await announcedWrite(ctx, site.id, warnings, async (trx) => {
-    const rows = await trx
-      .selectFrom("pages")
-      .selectAll()
-      .where("site_id", "=", site.id)
-      .where("lang", "=", "")
-      .orderBy("id")
-      .execute();
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    const newPath = new Map<number, string>();
-    const done: number[] = [];
-    // Parents before children: a page whose parent is still waiting waits too.
-    const depth = (row: PageRow): number => {
-      let d = 0;
-      const seen = new Set<number>();
-      for (let p = byId.get(row.parent_id); p && !seen.has(p.id); p = byId.get(p.parent_id)) {
-        seen.add(p.id);
-        d++;
-      }
-      return d;
-    };
-    const ordered = [...rows].sort((a, b) => depth(a) - depth(b) || a.id - b.id);
-    for (const row of ordered) {
-      const parentPath =
-        row.parent_id === 0 ? "" : (newPath.get(row.parent_id) ?? row.path.slice(0, row.path.lastIndexOf("/")));
-      const slug = firstFreeSlug(row.slug, await slugsUnder(trx, site.id, row.parent_id, lang, row.id));
-      const path = childPath(parentPath, slug);
-      newPath.set(row.id, path);
-      await trx
-        .updateTable("pages")
-        .set({ lang, slug, path, updated_at_gmt: now })
-        .where("site_id", "=", site.id)
-        .where("id", "=", row.id)
-        .execute();
-      if (slug !== row.slug)
-        warnings.push(
-          warning("slug_changed", `Page ${row.id} got the slug "${slug}": "${row.slug}" is taken in "${lang}".`, {
-            id: row.id,
-            from: row.slug,
-            to: slug,
-          }),
-        );
-      done.push(row.id);
-    }
-    // One revision of each page that got the language (the pages it changes, not the site).
-    return { result: done, wrote: done };
-  });
-  return { updated, lang, rebaked, warnings };
 }

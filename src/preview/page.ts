@@ -26,6 +26,7 @@ import { firstFreeSlug } from "../pages/slug.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { warning, type Warning } from "../warnings.ts";
+import type { ContentGate } from "../pages/authored-html.ts";
 
 /** Keys of a page record a preview does not change. */
 const NOT_PREVIEWED = [
@@ -79,6 +80,28 @@ export async function pageTarget(db: Db, siteId: number, ref: unknown, rawLang: 
       "The page is in the trash: it shows nowhere.",
     );
   return { page, lang: page.lang === "" ? langs.defaultLang : page.lang };
+}
+
+/** Keys of `page_fields` that hold no HTML: every other is content or a field. */
+const NOT_HTML = new Set(["title", "slug", "menu_order", "seo", "frame", ...NOT_PREVIEWED]);
+
+/**
+ * `page_fields` as the writes would store them (pages/authored-html.ts): an editor's content and
+ * fields sanitised, reported in warnings naming `page_fields.<key>`, so a preview shows what a save keeps.
+ */
+export function gatedPageFields(input: Record<string, unknown>, gate: ContentGate): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    const field = `page_fields.${key}`;
+    const gated =
+      NOT_HTML.has(key) || value === null
+        ? value
+        : key === "content" && typeof value === "string"
+          ? gate.html(value, field)
+          : gate.values(value, field);
+    Object.defineProperty(out, key, { value: gated, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 /** The sibling slugs' rule of a PATCH: the slug asked for, else the first free one (`-2`, …). */

@@ -17,6 +17,7 @@ import {
   Warnings,
 } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
+import { markupTrustOf } from "../site/roles.ts";
 import {
   createPreviewLink,
   DEFAULT_EXPIRES_IN,
@@ -93,7 +94,13 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       },
     },
     async (request) => {
-      const answer = await previewPage(ctx, request.site.id, request.caller!.userId, request.body);
+      const answer = await previewPage(
+        ctx,
+        request.site.id,
+        request.caller!.userId,
+        request.body,
+        markupTrustOf(request.siteRole),
+      );
       return ok({ site_id: request.site.id, html: answer.html }, answer.warnings);
     },
   );

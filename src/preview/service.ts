@@ -20,7 +20,9 @@ import { rolledBack, type Write } from "../write/pipeline.ts";
 import { styleObjectId } from "../styles/revision.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
 import { frameInputs, writePreviewFrames } from "./frames.ts";
-import { overridePage, pageTarget } from "./page.ts";
+import { gatedPageFields, overridePage, pageTarget } from "./page.ts";
+import type { MarkupTrust } from "../site/roles.ts";
+import { contentGate } from "../pages/authored-html.ts";
 import { inlineNewStyles, parsePreviewStyles, servedBundles, styleInputs, writePreviewStyles } from "./styles.ts";
 
 const BODY_KEYS = ["page", "lang", "frames", "styles", "page_fields"];
@@ -69,19 +71,21 @@ function cannotRender(): never {
 /**
  * The changes are written and the render read inside one transaction, which is rolled back; the
  * render runs after it (never while the transaction holds SQLite's one write lock),
- * and so do the stylesheets' parses, before it.
+ * and so do the stylesheets' parses, before it. `markup`: how a write would store the page
+ * fields' HTML (an editor's sanitised, pages/authored-html.ts).
  */
 export async function previewPage(
   ctx: ServiceContext,
   siteId: number,
   userId: number,
   body: PreviewBody,
+  markup: MarkupTrust,
 ): Promise<PreviewAnswer> {
   const warnings = unknownFields(body, BODY_KEYS);
   // Shapes first: nothing is opened for a body that cannot be previewed.
   const frames = frameInputs(body.frames);
   const styles = await parsePreviewStyles(siteId, styleInputs(body.styles));
-  const fields = body.page_fields ?? {};
+  const fields = gatedPageFields(body.page_fields ?? {}, await contentGate(ctx.db, siteId, markup, warnings));
   const { prepare, render } = { prepare: ctx.publisher.preparePage, render: ctx.publisher.renderPrepared };
   if (!prepare || !render) cannotRender();
   const { theme, served } = await servedBundles(ctx.db, siteId);

@@ -30,6 +30,7 @@ export async function patchPageSeo(
   query: { lang?: unknown },
 ): Promise<{ page: number; seo: PageSeo; rebaked: Rebaked; warnings: Warning[] }> {
   if (Object.keys(body).length === 0) throw fail("nothing_to_update", { allowed: SEO_KEYS });
-  const written = await patchPage(ctx, site, ref, { seo: body }, query);
+  // Only SEO fields, which hold no HTML (docs/seo.md prints them escaped): nothing to sanitise.
+  const written = await patchPage(ctx, site, ref, { seo: body }, query, { markup: "raw" });
   return { page: written.page.id, seo: written.page.seo, rebaked: written.rebaked, warnings: written.warnings };
 }

@@ -21,6 +21,10 @@ const Settings = Obj({
   not_found_page: Type.Union([Type.Integer(), Type.String(), Type.Null()], {
     description: "the page shown with status 404 for unknown addresses (in the address's language), as written",
   }),
+  iframe_hosts: Type.Array(Type.String(), {
+    description:
+      "host names an <iframe src> may name in HTML an editor writes; every other iframe an editor writes is removed (docs/roles.md)",
+  }),
   render_model: Type.Literal("v2"),
 });
 
@@ -46,6 +50,11 @@ const SettingsBody = Obj({
   default_lang: Opt(Nullable(Type.String())),
   home_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
   not_found_page: Opt(Type.Union([Type.Integer(), Type.String(), Type.Null()])),
+  iframe_hosts: Opt(
+    Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description: `at most 100 host names (normalised as domains are; null: none), e.g. ["www.youtube-nocookie.com"]`,
+    }),
+  ),
   render_model: Opt(
     // Any value: none is refused, every one is ignored with a warning.
     ServiceChecked(Type.String(), "read-only (always v2): a value sent is ignored with warning render_model_fixed"),
@@ -78,7 +87,7 @@ export function settingsRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "patchSettings",
         tags,
         summary:
-          "Write settings (name, tagline, theme, default_lang, home_page, not_found_page); unknown keys are ignored with warning unknown_setting",
+          "Write settings (name, tagline, theme, default_lang, home_page, not_found_page, iframe_hosts); unknown keys are ignored with warning unknown_setting",
         body: SettingsBody,
         querystring: Obj(DryRunQuery),
         response: {

@@ -1,6 +1,6 @@
 // Site settings (docs/content-model.md): name (the site's own name), tagline, theme,
-// default_lang, home_page (a page reference, kept as written), not_found_page, render_model
-// (always v2). A write announces `settings` (and `languages` when it moves the default language)
+// default_lang, home_page (a page reference, kept as written), not_found_page, iframe_hosts (what
+// an editor's iframes may show, docs/roles.md), render_model (always v2). A write announces `settings` (and `languages` when it moves the default language)
 // to the publish step; the languages themselves are written by languages-service.ts.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
@@ -12,11 +12,12 @@ import { runWrite } from "../write/pipeline.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { languageCodeFrom, languageState } from "../site/languages.ts";
-import { homePageOf, notFoundPageOf, settingsOf } from "../site/settings.ts";
+import { homePageOf, iframeHostsOf, notFoundPageOf, settingsOf } from "../site/settings.ts";
 import { recordLanguageMoves } from "../pages/moves.ts";
 import { writeSettings } from "./write.ts";
 import { writeSiteName } from "../network/sites-service.ts";
 import { homeLeaves } from "../pages/offline.ts";
+import { iframeHostsFrom } from "./iframe-hosts.ts";
 
 export const RENDER_MODEL = "v2";
 export const SETTING_KEYS = [
@@ -26,6 +27,7 @@ export const SETTING_KEYS = [
   "default_lang",
   "home_page",
   "not_found_page",
+  "iframe_hosts",
   "render_model",
 ] as const;
 
@@ -42,6 +44,8 @@ export interface Settings {
   home_page: number | string | null;
   /** The page shown with status 404 for unknown addresses (docs/seo.md), as written, or null. */
   not_found_page: number | string | null;
+  /** The host names an editor's `<iframe src>` may name (docs/roles.md). */
+  iframe_hosts: string[];
   render_model: typeof RENDER_MODEL;
 }
 
@@ -54,6 +58,7 @@ export async function readSettings(ctx: Pick<ServiceContext, "db">, site: SiteRo
     default_lang: state.defaultLang,
     home_page: homePageOf(row),
     not_found_page: notFoundPageOf(row),
+    iframe_hosts: iframeHostsOf(row),
     render_model: RENDER_MODEL,
   };
 }
@@ -141,6 +146,7 @@ export async function patchSettings(
     default_lang?: string | null;
     home_page_json?: string | null;
     not_found_page_json?: string | null;
+    iframe_hosts_json?: string | null;
   } = {};
   if (Object.hasOwn(body, "tagline"))
     columns.tagline = body.tagline === null ? "" : stringSetting(body.tagline, "tagline", MAX_TAGLINE);
@@ -178,6 +184,11 @@ export async function patchSettings(
   }
   if (Object.hasOwn(body, "not_found_page"))
     columns.not_found_page_json = (await pageSetting(ctx, site, body.not_found_page, "not_found_page")).json;
+  let iframeHosts: string[] | undefined;
+  if (Object.hasOwn(body, "iframe_hosts")) {
+    iframeHosts = iframeHostsFrom(body.iframe_hosts);
+    columns.iframe_hosts_json = iframeHosts.length > 0 ? JSON.stringify(iframeHosts) : null;
+  }
 
   const changed: string[] = [];
   if (name !== undefined && name !== current.name) changed.push("name");
@@ -194,13 +205,17 @@ export async function patchSettings(
     columns.not_found_page_json !== (current.not_found_page === null ? null : JSON.stringify(current.not_found_page))
   )
     changed.push("not_found_page");
+  if (iframeHosts !== undefined && JSON.stringify(iframeHosts) !== JSON.stringify(current.iframe_hosts))
+    changed.push("iframe_hosts");
 
   if (changed.includes("home_page"))
     warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
   // What the write changed; what a new home page moves (its pages, their addresses) effects/ decides.
   const homes = changed.includes("home_page") ? { before: current.home_page, after: newHome } : undefined;
+  // iframe_hosts is read by editors' writes only: no page prints it, nothing to publish.
+  const printed = changed.filter((key) => key !== "iframe_hosts") as SettingKey[];
   const changes: Change[] =
-    changed.length > 0 ? [{ kind: "settings", keys: changed as SettingKey[], ...(homes ? { homes } : {}) }] : [];
+    printed.length > 0 ? [{ kind: "settings", keys: printed, ...(homes ? { homes } : {}) }] : [];
   // A new default language moves addresses: the default has no prefix, the others do.
   if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
   let rebaked = nothingRebaked();

@@ -7,7 +7,12 @@ export async function writeSettings(
   db: Db,
   siteId: number,
   at: string,
-  changes: Partial<Pick<SettingsRow, "tagline" | "theme" | "default_lang" | "home_page_json" | "not_found_page_json">>,
+  changes: Partial<
+    Pick<
+      SettingsRow,
+      "tagline" | "theme" | "default_lang" | "home_page_json" | "not_found_page_json" | "iframe_hosts_json"
+    >
+  >,
 ): Promise<void> {
   await db
     .insertInto("site_settings")
@@ -18,6 +23,7 @@ export async function writeSettings(
       default_lang: null,
       home_page_json: null,
       not_found_page_json: null,
+      iframe_hosts_json: null,
       updated_at_gmt: at,
     })
     .onConflict((oc) => oc.column("site_id").doNothing())

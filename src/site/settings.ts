@@ -21,6 +21,7 @@ export async function settingsOf(db: Db, siteId: number): Promise<SettingsRow> {
       default_lang: null,
       home_page_json: null,
       not_found_page_json: null,
+      iframe_hosts_json: null,
       updated_at_gmt: "",
     }
   );
@@ -53,4 +54,12 @@ export function homePageOf(settings: Pick<SettingsRow, "home_page_json">): numbe
 /** The page the `not_found_page` setting names, shown with status 404 for unknown addresses; null while none is set. */
 export function notFoundPageOf(settings: Pick<SettingsRow, "not_found_page_json">): number | string | null {
   return pageRefOf(settings.not_found_page_json);
+}
+
+/** `iframe_hosts` (docs/roles.md): host names, each as normalised when written. */
+const IFRAME_HOSTS = jsonColumn("site_settings.iframe_hosts_json", Type.Array(Type.String()));
+
+/** The host names an editor's `<iframe src>` may name; none while none is set, or when the stored list does not read. */
+export function iframeHostsOf(settings: Pick<SettingsRow, "iframe_hosts_json">): string[] {
+  return settings.iframe_hosts_json === null ? [] : IFRAME_HOSTS.readOr(settings.iframe_hosts_json, []);
 }

@@ -97,6 +97,8 @@ export interface SiteSettingsTable {
   home_page_json: string | null;
   /** The page shown with status 404 for unknown addresses (a reference as written), or null. */
   not_found_page_json: string | null;
+  /** The host names an editor's `<iframe src>` may name, a JSON array (0190_iframe_hosts); null: none. */
+  iframe_hosts_json: string | null;
   updated_at_gmt: string;
 }
 

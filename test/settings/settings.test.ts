@@ -14,7 +14,7 @@ describe("site settings", () => {
   });
   after(() => t.close());
 
-  it("GET /settings answers every setting with its default: theme default, render_model v2, no language, no home page, no 404 page", async () => {
+  it("GET /settings answers every setting with its default: theme default, render_model v2, no language, no home page, no 404 page, no iframe host", async () => {
     const id = await site();
     const r = await t.call("GET", `/api/site/${id}/settings`);
     assert.equal(r.status, 200);
@@ -28,10 +28,36 @@ describe("site settings", () => {
         default_lang: null,
         home_page: null,
         not_found_page: null,
+        iframe_hosts: [],
         render_model: "v2",
       },
       warnings: [],
     });
+  });
+
+  it("iframe_hosts: host names normalised as domains are, duplicates dropped; null clears it; a wrong name is 400 naming its entry; it announces nothing (docs/roles.md)", async () => {
+    const id = await site();
+    recorder.reset();
+    const r = await t.call("PATCH", `/api/site/${id}/settings`, {
+      body: { iframe_hosts: [" WWW.YouTube-NoCookie.com ", "player.vimeo.com", "www.youtube-nocookie.com"] },
+    });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.body.settings.iframe_hosts, ["www.youtube-nocookie.com", "player.vimeo.com"]);
+    assert.deepEqual(r.body.changed, ["iframe_hosts"]);
+    assert.deepEqual(recorder.changes(), [], "no page prints it");
+    const same = await t.call("PATCH", `/api/site/${id}/settings`, { body: { iframe_hosts: ["player.vimeo.com"] } });
+    assert.deepEqual(same.body.settings.iframe_hosts, ["player.vimeo.com"]);
+    for (const [hosts, field, reason] of [
+      [["ok.example", "https://x.example/"], "iframe_hosts.1", "port_or_path"],
+      [["a..b"], "iframe_hosts.0", "empty_label"],
+    ] as const) {
+      const bad = await t.call("PATCH", `/api/site/${id}/settings`, { body: { iframe_hosts: hosts } });
+      assert.equal(bad.status, 400, bad.text);
+      assert.deepEqual([bad.body.error, bad.body.field, bad.body.reason], ["invalid_field", field, reason]);
+    }
+    const cleared = await t.call("PATCH", `/api/site/${id}/settings`, { body: { iframe_hosts: null } });
+    assert.deepEqual(cleared.body.settings.iframe_hosts, []);
+    assert.deepEqual((await t.call("GET", `/api/site/${id}/settings`)).body.settings.iframe_hosts, []);
   });
 
   it("PATCH writes name, tagline and theme; name is the site's own name; the answer carries rebaked and what changed", async () => {
