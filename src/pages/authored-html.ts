@@ -59,7 +59,10 @@ export async function contentGate(
       warnings.push(warning("content_sanitized", message, { field, removed, ...itemOf(field) }));
       return;
     }
-    if (!summary) warnings.push((summary = warning("content_sanitized", "", { field: null, values: 0 })));
+    if (!summary) {
+      summary = warning("content_sanitized", "", { field: null, values: 0 });
+      warnings.push(summary);
+    }
     summary.values = (summary.values as number) + 1;
     summary.message = `${summary.values} further values lost what an editor may not write, as the ones above did.`;
   };
