@@ -7,7 +7,7 @@
 //
 // The legacy address (`/api/…` with the site chosen by blog_id, X-Svc-Blog-Id or domain) takes
 // administrators only, whatever the group (site-scope.ts).
-import { reaches, type SiteRole } from "../site/roles.ts";
+import { insufficientRole, reaches, type SiteRole } from "../site/roles.ts";
 import { preFail, type HttpError } from "./errors.ts";
 
 export interface RouteGroup {
@@ -61,8 +61,8 @@ export const NETWORK_ROUTE_GROUPS: readonly NetworkGroup[] = [
   {
     name: "Sites",
     paths: ["/api/sites"],
-    administrator: "read and rename the sites they administer",
-    editor: "—",
+    administrator: "read, rename",
+    editor: "read",
   },
   {
     name: "Domains and quotas of a site",
@@ -115,11 +115,8 @@ export function leastRoleFor(method: string | readonly string[], path: string): 
 
 /** 403 insufficient_role for a caller whose role on the site is below what the call needs; the site exists for them. */
 export function refusedRole(role: SiteRole, least: SiteRole, details: Record<string, unknown> = {}): HttpError {
-  return preFail(
-    "insufficient_role",
-    { role, required_role: least, ...details },
-    `This call needs the ${least} role on this site; you hold the ${role} role (docs/roles.md).`,
-  );
+  const refusal = insufficientRole(role, least, details);
+  return preFail(refusal.code, refusal.details, refusal.message);
 }
 
 /** Refuses a role below what writing at `path` (a site-relative route address) needs. */

@@ -74,7 +74,7 @@ export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Li
         operationId: "listSites",
         tags,
         summary:
-          "Sites the caller administers (all for a super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+          "Sites the caller holds a role on (all for a super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
         querystring: Paged,
         response: { 200: Success({ total: Type.Integer(), sites: Type.Array(Site) }), ...commonErrors },
       },
@@ -88,7 +88,7 @@ export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Li
       schema: {
         operationId: "getSite",
         tags,
-        summary: "One site",
+        summary: "One site the caller holds a role on",
         params: SiteId,
         response: { 200: Success({ site: Site }), ...commonErrors },
       },
@@ -102,7 +102,7 @@ export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Li
       schema: {
         operationId: "patchSite",
         tags,
-        summary: "Rename a site or change its domain (domain: super-administrator)",
+        summary: "Rename a site (its administrators) or change its domain (super-administrator)",
         params: SiteId,
         body: Obj({ name: Opt(Type.String()), domain: Opt(Type.String()) }),
         response: { 200: Success({ site: Site }), ...commonErrors },

@@ -1,6 +1,6 @@
 // Sites of the network (docs/foundation.md, "Sites and users"). Creating, deleting and
 // re-domaining a site are network operations for super-administrators; a site's administrators
-// may read it and rename it.
+// may read it and rename it, its editors read it (docs/roles.md).
 // Each of them announces a `site` change: the publish step maps hosts anew and flushes the site's
 // cached pages. A site's domain is its primary domain (domains-service.ts): normalised, free of
 // every other site's domains and aliases, written with its `site_domains` row in one transaction.
@@ -8,8 +8,8 @@ import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
-import type { Caller } from "../site/callers.ts";
-import { administers } from "../site/callers.ts";
+import { siteRoleOf, type Caller } from "../site/callers.ts";
+import { insufficientRole, reaches, SITE_ROLES, type SiteRole } from "../site/roles.ts";
 import { homeUrl } from "../site/addresses.ts";
 import type { Change, Written } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -44,10 +44,15 @@ function siteName(value: unknown): string {
   return name;
 }
 
-/** A site the caller may see, or 404 exactly as for a site that does not exist. */
-async function visibleSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRow> {
+/**
+ * A site the caller holds a role on, or 404 exactly as for a site that does not exist; a role
+ * below `least` knows the site: 403 insufficient_role.
+ */
+async function visibleSite(ctx: ServiceContext, caller: Caller, id: number, least: SiteRole): Promise<SiteRow> {
   const site = await siteById(ctx.db, id);
-  if (!site || !(await administers(ctx.db, caller, site.id))) throw fail("site_not_found", {}, undefined);
+  const role = site ? await siteRoleOf(ctx.db, caller, site.id) : null;
+  if (!site || role === null) throw fail("site_not_found", {}, undefined);
+  if (!reaches(role, least)) throw insufficientRole(role, least);
   return site;
 }
 
@@ -82,7 +87,7 @@ export async function createSite(
   return siteRecord(done.value, ctx.publicPort);
 }
 
-/** GET /api/sites: every site for a super-administrator, else the sites the caller administers; one page of them, by id. */
+/** GET /api/sites: every site for a super-administrator, else the sites the caller holds a role on; one page of them, by id. */
 export async function listSites(
   ctx: ServiceContext,
   caller: Caller,
@@ -93,14 +98,14 @@ export async function listSites(
     query = query
       .innerJoin("memberships", "memberships.site_id", "sites.id")
       .where("memberships.user_id", "=", caller.userId)
-      .where("memberships.role", "=", "administrator");
+      .where("memberships.role", "in", [...SITE_ROLES]);
   }
   const { total, rows } = await listWindow(query, window);
   return { total, sites: rows.map((row) => siteRecord(row, ctx.publicPort)) };
 }
 
 export async function getSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRecord> {
-  return siteRecord(await visibleSite(ctx, caller, id), ctx.publicPort);
+  return siteRecord(await visibleSite(ctx, caller, id, "editor"), ctx.publicPort);
 }
 
 export async function updateSite(
@@ -109,7 +114,7 @@ export async function updateSite(
   id: number,
   body: Record<string, unknown>,
 ): Promise<SiteRecord> {
-  const site = await visibleSite(ctx, caller, id);
+  const site = await visibleSite(ctx, caller, id, "administrator");
   const changes: { name?: string; domain?: string } = {};
   if (body.name !== undefined) changes.name = siteName(body.name);
   if (body.domain !== undefined) {
