@@ -28,7 +28,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sites the caller administers (all for a super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages) */
+        /** Sites the caller holds a role on (all for a super-administrator), by id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages) */
         get: operations["listSites"];
         put?: never;
         /** Create a site (super-administrator) */
@@ -46,7 +46,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One site */
+        /** One site the caller holds a role on */
         get: operations["getSite"];
         put?: never;
         post?: never;
@@ -54,7 +54,7 @@ export interface paths {
         delete: operations["deleteSite"];
         options?: never;
         head?: never;
-        /** Rename a site or change its domain (domain: super-administrator) */
+        /** Rename a site (its administrators) or change its domain (super-administrator) */
         patch: operations["patchSite"];
         trace?: never;
     };
@@ -335,7 +335,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Write settings (name, tagline, theme, default_lang, home_page, not_found_page); unknown keys are ignored with warning unknown_setting */
+        /** Write settings (name, tagline, theme, default_lang, home_page, not_found_page, iframe_hosts); unknown keys are ignored with warning unknown_setting */
         patch: operations["patchSettings"];
         trace?: never;
     };
@@ -1314,6 +1314,23 @@ export interface paths {
         };
         /** The site's use of each quota, with its limit */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's members with their roles, by user id; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages) */
+        get: operations["listSiteUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4244,6 +4261,8 @@ export interface operations {
                             home_page: number | string | null;
                             /** @description the page shown with status 404 for unknown addresses (in the address's language), as written */
                             not_found_page: number | string | null;
+                            /** @description host names an <iframe src> may name in HTML an editor writes; every other iframe an editor writes is removed (docs/roles.md) */
+                            iframe_hosts: string[];
                             /** @enum {string} */
                             render_model: "v2";
                         } & {
@@ -4296,6 +4315,8 @@ export interface operations {
                     default_lang?: string | null;
                     home_page?: number | string | null;
                     not_found_page?: number | string | null;
+                    /** @description at most 100 host names (normalised as domains are; null: none), e.g. ["www.youtube-nocookie.com"] */
+                    iframe_hosts?: string[] | null;
                     /** @description read-only (always v2): a value sent is ignored with warning render_model_fixed */
                     render_model?: string;
                 } & {
@@ -4330,6 +4351,8 @@ export interface operations {
                             home_page: number | string | null;
                             /** @description the page shown with status 404 for unknown addresses (in the address's language), as written */
                             not_found_page: number | string | null;
+                            /** @description host names an <iframe src> may name in HTML an editor writes; every other iframe an editor writes is removed (docs/roles.md) */
+                            iframe_hosts: string[];
                             /** @enum {string} */
                             render_model: "v2";
                         } & {
@@ -14236,6 +14259,72 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSiteUsers: {
+        parameters: {
+            query?: {
+                /** @description items per page: an integer from 1 to 500 (default 100); otherwise 400 invalid_parameter */
+                per_page?: number;
+                /** @description page number from 1 (default 1); past the last page the list is empty; otherwise 400 invalid_parameter */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        total: number;
+                        users: ({
+                            id: number;
+                            login: string;
+                            role: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
