@@ -63,15 +63,18 @@ function bySitePath(db: Db, request: FastifyRequest, least: SiteRole): MaybeProm
   if (id === null || !caller) throw preFail("site_not_found");
   return thenOf(siteById(db, id), (site) => {
     if (!site) throw preFail("site_not_found");
-    const admitted = (role: SiteRole | null): SiteRow => {
-      if (role === null) throw preFail("site_not_found");
-      if (!reaches(role, least)) throw refusedRole(role, least);
-      request.siteRole = role;
-      return site;
-    };
     const role = siteRoleOf(db, caller, site.id);
-    return role instanceof Promise ? role.then(admitted) : admitted(role);
+    if (role instanceof Promise) return role.then((read) => admitted(request, site, read, least));
+    return admitted(request, site, role, least);
   });
+}
+
+/** The site when the caller's role on it reaches `least`; else as bySitePath says. */
+function admitted(request: FastifyRequest, site: SiteRow, role: SiteRole | null, least: SiteRole): SiteRow {
+  if (role === null) throw preFail("site_not_found");
+  if (!reaches(role, least)) throw refusedRole(role, least);
+  request.siteRole = role;
+  return site;
 }
 
 async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<SiteRow> {
