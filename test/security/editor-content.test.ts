@@ -146,6 +146,18 @@ describe("security: what an editor writes is sanitised, what an administrator wr
     ]);
   });
 
+  it("past 100 sanitised values, one more warning counts the rest", async () => {
+    const items = Array.from({ length: 103 }, (_, i) => ({ n: i, bio: "<b onclick=x>b</b>" }));
+    const data = ok(await as("PUT", "/data/many", { items }), "data set", 201);
+    const warned = (data.warnings as Sanitized[]).filter((w) => w.code === "content_sanitized");
+    assert.equal(warned.length, 101);
+    assert.deepEqual(warned.at(-2)!.field, "items.99.bio");
+    assert.deepEqual(
+      { ...warned.at(-1)!, message: "" },
+      { code: "content_sanitized", message: "", field: null, values: 3 },
+    );
+  });
+
   it("an editor's preview shows what a save would keep, with the same warning", async () => {
     const page = ok(await as("POST", "/pages", { title: "Preview me", frame: "layout" }), "create", 201).page;
     const preview = ok(await as("POST", "/preview", { page: page.id, page_fields: { content: DIRTY } }), "preview");
