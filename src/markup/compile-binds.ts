@@ -6,16 +6,11 @@
 // (targets, duplicates, double quotes, void and raw-text elements) are a job of their own.
 
 import type { AnalysisBuilder } from "./analysis.ts";
-import { decodeAttributeEntities } from "./escape.ts";
-import { parseJsonObject } from "./insert-grammar.ts";
+import { BindPlans, type BindTargets } from "./bind-plan.ts";
 import { MAX_JSON_DEPTH } from "./json-scan.ts";
 import type { ContentOp, ValueSpec } from "./program.ts";
-import { valueSpec } from "./templates.ts";
 import type { Level, ProgramBuilder } from "./program-builder.ts";
-import { BIND_ATTR, DOUBLE, NO_VALUE, type StartTag } from "./start-tag.ts";
-
-/** What a valid attribute name may contain (HTML attribute-name state). */
-const ATTR_NAME = /^[^\s"'>/=\0]+$/;
+import { DOUBLE, NO_VALUE, type StartTag } from "./start-tag.ts";
 
 /** An element whose content a text/html bind will replace once its close tag is seen. */
 export interface PendingContent {
@@ -29,13 +24,14 @@ export class BindCompiler {
   private readonly a: AnalysisBuilder;
   private readonly prog: ProgramBuilder;
   private readonly tag: StartTag;
-  /** Parsed bind values by raw text: repeated binds (typical inside repeats) parse once. */
-  private readonly cache = new Map<string, Record<string, unknown> | "too_deep" | undefined>();
+  /** Bind values compiled once per text: repeated binds (typical inside repeats) are looked up. */
+  private readonly plans: BindPlans;
 
-  constructor(a: AnalysisBuilder, prog: ProgramBuilder, tag: StartTag) {
+  constructor(a: AnalysisBuilder, prog: ProgramBuilder, tag: StartTag, html: string) {
     this.a = a;
     this.prog = prog;
     this.tag = tag;
+    this.plans = new BindPlans(a, html);
   }
 
   /**
@@ -50,21 +46,16 @@ export class BindCompiler {
     const tag = st.name;
     a.bindTag(tag);
     const q = st.quote[bi]!;
-    let obj: Record<string, unknown> | "too_deep" | undefined;
-    if (q !== NO_VALUE) {
-      const raw = st.value(bi);
-      if (this.cache.has(raw)) obj = this.cache.get(raw);
-      else {
-        obj = parseJsonObject((raw.includes("&") ? decodeAttributeEntities(raw) : raw).trim());
-        this.cache.set(raw, obj);
-      }
-    }
-    if (obj === "too_deep") {
+    // No value at all is no JSON object; a quoted empty value (valS -1) is the empty text.
+    const vs = st.valS[bi]!;
+    let targets: BindTargets | "too_deep" | undefined;
+    if (q !== NO_VALUE) targets = vs < 0 ? this.plans.targetsOf(0, 0, at) : this.plans.targetsOf(vs, st.valE[bi]!, at);
+    if (targets === "too_deep") {
       a.warn("bind_too_deep", `data-op-bind nests deeper than ${MAX_JSON_DEPTH} levels; the attribute is dropped`, at);
       this.emitAttrHoles(null);
       return null;
     }
-    if (obj === undefined) {
+    if (targets === undefined) {
       if (q === DOUBLE) {
         // HTML ended the value at the JSON's first `"`; the rest became other attributes.
         // The tag is left exactly as written so the mistake stays visible in the page source.
@@ -80,32 +71,7 @@ export class BindCompiler {
       return null;
     }
 
-    let text: ValueSpec | null = null;
-    let rawHtml: ValueSpec | null = null;
-    const attrTargets: Array<[string, ValueSpec]> = [];
-    for (const key of Object.keys(obj)) {
-      const v = obj[key];
-      if (typeof v !== "string" || v.trim() === "") {
-        a.warn("bad_bind", `bind target "${key}" needs a token string`, at);
-        continue;
-      }
-      const value = v.trim();
-      if (key !== "text" && key !== "html") {
-        if (!ATTR_NAME.test(key) || key.toLowerCase() === BIND_ATTR) {
-          a.warn("bad_bind", `bind target "${key}" is not an attribute name`, at);
-          continue;
-        }
-        if (attrTargets.some((t) => t[0].toLowerCase() === key.toLowerCase())) {
-          a.warn("bad_bind", `attribute "${key}" is bound twice; the first binding is used`, at);
-          continue;
-        }
-      }
-      // A token, or a template of text and tokens with filters (templates.ts).
-      const spec = valueSpec(a, value, at);
-      if (key === "text") text = spec;
-      else if (key === "html") rawHtml = spec;
-      else attrTargets.push([key, spec]);
-    }
+    const { text, rawHtml } = targets;
     if (st.nBind > 1) {
       a.warn(
         "duplicate_bind",
@@ -113,7 +79,7 @@ export class BindCompiler {
         st.nameS[st.bindIdx[1]!]!,
       );
     }
-    this.emitAttrHoles(attrTargets);
+    this.emitAttrHoles(targets.attrs);
 
     if (text !== null && rawHtml !== null) {
       a.warn("bind_text_and_html", `both "text" and "html" are bound; "html" is used`, at);

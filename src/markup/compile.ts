@@ -42,7 +42,7 @@ class Compiler implements TokenizerCallbacks {
     this.visit = visit;
     this.names = new TagNames(html);
     this.tag = new StartTag(html);
-    this.binds = new BindCompiler(this.a, this.prog, this.tag);
+    this.binds = new BindCompiler(this.a, this.prog, this.tag, html);
     this.inserts = new InsertCompiler(this.a, this.prog);
   }
 

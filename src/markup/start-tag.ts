@@ -74,11 +74,6 @@ export class StartTag {
     return true;
   }
 
-  /** The value text of attribute i as written ("" when it has none). */
-  value(i: number): string {
-    return this.valS[i]! < 0 ? "" : this.html.slice(this.valS[i], this.valE[i]);
-  }
-
   /** Start of the white space before attribute i: removing an attribute removes it too. */
   wsBefore(i: number): number {
     let p = this.nameS[i]!;

@@ -6,11 +6,14 @@ import type { AnalysisBuilder } from "./analysis.ts";
 import type { Filter, TemplatePart, ValueSpec } from "./program.ts";
 import { scalarText } from "./values.ts";
 
+/** What compiling a template tells the analysis: the tokens it reads and its warnings. */
+export type TemplateNotes = Pick<AnalysisBuilder, "warn" | "token">;
+
 export const FILTERS = ["date", "number", "upper", "lower", "truncate", "default", "url", "json"] as const;
 const DATE_STYLES = ["short", "medium", "long", "full"] as const;
 
 /** One `{…}`: the token and its filters, or null when it is no placeholder (kept as text). */
-function placeholder(a: AnalysisBuilder, inner: string, at: number): { token: string; filters: Filter[] } | null {
+function placeholder(a: TemplateNotes, inner: string, at: number): { token: string; filters: Filter[] } | null {
   const pieces = splitOutsideQuotes(inner, "|").map((piece) => piece.trim());
   const token = pieces[0]!;
   if (!/^[A-Za-z_][\w-]*(\.[^\s|{}]+)+$/.test(token)) return null;
@@ -68,7 +71,7 @@ function splitOutsideQuotes(text: string, separator: string): string[] {
 }
 
 /** A bind value as compiled: a plain token, or a template (recording every token it reads). */
-export function valueSpec(a: AnalysisBuilder, value: string, at: number): ValueSpec {
+export function valueSpec(a: TemplateNotes, value: string, at: number): ValueSpec {
   if (!value.includes("{")) {
     a.token(value, at);
     return value;
