@@ -26,6 +26,10 @@ export class BindCompiler {
   private readonly tag: StartTag;
   /** Bind values compiled once per text: repeated binds (typical inside repeats) are looked up. */
   private readonly plans: BindPlans;
+  /** Per attribute of the bound tag: the index of the target named like it, -1 for none (reused from tag to tag). */
+  private readonly targetAt: number[] = [];
+  /** Per target: the first attribute of the bound tag named like it, -1 for none (reused from tag to tag). */
+  private readonly firstAt: number[] = [];
 
   constructor(a: AnalysisBuilder, prog: ProgramBuilder, tag: StartTag, html: string) {
     this.a = a;
@@ -109,20 +113,18 @@ export class BindCompiler {
     const n = st.n;
     const bindFirst = st.bindIdx[0]!;
     const nt = targets === null ? 0 : targets.length;
-    // existing[t] = index of the first attribute already on the element named like target t.
-    const existing: number[] = [];
-    for (let t = 0; t < nt; t++) existing.push(-1);
-    if (nt > 0) {
-      for (let j = 0; j < n; j++) {
-        if (st.isBindAttr(j)) continue;
-        const t = st.targetOf(j, targets!);
-        if (t >= 0 && existing[t] === -1) existing[t] = j;
-      }
+    const targetAt = this.targetAt;
+    const firstAt = this.firstAt;
+    for (let t = 0; t < nt; t++) firstAt[t] = -1;
+    for (let j = 0; j < n; j++) {
+      const t = nt === 0 || st.isBindAttr(j) ? -1 : st.targetOf(j, targets!);
+      targetAt[j] = t;
+      if (t >= 0 && firstAt[t] === -1) firstAt[t] = j;
     }
     for (let j = 0; j < n; j++) {
       if (j === bindFirst) {
         const unplaced: Array<[string, ValueSpec]> = [];
-        for (let t = 0; t < nt; t++) if (existing[t] === -1) unplaced.push(targets![t]!);
+        for (let t = 0; t < nt; t++) if (firstAt[t] === -1) unplaced.push(targets![t]!);
         // Stands in for the dropped attribute; a broken bind still counts as a bound element.
         prog.hole(st.wsBefore(j), st.attrEnd[j]!, { t: "bind", tag: st.name, at: st.nameS[j]!, attrs: unplaced });
         continue;
@@ -131,11 +133,10 @@ export class BindCompiler {
         prog.hole(st.wsBefore(j), st.attrEnd[j]!, null);
         continue;
       }
-      if (nt === 0) continue;
-      const t = st.targetOf(j, targets!);
+      const t = targetAt[j]!;
       if (t < 0) continue;
       const ws = st.wsBefore(j);
-      if (existing[t] === j) {
+      if (firstAt[t] === j) {
         prog.hole(ws, st.attrEnd[j]!, {
           t: "attr",
           ws,
