@@ -65,8 +65,8 @@ export function measureMarkupAnalysis() {
     unit: "MB/s",
     baseline: Number(baseline.toFixed(2)),
     ratio: Number(ratio.toFixed(3)),
-    target: ">= 0.5",
-    pass: ratio >= 0.5,
+    target: ">= 0.7",
+    pass: ratio >= 0.7,
   };
 }
 
