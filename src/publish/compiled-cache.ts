@@ -1,6 +1,12 @@
-// Compiled frames kept by the sha256 of their markup, so a render never parses markup twice.
-// Bounded by count and by the bytes of markup held (a compiled frame keeps its markup, which it
-// renders slices of; a frame may be 2 MB): the least recently used go first.
+// Compiled frames kept by the sha256 of their markup, so a frame rendered again is not parsed
+// again. Bounded by count and by the bytes of markup held (a compiled frame keeps its markup, which
+// it renders slices of; a frame may be 2 MB): the least recently used go first.
+//
+// A frame is kept from its second compile on. A site-wide rebake compiles each of thousands of
+// frames once: kept at first sight, each pushed an older one out, so every program outlived the
+// young generation and died in the old one, and the process's peak memory rose by about 100 MB
+// (bench/README.md, "Memory, back under 300 MB"). Frames rendered again and again (a header
+// embedded everywhere, a page frame rendering on request) are kept at their second render.
 import { compileFrame, type CompiledFrame } from "../markup/index.ts";
 
 export const DEFAULT_COMPILED_BYTES = 16 * 1024 * 1024;
@@ -20,6 +26,8 @@ export function readOnly(cache: CompiledCache): CompiledFrames {
 
 export class CompiledCache {
   private readonly entries = new Map<string, CompiledFrame>();
+  /** sha256 of markup compiled once and not kept, at most `max`, oldest first. */
+  private readonly seen = new Set<string>();
   private bytes = 0;
 
   constructor(
@@ -43,6 +51,11 @@ export class CompiledCache {
     const compiled = compileFrame(html);
     // Markup larger than the whole budget is compiled for this render only.
     if (html.length > this.maxBytes) return compiled;
+    if (!this.seen.delete(sha256)) {
+      this.seen.add(sha256);
+      if (this.seen.size > this.max) this.seen.delete(this.seen.values().next().value!);
+      return compiled;
+    }
     this.entries.set(sha256, compiled);
     this.bytes += compiled.html.length;
     for (const [key, old] of this.entries) {

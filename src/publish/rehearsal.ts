@@ -86,6 +86,7 @@ function fingerprint(prepared: PreparedRender, onRequest: boolean): string {
 }
 
 interface Job {
+  /** What the render reads; null once it is rendered and fingerprinted. */
   prepared: PreparedRender | null;
   onRequest: boolean;
   measure: boolean;
@@ -126,7 +127,15 @@ export class Rehearsal implements TrialRenders {
       );
       this.spent += performance.now() - started;
       if (quick !== null) {
-        job.result = quick;
+        // Kept for step 3 as its fingerprint and a copy of its result, not as the render's own
+        // objects: a trial of hundreds of frames holding every PreparedRender and RenderResult until
+        // the write ends made V8 allocate those of every later render straight in the old
+        // generation (allocation-site pretenuring), where they held their outputs and markup
+        // through young collections. A site-wide rebake then grew the heap by about 100 MB
+        // (bench/README.md, "Memory, back under 300 MB").
+        job.fingerprint = fingerprint(prepared, onRequest);
+        job.prepared = null;
+        job.result = { ...quick };
         return quick;
       }
       this.moved = true;
@@ -155,7 +164,7 @@ export class Rehearsal implements TrialRenders {
         }
       }
       kept += job.result.html.length;
-      job.fingerprint = fingerprint(job.prepared!, job.onRequest);
+      job.fingerprint ??= fingerprint(job.prepared!, job.onRequest);
       job.prepared = null;
     }
   }

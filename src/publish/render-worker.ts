@@ -1,6 +1,6 @@
 // The render worker (render-pool.ts): renders what the service's thread handed over because it
-// outlasted a slice there, within the whole budgets. The markup arrives with each job and is
-// compiled once per sha256 here, as in the service's thread.
+// outlasted a slice there, within the whole budgets. The markup arrives with each job; its
+// program is kept by sha256 here as in the service's thread (compiled-cache.ts).
 import { parentPort } from "node:worker_threads";
 import { OverBudget, renderFrame } from "../markup/index.ts";
 import { CompiledCache } from "./compiled-cache.ts";

@@ -75,6 +75,25 @@ describe("a write's trial renders outside its transaction", {
     assert.match((await t.call("GET", `${a}/frames/slow`)).body.frame.html, /v1/);
   });
 
+  it("a trial whose quick renders come before a slow one keeps what they rendered for the write: none is rendered again", async () => {
+    assert.equal((await t.call("POST", `${a}/frames`, { body: { slug: "part", html: "<p>part v0</p>" } })).status, 201);
+    const outer = `${slow("outer")}<!-- svc/frame {"name": "part"} /-->`;
+    assert.equal((await t.call("POST", `${a}/frames`, { body: { slug: "outer", html: outer } })).status, 201);
+    const before = { ...rehearsalCounts };
+    // The trial renders the written frame first (quick, in the transaction), then the frame
+    // embedding it (slow): the write moves out and step 3 checks the quick render by its fingerprint.
+    const answer = await t.call("PUT", `${a}/frames/part`, { body: { html: "<p>part v1</p>" } });
+    assert.equal(answer.status, 200, answer.text);
+    assert.equal(rehearsalCounts.rehearsed, before.rehearsed + 1, "rehearsed");
+    assert.equal(rehearsalCounts.again, before.again, "the quick render's fingerprint matched: not rehearsed again");
+    assert.equal(rehearsalCounts.renderedInside, before.renderedInside, "nothing rendered with the lock held");
+    assert.equal(answer.body.bake.response.baked, true, "the written frame baked");
+    assert.deepEqual(
+      answer.body.rebaked.frames.map((f: { slug: string }) => f.slug),
+      ["outer"],
+    );
+  });
+
   it("a POST /preview of a slow page renders after its transaction: another site's write beside it takes a small part of its time", async () => {
     const preview = await besideSlow(
       () => t.call("POST", `${a}/preview`, { body: { page: "slow", frames: { slow: slow("preview") } } }),
