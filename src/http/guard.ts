@@ -16,7 +16,7 @@ import { fail } from "./errors.ts";
 import type { Limits, Lockout, RequestAllowance } from "./limits.ts";
 import { addressGroup } from "./address-group.ts";
 import type { Db } from "../store/database.ts";
-import type { MaybePromise } from "../store/kept-reads.ts";
+import { thenOf, type MaybePromise } from "../store/kept-reads.ts";
 import { callerByToken, type Caller } from "../site/callers.ts";
 
 declare module "fastify" {
@@ -156,13 +156,9 @@ export function apiGuard(db: Db, limits: Limits) {
     if (resolving === null || resolving instanceof Promise)
       return guardAwaiting(request, reply, needsToken, token, resolving);
     const caller = resolving;
-    const allowance = limits.consumeRequest(`user:${caller.userId}`);
-    if (allowance instanceof Promise)
-      return allowance.then((counts) => {
-        counted(reply, counts);
-        request.caller = caller;
-      });
-    counted(reply, allowance);
-    request.caller = caller;
+    return thenOf(limits.consumeRequest(`user:${caller.userId}`), (allowance) => {
+      counted(reply, allowance);
+      request.caller = caller;
+    });
   };
 }

@@ -18,6 +18,7 @@ import type { Config } from "../config.ts";
 import type { Store } from "../store/database.ts";
 import { RATE_LIMITS_TABLE } from "../store/migrations/0030_rate_limits.ts";
 import { addressGroup } from "./address-group.ts";
+import { thenOf } from "../store/kept-reads.ts";
 
 export interface RequestAllowance {
   allowed: boolean;
@@ -190,8 +191,7 @@ export class FlexibleLimits implements Limits {
   }
 
   consumeRequest(callerKey: string): RequestAllowance | Promise<RequestAllowance> {
-    const taken = this.requests.take(callerKey);
-    return taken instanceof Promise ? taken.then((one) => this.allowance(one)) : this.allowance(taken);
+    return thenOf(this.requests.take(callerKey), (taken) => this.allowance(taken));
   }
 
   private allowance(taken: PublicAllowance): RequestAllowance {

@@ -63,9 +63,7 @@ function bySitePath(db: Db, request: FastifyRequest, least: SiteRole): MaybeProm
   if (id === null || !caller) throw preFail("site_not_found");
   return thenOf(siteById(db, id), (site) => {
     if (!site) throw preFail("site_not_found");
-    const role = siteRoleOf(db, caller, site.id);
-    if (role instanceof Promise) return role.then((read) => admitted(request, site, read, least));
-    return admitted(request, site, role, least);
+    return thenOf(siteRoleOf(db, caller, site.id), (role) => admitted(request, site, role, least));
   });
 }
 
@@ -124,10 +122,8 @@ export function siteScope(db: Db) {
       style === "path"
         ? bySitePath(db, request, config?.role ?? "administrator")
         : byLegacySelector(db, request, reply);
-    if (site instanceof Promise)
-      return site.then((row) => {
-        request.site = row;
-      });
-    request.site = site;
+    return thenOf(site, (row) => {
+      request.site = row;
+    });
   };
 }

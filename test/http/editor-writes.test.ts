@@ -6,7 +6,7 @@
 // insufficient_role, nothing written.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { makeSite, makeUser, startTestApp, type Answer, type TestApp } from "../support/app.ts";
+import { startEditedSite, type Answer, type EditedSite, type TestApp } from "../support/app.ts";
 import { noisyPng } from "../media/serving-helpers.ts";
 import { uploadRaw } from "../media/upload-helpers.ts";
 
@@ -22,24 +22,15 @@ function refused(answer: Answer, what: string): void {
 describe("an editor writes a site's content", () => {
   let t: TestApp;
   let site: number;
-  let S: string;
   let editor: { id: number; token: string };
-  const as = (method: string, path: string, body?: unknown) =>
-    t.call(method, `${S}${path}`, { token: editor.token, ...(body !== undefined ? { body } : {}) });
-  const admin = (method: string, path: string, body?: unknown) =>
-    t.call(method, `${S}${path}`, body !== undefined ? { body } : {});
+  let as: EditedSite["as"];
+  let admin: EditedSite["admin"];
 
   before(async () => {
-    t = await startTestApp();
-    site = await makeSite(t, "Edited", "edited-writes.localhost");
-    S = `/api/site/${site}`;
-    done(await admin("POST", "/languages", { code: "en" }), "en", 201);
-    done(await admin("POST", "/languages", { code: "de" }), "de", 201);
+    ({ t, site, editor, as, admin } = await startEditedSite("Edited", "edited-writes.localhost", "content-editor"));
     const layout = `<!DOCTYPE html><html><body><nav><!-- svc/menu {"location": "header"} /--></nav><main data-op-bind='{"html": "page.content"}'></main></body></html>`;
     done(await admin("POST", "/frames", { slug: "layout", html: layout }), "frame", 201);
     done(await admin("PUT", "/styles/main", { css: "body { color: black }" }), "style", 201);
-    editor = await makeUser(t, "content-editor");
-    done(await admin("PUT", `/users/${editor.id}`, { role: "editor" }), "role");
   });
   after(() => t.close());
 

@@ -5,7 +5,7 @@
 // write is kept byte for byte. Iframes stay only from the hosts of the setting iframe_hosts.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { makeSite, makeUser, startTestApp, type Answer, type TestApp } from "../support/app.ts";
+import { startEditedSite, type Answer, type EditedSite, type TestApp } from "../support/app.ts";
 import { visit } from "../support/site.ts";
 
 const DIRTY =
@@ -40,25 +40,14 @@ function sanitized(body: { warnings?: Sanitized[] }): Record<string, Sanitized> 
 
 describe("security: what an editor writes is sanitised, what an administrator writes is not", () => {
   let t: TestApp;
-  let site: number;
-  let S: string;
-  let editor: { id: number; token: string };
-  const as = (method: string, path: string, body?: unknown) =>
-    t.call(method, `${S}${path}`, { token: editor.token, ...(body !== undefined ? { body } : {}) });
-  const admin = (method: string, path: string, body?: unknown) =>
-    t.call(method, `${S}${path}`, body !== undefined ? { body } : {});
+  let as: EditedSite["as"];
+  let admin: EditedSite["admin"];
 
   before(async () => {
-    t = await startTestApp();
-    site = await makeSite(t, "Sanitised", "sanitised.localhost");
-    S = `/api/site/${site}`;
-    ok(await admin("POST", "/languages", { code: "en" }), "en", 201);
-    ok(await admin("POST", "/languages", { code: "de" }), "de", 201);
+    ({ t, as, admin } = await startEditedSite("Sanitised", "sanitised.localhost", "html-editor"));
     const layout = `<!DOCTYPE html><html><body><main data-op-bind='{"html": "page.content"}'></main><aside data-op-bind='{"html": "page.fields.body"}'></aside></body></html>`;
     ok(await admin("POST", "/frames", { slug: "layout", html: layout }), "frame", 201);
     ok(await admin("PATCH", "/settings", { iframe_hosts: ["www.youtube-nocookie.com"] }), "iframe hosts");
-    editor = await makeUser(t, "html-editor");
-    ok(await admin("PUT", `/users/${editor.id}`, { role: "editor" }), "role");
   });
   after(() => t.close());
 

@@ -161,3 +161,35 @@ export async function makeSite(t: TestApp, name: string, domain: string): Promis
   if (created.status !== 201) throw new Error(`site ${name}: ${created.status} ${created.text}`);
   return created.body.site.id as number;
 }
+
+/** A site with the languages en and de and an editor, and calls on it as the editor or the administrator. */
+export interface EditedSite {
+  t: TestApp;
+  site: number;
+  /** `/api/site/{site}`. */
+  S: string;
+  editor: { id: number; token: string };
+  /** A call on the site with the editor's token. */
+  as(method: string, path: string, body?: unknown): Promise<Answer>;
+  /** A call on the site with the admin token. */
+  admin(method: string, path: string, body?: unknown): Promise<Answer>;
+}
+
+/** Starts an app with an EditedSite (docs/roles.md: what an editor may do). */
+export async function startEditedSite(name: string, domain: string, editorLogin: string): Promise<EditedSite> {
+  const t = await startTestApp();
+  const site = await makeSite(t, name, domain);
+  const S = `/api/site/${site}`;
+  const admin = (method: string, path: string, body?: unknown) =>
+    t.call(method, `${S}${path}`, body !== undefined ? { body } : {});
+  for (const code of ["en", "de"]) {
+    const made = await admin("POST", "/languages", { code });
+    if (made.status !== 201) throw new Error(`language ${code}: ${made.status} ${made.text}`);
+  }
+  const editor = await makeUser(t, editorLogin);
+  const role = await admin("PUT", `/users/${editor.id}`, { role: "editor" });
+  if (role.status !== 200) throw new Error(`editor role: ${role.status} ${role.text}`);
+  const as = (method: string, path: string, body?: unknown) =>
+    t.call(method, `${S}${path}`, { token: editor.token, ...(body !== undefined ? { body } : {}) });
+  return { t, site, S, editor, as, admin };
+}
