@@ -12,6 +12,7 @@ import { serviceContext, type AppDeps } from "./app-deps.ts";
 import { errorHandler, sendError } from "./http/error-handler.ts";
 import { fail, preFail } from "./http/errors.ts";
 import { apiGuard } from "./http/guard.ts";
+import { answerKeptApi, keepApiAnswer, noteKeptSince } from "./http/kept-api.ts";
 import { checkQueryParameters, warned } from "./http/query-parameters.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
 import { answerUnrouted, isServicePath, refuseBodyWhereNoneTaken, refuseUnroutedBody } from "./http/bodies.ts";
@@ -123,13 +124,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   // the server is otherwise set up as Fastify sets up its own (keep-alive 72 s), with the limits
   // on slow and greedy clients of http/connections.ts.
   let fromMemory: ReturnType<typeof answerFromMemory> | null = null;
+  let keptApi: ReturnType<typeof answerKeptApi> | null = null;
   const connections = deps.config.connections;
   const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: FastifyServerOptions) => {
     // Node checks the headers' deadline on this interval (30 s by default, too coarse for 20 s).
     const connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(connections.headersTimeoutMs / 4)));
     const server = createServer({ connectionsCheckingInterval }, (req, res) => {
       watchBody(req, res, connections);
-      if (fromMemory === null || !fromMemory(req, res)) handler(req, res);
+      if (fromMemory === null || keptApi === null) return handler(req, res);
+      if (!fromMemory(req, res) && !keptApi(req, res, () => handler(req, res))) handler(req, res);
     });
     server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
     server.setTimeout(opts.connectionTimeout ?? 0);
@@ -185,6 +188,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(swagger, openApiOptions(deps.config));
 
   app.decorateRequest("caller", null);
+  app.decorateRequest("keptSince", null);
+  app.decorateRequest("answerKept", false);
   // One hook for every request (each hook is a step of Fastify's pipeline on every call). A
   // callback hook, not an async one: an API call whose caller, role and site are kept and whose
   // count is kept in memory passes it without a promise (bench/README.md, "API reads").
@@ -195,7 +200,10 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const admit = (request: FastifyRequest, reply: FastifyReply): MaybePromise<boolean> => {
     reply.header("X-Request-Id", request.id);
     const api = request.url.startsWith("/api/") || request.url === "/api";
-    if (api) reply.header("Link", SERVICE_DESC_LINK);
+    if (api) {
+      reply.header("Link", SERVICE_DESC_LINK);
+      noteKeptSince(deps.store.db, request);
+    }
     if (request.url.includes("%00")) {
       throw preFail(
         "invalid_field",
@@ -234,7 +242,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
   app.addHook("onSend", (request, reply, payload, done) => {
     if (closing) reply.header("Connection", "close");
-    done(null, warned(request, payload));
+    const answer = warned(request, payload);
+    keepApiAnswer(deps.store.db, request, reply, answer);
+    done(null, answer);
   });
 
   // Query parameters a route does not know: refused on writes, warned on reads (docs/foundation.md).
@@ -271,6 +281,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     limits: deps.limits,
     trustProxy: deps.config.trustProxy,
   });
+  keptApi = answerKeptApi({ db: deps.store.db, limits: deps.limits, closing: () => closing, log: app.log });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
   registerSiteRoutes(
     app,

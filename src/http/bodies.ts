@@ -54,6 +54,9 @@ const hooksOf = (hooks: RouteOptions["onRequest"]) => (hooks === undefined ? [] 
  */
 export function refuseBodyWhereNoneTaken(route: RouteOptions): void {
   if (route.schema?.body !== undefined) return;
+  // A GET or HEAD body is never read, so a route of those alone takes no step for it.
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  if (methods.every((method) => method === "GET" || method === "HEAD")) return;
   const refuse = async (request: FastifyRequest): Promise<void> => {
     if (request.method === "GET" || request.method === "HEAD" || !declaresBody(request.raw)) return;
     throw fail("body_too_large", { max_bytes: 0 }, "This call takes no request body; send none.");

@@ -11,6 +11,7 @@
 //    rate-limit headers are set;
 // 4. a missing or bad token answers 401; a bad one counts toward the lockout.
 // Password sign-in is also counted per login (`passwordSignIn`, called by the login route).
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "./errors.ts";
 import type { Limits, Lockout, RequestAllowance } from "./limits.ts";
@@ -29,13 +30,14 @@ declare module "fastify" {
   }
 }
 
-export function presentedToken(request: FastifyRequest): string | null {
-  const authorization = request.headers.authorization;
+/** The token a request carries (Authorization: Bearer, or X-Svc-Key), or null. */
+export function presentedToken({ headers }: { headers: IncomingHttpHeaders }): string | null {
+  const authorization = headers.authorization;
   if (typeof authorization === "string" && authorization.trim() !== "") {
     const match = /^Bearer\s+(.*)$/i.exec(authorization.trim());
     return match ? match[1].trim() : authorization.trim();
   }
-  const key = request.headers["x-svc-key"];
+  const key = headers["x-svc-key"];
   if (typeof key === "string" && key.trim() !== "") return key.trim();
   return null;
 }
@@ -43,18 +45,37 @@ export function presentedToken(request: FastifyRequest): string | null {
 /** The headers of a limit that do not change from call to call, made once per limit. */
 const policyHeaders = new Map<number, { limit: string; policy: string }>();
 
-function setRateHeaders(reply: FastifyReply, allowance: RequestAllowance): void {
+/** The rate-limit headers of a counted call (draft-ietf-httpapi-ratelimit-headers). */
+export function rateHeaders(allowance: RequestAllowance): Record<string, string> {
   let policy = policyHeaders.get(allowance.limit);
   if (policy === undefined) {
-    // draft-ietf-httpapi-ratelimit-headers
     policy = { limit: String(allowance.limit), policy: `"default";q=${allowance.limit};w=60` };
     policyHeaders.set(allowance.limit, policy);
   }
-  reply.header("X-RateLimit-Limit", policy.limit);
-  reply.header("X-RateLimit-Remaining", String(allowance.remaining));
-  reply.header("X-RateLimit-Reset", String(allowance.resetSeconds));
-  reply.header("RateLimit-Policy", policy.policy);
-  reply.header("RateLimit", `"default";r=${allowance.remaining};t=${allowance.resetSeconds}`);
+  return {
+    "x-ratelimit-limit": policy.limit,
+    "x-ratelimit-remaining": String(allowance.remaining),
+    "x-ratelimit-reset": String(allowance.resetSeconds),
+    "ratelimit-policy": policy.policy,
+    ratelimit: `"default";r=${allowance.remaining};t=${allowance.resetSeconds}`,
+  };
+}
+
+/**
+ * Calls counted before Fastify saw them (kept-api.ts counts a call it then finds past the limit and
+ * leaves to Fastify to refuse): the gate takes that count instead of counting the call twice.
+ */
+const countedBefore = new WeakMap<IncomingMessage, RequestAllowance>();
+
+export function countBefore(req: IncomingMessage, allowance: RequestAllowance): void {
+  countedBefore.set(req, allowance);
+}
+
+function consumeOnce(limits: Limits, request: FastifyRequest, key: string): MaybePromise<RequestAllowance> {
+  const before = countedBefore.get(request.raw);
+  if (before === undefined) return limits.consumeRequest(key);
+  countedBefore.delete(request.raw);
+  return before;
 }
 
 /** 429 too_many_auth_failures with Retry-After, for a locked address or login. */
@@ -105,7 +126,7 @@ export async function passwordSignIn<T>(
 
 /** Sets the rate-limit headers and refuses a caller past its limit. */
 function counted(reply: FastifyReply, allowance: RequestAllowance): void {
-  setRateHeaders(reply, allowance);
+  reply.headers(rateHeaders(allowance));
   if (!allowance.allowed) {
     throw fail("too_many_requests", { retry_after: allowance.resetSeconds }, undefined, {
       "Retry-After": String(allowance.resetSeconds),
@@ -134,7 +155,10 @@ export function apiGuard(db: Db, limits: Limits) {
       const lockout = await limits.lockoutOf(address);
       if (lockout.locked) throw tooManyFailures(lockout);
     }
-    counted(reply, await limits.consumeRequest(caller ? `user:${caller.userId}` : `addr:${addressGroup(address)}`));
+    counted(
+      reply,
+      await consumeOnce(limits, request, caller ? `user:${caller.userId}` : `addr:${addressGroup(address)}`),
+    );
     if (!needsToken) return;
     if (token === null) throw fail("missing_token");
     if (caller === null) {
@@ -156,7 +180,7 @@ export function apiGuard(db: Db, limits: Limits) {
     if (resolving === null || resolving instanceof Promise)
       return guardAwaiting(request, reply, needsToken, token, resolving);
     const caller = resolving;
-    return thenOf(limits.consumeRequest(`user:${caller.userId}`), (allowance) => {
+    return thenOf(consumeOnce(limits, request, `user:${caller.userId}`), (allowance) => {
       counted(reply, allowance);
       request.caller = caller;
     });

@@ -14,5 +14,7 @@ export function sendKeptJson(reply: FastifyReply, kept: object, shape: () => unk
     body = JSON.stringify(shape());
     bodies.set(kept, body);
   }
+  // The whole answer may then be kept and answered before Fastify (kept-api.ts).
+  reply.request.answerKept = true;
   return reply.type("application/json; charset=utf-8").send(body);
 }

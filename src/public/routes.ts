@@ -11,11 +11,11 @@
 // (SVC_PUBLIC_RATE_LIMIT_PER_MIN, http/limits.ts): past it, 429 with Retry-After. A 404 tells why
 // (X-Svc-Reason) only to a request carrying a token of an administrator of that site; to anyone
 // else a draft, a trashed page and an address that never held a page answer the same bytes.
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { presentedToken } from "../http/guard.ts";
+import { writeRawAnswer, type RawAnswerLog } from "../http/raw-answer.ts";
 import type { Limits, PublicAllowance } from "../http/limits.ts";
 import { OverBudget } from "../markup/index.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
@@ -118,7 +118,7 @@ export interface FromMemoryOptions {
   /** True once the app is closing: answers then close their connection, which Fastify does. */
   closing: () => boolean;
   /** Fastify's logger: with `info` on, the two request lines Fastify writes are written too. */
-  log: FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+  log: RawAnswerLog;
   /** The public limit, counted here for the requests answered here (in memory: no promise). */
   limits: Limits;
   /** SVC_TRUST_PROXY: the client address is X-Forwarded-For's first entry, as Fastify's `request.ip`. */
@@ -180,32 +180,6 @@ export function answerFromMemory(
 
   function write(req: IncomingMessage, res: ServerResponse, allowance: PublicAllowance, page: PublicAnswer): void {
     const hit = allowance.allowed ? page : tooManyPublic(allowance.retryAfterSeconds);
-    const url = req.url ?? "/";
-    const started = options.log.isLevelEnabled?.("info") ? performance.now() : 0;
-    const id = randomUUID();
-    const log = started ? options.log.child({ reqId: id }) : null;
-    log?.info(
-      {
-        req: {
-          method: req.method,
-          url,
-          headers: req.headers,
-          host: req.headers.host,
-          ip: req.socket.remoteAddress,
-          socket: req.socket,
-        },
-      },
-      "incoming request",
-    );
-    // As Fastify writes them: the request id (onRequest hook), the answer's headers, the length
-    // (also on a 304, where Node sends no body).
-    const body = hit.status === 304 ? "" : hit.body;
-    res.writeHead(hit.status, {
-      "x-request-id": id,
-      ...hit.headers,
-      "content-length": String(Buffer.byteLength(body)),
-    });
-    res.end(body);
-    log?.info({ res: { statusCode: hit.status }, responseTime: performance.now() - started }, "request completed");
+    writeRawAnswer(req, res, options.log, hit.status, hit.headers, hit.body);
   }
 }

@@ -7,7 +7,7 @@
 // from the next call on. On PostgreSQL every call reads the database.
 import { timingSafeEqual } from "node:crypto";
 import type { Db } from "../store/database.ts";
-import { keptUntilWrite, thenOf, type KeepOptions, type MaybePromise } from "../store/kept-reads.ts";
+import { keptOnly, keptUntilWrite, thenOf, type KeepOptions, type MaybePromise } from "../store/kept-reads.ts";
 import { hashToken, isWellFormedToken } from "../tokens.ts";
 import { siteRoleFrom, type SiteRole } from "./roles.ts";
 
@@ -21,7 +21,23 @@ export interface Caller {
 export function callerByToken(db: Db, token: string): MaybePromise<Caller | null> {
   if (!isWellFormedToken(token)) return null;
   const hash = hashToken(token);
-  return keptUntilWrite(db, `caller:${hash}`, () => readCaller(db, hash), KEEP_CALLER);
+  return keptUntilWrite(db, callerKey(hash), () => readCaller(db, hash), KEEP_CALLER);
+}
+
+const callerKey = (hash: string) => `caller:${hash}`;
+const membershipKey = (userId: number, siteId: number) => `role:${userId}:${siteId}`;
+
+/**
+ * The caller of `token` and their role on `siteId` when both are kept (store/kept-reads.ts), else
+ * null: never reads, so a caller of it that finds nothing leaves the call to the path that reads.
+ */
+export function keptCallerOn(db: Db, token: string, siteId: number): { caller: Caller; role: SiteRole } | null {
+  if (!isWellFormedToken(token)) return null;
+  const caller = keptOnly<Caller | null>(db, callerKey(hashToken(token)));
+  if (!caller) return null;
+  if (caller.superAdmin) return { caller, role: "administrator" };
+  const role = siteRoleFrom(keptOnly<string | null>(db, membershipKey(caller.userId, siteId)) ?? null);
+  return role === null ? null : { caller, role };
 }
 
 /** Unknown tokens are not kept: a stream of guesses must not push the callers out. Made once (see frames/read-service.ts). */
@@ -46,7 +62,7 @@ async function readCaller(db: Db, hash: string): Promise<Caller | null> {
 
 /** The caller's role on a site, or null. A super-administrator administers every site. */
 export function roleOn(db: Db, caller: Caller, siteId: number): MaybePromise<string | null> {
-  const membership = keptUntilWrite(db, `role:${caller.userId}:${siteId}`, async () => {
+  const membership = keptUntilWrite(db, membershipKey(caller.userId, siteId), async () => {
     const row = await db
       .selectFrom("memberships")
       .select("role")

@@ -138,8 +138,12 @@ async function readAndKeep<V>(
   // A call meanwhile may have seen a write and dropped the kept answers: then this one, read
   // before that write, belongs to no one.
   if (store.generation !== generation || store.answers.has(key) || (options.keep && !options.keep(value))) return value;
-  const weight = options.weight ? options.weight(value) : DEFAULT_WEIGHT;
-  if (weight > KEPT_READS_BUDGET / 4) return value;
+  keep(store, key, value, options.weight ? options.weight(value) : DEFAULT_WEIGHT);
+  return value;
+}
+
+function keep(store: Kept, key: string, value: unknown, weight: number): void {
+  if (weight > KEPT_READS_BUDGET / 4) return;
   store.answers.set(key, { value, weight });
   store.weight += weight;
   for (const [oldest, entry] of store.answers) {
@@ -147,5 +151,23 @@ async function readAndKeep<V>(
     store.answers.delete(oldest);
     store.weight -= entry.weight;
   }
-  return value;
+}
+
+/** The answer kept for `key`, or undefined: never reads the database (nothing is kept on PostgreSQL). */
+export function keptOnly<V>(db: Db, key: string): V | undefined {
+  return current(db)?.answers.get(key)?.value as V | undefined;
+}
+
+/** Which kept answers are current: it moves at every write. Null where nothing is kept. */
+export function keptGeneration(db: Db): number | null {
+  return current(db)?.generation ?? null;
+}
+
+/**
+ * Keeps `value`, made by a call that began at `generation` (keptGeneration), for `key` when nothing
+ * was written since: an answer made across a write belongs to no one.
+ */
+export function keepSince(db: Db, key: string, generation: number, value: unknown, weight: number): void {
+  const store = current(db);
+  if (store && store.generation === generation && !store.answers.has(key)) keep(store, key, value, weight);
 }

@@ -41,6 +41,8 @@ export interface TestApp {
   adminToken: string;
   dataDir: string;
   call(method: string, url: string, options?: CallOptions): Promise<Answer>;
+  /** Deletes the outbox rows the writes so far paid now, not a moment later (a write of its own). */
+  settled(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     adminToken,
     dataDir,
     call,
+    settled: () => publishing.engine.settled(),
     async close() {
       const problems = answers?.check() ?? [];
       await app.close();
