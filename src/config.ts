@@ -16,6 +16,10 @@ export interface Config {
   databaseUrl: string | null;
   adminToken: string | null;
   publicHost: string;
+  /** The admin's own host (SVC_ADMIN_HOST, default admin.localhost): the admin, the API and /healthz, no site's pages. */
+  adminHost: string;
+  /** Where people open the admin: `http://{adminHost}:{port}/admin/` (SVC_ADMIN_URL overrides, e.g. behind HTTPS). */
+  adminUrl: string;
   rateLimitPerMin: number;
   authFailuresPerMin: number;
   /** Failed password sign-ins of one login, from any address, in 15 minutes before that login's
@@ -199,6 +203,17 @@ export function loadConfig(env: Env = process.env): Config {
   const publicHost = (env.SVC_PUBLIC_HOST?.trim() || "localhost").toLowerCase();
   if (!isHostname(publicHost)) throw new ConfigError("SVC_PUBLIC_HOST", `is not a host name: "${publicHost}"`);
 
+  const adminHost = (env.SVC_ADMIN_HOST?.trim() || "admin.localhost").toLowerCase();
+  if (!isHostname(adminHost)) throw new ConfigError("SVC_ADMIN_HOST", `is not a host name: "${adminHost}"`);
+  if (adminHost === publicHost)
+    throw new ConfigError("SVC_ADMIN_HOST", `must differ from SVC_PUBLIC_HOST (the main site's host): "${adminHost}"`);
+  const adminUrl = (env.SVC_ADMIN_URL?.trim() || `http://${adminHost}${port === 80 ? "" : `:${port}`}/admin/`).replace(
+    /\/*$/,
+    "/",
+  );
+  if (!isHttpUrl(adminUrl))
+    throw new ConfigError("SVC_ADMIN_URL", `must be an http:// or https:// URL, got "${adminUrl}"`);
+
   const ssl = (env.SVC_DB_SSL?.trim().toLowerCase() || "disable") as DbOptions["ssl"];
   if (!["disable", "require", "verify-full"].includes(ssl))
     throw new ConfigError("SVC_DB_SSL", "must be disable, require or verify-full");
@@ -217,6 +232,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     adminToken,
     publicHost,
+    adminHost,
+    adminUrl,
     rateLimitPerMin: integer(env, "SVC_RATE_LIMIT_PER_MIN", 120, 1, 10_000_000),
     authFailuresPerMin: integer(env, "SVC_AUTH_FAILURES_PER_MIN", 20, 1, 10_000_000),
     authFailuresPerLogin: integer(env, "SVC_AUTH_FAILURES_PER_LOGIN", 20, 1, 10_000_000),

@@ -56,6 +56,11 @@ export const MESSAGES = {
   invalid_role: "The role must be administrator or editor.",
   membership_not_found: "This user has no role on this site.",
   invalid_credentials: "Wrong login or password.",
+  session_expired:
+    "No live session: it ended (signed out, idle 12 hours, 7 days old, or the password changed). Sign in again.",
+  invalid_csrf_token:
+    "A call signed in by the session cookie must send X-CSRF-Token with the csrf_token of GET /api/session; nothing was done.",
+  domain_reserved: "This host is the admin's own (SVC_ADMIN_HOST); no site may take it as a domain or alias.",
 
   // frames
   invalid_slug: "The slug does not match the required pattern.",

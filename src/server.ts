@@ -126,6 +126,7 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => void stop("SIGINT"));
 
   await app.listen({ host: config.host, port: config.listenPort });
+  app.log.info({ admin: config.adminUrl }, `admin: ${config.adminUrl}`);
 }
 
 main().catch((error) => {

@@ -69,6 +69,9 @@ const ANSWERS = {
   invalid_role: { status: 400 },
   membership_not_found: { status: 404 },
   invalid_credentials: { status: 401 },
+  session_expired: { status: 401, envelope: "pre" },
+  invalid_csrf_token: { status: 403, envelope: "pre" },
+  domain_reserved: { status: 409 },
 
   // frames
   invalid_slug: { status: 400 },
