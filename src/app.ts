@@ -188,12 +188,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   await app.register(swagger, openApiOptions(deps.config));
 
   app.decorateRequest("caller", null);
+  app.decorateRequest("session", null);
   app.decorateRequest("keptSince", null);
   app.decorateRequest("answerKept", false);
   // One hook for every request (each hook is a step of Fastify's pipeline on every call). A
   // callback hook, not an async one: an API call whose caller, role and site are kept and whose
   // count is kept in memory passes it without a promise (bench/README.md, "API reads").
-  const guard = apiGuard(deps.store.db, deps.limits);
+  const ctx = serviceContext(deps);
+  const guard = apiGuard({ ctx, limits: deps.limits, adminHost: deps.config.adminHost });
   const publicGate = { db: deps.store.db, limits: deps.limits };
   const resolveSite = siteScope(deps.store.db);
   /** The steps of every request; true when one of them has answered it. */
@@ -263,8 +265,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   apiDescriptionRoutes(app);
 
   setCssTimeLimit(deps.config.cssTimeLimitMs);
-  const ctx = serviceContext(deps);
-  networkRoutes(typedRoutes(app), ctx, deps.limits);
+  networkRoutes(typedRoutes(app), ctx, deps.limits, deps.config.adminHost);
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(
     app,

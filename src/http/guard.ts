@@ -10,13 +10,17 @@
 //    it sends, so minting tokens buys no extra budget; its address without a valid token) and the
 //    rate-limit headers are set;
 // 4. a missing or bad token answers 401; a bad one counts toward the lockout.
+// A call without a token to the admin's host that carries its session cookie takes the same steps
+// for the cookie's session instead, and a write must also send its CSRF token (session-gate.ts).
 // Password sign-in is also counted per login (`passwordSignIn`, called by the login route).
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "./errors.ts";
 import type { Limits, Lockout, RequestAllowance } from "./limits.ts";
 import { addressGroup } from "./address-group.ts";
-import type { Db } from "../store/database.ts";
+import type { ServiceContext } from "../write/context.ts";
+import { sessionGate, type SessionGateSteps } from "./session-gate.ts";
+import { sessionSecretOf } from "./session-cookie.ts";
 import { thenOf, type MaybePromise } from "../store/kept-reads.ts";
 import { callerByToken, type Caller } from "../site/callers.ts";
 
@@ -141,7 +145,22 @@ function counted(reply: FastifyReply, allowance: RequestAllowance): void {
  * each promise awaited is a turn of the microtask queue on every call (bench/README.md, "API
  * reads"). Every other call takes the same steps, awaited.
  */
-export function apiGuard(db: Db, limits: Limits) {
+export interface GuardDeps {
+  ctx: ServiceContext;
+  limits: Limits;
+  /** SVC_ADMIN_HOST: where the admin's session cookie signs calls in (session-gate.ts). */
+  adminHost: string;
+}
+
+export function apiGuard({ ctx, limits, adminHost }: GuardDeps) {
+  const db = ctx.db;
+  const sessionSteps: SessionGateSteps = {
+    ctx,
+    limits,
+    count: (request, key) => consumeOnce(limits, request, key),
+    counted,
+    tooManyFailures,
+  };
   async function guardAwaiting(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -174,8 +193,13 @@ export function apiGuard(db: Db, limits: Limits) {
     config: FastifyContextConfig | undefined,
   ): MaybePromise<void> {
     request.caller = null;
+    request.session = null;
     const needsToken = config?.auth !== "none";
     const token = needsToken ? presentedToken(request) : null;
+    if (token === null && needsToken) {
+      const secret = sessionSecretOf(request, adminHost);
+      if (secret !== null) return sessionGate(sessionSteps, request, reply, secret);
+    }
     const resolving = token === null ? null : callerByToken(db, token);
     if (resolving === null || resolving instanceof Promise)
       return guardAwaiting(request, reply, needsToken, token, resolving);

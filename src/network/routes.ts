@@ -1,22 +1,20 @@
 // Network-level routes: sites, users, tokens, login, profile. No site prefix.
-import type { FastifyRequest } from "fastify";
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import type { Limits } from "../http/limits.ts";
-import { passwordSignIn } from "../http/guard.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { fail } from "../errors.ts";
 import { unknownFields } from "../warnings.ts";
 import { ok } from "../http/ok.ts";
 import { pagedList, PagingQuery } from "../http/pagination.ts";
 import { bodyOf, dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
-import type { Caller } from "../site/callers.ts";
 import { createSite, deleteSite, getSite, listSites, updateSite } from "./sites-service.ts";
-import { issueToken, listTokens, login, loginNameOf, reissueToken, revokeToken } from "./tokens-service.ts";
+import { issueToken, listTokens, reissueToken, revokeToken } from "./tokens-service.ts";
 import { createUser, getUser, listUsers, profile } from "./users-service.ts";
 import { siteIdFrom } from "./input.ts";
 import { quotaRoutes } from "./quota-routes.ts";
 import { domainRoutes } from "./domain-routes.ts";
+import { caller, User } from "./route-parts.ts";
+import { signInRoutes } from "./sign-in-routes.ts";
 
 const Site = Obj({
   id: Type.Integer(),
@@ -25,29 +23,17 @@ const Site = Obj({
   home_url: Type.String(),
   created_at_gmt: Type.String(),
 });
-const User = Obj({
-  id: Type.Integer(),
-  login: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  super_admin: Type.Boolean(),
-  created_at_gmt: Type.String(),
-});
 const Issued = Success({ token_id: Type.Integer(), token: Type.String() });
 const SiteId = Obj({ id: Type.String() });
 const UserId = Obj({ id: Type.String() });
 const UserToken = Obj({ id: Type.String(), token_id: Type.String() });
 const Paged = Obj(PagingQuery);
 
-function caller(request: FastifyRequest): Caller {
-  if (!request.caller) throw fail("missing_token");
-  return request.caller;
-}
-
 function siteIdOf(request: { params: { id: string } }): number {
   return siteIdFrom(request.params.id);
 }
 
-export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Limits): void {
+export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Limits, adminHost: string): void {
   const tags = ["network"];
 
   app.post(
@@ -136,6 +122,7 @@ export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Li
 
   quotaRoutes(app, ctx);
   domainRoutes(app, ctx);
+  signInRoutes(app, ctx, limits, adminHost);
 
   app.post(
     "/api/users",
@@ -275,27 +262,6 @@ export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Li
     async (request) => {
       const params = request.params;
       return ok({ ...(await reissueToken(ctx, caller(request), params.id, params.token_id)) });
-    },
-  );
-
-  app.post(
-    "/api/login",
-    {
-      config: { auth: "none" },
-      schema: {
-        operationId: "login",
-        tags,
-        summary: "Trade a login and password for a new token",
-        body: Obj({ login: Opt(Type.String()), password: Opt(Type.String()) }),
-        response: { 200: Success({ user: User, token: Type.String(), token_id: Type.Integer() }), ...commonErrors },
-      },
-    },
-    async (request) => {
-      // Counted per address and per login (docs/security.md "Lockout").
-      const result = await passwordSignIn(limits, request.ip, loginNameOf(bodyOf(request)), () =>
-        login(ctx, bodyOf(request)),
-      );
-      return ok({ user: result.user, token: result.token.token, token_id: result.token.token_id });
     },
   );
 

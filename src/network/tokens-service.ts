@@ -15,7 +15,14 @@ import { runWrite } from "../write/pipeline.ts";
 import { optionalString } from "./input.ts";
 import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
 import { generateToken, hashToken } from "../tokens.ts";
-import { existingUser, requireSelfOrSuperAdmin, userIdOf, userRecord, type UserRecord } from "./users-service.ts";
+import {
+  existingUser,
+  requireSelfOrSuperAdmin,
+  userIdOf,
+  userRecord,
+  type UserRecord,
+  type UserRow,
+} from "./users-service.ts";
 
 export interface IssuedToken {
   token_id: number;
@@ -217,20 +224,35 @@ export function loginNameOf(body: Record<string, unknown>): string {
   return typeof body.login === "string" ? body.login.trim() : "";
 }
 
-/** Checks a password; the caller counts a null answer as a failed authentication. */
+/**
+ * The user a login and password name, or null: an unknown login, a user without a password and a
+ * wrong password alike (the caller counts null as a failed authentication). An unknown login or a
+ * user without a password still pays for one scrypt run, so the timing does not tell which exist.
+ */
+export async function userByPassword(
+  ctx: ServiceContext,
+  loginName: string,
+  password: string,
+): Promise<UserRow | null> {
+  const row = loginName
+    ? await ctx.db.selectFrom("users").selectAll().where("login", "=", loginName).executeTakeFirst()
+    : undefined;
+  const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
+  return row?.password_hash && ok ? row : null;
+}
+
+/** Checks a password and mints a login token; null for a failed authentication. */
 export async function login(
   ctx: ServiceContext,
   body: Record<string, unknown>,
 ): Promise<{ user: UserRecord; token: IssuedToken } | null> {
-  const loginName = loginNameOf(body);
-  const password = typeof body.password === "string" ? body.password : "";
-  const row = loginName
-    ? await ctx.db.selectFrom("users").selectAll().where("login", "=", loginName).executeTakeFirst()
-    : undefined;
-  // An unknown login or a user without a password still pays for one scrypt run,
-  // so the answer's timing does not tell which logins exist.
-  const ok = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
-  if (!row?.password_hash || !ok) return null;
+  const row = await userByPassword(ctx, loginNameOf(body), passwordOf(body));
+  if (row === null) return null;
   const token = await mintToken(ctx, row.id, LOGIN_LABEL, true);
   return { user: userRecord(row), token };
+}
+
+/** The password a sign-in sends ("" for none). */
+export function passwordOf(body: Record<string, unknown>): string {
+  return typeof body.password === "string" ? body.password : "";
 }

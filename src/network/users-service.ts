@@ -21,7 +21,7 @@ export interface UserRecord {
   created_at_gmt: string;
 }
 
-type UserRow = Selectable<UsersTable>;
+export type UserRow = Selectable<UsersTable>;
 
 const LOGIN = /^[A-Za-z0-9._@-]{1,60}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

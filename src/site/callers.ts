@@ -15,7 +15,10 @@ export interface Caller {
   userId: number;
   login: string;
   superAdmin: boolean;
-  tokenId: number;
+  /** The token the call sent, or null for a call signed in by the admin's session cookie. */
+  tokenId: number | null;
+  /** The session of a call signed in by the admin's session cookie (site/sessions.ts), else null. */
+  sessionId: number | null;
 }
 
 export function callerByToken(db: Db, token: string): MaybePromise<Caller | null> {
@@ -57,6 +60,7 @@ async function readCaller(db: Db, hash: string): Promise<Caller | null> {
     login: row.login,
     superAdmin: row.super_admin === 1,
     tokenId: row.token_id,
+    sessionId: null,
   });
 }
 

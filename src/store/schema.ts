@@ -34,6 +34,16 @@ export interface UsersTable {
   created_at_gmt: string;
 }
 
+/** A sign-in session of the admin: only the SHA-256 of its cookie's secret is stored. */
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  hash: string;
+  created_at_gmt: string;
+  /** When it was last used, to the minute (docs/security.md, "Sessions"). */
+  seen_at_gmt: string;
+}
+
 export interface MembershipsTable {
   site_id: number;
   user_id: number;
@@ -319,6 +329,7 @@ export interface Tables {
   users: UsersTable;
   memberships: MembershipsTable;
   tokens: TokensTable;
+  sessions: SessionsTable;
   site_settings: SiteSettingsTable;
   languages: LanguagesTable;
   pages: PagesTable;

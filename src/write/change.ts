@@ -94,6 +94,7 @@ export type WrittenKind =
   | "domain"
   | "user"
   | "token"
+  | "session"
   | "membership"
   | "quota"
   | "preview_link"

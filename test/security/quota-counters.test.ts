@@ -277,14 +277,16 @@ describe("quota counters equal a recount", () => {
   }
 
   /**
-   * As before migrations 0160 (media_variants), 0170 (publish_outbox), 0180 (its wrote_json) and
-   * 0190 (site_settings.iframe_hosts_json), which run again after the one a test rewinds.
+   * As before migrations 0160 (media_variants), 0170 (publish_outbox), 0180 (its wrote_json),
+   * 0190 (site_settings.iframe_hosts_json) and 0200 (sessions), which run again after the one a
+   * test rewinds.
    */
   async function forgetMediaVariants(): Promise<void> {
+    await sql`drop table sessions`.execute(t.store.db);
     await sql`drop table publish_outbox`.execute(t.store.db);
     await sql`drop table media_variants`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions')`.execute(
       t.store.db,
     );
   }
