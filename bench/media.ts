@@ -43,7 +43,7 @@ async function cpuPerRequest(url: string, pid: number, options: LoadOptions): Pr
 }
 
 /** A JPEG of about `bytes` bytes: noise at quality 90, grown until it is at least that large. */
-async function jpegOf(bytes: number): Promise<Buffer> {
+export async function jpegOf(bytes: number): Promise<Buffer> {
   for (let side = Math.ceil(Math.sqrt(bytes / 1.2)); ; side = Math.ceil(side * 1.15)) {
     const data = await sharp({
       create: {
