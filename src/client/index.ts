@@ -74,8 +74,13 @@ export interface SiteClientOptions {
   url: string;
   /** The site of `client.site` (default 1, the main site). */
   site?: number;
-  /** An API token, sent as `Authorization: Bearer <token>`. */
-  token: string;
+  /** An API token, sent as `Authorization: Bearer <token>`; or, in the admin, `csrfToken`. */
+  token?: string;
+  /**
+   * In a page on the admin's host, signed in by its session cookie (which the browser sends):
+   * the session's `csrf_token` (GET /api/session), sent as `X-CSRF-Token` with every call.
+   */
+  csrfToken?: string;
   /** The fetch to send with (default: globalThis.fetch). */
   fetch?: (input: Request) => Promise<Response>;
   /**
@@ -102,8 +107,10 @@ export function createSiteClient(options: SiteClientOptions): SiteClient {
   const origin = options.url.replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]/i.test(origin))
     throw new TypeError(`url: an http:// or https:// origin, not ${JSON.stringify(options.url)}`);
-  if (typeof options.token !== "string" || options.token.trim() === "")
-    throw new TypeError("token: an API token is required");
+  const token = options.token?.trim() ?? "";
+  const csrfToken = options.csrfToken ?? "";
+  if ((token === "") === (csrfToken === ""))
+    throw new TypeError("token: an API token is required (or, in the admin, csrfToken instead)");
   const siteId = siteIdOf(options.site ?? 1, "site");
   const pacing =
     options.pacing === false
@@ -112,7 +119,7 @@ export function createSiteClient(options: SiteClientOptions): SiteClient {
         ? (options.pacing as Pacing)
         : createPacing(options.pacing as PacingOptions | undefined);
   const common = {
-    headers: { ...options.headers, Authorization: `Bearer ${options.token.trim()}` },
+    headers: { ...options.headers, ...(token ? { Authorization: `Bearer ${token}` } : { "X-CSRF-Token": csrfToken }) },
     ...(options.fetch ? { fetch: options.fetch } : {}),
   };
 
