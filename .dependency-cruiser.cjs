@@ -73,6 +73,7 @@ const LAYERS = [
   // The engine, above the features: it reads their tables through their own modules.
   { name: "publish", path: "^src/publish/", owns: "the publish engine: runs, renders, caches, invalidation" },
   { name: "public", path: "^src/public/", owns: "the public site" },
+  { name: "admin", path: "^src/admin/", owns: "the admin's host: its built front end served, /admin there" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },
   { name: "app", path: "^src/app\\.ts$", owns: "the Fastify instance" },
   {

@@ -10,6 +10,8 @@
 //   service for renders that outlast a slice of its own thread.
 // - dist/css-worker.cjs: the CSS worker process (styles/css-worker.ts), started by the service for
 //   stylesheet work: lightningcss and browserslist are loaded there only, never in the service.
+// - dist/admin/: the admin's front end (admin/, docs/admin.md), built by scripts/admin-build.mjs:
+//   index.html and hashed, minified ES modules and stylesheets with their brotli and gzip copies.
 // - dist/cli.js: the `svc` command (src/cli/main.ts, docs/cli.md), the package's `bin`: one ES
 //   module with its packages (commander, openapi-fetch) inside, executable. Built rather than run
 //   from src/ because Node does not strip the types of files under node_modules, where an
@@ -28,13 +30,15 @@
 //
 // A file whose bytes did not change is not rewritten, and a changed one is replaced in one step
 // (rename), so a build while another test run starts dist/main.js leaves it a whole file to
-// start. Whatever else is in dist/ (an older build's output) is removed.
+// start. Whatever else is in dist/ (an older build's output) is removed (scripts/build-output.mjs).
 import { build } from "esbuild";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chosenPatches, dependencyPatches, patchesBanner } from "./dependency-patches.mjs";
 import { asciiSource } from "./ascii-source.mjs";
+import { adminFiles } from "./admin-build.mjs";
+import { writeOutput } from "./build-output.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DIST = resolve(ROOT, process.env.SVC_BUILD_DIR || "dist");
@@ -59,6 +63,8 @@ const common = {
 const chosen = chosenPatches();
 if (chosen.length === 0) process.stderr.write("build: without dependency patches (SVC_BUILD_PATCHES=0)\n");
 const patches = dependencyPatches(chosen);
+// The admin's front end (admin/, TSX with Preact) into dist/admin/, built beside the service.
+const adminBuild = adminFiles(ROOT, out("admin"));
 const results = await Promise.all([
   build({ ...common, entryPoints: ["src/main.ts"], outfile: out("main.js"), format: "esm" }),
   build({
@@ -96,6 +102,7 @@ const results = await Promise.all([
     },
   }),
 ]);
+const adminOutput = await adminBuild;
 if (patches.unapplied().length > 0) {
   throw new Error(
     `dependency patches for ${patches.unapplied().join(", ")} were never applied: the bundle no longer loads those files (scripts/dependency-patches.mjs)`,
@@ -117,22 +124,4 @@ const outputFiles = results.flatMap((result) =>
 );
 
 mkdirSync(DIST, { recursive: true });
-const built = new Set();
-for (const file of outputFiles) {
-  const name = relative(DIST, file.path);
-  built.add(name);
-  let old = null;
-  try {
-    old = readFileSync(file.path);
-  } catch {
-    // not built before
-  }
-  if (old && Buffer.compare(old, file.contents) === 0) continue;
-  const temporary = `${file.path}.${process.pid}.tmp`;
-  writeFileSync(temporary, file.contents, { mode: EXECUTABLE.has(name) ? 0o755 : 0o644 });
-  renameSync(temporary, file.path);
-}
-for (const name of readdirSync(DIST)) {
-  // (A `.tmp` file is another build's, about to be renamed.)
-  if (!built.has(name) && !name.endsWith(".tmp")) rmSync(join(DIST, name), { recursive: true, force: true });
-}
+writeOutput(DIST, [...outputFiles, ...adminOutput], (path) => EXECUTABLE.has(relative(DIST, path)));

@@ -28,7 +28,7 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
       SVC_MEDIA_S3_FORCE_PATH_STYLE: "",
     });
     const store = await openStore({ dataDir, databaseUrl: null, db: config.db });
-    const publishing = wirePublishing(store.db, systemClock, config.port);
+    const publishing = wirePublishing(store.db, systemClock, config);
     const blobs = await openBlobStore(config);
     const app = await buildApp({
       config,

@@ -11,6 +11,7 @@ import type { Publisher, ServiceContext } from "./write/context.ts";
 import { createPublishing, type PublishingOptions } from "./publish/setup.ts";
 import type { PublishingEngine } from "./publish/engine.ts";
 import { PublicSite } from "./public/public-site.ts";
+import { ADMIN_ADDRESS } from "./admin/paths.ts";
 
 export type { PublishingOptions } from "./publish/setup.ts";
 
@@ -35,6 +36,7 @@ export function serviceContext(deps: AppDeps): ServiceContext {
     db: deps.store.db,
     clock: deps.clock,
     publicPort: deps.config.port,
+    adminHost: deps.config.adminHost,
     get publisher() {
       return deps.publisher;
     },
@@ -48,13 +50,28 @@ export interface Publishing {
   cpu: CpuPermits;
 }
 
+/** What publishing needs of the configuration: the public port, and the admin's host and address. */
+export type PublishingConfig = Pick<Config, "port" | "adminHost" | "adminUrl">;
+
 /**
  * The engine over the features' sources, and the public site over the engine's caches. Renders
- * and image variants share `renderWorkers` permits (default 1): cores − 1 in the service.
+ * and image variants share `renderWorkers` permits (default 1): cores − 1 in the service. The
+ * admin's host is no site's, and `/admin/` of a site without a page there sends to the admin
+ * (docs/admin.md).
  */
-export function wirePublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
+export function wirePublishing(
+  db: Db,
+  clock: Clock,
+  config: PublishingConfig,
+  options: PublishingOptions = {},
+): Publishing {
   const cpu = options.permits ?? new CpuPermits(options.renderWorkers ?? 1);
-  const { engine, pages, directory } = createPublishing(db, clock, port, { ...options, permits: cpu });
+  const { engine, pages, directory } = createPublishing(db, clock, config.port, {
+    ...options,
+    permits: cpu,
+    reservedHosts: [config.adminHost],
+  });
   const fresh = options.invalidation?.fresh?.bind(options.invalidation);
-  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, port), cpu };
+  const elsewhere = new Map([[ADMIN_ADDRESS, config.adminUrl]]);
+  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, config.port, elsewhere), cpu };
 }

@@ -55,6 +55,8 @@ import { previewLinkRoutes } from "./public/preview-routes.ts";
 import { PREVIEW_PATH } from "./preview/links.ts";
 import { requestLoggerFactory } from "./http/request-logger.ts";
 import { redactingLogger } from "./http/log-redaction.ts";
+import { adminRoutes } from "./admin/routes.ts";
+import { AdminFiles, defaultAdminDir } from "./admin/files.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -71,6 +73,8 @@ declare module "fastify" {
 
 export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
+  /** The folder of the admin's build (default dist/admin/, admin/files.ts); tests build one of their own. */
+  adminDir?: string;
 }
 
 /** Fastify's compiler builders; its types name ajv's, which `schemaValidator` is not. */
@@ -263,6 +267,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   });
 
   apiDescriptionRoutes(app);
+  adminRoutes(app, { host: deps.config.adminHost, files: new AdminFiles(options.adminDir ?? defaultAdminDir()) });
 
   setCssTimeLimit(deps.config.cssTimeLimitMs);
   networkRoutes(typedRoutes(app), ctx, deps.limits, deps.config.adminHost);

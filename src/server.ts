@@ -63,7 +63,7 @@ async function main(): Promise<void> {
 
   const limits = limitsFor(store, config);
   const invalidation = await startInvalidation(store);
-  const publishing = wirePublishing(store.db, systemClock, config.port, {
+  const publishing = wirePublishing(store.db, systemClock, config, {
     invalidation,
     renderWorkers: config.renderWorkers,
   });

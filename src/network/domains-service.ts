@@ -2,7 +2,8 @@
 // number of aliases, every one of them a row of `site_domains`, written here and in
 // sites-service.ts only, in the same transaction as `sites.domain`. A domain belongs to at most
 // one site, as primary or alias: every name is normalised first (domain-name.ts), so the table's
-// key holds whatever the case or script it was written in.
+// key holds whatever the case or script it was written in. The admin's host (SVC_ADMIN_HOST) is no
+// site's: 409 domain_reserved for it as a primary domain or an alias.
 //
 // GET/POST /api/sites/{id}/domains and DELETE /api/sites/{id}/domains/{domain} are network calls
 // for super-administrators, checked as the site's quotas are: anyone else gets 403
@@ -60,9 +61,17 @@ export function domainTaken(domain: string, holder?: { siteId: number; primary: 
   return fail("domain_taken", holder ? { domain, site_id: holder.siteId, primary: holder.primary } : { domain });
 }
 
-/** Refuses a domain held by a site other than `siteId` (any site when undefined). */
-export async function requireFreeDomain(db: Db, domain: string, siteId?: number): Promise<void> {
-  const holder = await domainHolder(db, domain);
+/**
+ * Refuses the admin's host (409 domain_reserved: it serves the admin, never a site's pages) and a
+ * domain held by a site other than `siteId` (any site when undefined).
+ */
+export async function requireFreeDomain(
+  ctx: Pick<ServiceContext, "db" | "adminHost">,
+  domain: string,
+  siteId?: number,
+): Promise<void> {
+  if (domain === ctx.adminHost) throw fail("domain_reserved", { domain });
+  const holder = await domainHolder(ctx.db, domain);
   if (holder && holder.siteId !== siteId) throw domainTaken(domain, holder);
 }
 
@@ -120,7 +129,7 @@ export async function addAlias(
 ): Promise<DomainAnswer> {
   const site = await existingSite(ctx, caller, rawId);
   const domain = domainFrom(body.domain);
-  await requireFreeDomain(ctx.db, domain);
+  await requireFreeDomain(ctx, domain);
   await runWrite(ctx, {
     siteId: site.id,
     taken: async () => domainTaken(domain),

@@ -64,7 +64,7 @@ export async function createSite(
   requireSuperAdmin(caller);
   const name = siteName(body.name);
   const domain = domainFrom(body.domain);
-  await requireFreeDomain(ctx.db, domain);
+  await requireFreeDomain(ctx, domain);
   const done = await writingDomain(domain, () =>
     runWrite(ctx, {
       siteId: null,
@@ -121,7 +121,7 @@ export async function updateSite(
     requireSuperAdmin(caller);
     changes.domain = domainFrom(body.domain);
     // Another site's domain is taken; one of this site's aliases is promoted.
-    await requireFreeDomain(ctx.db, changes.domain, site.id);
+    await requireFreeDomain(ctx, changes.domain, site.id);
   }
   if (Object.keys(changes).length === 0) throw fail("nothing_to_update", { allowed: ["name", "domain"] });
   const { name, domain } = changes;

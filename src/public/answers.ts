@@ -61,6 +61,19 @@ export function cachedRedirect(to: string, status: number): { answer: CachedAnsw
   };
 }
 
+/**
+ * 302 to another place (the admin, for `/admin/` on a site without a page there): never kept, so
+ * a page published there later answers at once; a browser keeps no 302.
+ */
+export function foundAt(location: string): PublicAnswer {
+  const safe = headerSafe(location);
+  return {
+    status: 302,
+    headers: { location: safe, "content-type": HTML, "x-svc-printed": "redirect", "cache-control": "no-cache" },
+    body: redirectBody(safe),
+  };
+}
+
 /** The request's query string carried over to a redirect whose target has none of its own. */
 export function withQuery(location: string, query: string): string {
   return query === "" || query === "?" || location.includes("?") ? location : location + headerSafe(query);

@@ -12,7 +12,8 @@
 // (`/<lang>/`); /sitemap.xml (and its parts) and /robots.txt are the site's own; an unknown address
 // shows the site's `not_found_page` with status 404, else the plain 404. All of them are cached
 // like pages (a redirect under its address, the 404 page under one key per language, sitemaps under
-// SITEMAP_PAGE_ID), and flushed by the publish step when what they show changes.
+// SITEMAP_PAGE_ID), and flushed by the publish step when what they show changes. An address
+// answered elsewhere where no page stands (`/admin/`, to the admin) answers 302 there, never kept.
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../pages/queries.ts";
 import type { PageCache, CachedPage, Printed } from "../publish/page-cache.ts";
@@ -24,6 +25,7 @@ import { aliasRedirect } from "./alias-redirect.ts";
 import {
   cachedRedirect,
   cachedUnavailable,
+  foundAt,
   HTML,
   MALFORMED,
   movedTo,
@@ -66,6 +68,11 @@ export class PublicSite {
     private readonly fresh?: (siteId: number) => Promise<void>,
     /** The public port, as `home_url` is built: where an alias redirects to (alias-redirect.ts). */
     private readonly port = 80,
+    /**
+     * Addresses that, where the site shows no page, answer 302 to a place of their own: `/admin/`
+     * to the admin (docs/admin.md). A page or redirect standing there wins.
+     */
+    private readonly elsewhere: ReadonlyMap<string, string> = new Map(),
   ) {}
 
   private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined, query = ""): PublicAnswer {
@@ -217,6 +224,8 @@ export class PublicSite {
    * reason, which only the site's administrators are told (routes.ts).
    */
   private async notFound(site: SiteRow, address: string, reason: string, ticket: number): Promise<PublicAnswer> {
+    const away = this.elsewhere.get(address);
+    if (away !== undefined) return foundAt(away);
     const plain = notFoundPage(reason);
     const target = await notFoundTarget(this.db, site.id, address);
     if (!target) return plain;

@@ -23,6 +23,8 @@ export interface PublishingOptions {
   renderWorkers?: number;
   /** The process's cores for work off its thread, shared with image variants (cpu-permits.ts). */
   permits?: CpuPermits;
+  /** Hosts that are no site's (the admin's: site-directory.ts). */
+  reservedHosts?: readonly string[];
 }
 
 export interface Publishing {
@@ -35,7 +37,7 @@ export interface Publishing {
 
 export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
   const pages = new PageCache(options.cacheBytes);
-  const directory = new SiteDirectory(db);
+  const directory = new SiteDirectory(db, new Set(options.reservedHosts));
   (options.invalidation ?? singleProcess).attach(pages, directory);
   const engine = new PublishingEngine({
     db,

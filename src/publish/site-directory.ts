@@ -10,6 +10,10 @@
 // or removed is such a site write: the alias matched no site before, or maps to the site. `clear()`
 // drops everything. Each is reported to a listener (invalidation.ts tells the other service
 // processes); `applyForget`/`applyClear` are another process's, applied without being reported.
+//
+// A reserved host (the admin's, SVC_ADMIN_HOST: docs/admin.md) is no site's, whatever the sites
+// table holds: it matches none and never gets the main site, so no page, file or preview of a
+// site is answered there, from memory or otherwise.
 import type { Db } from "../store/database.ts";
 import { MAIN_SITE_ID, siteByAlias, siteByDomain, siteById, type SiteRow } from "../site/sites.ts";
 
@@ -28,7 +32,11 @@ export class SiteDirectory {
   /** Ticks on every clear or forget: a lookup that started before one does not store its answer. */
   private generation = 0;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Hosts that are no site's (the admin's): `match` answers undefined for them. */
+    private readonly reserved: ReadonlySet<string> = new Set(),
+  ) {}
 
   async resolve(host: string): Promise<SiteRow | undefined> {
     return (await this.match(host))?.site;
@@ -38,6 +46,7 @@ export class SiteDirectory {
   async match(host: string): Promise<{ site: SiteRow; alias: boolean } | undefined> {
     const known = this.byHost.get(host);
     if (known) return { site: known, alias: this.aliases.has(host) };
+    if (this.reserved.has(host)) return undefined;
     const generation = this.generation;
     const primary = await siteByDomain(this.db, host);
     const aliasOf = primary ? undefined : await siteByAlias(this.db, host);

@@ -92,4 +92,10 @@ export interface ServiceContext {
   publicPort: number;
   /** Where committed changes are announced; answers the `rebaked` report. */
   publisher: Publisher;
+  /**
+   * The admin's own host (config.adminHost), which no site may take as its domain or an alias
+   * (409 domain_reserved, network/domains-service.ts). Set by app-deps.ts; a context a test makes
+   * for other calls may leave it out.
+   */
+  adminHost?: string;
 }

@@ -466,6 +466,21 @@ export interface Request {
   headers: Record<string, string>;
 }
 
+/**
+ * The Host a request for a route bound to a host carries (a Fastify host constraint): the admin's
+ * routes answer on the admin's host only (src/admin/routes.ts, the default SVC_ADMIN_HOST); on any
+ * other they are the public site's.
+ */
+const HOST_BOUND: ReadonlyMap<string, string> = new Map(
+  ["/", "/admin", "/admin/*"].map((url) => [url, "admin.localhost"]),
+);
+
+/** The headers a request for the route `url` starts from: its host where the route is bound to one. */
+export function routeHeaders(url: string): Record<string, string> {
+  const host = HOST_BOUND.get(url);
+  return host === undefined ? {} : { host };
+}
+
 /** Percent-encodes; a lone surrogate (which a URL cannot carry) becomes U+FFFD first. */
 export const enc = (text: string) =>
   encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
@@ -636,7 +651,7 @@ export function requestArbitrary(t: FuzzTarget, ids: Ids): fc.Arbitrary<Request>
             },
           ),
           headers: fc.oneof(
-            { weight: 6, arbitrary: fc.constant({}) },
+            { weight: 6, arbitrary: fc.constant(routeHeaders(url)) },
             {
               weight: 1,
               arbitrary: fc.record(

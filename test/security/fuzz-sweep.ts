@@ -10,6 +10,7 @@ import {
   objects,
   payloadArbitrary,
   repeats,
+  routeHeaders,
   routeMethods,
   schemaKeys,
   realValues,
@@ -128,7 +129,7 @@ export function sweepRequests(t: FuzzTarget, ids: Ids, seed: number): Array<{ ro
       url: query ? `${at}?${query}` : at,
       payload,
       contentType: "application/json",
-      headers: {},
+      headers: routeHeaders(url),
     });
 
     const requests: Request[] = [json(undefined)];
@@ -161,7 +162,7 @@ export function sweepRequests(t: FuzzTarget, ids: Ids, seed: number): Array<{ ro
           url: `${path()}?filename=${enc("fz.svg")}`,
           payload: bytes,
           contentType: type,
-          headers: {},
+          headers: routeHeaders(url),
         });
     }
     return { route, requests };

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { RoutesIndex } from "../../src/http/routes-index.ts";
 import { generateToken } from "../../src/tokens.ts";
 import { startTestApp } from "../support/app.ts";
+import { startAdminApp } from "../support/admin.ts";
 import { serviceDatabase } from "../support/process.ts";
 import { startBundle, type RawAnswer, type RawRequest } from "../build/start-bundle.ts";
 
@@ -46,11 +47,14 @@ function callerNames() {
 
 const count = (reached: Map<string, number>, key: string) => reached.set(key, (reached.get(key) ?? 0) + 1);
 
-/** The app from src/, driven through inject; a hook records the route each answer came from. */
+/**
+ * The app from src/, driven through inject; a hook records the route each answer came from. It
+ * serves the admin built for the test process (without a build the admin answers 503).
+ */
 export async function sourceTarget(): Promise<FuzzTarget> {
   const names = callerNames();
   const reached = new Map<string, number>();
-  const t = await startTestApp({
+  const t = await startAdminApp({
     env: FUZZ_ENV,
     beforeReady: (app) =>
       app.addHook(

@@ -74,7 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const store = await openStore({ dataDir, databaseUrl: config.databaseUrl, db: config.db });
   await bootstrapNetwork(store.db, { publicHost: config.publicHost, adminToken, dataDir, now: systemClock() });
   const limits = options.limits ?? limitsFor(store, config);
-  const publishing = wirePublishing(store.db, systemClock, config.port, {
+  const publishing = wirePublishing(store.db, systemClock, config, {
     renderWorkers: config.renderWorkers,
     ...options.publishing,
   });

@@ -1,0 +1,25 @@
+// The admin's texts (admin/texts.ts): English and German from one dictionary, German when the
+// browser's first language the admin has is German.
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { chooseLanguage, textsFor } from "../../admin/texts.ts";
+
+describe("the admin's languages", () => {
+  it("German when the first of the browser's languages the admin speaks is German, else English", () => {
+    assert.equal(chooseLanguage(["de-DE", "en"]), "de");
+    assert.equal(chooseLanguage(["fr-FR", "DE-at", "en"]), "de");
+    assert.equal(chooseLanguage(["en-GB", "de"]), "en");
+    assert.equal(chooseLanguage(["fr", "it"]), "en");
+    assert.equal(chooseLanguage([]), "en");
+  });
+
+  it("the English names are the ones the admin is driven by; every German text is its own", () => {
+    const en = textsFor("en");
+    const de = textsFor("de");
+    assert.deepEqual([en.login, en.password, en.signIn, en.pages], ["Login", "Password", "Sign in", "Pages"]);
+    for (const key of Object.keys(en) as Array<keyof typeof en>) {
+      const [english, german] = [en[key], de[key]].map((text) => (typeof text === "function" ? text("x") : text));
+      assert.ok(german && german !== english, `${key}: "${german}"`);
+    }
+  });
+});
