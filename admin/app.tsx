@@ -1,26 +1,54 @@
-// The admin's screens: sign-in until the service accepts a sign-in, then the Pages screen (a
-// placeholder until its list and editor are built; docs/admin.md).
-import { useEffect, useRef, useState } from "preact/hooks";
-import type { SignedInUser } from "./api.ts";
+// The admin (docs/admin.md): the sign-in screen until there is a live session (a reload keeps it:
+// the session is asked for first), then the screen the address names, in the shell.
+import { useEffect, useState } from "preact/hooks";
+import { PageEditor } from "./pages/editor.tsx";
+import { PageList } from "./pages/list.tsx";
+import { navigate, useRoute } from "./route.ts";
+import { currentSession, signOut, type Session } from "./session.ts";
+import { Shell } from "./shell.tsx";
 import { SignIn } from "./sign-in.tsx";
 import type { Texts } from "./texts.ts";
 
-function Pages(props: { texts: Texts; user: SignedInUser }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  // The new screen's heading takes the focus, so a screen reader starts reading there.
-  useEffect(() => heading.current?.focus(), []);
-  return (
-    <main>
-      <h1 ref={heading} tabIndex={-1}>
-        {props.texts.pages}
-      </h1>
-      <p>{props.texts.signedInAs(props.user.login)}</p>
-    </main>
-  );
-}
-
 export function App(props: { texts: Texts }) {
-  const [user, setUser] = useState<SignedInUser | null>(null);
-  if (user === null) return <SignIn texts={props.texts} onSignedIn={setUser} />;
-  return <Pages texts={props.texts} user={user} />;
+  const { texts } = props;
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const route = useRoute();
+  useEffect(() => {
+    currentSession()
+      .then(setSession)
+      .catch(() => setSession(null));
+  }, []);
+
+  if (session === undefined) return <p>{texts.loading}</p>;
+  if (session === null)
+    return (
+      <SignIn
+        texts={texts}
+        onSignedIn={(started) => {
+          setSession(started);
+          const first = started.sites[0];
+          if (first) navigate({ siteId: first.id, screen: "pages", item: null }, true);
+        }}
+      />
+    );
+  const reachable = session.sites.find((site) => site.id === route.siteId) ?? session.sites[0];
+  if (!reachable) return <p role="alert">{texts.noSites}</p>;
+  const here = { ...route, siteId: reachable.id };
+  const leave = () => {
+    signOut(session)
+      .catch(() => {})
+      .finally(() => {
+        setSession(null);
+        navigate({ siteId: null, screen: "pages", item: null }, true);
+      });
+  };
+  return (
+    <Shell texts={texts} session={session} route={here} onSignOut={leave}>
+      {here.item === null ? (
+        <PageList texts={texts} session={session} siteId={here.siteId} />
+      ) : (
+        <PageEditor texts={texts} session={session} siteId={here.siteId} item={here.item} />
+      )}
+    </Shell>
+  );
 }

@@ -2,10 +2,10 @@
 // message in the alert, which screen readers announce; nothing else is shown before sign-in.
 import { useState } from "preact/hooks";
 import type { TargetedSubmitEvent } from "preact";
-import { signIn, type SignedInUser } from "./api.ts";
+import { signIn, type Session } from "./session.ts";
 import type { Texts } from "./texts.ts";
 
-export function SignIn(props: { texts: Texts; onSignedIn: (user: SignedInUser) => void }) {
+export function SignIn(props: { texts: Texts; onSignedIn: (session: Session) => void }) {
   const { texts } = props;
   const [login, setLogin] = useState("");
   const [password, setPassword] = useState("");
@@ -18,7 +18,7 @@ export function SignIn(props: { texts: Texts; onSignedIn: (user: SignedInUser) =
     setError("");
     const result = await signIn(login, password);
     setBusy(false);
-    if (result.ok) props.onSignedIn(result.user);
+    if (result.ok) props.onSignedIn(result.session);
     else setError(result.message ?? texts.unreachable);
   }
 

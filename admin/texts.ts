@@ -14,8 +14,46 @@ export interface Texts {
   /** Shown in the alert when the service answers no error message of its own (unreachable). */
   unreachable: string;
   pages: string;
-  /** Under the Pages heading until that screen is built. */
   signedInAs: (login: string) => string;
+  // The frame around every screen
+  site: string;
+  navigation: string;
+  signOut: string;
+  loading: string;
+  /** A call failed without an answer of the service's own. */
+  failed: string;
+  noSites: string;
+  // Pages
+  newPage: string;
+  title_: string;
+  slug: string;
+  content: string;
+  frame: string;
+  noFrame: string;
+  language: string;
+  status: string;
+  published: string;
+  draft: string;
+  trash: string;
+  save: string;
+  saved: string;
+  publish: string;
+  moveToTrash: string;
+  movedToTrash: string;
+  undo: string;
+  revisions: string;
+  revision: (n: number) => string;
+  restore: string;
+  restored: (n: number) => string;
+  translations: string;
+  translateInto: (lang: string) => string;
+  noPages: string;
+  view: string;
+  bold: string;
+  italic: string;
+  heading: string;
+  list: string;
+  formatting: string;
 }
 
 const en: Texts = {
@@ -26,7 +64,43 @@ const en: Texts = {
   signIn: "Sign in",
   unreachable: "The service could not be reached. Check the connection and try again.",
   pages: "Pages",
-  signedInAs: (login) => `Signed in as ${login}.`,
+  signedInAs: (login) => `Signed in as ${login}`,
+  site: "Site",
+  navigation: "Admin",
+  signOut: "Sign out",
+  loading: "Loading…",
+  failed: "The call failed without an answer from the service. Check the connection and try again.",
+  noSites: "You hold no role on any site yet. Ask an administrator to add you to one.",
+  newPage: "New page",
+  title_: "Title",
+  slug: "Slug",
+  content: "Content",
+  frame: "Frame",
+  noFrame: "(no frame)",
+  language: "Language",
+  status: "Status",
+  published: "Published",
+  draft: "Draft",
+  trash: "Trash",
+  save: "Save",
+  saved: "Saved.",
+  publish: "Publish",
+  moveToTrash: "Move to trash",
+  movedToTrash: "Moved to the trash.",
+  undo: "Undo",
+  revisions: "Revisions",
+  revision: (n) => `Revision ${n}`,
+  restore: "Restore",
+  restored: (n) => `Revision ${n} restored as a new revision.`,
+  translations: "Translations",
+  translateInto: (lang) => `Translate into ${lang}`,
+  noPages: "No pages yet.",
+  view: "View",
+  bold: "Bold",
+  italic: "Italic",
+  heading: "Heading",
+  list: "List",
+  formatting: "Formatting",
 };
 
 const de: Texts = {
@@ -37,7 +111,44 @@ const de: Texts = {
   signIn: "Anmelden",
   unreachable: "Der Dienst ist nicht erreichbar. Bitte die Verbindung prüfen und es erneut versuchen.",
   pages: "Seiten",
-  signedInAs: (login) => `Angemeldet als ${login}.`,
+  signedInAs: (login) => `Angemeldet als ${login}`,
+  site: "Website",
+  navigation: "Verwaltung",
+  signOut: "Abmelden",
+  loading: "Wird geladen …",
+  failed: "Der Aufruf ist ohne Antwort des Dienstes gescheitert. Bitte die Verbindung prüfen und es erneut versuchen.",
+  noSites:
+    "Sie haben noch auf keiner Website eine Rolle. Bitten Sie eine Administratorin oder einen Administrator darum.",
+  newPage: "Neue Seite",
+  title_: "Titel",
+  slug: "Kurzname",
+  content: "Inhalt",
+  frame: "Rahmen",
+  noFrame: "(kein Rahmen)",
+  language: "Sprache",
+  status: "Status",
+  published: "Veröffentlicht",
+  draft: "Entwurf",
+  trash: "Papierkorb",
+  save: "Speichern",
+  saved: "Gespeichert.",
+  publish: "Veröffentlichen",
+  moveToTrash: "In den Papierkorb",
+  movedToTrash: "In den Papierkorb verschoben.",
+  undo: "Rückgängig",
+  revisions: "Versionen",
+  revision: (n) => `Version ${n}`,
+  restore: "Wiederherstellen",
+  restored: (n) => `Version ${n} als neue Version wiederhergestellt.`,
+  translations: "Übersetzungen",
+  translateInto: (lang) => `Übersetzen in ${lang}`,
+  noPages: "Noch keine Seiten.",
+  view: "Ansehen",
+  bold: "Fett",
+  italic: "Kursiv",
+  heading: "Überschrift",
+  list: "Liste",
+  formatting: "Formatierung",
 };
 
 const DICTIONARY: Readonly<Record<Language, Texts>> = { en, de };
