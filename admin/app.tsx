@@ -3,11 +3,30 @@
 import { useEffect, useState } from "preact/hooks";
 import { PageEditor } from "./pages/editor.tsx";
 import { PageList } from "./pages/list.tsx";
-import { navigate, useRoute } from "./route.ts";
+import { MediaDetails } from "./media/details.tsx";
+import { MediaList } from "./media/list.tsx";
+import { navigate, useRoute, type Route } from "./route.ts";
 import { currentSession, signOut, type Session } from "./session.ts";
 import { Shell } from "./shell.tsx";
 import { SignIn } from "./sign-in.tsx";
 import type { Texts } from "./texts.ts";
+
+/** The screen the route names: its list, or the item it opens. */
+function ScreenOf(props: { texts: Texts; session: Session; route: Route & { siteId: number } }) {
+  const { texts, session, route } = props;
+  const { siteId, item } = route;
+  if (route.screen === "media")
+    return item === null ? (
+      <MediaList texts={texts} session={session} siteId={siteId} />
+    ) : (
+      <MediaDetails texts={texts} session={session} siteId={siteId} item={item} />
+    );
+  return item === null ? (
+    <PageList texts={texts} session={session} siteId={siteId} />
+  ) : (
+    <PageEditor texts={texts} session={session} siteId={siteId} item={item} />
+  );
+}
 
 export function App(props: { texts: Texts }) {
   const { texts } = props;
@@ -44,11 +63,7 @@ export function App(props: { texts: Texts }) {
   };
   return (
     <Shell texts={texts} session={session} route={here} onSignOut={leave}>
-      {here.item === null ? (
-        <PageList texts={texts} session={session} siteId={here.siteId} />
-      ) : (
-        <PageEditor texts={texts} session={session} siteId={here.siteId} item={here.item} />
-      )}
+      <ScreenOf texts={texts} session={session} route={here} />
     </Shell>
   );
 }

@@ -11,6 +11,8 @@ export interface SignedInUser {
 export interface Session {
   user: SignedInUser;
   client: SiteClient;
+  /** The session's CSRF token, for the calls the typed client cannot make (an upload with progress). */
+  csrfToken: string;
   /** The sites the user holds a role on, by id (the first is where the admin opens). */
   sites: Array<{ id: number; name: string; role: string }>;
 }
@@ -35,7 +37,7 @@ export async function currentSession(): Promise<Session | null> {
   const client = createSiteClient({ url: origin(), csrfToken, pacing: false });
   const profile = await unwrap(client.GET("/api/profile"));
   const sites = [...profile.sites].sort((a, b) => a.id - b.id);
-  return { user, client, sites };
+  return { user, client, csrfToken, sites };
 }
 
 /** POST /api/login with `session: true`: the service sets the session cookie; no token is kept here. */

@@ -54,6 +54,17 @@ export interface Texts {
   heading: string;
   list: string;
   formatting: string;
+  // Media
+  media: string;
+  upload: string;
+  uploading: (name: string) => string;
+  noMedia: string;
+  kilobytes: (bytes: number) => string;
+  altText: string;
+  usedBy: string;
+  notUsed: string;
+  usedInFrame: (slug: string) => string;
+  usedOnPage: (path: string) => string;
 }
 
 const en: Texts = {
@@ -101,6 +112,16 @@ const en: Texts = {
   heading: "Heading",
   list: "List",
   formatting: "Formatting",
+  media: "Media",
+  upload: "Upload",
+  uploading: (name) => `Uploading ${name}`,
+  noMedia: "No files yet.",
+  kilobytes: (bytes) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString("en")} KB`,
+  altText: "Alt text",
+  usedBy: "Where it is used",
+  notUsed: "Not used by any frame or page yet.",
+  usedInFrame: (slug) => `Frame ${slug}`,
+  usedOnPage: (path) => `Page ${path}`,
 };
 
 const de: Texts = {
@@ -149,6 +170,16 @@ const de: Texts = {
   heading: "Überschrift",
   list: "Liste",
   formatting: "Formatierung",
+  media: "Medien",
+  upload: "Hochladen",
+  uploading: (name) => `${name} wird hochgeladen`,
+  noMedia: "Noch keine Dateien.",
+  kilobytes: (bytes) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString("de")} kB`,
+  altText: "Alternativtext",
+  usedBy: "Verwendet in",
+  notUsed: "Noch von keinem Rahmen und keiner Seite verwendet.",
+  usedInFrame: (slug) => `Rahmen ${slug}`,
+  usedOnPage: (path) => `Seite ${path}`,
 };
 
 const DICTIONARY: Readonly<Record<Language, Texts>> = { en, de };

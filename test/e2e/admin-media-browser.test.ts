@@ -1,0 +1,90 @@
+// The admin's Media screens in headless Chromium (docs/admin.md): an editor uploads an image
+// through the field labelled Upload, its details open with where it is used, and the Alt text set
+// there is on the public page at once; axe-core finds no WCAG A/AA violation on either screen.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import axe from "axe-core";
+import sharp from "sharp";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, withBrowser } from "../support/browser.ts";
+import { startAdminApp } from "../support/admin.ts";
+import { makeUser, type TestApp } from "../support/app.ts";
+import { rawRequest } from "../support/raw-http.ts";
+import { assign, frame, page as makePage } from "../support/site.ts";
+
+const PASSWORD = "correct horse battery";
+const SHOTS = new URL("../../test-results/", import.meta.url).pathname;
+
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
+
+describe("the admin's Media screens in a real browser", withBrowser, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let port = 0;
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    t = await startAdminApp();
+    await frame(
+      t,
+      "gallery",
+      '<!DOCTYPE html><html><body><figure><!-- svc/image {"media": "photo"} /--></figure></body></html>',
+    );
+    await assign(t, "gallery", (await makePage(t, { title: "Gallery" })).id);
+    const editor = await makeUser(t, "media-editor", { password: PASSWORD });
+    assert.equal((await t.call("PUT", `/api/site/1/users/${editor.id}`, { body: { role: "editor" } })).status, 200);
+    await t.app.listen({ host: "127.0.0.1", port: 0 });
+    port = (t.app.server.address() as { port: number }).port;
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it("uploads an image with Upload, shows where it is used, and its Alt text shows on the public page on the next request", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(`http://admin.localhost:${port}/admin/`);
+      await page.getByLabel("Login", { exact: true }).fill("media-editor");
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.getByRole("navigation").getByRole("link", { name: "Media", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: "Media" }).waitFor();
+      assert.deepEqual(await violations(page), [], "the Media screen");
+
+      const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#c00" } })
+        .png()
+        .toBuffer();
+      await page
+        .getByLabel("Upload", { exact: true })
+        .setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: png });
+      await page.getByRole("heading", { level: 1, name: "Media: photo.png" }).waitFor();
+      await page.getByText("Frame gallery").waitFor();
+      assert.ok(await page.getByText("Page /gallery").isVisible());
+
+      await page.getByLabel("Alt text", { exact: true }).fill("A red square");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+      const published = await rawRequest(port, "/gallery/", { host: `localhost:${port}` });
+      assert.equal(published.status, 200);
+      assert.match(published.body, /<img [^>]*alt="A red square"/);
+      assert.deepEqual(await violations(page), [], "a file's details");
+      await page.screenshot({ path: `${SHOTS}admin-media.png` });
+
+      await page.getByRole("navigation").getByRole("link", { name: "Media", exact: true }).click();
+      await page.getByRole("link", { name: "photo.png", exact: true }).waitFor();
+    } finally {
+      await page.close();
+    }
+  });
+});
