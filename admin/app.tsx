@@ -5,6 +5,8 @@ import { PageEditor } from "./pages/editor.tsx";
 import { PageList } from "./pages/list.tsx";
 import { MediaDetails } from "./media/details.tsx";
 import { MediaList } from "./media/list.tsx";
+import { MenuEditor } from "./menus/editor.tsx";
+import { MenuList } from "./menus/list.tsx";
 import { navigate, useRoute, type Route } from "./route.ts";
 import { currentSession, signOut, type Session } from "./session.ts";
 import { Shell } from "./shell.tsx";
@@ -15,6 +17,12 @@ import type { Texts } from "./texts.ts";
 function ScreenOf(props: { texts: Texts; session: Session; route: Route & { siteId: number } }) {
   const { texts, session, route } = props;
   const { siteId, item } = route;
+  if (route.screen === "menus")
+    return item === null ? (
+      <MenuList texts={texts} session={session} siteId={siteId} />
+    ) : (
+      <MenuEditor texts={texts} session={session} siteId={siteId} item={item} />
+    );
   if (route.screen === "media")
     return item === null ? (
       <MediaList texts={texts} session={session} siteId={siteId} />

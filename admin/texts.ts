@@ -65,6 +65,15 @@ export interface Texts {
   notUsed: string;
   usedInFrame: (slug: string) => string;
   usedOnPage: (path: string) => string;
+  // Menus
+  menus: string;
+  noMenus: string;
+  noItems: string;
+  moveUp: string;
+  moveDown: string;
+  page: string;
+  choosePage: string;
+  addItem: string;
 }
 
 const en: Texts = {
@@ -122,6 +131,14 @@ const en: Texts = {
   notUsed: "Not used by any frame or page yet.",
   usedInFrame: (slug) => `Frame ${slug}`,
   usedOnPage: (path) => `Page ${path}`,
+  menus: "Menus",
+  noMenus: "No menus yet.",
+  noItems: "No items yet.",
+  moveUp: "Move up",
+  moveDown: "Move down",
+  page: "Page",
+  choosePage: "(choose a page)",
+  addItem: "Add item",
 };
 
 const de: Texts = {
@@ -180,6 +197,14 @@ const de: Texts = {
   notUsed: "Noch von keinem Rahmen und keiner Seite verwendet.",
   usedInFrame: (slug) => `Rahmen ${slug}`,
   usedOnPage: (path) => `Seite ${path}`,
+  menus: "Menüs",
+  noMenus: "Noch keine Menüs.",
+  noItems: "Noch keine Einträge.",
+  moveUp: "Nach oben",
+  moveDown: "Nach unten",
+  page: "Seite",
+  choosePage: "(Seite wählen)",
+  addItem: "Eintrag hinzufügen",
 };
 
 const DICTIONARY: Readonly<Record<Language, Texts>> = { en, de };

@@ -1,0 +1,101 @@
+// The admin's Menus screens in headless Chromium (docs/admin.md): an editor reorders a menu by
+// keyboard (Move up, Move down), appends a page with Page and Add item, and nothing is stored until
+// Save, after which the public page shows the new menu on the next request; axe-core on both screens.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import axe from "axe-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, withBrowser } from "../support/browser.ts";
+import { startAdminApp } from "../support/admin.ts";
+import { makeUser, type TestApp } from "../support/app.ts";
+import { rawRequest } from "../support/raw-http.ts";
+import { assign, frame, page as makePage } from "../support/site.ts";
+
+const PASSWORD = "correct horse battery";
+const LAYOUT = `<!DOCTYPE html><html><head><title>x</title></head><body><nav><!-- svc/menu {"location": "header"} /--></nav></body></html>`;
+
+async function violations(page: Page): Promise<string[]> {
+  await page.evaluate(axe.source);
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
+
+describe("the admin's Menus screens in a real browser", withBrowser, () => {
+  let t: TestApp;
+  let browser: Browser;
+  let port = 0;
+
+  /** The menu's link texts on the public page, in order. */
+  async function publicMenu(): Promise<string[]> {
+    const answer = await rawRequest(port, "/home/", { host: `localhost:${port}` });
+    assert.equal(answer.status, 200);
+    return [...answer.body.matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map((match) => match[1]!);
+  }
+
+  before(async () => {
+    t = await startAdminApp();
+    await frame(t, "layout", LAYOUT);
+    const ids: Record<string, number> = {};
+    for (const title of ["Home", "About", "Work", "Contact"]) {
+      ids[title] = (await makePage(t, { title })).id;
+      await assign(t, "layout", ids[title]!);
+    }
+    const menu = await t.call("POST", "/api/site/1/menus", {
+      body: { name: "Main", location: "header", items: [{ page: ids.About }, { page: ids.Work }] },
+    });
+    assert.equal(menu.status, 201, menu.text);
+    const editor = await makeUser(t, "menu-editor", { password: PASSWORD });
+    assert.equal((await t.call("PUT", `/api/site/1/users/${editor.id}`, { body: { role: "editor" } })).status, 200);
+    await t.app.listen({ host: "127.0.0.1", port: 0 });
+    port = (t.app.server.address() as { port: number }).port;
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it("reorders with Move down, appends with Page and Add item, and stores nothing until Save", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(`http://admin.localhost:${port}/admin/`);
+      await page.getByLabel("Login", { exact: true }).fill("menu-editor");
+      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Sign in", exact: true }).click();
+      await page.getByRole("navigation").getByRole("link", { name: "Menus", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: "Menus" }).waitFor();
+      assert.deepEqual(await violations(page), [], "the Menus screen");
+      await page.getByRole("link", { name: "Main", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: "Menus: Main" }).waitFor();
+
+      const items = page.getByRole("listitem");
+      await items.first().waitFor();
+      assert.deepEqual(await itemTitles(page), ["About", "Work"]);
+      const about = items.filter({ hasText: "About" });
+      await about.getByRole("button", { name: "Move down", exact: true }).focus();
+      await page.keyboard.press("Enter");
+      assert.deepEqual(await itemTitles(page), ["Work", "About"]);
+
+      await page.getByLabel("Page", { exact: true }).selectOption({ label: "Contact" });
+      await page.getByRole("button", { name: "Add item", exact: true }).click();
+      assert.deepEqual(await itemTitles(page), ["Work", "About", "Contact"]);
+      assert.deepEqual(await publicMenu(), ["About", "Work"], "nothing stored before Save");
+      assert.deepEqual(await violations(page), [], "a menu's editor");
+
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+      assert.deepEqual(await publicMenu(), ["Work", "About", "Contact"]);
+      assert.deepEqual(await itemTitles(page), ["Work", "About", "Contact"], "read back as stored");
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+async function itemTitles(page: Page): Promise<string[]> {
+  return page.locator(".menu-items .item-title").allTextContents();
+}
