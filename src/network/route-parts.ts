@@ -1,5 +1,4 @@
 // What the network's route files share: the user record's schema and the caller of a call.
-import type { FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { Obj, Type } from "../http/schema.ts";
 import type { Caller } from "../site/callers.ts";
@@ -13,7 +12,7 @@ export const User = Obj({
 });
 
 /** The caller the gate found (every route here but sign-in needs one). */
-export function caller(request: FastifyRequest): Caller {
+export function caller(request: { caller: Caller | null }): Caller {
   if (!request.caller) throw fail("missing_token");
   return request.caller;
 }
