@@ -1289,6 +1289,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/site/{site_id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's recent changes: every revision of every kind, newest first, each with its object's address (where its revisions, diffs and restores are); paged by ?per_page and ?page */
+        get: operations["listSiteRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/trash": {
         parameters: {
             query?: never;
@@ -14120,6 +14137,85 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSiteRevisions: {
+        parameters: {
+            query?: {
+                /** @description items per page: an integer from 1 to 500 (default 100); otherwise 400 invalid_parameter */
+                per_page?: number;
+                /** @description page number from 1 (default 1); past the last page the list is empty; otherwise 400 invalid_parameter */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        total: number;
+                        changes: ({
+                            /** @description 1, 2, … per object */
+                            revision: number;
+                            /** @description of the content */
+                            sha256: string;
+                            /** @description UTF-8 bytes of the content */
+                            bytes: number;
+                            created_at_gmt: string;
+                            /** @description the user whose call wrote it; null for a start-up task */
+                            created_by: number | null;
+                            /** @description the names of the fields changed (every field of a first revision) */
+                            summary: string[];
+                            kind: "frames" | "pages" | "menus" | "data" | "styles" | "sidebars";
+                            /** @description the id its revisions are kept under */
+                            id: string;
+                            /** @description the object's address under /api/site/{site_id}, e.g. /pages/12 or /data/team?lang=de */
+                            address: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };

@@ -28,6 +28,10 @@ export const dataHistory: HistoryKind = {
   kind: "data",
   path: "/data/:name",
   param: "name",
+  addressOf(id) {
+    const { name, lang } = datasetOfObjectId(id);
+    return `/data/${encodeURIComponent(name)}${lang === "" ? "" : `?lang=${encodeURIComponent(lang)}`}`;
+  },
   noun: "data set",
   langVariants: true,
 

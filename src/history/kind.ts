@@ -45,6 +45,11 @@ export interface HistoryKind {
   /** The kind is kept per theme, named by `?theme` (stylesheets; default: the site's theme). */
   themeVariants?: boolean;
   /**
+   * The object's address under the site for the id its revisions are kept under (`/pages/12`,
+   * `/data/team?lang=de`): where its own history calls are. Default: `path` with the id as its ref.
+   */
+  addressOf?(id: string): string;
+  /**
    * The id revisions are kept under, for a ref (an id or the current slug or name; a data set's
    * `?lang`), and the object's current state. Throws the kind's not-found error (404) otherwise,
    * also for an object of another site.

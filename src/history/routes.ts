@@ -20,6 +20,7 @@ import {
   diffObjectRevisions,
   getObjectRevision,
   listObjectRevisions,
+  listSiteChanges,
   listTrashItems,
   purgeTrashItem,
   restoreObjectRevision,
@@ -232,6 +233,43 @@ function requireKindWriter(request: FastifyRequest, adapters: Map<RevisionKind, 
 export function historyRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const adapters = new Map<RevisionKind, HistoryKind>(HISTORY_KINDS.map((adapter) => [adapter.kind, adapter]));
   for (const adapter of HISTORY_KINDS) objectRoutes(scope, ctx, adapter);
+
+  scope.get(
+    "/revisions",
+    {
+      exposeHeadRoute: false,
+      schema: {
+        operationId: "listSiteRevisions",
+        tags: ["history"],
+        summary:
+          "The site's recent changes: every revision of every kind, newest first, each with its object's address (where its revisions, diffs and restores are); paged by ?per_page and ?page",
+        querystring: Obj(PagingQuery),
+        response: {
+          200: Success({
+            site_id: Int,
+            total: Int,
+            changes: Type.Array(
+              Obj({
+                ...Revision.properties,
+                kind: Kind,
+                id: Type.String({ description: "the id its revisions are kept under" }),
+                address: Type.String({
+                  description: "the object's address under /api/site/{site_id}, e.g. /pages/12 or /data/team?lang=de",
+                }),
+              }),
+            ),
+          }),
+          ...commonErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const answer = await pagedList(request, reply, (paging) =>
+        listSiteChanges(callOf(ctx, request, request.query), adapters, paging),
+      );
+      return ok({ site_id: request.site.id, ...answer });
+    },
+  );
 
   scope.get(
     "/trash",

@@ -4,7 +4,14 @@
 import { createTwoFilesPatch } from "diff";
 import { fail } from "../errors.ts";
 import { warning } from "../warnings.ts";
-import { lastRevision, listRevisions, REVISION_KINDS, revisionOf, type RevisionKind } from "../revisions/revisions.ts";
+import {
+  lastRevision,
+  listRevisions,
+  listSiteRevisions,
+  REVISION_KINDS,
+  revisionOf,
+  type RevisionKind,
+} from "../revisions/revisions.ts";
 import { listTrash, purgeTrashed, trashEntry } from "../revisions/trash.ts";
 import type { HistoryCall, HistoryKind, StoredState } from "./kind.ts";
 
@@ -33,6 +40,22 @@ export async function listObjectRevisions(
   const { id } = await adapter.locate(call, ref);
   const { total, revisions } = await listRevisions(call.ctx.db, call.site.id, adapter.kind, id, page);
   return { kind: adapter.kind, id, revisions, total };
+}
+
+/** The site's recent changes: every revision of every kind, newest first, each with its object's address. */
+export async function listSiteChanges(
+  call: HistoryCall,
+  adapters: ReadonlyMap<RevisionKind, HistoryKind>,
+  page: { limit: number; offset: number },
+) {
+  const { total, revisions } = await listSiteRevisions(call.ctx.db, call.site.id, page);
+  const changes = revisions.map(({ object_id, ...revision }) => {
+    const adapter = adapters.get(revision.kind)!;
+    const address =
+      adapter.addressOf?.(object_id) ?? adapter.path.replace(`:${adapter.param}`, encodeURIComponent(object_id));
+    return { ...revision, id: object_id, address };
+  });
+  return { total, changes };
 }
 
 export async function getObjectRevision(call: HistoryCall, adapter: HistoryKind, ref: string, raw: string) {

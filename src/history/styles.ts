@@ -19,6 +19,10 @@ export const styleHistory: HistoryKind = {
   kind: "styles",
   path: "/styles/:name",
   param: "name",
+  addressOf(id) {
+    const { theme, name } = styleOfObjectId(id);
+    return `/styles/${encodeURIComponent(name)}?theme=${encodeURIComponent(theme)}`;
+  },
   noun: "stylesheet",
   themeVariants: true,
 

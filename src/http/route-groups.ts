@@ -37,6 +37,8 @@ export const SITE_ROUTE_GROUPS: readonly RouteGroup[] = [
   // The trash holds every kind; a restore or purge also needs the write role of the item's kind
   // (history/routes.ts).
   { name: "Trash", paths: ["/trash"], read: "editor", write: "editor" },
+  // Every kind's revisions at once, to read; each restore is its kind's call, in its kind's group.
+  { name: "Recent changes", paths: ["/revisions"], read: "editor", write: null },
   { name: "Previews and preview links", paths: ["/preview"], read: "editor", write: "editor" },
   { name: "Frames", paths: ["/frames"], read: "editor", write: "administrator" },
   { name: "Stylesheets", paths: ["/styles"], read: "editor", write: "administrator" },
@@ -73,8 +75,14 @@ export const NETWORK_ROUTE_GROUPS: readonly NetworkGroup[] = [
   {
     name: "Users and their tokens",
     paths: ["/api/users", "/api/profile"],
-    administrator: "their own user, profile and tokens",
-    editor: "their own user, profile and tokens",
+    administrator: "their own user, profile, tokens and password",
+    editor: "their own user, profile, tokens and password",
+  },
+  {
+    name: "Signing in",
+    paths: ["/api/login", "/api/session", "/api/logout"],
+    administrator: "sign in (a token, or a session on the admin's host) and out",
+    editor: "sign in (a token, or a session on the admin's host) and out",
   },
 ];
 

@@ -171,6 +171,29 @@ export async function listRevisions(
   return { total: Number(count.n), revisions: rows.map(recordOf) };
 }
 
+/** One page of every revision of a site, of every kind, newest first, and how many it has. */
+export async function listSiteRevisions(
+  db: Db,
+  siteId: number,
+  page: { limit: number; offset: number },
+): Promise<{ total: number; revisions: Array<RevisionRecord & { kind: RevisionKind; object_id: string }> }> {
+  const where = db.selectFrom("revisions").where("site_id", "=", siteId);
+  const [count, rows] = await Promise.all([
+    where.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow(),
+    // The index on (site_id, id) gives the newest first without a sort.
+    where
+      .select([...LISTED, "kind", "object_id"])
+      .orderBy("id", "desc")
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+  ]);
+  return {
+    total: Number(count.n),
+    revisions: rows.map((row) => ({ kind: row.kind as RevisionKind, object_id: row.object_id, ...recordOf(row) })),
+  };
+}
+
 /** One revision with its content and fields; undefined when the object has none by that number. */
 export async function revisionOf(
   db: Db,
