@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { PageEditor } from "./pages/editor.tsx";
 import { PageList } from "./pages/list.tsx";
+import { HistoryScreen } from "./history/screen.tsx";
 import { MediaDetails } from "./media/details.tsx";
 import { MediaList } from "./media/list.tsx";
 import { MenuEditor } from "./menus/editor.tsx";
@@ -17,6 +18,7 @@ import type { Texts } from "./texts.ts";
 function ScreenOf(props: { texts: Texts; session: Session; route: Route & { siteId: number } }) {
   const { texts, session, route } = props;
   const { siteId, item } = route;
+  if (route.screen === "history") return <HistoryScreen texts={texts} session={session} siteId={siteId} />;
   if (route.screen === "menus")
     return item === null ? (
       <MenuList texts={texts} session={session} siteId={siteId} />

@@ -6,7 +6,7 @@ import type { Session } from "./session.ts";
 import type { Texts } from "./texts.ts";
 
 /** The screens built so far, in the navigation's order. */
-export const BUILT_SCREENS: readonly Screen[] = ["pages", "menus", "media"];
+export const BUILT_SCREENS: readonly Screen[] = ["pages", "menus", "media", "history"];
 
 export function Shell(props: {
   texts: Texts;
@@ -16,7 +16,12 @@ export function Shell(props: {
   children: ComponentChildren;
 }) {
   const { texts, session, route } = props;
-  const names: Partial<Record<Screen, string>> = { pages: texts.pages, menus: texts.menus, media: texts.media };
+  const names: Partial<Record<Screen, string>> = {
+    pages: texts.pages,
+    menus: texts.menus,
+    media: texts.media,
+    history: texts.history,
+  };
   return (
     <div class="shell">
       <header class="bar">

@@ -74,6 +74,16 @@ export interface Texts {
   page: string;
   choosePage: string;
   addItem: string;
+  // History
+  history: string;
+  noChanges: string;
+  when: string;
+  what: string;
+  changedFields: string;
+  actions: string;
+  compare: string;
+  comparing: (from: number, to: number) => string;
+  kindName: (kind: string) => string;
 }
 
 const en: Texts = {
@@ -139,6 +149,18 @@ const en: Texts = {
   page: "Page",
   choosePage: "(choose a page)",
   addItem: "Add item",
+  history: "History",
+  noChanges: "No changes yet.",
+  when: "When (UTC)",
+  what: "What",
+  changedFields: "Changed",
+  actions: "Actions",
+  compare: "Compare",
+  comparing: (from, to) => `Revision ${from} (left) beside revision ${to} (right); removed and added lines are marked.`,
+  kindName: (kind) =>
+    ({ frames: "Frame", pages: "Page", menus: "Menu", data: "Data set", styles: "Stylesheet", sidebars: "Sidebar" })[
+      kind
+    ] ?? kind,
 };
 
 const de: Texts = {
@@ -205,6 +227,24 @@ const de: Texts = {
   page: "Seite",
   choosePage: "(Seite wählen)",
   addItem: "Eintrag hinzufügen",
+  history: "Verlauf",
+  noChanges: "Noch keine Änderungen.",
+  when: "Wann (UTC)",
+  what: "Was",
+  changedFields: "Geändert",
+  actions: "Aktionen",
+  compare: "Vergleichen",
+  comparing: (from, to) =>
+    `Version ${from} (links) neben Version ${to} (rechts); entfernte und hinzugefügte Zeilen sind markiert.`,
+  kindName: (kind) =>
+    ({
+      frames: "Rahmen",
+      pages: "Seite",
+      menus: "Menü",
+      data: "Datensatz",
+      styles: "Stylesheet",
+      sidebars: "Seitenleiste",
+    })[kind] ?? kind,
 };
 
 const DICTIONARY: Readonly<Record<Language, Texts>> = { en, de };
