@@ -49,7 +49,6 @@ export function SideBySide(props: { texts: Texts; before: string; after: string;
       </thead>
       <tbody>
         {sideBySide(props.before, props.after).map((row, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity but their place
           <tr key={index}>
             <td>{row.left === null ? "" : row.left.removed ? <del>{row.left.text}</del> : row.left.text}</td>
             <td>{row.right === null ? "" : row.right.added ? <ins>{row.right.text}</ins> : row.right.text}</td>
