@@ -1,9 +1,11 @@
 // The admin (docs/admin.md): the sign-in screen until there is a live session (a reload keeps it:
 // the session is asked for first), then the screen the address names, in the shell.
 import { useEffect, useState } from "preact/hooks";
+import { FrameEditor } from "./frames/editor.tsx";
+import { FrameList } from "./frames/list.tsx";
 import { PageEditor } from "./pages/editor.tsx";
 import { PageList } from "./pages/list.tsx";
-import { navigate, useRoute } from "./route.ts";
+import { navigate, type Route, useRoute } from "./route.ts";
 import { currentSession, signOut, type Session } from "./session.ts";
 import { Shell } from "./shell.tsx";
 import { SignIn } from "./sign-in.tsx";
@@ -44,11 +46,16 @@ export function App(props: { texts: Texts }) {
   };
   return (
     <Shell texts={texts} session={session} route={here} onSignOut={leave}>
-      {here.item === null ? (
-        <PageList texts={texts} session={session} siteId={here.siteId} />
-      ) : (
-        <PageEditor texts={texts} session={session} siteId={here.siteId} item={here.item} />
-      )}
+      <ScreenOf texts={texts} session={session} route={here} />
     </Shell>
   );
+}
+
+/** The screen the route names (a screen not built yet opens Pages), its list or one of its items. */
+function ScreenOf(props: { texts: Texts; session: Session; route: Route & { siteId: number } }) {
+  const { texts, session, route } = props;
+  const common = { texts, session, siteId: route.siteId };
+  if (route.screen === "frames")
+    return route.item === null ? <FrameList {...common} /> : <FrameEditor {...common} item={route.item} />;
+  return route.item === null ? <PageList {...common} /> : <PageEditor {...common} item={route.item} />;
 }

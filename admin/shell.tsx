@@ -6,7 +6,7 @@ import type { Session } from "./session.ts";
 import type { Texts } from "./texts.ts";
 
 /** The screens built so far, in the navigation's order. */
-export const BUILT_SCREENS: readonly Screen[] = ["pages"];
+export const BUILT_SCREENS: readonly Screen[] = ["pages", "frames"];
 
 export function Shell(props: {
   texts: Texts;
@@ -18,7 +18,7 @@ export function Shell(props: {
   const { texts, session, route } = props;
   const names: Record<Screen, string> = {
     pages: texts.pages,
-    frames: "Frames",
+    frames: texts.frames,
     menus: "Menus",
     media: "Media",
     history: "History",

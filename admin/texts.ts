@@ -54,6 +54,21 @@ export interface Texts {
   heading: string;
   list: string;
   formatting: string;
+  // Frames
+  frames: string;
+  noFrames: string;
+  pagesOnFrame: string;
+  updated: string;
+  html: string;
+  editorFailed: string;
+  readOnlyFrame: string;
+  warnings: string;
+  lineColumn: (line: number, column: number) => string;
+  pagesToChange: string;
+  pagesChanged: string;
+  preview: string;
+  previewPage: string;
+  noPageToPreview: string;
 }
 
 const en: Texts = {
@@ -101,6 +116,20 @@ const en: Texts = {
   heading: "Heading",
   list: "List",
   formatting: "Formatting",
+  frames: "Frames",
+  noFrames: "No frames yet.",
+  pagesOnFrame: "Pages on this frame",
+  updated: "Updated",
+  html: "HTML",
+  editorFailed: "The code editor could not be loaded. Reload the page to try again.",
+  readOnlyFrame: "Frames are written by the site's administrators: you can read this one, not change it.",
+  warnings: "Warnings",
+  lineColumn: (line, column) => `Line ${line}, column ${column}`,
+  pagesToChange: "Saving changes these pages",
+  pagesChanged: "Pages changed",
+  preview: "Preview",
+  previewPage: "Page shown",
+  noPageToPreview: "The site has no page to show this frame on yet.",
 };
 
 const de: Texts = {
@@ -149,6 +178,21 @@ const de: Texts = {
   heading: "Überschrift",
   list: "Liste",
   formatting: "Formatierung",
+  frames: "Rahmen",
+  noFrames: "Noch keine Rahmen.",
+  pagesOnFrame: "Seiten mit diesem Rahmen",
+  updated: "Geändert",
+  html: "HTML",
+  editorFailed: "Der Code-Editor konnte nicht geladen werden. Bitte die Seite neu laden.",
+  readOnlyFrame:
+    "Rahmen schreiben die Administratorinnen und Administratoren der Website: Sie können diesen lesen, nicht ändern.",
+  warnings: "Warnungen",
+  lineColumn: (line, column) => `Zeile ${line}, Spalte ${column}`,
+  pagesToChange: "Speichern ändert diese Seiten",
+  pagesChanged: "Geänderte Seiten",
+  preview: "Vorschau",
+  previewPage: "Gezeigte Seite",
+  noPageToPreview: "Die Website hat noch keine Seite, auf der dieser Rahmen gezeigt werden kann.",
 };
 
 const DICTIONARY: Readonly<Record<Language, Texts>> = { en, de };
