@@ -78,9 +78,13 @@ export function createCodeEditor(options: {
         theme,
         EditorState.readOnly.of(options.readOnly),
         EditorView.editable.of(!options.readOnly),
+        // Long lines wrap: the field scrolls only downwards, and its content takes the focus even
+        // when read-only (tabindex), so the keyboard can scroll it and reach every line.
+        EditorView.lineWrapping,
         EditorView.contentAttributes.of({
           "aria-labelledby": options.labelledBy,
           "aria-describedby": options.describedBy,
+          tabindex: "0",
         }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) options.onChange(update.state.doc.toString());
