@@ -1,6 +1,8 @@
 // The admin (docs/admin.md): the sign-in screen until there is a live session (a reload keeps it:
 // the session is asked for first), then the screen the address names, in the shell.
 import { useEffect, useState } from "preact/hooks";
+import { FrameEditor } from "./frames/editor.tsx";
+import { FrameList } from "./frames/list.tsx";
 import { PageEditor } from "./pages/editor.tsx";
 import { PageList } from "./pages/list.tsx";
 import { HistoryScreen } from "./history/screen.tsx";
@@ -13,30 +15,6 @@ import { currentSession, signOut, type Session } from "./session.ts";
 import { Shell } from "./shell.tsx";
 import { SignIn } from "./sign-in.tsx";
 import type { Texts } from "./texts.ts";
-
-/** The screen the route names: its list, or the item it opens. */
-function ScreenOf(props: { texts: Texts; session: Session; route: Route & { siteId: number } }) {
-  const { texts, session, route } = props;
-  const { siteId, item } = route;
-  if (route.screen === "history") return <HistoryScreen texts={texts} session={session} siteId={siteId} />;
-  if (route.screen === "menus")
-    return item === null ? (
-      <MenuList texts={texts} session={session} siteId={siteId} />
-    ) : (
-      <MenuEditor texts={texts} session={session} siteId={siteId} item={item} />
-    );
-  if (route.screen === "media")
-    return item === null ? (
-      <MediaList texts={texts} session={session} siteId={siteId} />
-    ) : (
-      <MediaDetails texts={texts} session={session} siteId={siteId} item={item} />
-    );
-  return item === null ? (
-    <PageList texts={texts} session={session} siteId={siteId} />
-  ) : (
-    <PageEditor texts={texts} session={session} siteId={siteId} item={item} />
-  );
-}
 
 export function App(props: { texts: Texts }) {
   const { texts } = props;
@@ -76,4 +54,23 @@ export function App(props: { texts: Texts }) {
       <ScreenOf texts={texts} session={session} route={here} />
     </Shell>
   );
+}
+
+/** The screen the route names: its list, or the item it opens. */
+function ScreenOf(props: { texts: Texts; session: Session; route: Route & { siteId: number } }) {
+  const { texts, session, route } = props;
+  const common = { texts, session, siteId: route.siteId };
+  const { item } = route;
+  switch (route.screen) {
+    case "history":
+      return <HistoryScreen {...common} />;
+    case "frames":
+      return item === null ? <FrameList {...common} /> : <FrameEditor {...common} item={item} />;
+    case "menus":
+      return item === null ? <MenuList {...common} /> : <MenuEditor {...common} item={item} />;
+    case "media":
+      return item === null ? <MediaList {...common} /> : <MediaDetails {...common} item={item} />;
+    default:
+      return item === null ? <PageList {...common} /> : <PageEditor {...common} item={item} />;
+  }
 }

@@ -6,7 +6,7 @@ import type { Session } from "./session.ts";
 import type { Texts } from "./texts.ts";
 
 /** The screens built so far, in the navigation's order. */
-export const BUILT_SCREENS: readonly Screen[] = ["pages", "menus", "media", "history"];
+export const BUILT_SCREENS: readonly Screen[] = ["pages", "frames", "menus", "media", "history"];
 
 export function Shell(props: {
   texts: Texts;
@@ -18,6 +18,7 @@ export function Shell(props: {
   const { texts, session, route } = props;
   const names: Partial<Record<Screen, string>> = {
     pages: texts.pages,
+    frames: texts.frames,
     menus: texts.menus,
     media: texts.media,
     history: texts.history,

@@ -84,6 +84,21 @@ export interface Texts {
   compare: string;
   comparing: (from: number, to: number) => string;
   kindName: (kind: string) => string;
+  // Frames
+  frames: string;
+  noFrames: string;
+  pagesOnFrame: string;
+  updated: string;
+  html: string;
+  editorFailed: string;
+  readOnlyFrame: string;
+  warnings: string;
+  lineColumn: (line: number, column: number) => string;
+  pagesToChange: string;
+  pagesChanged: string;
+  preview: string;
+  previewPage: string;
+  noPageToPreview: string;
 }
 
 const en: Texts = {
@@ -161,6 +176,20 @@ const en: Texts = {
     ({ frames: "Frame", pages: "Page", menus: "Menu", data: "Data set", styles: "Stylesheet", sidebars: "Sidebar" })[
       kind
     ] ?? kind,
+  frames: "Frames",
+  noFrames: "No frames yet.",
+  pagesOnFrame: "Pages on this frame",
+  updated: "Updated",
+  html: "HTML",
+  editorFailed: "The code editor could not be loaded. Reload the page to try again.",
+  readOnlyFrame: "Frames are written by the site's administrators: you can read this one, not change it.",
+  warnings: "Warnings",
+  lineColumn: (line, column) => `Line ${line}, column ${column}`,
+  pagesToChange: "Saving changes these pages",
+  pagesChanged: "Pages changed",
+  preview: "Preview",
+  previewPage: "Page shown",
+  noPageToPreview: "The site has no page to show this frame on yet.",
 };
 
 const de: Texts = {
@@ -245,6 +274,21 @@ const de: Texts = {
       styles: "Stylesheet",
       sidebars: "Seitenleiste",
     })[kind] ?? kind,
+  frames: "Rahmen",
+  noFrames: "Noch keine Rahmen.",
+  pagesOnFrame: "Seiten mit diesem Rahmen",
+  updated: "Geändert",
+  html: "HTML",
+  editorFailed: "Der Code-Editor konnte nicht geladen werden. Bitte die Seite neu laden.",
+  readOnlyFrame:
+    "Rahmen schreiben die Administratorinnen und Administratoren der Website: Sie können diesen lesen, nicht ändern.",
+  warnings: "Warnungen",
+  lineColumn: (line, column) => `Zeile ${line}, Spalte ${column}`,
+  pagesToChange: "Speichern ändert diese Seiten",
+  pagesChanged: "Geänderte Seiten",
+  preview: "Vorschau",
+  previewPage: "Gezeigte Seite",
+  noPageToPreview: "Die Website hat noch keine Seite, auf der dieser Rahmen gezeigt werden kann.",
 };
 
 const DICTIONARY: Readonly<Record<Language, Texts>> = { en, de };

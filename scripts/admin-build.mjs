@@ -69,6 +69,9 @@ export async function adminFiles(root, outDir) {
     platform: "browser",
     target: TARGET,
     minify: true,
+    // The bundled packages' licence comments (DOMPurify's) go to a .LEGAL.txt file beside each
+    // bundle, kept and served with it, rather than inside the code every page loads.
+    legalComments: "external",
     jsx: "automatic",
     jsxImportSource: "preact",
     entryNames: "[name]-[hash]",

@@ -6,7 +6,8 @@
 // - `/` and `/admin` answer 302 to `/admin/`;
 // - `/admin/` and any client route under it without a file extension (`/admin/pages/3`) answer
 //   the admin's index.html: `Cache-Control: no-cache` with an ETag, and a Content-Security-Policy
-//   that lets only the admin's own scripts, styles and calls run (no inline script or style);
+//   that lets only the admin's own scripts run and calls leave (no inline script); styles may be
+//   inline, which the HTML field's editor (CodeMirror) writes and the frame preview prints;
 // - `/admin/assets/<file>` answers a built file by its hashed name, from memory, in brotli or gzip
 //   as Accept-Encoding allows (`Vary: Accept-Encoding`), cached for a year as immutable; any other
 //   name 404, and no name ever reaches the disk;
@@ -19,9 +20,15 @@ import { pathEndOf } from "../site/addresses.ts";
 import type { AdminFiles } from "./files.ts";
 import { ADMIN_ADDRESS, ASSETS_ADDRESS } from "./paths.ts";
 
-/** Only the admin's own files run and load; nothing frames it, nothing leaves for another origin. */
+/**
+ * Only the admin's own scripts run, and only its own files load; nothing frames it, nothing leaves
+ * for another origin. Inline styles are let through: the code editor of the Frames screen sets
+ * its styles in a <style> element it writes, and the frame preview (an iframe's `srcdoc`, which
+ * keeps this policy) prints the site's stylesheets inline. A style can fetch nothing from
+ * elsewhere (img-src and font-src stay 'self'), so it carries nothing out.
+ */
 export const ADMIN_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; " +
   "font-src 'self'; frame-src 'self' blob:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 const PAGE_HEADERS = {

@@ -16,7 +16,7 @@ import { buildAdmin } from "../../scripts/admin-build.mjs";
 
 const ADMIN = "admin.localhost:8080";
 const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; " +
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; " +
   "font-src 'self'; frame-src 'self' blob:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 async function get(t: TestApp, url: string, headers: Record<string, string> = {}, method: "GET" | "HEAD" = "GET") {

@@ -3,8 +3,8 @@
 // Save, after which the public page shows the new menu on the next request; axe-core on both screens.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import axe from "axe-core";
 import type { Browser, Page } from "playwright-core";
+import { violations } from "../support/axe.ts";
 import { launchChromium, withBrowser } from "../support/browser.ts";
 import { startAdminApp } from "../support/admin.ts";
 import { makeUser, type TestApp } from "../support/app.ts";
@@ -13,16 +13,6 @@ import { assign, frame, page as makePage } from "../support/site.ts";
 
 const PASSWORD = "correct horse battery";
 const LAYOUT = `<!DOCTYPE html><html><head><title>x</title></head><body><nav><!-- svc/menu {"location": "header"} /--></nav></body></html>`;
-
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  return page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-}
 
 describe("the admin's Menus screens in a real browser", withBrowser, () => {
   let t: TestApp;

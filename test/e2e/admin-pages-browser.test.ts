@@ -6,8 +6,8 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import axe from "axe-core";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { violations } from "../support/axe.ts";
 import { launchChromium, withBrowser } from "../support/browser.ts";
 import { startAdminApp } from "../support/admin.ts";
 import { makeSite, makeUser, type TestApp } from "../support/app.ts";
@@ -16,18 +16,6 @@ import { bind, frame } from "../support/site.ts";
 
 const PASSWORD = "correct horse battery";
 const SHOTS = new URL("../../test-results/", import.meta.url).pathname;
-
-/** The WCAG A and AA violations axe-core finds on the page as it stands (run through DevTools: no inline script). */
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(axe.source);
-  const found = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: typeof axe }).axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-    });
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-  return found;
-}
 
 describe("the admin's Pages screens in a real browser", withBrowser, () => {
   let t: TestApp;

@@ -39,7 +39,16 @@ describe("the admin's sign-in screen in a real browser", withBrowser, () => {
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ login: LOGIN, password: PASSWORD }),
     });
-    assert.equal(made.status, 201, await made.text());
+    const madeText = await made.text();
+    assert.equal(made.status, 201, madeText);
+    // After sign-in the admin opens the Pages screen of the user's first site: give them one.
+    const { user } = JSON.parse(madeText) as { user: { id: number } };
+    const role = await fetch(service.url(`/api/site/1/users/${user.id}`), {
+      method: "PUT",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ role: "editor" }),
+    });
+    assert.equal(role.status, 200, await role.text());
     browser = await launchChromium();
   });
 
