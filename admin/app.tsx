@@ -12,6 +12,7 @@ import { MenuEditor } from "./menus/editor.tsx";
 import { MenuList } from "./menus/list.tsx";
 import { navigate, useRoute, type Route } from "./route.ts";
 import { currentSession, signOut, type Session } from "./session.ts";
+import { SettingsScreen } from "./settings/screen.tsx";
 import { Shell } from "./shell.tsx";
 import { SignIn } from "./sign-in.tsx";
 import type { Texts } from "./texts.ts";
@@ -64,6 +65,8 @@ function ScreenOf(props: { texts: Texts; session: Session; route: Route & { site
   switch (route.screen) {
     case "history":
       return <HistoryScreen {...common} />;
+    case "settings":
+      return <SettingsScreen {...common} />;
     case "frames":
       return item === null ? <FrameList {...common} /> : <FrameEditor {...common} item={item} />;
     case "menus":

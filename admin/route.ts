@@ -2,7 +2,7 @@
 // reload, a bookmark and the browser's back button all land on the same screen (docs/admin.md).
 import { useEffect, useState } from "preact/hooks";
 
-export const SCREENS = ["pages", "frames", "menus", "media", "history"] as const;
+export const SCREENS = ["pages", "frames", "menus", "media", "history", "settings"] as const;
 export type Screen = (typeof SCREENS)[number];
 
 export interface Route {

@@ -64,3 +64,8 @@ export async function signOut(session: Session): Promise<void> {
   const answer = await session.client.POST("/api/logout");
   if (answer.error && answer.response.status !== 401) throw ApiError.from(answer.error, answer.response);
 }
+
+/** Whether the user administers the site: frames, stylesheets and settings are the administrators' to write. */
+export function administers(session: Session, siteId: number): boolean {
+  return session.sites.find((site) => site.id === siteId)?.role === "administrator";
+}

@@ -6,7 +6,7 @@ import type { Session } from "./session.ts";
 import type { Texts } from "./texts.ts";
 
 /** The screens built so far, in the navigation's order. */
-export const BUILT_SCREENS: readonly Screen[] = ["pages", "frames", "menus", "media", "history"];
+export const BUILT_SCREENS: readonly Screen[] = ["pages", "frames", "menus", "media", "history", "settings"];
 
 export function Shell(props: {
   texts: Texts;
@@ -22,6 +22,7 @@ export function Shell(props: {
     menus: texts.menus,
     media: texts.media,
     history: texts.history,
+    settings: texts.settings,
   };
   return (
     <div class="shell">

@@ -99,6 +99,11 @@ export interface Texts {
   preview: string;
   previewPage: string;
   noPageToPreview: string;
+  // Settings
+  settings: string;
+  siteName: string;
+  tagline: string;
+  readOnlySettings: string;
 }
 
 const en: Texts = {
@@ -190,6 +195,10 @@ const en: Texts = {
   preview: "Preview",
   previewPage: "Page shown",
   noPageToPreview: "The site has no page to show this frame on yet.",
+  settings: "Settings",
+  siteName: "Site name",
+  tagline: "Tagline",
+  readOnlySettings: "Settings are the site administrators' to change; you can read them here.",
 };
 
 const de: Texts = {
@@ -289,6 +298,11 @@ const de: Texts = {
   preview: "Vorschau",
   previewPage: "Gezeigte Seite",
   noPageToPreview: "Die Website hat noch keine Seite, auf der dieser Rahmen gezeigt werden kann.",
+  settings: "Einstellungen",
+  siteName: "Name der Website",
+  tagline: "Untertitel",
+  readOnlySettings:
+    "Die Einstellungen ändern die Administratorinnen und Administratoren der Website; hier können Sie sie lesen.",
 };
 
 const DICTIONARY: Readonly<Record<Language, Texts>> = { en, de };

@@ -7,7 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import { unwrap } from "../../src/client/index.ts";
 import { alertOf, shownOf, type Shown } from "../errors.tsx";
 import { ScreenHeading } from "../screen-heading.tsx";
-import type { Session } from "../session.ts";
+import { administers, type Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
 import { CodeField } from "./code-field.tsx";
 import type { PlacedWarning } from "./codemirror.ts";
@@ -34,7 +34,7 @@ interface Draft {
 export function FrameEditor(props: { texts: Texts; session: Session; siteId: number; item: string }) {
   const { texts, session, siteId, item } = props;
   const site = session.client.forSite(siteId);
-  const readOnly = session.sites.find((one) => one.id === siteId)?.role !== "administrator";
+  const readOnly = !administers(session, siteId);
   const [frame, setFrame] = useState<Opened | null>(null);
   const [saved, setSaved] = useState("");
   const [draft, setDraft] = useState<Draft | null>(null);
