@@ -29,6 +29,7 @@ import { thenOf, type MaybePromise } from "./store/kept-reads.ts";
 import { apiDescriptionRoutes } from "./http/api-reference.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
+import { networkEventRoutes, siteEventRoutes } from "./events/routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { answerFromMemory, publicRoutes, withinPublicLimit } from "./public/routes.ts";
@@ -271,6 +272,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   setCssTimeLimit(deps.config.cssTimeLimitMs);
   networkRoutes(typedRoutes(app), ctx, deps.limits, deps.config.adminHost);
+  networkEventRoutes(app, ctx);
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(
     app,
@@ -310,7 +312,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       historyRoutes,
       usageRoutes,
     ],
-    [siteUserRoutes],
+    [siteUserRoutes, siteEventRoutes],
   );
 
   return app;

@@ -11,6 +11,8 @@ export function actAsCaller(route: RouteOptions): void {
   if ([route.method].flat().every((method) => READS.has(String(method).toUpperCase()))) return;
   const handler = route.handler;
   route.handler = function (this: unknown, request, reply) {
-    return actingAs(request.caller?.userId ?? null, () => handler.call(this as never, request, reply));
+    const caller = request.caller;
+    const acting = { userId: caller?.userId ?? null, tokenId: caller?.tokenId ?? null, requestId: request.id };
+    return actingAs(acting, () => handler.call(this as never, request, reply));
   };
 }

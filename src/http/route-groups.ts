@@ -48,6 +48,7 @@ export const SITE_ROUTE_GROUPS: readonly RouteGroup[] = [
   { name: "Cache", paths: ["/cache"], read: null, write: "administrator" },
   { name: "Usage of the quotas", paths: ["/usage"], read: "editor", write: null },
   { name: "Members", paths: ["/users"], read: "administrator", write: "administrator" },
+  { name: "Events", paths: ["/events"], read: "administrator", write: null },
 ];
 
 /** Calls outside `/api/site/{site_id}/…`: no site role opens them (docs/roles.md). */
@@ -77,6 +78,12 @@ export const NETWORK_ROUTE_GROUPS: readonly NetworkGroup[] = [
     paths: ["/api/users", "/api/profile"],
     administrator: "their own user, profile, tokens and password",
     editor: "their own user, profile, tokens and password",
+  },
+  {
+    name: "Events of the network",
+    paths: ["/api/events"],
+    administrator: "their site's, named by blog_id, X-Svc-Blog-Id or domain",
+    editor: "—",
   },
   {
     name: "Signing in",

@@ -75,7 +75,8 @@ function admitted(request: FastifyRequest, site: SiteRow, role: SiteRole | null,
   return site;
 }
 
-async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<SiteRow> {
+/** The site a legacy address's selector names, for a caller who administers it (else as the legacy address refuses). */
+export async function byLegacySelector(db: Db, request: FastifyRequest, reply: FastifyReply): Promise<SiteRow> {
   const blogId = first(fieldOf(request.query, "blog_id"));
   const header = first(request.headers["x-svc-blog-id"]);
   const domain = first(fieldOf(request.query, "domain"));

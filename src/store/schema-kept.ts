@@ -78,3 +78,20 @@ export interface PublishOutboxTable {
   wrote_json: Generated<string>;
   created_at_gmt: string;
 }
+
+/** An event (docs/events.md): what one write wrote of one object, or a write of a site as a whole. */
+export interface EventsTable {
+  id: Generated<number>;
+  site_id: number | null;
+  type: string;
+  object_kind: string;
+  object_id: string;
+  object_slug: string | null;
+  actor_user_id: number | null;
+  actor_token_id: number | null;
+  request_id: string | null;
+  /** ISO 8601 UTC, to the millisecond. */
+  at: string;
+  /** `{fields, sha256_before, sha256_after}`. */
+  changes_json: string;
+}

@@ -5,6 +5,7 @@ import type {
   PreviewLinksTable,
   PublishOutboxTable,
   RevisionsTable,
+  EventsTable,
   SiteQuotasTable,
   SiteUsageTable,
   TrashTable,
@@ -330,6 +331,7 @@ export interface Tables {
   memberships: MembershipsTable;
   tokens: TokensTable;
   sessions: SessionsTable;
+  events: EventsTable;
   site_settings: SiteSettingsTable;
   languages: LanguagesTable;
   pages: PagesTable;

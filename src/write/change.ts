@@ -107,6 +107,12 @@ export interface Written {
   kind: WrittenKind;
   id: string;
   action: WrittenAction;
+  /** The object's slug or name as it stands after the write (its event's `object.slug`). */
+  slug?: string | null;
+  /** The event's verb when it says more than `action` (a page `published` or `unpublished`). */
+  verb?: string;
+  /** The fields the write set (its event's `changes.fields`; `html` for markup). */
+  fields?: readonly string[];
 }
 
 export type SettingKey = "name" | "tagline" | "theme" | "default_lang" | "home_page" | "not_found_page";

@@ -9,6 +9,7 @@
 //   4. check the room they take (quota_exceeded rolls everything back);
 //   5. record a revision of each object written that keeps revisions (the kind's reviser);
 //   6. try the changes within the render budgets (render_too_large rolls everything back);
+//   6b. append the events of what was written (events.ts);
 //   7. append the outbox entry: the changes (publishing's input) and what was written;
 //   8. commit — or, for a dry run, roll back and answer what the write found;
 //   9. publish: the engine pays the outbox entry and answers `rebaked`.
@@ -21,6 +22,7 @@ import type { Db } from "../store/database.ts";
 import { dryRunnable } from "../store/dry-run.ts";
 import { holdRoom, requireRoom, type UsageDelta } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
+import { appendEvents } from "./events.ts";
 import {
   nothingRebaked,
   type Change,
@@ -119,8 +121,10 @@ async function applyRows<T>(write: Write<T>, trx: Db): Promise<{ applied: Applie
 /** Steps 2–7: what runs in the write's transaction (and again when a trial's rehearsal repeats it). */
 async function inside<T>(ctx: ServiceContext, write: Write<T>, trx: Db): Promise<Inside<T>> {
   const { applied, siteId } = await applyRows(write, trx);
+  if (siteId !== null) await reviseWritten(trx, siteId, applied.wrote, gmt(ctx.clock()));
+  // After the revisions, whose sha256 the events carry; in the transaction, so a dry run has none.
+  await appendEvents(trx, siteId, applied.wrote, ctx.clock());
   if (siteId === null) return { applied, siteId };
-  await reviseWritten(trx, siteId, applied.wrote, gmt(ctx.clock()));
   const changes = [...(applied.changes ?? [])];
   if (changes.length === 0) return { applied, siteId };
   const options: PublishOptions = { ...write.publish };

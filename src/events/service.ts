@@ -1,0 +1,64 @@
+// Reading events (docs/events.md): the audit log and the catch-up read, in increasing id after
+// `since` (exclusive), of one site or of the whole network, narrowed by a type prefix.
+import { fail } from "../errors.ts";
+import type { Db } from "../store/database.ts";
+import { sql } from "kysely";
+
+export const DEFAULT_EVENTS_LIMIT = 100;
+export const MAX_EVENTS_LIMIT = 1000;
+
+export interface EventRecord {
+  id: number;
+  site_id: number | null;
+  type: string;
+  object: { kind: string; id: string; slug: string | null };
+  actor: { user_id: number | null; token_id: number | null };
+  request_id: string | null;
+  at: string;
+  changes: { fields: string[]; sha256_before: string | null; sha256_after: string | null };
+}
+
+export interface EventsQuery {
+  since?: string;
+  type?: string;
+  limit?: string;
+}
+
+function wholeNumber(value: string | undefined, parameter: string, least: number, most: number, otherwise: number) {
+  if (value === undefined || value === "") return otherwise;
+  const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n >= least && n <= most))
+    throw fail(
+      "invalid_parameter",
+      { parameter, min: least, max: most },
+      `${parameter} is a whole number from ${least} to ${most}.`,
+    );
+  return n;
+}
+
+/** The events of `siteId` (null: every site's and the network's own) after `since`, oldest first. */
+export async function listEvents(db: Db, siteId: number | null, query: EventsQuery): Promise<EventRecord[]> {
+  const since = wholeNumber(query.since, "since", 0, Number.MAX_SAFE_INTEGER, 0);
+  const limit = wholeNumber(query.limit, "limit", 1, MAX_EVENTS_LIMIT, DEFAULT_EVENTS_LIMIT);
+  let select = db.selectFrom("events").selectAll().where("id", ">", since);
+  if (siteId !== null) select = select.where("site_id", "=", siteId);
+  const type = query.type?.trim();
+  // A type, or every type under it (`frame` → `frame.created`): compared as text, no LIKE pattern.
+  if (type) {
+    const under = `${type}.`;
+    select = select.where((where) =>
+      where.or([where("type", "=", type), sql<boolean>`substr(type, 1, ${under.length}) = ${under}`]),
+    );
+  }
+  const rows = await select.orderBy("id").limit(limit).execute();
+  return rows.map((row) => ({
+    id: row.id,
+    site_id: row.site_id,
+    type: row.type,
+    object: { kind: row.object_kind, id: row.object_id, slug: row.object_slug },
+    actor: { user_id: row.actor_user_id, token_id: row.actor_token_id },
+    request_id: row.request_id,
+    at: row.at,
+    changes: JSON.parse(row.changes_json),
+  }));
+}
