@@ -171,6 +171,29 @@ export async function listRevisions(
   return { total: Number(count.n), revisions: rows.map(recordOf) };
 }
 
+/** An object's last two revisions, newest first: what a write's event says changed (write/events.ts). */
+export async function lastTwoRevisions(
+  db: Db,
+  siteId: number,
+  kind: RevisionKind,
+  objectId: string,
+): Promise<Array<{ sha256: string; fields: Record<string, unknown>; summary: string[] }>> {
+  const rows = await db
+    .selectFrom("revisions")
+    .select(["sha256", "content", "fields_json", "summary_json"])
+    .where("site_id", "=", siteId)
+    .where("kind", "=", kind)
+    .where("object_id", "=", objectId)
+    .orderBy("revision", "desc")
+    .limit(2)
+    .execute();
+  return rows.map((row) => ({
+    sha256: row.sha256,
+    fields: fieldsOf(row),
+    summary: REVISION_SUMMARY.read(row.summary_json),
+  }));
+}
+
 /** One page of every revision of a site, of every kind, newest first, and how many it has. */
 export async function listSiteRevisions(
   db: Db,

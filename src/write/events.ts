@@ -4,7 +4,9 @@
 // everything else. A session's recorded use is bookkeeping, not a change: it makes no event.
 import { currentActing } from "../actor.ts";
 import type { Db } from "../store/database.ts";
+import { lastTwoRevisions, type RevisionKind } from "../revisions/revisions.ts";
 import type { Written, WrittenKind } from "./change.ts";
+import { slugsOf } from "./event-slugs.ts";
 
 /** The event kind of each written kind; null: it makes no event. */
 export const EVENT_KINDS: Readonly<Record<WrittenKind, string | null>> = {
@@ -31,16 +33,8 @@ export const EVENT_KINDS: Readonly<Record<WrittenKind, string | null>> = {
   cache: "cache",
 };
 
-/** Members are added and removed; every other kind is created, updated, renamed, restored and deleted. */
-function verbOf(written: Written): string {
-  if (written.verb) return written.verb;
-  if (written.kind === "membership" && written.action === "created") return "added";
-  if (written.kind === "membership" && written.action === "deleted") return "removed";
-  return written.action;
-}
-
-/** The revisions' kind of a written kind that keeps revisions (their sha256 are the events'). */
-const REVISED: Partial<Record<WrittenKind, string>> = {
+/** The revisions' kind of a written kind that keeps revisions (their sha256 and summaries are the events'). */
+const REVISED: Partial<Record<WrittenKind, RevisionKind>> = {
   frame: "frames",
   page: "pages",
   menu: "menus",
@@ -49,22 +43,43 @@ const REVISED: Partial<Record<WrittenKind, string>> = {
   sidebar: "sidebars",
 };
 
-/** The sha256 of the object's content before and after the write, from its last two revisions. */
-async function shasOf(trx: Db, siteId: number | null, written: Written): Promise<[string | null, string | null]> {
+interface Facts {
+  sha256Before: string | null;
+  sha256After: string | null;
+  /** The fields the write changed: its revision's summary (`html` for markup), else what the write says. */
+  fields: readonly string[];
+  /** A page's status before and after. */
+  statusBefore?: unknown;
+  statusAfter?: unknown;
+}
+
+/** What the object's last two revisions tell of the write (it recorded the last, unless it changed nothing). */
+async function factsOf(trx: Db, siteId: number | null, written: Written): Promise<Facts> {
   const kind = REVISED[written.kind];
-  if (siteId === null || kind === undefined) return [null, null];
-  const rows = await trx
-    .selectFrom("revisions")
-    .select("sha256")
-    .where("site_id", "=", siteId)
-    .where("kind", "=", kind)
-    .where("object_id", "=", written.id)
-    .orderBy("revision", "desc")
-    .limit(2)
-    .execute();
-  if (written.action === "deleted") return [rows[0]?.sha256 ?? null, null];
-  if (written.action === "created") return [null, rows[0]?.sha256 ?? null];
-  return [rows[1]?.sha256 ?? null, rows[0]?.sha256 ?? null];
+  const stated = { sha256Before: null, sha256After: null, fields: written.fields ?? [] };
+  if (siteId === null || kind === undefined) return stated;
+  const [last, previous] = await lastTwoRevisions(trx, siteId, kind, written.id);
+  if (!last) return stated;
+  if (written.action === "deleted") return { ...stated, sha256Before: last.sha256, statusBefore: last.fields.status };
+  return {
+    sha256Before: previous?.sha256 ?? null,
+    sha256After: last.sha256,
+    fields: last.summary,
+    statusBefore: previous?.fields.status,
+    statusAfter: last.fields.status,
+  };
+}
+
+/** A page's update that changes whether it is published says so (`page.published`, `page.unpublished`). */
+function verbOf(written: Written, facts: Facts): string {
+  if (written.verb) return written.verb;
+  if (written.kind === "membership" && written.action === "created") return "added";
+  if (written.kind === "membership" && written.action === "deleted") return "removed";
+  if (written.kind === "page" && written.action === "updated" && facts.statusBefore !== facts.statusAfter) {
+    if (facts.statusAfter === "publish") return "published";
+    if (facts.statusBefore === "publish") return "unpublished";
+  }
+  return written.action;
 }
 
 /** Appends the events of one write, in its transaction; answers how many. */
@@ -83,18 +98,23 @@ export async function appendEvents(
     request_id: acting.requestId,
     at,
   };
+  const slugs = await slugsOf(trx, siteId, wrote);
   const rows = [];
   for (const written of wrote) {
     const kind = EVENT_KINDS[written.kind];
     if (kind === null) continue;
-    const [before, after] = await shasOf(trx, siteId, written);
+    const facts = await factsOf(trx, siteId, written);
     rows.push({
       ...common,
-      type: `${kind}.${verbOf(written)}`,
+      type: `${kind}.${verbOf(written, facts)}`,
       object_kind: kind,
       object_id: written.id,
-      object_slug: written.slug ?? null,
-      changes_json: JSON.stringify({ fields: written.fields ?? [], sha256_before: before, sha256_after: after }),
+      object_slug: slugs.get(`${written.kind}:${written.id}`) ?? null,
+      changes_json: JSON.stringify({
+        fields: facts.fields,
+        sha256_before: facts.sha256Before,
+        sha256_after: facts.sha256After,
+      }),
     });
   }
   if (rows.length === 0) return 0;

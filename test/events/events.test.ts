@@ -29,6 +29,7 @@ describe("events", () => {
     const [created] = appended;
     assert.equal(created.object.kind, "frame");
     assert.equal(created.object.id, made.body.frame.id);
+    assert.equal(created.object.slug, "card");
     assert.equal(created.actor.user_id, 1);
     assert.equal(typeof created.actor.token_id, "number");
     assert.equal(created.request_id, made.headers["x-request-id"]);
@@ -53,9 +54,10 @@ describe("events", () => {
     const since = await last();
     await t.call("POST", `${S}/pages`, { body: { title: "About" } });
     await t.call("DELETE", `${S}/frames/card`);
+    const deleted = await events(`?since=${since}&type=frame`);
     assert.deepEqual(
-      (await events(`?since=${since}&type=frame`)).map((event) => event.type),
-      ["frame.deleted"],
+      deleted.map((event) => [event.type, event.object.slug]),
+      [["frame.deleted", "card"]],
     );
     assert.deepEqual(
       (await events(`?since=${since}&type=page.created`)).map((event) => event.type),
@@ -67,6 +69,27 @@ describe("events", () => {
     const refused = await t.call("GET", `${S}/events?limit=1001`);
     assert.equal(refused.status, 400);
     assert.equal(refused.body.error, "invalid_parameter");
+  });
+
+  it("a page whose status becomes publish is page.published, and page.unpublished when it leaves it; a data set is named by its name", async () => {
+    const since = await last();
+    const page = (await t.call("POST", `${S}/pages`, { body: { title: "News", status: "draft" } })).body.page;
+    await t.call("PATCH", `${S}/pages/${page.id}`, { body: { status: "publish" } });
+    await t.call("PATCH", `${S}/pages/${page.id}`, { body: { title: "All the news" } });
+    await t.call("PATCH", `${S}/pages/${page.id}`, { body: { status: "draft" } });
+    await t.call("PUT", `${S}/data/team`, { body: { items: [{ name: "Ada" }] } });
+    const types = (await events(`?since=${since}`)).filter((event) => event.type !== "site.changed");
+    assert.deepEqual(
+      types.map((event) => [event.type, event.object.slug]),
+      [
+        ["page.created", "news"],
+        ["page.published", "news"],
+        ["page.updated", "news"],
+        ["page.unpublished", "news"],
+        ["data.created", "team"],
+      ],
+    );
+    assert.deepEqual(types[2].changes.fields, ["title"]);
   });
 
   it("a site's events are its administrators': an editor gets 403; the network's are the super-administrators'", async () => {
