@@ -267,6 +267,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The whole network's events (super-administrators), or one site's with blog_id, X-Svc-Blog-Id or domain: oldest first after ?since (exclusive), ?type a type or its prefix, ?limit */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/frames": {
         parameters: {
             query?: never;
@@ -1404,6 +1421,23 @@ export interface paths {
         post?: never;
         /** Remove a user's role on the site; ?dry_run=1 answers the same and removes nothing */
         delete: operations["deleteSiteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's events: oldest first after ?since (exclusive), ?type a type or its prefix, ?limit */
+        get: operations["listSiteEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2980,6 +3014,97 @@ export interface operations {
                             id: number;
                             name: string;
                             role: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description an event id: only later ones (default 0) */
+                since?: string;
+                /** @description a type, or a prefix: frame matches frame.created and frame.deleted */
+                type?: string;
+                /** @description how many, 1 to 1000 (default 100) */
+                limit?: string;
+                blog_id?: string;
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number | null;
+                        events: ({
+                            /** @description increasing across the network */
+                            id: number;
+                            site_id: number | null;
+                            /** @description <kind>.<verb>, e.g. frame.created, page.published, site.changed */
+                            type: string;
+                            object: {
+                                kind: string;
+                                id: string;
+                                slug: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            actor: {
+                                user_id: number | null;
+                                token_id: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string | null;
+                            /** @description ISO 8601 UTC */
+                            at: string;
+                            changes: {
+                                fields: string[];
+                                sha256_before: string | null;
+                                sha256_after: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -14770,6 +14895,98 @@ export interface operations {
                          * @enum {boolean}
                          */
                         applied?: false;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listSiteEvents: {
+        parameters: {
+            query?: {
+                /** @description an event id: only later ones (default 0) */
+                since?: string;
+                /** @description a type, or a prefix: frame matches frame.created and frame.deleted */
+                type?: string;
+                /** @description how many, 1 to 1000 (default 100) */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        events: ({
+                            /** @description increasing across the network */
+                            id: number;
+                            site_id: number | null;
+                            /** @description <kind>.<verb>, e.g. frame.created, page.published, site.changed */
+                            type: string;
+                            object: {
+                                kind: string;
+                                id: string;
+                                slug: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            actor: {
+                                user_id: number | null;
+                                token_id: number | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            request_id: string | null;
+                            /** @description ISO 8601 UTC */
+                            at: string;
+                            changes: {
+                                fields: string[];
+                                sha256_before: string | null;
+                                sha256_after: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
