@@ -69,7 +69,9 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
     if (isNew) {
       setPage(null);
       setForm(formOf(null));
-    } else load().catch((failure) => setError(shownOf(failure, texts)));
+      return;
+    }
+    load().catch((failure) => setError(shownOf(failure, texts)));
   }, [siteId, item]);
 
   /** Runs one call of the editor: the notice on success, the refusal by its field otherwise. */
@@ -160,62 +162,67 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
           </button>
         )}
       </p>
-      <form
-        class="editor"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void write();
-        }}
-      >
-        <label htmlFor="page-title">{texts.title_}</label>
-        <input {...input("title")} required />
-        <FieldError id="page-title-error" field="title" shown={error} />
-        <label htmlFor="page-slug">{texts.slug}</label>
-        <input {...input("slug")} />
-        <FieldError id="page-slug-error" field="slug" shown={error} />
-        <span id="page-content-label" class="label">
-          {texts.content}
-        </span>
-        <RichText
-          texts={texts}
-          labelId="page-content-label"
-          describedBy="page-content-error"
-          invalid={error?.field === "content"}
-          html={page?.content ?? ""}
-          onInput={(content) => setForm((now) => ({ ...now, content }))}
-        />
-        <FieldError id="page-content-error" field="content" shown={error} />
-        <label htmlFor="page-frame">{texts.frame}</label>
-        <select {...input("frame")} onChange={(event) => setForm({ ...form, frame: event.currentTarget.value })}>
-          <option value="">{texts.noFrame}</option>
-          {frames.map((slug) => (
-            <option key={slug} value={slug}>
-              {slug}
-            </option>
-          ))}
-        </select>
-        <FieldError id="page-frame-error" field="frame" shown={error} />
-        <div class="actions">
-          <button type="submit" disabled={busy}>
-            {texts.save}
-          </button>
-          {page?.status !== "publish" && (
-            <button type="button" onClick={() => write("publish")} disabled={busy}>
-              {texts.publish}
+      {/* The fields show once the page is read, so nothing typed is overwritten by its arrival. */}
+      {!isNew && (page === null || String(page.id) !== item) ? (
+        <p>{texts.loading}</p>
+      ) : (
+        <form
+          class="editor"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void write();
+          }}
+        >
+          <label htmlFor="page-title">{texts.title_}</label>
+          <input {...input("title")} required />
+          <FieldError id="page-title-error" field="title" shown={error} />
+          <label htmlFor="page-slug">{texts.slug}</label>
+          <input {...input("slug")} />
+          <FieldError id="page-slug-error" field="slug" shown={error} />
+          <span id="page-content-label" class="label">
+            {texts.content}
+          </span>
+          <RichText
+            texts={texts}
+            labelId="page-content-label"
+            describedBy="page-content-error"
+            invalid={error?.field === "content"}
+            html={page?.content ?? ""}
+            onInput={(content) => setForm((now) => ({ ...now, content }))}
+          />
+          <FieldError id="page-content-error" field="content" shown={error} />
+          <label htmlFor="page-frame">{texts.frame}</label>
+          <select {...input("frame")} onChange={(event) => setForm({ ...form, frame: event.currentTarget.value })}>
+            <option value="">{texts.noFrame}</option>
+            {frames.map((slug) => (
+              <option key={slug} value={slug}>
+                {slug}
+              </option>
+            ))}
+          </select>
+          <FieldError id="page-frame-error" field="frame" shown={error} />
+          <div class="actions">
+            <button type="submit" disabled={busy}>
+              {texts.save}
             </button>
-          )}
-          {page !== null && page.status !== "trash" && (
-            <button type="button" onClick={trash} disabled={busy}>
-              {texts.moveToTrash}
-            </button>
-          )}
-          {page !== null && (
-            <button type="button" aria-expanded={showRevisions} onClick={() => setShowRevisions(!showRevisions)}>
-              {texts.revisions}
-            </button>
-          )}
-        </div>
-      </form>
+            {page?.status !== "publish" && (
+              <button type="button" onClick={() => write("publish")} disabled={busy}>
+                {texts.publish}
+              </button>
+            )}
+            {page !== null && page.status !== "trash" && (
+              <button type="button" onClick={trash} disabled={busy}>
+                {texts.moveToTrash}
+              </button>
+            )}
+            {page !== null && (
+              <button type="button" aria-expanded={showRevisions} onClick={() => setShowRevisions(!showRevisions)}>
+                {texts.revisions}
+              </button>
+            )}
+          </div>
+        </form>
+      )}
       {page !== null && showRevisions && (
         <PageRevisions texts={texts} session={session} siteId={siteId} page={page} onRestored={load} />
       )}
