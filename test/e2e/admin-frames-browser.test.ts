@@ -6,15 +6,15 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { violations } from "../support/axe.ts";
 import { launchChromium, withBrowser } from "../support/browser.ts";
 import { startAdminApp } from "../support/admin.ts";
-import { makeUser, type TestApp } from "../support/app.ts";
+import { adminUser, listening, signedIn } from "../support/admin-browser.ts";
+import type { TestApp } from "../support/app.ts";
 import { rawRequest } from "../support/raw-http.ts";
 import { bind, frame, page as makePage } from "../support/site.ts";
 
-const PASSWORD = "correct horse battery";
 const SHOTS = new URL("../../test-results/", import.meta.url).pathname;
 
 const article = (footer: string, extra = "") =>
@@ -64,16 +64,9 @@ describe("the admin's Frames screens in a real browser", withBrowser, () => {
     await frame(t, "article", article("Original footer"));
     await makePage(t, { title: "Framed page", content: "<p>Body text.</p>", frame: "article", status: "publish" });
     await makePage(t, { title: "Second framed", content: "<p>More.</p>", frame: "article", status: "publish" });
-    for (const [login, role] of [
-      ["frame-admin", "administrator"],
-      ["frame-editor", "editor"],
-    ]) {
-      const user = await makeUser(t, login, { password: PASSWORD });
-      assert.equal((await t.call("PUT", `/api/site/1/users/${user.id}`, { body: { role } })).status, 200);
-    }
-    await t.app.listen({ host: "127.0.0.1", port: 0 });
-    port = (t.app.server.address() as { port: number }).port;
-    admin = `http://admin.localhost:${port}/admin/`;
+    await adminUser(t, "frame-admin", "administrator");
+    await adminUser(t, "frame-editor", "editor");
+    ({ port, admin } = await listening(t));
     await frame(t, "probe", probe(`http://admin.localhost:${port}`));
     await makePage(t, { title: "Probe", slug: "probe", content: "", frame: "probe", status: "publish" });
     browser = await launchChromium();
@@ -83,18 +76,8 @@ describe("the admin's Frames screens in a real browser", withBrowser, () => {
     await t?.close();
   });
 
-  async function signedIn(login: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(admin);
-    await page.getByLabel("Login", { exact: true }).fill(login);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.getByRole("heading", { level: 1, name: "Pages" }).waitFor();
-    return page;
-  }
-
   it("edits a frame: the preview shows the unsaved markup, Save publishes it", async () => {
-    const page = await signedIn("frame-admin");
+    const page = await signedIn(browser, admin, "frame-admin");
     const refused: string[] = [];
     page.on("console", (message) => {
       if (/Content Security Policy/i.test(message.text())) refused.push(message.text());
@@ -147,7 +130,7 @@ describe("the admin's Frames screens in a real browser", withBrowser, () => {
   });
 
   it("shows an editor the frame read-only: no Save, the field not editable", async () => {
-    const page = await signedIn("frame-editor");
+    const page = await signedIn(browser, admin, "frame-editor");
     try {
       await page.goto(`${admin}sites/1/frames/article`);
       await page.getByRole("heading", { level: 1, name: "Frames: article" }).waitFor();
@@ -167,7 +150,7 @@ describe("the admin's Frames screens in a real browser", withBrowser, () => {
   });
 
   it("gives a frame's script no session, in the preview and on the site's host", async () => {
-    const page = await signedIn("frame-admin");
+    const page = await signedIn(browser, admin, "frame-admin");
     try {
       await page.goto(`${admin}sites/1/frames/probe`);
       const iframe = page.locator('iframe[title="Preview"]');

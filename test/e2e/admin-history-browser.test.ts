@@ -8,16 +8,16 @@ import type { Browser } from "playwright-core";
 import { violations } from "../support/axe.ts";
 import { launchChromium, withBrowser } from "../support/browser.ts";
 import { startAdminApp } from "../support/admin.ts";
-import { makeUser, type TestApp } from "../support/app.ts";
+import { adminUser, listening, signedIn } from "../support/admin-browser.ts";
+import type { TestApp } from "../support/app.ts";
 import { rawRequest } from "../support/raw-http.ts";
 import { assign, bind, frame, page as makePage } from "../support/site.ts";
-
-const PASSWORD = "correct horse battery";
 
 describe("the admin's History screen in a real browser", withBrowser, () => {
   let t: TestApp;
   let browser: Browser;
   let port = 0;
+  let admin = "";
 
   before(async () => {
     t = await startAdminApp();
@@ -28,10 +28,8 @@ describe("the admin's History screen in a real browser", withBrowser, () => {
       (await t.call("PATCH", `/api/site/1/pages/${id}`, { body: { title: "Closed for summer" } })).status,
       200,
     );
-    const editor = await makeUser(t, "history-editor", { password: PASSWORD });
-    assert.equal((await t.call("PUT", `/api/site/1/users/${editor.id}`, { body: { role: "editor" } })).status, 200);
-    await t.app.listen({ host: "127.0.0.1", port: 0 });
-    port = (t.app.server.address() as { port: number }).port;
+    await adminUser(t, "history-editor", "editor");
+    ({ port, admin } = await listening(t));
     browser = await launchChromium();
   });
   after(async () => {
@@ -40,12 +38,8 @@ describe("the admin's History screen in a real browser", withBrowser, () => {
   });
 
   it("compares a revision side by side, restores it onto the public page, and shows a refused restore's message", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await signedIn(browser, admin, "history-editor");
     try {
-      await page.goto(`http://admin.localhost:${port}/admin/`);
-      await page.getByLabel("Login", { exact: true }).fill("history-editor");
-      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByRole("navigation").getByRole("link", { name: "History", exact: true }).click();
       await page.getByRole("heading", { level: 1, name: "History" }).waitFor();
 

@@ -9,17 +9,18 @@ import type { Browser } from "playwright-core";
 import { violations } from "../support/axe.ts";
 import { launchChromium, withBrowser } from "../support/browser.ts";
 import { startAdminApp } from "../support/admin.ts";
-import { makeUser, type TestApp } from "../support/app.ts";
+import { adminUser, listening, signedIn } from "../support/admin-browser.ts";
+import type { TestApp } from "../support/app.ts";
 import { rawRequest } from "../support/raw-http.ts";
 import { assign, frame, page as makePage } from "../support/site.ts";
 
-const PASSWORD = "correct horse battery";
 const SHOTS = new URL("../../test-results/", import.meta.url).pathname;
 
 describe("the admin's Media screens in a real browser", withBrowser, () => {
   let t: TestApp;
   let browser: Browser;
   let port = 0;
+  let admin = "";
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -30,10 +31,8 @@ describe("the admin's Media screens in a real browser", withBrowser, () => {
       '<!DOCTYPE html><html><body><figure><!-- svc/image {"media": "photo"} /--></figure></body></html>',
     );
     await assign(t, "gallery", (await makePage(t, { title: "Gallery" })).id);
-    const editor = await makeUser(t, "media-editor", { password: PASSWORD });
-    assert.equal((await t.call("PUT", `/api/site/1/users/${editor.id}`, { body: { role: "editor" } })).status, 200);
-    await t.app.listen({ host: "127.0.0.1", port: 0 });
-    port = (t.app.server.address() as { port: number }).port;
+    await adminUser(t, "media-editor", "editor");
+    ({ port, admin } = await listening(t));
     browser = await launchChromium();
   });
   after(async () => {
@@ -42,12 +41,8 @@ describe("the admin's Media screens in a real browser", withBrowser, () => {
   });
 
   it("uploads an image with Upload, shows where it is used, and its Alt text shows on the public page on the next request", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await signedIn(browser, admin, "media-editor");
     try {
-      await page.goto(`http://admin.localhost:${port}/admin/`);
-      await page.getByLabel("Login", { exact: true }).fill("media-editor");
-      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByRole("navigation").getByRole("link", { name: "Media", exact: true }).click();
       await page.getByRole("heading", { level: 1, name: "Media" }).waitFor();
       assert.deepEqual(await violations(page), [], "the Media screen");

@@ -7,17 +7,18 @@ import type { Browser, Page } from "playwright-core";
 import { violations } from "../support/axe.ts";
 import { launchChromium, withBrowser } from "../support/browser.ts";
 import { startAdminApp } from "../support/admin.ts";
-import { makeUser, type TestApp } from "../support/app.ts";
+import { adminUser, listening, signedIn } from "../support/admin-browser.ts";
+import type { TestApp } from "../support/app.ts";
 import { rawRequest } from "../support/raw-http.ts";
 import { assign, frame, page as makePage } from "../support/site.ts";
 
-const PASSWORD = "correct horse battery";
 const LAYOUT = `<!DOCTYPE html><html><head><title>x</title></head><body><nav><!-- svc/menu {"location": "header"} /--></nav></body></html>`;
 
 describe("the admin's Menus screens in a real browser", withBrowser, () => {
   let t: TestApp;
   let browser: Browser;
   let port = 0;
+  let admin = "";
 
   /** The menu's link texts on the public page, in order. */
   async function publicMenu(): Promise<string[]> {
@@ -38,10 +39,8 @@ describe("the admin's Menus screens in a real browser", withBrowser, () => {
       body: { name: "Main", location: "header", items: [{ page: ids.About }, { page: ids.Work }] },
     });
     assert.equal(menu.status, 201, menu.text);
-    const editor = await makeUser(t, "menu-editor", { password: PASSWORD });
-    assert.equal((await t.call("PUT", `/api/site/1/users/${editor.id}`, { body: { role: "editor" } })).status, 200);
-    await t.app.listen({ host: "127.0.0.1", port: 0 });
-    port = (t.app.server.address() as { port: number }).port;
+    await adminUser(t, "menu-editor", "editor");
+    ({ port, admin } = await listening(t));
     browser = await launchChromium();
   });
   after(async () => {
@@ -50,12 +49,8 @@ describe("the admin's Menus screens in a real browser", withBrowser, () => {
   });
 
   it("reorders with Move down, appends with Page and Add item, and stores nothing until Save", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await signedIn(browser, admin, "menu-editor");
     try {
-      await page.goto(`http://admin.localhost:${port}/admin/`);
-      await page.getByLabel("Login", { exact: true }).fill("menu-editor");
-      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-      await page.getByRole("button", { name: "Sign in", exact: true }).click();
       await page.getByRole("navigation").getByRole("link", { name: "Menus", exact: true }).click();
       await page.getByRole("heading", { level: 1, name: "Menus" }).waitFor();
       assert.deepEqual(await violations(page), [], "the Menus screen");

@@ -8,16 +8,16 @@ import type { Browser, Page } from "playwright-core";
 import { violations } from "../support/axe.ts";
 import { launchChromium, withBrowser } from "../support/browser.ts";
 import { startAdminApp } from "../support/admin.ts";
-import { makeUser, type TestApp } from "../support/app.ts";
+import { adminUser, listening, signedIn } from "../support/admin-browser.ts";
+import type { TestApp } from "../support/app.ts";
 import { rawRequest } from "../support/raw-http.ts";
 import { assign, bind, frame, page as makePage } from "../support/site.ts";
-
-const PASSWORD = "correct horse battery";
 
 describe("the admin's Settings screen in a real browser", withBrowser, () => {
   let t: TestApp;
   let browser: Browser;
   let port = 0;
+  let admin = "";
 
   before(async () => {
     t = await startAdminApp();
@@ -27,11 +27,9 @@ describe("the admin's Settings screen in a real browser", withBrowser, () => {
       ["settings-admin", "administrator"],
       ["settings-editor", "editor"],
     ] as const) {
-      const user = await makeUser(t, login, { password: PASSWORD });
-      assert.equal((await t.call("PUT", `/api/site/1/users/${user.id}`, { body: { role } })).status, 200);
+      await adminUser(t, login, role);
     }
-    await t.app.listen({ host: "127.0.0.1", port: 0 });
-    port = (t.app.server.address() as { port: number }).port;
+    ({ port, admin } = await listening(t));
     browser = await launchChromium();
   });
   after(async () => {
@@ -39,19 +37,15 @@ describe("the admin's Settings screen in a real browser", withBrowser, () => {
     await t?.close();
   });
 
-  async function signedIn(login: string): Promise<Page> {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`http://admin.localhost:${port}/admin/`);
-    await page.getByLabel("Login", { exact: true }).fill(login);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  async function onSettings(login: string): Promise<Page> {
+    const page = await signedIn(browser, admin, login);
     await page.getByRole("navigation").getByRole("link", { name: "Settings", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
     return page;
   }
 
   it("an administrator's new tagline is on the public page on the next request", async () => {
-    const page = await signedIn("settings-admin");
+    const page = await onSettings("settings-admin");
     try {
       await page.getByLabel("Tagline", { exact: true }).fill("Fresh bread daily");
       await page.getByRole("button", { name: "Save", exact: true }).click();
@@ -65,7 +59,7 @@ describe("the admin's Settings screen in a real browser", withBrowser, () => {
   });
 
   it("an editor sees the settings read-only, with no Save, and the service refuses the write itself", async () => {
-    const page = await signedIn("settings-editor");
+    const page = await onSettings("settings-editor");
     try {
       const tagline = page.getByLabel("Tagline", { exact: true });
       await tagline.waitFor();
