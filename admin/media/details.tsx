@@ -2,7 +2,8 @@
 // Save, and where it is used (the frames reading it and the pages showing it).
 import { useEffect, useState } from "preact/hooks";
 import { unwrap } from "../../src/client/index.ts";
-import { alertOf, FieldError, shownOf, type Shown } from "../errors.tsx";
+import { alertOf, FieldError, shownOf } from "../errors.tsx";
+import { useAction } from "../action.ts";
 import { ScreenHeading } from "../screen-heading.tsx";
 import type { Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
@@ -21,13 +22,11 @@ interface FileRecord {
 
 export function MediaDetails(props: { texts: Texts; session: Session; siteId: number; item: string }) {
   const { texts, session, siteId, item } = props;
+  const { busy, error, setError, notice, setNotice, run } = useAction(texts);
   const site = session.client.forSite(siteId);
   const [file, setFile] = useState<FileRecord | null>(null);
   const [defaultLang, setDefaultLang] = useState("");
   const [alt, setAlt] = useState("");
-  const [error, setError] = useState<Shown | null>(null);
-  const [notice, setNotice] = useState("");
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     setError(null);
@@ -42,22 +41,14 @@ export function MediaDetails(props: { texts: Texts; session: Session; siteId: nu
       .catch((failure) => setError(shownOf(failure, texts)));
   }, [siteId, item]);
 
-  const save = async () => {
-    if (file === null) return;
-    setBusy(true);
-    setError(null);
-    setNotice("");
-    try {
+  const save = () =>
+    run(async () => {
+      if (file === null) return "";
       const body = { alt: { [defaultLang]: alt === "" ? null : alt } };
       const done = await unwrap(site.PATCH("/media/{ref}", { params: { path: { ref: String(file.id) } }, body }));
       setFile(done.media);
-      setNotice(texts.saved);
-    } catch (failure) {
-      setError(shownOf(failure, texts));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return texts.saved;
+    });
 
   return (
     <>

@@ -3,7 +3,8 @@
 // one; nothing is stored until Save.
 import { useEffect, useState } from "preact/hooks";
 import { unwrap } from "../../src/client/index.ts";
-import { alertOf, shownOf, type Shown } from "../errors.tsx";
+import { alertOf, shownOf } from "../errors.tsx";
+import { useAction } from "../action.ts";
 import { ScreenHeading } from "../screen-heading.tsx";
 import type { Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
@@ -11,14 +12,12 @@ import { flatOf, moved, treeOf, type ItemNode } from "./tree.ts";
 
 export function MenuEditor(props: { texts: Texts; session: Session; siteId: number; item: string }) {
   const { texts, session, siteId, item } = props;
+  const { busy, error, setError, notice, setNotice, run } = useAction(texts);
   const site = session.client.forSite(siteId);
   const [name, setName] = useState("");
   const [tree, setTree] = useState<ItemNode[] | null>(null);
   const [pages, setPages] = useState<Array<{ id: number; title: string }>>([]);
   const [chosen, setChosen] = useState("");
-  const [error, setError] = useState<Shown | null>(null);
-  const [notice, setNotice] = useState("");
-  const [busy, setBusy] = useState(false);
 
   const load = async () => {
     const answer = await unwrap(site.GET("/menus/{ref}", { params: { path: { ref: item } } }));
@@ -40,21 +39,13 @@ export function MenuEditor(props: { texts: Texts; session: Session; siteId: numb
     setNotice("");
     setTree([...tree, { title: page.title, page: page.id, url: "", target: "", classes: "", children: [] }]);
   };
-  const save = async () => {
-    if (tree === null) return;
-    setBusy(true);
-    setError(null);
-    setNotice("");
-    try {
+  const save = () =>
+    run(async () => {
+      if (tree === null) return "";
       await unwrap(site.PUT("/menus/{ref}/items", { params: { path: { ref: item } }, body: { items: flatOf(tree) } }));
       await load();
-      setNotice(texts.saved);
-    } catch (failure) {
-      setError(shownOf(failure, texts));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return texts.saved;
+    });
 
   const level = (nodes: ItemNode[], path: number[]) => (
     <ol class="menu-items">

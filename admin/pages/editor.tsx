@@ -3,9 +3,10 @@
 // trash with Undo, its Revisions with Restore, and its translations.
 import { useEffect, useState } from "preact/hooks";
 import { unwrap } from "../../src/client/index.ts";
-import { alertOf, FieldError, shownOf, type Shown } from "../errors.tsx";
+import { alertOf, FieldError, shownOf } from "../errors.tsx";
 import { RichText } from "../rich-text.tsx";
 import { navigate } from "../route.ts";
+import { useAction } from "../action.ts";
 import { ScreenHeading } from "../screen-heading.tsx";
 import type { Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
@@ -43,16 +44,14 @@ const formOf = (page: EditedPage | null): Form => ({
 
 export function PageEditor(props: { texts: Texts; session: Session; siteId: number; item: string }) {
   const { texts, session, siteId, item } = props;
+  const { busy, error, setError, notice, setNotice, run } = useAction(texts);
   const site = session.client.forSite(siteId);
   const isNew = item === "new";
   const [page, setPage] = useState<EditedPage | null>(null);
   const [form, setForm] = useState<Form>(formOf(null));
   const [frames, setFrames] = useState<string[]>([]);
-  const [error, setError] = useState<Shown | null>(null);
-  const [notice, setNotice] = useState("");
   const [trashedFrom, setTrashedFrom] = useState<EditedPage["status"] | null>(null);
   const [showRevisions, setShowRevisions] = useState(false);
-  const [busy, setBusy] = useState(false);
 
   const load = async () => {
     const answer = await unwrap(site.GET("/pages/{ref}", { params: { path: { ref: item } } }));
@@ -74,20 +73,6 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
     load().catch((failure) => setError(shownOf(failure, texts)));
   }, [siteId, item]);
 
-  /** Runs one call of the editor: the notice on success, the refusal by its field otherwise. */
-  const act = async (work: () => Promise<string>) => {
-    setBusy(true);
-    setError(null);
-    setNotice("");
-    try {
-      setNotice(await work());
-    } catch (failure) {
-      setError(shownOf(failure, texts));
-    } finally {
-      setBusy(false);
-    }
-  };
-
   const fields = () => ({
     title: form.title,
     content: form.content,
@@ -95,7 +80,7 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
     ...(form.slug.trim() === "" ? {} : { slug: form.slug }),
   });
   const write = (status?: "publish" | "draft") =>
-    act(async () => {
+    run(async () => {
       if (page === null) {
         const made = await unwrap(site.POST("/pages", { body: { ...fields(), status: status ?? "draft" } }));
         setPage(made.page);
@@ -110,7 +95,7 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
       return status === "publish" ? texts.published : texts.saved;
     });
   const trash = () =>
-    act(async () => {
+    run(async () => {
       if (page === null) return "";
       const before = page.status;
       const done = await unwrap(site.DELETE("/pages/{ref}", { params: { path: { ref: String(page.id) } } }));
@@ -119,7 +104,7 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
       return texts.movedToTrash;
     });
   const undo = () =>
-    act(async () => {
+    run(async () => {
       if (page === null || trashedFrom === null) return "";
       const body = { status: trashedFrom };
       const back = await unwrap(site.PATCH("/pages/{ref}", { params: { path: { ref: String(page.id) } }, body }));

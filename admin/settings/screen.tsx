@@ -3,7 +3,8 @@
 // without Save.
 import { useEffect, useState } from "preact/hooks";
 import { unwrap } from "../../src/client/index.ts";
-import { alertOf, FieldError, shownOf, type Shown } from "../errors.tsx";
+import { alertOf, FieldError, shownOf } from "../errors.tsx";
+import { useAction } from "../action.ts";
 import { ScreenHeading } from "../screen-heading.tsx";
 import { administers, type Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
@@ -12,12 +13,10 @@ const FIELDS = ["name", "tagline"] as const;
 
 export function SettingsScreen(props: { texts: Texts; session: Session; siteId: number }) {
   const { texts, session, siteId } = props;
+  const { busy, error, setError, notice, run } = useAction(texts);
   const site = session.client.forSite(siteId);
   const writes = administers(session, siteId);
   const [form, setForm] = useState<{ name: string; tagline: string } | null>(null);
-  const [error, setError] = useState<Shown | null>(null);
-  const [notice, setNotice] = useState("");
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     setForm(null);
@@ -26,21 +25,13 @@ export function SettingsScreen(props: { texts: Texts; session: Session; siteId: 
       .catch((failure) => setError(shownOf(failure, texts)));
   }, [siteId]);
 
-  const save = async () => {
-    if (form === null) return;
-    setBusy(true);
-    setError(null);
-    setNotice("");
-    try {
+  const save = () =>
+    run(async () => {
+      if (form === null) return "";
       const done = await unwrap(site.PATCH("/settings", { body: form }));
       setForm({ name: done.settings.name, tagline: done.settings.tagline });
-      setNotice(texts.saved);
-    } catch (failure) {
-      setError(shownOf(failure, texts));
-    } finally {
-      setBusy(false);
-    }
-  };
+      return texts.saved;
+    });
 
   const field = (name: (typeof FIELDS)[number], label: string) => (
     <>
