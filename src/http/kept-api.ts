@@ -42,8 +42,14 @@ interface KeptApiAnswer {
 const PREFIX = "/api/site/";
 
 /** Headers set for each call, not kept: the request id and the caller's count (guard.ts). */
-const PER_CALL = new Set(["x-request-id", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]);
-PER_CALL.add("ratelimit-policy").add("ratelimit");
+const PER_CALL = new Set([
+  "x-request-id",
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
+  "ratelimit-policy",
+  "ratelimit",
+]);
 /** Headers a kept answer may hold; an answer with any other is not kept (what it means is not known here). */
 const KEEPABLE = new Set(["content-type", "etag", "link", "x-wp-total", "x-wp-totalpages"]);
 
