@@ -28,6 +28,13 @@ export const EventSchema = Obj({
     sha256_before: Nullable(Str),
     sha256_after: Nullable(Str),
   }),
+  published: Type.Union([
+    Obj({
+      rebaked: Type.Integer({ description: "pages whose public output the write rewrote or withdrew" }),
+      urls: Type.Array(Str, { description: "the public addresses it refreshed" }),
+    }),
+    Type.Null(),
+  ]),
 });
 
 const EventsQuery = Obj({

@@ -3,6 +3,7 @@
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
 import { sql } from "kysely";
+import type { Published } from "../write/events.ts";
 
 export const DEFAULT_EVENTS_LIMIT = 100;
 export const MAX_EVENTS_LIMIT = 1000;
@@ -16,6 +17,8 @@ export interface EventRecord {
   request_id: string | null;
   at: string;
   changes: { fields: string[]; sha256_before: string | null; sha256_after: string | null };
+  /** What the write published; null while its publish run is not over. */
+  published: Published | null;
 }
 
 export interface EventsQuery {
@@ -36,13 +39,11 @@ function wholeNumber(value: string | undefined, parameter: string, least: number
   return n;
 }
 
-/** The events of `siteId` (null: every site's and the network's own) after `since`, oldest first. */
-export async function listEvents(db: Db, siteId: number | null, query: EventsQuery): Promise<EventRecord[]> {
-  const since = wholeNumber(query.since, "since", 0, Number.MAX_SAFE_INTEGER, 0);
-  const limit = wholeNumber(query.limit, "limit", 1, MAX_EVENTS_LIMIT, DEFAULT_EVENTS_LIMIT);
+type EventRow = Awaited<ReturnType<typeof selectEvents>>[number];
+
+function selectEvents(db: Db, siteId: number | null, since: number, type: string | undefined, limit: number) {
   let select = db.selectFrom("events").selectAll().where("id", ">", since);
   if (siteId !== null) select = select.where("site_id", "=", siteId);
-  const type = query.type?.trim();
   // A type, or every type under it (`frame` → `frame.created`): compared as text, no LIKE pattern.
   if (type) {
     const under = `${type}.`;
@@ -50,8 +51,12 @@ export async function listEvents(db: Db, siteId: number | null, query: EventsQue
       where.or([where("type", "=", type), sql<boolean>`substr(type, 1, ${under.length}) = ${under}`]),
     );
   }
-  const rows = await select.orderBy("id").limit(limit).execute();
-  return rows.map((row) => ({
+  return select.orderBy("id").limit(limit).execute();
+}
+
+/** An event as GET /events shows it (and the stream and webhooks send it). */
+export function eventOf(row: EventRow): EventRecord {
+  return {
     id: row.id,
     site_id: row.site_id,
     type: row.type,
@@ -60,5 +65,36 @@ export async function listEvents(db: Db, siteId: number | null, query: EventsQue
     request_id: row.request_id,
     at: row.at,
     changes: JSON.parse(row.changes_json),
-  }));
+    published: row.published_json === null ? null : JSON.parse(row.published_json),
+  };
+}
+
+/** The events of `siteId` (null: every site's and the network's own) after `since`, oldest first. */
+export async function listEvents(db: Db, siteId: number | null, query: EventsQuery): Promise<EventRecord[]> {
+  const since = wholeNumber(query.since, "since", 0, Number.MAX_SAFE_INTEGER, 0);
+  const limit = wholeNumber(query.limit, "limit", 1, MAX_EVENTS_LIMIT, DEFAULT_EVENTS_LIMIT);
+  const rows = await selectEvents(db, siteId, since, query.type?.trim(), limit);
+  return rows.map(eventOf);
+}
+
+/** How long an event waits for its `published` before it goes out without it (a publish run that keeps failing). */
+export const PUBLISHED_WAIT_MS = 60_000;
+
+/**
+ * The events after `since` that may go out now, oldest first: they stop before the first one
+ * whose write is still being published (younger than PUBLISHED_WAIT_MS), so a reader that
+ * resumes after the last id it sent misses none (events/stream.ts).
+ */
+export async function readyEvents(
+  db: Db,
+  siteId: number | null,
+  since: number,
+  type: string | undefined,
+  now: number,
+  limit = MAX_EVENTS_LIMIT,
+): Promise<EventRecord[]> {
+  const rows = await selectEvents(db, siteId, since, type, limit);
+  const waitedSince = new Date(now - PUBLISHED_WAIT_MS).toISOString();
+  const pending = rows.findIndex((row) => row.published_json === null && row.at > waitedSince);
+  return (pending < 0 ? rows : rows.slice(0, pending)).map(eventOf);
 }

@@ -82,9 +82,21 @@ export class PublishingEngine implements Publisher {
   /** Outbox rows paid by this process's runs, deleted together (outbox.ts). */
   private readonly settlements: Settlements;
   private readonly handoff = new TrialHandoff();
+  /** Told when events got their `published` (the stream and the webhooks then look for them). */
+  private readonly published = new Set<() => void>();
 
   constructor(private readonly deps: EngineDeps) {
-    this.settlements = new Settlements(deps.db);
+    this.settlements = new Settlements(deps.db, deps.port, () => this.tellPublished());
+  }
+
+  /** Calls `listener` each time this process's runs have filled events' `published`; answers its removal. */
+  onPublished(listener: () => void): () => void {
+    this.published.add(listener);
+    return () => this.published.delete(listener);
+  }
+
+  private tellPublished(): void {
+    for (const listener of this.published) listener();
   }
 
   /**
@@ -179,7 +191,8 @@ export class PublishingEngine implements Publisher {
   async changed(siteId: number, changes: Change[], options: PublishOptions = {}): Promise<Rebaked> {
     const report = await this.publishInTurn(siteId, changes, options);
     // Paid unless the renderer did not answer: then the sweep (or the next start) tries it again.
-    if (options.owed !== undefined && report.status !== "unavailable") this.settlements.paid(options.owed);
+    if (options.owed !== undefined && report.status !== "unavailable")
+      this.settlements.paid(options.owed, siteId, report);
     return report;
   }
 
@@ -200,7 +213,16 @@ export class PublishingEngine implements Publisher {
    */
   payOwed(olderThanMs?: number): Promise<number> {
     const before = olderThanMs === undefined ? undefined : this.deps.clock() - olderThanMs;
-    return payOwed(this.deps.db, (owed) => this.publishInTurn(owed.siteId, owed.changes, owed.options), before);
+    const paid = payOwed(
+      this.deps.db,
+      this.deps.port,
+      (owed) => this.publishInTurn(owed.siteId, owed.changes, owed.options),
+      before,
+    );
+    return paid.then((count) => {
+      if (count > 0) this.tellPublished();
+      return count;
+    });
   }
 
   private async publishInTurn(siteId: number, changes: Change[], options: PublishOptions): Promise<Rebaked> {

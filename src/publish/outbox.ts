@@ -10,6 +10,8 @@
 import { gmt } from "../clock.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import type { Change, PublishOptions, Rebaked, Written } from "../write/change.ts";
+import { publishedOf, type Published } from "../write/events.ts";
+import { homeUrl } from "../site/addresses.ts";
 import { OUTBOX_CHANGES, OUTBOX_OPTIONS } from "./outbox-columns.ts";
 
 /** The options an outbox row keeps: what changes how the engine publishes (not a trial's renders). */
@@ -41,29 +43,71 @@ export async function owe(
   return Number(row.id);
 }
 
+/** A paid row: its write's site and what its publish run did. */
+interface Paid {
+  id: number;
+  siteId: number;
+  rebaked: Rebaked;
+}
+
+/**
+ * Tells the events of the rows' writes what they published (docs/events.md, `published`), the
+ * addresses made whole with their site's domain (as it is now: a write that renamed it flushed
+ * under the new one).
+ */
+async function tellEvents(db: Db, rows: readonly Paid[], port: number): Promise<void> {
+  const siteIds = [...new Set(rows.map((row) => row.siteId))];
+  const domains = new Map(
+    (await db.selectFrom("sites").select(["id", "domain"]).where("id", "in", siteIds).execute()).map((site) => [
+      site.id,
+      homeUrl(site.domain, port).slice(0, -1),
+    ]),
+  );
+  for (const { id, siteId, rebaked } of rows) {
+    const published: Published = publishedOf(rebaked);
+    const origin = domains.get(siteId) ?? "";
+    published.urls = published.urls.map((url) => (url.startsWith("/") ? origin + url : url));
+    await db
+      .updateTable("events")
+      .set({ published_json: JSON.stringify(published) })
+      .where("outbox_id", "=", id)
+      .where("published_json", "is", null)
+      .execute();
+  }
+}
+
 /** The row is paid: its publish run is over (rows paid at a start or in a sweep). */
-export async function settle(db: Db, id: number): Promise<void> {
-  await db.deleteFrom("publish_outbox").where("id", "=", id).execute();
+async function settle(db: Db, paid: Paid, port: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await tellEvents(trx, [paid], port);
+    await trx.deleteFrom("publish_outbox").where("id", "=", paid.id).execute();
+  });
 }
 
 /** How long a paid row waits to be deleted with the others paid meanwhile. */
 export const SETTLE_DELAY_MS = 100;
 
 /**
- * Paid rows, deleted together a moment after they are paid: one statement for a burst of writes
- * rather than a transaction after each (a frame write's own publish run cost a tenth more CPU with
- * one). A row whose delete a crash lost is published once more at the next start, which rewrites
- * what is already there: the public site is never behind, only the work is done twice.
+ * Paid rows, deleted together a moment after they are paid (and their events told what was
+ * published): one transaction for a burst of writes rather than one after each (a frame write's
+ * own publish run cost a tenth more CPU with one). A row whose delete a crash lost is published
+ * once more at the next start, which rewrites what is already there: the public site is never
+ * behind, only the work is done twice. `told` runs once events have their `published`.
  */
 export class Settlements {
-  private ids: number[] = [];
+  private paidRows: Paid[] = [];
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** The public port, part of the addresses events name. */
+    private readonly port: number,
+    private readonly told: () => void = () => undefined,
+  ) {}
 
-  /** The row is paid: its publish run is over. */
-  paid(id: number): void {
-    this.ids.push(id);
+  /** The row is paid: its publish run is over, with this report. */
+  paid(id: number, siteId: number, rebaked: Rebaked): void {
+    this.paidRows.push({ id, siteId, rebaked });
     if (this.timer) return;
     this.timer = setTimeout(() => void this.flush(), SETTLE_DELAY_MS);
     this.timer.unref();
@@ -73,16 +117,27 @@ export class Settlements {
   async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const ids = this.ids.splice(0);
-    for (let at = 0; at < ids.length; at += 500) {
-      const some = ids.slice(at, at + 500);
+    const rows = this.paidRows.splice(0);
+    if (rows.length === 0) return;
+    for (let at = 0; at < rows.length; at += 500) {
+      const some = rows.slice(at, at + 500);
       // A store already closed or a table gone (tests): the rows stay owed and are paid again.
       await this.db
-        .deleteFrom("publish_outbox")
-        .where("id", "in", some)
-        .execute()
+        .transaction()
+        .execute(async (trx) => {
+          await tellEvents(trx, some, this.port);
+          await trx
+            .deleteFrom("publish_outbox")
+            .where(
+              "id",
+              "in",
+              some.map((row) => row.id),
+            )
+            .execute();
+        })
         .catch(() => undefined);
     }
+    this.told();
   }
 }
 
@@ -106,7 +161,12 @@ function owedOf(row: { id: number | string; site_id: number; changes_json: strin
  * Publishes every row written before `before` (a time of the clock; all of them when absent), oldest
  * first, each deleted once `publish` has run it without the renderer failing; answers how many.
  */
-export async function payOwed(db: Db, publish: (owed: Owed) => Promise<Rebaked>, before?: number): Promise<number> {
+export async function payOwed(
+  db: Db,
+  port: number,
+  publish: (owed: Owed) => Promise<Rebaked>,
+  before?: number,
+): Promise<number> {
   const cutoff = before === undefined ? undefined : gmt(before);
   let paid = 0;
   if (!isPostgres(db)) {
@@ -115,8 +175,9 @@ export async function payOwed(db: Db, publish: (owed: Owed) => Promise<Rebaked>,
     if (cutoff !== undefined) query = query.where("created_at_gmt", "<", cutoff);
     for (const row of await query.execute()) {
       const owed = owedOf(row);
-      if ((await publish(owed)).status !== "unavailable") {
-        await settle(db, owed.id);
+      const rebaked = await publish(owed);
+      if (rebaked.status !== "unavailable") {
+        await settle(db, { id: owed.id, siteId: owed.siteId, rebaked }, port);
         paid++;
       }
     }
@@ -132,10 +193,12 @@ export async function payOwed(db: Db, publish: (owed: Owed) => Promise<Rebaked>,
       if (!row) return null;
       const owed = owedOf(row);
       // The row stays locked while it is published (the run writes through other connections).
-      if ((await publish(owed)).status === "unavailable") {
+      const rebaked = await publish(owed);
+      if (rebaked.status === "unavailable") {
         failed.push(owed.id);
         return owed.id;
       }
+      await tellEvents(trx, [{ id: owed.id, siteId: owed.siteId, rebaked }], port);
       await trx.deleteFrom("publish_outbox").where("id", "=", owed.id).execute();
       paid++;
       return owed.id;

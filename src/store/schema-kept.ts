@@ -94,4 +94,10 @@ export interface EventsTable {
   at: string;
   /** `{fields, sha256_before, sha256_after}`. */
   changes_json: string;
+  /** The publish outbox row its write owes (null: none); paying it fills `published_json`. */
+  outbox_id: number | null;
+  /** `{rebaked, urls}` once its write is published; null until then. */
+  published_json: string | null;
+  /** 0 until the webhook dispatcher has made its deliveries. */
+  dispatched: Generated<number>;
 }

@@ -10,6 +10,7 @@ import type {
   SiteUsageTable,
   TrashTable,
 } from "./schema-kept.ts";
+import type { WebhookDeliveriesTable, WebhooksTable } from "./schema-hooks.ts";
 
 export interface SitesTable {
   id: Generated<number>;
@@ -332,6 +333,8 @@ export interface Tables {
   tokens: TokensTable;
   sessions: SessionsTable;
   events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   site_settings: SiteSettingsTable;
   languages: LanguagesTable;
   pages: PagesTable;

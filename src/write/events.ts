@@ -2,10 +2,20 @@
 // the write's own transaction, after the revisions: one event per object written, named
 // `<kind>.<verb>`, and one `site.changed` per write of a site. A dry run rolls them back with
 // everything else. A session's recorded use is bookkeeping, not a change: it makes no event.
+//
+// Each event names the outbox row its write owes (publish/outbox.ts); paying that row fills the
+// event's `published` (`{rebaked, urls}`); a write that owes nothing has it at once. The stream and
+// webhooks show an event once it has it, so it goes out with what its write published.
+//
+// On PostgreSQL events are appended under one transaction-scoped lock held until the commit, so
+// their ids are committed in increasing order: a reader that has seen id n will never later see
+// a smaller one appear (the stream resumes after the last id it sent). It is the write's last step,
+// so the lock is held for the insert and the commit only.
+import { sql } from "kysely";
 import { currentActing } from "../actor.ts";
-import type { Db } from "../store/database.ts";
+import { isPostgres, type Db } from "../store/database.ts";
 import { lastTwoRevisions, type RevisionKind } from "../revisions/revisions.ts";
-import type { Written, WrittenKind } from "./change.ts";
+import type { Rebaked, Written, WrittenKind } from "./change.ts";
 import { slugsOf } from "./event-slugs.ts";
 
 /** The event kind of each written kind; null: it makes no event. */
@@ -82,12 +92,34 @@ function verbOf(written: Written, facts: Facts): string {
   return written.action;
 }
 
-/** Appends the events of one write, in its transaction; answers how many. */
+/** What a write published, as its events show it. */
+export interface Published {
+  /** How many pages' public output it rewrote or withdrew. */
+  rebaked: number;
+  /** The public addresses it refreshed (their cached answers dropped). */
+  urls: string[];
+}
+
+export const NOTHING_PUBLISHED: Published = Object.freeze({ rebaked: 0, urls: [] as string[] });
+
+/** An event's `published`, from the report of its write's publish run. */
+export function publishedOf(rebaked: Rebaked): Published {
+  return { rebaked: rebaked.pages.length, urls: rebaked.cache.flushed.urls.urls };
+}
+
+/** Any 64-bit number no other lock takes: the lock events are appended under (PostgreSQL). */
+const EVENTS_LOCK = 0x73766345;
+
+/**
+ * Appends the events of one write, in its transaction; answers how many. `outboxId`: the outbox
+ * row the write owes, whose payment fills their `published` (none: nothing to publish).
+ */
 export async function appendEvents(
   trx: Db,
   siteId: number | null,
   wrote: readonly Written[],
   now: number,
+  outboxId?: number,
 ): Promise<number> {
   const acting = currentActing();
   const at = new Date(now).toISOString();
@@ -97,6 +129,10 @@ export async function appendEvents(
     actor_token_id: acting.tokenId,
     request_id: acting.requestId,
     at,
+    outbox_id: outboxId ?? null,
+    published_json: outboxId === undefined ? JSON.stringify(NOTHING_PUBLISHED) : null,
+    // A site's events wait for the webhook dispatcher; the network's own have no hooks.
+    dispatched: siteId === null ? 1 : 0,
   };
   const slugs = await slugsOf(trx, siteId, wrote);
   const rows = [];
@@ -127,6 +163,7 @@ export async function appendEvents(
       object_slug: null,
       changes_json: JSON.stringify({ fields: [], sha256_before: null, sha256_after: null }),
     });
+  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(${EVENTS_LOCK})`.execute(trx);
   await trx.insertInto("events").values(rows).execute();
   return rows.length;
 }

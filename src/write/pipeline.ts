@@ -9,10 +9,10 @@
 //   4. check the room they take (quota_exceeded rolls everything back);
 //   5. record a revision of each object written that keeps revisions (the kind's reviser);
 //   6. try the changes within the render budgets (render_too_large rolls everything back);
-//   6b. append the events of what was written (events.ts);
 //   7. append the outbox entry: the changes (publishing's input) and what was written;
+//   7b. append the events of what was written (events.ts), naming that outbox entry;
 //   8. commit — or, for a dry run, roll back and answer what the write found;
-//   9. publish: the engine pays the outbox entry and answers `rebaked`.
+//   9. publish: the engine pays the outbox entry (filling its events' `published`) and answers `rebaked`.
 //
 // A unique-key violation (two writers racing for one name) is answered by the capability's
 // `taken`, read after the rollback. Preview is a mode of the same path (`rolledBack`): the write is
@@ -122,17 +122,20 @@ async function applyRows<T>(write: Write<T>, trx: Db): Promise<{ applied: Applie
 async function inside<T>(ctx: ServiceContext, write: Write<T>, trx: Db): Promise<Inside<T>> {
   const { applied, siteId } = await applyRows(write, trx);
   if (siteId !== null) await reviseWritten(trx, siteId, applied.wrote, gmt(ctx.clock()));
-  // After the revisions, whose sha256 the events carry; in the transaction, so a dry run has none.
-  await appendEvents(trx, siteId, applied.wrote, ctx.clock());
-  if (siteId === null) return { applied, siteId };
-  const changes = [...(applied.changes ?? [])];
-  if (changes.length === 0) return { applied, siteId };
-  const options: PublishOptions = { ...write.publish };
-  const trial = write.trial ? await ctx.publisher.check(trx, siteId, changes, options) : undefined;
-  const owed =
-    write.dryRun || write.owed === false
-      ? undefined
-      : await oweChanges(ctx, trx, siteId, changes, options, applied.wrote);
+  const changes = siteId === null ? [] : [...(applied.changes ?? [])];
+  let trial: Trial | undefined;
+  let owed: number | undefined;
+  if (siteId !== null && changes.length > 0) {
+    const options: PublishOptions = { ...write.publish };
+    trial = write.trial ? await ctx.publisher.check(trx, siteId, changes, options) : undefined;
+    owed =
+      write.dryRun || write.owed === false
+        ? undefined
+        : await oweChanges(ctx, trx, siteId, changes, options, applied.wrote);
+  }
+  // Last, after the revisions whose sha256 they carry and the outbox row whose payment tells what
+  // they published; a dry run, rolled back, appends none.
+  if (!write.dryRun) await appendEvents(trx, siteId, applied.wrote, ctx.clock(), owed);
   return { applied, siteId, trial, owed };
 }
 

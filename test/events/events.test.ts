@@ -107,4 +107,25 @@ describe("events", () => {
       [["member.added", 1]],
     );
   });
+  it("an event tells what its write published once its publish run is over: the pages rebaked and their public addresses; a write that publishes nothing has nothing", async () => {
+    const since = await last();
+    const layout = "<html><body><!-- svc/bind page.title /--></body></html>";
+    await t.call("POST", `${S}/frames`, { body: { slug: "shown", html: layout } });
+    const page = await t.call("POST", `${S}/pages`, { body: { title: "Shown", frame: "shown", status: "publish" } });
+    assert.equal(page.status, 201);
+    const domain = (await t.call("GET", "/api/sites/1")).body.site.domain as string;
+    let appended: any[] = [];
+    for (let tries = 0; tries < 50; tries++) {
+      appended = await events(`?since=${since}`);
+      if (appended.every((event) => event.published !== null)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const byType = (type: string) => appended.filter((event) => event.type === type);
+    assert.deepEqual(byType("frame.created")[0].published, { rebaked: 0, urls: [] });
+    const created = byType("page.created")[0];
+    assert.equal(created.published.rebaked, 1);
+    assert.equal(created.published.urls.length, 1);
+    assert.match(created.published.urls[0], new RegExp(`^http://${domain.replace(/\./g, "\\.")}(:\\d+)?/shown/$`));
+    assert.deepEqual(byType("site.changed")[1].published, created.published);
+  });
 });
