@@ -160,6 +160,12 @@ export const MESSAGES = {
   invalid_expires_in:
     "expires_in is a whole number of seconds from 60 to 2592000 (30 days); the default is 604800 (7 days).",
   preview_link_not_found: "No such preview link on this site.",
+
+  // webhooks (docs/webhooks.md)
+  webhook_not_found: "No such webhook on this site.",
+  delivery_not_found: "No such delivery of this webhook.",
+  webhook_url_not_allowed:
+    "Webhooks are sent to http:// or https:// addresses on the public internet; this one is (or resolves to) a loopback, private, link-local, unspecified or metadata address.",
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

@@ -157,6 +157,9 @@ const ANSWERS = {
   page_without_frame: { status: 409 },
   invalid_expires_in: { status: 400 },
   preview_link_not_found: { status: 404 },
+  webhook_not_found: { status: 404 },
+  delivery_not_found: { status: 404 },
+  webhook_url_not_allowed: { status: 400 },
 } satisfies Record<ErrorCode, Answer>;
 
 /** An error in the form the HTTP layer answers it: the service error plus status, envelope and headers. */
