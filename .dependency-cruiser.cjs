@@ -50,6 +50,7 @@ const LAYERS = [
   // The features, in their one written order.
   { name: "network", path: "^src/network/", owns: "sites, users, tokens, memberships" },
   { name: "events", path: "^src/events/", owns: "events: the audit log and the change feed" },
+  { name: "webhooks", path: "^src/webhooks/", owns: "webhooks: signed, retried deliveries of events" },
   { name: "frames", path: "^src/frames/", owns: "frames" },
   { name: "pages", path: "^src/pages/", owns: "pages, translations, frame assignment" },
   { name: "settings", path: "^src/settings/", owns: "settings and languages (writes)" },

@@ -58,6 +58,8 @@ import { requestLoggerFactory } from "./http/request-logger.ts";
 import { redactingLogger } from "./http/log-redaction.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { AdminFiles, defaultAdminDir } from "./admin/files.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
+import { startWebhookWorker } from "./webhooks/worker.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -311,9 +313,23 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       previewRoutes,
       historyRoutes,
       usageRoutes,
+      webhookRoutes({ allowPrivate: deps.config.webhooksAllowPrivate }),
     ],
     [siteUserRoutes, siteEventRoutes],
   );
+
+  // The process's webhook worker (webhooks/worker.ts): woken when this process's writes are
+  // published, stopped with the app.
+  const webhooks = await startWebhookWorker(ctx, {
+    allowPrivate: deps.config.webhooksAllowPrivate,
+    eventsDays: deps.config.eventsDays,
+    log: app.log,
+  });
+  const unwatch = deps.publisher.onPublished?.(webhooks.wake);
+  app.addHook("onClose", async () => {
+    unwatch?.();
+    await webhooks.close();
+  });
 
   return app;
 }

@@ -50,6 +50,13 @@ export interface Config {
   trashDays: number;
   /** Worker time one write's stylesheet work may take, in ms (SVC_CSS_TIME_LIMIT_MS; docs/styles.md). */
   cssTimeLimitMs: number;
+  /** Days events and webhook deliveries are kept (SVC_EVENTS_DAYS; docs/events.md). */
+  eventsDays: number;
+  /**
+   * Webhooks may be sent to loopback and private addresses (SVC_WEBHOOKS_ALLOW_PRIVATE=1): for
+   * tests and closed networks only (docs/webhooks.md, "Addresses").
+   */
+  webhooksAllowPrivate: boolean;
 }
 
 /** SVC_CSS_TIME_LIMIT_MS when unset: lightningcss parses and bundles a real stylesheet in milliseconds. */
@@ -255,5 +262,7 @@ export function loadConfig(env: Env = process.env): Config {
     revisionsKeep: integer(env, "SVC_REVISIONS_KEEP", 100, 1, 1_000_000),
     trashDays: integer(env, "SVC_TRASH_DAYS", 30, 1, 36_500),
     cssTimeLimitMs: integer(env, "SVC_CSS_TIME_LIMIT_MS", DEFAULT_CSS_TIME_LIMIT_MS, 10, 600_000),
+    eventsDays: integer(env, "SVC_EVENTS_DAYS", 90, 1, 36_500),
+    webhooksAllowPrivate: flag(env, "SVC_WEBHOOKS_ALLOW_PRIVATE", false),
   };
 }

@@ -1391,6 +1391,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/site/{site_id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's webhooks (never their secrets) */
+        get: operations["listWebhooks"];
+        put?: never;
+        /** A webhook: the site's events of its types are POSTed to url, signed as Standard Webhooks says; its secret is answered this once (at most 20 per site; 400 webhook_url_not_allowed for a loopback, private or link-local address) */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One webhook (404 webhook_not_found for an unknown one or another site's) */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook and its deliveries: nothing more is sent */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /** Change a webhook's url, events, active or description */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/site/{site_id}/webhooks/{id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret, answered this once; the previous one keeps signing too (both signatures are sent) for 24 hours */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The webhook's deliveries, newest first (?limit 1 to 200, default 50) */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery's event again, with the same webhook-id, signed now; answers the new delivery after its first attempt (retried as any delivery) */
+        post: operations["redeliverWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a signed test event (type webhook.test) now, once; answers the delivery */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/users": {
         parameters: {
             query?: never;
@@ -3105,6 +3210,14 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
+                            published: ({
+                                /** @description pages whose public output the write rewrote or withdrew */
+                                rebaked: number;
+                                /** @description the public addresses it refreshed */
+                                urls: string[];
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -14719,6 +14832,680 @@ export interface operations {
             };
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        webhooks: ({
+                            id: number;
+                            url: string;
+                            /** @description type prefixes it takes (as GET /events?type=); empty: every type */
+                            events: string[];
+                            active: boolean;
+                            description: string;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description until when the secret before the last rotation also signs */
+                            previous_secret_expires_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description https:// (or http://) address on the public internet; required on POST */
+                    url?: string;
+                    /** @description event types or kinds it takes (frame, page.published); default all */
+                    events?: string[];
+                    /** @description default true */
+                    active?: boolean;
+                    /** @description at most 500 characters */
+                    description?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        webhook: {
+                            id: number;
+                            url: string;
+                            /** @description type prefixes it takes (as GET /events?type=); empty: every type */
+                            events: string[];
+                            active: boolean;
+                            description: string;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description until when the secret before the last rotation also signs */
+                            previous_secret_expires_at: string | null;
+                            /** @description whsec_ + base64 of 32 bytes; shown only in this answer */
+                            secret: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        webhook: {
+                            id: number;
+                            url: string;
+                            /** @description type prefixes it takes (as GET /events?type=); empty: every type */
+                            events: string[];
+                            active: boolean;
+                            description: string;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description until when the secret before the last rotation also signs */
+                            previous_secret_expires_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        webhook: {
+                            id: number;
+                            url: string;
+                            /** @description type prefixes it takes (as GET /events?type=); empty: every type */
+                            events: string[];
+                            active: boolean;
+                            description: string;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description until when the secret before the last rotation also signs */
+                            previous_secret_expires_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description https:// (or http://) address on the public internet; required on POST */
+                    url?: string;
+                    /** @description event types or kinds it takes (frame, page.published); default all */
+                    events?: string[];
+                    /** @description default true */
+                    active?: boolean;
+                    /** @description at most 500 characters */
+                    description?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        webhook: {
+                            id: number;
+                            url: string;
+                            /** @description type prefixes it takes (as GET /events?type=); empty: every type */
+                            events: string[];
+                            active: boolean;
+                            description: string;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description until when the secret before the last rotation also signs */
+                            previous_secret_expires_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        webhook: {
+                            id: number;
+                            url: string;
+                            /** @description type prefixes it takes (as GET /events?type=); empty: every type */
+                            events: string[];
+                            active: boolean;
+                            description: string;
+                            created_at: string;
+                            updated_at: string;
+                            /** @description until when the secret before the last rotation also signs */
+                            previous_secret_expires_at: string | null;
+                            /** @description whsec_ + base64 of 32 bytes; shown only in this answer */
+                            secret: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        deliveries: ({
+                            id: number;
+                            /** @description null for a test */
+                            event_id: number | null;
+                            type: string;
+                            /** @description the webhook-id header, the same on every attempt */
+                            message_id: string;
+                            /** @description pending, delivered or failed */
+                            status: string;
+                            attempts: number;
+                            response_code: number | null;
+                            /** @description the first 1024 bytes of the answer */
+                            response_body: string | null;
+                            duration_ms: number | null;
+                            /** @description timeout, refused, address_not_allowed, … */
+                            error: string | null;
+                            created_at: string;
+                            last_attempt_at: string | null;
+                            /** @description when a pending one is attempted next */
+                            next_attempt_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeliverWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        delivery: {
+                            id: number;
+                            /** @description null for a test */
+                            event_id: number | null;
+                            type: string;
+                            /** @description the webhook-id header, the same on every attempt */
+                            message_id: string;
+                            /** @description pending, delivered or failed */
+                            status: string;
+                            attempts: number;
+                            response_code: number | null;
+                            /** @description the first 1024 bytes of the answer */
+                            response_body: string | null;
+                            duration_ms: number | null;
+                            /** @description timeout, refused, address_not_allowed, … */
+                            error: string | null;
+                            created_at: string;
+                            last_attempt_at: string | null;
+                            /** @description when a pending one is attempted next */
+                            next_attempt_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        delivery: {
+                            id: number;
+                            /** @description null for a test */
+                            event_id: number | null;
+                            type: string;
+                            /** @description the webhook-id header, the same on every attempt */
+                            message_id: string;
+                            /** @description pending, delivered or failed */
+                            status: string;
+                            attempts: number;
+                            response_code: number | null;
+                            /** @description the first 1024 bytes of the answer */
+                            response_body: string | null;
+                            duration_ms: number | null;
+                            /** @description timeout, refused, address_not_allowed, … */
+                            error: string | null;
+                            created_at: string;
+                            last_attempt_at: string | null;
+                            /** @description when a pending one is attempted next */
+                            next_attempt_at: string | null;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listSiteUsers: {
         parameters: {
             query?: {
@@ -14984,6 +15771,14 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
+                            published: ({
+                                /** @description pages whose public output the write rewrote or withdrew */
+                                rebaked: number;
+                                /** @description the public addresses it refreshed */
+                                urls: string[];
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
                         } & {
                             [key: string]: unknown;
                         })[];

@@ -27,7 +27,13 @@ export interface EventsQuery {
   limit?: string;
 }
 
-function wholeNumber(value: string | undefined, parameter: string, least: number, most: number, otherwise: number) {
+export function wholeNumber(
+  value: string | undefined,
+  parameter: string,
+  least: number,
+  most: number,
+  otherwise: number,
+) {
   if (value === undefined || value === "") return otherwise;
   const n = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
   if (!(n >= least && n <= most))

@@ -49,6 +49,7 @@ export const SITE_ROUTE_GROUPS: readonly RouteGroup[] = [
   { name: "Usage of the quotas", paths: ["/usage"], read: "editor", write: null },
   { name: "Members", paths: ["/users"], read: "administrator", write: "administrator" },
   { name: "Events", paths: ["/events"], read: "administrator", write: null },
+  { name: "Webhooks", paths: ["/webhooks"], read: "administrator", write: "administrator" },
 ];
 
 /** Calls outside `/api/site/{site_id}/…`: no site role opens them (docs/roles.md). */

@@ -98,7 +98,8 @@ export type WrittenKind =
   | "membership"
   | "quota"
   | "preview_link"
-  | "cache";
+  | "cache"
+  | "webhook";
 
 export type WrittenAction = "created" | "updated" | "deleted" | "restored" | "renamed";
 

@@ -55,6 +55,12 @@ export interface Publisher {
    * tests) the work runs in a plain transaction.
    */
   write?<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` each time this process has filled events' `published` (their writes were
+   * published): the stream and the webhooks look for them then. Answers its removal. The engine
+   * implements it; without it (a recorder in tests) events are ready when written.
+   */
+  onPublished?(listener: () => void): () => void;
 }
 
 /**

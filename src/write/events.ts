@@ -41,6 +41,7 @@ export const EVENT_KINDS: Readonly<Record<WrittenKind, string | null>> = {
   quota: "quota",
   preview_link: "preview_link",
   cache: "cache",
+  webhook: "webhook",
 };
 
 /** The revisions' kind of a written kind that keeps revisions (their sha256 and summaries are the events'). */
