@@ -1,13 +1,14 @@
 // POST /cache/flush (docs/publishing.md, "Static copies and the cache"): drops cached renders of
-// some addresses, or of the whole site, after changes made outside the API. The flush is announced
-// to the publish step, which owns the cache. Static copies are not re-rendered here: that is
-// POST /frames/rebake.
+// some addresses, or of the whole site, after changes made outside the API. The flush is a write
+// announced to the publish step, which owns the cache (service.ts). Static copies are not
+// re-rendered here: that is POST /frames/rebake.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
 import { ok } from "../http/ok.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { canonicalAddress } from "../site/addresses.ts";
+import { flushCache } from "./service.ts";
 
 const MAX_URLS = 1000;
 
@@ -53,7 +54,7 @@ export function cacheRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       const body = request.body;
       const site = request.site;
       if (body.all === true) {
-        const report = await ctx.publisher.changed(site.id, [{ kind: "flush", addresses: "all" }]);
+        const report = await flushCache(ctx, site.id, "all");
         const urls = report.cache.flushed.urls.urls;
         return ok({ site_id: site.id, flushed: { status: "ok", by: "all", urls, skipped: [] } });
       }
@@ -73,7 +74,7 @@ export function cacheRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         if (address === null) skipped.push(String(value));
         else if (!addresses.includes(address)) addresses.push(address);
       }
-      await ctx.publisher.changed(site.id, [{ kind: "flush", addresses }]);
+      await flushCache(ctx, site.id, addresses);
       return ok({ site_id: site.id, flushed: { status: "ok", by: "urls", urls: addresses, skipped } });
     },
   );

@@ -26,6 +26,7 @@ function answerOf(done: DatasetWriteAnswer): RestoreAnswer {
 
 export const dataHistory: HistoryKind = {
   kind: "data",
+  written: "dataset",
   path: "/data/:name",
   param: "name",
   addressOf(id) {

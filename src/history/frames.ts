@@ -13,6 +13,7 @@ import type { HistoryKind } from "./kind.ts";
 
 export const frameHistory: HistoryKind = {
   kind: "frames",
+  written: "frame",
   path: "/frames/:ref",
   param: "ref",
   noun: "frame",

@@ -2,6 +2,7 @@
 // adapter (history/<kind>.ts) reaches its feature's services: it finds the object a ref names,
 // reads its current state, and writes a revision's state back through the feature's own write
 // path, so that a restore is checked, revised and published as any write of that kind is.
+import type { WrittenKind } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import type { RevisionKind, Snapshot } from "../revisions/revisions.ts";
 import type { TrashEntry } from "../revisions/trash.ts";
@@ -32,6 +33,8 @@ export interface RestoreAnswer {
 
 export interface HistoryKind {
   kind: RevisionKind;
+  /** What its writes name it (`frame`, `dataset`, …): the kind of a purge's event. */
+  written: WrittenKind;
   /** The route's address of one object, in Fastify's form: `/frames/:ref`. */
   path: string;
   /** The route parameter naming the object (`ref` or `name`). */

@@ -17,6 +17,7 @@ function menuIdOf(id: string): number {
 
 export const menuHistory: HistoryKind = {
   kind: "menus",
+  written: "menu",
   path: "/menus/:ref",
   param: "ref",
   noun: "menu",

@@ -15,6 +15,7 @@ import type { HistoryKind } from "./kind.ts";
 
 export const pageHistory: HistoryKind = {
   kind: "pages",
+  written: "page",
   path: "/pages/:ref",
   param: "ref",
   noun: "page",

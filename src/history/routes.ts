@@ -335,7 +335,7 @@ export function historyRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       const dryRun = dryRunOf(request);
       return ok({
         site_id: request.site.id,
-        ...(await purgeTrashItem(callOf(ctx, request), kind, id, dryRun)),
+        ...(await purgeTrashItem(callOf(ctx, request), adapters, kind, id, dryRun)),
         ...dryRunFields(dryRun),
       });
     },

@@ -13,6 +13,7 @@ import {
   type RevisionKind,
 } from "../revisions/revisions.ts";
 import { listTrash, purgeTrashed, trashEntry } from "../revisions/trash.ts";
+import { runWrite } from "../write/pipeline.ts";
 import type { HistoryCall, HistoryKind, StoredState } from "./kind.ts";
 
 /** A revision number from the path: a whole number from 1; anything else names no revision. */
@@ -161,7 +162,26 @@ export async function restoreTrashed(
   };
 }
 
-/** Deletes a trashed object for good with its history, freeing the bytes it held (docs/revisions.md). */
-export async function purgeTrashItem(call: HistoryCall, kind: string, id: string, dryRun: boolean) {
-  return { purged: await purgeTrashed(call.ctx.db, call.site.id, kind, id, dryRun) };
+/**
+ * Deletes a trashed object for good with its history, freeing the bytes it held (docs/revisions.md),
+ * as a write of that object: its event is `<kind>.deleted` (docs/events.md), named as the trash named it.
+ */
+export async function purgeTrashItem(
+  call: HistoryCall,
+  adapters: ReadonlyMap<RevisionKind, HistoryKind>,
+  kind: string,
+  id: string,
+  dryRun: boolean,
+) {
+  const adapter = (REVISION_KINDS as readonly string[]).includes(kind) ? adapters.get(kind as RevisionKind) : undefined;
+  if (!adapter) throw fail("trash_item_not_found", { kind, id });
+  const done = await runWrite(call.ctx, {
+    siteId: call.site.id,
+    dryRun,
+    apply: async (trx) => {
+      const { slug, ...purged } = await purgeTrashed(trx, call.site.id, adapter.kind, id);
+      return { value: purged, wrote: [{ kind: adapter.written, id, action: "deleted", slug }] };
+    },
+  });
+  return { purged: done.value };
 }

@@ -11,6 +11,7 @@ import type { HistoryKind } from "./kind.ts";
 
 export const sidebarHistory: HistoryKind = {
   kind: "sidebars",
+  written: "sidebar",
   path: "/sidebars/:name",
   param: "name",
   noun: "sidebar",

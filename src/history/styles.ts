@@ -17,6 +17,7 @@ function answerOf(done: StyleWriteAnswer): RestoreAnswer {
 
 export const styleHistory: HistoryKind = {
   kind: "styles",
+  written: "style",
   path: "/styles/:name",
   param: "name",
   addressOf(id) {

@@ -193,7 +193,8 @@ export async function restoreMenuState(ctx: ServiceContext, site: SiteRow, menuI
           at,
           new ItemTree(await itemsOfMenu(trx, menu.id)),
         );
-        return { value: warnings, wrote: menusWritten([menu.id], "restored"), changes };
+        // A revision's state written back is an update; `restored` is a menu made again (docs/events.md).
+        return { value: warnings, wrote: menusWritten([menu.id], "updated"), changes };
       },
     },
     () => ({ menu: menuBrief(menu) }),

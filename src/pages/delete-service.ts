@@ -25,7 +25,7 @@ import { WriteRegion } from "./region.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
 import { revisePages } from "./revision.ts";
-import { writeAndAnnounce, type WriteOptions } from "./page-write.ts";
+import { trashVerb, writeAndAnnounce, type WriteOptions } from "./page-write.ts";
 import { firstFreeSlug } from "./slug.ts";
 import { runPageWrite } from "./write-race.ts";
 
@@ -96,7 +96,7 @@ export async function deletePage(
           .where("id", "=", page.id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        return { written: { row, created: false } };
+        return { written: { row, created: false, verb: trashVerb(page.status, row.status) } };
       },
       options,
     );
@@ -176,7 +176,7 @@ export async function deletePage(
         moved.map((child) => child.id),
         [],
       );
-      const addresses = await recordAddressChanges(
+      const redirects = await recordAddressChanges(
         trx,
         site.id,
         now,
@@ -187,6 +187,7 @@ export async function deletePage(
       const wrote: Written[] = [
         { kind: "page", id: String(page.id), action: "deleted" },
         ...moved.map((child): Written => ({ kind: "page", id: String(child.id), action: "updated" })),
+        ...redirects.wrote,
       ];
       return {
         value: {
@@ -196,7 +197,7 @@ export async function deletePage(
           slugWarnings,
         },
         wrote,
-        changes: [...pageChangesBetween(beforeTree, afterTree, [page.id], subjects), ...addresses],
+        changes: [...pageChangesBetween(beforeTree, afterTree, [page.id], subjects), ...redirects.changes],
         // Frees its place and bytes.
         room: gone ? { pages: -1, stored_bytes: -pageBytes(gone) } : undefined,
       };

@@ -4,18 +4,27 @@
 // before and after the write inside its transaction: a slug, a parent (descendants too), a language
 // or a default language changed. Only pages visible before and after move; a page that starts
 // answering at an address (created, published, moved there) takes it over from a redirect.
-import type { Change } from "../write/change.ts";
-import { recordMoves, releaseAddresses, type Move } from "../redirects/redirects.ts";
+import type { Change, Written } from "../write/change.ts";
+import { recordMoves, RedirectWrites, releaseAddresses, type Move } from "../redirects/redirects.ts";
 import { pageAddress, type SiteAddressing } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import { languageState, type LanguageState } from "../site/languages.ts";
 import { liteRowsOf, type PageLite } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 
+/** What recording moves did: the change to announce (none, or the addresses whose answer changed) and the redirects it wrote. */
+export interface AddressChanges {
+  changes: Change[];
+  /** Each redirect made, changed or removed, named by its address (one event each: docs/events.md). */
+  wrote: Written[];
+}
+
+const NO_MOVES: AddressChanges = { changes: [], wrote: [] };
+
 /**
- * Records the moves between two trees (`within`: the pages a region holds) and answers the
- * change to announce: the addresses whose answer changed, or nothing. `addressingAfter` differs
- * from `addressingBefore` when the default language changed (prefixes moved).
+ * Records the moves between two trees (`within`: the pages a region holds) and answers what it
+ * changed. `addressingAfter` differs from `addressingBefore` when the default language changed
+ * (prefixes moved).
  */
 export async function recordAddressChanges(
   trx: Db,
@@ -24,7 +33,7 @@ export async function recordAddressChanges(
   trees: { before: PageTree; after: PageTree; within?: ReadonlySet<number> },
   addressingBefore: Pick<SiteAddressing, "langs">,
   addressingAfter: Pick<SiteAddressing, "langs"> = addressingBefore,
-): Promise<Change[]> {
+): Promise<AddressChanges> {
   const { before, after, within } = trees;
   const moves: Move[] = [];
   const taken: string[] = [];
@@ -39,9 +48,16 @@ export async function recordAddressChanges(
     if (wasAt !== null) moves.push({ from: wasAt, to: address });
     else taken.push(address);
   }
-  if (moves.length === 0 && taken.length === 0) return [];
-  const addresses = [...(await recordMoves(trx, siteId, moves, now)), ...(await releaseAddresses(trx, siteId, taken))];
-  return addresses.length === 0 ? [] : [{ kind: "redirects", addresses: [...new Set(addresses)] }];
+  if (moves.length === 0 && taken.length === 0) return NO_MOVES;
+  const writes = new RedirectWrites();
+  const addresses = [
+    ...(await recordMoves(trx, siteId, moves, now, writes)),
+    ...(await releaseAddresses(trx, siteId, taken, writes)),
+  ];
+  return {
+    changes: addresses.length === 0 ? [] : [{ kind: "redirects", addresses: [...new Set(addresses)] }],
+    wrote: writes.list().map(({ address, action }): Written => ({ kind: "redirect", id: address, action })),
+  };
 }
 
 /**
@@ -54,9 +70,9 @@ export async function recordLanguageMoves(
   siteId: number,
   now: string,
   before: LanguageState,
-): Promise<Change[]> {
+): Promise<AddressChanges> {
   const after = await languageState(trx, siteId);
-  if (after.defaultLang === before.defaultLang && after.active === before.active) return [];
+  if (after.defaultLang === before.defaultLang && after.active === before.active) return NO_MOVES;
   const tree = new PageTree(await liteRowsOf(trx, siteId));
   return recordAddressChanges(trx, siteId, now, { before: tree, after: tree }, { langs: before }, { langs: after });
 }

@@ -11,7 +11,7 @@ import { movePaths, parentPathOf, type Placement } from "./placement.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 import { NO_SEO, seoJsonAfter, seoOf } from "./seo.ts";
 import type { PageChange } from "./page-change.ts";
-import type { PageWritten } from "./page-write.ts";
+import { trashVerb, type PageWritten } from "./page-write.ts";
 
 export async function createPage(
   trx: Db,
@@ -153,9 +153,11 @@ export async function updatePage(
     .returningAll()
     .executeTakeFirstOrThrow();
   if (path !== page.path) await movePaths(trx, siteId, page.id, page.path, path);
+  const verb = trashVerb(page.status, row.status);
   return {
     row,
     created: false,
+    ...(verb ? { verb } : {}),
     ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}),
     room: { stored_bytes: weighs - pageBytes(page) },
   };

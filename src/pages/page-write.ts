@@ -44,6 +44,15 @@ export interface PageWritten {
   created: boolean;
   slugChanged?: SlugChanged;
   room?: UsageDelta;
+  /** The event's verb when the write moved the page into the trash or out of it (`trashVerb`). */
+  verb?: "deleted" | "restored";
+}
+
+/** A page put in the trash is `deleted`, one taken out of it `restored` (docs/events.md), whatever the call. */
+export function trashVerb(before: string, after: string): PageWritten["verb"] {
+  if (before !== "trash" && after === "trash") return "deleted";
+  if (before === "trash" && after !== "trash") return "restored";
+  return undefined;
 }
 
 /** What a page write's rows came to (the work `writeAndAnnounce` is given). */
@@ -74,8 +83,9 @@ function roomOf(work: PageWork): UsageDelta {
 /** What a page write wrote: the page, its stubs and the further pages it names (a revision each). */
 function wroteBy(work: PageWork): Written[] {
   const page = (id: number, action: WrittenAction): Written => ({ kind: "page", id: String(id), action });
+  const verb = work.written.verb ? { verb: work.written.verb } : {};
   return [
-    page(work.written.row.id, work.action ?? (work.written.created ? "created" : "updated")),
+    { ...page(work.written.row.id, work.action ?? (work.written.created ? "created" : "updated")), ...verb },
     ...(work.placed?.stubs ?? []).map((stub) => page(stub.id, "created")),
     ...(work.revise ?? []).map((id) => page(id, "updated")),
   ];
@@ -115,11 +125,13 @@ export async function writeAndAnnounce(
       );
       const offline = offlineBetween(addressing, before, after, "it or a parent page left the public site", subjects);
       // Pages that moved leave a redirect behind; an address a page took is freed of one.
-      const changes = [
-        ...pageChangesBetween(before, after, [id], subjects),
-        ...(await recordAddressChanges(trx, site.id, now, { before, after, within: subjects }, addressing)),
-      ];
-      return { value: { written: step.written, stubs, offline }, wrote: wroteBy(step), changes, room: roomOf(step) };
+      const moved = await recordAddressChanges(trx, site.id, now, { before, after, within: subjects }, addressing);
+      return {
+        value: { written: step.written, stubs, offline },
+        wrote: [...wroteBy(step), ...moved.wrote],
+        changes: [...pageChangesBetween(before, after, [id], subjects), ...moved.changes],
+        room: roomOf(step),
+      };
     },
   });
   const { written, stubs, offline } = done.value;

@@ -93,17 +93,18 @@ export async function announcedWrite<T>(
           ? await region.trees(named.written, named.created)
           : { before: whole as PageTree, after: new PageTree(await liteRowsOf(trx, siteId)), subjects: undefined };
       const addressing = { langs: await languageState(trx, siteId) };
-      const changes = [
-        ...pageChangesBetween(before, after, touched(result), subjects),
-        ...(await recordAddressChanges(trx, siteId, gmt(ctx.clock()), { before, after, within: subjects }, addressing)),
-      ];
+      const now = gmt(ctx.clock());
+      const moved = await recordAddressChanges(trx, siteId, now, { before, after, within: subjects }, addressing);
       const created = new Set(named?.created ?? []);
       return {
         value: result,
-        wrote: wrote.map(
-          (id): Written => ({ kind: "page", id: String(id), action: created.has(id) ? "created" : "updated" }),
-        ),
-        changes,
+        wrote: [
+          ...wrote.map(
+            (id): Written => ({ kind: "page", id: String(id), action: created.has(id) ? "created" : "updated" }),
+          ),
+          ...moved.wrote,
+        ],
+        changes: [...pageChangesBetween(before, after, touched(result), subjects), ...moved.changes],
         room,
       };
     },

@@ -30,6 +30,29 @@ export interface Move {
   to: string;
 }
 
+/** What a write did to the redirect at an address (its event: docs/events.md). */
+export type RedirectAction = "created" | "updated" | "deleted";
+
+/**
+ * The redirects one write changed, by address, each with what it came to over the whole write:
+ * one made and removed again is nothing, one removed and made again was updated.
+ */
+export class RedirectWrites {
+  private readonly byAddress = new Map<string, RedirectAction>();
+
+  note(address: string, action: RedirectAction): void {
+    const was = this.byAddress.get(address);
+    if (was === "created" && action === "deleted") this.byAddress.delete(address);
+    else if (was === "created") return;
+    else if (was === "deleted" && action === "created") this.byAddress.set(address, "updated");
+    else this.byAddress.set(address, action);
+  }
+
+  list(): Array<{ address: string; action: RedirectAction }> {
+    return [...this.byAddress].map(([address, action]) => ({ address, action }));
+  }
+}
+
 type Row = { id: number; from_path: string; to_target: string; status: number; auto: number; created_at_gmt: string };
 
 function recordOf(row: Row): RedirectRecord {
@@ -91,6 +114,7 @@ async function upsert(
   status: number,
   auto: boolean,
   now: string,
+  writes?: RedirectWrites,
 ): Promise<{ record: RedirectRecord; replaced: boolean }> {
   const before = await trx
     .selectFrom("redirects")
@@ -99,6 +123,7 @@ async function upsert(
     .where("from_path", "=", from)
     .executeTakeFirst();
   const values = { to_target: to, status, auto: auto ? 1 : 0, created_at_gmt: now };
+  writes?.note(from, before ? "updated" : "created");
   if (before) {
     await trx.updateTable("redirects").set(values).where("id", "=", before.id).execute();
     return { record: { id: before.id, from, to, status, auto, created_at_gmt: now }, replaced: true };
@@ -120,16 +145,22 @@ export async function addRedirect(
   siteId: number,
   input: { from: string; to: string; status: RedirectStatus },
   now: string,
-): Promise<{ record: RedirectRecord; replaced: boolean; addresses: string[] }> {
+): Promise<{
+  record: RedirectRecord;
+  replaced: boolean;
+  addresses: string[];
+  writes: Array<{ address: string; action: RedirectAction }>;
+}> {
   let to = input.to;
   if (to.startsWith("/")) {
     const next = await redirectAt(trx, siteId, to);
     if (next && next.to !== input.from) to = next.to;
   }
-  const written = await upsert(trx, siteId, input.from, to, input.status, false, now);
+  const writes = new RedirectWrites();
+  const written = await upsert(trx, siteId, input.from, to, input.status, false, now, writes);
   // Records that pointed at `from` now go one step further, to `to`.
-  const collapsed = await collapse(trx, siteId, input.from, to);
-  return { ...written, addresses: [input.from, ...collapsed] };
+  const collapsed = await collapse(trx, siteId, input.from, to, writes);
+  return { ...written, addresses: [input.from, ...collapsed], writes: writes.list() };
 }
 
 export async function deleteRedirect(trx: Db, siteId: number, id: number): Promise<RedirectRecord | undefined> {
@@ -142,7 +173,7 @@ export async function deleteRedirect(trx: Db, siteId: number, id: number): Promi
  * Records pointing at `from` point at `to` instead; one that would point at itself goes. Answers
  * the addresses of the records it changed: what they answer changed too.
  */
-async function collapse(trx: Db, siteId: number, from: string, to: string): Promise<string[]> {
+async function collapse(trx: Db, siteId: number, from: string, to: string, writes?: RedirectWrites): Promise<string[]> {
   const pointing = await trx
     .selectFrom("redirects")
     .select("from_path")
@@ -150,6 +181,7 @@ async function collapse(trx: Db, siteId: number, from: string, to: string): Prom
     .where("to_target", "=", from)
     .execute();
   if (pointing.length === 0) return [];
+  for (const row of pointing) writes?.note(row.from_path, row.from_path === to ? "deleted" : "updated");
   await trx
     .deleteFrom("redirects")
     .where("site_id", "=", siteId)
@@ -169,19 +201,26 @@ async function collapse(trx: Db, siteId: number, from: string, to: string): Prom
  * Pages moved: each old address answers 301 to the new one, chains are collapsed, and records
  * standing at an address a page now takes go (`released`, called with the new addresses).
  * Answers the addresses whose answer changed (the old ones, those whose records now point
- * further, and those released).
+ * further, and those released); `writes` notes what each redirect came to.
  */
-export async function recordMoves(trx: Db, siteId: number, moves: readonly Move[], now: string): Promise<string[]> {
+export async function recordMoves(
+  trx: Db,
+  siteId: number,
+  moves: readonly Move[],
+  now: string,
+  writes?: RedirectWrites,
+): Promise<string[]> {
   const real = moves.filter((move) => move.from !== move.to);
   const changed: string[] = [];
   for (const move of real) {
-    changed.push(move.from, ...(await collapse(trx, siteId, move.from, move.to)));
-    await upsert(trx, siteId, move.from, move.to, 301, true, now);
+    changed.push(move.from, ...(await collapse(trx, siteId, move.from, move.to, writes)));
+    await upsert(trx, siteId, move.from, move.to, 301, true, now, writes);
   }
   const released = await releaseAddresses(
     trx,
     siteId,
     real.map((move) => move.to),
+    writes,
   );
   return [...new Set([...changed, ...released])];
 }
@@ -190,7 +229,12 @@ export async function recordMoves(trx: Db, siteId: number, moves: readonly Move[
  * Live pages stand at these addresses now: a redirect never shadows a live page, so the records
  * standing there go. Answers the addresses that had one.
  */
-export async function releaseAddresses(trx: Db, siteId: number, addresses: readonly string[]): Promise<string[]> {
+export async function releaseAddresses(
+  trx: Db,
+  siteId: number,
+  addresses: readonly string[],
+  writes?: RedirectWrites,
+): Promise<string[]> {
   if (addresses.length === 0) return [];
   const released: string[] = [];
   // In slices: a move of a large section names many addresses.
@@ -204,5 +248,6 @@ export async function releaseAddresses(trx: Db, siteId: number, addresses: reado
       .execute();
     released.push(...gone.map((row) => row.from_path));
   }
+  for (const address of released) writes?.note(address, "deleted");
   return released;
 }

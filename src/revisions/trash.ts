@@ -12,7 +12,6 @@ import { fail } from "../errors.ts";
 import { revisionBytesSql, trashBytes } from "../quotas/bytes.ts";
 import { chargeRoom, holdRoom, requireRoom } from "../quotas/usage.ts";
 import type { Db } from "../store/database.ts";
-import { dryRunnable } from "../store/dry-run.ts";
 import { AnyObject, jsonColumn } from "../store/json-column.ts";
 import { lastRevision, type RevisionKind } from "./revisions.ts";
 
@@ -165,25 +164,19 @@ async function dropHistory(
 
 /**
  * Deletes a trashed object for good (DELETE /trash/{kind}/{id}): its entry and its whole history,
- * freeing their bytes. `dryRun`: answers the same and deletes nothing. 404 trash_item_not_found
- * for an object that is not in the site's trash.
+ * freeing their bytes, in the purging write's transaction (the history feature runs it through the
+ * write pipeline, so a dry run deletes nothing and the purge is an event). Answers what went and
+ * the name the entry kept. 404 trash_item_not_found for an object that is not in the site's trash.
  */
 export async function purgeTrashed(
-  db: Db,
+  trx: Db,
   siteId: number,
   kind: string,
   objectId: string,
-  dryRun: boolean,
-): Promise<{ kind: RevisionKind; id: string; revisions: number; bytes: number }> {
-  return dryRunnable(
-    dryRun,
-    (work) => db.transaction().execute(work),
-    async (trx: Db) => {
-      await holdRoom(trx, siteId);
-      if (!(await trashEntry(trx, siteId, kind, objectId))) throw fail("trash_item_not_found", { kind, id: objectId });
-      return { kind: kind as RevisionKind, id: objectId, ...(await dropHistory(trx, siteId, kind, objectId)) };
-    },
-  );
+): Promise<{ kind: RevisionKind; id: string; slug: string; revisions: number; bytes: number }> {
+  const entry = await trashEntry(trx, siteId, kind, objectId);
+  if (!entry) throw fail("trash_item_not_found", { kind, id: objectId });
+  return { kind: entry.kind, id: objectId, slug: entry.slug, ...(await dropHistory(trx, siteId, kind, objectId)) };
 }
 
 /**

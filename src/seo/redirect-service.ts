@@ -106,18 +106,8 @@ export async function createRedirect(
     siteId: site.id,
     apply: async (trx) => {
       const added = await addRedirect(trx, site.id, { from, to, status }, gmt(ctx.clock()));
-      const [at, ...collapsed] = added.addresses;
       // Records that pointed at `from` point further; one that would point at itself went (redirects.ts).
-      const wrote: Written[] = [
-        { kind: "redirect", id: at!, action: added.replaced ? "updated" : "created" },
-        ...collapsed.map(
-          (address): Written => ({
-            kind: "redirect",
-            id: address,
-            action: address === added.record.to ? "deleted" : "updated",
-          }),
-        ),
-      ];
+      const wrote = added.writes.map(({ address, action }): Written => ({ kind: "redirect", id: address, action }));
       return { value: added, wrote, changes: [{ kind: "redirects", addresses: added.addresses }] };
     },
   });

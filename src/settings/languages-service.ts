@@ -107,17 +107,18 @@ export async function addLanguage(
         }
         if (becomesDefault) await writeSettings(trx, site.id, now, { default_lang: code });
         // The addresses the default language's pages left.
-        const moved = defaultMoves ? await recordLanguageMoves(trx, site.id, now, before) : [];
+        const moved = defaultMoves ? await recordLanguageMoves(trx, site.id, now, before) : undefined;
         const wrote: Written[] = [
           ...(!existing || renamed
             ? [{ kind: "language", id: code, action: existing ? "updated" : "created" } as const]
             : []),
           ...(becomesDefault ? [{ kind: "settings", id: "default_lang", action: "updated" } as const] : []),
+          ...(moved?.wrote ?? []),
         ];
         return {
           value: null,
           wrote,
-          changes: [{ kind: "languages" }, ...(defaultMoves ? [{ kind: "settings" } as const, ...moved] : [])],
+          changes: [{ kind: "languages" }, ...(moved ? [{ kind: "settings" } as const, ...moved.changes] : [])],
         };
       },
     });
@@ -200,8 +201,9 @@ export async function removeLanguage(
       const wrote: Written[] = [
         { kind: "language", id: code, action: "deleted" },
         ...(defaultMoves ? [{ kind: "settings", id: "default_lang", action: "updated" } as const] : []),
+        ...moved.wrote,
       ];
-      return { value: await languageState(trx, site.id), wrote, changes: [...changes, ...moved] };
+      return { value: await languageState(trx, site.id), wrote, changes: [...changes, ...moved.changes] };
     },
   });
   if (options.dryRun)

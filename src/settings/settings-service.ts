@@ -233,9 +233,13 @@ export async function patchSettings(
         // The work may run twice (a trial rehearsed): the moves are answered, not appended.
         const moves = changed.includes("default_lang")
           ? await recordLanguageMoves(trx, site.id, gmt(ctx.clock()), state)
-          : [];
+          : undefined;
         const wrote = changed.map((key): Written => ({ kind: "settings", id: key, action: "updated" }));
-        return { value: null, wrote, changes: [...changes, ...moves] };
+        return {
+          value: null,
+          wrote: [...wrote, ...(moves?.wrote ?? [])],
+          changes: [...changes, ...(moves?.changes ?? [])],
+        };
       },
     });
     rebaked = done.rebaked;

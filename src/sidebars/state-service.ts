@@ -91,7 +91,8 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
       await options.within?.(trx);
       return {
         value: stored,
-        wrote: [{ kind: "sidebar", id: name, action: "restored" }],
+        // Made again from the trash it is restored; a revision's state written back is an update (docs/events.md).
+        wrote: [{ kind: "sidebar", id: name, action: options.create ? "restored" : "updated" }],
         changes: [{ kind: "sidebar", name }],
       };
     },

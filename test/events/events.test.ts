@@ -92,6 +92,25 @@ describe("events", () => {
     assert.deepEqual(types[2].changes.fields, ["title"]);
   });
 
+  it("a page put in the trash is page.deleted whatever the call, and page.restored when it leaves it", async () => {
+    const page = (await t.call("POST", `${S}/pages`, { body: { title: "Binned" } })).body.page;
+    const since = await last();
+    await t.call("PATCH", `${S}/pages/${page.id}`, { body: { status: "trash" } });
+    await t.call("PATCH", `${S}/pages/${page.id}`, { body: { status: "draft" } });
+    await t.call("DELETE", `${S}/pages/${page.id}`);
+    await t.call("DELETE", `${S}/pages/${page.id}?force=true`);
+    const types = (await events(`?since=${since}`)).filter((event) => event.type !== "site.changed");
+    assert.deepEqual(
+      types.map((event) => [event.type, event.object.id]),
+      [
+        ["page.deleted", String(page.id)],
+        ["page.restored", String(page.id)],
+        ["page.deleted", String(page.id)],
+        ["page.deleted", String(page.id)],
+      ],
+    );
+  });
+
   it("a site's events are its administrators': an editor gets 403; the network's are the super-administrators'", async () => {
     const editor = await makeUser(t, "events-editor");
     assert.equal((await t.call("PUT", `${S}/users/${editor.id}`, { body: { role: "editor" } })).status, 200);

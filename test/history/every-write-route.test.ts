@@ -1,44 +1,13 @@
 // Every write route leaves its revisions (docs/revisions.md): the write operations of the served
 // OpenAPI document are enumerated; each that writes a frame, page, menu, data set, stylesheet or
-// sidebar has a scenario here that calls it and checks that each object it changed gained exactly
-// one revision (a delete: the object is in the trash); each other write is named with why it keeps
-// no history. A write route added later without a row here fails the first test.
+// sidebar is called (its call is test/support/write-scenarios.ts's) and each object it changed must
+// gain exactly one revision (a delete: the object is in the trash); each other write is named with
+// why it keeps no history. A write route added later without a row here fails the first test.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { TestApp } from "../support/app.ts";
-import { ok, seoSite as newSite, startTestApp, type SeoSite } from "../seo/helpers.ts";
-
-const LAYOUT = `<!DOCTYPE html><html><head><title>t</title></head><body><nav><!-- svc/menu {"location": "header"} /--></nav><!-- svc/sidebar {"name": "docs"} /--><main>layout</main></body></html>`;
-
-/** A site with one of everything: frames, pages, a menu, a data set, a stylesheet, a sidebar. */
-interface Fixture {
-  s: SeoSite;
-  home: number;
-  about: number;
-  menu: number;
-  /** The menu's two item ids, in order. */
-  items: number[];
-  frameId: string;
-}
-
-async function fixture(t: TestApp, languages = false): Promise<Fixture> {
-  const s = await newSite(t, { languages });
-  await s.frame("layout", LAYOUT);
-  await s.frame("plain", "<!DOCTYPE html><html><body><p>plain</p></body></html>");
-  const home = await s.page("Home", "layout");
-  const about = await s.page("About", "layout");
-  const menu = ok(
-    await s.api("POST", "/menus", { name: "Main", location: "header", items: [home, about] }),
-    "menu",
-    201,
-  ).menu;
-  ok(await s.api("PUT", "/data/team", { items: [{ name: "Ada" }] }), "data", 201);
-  ok(await s.api("PUT", "/styles/main", { css: "body { color: red }" }), "style", 201);
-  ok(await s.api("PUT", "/sidebars/docs", { items: [{ page: home }] }), "sidebar", 201);
-  const frameId = ok(await s.api("GET", "/frames/layout"), "frame").frame.id as string;
-  const items = ok(await s.api("GET", `/menus/${menu.id}`), "menu items").items as Array<{ id: number }>;
-  return { s, home, about, menu: menu.id as number, items: items.map((i) => i.id), frameId };
-}
+import { ok, startTestApp, type SeoSite } from "../seo/helpers.ts";
+import { fixture, send, SITE_WRITES, writeOperations, type Fixture } from "../support/write-scenarios.ts";
 
 /** How many revisions the object at this address has (0 when it has no address). */
 async function total(s: SeoSite, address: string): Promise<number> {
@@ -54,142 +23,49 @@ async function trashed(s: SeoSite): Promise<string[]> {
   );
 }
 
-interface Scenario {
+/** What a write leaves in history (its call is SITE_WRITES's). */
+interface Revised {
   /** The objects (history addresses) expected to gain exactly one revision. */
   revised?: (f: Fixture) => string[];
   /** Entries expected in the trash after the call (`kind:slug`). */
   trashed?: string[];
-  languages?: boolean;
-  /** Runs before the counts are taken (e.g. a first change to restore from). */
-  prepare?: (f: Fixture) => Promise<void>;
-  call: (f: Fixture) => [string, string, unknown?];
-  status?: number;
 }
 
-const REVISED: Record<string, Scenario> = {
-  createFrame: {
-    revised: () => ["/frames/fresh"],
-    call: () => ["POST", "/frames", { slug: "fresh", html: "<p>fresh</p>" }],
-    status: 201,
-  },
-  putFrame: {
-    revised: (f) => [`/frames/${f.frameId}`],
-    call: () => ["PUT", "/frames/layout", { html: LAYOUT.replace("layout<", "changed<"), bake: false }],
-  },
-  patchFrame: { revised: (f) => [`/frames/${f.frameId}`], call: () => ["PATCH", "/frames/layout", { slug: "shell" }] },
-  deleteFrame: {
-    revised: (f) => [`/pages/${f.home}`, `/pages/${f.about}`],
-    trashed: ["frames:layout"],
-    call: () => ["DELETE", "/frames/layout"],
-  },
-  assignFrame: {
-    revised: (f) => [`/pages/${f.home}`],
-    call: (f) => ["POST", "/frames/plain/assign", { page: f.home }],
-  },
-  publishPage: {
-    revised: (f) => [`/pages/${f.home}`],
-    call: (f) => ["POST", "/pages", { id: f.home, title: "Welcome" }],
-  },
-  patchPage: { revised: (f) => [`/pages/${f.about}`], call: (f) => ["PATCH", `/pages/${f.about}`, { frame: null }] },
-  deletePage: { revised: (f) => [`/pages/${f.about}`], call: (f) => ["DELETE", `/pages/${f.about}`] },
-  createPageTranslation: {
-    languages: true,
-    revised: () => ["/pages/home?lang=de"],
-    call: (f) => ["POST", "/pages/language", { page: f.home, lang: "de", title: "Startseite", slug: "home" }],
-    status: 201,
-  },
-  patchPageSeo: {
-    revised: (f) => [`/pages/${f.home}`],
-    call: (f) => ["PATCH", `/seo/pages/${f.home}`, { description: "A home." }],
-  },
-  putDataset: {
-    revised: () => ["/data/team"],
-    call: () => ["PUT", "/data/team", { items: [{ name: "Ada" }, { name: "Grace" }] }],
-  },
-  deleteDataset: { trashed: ["data:team"], call: () => ["DELETE", "/data/team"] },
-  createMenu: {
-    revised: () => ["/menus/footer"],
-    call: (f) => ["POST", "/menus", { name: "Footer", items: [f.about] }],
-    status: 201,
-  },
-  patchMenu: {
-    revised: (f) => [`/menus/${f.menu}`],
-    call: (f) => ["PATCH", `/menus/${f.menu}`, { name: "Main menu" }],
-  },
-  deleteMenu: { trashed: ["menus:main"], call: (f) => ["DELETE", `/menus/${f.menu}`] },
-  putMenuLocation: {
-    revised: (f) => [`/menus/${f.menu}`],
-    call: (f) => ["PUT", `/menus/${f.menu}/location`, { location: "footer_1" }],
-  },
-  deleteMenuLocation: {
-    revised: (f) => [`/menus/${f.menu}`],
-    call: (f) => ["DELETE", `/menus/${f.menu}/location?location=header`],
-  },
-  putMenuItems: {
-    revised: (f) => [`/menus/${f.menu}`],
-    call: (f) => ["PUT", `/menus/${f.menu}/items`, { items: [f.about] }],
-  },
-  createMenuItem: {
-    revised: (f) => [`/menus/${f.menu}`],
-    call: (f) => ["POST", `/menus/${f.menu}/items`, { url: "/feed", title: "Feed" }],
-    status: 201,
-  },
-  patchMenuItem: {
-    revised: (f) => [`/menus/${f.menu}`],
-    call: (f) => ["PATCH", `/menus/${f.menu}/items/${f.items[0]}`, { title: "Start" }],
-  },
-  deleteMenuItem: {
-    revised: (f) => [`/menus/${f.menu}`],
-    call: (f) => ["DELETE", `/menus/${f.menu}/items/${f.items[0]}`],
-  },
-  reorderMenuItems: {
-    revised: (f) => [`/menus/${f.menu}`],
-    call: (f) => ["POST", `/menus/${f.menu}/reorder`, { order: [f.items[1], f.items[0]] }],
-  },
-  putStyle: { revised: () => ["/styles/main"], call: () => ["PUT", "/styles/main", { css: "body { color: blue }" }] },
-  deleteStyle: { trashed: ["styles:main"], call: () => ["DELETE", "/styles/main"] },
-  putSidebar: {
-    revised: () => ["/sidebars/docs"],
-    call: (f) => ["PUT", "/sidebars/docs", { items: [{ page: f.home }, { page: f.about }] }],
-  },
-  deleteSidebar: { trashed: ["sidebars:docs"], call: () => ["DELETE", "/sidebars/docs"] },
-  restoreFrameRevision: {
-    revised: (f) => [`/frames/${f.frameId}`],
-    prepare: async (f) =>
-      void ok(await f.s.api("PUT", "/frames/layout", { html: LAYOUT.replace("layout<", "v2<") }), "v2"),
-    call: () => ["POST", "/frames/layout/revisions/1/restore"],
-  },
-  restorePageRevision: {
-    revised: (f) => [`/pages/${f.home}`],
-    prepare: async (f) => void ok(await f.s.api("PATCH", `/pages/${f.home}`, { title: "Changed" }), "v2"),
-    call: (f) => ["POST", `/pages/${f.home}/revisions/1/restore`],
-  },
-  restoreMenuRevision: {
-    revised: (f) => [`/menus/${f.menu}`],
-    prepare: async (f) => void ok(await f.s.api("PUT", `/menus/${f.menu}/items`, { items: [f.about] }), "v2"),
-    call: (f) => ["POST", `/menus/${f.menu}/revisions/1/restore`],
-  },
-  restoreDataSetRevision: {
-    revised: () => ["/data/team"],
-    prepare: async (f) => void ok(await f.s.api("PUT", "/data/team", { items: [] }), "v2"),
-    call: () => ["POST", "/data/team/revisions/1/restore"],
-  },
-  restoreStylesheetRevision: {
-    revised: () => ["/styles/main"],
-    prepare: async (f) => void ok(await f.s.api("PUT", "/styles/main", { css: "p { color: green }" }), "v2"),
-    call: () => ["POST", "/styles/main/revisions/1/restore"],
-  },
-  restoreSidebarRevision: {
-    revised: () => ["/sidebars/docs"],
-    prepare: async (f) => void ok(await f.s.api("PUT", "/sidebars/docs", { items: [{ page: f.about }] }), "v2"),
-    call: () => ["POST", "/sidebars/docs/revisions/1/restore"],
-  },
+const REVISED: Record<string, Revised> = {
+  createFrame: { revised: () => ["/frames/fresh"] },
+  putFrame: { revised: (f) => [`/frames/${f.frameId}`] },
+  patchFrame: { revised: (f) => [`/frames/${f.frameId}`] },
+  deleteFrame: { revised: (f) => [`/pages/${f.home}`, `/pages/${f.about}`], trashed: ["frames:layout"] },
+  assignFrame: { revised: (f) => [`/pages/${f.home}`] },
+  publishPage: { revised: (f) => [`/pages/${f.home}`] },
+  patchPage: { revised: (f) => [`/pages/${f.about}`] },
+  deletePage: { revised: (f) => [`/pages/${f.about}`] },
+  createPageTranslation: { revised: () => ["/pages/home?lang=de"] },
+  patchPageSeo: { revised: (f) => [`/pages/${f.home}`] },
+  putDataset: { revised: () => ["/data/team"] },
+  deleteDataset: { trashed: ["data:team"] },
+  createMenu: { revised: () => ["/menus/footer"] },
+  patchMenu: { revised: (f) => [`/menus/${f.menu}`] },
+  deleteMenu: { trashed: ["menus:main"] },
+  putMenuLocation: { revised: (f) => [`/menus/${f.menu}`] },
+  deleteMenuLocation: { revised: (f) => [`/menus/${f.menu}`] },
+  putMenuItems: { revised: (f) => [`/menus/${f.menu}`] },
+  createMenuItem: { revised: (f) => [`/menus/${f.menu}`] },
+  patchMenuItem: { revised: (f) => [`/menus/${f.menu}`] },
+  deleteMenuItem: { revised: (f) => [`/menus/${f.menu}`] },
+  reorderMenuItems: { revised: (f) => [`/menus/${f.menu}`] },
+  putStyle: { revised: () => ["/styles/main"] },
+  deleteStyle: { trashed: ["styles:main"] },
+  putSidebar: { revised: () => ["/sidebars/docs"] },
+  deleteSidebar: { trashed: ["sidebars:docs"] },
+  restoreFrameRevision: { revised: (f) => [`/frames/${f.frameId}`] },
+  restorePageRevision: { revised: (f) => [`/pages/${f.home}`] },
+  restoreMenuRevision: { revised: (f) => [`/menus/${f.menu}`] },
+  restoreDataSetRevision: { revised: () => ["/data/team"] },
+  restoreStylesheetRevision: { revised: () => ["/styles/main"] },
+  restoreSidebarRevision: { revised: () => ["/sidebars/docs"] },
   // Back from the trash with its history: no new revision (its state is its last one's), out of the trash.
-  restoreTrashItem: {
-    trashed: [],
-    prepare: async (f) => void ok(await f.s.api("DELETE", "/data/team"), "delete"),
-    call: () => ["POST", "/trash/data/team/restore"],
-  },
+  restoreTrashItem: { trashed: [] },
 };
 
 /** Writes that change nothing a revision keeps, and why. */
@@ -223,15 +99,9 @@ describe("every write route leaves its revisions", () => {
   after(() => t.close());
 
   it("each write operation of the OpenAPI document is either tried below or named as keeping no history, and no row names an operation that is gone", async () => {
-    const doc = ok(await t.call("GET", "/api/openapi.json"), "document");
-    const writes = new Set<string>();
-    for (const [path, operations] of Object.entries(
-      doc.paths as Record<string, Record<string, { operationId: string }>>,
-    )) {
-      if (!path.startsWith("/api/site/{site_id}/")) continue;
-      for (const [method, operation] of Object.entries(operations))
-        if (["post", "put", "patch", "delete"].includes(method)) writes.add(operation.operationId);
-    }
+    const writes = new Set(
+      [...(await writeOperations(t))].filter(([, op]) => op.path.startsWith("/api/site/{site_id}/")).map(([id]) => id),
+    );
     const named = new Set([...Object.keys(REVISED), ...Object.keys(NOT_REVISED)]);
     assert.deepEqual([...writes].filter((id) => !named.has(id)).sort(), [], "write routes with no row here");
     assert.deepEqual([...named].filter((id) => !writes.has(id)).sort(), [], "rows naming no write route");
@@ -239,12 +109,13 @@ describe("every write route leaves its revisions", () => {
 
   for (const [operationId, scenario] of Object.entries(REVISED)) {
     it(`${operationId}: each object it changed gains exactly one revision${scenario.trashed?.length ? "; the deleted one is in the trash" : ""}`, async () => {
-      const f = await fixture(t, scenario.languages);
-      await scenario.prepare?.(f);
+      const write = SITE_WRITES[operationId]!;
+      const f = await fixture(t, write.languages);
+      const prepared = await write.prepare?.(f);
       const addresses = scenario.revised?.(f) ?? [];
       const before = await Promise.all(addresses.map((address) => total(f.s, address)));
-      const [method, path, body] = scenario.call(f);
-      ok(await f.s.api(method, path, body), `${operationId}: ${method} ${path}`, scenario.status ?? 200);
+      const request = write.call(f, prepared);
+      ok(await send(f, request), `${operationId}: ${request[0]} ${request[1]}`, write.status ?? 200);
       const after = await Promise.all(
         addresses.map((address) => total(f.s, address.replace("/frames/layout", "/frames/shell"))),
       );
