@@ -12,6 +12,7 @@ import type { Answer, TestApp } from "../support/app.ts";
 import { ok, startTestApp } from "../seo/helpers.ts";
 import {
   fixture,
+  SCENARIO_ENV,
   send,
   SITE_WRITES,
   writeOperations,
@@ -108,6 +109,10 @@ const APPENDS: Record<string, Appends> = {
   purgeTrashItem: { events: one("data.deleted", () => "team") },
   putSiteUser: { events: one("member.added", (_, id) => id) },
   deleteSiteUser: { events: one("member.removed", (_, id) => id) },
+  createWebhook: { events: one("webhook.created", (_, __, a) => a.webhook.id) },
+  updateWebhook: { events: one("webhook.updated", (_, id) => id) },
+  deleteWebhook: { events: one("webhook.deleted", (_, id) => id) },
+  rotateWebhookSecret: { events: one("webhook.rotated", (_, id) => id) },
   createSite: {
     events: (_, __, a) => [
       ["site.created", String(a.site.id)],
@@ -133,6 +138,9 @@ const APPENDS_NOTHING: Record<string, string> = {
   rebakeFrames: "rebuilds the engine's output (bakes, static copies) of what is stored; writes no object",
   resolveDataSource: "a read sent as POST (a query too large for a URL)",
   previewPage: "its writes are rolled back once the render is read (docs/architecture.md, preview/)",
+  testWebhook:
+    "sends a test delivery: a delivery is bookkeeping of a hook, not an object of the site (docs/webhooks.md)",
+  redeliverWebhookDelivery: "sends a delivery again: as testWebhook",
   logout:
     "ends a session: a session is bookkeeping, not a change (docs/events.md, 'What a write appends'), as its sign-in",
 };
@@ -148,7 +156,7 @@ describe("every write route appends its events", () => {
   // The answers are not checked against the document here (test/support/openapi-check.ts): this
   // test reaches nearly every operation, and compiling a validator for each takes longer than the
   // test itself; each feature's own tests check its answers.
-  before(async () => (t = await startTestApp({ checkAnswers: false })));
+  before(async () => (t = await startTestApp({ checkAnswers: false, env: SCENARIO_ENV })));
   after(() => t.close());
 
   /** Every event after the cursor (the network's, as the admin token's super-administrator), moving it on. */

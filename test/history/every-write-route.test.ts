@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import type { TestApp } from "../support/app.ts";
 import { ok, startTestApp, type SeoSite } from "../seo/helpers.ts";
-import { fixture, send, SITE_WRITES, writeOperations, type Fixture } from "../support/write-scenarios.ts";
+import { fixture, SCENARIO_ENV, send, SITE_WRITES, writeOperations, type Fixture } from "../support/write-scenarios.ts";
 
 /** How many revisions the object at this address has (0 when it has no address). */
 async function total(s: SeoSite, address: string): Promise<number> {
@@ -91,11 +91,17 @@ const NOT_REVISED: Record<string, string> = {
   purgeTrashItem: "deletes a trashed object's history for good: there is nothing left to revise",
   putSiteUser: "roles, not content",
   deleteSiteUser: "roles, not content",
+  createWebhook: "a site's plumbing, not content",
+  updateWebhook: "a site's plumbing, not content",
+  deleteWebhook: "a site's plumbing, not content",
+  rotateWebhookSecret: "a site's plumbing, not content",
+  testWebhook: "sends a delivery; writes no object",
+  redeliverWebhookDelivery: "sends a delivery; writes no object",
 };
 
 describe("every write route leaves its revisions", () => {
   let t: TestApp;
-  before(async () => (t = await startTestApp()));
+  before(async () => (t = await startTestApp({ env: SCENARIO_ENV })));
   after(() => t.close());
 
   it("each write operation of the OpenAPI document is either tried below or named as keeping no history, and no row names an operation that is gone", async () => {

@@ -9,6 +9,13 @@ import { ok, seoSite, type SeoSite } from "../seo/helpers.ts";
 
 export const LAYOUT = `<!DOCTYPE html><html><head><title>t</title></head><body><nav><!-- svc/menu {"location": "header"} /--></nav><!-- svc/sidebar {"name": "docs"} /--><main>layout</main></body></html>`;
 
+/**
+ * What the tests' app needs for these calls: webhooks may point at this machine (no DNS, no
+ * network here), where nothing listens on HOOK_URL's port, so their attempts fail at once.
+ */
+export const SCENARIO_ENV = { SVC_WEBHOOKS_ALLOW_PRIVATE: "1" };
+const HOOK_URL = "http://127.0.0.1:9/hook";
+
 /** A site with one of everything: frames, pages, a menu, a data set, a stylesheet, a sidebar. */
 export interface Fixture {
   t: TestApp;
@@ -214,4 +221,22 @@ export const SITE_WRITES: Record<string, WriteCall> = {
     call: (_, id) => ["PUT", `/users/${id}`, { role: "editor" }],
   },
   deleteSiteUser: { prepare: editor, call: (_, id) => ["DELETE", `/users/${id}`] },
+  createWebhook: { call: () => ["POST", "/webhooks", { url: HOOK_URL, events: ["page"] }], status: 201 },
+  updateWebhook: { prepare: webhook, call: (_, id) => ["PATCH", `/webhooks/${id}`, { active: false }] },
+  deleteWebhook: { prepare: webhook, call: (_, id) => ["DELETE", `/webhooks/${id}`] },
+  rotateWebhookSecret: { prepare: webhook, call: (_, id) => ["POST", `/webhooks/${id}/rotate`] },
+  testWebhook: { prepare: webhook, call: (_, id) => ["POST", `/webhooks/${id}/test`] },
+  redeliverWebhookDelivery: {
+    prepare: async (f) => {
+      const id = await webhook(f);
+      const tested = ok(await f.s.api("POST", `/webhooks/${id}/test`), "test delivery");
+      return { id, delivery: tested.delivery.id };
+    },
+    call: (_, made) => ["POST", `/webhooks/${made.id}/deliveries/${made.delivery}/redeliver`],
+  },
 };
+
+/** A webhook of the fixture site (its id). */
+async function webhook(f: Fixture): Promise<number> {
+  return ok(await f.s.api("POST", "/webhooks", { url: HOOK_URL }), "webhook", 201).webhook.id;
+}
