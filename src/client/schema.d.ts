@@ -1420,7 +1420,7 @@ export interface paths {
         get: operations["getWebhook"];
         put?: never;
         post?: never;
-        /** Delete a webhook and its deliveries: nothing more is sent */
+        /** Delete a webhook and its deliveries: nothing more is sent; ?dry_run=1 answers the same and deletes nothing */
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
@@ -15053,7 +15053,10 @@ export interface operations {
     };
     deleteWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -15094,6 +15097,16 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                        /**
+                         * @description present on a dry run (?dry_run=1)
+                         * @enum {boolean}
+                         */
+                        dry_run?: true;
+                        /**
+                         * @description present on a dry run: nothing was written
+                         * @enum {boolean}
+                         */
+                        applied?: false;
                     } & {
                         [key: string]: unknown;
                     };

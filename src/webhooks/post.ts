@@ -4,7 +4,6 @@
 // checked is the address connected to), an IP literal checked here since no lookup runs for it.
 // Redirects are not followed: a 3xx is the receiver's answer. One timer bounds the whole attempt.
 import http from "node:http";
-import https from "node:https";
 import { isIP } from "node:net";
 import { StringDecoder } from "node:string_decoder";
 import { ADDRESS_NOT_ALLOWED, guardedLookup, hostOf, isPublicAddress } from "./address-check.ts";
@@ -47,13 +46,22 @@ async function attempt(url: string, headers: Record<string, string>, body: strin
   if (target === null || (target.protocol !== "https:" && target.protocol !== "http:")) return failed("invalid_url");
   const host = hostOf(target);
   if (!options.allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) return failed("address_not_allowed");
-  return send(target, headers, body, options);
+  // node:https is loaded on the first https attempt: a start loads neither it nor node:http2
+  // (scripts/dependency-patches.mjs defers them for Fastify too).
+  const client = target.protocol === "https:" ? (await import("node:https")).default : http;
+  return send(client, target, headers, body, options);
 }
 
-function send(target: URL, headers: Record<string, string>, body: string, options: PostOptions): Promise<Outcome> {
+function send(
+  client: Pick<typeof http, "request">,
+  target: URL,
+  headers: Record<string, string>,
+  body: string,
+  options: PostOptions,
+): Promise<Outcome> {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   return new Promise((resolve) => {
-    const request = (target.protocol === "https:" ? https : http).request({
+    const request = client.request({
       hostname: hostOf(target),
       port: target.port === "" ? undefined : Number(target.port),
       path: `${target.pathname}${target.search}`,

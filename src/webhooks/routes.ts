@@ -4,8 +4,8 @@
 // site's administrators. Only POST /webhooks and /rotate answer the secret.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
-import { absentBodyIsEmpty } from "../http/request.ts";
-import { commonErrors, Obj, Opt, ServiceChecked, Success, Type } from "../http/schema.ts";
+import { absentBodyIsEmpty, dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Obj, Opt, ServiceChecked, Success, Type } from "../http/schema.ts";
 import { wholeNumber } from "../events/service.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { DEFAULT_DELIVERIES, listDeliveries, MAX_DELIVERIES, redeliver, sendTest } from "./deliveries.ts";
@@ -147,13 +147,18 @@ export function webhookRoutes(options: WebhookOptions) {
         schema: {
           operationId: "deleteWebhook",
           tags,
-          summary: "Delete a webhook and its deliveries: nothing more is sent",
+          summary:
+            "Delete a webhook and its deliveries: nothing more is sent; ?dry_run=1 answers the same and deletes nothing",
           params: Id,
-          response: { 200: Success({ site_id: Int, webhook: Webhook }), ...commonErrors },
+          querystring: Obj(DryRunQuery),
+          response: { 200: Success({ site_id: Int, webhook: Webhook, ...DryRunAnswer }), ...commonErrors },
         },
       },
-      async (request) =>
-        ok({ site_id: request.site.id, webhook: await deleteWebhook(ctx, request.site, request.params.id) }),
+      async (request) => {
+        const dryRun = dryRunOf(request);
+        const webhook = await deleteWebhook(ctx, request.site, request.params.id, dryRun);
+        return ok({ site_id: request.site.id, webhook, ...dryRunFields(dryRun) });
+      },
     );
 
     scope.post(

@@ -176,11 +176,17 @@ export async function updateWebhook(
   return { webhook: webhookOf(done.value, ctx.clock()), warnings };
 }
 
-/** DELETE /webhooks/{id}: the hook and its deliveries go; nothing more is sent. */
-export async function deleteWebhook(ctx: ServiceContext, site: SiteRow, rawId: string): Promise<Webhook> {
+/** DELETE /webhooks/{id}: the hook and its deliveries go; nothing more is sent. `dryRun`: nothing goes. */
+export async function deleteWebhook(
+  ctx: ServiceContext,
+  site: SiteRow,
+  rawId: string,
+  dryRun = false,
+): Promise<Webhook> {
   const row = await existing(ctx, site, rawId);
   const done = await runWrite(ctx, {
     siteId: site.id,
+    dryRun,
     apply: async (trx) => {
       const gone = await trx.deleteFrom("webhooks").where("id", "=", row.id).returningAll().executeTakeFirst();
       if (!gone) throw fail("webhook_not_found", { id: rawId });
