@@ -1,7 +1,7 @@
 // buildApp(deps): the Fastify instance with its plugins, hooks and every route.
-import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, {
+  type FastifyError,
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
@@ -24,7 +24,7 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from "./markup/json-scan.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
 import { typedRoutes } from "./http/typed-fastify.ts";
 import { actAsCaller } from "./http/acting.ts";
-import { siteScope } from "./http/site-scope.ts";
+import { addressedSiteId, siteScope } from "./http/site-scope.ts";
 import { thenOf, type MaybePromise } from "./store/kept-reads.ts";
 import { apiDescriptionRoutes } from "./http/api-reference.ts";
 import { networkRoutes } from "./network/routes.ts";
@@ -32,7 +32,7 @@ import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { networkEventRoutes, siteEventRoutes } from "./events/routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
-import { answerFromMemory, publicRoutes, withinPublicLimit } from "./public/routes.ts";
+import { answerFromMemory, PAGE_ROUTE, publicRoutes, withinPublicLimit } from "./public/routes.ts";
 import { mediaRoutes, variantMakerFor } from "./public/media-routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
@@ -55,6 +55,10 @@ import { previewRoutes } from "./preview/routes.ts";
 import { previewLinkRoutes } from "./public/preview-routes.ts";
 import { PREVIEW_PATH } from "./preview/links.ts";
 import { requestLoggerFactory } from "./http/request-logger.ts";
+import { requestIdOf } from "./http/request-id.ts";
+import { lineOf, logAnswered, RequestLineLogController, requestLines, type RequestFacts } from "./http/request-line.ts";
+import { SHUTTING_DOWN, writeRawAnswer } from "./http/raw-answer.ts";
+import { hostOf } from "./site/addresses.ts";
 import { redactingLogger } from "./http/log-redaction.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { AdminFiles, defaultAdminDir } from "./admin/files.ts";
@@ -138,6 +142,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     const connectionsCheckingInterval = Math.max(50, Math.min(1_000, Math.floor(connections.headersTimeoutMs / 4)));
     const server = createServer({ connectionsCheckingInterval }, (req, res) => {
       watchBody(req, res, connections);
+      // Fastify's own 503 once closing (`return503OnClosing`) would carry neither the id nor the line.
+      if (closing) return writeRawAnswer(req, res, SHUTTING_DOWN, lineOfUnrouted(req));
       if (fromMemory === null || keptApi === null) return handler(req, res);
       if (!fromMemory(req, res) && !keptApi(req, res, () => handler(req, res))) handler(req, res);
     });
@@ -146,6 +152,16 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     limitConnections(server, connections);
     if ((opts.maxRequestsPerSocket ?? 0) > 0) server.maxRequestsPerSocket = opts.maxRequestsPerSocket!;
     return server;
+  };
+  /**
+   * The router's own refusals (malformed percent-encoding, a parameter over maxParamLength) answer
+   * before any hook runs: Fastify's answer as it sends it, with the request's id and line.
+   */
+  const refuseUnroutable = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const status = error.statusCode ?? 400;
+    reply.header("X-Request-Id", request.id).code(status).type("application/json");
+    reply.send({ error: "Bad Request", code: error.code, message: error.message, statusCode: status });
+    if (lines.on()) lines.write(lineOf(lines, facts, request, reply));
   };
   const app = Fastify({
     serverFactory,
@@ -166,7 +182,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     childLoggerFactory: requestLoggerFactory,
     bodyLimit: BODY_LIMIT,
     trustProxy: deps.config.trustProxy,
-    genReqId: () => randomUUID(),
+    // The caller's X-Request-Id when it is one, else a new one (http/request-id.ts).
+    genReqId: requestIdOf,
+    // One line a request, written by the app (http/request-line.ts), instead of Fastify's two.
+    logController: new RequestLineLogController(),
+    frameworkErrors: (error, request, reply) => refuseUnroutable(error, request, reply as FastifyReply),
     return503OnClosing: true,
     forceCloseConnections: "idle",
     // No timer per plugin: every plugin here is a function that registers routes and returns
@@ -175,6 +195,28 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     pluginTimeout: 0,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   });
+
+  const lines = requestLines(app.log, [PREVIEW_PATH]);
+  const facts: RequestFacts = {
+    siteOf: (request) =>
+      isServicePath(request.url)
+        ? addressedSiteId(request)
+        : (deps.publicSite.directory.peek(hostOf(request.headers.host))?.id ?? null),
+    // The public pages' route takes the API's unknown addresses only to answer them 404.
+    routeOf: (request) => {
+      const route = request.routeOptions.url;
+      return route === PAGE_ROUTE && isServicePath(request.url) ? undefined : route;
+    },
+  };
+  /** The line of a request answered before any route was chosen. */
+  const lineOfUnrouted = (req: IncomingMessage) => ({
+    lines,
+    siteId: null,
+    userId: null,
+    route: req.url === undefined ? null : lines.unrouted(req.url),
+    started: performance.now(),
+  });
+  app.addHook("onResponse", logAnswered(lines, facts));
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
@@ -288,10 +330,11 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   fromMemory = answerFromMemory(deps.publicSite, {
     closing: () => closing,
     log: app.log,
+    lines,
     limits: deps.limits,
     trustProxy: deps.config.trustProxy,
   });
-  keptApi = answerKeptApi({ db: deps.store.db, limits: deps.limits, closing: () => closing, log: app.log });
+  keptApi = answerKeptApi({ db: deps.store.db, limits: deps.limits, closing: () => closing, log: app.log, lines });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
   registerSiteRoutes(
     app,

@@ -13,6 +13,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { ConnectionLimits } from "../config.ts";
 import { addressGroup } from "./address-group.ts";
+import { requestIdOf } from "./request-id.ts";
 
 /** A request whose body is still arriving, with its two timers. */
 interface Watched {
@@ -33,7 +34,11 @@ export function declaresBody(req: IncomingMessage): boolean {
 function cut(req: IncomingMessage, res: ServerResponse): void {
   if (req.complete) return;
   if (!res.headersSent && !res.writableEnded) {
-    res.writeHead(408, { "content-type": "text/plain; charset=utf-8", connection: "close" });
+    res.writeHead(408, {
+      "x-request-id": requestIdOf(req),
+      "content-type": "text/plain; charset=utf-8",
+      connection: "close",
+    });
     res.end("Request Timeout\n");
   }
   req.socket.destroy();

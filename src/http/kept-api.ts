@@ -12,14 +12,15 @@
 // A kept answer names everything it depends on: the address (path and query) and the database.
 // Nothing of the caller is in it (sendKeptJson's answers are built from kept reads alone).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import type { Db } from "../store/database.ts";
 import { keepSince, keptGeneration, keptOnly } from "../store/kept-reads.ts";
 import { keptCallerOn } from "../site/callers.ts";
 import { reaches, type SiteRole } from "../site/roles.ts";
 import { countBefore, presentedToken, rateHeaders } from "./guard.ts";
 import type { Limits, RequestAllowance } from "./limits.ts";
-import { writeRawAnswer, type RawAnswerLog } from "./raw-answer.ts";
+import { writeRawAnswer } from "./raw-answer.ts";
+import type { RequestLines } from "./request-line.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -34,6 +35,8 @@ interface KeptApiAnswer {
   siteId: number;
   /** The least role of the route (route-groups.ts). */
   least: SiteRole;
+  /** The route's pattern, for the request line (request-line.ts). */
+  route: string;
   headers: Record<string, string>;
   /** Encoded once: a list of 100 pages is 60 KB to encode on every call otherwise. */
   body: Buffer;
@@ -65,15 +68,16 @@ export function keepApiAnswer(db: Db, request: FastifyRequest, reply: FastifyRep
   const since = request.keptSince;
   if (since === null || !request.answerKept || reply.statusCode !== 200 || typeof payload !== "string") return;
   if (request.headers["if-none-match"] !== undefined) return;
-  const least = request.routeOptions.config?.role;
-  if (least === undefined) return;
+  const { config, url: route } = request.routeOptions;
+  const least = config?.role;
+  if (least === undefined || route === undefined) return;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(reply.getHeaders())) {
     if (PER_CALL.has(name)) continue;
     if (!KEEPABLE.has(name) || value === undefined || Array.isArray(value)) return;
     headers[name] = String(value);
   }
-  const answer: KeptApiAnswer = { siteId: request.site.id, least, headers, body: Buffer.from(payload) };
+  const answer: KeptApiAnswer = { siteId: request.site.id, least, route, headers, body: Buffer.from(payload) };
   keepSince(db, keyOf(request.url), since, answer, 256 + answer.body.length);
 }
 
@@ -82,7 +86,8 @@ export interface KeptApiOptions {
   limits: Limits;
   /** True once the app is closing: its answers then close their connection (app.ts' onSend). */
   closing: () => boolean;
-  log: RawAnswerLog;
+  log: FastifyBaseLogger;
+  lines: RequestLines;
 }
 
 /**
@@ -93,7 +98,7 @@ export interface KeptApiOptions {
 export function answerKeptApi(
   options: KeptApiOptions,
 ): (req: IncomingMessage, res: ServerResponse, toFastify: () => void) => boolean {
-  const { db, limits, log } = options;
+  const { db, limits, log, lines } = options;
   return (req, res, toFastify) => {
     const url = req.url;
     if (req.method !== "GET" || url === undefined || !url.startsWith(PREFIX)) return false;
@@ -103,6 +108,7 @@ export function answerKeptApi(
     const token = presentedToken(req);
     const who = token === null ? null : keptCallerOn(db, token, answer.siteId);
     if (who === null || !reaches(who.role, answer.least)) return false;
+    const started = performance.now();
     const send = (allowance: RequestAllowance) => {
       if (!allowance.allowed) {
         countBefore(req, allowance);
@@ -111,7 +117,12 @@ export function answerKeptApi(
       // In the order Fastify's answer has them: the gate's Link, the count, the route's own.
       const { link, ...own } = answer.headers;
       const headers = link === undefined ? {} : { link };
-      writeRawAnswer(req, res, log, 200, Object.assign(headers, rateHeaders(allowance), own), answer.body);
+      writeRawAnswer(
+        req,
+        res,
+        { status: 200, headers: Object.assign(headers, rateHeaders(allowance), own), body: answer.body },
+        { lines, siteId: answer.siteId, userId: who.caller.userId, route: answer.route, started },
+      );
     };
     const allowance = limits.consumeRequest(`user:${who.caller.userId}`);
     if (allowance instanceof Promise)

@@ -1,9 +1,10 @@
 // Each request's logger, made only when it writes a line. Fastify gives every request a child of
 // the app's logger bound to the request id; with the app's redaction (log-redaction.ts) pino
 // builds that child's bindings through its redactor, about 3.6 µs a request (bench/README.md, "API
-// reads"), while at the default `warn` of a busy service almost no request writes a line. This
-// logger keeps the parent and the bindings and asks the parent whether a level is on: a line
-// that would be written makes the child then, bound exactly as Fastify's own would be.
+// reads"), while almost no request writes a line of its own (its one request line goes through
+// the app's logger, request-line.ts; only errors go through the request's). This logger keeps
+// the parent and the bindings and asks the parent whether a level is on: a line that would be
+// written makes the child then, bound exactly as Fastify's own would be.
 import type { FastifyBaseLogger, FastifyServerOptions } from "fastify";
 
 type Level = "trace" | "debug" | "info" | "warn" | "error" | "fatal";

@@ -108,6 +108,15 @@ export async function byLegacySelector(db: Db, request: FastifyRequest, reply: F
 }
 
 /**
+ * The site a call addressed, for its log line (request-line.ts): the one it acts on once resolved,
+ * else the id its path names (`/api/site/{site_id}/…`, even where that site was refused), else null.
+ */
+export function addressedSiteId(request: FastifyRequest): number | null {
+  // `site` is set only where it was resolved (siteScope below).
+  return (request.site as SiteRow | undefined)?.id ?? positiveInt(fieldOf(request.params, "site_id"));
+}
+
+/**
  * Sets `request.site` on a site-scoped route (its config names the addressing, see
  * site-routes.ts); other routes are left alone. Called by the app's request hook, after the guard.
  */

@@ -12,10 +12,11 @@
 // (X-Svc-Reason) only to a request carrying a token of an administrator of that site; to anyone
 // else a draft, a trashed page and an address that never held a page answer the same bytes.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { presentedToken } from "../http/guard.ts";
-import { writeRawAnswer, type RawAnswerLog } from "../http/raw-answer.ts";
+import { writeRawAnswer } from "../http/raw-answer.ts";
+import type { RequestLines } from "../http/request-line.ts";
 import type { Limits, PublicAllowance } from "../http/limits.ts";
 import { OverBudget } from "../markup/index.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
@@ -105,9 +106,12 @@ export function pageAnswerer(
   };
 }
 
+/** The route of every public page; what the request line names for a page answered from memory too. */
+export const PAGE_ROUTE = "/*";
+
 export function publicRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate): void {
   const answerPage = pageAnswerer(site, gate);
-  app.get("/*", { schema: { hide: true } }, async (request, reply) => {
+  app.get(PAGE_ROUTE, { schema: { hide: true } }, async (request, reply) => {
     if (request.url === "/api" || request.url.startsWith("/api/")) throw fail("route_not_found");
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
     return answerPage(request, reply);
@@ -117,8 +121,10 @@ export function publicRoutes(app: FastifyInstance, site: PublicSite, gate: Publi
 export interface FromMemoryOptions {
   /** True once the app is closing: answers then close their connection, which Fastify does. */
   closing: () => boolean;
-  /** Fastify's logger: with `info` on, the two request lines Fastify writes are written too. */
-  log: RawAnswerLog;
+  /** Fastify's logger, for a failed count. */
+  log: FastifyBaseLogger;
+  /** The request line of each page answered here (http/request-line.ts). */
+  lines: RequestLines;
   /** The public limit, counted here for the requests answered here (in memory: no promise). */
   limits: Limits;
   /** SVC_TRUST_PROXY: the client address is X-Forwarded-For's first entry, as Fastify's `request.ip`. */
@@ -158,28 +164,35 @@ export function answerFromMemory(
     const url = req.url ?? "/";
     if (url.charCodeAt(0) !== 47 || routedElsewhere(url) || url.includes("%00") || options.closing()) return false;
     const ifNoneMatch = req.headers["if-none-match"];
-    const hit = site.cached(
-      hostOf(req.headers.host),
-      url,
-      Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch,
-    );
+    const host = hostOf(req.headers.host);
+    const hit = site.cached(host, url, Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch);
     if (!hit) return false;
+    const started = performance.now();
     // Counted only once answered here: a request left to Fastify is counted by its route.
     const allowance = options.limits.consumePublic(clientAddress(req, options.trustProxy));
     if (allowance instanceof Promise) {
       allowance.then(
-        (a) => write(req, res, a, hit),
+        (a) => write(req, res, a, hit, host, started),
         (error) => {
           options.log.error({ err: error }, "public limit");
-          write(req, res, { allowed: true, remaining: 0, retryAfterSeconds: 0 }, hit);
+          write(req, res, { allowed: true, remaining: 0, retryAfterSeconds: 0 }, hit, host, started);
         },
       );
-    } else write(req, res, allowance, hit);
+    } else write(req, res, allowance, hit, host, started);
     return true;
   };
 
-  function write(req: IncomingMessage, res: ServerResponse, allowance: PublicAllowance, page: PublicAnswer): void {
-    const hit = allowance.allowed ? page : tooManyPublic(allowance.retryAfterSeconds);
-    writeRawAnswer(req, res, options.log, hit.status, hit.headers, hit.body);
+  function write(
+    req: IncomingMessage,
+    res: ServerResponse,
+    allowance: PublicAllowance,
+    page: PublicAnswer,
+    host: string,
+    started: number,
+  ): void {
+    const answer = allowance.allowed ? page : tooManyPublic(allowance.retryAfterSeconds);
+    // The host's site is known: `cached` answered from it.
+    const siteId = site.directory.peek(host)?.id ?? null;
+    writeRawAnswer(req, res, answer, { lines: options.lines, siteId, userId: null, route: PAGE_ROUTE, started });
   }
 }

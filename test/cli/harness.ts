@@ -100,13 +100,13 @@ export async function serve(env: Record<string, string> = {}): Promise<Served> {
   );
 }
 
-/** API writes in a service's request log (pino lines, "incoming request"). */
+/** API writes in a service's request log (its one line a request, msg "request": src/http/request-line.ts). */
 export function countWrites(log: string): number {
   let count = 0;
   for (const line of log.split("\n")) {
-    if (!line.includes('"incoming request"')) continue;
-    const match = /"method":"(\w+)","url":"([^"]*)"/.exec(line);
-    if (match && !["GET", "HEAD", "OPTIONS"].includes(match[1]) && match[2].startsWith("/api/")) count++;
+    if (!line.includes('"msg":"request"')) continue;
+    const match = /"route":"(\/api\/[^"]*)","method":"(\w+)"/.exec(line);
+    if (match && !["GET", "HEAD", "OPTIONS"].includes(match[2])) count++;
   }
   return count;
 }

@@ -123,13 +123,19 @@ describe("security: no secret reaches a log", () => {
       ).status,
       200,
     );
+    // A method the preview link does not take: no route, so its line names the address, masked.
+    assert.equal((await rawRequest(port, `/_preview/${previewToken}`, { host, method: "POST" })).status, 405);
     assert.ok(
-      lines.some((line) => line.includes('"/_preview/[redacted]"')),
-      "preview requests are logged, masked",
+      lines.some((line) => line.includes('"route":"/_preview/:token"')),
+      "preview requests are logged by their route",
     );
     assert.ok(
-      lines.some((line) => line.includes('"/about/?token=[redacted]"')),
-      "and the query of a page from memory",
+      lines.some((line) => line.includes('"route":"/_preview/[redacted]"')),
+      "and an unrouted one by its address, masked",
+    );
+    assert.ok(
+      lines.some((line) => line.includes('"route":"/*","method":"GET","status":200')),
+      "pages from memory are logged, without their query",
     );
     assertNoSecret("requests");
   });
