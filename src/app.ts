@@ -30,6 +30,8 @@ import { apiDescriptionRoutes } from "./http/api-reference.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { networkEventRoutes, siteEventRoutes } from "./events/routes.ts";
+import { EventStreams, type StreamTimings } from "./events/stream-hub.ts";
+import { networkEventStreamRoutes, siteEventStreamRoutes } from "./events/stream-routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { answerFromMemory, publicRoutes, withinPublicLimit } from "./public/routes.ts";
@@ -76,6 +78,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
   /** The folder of the admin's build (default dist/admin/, admin/files.ts); tests build one of their own. */
   adminDir?: string;
+  /** How often the event streams look for events and send keep-alives (events/stream-hub.ts); tests shorten them. */
+  eventStreams?: Partial<StreamTimings>;
 }
 
 /** Fastify's compiler builders; its types name ajv's, which `schemaValidator` is not. */
@@ -244,8 +248,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     else if (!answered) done();
   });
 
+  // Event streams never end by themselves: closing ends them (their clients reconnect), rather
+  // than waiting for them.
+  const eventStreams = new EventStreams(ctx, app.log, options.eventStreams);
   app.addHook("preClose", async () => {
     closing = true;
+    await eventStreams.close();
   });
   app.addHook("onSend", (request, reply, payload, done) => {
     if (closing) reply.header("Connection", "close");
@@ -273,6 +281,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   setCssTimeLimit(deps.config.cssTimeLimitMs);
   networkRoutes(typedRoutes(app), ctx, deps.limits, deps.config.adminHost);
   networkEventRoutes(app, ctx);
+  networkEventStreamRoutes(app, ctx, eventStreams);
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(
     app,
@@ -312,7 +321,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       historyRoutes,
       usageRoutes,
     ],
-    [siteUserRoutes, siteEventRoutes],
+    [siteUserRoutes, siteEventRoutes, siteEventStreamRoutes(eventStreams)],
   );
 
   return app;

@@ -55,6 +55,12 @@ export interface Publisher {
    * tests) the work runs in a plain transaction.
    */
   write?<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` each time this process's publish runs have filled events' `published`
+   * (docs/events.md); answers its removal. The event stream wakes on it (events/stream-hub.ts);
+   * a publisher without it (a recorder in tests) leaves the stream to its poll.
+   */
+  onPublished?(listener: () => void): () => void;
 }
 
 /**
