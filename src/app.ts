@@ -30,6 +30,8 @@ import { apiDescriptionRoutes } from "./http/api-reference.ts";
 import { networkRoutes } from "./network/routes.ts";
 import { siteUserRoutes } from "./network/site-users-routes.ts";
 import { networkEventRoutes, siteEventRoutes } from "./events/routes.ts";
+import { EventStreams, type StreamTimings } from "./events/stream-hub.ts";
+import { networkEventStreamRoutes, siteEventStreamRoutes } from "./events/stream-routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { answerFromMemory, PAGE_ROUTE, publicRoutes, withinPublicLimit } from "./public/routes.ts";
@@ -82,6 +84,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions["logger"];
   /** The folder of the admin's build (default dist/admin/, admin/files.ts); tests build one of their own. */
   adminDir?: string;
+  /** How often the event streams look for events and send keep-alives (events/stream-hub.ts); tests shorten them. */
+  eventStreams?: Partial<StreamTimings>;
 }
 
 /** Fastify's compiler builders; its types name ajv's, which `schemaValidator` is not. */
@@ -288,8 +292,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     else if (!answered) done();
   });
 
+  // Event streams never end by themselves: closing ends them (their clients reconnect), rather
+  // than waiting for them.
+  const eventStreams = new EventStreams(ctx, app.log, options.eventStreams);
   app.addHook("preClose", async () => {
     closing = true;
+    await eventStreams.close();
   });
   app.addHook("onSend", (request, reply, payload, done) => {
     if (closing) reply.header("Connection", "close");
@@ -317,6 +325,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   setCssTimeLimit(deps.config.cssTimeLimitMs);
   networkRoutes(typedRoutes(app), ctx, deps.limits, deps.config.adminHost);
   networkEventRoutes(app, ctx);
+  networkEventStreamRoutes(app, ctx, eventStreams);
   publicRoutes(app, deps.publicSite, publicGate);
   mediaRoutes(
     app,
@@ -358,7 +367,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       usageRoutes,
       webhookRoutes({ allowPrivate: deps.config.webhooksAllowPrivate }),
     ],
-    [siteUserRoutes, siteEventRoutes],
+    [siteUserRoutes, siteEventRoutes, siteEventStreamRoutes(eventStreams)],
   );
 
   // The process's webhook worker (webhooks/worker.ts): woken when this process's writes are

@@ -284,6 +284,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole network's events as they happen (super-administrators), or one site's with blog_id, X-Svc-Blog-Id or domain (Server-Sent Events)
+         * @description Server-Sent Events (text/event-stream): `retry: 2000` and `id: <where it starts>` first, then per event `id: <event id>`, `event: <type>`, `data: <the event as GET /events shows it>` and a blank line, in increasing id, each once its write's publish run is over (its `published` filled, or after 60 s without it). It resumes after Last-Event-ID, else after ?since; with neither it starts from now (only new events). A comment line `: keep-alive` comes every 10 s. Refusals come before the stream starts, as JSON.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/frames": {
         parameters: {
             query?: never;
@@ -1540,6 +1560,26 @@ export interface paths {
         };
         /** The site's events: oldest first after ?since (exclusive), ?type a type or its prefix, ?limit */
         get: operations["listSiteEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's events as they happen (Server-Sent Events)
+         * @description Server-Sent Events (text/event-stream): `retry: 2000` and `id: <where it starts>` first, then per event `id: <event id>`, `event: <type>`, `data: <the event as GET /events shows it>` and a blank line, in increasing id, each once its write's publish run is over (its `published` filled, or after 60 s without it). It resumes after Last-Event-ID, else after ?since; with neither it starts from now (only new events). A comment line `: keep-alive` comes every 10 s. Refusals come before the stream starts, as JSON.
+         */
+        get: operations["streamSiteEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3224,6 +3264,54 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description an event id: only later ones (default 0) */
+                since?: string;
+                /** @description a type, or a prefix: frame matches frame.created and frame.deleted */
+                type?: string;
+                blog_id?: string;
+                domain?: string;
+            };
+            header?: {
+                /** @description the last event id received: the stream resumes after it (read before ?since) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the stream (text/event-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Default Response */
@@ -15798,6 +15886,55 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    streamSiteEvents: {
+        parameters: {
+            query?: {
+                /** @description an event id: only later ones (default 0) */
+                since?: string;
+                /** @description a type, or a prefix: frame matches frame.created and frame.deleted */
+                type?: string;
+            };
+            header?: {
+                /** @description the last event id received: the stream resumes after it (read before ?since) */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the stream (text/event-stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Default Response */

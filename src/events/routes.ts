@@ -1,7 +1,7 @@
 // GET /api/site/{site_id}/events: the site's events, for its administrators; GET /api/events: the
 // whole network's, for super-administrators, or one site's with a legacy site selector (blog_id,
 // X-Svc-Blog-Id, domain) as every legacy address (docs/events.md).
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Success, Type } from "../http/schema.ts";
@@ -37,7 +37,7 @@ export const EventSchema = Obj({
   ]),
 });
 
-const EventsQuery = Obj({
+export const EventsQuery = Obj({
   since: Opt(Type.String({ description: "an event id: only later ones (default 0)" })),
   type: Opt(Type.String({ description: "a type, or a prefix: frame matches frame.created and frame.deleted" })),
   limit: Opt(Type.String({ description: `how many, 1 to ${MAX_EVENTS_LIMIT} (default 100)` })),
@@ -65,6 +65,23 @@ export function siteEventRoutes(scope: TypedFastify, ctx: ServiceContext): void 
 
 const SELECTORS = ["blog_id", "domain"];
 
+/**
+ * The site a network address (/api/events, its stream) reads: the one a legacy selector names, for
+ * its administrators; without one, null (the whole network), for super-administrators only.
+ */
+export async function networkScopeOf(ctx: ServiceContext, request: FastifyRequest, reply: FastifyReply) {
+  const query = request.query as Record<string, string | undefined>;
+  const selected = SELECTORS.some((name) => query[name]) || request.headers["x-svc-blog-id"] !== undefined;
+  if (selected) return (await byLegacySelector(ctx.db, request, reply)).id;
+  if (!request.caller?.superAdmin)
+    throw fail(
+      "insufficient_role",
+      {},
+      "The network's events are the super-administrators'; name a site with blog_id.",
+    );
+  return null;
+}
+
 export function networkEventRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   typedRoutes(app).get(
     "/api/events",
@@ -81,19 +98,8 @@ export function networkEventRoutes(app: FastifyInstance, ctx: ServiceContext): v
       },
     },
     async (request, reply) => {
-      const query = request.query as Record<string, string | undefined>;
-      const selected = SELECTORS.some((name) => query[name]) || request.headers["x-svc-blog-id"] !== undefined;
-      if (selected) {
-        const site = await byLegacySelector(ctx.db, request, reply);
-        return ok({ site_id: site.id, events: await listEvents(ctx.db, site.id, request.query) });
-      }
-      if (!request.caller?.superAdmin)
-        throw fail(
-          "insufficient_role",
-          {},
-          "The network's events are the super-administrators'; name a site with blog_id.",
-        );
-      return ok({ site_id: null, events: await listEvents(ctx.db, null, request.query) });
+      const siteId = await networkScopeOf(ctx, request, reply);
+      return ok({ site_id: siteId, events: await listEvents(ctx.db, siteId, request.query) });
     },
   );
 }

@@ -45,6 +45,12 @@ export function wholeNumber(
   return n;
 }
 
+/** The event id a reader resumes after (`?since`, the stream's Last-Event-ID); undefined when not given. */
+export function resumePoint(value: string | undefined, parameter: string): number | undefined {
+  if (value === undefined || value.trim() === "") return undefined;
+  return wholeNumber(value.trim(), parameter, 0, Number.MAX_SAFE_INTEGER, 0);
+}
+
 type EventRow = Awaited<ReturnType<typeof selectEvents>>[number];
 
 function selectEvents(db: Db, siteId: number | null, since: number, type: string | undefined, limit: number) {
@@ -86,11 +92,40 @@ export async function listEvents(db: Db, siteId: number | null, query: EventsQue
 /** How long an event waits for its `published` before it goes out without it (a publish run that keeps failing). */
 export const PUBLISHED_WAIT_MS = 60_000;
 
+/** The events that may go out now, and when the first one held back waits no longer. */
+export interface ReadyEvents {
+  events: EventRecord[];
+  /**
+   * When the first event held back (its write still being published) goes out without its
+   * `published` (ms of the clock); null when none is held back.
+   */
+  heldUntil: number | null;
+}
+
 /**
  * The events after `since` that may go out now, oldest first: they stop before the first one
  * whose write is still being published (younger than PUBLISHED_WAIT_MS), so a reader that
  * resumes after the last id it sent misses none (events/stream.ts).
  */
+export async function eventsReady(
+  db: Db,
+  siteId: number | null,
+  since: number,
+  type: string | undefined,
+  now: number,
+  limit = MAX_EVENTS_LIMIT,
+): Promise<ReadyEvents> {
+  const rows = await selectEvents(db, siteId, since, type, limit);
+  const waitedSince = new Date(now - PUBLISHED_WAIT_MS).toISOString();
+  const pending = rows.findIndex((row) => row.published_json === null && row.at > waitedSince);
+  if (pending < 0) return { events: rows.map(eventOf), heldUntil: null };
+  return {
+    events: rows.slice(0, pending).map(eventOf),
+    heldUntil: Date.parse(rows[pending]!.at) + PUBLISHED_WAIT_MS,
+  };
+}
+
+/** `eventsReady`'s events alone. */
 export async function readyEvents(
   db: Db,
   siteId: number | null,
@@ -99,8 +134,14 @@ export async function readyEvents(
   now: number,
   limit = MAX_EVENTS_LIMIT,
 ): Promise<EventRecord[]> {
-  const rows = await selectEvents(db, siteId, since, type, limit);
-  const waitedSince = new Date(now - PUBLISHED_WAIT_MS).toISOString();
-  const pending = rows.findIndex((row) => row.published_json === null && row.at > waitedSince);
-  return (pending < 0 ? rows : rows.slice(0, pending)).map(eventOf);
+  return (await eventsReady(db, siteId, since, type, now, limit)).events;
+}
+
+/** The last event's id (0: none yet): where a reader that wants only new events starts. */
+export async function lastEventId(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("events")
+    .select((select) => select.fn.max("id").as("last"))
+    .executeTakeFirst();
+  return Number(row?.last ?? 0);
 }

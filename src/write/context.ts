@@ -56,9 +56,10 @@ export interface Publisher {
    */
   write?<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T>;
   /**
-   * Calls `listener` each time this process has filled events' `published` (their writes were
-   * published): the stream and the webhooks look for them then. Answers its removal. The engine
-   * implements it; without it (a recorder in tests) events are ready when written.
+   * Calls `listener` each time this process's publish runs have filled events' `published`
+   * (docs/events.md); answers its removal. The event stream (events/stream-hub.ts) and the webhook
+   * worker (webhooks/worker.ts) wake on it; a publisher without it (a recorder in tests) leaves
+   * them to their poll.
    */
   onPublished?(listener: () => void): () => void;
 }
