@@ -179,6 +179,16 @@ export class Api {
   ) {}
 
   async call(method: string, path: string, body?: unknown, expect: number[] = [200, 201]): Promise<any> {
+    return (await this.send(method, path, body, expect)).json;
+  }
+
+  /** One call: its parsed body and the answer's headers (`x-request-id`…). Throws on an unexpected status. */
+  async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    expect: number[] = [200, 201],
+  ): Promise<{ json: any; headers: Answer["headers"] }> {
     const answer = await http(this.port, method, path, {
       agent: this.agent,
       headers: {
@@ -189,7 +199,7 @@ export class Api {
     });
     const text = answer.body.toString("utf8");
     if (!expect.includes(answer.status)) throw new Error(`${method} ${path}: ${answer.status} ${text.slice(0, 500)}`);
-    return text === "" ? null : JSON.parse(text);
+    return { json: text === "" ? null : JSON.parse(text), headers: answer.headers };
   }
 
   /** Wall-clock milliseconds of one call. */

@@ -2,7 +2,7 @@
 // address, measured from /proc (user + system time of each process) over a few load runs. Less
 // moved by other load on the machine than a throughput ratio, so it says whether a change to the
 // request path helped when the machine is not quiet. With BENCH_REQUEST_CPU_BASE=<commit>, that
-// commit is built in a temporary worktree (as the revisions group does) and measured in the same
+// commit is built in a temporary worktree (bench/baseline-build.ts) and measured in the same
 // rounds, filled alike. Starts dist/main.js: `npm run build` first.
 //   node --import tsx bench/request-cpu.ts api|list [seconds] [rounds]
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fillSmallSite } from "./small-site.ts";
 import { fillPageList, LIST_PAGES } from "./fill.ts";
 import { ADMIN_TOKEN, Api, cpuMsOf, http, load, startBare, startService, type Service } from "./lib.ts";
-import { baselineTree } from "./revisions.ts";
+import { baselineTree } from "./baseline-build.ts";
 
 const targets: Record<string, { path: string; fill?: (api: Api) => Promise<void> }> = {
   api: { path: "/api/site/1/frames/card-4k" },

@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inclusiveTimes } from "./cpu-profile.ts";
 import { Api, cpuMsOf, median, ROOT, sleep, startService } from "./lib.ts";
-import { baselineTree, fill, frameVersion, pageVersion, SITE, WRITTEN } from "./revisions.ts";
+import { baselineTree } from "./baseline-build.ts";
+import { BASE, SITE } from "./revisions.ts";
+import { fill, frameVersion, pageVersion, WRITTEN } from "./written-site.ts";
 
 const n = Number(process.argv[2] ?? 200);
 const kind = process.argv[3] ?? "frames";
@@ -113,7 +115,7 @@ async function takeBoth(root: string): Promise<Record<Side, Taken>> {
 }
 
 const fmt = (v: number, d = 2) => v.toFixed(d).padStart(8);
-const tree = baselineTree((m) => console.error(m));
+const tree = baselineTree((m) => console.error(m), BASE);
 let taken: Record<Side, Taken>;
 try {
   taken = await takeBoth(tree.root);

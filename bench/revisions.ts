@@ -3,36 +3,32 @@
 // revision (bench/README.md, "Revisions").
 //
 // The baseline is a real service process too: the commit before the revisions core
-// (BENCH_REVISIONS_BASE, default 5dce37b), checked out with `git worktree add --detach` in a
-// temporary folder, this checkout's node_modules linked into it, built there with its own
-// scripts/build.mjs and started from its dist/main.js exactly as startService starts this one. The
-// worktree is removed afterwards, also when the run fails.
+// (BENCH_REVISIONS_BASE, default 5dce37b), built in a temporary worktree (bench/baseline-build.ts)
+// and started from its dist/main.js exactly as startService starts this one. The worktree is
+// removed afterwards, also when the run fails.
 //
 // Three services on fresh SQLite data directories: the baseline and the current service filled
 // with the same site (the small site, BENCH_REVISIONS_SITE frames of 10 KB and as many pages each
 // on its own frame, the written frames and pages), and the current service on a tiny site (the
-// small site and the written objects only). Sequential API writes that each change content, in
-// batches interleaved between the services (the order rotating): PUT /frames/{slug} with a ~4 KB
+// small site and the written objects only; bench/written-site.ts). Sequential API writes that each
+// change content, in batches interleaved between the services (bench/interleaved.ts): PUT /frames/{slug} with a ~4 KB
 // markup that differs each time (each written frame is the frame of one page: the write bakes
 // it), and PATCH /pages/{id} changing title and content (a page that renders on request). Storage:
 // the database file (after a TRUNCATE checkpoint, with the service stopped) before and after each
 // kind's writes.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { filler, frame10k } from "./content.ts";
-import { fillSmallSite } from "./small-site.ts";
-import { Api, cpuMsOf, median, ROOT, round, startService, type Result, type Service } from "./lib.ts";
+import { baselineTree } from "./baseline-build.ts";
+import { interleaved } from "./interleaved.ts";
+import { Api, median, round, startService, type Result, type Service } from "./lib.ts";
+import { fill, frameVersion, pageVersion, WRITTEN } from "./written-site.ts";
 
 const S = "/api/site/1";
 const QUICK = process.env.BENCH_QUICK === "1";
-const BASE = process.env.BENCH_REVISIONS_BASE ?? "5dce37b";
+export const BASE = process.env.BENCH_REVISIONS_BASE ?? "5dce37b";
 /** Frames of 10 KB and pages (each on its own frame) of the filled site, besides the small site. */
 export const SITE = Number(process.env.BENCH_REVISIONS_SITE ?? (QUICK ? 100 : 300));
-/** Written objects of each kind (writes go round them, so none reaches SVC_REVISIONS_KEEP's 100). */
-export const WRITTEN = QUICK ? 10 : 50;
 const BATCHES = QUICK ? 4 : 20;
 const PER_BATCH = QUICK ? 10 : 25;
 export const WRITE_TARGET = 0.8;
@@ -45,58 +41,6 @@ export interface RevisionsHooks {
 }
 
 type Side = "base" | "current" | "tiny";
-
-/** Version `n` of written frame `slot`: about 4 KB, different every time. */
-export function frameVersion(slot: number, n: number): string {
-  let html = `<section class="card rev-${slot}"><h2>Version ${n} of card ${slot}</h2>\n`;
-  html += filler(4096 - html.length - 12, n);
-  return `${html}</section>\n`;
-}
-
-/** Version `n` of written page `slot`: its title and about 1.5 KB of content. */
-export function pageVersion(slot: number, n: number): { title: string; content: string } {
-  return { title: `Written page ${slot}, version ${n}`, content: `<h2>Version ${n}</h2>\n${filler(1_500, n + 3)}` };
-}
-
-/** Runs `task(0 … n-1)` with three calls in flight. */
-async function inParallel(n: number, task: (i: number) => Promise<unknown>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < n) await task(next++);
-  };
-  await Promise.all(Array.from({ length: 3 }, worker));
-}
-
-/** The same site on every service: the small site, the written frames and pages, and (filled) `size` frames and pages. */
-export async function fill(api: Api, size: number): Promise<{ pageIds: number[] }> {
-  await fillSmallSite(api);
-  if (size > 0) {
-    await inParallel(size, (i) =>
-      api.call("POST", `${S}/frames`, { slug: `block-${i}`, html: frame10k(i), bake: false }),
-    );
-    await inParallel(size, (i) =>
-      api.call("POST", `${S}/pages`, { title: `Page ${i}`, slug: `page-${i}`, frame: `block-${i}` }),
-    );
-  }
-  for (let i = 0; i < WRITTEN; i++) {
-    await api.call("POST", `${S}/frames`, { slug: `rev-frame-${i}`, html: frameVersion(i, 0) });
-    await api.call("POST", `${S}/pages`, {
-      title: `Frame page ${i}`,
-      slug: `rev-frame-page-${i}`,
-      frame: `rev-frame-${i}`,
-    });
-  }
-  const pageIds: number[] = [];
-  for (let i = 0; i < WRITTEN; i++) {
-    const answer = await api.call("POST", `${S}/pages`, {
-      ...pageVersion(i, 0),
-      slug: `rev-page-${i}`,
-      frame: "page-live",
-    });
-    pageIds.push(answer.page.id);
-  }
-  return { pageIds };
-}
 
 /** The database file's bytes (and the pages in use) with the service stopped, after a TRUNCATE checkpoint. */
 function storage(dataDir: string): { file: number; used: number; revisionsTable: number | null } {
@@ -141,76 +85,6 @@ function lookupPlan(dataDir: string): string {
   }
 }
 
-function git(args: string[], cwd = ROOT): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-}
-
-/** The baseline commit checked out and built in a temporary worktree; `remove` takes it away again. */
-export function baselineTree(
-  log: (message: string) => void,
-  base = BASE,
-): { root: string; commit: string; remove(): void } {
-  const commit = git(["rev-parse", "--verify", `${base}^{commit}`]);
-  const folder = mkdtempSync(join(tmpdir(), "bench-revisions-base-"));
-  const root = join(folder, "tree");
-  const remove = () => {
-    try {
-      if (existsSync(root)) git(["worktree", "remove", "--force", root]);
-    } catch (error) {
-      log(`revisions: git worktree remove ${root}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    // (Were the removal to fail, `git worktree prune` clears the entry once the folder is gone.)
-    rmSync(folder, { recursive: true, force: true });
-  };
-  try {
-    git(["worktree", "add", "--detach", root, commit]);
-    symlinkSync(join(ROOT, "node_modules"), join(root, "node_modules"), "dir");
-    if (!existsSync(join(root, "scripts/build.mjs"))) throw new Error(`${base} has no scripts/build.mjs`);
-    // What its `npm run build` does, without the type check.
-    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
-  } catch (error) {
-    remove();
-    throw error;
-  }
-  return { root, commit, remove };
-}
-
-/**
- * `batches` batches of `perBatch` rounds; in each round every side makes one write, the side going
- * first rotating, so a burst of other work on the machine hits the sides alike. Answers each side's
- * writes/s per batch (its writes over the time they took) and its process's CPU time a write over
- * all batches (from /proc: what other load on the machine moves least).
- */
-async function interleaved(
-  sides: Side[],
-  running: Partial<Record<Side, Service>>,
-  batches: number,
-  perBatch: number,
-  write: (api: Api, n: number) => Promise<unknown>,
-  first: number,
-): Promise<{ rates: Record<Side, number[]>; cpuMs: Record<Side, number> }> {
-  const rates: Record<Side, number[]> = { base: [], current: [], tiny: [] };
-  const apis = Object.fromEntries(sides.map((side) => [side, new Api(running[side]!.port)])) as Record<Side, Api>;
-  const cpu0 = Object.fromEntries(sides.map((side) => [side, cpuMsOf(running[side]!.pid)])) as Record<Side, number>;
-  let round = 0;
-  for (let b = 0; b < batches; b++) {
-    const spent: Record<Side, number> = { base: 0, current: 0, tiny: 0 };
-    for (let j = 0; j < perBatch; j++, round++) {
-      for (let k = 0; k < sides.length; k++) {
-        const side = sides[(round + k) % sides.length]!;
-        const t0 = performance.now();
-        await write(apis[side], first + b * perBatch + j);
-        spent[side] += performance.now() - t0;
-      }
-    }
-    for (const side of sides) rates[side].push((perBatch * 1000) / spent[side]);
-  }
-  const cpuMs = Object.fromEntries(
-    sides.map((side) => [side, (cpuMsOf(running[side]!.pid) - cpu0[side]) / (batches * perBatch)]),
-  ) as Record<Side, number>;
-  return { rates, cpuMs };
-}
-
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 const spread = (values: number[]) => `${fmt(Math.min(...values), 2)}–${fmt(Math.max(...values), 2)}`;
 
@@ -223,7 +97,7 @@ export async function revisionsGroup(work: string, hooks: RevisionsHooks): Promi
   };
   for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
   log(`revisions: building ${BASE} in a temporary worktree`);
-  const tree = baselineTree(log);
+  const tree = baselineTree(log, BASE);
   const running: Partial<Record<Side, Service>> = {};
   const env: Record<Side, Record<string, string>> = {
     base: { SVC_CODE_CACHE_DIR: join(work, "revisions-base-code-cache") },

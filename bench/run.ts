@@ -14,6 +14,7 @@ import { scaleGroup } from "./scale.ts";
 import { mediaGroup } from "./media.ts";
 import { stylesGroup } from "./styles.ts";
 import { revisionsGroup } from "./revisions.ts";
+import { webhooksGroup } from "./webhooks.ts";
 import { fairnessGroup } from "./fairness.ts";
 import {
   Api,
@@ -485,6 +486,8 @@ async function main(): Promise<void> {
     }
     // Revisions: three services of its own (one the commit before revisions, built in a worktree).
     if (wanted("revisions")) await revisionsGroup(work, { log, record, note: (text) => notes.push(text) });
+    // Webhooks: three services of its own (one the commit before events, built in a worktree) and the hook's receiver.
+    if (wanted("webhooks")) await webhooksGroup(work, { log, record, note: (text) => notes.push(text) });
     if (wanted("fairness")) {
       const service = await startService(join(work, "fairness"));
       try {
