@@ -133,8 +133,12 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
       assert.equal(reply.status, 200);
       ids.push(String(reply.headers["x-request-id"]));
     }
-    // Each process logs the ids of the requests it answered.
-    const answered = cluster.processes.map((p) => ids.filter((id) => p.stdout().includes(id)).length);
+    // Each process logs the ids of the requests it answered, in a line written once the answer is
+    // sent: it may reach the process's stdout a moment after the client has the answer.
+    const answeredBy = () => cluster.processes.map((p) => ids.filter((id) => p.stdout().includes(id)).length);
+    for (let tries = 0; tries < 40 && answeredBy().reduce((a, b) => a + b, 0) < ids.length; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const answered = answeredBy();
     assert.equal(answered[0] + answered[1], ids.length, `every request was answered by one of the two: ${answered}`);
     assert.ok(
       answered.every((n) => n > 0),
