@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one */
+        /** Create a translation of a page ({page, lang, title?, slug?, content?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one */
         post: operations["createPageTranslation"];
         delete?: never;
         options?: never;
@@ -5927,6 +5927,8 @@ export interface operations {
                     content?: string | null;
                     status?: string | null;
                     missing?: boolean;
+                    /** @description page id, slug or path */
+                    translation?: number | string | null;
                 } & {
                     [key: string]: unknown;
                 };
