@@ -91,6 +91,7 @@ export const MESSAGES = {
   lang_mismatch:
     "This id belongs to a page in another language; a translation has its own id (drop id, or use the translation's id).",
   translation_link_failed: "The translation could not be linked to its origin.",
+  translation_exists: "One of the two pages already has a translation in that language.",
   unknown_location: "Unknown menu location.",
   invalid_dataset_name:
     "A data-set name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",

@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one */
+        /** Create a translation of a page ({page, lang, title?, slug?, content?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one */
         post: operations["createPageTranslation"];
         delete?: never;
         options?: never;
@@ -863,7 +863,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Merge keys into the texts of one language ({lang?, strings}; default the default language's): each key given is set, a key set to null is removed, the others stay; answers the language's texts after it */
+        patch: operations["patchStrings"];
         trace?: never;
     };
     "/api/site/{site_id}/preview": {
@@ -5926,6 +5927,8 @@ export interface operations {
                     content?: string | null;
                     status?: string | null;
                     missing?: boolean;
+                    /** @description page id, slug or path */
+                    translation?: number | string | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -12013,6 +12016,122 @@ export interface operations {
                     /** @description key (dot-separated segments of letters, digits, _ and -) → text; required; a bad key or a text that is not a string is 400 bad_strings */
                     strings: {
                         [key: string]: string;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        lang: string | null;
+                        /** @description key (dot-separated segments of letters, digits, _ and -) → text */
+                        strings: {
+                            [key: string]: string;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchStrings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    lang?: string | null;
+                    /** @description key → text, or null to remove the key; required; a bad key or a text that is neither a string nor null is 400 bad_strings */
+                    strings: {
+                        [key: string]: string | null;
                     };
                 } & {
                     [key: string]: unknown;

@@ -37,7 +37,7 @@ async function namesIn(
 
 /** Sources the site has nothing for: a data set, a menu location (or a data set standing in for it), a sidebar, a string. */
 async function unknownSources(db: Db, siteId: number, html: string, report: FrameReport): Promise<Warning[]> {
-  const { sources, source_positions: positions = {} } = report.compiled.analysis;
+  const { sources, source_positions: positions = {}, source_written: written = {} } = report.compiled.analysis;
   const named = sources.map(sourceName);
   const sets = named.flatMap((s) => (s.kind === "data" ? [s.name] : []));
   const menus = named.flatMap((s) =>
@@ -64,7 +64,8 @@ async function unknownSources(db: Db, siteId: number, html: string, report: Fram
     if (!datasets.has(name))
       out.push(
         warning("unknown_source", `The site has no data set "${name}": it reads nothing until one is written.`, {
-          source: `data.${name}`,
+          // As its author wrote it (a repeat's source may be the set's bare name).
+          source: written[`data.${name}`] ?? `data.${name}`,
           ...place(`data.${name}`),
         }),
       );

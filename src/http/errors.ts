@@ -100,6 +100,7 @@ const ANSWERS = {
   page_has_children: { status: 409 },
   lang_mismatch: { status: 409 },
   translation_link_failed: { status: 422 },
+  translation_exists: { status: 409 },
   unknown_location: { status: 400 },
   invalid_dataset_name: { status: 400 },
   dataset_not_found: { status: 404 },

@@ -53,9 +53,14 @@ export class AnalysisBuilder {
   /** The first place each source is read (a comment's or data-op-bind attribute's start). */
   private readonly sourceAt = new Map<string, number>();
 
-  source(source: string, at = 0): void {
+  /** How a source was first written, where it differs from its name. */
+  private readonly sourceWritten = new Map<string, string>();
+
+  source(source: string, at = 0, written = source): void {
     this.sources.add(source);
-    if (!this.sourceAt.has(source)) this.sourceAt.set(source, at);
+    if (this.sourceAt.has(source)) return;
+    this.sourceAt.set(source, at);
+    if (written !== source) this.sourceWritten.set(source, written);
   }
 
   liveReason(reason: string): void {
@@ -93,6 +98,9 @@ export class AnalysisBuilder {
       sources: sorted(this.sources),
       source_positions: Object.fromEntries(
         sorted(this.sourceAt.keys()).map((source) => [source, this.sourceAt.get(source)!]),
+      ),
+      source_written: Object.fromEntries(
+        sorted(this.sourceWritten.keys()).map((source) => [source, this.sourceWritten.get(source)!]),
       ),
       frame_refs: this.frameRefs,
       binds: this.binds,

@@ -250,7 +250,7 @@ export function repeatOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Rep
   }
   op.source = normalizeRepeatSource(source.trim());
   if (op.source.kind === "context") {
-    a.source(op.source.source, at);
+    a.source(op.source.source, at, source.trim());
     if (PAGE_SOURCES.has(op.source.source)) a.liveReason(`repeat ${op.source.source}`);
   }
   if (params.match !== undefined && params.match !== null) {

@@ -36,6 +36,12 @@ export interface MarkupAnalysis {
   sources: string[];
   /** Where each source is first read (offset of its comment or data-op-bind attribute). */
   source_positions: Record<string, number>;
+  /**
+   * How a source was first written where that differs from its name (a repeat's `prodcts` is
+   * `data.prodcts`): warnings name a source as its author wrote it. Absent in analyses stored
+   * before it existed.
+   */
+  source_written?: Record<string, string>;
   /** In document order; references are raw (the service turns ids into slugs). */
   frame_refs: FrameRefInsert[];
   /** Number of elements carrying a data-op-bind attribute. */

@@ -11,7 +11,7 @@ import { childPath } from "./paths.ts";
 import { inputWarnings } from "./input.ts";
 import { slugsUnder, type PageRow } from "./queries.ts";
 import { firstFreeSlug } from "./slug.ts";
-import { announcedWrite } from "./translations.ts";
+import { announcedWrite } from "./announced-write.ts";
 
 const MISSING_KEYS = ["missing", "lang"] as const;
 

@@ -180,7 +180,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "createPageTranslation",
         tags,
         summary:
-          "Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one",
+          "Create a translation of a page ({page, lang, title?, slug?, content?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one",
         body: Obj({
           page: Opt(Ref),
           lang: Opt(Type.Union([Str, Null])),
@@ -189,6 +189,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
           content: Opt(Type.Union([Str, Null])),
           status: Opt(Type.Union([Str, Null])),
           missing: Opt(Type.Boolean()),
+          translation: Opt(Ref),
         }),
         response: { 200: TranslationAnswer, 201: TranslationAnswer, ...commonErrors },
       },

@@ -2,33 +2,29 @@
 // another language to its origin (`{missing: true, lang?}`, which gives every page without a language
 // one, is missing-language.ts). Pages that translate one another share a translation group (the
 // origin's id); each page's record lists the group as `translations: {lang: id}`, itself included.
+// With `translation`, an existing page is linked instead (translation-link.ts).
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
-import type { Rebaked, Written } from "../write/change.ts";
+import type { Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { runWrite } from "../write/pipeline.ts";
-import { checkLangIn, languageState } from "../site/languages.ts";
-import type { Db } from "../store/database.ts";
+import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import { childPath } from "./paths.ts";
-import { pageChangesBetween } from "../effects/page-changes.ts";
 import { inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
 import { authoredContent } from "./page-change.ts";
 import type { MarkupTrust } from "../site/roles.ts";
-import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow } from "./queries.ts";
+import { pageById, slugsUnder, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
 import type { SlugChanged } from "./page-write.ts";
 import { firstFreeSlug, slugFromTitle } from "./slug.ts";
-import { PageTree } from "./tree.ts";
-import { WriteRegion } from "./region.ts";
-import { recordAddressChanges } from "./moves.ts";
+import { linkExisting } from "./translation-link.ts";
+import { announcedWrite } from "./announced-write.ts";
 import "./revision.ts";
 import { pageBytes } from "../quotas/bytes.ts";
-import type { UsageDelta } from "../quotas/usage.ts";
 
-const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing"] as const;
+const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing", "translation"] as const;
 
 export interface TranslationAnswer {
   page: PageRecord;
@@ -40,80 +36,41 @@ export interface TranslationAnswer {
 }
 
 function linkFailed(
-  reason: "lang_required" | "same_language" | "origin_not_found" | "origin_has_no_language",
+  reason: "lang_required" | "same_language" | "origin_not_found" | "origin_has_no_language" | "translation_not_found",
   details: Record<string, unknown>,
   message: string,
 ): never {
   throw fail("translation_link_failed", { reason, ...details }, message);
 }
 
-/** Which pages a write changes: `written` (and `created`) by it; `enter` the page whose region it reads before (pages/region.ts). */
-interface Scope<T> {
-  enter: PageLite;
-  written: (result: T) => { written: number[]; created: number[] };
-}
-
-/** What a translation write's rows came to: its result, the pages it wrote (a revision each) and the room they take. */
-interface Rows<T> {
-  result: T;
-  wrote: number[];
-  room?: UsageDelta;
-}
-
-/**
- * A write whose page changes (tree before and after) are announced after it commits, through the
- * write pipeline. `touched`: the pages whose other columns (content) it wrote, announced even
- * when their light row is as it was. With a `scope` only the region of the pages it names is read
- * (the cost of a write follows the pages it changes); without one, every page of the site (a
- * write over all of them, as `{missing: true}` is). The work may run twice (a trial rehearsed,
- * write/pipeline.ts): what it warns of is counted from the start each time.
- */
-export async function announcedWrite<T>(
+/** The origin page of a translation: found, with a language, not already in `lang`. */
+async function originOf(
   ctx: ServiceContext,
-  siteId: number,
-  warnings: Warning[],
-  work: (trx: Db) => Promise<Rows<T>>,
-  touched: (result: T) => number[] = () => [],
-  scope?: Scope<T>,
-): Promise<{ result: T; rebaked: Rebaked }> {
-  const warned = warnings.length;
-  const done = await runWrite(ctx, {
-    siteId,
-    // What prints the pages, within the render budgets, or nothing is written.
-    trial: true,
-    apply: async (trx) => {
-      warnings.length = warned;
-      const region = scope ? new WriteRegion(trx, siteId) : null;
-      if (region && scope) await region.enter(scope.enter);
-      const whole = region ? null : new PageTree(await liteRowsOf(trx, siteId));
-      const { result, wrote, room } = await work(trx);
-      const named = scope?.written(result);
-      const { before, after, subjects } =
-        region && named
-          ? await region.trees(named.written, named.created)
-          : { before: whole as PageTree, after: new PageTree(await liteRowsOf(trx, siteId)), subjects: undefined };
-      const addressing = { langs: await languageState(trx, siteId) };
-      const now = gmt(ctx.clock());
-      const moved = await recordAddressChanges(trx, siteId, now, { before, after, within: subjects }, addressing);
-      const created = new Set(named?.created ?? []);
-      return {
-        value: result,
-        wrote: [
-          ...wrote.map(
-            (id): Written => ({ kind: "page", id: String(id), action: created.has(id) ? "created" : "updated" }),
-          ),
-          ...moved.wrote,
-        ],
-        changes: [...pageChangesBetween(before, after, touched(result), subjects), ...moved.changes],
-        room,
-      };
-    },
-  });
-  return { result: done.value, rebaked: done.rebaked };
+  site: SiteRow,
+  ref: unknown,
+  state: LanguageState,
+  lang: string,
+): Promise<PageRow> {
+  const found = await lookupPage(ctx.db, site.id, ref, {}, state);
+  if ("candidates" in found)
+    throw fail("ambiguous_page", { field: "page", ref, candidates: found.candidates.map(candidateOf) });
+  if (!("found" in found)) linkFailed("origin_not_found", { page: ref }, "The origin page does not exist.");
+  const origin = found.found;
+  if (origin.lang === "") {
+    linkFailed(
+      "origin_has_no_language",
+      { page: origin.id },
+      "The origin page has no language; give it one first (POST /pages/language with {missing: true}).",
+    );
+  }
+  if (origin.lang === lang)
+    linkFailed("same_language", { page: origin.id, lang }, `The origin page is already in "${lang}".`);
+  return origin;
 }
 
 /**
- * POST /pages/language `{page, lang, title?, slug?, content?, status?}`. The new page copies
+ * POST /pages/language `{page, lang, title?, slug?, content?, status?}`; with `translation` (an
+ * existing page in `lang`) that page is linked instead (translation-link.ts). The new page copies
  * what is not given from its origin (title, content, fields, frame, status), stands under the
  * translation of the origin's parent (at the top when that has none), and joins the origin's
  * group. A translation that already exists in that language is updated instead. `markup`: how the
@@ -140,26 +97,29 @@ export async function linkTranslation(
       "page must be a page id, a slug or a path.",
     );
   }
+  if (body.translation !== undefined) {
+    const origin = await originOf(ctx, site, body.page, state, lang);
+    const found = await lookupPage(ctx.db, site.id, body.translation, {}, state);
+    if ("candidates" in found)
+      throw fail("ambiguous_page", {
+        field: "translation",
+        ref: body.translation,
+        candidates: found.candidates.map(candidateOf),
+      });
+    if (!("found" in found))
+      linkFailed("translation_not_found", { translation: body.translation }, "The page to link does not exist.");
+    const linked = await linkExisting(ctx, site, origin, found.found, lang, body, warnings);
+    const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [
+      (await pageById(ctx.db, site.id, linked.row.id)) ?? linked.row,
+    ]);
+    return { page, origin: { id: origin.id, lang: origin.lang }, created: false, rebaked: linked.rebaked, warnings };
+  }
   const title = titleFrom(body.title);
   if (title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
   const slug = slugFrom(body.slug, warnings);
   const content = await authoredContent(ctx, site, body.content, markup, warnings);
   const status = statusFrom(body.status);
-
-  const found = await lookupPage(ctx.db, site.id, body.page, {}, state);
-  if ("candidates" in found)
-    throw fail("ambiguous_page", { field: "page", ref: body.page, candidates: found.candidates.map(candidateOf) });
-  if (!("found" in found)) linkFailed("origin_not_found", { page: body.page }, "The origin page does not exist.");
-  const origin = found.found;
-  if (origin.lang === "") {
-    linkFailed(
-      "origin_has_no_language",
-      { page: origin.id },
-      "The origin page has no language; give it one first (POST /pages/language with {missing: true}).",
-    );
-  }
-  if (origin.lang === lang)
-    linkFailed("same_language", { page: origin.id, lang }, `The origin page is already in "${lang}".`);
+  const origin = await originOf(ctx, site, body.page, state, lang);
 
   const now = gmt(ctx.clock());
   const { result, rebaked } = await announcedWrite(

@@ -140,6 +140,12 @@ export interface PagesTable {
   seo_json: Generated<string>;
   /** The order among siblings in generated sidebars (docs/sidebars.md); 0 unless set. */
   menu_order: Generated<number>;
+  /** `html` or `markdown`: what `content` is written in. */
+  content_format: Generated<string>;
+  /** The publication date (`YYYY-MM-DD HH:MM:SS`, UTC); null until set or first published. */
+  date_gmt: string | null;
+  /** A JSON list of texts. */
+  tags_json: Generated<string>;
   created_at_gmt: string;
   updated_at_gmt: string;
 }

@@ -1,9 +1,9 @@
-// Strings per language: GET and PUT /strings. Site-scoped, at both addresses.
+// Strings per language: GET, PUT and PATCH /strings. Site-scoped, at both addresses.
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Opt, Rebaked, Refusing, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { putStrings, readStrings } from "./service.ts";
+import { patchStrings, putStrings, readStrings } from "./service.ts";
 
 const Texts = Type.Record(Type.String(), Type.String(), {
   description: "key (dot-separated segments of letters, digits, _ and -) → text",
@@ -33,6 +33,15 @@ export function stringRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     async (request) => ok({ site_id: request.site.id, ...(await readStrings(ctx, request.site, request.query)) }),
   );
 
+  const written = Success({
+    site_id: Type.Integer(),
+    lang: Type.Union([Type.String(), Type.Null()]),
+    strings: Texts,
+    rebaked: Rebaked,
+    warnings: Warnings,
+  });
+  const lang = Opt(Type.Union([Type.String(), Type.Null()]));
+
   scope.put(
     "/strings",
     {
@@ -42,7 +51,7 @@ export function stringRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary:
           "Replace the texts of one language ({lang?, strings}; default the default language's); rebakes the frames reading the keys that changed",
         body: Obj({
-          lang: Opt(Type.Union([Type.String(), Type.Null()])),
+          lang,
           strings: Refusing(
             Type.Record(Type.String(), Type.String(), {
               description:
@@ -51,18 +60,33 @@ export function stringRoutes(scope: TypedFastify, ctx: ServiceContext): void {
             "bad_strings",
           ),
         }),
-        response: {
-          200: Success({
-            site_id: Type.Integer(),
-            lang: Type.Union([Type.String(), Type.Null()]),
-            strings: Texts,
-            rebaked: Rebaked,
-            warnings: Warnings,
-          }),
-          ...commonErrors,
-        },
+        response: { 200: written, ...commonErrors },
       },
     },
     async (request) => ok({ site_id: request.site.id, ...(await putStrings(ctx, request.site, request.body)) }),
+  );
+
+  scope.patch(
+    "/strings",
+    {
+      schema: {
+        operationId: "patchStrings",
+        tags,
+        summary:
+          "Merge keys into the texts of one language ({lang?, strings}; default the default language's): each key given is set, a key set to null is removed, the others stay; answers the language's texts after it",
+        body: Obj({
+          lang,
+          strings: Refusing(
+            Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()]), {
+              description:
+                "key → text, or null to remove the key; required; a bad key or a text that is neither a string nor null is 400 bad_strings",
+            }),
+            "bad_strings",
+          ),
+        }),
+        response: { 200: written, ...commonErrors },
+      },
+    },
+    async (request) => ok({ site_id: request.site.id, ...(await patchStrings(ctx, request.site, request.body)) }),
   );
 }

@@ -1,7 +1,8 @@
 // Strings per language (docs/markup.md "Strings per language"): texts frames print with `t.<key>`,
 // in the page's language, else the default language's. `PUT /strings {lang?, strings}` replaces
-// the texts of one language (default: the default language); `GET /strings` answers every
-// language's. A write announces the keys whose text changed in that language.
+// the texts of one language (default: the default language); `PATCH /strings {lang?, strings}`
+// merges keys into it (a key set to null goes); `GET /strings` answers every language's. A write
+// announces the keys whose text changed in that language.
 import { fail } from "../errors.ts";
 import type { Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -26,26 +27,36 @@ async function storedLang(
   return { key: state.active ? (lang ?? "") : "", lang: state.active ? lang : state.defaultLang };
 }
 
-/** The texts of a body (an object of strings, by the route schema): keys, lengths and count checked. */
-function textsFrom(value: Readonly<Record<string, string>>): Map<string, string> {
+function badStrings(details: Record<string, unknown>, message: string): never {
+  throw fail("bad_strings", details, message);
+}
+
+function tooMany(count: number): void {
+  if (count > MAX_STRINGS)
+    badStrings({ field: "strings", max_strings: MAX_STRINGS }, `A language holds at most ${MAX_STRINGS} strings.`);
+}
+
+/**
+ * The texts of a body (an object of strings, by the route schema; with `removable`, null too: a
+ * key to remove): keys, lengths and count checked.
+ */
+function textsFrom(value: Readonly<Record<string, string | null>>, removable = false): Map<string, string | null> {
   const entries = Object.entries(value);
-  if (entries.length > MAX_STRINGS)
-    throw fail(
-      "bad_strings",
-      { field: "strings", max_strings: MAX_STRINGS },
-      `A language holds at most ${MAX_STRINGS} strings.`,
-    );
-  const out = new Map<string, string>();
+  tooMany(entries.length);
+  const out = new Map<string, string | null>();
   for (const [key, text] of entries) {
     if (key.length > MAX_KEY || !KEY.test(key))
-      throw fail(
-        "bad_strings",
+      badStrings(
         { field: `strings.${key}`, key, pattern: KEY.source },
         `"${key}" is not a string key: dot-separated segments of letters, digits, _ and -.`,
       );
-    if (text.length > MAX_TEXT)
-      throw fail(
-        "bad_strings",
+    if (text === null && !removable)
+      badStrings(
+        { field: `strings.${key}`, key },
+        `The text of "${key}" is a string (PATCH /strings removes a key set to null).`,
+      );
+    if (text !== null && text.length > MAX_TEXT)
+      badStrings(
         { field: `strings.${key}`, key, max_length: MAX_TEXT },
         `The text of "${key}" is longer than ${MAX_TEXT} characters.`,
       );
@@ -76,15 +87,25 @@ export async function readStrings(ctx: Pick<ServiceContext, "db">, site: SiteRow
   return { default_lang: state.defaultLang, strings };
 }
 
-/** PUT /strings: replaces the texts of a language; rebakes the frames reading the keys that changed. */
-export async function putStrings(
+export interface StringsWritten {
+  lang: string | null;
+  /** The language's texts after the write, by key. */
+  strings: Record<string, string>;
+  rebaked: Rebaked;
+}
+
+/**
+ * A write of one language's texts: `after` makes its texts from those it had. Rebakes the frames
+ * reading the keys that changed; nothing to publish when none did.
+ */
+async function writeStrings(
   ctx: ServiceContext,
   site: SiteRow,
-  body: { strings: Readonly<Record<string, string>>; lang?: string | null },
-): Promise<{ lang: string | null; strings: Record<string, string>; rebaked: Rebaked }> {
-  const texts = textsFrom(body.strings);
-  const { key, lang } = await storedLang(ctx, site, body.lang);
-  const { rebaked } = await runWrite(ctx, {
+  given: unknown,
+  after: (before: ReadonlyMap<string, string>) => Map<string, string>,
+): Promise<StringsWritten> {
+  const { key, lang } = await storedLang(ctx, site, given);
+  const { value: texts, rebaked } = await runWrite(ctx, {
     siteId: site.id,
     // Longer texts print wherever frames print them: within the render budgets, or not at all.
     trial: true,
@@ -100,6 +121,8 @@ export async function putStrings(
             .execute()
         ).map((row) => [row.key, row.text]),
       );
+      const texts = after(before);
+      tooMany(texts.size);
       let delta = 0;
       for (const [k, text] of before) delta -= weight(k, text);
       for (const [k, text] of texts) delta += weight(k, text);
@@ -114,7 +137,7 @@ export async function putStrings(
         .filter((k) => before.get(k) !== texts.get(k))
         .sort();
       return {
-        value: null,
+        value: texts,
         // The language's texts, by the code they are stored under ('' on a site without languages).
         wrote: [{ kind: "strings", id: key, action: "updated" }],
         // Nothing to publish when no text changed.
@@ -124,4 +147,31 @@ export async function putStrings(
     },
   });
   return { lang, strings: Object.fromEntries([...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), rebaked };
+}
+
+/** PUT /strings: replaces the texts of a language. */
+export function putStrings(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: { strings: Readonly<Record<string, string>>; lang?: string | null },
+): Promise<StringsWritten> {
+  const texts = textsFrom(body.strings) as Map<string, string>;
+  return writeStrings(ctx, site, body.lang, () => texts);
+}
+
+/** PATCH /strings: merges keys into a language's texts; a key set to null is removed. */
+export function patchStrings(
+  ctx: ServiceContext,
+  site: SiteRow,
+  body: { strings: Readonly<Record<string, string | null>>; lang?: string | null },
+): Promise<StringsWritten> {
+  const changes = textsFrom(body.strings, true);
+  return writeStrings(ctx, site, body.lang, (before) => {
+    const texts = new Map(before);
+    for (const [key, text] of changes) {
+      if (text === null) texts.delete(key);
+      else texts.set(key, text);
+    }
+    return texts;
+  });
 }

@@ -97,6 +97,7 @@ const APPENDS: Record<string, Appends> = {
   putSidebar: { events: one("sidebar.updated", () => "docs") },
   deleteSidebar: { events: one("sidebar.deleted", () => "docs") },
   putStrings: { events: one("strings.updated", () => "") },
+  patchStrings: { events: one("strings.updated", () => "") },
   createPreviewLink: { events: one("preview_link.created", (_, __, a) => a.id) },
   deletePreviewLink: { events: one("preview_link.deleted", (_, id) => id) },
   restoreFrameRevision: { events: one("frame.updated", (f) => f.frameId) },

@@ -71,7 +71,7 @@ describe("templating through the API", () => {
     assert.equal(page.layout, "shell");
   });
 
-  it("a frame write warns what prints nothing, each with line and column: unknown_insert with a suggestion, unknown_source (a missing data set, a location that is none), unknown_string, unused_block, unfilled_slot at the svc/layout", async () => {
+  it("a frame write warns what prints nothing, each with line and column: unknown_insert with a suggestion, unknown_source (a missing data set named as written, a location that is none), unknown_string, unused_block, unfilled_slot at the svc/layout", async () => {
     const site = await newSite(t);
     await site.frame("base", `<head><!-- svc/slot {"name": "head"} /--></head><body><!-- svc/slot /--></body>`);
     ok(await site.api("PUT", "/strings", { strings: { "footer.text": "Hi" } }), "strings");
@@ -79,7 +79,7 @@ describe("templating through the API", () => {
     const html = [
       `<!-- svc/layout {"name": "base"} /-->`,
       `<!-- svc/menu {"location": "sidebar"} /-->`,
-      `  <!-- svc/repeat {"source": "team"} --><!-- /svc/repeat --><!-- svc/repeat {"source": "known"} --><!-- /svc/repeat -->`,
+      `  <!-- svc/repeat {"source": "team"} --><!-- /svc/repeat --><!-- svc/repeat {"source": "known"} --><!-- /svc/repeat --><!-- svc/repeat {"source": "data.crew"} --><!-- /svc/repeat -->`,
       `<p data-op-bind='{"text": "t.footer.txt"}'></p><p data-op-bind='{"text": "t.footer.text"}'></p>`,
       `<!-- svc/block {"name": "sidebar"} -->x<!-- /svc/block --><!-- op/menus {"location": "header"} /-->`,
     ].join("\n");
@@ -97,7 +97,8 @@ describe("templating through the API", () => {
         ["unfilled_slot", 1, 1, "head", undefined],
         ["unknown_insert", 5, 59, "op/menus", "op/menu"],
         ["unknown_source", 2, 1, "menu.sidebar", undefined],
-        ["unknown_source", 3, 3, "data.team", undefined],
+        ["unknown_source", 3, 3, "team", undefined],
+        ["unknown_source", 3, 120, "data.crew", undefined],
         ["unknown_string", 4, 4, "footer.txt", undefined],
         ["unused_block", 5, 1, "sidebar", undefined],
       ].sort(),

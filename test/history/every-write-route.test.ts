@@ -85,6 +85,7 @@ const NOT_REVISED: Record<string, string> = {
   createRedirect: "redirects are addresses, not content",
   deleteRedirect: "redirects are addresses, not content",
   putStrings: "strings are settings per language",
+  patchStrings: "strings are settings per language",
   previewPage: "writes nothing (rolled back)",
   createPreviewLink: "a link, not content",
   deletePreviewLink: "a link, not content",

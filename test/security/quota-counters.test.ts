@@ -278,10 +278,14 @@ describe("quota counters equal a recount", () => {
 
   /**
    * As before migrations 0160 (media_variants), 0170 (publish_outbox), 0180 (its wrote_json),
-   * 0190 (site_settings.iframe_hosts_json), 0200 (sessions), 0210 (events) and 0220 (webhooks), which run again
+   * 0190 (site_settings.iframe_hosts_json), 0200 (sessions), 0210 (events), 0220 (webhooks) and 0230 (pages' format, date and tags), which run again
    * after the one a test rewinds.
    */
   async function forgetMediaVariants(): Promise<void> {
+    await sql`drop index pages_scheduled`.execute(t.store.db);
+    await sql`alter table pages drop column content_format`.execute(t.store.db);
+    await sql`alter table pages drop column date_gmt`.execute(t.store.db);
+    await sql`alter table pages drop column tags_json`.execute(t.store.db);
     await sql`drop table webhook_deliveries`.execute(t.store.db);
     await sql`drop table webhooks`.execute(t.store.db);
     await sql`drop table events`.execute(t.store.db);
@@ -289,7 +293,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table publish_outbox`.execute(t.store.db);
     await sql`drop table media_variants`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content')`.execute(
       t.store.db,
     );
   }

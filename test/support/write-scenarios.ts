@@ -177,6 +177,7 @@ export const SITE_WRITES: Record<string, WriteCall> = {
   putSidebar: { call: (f) => ["PUT", "/sidebars/docs", { items: [{ page: f.home }, { page: f.about }] }] },
   deleteSidebar: { call: () => ["DELETE", "/sidebars/docs"] },
   putStrings: { call: () => ["PUT", "/strings", { strings: { "footer.text": "Made here" } }] },
+  patchStrings: { call: () => ["PATCH", "/strings", { strings: { "footer.text": "Made here", "nav.gone": null } }] },
   previewPage: { call: (f) => ["POST", "/preview", { page: f.home, page_fields: { title: "Draft" } }] },
   createPreviewLink: { call: (f) => ["POST", "/preview/links", { page: f.home }], status: 201 },
   deletePreviewLink: {
