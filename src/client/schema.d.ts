@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one */
+        /** Create a translation of a page ({page, lang, title?, slug?, content?, content_format?, status?}), or with {missing: true, lang?} give every page without a language one */
         post: operations["createPageTranslation"];
         delete?: never;
         options?: never;
@@ -5466,7 +5466,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -5567,8 +5570,10 @@ export interface operations {
                     /** @description publish (default on POST), draft or trash */
                     status?: string | null;
                     lang?: string | null;
-                    /** @description HTML */
+                    /** @description HTML, or Markdown with content_format markdown */
                     content?: string | null;
+                    /** @description null: html */
+                    content_format?: ("html" | "markdown") | null;
                     fields?: {
                         [key: string]: unknown;
                     } | null;
@@ -5621,7 +5626,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -5770,7 +5778,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -5924,6 +5935,7 @@ export interface operations {
                     title?: string | null;
                     slug?: string | null;
                     content?: string | null;
+                    content_format?: ("html" | "markdown") | null;
                     status?: string | null;
                     missing?: boolean;
                 } & {
@@ -5966,7 +5978,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -6109,7 +6124,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -6287,7 +6305,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -6405,7 +6426,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -6570,8 +6594,10 @@ export interface operations {
                     /** @description publish (default on POST), draft or trash */
                     status?: string | null;
                     lang?: string | null;
-                    /** @description HTML */
+                    /** @description HTML, or Markdown with content_format markdown */
                     content?: string | null;
+                    /** @description null: html */
+                    content_format?: ("html" | "markdown") | null;
                     fields?: {
                         [key: string]: unknown;
                     } | null;
@@ -6624,7 +6650,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };

@@ -14,7 +14,7 @@ import type { Db } from "../store/database.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "../effects/page-changes.ts";
 import { inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
-import { authoredContent } from "./page-change.ts";
+import { contentColumns, readContent, writeContentRefs } from "./content.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
@@ -28,7 +28,7 @@ import "./revision.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 import type { UsageDelta } from "../quotas/usage.ts";
 
-const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing"] as const;
+const LINK_KEYS = ["page", "lang", "title", "slug", "content", "content_format", "status", "missing"] as const;
 
 export interface TranslationAnswer {
   page: PageRecord;
@@ -113,11 +113,12 @@ export async function announcedWrite<T>(
 }
 
 /**
- * POST /pages/language `{page, lang, title?, slug?, content?, status?}`. The new page copies
- * what is not given from its origin (title, content, fields, frame, status), stands under the
+ * POST /pages/language `{page, lang, title?, slug?, content?, content_format?, status?}`. The new
+ * page copies what is not given from its origin (title, content and its format, fields, frame,
+ * status), stands under the
  * translation of the origin's parent (at the top when that has none), and joins the origin's
  * group. A translation that already exists in that language is updated instead. `markup`: how the
- * content given is stored (page-change.ts).
+ * content given is stored (content.ts).
  */
 export async function linkTranslation(
   ctx: ServiceContext,
@@ -143,7 +144,7 @@ export async function linkTranslation(
   const title = titleFrom(body.title);
   if (title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
   const slug = slugFrom(body.slug, warnings);
-  const content = await authoredContent(ctx, site, body.content, markup, warnings);
+  const content = await readContent(ctx.db, site.id, body, markup);
   const status = statusFrom(body.status);
 
   const found = await lookupPage(ctx.db, site.id, body.page, {}, state);
@@ -207,13 +208,10 @@ export async function linkTranslation(
             { id: existing.id },
             "The translation has child pages; rename it with PATCH /pages/{ref}.",
           );
+        const columns = await contentColumns(trx, content, existing, warnings);
         const room = {
           stored_bytes:
-            pageBytes({
-              ...existing,
-              ...(title !== undefined ? { title } : {}),
-              ...(content !== undefined ? { content } : {}),
-            }) - pageBytes(existing),
+            pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...columns }) - pageBytes(existing),
         };
         const row = await trx
           .updateTable("pages")
@@ -222,13 +220,14 @@ export async function linkTranslation(
             path,
             updated_at_gmt: now,
             ...(title !== undefined ? { title } : {}),
-            ...(content !== undefined ? { content } : {}),
+            ...columns,
             ...(status !== undefined ? { status } : {}),
           })
           .where("site_id", "=", site.id)
           .where("id", "=", existing.id)
           .returningAll()
           .executeTakeFirstOrThrow();
+        if (Object.keys(columns).length > 0) await writeContentRefs(trx, row, warnings);
         return {
           result: {
             row,
@@ -277,7 +276,11 @@ export async function linkTranslation(
         path: childPath(parentPath, finalSlug),
         title: title ?? current.title,
         status: status ?? (current.status === "trash" ? "draft" : current.status),
-        content: content ?? current.content,
+        // The origin's content, as the body changes it.
+        content: current.content,
+        content_format: current.content_format,
+        content_trust: current.content_trust,
+        ...(await contentColumns(trx, content, current, warnings)),
         fields_json: current.fields_json,
         frame_id: current.frame_id,
         translation_group: group,
@@ -285,6 +288,7 @@ export async function linkTranslation(
         updated_at_gmt: now,
       };
       const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
+      await writeContentRefs(trx, row, warnings);
       return {
         result: {
           row,
