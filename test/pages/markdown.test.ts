@@ -230,6 +230,28 @@ describe("Markdown content: written as source, printed as HTML", () => {
     assert.equal((await printed("/dry/")).main, "<p>Before</p>");
   });
 
+  it("a preview shows Markdown as a save would print it: an editor's raw HTML sanitised, its page: links resolved", async () => {
+    const page = ok(
+      await admin("POST", "/pages", { title: "Previewed", frame: "layout", content: "<p>Saved</p>" }),
+      "page",
+      201,
+    );
+    const preview = ok(
+      await as("POST", "/preview", {
+        page: page.page.id,
+        page_fields: { content_format: "markdown", content: "## Soon\n\n[Guide](page:guide) <i onclick=x>now</i>" },
+      }),
+      "preview",
+    );
+    assert.ok(preview.html.includes('<h2 id="soon">Soon</h2>'), preview.html);
+    assert.ok(preview.html.includes(`<a href="http://${HOST}/guide/">Guide</a> <i>now</i>`), preview.html);
+    assert.deepEqual(
+      preview.warnings.filter((w: any) => w.code === "content_sanitized").map((w: any) => [w.field, w.removed]),
+      [["page_fields.content", ["event_handler"]]],
+    );
+    assert.equal((await printed("/previewed/")).main, "<p>Saved</p>");
+  });
+
   it("a translation copies the source and its format; its page: links look in its own language first", async () => {
     ok(await admin("POST", "/pages", { title: "Kontakt", lang: "de", frame: "layout" }), "de", 201);
     ok(await admin("POST", "/pages", { title: "Contact", lang: "en", frame: "layout" }), "en", 201);
