@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a translation of a page ({page, lang, title?, slug?, content?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one */
+        /** Create a translation of a page ({page, lang, title?, slug?, content?, content_format?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one */
         post: operations["createPageTranslation"];
         delete?: never;
         options?: never;
@@ -5467,7 +5467,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -5568,8 +5571,10 @@ export interface operations {
                     /** @description publish (default on POST), draft or trash */
                     status?: string | null;
                     lang?: string | null;
-                    /** @description HTML */
+                    /** @description HTML, or Markdown with content_format markdown */
                     content?: string | null;
+                    /** @description null: html */
+                    content_format?: ("html" | "markdown") | null;
                     fields?: {
                         [key: string]: unknown;
                     } | null;
@@ -5622,7 +5627,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -5771,7 +5779,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -5925,6 +5936,7 @@ export interface operations {
                     title?: string | null;
                     slug?: string | null;
                     content?: string | null;
+                    content_format?: ("html" | "markdown") | null;
                     status?: string | null;
                     missing?: boolean;
                     /** @description page id, slug or path */
@@ -5969,7 +5981,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -6112,7 +6127,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -6290,7 +6308,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -6408,7 +6429,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };
@@ -6573,8 +6597,10 @@ export interface operations {
                     /** @description publish (default on POST), draft or trash */
                     status?: string | null;
                     lang?: string | null;
-                    /** @description HTML */
+                    /** @description HTML, or Markdown with content_format markdown */
                     content?: string | null;
+                    /** @description null: html */
+                    content_format?: ("html" | "markdown") | null;
                     fields?: {
                         [key: string]: unknown;
                     } | null;
@@ -6627,7 +6653,10 @@ export interface operations {
                             };
                             /** @description slug of the page's frame, or null */
                             frame: string | null;
+                            /** @description the content as written: HTML, or the Markdown source */
                             content: string;
+                            /** @description what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files) */
+                            content_format: "html" | "markdown";
                             fields: {
                                 [key: string]: unknown;
                             };

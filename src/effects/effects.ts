@@ -21,6 +21,13 @@ export interface EffectFacts {
   stylesUsingMedia: readonly string[];
   /** Whether the site's or a page's SEO names a changed media file as its image. */
   seoUsesMedia: boolean;
+  /** The pages whose Markdown content links to a changed page or shows a changed media file. */
+  pagesReferring: readonly number[];
+}
+
+/** The pages whose record the changes name (not those a change only links to): what Markdown links are asked about. */
+export function ownPageChanges(changes: readonly Change[]): number[] {
+  return [...new Set(changes.flatMap((change) => (change.kind === "page" && !change.linked ? [change.pageId] : [])))];
 }
 
 /** The media refs the changes name (their ids as text, slugs, former slugs). */
@@ -48,18 +55,22 @@ export function printedChanges(changes: readonly Change[]): Change[] {
 /**
  * The changes a write brings with it besides its own: a media file named as an SEO image is an
  * SEO change; one that stylesheets of the theme point to changes their bundles (a style change);
- * a style change of another theme prints nowhere. With a bake, a page that menus point to changes
- * those menus at their locations, and a page that sidebars show changes those sidebars.
+ * a style change of another theme prints nowhere. A page whose Markdown links to a changed page or
+ * shows a changed file prints anew (a `linked` page change: its own output only). With a bake, a
+ * page that menus point to changes those menus at their locations, and a page that sidebars show
+ * changes those sidebars.
  */
 export function withDerived(changes: readonly Change[], facts: EffectFacts, bake: boolean): Change[] {
   let out = changes.filter((change) => change.kind !== "style" || change.theme === facts.theme);
   if (facts.seoUsesMedia) out.push({ kind: "seo" });
+  const named = new Set(ownPageChanges(out));
+  for (const pageId of facts.pagesReferring) if (!named.has(pageId)) out.push({ kind: "page", pageId, linked: true });
   if (facts.stylesUsingMedia.length > 0) out.push({ kind: "style", theme: facts.theme, names: facts.stylesUsingMedia });
   if (!bake || out.length === 0) return out;
   const seen = new Set<number>();
   const menus: Change[] = [];
   for (const change of out) {
-    if (change.kind !== "page") continue;
+    if (change.kind !== "page" || change.linked) continue;
     for (const { menuId, locations } of facts.menusShowing.get(change.pageId) ?? []) {
       // A menu in no location prints nowhere; one in some reaches only those locations' readers.
       if (!seen.has(menuId) && locations.length > 0) menus.push({ kind: "menu", menuId, locations });
@@ -222,8 +233,8 @@ export function framesAffected(index: DependencyIndex, changes: readonly Change[
       case "page":
         // Frame-level only: frames that list pages. The page's own output and its relatives'
         // are page-level effects (pagesAffected); a page that menus point to brings a menu
-        // change with it (withDerived).
-        reading("pages", kindIn("pages"));
+        // change with it (withDerived). A page that only links to a changed one lists the same.
+        if (!change.linked) reading("pages", kindIn("pages"));
         break;
       case "dataset": {
         // A data set also stands in for a menu location that has no menu (menu.<name>).
@@ -295,6 +306,8 @@ export function pagesAffected(
     const node = frameId ? index.getById(frameId) : undefined;
     return node ? index.readNames(node.slug).some((source) => kinds.includes(source.kind)) : false;
   };
+  // A page linking to a changed one prints anew; what its relatives print of it did not change.
+  if (change.linked) return [change.pageId];
   const out = new Set<number>([change.pageId]);
   for (const child of tree.children(change.pageId)) if (reads(child.id, "page")) out.add(child.id);
   const current = tree.get(change.pageId)?.parent_id;

@@ -35,6 +35,7 @@ export const pageHistory: HistoryKind = {
       id: Number(id),
       title: kept.title,
       content: kept.content,
+      content_format: kept.content_format === "markdown" ? "markdown" : "html",
       fields: kept.fields ?? {},
       status: kept.status,
       seo: await seoOfState(call.ctx.db, call.site.id, kept.seo, warnings),
@@ -51,8 +52,10 @@ export const pageHistory: HistoryKind = {
         ),
       );
     // A revision's state goes back as it was stored: what an editor wrote was sanitised then
-    // (docs/roles.md), and an administrator's raw HTML is the administrator's.
-    const answer = await publishPage(call.ctx, call.site, body, "raw");
+    // (docs/roles.md), and an administrator's raw HTML is the administrator's. A Markdown source
+    // is kept as written, so it goes back as whose it was: an editor's prints sanitised.
+    const markup = kept.content_format === "markdown" && kept.content_trust !== "raw" ? "sanitized" : "raw";
+    const answer = await publishPage(call.ctx, call.site, body, markup);
     return { body: { site_id: call.site.id, ...answer, warnings: [...warnings, ...answer.warnings] } };
   },
 

@@ -43,6 +43,8 @@ const TAGS = [
   ...["mark", "q", "rp", "rt", "ruby", "s", "samp", "small", "strong", "sub", "sup", "time", "u", "var"],
   ...["wbr", "table", "caption", "colgroup", "col", "thead", "tbody", "tfoot", "tr", "th", "td"],
   ...["img", "picture", "source", "video", "audio", "track", "iframe"],
+  // A task list's checkbox (Markdown's `- [x]`, markup/markdown.ts); an input of any other type goes.
+  "input",
 ];
 
 /** The attributes kept, by element (`*`: on every element); any other is removed. */
@@ -55,8 +57,10 @@ const ATTRIBUTES: Record<string, string[]> = {
   audio: ["src", "controls", "preload", "loop", "muted"],
   track: ["src", "kind", "srclang", "label", "default"],
   iframe: ["src", "width", "height", "allow", "allowfullscreen", "loading", "referrerpolicy"],
-  th: ["colspan", "rowspan", "headers", "scope", "abbr"],
-  td: ["colspan", "rowspan", "headers"],
+  input: ["type", "checked", "disabled"],
+  // `align`: how a Markdown table aligns its columns (markup/markdown.ts).
+  th: ["colspan", "rowspan", "headers", "scope", "abbr", "align"],
+  td: ["colspan", "rowspan", "headers", "align"],
   col: ["span"],
   colgroup: ["span"],
   ol: ["start", "reversed", "type"],
@@ -113,11 +117,16 @@ function iframeKept(src: string | undefined, hosts: readonly string[]): boolean 
   }
 }
 
+/** An `<input>` is kept as a checkbox only. */
+function inputKept(attributes: Record<string, string>): boolean {
+  return attributes.type?.trim().toLowerCase() === "checkbox";
+}
+
 /** What sanitize-html will remove of one element as the parser opened it, by kind. */
 function classify(tag: string, attributes: Record<string, string>, policy: SanitizePolicy, into: Set<RemovedKind>) {
   if (tag === "script" || tag === "style") into.add(tag);
   else if (tag === "iframe" && !iframeKept(attributes.src, policy.iframeHosts)) into.add("iframe");
-  else if (!TAG_SET.has(tag)) into.add("element");
+  else if (!TAG_SET.has(tag) || (tag === "input" && !inputKept(attributes))) into.add("element");
   const kept = TAG_SET.has(tag) && tag !== "iframe";
   for (const [name, value] of Object.entries(attributes)) {
     if (/^on/i.test(name)) into.add("event_handler");
@@ -144,8 +153,10 @@ export async function htmlSanitizer(policy: SanitizePolicy): Promise<HtmlSanitiz
       allowedIframeHostnames: [...policy.iframeHosts],
       allowIframeRelativeUrls: false,
       parseStyleAttributes: false,
-      // An iframe whose address was refused (its src removed) goes whole.
-      exclusiveFilter: (frame) => frame.tag === "iframe" && !frame.attribs.src,
+      // An iframe whose address was refused (its src removed) goes whole, as does an input that is
+      // not a checkbox.
+      exclusiveFilter: (frame) =>
+        (frame.tag === "iframe" && !frame.attribs.src) || (frame.tag === "input" && !inputKept(frame.attribs)),
       onOpenTag: (tag, attributes) => classify(tag, attributes, policy, removed),
     };
     const out = sanitizeHtml(html, options);

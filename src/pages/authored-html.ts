@@ -5,10 +5,15 @@
 // reported in a warning `content_sanitized` naming its field and what went. Called before the
 // write's transaction, so a dry run warns the same and the rows hold only what the gate gave.
 //
+// Markdown content is stored as written, source and all, and its HTML is made when it is printed: an
+// editor's is printed through the same sanitiser (docs/content-model.md, "Markdown"). Its write
+// is told the same way, as `content_sanitized`, of what the printed page leaves out.
+//
 // What counts as HTML: a page's content, always; in page fields and data items, every string that
 // holds markup (markup/sanitize.ts `holdsMarkup`), at any depth. A string that is a `javascript:`
 // or `vbscript:` URL (which a frame binding it to `href` or `src` would run) is emptied.
 import { htmlSanitizer, holdsMarkup, isScriptUrl, type HtmlSanitizer, type RemovedKind } from "../markup/sanitize.ts";
+import { markdown } from "../markup/markdown.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { iframeHostsOf, settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -34,10 +39,15 @@ export interface ContentGate {
   html(value: string, field: string): string;
   /** A JSON value (page fields, a data item) with its HTML strings as they are stored; `field` names its place. */
   values<T>(value: T, field: string): T;
+  /** Warns of what the Markdown source's printed HTML leaves out; the source is stored as written. */
+  markdown(source: string, field: string): void;
 }
 
 /** The gate of an administrator's write: everything as written. */
-const RAW: ContentGate = { html: (value) => value, values: (value) => value };
+const RAW: ContentGate = { html: (value) => value, values: (value) => value, markdown: () => {} };
+
+/** What a Markdown check links to: the output's shape is what matters, not where links go. */
+const ANY_LINKS = { page: () => "/", media: () => null };
 
 /** The gate of one write by a role of `trust` on a site; its warnings go into `warnings`. */
 export async function contentGate(
@@ -48,14 +58,17 @@ export async function contentGate(
 ): Promise<ContentGate> {
   if (trust === "raw") return RAW;
   const sanitize = await htmlSanitizer({ iframeHosts: iframeHostsOf(await settingsOf(db, siteId)) });
+  const md = await markdown();
   let reported = 0;
   let summary: Warning | undefined;
-  const report = (field: string, removed: RemovedKind[]) => {
+  const report = (field: string, removed: RemovedKind[], printed = false) => {
     if (removed.length === 0) return;
     if (reported < MAX_SANITIZED_WARNINGS) {
       reported++;
       const words = removed.map((kind) => KIND_WORDS[kind]).join(", ");
-      const message = `Removed from ${field} what an editor may not write: ${words}.`;
+      const message = printed
+        ? `The Markdown of ${field} is kept as written; its page leaves out what an editor may not write: ${words}.`
+        : `Removed from ${field} what an editor may not write: ${words}.`;
       warnings.push(warning("content_sanitized", message, { field, removed, ...itemOf(field) }));
       return;
     }
@@ -73,6 +86,9 @@ export async function contentGate(
       return done.html;
     },
     values: (value, field) => cleanValue(value, field, sanitize, report),
+    markdown(source, field) {
+      report(field, sanitize(md.html(source, ANY_LINKS)).removed, true);
+    },
   };
 }
 

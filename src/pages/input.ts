@@ -20,6 +20,7 @@ export const PATCH_KEYS = [
   "status",
   "lang",
   "content",
+  "content_format",
   "fields",
   "frame",
   "seo",
@@ -113,10 +114,27 @@ export function statusFrom(value: unknown): PageStatus | undefined {
 export function contentFrom(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (value === null) return "";
-  if (typeof value !== "string") wrongType("content", "a string of HTML");
+  if (typeof value !== "string") wrongType("content", "a string of HTML or Markdown");
   if (value.length > MAX_CONTENT_BYTES || Buffer.byteLength(value, "utf8") > MAX_CONTENT_BYTES)
     tooLong("content", MAX_CONTENT_BYTES, "bytes");
   return value;
+}
+
+/** What a page's `content` is written in (docs/content-model.md, "Markdown"). */
+export const CONTENT_FORMATS = ["html", "markdown"] as const;
+export type ContentFormat = (typeof CONTENT_FORMATS)[number];
+
+/** `content_format`: `html` or `markdown`; null is `html`, the default; undefined when absent. */
+export function contentFormatFrom(value: unknown): ContentFormat | undefined {
+  if (value === undefined) return undefined;
+  if (value === null) return "html";
+  if (typeof value !== "string" || !(CONTENT_FORMATS as readonly string[]).includes(value))
+    throw fail(
+      "invalid_field",
+      { field: "content_format", allowed: CONTENT_FORMATS },
+      `content_format must be one of ${CONTENT_FORMATS.join(", ")}.`,
+    );
+  return value as ContentFormat;
 }
 
 export function fieldsFrom(value: unknown): Record<string, unknown> | undefined {

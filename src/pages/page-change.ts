@@ -7,7 +7,6 @@ import { checkLangIn, languageState } from "../site/languages.ts";
 import { frameIdFromRef } from "./frame-facts.ts";
 import {
   booleanFrom,
-  contentFrom,
   fieldsFrom,
   menuOrderFrom,
   refFrom,
@@ -22,6 +21,7 @@ import type { Placement } from "./placement.ts";
 import { requireMedia, seoPatchFrom, type PageSeo } from "./seo.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { contentGate } from "./authored-html.ts";
+import { readContent, type ContentInput } from "./content.ts";
 
 /** The input of one page write once read and checked. Undefined keeps what is stored. */
 export interface PageChange {
@@ -30,7 +30,8 @@ export interface PageChange {
   placement?: Placement;
   lang?: string;
   status?: PageStatus;
-  content?: string;
+  /** The content, its format and trust as the body gives them, stored by the row's write (content.ts). */
+  content?: ContentInput;
   fields?: Record<string, unknown>;
   frameId?: string | null;
   seo?: Partial<PageSeo>;
@@ -52,10 +53,10 @@ export async function readChange(
   const title = titleFrom(body.title);
   const slug = slugFrom(body.slug, warnings);
   const status = statusFrom(body.status);
-  const written = { content: contentFrom(body.content), fields: fieldsFrom(body.fields) };
+  const written = fieldsFrom(body.fields);
+  const content = await readContent(ctx.db, site.id, body, markup);
   const gate = await contentGate(ctx.db, site.id, markup, warnings);
-  const content = written.content === undefined ? undefined : contentFrom(gate.html(written.content, "content"));
-  const fields = written.fields === undefined ? undefined : fieldsFrom(gate.values(written.fields, "fields"));
+  const fields = written === undefined ? undefined : fieldsFrom(gate.values(written, "fields"));
   const createMissing = booleanFrom(body.create_missing_parents, "create_missing_parents") ?? false;
   const parent = refFrom(body.parent, "parent");
   let url = urlFrom(body.url);
@@ -72,19 +73,6 @@ export async function readChange(
   const menuOrder = menuOrderFrom(body.menu_order);
   await requireMedia(ctx.db, site.id, seo?.og_image ?? null, "seo.og_image");
   return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId, seo, menuOrder };
-}
-
-/** A body's `content` as it is stored: checked, through the gate of `markup`, checked again as stored. */
-export async function authoredContent(
-  ctx: ServiceContext,
-  site: SiteRow,
-  value: unknown,
-  markup: MarkupTrust,
-  warnings: Warning[],
-): Promise<string | undefined> {
-  const written = contentFrom(value);
-  if (written === undefined) return undefined;
-  return contentFrom((await contentGate(ctx.db, site.id, markup, warnings)).html(written, "content"));
 }
 
 /** The stored columns a write body sets (placement and language are decided by the caller). */

@@ -12,6 +12,7 @@ import { pageBytes } from "../quotas/bytes.ts";
 import { NO_SEO, seoJsonAfter, seoOf } from "./seo.ts";
 import type { PageChange } from "./page-change.ts";
 import { trashVerb, type PageWritten } from "./page-write.ts";
+import { contentColumns, writeContentRefs } from "./content.ts";
 
 export async function createPage(
   trx: Db,
@@ -20,9 +21,11 @@ export async function createPage(
   where: Placement,
   change: PageChange & { title: string },
   now: string,
+  warnings: Warning[],
 ): Promise<PageWritten> {
   const desired = change.slug?.slug ?? slugFromTitle(change.title, lang);
   const slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang));
+  const content = await contentColumns(trx, change.content, null, warnings);
   const values = {
     site_id: siteId,
     parent_id: where.parentId,
@@ -31,7 +34,9 @@ export async function createPage(
     path: childPath(where.parentPath, slug),
     title: change.title,
     status: change.status ?? "publish",
-    content: change.content ?? "",
+    content: content.content ?? "",
+    ...(content.content_format ? { content_format: content.content_format } : {}),
+    ...(content.content_trust ? { content_trust: content.content_trust } : {}),
     fields_json: JSON.stringify(change.fields ?? {}),
     frame_id: change.frameId ?? null,
     translation_group: null,
@@ -41,6 +46,7 @@ export async function createPage(
     updated_at_gmt: now,
   };
   const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
+  await writeContentRefs(trx, row, warnings);
   return {
     row,
     created: true,
@@ -125,9 +131,10 @@ export async function updatePage(
     slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang, page.id));
   const path = childPath(where.parentPath, slug);
   const fieldsJson = change.fields !== undefined ? JSON.stringify(change.fields) : undefined;
+  const content = await contentColumns(trx, change.content, page, warnings);
   const weighs = pageBytes({
     title: change.title ?? page.title,
-    content: change.content ?? page.content,
+    content: content.content ?? page.content,
     fields_json: fieldsJson ?? page.fields_json,
   });
 
@@ -141,7 +148,7 @@ export async function updatePage(
       translation_group: group,
       ...(change.title !== undefined ? { title: change.title } : {}),
       ...(change.status !== undefined ? { status: change.status } : {}),
-      ...(change.content !== undefined ? { content: change.content } : {}),
+      ...content,
       ...(fieldsJson !== undefined ? { fields_json: fieldsJson } : {}),
       ...(change.frameId !== undefined ? { frame_id: change.frameId } : {}),
       ...(change.seo !== undefined ? { seo_json: seoJsonAfter(seoOf(page), change.seo) } : {}),
@@ -153,6 +160,7 @@ export async function updatePage(
     .returningAll()
     .executeTakeFirstOrThrow();
   if (path !== page.path) await movePaths(trx, siteId, page.id, page.path, path);
+  if (content.content !== undefined || content.content_format !== undefined) await writeContentRefs(trx, row, warnings);
   const verb = trashVerb(page.status, row.status);
   return {
     row,

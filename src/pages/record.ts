@@ -1,4 +1,5 @@
 // The page record (docs/content-model.md, "The record"), and the page item the data sources return.
+import { formatOf } from "./content.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { AnyObject, jsonColumn } from "../store/json-column.ts";
@@ -34,6 +35,8 @@ export interface PageRecord {
   translations: Record<string, number>;
   frame: string | null;
   content: string;
+  /** What `content` is written in: `html` or `markdown` (its source). */
+  content_format: "html" | "markdown";
   fields: Record<string, unknown>;
   /** The page's own SEO fields (docs/seo.md); null ones use the defaults. */
   seo: PageSeo;
@@ -173,6 +176,7 @@ export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
     translations: translationsOf(row, rc.groups),
     frame: frameSlugOf(row.frame_id, rc.frames),
     content: row.content,
+    content_format: formatOf(row),
     fields: fieldsOf(row),
     seo: seoOf(row),
     menu_order: row.menu_order,

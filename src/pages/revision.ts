@@ -19,6 +19,8 @@ type Kept = Pick<
   | "title"
   | "status"
   | "content"
+  | "content_format"
+  | "content_trust"
   | "fields_json"
   | "frame_id"
   | "translation_group"
@@ -34,6 +36,11 @@ export function pageSnapshot(row: Kept): Snapshot {
     title: row.title,
     status: row.status,
     content: row.content,
+    // A Markdown page keeps its format and whose source it is (how its raw HTML prints); an HTML
+    // page's state stays as it was before pages had a format.
+    ...(row.content_format === "markdown"
+      ? { content_format: "markdown", content_trust: row.content_trust === "raw" ? "raw" : "sanitized" }
+      : {}),
     // A stored value that is not what its column holds is kept as its text.
     fields: PAGE_FIELDS.readOr(row.fields_json, row.fields_json),
     frame_id: row.frame_id,
@@ -52,6 +59,8 @@ const COLUMNS = [
   "title",
   "status",
   "content",
+  "content_format",
+  "content_trust",
   "fields_json",
   "frame_id",
   "translation_group",

@@ -18,6 +18,10 @@ import { assignMissingLanguage } from "./missing-language.ts";
 
 const Str = Type.String();
 const Null = Type.Null();
+const ContentFormat = Type.Union([Type.Literal("html"), Type.Literal("markdown")], {
+  description:
+    "what `content` is written in: html (the default) or markdown (CommonMark with GitHub's tables, strikethrough, task lists and autolinks; `[text](page:<ref>)` and `![alt](media:<ref>)` name the site's pages and files)",
+});
 const Warnings = Type.Array(Obj({ code: Type.String(), message: Type.String() }));
 
 export const PageSeoSchema = Obj({
@@ -41,7 +45,8 @@ export const PageRecordSchema = Obj({
   lang: Type.Union([Str, Null]),
   translations: Type.Record(Type.String(), Type.Integer(), { description: "{lang: page id}, this page included" }),
   frame: Type.Union([Str, Null], { description: "slug of the page's frame, or null" }),
-  content: Str,
+  content: Type.String({ description: "the content as written: HTML, or the Markdown source" }),
+  content_format: ContentFormat,
   fields: Obj({}),
   seo: PageSeoSchema,
   menu_order: Type.Integer({ description: "order among siblings in generated sidebars (then title)" }),
@@ -69,7 +74,8 @@ const WriteFields = {
   parent: Opt(Ref),
   status: Opt(Type.Union([Str, Null], { description: "publish (default on POST), draft or trash" })),
   lang: Opt(Type.Union([Str, Null])),
-  content: Opt(Type.Union([Str, Null], { description: "HTML" })),
+  content: Opt(Type.Union([Str, Null], { description: "HTML, or Markdown with content_format markdown" })),
+  content_format: Opt(Type.Union([ContentFormat, Null], { description: "null: html" })),
   fields: Opt(Type.Union([Obj({}), Null])),
   frame: Opt(Type.Union([Str, Null], { description: "frame id or slug; null takes the frame off" })),
   seo: Opt(
@@ -180,13 +186,14 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "createPageTranslation",
         tags,
         summary:
-          "Create a translation of a page ({page, lang, title?, slug?, content?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one",
+          "Create a translation of a page ({page, lang, title?, slug?, content?, content_format?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one",
         body: Obj({
           page: Opt(Ref),
           lang: Opt(Type.Union([Str, Null])),
           title: Opt(Type.Union([Str, Null])),
           slug: Opt(Type.Union([Str, Null])),
           content: Opt(Type.Union([Str, Null])),
+          content_format: Opt(Type.Union([ContentFormat, Null])),
           status: Opt(Type.Union([Str, Null])),
           missing: Opt(Type.Boolean()),
           translation: Opt(Ref),

@@ -112,13 +112,18 @@ export function mediaRefFrom(value: unknown, field: string): string | null {
 /** Refuses a media reference that names no file of the site: 404 media_not_found naming the field. */
 export async function requireMedia(db: Db, siteId: number, ref: string | null, field: string): Promise<void> {
   if (ref === null) return;
+  if (!(await mediaNamed(db, siteId, ref))) throw fail("media_not_found", { ref, field });
+}
+
+/** Whether a file of the site has this id or slug (read here: the media feature stands above pages). */
+export async function mediaNamed(db: Db, siteId: number, ref: string): Promise<boolean> {
   const byId = /^[1-9]\d{0,14}$/.test(ref) ? Number(ref) : null;
   let query = db.selectFrom("media").select("id").where("site_id", "=", siteId);
   query =
     byId === null
       ? query.where("slug", "=", ref)
       : query.where((eb) => eb.or([eb("id", "=", byId), eb("slug", "=", ref)]));
-  if (!(await query.executeTakeFirst())) throw fail("media_not_found", { ref, field });
+  return (await query.executeTakeFirst()) !== undefined;
 }
 
 /**

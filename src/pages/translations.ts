@@ -12,7 +12,7 @@ import type { ServiceContext } from "../write/context.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import { childPath } from "./paths.ts";
 import { inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
-import { authoredContent } from "./page-change.ts";
+import { contentColumns, readContent, writeContentRefs } from "./content.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { pageById, slugsUnder, type PageRow } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
@@ -24,7 +24,17 @@ import { announcedWrite } from "./announced-write.ts";
 import "./revision.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 
-const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing", "translation"] as const;
+const LINK_KEYS = [
+  "page",
+  "lang",
+  "title",
+  "slug",
+  "content",
+  "content_format",
+  "status",
+  "missing",
+  "translation",
+] as const;
 
 export interface TranslationAnswer {
   page: PageRecord;
@@ -69,12 +79,13 @@ async function originOf(
 }
 
 /**
- * POST /pages/language `{page, lang, title?, slug?, content?, status?}`; with `translation` (an
- * existing page in `lang`) that page is linked instead (translation-link.ts). The new page copies
- * what is not given from its origin (title, content, fields, frame, status), stands under the
+ * POST /pages/language `{page, lang, title?, slug?, content?, content_format?, status?}`; with
+ * `translation` (an existing page in `lang`) that page is linked instead (translation-link.ts).
+ * The new page copies what is not given from its origin (title, content and its format, fields,
+ * frame, status), stands under the
  * translation of the origin's parent (at the top when that has none), and joins the origin's
  * group. A translation that already exists in that language is updated instead. `markup`: how the
- * content given is stored (page-change.ts).
+ * content given is stored (content.ts).
  */
 export async function linkTranslation(
   ctx: ServiceContext,
@@ -117,7 +128,7 @@ export async function linkTranslation(
   const title = titleFrom(body.title);
   if (title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
   const slug = slugFrom(body.slug, warnings);
-  const content = await authoredContent(ctx, site, body.content, markup, warnings);
+  const content = await readContent(ctx.db, site.id, body, markup);
   const status = statusFrom(body.status);
   const origin = await originOf(ctx, site, body.page, state, lang);
 
@@ -167,13 +178,10 @@ export async function linkTranslation(
             { id: existing.id },
             "The translation has child pages; rename it with PATCH /pages/{ref}.",
           );
+        const columns = await contentColumns(trx, content, existing, warnings);
         const room = {
           stored_bytes:
-            pageBytes({
-              ...existing,
-              ...(title !== undefined ? { title } : {}),
-              ...(content !== undefined ? { content } : {}),
-            }) - pageBytes(existing),
+            pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...columns }) - pageBytes(existing),
         };
         const row = await trx
           .updateTable("pages")
@@ -182,13 +190,14 @@ export async function linkTranslation(
             path,
             updated_at_gmt: now,
             ...(title !== undefined ? { title } : {}),
-            ...(content !== undefined ? { content } : {}),
+            ...columns,
             ...(status !== undefined ? { status } : {}),
           })
           .where("site_id", "=", site.id)
           .where("id", "=", existing.id)
           .returningAll()
           .executeTakeFirstOrThrow();
+        if (Object.keys(columns).length > 0) await writeContentRefs(trx, row, warnings);
         return {
           result: {
             row,
@@ -237,7 +246,11 @@ export async function linkTranslation(
         path: childPath(parentPath, finalSlug),
         title: title ?? current.title,
         status: status ?? (current.status === "trash" ? "draft" : current.status),
-        content: content ?? current.content,
+        // The origin's content, as the body changes it.
+        content: current.content,
+        content_format: current.content_format,
+        content_trust: current.content_trust,
+        ...(await contentColumns(trx, content, current, warnings)),
         fields_json: current.fields_json,
         frame_id: current.frame_id,
         translation_group: group,
@@ -245,6 +258,7 @@ export async function linkTranslation(
         updated_at_gmt: now,
       };
       const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
+      await writeContentRefs(trx, row, warnings);
       return {
         result: {
           row,

@@ -5,6 +5,7 @@
 // occupant's id, nothing written. The children the delete moved up go back under it while they
 // still stand where the delete put them. A frame, a translation partner or an SEO image gone
 // meanwhile is left out with a warning. One transaction, checked and published as a page write.
+import { writeContentRefs } from "./content.ts";
 import { fail, ServiceError } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -153,6 +154,9 @@ export async function undeletePage(
       title: text(state.title, slug),
       status: text(state.status, "draft"),
       content: text(state.content, ""),
+      // A Markdown page's state keeps its format and whose source it is (revision.ts).
+      content_format: state.content_format === "markdown" ? "markdown" : "html",
+      content_trust: state.content_trust === "raw" ? "raw" : "sanitized",
       fields_json: JSON.stringify(state.fields ?? {}),
       frame_id: frameId,
       translation_group: group,
@@ -162,6 +166,7 @@ export async function undeletePage(
       updated_at_gmt: now,
     };
     const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
+    await writeContentRefs(trx, row, warnings);
     await leaveTrash(trx, site.id, "pages", String(id));
 
     // Children the delete moved up go back while they stand where it put them (a child moved

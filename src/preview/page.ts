@@ -5,7 +5,8 @@
 //
 // `page_fields` are written to the page's row inside the preview's transaction, so whatever the
 // render reads of the page (its own tokens, its entry in menus, lists and sidebars) shows them:
-// - record fields: `title`, `content`, `slug` (checked and made free among its siblings as a
+// - record fields: `title`, `content` and `content_format` (stored as a page write stores them,
+//   pages/content.ts: an editor's HTML sanitised, a Markdown source with its references), `slug` (checked and made free among its siblings as a
 //   PATCH makes it, `slug_changed` when taken; the page's path follows), `menu_order`, `seo`
 //   (merged into the page's SEO fields), `fields` (merged into its fields; a key set to null is
 //   removed), `frame` (the page shown on another frame: an id or slug, one previewed in `frames`
@@ -16,7 +17,7 @@
 // - any other key sets `fields.<key>` (null removes it).
 import { fail } from "../errors.ts";
 import { frameByRef } from "../frames/queries.ts";
-import { contentFrom, fieldsFrom, mergeFields, menuOrderFrom, slugFrom, titleFrom } from "../pages/input.ts";
+import { fieldsFrom, mergeFields, menuOrderFrom, slugFrom, titleFrom } from "../pages/input.ts";
 import { childPath } from "../pages/paths.ts";
 import { findPageByRef } from "../pages/refs.ts";
 import { fieldsOf } from "../pages/record.ts";
@@ -27,6 +28,7 @@ import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { ContentGate } from "../pages/authored-html.ts";
+import { contentColumns, writeContentRefs, type ContentInput } from "../pages/content.ts";
 
 /** Keys of a page record a preview does not change. */
 const NOT_PREVIEWED = [
@@ -82,8 +84,17 @@ export async function pageTarget(db: Db, siteId: number, ref: unknown, rawLang: 
   return { page, lang: page.lang === "" ? langs.defaultLang : page.lang };
 }
 
-/** Keys of `page_fields` that hold no HTML: every other is content or a field. */
-const NOT_HTML = new Set(["title", "slug", "menu_order", "seo", "frame", ...NOT_PREVIEWED]);
+/** Keys of `page_fields` that hold no HTML or are the content (stored as a write stores it, pages/content.ts): every other is a field. */
+const NOT_HTML = new Set([
+  "title",
+  "slug",
+  "menu_order",
+  "seo",
+  "frame",
+  "content",
+  "content_format",
+  ...NOT_PREVIEWED,
+]);
 
 /**
  * `page_fields` as the writes would store them (pages/authored-html.ts): an editor's content and
@@ -93,12 +104,7 @@ export function gatedPageFields(input: Record<string, unknown>, gate: ContentGat
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     const field = `page_fields.${key}`;
-    const gated =
-      NOT_HTML.has(key) || value === null
-        ? value
-        : key === "content" && typeof value === "string"
-          ? gate.html(value, field)
-          : gate.values(value, field);
+    const gated = NOT_HTML.has(key) || value === null ? value : gate.values(value, field);
     Object.defineProperty(out, key, { value: gated, enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -134,11 +140,12 @@ export async function overridePage(
   siteId: number,
   page: PageRow,
   input: Record<string, unknown>,
+  content: ContentInput | undefined,
   warnings: Warning[],
 ): Promise<PageRow> {
   const keys = Object.keys(input);
   if (keys.length === 0) return page;
-  const set: Partial<PageRow> = {};
+  const set: Partial<PageRow> = await contentColumns(trx, content, page, warnings);
   const extra: Record<string, unknown> = {};
   for (const key of keys) {
     const value = input[key];
@@ -147,7 +154,8 @@ export async function overridePage(
         set.title = titleFrom(value) ?? page.title;
         break;
       case "content":
-        set.content = contentFrom(value);
+      case "content_format":
+        // Stored as a write stores them (contentColumns, above).
         break;
       case "slug":
         Object.assign(set, await slugChange(trx, siteId, page, value, warnings));
@@ -201,5 +209,7 @@ export async function overridePage(
   for (const key of Object.keys(set) as Array<keyof PageRow>) if (set[key] === undefined) delete set[key];
   if (Object.keys(set).length === 0) return page;
   await trx.updateTable("pages").set(set).where("site_id", "=", siteId).where("id", "=", page.id).execute();
-  return { ...page, ...set };
+  const shown = { ...page, ...set };
+  if (set.content !== undefined || set.content_format !== undefined) await writeContentRefs(trx, shown, warnings);
+  return shown;
 }

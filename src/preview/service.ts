@@ -23,6 +23,7 @@ import { frameInputs, writePreviewFrames } from "./frames.ts";
 import { gatedPageFields, overridePage, pageTarget } from "./page.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { contentGate } from "../pages/authored-html.ts";
+import { readContent } from "../pages/content.ts";
 import { inlineNewStyles, parsePreviewStyles, servedBundles, styleInputs, writePreviewStyles } from "./styles.ts";
 
 const BODY_KEYS = ["page", "lang", "frames", "styles", "page_fields"];
@@ -86,6 +87,7 @@ export async function previewPage(
   const frames = frameInputs(body.frames);
   const styles = await parsePreviewStyles(siteId, styleInputs(body.styles));
   const fields = gatedPageFields(body.page_fields ?? {}, await contentGate(ctx.db, siteId, markup, warnings));
+  const content = await readContent(ctx.db, siteId, fields, markup, "page_fields.content");
   const { prepare, render } = { prepare: ctx.publisher.preparePage, render: ctx.publisher.renderPrepared };
   if (!prepare || !render) cannotRender();
   const { theme, served } = await servedBundles(ctx.db, siteId);
@@ -101,7 +103,7 @@ export async function previewPage(
         const written = await writePreviewFrames(trx, ctx.db, siteId, userId, now, frames);
         frameIds = written.ids;
         const made = await writePreviewStyles(trx, siteId, theme, now, styles);
-        const page = await overridePage(trx, siteId, target.page, fields, warnings);
+        const page = await overridePage(trx, siteId, target.page, fields, content, warnings);
         const wrote = [
           ...written.ids.map((id): Written => ({ kind: "frame", id, action: "updated" })),
           ...[...made.keys()].map(

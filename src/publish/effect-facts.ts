@@ -7,7 +7,15 @@ import { menusShowingPage } from "../menus/queries.ts";
 import { seoUsesMedia } from "../seo/site-seo.ts";
 import { sidebarsShowing } from "../sidebars/tree.ts";
 import { stylesUsingMedia } from "../styles/queries.ts";
-import { homeChangeOf, mediaRefsOf, pagesAndParentsOf, type EffectFacts, type HomeFacts } from "../effects/effects.ts";
+import {
+  homeChangeOf,
+  mediaRefsOf,
+  ownPageChanges,
+  pagesAndParentsOf,
+  type EffectFacts,
+  type HomeFacts,
+} from "../effects/effects.ts";
+import { pagesReferring } from "../pages/content.ts";
 import { homeFamily } from "../pages/home.ts";
 import { ownAddresses } from "../pages/moves.ts";
 
@@ -43,5 +51,13 @@ export async function readEffectFacts(
     }
   }
   const sidebars = pages.length > 0 ? await sidebarsShowing(db, siteId, pages) : [];
-  return { theme, menusShowing, sidebarsShowing: sidebars, stylesUsingMedia: stylesUsing, seoUsesMedia: seoUses };
+  const referring = await pagesReferring(db, siteId, ownPageChanges(changes), refs);
+  return {
+    theme,
+    menusShowing,
+    sidebarsShowing: sidebars,
+    stylesUsingMedia: stylesUsing,
+    seoUsesMedia: seoUses,
+    pagesReferring: referring,
+  };
 }

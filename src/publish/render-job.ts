@@ -2,7 +2,7 @@
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
 import { readsItems } from "../markup/source-name.ts";
-import { withHeadingIds, type CurrentPage, type LanguageLink, type MediaView } from "../markup/index.ts";
+import type { CurrentPage, LanguageLink } from "../markup/index.ts";
 import { isHomeAddress, languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -11,7 +11,8 @@ import type { CompiledFrames } from "./compiled-cache.ts";
 import type { Clock } from "../clock.ts";
 import { itemsForRender } from "../data/sources.ts";
 import { frameHeads, frameMarkup } from "../frames/queries.ts";
-import { mediaByRefs, type MediaForRender } from "../media/queries.ts";
+import { mediaViews } from "./media-views.ts";
+import { printedContent } from "./page-content.ts";
 import { fieldsOf } from "../pages/record.ts";
 import { sidebarForRender } from "../sidebars/tree.ts";
 import { stringTexts } from "../strings/queries.ts";
@@ -80,41 +81,6 @@ function languageLinks(state: SiteState, page: PageRow | undefined, lang: string
     url: translations.get(row.code) ?? languageHomeUrl(state.addressing, row.code),
     current: row.code === lang,
   }));
-}
-
-/**
- * The alt text of a file in the output's language, else in the default language (where a site
- * without languages keeps its texts, when it has a language setting), else the one stored without
- * a language ("": a site without either when it was written); "" when none was given.
- */
-function altIn(alt: MediaForRender["alt"], state: SiteState, lang: string | null): string {
-  const { active, defaultLang } = state.addressing.langs;
-  for (const key of [active ? lang : null, defaultLang, ""]) {
-    if (key !== null && Object.hasOwn(alt, key)) return alt[key]!;
-  }
-  return "";
-}
-
-/** The media files a render reads (`media.<ref>` sources), in one query, as the renderer prints them. */
-async function mediaOf(
-  db: Db,
-  state: SiteState,
-  refs: readonly string[],
-  lang: string | null,
-): Promise<RenderInput["media"]> {
-  if (refs.length === 0) return [];
-  const found = await mediaByRefs(db, state.site.id, refs);
-  return [...found].map(([ref, file]): [string, MediaView] => [
-    ref,
-    {
-      url: file.url,
-      alt: altIn(file.alt, state, lang),
-      width: file.width,
-      height: file.height,
-      image: file.mime.startsWith("image/"),
-      variants: file.variants,
-    },
-  ]);
 }
 
 /** The frames a render may reach (the frame and what it embeds, transitively), compiled. */
@@ -202,7 +168,7 @@ export async function prepareRender(
     }
   }
   // Headings get ids (svc/toc links to them), the same on every render.
-  const headed = target.page ? withHeadingIds(target.page.content) : null;
+  const headed = target.page ? await printedContent(db, state, target.page, target.lang) : null;
   const input: RenderInput = {
     slug,
     items,
@@ -215,7 +181,7 @@ export async function prepareRender(
     settings: settingsValues(state),
     page: target.page ? pageValues(state, target.page, target.lang, headed!.html) : undefined,
     links: languageLinks(state, target.page, target.lang),
-    media: await mediaOf(db, state, mediaRefs, target.lang),
+    media: await mediaViews(db, state, mediaRefs, target.lang),
     // The stylesheets of the site's theme, at the current address of each bundle.
     styles:
       styleNames.length === 0

@@ -142,12 +142,25 @@ export interface PagesTable {
   menu_order: Generated<number>;
   /** `html` or `markdown`: what `content` is written in. */
   content_format: Generated<string>;
+  /** `raw` or `sanitized`: how the raw HTML of Markdown content is printed (docs/content-model.md, "Markdown"). */
+  content_trust: Generated<string>;
   /** The publication date (`YYYY-MM-DD HH:MM:SS`, UTC); null until set or first published. */
   date_gmt: string | null;
   /** A JSON list of texts. */
   tags_json: Generated<string>;
   created_at_gmt: string;
   updated_at_gmt: string;
+}
+
+/** A `page:` or `media:` reference of a Markdown page's content (migration 0240). */
+export interface PageRefsTable {
+  site_id: number;
+  page_id: number;
+  kind: "page" | "media";
+  /** As written after the scheme. */
+  ref: string;
+  /** A page reference: the page it named when the content was written; null for none, and for media. */
+  target_id: number | null;
 }
 
 export interface DatasetsTable {
@@ -344,6 +357,7 @@ export interface Tables {
   site_settings: SiteSettingsTable;
   languages: LanguagesTable;
   pages: PagesTable;
+  page_refs: PageRefsTable;
   datasets: DatasetsTable;
   menus: MenusTable;
   menu_items: MenuItemsTable;

@@ -20,6 +20,11 @@ export type Change =
       pageId: number /** the parent before and after, when it moved */;
       parents?: number[] /** it left the public site (unpublished, trashed, deleted, taken off its frame) */;
       gone?: boolean;
+      /**
+       * Brought by another change (effects/effects.ts `withDerived`): only what the page's
+       * Markdown content prints of a page it links to or a file it shows changed, not its record.
+       */
+      linked?: boolean;
     }
   | { kind: "dataset"; name: string }
   /**

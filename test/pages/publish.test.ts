@@ -15,6 +15,7 @@ const RECORD_KEYS = [
   "translations",
   "frame",
   "content",
+  "content_format",
   "fields",
   "seo",
   "menu_order",
