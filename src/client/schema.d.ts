@@ -5485,6 +5485,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5580,6 +5582,8 @@ export interface operations {
                     } | null;
                     /** @description order among siblings in generated sidebars; default 0 */
                     menu_order?: number | null;
+                    /** @description the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future */
+                    date?: string | null;
                     create_missing_parents?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -5640,6 +5644,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5789,6 +5795,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5985,6 +5993,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6128,6 +6138,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6306,6 +6318,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6424,6 +6438,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6583,6 +6599,8 @@ export interface operations {
                     } | null;
                     /** @description order among siblings in generated sidebars; default 0 */
                     menu_order?: number | null;
+                    /** @description the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future */
+                    date?: string | null;
                     create_missing_parents?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -6643,6 +6661,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {

@@ -7,6 +7,7 @@ import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type Static
 import { groupMembers, withAncestors, type PageRow } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 import { seoOf, type PageSeo } from "./seo.ts";
+import { isoDateOf } from "./page-date.ts";
 
 export interface Printed {
   how: "static" | "on_request" | "none";
@@ -39,6 +40,8 @@ export interface PageRecord {
   seo: PageSeo;
   /** The order among siblings in generated sidebars (docs/sidebars.md). */
   menu_order: number;
+  /** The publication date, ISO 8601 in UTC (`…Z`); a `future` page is published then. */
+  date: string | null;
   visible: boolean;
   static: StaticState;
   printed: Printed;
@@ -176,6 +179,7 @@ export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
     fields: fieldsOf(row),
     seo: seoOf(row),
     menu_order: row.menu_order,
+    date: isoDateOf(row.date_gmt),
     visible,
     static: staticOf(printed, copy, rc.addressing.origin),
     printed,

@@ -45,6 +45,9 @@ export const PageRecordSchema = Obj({
   fields: Obj({}),
   seo: PageSeoSchema,
   menu_order: Type.Integer({ description: "order among siblings in generated sidebars (then title)" }),
+  date: Type.Union([Str, Null], {
+    description: "the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then",
+  }),
   visible: Type.Boolean({ description: "published and every ancestor published" }),
   static: Obj({
     published: Type.Boolean(),
@@ -80,6 +83,12 @@ const WriteFields = {
   ),
   menu_order: Opt(
     Type.Union([Type.Integer(), Null], { description: "order among siblings in generated sidebars; default 0" }),
+  ),
+  date: Opt(
+    Type.Union([Str, Null], {
+      description:
+        "the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future",
+    }),
   ),
   create_missing_parents: Opt(Type.Boolean()),
 };
