@@ -453,7 +453,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages) */
+        /** Pages, filtered by ?lang, ?status (publish, future, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages) */
         get: operations["listPages"];
         put?: never;
         /** Publish a page: with id, update it; without, update the page with that slug under the same parent in the same language, or create one */
@@ -5456,7 +5456,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -5566,7 +5567,7 @@ export interface operations {
                     url?: string | null;
                     /** @description page id, slug or path */
                     parent?: number | string | null;
-                    /** @description publish (default on POST), draft or trash */
+                    /** @description publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash */
                     status?: string | null;
                     lang?: string | null;
                     /** @description HTML */
@@ -5615,7 +5616,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -5766,7 +5768,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -5964,7 +5967,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6109,7 +6113,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6289,7 +6294,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6409,7 +6415,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6583,7 +6590,7 @@ export interface operations {
                     url?: string | null;
                     /** @description page id, slug or path */
                     parent?: number | string | null;
-                    /** @description publish (default on POST), draft or trash */
+                    /** @description publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash */
                     status?: string | null;
                     lang?: string | null;
                     /** @description HTML */
@@ -6632,7 +6639,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;

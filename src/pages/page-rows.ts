@@ -12,6 +12,7 @@ import { pageBytes } from "../quotas/bytes.ts";
 import { NO_SEO, seoJsonAfter, seoOf } from "./seo.ts";
 import type { PageChange } from "./page-change.ts";
 import { trashVerb, type PageWritten } from "./page-write.ts";
+import { scheduledStatus } from "./schedule-rule.ts";
 
 export async function createPage(
   trx: Db,
@@ -20,6 +21,7 @@ export async function createPage(
   where: Placement,
   change: PageChange & { title: string },
   now: string,
+  warnings: Warning[] = [],
 ): Promise<PageWritten> {
   const desired = change.slug?.slug ?? slugFromTitle(change.title, lang);
   const slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang));
@@ -30,7 +32,7 @@ export async function createPage(
     slug,
     path: childPath(where.parentPath, slug),
     title: change.title,
-    status: change.status ?? "publish",
+    status: scheduledStatus(change, undefined, now, warnings) ?? "publish",
     date_gmt: change.date ?? null,
     content: change.content ?? "",
     fields_json: JSON.stringify(change.fields ?? {}),
@@ -126,6 +128,7 @@ export async function updatePage(
     slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang, page.id));
   const path = childPath(where.parentPath, slug);
   const fieldsJson = change.fields !== undefined ? JSON.stringify(change.fields) : undefined;
+  const status = scheduledStatus(change, page, now, warnings);
   const weighs = pageBytes({
     title: change.title ?? page.title,
     content: change.content ?? page.content,
@@ -141,7 +144,7 @@ export async function updatePage(
       path,
       translation_group: group,
       ...(change.title !== undefined ? { title: change.title } : {}),
-      ...(change.status !== undefined ? { status: change.status } : {}),
+      ...(status !== undefined ? { status } : {}),
       ...(change.date !== undefined ? { date_gmt: change.date } : {}),
       ...(change.content !== undefined ? { content: change.content } : {}),
       ...(fieldsJson !== undefined ? { fields_json: fieldsJson } : {}),

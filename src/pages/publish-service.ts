@@ -115,6 +115,7 @@ export async function publishPage(
       where,
       { ...columnsOf(input), title: input.title, status },
       now,
+      warnings,
     );
     return { written, placed: where };
   });

@@ -70,9 +70,10 @@ export function fieldsOf(row: Pick<PageRow, "fields_json">): Record<string, unkn
 }
 
 /**
- * How the public address answers now (docs/content-model.md, "The record"): not at all in trash, in
- * draft, under an unpublished parent, without a frame or with its frame deleted; per request when
- * the frame depends on the page; else from the static copy (per request until one is written).
+ * How the public address answers now (docs/content-model.md, "The record"): not at all in trash,
+ * scheduled (`future`), in draft, under an unpublished parent, without a frame or with its frame
+ * deleted; per request when the frame depends on the page; else from the static copy (per request
+ * until one is written).
  */
 export function printedOf(
   status: string,
@@ -82,6 +83,7 @@ export function printedOf(
   copy: StaticCopyFacts | undefined,
 ): Printed {
   if (status === "trash") return { how: "none", reason: "trash" };
+  if (status === "future") return { how: "none", reason: "future" };
   if (status !== "publish") return { how: "none", reason: "draft" };
   if (!visible) return { how: "none", reason: "parent_unpublished" };
   if (frameId === null) return { how: "none", reason: "no_frame" };

@@ -25,6 +25,7 @@ import { PageTree } from "./tree.ts";
 import { WriteRegion } from "./region.ts";
 import { recordAddressChanges } from "./moves.ts";
 import "./revision.ts";
+import { scheduledStatus } from "./schedule-rule.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 import type { UsageDelta } from "../quotas/usage.ts";
 
@@ -114,7 +115,7 @@ export async function announcedWrite<T>(
 
 /**
  * POST /pages/language `{page, lang, title?, slug?, content?, status?}`. The new page copies
- * what is not given from its origin (title, content, fields, frame, status), stands under the
+ * what is not given from its origin (title, content, fields, frame, status, date), stands under the
  * translation of the origin's parent (at the top when that has none), and joins the origin's
  * group. A translation that already exists in that language is updated instead. `markup`: how the
  * content given is stored (page-change.ts).
@@ -215,6 +216,10 @@ export async function linkTranslation(
               ...(content !== undefined ? { content } : {}),
             }) - pageBytes(existing),
         };
+        // Scheduled without a date of its own, it takes the origin's.
+        const dated = { status: existing.status, date_gmt: existing.date_gmt ?? current.date_gmt };
+        const timed = scheduledStatus({ status }, dated, now, warnings);
+        const scheduled = timed === "future" || status === "future";
         const row = await trx
           .updateTable("pages")
           .set({
@@ -223,7 +228,8 @@ export async function linkTranslation(
             updated_at_gmt: now,
             ...(title !== undefined ? { title } : {}),
             ...(content !== undefined ? { content } : {}),
-            ...(status !== undefined ? { status } : {}),
+            ...(timed !== undefined ? { status: timed } : {}),
+            ...(scheduled ? { date_gmt: dated.date_gmt } : {}),
           })
           .where("site_id", "=", site.id)
           .where("id", "=", existing.id)
@@ -269,6 +275,7 @@ export async function linkTranslation(
       }
       const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title, lang) : current.slug);
       const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
+      const copied = status ?? (current.status === "trash" ? "draft" : current.status);
       const values = {
         site_id: site.id,
         parent_id: parentId,
@@ -276,7 +283,9 @@ export async function linkTranslation(
         slug: finalSlug,
         path: childPath(parentPath, finalSlug),
         title: title ?? current.title,
-        status: status ?? (current.status === "trash" ? "draft" : current.status),
+        status: scheduledStatus({}, { status: copied, date_gmt: current.date_gmt }, now, warnings) ?? copied,
+        // A translation shares its origin's publication date (and its schedule).
+        date_gmt: current.date_gmt,
         content: content ?? current.content,
         fields_json: current.fields_json,
         frame_id: current.frame_id,
