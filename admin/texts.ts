@@ -33,6 +33,7 @@ export interface Texts {
   language: string;
   status: string;
   published: string;
+  scheduled: string;
   draft: string;
   trash: string;
   save: string;
@@ -130,6 +131,7 @@ const en: Texts = {
   language: "Language",
   status: "Status",
   published: "Published",
+  scheduled: "Scheduled",
   draft: "Draft",
   trash: "Trash",
   save: "Save",
@@ -226,6 +228,7 @@ const de: Texts = {
   language: "Sprache",
   status: "Status",
   published: "Veröffentlicht",
+  scheduled: "Geplant",
   draft: "Entwurf",
   trash: "Papierkorb",
   save: "Speichern",

@@ -66,6 +66,7 @@ import { adminRoutes } from "./admin/routes.ts";
 import { AdminFiles, defaultAdminDir } from "./admin/files.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 import { startWebhookWorker } from "./webhooks/worker.ts";
+import { startScheduler, type Scheduler } from "./pages/scheduler.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -381,6 +382,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   app.addHook("onClose", async () => {
     unwatch?.();
     await webhooks.close();
+  });
+  // The process's scheduler (pages/scheduler.ts): it publishes the pages whose date has come, from
+  // when the app is ready (after a start has published what the last stop owed, server.ts).
+  let scheduler: Scheduler | undefined;
+  app.addHook("onReady", async () => {
+    scheduler = startScheduler(ctx, { everyMs: deps.config.scheduleMs, log: app.log });
+  });
+  app.addHook("onClose", async () => {
+    await scheduler?.close();
   });
 
   return app;

@@ -44,6 +44,8 @@ export interface Config {
   renderWorkers: number;
   /** How often, and past what age, outbox rows a dead process left are published (SVC_OUTBOX_SWEEP_MS): publish/outbox.ts. */
   outboxSweepMs: number;
+  /** How often a process looks for scheduled pages whose date has come (SVC_SCHEDULE_MS): pages/scheduler.ts. */
+  scheduleMs: number;
   /** Revisions kept per object (SVC_REVISIONS_KEEP); older ones are pruned in the background. */
   revisionsKeep: number;
   /** Days a deleted object stays in the trash with its history (SVC_TRASH_DAYS). */
@@ -249,6 +251,7 @@ export function loadConfig(env: Env = process.env): Config {
     connections: connectionLimits(env, flag(env, "SVC_TRUST_PROXY", false)),
     renderWorkers: integer(env, "SVC_RENDER_WORKERS", Math.max(1, availableParallelism() - 1), 1, 256),
     outboxSweepMs: integer(env, "SVC_OUTBOX_SWEEP_MS", 30_000, 100, 3_600_000),
+    scheduleMs: integer(env, "SVC_SCHEDULE_MS", 10_000, 100, 60_000),
     db: {
       poolMax: integer(env, "SVC_DB_POOL_MAX", 10, 1, 1000),
       statementTimeoutMs: integer(env, "SVC_DB_STATEMENT_TIMEOUT_MS", 15_000, 0, 3_600_000),

@@ -12,7 +12,7 @@ export interface PageOnFrame {
   id: number;
   title: string;
   frame: string | null;
-  status: "publish" | "draft" | "trash";
+  status: "publish" | "future" | "draft" | "trash";
   lang: string | null;
 }
 

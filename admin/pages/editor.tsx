@@ -20,7 +20,7 @@ export interface EditedPage {
   slug: string;
   content: string;
   frame: string | null;
-  status: "publish" | "draft" | "trash";
+  status: "publish" | "future" | "draft" | "trash";
   lang: string | null;
   translations: Record<string, number>;
   url: string;

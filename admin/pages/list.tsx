@@ -1,5 +1,5 @@
 // The Pages screen (docs/admin.md): every page of the site, trash included, each a link named by
-// its title with its status (Published, Draft or Trash) and language in its row; New page.
+// its title with its status (Published, Scheduled, Draft or Trash) and language in its row; New page.
 import { useEffect, useState } from "preact/hooks";
 import { unwrap } from "../../src/client/index.ts";
 import { alertOf, shownOf, type Shown } from "../errors.tsx";
@@ -8,10 +8,12 @@ import type { Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
 import { ScreenHeading } from "../screen-heading.tsx";
 
-type PageOf = { id: number; title: string; status: "publish" | "draft" | "trash"; lang: string | null };
+type PageOf = { id: number; title: string; status: "publish" | "future" | "draft" | "trash"; lang: string | null };
+
+const STATUS_NAMES = { publish: "published", future: "scheduled", draft: "draft", trash: "trash" } as const;
 
 export function statusName(texts: Texts, status: PageOf["status"]): string {
-  return status === "publish" ? texts.published : status === "draft" ? texts.draft : texts.trash;
+  return texts[STATUS_NAMES[status]];
 }
 
 export function PageList(props: { texts: Texts; session: Session; siteId: number }) {

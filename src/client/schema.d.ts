@@ -453,7 +453,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages) */
+        /** Pages, filtered by ?lang, ?status (publish, future, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages) */
         get: operations["listPages"];
         put?: never;
         /** Publish a page: with id, update it; without, update the page with that slug under the same parent in the same language, or create one */
@@ -5457,7 +5457,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -5489,6 +5490,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5568,7 +5571,7 @@ export interface operations {
                     url?: string | null;
                     /** @description page id, slug or path */
                     parent?: number | string | null;
-                    /** @description publish (default on POST), draft or trash */
+                    /** @description publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash */
                     status?: string | null;
                     lang?: string | null;
                     /** @description HTML, or Markdown with content_format markdown */
@@ -5586,6 +5589,8 @@ export interface operations {
                     } | null;
                     /** @description order among siblings in generated sidebars; default 0 */
                     menu_order?: number | null;
+                    /** @description the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future */
+                    date?: string | null;
                     create_missing_parents?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -5617,7 +5622,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -5649,6 +5655,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5769,7 +5777,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -5801,6 +5810,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5971,7 +5982,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6003,6 +6015,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6117,7 +6131,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6149,6 +6164,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6298,7 +6315,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6330,6 +6348,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6419,7 +6439,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6451,6 +6472,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6594,7 +6617,7 @@ export interface operations {
                     url?: string | null;
                     /** @description page id, slug or path */
                     parent?: number | string | null;
-                    /** @description publish (default on POST), draft or trash */
+                    /** @description publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash */
                     status?: string | null;
                     lang?: string | null;
                     /** @description HTML, or Markdown with content_format markdown */
@@ -6612,6 +6635,8 @@ export interface operations {
                     } | null;
                     /** @description order among siblings in generated sidebars; default 0 */
                     menu_order?: number | null;
+                    /** @description the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future */
+                    date?: string | null;
                     create_missing_parents?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -6643,7 +6668,8 @@ export interface operations {
                             path: string;
                             /** @description public address, language prefix included */
                             url: string;
-                            status: "publish" | "draft" | "trash";
+                            /** @description future: scheduled, published at `date` (shown nowhere until then) */
+                            status: "publish" | "future" | "draft" | "trash";
                             /** @description parent page id, 0 at the top */
                             parent: number;
                             lang: string | null;
@@ -6675,6 +6701,8 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            date: string | null;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {

@@ -25,6 +25,7 @@ export const PATCH_KEYS = [
   "frame",
   "seo",
   "menu_order",
+  "date",
   "create_missing_parents",
 ] as const;
 /** POST /pages takes an `id` besides what a PATCH takes. */

@@ -22,6 +22,7 @@ import { requireMedia, seoPatchFrom, type PageSeo } from "./seo.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { contentGate } from "./authored-html.ts";
 import { readContent, type ContentInput } from "./content.ts";
+import { dateFrom } from "./page-date.ts";
 
 /** The input of one page write once read and checked. Undefined keeps what is stored. */
 export interface PageChange {
@@ -36,6 +37,8 @@ export interface PageChange {
   frameId?: string | null;
   seo?: Partial<PageSeo>;
   menuOrder?: number;
+  /** The publication date, stored form (page-date.ts); null clears it. */
+  date?: string | null;
 }
 
 /**
@@ -71,8 +74,24 @@ export async function readChange(
   const frameId = Object.hasOwn(body, "frame") ? await frameIdFromRef(ctx.db, site.id, body.frame) : undefined;
   const seo = seoPatchFrom(body.seo, warnings);
   const menuOrder = menuOrderFrom(body.menu_order);
+  const date = dateFrom(body.date);
   await requireMedia(ctx.db, site.id, seo?.og_image ?? null, "seo.og_image");
-  return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId, seo, menuOrder };
+  return {
+    title,
+    slug,
+    status,
+    content,
+    fields,
+    createMissing,
+    parent,
+    url,
+    state,
+    lang,
+    frameId,
+    seo,
+    menuOrder,
+    date,
+  };
 }
 
 /** The stored columns a write body sets (placement and language are decided by the caller). */
@@ -86,5 +105,6 @@ export function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageCh
     frameId: input.frameId,
     seo: input.seo,
     menuOrder: input.menuOrder,
+    date: input.date,
   };
 }

@@ -13,6 +13,7 @@ import { NO_SEO, seoJsonAfter, seoOf } from "./seo.ts";
 import type { PageChange } from "./page-change.ts";
 import { trashVerb, type PageWritten } from "./page-write.ts";
 import { contentColumns, writeContentRefs } from "./content.ts";
+import { scheduledStatus } from "./schedule-rule.ts";
 
 export async function createPage(
   trx: Db,
@@ -21,7 +22,7 @@ export async function createPage(
   where: Placement,
   change: PageChange & { title: string },
   now: string,
-  warnings: Warning[],
+  warnings: Warning[] = [],
 ): Promise<PageWritten> {
   const desired = change.slug?.slug ?? slugFromTitle(change.title, lang);
   const slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang));
@@ -33,7 +34,8 @@ export async function createPage(
     slug,
     path: childPath(where.parentPath, slug),
     title: change.title,
-    status: change.status ?? "publish",
+    status: scheduledStatus(change, undefined, now, warnings) ?? "publish",
+    date_gmt: change.date ?? null,
     content: content.content ?? "",
     ...(content.content_format ? { content_format: content.content_format } : {}),
     ...(content.content_trust ? { content_trust: content.content_trust } : {}),
@@ -132,6 +134,7 @@ export async function updatePage(
   const path = childPath(where.parentPath, slug);
   const fieldsJson = change.fields !== undefined ? JSON.stringify(change.fields) : undefined;
   const content = await contentColumns(trx, change.content, page, warnings);
+  const status = scheduledStatus(change, page, now, warnings);
   const weighs = pageBytes({
     title: change.title ?? page.title,
     content: content.content ?? page.content,
@@ -147,7 +150,8 @@ export async function updatePage(
       path,
       translation_group: group,
       ...(change.title !== undefined ? { title: change.title } : {}),
-      ...(change.status !== undefined ? { status: change.status } : {}),
+      ...(status !== undefined ? { status } : {}),
+      ...(change.date !== undefined ? { date_gmt: change.date } : {}),
       ...content,
       ...(fieldsJson !== undefined ? { fields_json: fieldsJson } : {}),
       ...(change.frameId !== undefined ? { frame_id: change.frameId } : {}),

@@ -5,8 +5,9 @@ import type { PageLite } from "../effects/page-tree.ts";
 import { siteIdValue } from "../store/by-id.ts";
 
 export type { PageLite, PageRow };
-export type PageStatus = "publish" | "draft" | "trash";
-export const PAGE_STATUSES: readonly PageStatus[] = ["publish", "draft", "trash"];
+/** `future`: scheduled, shown nowhere until its date, then published (pages/scheduler.ts). */
+export type PageStatus = "publish" | "future" | "draft" | "trash";
+export const PAGE_STATUSES: readonly PageStatus[] = ["publish", "future", "draft", "trash"];
 
 /** The columns of a light page row (PageLite). */
 export const LITE = [

@@ -8,6 +8,7 @@ import { keptUntilWrite, type KeepOptions, type MaybePromise } from "../store/ke
 import { refFrom } from "./input.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { findPageByRef } from "./refs.ts";
+import { PAGE_STATUSES } from "./queries.ts";
 
 /** GET /pages/{ref}: by id (trashed pages too), slug or path; `?lang` narrows slug and path lookups. */
 export async function getPage(
@@ -23,7 +24,7 @@ export async function getPage(
   return record;
 }
 
-export const LIST_STATUSES = ["publish", "draft", "trash", "any"] as const;
+export const LIST_STATUSES = ["publish", "future", "draft", "trash", "any"] as const;
 
 /** A page of the list of pages, as GET /pages answers it; kept until the database changes. */
 export type PageList = Readonly<{ total: number; pages: readonly PageRecord[] }>;
@@ -32,7 +33,7 @@ export type PageList = Readonly<{ total: number; pages: readonly PageRecord[] }>
 const KEEP_LIST: KeepOptions<PageList> = { weight: (list) => 1024 + 700 * list.pages.length };
 
 /**
- * GET /pages: `?lang`, `?status` (publish, draft, trash or any; default: all but trash), `?parent`
+ * GET /pages: `?lang`, `?status` (publish, future, draft, trash or any; default: all but trash), `?parent`
  * (ref; 0 for the top). The database pages the list (path, language, id: a stable order) and
  * counts every page that matches, so the cost follows the window, not the site. The CLI, agents
  * and the admin page through the same lists again and again between writes, so an answer is kept
@@ -56,7 +57,7 @@ async function readPageList(
 ): Promise<PageList> {
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang);
-  let statuses: readonly string[] = ["publish", "draft"];
+  let statuses: readonly string[] = PAGE_STATUSES.filter((status) => status !== "trash");
   if (query.status !== undefined && query.status !== "") {
     const value = typeof query.status === "string" ? query.status.trim().toLowerCase() : "";
     if (!(LIST_STATUSES as readonly string[]).includes(value)) {
@@ -66,7 +67,7 @@ async function readPageList(
         `status must be one of ${LIST_STATUSES.join(", ")}.`,
       );
     }
-    statuses = value === "any" ? ["publish", "draft", "trash"] : [value];
+    statuses = value === "any" ? PAGE_STATUSES : [value];
   }
   let parentId: number | undefined;
   const parentRef = refFrom(query.parent, "parent");

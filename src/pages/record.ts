@@ -8,6 +8,7 @@ import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type Static
 import { groupMembers, withAncestors, type PageRow } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 import { seoOf, type PageSeo } from "./seo.ts";
+import { isoDateOf } from "./page-date.ts";
 
 export interface Printed {
   how: "static" | "on_request" | "none";
@@ -42,6 +43,8 @@ export interface PageRecord {
   seo: PageSeo;
   /** The order among siblings in generated sidebars (docs/sidebars.md). */
   menu_order: number;
+  /** The publication date, ISO 8601 in UTC (`…Z`); a `future` page is published then. */
+  date: string | null;
   visible: boolean;
   static: StaticState;
   printed: Printed;
@@ -70,9 +73,10 @@ export function fieldsOf(row: Pick<PageRow, "fields_json">): Record<string, unkn
 }
 
 /**
- * How the public address answers now (docs/content-model.md, "The record"): not at all in trash, in
- * draft, under an unpublished parent, without a frame or with its frame deleted; per request when
- * the frame depends on the page; else from the static copy (per request until one is written).
+ * How the public address answers now (docs/content-model.md, "The record"): not at all in trash,
+ * scheduled (`future`), in draft, under an unpublished parent, without a frame or with its frame
+ * deleted; per request when the frame depends on the page; else from the static copy (per request
+ * until one is written).
  */
 export function printedOf(
   status: string,
@@ -82,6 +86,7 @@ export function printedOf(
   copy: StaticCopyFacts | undefined,
 ): Printed {
   if (status === "trash") return { how: "none", reason: "trash" };
+  if (status === "future") return { how: "none", reason: "future" };
   if (status !== "publish") return { how: "none", reason: "draft" };
   if (!visible) return { how: "none", reason: "parent_unpublished" };
   if (frameId === null) return { how: "none", reason: "no_frame" };
@@ -180,6 +185,7 @@ export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
     fields: fieldsOf(row),
     seo: seoOf(row),
     menu_order: row.menu_order,
+    date: isoDateOf(row.date_gmt),
     visible,
     static: staticOf(printed, copy, rc.addressing.origin),
     printed,

@@ -10,6 +10,7 @@ import type { PageRow } from "../store/schema.ts";
 import { revisedBy } from "../write/pipeline.ts";
 import { PAGE_FIELDS } from "./record.ts";
 import { PAGE_SEO } from "./seo.ts";
+import { isoDateOf } from "./page-date.ts";
 
 type Kept = Pick<
   PageRow,
@@ -26,6 +27,7 @@ type Kept = Pick<
   | "translation_group"
   | "seo_json"
   | "menu_order"
+  | "date_gmt"
 >;
 
 export function pageSnapshot(row: Kept): Snapshot {
@@ -47,6 +49,7 @@ export function pageSnapshot(row: Kept): Snapshot {
     translation_group: row.translation_group,
     seo: PAGE_SEO.readOr(row.seo_json, row.seo_json),
     menu_order: row.menu_order,
+    date: isoDateOf(row.date_gmt),
   };
   return { content: prettyJson(fields), fields };
 }
@@ -66,6 +69,7 @@ const COLUMNS = [
   "translation_group",
   "seo_json",
   "menu_order",
+  "date_gmt",
 ] as const;
 
 /** Records a revision of each of these pages whose state changed (inside the writing transaction). */

@@ -40,7 +40,9 @@ export const PageRecordSchema = Obj({
   slug: Str,
   path: Type.String({ description: "`/parent/slug`, without a language prefix" }),
   url: Type.String({ description: "public address, language prefix included" }),
-  status: Type.Union([Type.Literal("publish"), Type.Literal("draft"), Type.Literal("trash")]),
+  status: Type.Union([Type.Literal("publish"), Type.Literal("future"), Type.Literal("draft"), Type.Literal("trash")], {
+    description: "future: scheduled, published at `date` (shown nowhere until then)",
+  }),
   parent: Type.Integer({ description: "parent page id, 0 at the top" }),
   lang: Type.Union([Str, Null]),
   translations: Type.Record(Type.String(), Type.Integer(), { description: "{lang: page id}, this page included" }),
@@ -50,6 +52,9 @@ export const PageRecordSchema = Obj({
   fields: Obj({}),
   seo: PageSeoSchema,
   menu_order: Type.Integer({ description: "order among siblings in generated sidebars (then title)" }),
+  date: Type.Union([Str, Null], {
+    description: "the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then",
+  }),
   visible: Type.Boolean({ description: "published and every ancestor published" }),
   static: Obj({
     published: Type.Boolean(),
@@ -72,7 +77,12 @@ const WriteFields = {
   slug: Opt(Type.Union([Str, Null], { description: "at most 200 characters; default: from the title" })),
   url: Opt(Type.Union([Str, Null], { description: "path whose all-but-last segments name the parent" })),
   parent: Opt(Ref),
-  status: Opt(Type.Union([Str, Null], { description: "publish (default on POST), draft or trash" })),
+  status: Opt(
+    Type.Union([Str, Null], {
+      description:
+        "publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash",
+    }),
+  ),
   lang: Opt(Type.Union([Str, Null])),
   content: Opt(Type.Union([Str, Null], { description: "HTML, or Markdown with content_format markdown" })),
   content_format: Opt(Type.Union([ContentFormat, Null], { description: "null: html" })),
@@ -86,6 +96,12 @@ const WriteFields = {
   ),
   menu_order: Opt(
     Type.Union([Type.Integer(), Null], { description: "order among siblings in generated sidebars; default 0" }),
+  ),
+  date: Opt(
+    Type.Union([Str, Null], {
+      description:
+        "the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future",
+    }),
   ),
   create_missing_parents: Opt(Type.Boolean()),
 };
@@ -130,7 +146,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "listPages",
         tags,
         summary:
-          "Pages, filtered by ?lang, ?status (publish, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
+          "Pages, filtered by ?lang, ?status (publish, future, draft, trash, any; default all but trash) and ?parent (ref, 0 for the top), by path; paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages)",
         querystring: Obj({ lang: Opt(Str), status: Opt(Str), parent: Opt(Str), ...PagingQuery }),
         response: {
           200: Success({

@@ -22,6 +22,7 @@ import { firstFreeSlug, slugFromTitle } from "./slug.ts";
 import { linkExisting } from "./translation-link.ts";
 import { announcedWrite } from "./announced-write.ts";
 import "./revision.ts";
+import { scheduledStatus } from "./schedule-rule.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 
 const LINK_KEYS = [
@@ -82,7 +83,7 @@ async function originOf(
  * POST /pages/language `{page, lang, title?, slug?, content?, content_format?, status?}`; with
  * `translation` (an existing page in `lang`) that page is linked instead (translation-link.ts).
  * The new page copies what is not given from its origin (title, content and its format, fields,
- * frame, status), stands under the
+ * frame, status, date), stands under the
  * translation of the origin's parent (at the top when that has none), and joins the origin's
  * group. A translation that already exists in that language is updated instead. `markup`: how the
  * content given is stored (content.ts).
@@ -183,6 +184,10 @@ export async function linkTranslation(
           stored_bytes:
             pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...columns }) - pageBytes(existing),
         };
+        // Scheduled without a date of its own, it takes the origin's.
+        const dated = { status: existing.status, date_gmt: existing.date_gmt ?? current.date_gmt };
+        const timed = scheduledStatus({ status }, dated, now, warnings);
+        const scheduled = timed === "future" || status === "future";
         const row = await trx
           .updateTable("pages")
           .set({
@@ -191,7 +196,8 @@ export async function linkTranslation(
             updated_at_gmt: now,
             ...(title !== undefined ? { title } : {}),
             ...columns,
-            ...(status !== undefined ? { status } : {}),
+            ...(timed !== undefined ? { status: timed } : {}),
+            ...(scheduled ? { date_gmt: dated.date_gmt } : {}),
           })
           .where("site_id", "=", site.id)
           .where("id", "=", existing.id)
@@ -238,6 +244,7 @@ export async function linkTranslation(
       }
       const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title, lang) : current.slug);
       const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
+      const copied = status ?? (current.status === "trash" ? "draft" : current.status);
       const values = {
         site_id: site.id,
         parent_id: parentId,
@@ -245,7 +252,9 @@ export async function linkTranslation(
         slug: finalSlug,
         path: childPath(parentPath, finalSlug),
         title: title ?? current.title,
-        status: status ?? (current.status === "trash" ? "draft" : current.status),
+        status: scheduledStatus({}, { status: copied, date_gmt: current.date_gmt }, now, warnings) ?? copied,
+        // A translation shares its origin's publication date (and its schedule).
+        date_gmt: current.date_gmt,
         // The origin's content, as the body changes it.
         content: current.content,
         content_format: current.content_format,

@@ -19,6 +19,7 @@ import { pageAt, pageById, slugsUnder } from "./queries.ts";
 import { NO_SEO, requireMedia, SEO_KEYS, seoJsonAfter, type PageSeo } from "./seo.ts";
 import { writeAndAnnounce, type PageWriteAnswer } from "./page-write.ts";
 import { firstFreeSlug } from "./slug.ts";
+import { keptTiming } from "./schedule-rule.ts";
 
 /** A page's state as its revision keeps it (revision.ts pageSnapshot's fields). */
 export type PageState = Record<string, unknown>;
@@ -152,7 +153,7 @@ export async function undeletePage(
       slug,
       path: childPath(parent?.path ?? "", slug),
       title: text(state.title, slug),
-      status: text(state.status, "draft"),
+      ...keptTiming(state, now, warnings),
       content: text(state.content, ""),
       // A Markdown page's state keeps its format and whose source it is (revision.ts).
       content_format: state.content_format === "markdown" ? "markdown" : "html",

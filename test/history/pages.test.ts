@@ -45,6 +45,7 @@ describe("page revisions", () => {
     assert.equal(first.total, 1);
     assert.deepEqual(first.revisions[0].summary, [
       "content",
+      "date",
       "fields",
       "frame_id",
       "lang",

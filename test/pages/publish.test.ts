@@ -19,6 +19,7 @@ const RECORD_KEYS = [
   "fields",
   "seo",
   "menu_order",
+  "date",
   "visible",
   "static",
   "printed",
