@@ -137,6 +137,7 @@ export const MESSAGES = {
   invalid_redirect_status: "A redirect's status is 301 (the default), 302, 307 or 308.",
   redirect_shadows_page: "A live page answers at this address; a redirect never shadows a page (see page).",
   redirect_not_found: "No such redirect on this site.",
+  invalid_csv: "The CSV body cannot be read (see line and reason); nothing was written.",
 
   // documentation sidebars (docs/sidebars.md)
   invalid_sidebar_name:

@@ -784,10 +784,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The site's redirects, automatic ones included, by address */
+        /** The site's redirects, automatic ones included, by address; as CSV (from,to,status) to Accept: text/csv */
         get: operations["listRedirects"];
         put?: never;
-        /** Make a redirect {from, to, status?} (201; 200 when it replaced the one at from): 409 redirect_shadows_page when a live page answers at from; 400 invalid_redirect_status */
+        /**
+         * Make a redirect {from, to, status?} (201; 200 when it replaced the one at from), or up to 1,000 at once ({redirects: [...]}, or a text/csv body with a header row from,to,status): one write, all or nothing
+         * @description One redirect: 409 redirect_shadows_page when a live page answers at from; 400 invalid_redirect_status; 400 invalid_field. A list: written in order as if posted one by one, 201 when any was new (else 200); over 1000 400 too_many_items; any refused, 400 bad_items with errors [{at, code, message, ...}] (at: its index in the list, or the CSV row after the header) and nothing written; a CSV body that cannot be read 400 invalid_csv (line, reason).
+         */
         post: operations["createRedirect"];
         delete?: never;
         options?: never;
@@ -10779,11 +10782,11 @@ export interface operations {
                         })[];
                         site_id: number;
                         seo: {
-                            /** @description %s is the page's title; default `%s — <site name>` */
+                            /** @description the default language's; %s is the page's title; default `%s — <site name>` */
                             title_template: string;
-                            /** @description for pages without their own */
+                            /** @description the default language's; for pages without their own */
                             description: string;
-                            /** @description a media id or slug */
+                            /** @description the default language's; a media id or slug */
                             og_image: string | null;
                             /** @description the whole site: robots meta, robots.txt Disallow: /, an empty sitemap */
                             noindex: boolean;
@@ -10791,6 +10794,16 @@ export interface operations {
                             twitter_site: string;
                             /** @description lines appended to robots.txt */
                             robots_extra: string;
+                            /** @description each language of the site (none without languages): the default language's values, another's own (null: it follows the default language's) */
+                            languages: {
+                                [key: string]: {
+                                    title_template: string | null;
+                                    description: string | null;
+                                    og_image: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
                         } & {
                             [key: string]: unknown;
                         };
@@ -10832,10 +10845,16 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description null restores the default */
-                    title_template?: string | null;
-                    description?: string | null;
-                    og_image?: string | number | null;
+                    /** @description null restores the default; a plain value is the default language's */
+                    title_template?: string | null | {
+                        [key: string]: string | null;
+                    };
+                    description?: string | null | {
+                        [key: string]: string | null;
+                    };
+                    og_image?: string | number | null | {
+                        [key: string]: string | number | null;
+                    };
                     noindex?: boolean | null;
                     twitter_site?: string | null;
                     robots_extra?: string | null;
@@ -10862,11 +10881,11 @@ export interface operations {
                         })[];
                         site_id: number;
                         seo: {
-                            /** @description %s is the page's title; default `%s — <site name>` */
+                            /** @description the default language's; %s is the page's title; default `%s — <site name>` */
                             title_template: string;
-                            /** @description for pages without their own */
+                            /** @description the default language's; for pages without their own */
                             description: string;
-                            /** @description a media id or slug */
+                            /** @description the default language's; a media id or slug */
                             og_image: string | null;
                             /** @description the whole site: robots meta, robots.txt Disallow: /, an empty sitemap */
                             noindex: boolean;
@@ -10874,6 +10893,16 @@ export interface operations {
                             twitter_site: string;
                             /** @description lines appended to robots.txt */
                             robots_extra: string;
+                            /** @description each language of the site (none without languages): the default language's values, another's own (null: it follows the default language's) */
+                            languages: {
+                                [key: string]: {
+                                    title_template: string | null;
+                                    description: string | null;
+                                    og_image: string | null;
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            };
                         } & {
                             [key: string]: unknown;
                         };
@@ -11159,7 +11188,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description the redirects */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -11177,7 +11206,7 @@ export interface operations {
                         site_id: number;
                         redirects: ({
                             id: number;
-                            /** @description the address redirected, canonical, with its language prefix */
+                            /** @description the address redirected, canonical, with its language prefix (and `?<query>` for one query string) */
                             from: string;
                             /** @description a site path or an absolute URL, sent as it is in Location */
                             to: string;
@@ -11192,6 +11221,7 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                    "text/csv": string;
                 };
             };
             /** @description Default Response */
@@ -11224,15 +11254,45 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
-                    /** @description a site path */
-                    from: string;
-                    /** @description a site path or an absolute URL */
-                    to: string;
+                    /** @description a site path; with a query string (`/?page_id=12`) it redirects that exact query only (one redirect) */
+                    from?: string;
+                    /** @description a site path or an absolute URL (one redirect) */
+                    to?: string;
                     /** @description 301 (default), 302, 307 or 308 */
                     status?: 301 | 302 | 307 | 308 | null;
+                    /** @description many redirects at once, instead of from, to and status */
+                    redirects?: ({
+                        /** @description a site path; with a query string (`/?page_id=12`) it redirects that exact query only */
+                        from: string;
+                        /** @description a site path or an absolute URL */
+                        to: string;
+                        status?: 301 | 302 | 307 | 308 | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
+                "text/csv": {
+                    /** @description a site path; with a query string (`/?page_id=12`) it redirects that exact query only (one redirect) */
+                    from?: string;
+                    /** @description a site path or an absolute URL (one redirect) */
+                    to?: string;
+                    /** @description 301 (default), 302, 307 or 308 */
+                    status?: 301 | 302 | 307 | 308 | null;
+                    /** @description many redirects at once, instead of from, to and status */
+                    redirects?: ({
+                        /** @description a site path; with a query string (`/?page_id=12`) it redirects that exact query only */
+                        from: string;
+                        /** @description a site path or an absolute URL */
+                        to: string;
+                        status?: 301 | 302 | 307 | 308 | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
                 } & {
                     [key: string]: unknown;
                 };
@@ -11245,7 +11305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /** @enum {boolean} */
                         success: true;
                         warnings: ({
@@ -11257,7 +11317,7 @@ export interface operations {
                         site_id: number;
                         redirect: {
                             id: number;
-                            /** @description the address redirected, canonical, with its language prefix */
+                            /** @description the address redirected, canonical, with its language prefix (and `?<query>` for one query string) */
                             from: string;
                             /** @description a site path or an absolute URL, sent as it is in Location */
                             to: string;
@@ -11317,7 +11377,82 @@ export interface operations {
                         };
                     } & {
                         [key: string]: unknown;
-                    };
+                    }) | ({
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        /** @description the redirects posted, as they stand after the write, in list order */
+                        redirects: ({
+                            id: number;
+                            /** @description the address redirected, canonical, with its language prefix (and `?<query>` for one query string) */
+                            from: string;
+                            /** @description a site path or an absolute URL, sent as it is in Location */
+                            to: string;
+                            /** @description 301, 302, 307 or 308 */
+                            status: number;
+                            /** @description made when a page's address changed */
+                            auto: boolean;
+                            created_at_gmt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        created: number;
+                        replaced: number;
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Default Response */
@@ -11326,7 +11461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
+                    "application/json": ({
                         /** @enum {boolean} */
                         success: true;
                         warnings: ({
@@ -11338,7 +11473,7 @@ export interface operations {
                         site_id: number;
                         redirect: {
                             id: number;
-                            /** @description the address redirected, canonical, with its language prefix */
+                            /** @description the address redirected, canonical, with its language prefix (and `?<query>` for one query string) */
                             from: string;
                             /** @description a site path or an absolute URL, sent as it is in Location */
                             to: string;
@@ -11398,7 +11533,82 @@ export interface operations {
                         };
                     } & {
                         [key: string]: unknown;
-                    };
+                    }) | ({
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        /** @description the redirects posted, as they stand after the write, in list order */
+                        redirects: ({
+                            id: number;
+                            /** @description the address redirected, canonical, with its language prefix (and `?<query>` for one query string) */
+                            from: string;
+                            /** @description a site path or an absolute URL, sent as it is in Location */
+                            to: string;
+                            /** @description 301, 302, 307 or 308 */
+                            status: number;
+                            /** @description made when a page's address changed */
+                            auto: boolean;
+                            created_at_gmt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        created: number;
+                        replaced: number;
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    });
                 };
             };
             /** @description Default Response */
@@ -11455,7 +11665,7 @@ export interface operations {
                         site_id: number;
                         deleted: {
                             id: number;
-                            /** @description the address redirected, canonical, with its language prefix */
+                            /** @description the address redirected, canonical, with its language prefix (and `?<query>` for one query string) */
                             from: string;
                             /** @description a site path or an absolute URL, sent as it is in Location */
                             to: string;

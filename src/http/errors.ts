@@ -139,6 +139,7 @@ const ANSWERS = {
   invalid_redirect_status: { status: 400 },
   redirect_shadows_page: { status: 409 },
   redirect_not_found: { status: 404 },
+  invalid_csv: { status: 400 },
 
   // documentation sidebars (docs/sidebars.md)
   invalid_sidebar_name: { status: 400 },

@@ -1,6 +1,6 @@
 // What `svc/seo` prints into a page's <head> (docs/seo.md): one <title>, the meta
 // description, one canonical link, hreflang alternates, Open Graph and Twitter tags, a robots
-// meta when the page is noindex, and JSON-LD. Every value is escaped; the only script element is
+// meta when the page is noindex, and JSON-LD (the site's 404 page: no canonical, og:url, nor JSON-LD). Every value is escaped; the only script element is
 // the JSON-LD, whose text escapes `<` so no `</script>` can end it early. Pure: the values come
 // from the render context (publish/seo-head.ts builds them).
 import { escapeAttr, escapeText } from "./escape.ts";
@@ -22,22 +22,19 @@ export function seoHeadHtml(head: SeoHead): string {
   const out: string[] = [`<title>${escapeText(head.title)}</title>`];
   if (head.description !== "") out.push(meta("name", "description", head.description));
   if (head.noindex) out.push(meta("name", "robots", "noindex"));
-  out.push(`<link rel="canonical" href="${escapeAttr(head.canonical)}">`);
+  if (head.canonical !== null) out.push(`<link rel="canonical" href="${escapeAttr(head.canonical)}">`);
   for (const alternate of head.alternates)
     out.push(
       `<link rel="alternate" hreflang="${escapeAttr(alternate.hreflang)}" href="${escapeAttr(alternate.href)}">`,
     );
-  out.push(
-    meta("property", "og:title", head.ogTitle),
-    meta("property", "og:type", head.ogType),
-    meta("property", "og:url", head.canonical),
-  );
+  out.push(meta("property", "og:title", head.ogTitle), meta("property", "og:type", head.ogType));
+  if (head.canonical !== null) out.push(meta("property", "og:url", head.canonical));
   if (head.description !== "") out.push(meta("property", "og:description", head.description));
   if (head.image !== null) out.push(meta("property", "og:image", head.image));
   if (head.siteName !== "") out.push(meta("property", "og:site_name", head.siteName));
   if (head.locale !== null) out.push(meta("property", "og:locale", head.locale));
   out.push(meta("name", "twitter:card", head.image !== null ? "summary_large_image" : "summary"));
   if (head.twitterSite !== "") out.push(meta("name", "twitter:site", head.twitterSite));
-  out.push(`<script type="application/ld+json">${scriptJson(head.jsonLd)}</script>`);
+  if (head.jsonLd !== null) out.push(`<script type="application/ld+json">${scriptJson(head.jsonLd)}</script>`);
   return out.join("");
 }

@@ -109,7 +109,8 @@ export interface SeoHead {
   title: string;
   /** The page's description, else the site's; "" prints none. */
   description: string;
-  canonical: string;
+  /** null: none, and no og:url (the site's 404 page, docs/seo.md). */
+  canonical: string | null;
   /** One per published translation, itself included, then `x-default`; none on a site without languages. */
   alternates: ReadonlyArray<{ hreflang: string; href: string }>;
   ogTitle: string;
@@ -122,7 +123,7 @@ export interface SeoHead {
   locale: string | null;
   twitterSite: string;
   noindex: boolean;
-  /** A schema.org WebSite (home page) or BreadcrumbList (other pages). */
+  /** A schema.org WebSite (home page) or BreadcrumbList (other pages); null prints none (the 404 page). */
   jsonLd: unknown;
 }
 

@@ -3,11 +3,13 @@
 //
 // One address, one cache entry (docs/security.md): the cache is keyed by the canonical address only
 // (site/addresses.ts). Another spelling of it (`/About/`, `/%61bout/`, `//about/`, `/about`) is
-// answered 301 to the canonical address (query string kept) when that answers a page, else with
-// the canonical address's 404; it is never rendered nor cached under a key of its own. Malformed
-// percent-encoding is 400.
+// answered 301 to the canonical address (query string kept) when that answers a page, with the
+// redirect standing there when there is one (one hop: `/old.html` straight to where `/old.html/`
+// sends), else with the canonical address's 404; it is never rendered nor cached under a key of its
+// own. Malformed percent-encoding is 400.
 //
-// Addresses (docs/seo.md): a redirect standing at an address answers before the page lookup
+// Addresses (docs/seo.md): a redirect of the request's exact query string (`/?page_id=12`) answers
+// first (query-redirects.ts); a redirect standing at an address answers before the page lookup
 // (redirects never stand where a live page answers); the home page's own path answers 301 to `/`
 // (`/<lang>/`); /sitemap.xml (and its parts) and /robots.txt are the site's own; an unknown address
 // shows the site's `not_found_page` with status 404, else the plain 404. All of them are cached
@@ -37,15 +39,19 @@ import {
 import { OverBudget } from "../markup/index.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
 import { redirectAt } from "../redirects/redirects.ts";
+import { withQueryOf } from "../redirects/addresses.ts";
 import { notFoundKey, SITEMAP_PAGE_ID } from "../publish/page-cache.ts";
 import { ROBOTS_ADDRESS } from "../publish/engine.ts";
 import { robotsTxt, sitemapXml } from "../seo/sitemap.ts";
 import { notFoundTarget } from "./not-found.ts";
+import { QueryRedirects } from "./query-redirects.ts";
 import type { SiteRow } from "../site/sites.ts";
 
 export interface PageRenderer {
   /** Renders a page on request; null when its frame is gone. Throws ExecutorUnavailable on timeout. */
   renderPage(siteId: number, page: PageRow, lang: string | null): Promise<string | null>;
+  /** The same, the page shown as the site's 404 page (noindex, no canonical, hreflang nor breadcrumbs). */
+  renderNotFound(siteId: number, page: PageRow, lang: string | null): Promise<string | null>;
 }
 
 export interface PublicAnswer {
@@ -54,7 +60,16 @@ export interface PublicAnswer {
   body: Buffer | string;
 }
 
+/** A cached answer that is a redirect (a record's, the home page's own path's): its Location. */
+function isRedirect(entry: CachedPage): boolean {
+  return entry.answer?.headers.location !== undefined;
+}
+
+const QUESTION = 63;
+
 export class PublicSite {
+  private readonly queries: QueryRedirects;
+
   constructor(
     private readonly db: Db,
     readonly cache: PageCache,
@@ -73,7 +88,9 @@ export class PublicSite {
      * to the admin (docs/admin.md). A page or redirect standing there wins.
      */
     private readonly elsewhere: ReadonlyMap<string, string> = new Map(),
-  ) {}
+  ) {
+    this.queries = new QueryRedirects(db, cache);
+  }
 
   private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined, query = ""): PublicAnswer {
     if (entry.answer !== undefined && entry.answer.status !== 200) {
@@ -111,6 +128,17 @@ export class PublicSite {
     if (primary !== undefined) return aliasRedirect(primary, this.port, url);
     const end = canonicalPathEnd(url);
     if (end < 0) return null;
+    if (end < url.length && url.charCodeAt(end) === QUESTION) {
+      // A query: a redirect of that very query comes first; while the site's are not known, `answer` reads them.
+      const queries = this.queries.peek(site.id);
+      if (queries === undefined || queries === "many") return null;
+      const key = queries.size === 0 ? undefined : withQueryOf(url.slice(0, end), url.slice(end));
+      if (key === null) return null;
+      if (key !== undefined && queries.has(key)) {
+        const redirect = this.cache.get(site.id, key);
+        return redirect ? this.hit(redirect, ifNoneMatch) : null;
+      }
+    }
     const entry = this.cache.get(site.id, end === url.length ? url : url.slice(0, end));
     return entry ? this.hit(entry, ifNoneMatch, url.slice(end)) : null;
   }
@@ -145,17 +173,25 @@ export class PublicSite {
     if (matched.alias) return aliasRedirect(site.domain, this.port, url);
     // An absolute-form target (`GET http://host/x`) names no path of this site.
     if (path.charCodeAt(0) !== 47) return notFoundPage("no_page");
+    if (query.charCodeAt(0) === QUESTION && query.length > 1) {
+      const exact = await this.queryRedirect(site.id, address, query, ticket);
+      if (exact) return exact;
+    }
     const file = await this.siteFile(site, path, ticket, ifNoneMatch);
     if (file) return file;
-    if (address !== path) return this.variant(site, address, query, ticket);
+    // Another spelling of the address: 301 to it when it shows a page, its redirect when it has one.
+    const variant = address !== path;
     const held = this.cache.get(site.id, address);
-    if (held) return this.hit(held, ifNoneMatch, query);
+    if (held) return !variant || isRedirect(held) ? this.hit(held, ifNoneMatch, query) : movedTo(address, query);
     const redirect = await redirectAt(this.db, site.id, address);
-    if (redirect) return this.keepRedirect(site.id, address, 0, redirect.to, redirect.status, ticket, query);
+    // Kept under the address, but not when asked for by another spelling: nothing is kept for one.
+    const keep = variant ? null : ticket;
+    if (redirect) return this.redirect(site.id, { address, pageId: 0, ...redirect }, query, keep);
     const resolved = await resolvePublicPage(this.db, site.id, address);
     if ("notFound" in resolved) return this.notFound(site, address, resolved.notFound, ticket);
     if ("home" in resolved)
-      return this.keepRedirect(site.id, address, resolved.page.id, resolved.home, 301, ticket, query);
+      return this.redirect(site.id, { address, pageId: resolved.page.id, to: resolved.home, status: 301 }, query, keep);
+    if (variant) return movedTo(address, query);
     let output: Awaited<ReturnType<PublicSite["pageOutput"]>>;
     try {
       output = await this.pageOutput(site.id, resolved.page, resolved.lang);
@@ -203,25 +239,27 @@ export class PublicSite {
     return html === null ? null : { body: Buffer.from(html, "utf8"), printed: "on_request" };
   }
 
-  /** A redirect answered and kept under its address (`pageId`: the page whose change drops it). */
-  private keepRedirect(
+  /**
+   * A redirect answered, and kept under its address (`pageId`: the page whose change drops it)
+   * unless `ticket` is null.
+   */
+  private redirect(
     siteId: number,
-    address: string,
-    pageId: number,
-    to: string,
-    status: number,
-    ticket: number,
+    at: { address: string; pageId: number; to: string; status: number },
     query: string,
+    ticket: number | null,
   ): PublicAnswer {
-    const { answer, body } = cachedRedirect(to, status);
-    const entry = this.cache.put({ siteId, address, pageId, body, printed: "static", answer }, ticket);
-    return this.send(entry, "redirect", undefined, query);
+    const { answer, body } = cachedRedirect(at.to, at.status);
+    const entry = { siteId, address: at.address, pageId: at.pageId, body, printed: "static" as const, answer };
+    const sent = ticket === null ? { ...entry, etag: "" } : this.cache.put(entry, ticket);
+    return this.send(sent, "redirect", undefined, query);
   }
 
   /**
    * An address that shows no page: the site's `not_found_page` in the address's language, with
-   * status 404, kept once per language; without one, the plain 404. The same answer whatever the
-   * reason, which only the site's administrators are told (routes.ts).
+   * status 404, rendered as a 404 page (never its static copy, which names its own address) and
+   * kept once per language; without one, the plain 404. The same answer whatever the reason, which
+   * only the site's administrators are told (routes.ts).
    */
   private async notFound(site: SiteRow, address: string, reason: string, ticket: number): Promise<PublicAnswer> {
     const away = this.elsewhere.get(address);
@@ -232,14 +270,20 @@ export class PublicSite {
     const key = notFoundKey(target.lang);
     let entry = this.cache.get(site.id, key);
     if (!entry) {
-      const output = await this.pageOutput(site.id, target.page, target.lang);
-      if (output === null) return plain;
+      const html = await this.renderer.renderNotFound(site.id, target.page, target.lang);
+      if (html === null) return plain;
       const answer = {
         status: 404,
-        headers: { "content-type": HTML, "x-svc-printed": output.printed, "cache-control": "no-cache" },
+        headers: {
+          "content-type": HTML,
+          "x-svc-printed": "on_request",
+          "cache-control": "no-cache",
+          "x-robots-tag": "noindex",
+        },
       };
+      const body = Buffer.from(html, "utf8");
       entry = this.cache.put(
-        { siteId: site.id, address: key, pageId: target.page.id, body: output.body, printed: output.printed, answer },
+        { siteId: site.id, address: key, pageId: target.page.id, body, printed: "on_request", answer },
         ticket,
       );
     }
@@ -286,14 +330,22 @@ export class PublicSite {
   }
 
   /**
-   * Another spelling of `address`: 301 to it when it answers a page (known from memory, else one
-   * lookup, no render), else the 404 it answers. Nothing is cached for it.
+   * The redirect of this exact query at this address (`/?page_id=12`), kept under the address with
+   * its query; null when there is none (the request goes on as one without it would).
    */
-  private async variant(site: SiteRow, address: string, query: string, ticket: number): Promise<PublicAnswer> {
-    if (this.cache.has(site.id, address)) return movedTo(address, query);
-    if (await redirectAt(this.db, site.id, address)) return movedTo(address, query);
-    const resolved = await resolvePublicPage(this.db, site.id, address);
-    if ("notFound" in resolved) return this.notFound(site, address, resolved.notFound, ticket);
-    return movedTo(address, query);
+  private async queryRedirect(
+    siteId: number,
+    address: string,
+    query: string,
+    ticket: number,
+  ): Promise<PublicAnswer | null> {
+    const key = withQueryOf(address, query);
+    if (key === null || key === address) return null;
+    const queries = await this.queries.of(siteId, ticket);
+    if (queries !== "many" && !queries.has(key)) return null;
+    const held = this.cache.get(siteId, key);
+    if (held) return this.hit(held, undefined);
+    const redirect = await redirectAt(this.db, siteId, key);
+    return redirect ? this.redirect(siteId, { address: key, pageId: 0, ...redirect }, "", ticket) : null;
   }
 }

@@ -108,12 +108,22 @@ export class PublishingEngine implements Publisher {
     return prepared && this.renderPrepared(prepared);
   }
 
+  /**
+   * The page rendered as the site's 404 page (`not_found_page`, docs/seo.md): noindex, no address
+   * of its own in its head, no breadcrumbs. Null when its frame is gone.
+   */
+  async renderNotFound(siteId: number, page: PageRow, lang: string | null): Promise<string | null> {
+    const prepared = await this.preparePage(siteId, page, lang, this.deps.db, true);
+    return prepared && this.renderPrepared(prepared);
+  }
+
   /** What `renderPage` reads, read through `db`; null when the page stands on no frame. */
   async preparePage(
     siteId: number,
     page: PageRow,
     lang: string | null,
     db: Db = this.deps.db,
+    notFound = false,
   ): Promise<PreparedRender | null> {
     // The page, its parent (parent_title, parent_url) and its translations (language switcher).
     const state = await loadSiteState(db, siteId, this.deps.port, () => ({
@@ -122,7 +132,7 @@ export class PublishingEngine implements Publisher {
     }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
     if (!state || !node) return null;
-    return prepareRender(db, this.deps.clock, state, this.deps.compiled, node.slug, { lang, page });
+    return prepareRender(db, this.deps.clock, state, this.deps.compiled, node.slug, { lang, page, notFound });
   }
 
   /** Renders what `preparePage` read, bounded by the render budgets. */

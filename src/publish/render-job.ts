@@ -26,6 +26,11 @@ export interface RenderTarget {
   lang: string | null;
   /** The page shown, for frames that render on request. */
   page?: PageRow;
+  /**
+   * The page is shown as the site's 404 page (docs/seo.md): `svc/seo` prints it noindex with no
+   * canonical, hreflang nor JSON-LD, and its `breadcrumbs` list nothing.
+   */
+  notFound?: boolean;
 }
 
 function settingsValues(state: SiteState): Record<string, unknown> {
@@ -154,6 +159,7 @@ export async function prepareRender(
     else if (source.kind === "sidebar") sidebarNames.push(source.name);
     else if (source.kind === "text") stringKeys.push(source.key);
     else if (source.kind === "seo") readsSeo = true;
+    else if (source.kind === "breadcrumbs" && target.notFound) items.push([source.text, []]);
     else if (readsItems(source)) {
       // A language is asked for only while the site has languages; otherwise sources have none.
       const lang = state.addressing.langs.active ? target.lang : null;
@@ -195,7 +201,8 @@ export async function prepareRender(
         ? []
         : [...(await stringTexts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
-  if (target.page && readsSeo) input.seo = await seoHeadOf(db, state, target.page, target.lang);
+  if (target.page && readsSeo)
+    input.seo = await seoHeadOf(db, state, target.page, target.lang, target.notFound === true);
   for (const name of sidebarNames) {
     const items = await sidebarForRender(db, state.site, state.addressing, name, target.lang);
     if (items) input.sidebars.push([name, sidebarView(items, target.page?.id ?? null)]);

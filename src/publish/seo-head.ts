@@ -4,6 +4,8 @@
 // x-default, Open Graph and Twitter values, robots noindex, and JSON-LD (WebSite on the home page,
 // BreadcrumbList elsewhere). Every address is absolute on the site's primary domain, as home_url
 // is built; the home page (and its translations) is addressed `/` (`/<lang>/`), never its own path.
+// Shown as the site's 404 page (`not_found_page`, answered at addresses that show no page), a page
+// is noindex and names no address of its own: no canonical, no og:url, no hreflang, no JSON-LD.
 import type { SeoHead } from "../markup/index.ts";
 import { isHomeAddress, linkUrl } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
@@ -41,9 +43,15 @@ function ancestorsOf(state: SiteState, page: Pick<PageLite, "id" | "parent_id">)
   return out;
 }
 
-export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: string | null): Promise<SeoHead> {
+export async function seoHeadOf(
+  db: Db,
+  state: SiteState,
+  page: PageRow,
+  lang: string | null,
+  notFound = false,
+): Promise<SeoHead> {
   const { addressing } = state;
-  const site = await siteSeoForRender(db, state.site.id);
+  const site = await siteSeoForRender(db, state.site.id, lang, addressing.langs);
   const own = seoOf(page);
   // The home page and its translations (state.addressing.homes) answer at `/` and `/<lang>/`.
   const isHome = (row: Pick<PageLite, "lang" | "path">) => isHomeAddress(addressing, row.lang, row.path);
@@ -102,7 +110,7 @@ export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: s
           item: urlOf(crumb),
         })),
       };
-  return {
+  const head: SeoHead = {
     title,
     description: own.description ?? site.description,
     canonical,
@@ -116,4 +124,5 @@ export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: s
     noindex: own.noindex || site.noindex,
     jsonLd,
   };
+  return notFound ? { ...head, canonical: null, alternates: [], jsonLd: null, noindex: true } : head;
 }

@@ -4,7 +4,8 @@
 // like quotas/, it sits below the features that write through it, and owns its one table.
 //
 // The rules kept here, so every writer keeps them:
-// - one record per address (`from`, canonical: lower case, with its language prefix, ending `/`);
+// - one record per address (`from`, canonical: lower case, with its language prefix, ending `/`;
+//   a redirect of one query string has `?` and the query after it, addresses.ts);
 // - chains are collapsed: a move from A to B makes every record pointing at A point at B, so the
 //   first address of a page always goes straight to its newest;
 // - no record points at itself, and no record stands at an address a live page took: a page moved
@@ -83,6 +84,18 @@ export async function redirectAt(
   return row && { to: row.to_target, status: row.status };
 }
 
+/** The addresses of the site's redirects of one query string (`/?page_id=12`), at most `limit`: the public site asks them first. */
+export async function queryRedirectAddresses(db: Db, siteId: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("redirects")
+    .select("from_path")
+    .where("site_id", "=", siteId)
+    .where("from_path", "like", "%?%")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.from_path);
+}
+
 /** Every redirect of the site, by address. */
 export async function listRedirects(db: Db, siteId: number): Promise<RedirectRecord[]> {
   const rows = await db
@@ -93,6 +106,22 @@ export async function listRedirects(db: Db, siteId: number): Promise<RedirectRec
     .orderBy("id")
     .execute();
   return rows.map(recordOf);
+}
+
+/** The redirects standing at these addresses (those of them that have one), by address. */
+export async function redirectsAt(db: Db, siteId: number, addresses: readonly string[]): Promise<RedirectRecord[]> {
+  const out: RedirectRecord[] = [];
+  // In slices: a list posted at once names up to 1,000 addresses.
+  for (let i = 0; i < addresses.length; i += 500) {
+    const rows = await db
+      .selectFrom("redirects")
+      .select(COLUMNS)
+      .where("site_id", "=", siteId)
+      .where("from_path", "in", addresses.slice(i, i + 500))
+      .execute();
+    out.push(...rows.map(recordOf));
+  }
+  return out;
 }
 
 export async function redirectById(db: Db, siteId: number, id: number): Promise<RedirectRecord | undefined> {
@@ -138,13 +167,15 @@ async function upsert(
 
 /**
  * A redirect made by hand. A site path as `to` is collapsed like a page's move: if a redirect
- * stands at `to`, this one points where that one does (never at itself).
+ * stands at `to`, this one points where that one does (never at itself). `writes`: shared by the
+ * redirects of one write (a list posted at once), so each address's event is what it came to.
  */
 export async function addRedirect(
   trx: Db,
   siteId: number,
   input: { from: string; to: string; status: RedirectStatus },
   now: string,
+  writes = new RedirectWrites(),
 ): Promise<{
   record: RedirectRecord;
   replaced: boolean;
@@ -156,7 +187,6 @@ export async function addRedirect(
     const next = await redirectAt(trx, siteId, to);
     if (next && next.to !== input.from) to = next.to;
   }
-  const writes = new RedirectWrites();
   const written = await upsert(trx, siteId, input.from, to, input.status, false, now, writes);
   // Records that pointed at `from` now go one step further, to `to`.
   const collapsed = await collapse(trx, siteId, input.from, to, writes);

@@ -8,7 +8,6 @@ import type { Rebaked, Written } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { nothingRebaked } from "../write/change.ts";
 import { runWrite } from "../write/pipeline.ts";
-import { resolvePublicPage } from "../pages/at-address.ts";
 import {
   addRedirect,
   deleteRedirect,
@@ -16,60 +15,8 @@ import {
   type RedirectRecord,
   type RedirectStatus,
 } from "../redirects/redirects.ts";
-import { canonicalPath } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
-
-const MAX_TARGET = 2000;
-
-/** `from`: a site path, written as the public site's canonical address (`/Old-Page` → `/old-page/`). */
-function fromOf(value: string): string {
-  if (
-    !value.trim().startsWith("/") ||
-    value.trim().startsWith("//") ||
-    /[\s?#]/.test(value.trim()) ||
-    value.length > MAX_TARGET
-  ) {
-    throw fail(
-      "invalid_field",
-      { field: "from", expected: "a site path starting with / (no query string)" },
-      "from must be a site path starting with / (no query string).",
-    );
-  }
-  const address = canonicalPath(value.trim());
-  if (address === null)
-    throw fail(
-      "invalid_field",
-      { field: "from", expected: "a site path with well-formed percent-encoding" },
-      "from has malformed percent-encoding.",
-    );
-  return address;
-}
-
-/** `to`: a site path or an absolute http(s) URL, sent as it is in Location (non-ASCII percent-encoded). */
-function toOf(value: string): string {
-  const expected = "a site path starting with / or an absolute http(s) URL";
-  if (value.length > MAX_TARGET || /[\s<>"\\\x00-\x1f\x7f]/.test(value.trim()) || value.trim() === "") {
-    throw fail("invalid_field", { field: "to", expected }, `to must be ${expected}.`);
-  }
-  const to = encodeURI(decodeSafely(value.trim()));
-  if (to.startsWith("/") && !to.startsWith("//")) return to;
-  try {
-    const url = new URL(to);
-    if ((url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "") return to;
-  } catch {
-    // not a URL
-  }
-  throw fail("invalid_field", { field: "to", expected }, `to must be ${expected}.`);
-}
-
-/** The text with its percent-escapes decoded where that is possible, so encodeURI does not encode them twice. */
-function decodeSafely(text: string): string {
-  try {
-    return decodeURI(text);
-  } catch {
-    return text;
-  }
-}
+import { redirectInput, requireNoPageAt } from "./redirect-input.ts";
 
 export function redirectAnswer(record: RedirectRecord) {
   return {
@@ -86,8 +33,8 @@ export async function redirectsOf(ctx: Pick<ServiceContext, "db">, site: SiteRow
   return (await listRedirects(ctx.db, site.id)).map(redirectAnswer);
 }
 
-/** The body of POST /seo/redirects as its route schema lets it through (`status` one of REDIRECT_STATUSES). */
-export type CreateRedirectBody = { from: string; to: string; status?: RedirectStatus | null };
+/** One redirect of POST /seo/redirects as its route schema lets it through (`status` one of REDIRECT_STATUSES). */
+export type CreateRedirectBody = { from?: string; to?: string; status?: RedirectStatus | null };
 
 /** POST /seo/redirects `{from, to, status?}`: 201 (200 when it replaced the redirect at `from`). */
 export async function createRedirect(
@@ -95,13 +42,8 @@ export async function createRedirect(
   site: SiteRow,
   body: CreateRedirectBody,
 ): Promise<{ redirect: ReturnType<typeof redirectAnswer>; replaced: boolean; rebaked: Rebaked }> {
-  const from = fromOf(body.from);
-  const to = toOf(body.to);
-  const status = body.status ?? 301;
-  if (to.startsWith("/") && canonicalPath(to.split(/[?#]/)[0]) === from)
-    throw fail("invalid_field", { field: "to", from }, "A redirect cannot point at its own address.");
-  const live = await resolvePublicPage(ctx.db, site.id, from);
-  if ("page" in live) throw fail("redirect_shadows_page", { from, page: live.page.id });
+  const { from, to, status } = redirectInput(body);
+  await requireNoPageAt(ctx.db, site.id, from);
   const done = await runWrite(ctx, {
     siteId: site.id,
     apply: async (trx) => {

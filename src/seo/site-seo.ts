@@ -2,6 +2,8 @@
 // the page's title; default `%s — <site name>`), `description` (for pages without their own),
 // `og_image` (a media reference), `noindex` (the whole site), `twitter_site` (`@handle`) and
 // `robots_extra` (lines appended to robots.txt). PATCH writes any of them and leaves the others.
+// The title template, description and image are kept per language too (site-seo-languages.ts):
+// `{"en": …, "de": …}` writes each language's, a plain value the default language's.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -12,7 +14,18 @@ import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
 import { mediaRefFrom, requireMedia } from "../pages/seo.ts";
 import type { SiteRow } from "../site/sites.ts";
+import { languageState, type LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
+import {
+  LANGUAGE_KEYS,
+  languageSeoUsesMedia,
+  ownSeoByLanguage,
+  splitByLanguage,
+  valuesIn,
+  writeLanguageSeo,
+  type LanguageSeo,
+  type SplitPatch,
+} from "./site-seo-languages.ts";
 
 export interface SiteSeo {
   title_template: string;
@@ -58,6 +71,39 @@ export async function siteSeoOf(db: Db, site: Pick<SiteRow, "id" | "name">): Pro
   };
 }
 
+/**
+ * The site's SEO defaults as GET and PATCH /seo answer them: the default language's values, and
+ * each language's own (`languages`, by code: null where it follows the default language; the
+ * default language's entry holds its values). No languages: `languages` is empty.
+ */
+export interface SiteSeoRead extends SiteSeo {
+  languages: Record<string, LanguageSeo>;
+}
+
+export async function siteSeoRead(db: Db, site: Pick<SiteRow, "id" | "name">): Promise<SiteSeoRead> {
+  const [base, own, langs] = await Promise.all([
+    siteSeoOf(db, site),
+    ownSeoByLanguage(db, site.id),
+    languageState(db, site.id),
+  ]);
+  const seo = valuesIn(base, own, langs.defaultLang, langs);
+  const languages: Record<string, LanguageSeo> = {};
+  if (langs.active) {
+    for (const code of langs.codes) {
+      const mine = own.get(code);
+      languages[code] =
+        code === langs.defaultLang
+          ? { title_template: seo.title_template, description: seo.description, og_image: seo.og_image }
+          : {
+              title_template: mine?.title_template ?? null,
+              description: mine?.description ?? null,
+              og_image: mine?.og_image ?? null,
+            };
+    }
+  }
+  return { ...seo, languages };
+}
+
 /** A site's SEO defaults as renders read them. */
 export interface SiteSeoForRender {
   /** With `%s` where the page's title goes; the default already applied. */
@@ -80,14 +126,14 @@ export function seoForRender(seo: SiteSeo): SiteSeoForRender {
   };
 }
 
-function textOf(value: unknown, key: keyof typeof LIMITS): string {
+function textOf(value: unknown, key: keyof typeof LIMITS, field: string = key): string {
   if (typeof value !== "string")
-    throw fail("invalid_field", { field: key, expected: "a string" }, `${key} must be a string.`);
+    throw fail("invalid_field", { field, expected: "a string" }, `${field} must be a string.`);
   if (value.length > LIMITS[key])
     throw fail(
       "invalid_field",
-      { field: key, max_length: LIMITS[key] },
-      `${key} is longer than ${LIMITS[key]} characters.`,
+      { field, max_length: LIMITS[key] },
+      `${field} is longer than ${LIMITS[key]} characters.`,
     );
   return key === "robots_extra" ? value.replace(/\r\n?/g, "\n").replace(/^\n+|\n+$/g, "") : value.trim();
 }
@@ -137,17 +183,51 @@ async function columnsOf(
   return columns;
 }
 
+/** Each language's own values a PATCH writes, checked (null: it follows the default language). */
+async function languageColumnsOf(
+  ctx: Pick<ServiceContext, "db">,
+  site: SiteRow,
+  languages: SplitPatch["languages"],
+): Promise<Map<string, Partial<LanguageSeo>>> {
+  const out = new Map<string, Partial<LanguageSeo>>();
+  for (const [lang, values] of languages) {
+    const own: Partial<LanguageSeo> = {};
+    for (const key of LANGUAGE_KEYS) {
+      if (!Object.hasOwn(values, key)) continue;
+      const value = values[key];
+      const field = `${key}.${lang}`;
+      if (key === "og_image") {
+        own.og_image = mediaRefFrom(value, field);
+        await requireMedia(ctx.db, site.id, own.og_image, field);
+      } else own[key] = value === null ? null : textOf(value, key, field) || null;
+    }
+    out.set(lang, own);
+  }
+  return out;
+}
+
+/** The keys whose value changed, in the default language or in any other. */
+function changedKeys(before: SiteSeoRead, after: SiteSeoRead): Key[] {
+  const inLanguages = (key: Key) =>
+    (LANGUAGE_KEYS as readonly string[]).includes(key) &&
+    JSON.stringify(Object.entries(before.languages).map(([code, own]) => [code, own[key as keyof LanguageSeo]])) !==
+      JSON.stringify(Object.entries(after.languages).map(([code, own]) => [code, own[key as keyof LanguageSeo]]));
+  return SITE_SEO_KEYS.filter((key) => after[key] !== before[key] || inLanguages(key));
+}
+
 export interface SiteSeoAnswer {
-  seo: SiteSeo;
+  seo: SiteSeoRead;
   changed: Key[];
   rebaked: Rebaked;
   warnings: Warning[];
 }
 
-/** PATCH /seo: any of the keys; the frames printing `svc/seo` and robots.txt follow. */
-/** What a change of the site's SEO defaults changes: the head frames print, robots.txt, or nothing. */
-function seoChanges(before: SiteSeo, after: SiteSeo): Change[] {
-  const changed = SITE_SEO_KEYS.filter((key) => after[key] !== before[key]);
+/**
+ * What a change of the site's SEO defaults changes: the head frames print, robots.txt, or nothing.
+ * A language's value reaches every frame printing `svc/seo`, in every language (docs/publishing.md).
+ */
+function seoChanges(before: SiteSeoRead, after: SiteSeoRead): Change[] {
+  const changed = changedKeys(before, after);
   if (changed.length === 0) return [];
   return [
     {
@@ -158,6 +238,7 @@ function seoChanges(before: SiteSeo, after: SiteSeo): Change[] {
   ];
 }
 
+/** PATCH /seo: any of the keys; the frames printing `svc/seo` and robots.txt follow. */
 export async function patchSiteSeo(
   ctx: ServiceContext,
   site: SiteRow,
@@ -166,8 +247,10 @@ export async function patchSiteSeo(
   const warnings: Warning[] = [];
   if (!SITE_SEO_KEYS.some((key) => Object.hasOwn(body, key)))
     throw fail("nothing_to_update", { allowed: SITE_SEO_KEYS });
-  const columns = await columnsOf(ctx, site, body, warnings);
-  const before = await siteSeoOf(ctx.db, site);
+  const split = splitByLanguage(body, await languageState(ctx.db, site.id));
+  const columns = await columnsOf(ctx, site, split.plain, warnings);
+  const own = await languageColumnsOf(ctx, site, split.languages);
+  const before = await siteSeoRead(ctx.db, site);
   const at = gmt(ctx.clock());
   const done = await runWrite(ctx, {
     siteId: site.id,
@@ -191,19 +274,28 @@ export async function patchSiteSeo(
         .set({ ...columns, updated_at_gmt: at })
         .where("site_id", "=", site.id)
         .execute();
-      const seo = await siteSeoOf(trx, site);
+      for (const [lang, values] of own) await writeLanguageSeo(trx, site.id, lang, values, at);
+      const seo = await siteSeoRead(trx, site);
       return { value: seo, wrote: [{ kind: "seo", id: "site", action: "updated" }], changes: seoChanges(before, seo) };
     },
   });
   const seo = done.value;
-  const changed = SITE_SEO_KEYS.filter((key) => seo[key] !== before[key]);
-  return { seo, changed, rebaked: done.rebaked, warnings };
+  return { seo, changed: changedKeys(before, seo), rebaked: done.rebaked, warnings };
 }
 
-/** The site's SEO defaults as renders print them. */
-export async function siteSeoForRender(db: Db, siteId: number): Promise<SiteSeoForRender> {
+/** The site's SEO defaults as renders print them in `lang`: its own values, else the default language's. */
+export async function siteSeoForRender(
+  db: Db,
+  siteId: number,
+  lang: string | null,
+  langs: Pick<LanguageState, "active">,
+): Promise<SiteSeoForRender> {
   const site = await siteById(db, siteId);
-  return seoForRender(await siteSeoOf(db, { id: siteId, name: site?.name ?? "" }));
+  const [base, own] = await Promise.all([
+    siteSeoOf(db, { id: siteId, name: site?.name ?? "" }),
+    langs.active ? ownSeoByLanguage(db, siteId) : new Map<string, LanguageSeo>(),
+  ]);
+  return seoForRender(valuesIn(base, own, lang, langs));
 }
 
 /** Whether the site's defaults or any of its pages name one of these media refs as their image. */
@@ -215,7 +307,7 @@ export async function seoUsesMedia(db: Db, siteId: number, refs: readonly string
     .where("site_id", "=", siteId)
     .where("og_image", "in", [...refs])
     .executeTakeFirst();
-  if (own) return true;
+  if (own || (await languageSeoUsesMedia(db, siteId, refs))) return true;
   // A page's image is a field of its stored SEO JSON: `"og_image":"<ref>"` (pages/seo.ts writes it so).
   const page = await db
     .selectFrom("pages")

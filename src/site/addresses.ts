@@ -159,6 +159,33 @@ export function canonicalPath(path: string): string | null {
   return previous === SLASH ? out : `${out}/`;
 }
 
+/**
+ * A query string (without its `?`) written one way, as its path is: escapes of unreserved
+ * characters decoded, every other escape in upper-case hex, and characters outside printable ASCII
+ * escaped; nothing else changes (`+`, parameter order and case stay). "" for none; null when its
+ * percent-encoding is malformed. What redirects of one query string are matched by (docs/seo.md).
+ */
+export function canonicalQuery(query: string): string | null {
+  let out = "";
+  for (let i = 0; i < query.length; i++) {
+    const c = query.charCodeAt(i);
+    if (c === PERCENT) {
+      const high = hexValue(query.charCodeAt(i + 1));
+      const low = hexValue(query.charCodeAt(i + 2));
+      if (high < 0 || low < 0) return null;
+      const byte = high * 16 + low;
+      out += unreserved(byte) ? String.fromCharCode(byte) : `%${query.slice(i + 1, i + 3).toUpperCase()}`;
+      i += 2;
+    } else if (c <= 0x20 || c >= 0x7f) {
+      // A code point at a time, so a surrogate pair is escaped whole (a lone one cannot be).
+      const char = String.fromCodePoint(query.codePointAt(i)!);
+      out += char.length === 1 && c >= 0xd800 && c <= 0xdfff ? "%EF%BF%BD" : encodeURIComponent(char);
+      i += char.length - 1;
+    } else out += query[i];
+  }
+  return out;
+}
+
 /** The canonical address of a path or URL path with query (`/About?x` → `/about/`); null when malformed. */
 export function canonicalAddress(url: string): string | null {
   return canonicalPath(url.slice(0, pathEndOf(url)));

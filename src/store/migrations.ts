@@ -32,6 +32,7 @@ import * as m0210 from "./migrations/0210_events.ts";
 import * as m0220 from "./migrations/0220_webhooks.ts";
 import * as m0230 from "./migrations/0230_page_content.ts";
 import * as m0240 from "./migrations/0240_markdown.ts";
+import * as m0250 from "./migrations/0250_seo_languages.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -61,6 +62,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0220_webhooks", m0220.up],
   ["0230_page_content", m0230.up],
   ["0240_markdown", m0240.up],
+  ["0250_seo_languages", m0250.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

@@ -297,6 +297,17 @@ export interface SiteSeoTable {
   updated_at_gmt: string;
 }
 
+/** A language's own SEO defaults (docs/seo.md); null: it follows the default language's. */
+export interface SiteSeoLanguagesTable {
+  site_id: number;
+  lang: string;
+  title_template: string | null;
+  description: string | null;
+  /** A media reference (id or slug) as written. */
+  og_image: string | null;
+  updated_at_gmt: string;
+}
+
 /** An address of a site answering a redirect (docs/seo.md). */
 export interface RedirectsTable {
   id: Generated<number>;
@@ -369,6 +380,7 @@ export interface Tables {
   styles: StylesTable;
   style_copies: StyleCopiesTable;
   site_seo: SiteSeoTable;
+  site_seo_languages: SiteSeoLanguagesTable;
   redirects: RedirectsTable;
   sidebars: SidebarsTable;
   sidebar_trees: SidebarTreesTable;

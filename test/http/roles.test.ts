@@ -33,6 +33,7 @@ const TABLES = [
   "frames",
   "styles",
   "site_seo",
+  "site_seo_languages",
   "pages",
   "datasets",
   "menus",

@@ -76,6 +76,31 @@ describe("public pages answered from memory", () => {
     );
   });
 
+  it("a request with a query is answered from memory once the site's redirects of one query string are known, and so is such a redirect, as Fastify answers it", async () => {
+    const made = await t.call("POST", "/api/site/1/seo/redirects", { body: { from: "/still/?id=7", to: "/moving/" } });
+    assert.equal(made.status, 201, made.text);
+    t.deps.publicSite.cache.flushSite();
+    await get("/still/");
+    const before = routed;
+    assert.equal((await get("/still/?utm=1")).status, 200, "through Fastify: the redirects are read");
+    const page = await get("/still/?utm=2");
+    assert.equal(page.status, 200);
+    assert.equal(routed, before + 1, "the second from memory");
+    const routedRedirect = await get("/still/?id=7");
+    const fromMemory = await get("/still/?id=7");
+    assert.equal(routed, before + 2, "the redirect's second answer from memory");
+    assert.equal(fromMemory.status, 301);
+    assert.equal(header(fromMemory, "location"), "/moving/");
+    assert.deepEqual(
+      { ...fromMemory, headers: comparable(fromMemory) },
+      { ...routedRedirect, headers: comparable(routedRedirect) },
+    );
+    const gone = await t.call("DELETE", `/api/site/1/seo/redirects/${made.body.redirect.id}`);
+    assert.equal(gone.status, 200, gone.text);
+    await t.settled();
+    assert.equal((await get("/still/?id=7")).status, 200, "deleted: the page at once");
+  });
+
   it("what Fastify routes elsewhere stays Fastify's: /healthz, /api, HEAD, an address with U+0000", async () => {
     await get("/healthz/"); // the page at /healthz/ is never reached: the health route answers
     for (const path of ["/healthz", "/healthz/", "/healthz?x=1"]) {

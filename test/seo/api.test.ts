@@ -24,6 +24,7 @@ describe("SEO: site defaults, page fields and redirects through the API", () => 
         noindex: false,
         twitter_site: "",
         robots_extra: "",
+        languages: {},
       },
       warnings: [],
     });
@@ -46,6 +47,7 @@ describe("SEO: site defaults, page fields and redirects through the API", () => 
       noindex: false,
       twitter_site: "@acme",
       robots_extra: "",
+      languages: {},
     });
     assert.deepEqual(first.changed, ["title_template", "description", "twitter_site"]);
     assert.equal(typeof first.rebaked.status, "string");
@@ -60,6 +62,7 @@ describe("SEO: site defaults, page fields and redirects through the API", () => 
       noindex: true,
       twitter_site: "@acme",
       robots_extra: "Disallow: /private/\nCrawl-delay: 5",
+      languages: {},
     });
     const reset = ok(await site.api("PATCH", "/seo", { title_template: null }), "reset");
     assert.equal(reset.seo.title_template, `%s — ${site.name}`);
@@ -74,7 +77,7 @@ describe("SEO: site defaults, page fields and redirects through the API", () => 
       [{ description: 5 }, "description"],
       [{ title_template: "x".repeat(301) }, "title_template"],
       [{ twitter_site: "not a handle!" }, "twitter_site"],
-      [{ og_image: { id: 1 } }, "og_image"],
+      [{ og_image: [1] }, "og_image"],
     ] as const) {
       const refused = await site.api("PATCH", "/seo", {
         ...body,
@@ -236,7 +239,7 @@ describe("SEO: site defaults, page fields and redirects through the API", () => 
     );
   });
 
-  it("redirects refuse: a status other than 301, 302, 307, 308 (400 invalid_redirect_status); a from at a live page's address (409 redirect_shadows_page); a from that is no site path, a to that is neither a path nor an http(s) URL, a redirect to itself (400 invalid_field)", async () => {
+  it("redirects refuse: a status other than 301, 302, 307, 308 (400 invalid_redirect_status); a from at a live page's address (409 redirect_shadows_page); a from that is no site path (a fragment, malformed percent-encoding), a to that is neither a path nor an http(s) URL, a redirect to itself (400 invalid_field)", async () => {
     const site = await seoSite(t);
     await site.frame("plain", "<p>plain</p>");
     const live = await site.page("Pricing", "plain");
@@ -252,7 +255,10 @@ describe("SEO: site defaults, page fields and redirects through the API", () => 
     for (const body of [
       { from: "pricing", to: "/b/" },
       { from: "//x", to: "/b/" },
-      { from: "/a?x=1", to: "/b/" },
+      { from: "/a#x", to: "/b/" },
+      { from: "/a?x=%zz", to: "/b/" },
+      { from: "/a?x=1", to: "/a/?x=1" },
+      { from: "/a", to: "/a/?x=1" },
       { from: "/a/", to: "javascript:alert(1)" },
       { from: "/a/", to: "b" },
       { from: "/a/", to: "/A" },

@@ -5,59 +5,11 @@
 // Graph and Twitter tags, robots noindex, and JSON-LD; every value escaped.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { Parser } from "htmlparser2";
 import sharp from "sharp";
 import { uploadRaw } from "../media/upload-helpers.ts";
 import type { TestApp } from "../support/app.ts";
+import { alternates, canonical, headOf, jsonLd, meta } from "./head-parse.ts";
 import { ok, seoSite, startTestApp, type SeoSite } from "./helpers.ts";
-
-interface Head {
-  titles: string[];
-  metas: Array<Record<string, string>>;
-  links: Array<Record<string, string>>;
-  scripts: Array<{ type: string; text: string }>;
-}
-
-/** The elements of a page's head, as a browser's parser reads them (entities decoded). */
-function headOf(html: string): Head {
-  const head: Head = { titles: [], metas: [], links: [], scripts: [] };
-  let inTitle = false;
-  let script: { type: string; text: string } | null = null;
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (name === "title") {
-          inTitle = true;
-          head.titles.push("");
-        }
-        if (name === "meta") head.metas.push(attributes);
-        if (name === "link") head.links.push(attributes);
-        if (name === "script") {
-          script = { type: attributes.type ?? "", text: "" };
-          head.scripts.push(script);
-        }
-      },
-      ontext(text) {
-        if (inTitle) head.titles[head.titles.length - 1] += text;
-        if (script) script.text += text;
-      },
-      onclosetag(name) {
-        if (name === "title") inTitle = false;
-        if (name === "script") script = null;
-      },
-    },
-    { decodeEntities: true },
-  );
-  parser.end(html);
-  return head;
-}
-
-const meta = (head: Head, key: string) =>
-  head.metas.filter((m) => m.name === key || m.property === key).map((m) => m.content);
-const canonical = (head: Head) => head.links.filter((l) => l.rel === "canonical").map((l) => l.href);
-const alternates = (head: Head) => head.links.filter((l) => l.rel === "alternate").map((l) => [l.hreflang, l.href]);
-const jsonLd = (head: Head) =>
-  head.scripts.filter((s) => s.type === "application/ld+json").map((s) => JSON.parse(s.text));
 
 const LAYOUT =
   '<!DOCTYPE html><html><head><!-- svc/seo /--></head><body><h1 data-op-bind=\'{"text": "page.title"}\'></h1></body></html>';
