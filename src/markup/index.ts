@@ -25,3 +25,11 @@ export type {
 } from "./types.ts";
 export { withHeadingIds, headingSlug } from "./headings.ts";
 export { applyMarks, type CurrentPage, type MarkEntry } from "./current.ts";
+export {
+  displayWidthFrom,
+  imageHtml,
+  imageSizes,
+  imageSizesMissing,
+  namesItsSize,
+  type ImageParams,
+} from "./image-html.ts";
