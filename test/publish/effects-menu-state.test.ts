@@ -1,10 +1,11 @@
 // Effect table, menu state (docs/publishing.md): the items of a page's ancestors in the page tree
 // carry current-ancestor in menus (on a page-independent frame, each static copy resolving the
 // bake's markers; on a frame rendered on request, at once) and in sidebars, and a page moved under
-// another parent marks its new ancestors on the next request.
+// another parent marks its new ancestors on the next request; PATCH /settings menu_locations
+// reaches the frames reading menu.<location> of a location added or removed, and no other.
 import { before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { effects, ok, redirected, served, suite } from "./effects-helpers.ts";
+import { effects, linkTitles, ok, redirected, served, suite } from "./effects-helpers.ts";
 
 /** The classes of the `<li>` holding the link `title` inside the element opened by `open` (its first match). */
 function classesOf(html: string, open: string, title: string): string[] {
@@ -76,5 +77,49 @@ describe(suite("menu-state"), () => {
       assert.deepEqual(sidebar(moved, "News"), []);
       assert.deepEqual(sidebar(moved, "Company"), ["current-ancestor"]);
     });
+  });
+
+  it("PATCH /settings menu_locations: a location added prints what it reads (here the data set standing in), removed it prints nothing; frames reading other locations keep their static copy", async () => {
+    const host = "locations.localhost";
+    const site = await fx.site("Locations", host);
+    await fx.frame("ml-social", `<nav class="social"><!-- svc/menu {"location": "social"} /--></nav>`, site);
+    await fx.frame("ml-header", `<nav class="head"><!-- svc/menu {"location": "header"} /--></nav>`, site);
+    await fx.page("ml-social-page", "ml-social", {}, site);
+    await fx.page("ml-header-page", "ml-header", {}, site);
+    ok(
+      await fx.api("POST", "/menus", { name: "Head", location: "header", items: [{ url: "/", title: "Home" }] }, site),
+      "menu",
+      201,
+    );
+    ok(
+      await fx.api(
+        "PUT",
+        "/data/social",
+        { items: [{ title: "Mastodon", url: "https://example.social/@acme" }] },
+        site,
+      ),
+      "data set",
+      201,
+    );
+    assert.deepEqual(linkTitles((await fx.primed("/ml-social-page/", host)).text), [], "no location social yet");
+    const head = (await fx.primed("/ml-header-page/", host)).text;
+
+    const added = ok(
+      await fx.api("PATCH", "/settings", { menu_locations: ["header", "footer_1", "social"] }, site),
+      "add social",
+    );
+    assert.deepEqual(
+      added.rebaked.frames
+        .map((frame: { slug: string }) => frame.slug)
+        .filter((slug: string) => slug.startsWith("ml-")),
+      ["ml-social"],
+    );
+    assert.deepEqual(linkTitles(served(await fx.visit("/ml-social-page/", host), "added", "static")), ["Mastodon"]);
+    assert.equal(served(await fx.visit("/ml-header-page/", host), "header page", "static"), head);
+
+    await fx.primed("/ml-social-page/", host);
+    ok(await fx.api("PATCH", "/settings", { menu_locations: ["header", "footer_1"] }, site), "remove social");
+    assert.deepEqual(linkTitles(served(await fx.visit("/ml-social-page/", host), "removed", "static")), []);
+    assert.equal(served(await fx.visit("/ml-header-page/", host), "header page", "static"), head);
   });
 });
