@@ -107,7 +107,9 @@ export const MESSAGES = {
   menu_items_invalid:
     "Some items point to unpublished or deleted pages (see invalid); pass allow_invalid: true to leave them out.",
   menu_assignment_not_stored: "The location map read back does not hold the menu (see read_back).",
-  location_required: "Name a location: header, footer_1, footer_2 or footer_3.",
+  location_required: "Name a location: one of the site's menu locations (see locations).",
+  location_in_use:
+    "A menu is assigned to a location this write removes (see assigned); free it with DELETE /menus/{ref}/location first.",
   item_target_required: "An item needs a page (id, slug or path) or a url.",
   item_not_found: "No such item in this menu.",
   bad_parent: "An item cannot be its own parent or sit under one of its own descendants.",

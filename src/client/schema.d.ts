@@ -407,7 +407,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Write settings (name, tagline, theme, default_lang, home_page, not_found_page, iframe_hosts); unknown keys are ignored with warning unknown_setting */
+        /** Write settings (name, tagline, theme, default_lang, home_page, not_found_page, iframe_hosts, menu_locations); unknown keys are ignored with warning unknown_setting */
         patch: operations["patchSettings"];
         trace?: never;
     };
@@ -4824,6 +4824,8 @@ export interface operations {
                             not_found_page: number | string | null;
                             /** @description host names an <iframe src> may name in HTML an editor writes; every other iframe an editor writes is removed (docs/roles.md) */
                             iframe_hosts: string[];
+                            /** @description the locations menus are assigned to and frames print (menu.<location>), in order; default header, footer_1, footer_2, footer_3 (docs/menus.md) */
+                            menu_locations: string[];
                             /** @enum {string} */
                             render_model: "v2";
                         } & {
@@ -4878,6 +4880,8 @@ export interface operations {
                     not_found_page?: number | string | null;
                     /** @description at most 100 host names (normalised as domains are; null: none), e.g. ["www.youtube-nocookie.com"] */
                     iframe_hosts?: string[] | null;
+                    /** @description 1 to 50 unique location names (lower-case letters and digits, _ or - between them; null: the default ones); removing a location a menu is assigned to is 409 location_in_use */
+                    menu_locations?: string[] | null;
                     /** @description read-only (always v2): a value sent is ignored with warning render_model_fixed */
                     render_model?: string;
                 } & {
@@ -4914,6 +4918,8 @@ export interface operations {
                             not_found_page: number | string | null;
                             /** @description host names an <iframe src> may name in HTML an editor writes; every other iframe an editor writes is removed (docs/roles.md) */
                             iframe_hosts: string[];
+                            /** @description the locations menus are assigned to and frames print (menu.<location>), in order; default header, footer_1, footer_2, footer_3 (docs/menus.md) */
+                            menu_locations: string[];
                             /** @enum {string} */
                             render_model: "v2";
                         } & {
@@ -7963,7 +7969,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description a menu location of the theme (e.g. primary); required */
+                    /** @description one of the site's menu locations (setting menu_locations, e.g. header); required */
                     location?: string | null;
                     lang?: string | null;
                     theme?: string | null;

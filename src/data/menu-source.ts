@@ -3,10 +3,7 @@
 // `menuSourceItems` with the tree (nested `children`, invalid items included with `valid: false`).
 import type { Db } from "../store/database.ts";
 import type { SiteAddressing } from "../site/addresses.ts";
-import type { MenuLocation } from "../site/menu-locations.ts";
 import { locationTree } from "../menus/read-service.ts";
-
-export { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "../site/menu-locations.ts";
 
 export interface MenuSourceResult {
   items: unknown[];
@@ -14,7 +11,8 @@ export interface MenuSourceResult {
 }
 
 export interface MenuSourceQuery {
-  location: MenuLocation;
+  /** One of the site's menu locations (site/menu-locations.ts). */
+  location: string;
   /** The language whose menu is read (null: the theme map). */
   lang: string | null;
   /** The site's theme: location maps are kept per theme. */

@@ -17,7 +17,8 @@ import { settingsOf } from "../site/settings.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { DATASET_NAME_PATTERN, isDatasetName, readDataset } from "./datasets.ts";
 import { matchItems, type Match } from "../markup/match.ts";
-import { isMenuLocation, menuSourceItems, MENU_LOCATIONS } from "./menu-source.ts";
+import { menuSourceItems } from "./menu-source.ts";
+import { menuLocationsOf } from "../site/menu-locations.ts";
 
 /** Sources with a fixed name; any other name is a data set. */
 export const NAMED_SOURCES = ["site", "settings", "languages", "pages", "pages.children", "breadcrumbs"] as const;
@@ -230,8 +231,10 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
     meta = { page: current.id, lang: current.lang === "" ? null : current.lang };
   } else if (source.startsWith("menu.")) {
     const location = source.slice(5);
-    if (!isMenuLocation(location)) throw fail("unknown_location", { location, locations: MENU_LOCATIONS });
-    const theme = (await settingsOf(ctx.db, site.id)).theme;
+    const settings = await settingsOf(ctx.db, site.id);
+    const locations = menuLocationsOf(settings);
+    if (!locations.includes(location)) throw fail("unknown_location", { location, locations });
+    const theme = settings.theme;
     const menu = await menuSourceItems(ctx.db, site.id, {
       location,
       lang,

@@ -217,6 +217,11 @@ export function framesAffected(index: DependencyIndex, changes: readonly Change[
         // and every stylesheet link prints.
         if (change.keys?.includes("theme")) reading("menus", kindIn("menu"));
         if (change.keys?.includes("theme")) reading("styles", kindIn("style"));
+        // A location added or removed: what menu.<location> reads of it changed (nothing, once removed).
+        if (change.locations !== undefined && change.locations.length > 0) {
+          const locations = change.locations;
+          reading("menu_locations", (s) => s.kind === "menu" && locations.includes(s.location));
+        }
         // A page without a language is shown in the default one (`page.lang`); on a site with
         // languages a new default is also a `languages` change, on one without it is only this.
         if (change.keys?.includes("default_lang")) reading("default_lang", kindIn("page"));

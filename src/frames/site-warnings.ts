@@ -6,7 +6,7 @@
 // the comment or data-op-bind attribute it is about.
 import { sourceName } from "../markup/source-name.ts";
 import { positionOf } from "../markup/index.ts";
-import { MENU_LOCATIONS } from "../site/menu-locations.ts";
+import { siteMenuLocations } from "../site/menu-locations.ts";
 import type { DependencyIndex } from "../effects/dependency-index.ts";
 import type { Db } from "../store/database.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -40,9 +40,10 @@ async function unknownSources(db: Db, siteId: number, html: string, report: Fram
   const { sources, source_positions: positions = {}, source_written: written = {} } = report.compiled.analysis;
   const named = sources.map(sourceName);
   const sets = named.flatMap((s) => (s.kind === "data" ? [s.name] : []));
-  const menus = named.flatMap((s) =>
-    s.kind === "menu" && !(MENU_LOCATIONS as readonly string[]).includes(s.location) ? [s.location] : [],
-  );
+  const readsMenus = named.some((s) => s.kind === "menu");
+  // The site's own locations (setting menu_locations), read only when the frame prints a menu.
+  const locations = readsMenus ? await siteMenuLocations(db, siteId) : [];
+  const menus = named.flatMap((s) => (s.kind === "menu" && !locations.includes(s.location) ? [s.location] : []));
   const sidebarNames = named.flatMap((s) => (s.kind === "sidebar" ? [s.name] : []));
   const keys = named.flatMap((s) => (s.kind === "text" ? [s.key] : []));
   const [datasets, sidebars, strings] = await Promise.all([
@@ -74,7 +75,7 @@ async function unknownSources(db: Db, siteId: number, html: string, report: Fram
       out.push(
         warning(
           "unknown_source",
-          `"menu.${location}" is no menu location (${MENU_LOCATIONS.join(", ")}) and no data set stands in for it: it reads nothing.`,
+          `"menu.${location}" is no menu location of the site (${locations.join(", ")}) and no data set stands in for it: it reads nothing.`,
           { source: `menu.${location}`, ...place(`menu.${location}`) },
         ),
       );

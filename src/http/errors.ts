@@ -115,6 +115,7 @@ const ANSWERS = {
   menu_items_invalid: { status: 409 },
   menu_assignment_not_stored: { status: 500 },
   location_required: { status: 400 },
+  location_in_use: { status: 409 },
   item_target_required: { status: 400 },
   item_not_found: { status: 404 },
   bad_parent: { status: 409 },

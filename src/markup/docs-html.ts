@@ -1,5 +1,6 @@
 // What the documentation inserts print (docs/sidebars.md, "Printing"): a sidebar as a nav of nested
-// lists whose sections are <details> (open when they hold the page shown, or written open), the
+// lists whose sections are <details> (open when they hold the page shown, or written open; the
+// items of the page's ancestors in the page tree with class current-ancestor), the
 // pager's two links, and the table of contents of the page's headings. Every label and address
 // escaped.
 import { escapeAttr, escapeText } from "./escape.ts";
@@ -15,12 +16,13 @@ function list(nodes: readonly SidebarNode[], level: number, depth: number): stri
   const out: string[] = ["<ul>"];
   for (const node of nodes) {
     const nested = node.items.length > 0 && (depth === 0 || level < depth);
+    const li = node.ancestor ? `<li class="current-ancestor">` : "<li>";
     if (nested) {
       out.push(
-        `<li><details${node.open ? " open" : ""}><summary>${link(node)}</summary>${list(node.items, level + 1, depth)}</details></li>`,
+        `${li}<details${node.open ? " open" : ""}><summary>${link(node)}</summary>${list(node.items, level + 1, depth)}</details></li>`,
       );
     } else {
-      out.push(`<li>${link(node)}</li>`);
+      out.push(`${li}${link(node)}</li>`);
     }
   }
   out.push("</ul>");

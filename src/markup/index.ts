@@ -24,4 +24,19 @@ export type {
   Heading,
 } from "./types.ts";
 export { withHeadingIds, headingSlug } from "./headings.ts";
-export { applyMarks, type CurrentPage, type MarkEntry } from "./current.ts";
+export {
+  applyMarks,
+  isAncestorItem,
+  isCurrentItem,
+  type CurrentPage,
+  type MarkedPage,
+  type MarkEntry,
+} from "./current.ts";
+export {
+  displayWidthFrom,
+  imageHtml,
+  imageSizes,
+  imageSizesMissing,
+  namesItsSize,
+  type ImageParams,
+} from "./image-html.ts";

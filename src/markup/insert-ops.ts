@@ -6,6 +6,7 @@ import { sourceText } from "./source-name.ts";
 import type { AnalysisBuilder } from "./analysis.ts";
 import { REF_KEY_SET, REF_KEYS, type ParsedInsert } from "./insert-grammar.ts";
 import type { InsertOp, RepeatOp } from "./program.ts";
+import { displayWidthFrom, imageSizesMissing, namesItsSize } from "./image-html.ts";
 import { normalizeRepeatSource, PAGE_SOURCES } from "./tokens.ts";
 
 /** `<!-- op/<name> <params as written> -->`: the namespace is always op (svc/menu is marked op/menu). */
@@ -55,6 +56,7 @@ export function insertOp(kind: InsertOp["kind"], ins: ParsedInsert, at: number):
     cls: null,
     media: "",
     sizes: null,
+    width: null,
     loading: null,
     styles: [],
     name: "",
@@ -154,8 +156,10 @@ export function menuOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inser
 }
 
 /**
- * svc/image: `media` (required: an id or slug, a number taken as its text) and the optional
- * strings `sizes`, `class` and `loading` of the `<img>` it prints. The frame reads `media.<ref>`.
+ * svc/image: `media` (required: an id or slug, a number taken as its text), the optional strings
+ * `sizes`, `class` and `loading` of the `<img>` it prints, and `width` (the width it is shown at, in
+ * CSS pixels). Without `sizes` or `width` its `sizes` is `100vw`, warned (image_sizes_missing).
+ * The frame reads `media.<ref>`.
  */
 export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): InsertOp {
   const params = ins.params ?? {};
@@ -185,6 +189,19 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
     }
     if (key === "class") op.cls = value;
     else op[key] = value;
+  }
+  if (params.width !== undefined && params.width !== null) {
+    const width = displayWidthFrom(params.width);
+    if (width === undefined) {
+      invalid(a, ins, `"width" must be a positive whole number of pixels`, at);
+      op.kind = "invalid";
+      return op;
+    }
+    op.width = width;
+  }
+  if (!namesItsSize(op)) {
+    const { code, message } = imageSizesMissing(ins.full);
+    a.warn(code, message, at);
   }
   // Only an insert that prints reads the file (an invalid one never will).
   a.source(sourceText.media(ref), at);

@@ -44,9 +44,10 @@ export interface InsertOp {
   depth: number;
   /** menu, lang-switcher and image: the `class` given. */
   cls: string | null;
-  /** image: the media reference (id or slug, as written), and its `sizes` and `loading`. */
+  /** image: the media reference (id or slug, as written), its `sizes`, `width` (CSS pixels) and `loading`. */
   media: string;
   sizes: string | null;
+  width: number | null;
   loading: string | null;
   /** styles: the stylesheet names linked, in order. */
   styles: string[];

@@ -134,6 +134,8 @@ export interface SidebarNode {
   url: string | null;
   /** The page shown: its link carries aria-current="page". */
   current: boolean;
+  /** An ancestor of the page shown in the page tree: its `<li>` carries class `current-ancestor`. */
+  ancestor?: boolean;
   /** A section (or a page with items): printed open. */
   open: boolean;
   items: SidebarNode[];

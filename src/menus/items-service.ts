@@ -12,10 +12,10 @@ import type { ServiceContext } from "../write/context.ts";
 import { answeredOf } from "./answered.ts";
 import type { TreeValue } from "./input.ts";
 import { parsePatch, parseSingle, type PatchBody, type SingleBody } from "./single-input.ts";
-import { assignedOf } from "./locations.ts";
+import { menuAssignments } from "./locations.ts";
 import { selectors, unknownKeys, type Selectors } from "./menu-input.ts";
 import { prepareTree } from "./menu-service.ts";
-import { deleteItems, itemsOfMenu, locationRows, type ItemRow, type MenuRow } from "./queries.ts";
+import { deleteItems, itemsOfMenu, type ItemRow, type MenuRow } from "./queries.ts";
 import { menuBrief, menuShort, menuView, type ItemRecord } from "./record.ts";
 import { readItemsAtFor } from "./read-service.ts";
 import { resolveMenu, type ResolvedMenu } from "./refs.ts";
@@ -107,7 +107,7 @@ export async function replaceItems(
     submitted,
     plan.addressing,
   );
-  const assigned = assignedOf(await locationRows(ctx.db, site.id, resolved.theme), menu.id);
+  const assigned = await menuAssignments(ctx.db, site.id, resolved.theme, menu.id);
   return {
     fields: {
       site_id: site.id,

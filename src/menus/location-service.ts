@@ -6,9 +6,16 @@ import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { ServiceContext } from "../write/context.ts";
-import { assignedOf, locationFrom, readItemsAt, writeKeys } from "./locations.ts";
+import {
+  locationFrom,
+  menuAssignments,
+  readItemsAt,
+  requireSiteLocation,
+  siteMenuLocations,
+  writeKeys,
+} from "./locations.ts";
 import { storedEntries, type MapWrite } from "./map-writes.ts";
-import { locationNamesOfMenu, locationRows, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
+import { locationNamesOfMenu, mapEntry, touchMenu, writeMapEntry, THEME_MAP } from "./queries.ts";
 import type { Selectors } from "./menu-input.ts";
 import { menuBrief } from "./record.ts";
 import { resolveMenu } from "./refs.ts";
@@ -38,7 +45,7 @@ export async function putLocation(
   query: LocationBody,
 ) {
   const warnings = unknownKeys(body);
-  const location = locationFrom(body.location, true)!;
+  const location = locationFrom(body.location, true, await siteMenuLocations(ctx.db, site.id))!;
   const resolved = await resolveMenu(ctx.db, site.id, ref, {
     lang: body.lang ?? query.lang,
     theme: body.theme ?? query.theme,
@@ -56,6 +63,8 @@ export async function putLocation(
       apply: async (trx) => {
         // The menu's row first: a menu deleted meanwhile is not found rather than half assigned.
         if (!(await touchMenu(trx, site.id, menu.id, gmt(ctx.clock())))) throw fail("menu_not_found", { ref });
+        // A settings write may have removed the location since it was read.
+        await requireSiteLocation(trx, site.id, location);
         const before = await locationNamesOfMenu(trx, menu.id);
         const replaced: Array<{ map: string; lang: string | null; menu_id: number }> = [];
         for (const write of writes) {
@@ -100,7 +109,7 @@ export async function putLocation(
       written: writes.map((write) => ({ map: mapName(write.key), lang: langOfKey(write.key) })),
       replaced,
       read_back: readBack,
-      assigned: assignedOf(await locationRows(ctx.db, site.id, theme), menu.id),
+      assigned: await menuAssignments(ctx.db, site.id, theme, menu.id),
       read_items_at: readItemsAt(location, lang, state),
       rebaked,
     },
@@ -118,7 +127,7 @@ export async function deleteLocation(
   dryRun = false,
 ) {
   const warnings = unknownKeys(body);
-  const location = locationFrom(body.location ?? query.location, true)!;
+  const location = locationFrom(body.location ?? query.location, true, await siteMenuLocations(ctx.db, site.id))!;
   const { menu, lang, theme, state } = await resolveMenu(ctx.db, site.id, ref, {
     lang: body.lang ?? query.lang,
     theme: body.theme ?? query.theme,
@@ -163,7 +172,7 @@ export async function deleteLocation(
       }),
     );
   // A dry run answers the assignments as the delete would leave them.
-  const assigned = assignedOf(await locationRows(ctx.db, site.id, theme), menu.id).filter(
+  const assigned = (await menuAssignments(ctx.db, site.id, theme, menu.id)).filter(
     (entry) => !dryRun || !freed.some((gone) => gone.location === entry.location && gone.lang === entry.lang),
   );
   return {

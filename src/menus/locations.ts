@@ -4,13 +4,13 @@
 // and falls back to the theme map; without languages, the theme map. Writing without `lang`, or
 // with the default language, writes the theme map too.
 import { fail } from "../errors.ts";
-import { isMenuLocation, MENU_LOCATIONS, type MenuLocation } from "../site/menu-locations.ts";
+import { siteMenuLocations } from "../site/menu-locations.ts";
 import type { LanguageState } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
-import { mapEntry, THEME_MAP, type LocationRow } from "./queries.ts";
+import { locationRows, mapEntry, THEME_MAP, type LocationRow } from "./queries.ts";
 
-export { MENU_LOCATIONS };
+export { siteMenuLocations };
 
 /** The pattern site settings accept for a theme name. */
 const THEME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
@@ -26,19 +26,31 @@ function absent(value: unknown): boolean {
 }
 
 /**
- * A location from input (a string, by the route schema); 400 unknown_location with `locations`
- * for another name. `required`: an absent or empty value is 400 location_required; otherwise it
- * answers null.
+ * A location from input (a string, by the route schema), one of the site's `locations` (setting
+ * menu_locations); 400 unknown_location with `locations` for another name. `required`: an absent or
+ * empty value is 400 location_required; otherwise it answers null.
  */
-export function locationFrom(value: string | null | undefined, required: boolean): MenuLocation | null {
+export function locationFrom(
+  value: string | null | undefined,
+  required: boolean,
+  locations: readonly string[],
+): string | null {
   if (value === undefined || value === null || value.trim() === "") {
-    if (required) throw fail("location_required", { field: "location", locations: MENU_LOCATIONS });
+    if (required) throw fail("location_required", { field: "location", locations });
     return null;
   }
   const name = value.trim().toLowerCase();
-  if (!isMenuLocation(name))
-    throw fail("unknown_location", { field: "location", location: value, locations: MENU_LOCATIONS });
+  if (!locations.includes(name)) throw fail("unknown_location", { field: "location", location: value, locations });
   return name;
+}
+
+/**
+ * In an assignment's transaction (after the site's counters are taken, so no settings write runs
+ * meanwhile): the location is still one of the site's, else 400 unknown_location.
+ */
+export async function requireSiteLocation(trx: Db, siteId: number, location: string): Promise<void> {
+  const locations = await siteMenuLocations(trx, siteId);
+  if (!locations.includes(location)) throw fail("unknown_location", { field: "location", location, locations });
 }
 
 /** The theme named in input (checked like the settings' theme), else the site's theme. */
@@ -85,13 +97,19 @@ export async function assignedMenuId(
   return 0;
 }
 
-/** The `assigned` list of a menu from the map entries of one theme. */
-export function assignedOf(rows: readonly LocationRow[], menuId: number): Assignment[] {
-  const order = (location: string) => MENU_LOCATIONS.indexOf(location as MenuLocation);
+/** The `assigned` list of a menu from the map entries of one theme, in the order of the site's `locations`. */
+export function assignedOf(rows: readonly LocationRow[], menuId: number, locations: readonly string[]): Assignment[] {
+  const order = (location: string) => locations.indexOf(location);
   return rows
     .filter((row) => row.menu_id === menuId)
     .map((row) => ({ location: row.location, lang: row.lang === THEME_MAP ? null : row.lang }))
     .sort((a, b) => order(a.location) - order(b.location) || (a.lang ?? "").localeCompare(b.lang ?? ""));
+}
+
+/** The `assigned` list of a menu in one theme, as read now. */
+export async function menuAssignments(db: Db, siteId: number, theme: string, menuId: number): Promise<Assignment[]> {
+  const [rows, locations] = await Promise.all([locationRows(db, siteId, theme), siteMenuLocations(db, siteId)]);
+  return assignedOf(rows, menuId, locations);
 }
 
 /** Where a location's items are read: `/data/menu.<location>`, with `?lang=` for a language map. */

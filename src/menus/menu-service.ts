@@ -14,19 +14,17 @@ import { runWrite, type Done } from "../write/pipeline.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { checkPageUrls } from "./answered.ts";
 import type { ItemInput, TreeValue } from "./input.ts";
-import { assignedOf, locationFrom, themeFrom, writeKeys } from "./locations.ts";
+import {
+  locationFrom,
+  menuAssignments,
+  requireSiteLocation,
+  siteMenuLocations,
+  themeFrom,
+  writeKeys,
+} from "./locations.ts";
 import { storedEntries, writeMapEntries, type MapWrite } from "./map-writes.ts";
 import { nameFrom, selectors, slugInput, slugTaken, unknownKeys, type Selectors } from "./menu-input.ts";
-import {
-  itemsOfMenu,
-  locationRows,
-  locationsOfMenu,
-  menuBySlug,
-  menuSlugs,
-  touchMenu,
-  THEME_MAP,
-  type MenuRow,
-} from "./queries.ts";
+import { itemsOfMenu, locationsOfMenu, menuBySlug, menuSlugs, touchMenu, THEME_MAP, type MenuRow } from "./queries.ts";
 import { menuBrief, menuView } from "./record.ts";
 import { keptLocations, reviseMenus } from "./revision.ts";
 import { termRecord } from "./read-service.ts";
@@ -85,7 +83,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Creat
   const name = nameFrom(body.name);
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, body.lang ?? query.lang);
-  const location = locationFrom(body.location, false);
+  const location = locationFrom(body.location, false, await siteMenuLocations(ctx.db, site.id));
   const { theme, given: themeGiven } = await themeFrom(ctx.db, site.id, body.theme ?? query.theme);
   if (themeGiven && location === null)
     warnings.push(
@@ -147,6 +145,8 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Creat
               .where("id", "=", inserted.id)
               .execute();
             const { submitted } = await writeTree(trx, site.id, inserted.id, plan.items, at, null);
+            // A settings write may have removed the location since it was read.
+            if (location !== null) await requireSiteLocation(trx, site.id, location);
             const displaced = await writeMapEntries(trx, site.id, writes, inserted.id);
             return {
               value: { menu: { ...inserted, term_taxonomy_id: inserted.id }, submitted },
@@ -176,7 +176,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Creat
     submitted,
     plan.addressing,
   );
-  const assigned = location === null ? [] : assignedOf(await locationRows(ctx.db, site.id, theme), menu.id);
+  const assigned = location === null ? [] : await menuAssignments(ctx.db, site.id, theme, menu.id);
   return {
     fields: {
       site_id: site.id,

@@ -5,7 +5,7 @@ import { siteById } from "../site/sites.ts";
 import { languageState, type LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import type { SiteAddressing } from "../site/addresses.ts";
-import { assignedMenuId, assignedOf, MENU_LOCATIONS, readItemsAt, themeFrom } from "./locations.ts";
+import { assignedMenuId, assignedOf, readItemsAt, siteMenuLocations, themeFrom } from "./locations.ts";
 import { itemCount, itemCounts, itemsOfMenu, locationRows, menuById, menusOfSite, type MenuRow } from "./queries.ts";
 import { menuView, nestedItems, type ItemRecord } from "./record.ts";
 import { resolveMenu, fold, type RefSelectors } from "./refs.ts";
@@ -14,11 +14,12 @@ export const READ_ITEMS_AT = "/data/menu.{location}";
 
 export async function listMenus(db: Db, site: SiteRow, query: { theme?: unknown }) {
   const { theme } = await themeFrom(db, site.id, query.theme);
-  const [menus, counts, rows, state] = await Promise.all([
+  const [menus, counts, rows, state, locations] = await Promise.all([
     menusOfSite(db, site.id),
     itemCounts(db, site.id),
     locationRows(db, site.id, theme),
     languageState(db, site.id),
+    siteMenuLocations(db, site.id),
   ]);
   const sorted = [...menus].sort((a, b) => {
     const x = fold(a.name);
@@ -28,7 +29,7 @@ export async function listMenus(db: Db, site: SiteRow, query: { theme?: unknown 
   return {
     site_id: site.id,
     theme,
-    locations: [...MENU_LOCATIONS],
+    locations,
     default_lang: state.defaultLang,
     read_items_at: READ_ITEMS_AT,
     total: sorted.length,
@@ -37,7 +38,7 @@ export async function listMenus(db: Db, site: SiteRow, query: { theme?: unknown 
       name: menu.name,
       slug: menu.slug,
       items: counts.get(menu.id) ?? 0,
-      assigned: assignedOf(rows, menu.id),
+      assigned: assignedOf(rows, menu.id, locations),
     })),
   };
 }
@@ -57,9 +58,13 @@ export function readItemsAtFor(
 export async function getMenu(db: Db, site: SiteRow, port: number, ref: string, selectors: RefSelectors) {
   const resolved = await resolveMenu(db, site.id, ref, selectors);
   const { menu, theme, state } = resolved;
-  const [rows, locations] = await Promise.all([itemsOfMenu(db, menu.id), locationRows(db, site.id, theme)]);
+  const [rows, entries, locations] = await Promise.all([
+    itemsOfMenu(db, menu.id),
+    locationRows(db, site.id, theme),
+    siteMenuLocations(db, site.id),
+  ]);
   const view = await menuView(db, site, port, rows);
-  const assigned = assignedOf(locations, menu.id);
+  const assigned = assignedOf(entries, menu.id, locations);
   return {
     site_id: site.id,
     theme,

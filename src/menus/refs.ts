@@ -4,7 +4,7 @@
 import { fail } from "../errors.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
-import { assignedMenuId, locationFrom, themeFrom } from "./locations.ts";
+import { assignedMenuId, locationFrom, siteMenuLocations, themeFrom } from "./locations.ts";
 import { menuById, menusOfSite, type MenuRow } from "./queries.ts";
 
 export interface RefSelectors {
@@ -71,7 +71,7 @@ export async function resolveMenu(
   if (value === "") throw fail("menu_not_found", { ref });
 
   if (value.startsWith("~") || value.startsWith("@")) {
-    const location = locationFrom(value.slice(1), true)!;
+    const location = locationFrom(value.slice(1), true, await siteMenuLocations(db, siteId))!;
     // Without lang, the default language's menu (the theme map while the site has no languages).
     const id = await assignedMenuId(db, siteId, state, theme, location, lang ?? state.defaultLang);
     const menu = id === 0 ? undefined : await menuById(db, siteId, id);

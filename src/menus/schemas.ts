@@ -2,7 +2,6 @@
 // inputs besides items (an item's input is in item-schemas.ts), each refused with the code
 // docs/menus.md gives it, and the envelope the answers are sent in.
 import { Obj, Opt, Refusing, Type } from "../http/schema.ts";
-import { MENU_LOCATIONS } from "../site/menu-locations.ts";
 import { ParentIdInput } from "./item-schemas.ts";
 import { ok } from "../http/ok.ts";
 import type { Warning } from "../warnings.ts";
@@ -51,11 +50,12 @@ const SlugText = [Str, Type.Number()];
 const SLUG = "lower-case letters and digits joined by dashes";
 export const MenuSlug = Type.Union(SlugText, { description: SLUG });
 export const NewMenuSlug = Type.Union([...SlugText, Null], { description: `${SLUG}; default: from the name` });
-/** A location: any other value is 400 unknown_location with the locations there are. */
+/** A location: a value of another type is 400 unknown_location (a name the site lacks too, with its locations: locations.ts). */
 export const LocationName = Refusing(
-  Type.Union([Str, Null], { description: "a menu location of the theme (e.g. primary); required" }),
+  Type.Union([Str, Null], {
+    description: "one of the site's menu locations (setting menu_locations, e.g. header); required",
+  }),
   "unknown_location",
-  { details: { locations: MENU_LOCATIONS } },
 );
 /** An item id of `order`: a positive number, or a string of its digits. */
 const PositiveItemId = Type.Union([

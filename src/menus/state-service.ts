@@ -13,12 +13,11 @@ import type { Change } from "../write/change.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import type { ItemInput } from "./input.ts";
-import { assignedOf, themeFrom } from "./locations.ts";
+import { menuAssignments, themeFrom } from "./locations.ts";
 import { slugTaken } from "./menu-input.ts";
 import {
   itemsOfMenu,
   locationNamesOfMenu,
-  locationRows,
   locationsOfMenu,
   mapEntry,
   menuById,
@@ -158,7 +157,7 @@ async function writeState(
 async function answer(ctx: ServiceContext, site: SiteRow, menu: MenuRow, rebaked: unknown, warnings: Warning[]) {
   const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
   const { theme } = await themeFrom(ctx.db, site.id, undefined);
-  const assigned = assignedOf(await locationRows(ctx.db, site.id, theme), menu.id);
+  const assigned = await menuAssignments(ctx.db, site.id, theme, menu.id);
   return {
     body: {
       site_id: site.id,

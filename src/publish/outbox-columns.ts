@@ -16,6 +16,7 @@ const SettingKey = Type.Union([
   Type.Literal("default_lang"),
   Type.Literal("home_page"),
   Type.Literal("not_found_page"),
+  Type.Literal("menu_locations"),
 ]);
 
 export const CHANGE = Type.Union([
@@ -23,6 +24,7 @@ export const CHANGE = Type.Union([
     kind: Type.Literal("settings"),
     keys: Type.Optional(Type.Array(SettingKey)),
     homes: Type.Optional(Type.Object({ before: PageRef, after: PageRef })),
+    locations: Type.Optional(Strings),
   }),
   Type.Object({ kind: Type.Literal("languages") }),
   Type.Object({

@@ -2,7 +2,7 @@
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
 import { readsItems } from "../markup/source-name.ts";
-import type { CurrentPage, LanguageLink } from "../markup/index.ts";
+import type { CurrentPage, LanguageLink, MarkedPage } from "../markup/index.ts";
 import { isHomeAddress, languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -121,11 +121,28 @@ async function frameClosure(db: Db, state: SiteState, cache: CompiledFrames, slu
   return reachable;
 }
 
-/** The page shown, as menus and sidebars mark it: its id and the addresses it answers at (`/` too for the home page). */
-export function currentOf(state: SiteState, page: PageRow): CurrentPage {
+/** A page as menus and sidebars recognise it: its id and the addresses it answers at (`/` too for the home page). */
+function markedPage(state: SiteState, page: Pick<PageRow, "id" | "lang" | "path">): MarkedPage {
   const urls = [pageUrl(state.addressing, page.lang, page.path)];
   if (isHomeAddress(state.addressing, page.lang, page.path)) urls.push(linkUrl(state.addressing, page.lang, page.path));
   return { id: page.id, urls };
+}
+
+/**
+ * The page shown, as menus and sidebars mark it: itself and its ancestors in the page tree, parent
+ * first (the state's tree holds every page it reads with their ancestors: site-state.ts).
+ */
+export function currentOf(state: SiteState, page: PageRow): CurrentPage {
+  const ancestors: MarkedPage[] = [];
+  const seen = new Set<number>([page.id]);
+  for (let id = page.parent_id; id > 0 && !seen.has(id); ) {
+    const parent = state.tree.get(id);
+    if (!parent) break;
+    seen.add(id);
+    ancestors.push(markedPage(state, parent));
+    id = parent.parent_id;
+  }
+  return { ...markedPage(state, page), ancestors };
 }
 
 /** A render ready to run: its input and the frames it may embed. */
@@ -205,7 +222,7 @@ export async function prepareRender(
     input.seo = await seoHeadOf(db, state, target.page, target.lang, target.notFound === true);
   for (const name of sidebarNames) {
     const items = await sidebarForRender(db, state.site, state.addressing, name, target.lang);
-    if (items) input.sidebars.push([name, sidebarView(items, target.page?.id ?? null)]);
+    if (items) input.sidebars.push([name, sidebarView(items, input.current)]);
   }
   return { siteId: state.site.id, input, frames };
 }

@@ -1,7 +1,9 @@
 // A documentation sidebar as one page shows it (docs/sidebars.md): invalid pages left out, the page
-// shown marked (aria-current on its link; every section above it open), and the pager's neighbours in
-// the sidebar's reading order (sections flattened; links, invalid and untranslated pages skipped).
-import type { PagerLinks, SidebarNode } from "../markup/index.ts";
+// shown marked (aria-current on its link; every section above it open), the items of its ancestors
+// in the page tree marked (`current-ancestor`, as menus mark them: markup/current.ts), and the
+// pager's neighbours in the sidebar's reading order (sections flattened; links, invalid and
+// untranslated pages skipped).
+import { isAncestorItem, type CurrentPage, type PagerLinks, type SidebarNode } from "../markup/index.ts";
 import type { SidebarItem as SidebarItemForRender } from "../sidebars/tree.ts";
 
 export interface SidebarView {
@@ -9,7 +11,8 @@ export interface SidebarView {
   pager: PagerLinks;
 }
 
-export function sidebarView(items: readonly SidebarItemForRender[], pageId: number | null): SidebarView {
+export function sidebarView(items: readonly SidebarItemForRender[], shown: CurrentPage | null): SidebarView {
+  const pageId = shown?.id ?? null;
   const reading: Array<{ label: string; url: string; page: number }> = [];
   const mark = (list: readonly SidebarItemForRender[]): { nodes: SidebarNode[]; holds: boolean } => {
     let holds = false;
@@ -20,7 +23,15 @@ export function sidebarView(items: readonly SidebarItemForRender[], pageId: numb
       if (item.page !== null && item.url !== null) reading.push({ label: item.label, url: item.url, page: item.page });
       const inner = mark(item.items);
       holds ||= current || inner.holds;
-      nodes.push({ label: item.label, url: item.url, current, open: item.open || inner.holds, items: inner.nodes });
+      const ancestor = shown !== null && !current && isAncestorItem(item.url, item.page, shown);
+      nodes.push({
+        label: item.label,
+        url: item.url,
+        current,
+        ...(ancestor ? { ancestor } : {}),
+        open: item.open || inner.holds,
+        items: inner.nodes,
+      });
     }
     return { nodes, holds };
   };

@@ -25,6 +25,10 @@ const Settings = Obj({
     description:
       "host names an <iframe src> may name in HTML an editor writes; every other iframe an editor writes is removed (docs/roles.md)",
   }),
+  menu_locations: Type.Array(Type.String(), {
+    description:
+      "the locations menus are assigned to and frames print (menu.<location>), in order; default header, footer_1, footer_2, footer_3 (docs/menus.md)",
+  }),
   render_model: Type.Literal("v2"),
 });
 
@@ -53,6 +57,12 @@ const SettingsBody = Obj({
   iframe_hosts: Opt(
     Type.Union([Type.Array(Type.String()), Type.Null()], {
       description: `at most 100 host names (normalised as domains are; null: none), e.g. ["www.youtube-nocookie.com"]`,
+    }),
+  ),
+  menu_locations: Opt(
+    Type.Union([Type.Array(Type.String()), Type.Null()], {
+      description:
+        "1 to 50 unique location names (lower-case letters and digits, _ or - between them; null: the default ones); removing a location a menu is assigned to is 409 location_in_use",
     }),
   ),
   render_model: Opt(
@@ -87,7 +97,7 @@ export function settingsRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "patchSettings",
         tags,
         summary:
-          "Write settings (name, tagline, theme, default_lang, home_page, not_found_page, iframe_hosts); unknown keys are ignored with warning unknown_setting",
+          "Write settings (name, tagline, theme, default_lang, home_page, not_found_page, iframe_hosts, menu_locations); unknown keys are ignored with warning unknown_setting",
         body: SettingsBody,
         querystring: Obj(DryRunQuery),
         response: {

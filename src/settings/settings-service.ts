@@ -1,6 +1,6 @@
 // Site settings (docs/content-model.md): name (the site's own name), tagline, theme,
 // default_lang, home_page (a page reference, kept as written), not_found_page, iframe_hosts (what
-// an editor's iframes may show, docs/roles.md), render_model (always v2). A write announces `settings` (and `languages` when it moves the default language)
+// an editor's iframes may show, docs/roles.md), menu_locations (docs/menus.md), render_model (always v2). A write announces `settings` (and `languages` when it moves the default language)
 // to the publish step; the languages themselves are written by languages-service.ts.
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
@@ -18,6 +18,8 @@ import { writeSettings } from "./write.ts";
 import { writeSiteName } from "../network/sites-service.ts";
 import { homeLeaves } from "../pages/offline.ts";
 import { iframeHostsFrom } from "./iframe-hosts.ts";
+import { menuLocationsOf } from "../site/menu-locations.ts";
+import { locationsMoved, menuLocationsFrom } from "./menu-locations.ts";
 
 export const RENDER_MODEL = "v2";
 export const SETTING_KEYS = [
@@ -28,6 +30,7 @@ export const SETTING_KEYS = [
   "home_page",
   "not_found_page",
   "iframe_hosts",
+  "menu_locations",
   "render_model",
 ] as const;
 
@@ -46,6 +49,8 @@ export interface Settings {
   not_found_page: number | string | null;
   /** The host names an editor's `<iframe src>` may name (docs/roles.md). */
   iframe_hosts: string[];
+  /** The locations menus are assigned to, in order (docs/menus.md). */
+  menu_locations: string[];
   render_model: typeof RENDER_MODEL;
 }
 
@@ -59,6 +64,7 @@ export async function readSettings(ctx: Pick<ServiceContext, "db">, site: SiteRo
     home_page: homePageOf(row),
     not_found_page: notFoundPageOf(row),
     iframe_hosts: iframeHostsOf(row),
+    menu_locations: menuLocationsOf(row),
     render_model: RENDER_MODEL,
   };
 }
@@ -147,6 +153,7 @@ export async function patchSettings(
     home_page_json?: string | null;
     not_found_page_json?: string | null;
     iframe_hosts_json?: string | null;
+    menu_locations_json?: string | null;
   } = {};
   if (Object.hasOwn(body, "tagline"))
     columns.tagline = body.tagline === null ? "" : stringSetting(body.tagline, "tagline", MAX_TAGLINE);
@@ -189,6 +196,11 @@ export async function patchSettings(
     iframeHosts = iframeHostsFrom(body.iframe_hosts);
     columns.iframe_hosts_json = iframeHosts.length > 0 ? JSON.stringify(iframeHosts) : null;
   }
+  let menuLocations: string[] | undefined;
+  if (Object.hasOwn(body, "menu_locations")) {
+    menuLocations = menuLocationsFrom(body.menu_locations);
+    columns.menu_locations_json = JSON.stringify(menuLocations);
+  }
 
   const changed: string[] = [];
   if (name !== undefined && name !== current.name) changed.push("name");
@@ -207,17 +219,26 @@ export async function patchSettings(
     changed.push("not_found_page");
   if (iframeHosts !== undefined && JSON.stringify(iframeHosts) !== JSON.stringify(current.iframe_hosts))
     changed.push("iframe_hosts");
+  if (menuLocations !== undefined && JSON.stringify(menuLocations) !== JSON.stringify(current.menu_locations))
+    changed.push("menu_locations");
 
   if (changed.includes("home_page"))
     warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
   // What the write changed; what a new home page moves (its pages, their addresses) effects/ decides.
   const homes = changed.includes("home_page") ? { before: current.home_page, after: newHome } : undefined;
-  // iframe_hosts is read by editors' writes only: no page prints it, nothing to publish.
-  const printed = changed.filter((key) => key !== "iframe_hosts") as SettingKey[];
-  const changes: Change[] =
-    printed.length > 0 ? [{ kind: "settings", keys: printed, ...(homes ? { homes } : {}) }] : [];
-  // A new default language moves addresses: the default has no prefix, the others do.
-  if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
+  // iframe_hosts is read by editors' writes only: no page prints it, nothing to publish. What
+  // menu_locations changes (the locations added and removed) is read in the write's transaction.
+  const printed = changed.filter((key) => key !== "iframe_hosts" && key !== "menu_locations") as SettingKey[];
+  const changesWith = (locations: readonly string[]): Change[] => {
+    const keys: SettingKey[] = locations.length > 0 ? [...printed, "menu_locations"] : printed;
+    const changes: Change[] =
+      keys.length > 0
+        ? [{ kind: "settings", keys, ...(homes ? { homes } : {}), ...(locations.length > 0 ? { locations } : {}) }]
+        : [];
+    // A new default language moves addresses: the default has no prefix, the others do.
+    if (changed.includes("default_lang") && state.active) changes.push({ kind: "languages" });
+    return changes;
+  };
   let rebaked = nothingRebaked();
   if (changed.length > 0) {
     // A dry run writes and tries the same, then rolls back: it meets the refusal the write would.
@@ -227,6 +248,9 @@ export async function patchSettings(
       // A longer name or tagline is printed wherever frames print it: within the render budgets, or not at all.
       trial: changed.includes("name") || changed.includes("tagline"),
       apply: async (trx) => {
+        // Against the list as stored, after the site's counters are taken: no other write of the
+        // site's settings or menu assignments runs meanwhile.
+        const locations = menuLocations === undefined ? [] : await locationsMoved(trx, site.id, menuLocations);
         if (name !== undefined) await writeSiteName(trx, site.id, name);
         if (Object.keys(columns).length > 0) await writeSettings(trx, site.id, gmt(ctx.clock()), columns);
         // Pages of the old and the new default language move (prefixes): their old addresses redirect.
@@ -238,7 +262,7 @@ export async function patchSettings(
         return {
           value: null,
           wrote: [...wrote, ...(moves?.wrote ?? [])],
-          changes: [...changes, ...(moves?.changes ?? [])],
+          changes: [...changesWith(locations), ...(moves?.changes ?? [])],
         };
       },
     });

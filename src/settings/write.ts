@@ -10,7 +10,13 @@ export async function writeSettings(
   changes: Partial<
     Pick<
       SettingsRow,
-      "tagline" | "theme" | "default_lang" | "home_page_json" | "not_found_page_json" | "iframe_hosts_json"
+      | "tagline"
+      | "theme"
+      | "default_lang"
+      | "home_page_json"
+      | "not_found_page_json"
+      | "iframe_hosts_json"
+      | "menu_locations_json"
     >
   >,
 ): Promise<void> {
@@ -24,6 +30,7 @@ export async function writeSettings(
       home_page_json: null,
       not_found_page_json: null,
       iframe_hosts_json: null,
+      menu_locations_json: null,
       updated_at_gmt: at,
     })
     .onConflict((oc) => oc.column("site_id").doNothing())

@@ -22,6 +22,7 @@ export async function settingsOf(db: Db, siteId: number): Promise<SettingsRow> {
       home_page_json: null,
       not_found_page_json: null,
       iframe_hosts_json: null,
+      menu_locations_json: null,
       updated_at_gmt: "",
     }
   );

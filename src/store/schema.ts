@@ -111,6 +111,8 @@ export interface SiteSettingsTable {
   not_found_page_json: string | null;
   /** The host names an editor's `<iframe src>` may name, a JSON array (0190_iframe_hosts); null: none. */
   iframe_hosts_json: string | null;
+  /** The site's menu locations, a JSON array of names (0240_menu_locations); null: the default ones. */
+  menu_locations_json: string | null;
   updated_at_gmt: string;
 }
 

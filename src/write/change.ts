@@ -2,7 +2,7 @@
 // the write pipeline up shares (docs/architecture.md, "The write path"). A capability states its
 // write's changes; src/effects/effects.ts decides what they affect.
 export type Change =
-  /** Settings changed; `keys` the ones that did (name, tagline, theme, default_lang, home_page); absent: read as name and tagline (what frames print of settings). */
+  /** Settings changed; `keys` the ones that did (name, tagline, theme, default_lang, home_page, not_found_page, menu_locations); absent: read as name and tagline (what frames print of settings). */
   | {
       kind: "settings";
       keys?: readonly SettingKey[];
@@ -12,6 +12,11 @@ export type Change =
        * decided by effects/effects.ts (`homeMoves`).
        */
       homes?: { before: number | string | null; after: number | string | null };
+      /**
+       * With `menu_locations` among the keys: the locations the site's list lost and gained. Frames
+       * reading `menu.<location>` of those print anew (a location removed reads nothing).
+       */
+      locations?: readonly string[];
     }
   | { kind: "languages" }
   /** A page's own record changed (title, slug, path, status, content, fields, frame, parent, lang). */
@@ -121,7 +126,14 @@ export interface Written {
   fields?: readonly string[];
 }
 
-export type SettingKey = "name" | "tagline" | "theme" | "default_lang" | "home_page" | "not_found_page";
+export type SettingKey =
+  | "name"
+  | "tagline"
+  | "theme"
+  | "default_lang"
+  | "home_page"
+  | "not_found_page"
+  | "menu_locations";
 
 /** The `rebaked` object that write answers carry (docs/frames.md, "Rebake"). */
 export interface Rebaked {

@@ -71,7 +71,7 @@ describe("how-to pages", () => {
     }
   });
 
-  it("layouts-and-menus.md: its calls work in order and answer what the page shows; /about/team/ prints Team inside the base layout, marked current, About marked as its ancestor", async () => {
+  it("layouts-and-menus.md: its calls work in order and answer what the page shows; /about/team/ prints Team inside the base layout, marked current, About marked as its ancestor in the menu and in the page tree", async () => {
     await withApp(async (t) => {
       const done = await replayPage(t, page("layouts-and-menus.md"));
       assert.ok(done.length >= 12, `only ${done.length} calls`);
@@ -79,7 +79,7 @@ describe("how-to pages", () => {
       assert.equal(team.status, 200);
       assert.match(
         team.text,
-        /<li class="is-ancestor"><a href="http:\/\/localhost:8080\/about\/">About<\/a><ul><li class="is-current"><a href="http:\/\/localhost:8080\/about\/team\/" aria-current="page">Team<\/a>/,
+        /<li class="is-ancestor current-ancestor"><a href="http:\/\/localhost:8080\/about\/">About<\/a><ul><li class="is-current"><a href="http:\/\/localhost:8080\/about\/team\/" aria-current="page">Team<\/a>/,
       );
       assert.match(
         team.text,

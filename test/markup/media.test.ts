@@ -40,7 +40,12 @@ const media: fc.Arbitrary<MediaView> = fc
   })
   .map((m) => ({ ...m, image: true, variants: [...m.variants].sort((a, b) => a.width - b.width) }));
 const params = fc.record(
-  { sizes: awkward, class: awkward, loading: fc.oneof(fc.constantFrom("lazy", "eager"), awkward) },
+  {
+    sizes: awkward,
+    width: fc.integer({ min: 1, max: 5000 }),
+    class: awkward,
+    loading: fc.oneof(fc.constantFrom("lazy", "eager"), awkward),
+  },
   { requiredKeys: [] },
 );
 
@@ -52,14 +57,18 @@ function elements(html: string): Array<{ name: string; attrs: Record<string, str
   return found;
 }
 
-test("svc/image prints one <img> whose attributes read back as the file and params given, whatever they hold", () => {
+test("svc/image prints one <img> whose attributes read back as the file and params given, whatever they hold, sizes always beside srcset", () => {
   fc.assert(
     fc.property(ref, media, params, (r, file, p) => {
       const written = r.trim();
       fc.pre(written !== "");
       const markup = `<p><!-- svc/image ${JSON.stringify({ media: r, ...p })} /--></p>`;
       const compiled = compileFrame(markup);
-      assert.deepEqual(compiled.analysis.warnings, []);
+      const sized = (p.sizes !== undefined && p.sizes.trim() !== "") || p.width !== undefined;
+      assert.deepEqual(
+        compiled.analysis.warnings.map((w) => w.code),
+        sized ? [] : ["image_sizes_missing"],
+      );
       assert.deepEqual(compiled.analysis.sources, [`media.${written}`]);
       const result = renderFrame(compiled, fixtureContext({ media: { [written]: file } }));
       assert.deepEqual(result.warnings, []);
@@ -76,10 +85,23 @@ test("svc/image prints one <img> whose attributes read back as the file and para
       const expected: Record<string, string> = { src: file.url };
       if (candidates.length > 0) {
         expected.srcset = candidates.join(", ");
-        if (p.sizes !== undefined) expected.sizes = p.sizes;
+        // The sizes given, else the width shown's, else the whole window (warned above).
+        expected.sizes =
+          p.sizes !== undefined && p.sizes.trim() !== ""
+            ? p.sizes
+            : p.width !== undefined
+              ? `(max-width: ${p.width}px) 100vw, ${p.width}px`
+              : "100vw";
       }
-      if (file.width !== null) expected.width = String(file.width);
-      if (file.height !== null) expected.height = String(file.height);
+      if (p.width !== undefined) {
+        // Shown at that width, the height at the original's ratio (when both are known).
+        expected.width = String(p.width);
+        if (file.width !== null && file.height !== null)
+          expected.height = String(Math.max(1, Math.round((file.height * p.width) / file.width)));
+      } else {
+        if (file.width !== null) expected.width = String(file.width);
+        if (file.height !== null) expected.height = String(file.height);
+      }
       expected.alt = file.alt;
       if (p.class !== undefined) expected.class = p.class;
       if (p.loading !== undefined) expected.loading = p.loading;

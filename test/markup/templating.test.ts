@@ -220,6 +220,93 @@ describe("active menu state", () => {
   });
 });
 
+describe("current-ancestor: the items of the page's ancestors in the page tree", () => {
+  // A news article (id 5, under News, id 2, under Company, id 9) that the menu does not list.
+  const menus = {
+    header: [
+      { title: "Home", url: "http://x/", page: 1, valid: true, children: [] },
+      { title: "News", url: "http://x/company/news/", page: 2, valid: true, children: [] },
+      { title: "Company", url: "http://x/company/", page: null, valid: true, children: [] },
+      {
+        title: "More",
+        url: "http://x/more/",
+        page: 4,
+        valid: true,
+        classes: "extra",
+        children: [{ title: "Article", url: "http://x/company/news/a/", page: 5, valid: true, children: [] }],
+      },
+    ],
+  };
+  const article = {
+    id: 5,
+    urls: ["http://x/company/news/a/"],
+    ancestors: [
+      { id: 2, urls: ["http://x/company/news/"] },
+      { id: 9, urls: ["http://x/company/"] },
+    ],
+  };
+  const markup = `<!-- svc/menu {"location": "header"} /-->`;
+
+  it("an item for an ancestor (by page, or a link to its address) gets current-ancestor; is-current and is-ancestor stay as they were, beside the item's own classes", () => {
+    const out = render(markup, { menus, current: article }).html;
+    assert.equal(
+      out,
+      '<!-- op/menu {"location": "header"} --><ul><li><a href="http://x/">Home</a></li>' +
+        '<li class="current-ancestor"><a href="http://x/company/news/">News</a></li>' +
+        '<li class="current-ancestor"><a href="http://x/company/">Company</a></li>' +
+        '<li class="extra is-ancestor"><a href="http://x/more/">More</a>' +
+        '<ul><li class="is-current"><a href="http://x/company/news/a/" aria-current="page">Article</a></li></ul></li></ul>' +
+        "<!-- /op/menu -->",
+    );
+    // News itself shown: its own item is current, not its own ancestor; Company stays an ancestor.
+    const news = { id: 2, urls: ["http://x/company/news/"], ancestors: [{ id: 9, urls: ["http://x/company/"] }] };
+    assert.match(
+      render(markup, { menus, current: news }).html,
+      /<li class="is-current"><a href="http:\/\/x\/company\/news\/" aria-current="page">News/,
+    );
+    assert.match(
+      render(markup, { menus, current: news }).html,
+      /<li class="current-ancestor"><a href="http:\/\/x\/company\/">Company/,
+    );
+    // Without ancestors (a page at the top), nothing is an ancestor.
+    assert.doesNotMatch(
+      render(markup, { menus, current: { id: 4, urls: ["http://x/more/"] } }).html,
+      /current-ancestor/,
+    );
+  });
+
+  it("a bake's markers give each page's copy the same marks as a page render, ancestors included", () => {
+    const baked = renderFrame(compileFrame(markup), fixtureContext({ menus, current: null }));
+    for (const current of [article, { id: 2, urls: ["http://x/company/news/"], ancestors: [{ id: 9, urls: [] }] }])
+      assert.equal(applyMarks(baked.html, baked.marks, current), render(markup, { menus, current }).html);
+  });
+
+  it("svc/sidebar: the item of an ancestor of the page shown carries class current-ancestor on its <li>", () => {
+    const sidebars = {
+      docs: {
+        nodes: [
+          {
+            label: "Guide",
+            url: "http://x/guide/",
+            current: false,
+            ancestor: true,
+            open: true,
+            items: [{ label: "Install", url: "http://x/guide/install/", current: true, open: false, items: [] }],
+          },
+          { label: "API", url: "http://x/api/", current: false, open: false, items: [] },
+        ],
+        pager: { prev: null, next: null },
+      },
+    };
+    assert.equal(
+      render(`<!-- svc/sidebar {"name": "docs"} /-->`, { sidebars, current: article }).html,
+      '<!-- op/sidebar {"name": "docs"} --><nav class="sidebar"><ul><li class="current-ancestor"><details open><summary><a href="http://x/guide/">Guide</a></summary>' +
+        '<ul><li><a href="http://x/guide/install/" aria-current="page">Install</a></li></ul></details></li>' +
+        '<li><a href="http://x/api/">API</a></li></ul></nav><!-- /op/sidebar -->',
+    );
+  });
+});
+
 describe("warnings say what prints nothing, with line and column", () => {
   it("unclosed_block and stray_block_close name the insert; crossing blocks are unbalanced; svc/repeat keeps its own codes", () => {
     assert.deepEqual(codes(`a\n  <!-- svc/if {"when": "site.name"} -->x`), ["unclosed_block@2:3"]);

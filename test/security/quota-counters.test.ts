@@ -279,7 +279,8 @@ describe("quota counters equal a recount", () => {
   /**
    * As before migrations 0160 (media_variants), 0170 (publish_outbox), 0180 (its wrote_json),
    * 0190 (site_settings.iframe_hosts_json), 0200 (sessions), 0210 (events), 0220 (webhooks), 0230 (pages' format, date
-   * and tags), 0240 (Markdown's page references) and 0250 (SEO per language), which run again
+   * and tags), 0240 (Markdown's page references), 0250 (SEO per language) and 0260
+   * (site_settings.menu_locations_json), which run again
    * after the one a test rewinds.
    */
   async function forgetMediaVariants(): Promise<void> {
@@ -296,8 +297,9 @@ describe("quota counters equal a recount", () => {
     await sql`drop table sessions`.execute(t.store.db);
     await sql`drop table publish_outbox`.execute(t.store.db);
     await sql`drop table media_variants`.execute(t.store.db);
+    await sql`alter table site_settings drop column menu_locations_json`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations')`.execute(
       t.store.db,
     );
   }

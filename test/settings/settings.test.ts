@@ -14,7 +14,7 @@ describe("site settings", () => {
   });
   after(() => t.close());
 
-  it("GET /settings answers every setting with its default: theme default, render_model v2, no language, no home page, no 404 page, no iframe host", async () => {
+  it("GET /settings answers every setting with its default: theme default, render_model v2, no language, no home page, no 404 page, no iframe host, the default menu locations", async () => {
     const id = await site();
     const r = await t.call("GET", `/api/site/${id}/settings`);
     assert.equal(r.status, 200);
@@ -29,10 +29,31 @@ describe("site settings", () => {
         home_page: null,
         not_found_page: null,
         iframe_hosts: [],
+        menu_locations: ["header", "footer_1", "footer_2", "footer_3"],
         render_model: "v2",
       },
       warnings: [],
     });
+  });
+
+  it("menu_locations announces settings [menu_locations] with the locations removed and added (docs/menus.md); a new order alone announces nothing", async () => {
+    const id = await site();
+    recorder.reset();
+    const patch = (menu_locations: unknown, extra: Record<string, unknown> = {}) =>
+      t.call("PATCH", `/api/site/${id}/settings`, { body: { menu_locations, ...extra } });
+    assert.equal((await patch(["header", "footer_1", "social"])).status, 200);
+    assert.deepEqual(recorder.changes(), [
+      { kind: "settings", keys: ["menu_locations"], locations: ["footer_2", "footer_3", "social"] },
+    ]);
+    recorder.reset();
+    const reordered = await patch(["social", "header", "footer_1"]);
+    assert.deepEqual(reordered.body.changed, ["menu_locations"]);
+    assert.deepEqual(recorder.changes(), [], "the same locations print the same");
+    recorder.reset();
+    assert.equal((await patch(["social", "header"], { tagline: "Both" })).status, 200);
+    assert.deepEqual(recorder.changes(), [
+      { kind: "settings", keys: ["tagline", "menu_locations"], locations: ["footer_1"] },
+    ]);
   });
 
   it("iframe_hosts: host names normalised as domains are, duplicates dropped; null clears it; a wrong name is 400 naming its entry; it announces nothing (docs/roles.md)", async () => {
