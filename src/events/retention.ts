@@ -6,9 +6,14 @@ import type { Db } from "../store/database.ts";
 const DAY_MS = 24 * 60 * 60 * 1000;
 const SLICE = 5000;
 
+/** The oldest moment kept (ISO 8601 UTC): what is older than `days` goes. */
+export function retainedSince(days: number, now: number): string {
+  return new Date(now - days * DAY_MS).toISOString();
+}
+
 /** Deletes the events older than `days`; answers how many went. */
 export async function pruneEvents(db: Db, days: number, now: number): Promise<number> {
-  const before = new Date(now - days * DAY_MS).toISOString();
+  const before = retainedSince(days, now);
   let gone = 0;
   for (;;) {
     const old = await db

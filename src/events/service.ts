@@ -92,6 +92,15 @@ export async function listEvents(db: Db, siteId: number | null, query: EventsQue
 /** How long an event waits for its `published` before it goes out without it (a publish run that keeps failing). */
 export const PUBLISHED_WAIT_MS = 60_000;
 
+/**
+ * Whether an event may go out at `now`: its write is published, or it has waited
+ * PUBLISHED_WAIT_MS for that (the stream here and the webhook dispatcher both ask).
+ */
+export function goesOut(now: number): (row: Pick<EventRow, "published_json" | "at">) => boolean {
+  const waitedSince = new Date(now - PUBLISHED_WAIT_MS).toISOString();
+  return (row) => row.published_json !== null || row.at <= waitedSince;
+}
+
 /** The events that may go out now, and when the first one held back waits no longer. */
 export interface ReadyEvents {
   events: EventRecord[];
@@ -116,8 +125,8 @@ export async function eventsReady(
   limit = MAX_EVENTS_LIMIT,
 ): Promise<ReadyEvents> {
   const rows = await selectEvents(db, siteId, since, type, limit);
-  const waitedSince = new Date(now - PUBLISHED_WAIT_MS).toISOString();
-  const pending = rows.findIndex((row) => row.published_json === null && row.at > waitedSince);
+  const ready = goesOut(now);
+  const pending = rows.findIndex((row) => !ready(row));
   if (pending < 0) return { events: rows.map(eventOf), heldUntil: null };
   return {
     events: rows.slice(0, pending).map(eventOf),

@@ -5,7 +5,7 @@
 // cursor, so an event whose transaction committed after a later one's is never skipped. On
 // PostgreSQL the events are taken with FOR UPDATE SKIP LOCKED, so two processes never make the
 // same event's deliveries twice.
-import { eventOf, PUBLISHED_WAIT_MS } from "../events/service.ts";
+import { eventOf, goesOut } from "../events/service.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import { takesType } from "./hooks.ts";
 import { newMessageId } from "./signing.ts";
@@ -19,8 +19,7 @@ export async function dispatchEvents(db: Db, now: number): Promise<number> {
     let select = trx.selectFrom("events").selectAll().where("dispatched", "=", 0).orderBy("id").limit(BATCH);
     if (isPostgres(trx)) select = select.forUpdate().skipLocked();
     const rows = await select.execute();
-    const waitedSince = new Date(now - PUBLISHED_WAIT_MS).toISOString();
-    const ready = rows.filter((row) => row.published_json !== null || row.at <= waitedSince);
+    const ready = rows.filter(goesOut(now));
     if (ready.length === 0) return 0;
     const siteIds = [...new Set(ready.map((row) => row.site_id).filter((id) => id !== null))];
     const hooks =

@@ -11,7 +11,7 @@ import { isPostgres } from "../store/database.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { attempt, claimDue, releaseLeases } from "./deliver.ts";
 import { dispatchEvents } from "./dispatch.ts";
-import { pruneEvents } from "../events/retention.ts";
+import { pruneEvents, retainedSince } from "../events/retention.ts";
 
 const POLL_MS = 1000;
 const PARALLEL = 32;
@@ -53,7 +53,7 @@ export async function startWebhookWorker(ctx: ServiceContext, options: WorkerOpt
     if (now - lastPrune >= PRUNE_EVERY_MS) {
       lastPrune = now;
       await pruneEvents(ctx.db, options.eventsDays, now);
-      const before = new Date(now - options.eventsDays * 24 * 60 * 60 * 1000).toISOString();
+      const before = retainedSince(options.eventsDays, now);
       await ctx.db.deleteFrom("webhook_deliveries").where("created_at", "<", before).execute();
     }
     if (dispatchWanted) {
