@@ -12,45 +12,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateToken } from "../../src/tokens.ts";
-import { serviceDatabase, startService, type Running } from "../support/process.ts";
+import { callService as call, serviceDatabase, startService, type Running } from "../support/process.ts";
 import type { TestDatabase } from "../support/database.ts";
 
 const PAGES = 8;
 const ROUNDS = 6;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-interface Answer {
-  status: number;
-  text: string;
-  body: any;
-}
-
-async function call(
-  svc: Running,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  host = "localhost",
-): Promise<Answer> {
-  const response = await fetch(svc.url(path), {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      host,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, text, body: parsed };
-}
 
 /** A frame baked once for all its pages (it prints nothing of the page): marker, tagline, the header menu. */
 const frame = (i: number, marker: string) =>

@@ -8,25 +8,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateToken } from "../../src/tokens.ts";
-import { serviceDatabase, startService, type Running } from "../support/process.ts";
+import { callService as call, serviceDatabase, startService, type Running } from "../support/process.ts";
 import type { TestDatabase } from "../support/database.ts";
 import { startReceiver, type Receiver } from "../support/webhook-receiver.ts";
 
 const pg = Boolean(process.env.TEST_DATABASE_URL);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function call(svc: Running, token: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(svc.url(path), {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
-}
 
 const killed = (svc: Running) => {
   svc.child.kill("SIGKILL");

@@ -86,3 +86,38 @@ export async function startService(env: Record<string, string>, timeoutMs = 30_0
     },
   };
 }
+
+/** A service's answer: status, text and the JSON it parses to (undefined when it is none). */
+export interface ServiceAnswer {
+  status: number;
+  text: string;
+  body: any;
+}
+
+/** A call on a running service with a token (JSON body), on `host` (default localhost). */
+export async function callService(
+  svc: Running,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  host = "localhost",
+): Promise<ServiceAnswer> {
+  const response = await fetch(svc.url(path), {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      host,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, text, body: parsed };
+}
