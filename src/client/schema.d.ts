@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one */
+        /** Create a translation of a page ({page, lang, title?, slug?, content?, status?, date?, tags?, feed?}), or with {missing: true, lang?} give every page without a language one */
         post: operations["createPageTranslation"];
         delete?: never;
         options?: never;
@@ -526,7 +526,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What a frame sees for a source: {source, match?, page?, lang?, limit?}; match compares values as strings */
+        /** What a frame sees for a source: {source, match?, order_by?, offset?, limit?, page?, lang?}, as svc/repeat lists it; match compares values as strings */
         post: operations["resolveDataSource"];
         delete?: never;
         options?: never;
@@ -5485,6 +5485,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given */
+                            date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5580,6 +5586,12 @@ export interface operations {
                     } | null;
                     /** @description order among siblings in generated sidebars; default 0 */
                     menu_order?: number | null;
+                    /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
+                    date?: string | null;
+                    /** @description at most 100 texts of at most 200 characters */
+                    tags?: string[] | null;
+                    /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                    feed?: boolean | null;
                     create_missing_parents?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -5640,6 +5652,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given */
+                            date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5789,6 +5807,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given */
+                            date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5925,6 +5949,12 @@ export interface operations {
                     slug?: string | null;
                     content?: string | null;
                     status?: string | null;
+                    /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
+                    date?: string | null;
+                    /** @description at most 100 texts of at most 200 characters */
+                    tags?: string[] | null;
+                    /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                    feed?: boolean | null;
                     missing?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -5985,6 +6015,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given */
+                            date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6128,6 +6164,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given */
+                            date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6306,6 +6348,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given */
+                            date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6424,6 +6472,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given */
+                            date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6583,6 +6637,12 @@ export interface operations {
                     } | null;
                     /** @description order among siblings in generated sidebars; default 0 */
                     menu_order?: number | null;
+                    /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
+                    date?: string | null;
+                    /** @description at most 100 texts of at most 200 characters */
+                    tags?: string[] | null;
+                    /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                    feed?: boolean | null;
                     create_missing_parents?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -6643,6 +6703,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given */
+                            date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6842,9 +6908,14 @@ export interface operations {
             content: {
                 "application/json": {
                     source?: string;
+                    /** @description {path: value or [values]}: every path holds */
                     match?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description date, modified, title, menu_order or fields.<name>; - first for descending; ties by id */
+                    order_by?: string | null;
+                    /** @description skip the first n (after match and order) */
+                    offset?: number | null;
                     /** @description page id, slug or path */
                     page?: number | string | null;
                     lang?: string | null;
@@ -6909,6 +6980,8 @@ export interface operations {
                 lang?: string;
                 page?: string;
                 limit?: string;
+                order_by?: string;
+                offset?: string;
             };
             header?: never;
             path: {

@@ -24,6 +24,9 @@ export const PATCH_KEYS = [
   "frame",
   "seo",
   "menu_order",
+  "date",
+  "tags",
+  "feed",
   "create_missing_parents",
 ] as const;
 /** POST /pages takes an `id` besides what a PATCH takes. */

@@ -22,6 +22,7 @@ import type { Placement } from "./placement.ts";
 import { requireMedia, seoPatchFrom, type PageSeo } from "./seo.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { contentGate } from "./authored-html.ts";
+import { dateFrom, tagsFrom } from "./post-fields.ts";
 
 /** The input of one page write once read and checked. Undefined keeps what is stored. */
 export interface PageChange {
@@ -35,6 +36,10 @@ export interface PageChange {
   frameId?: string | null;
   seo?: Partial<PageSeo>;
   menuOrder?: number;
+  /** The publication date as stored; null clears it (post-fields.ts). */
+  date?: string | null;
+  tags?: string[];
+  feed?: boolean;
 }
 
 /**
@@ -70,8 +75,24 @@ export async function readChange(
   const frameId = Object.hasOwn(body, "frame") ? await frameIdFromRef(ctx.db, site.id, body.frame) : undefined;
   const seo = seoPatchFrom(body.seo, warnings);
   const menuOrder = menuOrderFrom(body.menu_order);
+  const post = { date: dateFrom(body.date), tags: tagsFrom(body.tags), feed: booleanFrom(body.feed, "feed") };
   await requireMedia(ctx.db, site.id, seo?.og_image ?? null, "seo.og_image");
-  return { title, slug, status, content, fields, createMissing, parent, url, state, lang, frameId, seo, menuOrder };
+  return {
+    title,
+    slug,
+    status,
+    content,
+    fields,
+    createMissing,
+    parent,
+    url,
+    state,
+    lang,
+    frameId,
+    seo,
+    menuOrder,
+    post,
+  };
 }
 
 /** A body's `content` as it is stored: checked, through the gate of `markup`, checked again as stored. */
@@ -98,5 +119,6 @@ export function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageCh
     frameId: input.frameId,
     seo: input.seo,
     menuOrder: input.menuOrder,
+    ...input.post,
   };
 }

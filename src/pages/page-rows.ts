@@ -13,6 +13,24 @@ import { NO_SEO, seoJsonAfter, seoOf } from "./seo.ts";
 import type { PageChange } from "./page-change.ts";
 import { trashVerb, type PageWritten } from "./page-write.ts";
 
+/**
+ * The date, tags and feed a write leaves (post-fields.ts): those given, else what is stored; a page
+ * the write leaves published without a date is dated now, so its date is its first publication.
+ */
+export function postColumns(
+  change: PageChange,
+  page: Pick<PageRow, "status" | "date_gmt"> | undefined,
+  now: string,
+): { date_gmt: string | null; tags_json?: string; feed?: number } {
+  const status = change.status ?? page?.status ?? "publish";
+  const date = change.date !== undefined ? change.date : (page?.date_gmt ?? null);
+  return {
+    date_gmt: date === null && status === "publish" ? now : date,
+    ...(change.tags !== undefined ? { tags_json: JSON.stringify(change.tags) } : {}),
+    ...(change.feed !== undefined ? { feed: change.feed ? 1 : 0 } : {}),
+  };
+}
+
 export async function createPage(
   trx: Db,
   siteId: number,
@@ -37,6 +55,7 @@ export async function createPage(
     translation_group: null,
     seo_json: seoJsonAfter(NO_SEO, change.seo ?? {}),
     menu_order: change.menuOrder ?? 0,
+    ...postColumns(change, undefined, now),
     created_at_gmt: now,
     updated_at_gmt: now,
   };
@@ -146,6 +165,7 @@ export async function updatePage(
       ...(change.frameId !== undefined ? { frame_id: change.frameId } : {}),
       ...(change.seo !== undefined ? { seo_json: seoJsonAfter(seoOf(page), change.seo) } : {}),
       ...(change.menuOrder !== undefined ? { menu_order: change.menuOrder } : {}),
+      ...postColumns(change, page, now),
       updated_at_gmt: now,
     })
     .where("site_id", "=", siteId)

@@ -45,6 +45,11 @@ export const PageRecordSchema = Obj({
   fields: Obj({}),
   seo: PageSeoSchema,
   menu_order: Type.Integer({ description: "order among siblings in generated sidebars (then title)" }),
+  date: Type.Union([Str, Null], {
+    description: "publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given",
+  }),
+  tags: Type.Array(Str, { description: 'the page\'s tags (svc/repeat match {"tags": [...]})' }),
+  feed: Type.Boolean({ description: "publishes an Atom feed of its list at <url>feed.xml" }),
   visible: Type.Boolean({ description: "published and every ancestor published" }),
   static: Obj({
     published: Type.Boolean(),
@@ -62,6 +67,19 @@ export const PageRecordSchema = Obj({
 });
 
 const Ref = Type.Union([Type.Integer(), Str, Null], { description: "page id, slug or path" });
+/** What a page has of a post (docs/content-model.md, "Dates, tags and feeds"). */
+const PostFields = {
+  date: Opt(
+    Type.Union([Str, Null], {
+      description:
+        "publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication",
+    }),
+  ),
+  tags: Opt(Type.Union([Type.Array(Str), Null], { description: "at most 100 texts of at most 200 characters" })),
+  feed: Opt(
+    Type.Union([Type.Boolean(), Null], { description: "publish an Atom feed of the page's list at <url>feed.xml" }),
+  ),
+};
 const WriteFields = {
   title: Opt(Type.Union([Str, Null], { description: "at most 1,000 characters" })),
   slug: Opt(Type.Union([Str, Null], { description: "at most 200 characters; default: from the title" })),
@@ -81,6 +99,7 @@ const WriteFields = {
   menu_order: Opt(
     Type.Union([Type.Integer(), Null], { description: "order among siblings in generated sidebars; default 0" }),
   ),
+  ...PostFields,
   create_missing_parents: Opt(Type.Boolean()),
 };
 const PublishBody = Example(Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields }), {
@@ -180,7 +199,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "createPageTranslation",
         tags,
         summary:
-          "Create a translation of a page ({page, lang, title?, slug?, content?, status?}), or with {missing: true, lang?} give every page without a language one",
+          "Create a translation of a page ({page, lang, title?, slug?, content?, status?, date?, tags?, feed?}), or with {missing: true, lang?} give every page without a language one",
         body: Obj({
           page: Opt(Ref),
           lang: Opt(Type.Union([Str, Null])),
@@ -188,6 +207,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
           slug: Opt(Type.Union([Str, Null])),
           content: Opt(Type.Union([Str, Null])),
           status: Opt(Type.Union([Str, Null])),
+          ...PostFields,
           missing: Opt(Type.Boolean()),
         }),
         response: { 200: TranslationAnswer, 201: TranslationAnswer, ...commonErrors },

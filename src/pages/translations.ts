@@ -13,10 +13,12 @@ import { checkLangIn, languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "../effects/page-changes.ts";
-import { inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
+import { booleanFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
+import { dateFrom, tagsFrom, tagsOf } from "./post-fields.ts";
+import { postColumns } from "./page-rows.ts";
 import { authoredContent } from "./page-change.ts";
 import type { MarkupTrust } from "../site/roles.ts";
-import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow } from "./queries.ts";
+import { liteRowsOf, pageById, slugsUnder, type PageLite, type PageRow, type PageStatus } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
 import type { SlugChanged } from "./page-write.ts";
@@ -28,7 +30,7 @@ import "./revision.ts";
 import { pageBytes } from "../quotas/bytes.ts";
 import type { UsageDelta } from "../quotas/usage.ts";
 
-const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "missing"] as const;
+const LINK_KEYS = ["page", "lang", "title", "slug", "content", "status", "date", "tags", "feed", "missing"] as const;
 
 export interface TranslationAnswer {
   page: PageRecord;
@@ -145,6 +147,7 @@ export async function linkTranslation(
   const slug = slugFrom(body.slug, warnings);
   const content = await authoredContent(ctx, site, body.content, markup, warnings);
   const status = statusFrom(body.status);
+  const post = { date: dateFrom(body.date), tags: tagsFrom(body.tags), feed: booleanFrom(body.feed, "feed") };
 
   const found = await lookupPage(ctx.db, site.id, body.page, {}, state);
   if ("candidates" in found)
@@ -224,6 +227,7 @@ export async function linkTranslation(
             ...(title !== undefined ? { title } : {}),
             ...(content !== undefined ? { content } : {}),
             ...(status !== undefined ? { status } : {}),
+            ...postColumns({ status, ...post }, existing, now),
           })
           .where("site_id", "=", site.id)
           .where("id", "=", existing.id)
@@ -269,6 +273,7 @@ export async function linkTranslation(
       }
       const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title, lang) : current.slug);
       const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
+      const copiedStatus = status ?? (current.status === "trash" ? "draft" : current.status);
       const values = {
         site_id: site.id,
         parent_id: parentId,
@@ -276,11 +281,23 @@ export async function linkTranslation(
         slug: finalSlug,
         path: childPath(parentPath, finalSlug),
         title: title ?? current.title,
-        status: status ?? (current.status === "trash" ? "draft" : current.status),
+        status: copiedStatus,
         content: content ?? current.content,
         fields_json: current.fields_json,
         frame_id: current.frame_id,
         translation_group: group,
+        // A translation is dated, tagged and fed as its origin unless told otherwise.
+        ...postColumns(
+          {
+            ...post,
+            status: copiedStatus as PageStatus,
+            date: post.date !== undefined ? post.date : current.date_gmt,
+            tags: post.tags ?? tagsOf(current),
+            feed: post.feed ?? current.feed === 1,
+          },
+          undefined,
+          now,
+        ),
         created_at_gmt: now,
         updated_at_gmt: now,
       };

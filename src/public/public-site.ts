@@ -9,7 +9,8 @@
 //
 // Addresses (docs/seo.md): a redirect standing at an address answers before the page lookup
 // (redirects never stand where a live page answers); the home page's own path answers 301 to `/`
-// (`/<lang>/`); /sitemap.xml (and its parts) and /robots.txt are the site's own; an unknown address
+// (`/<lang>/`); /sitemap.xml (and its parts) and /robots.txt are the site's own; a page's
+// `feed.xml` and the pages of its list (`page/<n>/`) are its own (list-answers.ts); an unknown address
 // shows the site's `not_found_page` with status 404, else the plain 404. All of them are cached
 // like pages (a redirect under its address, the 404 page under one key per language, sitemaps under
 // SITEMAP_PAGE_ID), and flushed by the publish step when what they show changes. An address
@@ -42,8 +43,9 @@ import { ROBOTS_ADDRESS } from "../publish/engine.ts";
 import { robotsTxt, sitemapXml } from "../seo/sitemap.ts";
 import { notFoundTarget } from "./not-found.ts";
 import type { SiteRow } from "../site/sites.ts";
+import { feedBase, ListAnswers, pagedAddress, type ListPageRenderer } from "./list-answers.ts";
 
-export interface PageRenderer {
+export interface PageRenderer extends ListPageRenderer {
   /** Renders a page on request; null when its frame is gone. Throws ExecutorUnavailable on timeout. */
   renderPage(siteId: number, page: PageRow, lang: string | null): Promise<string | null>;
 }
@@ -55,6 +57,9 @@ export interface PublicAnswer {
 }
 
 export class PublicSite {
+  /** `<address>page/<n>/` and `<address>feed.xml` (list-answers.ts). */
+  private readonly lists: ListAnswers;
+
   constructor(
     private readonly db: Db,
     readonly cache: PageCache,
@@ -73,7 +78,16 @@ export class PublicSite {
      * to the admin (docs/admin.md). A page or redirect standing there wins.
      */
     private readonly elsewhere: ReadonlyMap<string, string> = new Map(),
-  ) {}
+  ) {
+    this.lists = new ListAnswers({
+      db,
+      cache,
+      port,
+      renderer,
+      send: (entry, printed, ifNoneMatch) => this.send(entry, printed, ifNoneMatch),
+      notFound: (site, address, reason, ticket) => this.notFound(site, address, reason, ticket),
+    });
+  }
 
   private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined, query = ""): PublicAnswer {
     if (entry.answer !== undefined && entry.answer.status !== 200) {
@@ -147,13 +161,19 @@ export class PublicSite {
     if (path.charCodeAt(0) !== 47) return notFoundPage("no_page");
     const file = await this.siteFile(site, path, ticket, ifNoneMatch);
     if (file) return file;
+    const feed = feedBase(path);
+    if (feed !== null) return this.lists.feed(site, path, feed, ticket, ifNoneMatch, query);
     if (address !== path) return this.variant(site, address, query, ticket);
     const held = this.cache.get(site.id, address);
     if (held) return this.hit(held, ifNoneMatch, query);
     const redirect = await redirectAt(this.db, site.id, address);
     if (redirect) return this.keepRedirect(site.id, address, 0, redirect.to, redirect.status, ticket, query);
     const resolved = await resolvePublicPage(this.db, site.id, address);
-    if ("notFound" in resolved) return this.notFound(site, address, resolved.notFound, ticket);
+    if ("notFound" in resolved) {
+      const paged = pagedAddress(address);
+      if (paged) return this.lists.listPage(site, address, paged, ticket, ifNoneMatch, query);
+      return this.notFound(site, address, resolved.notFound, ticket);
+    }
     if ("home" in resolved)
       return this.keepRedirect(site.id, address, resolved.page.id, resolved.home, 301, ticket, query);
     let output: Awaited<ReturnType<PublicSite["pageOutput"]>>;

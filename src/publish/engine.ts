@@ -108,12 +108,25 @@ export class PublishingEngine implements Publisher {
     return prepared && this.renderPrepared(prepared);
   }
 
-  /** What `renderPage` reads, read through `db`; null when the page stands on no frame. */
+  /**
+   * Page `n` (2 and up) of the page's list (docs/markup.md, "Lists"), rendered as `renderPage`
+   * renders the page; null when the page stands on no frame, its frame pages no list, or the list
+   * has fewer pages.
+   */
+  async renderListPage(siteId: number, page: PageRow, lang: string | null, n: number): Promise<string | null> {
+    const prepared = await this.preparePage(siteId, page, lang, this.deps.db, n);
+    const list = prepared?.input.listPage;
+    if (!prepared || !list || n > list.pages) return null;
+    return this.renderPrepared(prepared);
+  }
+
+  /** What `renderPage` reads, read through `db`; null when the page stands on no frame. `listPage`: the page of its list. */
   async preparePage(
     siteId: number,
     page: PageRow,
     lang: string | null,
     db: Db = this.deps.db,
+    listPage?: number,
   ): Promise<PreparedRender | null> {
     // The page, its parent (parent_title, parent_url) and its translations (language switcher).
     const state = await loadSiteState(db, siteId, this.deps.port, () => ({
@@ -122,7 +135,7 @@ export class PublishingEngine implements Publisher {
     }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
     if (!state || !node) return null;
-    return prepareRender(db, this.deps.clock, state, this.deps.compiled, node.slug, { lang, page });
+    return prepareRender(db, this.deps.clock, state, this.deps.compiled, node.slug, { lang, page, listPage });
   }
 
   /** Renders what `preparePage` read, bounded by the render budgets. */

@@ -2,7 +2,8 @@
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
 import { readsItems } from "../markup/source-name.ts";
-import { withHeadingIds, type CurrentPage, type LanguageLink, type MediaView } from "../markup/index.ts";
+import { withHeadingIds, type CurrentPage, type LanguageLink, type ListPage, type MediaView } from "../markup/index.ts";
+import { listPageCount, pagedListOf } from "../data/page-lists.ts";
 import { isHomeAddress, languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -25,6 +26,8 @@ export interface RenderTarget {
   lang: string | null;
   /** The page shown, for frames that render on request. */
   page?: PageRow;
+  /** The page of the page's list shown (`<address>page/<n>/`); default 1. */
+  listPage?: number;
 }
 
 function settingsValues(state: SiteState): Record<string, unknown> {
@@ -157,6 +160,25 @@ export function currentOf(state: SiteState, page: PageRow): CurrentPage {
   return { id: page.id, urls };
 }
 
+/**
+ * The page of the page's list shown, with how many the list has (data/page-lists.ts); none when the
+ * page's frame pages no list. `page` may lie past the last page: the caller answers 404 there.
+ */
+async function listPageOf(
+  db: Db,
+  state: SiteState,
+  slug: string,
+  page: PageRow,
+  n: number,
+  lang: string | null,
+): Promise<ListPage | undefined> {
+  const list = pagedListOf(state.index.get(slug));
+  if (!list) return undefined;
+  const ctx = { db, publicPort: state.port, addressing: state.addressing };
+  const pages = await listPageCount(ctx, state.site, page, lang, list);
+  return { page: n, pages, base: linkUrl(state.addressing, page.lang, page.path) };
+}
+
 /** A render ready to run: its input and the frames it may embed. */
 export interface PreparedRender {
   /** The site rendered for: the render workers serve sites in turn (render-pool.ts). */
@@ -175,6 +197,8 @@ export async function prepareRender(
 ): Promise<PreparedRender> {
   const frames = framesByRef(await frameClosure(db, state, cache, slug));
   if (!frames.get(slug)) throw new Error(`frame ${slug} vanished before it could be rendered`);
+  // A language is asked of sources only while the site has languages; otherwise they have none.
+  const sourceLang = state.addressing.langs.active ? target.lang : null;
 
   const items: RenderInput["items"] = [];
   const mediaRefs: string[] = [];
@@ -189,12 +213,10 @@ export async function prepareRender(
     else if (source.kind === "text") stringKeys.push(source.key);
     else if (source.kind === "seo") readsSeo = true;
     else if (readsItems(source)) {
-      // A language is asked for only while the site has languages; otherwise sources have none.
-      const lang = state.addressing.langs.active ? target.lang : null;
       items.push([
         source.text,
         await itemsForRender(db, state.port, state.site, source.text, {
-          lang,
+          lang: sourceLang,
           pageId: target.page?.id,
           addressing: state.addressing,
         }),
@@ -229,7 +251,8 @@ export async function prepareRender(
         ? []
         : [...(await stringTexts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
-  if (target.page && readsSeo) input.seo = await seoHeadOf(db, state, target.page, target.lang);
+  if (target.page) input.listPage = await listPageOf(db, state, slug, target.page, target.listPage ?? 1, sourceLang);
+  if (target.page && readsSeo) input.seo = await seoHeadOf(db, state, target.page, target.lang, input.listPage);
   for (const name of sidebarNames) {
     const items = await sidebarForRender(db, state.site, state.addressing, name, target.lang);
     if (items) input.sidebars.push([name, sidebarView(items, target.page?.id ?? null)]);

@@ -4,7 +4,8 @@
 // x-default, Open Graph and Twitter values, robots noindex, and JSON-LD (WebSite on the home page,
 // BreadcrumbList elsewhere). Every address is absolute on the site's primary domain, as home_url
 // is built; the home page (and its translations) is addressed `/` (`/<lang>/`), never its own path.
-import type { SeoHead } from "../markup/index.ts";
+import { listPageUrl, type ListPage, type SeoHead } from "../markup/index.ts";
+import { FEED_FILE } from "../seo/feed.ts";
 import { isHomeAddress, linkUrl } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
@@ -41,7 +42,19 @@ function ancestorsOf(state: SiteState, page: Pick<PageLite, "id" | "parent_id">)
   return out;
 }
 
-export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: string | null): Promise<SeoHead> {
+/**
+ * `list`: the page of the page's list shown (docs/markup.md, "Lists"). Page n (2 and up) is its own
+ * canonical address, as search engines index a paged list; each page links the previous and the
+ * next (`rel="prev"`, `rel="next"`). A page with a feed links it (`rel="alternate"`) on every page
+ * of its list.
+ */
+export async function seoHeadOf(
+  db: Db,
+  state: SiteState,
+  page: PageRow,
+  lang: string | null,
+  list?: ListPage,
+): Promise<SeoHead> {
   const { addressing } = state;
   const site = await siteSeoForRender(db, state.site.id);
   const own = seoOf(page);
@@ -51,11 +64,13 @@ export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: s
 
   const selfUrl = urlOf(page);
   const canonical =
-    own.canonical === null
-      ? selfUrl
-      : own.canonical.startsWith("/")
-        ? `${addressing.origin}${own.canonical}`
-        : own.canonical;
+    list !== undefined && list.page > 1
+      ? listPageUrl(list.base, list.page)
+      : own.canonical === null
+        ? selfUrl
+        : own.canonical.startsWith("/")
+          ? `${addressing.origin}${own.canonical}`
+          : own.canonical;
 
   // The page's published translations, itself included, in the site's language order; then x-default.
   const alternates: Array<{ hreflang: string; href: string }> = [];
@@ -115,5 +130,8 @@ export async function seoHeadOf(db: Db, state: SiteState, page: PageRow, lang: s
     twitterSite: site.twitter_site,
     noindex: own.noindex || site.noindex,
     jsonLd,
+    ...(list !== undefined && list.page > 1 ? { prev: listPageUrl(list.base, list.page - 1) } : {}),
+    ...(list !== undefined && list.page < list.pages ? { next: listPageUrl(list.base, list.page + 1) } : {}),
+    ...(page.feed === 1 ? { feed: { href: `${selfUrl}${FEED_FILE}`, title } } : {}),
   };
 }

@@ -31,6 +31,7 @@ import * as m0200 from "./migrations/0200_sessions.ts";
 import * as m0210 from "./migrations/0210_events.ts";
 import * as m0220 from "./migrations/0220_webhooks.ts";
 import * as m0230 from "./migrations/0230_page_content.ts";
+import * as m0240 from "./migrations/0240_page_feed.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -59,6 +60,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0210_events", m0210.up],
   ["0220_webhooks", m0220.up],
   ["0230_page_content", m0230.up],
+  ["0240_page_feed", m0240.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

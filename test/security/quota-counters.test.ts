@@ -278,10 +278,11 @@ describe("quota counters equal a recount", () => {
 
   /**
    * As before migrations 0160 (media_variants), 0170 (publish_outbox), 0180 (its wrote_json),
-   * 0190 (site_settings.iframe_hosts_json), 0200 (sessions), 0210 (events), 0220 (webhooks) and 0230 (pages' format, date and tags), which run again
+   * 0190 (site_settings.iframe_hosts_json), 0200 (sessions), 0210 (events), 0220 (webhooks), 0230 (pages' format, date and tags) and 0240 (pages' feed), which run again
    * after the one a test rewinds.
    */
   async function forgetMediaVariants(): Promise<void> {
+    await sql`alter table pages drop column feed`.execute(t.store.db);
     await sql`drop index pages_scheduled`.execute(t.store.db);
     await sql`alter table pages drop column content_format`.execute(t.store.db);
     await sql`alter table pages drop column date_gmt`.execute(t.store.db);
@@ -293,7 +294,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table publish_outbox`.execute(t.store.db);
     await sql`drop table media_variants`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_page_feed')`.execute(
       t.store.db,
     );
   }
