@@ -45,6 +45,8 @@ describe("page revisions", () => {
     assert.equal(first.total, 1);
     assert.deepEqual(first.revisions[0].summary, [
       "content",
+      "date",
+      "feed",
       "fields",
       "frame_id",
       "lang",
@@ -53,6 +55,7 @@ describe("page revisions", () => {
       "seo",
       "slug",
       "status",
+      "tags",
       "title",
       "translation_group",
     ]);
