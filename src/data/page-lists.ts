@@ -20,7 +20,7 @@ export function pagedListOf(frame: Pick<FrameNode, "lists"> | undefined): ListEn
 }
 
 /** The list a feed shows: the first list of the frame that pages or sorts pages. */
-export function pageListOf(frame: Pick<FrameNode, "lists"> | undefined): ListEntry | undefined {
+export function feedListOf(frame: Pick<FrameNode, "lists"> | undefined): ListEntry | undefined {
   return frame?.lists?.find((list) => PAGE_LISTS.has(list.source));
 }
 

@@ -3,7 +3,7 @@
 // reads (bounded-render.ts).
 import { readsItems } from "../markup/source-name.ts";
 import { withHeadingIds, type CurrentPage, type LanguageLink, type ListPage, type MediaView } from "../markup/index.ts";
-import { listPageCount, pagedListOf } from "../data/page-lists.ts";
+import { listPageCount as countListPages, pagedListOf } from "../data/page-lists.ts";
 import { isHomeAddress, languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -28,6 +28,8 @@ export interface RenderTarget {
   page?: PageRow;
   /** The page of the page's list shown (`<address>page/<n>/`); default 1. */
   listPage?: number;
+  /** How many pages the page's list has, when the caller counted them already (`listPageCount`). */
+  listPages?: number;
 }
 
 function settingsValues(state: SiteState): Record<string, unknown> {
@@ -161,22 +163,34 @@ export function currentOf(state: SiteState, page: PageRow): CurrentPage {
 }
 
 /**
- * The page of the page's list shown, with how many the list has (data/page-lists.ts); none when the
- * page's frame pages no list. `page` may lie past the last page: the caller answers 404 there.
+ * How many pages the page's list has (data/page-lists.ts), the page shown on frame `slug` in `lang`;
+ * undefined when the frame pages no list.
  */
-async function listPageOf(
+export async function listPageCount(
   db: Db,
   state: SiteState,
   slug: string,
   page: PageRow,
-  n: number,
   lang: string | null,
-): Promise<ListPage | undefined> {
+): Promise<number | undefined> {
   const list = pagedListOf(state.index.get(slug));
   if (!list) return undefined;
+  // Sources are asked for a language only while the site has languages, as renders ask them.
+  const sourceLang = state.addressing.langs.active ? lang : null;
   const ctx = { db, publicPort: state.port, addressing: state.addressing };
-  const pages = await listPageCount(ctx, state.site, page, lang, list);
-  return { page: n, pages, base: linkUrl(state.addressing, page.lang, page.path) };
+  return countListPages(ctx, state.site, page, sourceLang, list);
+}
+
+/** The page of the page's list shown (`target.listPage`, default 1); none when its frame pages no list. */
+async function listPageOf(
+  db: Db,
+  state: SiteState,
+  slug: string,
+  target: RenderTarget & { page: PageRow },
+): Promise<ListPage | undefined> {
+  const pages = target.listPages ?? (await listPageCount(db, state, slug, target.page, target.lang));
+  if (pages === undefined) return undefined;
+  return { page: target.listPage ?? 1, pages, base: linkUrl(state.addressing, target.page.lang, target.page.path) };
 }
 
 /** A render ready to run: its input and the frames it may embed. */
@@ -251,7 +265,7 @@ export async function prepareRender(
         ? []
         : [...(await stringTexts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
-  if (target.page) input.listPage = await listPageOf(db, state, slug, target.page, target.listPage ?? 1, sourceLang);
+  if (target.page) input.listPage = await listPageOf(db, state, slug, { ...target, page: target.page });
   if (target.page && readsSeo) input.seo = await seoHeadOf(db, state, target.page, target.lang, input.listPage);
   for (const name of sidebarNames) {
     const items = await sidebarForRender(db, state.site, state.addressing, name, target.lang);

@@ -7,7 +7,7 @@
 // guard against (texts XML cannot hold, `]]>` in a CDATA section) is handled here.
 import { Feed } from "feed";
 import { escapeText, type ListEntry } from "../markup/index.ts";
-import { listItems, pageListOf } from "../data/page-lists.ts";
+import { listItems, feedListOf } from "../data/page-lists.ts";
 import { siteIndex } from "../frames/graph.ts";
 import { linkAddressing } from "../pages/home.ts";
 import { fieldsOf } from "../pages/record.ts";
@@ -89,7 +89,7 @@ export async function feedXml(
   if (page.feed !== 1) return null;
   const addressing = await linkAddressing(db, site, port);
   const node = page.frame_id === null ? undefined : (await siteIndex(db, site.id)).getById(page.frame_id);
-  const list = pageListOf(node) ?? CHILDREN_NEWEST;
+  const list = feedListOf(node) ?? CHILDREN_NEWEST;
   const sourceLang = addressing.langs.active ? lang : null;
   const items = (await listItems({ db, publicPort: port, addressing }, site, page, sourceLang, list)) ?? [];
   const ids = items.slice(0, FEED_ENTRIES).map((item) => (item as { id: number }).id);
