@@ -16,10 +16,13 @@ export async function storedState(t: TestApp): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const table of await t.store.db.introspection.getTables()) {
     if (MOVING.has(table.name)) continue;
-    const rows = await t.store.db
+    const rows = (await t.store.db
       .selectFrom(table.name as never)
       .selectAll()
-      .execute();
+      .execute()) as Record<string, unknown>[];
+    // The webhook dispatcher marks events done in the background (docs/webhooks.md): bookkeeping
+    // of its own, not something a request wrote.
+    if (table.name === "events") for (const row of rows) delete row.dispatched;
     const lines = rows
       .map((row) => JSON.stringify(row, (_key, value) => (typeof value === "bigint" ? String(value) : value)))
       .sort();

@@ -27,6 +27,8 @@ describe("start-up configuration", () => {
     ["SVC_MEDIA_MAX_BYTES", "25MB"],
     ["SVC_REVISIONS_KEEP", "0"],
     ["SVC_TRASH_DAYS", "a month"],
+    ["SVC_EVENTS_DAYS", "0"],
+    ["SVC_WEBHOOKS_ALLOW_PRIVATE", "yes"],
   ];
   for (const [variable, value] of cases) {
     it(`a bad ${variable} (${value}) stops start-up with one line naming the variable`, async () => {
