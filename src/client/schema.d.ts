@@ -473,7 +473,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a translation of a page ({page, lang, title?, slug?, content?, content_format?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one */
+        /** Create a translation of a page ({page, lang, title?, slug?, content?, content_format?, status?, date?, tags?, feed?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one */
         post: operations["createPageTranslation"];
         delete?: never;
         options?: never;
@@ -526,7 +526,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What a frame sees for a source: {source, match?, page?, lang?, limit?}; match compares values as strings */
+        /** What a frame sees for a source: {source, match?, order_by?, offset?, limit?, page?, lang?}, as svc/repeat lists it; match compares values as strings */
         post: operations["resolveDataSource"];
         delete?: never;
         options?: never;
@@ -5499,8 +5499,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
-                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then */
                             date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5598,8 +5602,12 @@ export interface operations {
                     } | null;
                     /** @description order among siblings in generated sidebars; default 0 */
                     menu_order?: number | null;
-                    /** @description the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future */
+                    /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
                     date?: string | null;
+                    /** @description at most 100 texts of at most 200 characters */
+                    tags?: string[] | null;
+                    /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                    feed?: boolean | null;
                     create_missing_parents?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -5664,8 +5672,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
-                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then */
                             date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5819,8 +5831,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
-                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then */
                             date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -5958,6 +5974,12 @@ export interface operations {
                     content?: string | null;
                     content_format?: ("html" | "markdown") | null;
                     status?: string | null;
+                    /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
+                    date?: string | null;
+                    /** @description at most 100 texts of at most 200 characters */
+                    tags?: string[] | null;
+                    /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                    feed?: boolean | null;
                     missing?: boolean;
                     /** @description page id, slug or path */
                     translation?: number | string | null;
@@ -6024,8 +6046,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
-                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then */
                             date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6173,8 +6199,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
-                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then */
                             date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6357,8 +6387,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
-                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then */
                             date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6481,8 +6515,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
-                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then */
                             date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6644,8 +6682,12 @@ export interface operations {
                     } | null;
                     /** @description order among siblings in generated sidebars; default 0 */
                     menu_order?: number | null;
-                    /** @description the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future */
+                    /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
                     date?: string | null;
+                    /** @description at most 100 texts of at most 200 characters */
+                    tags?: string[] | null;
+                    /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                    feed?: boolean | null;
                     create_missing_parents?: boolean;
                 } & {
                     [key: string]: unknown;
@@ -6710,8 +6752,12 @@ export interface operations {
                             };
                             /** @description order among siblings in generated sidebars (then title) */
                             menu_order: number;
-                            /** @description the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then */
+                            /** @description publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then */
                             date: string | null;
+                            /** @description the page's tags (svc/repeat match {"tags": [...]}) */
+                            tags: string[];
+                            /** @description publishes an Atom feed of its list at <url>feed.xml */
+                            feed: boolean;
                             /** @description published and every ancestor published */
                             visible: boolean;
                             static: {
@@ -6911,9 +6957,14 @@ export interface operations {
             content: {
                 "application/json": {
                     source?: string;
+                    /** @description {path: value or [values]}: every path holds */
                     match?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description date, modified, title, menu_order or fields.<name>; - first for descending; ties by id */
+                    order_by?: string | null;
+                    /** @description skip the first n (after match and order) */
+                    offset?: number | null;
                     /** @description page id, slug or path */
                     page?: number | string | null;
                     lang?: string | null;
@@ -6978,6 +7029,8 @@ export interface operations {
                 lang?: string;
                 page?: string;
                 limit?: string;
+                order_by?: string;
+                offset?: string;
             };
             header?: never;
             path: {

@@ -103,10 +103,16 @@ export function dataRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "resolveDataSource",
         tags,
         summary:
-          "What a frame sees for a source: {source, match?, page?, lang?, limit?}; match compares values as strings",
+          "What a frame sees for a source: {source, match?, order_by?, offset?, limit?, page?, lang?}, as svc/repeat lists it; match compares values as strings",
         body: Obj({
           source: Opt(Str),
-          match: Opt(Type.Union([Obj({}), Null])),
+          match: Opt(Type.Union([Obj({}), Null], { description: "{path: value or [values]}: every path holds" })),
+          order_by: Opt(
+            Type.Union([Str, Null], {
+              description: "date, modified, title, menu_order or fields.<name>; - first for descending; ties by id",
+            }),
+          ),
+          offset: Opt(Type.Union([Type.Integer(), Null], { description: "skip the first n (after match and order)" })),
           page: Opt(Ref),
           lang: Opt(Type.Union([Str, Null])),
           limit: Opt(Type.Union([Type.Integer(), Null])),
@@ -132,7 +138,7 @@ export function dataRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary:
           "Read a source: a data set (language variant first, then the shared set), menu.<location>, pages, pages.children, breadcrumbs, languages, site",
         params: Obj({ source: Str }),
-        querystring: Obj({ lang: Opt(Str), page: Opt(Str), limit: Opt(Str) }),
+        querystring: Obj({ lang: Opt(Str), page: Opt(Str), limit: Opt(Str), order_by: Opt(Str), offset: Opt(Str) }),
         response: { 200: Resolved, ...commonErrors },
       },
     },
@@ -141,7 +147,14 @@ export function dataRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       const source = request.params.source;
       return ok({
         site_id: request.site.id,
-        ...(await resolveSource(ctx, request.site, { source, lang: query.lang, page: query.page, limit: query.limit })),
+        ...(await resolveSource(ctx, request.site, {
+          source,
+          lang: query.lang,
+          page: query.page,
+          limit: query.limit,
+          order_by: query.order_by,
+          offset: query.offset,
+        })),
       });
     },
   );

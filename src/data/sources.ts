@@ -16,7 +16,7 @@ import { checkLangIn, languageRecords } from "../site/languages.ts";
 import { settingsOf } from "../site/settings.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { DATASET_NAME_PATTERN, isDatasetName, readDataset } from "./datasets.ts";
-import { matchItems, type Match } from "../markup/match.ts";
+import { listed, matchItems, parseOrderBy, type Match, type OrderBy } from "../markup/index.ts";
 import { menuSourceItems } from "./menu-source.ts";
 import { menuLocationsOf } from "../site/menu-locations.ts";
 
@@ -34,7 +34,11 @@ export interface SourceRequest {
   /** A page reference (id, slug or path): the page being shown. */
   page?: unknown;
   match?: unknown;
-  /** Keep the first n items (after match). */
+  /** `date`, `modified`, `title`, `menu_order` or `fields.<name>`, `-` first for descending (markup/list-order.ts). */
+  order_by?: unknown;
+  /** Skip the first n items (after match and order). */
+  offset?: unknown;
+  /** Keep the first n items (after offset). */
   limit?: unknown;
 }
 
@@ -89,7 +93,19 @@ function matchFrom(value: unknown): Match | undefined {
   return value as Match;
 }
 
-function limitFrom(value: unknown): number | undefined {
+function orderFrom(value: unknown): OrderBy | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const order = parseOrderBy(value);
+  if (order === undefined)
+    throw fail(
+      "invalid_field",
+      { field: "order_by", expected: "date, modified, title, menu_order or fields.<name>; - first for descending" },
+      "order_by must be date, modified, title, menu_order or fields.<name>, - first to sort descending.",
+    );
+  return order;
+}
+
+function countFrom(value: unknown, field: "limit" | "offset"): number | undefined {
   if (value === undefined || value === null || value === "") return undefined;
   const n =
     typeof value === "number"
@@ -98,7 +114,7 @@ function limitFrom(value: unknown): number | undefined {
         ? Number(value)
         : NaN;
   if (!Number.isSafeInteger(n) || n < 0)
-    throw fail("invalid_field", { field: "limit", expected: "non-negative integer" }, "limit must be a whole number.");
+    throw fail("invalid_field", { field, expected: "non-negative integer" }, `${field} must be a whole number.`);
   return n;
 }
 
@@ -176,7 +192,9 @@ function requirePage(page: PageRow | undefined, source: string): PageRow {
 export async function resolveSource(ctx: SourceContext, site: SiteRow, request: SourceRequest): Promise<SourceAnswer> {
   const source = sourceName(request.source);
   const match = matchFrom(request.match);
-  const limit = limitFrom(request.limit);
+  const orderBy = orderFrom(request.order_by);
+  const offset = countFrom(request.offset, "offset");
+  const limit = countFrom(request.limit, "limit");
   const addressing = ctx.addressing ?? (await siteAddressing(ctx.db, site, ctx.publicPort));
   // Where links to pages point (`/` for the home page): asked only by the sources that print them.
   const links = async () => (addressing.homes ? addressing : withHomes(ctx.db, site.id, addressing));
@@ -267,8 +285,13 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
     meta = { dataset: name, lang, variant: read.variant };
   }
 
+  // What a svc/repeat with the same parameters prints (markup/list-window.ts).
   const matched = matchItems(items, match);
-  const kept = limit === undefined ? matched : matched.slice(0, limit);
+  const kept = listed(
+    matched,
+    { match: null, orderBy: orderBy ?? null, offset: offset ?? 0, limit: limit ?? -1 },
+    lang,
+  );
   return {
     source,
     items: kept,

@@ -5,6 +5,7 @@
 // Pure: built from the frames' analysis, no I/O. Every walk is a linear BFS/DFS with memos,
 // so a change embedded by N frames costs O(N + edges), never a quadratic walk.
 import { sourceName, type SourceName } from "../markup/source-name.ts";
+import type { ListEntry } from "../markup/types.ts";
 
 export interface FrameNode {
   id: string;
@@ -15,6 +16,8 @@ export interface FrameNode {
   refs: readonly string[];
   /** Direct reasons this markup depends on the page (analysis `live_reasons`). */
   liveReasons: readonly string[];
+  /** Its lists (analysis `lists`: repeats that sort or page; docs/markup.md, "Lists"); none stored before them. */
+  lists?: readonly ListEntry[];
 }
 
 export class DependencyIndex {

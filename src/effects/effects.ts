@@ -116,7 +116,7 @@ export function reachesEveryPage(changes: readonly Change[]): boolean {
   );
 }
 
-/** Whether a change can alter what a sitemap lists: pages, their addresses and translations, noindex. */
+/** Whether a change can alter what a sitemap lists: pages, their addresses and translations, noindex, the pages of paged lists. */
 export function changesSitemap(change: Change): boolean {
   switch (change.kind) {
     case "page":
@@ -124,6 +124,10 @@ export function changesSitemap(change: Change): boolean {
     case "all":
     case "languages":
     case "seo":
+      return true;
+    // A frame or a data set may change how many pages a paged list has (`<page>/page/<n>/`).
+    case "frame":
+    case "dataset":
       return true;
     case "settings":
       return change.keys === undefined || change.keys.includes("default_lang") || change.keys.includes("home_page");
@@ -298,7 +302,8 @@ export function framesAffected(index: DependencyIndex, changes: readonly Change[
 
 /**
  * Pages whose output prints a changed page's data: itself, the children that print their parent,
- * the parents (former and current) that list their children, the descendants printing their
+ * the parents (former and current) that list their children or publish a feed (of their children
+ * by default; its cached answer goes with the page's), the descendants printing their
  * breadcrumbs (svc/seo prints a BreadcrumbList too), the translations printing the language links.
  */
 export function pagesAffected(
@@ -317,7 +322,8 @@ export function pagesAffected(
   for (const child of tree.children(change.pageId)) if (reads(child.id, "page")) out.add(child.id);
   const current = tree.get(change.pageId)?.parent_id;
   for (const parent of [...(change.parents ?? []), ...(current ? [current] : [])]) {
-    if (parent && reads(parent, "children")) out.add(parent);
+    // A parent with a feed lists its children there unless its frame names another list (seo/feed.ts).
+    if (parent && (reads(parent, "children") || tree.get(parent)?.feed === 1)) out.add(parent);
   }
   for (const descendant of tree.descendants(change.pageId))
     if (reads(descendant.id, "breadcrumbs", "seo")) out.add(descendant.id);

@@ -2,10 +2,10 @@
 // the tree they form (the pages feature's PageTree implements it), and which pages a step reads.
 import type { PageRow } from "../store/schema.ts";
 
-/** The light columns of a page that tree walks need (visibility, descendants, translations). */
+/** The light columns of a page that tree walks need (visibility, descendants, translations, feeds). */
 export type PageLite = Pick<
   PageRow,
-  "id" | "parent_id" | "status" | "lang" | "slug" | "path" | "title" | "translation_group" | "frame_id"
+  "id" | "parent_id" | "status" | "lang" | "slug" | "path" | "title" | "translation_group" | "frame_id" | "feed"
 >;
 
 /** A site's pages held in memory (the pages feature's PageTree). */

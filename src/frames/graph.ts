@@ -29,6 +29,7 @@ export function nodeOfRow(row: { id: string; slug: string; analysis_json: string
     sources: stored.analysis.sources,
     refs: stored.ref_values,
     liveReasons: stored.analysis.live_reasons,
+    lists: stored.analysis.lists ?? [],
   };
 }
 

@@ -11,7 +11,8 @@ const Strings = Type.Array(Type.String());
 /**
  * A frame's analysis as stored (`analysis_json`): the markup's whole analysis (markup/types.ts
  * MarkupAnalysis) and its reference values, of which the schema names what is read back. Rows
- * stored before layouts may lack `layout`, `slots` and `blocks`.
+ * stored before layouts may lack `layout`, `slots` and `blocks`; rows stored before lists, `lists`
+ * (they had none: no repeat sorted or paged then).
  */
 const STORED_ANALYSIS = jsonColumn(
   "frames.analysis_json",
@@ -33,6 +34,19 @@ const STORED_ANALYSIS = jsonColumn(
         Type.Array(Type.Object({ name: Type.String(), defaults: Type.Boolean(), at: Type.Number() })),
       ),
       blocks: Type.Optional(Type.Array(Type.Object({ name: Type.String(), at: Type.Number() }))),
+      lists: Type.Optional(
+        Type.Array(
+          Type.Object({
+            at: Type.Number(),
+            source: Type.String(),
+            match: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+            order_by: Type.Union([Type.String(), Type.Null()]),
+            offset: Type.Number(),
+            limit: Type.Union([Type.Number(), Type.Null()]),
+            page_size: Type.Union([Type.Number(), Type.Null()]),
+          }),
+        ),
+      ),
     }),
     /** Raw reference values of svc/frame and svc/partial inserts (ids or slugs as written). */
     ref_values: Strings,

@@ -23,6 +23,7 @@ export function nodeOf(id: string, slug: string, stored: StoredAnalysis): FrameN
     sources: stored.analysis.sources,
     refs: stored.ref_values,
     liveReasons: stored.analysis.live_reasons,
+    lists: stored.analysis.lists ?? [],
   };
 }
 

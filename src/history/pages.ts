@@ -1,7 +1,7 @@
 // Pages' history (docs/revisions.md): each translation is an object of its own, kept
 // by its page id, found by id, slug or path as GET /pages/{ref} finds it (`?lang` narrows a slug
 // or path). A restore writes the revision's title, content, fields, status, frame, SEO fields,
-// menu order and date through POST /pages with the page's id (checked, revised, published); the page
+// menu order, date, tags and feed through POST /pages with the page's id (checked, revised, published); the page
 // keeps its current slug, parent, language and translations. A page deleted for good comes back
 // from the trash under its id (pages/undelete.ts).
 import { fail } from "../errors.ts";
@@ -43,6 +43,8 @@ export const pageHistory: HistoryKind = {
       // A revision made before pages kept a date leaves the page's date as it is.
       ...(Object.hasOwn(kept, "date") ? { date: kept.date } : {}),
     };
+    // Revisions from before dates, tags and feeds keep none: the page keeps its own.
+    for (const key of ["date", "tags", "feed"] as const) if (Object.hasOwn(kept, key)) body[key] = kept[key];
     const frameId = typeof kept.frame_id === "string" ? kept.frame_id : null;
     if (frameId === null || (await frameStands(call.ctx.db, call.site.id, frameId))) body.frame = frameId;
     else

@@ -1,7 +1,8 @@
 // Collects the analysis report while the compiler walks the markup, and freezes it into the
 // MarkupAnalysis shape (sorted unique lists) at the end.
 
-import type { FrameRefInsert, MarkupAnalysis, MarkupWarning } from "./types.ts";
+import type { RepeatOp } from "./program.ts";
+import type { FrameRefInsert, ListEntry, MarkupAnalysis, MarkupWarning } from "./types.ts";
 import { classifyToken, PAGE_SOURCES } from "./tokens.ts";
 
 function sorted(values: Iterable<string>): string[] {
@@ -35,6 +36,19 @@ export class AnalysisBuilder {
   readonly slots: Array<{ name: string; defaults: boolean; at: number }> = [];
   /** Blocks the markup fills, by name, in order. */
   readonly blocks: Array<{ name: string; at: number }> = [];
+
+  /** The frame's lists (repeat-op.ts), in document order, with their operations. */
+  private readonly listed: Array<{ op: RepeatOp; entry: ListEntry }> = [];
+
+  list(op: RepeatOp, entry: ListEntry): void {
+    this.listed.push({ op, entry });
+  }
+
+  /** A repeat opened at `at` was never closed: it is plain markup, no list. */
+  dropList(at: number): void {
+    const i = this.listed.findIndex((list) => list.entry.at === at);
+    if (i >= 0) this.listed.splice(i, 1);
+  }
 
   slot(name: string, defaults: boolean, at: number): void {
     this.slots.push({ name, defaults, at });
@@ -89,6 +103,9 @@ export class AnalysisBuilder {
   }
 
   finish(): MarkupAnalysis {
+    // The page's list: the first list that pages (RepeatOp.list).
+    const paged = this.listed.find((list) => list.entry.page_size !== null);
+    if (paged) paged.op.list = true;
     const inserts: Record<string, number> = {};
     for (const key of sorted(this.inserts.keys())) inserts[key] = this.inserts.get(key)!;
     return {
@@ -113,6 +130,7 @@ export class AnalysisBuilder {
       layout: this.layout,
       slots: this.slots,
       blocks: this.blocks,
+      lists: this.listed.map((list) => list.entry),
       // Warnings are raised in document order except for end-of-markup ones; sort by offset.
       warnings: this.warnings.sort((a, b) => a.at - b.at),
     };

@@ -13,7 +13,7 @@
 import type { AnalysisBuilder } from "./analysis.ts";
 import type { InsertKind, ParsedInsert } from "./insert-grammar.ts";
 import { MAX_JSON_DEPTH } from "./json-scan.ts";
-import { repeatOp } from "./insert-ops.ts";
+import { repeatOp } from "./repeat-op.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
 import type { BlockHolder, IfOp } from "./program.ts";
 import { matchText } from "./insert-ops.ts";
@@ -102,7 +102,7 @@ export class BlockCompiler {
     const a = this.a;
     switch (kind) {
       case "repeat":
-        return repeatOp(a, ins, start);
+        return repeatOp(a, ins, start, !this.prog.insideRepeat());
       case "if":
         return ifOp(a, ins, start);
       case "slot": {
@@ -207,6 +207,7 @@ export class BlockCompiler {
 
   /** A block opened at `openStart` never closed: printed once, as written. */
   unclosed(openStart: number, name: string): void {
+    if (name === "svc/repeat") this.a.dropList(openStart);
     if (name === "svc/repeat")
       this.a.warn(
         "unclosed_repeat",

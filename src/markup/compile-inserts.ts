@@ -7,7 +7,9 @@
 import type { AnalysisBuilder } from "./analysis.ts";
 import { KNOWN_INSERTS, REF_KEY_SET, REF_KEYS, type ParsedInsert } from "./insert-grammar.ts";
 import { MAX_JSON_DEPTH } from "./json-scan.ts";
-import { frameOp, imageOp, insertOp, langOp, menuOp, repeatOp, stylesOp } from "./insert-ops.ts";
+import { frameOp, imageOp, insertOp, langOp, menuOp, stylesOp } from "./insert-ops.ts";
+import { paginationOp } from "./pagination-op.ts";
+import { repeatOp } from "./repeat-op.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
 import { pagerOp, sidebarOp, tocOp } from "./docs-ops.ts";
 import { BLOCK_KINDS, BlockCompiler, type BlockKind } from "./compile-blocks.ts";
@@ -83,7 +85,7 @@ export class InsertCompiler {
     switch (kind) {
       case "repeat":
         // A self-closed repeat is a block with an empty body.
-        prog.hole(start, end, repeatOp(a, ins, start));
+        prog.hole(start, end, repeatOp(a, ins, start, !prog.insideRepeat()));
         return;
       case "frame":
       case "partial":
@@ -126,6 +128,9 @@ export class InsertCompiler {
       case "block":
         // Self-closed: an empty block.
         prog.hole(start, end, null);
+        return;
+      case "pagination":
+        prog.hole(start, end, paginationOp(a, ins, start));
         return;
       case "seo":
         // The head tags of the page shown: its title, address, translations and SEO fields.

@@ -7,7 +7,12 @@ export { escapeAttr, escapeText } from "./escape.ts";
 export { KNOWN_INSERTS, REF_KEYS } from "./insert-grammar.ts";
 export { classifyToken, mediaToken, normalizeRepeatSource, type RepeatSource } from "./tokens.ts";
 export type { Program } from "./program.ts";
+export { listed, listPageUrl, pageCount, pageSlice, type ListSpec } from "./list-window.ts";
+export { orderByText, parseOrderBy, ORDER_KEYS, type OrderBy } from "./list-order.ts";
+export { matchItems, type Match } from "./match.ts";
 export type {
+  ListEntry,
+  ListPage,
   CompiledFrame,
   FrameRefInsert,
   LanguageLink,

@@ -156,6 +156,7 @@ export type InsertKind =
   | "sidebar"
   | "pager"
   | "toc"
+  | "pagination"
   | "layout"
   | "slot"
   | "block"
@@ -174,6 +175,7 @@ export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, In
   ["svc/sidebar", "sidebar"],
   ["svc/pager", "pager"],
   ["svc/toc", "toc"],
+  ["svc/pagination", "pagination"],
   ["svc/layout", "layout"],
   ["svc/slot", "slot"],
   ["svc/block", "block"],

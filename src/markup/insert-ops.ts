@@ -5,9 +5,8 @@
 import { sourceText } from "./source-name.ts";
 import type { AnalysisBuilder } from "./analysis.ts";
 import { REF_KEY_SET, REF_KEYS, type ParsedInsert } from "./insert-grammar.ts";
-import type { InsertOp, RepeatOp } from "./program.ts";
+import type { InsertOp } from "./program.ts";
 import { displayWidthFrom, imageSizesMissing, namesItsSize } from "./image-html.ts";
-import { normalizeRepeatSource, PAGE_SOURCES } from "./tokens.ts";
 
 /** `<!-- op/<name> <params as written> -->`: the namespace is always op (svc/menu is marked op/menu). */
 export function markerOpen(ins: ParsedInsert): string {
@@ -61,6 +60,7 @@ export function insertOp(kind: InsertOp["kind"], ins: ParsedInsert, at: number):
     styles: [],
     name: "",
     levels: [],
+    labels: null,
   };
 }
 
@@ -240,62 +240,5 @@ export function stylesOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Ins
     op.styles.push(style);
   }
   for (const style of op.styles) a.source(sourceText.style(style), at);
-  return op;
-}
-
-/** Builds the repeat operation for an open (or self-closed) svc/repeat; analysis included. */
-export function repeatOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): RepeatOp {
-  a.repeats++;
-  const params = ins.params ?? {};
-  const op: RepeatOp = {
-    t: "repeat",
-    valid: !ins.paramsError,
-    at,
-    open: markerOpen(ins),
-    close: markerClose(ins),
-    source: { kind: "context", source: "" },
-    match: null,
-    limit: -1,
-    body: [],
-  };
-  if (!op.valid) return op;
-  const source = params.source;
-  if (typeof source !== "string" || source.trim() === "") {
-    missing(a, ins, `"source"`, at);
-    op.valid = false;
-    return op;
-  }
-  op.source = normalizeRepeatSource(source.trim());
-  if (op.source.kind === "context") {
-    a.source(op.source.source, at, source.trim());
-    if (PAGE_SOURCES.has(op.source.source)) a.liveReason(`repeat ${op.source.source}`);
-  }
-  if (params.match !== undefined && params.match !== null) {
-    const m = params.match;
-    if (typeof m !== "object" || Array.isArray(m)) {
-      invalid(a, ins, `"match" must be an object of field: value`, at);
-      op.valid = false;
-      return op;
-    }
-    for (const [field, value] of Object.entries(m as Record<string, unknown>)) {
-      // A list of values is any of them, as POST /data/resolve reads it (match.ts).
-      const values = Array.isArray(value) ? value : [value];
-      if (values.length === 0 || values.some((one) => matchText(one) === undefined)) {
-        invalid(a, ins, `match value of "${field}" must be a string, number, boolean or null, or a list of them`, at);
-        op.valid = false;
-        return op;
-      }
-    }
-    op.match = m as Record<string, unknown>;
-  }
-  if (params.limit !== undefined && params.limit !== null) {
-    const limit = toCount(params.limit);
-    if (limit === undefined) {
-      invalid(a, ins, `"limit" must be a non-negative number`, at);
-      op.valid = false;
-      return op;
-    }
-    op.limit = limit;
-  }
   return op;
 }

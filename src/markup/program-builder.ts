@@ -68,6 +68,11 @@ export class ProgramBuilder {
     return this.levels.length - 1;
   }
 
+  /** Whether a svc/repeat block is open around the current point. */
+  insideRepeat(): boolean {
+    return this.levels.some((level) => level.holder?.t === "repeat");
+  }
+
   /** The innermost open block's insert name ("" at the top level). */
   openName(): string {
     return this.level.name;

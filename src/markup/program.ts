@@ -2,6 +2,7 @@
 // Static operations are byte ranges of that string, so output outside the holes is the
 // uploaded text itself; holes are inserts, binds and repeat blocks (with a nested program).
 
+import type { OrderBy } from "./list-order.ts";
 import type { RepeatSource } from "./tokens.ts";
 
 /** Copy `html[s, e)` to the output. */
@@ -28,6 +29,7 @@ export interface InsertOp {
     | "sidebar"
     | "pager"
     | "toc"
+    | "pagination"
     | "unknown"
     | "invalid";
   full: string;
@@ -55,6 +57,15 @@ export interface InsertOp {
   name: string;
   /** toc: the heading levels listed. */
   levels: number[];
+  /** pagination: the nav's label and the texts of its previous and next links. */
+  labels: PaginationLabels | null;
+}
+
+/** What svc/pagination prints besides the page numbers (pagination-html.ts). */
+export interface PaginationLabels {
+  label: string;
+  previous: string;
+  next: string;
 }
 
 /** A svc/repeat block. */
@@ -66,11 +77,22 @@ export interface RepeatOp {
   open: string;
   close: string;
   source: RepeatSource;
-  /** Field paths and the string form of the value each must have. */
   /** Field (a dotted path) → the value it must have, or a list of values it may have (match.ts). */
   match: Readonly<Record<string, unknown>> | null;
-  /** Keep the first n items; -1 = all. */
+  /** `order_by` (list-order.ts); null keeps the source's order. */
+  orderBy: OrderBy | null;
+  /** Skip the first n items (after match and order). */
+  offset: number;
+  /** Keep the first n items (after offset); -1 = all. */
   limit: number;
+  /** Items per page (`page_size`); 0 = not paged. */
+  pageSize: number;
+  /**
+   * The page's list: the first paged repeat of a frame outside other repeats. Printed in the page's
+   * own frame, it shows the page of the list the address names (`<page>/page/<n>/`); elsewhere
+   * (embedded, in a layout) and every other paged repeat shows its first page.
+   */
+  list: boolean;
   body: Op[];
 }
 

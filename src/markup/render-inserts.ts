@@ -6,6 +6,7 @@ import { imageHtml } from "./image-html.ts";
 import { seoHeadHtml } from "./seo-html.ts";
 import { pagerHtml, sidebarHtml, tocHtml } from "./docs-html.ts";
 import { langSwitcherHtml, menuHtml } from "./lists-html.ts";
+import { paginationHtml } from "./pagination-html.ts";
 import type { Marks } from "./current.ts";
 import type { InsertOp } from "./program.ts";
 import type { RenderContext } from "./types.ts";
@@ -45,6 +46,8 @@ export function printedInsert(ctx: RenderContext, op: InsertOp, marks: Marks, wa
     }
     case "toc":
       return tocHtml(ctx.headings(), op.levels);
+    case "pagination":
+      return paginationHtml(ctx.listPage?.(), op.labels!, op.cls);
     case "seo": {
       const head = ctx.seo();
       return head ? seoHeadHtml(head) : "";

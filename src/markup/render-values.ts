@@ -25,7 +25,7 @@ export class RenderValues {
   /** Context values are the same for the whole render: ask the context once per token. */
   private readonly memo = new Map<string, unknown>();
   /** The language formats follow (templates' date and number filters): the output's, else English. */
-  private lang: string | null = null;
+  private lang: string | undefined;
 
   constructor(private readonly ctx: RenderContext) {}
 
@@ -39,14 +39,19 @@ export class RenderValues {
     return value;
   }
 
+  /** The language of the output (the page's, else the site's default), else English: what formats and orders follow. */
+  language(): string {
+    this.lang ??= scalarText(this.ctx.value("site.lang")) || "en";
+    return this.lang;
+  }
+
   /** The text of a bind value (a token or a template), or undefined (then listed as unresolved). */
   value(spec: ValueSpec, scope: Scope): string | undefined {
     if (typeof spec !== "string") {
-      this.lang ??= scalarText(this.ctx.value("site.lang")) || "en";
       return renderTemplate(
         spec.parts,
         (token) => this.raw(token, scope),
-        this.lang,
+        this.language(),
         (token) => this.unresolved.add(token),
       );
     }

@@ -9,7 +9,7 @@ import { Output } from "./output.ts";
 import { printedInsert } from "./render-inserts.ts";
 import type { InsertOp, Op, RepeatOp, SlotOp } from "./program.ts";
 import type { CompiledFrame, MarkupWarning, RenderContext, RenderOptions, RenderResult } from "./types.ts";
-import { matches } from "./match.ts";
+import { listed, pageSlice } from "./list-window.ts";
 import { RenderValues, TOP_SCOPE, type Scope } from "./render-values.ts";
 
 const CLOSE_TAG_START = /<\//g;
@@ -301,19 +301,31 @@ class Renderer {
     this.blocks++;
     this.out.push(op.open);
     if (items !== undefined) {
-      let written = 0;
-      for (const item of items) {
+      for (const item of this.shown(op, items, fromMenu, frame)) {
         this.checkpoint();
-        if (op.limit >= 0 && written >= op.limit) break;
-        if (fromMenu && item !== null && typeof item === "object" && (item as { valid?: unknown }).valid === false)
-          continue;
-        if (op.match !== null && !matches(item, op.match)) continue;
-        written++;
         this.ops(html, op.body, { hasItem: true, item, vars: scope.vars, fromMenu }, frame, lay);
       }
     }
     this.out.push(op.close);
   }
+
+  /**
+   * The items a repeat prints (list-window.ts): matched (menu nodes `valid: false` left out),
+   * ordered, past the offset, within the limit; of a paged list its first page, and of the page's
+   * list printed in the page's own frame (`frame` undefined) the page its address names.
+   */
+  private shown(op: RepeatOp, items: readonly unknown[], fromMenu: boolean, frame: string | undefined): unknown[] {
+    // The language is asked for only by a list that sorts (texts are collated in it).
+    const lang = op.orderBy === null ? null : this.values.language();
+    const list = listed(items, op, lang, fromMenu ? validNode : undefined);
+    if (op.pageSize === 0) return list;
+    const page = op.list && frame === undefined ? (this.ctx.listPage?.()?.page ?? 1) : 1;
+    return pageSlice(list, op.pageSize, page);
+  }
+}
+
+function validNode(item: unknown): boolean {
+  return !(item !== null && typeof item === "object" && (item as { valid?: unknown }).valid === false);
 }
 
 /**

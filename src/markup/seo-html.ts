@@ -1,6 +1,7 @@
 // What `svc/seo` prints into a page's <head> (docs/seo.md): one <title>, the meta
-// description, one canonical link, hreflang alternates, Open Graph and Twitter tags, a robots
-// meta when the page is noindex, and JSON-LD (the site's 404 page: no canonical, og:url, nor JSON-LD). Every value is escaped; the only script element is
+// description, one canonical link, the previous and next pages of a paged list, the Atom feed,
+// hreflang alternates, Open Graph and Twitter tags, a robots meta when the page is noindex, and
+// JSON-LD (the site's 404 page: no canonical, og:url, nor JSON-LD). Every value is escaped; the only script element is
 // the JSON-LD, whose text escapes `<` so no `</script>` can end it early. Pure: the values come
 // from the render context (publish/seo-head.ts builds them).
 import { escapeAttr, escapeText } from "./escape.ts";
@@ -23,6 +24,12 @@ export function seoHeadHtml(head: SeoHead): string {
   if (head.description !== "") out.push(meta("name", "description", head.description));
   if (head.noindex) out.push(meta("name", "robots", "noindex"));
   if (head.canonical !== null) out.push(`<link rel="canonical" href="${escapeAttr(head.canonical)}">`);
+  if (head.prev !== undefined) out.push(`<link rel="prev" href="${escapeAttr(head.prev)}">`);
+  if (head.next !== undefined) out.push(`<link rel="next" href="${escapeAttr(head.next)}">`);
+  if (head.feed !== undefined)
+    out.push(
+      `<link rel="alternate" type="application/atom+xml" title="${escapeAttr(head.feed.title)}" href="${escapeAttr(head.feed.href)}">`,
+    );
   for (const alternate of head.alternates)
     out.push(
       `<link rel="alternate" hreflang="${escapeAttr(alternate.hreflang)}" href="${escapeAttr(alternate.href)}">`,

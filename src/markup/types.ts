@@ -60,7 +60,35 @@ export interface MarkupAnalysis {
   slots: Array<{ name: string; defaults: boolean; at: number }>;
   /** The blocks it fills for the slots up its layout chain. */
   blocks: Array<{ name: string; at: number }>;
+  /** Its lists: repeats outside other repeats that sort or page a source (docs/markup.md, "Lists"). */
+  lists: ListEntry[];
   warnings: MarkupWarning[];
+}
+
+/**
+ * A list of a frame, as its svc/repeat names it: what the public site, the sitemap and the feeds
+ * count and show without rendering (the first with `page_size` is the page's list).
+ */
+export interface ListEntry {
+  at: number;
+  /** The repeat's source, normalised (`pages.children`, `data.news`, …). */
+  source: string;
+  match: Readonly<Record<string, unknown>> | null;
+  /** As written (trimmed); null without one. */
+  order_by: string | null;
+  offset: number;
+  limit: number | null;
+  page_size: number | null;
+}
+
+/** The page of its list a page is shown at (`<address>page/<n>/`), for svc/pagination and svc/seo. */
+export interface ListPage {
+  /** From 1. */
+  page: number;
+  /** Pages of the list: at least 1. */
+  pages: number;
+  /** The page's own address (absolute, ending in `/`): the list's first page. */
+  base: string;
 }
 
 export interface CompiledFrame {
@@ -125,6 +153,11 @@ export interface SeoHead {
   noindex: boolean;
   /** A schema.org WebSite (home page) or BreadcrumbList (other pages); null prints none (the 404 page). */
   jsonLd: unknown;
+  /** The previous and next pages of the page's list (`<link rel="prev">`, `rel="next"`); none at its ends. */
+  prev?: string;
+  next?: string;
+  /** The page's Atom feed, or the feed of the page whose list this is a page of. */
+  feed?: { href: string; title: string };
 }
 
 /** An item of a documentation sidebar as svc/sidebar prints it (invalid pages left out already). */
@@ -181,6 +214,8 @@ export interface RenderContext {
   headings(): readonly Heading[];
   /** The page shown (menus mark its item); null for a bake, which marks each page's copy later (current.ts). */
   current(): CurrentPage | null;
+  /** The page of the page's list shown (svc/pagination, and the page's list in svc/repeat); none without a paged list or a page. */
+  listPage?(): ListPage | undefined;
 }
 export interface RenderOptions {
   /** Slug of the frame being rendered, so that a frame embedding itself is caught at once. */

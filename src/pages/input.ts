@@ -26,6 +26,8 @@ export const PATCH_KEYS = [
   "seo",
   "menu_order",
   "date",
+  "tags",
+  "feed",
   "create_missing_parents",
 ] as const;
 /** POST /pages takes an `id` besides what a PATCH takes. */

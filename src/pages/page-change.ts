@@ -22,7 +22,7 @@ import { requireMedia, seoPatchFrom, type PageSeo } from "./seo.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { contentGate } from "./authored-html.ts";
 import { readContent, type ContentInput } from "./content.ts";
-import { dateFrom } from "./page-date.ts";
+import { dateFrom, tagsFrom } from "./post-fields.ts";
 
 /** The input of one page write once read and checked. Undefined keeps what is stored. */
 export interface PageChange {
@@ -37,8 +37,10 @@ export interface PageChange {
   frameId?: string | null;
   seo?: Partial<PageSeo>;
   menuOrder?: number;
-  /** The publication date, stored form (page-date.ts); null clears it. */
+  /** The publication date as stored; null clears it (post-fields.ts). */
   date?: string | null;
+  tags?: string[];
+  feed?: boolean;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function readChange(
   const frameId = Object.hasOwn(body, "frame") ? await frameIdFromRef(ctx.db, site.id, body.frame) : undefined;
   const seo = seoPatchFrom(body.seo, warnings);
   const menuOrder = menuOrderFrom(body.menu_order);
-  const date = dateFrom(body.date);
+  const post = { date: dateFrom(body.date), tags: tagsFrom(body.tags), feed: booleanFrom(body.feed, "feed") };
   await requireMedia(ctx.db, site.id, seo?.og_image ?? null, "seo.og_image");
   return {
     title,
@@ -90,7 +92,7 @@ export async function readChange(
     frameId,
     seo,
     menuOrder,
-    date,
+    post,
   };
 }
 
@@ -105,6 +107,6 @@ export function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageCh
     frameId: input.frameId,
     seo: input.seo,
     menuOrder: input.menuOrder,
-    date: input.date,
+    ...input.post,
   };
 }

@@ -15,6 +15,24 @@ import { trashVerb, type PageWritten } from "./page-write.ts";
 import { contentColumns, writeContentRefs } from "./content.ts";
 import { scheduledStatus } from "./schedule-rule.ts";
 
+/**
+ * The date, tags and feed a write leaves (post-fields.ts): those given, else what is stored; a page
+ * the write leaves published without a date is dated now, so its date is its first publication.
+ */
+export function postColumns(
+  change: PageChange,
+  page: Pick<PageRow, "status" | "date_gmt"> | undefined,
+  now: string,
+): { date_gmt: string | null; tags_json?: string; feed?: number } {
+  const status = change.status ?? page?.status ?? "publish";
+  const date = change.date !== undefined ? change.date : (page?.date_gmt ?? null);
+  return {
+    date_gmt: date === null && status === "publish" ? now : date,
+    ...(change.tags !== undefined ? { tags_json: JSON.stringify(change.tags) } : {}),
+    ...(change.feed !== undefined ? { feed: change.feed ? 1 : 0 } : {}),
+  };
+}
+
 export async function createPage(
   trx: Db,
   siteId: number,
@@ -27,6 +45,7 @@ export async function createPage(
   const desired = change.slug?.slug ?? slugFromTitle(change.title, lang);
   const slug = firstFreeSlug(desired, await slugsUnder(trx, siteId, where.parentId, lang));
   const content = await contentColumns(trx, change.content, null, warnings);
+  const status = scheduledStatus(change, undefined, now, warnings) ?? "publish";
   const values = {
     site_id: siteId,
     parent_id: where.parentId,
@@ -34,8 +53,7 @@ export async function createPage(
     slug,
     path: childPath(where.parentPath, slug),
     title: change.title,
-    status: scheduledStatus(change, undefined, now, warnings) ?? "publish",
-    date_gmt: change.date ?? null,
+    status,
     content: content.content ?? "",
     ...(content.content_format ? { content_format: content.content_format } : {}),
     ...(content.content_trust ? { content_trust: content.content_trust } : {}),
@@ -44,6 +62,8 @@ export async function createPage(
     translation_group: null,
     seo_json: seoJsonAfter(NO_SEO, change.seo ?? {}),
     menu_order: change.menuOrder ?? 0,
+    // The status the schedule leaves (a `future` page whose time has come is published now).
+    ...postColumns({ ...change, status }, undefined, now),
     created_at_gmt: now,
     updated_at_gmt: now,
   };
@@ -151,12 +171,12 @@ export async function updatePage(
       translation_group: group,
       ...(change.title !== undefined ? { title: change.title } : {}),
       ...(status !== undefined ? { status } : {}),
-      ...(change.date !== undefined ? { date_gmt: change.date } : {}),
       ...content,
       ...(fieldsJson !== undefined ? { fields_json: fieldsJson } : {}),
       ...(change.frameId !== undefined ? { frame_id: change.frameId } : {}),
       ...(change.seo !== undefined ? { seo_json: seoJsonAfter(seoOf(page), change.seo) } : {}),
       ...(change.menuOrder !== undefined ? { menu_order: change.menuOrder } : {}),
+      ...postColumns({ ...change, status }, page, now),
       updated_at_gmt: now,
     })
     .where("site_id", "=", siteId)

@@ -20,6 +20,7 @@ export const LITE = [
   "title",
   "translation_group",
   "frame_id",
+  "feed",
 ] as const;
 
 export function pageById(db: Db, siteId: number, id: number): Promise<PageRow | undefined> {

@@ -8,7 +8,7 @@ import { frameFactsOf, frameSlugOf, staticCopiesOf, type FrameFacts, type Static
 import { groupMembers, withAncestors, type PageRow } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 import { seoOf, type PageSeo } from "./seo.ts";
-import { isoDateOf } from "./page-date.ts";
+import { isoDate, tagsOf } from "./post-fields.ts";
 
 export interface Printed {
   how: "static" | "on_request" | "none";
@@ -43,8 +43,11 @@ export interface PageRecord {
   seo: PageSeo;
   /** The order among siblings in generated sidebars (docs/sidebars.md). */
   menu_order: number;
-  /** The publication date, ISO 8601 in UTC (`…Z`); a `future` page is published then. */
+  /** The publication date (ISO 8601, UTC); null until set or first published. */
   date: string | null;
+  tags: string[];
+  /** Whether it publishes an Atom feed of its list at `<url>feed.xml`. */
+  feed: boolean;
   visible: boolean;
   static: StaticState;
   printed: Printed;
@@ -52,7 +55,7 @@ export interface PageRecord {
   updated_at_gmt: string;
 }
 
-/** What data sources return for a page (`pages`, `pages.children`, `breadcrumbs`). */
+/** What data sources return for a page (`pages`, `pages.children`, `breadcrumbs`); svc/repeat's `order_by` reads `date`, `modified`, `title`, `menu_order`. */
 export interface PageItem {
   id: number;
   title: string;
@@ -62,6 +65,12 @@ export interface PageItem {
   lang: string | null;
   parent: number;
   fields: Record<string, unknown>;
+  /** The publication date (ISO 8601); null until set or first published. */
+  date: string | null;
+  /** The last write (ISO 8601). */
+  modified: string;
+  menu_order: number;
+  tags: string[];
 }
 
 /** A page's own fields as stored (`fields_json`): an object of any JSON values. */
@@ -185,7 +194,9 @@ export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
     fields: fieldsOf(row),
     seo: seoOf(row),
     menu_order: row.menu_order,
-    date: isoDateOf(row.date_gmt),
+    date: isoDate(row.date_gmt),
+    tags: tagsOf(row),
+    feed: row.feed === 1,
     visible,
     static: staticOf(printed, copy, rc.addressing.origin),
     printed,
@@ -216,5 +227,9 @@ export function pageItem(row: PageRow, addressing: SiteAddressing): PageItem {
     lang: row.lang === "" ? null : row.lang,
     parent: row.parent_id,
     fields: fieldsOf(row),
+    date: isoDate(row.date_gmt),
+    modified: isoDate(row.updated_at_gmt)!,
+    menu_order: row.menu_order,
+    tags: tagsOf(row),
   };
 }

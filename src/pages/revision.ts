@@ -10,7 +10,7 @@ import type { PageRow } from "../store/schema.ts";
 import { revisedBy } from "../write/pipeline.ts";
 import { PAGE_FIELDS } from "./record.ts";
 import { PAGE_SEO } from "./seo.ts";
-import { isoDateOf } from "./page-date.ts";
+import { isoDate, PAGE_TAGS } from "./post-fields.ts";
 
 type Kept = Pick<
   PageRow,
@@ -28,6 +28,8 @@ type Kept = Pick<
   | "seo_json"
   | "menu_order"
   | "date_gmt"
+  | "tags_json"
+  | "feed"
 >;
 
 export function pageSnapshot(row: Kept): Snapshot {
@@ -49,7 +51,9 @@ export function pageSnapshot(row: Kept): Snapshot {
     translation_group: row.translation_group,
     seo: PAGE_SEO.readOr(row.seo_json, row.seo_json),
     menu_order: row.menu_order,
-    date: isoDateOf(row.date_gmt),
+    date: isoDate(row.date_gmt),
+    tags: PAGE_TAGS.readOr(row.tags_json, row.tags_json),
+    feed: row.feed === 1,
   };
   return { content: prettyJson(fields), fields };
 }
@@ -70,6 +74,8 @@ const COLUMNS = [
   "seo_json",
   "menu_order",
   "date_gmt",
+  "tags_json",
+  "feed",
 ] as const;
 
 /** Records a revision of each of these pages whose state changed (inside the writing transaction). */

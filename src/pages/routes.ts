@@ -53,8 +53,11 @@ export const PageRecordSchema = Obj({
   seo: PageSeoSchema,
   menu_order: Type.Integer({ description: "order among siblings in generated sidebars (then title)" }),
   date: Type.Union([Str, Null], {
-    description: "the publication date, ISO 8601 in UTC (2025-03-01T08:30:00Z); a future page is published then",
+    description:
+      "publication date, ISO 8601 UTC (2024-03-05T09:30:00Z); set at the first publication unless given; a future page is published then",
   }),
+  tags: Type.Array(Str, { description: 'the page\'s tags (svc/repeat match {"tags": [...]})' }),
+  feed: Type.Boolean({ description: "publishes an Atom feed of its list at <url>feed.xml" }),
   visible: Type.Boolean({ description: "published and every ancestor published" }),
   static: Obj({
     published: Type.Boolean(),
@@ -72,6 +75,19 @@ export const PageRecordSchema = Obj({
 });
 
 const Ref = Type.Union([Type.Integer(), Str, Null], { description: "page id, slug or path" });
+/** What a page has of a post (docs/content-model.md, "Dates, tags and feeds"). */
+const PostFields = {
+  date: Opt(
+    Type.Union([Str, Null], {
+      description:
+        "publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication",
+    }),
+  ),
+  tags: Opt(Type.Union([Type.Array(Str), Null], { description: "at most 100 texts of at most 200 characters" })),
+  feed: Opt(
+    Type.Union([Type.Boolean(), Null], { description: "publish an Atom feed of the page's list at <url>feed.xml" }),
+  ),
+};
 const WriteFields = {
   title: Opt(Type.Union([Str, Null], { description: "at most 1,000 characters" })),
   slug: Opt(Type.Union([Str, Null], { description: "at most 200 characters; default: from the title" })),
@@ -97,12 +113,7 @@ const WriteFields = {
   menu_order: Opt(
     Type.Union([Type.Integer(), Null], { description: "order among siblings in generated sidebars; default 0" }),
   ),
-  date: Opt(
-    Type.Union([Str, Null], {
-      description:
-        "the publication date, ISO 8601 with an offset or Z (2025-03-01T09:30:00+01:00); required with status future",
-    }),
-  ),
+  ...PostFields,
   create_missing_parents: Opt(Type.Boolean()),
 };
 const PublishBody = Example(Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null])), ...WriteFields }), {
@@ -202,7 +213,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "createPageTranslation",
         tags,
         summary:
-          "Create a translation of a page ({page, lang, title?, slug?, content?, content_format?, status?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one",
+          "Create a translation of a page ({page, lang, title?, slug?, content?, content_format?, status?, date?, tags?, feed?}); link an existing page in lang as its translation ({page, lang, translation}: 409 translation_exists when either already has one in that language; nothing else is written); or with {missing: true, lang?} give every page without a language one",
         body: Obj({
           page: Opt(Ref),
           lang: Opt(Type.Union([Str, Null])),
@@ -211,6 +222,7 @@ export function pageRoutes(scope: TypedFastify, ctx: ServiceContext): void {
           content: Opt(Type.Union([Str, Null])),
           content_format: Opt(Type.Union([ContentFormat, Null])),
           status: Opt(Type.Union([Str, Null])),
+          ...PostFields,
           missing: Opt(Type.Boolean()),
           translation: Opt(Ref),
         }),

@@ -3,7 +3,7 @@
 // it then. Decided where the stored row is known (page-rows.ts, translations.ts, undelete.ts).
 import { fail } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
-import { dateFrom, isoDateOf } from "./page-date.ts";
+import { dateFrom, isoDate as isoDateOf } from "./post-fields.ts";
 import { PAGE_STATUSES, type PageStatus } from "./queries.ts";
 
 /** The status and date a write names (undefined: keeps the stored one). */

@@ -13,7 +13,7 @@ import { groupMembers, type PageRow } from "./queries.ts";
 import { announcedWrite } from "./announced-write.ts";
 
 /** What a link writes nothing of: given with `translation`, it is warned and ignored. */
-const NOT_WRITTEN = ["title", "slug", "content", "content_format", "status"] as const;
+const NOT_WRITTEN = ["title", "slug", "content", "content_format", "status", "date", "tags", "feed"] as const;
 
 export interface Linked {
   row: PageRow;

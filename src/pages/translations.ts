@@ -11,10 +11,12 @@ import type { Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { checkLangIn, languageState, type LanguageState } from "../site/languages.ts";
 import { childPath } from "./paths.ts";
-import { inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
+import { booleanFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
+import { dateFrom, tagsFrom, tagsOf } from "./post-fields.ts";
+import { postColumns } from "./page-rows.ts";
 import { contentColumns, readContent, writeContentRefs } from "./content.ts";
 import type { MarkupTrust } from "../site/roles.ts";
-import { pageById, slugsUnder, type PageRow } from "./queries.ts";
+import { pageById, slugsUnder, type PageRow, type PageStatus } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
 import { candidateOf, isPresentRef, lookupPage } from "./refs.ts";
 import type { SlugChanged } from "./page-write.ts";
@@ -33,6 +35,9 @@ const LINK_KEYS = [
   "content",
   "content_format",
   "status",
+  "date",
+  "tags",
+  "feed",
   "missing",
   "translation",
 ] as const;
@@ -131,6 +136,7 @@ export async function linkTranslation(
   const slug = slugFrom(body.slug, warnings);
   const content = await readContent(ctx.db, site.id, body, markup);
   const status = statusFrom(body.status);
+  const post = { date: dateFrom(body.date), tags: tagsFrom(body.tags), feed: booleanFrom(body.feed, "feed") };
   const origin = await originOf(ctx, site, body.page, state, lang);
 
   const now = gmt(ctx.clock());
@@ -186,7 +192,7 @@ export async function linkTranslation(
         };
         // Scheduled without a date of its own, it takes the origin's.
         const dated = { status: existing.status, date_gmt: existing.date_gmt ?? current.date_gmt };
-        const timed = scheduledStatus({ status }, dated, now, warnings);
+        const timed = scheduledStatus({ status, date: post.date }, dated, now, warnings);
         const scheduled = timed === "future" || status === "future";
         const row = await trx
           .updateTable("pages")
@@ -197,7 +203,15 @@ export async function linkTranslation(
             ...(title !== undefined ? { title } : {}),
             ...columns,
             ...(timed !== undefined ? { status: timed } : {}),
-            ...(scheduled ? { date_gmt: dated.date_gmt } : {}),
+            ...postColumns(
+              {
+                ...post,
+                ...(timed !== undefined ? { status: timed } : {}),
+                ...(scheduled && post.date === undefined ? { date: dated.date_gmt } : {}),
+              },
+              existing,
+              now,
+            ),
           })
           .where("site_id", "=", site.id)
           .where("id", "=", existing.id)
@@ -244,7 +258,11 @@ export async function linkTranslation(
       }
       const desired = slug?.slug ?? (title !== undefined ? slugFromTitle(title, lang) : current.slug);
       const finalSlug = firstFreeSlug(desired, await slugsUnder(trx, site.id, parentId, lang));
-      const copied = status ?? (current.status === "trash" ? "draft" : current.status);
+      const copiedStatus = status ?? (current.status === "trash" ? "draft" : current.status);
+      // A translation is dated as its origin unless told otherwise (and scheduled with it).
+      const copiedDate = post.date !== undefined ? post.date : current.date_gmt;
+      const timedStatus =
+        scheduledStatus({}, { status: copiedStatus, date_gmt: copiedDate }, now, warnings) ?? copiedStatus;
       const values = {
         site_id: site.id,
         parent_id: parentId,
@@ -252,9 +270,7 @@ export async function linkTranslation(
         slug: finalSlug,
         path: childPath(parentPath, finalSlug),
         title: title ?? current.title,
-        status: scheduledStatus({}, { status: copied, date_gmt: current.date_gmt }, now, warnings) ?? copied,
-        // A translation shares its origin's publication date (and its schedule).
-        date_gmt: current.date_gmt,
+        status: timedStatus,
         // The origin's content, as the body changes it.
         content: current.content,
         content_format: current.content_format,
@@ -263,6 +279,18 @@ export async function linkTranslation(
         fields_json: current.fields_json,
         frame_id: current.frame_id,
         translation_group: group,
+        // A translation is dated, tagged and fed as its origin unless told otherwise.
+        ...postColumns(
+          {
+            ...post,
+            status: timedStatus as PageStatus,
+            date: copiedDate,
+            tags: post.tags ?? tagsOf(current),
+            feed: post.feed ?? current.feed === 1,
+          },
+          undefined,
+          now,
+        ),
         created_at_gmt: now,
         updated_at_gmt: now,
       };

@@ -12,6 +12,7 @@ import type { ServiceContext } from "../write/context.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { pageBytes } from "../quotas/bytes.ts";
+import { postColumnsOfState } from "./post-fields.ts";
 import { leaveTrash } from "../revisions/trash.ts";
 import { childPath } from "./paths.ts";
 import { movePaths } from "./placement.ts";
@@ -163,9 +164,12 @@ export async function undeletePage(
       translation_group: group,
       seo_json: seoJsonAfter(NO_SEO, await seoOfState(trx, site.id, state.seo, warnings)),
       menu_order: whole(state.menu_order) ?? 0,
+      ...postColumnsOfState(state),
       created_at_gmt: now,
       updated_at_gmt: now,
     };
+    // A published page has a date (its first publication, else now).
+    if (values.date_gmt === null && values.status === "publish") values.date_gmt = now;
     const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
     await writeContentRefs(trx, row, warnings);
     await leaveTrash(trx, site.id, "pages", String(id));

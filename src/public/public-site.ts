@@ -11,7 +11,8 @@
 // Addresses (docs/seo.md): a redirect of the request's exact query string (`/?page_id=12`) answers
 // first (query-redirects.ts); a redirect standing at an address answers before the page lookup
 // (redirects never stand where a live page answers); the home page's own path answers 301 to `/`
-// (`/<lang>/`); /sitemap.xml (and its parts) and /robots.txt are the site's own; an unknown address
+// (`/<lang>/`); /sitemap.xml (and its parts) and /robots.txt are the site's own; a page's
+// `feed.xml` and the pages of its list (`page/<n>/`) are its own (list-answers.ts); an unknown address
 // shows the site's `not_found_page` with status 404, else the plain 404. All of them are cached
 // like pages (a redirect under its address, the 404 page under one key per language, sitemaps under
 // SITEMAP_PAGE_ID), and flushed by the publish step when what they show changes. An address
@@ -46,8 +47,9 @@ import { robotsTxt, sitemapXml } from "../seo/sitemap.ts";
 import { notFoundTarget } from "./not-found.ts";
 import { QueryRedirects } from "./query-redirects.ts";
 import type { SiteRow } from "../site/sites.ts";
+import { feedBase, ListAnswers, pagedAddress, type ListPageRenderer } from "./list-answers.ts";
 
-export interface PageRenderer {
+export interface PageRenderer extends ListPageRenderer {
   /** Renders a page on request; null when its frame is gone. Throws ExecutorUnavailable on timeout. */
   renderPage(siteId: number, page: PageRow, lang: string | null): Promise<string | null>;
   /** The same, the page shown as the site's 404 page (noindex, no canonical, hreflang nor breadcrumbs). */
@@ -69,6 +71,8 @@ const QUESTION = 63;
 
 export class PublicSite {
   private readonly queries: QueryRedirects;
+  /** `<address>page/<n>/` and `<address>feed.xml` (list-answers.ts). */
+  private readonly lists: ListAnswers;
 
   constructor(
     private readonly db: Db,
@@ -90,6 +94,14 @@ export class PublicSite {
     private readonly elsewhere: ReadonlyMap<string, string> = new Map(),
   ) {
     this.queries = new QueryRedirects(db, cache);
+    this.lists = new ListAnswers({
+      db,
+      cache,
+      port,
+      renderer,
+      send: (entry, printed, ifNoneMatch) => this.send(entry, printed, ifNoneMatch),
+      notFound: (site, address, reason, ticket) => this.notFound(site, address, reason, ticket),
+    });
   }
 
   private send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined, query = ""): PublicAnswer {
@@ -179,6 +191,8 @@ export class PublicSite {
     }
     const file = await this.siteFile(site, path, ticket, ifNoneMatch);
     if (file) return file;
+    const feed = feedBase(path);
+    if (feed !== null) return this.lists.feed(site, path, feed, ticket, ifNoneMatch, query);
     // Another spelling of the address: 301 to it when it shows a page, its redirect when it has one.
     const variant = address !== path;
     const held = this.cache.get(site.id, address);
@@ -188,7 +202,11 @@ export class PublicSite {
     const keep = variant ? null : ticket;
     if (redirect) return this.redirect(site.id, { address, pageId: 0, ...redirect }, query, keep);
     const resolved = await resolvePublicPage(this.db, site.id, address);
-    if ("notFound" in resolved) return this.notFound(site, address, resolved.notFound, ticket);
+    if ("notFound" in resolved) {
+      const paged = pagedAddress(address);
+      if (paged) return this.lists.listPage(site, address, paged, ticket, ifNoneMatch, query);
+      return this.notFound(site, address, resolved.notFound, ticket);
+    }
     if ("home" in resolved)
       return this.redirect(site.id, { address, pageId: resolved.page.id, to: resolved.home, status: 301 }, query, keep);
     if (variant) return movedTo(address, query);

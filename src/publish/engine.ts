@@ -14,9 +14,9 @@ import { renderBounded } from "./bounded-render.ts";
 import { ExecutorUnavailable, inProcessExecutor } from "./executor.ts";
 import { byCodeUnits } from "../effects/report.ts";
 import { nothingRebaked } from "../write/change.ts";
-import { prepareRender, type PreparedRender } from "./render-job.ts";
+import { listPageCount, prepareRender, type PreparedRender } from "./render-job.ts";
 import { Run, type EngineDeps, type RunMode } from "./run.ts";
-import { loadSiteState } from "./site-state.ts";
+import { loadSiteState, type SiteState } from "./site-state.ts";
 import { planRun, type Plan } from "./plan.ts";
 import { TrialBakes, TrialHandoff } from "./trial-handoff.ts";
 import { owe, payOwed, Settlements } from "./outbox.ts";
@@ -117,6 +117,23 @@ export class PublishingEngine implements Publisher {
     return prepared && this.renderPrepared(prepared);
   }
 
+  /**
+   * Page `n` (2 and up) of the page's list (docs/markup.md, "Lists"), rendered as `renderPage`
+   * renders the page; null when the page stands on no frame, its frame pages no list, or the list
+   * has fewer pages. The list is counted first: an address past its last page reads no more.
+   */
+  async renderListPage(siteId: number, page: PageRow, lang: string | null, n: number): Promise<string | null> {
+    const db = this.deps.db;
+    const shown = await this.shownAt(siteId, page, db);
+    if (!shown) return null;
+    const pages = await listPageCount(db, shown.state, shown.slug, page, lang);
+    if (pages === undefined || n > pages) return null;
+    const target = { lang, page, listPage: n, listPages: pages };
+    return this.renderPrepared(
+      await prepareRender(db, this.deps.clock, shown.state, this.deps.compiled, shown.slug, target),
+    );
+  }
+
   /** What `renderPage` reads, read through `db`; null when the page stands on no frame. */
   async preparePage(
     siteId: number,
@@ -125,14 +142,21 @@ export class PublishingEngine implements Publisher {
     db: Db = this.deps.db,
     notFound = false,
   ): Promise<PreparedRender | null> {
+    const shown = await this.shownAt(siteId, page, db);
+    return (
+      shown && prepareRender(db, this.deps.clock, shown.state, this.deps.compiled, shown.slug, { lang, page, notFound })
+    );
+  }
+
+  /** The site as a render of the page reads it, and the page's frame; null when it stands on no frame. */
+  private async shownAt(siteId: number, page: PageRow, db: Db): Promise<{ state: SiteState; slug: string } | null> {
     // The page, its parent (parent_title, parent_url) and its translations (language switcher).
     const state = await loadSiteState(db, siteId, this.deps.port, () => ({
       partners: [page.id],
       pages: [page.parent_id],
     }));
     const node = state && page.frame_id ? state.index.getById(page.frame_id) : undefined;
-    if (!state || !node) return null;
-    return prepareRender(db, this.deps.clock, state, this.deps.compiled, node.slug, { lang, page, notFound });
+    return state && node ? { state, slug: node.slug } : null;
   }
 
   /** Renders what `preparePage` read, bounded by the render budgets. */

@@ -8,6 +8,7 @@ import {
   type CurrentPage,
   type Heading,
   type LanguageLink,
+  type ListPage,
   type MediaView,
   type MenuNode,
   type RenderContext,
@@ -39,6 +40,8 @@ export interface RenderInput {
   current: CurrentPage | null;
   /** The texts of the strings the frame reads (`t.<key>`), in the output's language or the default one's. */
   strings: Array<[string, string]>;
+  /** The page of the page's list shown (docs/markup.md, "Lists"), when its frame pages one. */
+  listPage?: ListPage;
 }
 
 /** A frame a render may embed, by slug and by id. */
@@ -133,5 +136,6 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
     pager: (name) => sidebars.get(name)?.pager,
     headings: () => input.headings,
     current: () => input.current,
+    listPage: () => input.listPage,
   };
 }

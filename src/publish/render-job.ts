@@ -2,7 +2,8 @@
 // files and stylesheet addresses its sources name, as plain data (render-context.ts) that a render in this thread or in the render worker
 // reads (bounded-render.ts).
 import { readsItems } from "../markup/source-name.ts";
-import type { CurrentPage, LanguageLink, MarkedPage } from "../markup/index.ts";
+import type { CurrentPage, LanguageLink, ListPage, MarkedPage } from "../markup/index.ts";
+import { listPageCount as countListPages, pagedListOf } from "../data/page-lists.ts";
 import { isHomeAddress, languageHomeUrl, linkUrl, pageUrl } from "../site/addresses.ts";
 import { homePageOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -31,6 +32,10 @@ export interface RenderTarget {
    * canonical, hreflang nor JSON-LD, and its `breadcrumbs` list nothing.
    */
   notFound?: boolean;
+  /** The page of the page's list shown (`<address>page/<n>/`); default 1. */
+  listPage?: number;
+  /** How many pages the page's list has, when the caller counted them already (`listPageCount`). */
+  listPages?: number;
 }
 
 function settingsValues(state: SiteState): Record<string, unknown> {
@@ -145,6 +150,37 @@ export function currentOf(state: SiteState, page: PageRow): CurrentPage {
   return { ...markedPage(state, page), ancestors };
 }
 
+/**
+ * How many pages the page's list has (data/page-lists.ts), the page shown on frame `slug` in `lang`;
+ * undefined when the frame pages no list.
+ */
+export async function listPageCount(
+  db: Db,
+  state: SiteState,
+  slug: string,
+  page: PageRow,
+  lang: string | null,
+): Promise<number | undefined> {
+  const list = pagedListOf(state.index.get(slug));
+  if (!list) return undefined;
+  // Sources are asked for a language only while the site has languages, as renders ask them.
+  const sourceLang = state.addressing.langs.active ? lang : null;
+  const ctx = { db, publicPort: state.port, addressing: state.addressing };
+  return countListPages(ctx, state.site, page, sourceLang, list);
+}
+
+/** The page of the page's list shown (`target.listPage`, default 1); none when its frame pages no list. */
+async function listPageOf(
+  db: Db,
+  state: SiteState,
+  slug: string,
+  target: RenderTarget & { page: PageRow },
+): Promise<ListPage | undefined> {
+  const pages = target.listPages ?? (await listPageCount(db, state, slug, target.page, target.lang));
+  if (pages === undefined) return undefined;
+  return { page: target.listPage ?? 1, pages, base: linkUrl(state.addressing, target.page.lang, target.page.path) };
+}
+
 /** A render ready to run: its input and the frames it may embed. */
 export interface PreparedRender {
   /** The site rendered for: the render workers serve sites in turn (render-pool.ts). */
@@ -163,6 +199,8 @@ export async function prepareRender(
 ): Promise<PreparedRender> {
   const frames = framesByRef(await frameClosure(db, state, cache, slug));
   if (!frames.get(slug)) throw new Error(`frame ${slug} vanished before it could be rendered`);
+  // A language is asked of sources only while the site has languages; otherwise they have none.
+  const sourceLang = state.addressing.langs.active ? target.lang : null;
 
   const items: RenderInput["items"] = [];
   const mediaRefs: string[] = [];
@@ -178,12 +216,10 @@ export async function prepareRender(
     else if (source.kind === "seo") readsSeo = true;
     else if (source.kind === "breadcrumbs" && target.notFound) items.push([source.text, []]);
     else if (readsItems(source)) {
-      // A language is asked for only while the site has languages; otherwise sources have none.
-      const lang = state.addressing.langs.active ? target.lang : null;
       items.push([
         source.text,
         await itemsForRender(db, state.port, state.site, source.text, {
-          lang,
+          lang: sourceLang,
           pageId: target.page?.id,
           addressing: state.addressing,
         }),
@@ -218,8 +254,9 @@ export async function prepareRender(
         ? []
         : [...(await stringTexts(db, state.site.id, stringKeys, target.lang, state.addressing.langs.defaultLang))],
   };
+  if (target.page) input.listPage = await listPageOf(db, state, slug, { ...target, page: target.page });
   if (target.page && readsSeo)
-    input.seo = await seoHeadOf(db, state, target.page, target.lang, target.notFound === true);
+    input.seo = await seoHeadOf(db, state, target.page, target.lang, target.notFound === true, input.listPage);
   for (const name of sidebarNames) {
     const items = await sidebarForRender(db, state.site, state.addressing, name, target.lang);
     if (items) input.sidebars.push([name, sidebarView(items, input.current)]);

@@ -6,7 +6,8 @@
 // is built; the home page (and its translations) is addressed `/` (`/<lang>/`), never its own path.
 // Shown as the site's 404 page (`not_found_page`, answered at addresses that show no page), a page
 // is noindex and names no address of its own: no canonical, no og:url, no hreflang, no JSON-LD.
-import type { SeoHead } from "../markup/index.ts";
+import { listPageUrl, type ListPage, type SeoHead } from "../markup/index.ts";
+import { FEED_FILE } from "../seo/feed.ts";
 import { isHomeAddress, linkUrl } from "../site/addresses.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
@@ -43,12 +44,19 @@ function ancestorsOf(state: SiteState, page: Pick<PageLite, "id" | "parent_id">)
   return out;
 }
 
+/**
+ * `list`: the page of the page's list shown (docs/markup.md, "Lists"). Page n (2 and up) is its own
+ * canonical address, as search engines index a paged list; each page links the previous and the
+ * next (`rel="prev"`, `rel="next"`). A page with a feed links it (`rel="alternate"`) on every page
+ * of its list.
+ */
 export async function seoHeadOf(
   db: Db,
   state: SiteState,
   page: PageRow,
   lang: string | null,
   notFound = false,
+  list?: ListPage,
 ): Promise<SeoHead> {
   const { addressing } = state;
   const site = await siteSeoForRender(db, state.site.id, lang, addressing.langs);
@@ -59,11 +67,13 @@ export async function seoHeadOf(
 
   const selfUrl = urlOf(page);
   const canonical =
-    own.canonical === null
-      ? selfUrl
-      : own.canonical.startsWith("/")
-        ? `${addressing.origin}${own.canonical}`
-        : own.canonical;
+    list !== undefined && list.page > 1
+      ? listPageUrl(list.base, list.page)
+      : own.canonical === null
+        ? selfUrl
+        : own.canonical.startsWith("/")
+          ? `${addressing.origin}${own.canonical}`
+          : own.canonical;
 
   // The page's published translations, itself included, in the site's language order; then x-default.
   const alternates: Array<{ hreflang: string; href: string }> = [];
@@ -123,6 +133,9 @@ export async function seoHeadOf(
     twitterSite: site.twitter_site,
     noindex: own.noindex || site.noindex,
     jsonLd,
+    ...(list !== undefined && list.page > 1 ? { prev: listPageUrl(list.base, list.page - 1) } : {}),
+    ...(list !== undefined && list.page < list.pages ? { next: listPageUrl(list.base, list.page + 1) } : {}),
+    ...(page.feed === 1 ? { feed: { href: `${selfUrl}${FEED_FILE}`, title } } : {}),
   };
   return notFound ? { ...head, canonical: null, alternates: [], jsonLd: null, noindex: true } : head;
 }

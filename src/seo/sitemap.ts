@@ -3,7 +3,7 @@
 // with its absolute <loc> (the home page and its translations at `/` and `/<lang>/`), <lastmod>
 // (W3C datetime, UTC) and one <xhtml:link rel="alternate" hreflang href> per published translation,
 // itself included. A page whose canonical names another address is left out (it is not the
-// address to index). Past `maxUrls` addresses (50,000, the protocol's limit) /sitemap.xml is a
+// address to index). The further pages of a page's paged list follow it (`<loc>page/<n>/`). Past `maxUrls` addresses (50,000, the protocol's limit) /sitemap.xml is a
 // <sitemapindex> of /sitemap-1.xml, /sitemap-2.xml, …. A site with nothing to list (a noindex
 // site, or one with no page answering yet) has no sitemap: 404.
 import { PageTree } from "../pages/tree.ts";
@@ -14,6 +14,10 @@ import { linkUrl, siteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import { siteSeoOf } from "./site-seo.ts";
+import { listPageCount, pagedListOf } from "../data/page-lists.ts";
+import type { DependencyIndex } from "../effects/dependency-index.ts";
+import { siteIndex } from "../frames/graph.ts";
+import { listPageUrl } from "../markup/index.ts";
 
 /** The protocol's limit of addresses in one sitemap file. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -78,6 +82,7 @@ async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> 
   }
   const order = new Map(addressing.langs.codes.map((code, i) => [code, i]));
   const entries: Entry[] = [];
+  let index: DependencyIndex | undefined;
   for (const row of rows) {
     if (!listed(row)) continue;
     const members =
@@ -89,6 +94,15 @@ async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> 
             .map((member) => ({ lang: member.lang, href: urlOf(member) }))
         : [];
     entries.push({ loc: urlOf(row), lastmod: w3c(row.updated_at_gmt), alternates });
+    // The further pages of its list, each its own canonical address (docs/markup.md, "Lists").
+    index ??= row.frame_id === null ? undefined : await siteIndex(db, site.id);
+    const list = row.frame_id === null ? undefined : pagedListOf(index?.getById(row.frame_id));
+    if (list) {
+      const lang = addressing.langs.active ? row.lang || addressing.langs.defaultLang : null;
+      const pages = await listPageCount({ db, publicPort: port, addressing }, site, row, lang, list);
+      for (let n = 2; n <= pages; n++)
+        entries.push({ loc: listPageUrl(urlOf(row), n), lastmod: w3c(row.updated_at_gmt), alternates: [] });
+    }
   }
   return entries;
 }

@@ -34,6 +34,7 @@ import * as m0230 from "./migrations/0230_page_content.ts";
 import * as m0240 from "./migrations/0240_markdown.ts";
 import * as m0250 from "./migrations/0250_seo_languages.ts";
 import * as m0260 from "./migrations/0260_menu_locations.ts";
+import * as m0270 from "./migrations/0270_page_feed.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -65,6 +66,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0240_markdown", m0240.up],
   ["0250_seo_languages", m0250.up],
   ["0260_menu_locations", m0260.up],
+  ["0270_page_feed", m0270.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

@@ -150,6 +150,8 @@ export interface PagesTable {
   date_gmt: string | null;
   /** A JSON list of texts. */
   tags_json: Generated<string>;
+  /** 1: the page publishes an Atom feed of its list (`<address>feed.xml`). */
+  feed: Generated<number>;
   created_at_gmt: string;
   updated_at_gmt: string;
 }

@@ -71,7 +71,7 @@ describe("data sources (GET /data/{source}, POST /data/resolve)", () => {
     assert.equal(noSource.status, 400);
   });
 
-  it("pages lists published, visible pages as page items {id, title, slug, path, url, lang, parent, fields}", async () => {
+  it("pages lists published, visible pages as page items {id, title, slug, path, url, lang, parent, fields, date, modified, menu_order, tags}", async () => {
     const id = await site();
     const a = await publish(t, id, { title: "A", fields: { order: 1 } });
     await publish(t, id, { title: "Draft", status: "draft" });
@@ -89,8 +89,13 @@ describe("data sources (GET /data/{source}, POST /data/resolve)", () => {
         lang: null,
         parent: 0,
         fields: { order: 1 },
+        date: a.page.date,
+        modified: `${a.page.updated_at_gmt.replace(" ", "T")}Z`,
+        menu_order: 0,
+        tags: [],
       },
     ]);
+    assert.match(a.page.date, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, "dated at its first publication");
     const filtered = await resolve(id, { source: "pages", match: { "fields.order": "1" } });
     assert.equal(filtered.body.items.length, 1);
   });

@@ -46,6 +46,7 @@ describe("page revisions", () => {
     assert.deepEqual(first.revisions[0].summary, [
       "content",
       "date",
+      "feed",
       "fields",
       "frame_id",
       "lang",
@@ -54,6 +55,7 @@ describe("page revisions", () => {
       "seo",
       "slug",
       "status",
+      "tags",
       "title",
       "translation_group",
     ]);

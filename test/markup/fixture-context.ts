@@ -6,6 +6,7 @@ import type {
   CurrentPage,
   Heading,
   LanguageLink,
+  ListPage,
   MediaView,
   MenuNode,
   PagerLinks,
@@ -36,6 +37,8 @@ export interface FixtureContext {
   headings?: Heading[];
   /** the page shown (menus mark its item); absent: a bake, which prints markers. */
   current?: CurrentPage | null;
+  /** the page of the page's list shown (svc/pagination, the page's paged repeat). */
+  listPage?: ListPage;
 }
 
 export function joined(text: string | string[]): string {
@@ -111,6 +114,10 @@ export function fixtureContext(data: FixtureContext = {}): RenderContext & { cal
     },
     current() {
       return data.current === undefined ? { id: null, urls: [] } : data.current;
+    },
+    listPage() {
+      calls.push("listPage");
+      return data.listPage;
     },
   };
 }

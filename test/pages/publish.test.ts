@@ -20,6 +20,8 @@ const RECORD_KEYS = [
   "seo",
   "menu_order",
   "date",
+  "tags",
+  "feed",
   "visible",
   "static",
   "printed",

@@ -36,7 +36,7 @@ describe("scheduled publishing: date, status future, the scheduler", () => {
   });
   after(() => t.close());
 
-  it("date: ISO 8601 with an offset or Z, stored to the second in UTC and answered with Z; null clears it; anything else is 400 invalid_field", async () => {
+  it("date: ISO 8601 (a date, or a date-time; UTC without an offset), stored to the second in UTC and answered with Z; null clears it; anything else is 400 invalid_field", async () => {
     const made = await write("POST", "/pages", {
       title: "Dated",
       status: "draft",
@@ -45,19 +45,13 @@ describe("scheduled publishing: date, status future, the scheduler", () => {
     assert.equal(made.status, 201, made.text);
     assert.equal(made.body.page.date, "2030-03-01T08:30:15Z");
     const id = made.body.page.id;
+    assert.equal((await write("PATCH", `/pages/${id}`, { date: "2030-03-01" })).body.page.date, "2030-03-01T00:00:00Z");
     assert.equal(
-      (await write("PATCH", `/pages/${id}`, { date: "0050-01-01T00:00Z" })).body.page.date,
-      "0050-01-01T00:00:00Z",
+      (await write("PATCH", `/pages/${id}`, { date: "2030-03-01T09:30:00" })).body.page.date,
+      "2030-03-01T09:30:00Z",
     );
     assert.equal((await write("PATCH", `/pages/${id}`, { date: null })).body.page.date, null);
-    for (const date of [
-      "2030-03-01T09:30:00",
-      "2030-03-01",
-      "2030-02-30T00:00:00Z",
-      "2030-03-01T24:00:00Z",
-      42,
-      "soon",
-    ]) {
+    for (const date of ["0050-01-01T00:00Z", "2030-02-30T00:00:00Z", "2030-03-01T24:00:00Z", 42, "soon"]) {
       const refused = await write("PATCH", `/pages/${id}`, { date });
       assert.equal(refused.status, 400, `${date}: ${refused.text}`);
       assert.equal(refused.body.error, "invalid_field");

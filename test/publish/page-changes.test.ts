@@ -14,6 +14,7 @@ const page = (id: number, parent_id: number, extra: Partial<PageLite> = {}): Pag
   title: `Page ${id}`,
   translation_group: null,
   frame_id: "f",
+  feed: 0,
   ...extra,
 });
 

@@ -280,13 +280,14 @@ describe("quota counters equal a recount", () => {
    * As before migrations 0160 (media_variants), 0170 (publish_outbox), 0180 (its wrote_json),
    * 0190 (site_settings.iframe_hosts_json), 0200 (sessions), 0210 (events), 0220 (webhooks), 0230 (pages' format, date
    * and tags), 0240 (Markdown's page references), 0250 (SEO per language) and 0260
-   * (site_settings.menu_locations_json), which run again
+   * (site_settings.menu_locations_json) and 0270 (pages' feed), which run again
    * after the one a test rewinds.
    */
   async function forgetMediaVariants(): Promise<void> {
     await sql`drop table site_seo_languages`.execute(t.store.db);
     await sql`drop table page_refs`.execute(t.store.db);
     await sql`alter table pages drop column content_trust`.execute(t.store.db);
+    await sql`alter table pages drop column feed`.execute(t.store.db);
     await sql`drop index pages_scheduled`.execute(t.store.db);
     await sql`alter table pages drop column content_format`.execute(t.store.db);
     await sql`alter table pages drop column date_gmt`.execute(t.store.db);
@@ -299,7 +300,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media_variants`.execute(t.store.db);
     await sql`alter table site_settings drop column menu_locations_json`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed')`.execute(
       t.store.db,
     );
   }
