@@ -7,6 +7,7 @@ import { OverBudget } from "../markup/index.ts";
 import { resolvePublicPage } from "../pages/at-address.ts";
 import type { PageRow } from "../pages/queries.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
+import { printedContents } from "../publish/page-content.ts";
 import type { CachedPage, PageCache } from "../publish/page-cache.ts";
 import { ATOM_TYPE, FEED_FILE, feedXml } from "../seo/feed.ts";
 import { canonicalPath } from "../site/addresses.ts";
@@ -103,7 +104,8 @@ export class ListAnswers {
     if (held) return this.deps.send(held, "cache", ifNoneMatch);
     const found = await this.pageAt(site, base, path, FEED_FILE, ticket);
     if (!("page" in found)) return found;
-    const xml = await feedXml(this.deps.db, site, this.deps.port, found.page, found.lang);
+    const { db, port } = this.deps;
+    const xml = await feedXml(db, site, port, found.page, found.lang, (rows) => printedContents(db, site.id, port, rows));
     if (xml === null) return this.deps.notFound(site, path, "no_feed", ticket);
     // X-Svc-Printed is left to `send`: "generated" now, "cache" when answered from memory.
     const answer = { status: 200, headers: { "content-type": ATOM_TYPE, "cache-control": "no-cache" } };

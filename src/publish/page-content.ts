@@ -20,7 +20,7 @@ import { withAncestors } from "../pages/queries.ts";
 import { PageTree } from "../pages/tree.ts";
 import { BoundedMemo } from "./bounded-memo.ts";
 import { mediaViews } from "./media-views.ts";
-import type { SiteState } from "./site-state.ts";
+import { langOf, loadSiteState, type SiteState } from "./site-state.ts";
 
 export interface PrintedContent {
   html: string;
@@ -88,4 +88,27 @@ async function printedMarkdown(db: Db, state: SiteState, page: PageRow, lang: st
 export function printedContent(db: Db, state: SiteState, page: PageRow, lang: string | null): Promise<PrintedContent> {
   if (formatOf(page) === "markdown") return printedMarkdown(db, state, page, lang);
   return Promise.resolve(withHeadingIds(page.content));
+}
+
+/**
+ * The HTML content of these pages as each prints in its own language, by id: a feed's entries
+ * (seo/feed.ts). HTML content is what is stored; the site's state is read only when a page is
+ * Markdown.
+ */
+export async function printedContents(
+  db: Db,
+  siteId: number,
+  port: number,
+  pages: readonly PageRow[],
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  const markdownPages = pages.filter((page) => formatOf(page) === "markdown");
+  for (const page of pages) if (formatOf(page) !== "markdown") out.set(page.id, page.content);
+  if (markdownPages.length === 0) return out;
+  const state = await loadSiteState(db, siteId, port, () => ({ pages: markdownPages.map((page) => page.id) }));
+  if (!state) return out;
+  for (const page of markdownPages) {
+    out.set(page.id, (await printedMarkdown(db, state, page, langOf(state, page.lang))).html);
+  }
+  return out;
 }

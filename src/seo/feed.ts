@@ -3,8 +3,9 @@
 // sorts or pages pages (data/page-lists.ts), else its children, newest `date` first — at most 20, in
 // that list's order. Each entry has its title, link, id, `updated` (its last write), `published`
 // (its date), summary (`fields.summary`, else the first paragraph of its content) and content
-// (HTML). Written by the `feed` package; what it leaves out of Atom (the feed's language) or does not
-// guard against (texts XML cannot hold, `]]>` in a CDATA section) is handled here.
+// (HTML; a Markdown page's as it prints). Written by the `feed` package; what it leaves out of Atom
+// (the feed's language) or does not guard against (texts XML cannot hold, `]]>` in a CDATA
+// section) is handled here.
 import { Feed } from "feed";
 import { escapeText, type ListEntry } from "../markup/index.ts";
 import { listItems, feedListOf } from "../data/page-lists.ts";
@@ -62,13 +63,14 @@ export function firstParagraph(content: string): string {
   return escapeText(block.replace(/<[^>]*>/g, "").trim());
 }
 
-/** The entry's summary: `fields.summary` (a text), else the first paragraph. */
-function summaryOf(row: PageRow): string {
+/** The entry's summary: `fields.summary` (a text), else the first paragraph of its printed content. */
+function summaryOf(row: PageRow, html: string): string {
   const summary = fieldsOf(row).summary;
-  return typeof summary === "string" && summary.trim() !== ""
-    ? escapeText(summary.trim())
-    : firstParagraph(row.content);
+  return typeof summary === "string" && summary.trim() !== "" ? escapeText(summary.trim()) : firstParagraph(html);
 }
+
+/** The HTML each page's content prints, by id (Markdown made HTML: publish/page-content.ts). */
+export type PrintedContents = (pages: readonly PageRow[]) => Promise<ReadonlyMap<number, string>>;
 
 /** An Atom id that stays while the page lives (RFC 4151 tag URI): the site's domain, the page's creation date, its id. */
 function tagUri(site: SiteRow, page: Pick<PageRow, "id" | "created_at_gmt">, what: "page" | "feed"): string {
@@ -85,6 +87,7 @@ export async function feedXml(
   port: number,
   page: PageRow,
   lang: string | null,
+  printed: PrintedContents,
 ): Promise<string | null> {
   if (page.feed !== 1) return null;
   const addressing = await linkAddressing(db, site, port);
@@ -95,6 +98,7 @@ export async function feedXml(
   const ids = items.slice(0, FEED_ENTRIES).map((item) => (item as { id: number }).id);
   const rows = new Map((await pagesByIds(db, site.id, ids)).map((row) => [row.id, row]));
   const entries = ids.map((id) => rows.get(id)).filter((row): row is PageRow => row !== undefined);
+  const contents = await printed(entries);
 
   const self = linkUrl(addressing, page.lang, page.path);
   let updated = moment(page.updated_at_gmt);
@@ -109,6 +113,7 @@ export async function feedXml(
     generator: false,
   });
   for (const row of entries) {
+    const html = contents.get(row.id) ?? row.content;
     feed.addItem({
       // Atom's `html` type: the title is HTML text, so it is escaped once more inside its CDATA.
       title: cdataHtml(escapeText(row.title)),
@@ -116,8 +121,8 @@ export async function feedXml(
       link: linkUrl(addressing, row.lang, row.path),
       date: moment(row.updated_at_gmt),
       ...(row.date_gmt !== null ? { published: moment(row.date_gmt) } : {}),
-      description: cdataHtml(summaryOf(row)),
-      content: cdataHtml(row.content),
+      description: cdataHtml(summaryOf(row, html)),
+      content: cdataHtml(html),
     });
   }
   const xml = feed.atom1();

@@ -146,6 +146,25 @@ describe("Atom feeds", () => {
     assert.equal(new Set(ids).size, ids.length);
   });
 
+  it("a Markdown page's entry holds its content as the page prints it (HTML, page: links at their address), its summary the first paragraph of that", async () => {
+    const site = await seoSite(t);
+    await site.frame("page", "<!DOCTYPE html><html><head><!-- svc/seo /--></head><body>page</body></html>");
+    const news = await site.page("News", "page", { feed: true });
+    await site.page("About", "page");
+    await site.page("Post", "page", {
+      parent: news,
+      content_format: "markdown",
+      content: "## Hello\n\nSee *our* [team](page:about).\n\n- [x] done",
+    });
+    const entry = one((await feedOf(site, "/news/feed.xml")).feed, "entry");
+    const content = text(entry, "content");
+    assert.match(content, /<h2 id="hello">Hello<\/h2>/);
+    assert.match(content, new RegExp(`<a href="${site.origin}/about/">team</a>`));
+    assert.match(content, /<input[^>]*type="checkbox"/);
+    assert.ok(!content.includes("*our*") && !content.includes("page:about"), "no Markdown source");
+    assert.equal(text(entry, "summary"), `See <em>our</em> <a href="${site.origin}/about/">team</a>.`);
+  });
+
   it("at most 20 entries; the page's own list decides which and in what order", async () => {
     const site = await seoSite(t);
     await site.frame("page", "<p>page</p>");
