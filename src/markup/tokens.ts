@@ -12,6 +12,7 @@ const PAGE_KEYS = new Set([
   "parent_url",
   "updated_at",
   "created_at",
+  "date",
 ]);
 /** `t.<key>`: dot-separated segments of letters, digits, _ and - (strings per language). */
 const STRING_KEY = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;

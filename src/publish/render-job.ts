@@ -15,6 +15,7 @@ import { frameHeads, frameMarkup } from "../frames/queries.ts";
 import { mediaViews } from "./media-views.ts";
 import { printedContent } from "./page-content.ts";
 import { fieldsOf } from "../pages/record.ts";
+import { isoDate } from "../pages/post-fields.ts";
 import { sidebarForRender } from "../sidebars/tree.ts";
 import { stringTexts } from "../strings/queries.ts";
 import { styleLinks } from "../styles/copies.ts";
@@ -62,6 +63,7 @@ function pageValues(state: SiteState, page: PageRow, lang: string | null, conten
     content,
     updated_at: page.updated_at_gmt,
     created_at: page.created_at_gmt,
+    date: isoDate(page.date_gmt),
     parent_title: parent?.title,
     parent_url: parent ? linkUrl(state.addressing, parent.lang, parent.path) : undefined,
     fields: fieldsOf(page),

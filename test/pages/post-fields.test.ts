@@ -69,6 +69,23 @@ describe("pages: date, tags and feed", () => {
     assert.equal(read.date, cleared.date);
   });
 
+  it("page.date prints the page's publication date (the date filter formats it); a new date shows on the next request; no date prints nothing", async () => {
+    await site();
+    const markup = `<p class="d" data-op-bind='{"text": "{page.date | date:\\"long\\"}"}'></p><p class="iso" data-op-bind='{"text": "page.date"}'></p>`;
+    await api("POST", "/frames", { slug: "post", html: markup }, 201);
+    const made = (await api("POST", "/pages", { title: "Post", frame: "post", date: "2024-03-05T09:30:00Z" }, 201)).body
+      .page;
+    const host = new URL(made.url).host;
+    const visit = async () =>
+      (await t.call("GET", new URL(made.url).pathname, { token: null, headers: { host } })).text;
+    assert.match(await visit(), /<p class="d">March 5, 2024<\/p><p class="iso">2024-03-05T09:30:00Z<\/p>/);
+    await api("PATCH", `/pages/${made.id}`, { date: "2025-12-24" }, 200);
+    assert.match(await visit(), /<p class="d">December 24, 2025<\/p>/);
+    const draft = (await api("POST", "/pages", { title: "Undated", frame: "post", status: "draft" }, 201)).body.page;
+    const preview = (await api("POST", "/preview", { page: draft.id }, 200)).body;
+    assert.match(preview.html, /<p class="d"><\/p><p class="iso"><\/p>/);
+  });
+
   it("tags and feed are written, merged by PATCH as given, answered on reads and in lists", async () => {
     await site();
     const page = (await api("POST", "/pages", { title: "News", tags: ["news", " press "], feed: true }, 201)).body.page;
