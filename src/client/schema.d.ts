@@ -3548,6 +3548,20 @@ export interface operations {
                         has_body: boolean;
                         /** @description embedded slugs no frame has yet (warning frame_ref_missing) */
                         frame_refs_missing: string[];
+                        /** @description the repeats outside other repeats that sort or page a source, in document order; the first with page_size pages the frame's pages (docs/markup.md, Lists) */
+                        lists: ({
+                            at: number;
+                            source: string;
+                            match: {
+                                [key: string]: unknown;
+                            } | null;
+                            order_by: string | null;
+                            offset: number;
+                            limit: number | null;
+                            page_size: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         /** @description the slug before and after, and the frames whose references were rewritten */
                         renamed?: {
                             from: string;
@@ -3692,6 +3706,20 @@ export interface operations {
                         has_body: boolean;
                         /** @description embedded slugs no frame has yet (warning frame_ref_missing) */
                         frame_refs_missing: string[];
+                        /** @description the repeats outside other repeats that sort or page a source, in document order; the first with page_size pages the frame's pages (docs/markup.md, Lists) */
+                        lists: ({
+                            at: number;
+                            source: string;
+                            match: {
+                                [key: string]: unknown;
+                            } | null;
+                            order_by: string | null;
+                            offset: number;
+                            limit: number | null;
+                            page_size: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         /** @description the slug before and after, and the frames whose references were rewritten */
                         renamed?: {
                             from: string;
@@ -4118,6 +4146,20 @@ export interface operations {
                         has_body: boolean;
                         /** @description embedded slugs no frame has yet (warning frame_ref_missing) */
                         frame_refs_missing: string[];
+                        /** @description the repeats outside other repeats that sort or page a source, in document order; the first with page_size pages the frame's pages (docs/markup.md, Lists) */
+                        lists: ({
+                            at: number;
+                            source: string;
+                            match: {
+                                [key: string]: unknown;
+                            } | null;
+                            order_by: string | null;
+                            offset: number;
+                            limit: number | null;
+                            page_size: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                         /** @description the slug before and after, and the frames whose references were rewritten */
                         renamed?: {
                             from: string;

@@ -90,6 +90,21 @@ const WriteAnswerSchema = Success({
   frame_refs_missing: Type.Array(Type.String(), {
     description: "embedded slugs no frame has yet (warning frame_ref_missing)",
   }),
+  lists: Type.Array(
+    Obj({
+      at: Type.Integer(),
+      source: Type.String(),
+      match: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+      order_by: NullStr,
+      offset: Type.Integer(),
+      limit: Type.Union([Type.Integer(), Type.Null()]),
+      page_size: Type.Union([Type.Integer(), Type.Null()]),
+    }),
+    {
+      description:
+        "the repeats outside other repeats that sort or page a source, in document order; the first with page_size pages the frame's pages (docs/markup.md, Lists)",
+    },
+  ),
   renamed: Opt(Renamed),
   bake: Opt(Bake),
   rebaked: Opt(Rebaked),

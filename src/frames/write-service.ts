@@ -44,6 +44,7 @@ function reportFields(report: FrameReport, warnings: Warning[]) {
     ...(report.rendersOnRequest ? { live_reasons: report.liveReasons } : {}),
     has_doctype: a.has_doctype,
     has_body: a.has_body,
+    lists: a.lists,
     warnings: [
       ...warnings,
       ...a.warnings.map((w) => warning(w.code, w.message, { ...w.details, at: w.at, line: w.line, column: w.column })),

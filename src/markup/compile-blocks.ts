@@ -28,11 +28,18 @@ export const BLOCK_KINDS: ReadonlySet<InsertKind> = new Set<InsertKind>(["repeat
 function nameParam(a: AnalysisBuilder, ins: ParsedInsert, at: number, required: boolean): string | null {
   const name = ins.params?.name;
   if (name === undefined || name === null) {
-    if (required) a.warn("insert_param_missing", `${ins.full} needs "name"; it prints nothing`, at);
+    if (required)
+      a.warn("insert_param_missing", `${ins.full} needs "name"; it prints nothing`, at, {
+        insert: ins.full,
+        param: "name",
+      });
     return required ? null : "";
   }
   if (typeof name !== "string" || name.trim() === "") {
-    a.warn("insert_param_invalid", `${ins.full}: "name" must be a non-empty string; it prints nothing`, at);
+    a.warn("insert_param_invalid", `${ins.full}: "name" must be a non-empty string; it prints nothing`, at, {
+      insert: ins.full,
+      param: "name",
+    });
     return null;
   }
   return name.trim();
@@ -55,7 +62,10 @@ export function ifOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): IfOp {
   const params = ins.params ?? {};
   const when = params.when;
   if (typeof when !== "string" || when.trim() === "") {
-    a.warn("insert_param_missing", `${ins.full} needs "when" (a token); the block prints nothing`, at);
+    a.warn("insert_param_missing", `${ins.full} needs "when" (a token); the block prints nothing`, at, {
+      insert: ins.full,
+      param: "when",
+    });
     op.valid = false;
     return op;
   }
@@ -68,6 +78,7 @@ export function ifOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): IfOp {
         "insert_param_invalid",
         `${ins.full}: "equals" must be a string, number, boolean or null; the block prints nothing`,
         at,
+        { insert: ins.full, param: "equals" },
       );
       op.valid = false;
       return op;
@@ -76,7 +87,10 @@ export function ifOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): IfOp {
   }
   if (params.not !== undefined && params.not !== null) {
     if (typeof params.not !== "boolean") {
-      a.warn("insert_param_invalid", `${ins.full}: "not" must be true or false; the block prints nothing`, at);
+      a.warn("insert_param_invalid", `${ins.full}: "not" must be true or false; the block prints nothing`, at, {
+        insert: ins.full,
+        param: "not",
+      });
       op.valid = false;
       return op;
     }

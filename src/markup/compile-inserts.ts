@@ -157,11 +157,16 @@ export class InsertCompiler {
     );
     this.prog.hole(start, end, null);
     if (refs.length === 0) {
-      this.a.warn("insert_param_missing", `${ins.full} needs "name" (the layout frame); it prints nothing`, start);
+      this.a.warn("insert_param_missing", `${ins.full} needs "name" (the layout frame); it prints nothing`, start, {
+        insert: ins.full,
+        param: "name",
+      });
       return;
     }
     if (this.layout !== null) {
-      this.a.warn("insert_param_invalid", `a frame has one layout; this ${ins.full} is ignored`, start);
+      this.a.warn("insert_param_invalid", `a frame has one layout; this ${ins.full} is ignored`, start, {
+        insert: ins.full,
+      });
       return;
     }
     this.a.frameRefs.push({ insert: "svc/layout", at: start, keys });

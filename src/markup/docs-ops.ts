@@ -14,7 +14,7 @@ export const TOC_LEVELS = [2, 3];
 function nameOf(a: AnalysisBuilder, ins: ParsedInsert, op: InsertOp, at: number): boolean {
   const name = ins.params?.name;
   if (typeof name !== "string" || name.trim() === "") {
-    missing(a, ins, `"name" (a sidebar's name)`, at);
+    missing(a, ins, "name", `"name" (a sidebar's name)`, at);
     op.kind = "invalid";
     return false;
   }
@@ -33,7 +33,7 @@ export function sidebarOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): In
   if (params.depth !== undefined && params.depth !== null) {
     const depth = toCount(params.depth);
     if (depth === undefined) {
-      invalid(a, ins, `"depth" must be a non-negative number`, at);
+      invalid(a, ins, "depth", `"depth" must be a non-negative number`, at);
       op.kind = "invalid";
       return op;
     }
@@ -41,7 +41,7 @@ export function sidebarOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): In
   }
   if (params.class !== undefined && params.class !== null) {
     if (typeof params.class !== "string") {
-      invalid(a, ins, `"class" must be a string`, at);
+      invalid(a, ins, "class", `"class" must be a string`, at);
       op.kind = "invalid";
       return op;
     }
@@ -68,7 +68,7 @@ export function tocOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Insert
     return op;
   }
   if (!Array.isArray(levels) || levels.length === 0 || levels.some((l) => !Number.isInteger(l) || l < 1 || l > 6)) {
-    invalid(a, ins, `"levels" must be a list of heading levels from 1 to 6`, at);
+    invalid(a, ins, "levels", `"levels" must be a list of heading levels from 1 to 6`, at);
     op.kind = "invalid";
     return op;
   }

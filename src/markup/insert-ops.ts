@@ -64,12 +64,14 @@ export function insertOp(kind: InsertOp["kind"], ins: ParsedInsert, at: number):
   };
 }
 
-export function missing(a: AnalysisBuilder, ins: ParsedInsert, what: string, at: number): void {
-  a.warn("insert_param_missing", `${ins.full} needs ${what}; it prints nothing`, at);
+/** Warns that the insert lacks `param` (`what` says it for people); the warning names the insert and the parameter. */
+export function missing(a: AnalysisBuilder, ins: ParsedInsert, param: string, what: string, at: number): void {
+  a.warn("insert_param_missing", `${ins.full} needs ${what}; it prints nothing`, at, { insert: ins.full, param });
 }
 
-export function invalid(a: AnalysisBuilder, ins: ParsedInsert, what: string, at: number): void {
-  a.warn("insert_param_invalid", `${ins.full}: ${what}; it prints nothing`, at);
+/** Warns that the insert's `param` has a wrong value; the warning names the insert and the parameter. */
+export function invalid(a: AnalysisBuilder, ins: ParsedInsert, param: string, what: string, at: number): void {
+  a.warn("insert_param_invalid", `${ins.full}: ${what}; it prints nothing`, at, { insert: ins.full, param });
 }
 
 /**
@@ -92,14 +94,14 @@ export function frameOp(a: AnalysisBuilder, kind: "frame" | "partial", ins: Pars
     if (found && found[1] !== "") op.refs.push(found[1]);
   }
   if (op.refs.length === 0) {
-    missing(a, ins, `a frame reference ("name", or "ref", "frame", "slug", "id")`, at);
+    missing(a, ins, "name", `a frame reference ("name", or "ref", "frame", "slug", "id")`, at);
     op.kind = "invalid";
     return op;
   }
   if (kind === "partial" && params.with !== undefined) {
     const w = params.with;
     if (w === null || typeof w !== "object" || Array.isArray(w)) {
-      invalid(a, ins, `"with" must be an object`, at);
+      invalid(a, ins, "with", `"with" must be an object`, at);
       op.kind = "invalid";
       return op;
     }
@@ -114,7 +116,7 @@ export function langOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inser
   const cls = ins.params?.class;
   if (cls !== undefined && cls !== null) {
     if (typeof cls !== "string") {
-      invalid(a, ins, `"class" must be a string`, at);
+      invalid(a, ins, "class", `"class" must be a string`, at);
       op.kind = "invalid";
       return op;
     }
@@ -129,7 +131,7 @@ export function menuOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inser
   const op = insertOp("menu", ins, at);
   const location = params.location;
   if (typeof location !== "string" || location.trim() === "") {
-    missing(a, ins, `"location"`, at);
+    missing(a, ins, "location", `"location"`, at);
     op.kind = "invalid";
     return op;
   }
@@ -138,7 +140,7 @@ export function menuOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inser
   if (params.depth !== undefined && params.depth !== null) {
     const depth = toCount(params.depth);
     if (depth === undefined) {
-      invalid(a, ins, `"depth" must be a non-negative number`, at);
+      invalid(a, ins, "depth", `"depth" must be a non-negative number`, at);
       op.kind = "invalid";
       return op;
     }
@@ -146,7 +148,7 @@ export function menuOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inser
   }
   if (params.class !== undefined && params.class !== null) {
     if (typeof params.class !== "string") {
-      invalid(a, ins, `"class" must be a string`, at);
+      invalid(a, ins, "class", `"class" must be a string`, at);
       op.kind = "invalid";
       return op;
     }
@@ -173,8 +175,8 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
         : "";
   if (ref === "") {
     if (media === undefined || media === null || typeof media === "string")
-      missing(a, ins, `"media" (an id or slug)`, at);
-    else invalid(a, ins, `"media" must be an id or slug`, at);
+      missing(a, ins, "media", `"media" (an id or slug)`, at);
+    else invalid(a, ins, "media", `"media" must be an id or slug`, at);
     op.kind = "invalid";
     return op;
   }
@@ -183,7 +185,7 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
     const value = params[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== "string") {
-      invalid(a, ins, `"${key}" must be a string`, at);
+      invalid(a, ins, key, `"${key}" must be a string`, at);
       op.kind = "invalid";
       return op;
     }
@@ -193,7 +195,7 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
   if (params.width !== undefined && params.width !== null) {
     const width = displayWidthFrom(params.width);
     if (width === undefined) {
-      invalid(a, ins, `"width" must be a positive whole number of pixels`, at);
+      invalid(a, ins, "width", `"width" must be a positive whole number of pixels`, at);
       op.kind = "invalid";
       return op;
     }
@@ -221,19 +223,19 @@ export function stylesOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Ins
     (name !== undefined && name !== null && names !== undefined && names !== null) ||
     (given !== undefined && given !== null && !Array.isArray(given))
   ) {
-    invalid(a, ins, `give "name" (a stylesheet) or "names" (a list of them), not both`, at);
+    invalid(a, ins, "names", `give "name" (a stylesheet) or "names" (a list of them), not both`, at);
     op.kind = "invalid";
     return op;
   }
   if (!Array.isArray(given) || given.length === 0) {
-    missing(a, ins, `"name" or "names" (stylesheet names)`, at);
+    missing(a, ins, "name", `"name" or "names" (stylesheet names)`, at);
     op.kind = "invalid";
     return op;
   }
   for (const value of given) {
     const style = typeof value === "string" ? value.trim() : "";
     if (style === "") {
-      invalid(a, ins, `stylesheet names must be non-empty strings`, at);
+      invalid(a, ins, "names", `stylesheet names must be non-empty strings`, at);
       op.kind = "invalid";
       return op;
     }

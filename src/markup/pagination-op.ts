@@ -17,7 +17,7 @@ export function paginationOp(a: AnalysisBuilder, ins: ParsedInsert, at: number):
     const value = params[key];
     if (value === undefined || value === null) continue;
     if (typeof value !== "string") {
-      invalid(a, ins, `"${key}" must be a string`, at);
+      invalid(a, ins, key, `"${key}" must be a string`, at);
       op.kind = "invalid";
       return op;
     }

@@ -14,14 +14,20 @@ import { normalizeRepeatSource, PAGE_SOURCES } from "./tokens.ts";
 /** `match`: an object of field → a scalar, or a non-empty list of scalars (any of them). */
 function matchOf(a: AnalysisBuilder, ins: ParsedInsert, at: number, m: unknown): RepeatOp["match"] | undefined {
   if (m === null || typeof m !== "object" || Array.isArray(m)) {
-    invalid(a, ins, `"match" must be an object of field: value`, at);
+    invalid(a, ins, "match", `"match" must be an object of field: value`, at);
     return undefined;
   }
   for (const [field, value] of Object.entries(m as Record<string, unknown>)) {
     // A list of values is any of them, as POST /data/resolve reads it (match.ts).
     const values = Array.isArray(value) ? value : [value];
     if (values.length === 0 || values.some((one) => matchText(one) === undefined)) {
-      invalid(a, ins, `match value of "${field}" must be a string, number, boolean or null, or a list of them`, at);
+      invalid(
+        a,
+        ins,
+        "match",
+        `match value of "${field}" must be a string, number, boolean or null, or a list of them`,
+        at,
+      );
       return undefined;
     }
   }
@@ -40,7 +46,7 @@ function countOf(
   if (value === undefined || value === null) return null;
   const n = toCount(value);
   if (n === undefined || n < min) {
-    invalid(a, ins, `"${key}" must be a whole number from ${min}`, at);
+    invalid(a, ins, key, `"${key}" must be a whole number from ${min}`, at);
     return undefined;
   }
   return n;
@@ -71,7 +77,7 @@ export function repeatOp(a: AnalysisBuilder, ins: ParsedInsert, at: number, topL
   if (!op.valid) return op;
   const source = params.source;
   if (typeof source !== "string" || source.trim() === "") {
-    missing(a, ins, `"source"`, at);
+    missing(a, ins, "source", `"source"`, at);
     op.valid = false;
     return op;
   }
@@ -91,6 +97,7 @@ export function repeatOp(a: AnalysisBuilder, ins: ParsedInsert, at: number, topL
       invalid(
         a,
         ins,
+        "order_by",
         `"order_by" must be date, modified, title, menu_order or fields.<name>, "-" first to sort descending`,
         at,
       );

@@ -105,7 +105,9 @@ export class ListAnswers {
     const found = await this.pageAt(site, base, path, FEED_FILE, ticket);
     if (!("page" in found)) return found;
     const { db, port } = this.deps;
-    const xml = await feedXml(db, site, port, found.page, found.lang, (rows) => printedContents(db, site.id, port, rows));
+    const xml = await feedXml(db, site, port, found.page, found.lang, (rows) =>
+      printedContents(db, site.id, port, rows),
+    );
     if (xml === null) return this.deps.notFound(site, path, "no_feed", ticket);
     // X-Svc-Printed is left to `send`: "generated" now, "cache" when answered from memory.
     const answer = { status: 200, headers: { "content-type": ATOM_TYPE, "cache-control": "no-cache" } };

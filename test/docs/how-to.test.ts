@@ -14,7 +14,7 @@ import { startTestApp, type Answer, type TestApp } from "../support/app.ts";
 import { catalogueStatus, fences, replayPage, statements, statusCodePairs, steps } from "./how-to-pages.ts";
 
 const DIR = "docs/guide/how-to";
-/** The pages written in the regular form (how-to-pages.ts); each is replayed by a test below (ci.md by ci-how-to.test.ts, with its svc steps). */
+/** The pages written in the regular form (how-to-pages.ts); each is replayed by a test below (ci.md by ci-how-to.test.ts, with its svc steps; news-section.md by news-how-to.test.ts). */
 const HOW_TOS = [
   "layouts-and-menus.md",
   "translations.md",
@@ -22,6 +22,7 @@ const HOW_TOS = [
   "undo-and-preview.md",
   "deploying.md",
   "ci.md",
+  "news-section.md",
 ];
 const page = (name: string) => join(DIR, name);
 
