@@ -12,7 +12,7 @@ import type { ServiceContext } from "../write/context.ts";
 import { nothingRebaked } from "../write/change.ts";
 import { checkLangIn, languageState } from "../site/languages.ts";
 import { siteAddressing } from "../site/addresses.ts";
-import { pageBytes } from "../quotas/bytes.ts";
+import { PAGE_TEXTS, pageBytes } from "../quotas/bytes.ts";
 import { toTrash } from "../revisions/trash.ts";
 import { childPath } from "./paths.ts";
 import { pageChangesBetween } from "../effects/page-changes.ts";
@@ -140,7 +140,7 @@ export async function deletePage(
         .deleteFrom("pages")
         .where("site_id", "=", site.id)
         .where("id", "=", page.id)
-        .returning(["title", "content", "fields_json"])
+        .returning(PAGE_TEXTS)
         .executeTakeFirst();
       const moved: MovedChild[] = [];
       const slugWarnings: Warning[] = [];

@@ -73,7 +73,7 @@ export async function createPage(
     row,
     created: true,
     ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}),
-    room: { pages: 1, stored_bytes: pageBytes(values) },
+    room: { pages: 1, stored_bytes: pageBytes(row) },
   };
 }
 
@@ -155,12 +155,6 @@ export async function updatePage(
   const fieldsJson = change.fields !== undefined ? JSON.stringify(change.fields) : undefined;
   const content = await contentColumns(trx, change.content, page, warnings);
   const status = scheduledStatus(change, page, now, warnings);
-  const weighs = pageBytes({
-    title: change.title ?? page.title,
-    content: content.content ?? page.content,
-    fields_json: fieldsJson ?? page.fields_json,
-  });
-
   const row = await trx
     .updateTable("pages")
     .set({
@@ -191,6 +185,6 @@ export async function updatePage(
     created: false,
     ...(verb ? { verb } : {}),
     ...(slug !== desired ? { slugChanged: { from: desired, to: slug } } : {}),
-    room: { stored_bytes: weighs - pageBytes(page) },
+    room: { stored_bytes: pageBytes(row) - pageBytes(page) },
   };
 }

@@ -90,7 +90,7 @@ export async function placeAtPath(
       };
       row = await trx.insertInto("pages").values(stub).returningAll().executeTakeFirstOrThrow();
       placement.stubs.push({ id: row.id, path: row.path });
-      placement.stubBytes += pageBytes(stub);
+      placement.stubBytes += pageBytes(row);
     }
     placement = { parentId: row.id, parentPath: row.path, stubs: placement.stubs, stubBytes: placement.stubBytes };
   }

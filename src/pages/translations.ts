@@ -186,10 +186,6 @@ export async function linkTranslation(
             "The translation has child pages; rename it with PATCH /pages/{ref}.",
           );
         const columns = await contentColumns(trx, content, existing, warnings);
-        const room = {
-          stored_bytes:
-            pageBytes({ ...existing, ...(title !== undefined ? { title } : {}), ...columns }) - pageBytes(existing),
-        };
         // Scheduled without a date of its own, it takes the origin's.
         const dated = { status: existing.status, date_gmt: existing.date_gmt ?? current.date_gmt };
         const timed = scheduledStatus({ status, date: post.date }, dated, now, warnings);
@@ -225,7 +221,7 @@ export async function linkTranslation(
             slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined,
           },
           wrote: wrote(row),
-          room,
+          room: { stored_bytes: pageBytes(row) - pageBytes(existing) },
         };
       }
 
@@ -303,7 +299,7 @@ export async function linkTranslation(
           slugChanged: finalSlug !== desired ? { from: desired, to: finalSlug } : undefined,
         },
         wrote: wrote(row),
-        room: { pages: 1, stored_bytes: pageBytes(values) },
+        room: { pages: 1, stored_bytes: pageBytes(row) },
       };
     },
     (written) => [written.row.id],

@@ -1,5 +1,5 @@
 // What a stored row weighs against its quota. `stored_bytes`: the UTF-8 bytes of frame markup, of a
-// page's title, content and fields (the stored JSON text), of a data set's items as JSON, of a
+// page's title, content, fields and tags (the stored JSON texts), of a data set's items as JSON, of a
 // revision's content, fields and summary, and of a trash entry's name and what a restore needs
 // (`extra_json`). `published_bytes`: a static copy's or a frame bake's `bytes` (its HTML), and a
 // stylesheet bundle's (its CSS and brotli and gzip forms, styles/copies.ts).
@@ -12,9 +12,17 @@ export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
-/** A page's weight: its title, content and fields as stored. */
-export function pageBytes(page: { title: string; content: string; fields_json: string }): number {
-  return utf8Bytes(page.title) + utf8Bytes(page.content) + utf8Bytes(page.fields_json);
+/** The page columns a page's weight counts. */
+export const PAGE_TEXTS = ["title", "content", "fields_json", "tags_json"] as const;
+
+/** A page's weight: its title, content, fields and tags as stored. */
+export function pageBytes(page: Record<(typeof PAGE_TEXTS)[number], string>): number {
+  return PAGE_TEXTS.reduce((sum, column) => sum + utf8Bytes(page[column]), 0);
+}
+
+/** A page row's weight, by the database. */
+export function pageBytesSql(db: Db): RawBuilder<number> {
+  return textsBytes(db, PAGE_TEXTS);
 }
 
 /** The UTF-8 byte length of a text column, computed by the database (no text is read out). */

@@ -36,7 +36,7 @@ import { fail } from "../errors.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import { QUOTA_KEYS, type QuotaKey, type QuotaValues } from "./catalogue.ts";
 import { quotasOf } from "./limits.ts";
-import { revisionBytesSql, textBytes, trashBytesSql } from "./bytes.ts";
+import { pageBytesSql, revisionBytesSql, textBytes, trashBytesSql } from "./bytes.ts";
 
 /** How a write moves each use: + what it adds, − what it frees; absent keys do not move. */
 export type UsageDelta = Partial<Record<QuotaKey, number>>;
@@ -230,15 +230,7 @@ async function sumOf(
 export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues> {
   const pages = await db
     .selectFrom("pages")
-    .select((eb) => [
-      eb.fn.countAll().as("n"),
-      eb.fn
-        .coalesce(
-          eb.fn.sum(eb(eb(textBytes(db, "title"), "+", textBytes(db, "content")), "+", textBytes(db, "fields_json"))),
-          eb.lit(0),
-        )
-        .as("bytes"),
-    ])
+    .select((eb) => [eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum(pageBytesSql(db)), eb.lit(0)).as("bytes")])
     .where("site_id", "=", siteId)
     .executeTakeFirstOrThrow();
   const frames = await db

@@ -35,6 +35,7 @@ import * as m0240 from "./migrations/0240_markdown.ts";
 import * as m0250 from "./migrations/0250_seo_languages.ts";
 import * as m0260 from "./migrations/0260_menu_locations.ts";
 import * as m0270 from "./migrations/0270_page_feed.ts";
+import * as m0280 from "./migrations/0280_counted_tags.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -67,6 +68,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0250_seo_languages", m0250.up],
   ["0260_menu_locations", m0260.up],
   ["0270_page_feed", m0270.up],
+  ["0280_counted_tags", m0280.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

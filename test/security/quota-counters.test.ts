@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { sql } from "kysely";
 import { makeSite, startTestApp, type Answer, type TestApp } from "../support/app.ts";
+import { textBytes } from "../../src/quotas/bytes.ts";
 import { recountUsage, usageOf } from "../../src/quotas/usage.ts";
 import { prune } from "../../src/revisions/trash.ts";
 import { migrate } from "../../src/store/migrations.ts";
@@ -23,11 +24,12 @@ type Op =
       title: string;
       content: string;
       fields?: Record<string, unknown>;
+      tags?: string[];
       parent?: number;
       url?: string;
       frame?: string;
     }
-  | { op: "patch"; pick: number; title?: string; content?: string; fields?: Record<string, unknown> }
+  | { op: "patch"; pick: number; title?: string; content?: string; fields?: Record<string, unknown>; tags?: string[] }
   | { op: "trash" | "purge"; pick: number }
   | { op: "translate"; pick: number; title?: string; content?: string }
   | { op: "frame"; slug: string; html: string }
@@ -52,6 +54,7 @@ const slug = fc.constantFrom("a", "nav", "navigation-bar");
 const fields = fc.dictionary(fc.constantFrom("k", "ü", "long"), fc.oneof(fc.integer(), text(12), fc.constant(null)), {
   maxKeys: 3,
 });
+const tags = fc.array(fc.constantFrom("news", "Presse", "ünïcode"), { maxLength: 3 });
 const html = fc
   .tuple(text(30), fc.option(slug, { nil: undefined }))
   .map(([body, ref]) => `<p>${body.replace(/[<>&]/g, "")}</p>${ref ? `<!-- svc/frame {"name": "${ref}"} /-->` : ""}`);
@@ -62,6 +65,7 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
     title: text(16),
     content: text(40),
     fields: fc.option(fields, { nil: undefined }),
+    tags: fc.option(tags, { nil: undefined }),
     url: fc.option(fc.constantFrom("/s/t/leaf", "/s/other", "/u/v/w/x"), { nil: undefined }),
     frame: fc.option(slug, { nil: undefined }),
   }),
@@ -71,6 +75,7 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
     title: fc.option(text(16), { nil: undefined }),
     content: fc.option(text(60), { nil: undefined }),
     fields: fc.option(fields, { nil: undefined }),
+    tags: fc.option(tags, { nil: undefined }),
   }),
   fc.record({ op: fc.constantFrom("trash" as const, "purge" as const), pick: fc.nat() }),
   fc.record({
@@ -137,6 +142,7 @@ describe("quota counters equal a recount", () => {
               title: step.title,
               content: step.content,
               ...(step.fields ? { fields: step.fields } : {}),
+              ...(step.tags ? { tags: step.tags } : {}),
               ...(step.url ? { url: step.url, create_missing_parents: true } : {}),
               ...(step.frame ? { frame: step.frame } : {}),
             },
@@ -150,7 +156,10 @@ describe("quota counters equal a recount", () => {
               ...(step.title !== undefined ? { title: step.title } : {}),
               ...(step.content !== undefined ? { content: step.content } : {}),
               ...(step.fields ? { fields: step.fields } : {}),
-              ...(step.title === undefined && step.content === undefined && !step.fields ? { status: "draft" } : {}),
+              ...(step.tags ? { tags: step.tags } : {}),
+              ...(step.title === undefined && step.content === undefined && !step.fields && !step.tags
+                ? { status: "draft" }
+                : {}),
             },
           });
           break;
@@ -280,7 +289,7 @@ describe("quota counters equal a recount", () => {
    * As before migrations 0160 (media_variants), 0170 (publish_outbox), 0180 (its wrote_json),
    * 0190 (site_settings.iframe_hosts_json), 0200 (sessions), 0210 (events), 0220 (webhooks), 0230 (pages' format, date
    * and tags), 0240 (Markdown's page references), 0250 (SEO per language) and 0260
-   * (site_settings.menu_locations_json) and 0270 (pages' feed), which run again
+   * (site_settings.menu_locations_json), 0270 (pages' feed) and 0280 (tags counted), which run again
    * after the one a test rewinds.
    */
   async function forgetMediaVariants(): Promise<void> {
@@ -291,6 +300,10 @@ describe("quota counters equal a recount", () => {
     await sql`drop index pages_scheduled`.execute(t.store.db);
     await sql`alter table pages drop column content_format`.execute(t.store.db);
     await sql`alter table pages drop column date_gmt`.execute(t.store.db);
+    // Before 0280 the counters held no tags: what it counts is taken back out with the column.
+    await sql`update site_usage set stored_bytes = stored_bytes - (select coalesce(sum(${textBytes(t.store.db, "p.tags_json")}), 0) from pages p where p.site_id = site_usage.site_id)`.execute(
+      t.store.db,
+    );
     await sql`alter table pages drop column tags_json`.execute(t.store.db);
     await sql`drop table webhook_deliveries`.execute(t.store.db);
     await sql`drop table webhooks`.execute(t.store.db);
@@ -300,7 +313,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media_variants`.execute(t.store.db);
     await sql`alter table site_settings drop column menu_locations_json`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed', '0280_counted_tags')`.execute(
       t.store.db,
     );
   }
@@ -312,6 +325,28 @@ describe("quota counters equal a recount", () => {
     await sql`alter table style_copies drop column bytes`.execute(t.store.db);
     await sql`delete from kysely_migration where name = '0150_counted_style_copies'`.execute(t.store.db);
   }
+
+  it("migration 0280 counts the tags of the pages that exist when it runs in stored_bytes; page writes keep the counter equal to the recount, tags included", async () => {
+    const site = await makeSite(t, "Before counted tags", "before-tags.localhost");
+    const S = `/api/site/${site}`;
+    const db = t.store.db;
+    const tagged = await t.call("POST", `${S}/pages`, { body: { title: "Tagged", tags: ["news", "Größe"] } });
+    assert.equal(tagged.status, 201);
+    const retag = await t.call("PATCH", `${S}/pages/${tagged.body.page.id}`, { body: { tags: ["news"] } });
+    assert.equal(retag.status, 200);
+    assert.deepEqual(await usageOf(db, site), await recountUsage(db, site), "the writes moved the counter by the tags");
+    // As before the migration: the counters without any page's tags.
+    await sql`update site_usage set stored_bytes = stored_bytes - (select coalesce(sum(${textBytes(db, "p.tags_json")}), 0) from pages p where p.site_id = site_usage.site_id)`.execute(
+      db,
+    );
+    await sql`delete from kysely_migration where name = '0280_counted_tags'`.execute(db);
+    const uncounted = (await usageOf(db, site)).stored_bytes;
+    await migrate(db, t.store.dialect);
+    assert.equal((await usageOf(db, site)).stored_bytes, uncounted + Buffer.byteLength('["news"]'));
+    for (const row of await db.selectFrom("sites").select("id").execute()) {
+      assert.deepEqual(await usageOf(db, row.id), await recountUsage(db, row.id), `site ${row.id}`);
+    }
+  });
 
   it("migration 0140 counts the revisions, trash, static copies and frame bakes of the sites that exist when it runs", async () => {
     const site = await makeSite(t, "Before counted history", "before-history.localhost");
