@@ -55,6 +55,27 @@ export interface Texts {
   heading: string;
   list: string;
   formatting: string;
+  format: string;
+  formatHtml: string;
+  formatMarkdown: string;
+  markdownHint: string;
+  date: string;
+  /** Under the date: the time zone it is typed in, and what an empty one means. */
+  dateHint: (timeZone: string) => string;
+  dateIncomplete: string;
+  tags: string;
+  tagsHint: string;
+  publishesFeed: string;
+  viewFeed: string;
+  schedule: string;
+  unschedule: string;
+  savedAsDraft: string;
+  /** The notice of a write that published the page. */
+  publishedNotice: string;
+  /** A moment as the editor shows it, in the browser's time zone. */
+  moment: (at: Date) => string;
+  scheduledFor: (moment: string) => string;
+  goesOut: (moment: string) => string;
   // Media
   media: string;
   upload: string;
@@ -153,6 +174,26 @@ const en: Texts = {
   heading: "Heading",
   list: "List",
   formatting: "Formatting",
+  format: "Format",
+  formatHtml: "HTML (rich text)",
+  formatMarkdown: "Markdown",
+  markdownHint:
+    "Markdown with GitHub's tables, task lists (- [ ]) and strikethrough. [text](page:slug) links to a page, ![alt](media:slug) shows a file.",
+  date: "Date",
+  dateHint: (timeZone) =>
+    `In your time zone, ${timeZone}. Empty: the page is dated when it is first published. A date ahead schedules it.`,
+  dateIncomplete: "The date is incomplete: fill in the day, month, year and time, or clear the field.",
+  tags: "Tags",
+  tagsHint: "Separated by commas.",
+  publishesFeed: "Publishes a feed (feed.xml)",
+  viewFeed: "View feed",
+  schedule: "Schedule",
+  unschedule: "Unschedule",
+  savedAsDraft: "Saved as a draft.",
+  publishedNotice: "Published.",
+  moment: (at) => new Intl.DateTimeFormat("en", { dateStyle: "long", timeStyle: "short", hourCycle: "h23" }).format(at),
+  scheduledFor: (moment) => `Scheduled for ${moment}.`,
+  goesOut: (moment) => `goes out ${moment}`,
   media: "Media",
   upload: "Upload",
   uploading: (name) => `Uploading ${name}`,
@@ -250,6 +291,26 @@ const de: Texts = {
   heading: "Überschrift",
   list: "Liste",
   formatting: "Formatierung",
+  format: "Format",
+  formatHtml: "HTML (formatierter Text)",
+  formatMarkdown: "Markdown",
+  markdownHint:
+    "Markdown mit den Tabellen, Aufgabenlisten (- [ ]) und Durchstreichungen von GitHub. [Text](page:kurzname) verlinkt eine Seite, ![Alternativtext](media:kurzname) zeigt eine Datei.",
+  date: "Datum",
+  dateHint: (timeZone) =>
+    `In Ihrer Zeitzone, ${timeZone}. Leer: Die Seite erhält das Datum ihrer ersten Veröffentlichung. Ein künftiges Datum plant sie ein.`,
+  dateIncomplete: "Das Datum ist unvollständig: Bitte Tag, Monat, Jahr und Uhrzeit ausfüllen oder das Feld leeren.",
+  tags: "Schlagwörter",
+  tagsHint: "Durch Kommas getrennt.",
+  publishesFeed: "Veröffentlicht einen Feed (feed.xml)",
+  viewFeed: "Feed ansehen",
+  schedule: "Einplanen",
+  unschedule: "Nicht mehr einplanen",
+  savedAsDraft: "Als Entwurf gespeichert.",
+  publishedNotice: "Veröffentlicht.",
+  moment: (at) => new Intl.DateTimeFormat("de", { dateStyle: "long", timeStyle: "short", hourCycle: "h23" }).format(at),
+  scheduledFor: (moment) => `Geplant für ${moment}.`,
+  goesOut: (moment) => `erscheint am ${moment}`,
   media: "Medien",
   upload: "Hochladen",
   uploading: (name) => `${name} wird hochgeladen`,

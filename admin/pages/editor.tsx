@@ -1,57 +1,62 @@
-// A page's editor (docs/admin.md): Title, Slug, Content (rich text), Frame; Save (a new page
-// becomes a draft and the editor stays on it; a published page stays published), Publish, Move to
-// trash with Undo, its Revisions with Restore, and its translations.
+// A page's editor (docs/admin.md): Title, Slug, Format and Content (content-field.tsx), Frame,
+// Date, Tags and Feed (post-fields.tsx); Save (a new page becomes a draft and the editor stays on
+// it; a published or scheduled page keeps its status), Publish, or Schedule while the date is
+// ahead, Unschedule, Move to trash with Undo, its Revisions with Restore, and its translations.
 import { useEffect, useState } from "preact/hooks";
 import { unwrap } from "../../src/client/index.ts";
-import { alertOf, FieldError, shownOf } from "../errors.tsx";
-import { RichText } from "../rich-text.tsx";
+import { alertOf, FieldError, shownOf, type Shown } from "../errors.tsx";
 import { navigate } from "../route.ts";
 import { useAction } from "../action.ts";
 import { ScreenHeading } from "../screen-heading.tsx";
 import type { Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
+import { ContentField } from "./content-field.tsx";
 import { statusName } from "./list.tsx";
+import { bodyOf, type EditedPage, type Form, formFieldOf, formOf, isAhead } from "./page-form.ts";
+import { PostFields } from "./post-fields.tsx";
 import { PageRevisions } from "./revisions.tsx";
 import { Translations } from "./translations.tsx";
 
-export interface EditedPage {
-  id: number;
-  title: string;
-  slug: string;
-  content: string;
-  frame: string | null;
-  status: "publish" | "future" | "draft" | "trash";
-  lang: string | null;
-  translations: Record<string, number>;
-  url: string;
+const FIELDS = ["title", "slug", "content_format", "content", "frame", "date", "tags", "feed"] as const;
+
+type Status = EditedPage["status"];
+
+/** What the status line and the notice say of a page's date: when it goes out, in the browser's time. */
+const momentOf = (texts: Texts, page: EditedPage) => texts.moment(new Date(page.date ?? ""));
+
+/** The notice of a write that asked for `status` (none: kept), followed by what the service warned of. */
+function noticeOf(
+  texts: Texts,
+  status: Status | undefined,
+  answer: { page: EditedPage; warnings: { message: string }[] },
+) {
+  const { page } = answer;
+  const said =
+    page.status === "future"
+      ? texts.scheduledFor(momentOf(texts, page))
+      : status === undefined
+        ? texts.saved
+        : page.status === "publish"
+          ? texts.publishedNotice
+          : page.status === "draft"
+            ? texts.savedAsDraft
+            : texts.saved;
+  return [said, ...answer.warnings.map((warning) => warning.message)].join(" ");
 }
-
-interface Form {
-  title: string;
-  slug: string;
-  content: string;
-  frame: string;
-}
-
-const FIELDS = ["title", "slug", "content", "frame"] as const;
-
-const formOf = (page: EditedPage | null): Form => ({
-  title: page?.title ?? "",
-  slug: page?.slug ?? "",
-  content: page?.content ?? "",
-  frame: page?.frame ?? "",
-});
 
 export function PageEditor(props: { texts: Texts; session: Session; siteId: number; item: string }) {
   const { texts, session, siteId, item } = props;
-  const { busy, error, setError, notice, setNotice, run } = useAction(texts);
+  const { busy, error: refusal, setError, notice, setNotice, run } = useAction(texts);
+  // A refusal naming an item of a list (`tags.3`) is shown by the list's field.
+  const error: Shown | null = refusal && { ...refusal, field: formFieldOf(refusal.field) };
   const site = session.client.forSite(siteId);
   const isNew = item === "new";
   const [page, setPage] = useState<EditedPage | null>(null);
   const [form, setForm] = useState<Form>(formOf(null));
   const [frames, setFrames] = useState<string[]>([]);
-  const [trashedFrom, setTrashedFrom] = useState<EditedPage["status"] | null>(null);
+  const [trashedFrom, setTrashedFrom] = useState<Status | null>(null);
   const [showRevisions, setShowRevisions] = useState(false);
+  const change = (part: Partial<Form>) => setForm((now) => ({ ...now, ...part }));
 
   const load = async () => {
     const answer = await unwrap(site.GET("/pages/{ref}", { params: { path: { ref: item } } }));
@@ -59,6 +64,8 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
     setForm(formOf(answer.page));
   };
   useEffect(() => {
+    // A page just made is shown already, with what its write said (its address became the page's).
+    if (page !== null && String(page.id) === item) return;
     setError(null);
     setNotice("");
     setTrashedFrom(null);
@@ -73,27 +80,30 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
     load().catch((failure) => setError(shownOf(failure, texts)));
   }, [siteId, item]);
 
-  const fields = () => ({
-    title: form.title,
-    content: form.content,
-    frame: form.frame === "" ? null : form.frame,
-    ...(form.slug.trim() === "" ? {} : { slug: form.slug }),
-  });
-  const write = (status?: "publish" | "draft") =>
-    run(async () => {
+  const write = (status?: "publish" | "future" | "draft") => {
+    // A partly typed date reads as none: refused here rather than sent as "no date".
+    if (form.dateIncomplete) {
+      setNotice("");
+      setError({ field: "date", message: texts.dateIncomplete });
+      return Promise.resolve();
+    }
+    return run(async () => {
+      const fields = bodyOf(form, page);
       if (page === null) {
-        const made = await unwrap(site.POST("/pages", { body: { ...fields(), status: status ?? "draft" } }));
+        const body = { ...fields, status: status ?? "draft" };
+        const made = await unwrap(site.POST("/pages", { body }));
         setPage(made.page);
         setForm(formOf(made.page));
         navigate({ siteId, screen: "pages", item: String(made.page.id) }, true);
-      } else {
-        const body = { ...fields(), ...(status ? { status } : {}) };
-        const changed = await unwrap(site.PATCH("/pages/{ref}", { params: { path: { ref: String(page.id) } }, body }));
-        setPage(changed.page);
-        setForm(formOf(changed.page));
+        return noticeOf(texts, status, made);
       }
-      return status === "publish" ? texts.published : texts.saved;
+      const body = { ...fields, ...(status ? { status } : {}) };
+      const changed = await unwrap(site.PATCH("/pages/{ref}", { params: { path: { ref: String(page.id) } }, body }));
+      setPage(changed.page);
+      setForm(formOf(changed.page));
+      return noticeOf(texts, status, changed);
     });
+  };
   const trash = () =>
     run(async () => {
       if (page === null) return "";
@@ -113,13 +123,15 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
       return statusName(texts, back.page.status);
     });
 
-  const input = (field: keyof Form) => ({
+  const input = (field: "title" | "slug" | "frame") => ({
     id: `page-${field}`,
     value: form[field],
     "aria-describedby": `page-${field}-error`,
     "aria-invalid": error?.field === field,
-    onInput: (event: { currentTarget: { value: string } }) => setForm({ ...form, [field]: event.currentTarget.value }),
+    onInput: (event: { currentTarget: { value: string } }) => change({ [field]: event.currentTarget.value }),
   });
+  // The date decides what publishing does: a date ahead schedules the page (status future).
+  const ahead = isAhead(form.date);
   return (
     <>
       <ScreenHeading>
@@ -128,6 +140,7 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
       {page && (
         <p>
           {texts.status}: {statusName(texts, page.status)}
+          {page.status === "future" && page.date !== null && ` · ${texts.goesOut(momentOf(texts, page))}`}
           {page.status === "publish" && (
             <>
               {" · "}
@@ -164,20 +177,16 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
           <label htmlFor="page-slug">{texts.slug}</label>
           <input {...input("slug")} />
           <FieldError id="page-slug-error" field="slug" shown={error} />
-          <span id="page-content-label" class="label">
-            {texts.content}
-          </span>
-          <RichText
+          <ContentField
             texts={texts}
-            labelId="page-content-label"
-            describedBy="page-content-error"
-            invalid={error?.field === "content"}
-            html={page?.content ?? ""}
-            onInput={(content) => setForm((now) => ({ ...now, content }))}
+            format={form.format}
+            content={form.content}
+            error={error}
+            onFormat={(format) => change({ format })}
+            onContent={(content) => change({ content })}
           />
-          <FieldError id="page-content-error" field="content" shown={error} />
           <label htmlFor="page-frame">{texts.frame}</label>
-          <select {...input("frame")} onChange={(event) => setForm({ ...form, frame: event.currentTarget.value })}>
+          <select {...input("frame")} onChange={(event) => change({ frame: event.currentTarget.value })}>
             <option value="">{texts.noFrame}</option>
             {frames.map((slug) => (
               <option key={slug} value={slug}>
@@ -186,13 +195,19 @@ export function PageEditor(props: { texts: Texts; session: Session; siteId: numb
             ))}
           </select>
           <FieldError id="page-frame-error" field="frame" shown={error} />
+          <PostFields texts={texts} form={form} page={page} error={error} onChange={change} />
           <div class="actions">
             <button type="submit" disabled={busy}>
               {texts.save}
             </button>
             {page?.status !== "publish" && (
-              <button type="button" onClick={() => write("publish")} disabled={busy}>
-                {texts.publish}
+              <button type="button" onClick={() => write(ahead ? "future" : "publish")} disabled={busy}>
+                {ahead ? texts.schedule : texts.publish}
+              </button>
+            )}
+            {page?.status === "future" && (
+              <button type="button" onClick={() => write("draft")} disabled={busy}>
+                {texts.unschedule}
               </button>
             )}
             {page !== null && page.status !== "trash" && (

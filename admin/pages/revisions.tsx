@@ -5,7 +5,7 @@ import { unwrap } from "../../src/client/index.ts";
 import { shownOf, type Shown } from "../errors.tsx";
 import type { Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
-import type { EditedPage } from "./editor.tsx";
+import type { EditedPage } from "./page-form.ts";
 
 interface RevisionRow {
   revision: number;

@@ -6,7 +6,7 @@ import { shownOf, type Shown } from "../errors.tsx";
 import { hrefOf, navigate, onLink } from "../route.ts";
 import type { Session } from "../session.ts";
 import type { Texts } from "../texts.ts";
-import type { EditedPage } from "./editor.tsx";
+import type { EditedPage } from "./page-form.ts";
 
 export function Translations(props: { texts: Texts; session: Session; siteId: number; page: EditedPage }) {
   const { texts, siteId, page } = props;

@@ -2,7 +2,7 @@
 // password and hold a role on the main site, the app on a socket at the admin's host, and a page of
 // the admin signed in as one of them.
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { makeUser, type TestApp } from "./app.ts";
 
 export const ADMIN_PASSWORD = "correct horse battery";
@@ -25,9 +25,17 @@ export async function listening(t: TestApp): Promise<{ port: number; admin: stri
   return { port, admin: `http://admin.localhost:${port}/admin/` };
 }
 
-/** A page of the admin at 1280 px, signed in as `login`, its Pages screen open. */
-export async function signedIn(browser: Browser, admin: string, login: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+/**
+ * A page of the admin at 1280 px, signed in as `login`, its Pages screen open; `options` set what
+ * else its browser context has (a `timezoneId`, say).
+ */
+export async function signedIn(
+  browser: Browser,
+  admin: string,
+  login: string,
+  options: BrowserContextOptions = {},
+): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
   await page.goto(admin);
   await page.getByLabel("Login", { exact: true }).fill(login);
   await page.getByLabel("Password", { exact: true }).fill(ADMIN_PASSWORD);
