@@ -2101,7 +2101,7 @@ export interface operations {
                             frames: number;
                             /** @description items of every data set and language variant (count; default 100000) */
                             data_items: number;
-                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
+                            /** @description UTF-8 bytes of frame markup, page titles, content, fields and tags (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
                             stored_bytes: number;
                             /** @description bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                             media_bytes: number;
@@ -2154,7 +2154,7 @@ export interface operations {
                     frames?: number | null;
                     /** @description a whole number >= 0 sets it, null restores the default; items of every data set and language variant (count; default 100000) */
                     data_items?: number | null;
-                    /** @description a whole number >= 0 sets it, null restores the default; UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
+                    /** @description a whole number >= 0 sets it, null restores the default; UTF-8 bytes of frame markup, page titles, content, fields and tags (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
                     stored_bytes?: number | null;
                     /** @description a whole number >= 0 sets it, null restores the default; bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                     media_bytes?: number | null;
@@ -2189,7 +2189,7 @@ export interface operations {
                             frames: number;
                             /** @description items of every data set and language variant (count; default 100000) */
                             data_items: number;
-                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
+                            /** @description UTF-8 bytes of frame markup, page titles, content, fields and tags (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
                             stored_bytes: number;
                             /** @description bytes of the site's media files, each file counted in full, and of their variants (bytes; default 5368709120) */
                             media_bytes: number;
@@ -15358,7 +15358,7 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             };
-                            /** @description UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
+                            /** @description UTF-8 bytes of frame markup, page titles, content, fields and tags (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash (bytes; default 1073741824) */
                             stored_bytes: {
                                 used: number;
                                 limit: number;

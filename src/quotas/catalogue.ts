@@ -46,7 +46,7 @@ export const QUOTAS = {
     unit: "bytes",
     default: GiB,
     counts:
-      "UTF-8 bytes of frame markup, page titles, content and fields (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash",
+      "UTF-8 bytes of frame markup, page titles, content, fields and tags (as stored JSON), data-set items as JSON, stylesheets as uploaded and texts, of every revision kept of them, and of the trash",
   },
   media_bytes: {
     unit: "bytes",
