@@ -27,9 +27,13 @@ export function placeOf(entry: OverlayEntry): string {
   return `${entry.file}${entry.line ? `:${entry.line}${entry.column ? `:${entry.column}` : ""}` : ""}`;
 }
 
-/** A warning or refusal of the service as an entry: `frame` names frames/<slug>.html, else `file` given. */
+/**
+ * A warning or refusal of the service as an entry: `frame` (or the first frame of a `cycle`) names
+ * frames/<slug>.html, a field `frames.<slug>` or `styles.<name>` its file, else `file` given.
+ */
 export function entryOf(warning: Record<string, unknown>, file?: string): OverlayEntry {
-  const frame = typeof warning.frame === "string" ? warning.frame : null;
+  const cycle = Array.isArray(warning.cycle) ? warning.cycle[0] : undefined;
+  const frame = typeof warning.frame === "string" ? warning.frame : typeof cycle === "string" ? cycle : null;
   const field = typeof warning.field === "string" ? /^frames\.(.+)$/.exec(warning.field) : null;
   const styleField = typeof warning.field === "string" ? /^styles\.(.+)$/.exec(warning.field) : null;
   const named = frame
