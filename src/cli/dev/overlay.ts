@@ -14,7 +14,7 @@ export interface OverlayEntry {
 
 export const OVERLAY_ID = "svc-dev-overlay";
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
@@ -65,8 +65,8 @@ export function overlayHtml(title: string, entries: readonly OverlayEntry[]): st
   const items = entries
     .map((entry) => {
       const place = placeOf(entry);
-      return `<li style="margin:.4rem 0"><code style="color:#ffd27a;font-weight:bold">${escape(entry.code)}</code>${place ? ` <span style="color:#cfe3ff">${escape(place)}</span>` : ""}<br>${escape(entry.message)}</li>`;
+      return `<li style="margin:.4rem 0"><code style="color:#ffd27a;font-weight:bold">${escapeHtml(entry.code)}</code>${place ? ` <span style="color:#cfe3ff">${escapeHtml(place)}</span>` : ""}<br>${escapeHtml(entry.message)}</li>`;
     })
     .join("");
-  return `<div id="${OVERLAY_ID}" role="dialog" aria-labelledby="${OVERLAY_ID}-title" style="${BOX}"><h2 id="${OVERLAY_ID}-title" style="margin:0 0 .5rem;font-size:1.1rem;color:#ffffff">${escape(title)}</h2><ul style="margin:0 0 .75rem;padding-left:1.25rem">${items}</ul><button type="button" id="${OVERLAY_ID}-close" style="${BUTTON}">Dismiss</button></div>`;
+  return `<div id="${OVERLAY_ID}" role="dialog" aria-labelledby="${OVERLAY_ID}-title" style="${BOX}"><h2 id="${OVERLAY_ID}-title" style="margin:0 0 .5rem;font-size:1.1rem;color:#ffffff">${escapeHtml(title)}</h2><ul style="margin:0 0 .75rem;padding-left:1.25rem">${items}</ul><button type="button" id="${OVERLAY_ID}-close" style="${BUTTON}">Dismiss</button></div>`;
 }
