@@ -31,7 +31,7 @@ function targetOptions(command: Command): Command {
     .option("--url <url>", "the service's address (else svc.json with --env, else SVC_URL)")
     .option("--site <id>", "the site's id (else svc.json with --env, else SVC_SITE, else 1)")
     .option("--env <name>", "take url and site from this environment of svc.json in the folder")
-    .option("--json", "print one JSON document on stdout (watch: one per line), no progress bar");
+    .option("--json", "print one JSON document on stdout (watch, dev: one per line), no progress bar");
 }
 
 function debounceOf(value: string): number {
