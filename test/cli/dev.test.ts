@@ -192,12 +192,13 @@ describe("svc dev (the built CLI against the built service)", () => {
       assert.equal(stream.status, 200);
       assert.match(String(stream.headers["content-type"]), /^text\/event-stream/);
       await new Promise((r) => setTimeout(r, 100));
+      const saved = () =>
+        stream.events().find((e) => e.event === "reload" && JSON.parse(e.data!).keys.includes("frames/footer.html"));
       await withFile("frames/footer.html", "<footer>saved again</footer>", async () => {
-        for (let i = 0; i < 100 && stream.events().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+        for (let i = 0; i < 100 && !saved(); i++) await new Promise((r) => setTimeout(r, 50));
       });
-      const [event] = stream.events();
-      assert.equal(event?.event, "reload");
-      assert.deepEqual(JSON.parse(event.data!).keys, ["frames/footer.html"]);
+      assert.ok(saved(), JSON.stringify(stream.events()));
+      assert.ok(stream.events().every((e) => e.event === "reload"));
     } finally {
       stream.close();
     }

@@ -51,6 +51,8 @@ export async function startDevServer(host: string, port: number, handlers: DevHa
       return;
     }
     if (pathname.startsWith(DEV_PREFIX)) return text(res, 404, "not found\n");
+    // A file's address (`/styles/main.1a2b.css`, `/feed.xml`) is never a page's: page slugs hold no dot.
+    if (/\.[^/]*$/.test(pathname)) return handlers.proxy(req, res, origin);
     let page: Rendered | null;
     try {
       page = await handlers.render(pathname, origin);
