@@ -1,6 +1,6 @@
 // What the CLI prints (docs/cli.md, "Output"). Text: results on stdout, one line each; waits,
 // warnings of the CLI itself and refusals on stderr; a progress bar on stderr only when it is a
-// terminal. --json: exactly one JSON document on stdout (watch: one per line), nothing else there,
+// terminal. --json: exactly one JSON document on stdout (watch, dev: one per line), nothing else there,
 // no bar and no colour; stderr keeps the waits.
 import type { Action, PlanItem, PullItem, StatusItem } from "./plan.ts";
 

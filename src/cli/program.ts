@@ -10,6 +10,7 @@ import { folder, kindsOf, open, type CommonOptions } from "./commands/common.ts"
 import { loginCommand, logoutCommand, type LoginOptions } from "./commands/login.ts";
 import { pullCommand } from "./commands/pull.ts";
 import { pushCommand } from "./commands/push.ts";
+import { devCommand } from "./commands/dev.ts";
 import { statusCommand } from "./commands/status.ts";
 import { watchCommand } from "./commands/watch.ts";
 
@@ -17,7 +18,7 @@ export interface Io extends Streams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Resolves when `svc watch` should stop (SIGINT or SIGTERM in main.ts). */
+  /** Resolves when `svc watch` or `svc dev` should stop (SIGINT or SIGTERM in main.ts). */
   stop: Promise<void>;
 }
 
@@ -30,7 +31,7 @@ function targetOptions(command: Command): Command {
     .option("--url <url>", "the service's address (else svc.json with --env, else SVC_URL)")
     .option("--site <id>", "the site's id (else svc.json with --env, else SVC_SITE, else 1)")
     .option("--env <name>", "take url and site from this environment of svc.json in the folder")
-    .option("--json", "print one JSON document on stdout (watch: one per line), no progress bar");
+    .option("--json", "print one JSON document on stdout (watch, dev: one per line), no progress bar");
 }
 
 function debounceOf(value: string): number {
@@ -113,6 +114,22 @@ function build(io: Io, setCode: (code: number) => void): Command {
     });
 
   targetOptions(
+    program.command("dev [dir]").description("serve the site with the folder's unsaved files; reload on save"),
+  )
+    .addOption(new Option("--port <n>", "the port to serve on (0: any free one)").default("4000"))
+    .addOption(new Option("--host <address>", "the address to listen on").default("127.0.0.1"))
+    .addOption(new Option("--debounce <ms>", "wait this long after the last save before reloading").default("100"))
+    .action(
+      async (dir: string | undefined, options: CommonOptions & { port: string; host: string; debounce: string }) => {
+        const port = Number(options.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65_535)
+          throw usage(`--port ${options.port}: a port from 0 to 65535`);
+        const debounceMs = debounceOf(options.debounce);
+        setCode(await devCommand(session(dir, options), { host: options.host, port, debounceMs, stop: io.stop }));
+      },
+    );
+
+  targetOptions(
     program
       .command("login [dir]")
       .description("save a token for the service in ~/.config/svc/credentials.json (mode 0600)"),
@@ -155,7 +172,7 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
   const program = build(io, (value) => (code = value));
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
-    report(usage("a command is needed: pull, push, status, watch, login or logout"), json, io, null);
+    report(usage("a command is needed: pull, push, status, watch, dev, login or logout"), json, io, null);
     return 2;
   }
   try {

@@ -879,7 +879,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field */
+        /** The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), data sets, page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field */
         post: operations["previewPage"];
         delete?: never;
         options?: never;
@@ -12637,6 +12637,10 @@ export interface operations {
                     /** @description stylesheet name → CSS: replaces or adds that stylesheet of the site's theme; printed inline in the preview */
                     styles?: {
                         [key: string]: string;
+                    } | null;
+                    /** @description data-set name → items: replaces or adds that shared set; <name>.<lang> → items: that language's variant */
+                    data?: {
+                        [key: string]: unknown[];
                     } | null;
                     /** @description title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key> */
                     page_fields?: {

@@ -47,6 +47,22 @@ const PreviewBody = Example(
     styles: TextsBy(
       "stylesheet name → CSS: replaces or adds that stylesheet of the site's theme; printed inline in the preview",
     ),
+    data: Opt(
+      Type.Union(
+        [
+          Type.Record(
+            Str,
+            // Any value: itemsFrom (data/datasets.ts) checks it, as PUT /data/{name} checks its items.
+            ServiceChecked(Type.Array(Type.Unknown()), "the set's items: an array of objects"),
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            "data-set name → items: replaces or adds that shared set; <name>.<lang> → items: that language's variant",
+        },
+      ),
+    ),
     page_fields: Opt(
       Type.Union([Type.Record(Str, Type.Unknown()), Type.Null()], {
         description: "title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key>",
@@ -81,7 +97,7 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "previewPage",
         tags,
         summary:
-          "The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field",
+          "The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), data sets, page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field",
         body: PreviewBody,
         response: {
           200: Success({

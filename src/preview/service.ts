@@ -1,5 +1,5 @@
 // POST /preview (docs/preview.md): the HTML a page would show with unsaved changes — frames' markup,
-// stylesheets, the page's own fields — writing nothing and rebaking nothing.
+// stylesheets, data sets, the page's own fields — writing nothing and rebaking nothing.
 //
 // The changes are written inside one database transaction as their writes would write them (and
 // checked as they check them); what the page's render reads is read through that transaction,
@@ -19,6 +19,7 @@ import { ExecutorUnavailable } from "../write/context.ts";
 import { rolledBack, type Write } from "../write/pipeline.ts";
 import { styleObjectId } from "../styles/revision.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
+import { dataInputs, writePreviewData } from "./data.ts";
 import { frameInputs, writePreviewFrames } from "./frames.ts";
 import { gatedPageFields, overridePage, pageTarget } from "./page.ts";
 import type { MarkupTrust } from "../site/roles.ts";
@@ -26,7 +27,7 @@ import { contentGate } from "../pages/authored-html.ts";
 import { readContent } from "../pages/content.ts";
 import { inlineNewStyles, parsePreviewStyles, servedBundles, styleInputs, writePreviewStyles } from "./styles.ts";
 
-const BODY_KEYS = ["page", "lang", "frames", "styles", "page_fields"];
+const BODY_KEYS = ["page", "lang", "frames", "styles", "data", "page_fields"];
 
 /**
  * The body of POST /preview as its route schema lets it through: `frames` and `styles` objects of
@@ -38,6 +39,7 @@ export type PreviewBody = {
   lang?: unknown;
   frames?: Readonly<Record<string, string>> | null;
   styles?: Readonly<Record<string, string>> | null;
+  data?: Readonly<Record<string, unknown>> | null;
   page_fields?: Record<string, unknown> | null;
 };
 
@@ -86,7 +88,9 @@ export async function previewPage(
   // Shapes first: nothing is opened for a body that cannot be previewed.
   const frames = frameInputs(body.frames);
   const styles = await parsePreviewStyles(siteId, styleInputs(body.styles));
-  const fields = gatedPageFields(body.page_fields ?? {}, await contentGate(ctx.db, siteId, markup, warnings));
+  const gate = await contentGate(ctx.db, siteId, markup, warnings);
+  const fields = gatedPageFields(body.page_fields ?? {}, gate);
+  const datasets = await dataInputs(ctx.db, siteId, body.data, gate);
   const content = await readContent(ctx.db, siteId, fields, markup, "page_fields.content");
   const { prepare, render } = { prepare: ctx.publisher.preparePage, render: ctx.publisher.renderPrepared };
   if (!prepare || !render) cannotRender();
@@ -100,12 +104,15 @@ export async function previewPage(
       siteId,
       apply: async (trx) => {
         const target = await pageTarget(trx, siteId, body.page, body.lang);
+        // Data before frames: the frames' warnings then know the previewed sets.
+        const sets = await writePreviewData(trx, siteId, now, datasets);
         const written = await writePreviewFrames(trx, ctx.db, siteId, userId, now, frames);
         frameIds = written.ids;
         const made = await writePreviewStyles(trx, siteId, theme, now, styles);
         const page = await overridePage(trx, siteId, target.page, fields, content, warnings);
         const wrote = [
           ...written.ids.map((id): Written => ({ kind: "frame", id, action: "updated" })),
+          ...sets.map((id): Written => ({ kind: "dataset", id, action: "updated" })),
           ...[...made.keys()].map(
             (name): Written => ({ kind: "style", id: styleObjectId(theme, name), action: "updated" }),
           ),
