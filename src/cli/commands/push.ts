@@ -196,7 +196,10 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
   }
   await pushDomains(api, report.domains);
   report.writes = api.counts.writes - writesBefore;
-  Object.assign(report, await answering(session, report, snapshot.facts.origin));
+  const answered = await answering(session, report, snapshot.facts.origin);
+  report.urls = answered.changed;
+  report.redirects = answered.redirects;
+  report.unchecked = answered.unchecked;
   return report;
 }
 
