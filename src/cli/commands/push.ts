@@ -153,6 +153,16 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
   const ctx = { api, facts: snapshot.facts, force: options.force };
   const strict = strictOf(session, options);
   const report = emptyReport(options.dryRun, plan);
+  // Asked before any other call: a refusal leaves the service untouched.
+  if (!options.dryRun)
+    await confirmPush(
+      environment,
+      state,
+      target,
+      planLines(report, false),
+      options.confirmation ?? { yes: false },
+      (l) => out.note(l),
+    );
   report.warnings = await judged(() =>
     judgeMarkup(ctx, plan, views, { refuse: !options.dryRun, styles: options.dryRun || strict }, (done, total) =>
       out.progress(done, total, "checks"),
@@ -165,9 +175,6 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
       out.note(`note: a push to ${environment.name} would ask for --yes (this folder last synced with another target)`);
     return report;
   }
-  await confirmPush(environment, state, target, planLines(report, true), options.confirmation ?? { yes: false }, (l) =>
-    out.note(l),
-  );
   const writesBefore = api.counts.writes;
   const execution = await execute(ctx, plan, views, (done, total) => out.progress(done, total, "pushing"));
   report.done = execution.done;
