@@ -127,5 +127,5 @@ export function environmentOf(dir: string, name: string): Environment {
 
 /** `"strict": true` at the top of svc.json (without --env). */
 export function folderStrict(dir: string): boolean {
-  return flagOf((readSvcJson(dir) ?? {}).strict, `${SVC_JSON}: strict`, false);
+  return flagOf(readSvcJson(dir)?.strict, `${SVC_JSON}: strict`, false);
 }
