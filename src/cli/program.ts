@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from "commander";
 import { failure } from "./api.ts";
 import { CliError, usage, type ExitCode } from "./errors.ts";
 import { KINDS } from "./layout.ts";
+import { askOn } from "./ask.ts";
 import { Output, type Streams } from "./output.ts";
 import { folder, kindsOf, open, type CommonOptions } from "./commands/common.ts";
 import { loginCommand, logoutCommand, type LoginOptions } from "./commands/login.ts";
@@ -32,6 +33,15 @@ function targetOptions(command: Command): Command {
     .option("--site <id>", "the site's id (else svc.json with --env, else SVC_SITE, else 1)")
     .option("--env <name>", "take url and site from this environment of svc.json in the folder")
     .option("--json", "print one JSON document on stdout (watch, dev: one per line), no progress bar");
+}
+
+interface PushFlags {
+  dryRun?: boolean;
+  delete?: boolean;
+  force?: boolean;
+  only?: string;
+  strict?: boolean;
+  yes?: boolean;
 }
 
 function debounceOf(value: string): number {
@@ -74,22 +84,21 @@ function build(io: Io, setCode: (code: number) => void): Command {
     .option("--delete", "delete objects that are only on the server (never without it)")
     .option("--force", "send the folder's version of objects changed on both sides")
     .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
-    .action(
-      async (
-        dir: string | undefined,
-        options: CommonOptions & { dryRun?: boolean; delete?: boolean; force?: boolean; only?: string },
-      ) => {
-        const kinds = kindsOf(options.only);
-        setCode(
-          await pushCommand(session(dir, options), {
-            dryRun: options.dryRun === true,
-            delete: options.delete === true,
-            force: options.force === true,
-            kinds,
-          }),
-        );
-      },
-    );
+    .option("--strict", "fail (exit 2) on any markup warning, before anything is written")
+    .option("--yes", "push to an environment that asks for confirmation (svc.json confirm, production)")
+    .action(async (dir: string | undefined, options: CommonOptions & PushFlags) => {
+      const kinds = kindsOf(options.only);
+      setCode(
+        await pushCommand(session(dir, options), {
+          dryRun: options.dryRun === true,
+          delete: options.delete === true,
+          force: options.force === true,
+          strict: options.strict === true,
+          confirmation: { yes: options.yes === true, ask: options.json ? undefined : askOn(io) },
+          kinds,
+        }),
+      );
+    });
 
   targetOptions(
     program

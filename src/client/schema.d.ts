@@ -359,6 +359,23 @@ export interface paths {
         patch: operations["patchFrame"];
         trace?: never;
     };
+    "/api/site/{site_id}/frames/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The warnings each frame would get once all of them were written (frames checked together see each other); writes nothing. Refused as the writes refuse: 400 invalid_slug, frame_cycle, frame_ref_conflict, 413 frame_too_large */
+        post: operations["checkFrames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/frames/{ref}/assign": {
         parameters: {
             query?: never;
@@ -4537,6 +4554,104 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkFrames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "frames": [
+                 *         {
+                 *           "slug": "layout",
+                 *           "html": "<!doctype html><html><body><!-- svc/slot {\"name\": \"main\"} /--></body></html>"
+                 *         },
+                 *         {
+                 *           "slug": "article",
+                 *           "html": "<!-- svc/layout {\"frame\": \"layout\"} /--><!-- svc/block {\"name\": \"main\"} -->Hi<!-- /svc/block -->"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the frames to judge together: at least one, at most 500 */
+                    frames?: ({
+                        /** @description a frame's slug (or id): replaces its markup, or adds a frame so named */
+                        slug: string;
+                        /** @description the markup, as POST /frames takes it */
+                        html: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @description data sets written together with the frames: their sources are not warned unknown_source */
+                    data?: string[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        /** @description one per frame sent, in the order sent */
+                        frames: ({
+                            /** @description the frame's slug as it would be written */
+                            slug: string;
+                            warnings: ({
+                                code: string;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
