@@ -70,8 +70,13 @@ export async function renderAddress(session: Session, pathname: string, devOrigi
     return problemPage(422, "svc dev: a file cannot be previewed", [{ code, message: rest.join(": ") }], devOrigin);
   }
   const fileOf = (w: Record<string, unknown>) =>
-    (fresh ? fileOfField(fresh, w.field) : undefined) ??
-    (String(w.field ?? "").startsWith("page_fields") || w.code === "page_without_frame" ? page.key : undefined);
+    String(w.field ?? "").startsWith("page_fields") || w.code === "page_without_frame" ? page.key : undefined;
+  // What the service says of a new page's body is its file's, whatever frame it names (frame_not_found).
+  const entry = (w: Record<string, unknown>): OverlayEntry => {
+    const own = fresh ? fileOfField(fresh, w.field) : undefined;
+    const shown = entryOf(w, fileOf(w));
+    return own ? { ...shown, file: own } : shown;
+  };
   const answer = await session.api.site
     .POST("/preview", { body: bodyOf(page.id, fresh, changes) as never })
     .catch((error: unknown) => {
@@ -83,11 +88,11 @@ export async function renderAddress(session: Session, pathname: string, devOrigi
     return problemPage(
       refusal.status,
       "svc dev: the service refused this preview",
-      [entryOf(warning, fileOf(warning)), ...problems],
+      [entry(warning), ...problems],
       devOrigin,
     );
   }
-  const warnings = (answer.data.warnings as Array<Record<string, unknown>>).map((w) => entryOf(w, fileOf(w)));
+  const warnings = (answer.data.warnings as Array<Record<string, unknown>>).map(entry);
   const entries = [...problems, ...warnings];
   const overlay = overlayHtml(`svc dev: ${plural(entries.length, "warning")}`, entries);
   return { status: 200, html: injectDev(answer.data.html, server.facts.origin, devOrigin, overlay) };
