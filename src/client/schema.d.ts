@@ -896,7 +896,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), data sets, page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field */
+        /** The HTML a page (draft or published, or not saved yet: new_page) would show with unsaved changes: frames' markup, stylesheets (inline), data sets, page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field */
         post: operations["previewPage"];
         delete?: never;
         options?: never;
@@ -12741,7 +12741,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description the page: an id, a slug or a path; required */
+                    /** @description the page: an id, a slug or a path; required (but with new_page in POST /preview) */
                     page?: number | string;
                     /** @description a language of the site: the page's translation in it */
                     lang?: string | null;
@@ -12761,6 +12761,82 @@ export interface operations {
                     page_fields?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description instead of page: a page not saved yet, the body of POST /pages without an id, made inside the preview (refusals and warnings name new_page.<field>) */
+                    new_page?: {
+                        /** @description at most 1,000 characters */
+                        title?: string | null;
+                        /** @description at most 200 characters; default: from the title */
+                        slug?: string | null;
+                        /** @description path whose all-but-last segments name the parent */
+                        url?: string | null;
+                        /** @description page id, slug or path */
+                        parent?: number | string | null;
+                        /** @description publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash */
+                        status?: string | null;
+                        lang?: string | null;
+                        /** @description HTML, or Markdown with content_format markdown */
+                        content?: string | null;
+                        /** @description null: html */
+                        content_format?: ("html" | "markdown") | null;
+                        fields?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description frame id or slug; null takes the frame off */
+                        frame?: string | null;
+                        /** @description the page's SEO fields (title, description, canonical, noindex, og_image), as PATCH /seo/pages/{ref}; null restores every default */
+                        seo?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description order among siblings in generated sidebars; default 0 */
+                        menu_order?: number | null;
+                        /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
+                        date?: string | null;
+                        /** @description at most 100 texts of at most 200 characters */
+                        tags?: string[] | null;
+                        /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                        feed?: boolean | null;
+                        create_missing_parents?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description with new_page: its parents not saved yet, POST /pages bodies made first, in order (at most 20; fields named new_parents.<i>.<field>) */
+                    new_parents?: ({
+                        /** @description at most 1,000 characters */
+                        title?: string | null;
+                        /** @description at most 200 characters; default: from the title */
+                        slug?: string | null;
+                        /** @description path whose all-but-last segments name the parent */
+                        url?: string | null;
+                        /** @description page id, slug or path */
+                        parent?: number | string | null;
+                        /** @description publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash */
+                        status?: string | null;
+                        lang?: string | null;
+                        /** @description HTML, or Markdown with content_format markdown */
+                        content?: string | null;
+                        /** @description null: html */
+                        content_format?: ("html" | "markdown") | null;
+                        fields?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description frame id or slug; null takes the frame off */
+                        frame?: string | null;
+                        /** @description the page's SEO fields (title, description, canonical, noindex, og_image), as PATCH /seo/pages/{ref}; null restores every default */
+                        seo?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description order among siblings in generated sidebars; default 0 */
+                        menu_order?: number | null;
+                        /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
+                        date?: string | null;
+                        /** @description at most 100 texts of at most 200 characters */
+                        tags?: string[] | null;
+                        /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                        feed?: boolean | null;
+                        create_missing_parents?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
                 } & {
                     [key: string]: unknown;
                 };
@@ -12890,7 +12966,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description the page: an id, a slug or a path; required */
+                    /** @description the page: an id, a slug or a path; required (but with new_page in POST /preview) */
                     page?: number | string;
                     /** @description a language of the site: the page's translation in it */
                     lang?: string | null;

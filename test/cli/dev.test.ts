@@ -5,14 +5,15 @@
 // axe finding nothing wrong with the overlay.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { rmSync } from "node:fs";
 import type { Browser } from "playwright-core";
 import { violations } from "../support/axe.ts";
 import { launchChromium, withBrowser } from "../support/browser.ts";
 import { openSse } from "../support/sse-client.ts";
-import { CLI, read, serve, tempDir, write, type Served } from "./harness.ts";
+import { read, serve, tempDir, write, type Served } from "./harness.ts";
+import { startDev } from "./dev-process.ts";
 
 const LAYOUT = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title data-op-bind='{"text": "page.title"}'>x</title><!--svc/styles{"name": "main"}/--></head><body><main><h1 data-op-bind='{"text": "page.title"}'>x</h1><div data-op-bind='{"html": "page.content"}'></div><ul><!-- svc/repeat {"source": "team"} --><li data-op-bind='{"text": "item.name"}'></li><!-- /svc/repeat --></ul></main><!--svc/frame{"name": "footer"}/--></body></html>`;
 const FOOTER = "<footer><p>Saved footer</p></footer>";
@@ -46,7 +47,7 @@ describe("svc dev (the built CLI against the built service)", () => {
   let dev: ChildProcess;
   let base: string;
   let before_: unknown;
-  const lines: any[] = [];
+  let lines: any[] = [];
   const get = async (path: string, init: RequestInit = {}) => {
     const response = await fetch(`${base}${path}`, init);
     return { status: response.status, headers: response.headers, text: await response.text() };
@@ -69,24 +70,10 @@ describe("svc dev (the built CLI against the built service)", () => {
     const pulled = await t.svc(["pull", dir]);
     assert.equal(pulled.code, 0, pulled.stderr);
     before_ = await serviceState(t);
-    dev = spawn(process.execPath, [CLI, "dev", dir, "--port", "0", "--json", "--debounce", "50"], {
-      env: { ...process.env, SVC_URL: t.url, SVC_TOKEN: t.token, HOME: t.home },
-    });
-    let buffer = "";
-    dev.stdout!.on("data", (chunk) => {
-      buffer += chunk;
-      for (let cut = buffer.indexOf("\n"); cut !== -1; cut = buffer.indexOf("\n")) {
-        lines.push(JSON.parse(buffer.slice(0, cut)));
-        buffer = buffer.slice(cut + 1);
-      }
-    });
-    const stderr: string[] = [];
-    dev.stderr!.on("data", (chunk) => stderr.push(String(chunk)));
-    for (let i = 0; i < 200 && !lines.some((l) => l.event === "serving"); i++)
-      await new Promise((r) => setTimeout(r, 50));
-    const serving = lines.find((l) => l.event === "serving");
-    assert.ok(serving, `no serving line: ${stderr.join("")}`);
-    base = serving.url;
+    const started = await startDev(t, dir, ["--json", "--debounce", "50"]);
+    dev = started.child;
+    lines = started.lines;
+    base = started.serving.url;
   });
   after(async () => {
     if (dev && dev.exitCode === null) dev.kill("SIGKILL");
@@ -94,8 +81,20 @@ describe("svc dev (the built CLI against the built service)", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("prints the address it serves on: http://127.0.0.1:<port>", () => {
+  it("says where it serves: http://localhost:<port> when bound to 127.0.0.1, the bound address in --json", async () => {
     assert.match(base, /^http:\/\/127\.0\.0\.1:\d+$/);
+    const plain = await startDev(t, dir, []);
+    try {
+      const shown = /at (http:\/\/localhost:(\d+)) \(Ctrl-C stops\)$/.exec(plain.serving);
+      assert.ok(shown, plain.serving);
+      const about = await fetch(`${shown[1]}/about/`);
+      assert.equal(about.status, 200);
+      assert.match(await about.text(), /<h1>About<\/h1>/);
+    } finally {
+      const exited = once(plain.child, "exit");
+      plain.child.kill("SIGINT");
+      await exited;
+    }
   });
 
   it("without changes a page is the public page's, with the reload script injected and nothing else", async () => {
@@ -162,15 +161,38 @@ describe("svc dev (the built CLI against the built service)", () => {
     });
   });
 
-  it("a page file only in the folder answers 404 saying svc push creates it", async () => {
+  it("a page file only in the folder is shown, its parents only in the folder too; nothing is written", async () => {
     const about = JSON.parse(read(dir, "pages/_/about.json"));
-    write(dir, "pages/_/new-page.json", JSON.stringify({ ...about, title: "New" }));
+    const files = {
+      "pages/_/pricing.json": { ...about, title: "Pricing", content: "<p>Unsaved pricing</p>" },
+      "pages/_/docs.json": { ...about, title: "Docs", status: "draft" },
+      "pages/_/docs/guide.json": { ...about, title: "Guide" },
+      "pages/_/docs/guide/intro.json": { ...about, title: "Intro", content: "<p>Unsaved intro</p>" },
+      "pages/_/broken.json": { ...about, title: "Broken", frame: "nope" },
+    };
+    for (const [key, value] of Object.entries(files)) write(dir, key, JSON.stringify(value, null, 2));
+    const writes = t.writes();
+    const pages = (await t.api("GET", "/pages?status=any")).body.total;
     try {
-      const shown = await get("/new-page/");
-      assert.equal(shown.status, 404);
-      assert.match(shown.text, /page_not_on_service.*pages\/_\/new-page\.json/s);
+      const pricing = await get("/pricing/");
+      assert.equal(pricing.status, 200, pricing.text);
+      assert.match(pricing.text, /<title>Pricing<\/title>/);
+      assert.match(pricing.text, /<p>Unsaved pricing<\/p>/);
+      assert.doesNotMatch(pricing.text, /<div id="svc-dev-overlay"/, "no warnings");
+      const intro = await get("/docs/guide/intro/");
+      assert.equal(intro.status, 200, intro.text);
+      assert.match(intro.text, /<title>Intro<\/title>/);
+      assert.match(intro.text, /<p>Unsaved intro<\/p>/);
+      const broken = await get("/broken/");
+      assert.equal(broken.status, 404);
+      assert.match(broken.text, /<code[^>]*>frame_not_found<\/code> <span[^>]*>pages\/_\/broken\.json<\/span>/);
+      assert.equal((await t.page("/pricing/")).status, 404, "the public site does not have it");
+      assert.equal((await t.api("GET", "/pages?status=any")).body.total, pages, "no page was made");
+      // The only API writes are the previews (POST /preview rolls back what it writes).
+      assert.equal(t.writes() - writes, 3);
     } finally {
-      rmSync(`${dir}/pages/_/new-page.json`);
+      for (const key of Object.keys(files)) rmSync(`${dir}/${key}`);
+      rmSync(`${dir}/pages/_/docs`, { recursive: true, force: true });
     }
   });
 

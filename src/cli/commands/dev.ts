@@ -50,7 +50,7 @@ export async function devCommand(session: Session, options: DevOptions): Promise
     throw failure(error, target.url);
   }
   out.line(
-    `serving ${siteOrigin || `site ${target.site}`} with the unsaved files of ${dir} at ${server.url} (Ctrl-C stops)`,
+    `serving ${siteOrigin || `site ${target.site}`} with the unsaved files of ${dir} at ${server.shown} (Ctrl-C stops)`,
   );
   out.document({ event: "serving", url: server.url, dir, target: targetJson(target) });
   await options.stop;

@@ -1,8 +1,9 @@
 // A page as `svc dev` serves it (docs/cli.md, "svc dev"): the folder and the server read afresh
 // for each page asked for, the address mapped to its page (addresses.ts), the folder's changes
-// sent to POST /preview (changes.ts), and the answer's HTML served with the overlay of its warnings
-// and the reload script (inject.ts). A refusal of the preview, a file that names no object and a
-// page file the service does not have yet are shown in the overlay too, on a page of their own.
+// sent to POST /preview (changes.ts; a page file the service does not have yet as `new_page`,
+// new-page.ts), and the answer's HTML served with the overlay of its warnings and the reload script
+// (inject.ts). A refusal of the preview and a file that names no object are shown in the overlay
+// too, on a page of their own.
 import { ApiError } from "../../client/index.ts";
 import { failure } from "../api.ts";
 import type { Session } from "../commands/common.ts";
@@ -12,6 +13,7 @@ import { readFolder } from "../local.ts";
 import { readServer } from "../remote.ts";
 import { addressMap, pageAddressOf } from "./addresses.ts";
 import { previewChanges, type PreviewChanges } from "./changes.ts";
+import { fileOfField, newPagePreview, type NewPagePreview } from "./new-page.ts";
 import { injectDev } from "./inject.ts";
 import { entryOf, overlayHtml, type OverlayEntry } from "./overlay.ts";
 
@@ -33,12 +35,16 @@ function problemPage(status: number, title: string, entries: OverlayEntry[], dev
   return { status, html: injectDev(body, "", devOrigin, overlayHtml(title, entries)) };
 }
 
-/** Leaves out what holds nothing, so a preview without changes answers the public bytes. */
-function bodyOf(id: number, changes: PreviewChanges): Record<string, unknown> {
-  const body: Record<string, unknown> = { page: id };
+/**
+ * The body of POST /preview: the page by id, or a page file the service does not have yet as
+ * `new_page` (new-page.ts); what holds nothing left out, so a preview without changes answers the
+ * public bytes.
+ */
+function bodyOf(id: number | null, fresh: NewPagePreview | null, changes: PreviewChanges): Record<string, unknown> {
+  const body: Record<string, unknown> = fresh ? { ...fresh.body } : { page: id };
   for (const key of ["frames", "styles", "data"] as const)
     if (Object.keys(changes[key]).length > 0) body[key] = changes[key];
-  if (changes.page_fields) body.page_fields = changes.page_fields;
+  if (changes.page_fields && !fresh) body.page_fields = changes.page_fields;
   return body;
 }
 
@@ -52,23 +58,12 @@ export async function renderAddress(session: Session, pathname: string, devOrigi
   const problems = folder.problems.map(
     (p): OverlayEntry => ({ code: "invalid_file", message: p.message, file: p.key }),
   );
-  if (page.id === null)
-    return problemPage(
-      404,
-      "svc dev: this page is not on the service yet",
-      [
-        {
-          code: "page_not_on_service",
-          message: "svc dev previews the pages the service has; svc push creates this one.",
-          file: page.key,
-        },
-        ...problems,
-      ],
-      devOrigin,
-    );
   let changes: PreviewChanges;
+  let fresh: NewPagePreview | null = null;
   try {
     changes = previewChanges(folder, server, page.key);
+    const ref = folder.objects.get(page.key)?.ref;
+    if (page.id === null && ref?.kind === "pages") fresh = newPagePreview(folder, server, ref.lang, ref.path);
   } catch (error) {
     if (!(error instanceof CliError)) throw error;
     const [code, ...rest] = error.line.split(": ");
@@ -76,8 +71,14 @@ export async function renderAddress(session: Session, pathname: string, devOrigi
   }
   const fileOf = (w: Record<string, unknown>) =>
     String(w.field ?? "").startsWith("page_fields") || w.code === "page_without_frame" ? page.key : undefined;
+  // What the service says of a new page's body is its file's, whatever frame it names (frame_not_found).
+  const entry = (w: Record<string, unknown>): OverlayEntry => {
+    const own = fresh ? fileOfField(fresh, w.field) : undefined;
+    const shown = entryOf(w, fileOf(w));
+    return own ? { ...shown, file: own } : shown;
+  };
   const answer = await session.api.site
-    .POST("/preview", { body: bodyOf(page.id, changes) as never })
+    .POST("/preview", { body: bodyOf(page.id, fresh, changes) as never })
     .catch((error: unknown) => {
       throw failure(error, session.target.url);
     });
@@ -87,11 +88,11 @@ export async function renderAddress(session: Session, pathname: string, devOrigi
     return problemPage(
       refusal.status,
       "svc dev: the service refused this preview",
-      [entryOf(warning, fileOf(warning)), ...problems],
+      [entry(warning), ...problems],
       devOrigin,
     );
   }
-  const warnings = (answer.data.warnings as Array<Record<string, unknown>>).map((w) => entryOf(w, fileOf(w)));
+  const warnings = (answer.data.warnings as Array<Record<string, unknown>>).map(entry);
   const entries = [...problems, ...warnings];
   const overlay = overlayHtml(`svc dev: ${plural(entries.length, "warning")}`, entries);
   return { status: 200, html: injectDev(answer.data.html, server.facts.origin, devOrigin, overlay) };

@@ -17,8 +17,10 @@ export interface DevHandlers {
 }
 
 export interface DevServer {
-  /** `http://<host>:<port>`: where the site is served. */
+  /** `http://<host>:<port>`: the address bound. */
   url: string;
+  /** The address to open: `http://localhost:<port>` when bound to 127.0.0.1 (as browsers and docs say it), else `url`. */
+  shown: string;
   /** Tells every open page to reload. */
   reload(keys: readonly string[]): void;
   close(): Promise<void>;
@@ -32,6 +34,9 @@ function text(res: ServerResponse, status: number, body: string, headers: Record
 export async function startDevServer(host: string, port: number, handlers: DevHandlers): Promise<DevServer> {
   const streams = new Set<ServerResponse>();
   let origin = "";
+  let local = "";
+  // The page's links point where the browser asked: localhost or the bound address alike.
+  const originFor = (req: IncomingMessage) => (req.headers.host === new URL(local).host ? local : origin);
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== "GET" && req.method !== "HEAD")
@@ -52,14 +57,15 @@ export async function startDevServer(host: string, port: number, handlers: DevHa
     }
     if (pathname.startsWith(DEV_PREFIX)) return text(res, 404, "not found\n");
     // A file's address (`/styles/main.1a2b.css`, `/feed.xml`) is never a page's: page slugs hold no dot.
-    if (/\.[^/]*$/.test(pathname)) return handlers.proxy(req, res, origin);
+    const here = originFor(req);
+    if (/\.[^/]*$/.test(pathname)) return handlers.proxy(req, res, here);
     let page: Rendered | null;
     try {
-      page = await handlers.render(pathname, origin);
+      page = await handlers.render(pathname, here);
     } catch (error) {
       return text(res, 502, `${handlers.failed(error)}\n`);
     }
-    if (page === null) return handlers.proxy(req, res, origin);
+    if (page === null) return handlers.proxy(req, res, here);
     res.writeHead(page.status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
     res.end(req.method === "HEAD" ? undefined : page.html);
   };
@@ -87,8 +93,10 @@ export async function startDevServer(host: string, port: number, handlers: DevHa
   });
   const address = server.address() as AddressInfo;
   origin = `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
+  local = address.address === "127.0.0.1" ? `http://localhost:${address.port}` : origin;
   return {
     url: origin,
+    shown: local,
     reload(keys) {
       const event = `event: reload\ndata: ${JSON.stringify({ keys })}\n\n`;
       for (const stream of streams) stream.write(event);
