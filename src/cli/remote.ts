@@ -69,11 +69,11 @@ async function readPages(api: Api): Promise<Rec[]> {
   return listAll(api, (page) => api.site.GET("/pages", { params: { query: { per_page: 500, page } } }), "pages");
 }
 
-function pageObjects(pages: Rec[]): RemoteObject[] {
+function pageObjects(pages: Rec[], facts: SiteFacts): RemoteObject[] {
   return pages
     .filter((page) => page.status !== "trash")
     .map((page) => {
-      const value = pageFile(page);
+      const value = pageFile(page, facts);
       const lang = typeof page.lang === "string" && page.lang ? page.lang : null;
       return {
         key: keyOf({ kind: "pages", lang, path: String(page.path) }),
@@ -206,7 +206,7 @@ export async function readServer(
         title: String(page.title),
       });
     }
-    if (kinds.has("pages")) add(pageObjects(pages));
+    if (kinds.has("pages")) add(pageObjects(pages, facts));
   }
   const readers: Array<Promise<RemoteObject[]>> = [];
   if (kinds.has("frames")) readers.push(readFrames(api, options.withMarkup ?? false));

@@ -64,7 +64,20 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     assert.equal(read(dir, "frames/layout.html"), LAYOUT, "byte for byte");
     assert.equal(read(dir, "styles/main.css"), "body { color: #333 }");
     const about = JSON.parse(read(dir, "pages/_/about.json"));
-    assert.deepEqual(Object.keys(about), ["title", "status", "frame", "menu_order", "seo", "fields", "content"]);
+    assert.deepEqual(Object.keys(about), [
+      "title",
+      "status",
+      "date",
+      "frame",
+      "menu_order",
+      "tags",
+      "feed",
+      "content_format",
+      "translations",
+      "seo",
+      "fields",
+      "content",
+    ]);
     assert.equal(about.frame, "layout");
     assert.deepEqual(about.fields, { team: 3 });
     assert.ok(existsSync(join(dir, "pages/_/about/team.json")), "a child page under its parent's path");

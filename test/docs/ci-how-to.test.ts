@@ -376,8 +376,13 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(repo, "pages/_/contact.json"), "utf8"))), [
       "title",
       "status",
+      "date",
       "frame",
       "menu_order",
+      "tags",
+      "feed",
+      "content_format",
+      "translations",
       "seo",
       "fields",
       "content",
