@@ -4,6 +4,7 @@
 // written until then is kept in the baseline, nothing further is sent.
 import { eachLimited } from "./api.ts";
 import { CliError } from "./errors.ts";
+import { KIND_MODULES } from "./kinds/index.ts";
 import { depthOf, kindRank, type Kind } from "./layout.ts";
 import type { LocalObject } from "./local.ts";
 import type { Warning } from "./output.ts";
@@ -14,7 +15,7 @@ import { dryRunBytes, writeFrame, writeMedia, writeStyle } from "./write-bytes.t
 import { writeData, writeMenu, writePage, writeSettings } from "./write-content.ts";
 import type { Change, Outcome, WriteContext } from "./write-types.ts";
 
-const WRITERS: Record<Kind, (ctx: WriteContext, change: Change) => Promise<Outcome>> = {
+const WRITERS = {
   media: writeMedia,
   styles: writeStyle,
   frames: writeFrame,
@@ -22,7 +23,8 @@ const WRITERS: Record<Kind, (ctx: WriteContext, change: Change) => Promise<Outco
   menus: writeMenu,
   data: writeData,
   settings: writeSettings,
-};
+  ...Object.fromEntries(Object.entries(KIND_MODULES).map(([kind, module]) => [kind, module.write])),
+} as Record<Kind, (ctx: WriteContext, change: Change) => Promise<Outcome>>;
 
 export interface Views {
   local: ReadonlyMap<string, LocalObject>;

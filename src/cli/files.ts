@@ -4,6 +4,7 @@
 // production. Pure.
 import type { Json } from "./canonical.ts";
 import { bad, isRecord, type Rec } from "./file-shape.ts";
+import { KIND_MODULES } from "./kinds/index.ts";
 import { pageBody } from "./kinds/page-file.ts";
 
 /** What the converters need to know about the site. */
@@ -12,6 +13,8 @@ export interface SiteFacts {
   origin: string;
   /** The default language, or null (a site without languages). */
   defaultLang: string | null;
+  /** The site's language codes in its order; none on a site without languages. */
+  languages: string[];
   /** Pages by id: their language and path, and title (a menu item of a page names it by path). */
   pages: Map<number, { lang: string | null; path: string; title: string }>;
 }
@@ -176,4 +179,5 @@ export function checkFile(key: string, kind: string, value: Json): void {
   else if (kind === "menus") menuInput(key, value);
   else if (kind === "data") dataItems(key, value);
   else if (kind === "settings") settingsChanges(key, value, undefined);
+  else KIND_MODULES[kind as keyof typeof KIND_MODULES]?.check(key, value);
 }

@@ -3,9 +3,30 @@
 // slashes (`frames/home.html`, `pages/en/docs/intro.json`); the first segment names its kind.
 // Pure: no I/O.
 
-/** The kinds of objects a folder holds, in the order a push writes them (what others refer to first). */
-export const KINDS = ["media", "styles", "frames", "pages", "menus", "data", "settings"] as const;
+/**
+ * The kinds of objects a folder holds, in the order a push writes them (what others refer to
+ * first): languages before everything written in a language, strings before the frames printing
+ * them.
+ */
+export const KINDS = ["languages", "strings", "media", "styles", "frames", "pages", "menus", "data", "settings"] as const;
 export type Kind = (typeof KINDS)[number];
+
+/** The files at the folder's top that are objects, by name. */
+export const ROOT_FILES: Readonly<Record<string, Kind>> = {
+  "languages.json": "languages",
+  "settings.json": "settings",
+};
+
+/** The folders at the folder's top that hold objects, and the kind of what they hold. */
+export const FOLDERS: Readonly<Record<string, Kind>> = {
+  strings: "strings",
+  media: "media",
+  styles: "styles",
+  frames: "frames",
+  pages: "pages",
+  menus: "menus",
+  data: "data",
+};
 
 /** Kinds whose files are bytes as stored (hashed as they are); the others are JSON (hashed canonically). */
 export const BYTE_KINDS: ReadonlySet<Kind> = new Set(["media", "styles", "frames"]);
@@ -35,9 +56,12 @@ export type ObjectRef =
   | { kind: "data"; name: string; lang: string | null }
   | { kind: "pages"; lang: string | null; path: string }
   | { kind: "settings" }
+  | { kind: "languages" }
+  | { kind: "strings"; lang: string | null }
   | { kind: "media"; slug: string; ext: string };
 
 export const SETTINGS_KEY = "settings.json";
+export const LANGUAGES_KEY = "languages.json";
 
 /** The key (file path) of an object. */
 export function keyOf(ref: ObjectRef): string {
@@ -54,16 +78,21 @@ export function keyOf(ref: ObjectRef): string {
       return `pages/${ref.lang ?? NO_LANG_DIR}${ref.path}.json`;
     case "settings":
       return SETTINGS_KEY;
+    case "languages":
+      return LANGUAGES_KEY;
+    case "strings":
+      return `strings/${ref.lang ?? NO_LANG_DIR}.json`;
     case "media":
       return `media/${ref.slug}${ref.ext}`;
   }
 }
 
-/** The kind of a key (from its first segment), or null for a file the layout has no place for. */
+/** The kind of a key (what it names, else its folder's), or null for a file the layout has no place for. */
 export function kindOfKey(key: string): Kind | null {
-  if (key === SETTINGS_KEY) return "settings";
-  const first = key.split("/")[0];
-  return first !== "settings" && isKind(first) ? first : null;
+  const ref = refOfKey(key);
+  if (!("error" in ref)) return ref.kind;
+  const slash = key.indexOf("/");
+  return slash === -1 ? null : (FOLDERS[key.slice(0, slash)] ?? null);
 }
 
 /**
@@ -72,6 +101,7 @@ export function kindOfKey(key: string): Kind | null {
  */
 export function refOfKey(key: string): ObjectRef | { error: string } {
   if (key === SETTINGS_KEY) return { kind: "settings" };
+  if (key === LANGUAGES_KEY) return { kind: "languages" };
   const parts = key.split("/");
   const [top, ...rest] = parts;
   const file = rest.join("/");
@@ -121,6 +151,13 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
       if (bad !== undefined) return { error: `"${bad}" is not a page slug (lower-case words joined by dashes)` };
       return { kind: "pages", lang: langDir === NO_LANG_DIR ? null : langDir, path: `/${slugs.join("/")}` };
     }
+    case "strings": {
+      const lang = stem(file, ".json");
+      if (rest.length !== 1 || lang === null) return { error: "a language's strings are strings/<lang>.json" };
+      if (lang !== NO_LANG_DIR && !LANG.test(lang))
+        return { error: `"${lang}" is not a language code (or _ on a site without languages)` };
+      return { kind: "strings", lang: lang === NO_LANG_DIR ? null : lang };
+    }
     case "media": {
       const match = rest.length === 1 ? MEDIA_FILE.exec(file) : null;
       if (!match || /^\d+$/.test(match[1]))
@@ -131,7 +168,9 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
       return { kind: "media", slug: match[1], ext: match[2] ?? "" };
     }
     default:
-      return { error: "not a file svc syncs (frames/, styles/, menus/, data/, pages/, media/, settings.json)" };
+      return {
+        error: `not a file svc syncs (${[...Object.keys(FOLDERS).map((f) => `${f}/`), ...Object.keys(ROOT_FILES)].join(", ")})`,
+      };
   }
 }
 

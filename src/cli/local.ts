@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { jsonHash, sha256, type Json } from "./canonical.ts";
-import { BYTE_KINDS, KINDS, refOfKey, SETTINGS_KEY, type Kind, type ObjectRef } from "./layout.ts";
+import { BYTE_KINDS, FOLDERS, KINDS, refOfKey, ROOT_FILES, type Kind, type ObjectRef } from "./layout.ts";
 
 export interface LocalObject {
   key: string;
@@ -76,15 +76,15 @@ export function readLocal(dir: string, key: string): LocalObject | LocalProblem 
 /** Every object of the kinds asked for in the folder. */
 export function readFolder(dir: string, kinds: ReadonlySet<Kind> = new Set(KINDS)): LocalFolder {
   const keys: string[] = [];
-  for (const kind of KINDS) if (kind !== "settings" && kinds.has(kind)) walk(dir, kind, keys);
-  if (kinds.has("settings")) keys.push(SETTINGS_KEY);
+  for (const [folder, kind] of Object.entries(FOLDERS)) if (kinds.has(kind)) walk(dir, folder, keys);
+  for (const [file, kind] of Object.entries(ROOT_FILES)) if (kinds.has(kind)) keys.push(file);
   const objects = new Map<string, LocalObject>();
   const problems: LocalProblem[] = [];
   for (const key of keys) {
     const read = readLocal(dir, key);
     if (read === null) continue;
     if ("message" in read) problems.push(read);
-    else objects.set(key, read);
+    else if (kinds.has(read.kind)) objects.set(key, read);
   }
   return { objects, problems };
 }

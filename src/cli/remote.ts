@@ -11,6 +11,8 @@ import { data, eachLimited, listAll, type Api, type Rec } from "./api.ts";
 import { jsonHash, type Json } from "./canonical.ts";
 import { CliError } from "./errors.ts";
 import { dataFileValue, pageFile, menuFile, settingsFile, type SiteFacts } from "./files.ts";
+import { KIND_MODULES } from "./kinds/index.ts";
+import type { KindModule } from "./kinds/module.ts";
 import { keyOf, mediaExtension, type Kind } from "./layout.ts";
 
 export interface RemoteObject {
@@ -35,7 +37,10 @@ const encoder = new TextEncoder();
 
 /** What the CLI needs of the site: its public origin, its default language. */
 export async function siteFacts(api: Api): Promise<SiteFacts> {
-  const answer = await data(api, api.site.GET("/data/{name}", { params: { path: { name: "site" } } }));
+  const [answer, languages] = await Promise.all([
+    data(api, api.site.GET("/data/{name}", { params: { path: { name: "site" } } })),
+    data(api, api.site.GET("/languages", {})),
+  ]);
   const site = (Array.isArray(answer.items) ? answer.items[0] : {}) as Rec;
   let origin = "";
   try {
@@ -43,7 +48,16 @@ export async function siteFacts(api: Api): Promise<SiteFacts> {
   } catch {
     origin = "";
   }
-  return { origin, defaultLang: typeof site.default_lang === "string" ? site.default_lang : null, pages: new Map() };
+  const codes =
+    languages.active === true && Array.isArray(languages.languages)
+      ? (languages.languages as Rec[]).map((language) => String(language.code))
+      : [];
+  return {
+    origin,
+    defaultLang: typeof site.default_lang === "string" ? site.default_lang : null,
+    languages: codes,
+    pages: new Map(),
+  };
 }
 
 async function readFrames(api: Api, withMarkup: boolean): Promise<RemoteObject[]> {
@@ -215,6 +229,8 @@ export async function readServer(
   if (kinds.has("styles")) readers.push(readStyles(api));
   if (kinds.has("settings")) readers.push(readSettings(api));
   if (kinds.has("media")) readers.push(readMedia(api));
+  for (const [kind, module] of Object.entries(KIND_MODULES) as Array<[Kind, KindModule]>)
+    if (kinds.has(kind)) readers.push(module.read(api, facts));
   for (const list of await Promise.all(readers)) add(list);
   return { facts, objects };
 }

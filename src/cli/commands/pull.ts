@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { eachLimited } from "../api.ts";
 import { jsonFileText, sha256, type Json } from "../canonical.ts";
 import { PAGE_KEYS } from "../files.ts";
+import { KIND_MODULES } from "../kinds/index.ts";
 import { BYTE_KINDS, type Kind } from "../layout.ts";
 import { readFolder } from "../local.ts";
 import { pullLine } from "../output.ts";
@@ -20,6 +21,7 @@ const FIELD_ORDER: Partial<Record<Kind, readonly string[]>> = {
   pages: PAGE_KEYS,
   menus: ["name", "locations", "items"],
   settings: ["name", "tagline", "theme", "default_lang", "home_page", "not_found_page"],
+  ...Object.fromEntries(Object.entries(KIND_MODULES).map(([kind, module]) => [kind, module.order ?? []])),
 };
 
 function fileBytes(object: RemoteObject): Uint8Array {
