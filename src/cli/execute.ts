@@ -5,6 +5,7 @@
 import { eachLimited } from "./api.ts";
 import { CliError } from "./errors.ts";
 import { KIND_MODULES } from "./kinds/index.ts";
+import { writeEarlySettings } from "./kinds/settings-early.ts";
 import { depthOf, kindRank, type Kind } from "./layout.ts";
 import type { LocalObject } from "./local.ts";
 import type { Warning } from "./output.ts";
@@ -88,11 +89,22 @@ export async function execute(
   const execution: Execution = { done: [], written: new Map(), error: null };
   let count = 0;
   progress(0, writes.length);
+  let early: Outcome | null = null;
+  try {
+    early = await writeEarlySettings(ctx, writes, views.local, views.remote);
+  } catch (error) {
+    execution.error = error instanceof CliError ? error : new CliError(1, `failed: settings.json: ${(error as Error).message}`);
+    return execution;
+  }
   for (const batch of ordered) {
     await eachLimited(batch, 4, async (item) => {
       if (execution.error) return;
       try {
         const outcome = await WRITERS[item.kind](ctx, changeOf(item, views));
+        if (early && item.kind === "settings") {
+          outcome.warnings.unshift(...early.warnings);
+          outcome.urls = [...new Set([...early.urls, ...outcome.urls])].sort();
+        }
         execution.done.push({ item, outcome });
         execution.written.set(item.key, outcome.written);
       } catch (error) {

@@ -143,7 +143,16 @@ export function dataItems(key: string, value: Json): Json[] {
 
 // ---- settings ----
 
-export const SETTINGS_FIELDS = ["name", "tagline", "theme", "default_lang", "home_page", "not_found_page"] as const;
+export const SETTINGS_FIELDS = [
+  "name",
+  "tagline",
+  "theme",
+  "default_lang",
+  "home_page",
+  "not_found_page",
+  "menu_locations",
+  "iframe_hosts",
+] as const;
 
 /** The settings record as `settings.json` (render_model, fixed, is left out). */
 export function settingsFile(settings: Rec): Json {

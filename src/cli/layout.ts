@@ -8,14 +8,31 @@
  * first): languages before everything written in a language, strings before the frames printing
  * them.
  */
-export const KINDS = ["languages", "strings", "media", "styles", "frames", "pages", "menus", "data", "settings"] as const;
+export const KINDS = [
+  "languages",
+  "strings",
+  "media",
+  "styles",
+  "frames",
+  "pages",
+  "menus",
+  "data",
+  "seo",
+  "redirects",
+  "settings",
+] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** The files at the folder's top that are objects, by name. */
 export const ROOT_FILES: Readonly<Record<string, Kind>> = {
   "languages.json": "languages",
+  "seo.json": "seo",
+  "redirects.csv": "redirects",
   "settings.json": "settings",
 };
+
+/** Kinds a site always has one of: never deleted, a file removed is kept there. */
+export const NEVER_DELETED: ReadonlySet<Kind> = new Set(["settings", "seo"]);
 
 /** The folders at the folder's top that hold objects, and the kind of what they hold. */
 export const FOLDERS: Readonly<Record<string, Kind>> = {
@@ -57,6 +74,8 @@ export type ObjectRef =
   | { kind: "pages"; lang: string | null; path: string }
   | { kind: "settings" }
   | { kind: "languages" }
+  | { kind: "seo" }
+  | { kind: "redirects" }
   | { kind: "strings"; lang: string | null }
   | { kind: "media"; slug: string; ext: string };
 
@@ -79,7 +98,9 @@ export function keyOf(ref: ObjectRef): string {
     case "settings":
       return SETTINGS_KEY;
     case "languages":
-      return LANGUAGES_KEY;
+    case "seo":
+    case "redirects":
+      return Object.keys(ROOT_FILES).find((file) => ROOT_FILES[file] === ref.kind)!;
     case "strings":
       return `strings/${ref.lang ?? NO_LANG_DIR}.json`;
     case "media":
@@ -100,8 +121,8 @@ export function kindOfKey(key: string): Kind | null {
  * the service would not take). Paths are relative to the folder, with forward slashes.
  */
 export function refOfKey(key: string): ObjectRef | { error: string } {
-  if (key === SETTINGS_KEY) return { kind: "settings" };
-  if (key === LANGUAGES_KEY) return { kind: "languages" };
+  const root = ROOT_FILES[key];
+  if (root === "settings" || root === "languages" || root === "seo" || root === "redirects") return { kind: root };
   const parts = key.split("/");
   const [top, ...rest] = parts;
   const file = rest.join("/");

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { jsonHash, sha256, type Json } from "./canonical.ts";
+import { parseFile } from "./file-forms.ts";
 import { BYTE_KINDS, FOLDERS, KINDS, refOfKey, ROOT_FILES, type Kind, type ObjectRef } from "./layout.ts";
 
 export interface LocalObject {
@@ -66,9 +67,9 @@ export function readLocal(dir: string, key: string): LocalObject | LocalProblem 
   }
   let value: Json;
   try {
-    value = JSON.parse(new TextDecoder().decode(bytes)) as Json;
+    value = parseFile(key, new TextDecoder().decode(bytes));
   } catch (error) {
-    return { key, message: `not JSON: ${(error as Error).message}` };
+    return { key, message: (error as Error).message };
   }
   return { key, kind: ref.kind, ref, hash: jsonHash(value), bytes, value };
 }

@@ -97,8 +97,8 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     for (const frame of frames) assert.equal(target.objects[`frames/${frame.slug}.html`].sha256, frame.sha256);
     assert.equal(
       Object.keys(target.objects).length,
-      8,
-      "2 frames, 2 pages, a menu, a data set, a stylesheet, the settings",
+      9,
+      "2 frames, 2 pages, a menu, a data set, a stylesheet, the settings, the SEO defaults",
     );
     const status = await t.svc(["status", dir]);
     assert.equal(status.code, 0, status.stderr);

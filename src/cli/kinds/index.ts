@@ -4,9 +4,13 @@
 import type { Kind } from "../layout.ts";
 import { languagesKind } from "./languages.ts";
 import type { KindModule } from "./module.ts";
+import { redirectsKind } from "./redirects.ts";
+import { seoKind } from "./seo.ts";
 import { stringsKind } from "./strings.ts";
 
 export const KIND_MODULES: Partial<Record<Kind, KindModule>> = {
   languages: languagesKind,
   strings: stringsKind,
+  seo: seoKind,
+  redirects: redirectsKind,
 };

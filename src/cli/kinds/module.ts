@@ -16,4 +16,6 @@ export interface KindModule {
   check(key: string, value: Json): void;
   /** Top-level fields of a pulled JSON file, in this order first. */
   order?: readonly string[];
+  /** The text a pulled file is written with, when it is not JSON. */
+  fileText?(object: RemoteObject): string;
 }

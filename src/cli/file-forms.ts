@@ -1,0 +1,14 @@
+// How a file of the folder that is not bytes as stored is read into the value its hash is taken
+// of: JSON files as JSON, `redirects.csv` as its rows (kinds/redirects.ts). A file that cannot be
+// read throws, with the reason.
+import type { Json } from "./canonical.ts";
+import { redirectRows } from "./kinds/redirects.ts";
+
+export function parseFile(key: string, text: string): Json {
+  if (key.endsWith(".csv")) return redirectRows(text) as unknown as Json;
+  try {
+    return JSON.parse(text) as Json;
+  } catch (error) {
+    throw new Error(`not JSON: ${(error as Error).message}`);
+  }
+}
