@@ -16,6 +16,7 @@ export const KINDS = [
   "frames",
   "pages",
   "menus",
+  "sidebars",
   "data",
   "seo",
   "redirects",
@@ -39,9 +40,11 @@ export const FOLDERS: Readonly<Record<string, Kind>> = {
   strings: "strings",
   media: "media",
   styles: "styles",
+  themes: "styles",
   frames: "frames",
   pages: "pages",
   menus: "menus",
+  sidebars: "sidebars",
   data: "data",
 };
 
@@ -57,6 +60,7 @@ export const NO_LANG_DIR = "_";
 const SLUG_WORDS = "[a-z0-9]+(?:-[a-z0-9]+)*";
 const FRAME_SLUG = new RegExp(`^${SLUG_WORDS}(?:__${SLUG_WORDS})?(?:--${SLUG_WORDS})?$`);
 const NAME = /^[a-z0-9][a-z0-9_-]*$/;
+const THEME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 const LANG = /^[a-z]{2}(?:-[a-z]{2})?$/;
 const PAGE_SLUG = new RegExp(`^${SLUG_WORDS}$`);
 const MEDIA_FILE = new RegExp(`^(${SLUG_WORDS})(\\.[a-z0-9]+)?$`);
@@ -68,9 +72,10 @@ export function isKind(value: string): value is Kind {
 /** What a key names. */
 export type ObjectRef =
   | { kind: "frames"; slug: string }
-  | { kind: "styles"; name: string }
+  | { kind: "styles"; name: string; theme: string | null }
   | { kind: "menus"; slug: string }
   | { kind: "data"; name: string; lang: string | null }
+  | { kind: "sidebars"; name: string; lang: string | null }
   | { kind: "pages"; lang: string | null; path: string }
   | { kind: "settings" }
   | { kind: "languages" }
@@ -88,11 +93,12 @@ export function keyOf(ref: ObjectRef): string {
     case "frames":
       return `frames/${ref.slug}.html`;
     case "styles":
-      return `styles/${ref.name}.css`;
+      return ref.theme === null ? `styles/${ref.name}.css` : `themes/${ref.theme}/${ref.name}.css`;
     case "menus":
       return `menus/${ref.slug}.json`;
     case "data":
-      return `data/${ref.name}${ref.lang ? `.${ref.lang}` : ""}.json`;
+    case "sidebars":
+      return `${ref.kind}/${ref.name}${ref.lang ? `.${ref.lang}` : ""}.json`;
     case "pages":
       return `pages/${ref.lang ?? NO_LANG_DIR}${ref.path}.json`;
     case "settings":
@@ -139,7 +145,15 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
       if (rest.length !== 1 || name === null) return { error: "a stylesheet is styles/<name>.css" };
       if (!NAME.test(name) || name.length > 100)
         return { error: `"${name}" is not a stylesheet name (lower-case letters, digits, - and _)` };
-      return { kind: "styles", name };
+      return { kind: "styles", name, theme: null };
+    }
+    case "themes": {
+      const name = rest.length === 2 ? stem(rest[1], ".css") : null;
+      if (name === null) return { error: "another theme's stylesheet is themes/<theme>/<name>.css" };
+      if (!THEME.test(rest[0])) return { error: `"${rest[0]}" is not a theme name (letters, digits, ., - and _)` };
+      if (!NAME.test(name) || name.length > 100)
+        return { error: `"${name}" is not a stylesheet name (lower-case letters, digits, - and _)` };
+      return { kind: "styles", name, theme: rest[0] };
     }
     case "menus": {
       const slug = stem(file, ".json");
@@ -147,17 +161,19 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
       if (!PAGE_SLUG.test(slug)) return { error: `"${slug}" is not a menu slug (lower-case words joined by dashes)` };
       return { kind: "menus", slug };
     }
-    case "data": {
+    case "data":
+    case "sidebars": {
+      const what = top === "data" ? "a data set" : "a sidebar";
       const base = stem(file, ".json");
       if (rest.length !== 1 || base === null)
-        return { error: "a data set is data/<name>.json or data/<name>.<lang>.json" };
+        return { error: `${what} is ${top}/<name>.json or ${top}/<name>.<lang>.json` };
       const dot = base.indexOf(".");
       const name = dot === -1 ? base : base.slice(0, dot);
       const lang = dot === -1 ? null : base.slice(dot + 1);
       if (!NAME.test(name) || name.length > 100)
-        return { error: `"${name}" is not a data-set name (lower-case letters, digits, - and _)` };
+        return { error: `"${name}" is not ${what}'s name (lower-case letters, digits, - and _)` };
       if (lang !== null && !LANG.test(lang)) return { error: `"${lang}" is not a language code (en, pt-br)` };
-      return { kind: "data", name, lang };
+      return { kind: top, name, lang };
     }
     case "pages": {
       if (rest.length < 2)

@@ -167,15 +167,22 @@ async function readData(api: Api): Promise<RemoteObject[]> {
   });
 }
 
+/** The site's theme's stylesheets (`styles/`), and every other theme's (`themes/<theme>/`). */
 async function readStyles(api: Api): Promise<RemoteObject[]> {
   const answer = await data(api, api.site.GET("/styles", {}));
-  const styles = Array.isArray(answer.styles) ? (answer.styles as Rec[]) : [];
-  return styles.map((style) => ({
-    key: keyOf({ kind: "styles", name: String(style.name) }),
-    kind: "styles",
-    hash: String(style.sha256),
-    record: style,
-  }));
+  const current = String(answer.theme);
+  const others = (Array.isArray(answer.themes) ? (answer.themes as string[]) : []).filter((t) => t !== current);
+  const lists = await eachLimited(others, 4, (theme) =>
+    data(api, api.site.GET("/styles", { params: { query: { theme } } })),
+  );
+  return [answer, ...lists].flatMap((list) =>
+    (Array.isArray(list.styles) ? (list.styles as Rec[]) : []).map((style) => ({
+      key: keyOf({ kind: "styles", name: String(style.name), theme: list === answer ? null : String(style.theme) }),
+      kind: "styles" as const,
+      hash: String(style.sha256),
+      record: style,
+    })),
+  );
 }
 
 async function readSettings(api: Api): Promise<RemoteObject[]> {
@@ -210,7 +217,7 @@ export async function readServer(
   const add = (list: RemoteObject[]) => {
     for (const object of list) objects.set(object.key, object);
   };
-  if (kinds.has("pages") || kinds.has("menus")) {
+  if (kinds.has("pages") || kinds.has("menus") || kinds.has("sidebars")) {
     const pages = await readPages(api);
     for (const page of pages) {
       if (page.status === "trash") continue;
@@ -270,7 +277,9 @@ export async function loadBytes(api: Api, facts: SiteFacts, object: RemoteObject
   if (object.kind === "styles") {
     const answer = await data(
       api,
-      api.site.GET("/styles/{name}", { params: { path: { name: String(object.record.name) } } }),
+      api.site.GET("/styles/{name}", {
+        params: { path: { name: String(object.record.name) }, query: { theme: String(object.record.theme) } },
+      }),
     );
     return encoder.encode(String((answer.style as Rec).css ?? ""));
   }

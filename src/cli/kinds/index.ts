@@ -6,11 +6,13 @@ import { languagesKind } from "./languages.ts";
 import type { KindModule } from "./module.ts";
 import { redirectsKind } from "./redirects.ts";
 import { seoKind } from "./seo.ts";
+import { sidebarsKind } from "./sidebars.ts";
 import { stringsKind } from "./strings.ts";
 
 export const KIND_MODULES: Partial<Record<Kind, KindModule>> = {
   languages: languagesKind,
   strings: stringsKind,
+  sidebars: sidebarsKind,
   seo: seoKind,
   redirects: redirectsKind,
 };
