@@ -12,6 +12,7 @@ export const KINDS = [
   "languages",
   "strings",
   "media",
+  "media-texts",
   "styles",
   "frames",
   "pages",
@@ -34,6 +35,9 @@ export const ROOT_FILES: Readonly<Record<string, Kind>> = {
 
 /** Kinds a site always has one of: never deleted, a file removed is kept there. */
 export const NEVER_DELETED: ReadonlySet<Kind> = new Set(["settings", "seo"]);
+
+/** Kinds whose files sit in another kind's folder: a media file's texts beside it (`media/<file>.json`). */
+export const ALSO_IN: Readonly<Record<string, Kind>> = { media: "media-texts" };
 
 /** The folders at the folder's top that hold objects, and the kind of what they hold. */
 export const FOLDERS: Readonly<Record<string, Kind>> = {
@@ -82,7 +86,8 @@ export type ObjectRef =
   | { kind: "seo" }
   | { kind: "redirects" }
   | { kind: "strings"; lang: string | null }
-  | { kind: "media"; slug: string; ext: string };
+  | { kind: "media"; slug: string; ext: string }
+  | { kind: "media-texts"; slug: string; ext: string };
 
 export const SETTINGS_KEY = "settings.json";
 export const LANGUAGES_KEY = "languages.json";
@@ -111,6 +116,8 @@ export function keyOf(ref: ObjectRef): string {
       return `strings/${ref.lang ?? NO_LANG_DIR}.json`;
     case "media":
       return `media/${ref.slug}${ref.ext}`;
+    case "media-texts":
+      return `media/${ref.slug}${ref.ext}.json`;
   }
 }
 
@@ -196,6 +203,9 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
       return { kind: "strings", lang: lang === NO_LANG_DIR ? null : lang };
     }
     case "media": {
+      const texts = rest.length === 1 ? /^(.+\.[a-z0-9]+)\.json$/.exec(file) : null;
+      const of = texts ? MEDIA_FILE.exec(texts[1]) : null;
+      if (of?.[2] && !/^\d+$/.test(of[1])) return { kind: "media-texts", slug: of[1], ext: of[2] };
       const match = rest.length === 1 ? MEDIA_FILE.exec(file) : null;
       if (!match || /^\d+$/.test(match[1]))
         return {

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { jsonHash, sha256, type Json } from "./canonical.ts";
 import { parseFile } from "./file-forms.ts";
-import { BYTE_KINDS, FOLDERS, KINDS, refOfKey, ROOT_FILES, type Kind, type ObjectRef } from "./layout.ts";
+import { ALSO_IN, BYTE_KINDS, FOLDERS, KINDS, kindOfKey, refOfKey, ROOT_FILES, type Kind, type ObjectRef } from "./layout.ts";
 
 export interface LocalObject {
   key: string;
@@ -77,15 +77,18 @@ export function readLocal(dir: string, key: string): LocalObject | LocalProblem 
 /** Every object of the kinds asked for in the folder. */
 export function readFolder(dir: string, kinds: ReadonlySet<Kind> = new Set(KINDS)): LocalFolder {
   const keys: string[] = [];
-  for (const [folder, kind] of Object.entries(FOLDERS)) if (kinds.has(kind)) walk(dir, folder, keys);
+  for (const [folder, kind] of Object.entries(FOLDERS))
+    if (kinds.has(kind) || (ALSO_IN[folder] && kinds.has(ALSO_IN[folder]))) walk(dir, folder, keys);
   for (const [file, kind] of Object.entries(ROOT_FILES)) if (kinds.has(kind)) keys.push(file);
   const objects = new Map<string, LocalObject>();
   const problems: LocalProblem[] = [];
   for (const key of keys) {
     const read = readLocal(dir, key);
     if (read === null) continue;
+    const kind = "message" in read ? kindOfKey(key) : read.kind;
+    if (kind === null || !kinds.has(kind)) continue; // a file of another kind in the same folder
     if ("message" in read) problems.push(read);
-    else if (kinds.has(read.kind)) objects.set(key, read);
+    else objects.set(key, read);
   }
   return { objects, problems };
 }

@@ -51,3 +51,15 @@ export function publicPage(
 export function svcSite(t: Served, site: number, args: string[]) {
   return t.svc([...args, "--site", String(site)]);
 }
+
+/** Uploads a file to a site's media; its record. */
+export async function upload(t: Served, site: number, filename: string, type: string, body: string): Promise<any> {
+  const answer = await fetch(`${t.url}/api/site/${site}/media?filename=${encodeURIComponent(filename)}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${t.token}`, "content-type": type },
+    body,
+  });
+  const json = await answer.json();
+  assert.equal(answer.status, 201, JSON.stringify(json));
+  return json.media;
+}

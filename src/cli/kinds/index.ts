@@ -3,6 +3,7 @@
 // are read in remote.ts and written by write-bytes.ts and write-content.ts.
 import type { Kind } from "../layout.ts";
 import { languagesKind } from "./languages.ts";
+import { mediaTextsKind } from "./media-texts.ts";
 import type { KindModule } from "./module.ts";
 import { redirectsKind } from "./redirects.ts";
 import { seoKind } from "./seo.ts";
@@ -12,6 +13,7 @@ import { stringsKind } from "./strings.ts";
 export const KIND_MODULES: Partial<Record<Kind, KindModule>> = {
   languages: languagesKind,
   strings: stringsKind,
+  "media-texts": mediaTextsKind,
   sidebars: sidebarsKind,
   seo: seoKind,
   redirects: redirectsKind,
