@@ -80,7 +80,7 @@ export type ObjectRef =
   | { kind: "menus"; slug: string }
   | { kind: "data"; name: string; lang: string | null }
   | { kind: "sidebars"; name: string; lang: string | null }
-  | { kind: "pages"; lang: string | null; path: string }
+  | { kind: "pages"; lang: string | null; path: string; markdown?: boolean }
   | { kind: "settings" }
   | { kind: "languages" }
   | { kind: "seo" }
@@ -105,7 +105,7 @@ export function keyOf(ref: ObjectRef): string {
     case "sidebars":
       return `${ref.kind}/${ref.name}${ref.lang ? `.${ref.lang}` : ""}.json`;
     case "pages":
-      return `pages/${ref.lang ?? NO_LANG_DIR}${ref.path}.json`;
+      return `pages/${ref.lang ?? NO_LANG_DIR}${ref.path}${ref.markdown ? ".md" : ".json"}`;
     case "settings":
       return SETTINGS_KEY;
     case "languages":
@@ -186,14 +186,20 @@ export function refOfKey(key: string): ObjectRef | { error: string } {
       if (rest.length < 2)
         return { error: "a page is pages/<lang>/<path>.json (pages/_/<path>.json without a language)" };
       const [langDir, ...segments] = rest;
-      const last = stem(segments[segments.length - 1], ".json");
-      if (last === null) return { error: "a page is pages/<lang>/<path>.json" };
+      const markdown = segments[segments.length - 1].endsWith(".md");
+      const last = stem(segments[segments.length - 1], markdown ? ".md" : ".json");
+      if (last === null) return { error: "a page is pages/<lang>/<path>.json, or .md for a page in Markdown" };
       if (langDir !== NO_LANG_DIR && !LANG.test(langDir))
         return { error: `"${langDir}" is not a language code (or _ for pages without one)` };
       const slugs = [...segments.slice(0, -1), last];
       const bad = slugs.find((slug) => !PAGE_SLUG.test(slug));
       if (bad !== undefined) return { error: `"${bad}" is not a page slug (lower-case words joined by dashes)` };
-      return { kind: "pages", lang: langDir === NO_LANG_DIR ? null : langDir, path: `/${slugs.join("/")}` };
+      return {
+        kind: "pages",
+        lang: langDir === NO_LANG_DIR ? null : langDir,
+        path: `/${slugs.join("/")}`,
+        ...(markdown ? { markdown } : {}),
+      };
     }
     case "strings": {
       const lang = stem(file, ".json");

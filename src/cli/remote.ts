@@ -90,7 +90,7 @@ function pageObjects(pages: Rec[], facts: SiteFacts): RemoteObject[] {
       const value = pageFile(page, facts);
       const lang = typeof page.lang === "string" && page.lang ? page.lang : null;
       return {
-        key: keyOf({ kind: "pages", lang, path: String(page.path) }),
+        key: keyOf({ kind: "pages", lang, path: String(page.path), markdown: page.content_format === "markdown" }),
         kind: "pages",
         hash: jsonHash(value),
         id: Number(page.id),

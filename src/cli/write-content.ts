@@ -36,7 +36,7 @@ async function pageOutcome(ctx: WriteContext, answer: Rec, key: string, file?: J
     page = linked.page;
     warnings.push(...linked.warnings);
   }
-  const placed = keyOf({ kind: "pages", lang, path: String(page.path) });
+  const placed = keyOf({ kind: "pages", lang, path: String(page.path), markdown: page.content_format === "markdown" });
   if (placed !== key) {
     warnings.push({
       code: "page_placed_elsewhere",

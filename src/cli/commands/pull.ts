@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync, renameSyn
 import { dirname, join } from "node:path";
 import { eachLimited } from "../api.ts";
 import { jsonFileText, sha256, type Json } from "../canonical.ts";
+import { fileTextOf } from "../file-forms.ts";
 import { PAGE_KEYS, SETTINGS_FIELDS } from "../files.ts";
 import { KIND_MODULES } from "../kinds/index.ts";
 import { BYTE_KINDS, type Kind } from "../layout.ts";
@@ -26,8 +27,9 @@ const FIELD_ORDER: Partial<Record<Kind, readonly string[]>> = {
 
 function fileBytes(object: RemoteObject): Uint8Array {
   const own = KIND_MODULES[object.kind]?.fileText;
+  const value = (object.value ?? null) as Json;
   return new TextEncoder().encode(
-    own ? own(object) : jsonFileText((object.value ?? null) as Json, FIELD_ORDER[object.kind] ?? []),
+    own ? own(object) : (fileTextOf(object.key, value) ?? jsonFileText(value, FIELD_ORDER[object.kind] ?? [])),
   );
 }
 
