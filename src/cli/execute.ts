@@ -93,7 +93,8 @@ export async function execute(
   try {
     early = await writeEarlySettings(ctx, writes, views.local, views.remote);
   } catch (error) {
-    execution.error = error instanceof CliError ? error : new CliError(1, `failed: settings.json: ${(error as Error).message}`);
+    execution.error =
+      error instanceof CliError ? error : new CliError(1, `failed: settings.json: ${(error as Error).message}`);
     return execution;
   }
   for (const batch of ordered) {

@@ -19,8 +19,6 @@ export interface SiteFacts {
   pages: Map<number, { lang: string | null; path: string; title: string }>;
 }
 
-
-
 // ---- pages: kinds/page-file.ts ----
 
 export { PAGE_KEYS, pageBody, pageFile } from "./kinds/page-file.ts";

@@ -5,7 +5,17 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { jsonHash, sha256, type Json } from "./canonical.ts";
 import { parseFile } from "./file-forms.ts";
-import { ALSO_IN, BYTE_KINDS, FOLDERS, KINDS, kindOfKey, refOfKey, ROOT_FILES, type Kind, type ObjectRef } from "./layout.ts";
+import {
+  ALSO_IN,
+  BYTE_KINDS,
+  FOLDERS,
+  KINDS,
+  kindOfKey,
+  refOfKey,
+  ROOT_FILES,
+  type Kind,
+  type ObjectRef,
+} from "./layout.ts";
 
 export interface LocalObject {
   key: string;

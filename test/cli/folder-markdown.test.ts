@@ -40,7 +40,7 @@ describe("svc and Markdown pages", () => {
     assert.equal(run.code, 0, run.stderr);
     assert.ok(!existsSync(join(dir, "pages/_/hello.json")));
     const text = read(dir, "pages/_/hello.md");
-    assert.ok(text.startsWith("---\ntitle: \"Hello: a post\"\nstatus: publish\ndate: \"2025-01-02T03:04:05Z\"\n"), text);
+    assert.ok(text.startsWith('---\ntitle: "Hello: a post"\nstatus: publish\ndate: "2025-01-02T03:04:05Z"\n'), text);
     assert.ok(text.endsWith(`\n---\n${SOURCE}`), text);
     assert.match(text, /^tags:\n {2}- news$/m);
     assert.match(text, /^ {2}lead: "yes"$/m);

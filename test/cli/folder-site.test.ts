@@ -20,7 +20,11 @@ describe("svc and redirects, SEO defaults, menu locations, iframe hosts", () => 
       menu_locations: ["header", "social"],
       iframe_hosts: ["www.youtube.com"],
     });
-    await must(t, source, "POST", "/menus", { name: "Social", location: "social", items: [{ url: "https://example.org/", title: "Us" }] });
+    await must(t, source, "POST", "/menus", {
+      name: "Social",
+      location: "social",
+      items: [{ url: "https://example.org/", title: "Us" }],
+    });
     await must(t, source, "PATCH", "/seo", {
       description: { en: "We make things.", de: "Wir machen Dinge." },
       twitter_site: "@maker",
@@ -41,7 +45,10 @@ describe("svc and redirects, SEO defaults, menu locations, iframe hosts", () => 
     const run = await svcSite(t, source, ["pull", dir]);
     assert.equal(run.code, 0, run.stderr);
     const csv = read(dir, "redirects.csv");
-    assert.equal(csv, (await t.api("GET", `/api/site/${source}/seo/redirects`, undefined, { accept: "text/csv" })).body);
+    assert.equal(
+      csv,
+      (await t.api("GET", `/api/site/${source}/seo/redirects`, undefined, { accept: "text/csv" })).body,
+    );
     assert.match(csv, /^from,to,status\r\n/);
     const seo = JSON.parse(read(dir, "seo.json"));
     assert.equal(seo.description, "We make things.");

@@ -32,7 +32,10 @@ function check(key: string, value: Json): Languages {
   const list = value.languages;
   if (!Array.isArray(list) || list.length === 0 || !list.every((l) => isRecord(l) && typeof l.code === "string"))
     throw bad(key, `languages: ${shape}`);
-  const languages = (list as Rec[]).map((l) => ({ code: String(l.code), name: typeof l.name === "string" ? l.name : "" }));
+  const languages = (list as Rec[]).map((l) => ({
+    code: String(l.code),
+    name: typeof l.name === "string" ? l.name : "",
+  }));
   const codes = languages.map((l) => l.code);
   if (new Set(codes).size !== codes.length) throw bad(key, "languages: a code appears twice");
   const chosen = value.default ?? codes[0];
@@ -45,7 +48,15 @@ async function read(api: Api): Promise<RemoteObject[]> {
   const answer = await data(api, api.site.GET("/languages", {}));
   const value = fileOf(answer);
   if (value === null) return [];
-  return [{ key: LANGUAGES_KEY, kind: "languages", hash: jsonHash(value as unknown as Json), value: value as unknown as Json, record: answer }];
+  return [
+    {
+      key: LANGUAGES_KEY,
+      kind: "languages",
+      hash: jsonHash(value as unknown as Json),
+      value: value as unknown as Json,
+      record: answer,
+    },
+  ];
 }
 
 async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
@@ -70,11 +81,11 @@ async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
     );
   }
   if (want.default !== null && (last ? last.default_lang : have.default) !== want.default)
-    last = collect(await data(api, api.site.POST("/languages", { body: { code: want.default, default: true } as never })));
-  for (const { code } of have.languages.filter((h) => !want.languages.some((w) => w.code === h.code)))
     last = collect(
-      await data(api, api.site.DELETE("/languages/{code}", { params: { path: { code } } } as never)),
+      await data(api, api.site.POST("/languages", { body: { code: want.default, default: true } as never })),
     );
+  for (const { code } of have.languages.filter((h) => !want.languages.some((w) => w.code === h.code)))
+    last = collect(await data(api, api.site.DELETE("/languages/{code}", { params: { path: { code } } } as never)));
   const now = await data(api, api.site.GET("/languages", {}));
   const value = fileOf(now);
   ctx.facts.languages = value ? value.languages.map((l) => l.code) : [];

@@ -40,5 +40,9 @@ export function parseMarkdownPage(text: string): Json {
   if (!isRecord(front)) throw new Error("the front matter is a YAML mapping (title: …, status: …)");
   for (const key of ["content", "content_format"])
     if (key in front) throw new Error(`${key} is not in the front matter: the Markdown after it is the content`);
-  return { ...(front as Record<string, Json>), content_format: "markdown", content: rest.slice(closing.index + closing[0].length) };
+  return {
+    ...(front as Record<string, Json>),
+    content_format: "markdown",
+    content: rest.slice(closing.index + closing[0].length),
+  };
 }

@@ -18,10 +18,9 @@ const FIELDS = ["alt", "title"] as const;
 
 function texts(value: unknown): Record<string, string> {
   if (!isRecord(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter(([, text]) => typeof text === "string" && text !== "")) as Record<
-    string,
-    string
-  >;
+  return Object.fromEntries(
+    Object.entries(value).filter(([, text]) => typeof text === "string" && text !== ""),
+  ) as Record<string, string>;
 }
 
 /** A media record's texts as its sidecar file, or null when it has none. */
@@ -35,7 +34,10 @@ function check(key: string, value: Json): Record<(typeof FIELDS)[number], Record
   if (!isRecord(value)) throw bad(key, shape);
   refuseUnknown(key, value, FIELDS, "a media file's texts");
   for (const field of FIELDS)
-    if (value[field] !== undefined && !(isRecord(value[field]) && Object.values(value[field]).every((t) => typeof t === "string")))
+    if (
+      value[field] !== undefined &&
+      !(isRecord(value[field]) && Object.values(value[field]).every((t) => typeof t === "string"))
+    )
       throw bad(key, `${field}: ${shape}`);
   return { alt: texts(value.alt), title: texts(value.title) };
 }
@@ -49,7 +51,11 @@ function fieldBody(want: Record<string, string>, have: Record<string, string>, f
 }
 
 async function read(api: Api): Promise<RemoteObject[]> {
-  const media = await listAll(api, (page) => api.site.GET("/media", { params: { query: { per_page: 500, page } } }), "media");
+  const media = await listAll(
+    api,
+    (page) => api.site.GET("/media", { params: { query: { per_page: 500, page } } }),
+    "media",
+  );
   return media.flatMap((file) => {
     const value = textsFile(file);
     if (value === null) return [];

@@ -18,7 +18,9 @@ const PER_LANGUAGE = ["title_template", "description", "og_image"] as const;
 const FIELDS = [...PER_LANGUAGE, ...PLAIN, "languages"];
 
 function fileOf(seo: Rec): Json {
-  return Object.fromEntries(FIELDS.map((field) => [field, (seo[field] ?? (field === "languages" ? {} : null)) as Json]));
+  return Object.fromEntries(
+    FIELDS.map((field) => [field, (seo[field] ?? (field === "languages" ? {} : null)) as Json]),
+  );
 }
 
 function check(key: string, value: Json): Rec {
@@ -67,7 +69,8 @@ async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
   const want = check(change.item.key, need(change.local, SEO_KEY).value ?? null);
   const have = isRecord(change.remote?.value) ? change.remote.value : {};
   const body = seoChanges(want, have, ctx.facts.defaultLang, ctx.facts.languages);
-  if (Object.keys(body).length === 0) return { written: { server_sha256: change.remote?.hash ?? "" }, warnings: [], urls: [] };
+  if (Object.keys(body).length === 0)
+    return { written: { server_sha256: change.remote?.hash ?? "" }, warnings: [], urls: [] };
   const answer = await data(ctx.api, ctx.api.site.PATCH("/seo", { body: body as never }));
   return {
     written: { server_sha256: jsonHash(fileOf((answer.seo ?? {}) as Rec)) },

@@ -20,8 +20,8 @@ export function earlySettings(want: Rec, have: Rec): Rec {
   for (const field of EARLY) if (field in want && !same(want[field], have[field])) body[field] = want[field];
   const wanted = Array.isArray(want.menu_locations) ? (want.menu_locations as string[]) : null;
   const held = Array.isArray(have.menu_locations) ? (have.menu_locations as string[]) : [];
-  if (wanted && wanted.some((location) => !held.includes(location)))
-    body.menu_locations = [...held, ...wanted.filter((location) => !held.includes(location))];
+  if (wanted?.some((location) => !held.includes(location)))
+    body.menu_locations = [...held, ...(wanted ?? []).filter((location) => !held.includes(location))];
   return body;
 }
 

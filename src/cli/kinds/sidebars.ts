@@ -47,7 +47,7 @@ export function sidebarFile(sidebar: Rec, facts: SiteFacts): Json {
 function check(key: string, value: Json): Rec {
   if (!isRecord(value)) throw bad(key, 'a sidebar file is {"root": "<page>"} or {"items": [...]}');
   refuseUnknown(key, value, ["root", "items"], "a sidebar file");
-  if (("root" in value) === ("items" in value)) throw bad(key, "a sidebar file holds root or items, one of them");
+  if ("root" in value === "items" in value) throw bad(key, "a sidebar file holds root or items, one of them");
   if ("items" in value && !Array.isArray(value.items)) throw bad(key, "items: a list of items");
   return value;
 }
@@ -58,7 +58,13 @@ async function readOne(api: Api, facts: SiteFacts, name: string, lang: string | 
     api.site.GET("/sidebars/{name}", { params: { path: { name }, query: lang ? { lang } : {} } } as never),
   );
   const value = sidebarFile((answer.sidebar ?? {}) as Rec, facts);
-  return { key: keyOf({ kind: "sidebars", name, lang }), kind: "sidebars", hash: jsonHash(value), value, record: answer };
+  return {
+    key: keyOf({ kind: "sidebars", name, lang }),
+    kind: "sidebars",
+    hash: jsonHash(value),
+    value,
+    record: answer,
+  };
 }
 
 async function read(api: Api, facts: SiteFacts): Promise<RemoteObject[]> {
@@ -81,7 +87,9 @@ async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
     if (lang !== null)
       return {
         written: { server_sha256: change.remote?.hash ?? "" },
-        warnings: [{ code: "not_deleted", message: "a language's own tree is not deleted: the API deletes whole sidebars" }],
+        warnings: [
+          { code: "not_deleted", message: "a language's own tree is not deleted: the API deletes whole sidebars" },
+        ],
         urls: [],
       };
     const answer = await data(api, api.site.DELETE("/sidebars/{name}", { params: { path: { name } } }));
@@ -102,4 +110,9 @@ async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
   };
 }
 
-export const sidebarsKind: KindModule = { read, write, check: (key, value) => void check(key, value), order: ["root", "items"] };
+export const sidebarsKind: KindModule = {
+  read,
+  write,
+  check: (key, value) => void check(key, value),
+  order: ["root", "items"],
+};

@@ -25,7 +25,13 @@ async function read(api: Api, facts: SiteFacts): Promise<RemoteObject[]> {
     .map(([code, texts]) => {
       const lang = facts.languages.length > 0 ? code : null;
       const value = texts as Json;
-      return { key: keyOf({ kind: "strings", lang }), kind: "strings" as const, hash: jsonHash(value), value, record: answer };
+      return {
+        key: keyOf({ kind: "strings", lang }),
+        kind: "strings" as const,
+        hash: jsonHash(value),
+        value,
+        record: answer,
+      };
     });
 }
 

@@ -41,9 +41,6 @@ export async function linkTranslations(
     linked = true;
   }
   if (!linked) return { page, warnings };
-  const answer = await data(
-    ctx.api,
-    ctx.api.site.GET("/pages/{ref}", { params: { path: { ref: String(page.id) } } }),
-  );
+  const answer = await data(ctx.api, ctx.api.site.GET("/pages/{ref}", { params: { path: { ref: String(page.id) } } }));
   return { page: (answer.page ?? page) as Rec, warnings };
 }
