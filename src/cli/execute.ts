@@ -4,6 +4,8 @@
 // written until then is kept in the baseline, nothing further is sent.
 import { eachLimited } from "./api.ts";
 import { CliError } from "./errors.ts";
+import { KIND_MODULES } from "./kinds/index.ts";
+import { writeEarlySettings } from "./kinds/settings-early.ts";
 import { depthOf, kindRank, type Kind } from "./layout.ts";
 import type { LocalObject } from "./local.ts";
 import type { Warning } from "./output.ts";
@@ -14,7 +16,7 @@ import { dryRunBytes, writeFrame, writeMedia, writeStyle } from "./write-bytes.t
 import { writeData, writeMenu, writePage, writeSettings } from "./write-content.ts";
 import type { Change, Outcome, WriteContext } from "./write-types.ts";
 
-const WRITERS: Record<Kind, (ctx: WriteContext, change: Change) => Promise<Outcome>> = {
+const WRITERS = {
   media: writeMedia,
   styles: writeStyle,
   frames: writeFrame,
@@ -22,7 +24,8 @@ const WRITERS: Record<Kind, (ctx: WriteContext, change: Change) => Promise<Outco
   menus: writeMenu,
   data: writeData,
   settings: writeSettings,
-};
+  ...Object.fromEntries(Object.entries(KIND_MODULES).map(([kind, module]) => [kind, module.write])),
+} as Record<Kind, (ctx: WriteContext, change: Change) => Promise<Outcome>>;
 
 export interface Views {
   local: ReadonlyMap<string, LocalObject>;
@@ -86,11 +89,23 @@ export async function execute(
   const execution: Execution = { done: [], written: new Map(), error: null };
   let count = 0;
   progress(0, writes.length);
+  let early: Outcome | null = null;
+  try {
+    early = await writeEarlySettings(ctx, writes, views.local, views.remote);
+  } catch (error) {
+    execution.error =
+      error instanceof CliError ? error : new CliError(1, `failed: settings.json: ${(error as Error).message}`);
+    return execution;
+  }
   for (const batch of ordered) {
     await eachLimited(batch, 4, async (item) => {
       if (execution.error) return;
       try {
         const outcome = await WRITERS[item.kind](ctx, changeOf(item, views));
+        if (early && item.kind === "settings") {
+          outcome.warnings.unshift(...early.warnings);
+          outcome.urls = [...new Set([...early.urls, ...outcome.urls])].sort();
+        }
         execution.done.push({ item, outcome });
         execution.written.set(item.key, outcome.written);
       } catch (error) {

@@ -3,7 +3,9 @@
 // validity), so a pulled file pushed back is no change and a file is the same on staging and
 // production. Pure.
 import type { Json } from "./canonical.ts";
-import { CliError } from "./errors.ts";
+import { bad, isRecord, type Rec } from "./file-shape.ts";
+import { KIND_MODULES } from "./kinds/index.ts";
+import { pageBody } from "./kinds/page-file.ts";
 
 /** What the converters need to know about the site. */
 export interface SiteFacts {
@@ -11,63 +13,15 @@ export interface SiteFacts {
   origin: string;
   /** The default language, or null (a site without languages). */
   defaultLang: string | null;
+  /** The site's language codes in its order; none on a site without languages. */
+  languages: string[];
   /** Pages by id: their language and path, and title (a menu item of a page names it by path). */
   pages: Map<number, { lang: string | null; path: string; title: string }>;
 }
 
-type Rec = Record<string, unknown>;
+// ---- pages: kinds/page-file.ts ----
 
-function isRecord(value: unknown): value is Rec {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function bad(key: string, message: string): CliError {
-  return new CliError(1, `invalid_file: ${key}: ${message}`);
-}
-
-// ---- pages ----
-
-export const PAGE_KEYS = ["title", "status", "frame", "menu_order", "seo", "fields", "content"] as const;
-const SEO_KEYS = ["title", "description", "canonical", "noindex", "og_image"] as const;
-
-/** A page record as its file: `pages/<lang>/<path>.json`. */
-export function pageFile(page: Rec): Json {
-  const seo = isRecord(page.seo) ? page.seo : {};
-  return {
-    title: String(page.title ?? ""),
-    status: String(page.status ?? "publish"),
-    frame: typeof page.frame === "string" ? page.frame : null,
-    menu_order: typeof page.menu_order === "number" ? page.menu_order : 0,
-    seo: Object.fromEntries(SEO_KEYS.map((key) => [key, (seo[key] ?? (key === "noindex" ? false : null)) as Json])),
-    fields: (isRecord(page.fields) ? page.fields : {}) as Json,
-    content: String(page.content ?? ""),
-  };
-}
-
-/** The body of a page write from its file (every field, so the server ends up as the file says). */
-export function pageBody(key: string, value: Json): Rec {
-  if (!isRecord(value))
-    throw bad(key, "a page file is a JSON object {title, status, frame, menu_order, seo, fields, content}");
-  if (typeof value.title !== "string" || value.title.trim() === "") throw bad(key, "title: a page needs a title");
-  const unknown = Object.keys(value).filter((k) => !(PAGE_KEYS as readonly string[]).includes(k));
-  if (unknown.length)
-    throw bad(
-      key,
-      `unknown field${unknown.length > 1 ? "s" : ""} ${unknown.join(", ")} (a page file holds ${PAGE_KEYS.join(", ")})`,
-    );
-  if (value.fields !== undefined && !isRecord(value.fields)) throw bad(key, "fields: an object");
-  if (value.seo !== undefined && !isRecord(value.seo)) throw bad(key, "seo: an object");
-  const seo = isRecord(value.seo) ? value.seo : {};
-  return {
-    title: value.title,
-    status: value.status ?? "publish",
-    frame: value.frame ?? null,
-    menu_order: value.menu_order ?? 0,
-    seo: Object.fromEntries(SEO_KEYS.map((k) => [k, seo[k] ?? null])),
-    fields: value.fields ?? {},
-    content: value.content ?? "",
-  };
-}
+export { PAGE_KEYS, pageBody, pageFile } from "./kinds/page-file.ts";
 
 // ---- menus ----
 
@@ -187,7 +141,16 @@ export function dataItems(key: string, value: Json): Json[] {
 
 // ---- settings ----
 
-export const SETTINGS_FIELDS = ["name", "tagline", "theme", "default_lang", "home_page", "not_found_page"] as const;
+export const SETTINGS_FIELDS = [
+  "name",
+  "tagline",
+  "theme",
+  "default_lang",
+  "home_page",
+  "not_found_page",
+  "menu_locations",
+  "iframe_hosts",
+] as const;
 
 /** The settings record as `settings.json` (render_model, fixed, is left out). */
 export function settingsFile(settings: Rec): Json {
@@ -223,4 +186,5 @@ export function checkFile(key: string, kind: string, value: Json): void {
   else if (kind === "menus") menuInput(key, value);
   else if (kind === "data") dataItems(key, value);
   else if (kind === "settings") settingsChanges(key, value, undefined);
+  else KIND_MODULES[kind as keyof typeof KIND_MODULES]?.check(key, value);
 }

@@ -4,7 +4,18 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { jsonHash, sha256, type Json } from "./canonical.ts";
-import { BYTE_KINDS, KINDS, refOfKey, SETTINGS_KEY, type Kind, type ObjectRef } from "./layout.ts";
+import { parseFile } from "./file-forms.ts";
+import {
+  ALSO_IN,
+  BYTE_KINDS,
+  FOLDERS,
+  KINDS,
+  kindOfKey,
+  refOfKey,
+  ROOT_FILES,
+  type Kind,
+  type ObjectRef,
+} from "./layout.ts";
 
 export interface LocalObject {
   key: string;
@@ -66,9 +77,9 @@ export function readLocal(dir: string, key: string): LocalObject | LocalProblem 
   }
   let value: Json;
   try {
-    value = JSON.parse(new TextDecoder().decode(bytes)) as Json;
+    value = parseFile(key, new TextDecoder().decode(bytes));
   } catch (error) {
-    return { key, message: `not JSON: ${(error as Error).message}` };
+    return { key, message: (error as Error).message };
   }
   return { key, kind: ref.kind, ref, hash: jsonHash(value), bytes, value };
 }
@@ -76,13 +87,16 @@ export function readLocal(dir: string, key: string): LocalObject | LocalProblem 
 /** Every object of the kinds asked for in the folder. */
 export function readFolder(dir: string, kinds: ReadonlySet<Kind> = new Set(KINDS)): LocalFolder {
   const keys: string[] = [];
-  for (const kind of KINDS) if (kind !== "settings" && kinds.has(kind)) walk(dir, kind, keys);
-  if (kinds.has("settings")) keys.push(SETTINGS_KEY);
+  for (const [folder, kind] of Object.entries(FOLDERS))
+    if (kinds.has(kind) || (ALSO_IN[folder] && kinds.has(ALSO_IN[folder]))) walk(dir, folder, keys);
+  for (const [file, kind] of Object.entries(ROOT_FILES)) if (kinds.has(kind)) keys.push(file);
   const objects = new Map<string, LocalObject>();
   const problems: LocalProblem[] = [];
   for (const key of keys) {
     const read = readLocal(dir, key);
     if (read === null) continue;
+    const kind = "message" in read ? kindOfKey(key) : read.kind;
+    if (kind === null || !kinds.has(kind)) continue; // a file of another kind in the same folder
     if ("message" in read) problems.push(read);
     else objects.set(key, read);
   }

@@ -6,7 +6,7 @@
 // An object is changed locally when its hash differs from the baseline's `sha256`, changed on the
 // server when the server's hash differs from the baseline's `server_sha256`; with no baseline both
 // sides count as changed, unless they are equal. Equal content is always in sync.
-import { kindOfKey, kindRank, RENAMABLE, type Kind } from "./layout.ts";
+import { kindOfKey, kindRank, NEVER_DELETED, RENAMABLE, type Kind } from "./layout.ts";
 import type { StateEntry } from "./state.ts";
 
 export interface Side {
@@ -126,8 +126,7 @@ function decide(
     return item("conflict", "changed here, deleted on the server since the last sync");
   }
   if (s) {
-    if (kind === "settings")
-      return item("keep", "settings.json is not in the folder; a site's settings are never deleted");
+    if (NEVER_DELETED.has(kind)) return item("keep", `${key} is not in the folder; it is never deleted`);
     const note = b ? "deleted here" : "only on the server";
     if (!input.options.delete) return item("keep", `${note}; push --delete deletes it there`);
     if (b && s.hash !== b.server_sha256) {

@@ -11,6 +11,8 @@ import { data, eachLimited, listAll, type Api, type Rec } from "./api.ts";
 import { jsonHash, type Json } from "./canonical.ts";
 import { CliError } from "./errors.ts";
 import { dataFileValue, pageFile, menuFile, settingsFile, type SiteFacts } from "./files.ts";
+import { KIND_MODULES } from "./kinds/index.ts";
+import type { KindModule } from "./kinds/module.ts";
 import { keyOf, mediaExtension, type Kind } from "./layout.ts";
 
 export interface RemoteObject {
@@ -35,7 +37,10 @@ const encoder = new TextEncoder();
 
 /** What the CLI needs of the site: its public origin, its default language. */
 export async function siteFacts(api: Api): Promise<SiteFacts> {
-  const answer = await data(api, api.site.GET("/data/{name}", { params: { path: { name: "site" } } }));
+  const [answer, languages] = await Promise.all([
+    data(api, api.site.GET("/data/{name}", { params: { path: { name: "site" } } })),
+    data(api, api.site.GET("/languages", {})),
+  ]);
   const site = (Array.isArray(answer.items) ? answer.items[0] : {}) as Rec;
   let origin = "";
   try {
@@ -43,7 +48,16 @@ export async function siteFacts(api: Api): Promise<SiteFacts> {
   } catch {
     origin = "";
   }
-  return { origin, defaultLang: typeof site.default_lang === "string" ? site.default_lang : null, pages: new Map() };
+  const codes =
+    languages.active === true && Array.isArray(languages.languages)
+      ? (languages.languages as Rec[]).map((language) => String(language.code))
+      : [];
+  return {
+    origin,
+    defaultLang: typeof site.default_lang === "string" ? site.default_lang : null,
+    languages: codes,
+    pages: new Map(),
+  };
 }
 
 async function readFrames(api: Api, withMarkup: boolean): Promise<RemoteObject[]> {
@@ -69,14 +83,14 @@ async function readPages(api: Api): Promise<Rec[]> {
   return listAll(api, (page) => api.site.GET("/pages", { params: { query: { per_page: 500, page } } }), "pages");
 }
 
-function pageObjects(pages: Rec[]): RemoteObject[] {
+function pageObjects(pages: Rec[], facts: SiteFacts): RemoteObject[] {
   return pages
     .filter((page) => page.status !== "trash")
     .map((page) => {
-      const value = pageFile(page);
+      const value = pageFile(page, facts);
       const lang = typeof page.lang === "string" && page.lang ? page.lang : null;
       return {
-        key: keyOf({ kind: "pages", lang, path: String(page.path) }),
+        key: keyOf({ kind: "pages", lang, path: String(page.path), markdown: page.content_format === "markdown" }),
         kind: "pages",
         hash: jsonHash(value),
         id: Number(page.id),
@@ -153,15 +167,22 @@ async function readData(api: Api): Promise<RemoteObject[]> {
   });
 }
 
+/** The site's theme's stylesheets (`styles/`), and every other theme's (`themes/<theme>/`). */
 async function readStyles(api: Api): Promise<RemoteObject[]> {
   const answer = await data(api, api.site.GET("/styles", {}));
-  const styles = Array.isArray(answer.styles) ? (answer.styles as Rec[]) : [];
-  return styles.map((style) => ({
-    key: keyOf({ kind: "styles", name: String(style.name) }),
-    kind: "styles",
-    hash: String(style.sha256),
-    record: style,
-  }));
+  const current = String(answer.theme);
+  const others = (Array.isArray(answer.themes) ? (answer.themes as string[]) : []).filter((t) => t !== current);
+  const lists = await eachLimited(others, 4, (theme) =>
+    data(api, api.site.GET("/styles", { params: { query: { theme } } })),
+  );
+  return [answer, ...lists].flatMap((list) =>
+    (Array.isArray(list.styles) ? (list.styles as Rec[]) : []).map((style) => ({
+      key: keyOf({ kind: "styles", name: String(style.name), theme: list === answer ? null : String(style.theme) }),
+      kind: "styles" as const,
+      hash: String(style.sha256),
+      record: style,
+    })),
+  );
 }
 
 async function readSettings(api: Api): Promise<RemoteObject[]> {
@@ -196,7 +217,7 @@ export async function readServer(
   const add = (list: RemoteObject[]) => {
     for (const object of list) objects.set(object.key, object);
   };
-  if (kinds.has("pages") || kinds.has("menus")) {
+  if (kinds.has("pages") || kinds.has("menus") || kinds.has("sidebars")) {
     const pages = await readPages(api);
     for (const page of pages) {
       if (page.status === "trash") continue;
@@ -206,7 +227,7 @@ export async function readServer(
         title: String(page.title),
       });
     }
-    if (kinds.has("pages")) add(pageObjects(pages));
+    if (kinds.has("pages")) add(pageObjects(pages, facts));
   }
   const readers: Array<Promise<RemoteObject[]>> = [];
   if (kinds.has("frames")) readers.push(readFrames(api, options.withMarkup ?? false));
@@ -215,6 +236,8 @@ export async function readServer(
   if (kinds.has("styles")) readers.push(readStyles(api));
   if (kinds.has("settings")) readers.push(readSettings(api));
   if (kinds.has("media")) readers.push(readMedia(api));
+  for (const [kind, module] of Object.entries(KIND_MODULES) as Array<[Kind, KindModule]>)
+    if (kinds.has(kind)) readers.push(module.read(api, facts));
   for (const list of await Promise.all(readers)) add(list);
   return { facts, objects };
 }
@@ -254,7 +277,9 @@ export async function loadBytes(api: Api, facts: SiteFacts, object: RemoteObject
   if (object.kind === "styles") {
     const answer = await data(
       api,
-      api.site.GET("/styles/{name}", { params: { path: { name: String(object.record.name) } } }),
+      api.site.GET("/styles/{name}", {
+        params: { path: { name: String(object.record.name) }, query: { theme: String(object.record.theme) } },
+      }),
     );
     return encoder.encode(String((answer.style as Rec).css ?? ""));
   }

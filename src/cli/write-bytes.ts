@@ -21,10 +21,11 @@ function slugOf(key: string): string {
   return ref.slug;
 }
 
-function nameOf(key: string): string {
+/** A stylesheet's name, and its theme when it is not the site's (`themes/<theme>/<name>.css`). */
+function styleOf(key: string): { name: string; theme: { theme: string } | Record<string, never> } {
   const ref = refOfKey(key);
   if ("error" in ref || ref.kind !== "styles") throw new CliError(1, `invalid_file: ${key}: not a stylesheet`);
-  return ref.name;
+  return { name: ref.name, theme: ref.theme === null ? {} : { theme: ref.theme } };
 }
 
 function frameOutcome(ctx: WriteContext, answer: Rec, response: Response, fallbackId?: string): Outcome {
@@ -164,11 +165,12 @@ export async function dryRunBytes(ctx: WriteContext, change: Change): Promise<Wa
     return warningsOf(answer);
   }
   if (item.kind === "styles") {
+    const { name, theme } = styleOf(item.key);
     const answer = await data(
       api,
       api.site.PUT("/styles/{name}", {
-        params: { path: { name: nameOf(item.key) }, query: { dry_run: "1" } as never },
-        body: { css: text(local) },
+        params: { path: { name }, query: { dry_run: "1" } as never },
+        body: { css: text(local), ...theme },
       }),
     );
     return warningsOf(answer);
@@ -179,15 +181,18 @@ export async function dryRunBytes(ctx: WriteContext, change: Change): Promise<Wa
 export async function writeStyle(ctx: WriteContext, change: Change): Promise<Outcome> {
   const { item } = change;
   const { api } = ctx;
-  const name = nameOf(item.key);
+  const { name, theme } = styleOf(item.key);
   if (item.action === "delete") {
-    const answer = await data(api, api.site.DELETE("/styles/{name}", { params: { path: { name } } }));
+    const answer = await data(
+      api,
+      api.site.DELETE("/styles/{name}", { params: { path: { name }, query: theme } as never }),
+    );
     return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
   }
   const local = need(change.local, "the stylesheet's file");
   const answer = await data(
     api,
-    api.site.PUT("/styles/{name}", { params: { path: { name } }, body: { css: text(local) } }),
+    api.site.PUT("/styles/{name}", { params: { path: { name } }, body: { css: text(local), ...theme } }),
   );
   return {
     written: { server_sha256: String((answer.style as Rec).sha256) },

@@ -14,6 +14,7 @@ import {
   settingsFile,
   type MenuLocation,
 } from "./files.ts";
+import { linkTranslations } from "./kinds/translations.ts";
 import { keyOf, refOfKey, type ObjectRef } from "./layout.ts";
 import { need, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "./write-types.ts";
 
@@ -24,13 +25,18 @@ function refOf<K extends ObjectRef["kind"]>(key: string, kind: K): Extract<Objec
   return ref as Extract<ObjectRef, { kind: K }>;
 }
 
-function pageOutcome(ctx: WriteContext, answer: Rec, key: string): Outcome {
-  const page = (answer.page ?? {}) as Rec;
+async function pageOutcome(ctx: WriteContext, answer: Rec, key: string, file?: Json): Promise<Outcome> {
+  let page = (answer.page ?? {}) as Rec;
   const lang = typeof page.lang === "string" && page.lang ? page.lang : null;
   // Menus written later in the push name this page by its path (files.ts pageRef).
   ctx.facts.pages.set(Number(page.id), { lang, path: String(page.path), title: String(page.title) });
   const warnings = warningsOf(answer);
-  const placed = keyOf({ kind: "pages", lang, path: String(page.path) });
+  if (file !== undefined) {
+    const linked = await linkTranslations(ctx, key, file, page);
+    page = linked.page;
+    warnings.push(...linked.warnings);
+  }
+  const placed = keyOf({ kind: "pages", lang, path: String(page.path), markdown: page.content_format === "markdown" });
   if (placed !== key) {
     warnings.push({
       code: "page_placed_elsewhere",
@@ -38,7 +44,7 @@ function pageOutcome(ctx: WriteContext, answer: Rec, key: string): Outcome {
     });
   }
   return {
-    written: { server_sha256: jsonHash(pageFile(page)), id: Number(page.id) },
+    written: { server_sha256: jsonHash(pageFile(page, ctx.facts)), id: Number(page.id) },
     warnings,
     urls: urlsOf(answer, ctx.facts),
   };
@@ -55,20 +61,20 @@ export async function writePage(ctx: WriteContext, change: Change): Promise<Outc
   const { api } = ctx;
   const ref = refOf(item.key, "pages");
   if (item.action === "create") {
-    const body = pageBody(item.key, need(change.local, "the page's file").value ?? null);
+    const file = need(change.local, "the page's file").value ?? null;
     const answer = await data(
       api,
       api.site.POST("/pages", {
-        body: { ...body, ...placement(ref.path), ...(ref.lang ? { lang: ref.lang } : {}) } as never,
+        body: { ...pageBody(item.key, file), ...placement(ref.path), ...(ref.lang ? { lang: ref.lang } : {}) } as never,
       }),
     );
-    return pageOutcome(ctx, answer, item.key);
+    return pageOutcome(ctx, answer, item.key, file);
   }
   const id = Number(need(change.remote, "the server's page").id);
   if (item.action === "update") {
-    const body = pageBody(item.key, need(change.local, "the page's file").value ?? null);
-    const answer = await data(api, api.site.POST("/pages", { body: { ...body, id } as never }));
-    return pageOutcome(ctx, answer, item.key);
+    const file = need(change.local, "the page's file").value ?? null;
+    const answer = await data(api, api.site.POST("/pages", { body: { ...pageBody(item.key, file), id } as never }));
+    return pageOutcome(ctx, answer, item.key, file);
   }
   if (item.action === "rename") {
     const from = refOf(need(item.from, "the page's old key"), "pages");

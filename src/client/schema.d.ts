@@ -10480,6 +10480,8 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
+                        /** @description every theme the site has stylesheets in, by name */
+                        themes: string[];
                     } & {
                         [key: string]: unknown;
                     };

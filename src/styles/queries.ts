@@ -50,6 +50,18 @@ export async function themeSheets(db: Db, siteId: number, theme: string): Promis
   );
 }
 
+/** The themes the site has stylesheets in, by name. */
+export async function siteThemes(db: Db, siteId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("styles")
+    .select("theme")
+    .distinct()
+    .where("site_id", "=", siteId)
+    .orderBy("theme")
+    .execute();
+  return rows.map((row) => row.theme);
+}
+
 /** Who imports whom among the theme's stylesheets. */
 export function importMapOf(sheets: ReadonlyMap<string, SheetHead>): ImportMap {
   return new Map([...sheets.values()].map((sheet) => [sheet.name, sheet.imports]));

@@ -6,12 +6,14 @@ import { themeFrom } from "../menus/locations.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { refreshCopies } from "./copies.ts";
 import { styleNameFrom, styleNotFound } from "./names.ts";
-import { sheetsCss, themeSheets } from "./queries.ts";
+import { sheetsCss, siteThemes, themeSheets } from "./queries.ts";
 import { styleRecord, type StyleRecord } from "./record.ts";
 
 export interface StyleList {
   theme: string;
   styles: StyleRecord[];
+  /** Every theme the site has stylesheets in (the one read among them when it has any). */
+  themes: string[];
 }
 
 /** The theme's stylesheets by name. Their addresses are brought up to date first (a media file they point to may have changed). */
@@ -19,7 +21,11 @@ export async function listStyles(ctx: ServiceContext, site: SiteRow, query: { th
   const { theme } = await themeFrom(ctx.db, site.id, query.theme);
   const sheets = await themeSheets(ctx.db, site.id, theme);
   const { current } = await refreshCopies(ctx.db, ctx.clock(), site.id, theme, [...sheets.keys()], { refuse: false });
-  return { theme, styles: [...sheets.values()].map((sheet) => styleRecord(theme, sheet, current.get(sheet.name))) };
+  return {
+    theme,
+    styles: [...sheets.values()].map((sheet) => styleRecord(theme, sheet, current.get(sheet.name))),
+    themes: await siteThemes(ctx.db, site.id),
+  };
 }
 
 /** One stylesheet with `css` exactly as uploaded; 404 style_not_found when the theme has none by that name. */

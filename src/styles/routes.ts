@@ -57,7 +57,13 @@ export function styleApiRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         summary: "The theme's stylesheets, by name, each with the address of its bundle",
         querystring: Obj(ThemeQuery),
         response: {
-          200: Success({ site_id: Int, theme: Str, styles: Type.Array(Style), warnings: Warnings }),
+          200: Success({
+            site_id: Int,
+            theme: Str,
+            styles: Type.Array(Style),
+            themes: Type.Array(Str, { description: "every theme the site has stylesheets in, by name" }),
+            warnings: Warnings,
+          }),
           ...commonErrors,
         },
       },

@@ -140,7 +140,7 @@ describe("against the service", () => {
     const dir = tempDir("svc-cli-lang-");
     const pull = await t.svc(["pull", dir, "--json"]);
     assert.equal(pull.code, 0, pull.stderr);
-    assert.equal(parseOne(pull).counts.create, 10, JSON.stringify(parseOne(pull).items.map((i: any) => i.key)));
+    assert.equal(parseOne(pull).counts.create, 12, JSON.stringify(parseOne(pull).items.map((i: any) => i.key)));
     assert.equal(JSON.parse(read(dir, "pages/en/docs/intro.json")).content, "<p>Hello</p>");
     assert.ok(existsSync(join(dir, "pages/de/doku.json")));
     assert.deepEqual(

@@ -64,7 +64,20 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     assert.equal(read(dir, "frames/layout.html"), LAYOUT, "byte for byte");
     assert.equal(read(dir, "styles/main.css"), "body { color: #333 }");
     const about = JSON.parse(read(dir, "pages/_/about.json"));
-    assert.deepEqual(Object.keys(about), ["title", "status", "frame", "menu_order", "seo", "fields", "content"]);
+    assert.deepEqual(Object.keys(about), [
+      "title",
+      "status",
+      "date",
+      "frame",
+      "menu_order",
+      "tags",
+      "feed",
+      "content_format",
+      "translations",
+      "seo",
+      "fields",
+      "content",
+    ]);
     assert.equal(about.frame, "layout");
     assert.deepEqual(about.fields, { team: 3 });
     assert.ok(existsSync(join(dir, "pages/_/about/team.json")), "a child page under its parent's path");
@@ -84,8 +97,8 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     for (const frame of frames) assert.equal(target.objects[`frames/${frame.slug}.html`].sha256, frame.sha256);
     assert.equal(
       Object.keys(target.objects).length,
-      8,
-      "2 frames, 2 pages, a menu, a data set, a stylesheet, the settings",
+      9,
+      "2 frames, 2 pages, a menu, a data set, a stylesheet, the settings, the SEO defaults",
     );
     const status = await t.svc(["status", dir]);
     assert.equal(status.code, 0, status.stderr);

@@ -194,6 +194,7 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
       "ci/push-site.sh",
       "frames/home.html",
       "pages/_/hello.json",
+      "seo.json",
       "settings.json",
       "svc.json",
     ]);
@@ -204,7 +205,7 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
   it("CI's first run on the first commit finds every object equal and leaves its first state; the dry run then shows the plan the page shows and writes nothing; the push sends it; a second push sends nothing", async () => {
     const first = ci(invocations[1]);
     assert.equal(first.code, 0, first.stdout + first.stderr);
-    assert.match(first.stdout, /^3 unchanged \(0 writes sent\)$/m);
+    assert.match(first.stdout, /^4 unchanged \(0 writes sent\)$/m);
     assert.ok(existsSync(join(stateDir, "staging.json")), "the state is kept for the next run");
 
     commit("frames/home.html", FRAME.replace("</main>\n", "</main>\n<footer>Made with svc</footer>\n"));
@@ -219,7 +220,7 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     const push = ci(invocations[1]);
     assert.equal(push.code, 0, push.stdout + push.stderr);
     assert.match(push.stdout, /^update {7}frames\/home\.html$/m);
-    assert.match(push.stdout, /^1 update, 2 unchanged \(1 write sent\)$/m);
+    assert.match(push.stdout, /^1 update, 3 unchanged \(1 write sent\)$/m);
     assert.match((await t.page("/hello/")).text, /<footer>Made with svc<\/footer>/);
 
     const again = ci(`${invocations[1]} --json > push.json`);
@@ -227,7 +228,7 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     const doc = JSON.parse(readFileSync(join(repo, "push.json"), "utf8"));
     assert.deepEqual(
       [doc.ok, doc.command, doc.dry_run, doc.writes, doc.counts],
-      [true, "push", false, 0, { unchanged: 3 }],
+      [true, "push", false, 0, { unchanged: 4 }],
     );
     for (const key of ["target", "items", "urls"]) assert.ok(key in doc, `--json has ${key}`);
     rmSync(join(repo, "push.json"));
@@ -376,8 +377,13 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     assert.deepEqual(Object.keys(JSON.parse(readFileSync(join(repo, "pages/_/contact.json"), "utf8"))), [
       "title",
       "status",
+      "date",
       "frame",
       "menu_order",
+      "tags",
+      "feed",
+      "content_format",
+      "translations",
       "seo",
       "fields",
       "content",

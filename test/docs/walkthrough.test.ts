@@ -214,14 +214,14 @@ describe("README: Build your first site, run as written against the built servic
       }
     });
 
-    // 1. The pull of the empty site wrote the two files the README names.
+    // 1. The pull of the empty site wrote the three files the README names.
     const pullAt = all.findIndex((b) => /^svc pull mysite$/m.test(b.run.text));
     assert.ok(pullAt >= 0, "a block pulls mysite");
     assert.deepEqual(
       readFileSync(join(root, `files-${pullAt}.txt`), "utf8")
         .trim()
         .split("\n"),
-      ["mysite/.svc/state.json", "mysite/settings.json"],
+      ["mysite/.svc/state.json", "mysite/seo.json", "mysite/settings.json"],
     );
 
     // 4. The page before the edit: 200, the frame's markup, the page's title.

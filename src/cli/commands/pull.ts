@@ -6,7 +6,9 @@ import { mkdirSync, readdirSync, rmdirSync, unlinkSync, writeFileSync, renameSyn
 import { dirname, join } from "node:path";
 import { eachLimited } from "../api.ts";
 import { jsonFileText, sha256, type Json } from "../canonical.ts";
-import { PAGE_KEYS } from "../files.ts";
+import { fileTextOf } from "../file-forms.ts";
+import { PAGE_KEYS, SETTINGS_FIELDS } from "../files.ts";
+import { KIND_MODULES } from "../kinds/index.ts";
 import { BYTE_KINDS, type Kind } from "../layout.ts";
 import { readFolder } from "../local.ts";
 import { overriddenFolder, settingsUnderOverrides } from "../overrides.ts";
@@ -20,11 +22,16 @@ import { refuseProblems, targetJson, type Session } from "./common.ts";
 const FIELD_ORDER: Partial<Record<Kind, readonly string[]>> = {
   pages: PAGE_KEYS,
   menus: ["name", "locations", "items"],
-  settings: ["name", "tagline", "theme", "default_lang", "home_page", "not_found_page"],
+  settings: SETTINGS_FIELDS,
+  ...Object.fromEntries(Object.entries(KIND_MODULES).map(([kind, module]) => [kind, module.order ?? []])),
 };
 
 function fileBytes(object: RemoteObject): Uint8Array {
-  return new TextEncoder().encode(jsonFileText((object.value ?? null) as Json, FIELD_ORDER[object.kind] ?? []));
+  const own = KIND_MODULES[object.kind]?.fileText;
+  const value = (object.value ?? null) as Json;
+  return new TextEncoder().encode(
+    own ? own(object) : (fileTextOf(object.key, value) ?? jsonFileText(value, FIELD_ORDER[object.kind] ?? [])),
+  );
 }
 
 function writeFile(dir: string, key: string, bytes: Uint8Array): void {
