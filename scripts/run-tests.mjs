@@ -24,7 +24,11 @@ const only = process.argv.slice(2);
 // SVC_TEST_SKIP: comma-separated folders left out of a whole run (test-pg.sh leaves out those whose
 // tests never open a store, which a second run on PostgreSQL would only repeat).
 const skipped = (process.env.SVC_TEST_SKIP ?? "").split(",").filter((dir) => dir !== "");
-const files = only.length ? only : find("test").filter((file) => !skipped.some((dir) => file.startsWith(dir))).sort();
+const files = only.length
+  ? only
+  : find("test")
+      .filter((file) => !skipped.some((dir) => file.startsWith(dir)))
+      .sort();
 // Files run side by side, one more than the machine has cores (node:test's default is one fewer,
 // one file at a time on a 2-core machine): most files spend their time waiting on sockets, child
 // processes, PostgreSQL or Chromium, and CI's time halves. SVC_TEST_CONCURRENCY=1 runs them in turn.
