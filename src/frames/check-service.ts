@@ -2,14 +2,14 @@
 // them were written, as a frame write answers them, writing nothing. A client pushing several
 // frames at once (a layout and the frames that use it) asks once, before its first write, and is
 // told what the site would print after the whole push, not after each write in turn. The frames
-// are written in one transaction the way a preview writes them (preview/frames.ts), every frame's
+// are written in one transaction the way a preview writes them (unsaved.ts), every frame's
 // warnings computed once all are written, and the transaction rolled back.
 import { fail } from "../errors.ts";
 import type { Written } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { rolledBack } from "../write/pipeline.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
-import { writePreviewFrames } from "../preview/frames.ts";
+import { writeUnsavedFrames } from "./unsaved.ts";
 import { frameGraphChanged } from "./graph.ts";
 import { normalizeSlug } from "./slug.ts";
 
@@ -64,7 +64,7 @@ export async function checkFrames(
       {
         siteId,
         apply: async (trx) => {
-          const written = await writePreviewFrames(trx, ctx.db, siteId, userId, ctx.clock(), inputs, {
+          const written = await writeUnsavedFrames(trx, ctx.db, siteId, userId, ctx.clock(), inputs, {
             datasets: body.data ?? [],
           });
           ids = written.ids;

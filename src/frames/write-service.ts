@@ -88,7 +88,7 @@ export function draftRow(
 /**
  * Stores a frame's row as a write does: a new frame is inserted at revision 1; an existing one gets
  * the row's slug, markup and analysis if it is still at the revision read (false: another writer
- * got in between). POST, PUT and a preview's frames (preview/frames.ts) write through it.
+ * got in between). POST, PUT and a preview's and a check's frames (unsaved.ts) write through it.
  */
 export async function storeFrame(
   trx: Db,

@@ -20,7 +20,7 @@ import { rolledBack, type Write } from "../write/pipeline.ts";
 import { styleObjectId } from "../styles/revision.ts";
 import { unknownFields, type Warning } from "../warnings.ts";
 import { dataInputs, writePreviewData } from "./data.ts";
-import { frameInputs, writePreviewFrames } from "./frames.ts";
+import { frameInputs, writeUnsavedFrames } from "../frames/unsaved.ts";
 import { gatedPageFields, overridePage, pageTarget, type PageTarget } from "./page.ts";
 import { newPageInputs, writeNewPages } from "./new-page.ts";
 import { gmt } from "../clock.ts";
@@ -114,7 +114,7 @@ export async function previewPage(
         const named = newPages.length > 0 ? null : await pageTarget(trx, siteId, body.page, body.lang);
         // Data before frames: the frames' warnings then know the previewed sets.
         const sets = await writePreviewData(trx, siteId, now, datasets);
-        const written = await writePreviewFrames(trx, ctx.db, siteId, userId, now, frames);
+        const written = await writeUnsavedFrames(trx, ctx.db, siteId, userId, now, frames);
         frameIds = written.ids;
         const made = await writePreviewStyles(trx, siteId, theme, now, styles);
         // A page not saved yet is made after the frames, so it may stand on a previewed one.

@@ -1,18 +1,19 @@
-// The `frames` of a preview: each `{<slug or id>: markup}` replaces that frame's markup, or adds a
-// frame under that slug, inside the preview's transaction. Checked as a frame write checks it
-// (frames/input.ts, frames/report.ts): 400 invalid_slug, frame_html_required, invalid_field, 413
+// Frames written for a moment: a preview's `frames` (preview/service.ts) and a check's
+// (check-service.ts). Each `{<slug or id>: markup}` replaces that frame's markup, or adds a frame
+// under that slug, inside the caller's transaction, which is rolled back. Checked as a frame write
+// checks it (input.ts, report.ts): 400 invalid_slug, frame_html_required, invalid_field, 413
 // frame_too_large, 400 frame_ref_conflict and frame_cycle. The warnings are the ones a frame write
 // answers (analysis with line and column, frame_ref_missing, the site's unknown sources, strings,
-// blocks and slots: frames/site-warnings.ts), each naming its `frame`; they are computed once every
-// previewed frame is written, so frames previewed together see each other.
+// blocks and slots: site-warnings.ts), each naming its `frame`; they are computed once every frame
+// is written, so frames written together see each other.
 import { gmt } from "../clock.ts";
 import { fail, ServiceError } from "../errors.ts";
-import { frameGraphChanged, siteIndex } from "../frames/graph.ts";
-import { markupFrom, slugFrom } from "../frames/input.ts";
-import { frameByRef, newFrameId } from "../frames/queries.ts";
-import { reportFor, type FrameReport } from "../frames/report.ts";
-import { siteWarnings, type Assumed } from "../frames/site-warnings.ts";
-import { draftRow, storeFrame } from "../frames/write-service.ts";
+import { frameGraphChanged, siteIndex } from "./graph.ts";
+import { markupFrom, slugFrom } from "./input.ts";
+import { frameByRef, newFrameId } from "./queries.ts";
+import { reportFor, type FrameReport } from "./report.ts";
+import { siteWarnings, type Assumed } from "./site-warnings.ts";
+import { draftRow, storeFrame } from "./write-service.ts";
 import type { Db } from "../store/database.ts";
 import { warning, type Warning } from "../warnings.ts";
 
@@ -84,7 +85,7 @@ async function warningsOf(
  * the warnings of every frame written. The frame graph is told of each write (frames/graph.ts), so
  * the render that follows reads them; the caller tells it again once the transaction is over.
  */
-export async function writePreviewFrames(
+export async function writeUnsavedFrames(
   trx: Db,
   db: Db,
   siteId: number,
