@@ -75,6 +75,30 @@ export function invalid(a: AnalysisBuilder, ins: ParsedInsert, param: string, wh
 }
 
 /**
+ * The optional text parameters `keys` of an insert, those given; null (with `insert_param_invalid`
+ * for the first that is no string) when one is given as anything else.
+ */
+export function textParams<K extends string>(
+  a: AnalysisBuilder,
+  ins: ParsedInsert,
+  keys: readonly K[],
+  at: number,
+): Partial<Record<K, string>> | null {
+  const params = ins.params ?? {};
+  const out: Partial<Record<K, string>> = {};
+  for (const key of keys) {
+    const value = params[key];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string") {
+      invalid(a, ins, key, `"${key}" must be a string`, at);
+      return null;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
  * svc/frame and svc/partial: lists the insert in frame_refs (reference keys as written, numbers
  * stringified), keeps the references in the order they are tried, and the partial's `with`.
  */
@@ -181,17 +205,14 @@ export function imageOp(a: AnalysisBuilder, ins: ParsedInsert, at: number): Inse
     return op;
   }
   op.media = ref;
-  for (const key of ["sizes", "class", "loading"] as const) {
-    const value = params[key];
-    if (value === undefined || value === null) continue;
-    if (typeof value !== "string") {
-      invalid(a, ins, key, `"${key}" must be a string`, at);
-      op.kind = "invalid";
-      return op;
-    }
-    if (key === "class") op.cls = value;
-    else op[key] = value;
+  const texts = textParams(a, ins, ["sizes", "class", "loading"], at);
+  if (texts === null) {
+    op.kind = "invalid";
+    return op;
   }
+  if (texts.class !== undefined) op.cls = texts.class;
+  if (texts.sizes !== undefined) op.sizes = texts.sizes;
+  if (texts.loading !== undefined) op.loading = texts.loading;
   if (params.width !== undefined && params.width !== null) {
     const width = displayWidthFrom(params.width);
     if (width === undefined) {
