@@ -16,6 +16,8 @@
 //   module with its packages (commander, openapi-fetch) inside, executable. Built rather than run
 //   from src/ because Node does not strip the types of files under node_modules, where an
 //   installed package's bin lives.
+// dist/main.js and dist/cli.js begin with scripts/check-node.cjs, so an older Node stops there
+// with a message saying how to get Node 24.
 // Kept out of the bundle, loaded from node_modules at run time: better-sqlite3, sharp and
 // lightningcss (native addons; sharp finds its libvips binary package at run time, lightningcss
 // its platform's binary package), pg (loaded only on PostgreSQL;
@@ -32,7 +34,7 @@
 // (rename), so a build while another test run starts dist/main.js leaves it a whole file to
 // start. Whatever else is in dist/ (an older build's output) is removed (scripts/build-output.mjs).
 import { build } from "esbuild";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chosenPatches, dependencyPatches, patchesBanner } from "./dependency-patches.mjs";
@@ -48,6 +50,9 @@ if (relative(ROOT, DIST).startsWith("..") || isAbsolute(relative(ROOT, DIST))) {
   );
 }
 const out = (name) => join(DIST, name);
+
+// Checks the running Node before anything else of an entry runs (scripts/check-node.cjs).
+const CHECK_NODE = readFileSync(join(ROOT, "scripts/check-node.cjs"), "utf8");
 
 const common = {
   absWorkingDir: ROOT,
@@ -66,7 +71,13 @@ const patches = dependencyPatches(chosen);
 // The admin's front end (admin/, TSX with Preact) into dist/admin/, built beside the service.
 const adminBuild = adminFiles(ROOT, out("admin"));
 const results = await Promise.all([
-  build({ ...common, entryPoints: ["src/main.ts"], outfile: out("main.js"), format: "esm" }),
+  build({
+    ...common,
+    entryPoints: ["src/main.ts"],
+    outfile: out("main.js"),
+    format: "esm",
+    banner: { js: CHECK_NODE },
+  }),
   build({
     ...common,
     entryPoints: ["src/server.ts"],
@@ -98,7 +109,7 @@ const results = await Promise.all([
     outfile: out("cli.js"),
     format: "esm",
     banner: {
-      js: 'import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);',
+      js: `${CHECK_NODE}import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);`,
     },
   }),
 ]);

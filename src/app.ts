@@ -34,6 +34,7 @@ import { EventStreams, type StreamTimings } from "./events/stream-hub.ts";
 import { networkEventStreamRoutes, siteEventStreamRoutes } from "./events/stream-routes.ts";
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
+import { frameCheckRoutes } from "./frames/check-routes.ts";
 import { answerFromMemory, PAGE_ROUTE, publicRoutes, withinPublicLimit } from "./public/routes.ts";
 import { mediaRoutes, variantMakerFor } from "./public/media-routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
@@ -351,6 +352,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     ctx,
     [
       frameRoutes,
+      frameCheckRoutes,
       framePageRoutes({ assign: assignFrame, unbind: unbindFrame }),
       cacheRoutes,
       settingsRoutes,

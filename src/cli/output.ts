@@ -1,6 +1,6 @@
 // What the CLI prints (docs/cli.md, "Output"). Text: results on stdout, one line each; waits,
 // warnings of the CLI itself and refusals on stderr; a progress bar on stderr only when it is a
-// terminal. --json: exactly one JSON document on stdout (watch: one per line), nothing else there,
+// terminal. --json: exactly one JSON document on stdout (watch, dev: one per line), nothing else there,
 // no bar and no colour; stderr keeps the waits.
 import type { Action, PlanItem, PullItem, StatusItem } from "./plan.ts";
 
@@ -88,6 +88,13 @@ export function statusLine(item: StatusItem): string {
   return `${tag.padEnd(PAD)} ${item.key}  (here: ${changeWord(item.local)}, server: ${changeWord(item.server)})`;
 }
 
+/** `file:line:column` of a warning (the file alone when the warning has no place). */
+export function warningPlace(key: string, warning: Warning): string {
+  return typeof warning.line === "number" && typeof warning.column === "number"
+    ? `${key}:${warning.line}:${warning.column}`
+    : key;
+}
+
 export function warningLine(key: string, warning: Warning): string {
-  return `  warning ${warning.code}: ${key}: ${String(warning.message).replace(/\s*\n\s*/g, " ")}`;
+  return `  warning ${warning.code}: ${warningPlace(key, warning)}: ${String(warning.message).replace(/\s*\n\s*/g, " ")}`;
 }

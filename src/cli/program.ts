@@ -5,11 +5,13 @@ import { Command, CommanderError, Option } from "commander";
 import { failure } from "./api.ts";
 import { CliError, usage, type ExitCode } from "./errors.ts";
 import { KINDS } from "./layout.ts";
+import { askOn } from "./ask.ts";
 import { Output, type Streams } from "./output.ts";
 import { folder, kindsOf, open, type CommonOptions } from "./commands/common.ts";
 import { loginCommand, logoutCommand, type LoginOptions } from "./commands/login.ts";
 import { pullCommand } from "./commands/pull.ts";
 import { pushCommand } from "./commands/push.ts";
+import { devCommand } from "./commands/dev.ts";
 import { statusCommand } from "./commands/status.ts";
 import { watchCommand } from "./commands/watch.ts";
 
@@ -17,7 +19,7 @@ export interface Io extends Streams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Resolves when `svc watch` should stop (SIGINT or SIGTERM in main.ts). */
+  /** Resolves when `svc watch` or `svc dev` should stop (SIGINT or SIGTERM in main.ts). */
   stop: Promise<void>;
 }
 
@@ -30,7 +32,16 @@ function targetOptions(command: Command): Command {
     .option("--url <url>", "the service's address (else svc.json with --env, else SVC_URL)")
     .option("--site <id>", "the site's id (else svc.json with --env, else SVC_SITE, else 1)")
     .option("--env <name>", "take url and site from this environment of svc.json in the folder")
-    .option("--json", "print one JSON document on stdout (watch: one per line), no progress bar");
+    .option("--json", "print one JSON document on stdout (watch, dev: one per line), no progress bar");
+}
+
+interface PushFlags {
+  dryRun?: boolean;
+  delete?: boolean;
+  force?: boolean;
+  only?: string;
+  strict?: boolean;
+  yes?: boolean;
 }
 
 function debounceOf(value: string): number {
@@ -73,22 +84,21 @@ function build(io: Io, setCode: (code: number) => void): Command {
     .option("--delete", "delete objects that are only on the server (never without it)")
     .option("--force", "send the folder's version of objects changed on both sides")
     .option("--only <kinds>", `only these kinds, comma-separated (${KIND_LIST})`)
-    .action(
-      async (
-        dir: string | undefined,
-        options: CommonOptions & { dryRun?: boolean; delete?: boolean; force?: boolean; only?: string },
-      ) => {
-        const kinds = kindsOf(options.only);
-        setCode(
-          await pushCommand(session(dir, options), {
-            dryRun: options.dryRun === true,
-            delete: options.delete === true,
-            force: options.force === true,
-            kinds,
-          }),
-        );
-      },
-    );
+    .option("--strict", "fail (exit 2) on any markup warning, before anything is written")
+    .option("--yes", "push to an environment that asks for confirmation (svc.json confirm, production)")
+    .action(async (dir: string | undefined, options: CommonOptions & PushFlags) => {
+      const kinds = kindsOf(options.only);
+      setCode(
+        await pushCommand(session(dir, options), {
+          dryRun: options.dryRun === true,
+          delete: options.delete === true,
+          force: options.force === true,
+          strict: options.strict === true,
+          confirmation: { yes: options.yes === true, ask: options.json ? undefined : askOn(io) },
+          kinds,
+        }),
+      );
+    });
 
   targetOptions(
     program
@@ -111,6 +121,22 @@ function build(io: Io, setCode: (code: number) => void): Command {
         await watchCommand(session(dir, options), { kinds, debounceMs: debounceOf(options.debounce), stop: io.stop }),
       );
     });
+
+  targetOptions(
+    program.command("dev [dir]").description("serve the site with the folder's unsaved files; reload on save"),
+  )
+    .addOption(new Option("--port <n>", "the port to serve on (0: any free one)").default("4000"))
+    .addOption(new Option("--host <address>", "the address to listen on").default("127.0.0.1"))
+    .addOption(new Option("--debounce <ms>", "wait this long after the last save before reloading").default("100"))
+    .action(
+      async (dir: string | undefined, options: CommonOptions & { port: string; host: string; debounce: string }) => {
+        const port = Number(options.port);
+        if (!Number.isInteger(port) || port < 0 || port > 65_535)
+          throw usage(`--port ${options.port}: a port from 0 to 65535`);
+        const debounceMs = debounceOf(options.debounce);
+        setCode(await devCommand(session(dir, options), { host: options.host, port, debounceMs, stop: io.stop }));
+      },
+    );
 
   targetOptions(
     program
@@ -155,7 +181,7 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
   const program = build(io, (value) => (code = value));
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
-    report(usage("a command is needed: pull, push, status, watch, login or logout"), json, io, null);
+    report(usage("a command is needed: pull, push, status, watch, dev, login or logout"), json, io, null);
     return 2;
   }
   try {

@@ -21,6 +21,8 @@ export interface TargetState {
   url: string;
   site: number;
   synced_at: string | null;
+  /** The svc.json environment of the last sync with --env (a push to another asks --yes: confirm.ts). */
+  env?: string;
   objects: Record<string, StateEntry>;
 }
 
@@ -114,11 +116,13 @@ export function withTarget(
   site: number,
   objects: Map<string, StateEntry>,
   now: Date,
+  env?: string,
 ): StateFile {
   const target: TargetState = {
     url: url.replace(/\/+$/, ""),
     site,
     synced_at: now.toISOString(),
+    ...(env ? { env } : {}),
     objects: Object.fromEntries(objects),
   };
   return { version: 1, targets: { ...state.targets, [targetName(url, site)]: target } };

@@ -6,9 +6,8 @@
 //   site 1                             the default site
 // and the token from SVC_TOKEN, else the one `svc login` saved for that URL. A token is never read
 // from or written to the project folder: svc.json holding one is refused.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { credentialsPath, savedToken } from "./credentials.ts";
+import { environmentEntry, SVC_JSON } from "./environment.ts";
 import { CliError, usage } from "./errors.ts";
 
 export interface TargetFlags {
@@ -29,7 +28,7 @@ export interface Authed extends Target {
   tokenFrom: "SVC_TOKEN" | "credentials";
 }
 
-export const SVC_JSON = "svc.json";
+export { SVC_JSON };
 
 function siteOf(value: unknown, from: string): number {
   const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
@@ -54,49 +53,9 @@ function urlOf(value: unknown, from: string): string {
   return text.replace(/\/+$/, "");
 }
 
-function hasTokenField(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasTokenField);
-  if (typeof value !== "object" || value === null) return false;
-  return Object.entries(value).some(([key, inner]) => /token|secret|password/i.test(key) || hasTokenField(inner));
-}
-
-/** The environment `name` of the folder's svc.json. */
+/** The url and site of environment `name` in the folder's svc.json (environment.ts reads the rest). */
 export function readEnvironment(dir: string, name: string): { url?: unknown; site?: unknown } {
-  const path = join(dir, SVC_JSON);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT")
-      throw usage(
-        `--env ${name}: there is no ${SVC_JSON} in ${dir} ({"environments": {"${name}": {"url": …, "site": …}}})`,
-      );
-    throw error;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw usage(`${path} is not JSON: ${(error as Error).message}`);
-  }
-  if (hasTokenField(parsed)) {
-    throw new CliError(
-      2,
-      `usage: ${path} holds a token or password; tokens never go in the project folder: use SVC_TOKEN or svc login`,
-    );
-  }
-  const environments = (parsed as { environments?: unknown })?.environments;
-  if (typeof environments !== "object" || environments === null || Array.isArray(environments)) {
-    throw usage(`${path} has no "environments" object ({"environments": {"staging": {"url": …, "site": …}}})`);
-  }
-  const env = (environments as Record<string, unknown>)[name];
-  if (typeof env !== "object" || env === null) {
-    const names = Object.keys(environments);
-    throw usage(
-      `--env ${name}: ${SVC_JSON} has no environment "${name}"${names.length ? ` (it has ${names.join(", ")})` : ""}`,
-    );
-  }
-  return env as { url?: unknown; site?: unknown };
+  return environmentEntry(dir, name) as { url?: unknown; site?: unknown };
 }
 
 /** The service and site of a command. */

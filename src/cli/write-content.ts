@@ -50,8 +50,8 @@ async function pageOutcome(ctx: WriteContext, answer: Rec, key: string, file?: J
   };
 }
 
-/** Where a page's path puts it: its slug (the last segment) under its parent's path (0: the top). */
-function placement(path: string): { slug: string; parent: string | 0 } {
+/** Where a page's path puts it: its slug (the last segment) under its parent's path (0: the top); `svc dev` too. */
+export function placement(path: string): { slug: string; parent: string | 0 } {
   const cut = path.lastIndexOf("/");
   return { slug: path.slice(cut + 1), parent: cut > 0 ? path.slice(0, cut) : 0 };
 }

@@ -359,6 +359,23 @@ export interface paths {
         patch: operations["patchFrame"];
         trace?: never;
     };
+    "/api/site/{site_id}/frames/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The warnings each frame would get once all of them were written (frames checked together see each other); writes nothing. Refused as the writes refuse: 400 invalid_slug, frame_cycle, frame_ref_conflict, 413 frame_too_large */
+        post: operations["checkFrames"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/frames/{ref}/assign": {
         parameters: {
             query?: never;
@@ -879,7 +896,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field */
+        /** The HTML a page (draft or published, or not saved yet: new_page) would show with unsaved changes: frames' markup, stylesheets (inline), data sets, page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field */
         post: operations["previewPage"];
         delete?: never;
         options?: never;
@@ -4537,6 +4554,104 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    checkFrames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "frames": [
+                 *         {
+                 *           "slug": "layout",
+                 *           "html": "<!doctype html><html><body><!-- svc/slot {\"name\": \"main\"} /--></body></html>"
+                 *         },
+                 *         {
+                 *           "slug": "article",
+                 *           "html": "<!-- svc/layout {\"frame\": \"layout\"} /--><!-- svc/block {\"name\": \"main\"} -->Hi<!-- /svc/block -->"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description the frames to judge together: at least one, at most 500 */
+                    frames?: ({
+                        /** @description a frame's slug (or id): replaces its markup, or adds a frame so named */
+                        slug: string;
+                        /** @description the markup, as POST /frames takes it */
+                        html: string;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @description data sets written together with the frames: their sources are not warned unknown_source */
+                    data?: string[] | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        /** @description one per frame sent, in the order sent */
+                        frames: ({
+                            /** @description the frame's slug as it would be written */
+                            slug: string;
+                            warnings: ({
+                                code: string;
+                                message: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -12628,7 +12743,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description the page: an id, a slug or a path; required */
+                    /** @description the page: an id, a slug or a path; required (but with new_page in POST /preview) */
                     page?: number | string;
                     /** @description a language of the site: the page's translation in it */
                     lang?: string | null;
@@ -12640,10 +12755,90 @@ export interface operations {
                     styles?: {
                         [key: string]: string;
                     } | null;
+                    /** @description data-set name → items: replaces or adds that shared set; <name>.<lang> → items: that language's variant */
+                    data?: {
+                        [key: string]: unknown[];
+                    } | null;
                     /** @description title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key> */
                     page_fields?: {
                         [key: string]: unknown;
                     } | null;
+                    /** @description instead of page: a page not saved yet, the body of POST /pages without an id, made inside the preview (refusals and warnings name new_page.<field>) */
+                    new_page?: {
+                        /** @description at most 1,000 characters */
+                        title?: string | null;
+                        /** @description at most 200 characters; default: from the title */
+                        slug?: string | null;
+                        /** @description path whose all-but-last segments name the parent */
+                        url?: string | null;
+                        /** @description page id, slug or path */
+                        parent?: number | string | null;
+                        /** @description publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash */
+                        status?: string | null;
+                        lang?: string | null;
+                        /** @description HTML, or Markdown with content_format markdown */
+                        content?: string | null;
+                        /** @description null: html */
+                        content_format?: ("html" | "markdown") | null;
+                        fields?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description frame id or slug; null takes the frame off */
+                        frame?: string | null;
+                        /** @description the page's SEO fields (title, description, canonical, noindex, og_image), as PATCH /seo/pages/{ref}; null restores every default */
+                        seo?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description order among siblings in generated sidebars; default 0 */
+                        menu_order?: number | null;
+                        /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
+                        date?: string | null;
+                        /** @description at most 100 texts of at most 200 characters */
+                        tags?: string[] | null;
+                        /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                        feed?: boolean | null;
+                        create_missing_parents?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description with new_page: its parents not saved yet, POST /pages bodies made first, in order (at most 20; fields named new_parents.<i>.<field>) */
+                    new_parents?: ({
+                        /** @description at most 1,000 characters */
+                        title?: string | null;
+                        /** @description at most 200 characters; default: from the title */
+                        slug?: string | null;
+                        /** @description path whose all-but-last segments name the parent */
+                        url?: string | null;
+                        /** @description page id, slug or path */
+                        parent?: number | string | null;
+                        /** @description publish (default on POST), future (scheduled: published at `date`; a date that has come publishes now), draft or trash */
+                        status?: string | null;
+                        lang?: string | null;
+                        /** @description HTML, or Markdown with content_format markdown */
+                        content?: string | null;
+                        /** @description null: html */
+                        content_format?: ("html" | "markdown") | null;
+                        fields?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description frame id or slug; null takes the frame off */
+                        frame?: string | null;
+                        /** @description the page's SEO fields (title, description, canonical, noindex, og_image), as PATCH /seo/pages/{ref}; null restores every default */
+                        seo?: {
+                            [key: string]: unknown;
+                        } | null;
+                        /** @description order among siblings in generated sidebars; default 0 */
+                        menu_order?: number | null;
+                        /** @description publication date, ISO 8601 (a date, or a date-time; UTC without an offset); null: the first publication */
+                        date?: string | null;
+                        /** @description at most 100 texts of at most 200 characters */
+                        tags?: string[] | null;
+                        /** @description publish an Atom feed of the page's list at <url>feed.xml */
+                        feed?: boolean | null;
+                        create_missing_parents?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
                 } & {
                     [key: string]: unknown;
                 };
@@ -12773,7 +12968,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description the page: an id, a slug or a path; required */
+                    /** @description the page: an id, a slug or a path; required (but with new_page in POST /preview) */
                     page?: number | string;
                     /** @description a language of the site: the page's translation in it */
                     lang?: string | null;

@@ -68,7 +68,8 @@ export function datasetNameFrom(value: unknown): string {
   return name;
 }
 
-function itemsFrom(value: unknown): Record<string, unknown>[] {
+/** `items` of a write: an array of at most MAX_DATASET_ITEMS objects (400 invalid_field naming the item). */
+export function itemsFrom(value: unknown): Record<string, unknown>[] {
   if (value === undefined || value === null)
     throw fail(
       "invalid_field",
@@ -92,7 +93,7 @@ function itemsFrom(value: unknown): Record<string, unknown>[] {
 }
 
 /** The items as stored, JSON of at most MAX_DATASET_BYTES. */
-function itemsJson(items: Record<string, unknown>[]): string {
+export function itemsJson(items: Record<string, unknown>[]): string {
   const json = JSON.stringify(items);
   if (Buffer.byteLength(json, "utf8") > MAX_DATASET_BYTES)
     throw fail(

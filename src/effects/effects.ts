@@ -316,11 +316,12 @@ export function pagesAffected(
     const node = frameId ? index.getById(frameId) : undefined;
     return node ? index.readNames(node.slug).some((source) => kinds.includes(source.kind)) : false;
   };
-  // A page linking to a changed one prints anew; what its relatives print of it did not change.
-  if (change.linked) return [change.pageId];
+  const current = tree.get(change.pageId)?.parent_id;
+  // A page linking to a changed one prints anew; what its relatives print of it did not change,
+  // but a parent's feed holds its content as printed (seo/feed.ts), which did.
+  if (change.linked) return current && tree.get(current)?.feed === 1 ? [change.pageId, current] : [change.pageId];
   const out = new Set<number>([change.pageId]);
   for (const child of tree.children(change.pageId)) if (reads(child.id, "page")) out.add(child.id);
-  const current = tree.get(change.pageId)?.parent_id;
   for (const parent of [...(change.parents ?? []), ...(current ? [current] : [])]) {
     // A parent with a feed lists its children there unless its frame names another list (seo/feed.ts).
     if (parent && (reads(parent, "children") || tree.get(parent)?.feed === 1)) out.add(parent);

@@ -35,8 +35,20 @@ async function namesIn(
   return new Set(rows.map((row) => row.name));
 }
 
+/** What a check takes as existing although the site does not have it yet (POST /frames/check `data`). */
+export interface Assumed {
+  /** Data sets written together with the frames checked. */
+  datasets?: readonly string[];
+}
+
 /** Sources the site has nothing for: a data set, a menu location (or a data set standing in for it), a sidebar, a string. */
-async function unknownSources(db: Db, siteId: number, html: string, report: FrameReport): Promise<Warning[]> {
+async function unknownSources(
+  db: Db,
+  siteId: number,
+  html: string,
+  report: FrameReport,
+  assumed: Assumed,
+): Promise<Warning[]> {
   const { sources, source_positions: positions = {}, source_written: written = {} } = report.compiled.analysis;
   const named = sources.map(sourceName);
   const sets = named.flatMap((s) => (s.kind === "data" ? [s.name] : []));
@@ -59,6 +71,7 @@ async function unknownSources(db: Db, siteId: number, html: string, report: Fram
           .execute()
           .then((rows) => new Set(rows.map((row) => row.key))),
   ]);
+  for (const name of assumed.datasets ?? []) datasets.add(name);
   const out: Warning[] = [];
   const place = (source: string) => at(html, positions[source] ?? 0);
   for (const name of sets)
@@ -172,9 +185,10 @@ export async function siteWarnings(
   html: string,
   report: FrameReport,
   index: DependencyIndex,
+  assumed: Assumed = {},
 ): Promise<Warning[]> {
   const [sources, layout] = await Promise.all([
-    unknownSources(db, siteId, html, report),
+    unknownSources(db, siteId, html, report, assumed),
     layoutWarnings(db, siteId, html, report, index),
   ]);
   return [...sources, ...layout].sort((a, b) => (a.at as number) - (b.at as number));

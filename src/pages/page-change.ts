@@ -96,8 +96,11 @@ export async function readChange(
   };
 }
 
+/** A write body once read and checked (readChange). */
+export type PageInput = Awaited<ReturnType<typeof readChange>>;
+
 /** The stored columns a write body sets (placement and language are decided by the caller). */
-export function columnsOf(input: Awaited<ReturnType<typeof readChange>>): PageChange {
+export function columnsOf(input: PageInput): PageChange {
   return {
     title: input.title,
     slug: input.slug,

@@ -8,9 +8,12 @@ import { inputWarnings, pageIdFrom, PUBLISH_KEYS } from "./input.ts";
 import { pageAt, pageById } from "./queries.ts";
 import { slugFromTitle } from "./slug.ts";
 import { placement, TOP } from "./placement.ts";
-import { columnsOf, readChange } from "./page-change.ts";
+import { columnsOf, readChange, type PageInput } from "./page-change.ts";
 import { createPage, updatePage } from "./page-rows.ts";
-import { writeAndAnnounce, type PageWriteAnswer } from "./page-write.ts";
+import { writeAndAnnounce, type PageWork, type PageWriteAnswer } from "./page-write.ts";
+import type { Db } from "../store/database.ts";
+import type { Warning } from "../warnings.ts";
+import type { WriteRegion } from "./region.ts";
 
 /**
  * POST /pages. With `id`: that page is updated (409 lang_mismatch when `lang` names another
@@ -75,7 +78,27 @@ export async function publishPage(
     });
   }
 
+  return writeAndAnnounce(ctx, site, warnings, (trx, now, region) =>
+    upsertBySlug(trx, site.id, input, now, warnings, region),
+  );
+}
+
+/**
+ * POST /pages without an id, inside the write's transaction: the page holding the slug (explicit,
+ * else from the title) under the parent in the language is updated, else a page is created. A
+ * preview of a page not yet saved makes it the same way (preview/new-page.ts).
+ */
+export async function upsertBySlug(
+  trx: Db,
+  siteId: number,
+  input: PageInput,
+  now: string,
+  warnings: Warning[],
+  region: WriteRegion,
+): Promise<PageWork> {
+  if (input.title === "") throw fail("title_required", { field: "title" }, "The title is empty.");
   if (input.title === undefined && input.slug === undefined) throw fail("title_required", { field: "title" });
+  const status = input.status ?? "publish";
   let lang = input.lang;
   if (lang === null && input.parent !== undefined && input.parent !== 0) {
     // A page placed under a parent given by id takes the parent's language unless told otherwise.
@@ -85,38 +108,35 @@ export async function publishPage(
         : /^\d{1,15}$/.test(input.parent)
           ? Number(input.parent)
           : undefined;
-    const parent = byId === undefined ? undefined : await pageById(ctx.db, site.id, byId);
+    const parent = byId === undefined ? undefined : await pageById(trx, siteId, byId);
     if (parent) lang = parent.lang;
   }
   const pageLang = lang ?? (input.state.active ? (input.state.defaultLang ?? "") : "");
-
-  return writeAndAnnounce(ctx, site, warnings, async (trx, now, region) => {
-    const where =
-      (await placement(
-        trx,
-        site.id,
-        input.state,
-        pageLang,
-        { parent: input.parent, url: input.url },
-        input.createMissing,
-        now,
-      )) ?? TOP;
-    const slug = input.slug?.slug ?? slugFromTitle(input.title ?? "", pageLang);
-    const existing = await pageAt(trx, site.id, where.parentId, pageLang, slug);
-    if (existing) {
-      const written = await updatePage(trx, site.id, existing, { ...columnsOf(input), status }, now, warnings, region);
-      return { written, placed: where };
-    }
-    if (input.title === undefined) throw fail("title_required", { field: "title" });
-    const written = await createPage(
+  const where =
+    (await placement(
       trx,
-      site.id,
+      siteId,
+      input.state,
       pageLang,
-      where,
-      { ...columnsOf(input), title: input.title, status },
+      { parent: input.parent, url: input.url },
+      input.createMissing,
       now,
-      warnings,
-    );
+    )) ?? TOP;
+  const slug = input.slug?.slug ?? slugFromTitle(input.title ?? "", pageLang);
+  const existing = await pageAt(trx, siteId, where.parentId, pageLang, slug);
+  if (existing) {
+    const written = await updatePage(trx, siteId, existing, { ...columnsOf(input), status }, now, warnings, region);
     return { written, placed: where };
-  });
+  }
+  if (input.title === undefined) throw fail("title_required", { field: "title" });
+  const written = await createPage(
+    trx,
+    siteId,
+    pageLang,
+    where,
+    { ...columnsOf(input), title: input.title, status },
+    now,
+    warnings,
+  );
+  return { written, placed: where };
 }

@@ -124,7 +124,8 @@ const PublishBody = Example(Obj({ id: Opt(Type.Union([Type.Integer(), Str, Null]
   frame: "article",
   content: "<p>Welcome.</p>",
 });
-const PatchBody = Obj(WriteFields);
+/** A page write's body without an id: PATCH's, and a page not saved yet in POST /preview (`new_page`). */
+export const PatchBody = Obj(WriteFields);
 
 const Stub = Obj({ id: Type.Integer(), path: Str });
 const SlugChanged = Obj({ from: Str, to: Str });

@@ -11,7 +11,7 @@ import { frameGraphChanged, siteIndex } from "../frames/graph.ts";
 import { markupFrom, slugFrom } from "../frames/input.ts";
 import { frameByRef, newFrameId } from "../frames/queries.ts";
 import { reportFor, type FrameReport } from "../frames/report.ts";
-import { siteWarnings } from "../frames/site-warnings.ts";
+import { siteWarnings, type Assumed } from "../frames/site-warnings.ts";
 import { draftRow, storeFrame } from "../frames/write-service.ts";
 import type { Db } from "../store/database.ts";
 import { warning, type Warning } from "../warnings.ts";
@@ -62,11 +62,12 @@ async function warningsOf(
   frame: Written,
   report: FrameReport,
   index: Awaited<ReturnType<typeof siteIndex>>,
+  assumed: Assumed,
 ): Promise<Warning[]> {
   const named = (w: Warning): Warning => ({ ...w, frame: frame.slug });
   // In the order a frame write answers them (frames/write-service.ts).
   return [
-    ...(await siteWarnings(trx, siteId, frame.html, report, index)),
+    ...(await siteWarnings(trx, siteId, frame.html, report, index, assumed)),
     ...report.compiled.analysis.warnings.map((w) =>
       warning(w.code, w.message, { ...w.details, at: w.at, line: w.line, column: w.column }),
     ),
@@ -90,7 +91,8 @@ export async function writePreviewFrames(
   userId: number,
   now: number,
   inputs: ReadonlyArray<[string, string]>,
-): Promise<{ warnings: Warning[]; ids: string[] }> {
+  assumed: Assumed = {},
+): Promise<{ warnings: Warning[]; ids: string[]; slugs: string[] }> {
   const written: Written[] = [];
   const at = gmt(now);
   for (const [ref, raw] of inputs) {
@@ -111,7 +113,7 @@ export async function writePreviewFrames(
   const index = await siteIndex(trx, siteId);
   for (const frame of written) {
     const report = reportFor(frame.html, frame.id, frame.slug, index);
-    warnings.push(...(await warningsOf(trx, siteId, frame, report, index)));
+    warnings.push(...(await warningsOf(trx, siteId, frame, report, index, assumed)));
   }
-  return { warnings, ids: written.map((frame) => frame.id) };
+  return { warnings, ids: written.map((frame) => frame.id), slugs: written.map((frame) => frame.slug) };
 }

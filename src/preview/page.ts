@@ -84,6 +84,11 @@ export async function pageTarget(db: Db, siteId: number, ref: unknown, rawLang: 
   return { page, lang: page.lang === "" ? langs.defaultLang : page.lang };
 }
 
+/** The language a page is shown in: its own, else the site's default (null without languages). */
+export async function shownLang(db: Db, siteId: number, page: PageRow): Promise<string | null> {
+  return page.lang === "" ? (await languageState(db, siteId)).defaultLang : page.lang;
+}
+
 /** Keys of `page_fields` that hold no HTML or are the content (stored as a write stores it, pages/content.ts): every other is a field. */
 const NOT_HTML = new Set([
   "title",

@@ -27,11 +27,16 @@ import {
   revokePreviewLink,
 } from "./links.ts";
 import { previewPage } from "./service.ts";
+import { MAX_NEW_PARENTS } from "./new-page.ts";
+import { PatchBody } from "../pages/routes.ts";
 
 const Str = Type.String();
 const Int = Type.Integer();
 // Any value: findPageByRef (pages/refs.ts) reads it, answering page_required, invalid_field or page_not_found (1.5 names no page).
-const PageRef = ServiceChecked(Type.Union([Int, Str]), "the page: an id, a slug or a path; required");
+const PageRef = ServiceChecked(
+  Type.Union([Int, Str]),
+  "the page: an id, a slug or a path; required (but with new_page in POST /preview)",
+);
 const Lang = Opt(
   // Any value: checkLangIn (site/languages.ts) reads it, as every call's lang.
   ServiceChecked(Type.Union([Str, Type.Null()]), "a language of the site: the page's translation in it"),
@@ -47,10 +52,39 @@ const PreviewBody = Example(
     styles: TextsBy(
       "stylesheet name → CSS: replaces or adds that stylesheet of the site's theme; printed inline in the preview",
     ),
+    data: Opt(
+      Type.Union(
+        [
+          Type.Record(
+            Str,
+            // Any value: itemsFrom (data/datasets.ts) checks it, as PUT /data/{name} checks its items.
+            ServiceChecked(Type.Array(Type.Unknown()), "the set's items: an array of objects"),
+          ),
+          Type.Null(),
+        ],
+        {
+          description:
+            "data-set name → items: replaces or adds that shared set; <name>.<lang> → items: that language's variant",
+        },
+      ),
+    ),
     page_fields: Opt(
       Type.Union([Type.Record(Str, Type.Unknown()), Type.Null()], {
         description: "title, content, slug, menu_order, seo, fields, frame; any other key sets fields.<key>",
       }),
+    ),
+    // Any value: newPageInputs (preview/new-page.ts) reads it, and each body as POST /pages reads it.
+    new_page: Opt(
+      ServiceChecked(
+        PatchBody,
+        "instead of page: a page not saved yet, the body of POST /pages without an id, made inside the preview (refusals and warnings name new_page.<field>)",
+      ),
+    ),
+    new_parents: Opt(
+      ServiceChecked(
+        Type.Array(PatchBody),
+        `with new_page: its parents not saved yet, POST /pages bodies made first, in order (at most ${MAX_NEW_PARENTS}; fields named new_parents.<i>.<field>)`,
+      ),
     ),
   }),
   {
@@ -81,7 +115,7 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         operationId: "previewPage",
         tags,
         summary:
-          "The HTML a page (draft or published) would show with unsaved changes: frames' markup, stylesheets (inline), page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field",
+          "The HTML a page (draft or published, or not saved yet: new_page) would show with unsaved changes: frames' markup, stylesheets (inline), data sets, page fields. Writes nothing, rebakes nothing. Refused as the writes refuse: 422 invalid_css, 400 frame_cycle, 413 frame_too_large, 422 render_too_large, 404 page_not_found, 409 page_without_frame, 400 invalid_field",
         body: PreviewBody,
         response: {
           200: Success({
@@ -96,7 +130,7 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     async (request) => {
       const answer = await previewPage(
         ctx,
-        request.site.id,
+        request.site,
         request.caller!.userId,
         request.body,
         markupTrustOf(request.siteRole),

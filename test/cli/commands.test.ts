@@ -179,7 +179,7 @@ describe("against the service", () => {
     const variant = await t.svc(["push", dir]);
     assert.equal(variant.code, 0, variant.stderr);
     assert.match(variant.stdout, /^update\s+data\/links\.de\.json/m);
-    assert.match(variant.stdout, /warning page_placed_elsewhere: pages\/_\/loose\.json: .*pages\/en\/loose\.json/);
+    assert.match(variant.stderr, /warning page_placed_elsewhere: pages\/_\/loose\.json: .*pages\/en\/loose\.json/);
     assert.deepEqual((await t.api("GET", "/data/links?lang=de")).body.items, [
       { label: "Start" },
       { label: "Kontakt" },

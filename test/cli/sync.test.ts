@@ -112,7 +112,7 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     assert.equal(push.code, 0, push.stderr);
     assert.match(push.stdout, /^update\s+frames\/layout\.html/m);
     assert.match(push.stdout, /changed: http:\/\/[^\s]+\/about\//);
-    assert.equal(t.writes() - before, 1, "one PUT");
+    assert.equal(t.writes() - before, 2, "POST /frames/check (writes nothing) and one PUT");
     assert.match((await t.page("/about/")).text, /Welcome, edited/);
     const again = t.writes();
     const second = await t.svc(["push", dir]);
@@ -136,7 +136,7 @@ describe("svc pull, push, status (the built CLI against the built service)", () 
     const frame = (await t.api("GET", "/frames/card")).body.frame;
     assert.equal(frame.html, "<div class=card>card</div>");
     assert.equal((await t.api("GET", "/frames/new-box")).status, 404);
-    assert.equal(t.writes() - before, 2, "the two dry runs only (POST/PUT with dry_run, which write nothing)");
+    assert.equal(t.writes() - before, 1, "one POST /frames/check for both frames, which writes nothing");
     const json = await t.svc(["push", dir, "--dry-run", "--json"]);
     const doc = parseOne(json);
     assert.equal(doc.dry_run, true);

@@ -212,7 +212,7 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
     const writes = t.writes();
     const dry = ci(invocations[0]);
     assert.equal(dry.code, 0, dry.stdout + dry.stderr);
-    const dryBlock = shBlock((s) => s === "svc push --env staging --dry-run", "with the dry run");
+    const dryBlock = shBlock((s) => s === "svc push --env staging --strict --dry-run", "with the dry run");
     linesInOrder(dry.stdout, after_(dryBlock, "text").text.split("\n"), `${PAGE}:${dryBlock.line}`);
     assert.equal(t.writes(), writes, "the dry run wrote nothing");
     assert.doesNotMatch(await frameHtml(), /<footer>/);
@@ -310,8 +310,8 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
       ctx.diagnostic("the yaml package is missing: the workflow was checked as text only");
     }
     for (const needle of [
-      'svc push --env "$TARGET" --dry-run',
-      'svc push --env "$TARGET" --json > push.json',
+      'svc push --env "$TARGET" --strict --dry-run',
+      'svc push --env "$TARGET" --strict --json > push.json',
       "actions/cache/restore@v4",
       "actions/cache/save@v4",
     ]) {

@@ -139,6 +139,7 @@ const APPENDS_NOTHING: Record<string, string> = {
   rebakeFrames: "rebuilds the engine's output (bakes, static copies) of what is stored; writes no object",
   resolveDataSource: "a read sent as POST (a query too large for a URL)",
   previewPage: "its writes are rolled back once the render is read (docs/architecture.md, preview/)",
+  checkFrames: "its frames are written and rolled back once their warnings are read (docs/frames.md, Check)",
   testWebhook:
     "sends a test delivery: a delivery is bookkeeping of a hook, not an object of the site (docs/webhooks.md)",
   redeliverWebhookDelivery: "sends a delivery again: as testWebhook",

@@ -87,6 +87,7 @@ const NOT_REVISED: Record<string, string> = {
   putStrings: "strings are settings per language",
   patchStrings: "strings are settings per language",
   previewPage: "writes nothing (rolled back)",
+  checkFrames: "writes nothing (rolled back)",
   createPreviewLink: "a link, not content",
   deletePreviewLink: "a link, not content",
   purgeTrashItem: "deletes a trashed object's history for good: there is nothing left to revise",

@@ -69,6 +69,21 @@ describe(suite("Markdown"), () => {
     assert.equal(main(served(await fx.visit(path), "after the unpublish")), "<p>Read the target.</p>\n");
   });
 
+  it("a linked page renamed: the feed of the linking page's parent holds the new address", async () => {
+    await fx.page("md-feed-target", "md-layout");
+    await fx.page("md-news", "md-layout", { feed: true });
+    await fx.page("md-post", "md-layout", {
+      parent: "md-news",
+      content_format: "markdown",
+      content: "See [the target](page:md-feed-target).",
+    });
+    const feed = "/md-news/feed.xml";
+    assert.ok((await fx.primed(feed)).text.includes("http://localhost/md-feed-target/"));
+    ok(await fx.api("PATCH", "/pages/md-feed-target", { slug: "md-feed-renamed" }), "rename");
+    const after = served(await fx.visit(feed), "after the rename");
+    assert.ok(after.includes("http://localhost/md-feed-renamed/"), after);
+  });
+
   it("a shown media file replaced or renamed: the page prints the new file, or nothing for the former name", async () => {
     const file = await upload("md-photo.png", await png(400, 300));
     const path = await markdownPage("md-showing", "![](media:md-photo)");

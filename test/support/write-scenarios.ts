@@ -131,6 +131,7 @@ const editor = async (f: Fixture) => {
 export const SITE_WRITES: Record<string, WriteCall> = {
   createFrame: { call: () => ["POST", "/frames", { slug: "fresh", html: "<p>fresh</p>" }], status: 201 },
   rebakeFrames: { call: () => ["POST", "/frames/rebake", { frames: ["layout"] }] },
+  checkFrames: { call: () => ["POST", "/frames/check", { frames: [{ slug: "fresh", html: "<p>fresh</p>" }] }] },
   putFrame: { call: () => ["PUT", "/frames/layout", { html: LAYOUT.replace("layout<", "changed<"), bake: false }] },
   patchFrame: { call: () => ["PATCH", "/frames/layout", { slug: "shell" }] },
   deleteFrame: { call: () => ["DELETE", "/frames/layout"] },

@@ -7,6 +7,7 @@ import { CliError, usage } from "../errors.ts";
 import { isKind, KINDS, type Kind } from "../layout.ts";
 import type { LocalFolder } from "../local.ts";
 import type { Output } from "../output.ts";
+import { environmentOf, type Environment } from "../environment.ts";
 import { resolveAuthed, type Authed, type TargetFlags } from "../target.ts";
 
 export interface CommonOptions extends TargetFlags {
@@ -19,6 +20,8 @@ export interface Session {
   api: Api;
   out: Output;
   env: NodeJS.ProcessEnv;
+  /** What svc.json says of the --env environment (settings, domains, confirm, strict); null without --env. */
+  environment: Environment | null;
 }
 
 /** The folder of a command (default: the current one); it must exist unless `create`. */
@@ -31,7 +34,8 @@ export function folder(dir: string | undefined, cwd: string, create = false): st
 
 export function open(dir: string, options: CommonOptions, out: Output, env: NodeJS.ProcessEnv): Session {
   const target = resolveAuthed(options, dir, env, (line) => out.note(line));
-  return { dir, target, api: connect(target, out), out, env };
+  const environment = options.env !== undefined ? environmentOf(dir, options.env) : null;
+  return { dir, target, api: connect(target, out), out, env, environment };
 }
 
 /** `--only frames,styles` as a set of kinds (all of them without it). */

@@ -11,6 +11,7 @@ import { PAGE_KEYS, SETTINGS_FIELDS } from "../files.ts";
 import { KIND_MODULES } from "../kinds/index.ts";
 import { BYTE_KINDS, type Kind } from "../layout.ts";
 import { readFolder } from "../local.ts";
+import { overriddenFolder, settingsUnderOverrides } from "../overrides.ts";
 import { pullLine } from "../output.ts";
 import { baselineAfterPull, planPull, type PullItem } from "../plan.ts";
 import { loadBytes, readServer, type RemoteObject } from "../remote.ts";
@@ -64,8 +65,10 @@ function removeFile(dir: string, key: string): void {
 export async function pullCommand(session: Session, options: { kinds: Set<Kind>; force: boolean }): Promise<number> {
   const { dir, api, out, target } = session;
   mkdirSync(dir, { recursive: true });
-  const folder = readFolder(dir, options.kinds);
-  refuseProblems(folder, out, "nothing was written");
+  const own = readFolder(dir, options.kinds);
+  refuseProblems(own, out, "nothing was written");
+  // Compared as a push to this environment sends it; settings.json written back with its own values.
+  const folder = overriddenFolder(own, session.environment);
   const state = readState(dir);
   const base = baseline(state, target.url, target.site);
   const snapshot = await readServer(api, options.kinds, { withMarkup: true });
@@ -83,7 +86,14 @@ export async function pullCommand(session: Session, options: { kinds: Set<Kind>;
   let fetched = 0;
   const contents = await eachLimited(writes, 4, async (item) => {
     const object = snapshot.objects.get(item.key)!;
-    const bytes = BYTE_KINDS.has(item.kind) ? await loadBytes(api, snapshot.facts, object) : fileBytes(object);
+    const file =
+      item.kind === "settings"
+        ? {
+            ...object,
+            value: settingsUnderOverrides(object.value ?? null, own.objects.get(item.key)?.value, session.environment),
+          }
+        : object;
+    const bytes = BYTE_KINDS.has(item.kind) ? await loadBytes(api, snapshot.facts, object) : fileBytes(file);
     out.progress(++fetched, writes.length, "pulling");
     return bytes;
   });
@@ -95,7 +105,7 @@ export async function pullCommand(session: Session, options: { kinds: Set<Kind>;
   });
   for (const item of plan) if (item.action === "delete") removeFile(dir, item.key);
   const next = baselineAfterPull({ local: folder.objects, server, base }, plan);
-  writeState(dir, withTarget(state, target.url, target.site, next, new Date()));
+  writeState(dir, withTarget(state, target.url, target.site, next, new Date(), session.environment?.name));
   print(session, plan);
   return 0;
 }

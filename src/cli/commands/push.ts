@@ -1,18 +1,27 @@
 // `svc push [dir]`: sends what changed in the folder since the last sync (docs/cli.md, "push").
-// Every object is planned first (plan.ts); any conflict stops the push before a write. A dry run
-// prints the plan with the analysis warnings of every changed frame and stylesheet (the API's dry
-// runs) and writes nothing, not even the state. Objects only on the server are deleted only with
-// --delete.
+// Every object is planned first (plan.ts); any conflict stops the push before a write. The markup
+// is judged against the site as it will stand after the whole push (check.ts) before the first
+// write: a dry run prints those warnings and writes nothing, not even the state; --strict refuses
+// on any (exit 2). A push to an environment that asks for confirmation (confirm.ts) needs --yes
+// when the folder last synced elsewhere. Objects only on the server are deleted only with
+// --delete. What it prints: push-report.ts.
+import { answeringAddresses, type Answered } from "../addresses.ts";
+import { judgeMarkup } from "../check.ts";
+import { confirmPush, lastSyncedElsewhere, type Confirmation } from "../confirm.ts";
+import { planDomains, pushDomains } from "../domains.ts";
+import { folderStrict } from "../environment.ts";
 import { CliError } from "../errors.ts";
-import { dryRun, execute, type Done, type Views } from "../execute.ts";
+import { execute, type Views } from "../execute.ts";
 import type { Kind } from "../layout.ts";
 import { checkFile } from "../files.ts";
 import { readFolder, type LocalObject } from "../local.ts";
-import { planLine, warningLine, type Warning } from "../output.ts";
+import { warningPlace } from "../output.ts";
+import { overriddenFolder } from "../overrides.ts";
 import { baselineAfter, planPush, WRITES, type PlanInput, type PlanItem } from "../plan.ts";
 import { readServer } from "../remote.ts";
 import { baseline, readState, withTarget, writeState } from "../state.ts";
-import { refuseProblems, targetJson, type Session } from "./common.ts";
+import { refuseProblems, type Session } from "./common.ts";
+import { emptyReport, planLines, printReport, pushJson, warningLines, type PushReport } from "./push-report.ts";
 
 export interface PushOptions {
   dryRun: boolean;
@@ -21,48 +30,13 @@ export interface PushOptions {
   kinds: Set<Kind>;
   /** Only these keys (watch: the files saved); all when absent. */
   keys?: ReadonlySet<string>;
+  /** --strict: any warning fails the push before its first write (svc.json "strict" too). */
+  strict?: boolean;
+  /** --yes, or a question on a terminal, for an environment that asks (confirm.ts). */
+  confirmation?: Confirmation;
 }
 
-export interface PushReport {
-  dryRun: boolean;
-  plan: PlanItem[];
-  warnings: Map<string, Warning[]>;
-  done: Done[];
-  urls: string[];
-  writes: number;
-}
-
-function itemJson(item: PlanItem, report: PushReport) {
-  const done = report.done.find((d) => d.item.key === item.key);
-  return {
-    key: item.key,
-    kind: item.kind,
-    action: item.action === "delete" && report.dryRun ? "would-delete" : item.action,
-    ...(item.from ? { from: item.from } : {}),
-    ...(item.note ? { note: item.note } : {}),
-    warnings: report.warnings.get(item.key) ?? done?.outcome.warnings ?? [],
-    ...(done ? { urls: done.outcome.urls, done: true } : {}),
-  };
-}
-
-export function pushJson(report: PushReport, session: Session) {
-  return {
-    ok: true,
-    command: "push",
-    dry_run: report.dryRun,
-    target: targetJson(session.target),
-    items: report.plan.map((item) => itemJson(item, report)),
-    counts: counts(report.plan),
-    writes: report.writes,
-    urls: report.urls,
-  };
-}
-
-function counts(plan: PlanItem[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const item of plan) out[item.action] = (out[item.action] ?? 0) + 1;
-  return out;
-}
+export { printReport, pushJson, type PushReport };
 
 const PUSH_HINT = "svc pull --force takes the server's, svc push --force sends yours";
 
@@ -103,10 +77,59 @@ function refuseInvalid(plan: PlanItem[], local: ReadonlyMap<string, LocalObject>
   );
 }
 
+/** Strict: from the flag, the environment's svc.json entry, or the top of svc.json. */
+function strictOf(session: Session, options: PushOptions): boolean {
+  if (options.strict) return true;
+  return session.environment ? session.environment.strict : folderStrict(session.dir);
+}
+
+/** --strict and a warning: exit 2 before the first write, every warning with its file, line and column. */
+function refuseWarnings(report: PushReport): void {
+  const lines = warningLines(report);
+  if (lines.length === 0) return;
+  const files = report.plan.filter((item) => (report.warnings.get(item.key) ?? []).length > 0).map((i) => i.key);
+  throw new CliError(
+    2,
+    `strict: ${lines.length} warning${lines.length === 1 ? "" : "s"} in ${files.join(", ")} (listed above); nothing was written`,
+    lines,
+    {
+      code: "strict",
+      warnings: report.plan.flatMap((item) =>
+        (report.warnings.get(item.key) ?? []).map((w) => ({ key: item.key, place: warningPlace(item.key, w), ...w })),
+      ),
+    },
+  );
+}
+
+/** The check's refusal (a frame cycle closed by two frames of the push): nothing was written. */
+async function judged<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    throw new CliError(
+      error.exitCode,
+      `${error.line} (found before the first write: nothing was written)`,
+      error.lines,
+      error.details,
+    );
+  }
+}
+
+/** The public addresses the writes changed, as they answer now (a new primary domain moves them there). */
+async function answering(session: Session, report: PushReport, origin: string): Promise<Answered> {
+  const moved = report.domains?.primary;
+  const to = moved ? origin.replace(/\/\/[^/]+/, `//${moved.to}`) : origin;
+  const urls = [...new Set(report.done.flatMap((d) => d.outcome.urls))]
+    .map((url) => (moved && origin && url.startsWith(origin) ? `${to}${url.slice(origin.length)}` : url))
+    .sort();
+  return answeringAddresses(session.target.url, urls);
+}
+
 /** Plans and (unless a dry run) carries out one push. Throws the conflict or the refusal that stopped it. */
 export async function pushOnce(session: Session, options: PushOptions): Promise<PushReport> {
-  const { dir, api, out, target } = session;
-  const folder = readFolder(dir, options.kinds);
+  const { dir, api, out, target, environment } = session;
+  const folder = overriddenFolder(readFolder(dir, options.kinds), environment);
   if (options.keys) folder.problems = folder.problems.filter((p) => options.keys!.has(p.key));
   refuseProblems(folder, out, "nothing was sent");
   const state = readState(dir);
@@ -128,23 +151,48 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
   refuseInvalid(plan, folder.objects, out);
   const views: Views = { local: folder.objects, remote: snapshot.objects, base };
   const ctx = { api, facts: snapshot.facts, force: options.force };
-  const report: PushReport = { dryRun: options.dryRun, plan, warnings: new Map(), done: [], urls: [], writes: 0 };
+  const strict = strictOf(session, options);
+  const report = emptyReport(options.dryRun, plan);
+  // Asked before any other call: a refusal leaves the service untouched.
+  if (!options.dryRun)
+    await confirmPush(
+      environment,
+      state,
+      target,
+      planLines(report, false),
+      options.confirmation ?? { yes: false },
+      (l) => out.note(l),
+    );
+  report.warnings = await judged(() =>
+    judgeMarkup(ctx, plan, views, { refuse: !options.dryRun, styles: options.dryRun || strict }, (done, total) =>
+      out.progress(done, total, "checks"),
+    ),
+  );
+  if (strict) refuseWarnings(report);
+  report.domains = await planDomains(api, environment);
   if (options.dryRun) {
-    report.warnings = await dryRun(ctx, plan, views, (done, total) => out.progress(done, total, "dry runs"));
+    if (environment?.confirm && lastSyncedElsewhere(state, target.url, target.site))
+      out.note(`note: a push to ${environment.name} would ask for --yes (this folder last synced with another target)`);
     return report;
   }
   const writesBefore = api.counts.writes;
   const execution = await execute(ctx, plan, views, (done, total) => out.progress(done, total, "pushing"));
   report.done = execution.done;
-  report.writes = api.counts.writes - writesBefore;
-  report.urls = [...new Set(execution.done.flatMap((d) => d.outcome.urls))].sort();
   const doneKeys = new Set(execution.done.map((d) => d.item.key));
   const settled = execution.error ? plan.filter((item) => !WRITES.has(item.action) || doneKeys.has(item.key)) : plan;
   writeState(
     dir,
-    withTarget(state, target.url, target.site, baselineAfter(input, settled, execution.written), new Date()),
+    withTarget(
+      state,
+      target.url,
+      target.site,
+      baselineAfter(input, settled, execution.written),
+      new Date(),
+      environment?.name,
+    ),
   );
   if (execution.error) {
+    report.writes = api.counts.writes - writesBefore;
     printReport(report, session, true);
     const { exitCode, line, lines, details } = execution.error;
     throw new CliError(exitCode, line, lines, {
@@ -153,31 +201,13 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
       writes: report.writes,
     });
   }
+  await pushDomains(api, report.domains);
+  report.writes = api.counts.writes - writesBefore;
+  const answered = await answering(session, report, snapshot.facts.origin);
+  report.urls = answered.changed;
+  report.redirects = answered.redirects;
+  report.unchecked = answered.unchecked;
   return report;
-}
-
-/** The text lines of a push: each object that is not unchanged, its warnings, the addresses changed. */
-export function printReport(report: PushReport, session: Session, partial = false): void {
-  const { out } = session;
-  const shown = partial ? report.plan.filter((item) => report.done.some((d) => d.item.key === item.key)) : report.plan;
-  for (const item of shown) {
-    if (item.action === "unchanged" && !report.dryRun) continue; // a dry run names every object
-    out.line(planLine(item, report.dryRun));
-    const done = report.done.find((d) => d.item.key === item.key);
-    for (const warning of report.warnings.get(item.key) ?? done?.outcome.warnings ?? [])
-      out.line(warningLine(item.key, warning));
-    for (const note of done?.outcome.notes ?? []) out.line(`  ${note}`);
-  }
-  if (partial) return;
-  const c = counts(report.plan);
-  const words = ["create", "update", "rename", "delete", "unchanged", "skip", "keep"]
-    .filter((action) => c[action])
-    .map((action) => `${c[action]} ${action === "delete" && report.dryRun ? "would-delete" : action}`);
-  const verb = report.dryRun
-    ? "dry run, nothing written"
-    : `${report.writes} write${report.writes === 1 ? "" : "s"} sent`;
-  out.line(`${words.join(", ") || "nothing to push"} (${verb})`);
-  for (const url of report.urls) out.line(`changed: ${url}`);
 }
 
 export async function pushCommand(session: Session, options: PushOptions): Promise<number> {

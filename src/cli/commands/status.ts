@@ -2,6 +2,7 @@
 // named, without writing anything (not even the state). Exit 1 when an object changed on both sides.
 import type { Kind } from "../layout.ts";
 import { readFolder } from "../local.ts";
+import { overriddenFolder } from "../overrides.ts";
 import { statusLine } from "../output.ts";
 import { siteStatus } from "../plan.ts";
 import { readServer } from "../remote.ts";
@@ -10,7 +11,7 @@ import { targetJson, type Session } from "./common.ts";
 
 export async function statusCommand(session: Session, kinds: Set<Kind>): Promise<number> {
   const { dir, api, out, target } = session;
-  const folder = readFolder(dir, kinds);
+  const folder = overriddenFolder(readFolder(dir, kinds), session.environment);
   const base = baseline(readState(dir), target.url, target.site);
   const snapshot = await readServer(api, kinds);
   const items = siteStatus({ local: folder.objects, server: snapshot.objects, base, kinds });

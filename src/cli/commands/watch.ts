@@ -3,10 +3,9 @@
 // push them (conflicts refused, frames with If-Match), one push at a time. Each push prints its
 // lines, the analysis warnings and the public addresses it changed; a refusal is printed and the
 // watch goes on. It never deletes: a file removed is kept on the server (push --delete deletes it).
-import { watch, type FSWatcher } from "node:fs";
-import { sep } from "node:path";
 import { failure } from "../api.ts";
-import { kindOfKey, type Kind } from "../layout.ts";
+import { watchFolder, type FolderWatch } from "../folder-watch.ts";
+import type { Kind } from "../layout.ts";
 import { printReport, pushJson, pushOnce } from "./push.ts";
 import { targetJson, type Session } from "./common.ts";
 
@@ -17,25 +16,13 @@ export interface WatchOptions {
   stop: Promise<void>;
 }
 
-/** The key of a path the watcher reported, or null for files svc does not sync. */
-export function watchedKey(filename: string, kinds: ReadonlySet<Kind>): string | null {
-  const key = filename.split(sep).join("/");
-  if (key.split("/").some((part) => part.startsWith(".")) || /(~|\.tmp|\.swp|\.swx)$/.test(key)) return null;
-  const kind = kindOfKey(key);
-  return kind !== null && kinds.has(kind) ? key : null;
-}
-
 export async function watchCommand(session: Session, options: WatchOptions): Promise<number> {
   const { dir, out, target } = session;
-  const pending = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;
 
-  const pushPending = async () => {
-    if (pending.size === 0 || stopped) return;
-    const keys = new Set(pending);
-    pending.clear();
+  const pushSaved = async (keys: Set<string>) => {
+    if (keys.size === 0 || stopped) return;
     try {
       const report = await pushOnce(session, {
         dryRun: false,
@@ -60,33 +47,24 @@ export async function watchCommand(session: Session, options: WatchOptions): Pro
     }
   };
 
-  const schedule = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      running = running.then(pushPending);
-    }, options.debounceMs);
-  };
-
-  let watcher: FSWatcher;
+  let watcher: FolderWatch;
   try {
-    watcher = watch(dir, { recursive: true }, (_event, filename) => {
-      if (!filename) return;
-      const key = watchedKey(filename.toString(), options.kinds);
-      if (key === null) return;
-      pending.add(key);
-      schedule();
+    watcher = watchFolder(dir, {
+      kinds: options.kinds,
+      debounceMs: options.debounceMs,
+      onSaved: (keys) => {
+        running = running.then(() => pushSaved(keys));
+      },
+      onError: (error) => out.note(`watch_failed: ${error.message}`),
     });
   } catch (error) {
     throw failure(error, target.url);
   }
-  watcher.on("error", (error) => out.note(`watch_failed: ${error.message}`));
   out.line(`watching ${dir} for saves; each is pushed to ${target.url} site ${target.site} (Ctrl-C stops)`);
   out.document({ event: "watching", dir, target: targetJson(target), kinds: [...options.kinds] });
 
   await options.stop;
   stopped = true;
-  if (timer) clearTimeout(timer);
   watcher.close();
   await running;
   return 0;
