@@ -221,7 +221,7 @@ describe("README: Build your first site, run as written against the built servic
       readFileSync(join(root, `files-${pullAt}.txt`), "utf8")
         .trim()
         .split("\n"),
-      ["mysite/.svc/state.json", "mysite/settings.json"],
+      ["mysite/.svc/state.json", "mysite/seo.json", "mysite/settings.json"],
     );
 
     // 4. The page before the edit: 200, the frame's markup, the page's title.
