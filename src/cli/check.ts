@@ -5,6 +5,7 @@
 // nothing else of the push. Asked before the first write: a dry run prints the warnings, --strict
 // refuses on any, a push prints them loud.
 import { data, type Rec } from "./api.ts";
+import { knownAfterPush, madeByPush } from "./check-known.ts";
 import { CliError } from "./errors.ts";
 import { dryRun, type Views } from "./execute.ts";
 import { refOfKey } from "./layout.ts";
@@ -94,6 +95,7 @@ export async function checkFrames(
   if (sent.length === 0) return found;
   const pushed = new Set(sent.map((frame) => frame.slug));
   const datasets = dataCreated(plan);
+  const known = knownAfterPush(plan, views);
   for (const batch of batchesOf(sent)) {
     let answer: Rec;
     try {
@@ -113,9 +115,9 @@ export async function checkFrames(
     }
     const frames = Array.isArray(answer.frames) ? (answer.frames as Rec[]) : [];
     batch.forEach((frame, index) => {
-      // A frame of another batch is pushed too: it is not missing.
+      // A frame of another batch is pushed too: it is not missing; nor is what the push makes.
       const warnings = warningsOf(frames[index]).filter(
-        (w) => !(w.code === "frame_ref_missing" && pushed.has(String(w.slug))),
+        (w) => !(w.code === "frame_ref_missing" && pushed.has(String(w.slug))) && !madeByPush(w, known),
       );
       found.set(frame.key, warnings);
     });

@@ -12,6 +12,7 @@ import { loginCommand, logoutCommand, type LoginOptions } from "./commands/login
 import { pullCommand } from "./commands/pull.ts";
 import { pushCommand } from "./commands/push.ts";
 import { devCommand } from "./commands/dev.ts";
+import { initCommand } from "./commands/init.ts";
 import { statusCommand } from "./commands/status.ts";
 import { watchCommand } from "./commands/watch.ts";
 
@@ -138,6 +139,16 @@ function build(io: Io, setCode: (code: number) => void): Command {
       },
     );
 
+  program
+    .command("init <dir>")
+    .description("write a starter site (bilingual, with a theme, pages, news and menus) into a new or empty folder")
+    .option("--force", "write into a folder that is not empty (files already there are kept)")
+    .option("--name <name>", "the site's name in settings.json and seo.json", undefined)
+    .option("--json", "print one JSON document on stdout")
+    .action((dir: string, options: { force?: boolean; name?: string; json?: boolean }) => {
+      setCode(initCommand(dir, io.cwd, { force: options.force === true, name: options.name }, out(options)));
+    });
+
   targetOptions(
     program
       .command("login [dir]")
@@ -181,7 +192,7 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
   const program = build(io, (value) => (code = value));
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
-    report(usage("a command is needed: pull, push, status, watch, dev, login or logout"), json, io, null);
+    report(usage("a command is needed: init, pull, push, status, watch, dev, login or logout"), json, io, null);
     return 2;
   }
   try {

@@ -1,6 +1,6 @@
 // `svc` installed the three ways README.md and docs/cli.md ("Running it") show, each run from a folder
 // outside the checkout: `npm install -g` of the checkout (a link to it, so its dist/ as built) and
-// of the tarball `npm pack` makes (`files`: dist/ only) into prefixes of their own, and
+// of the tarball `npm pack` makes (`files`: dist/ and the starter site `svc init` writes) into prefixes of their own, and
 // `npx --package <tarball> svc`. They answer --version (and --help), and the installed one pulls a
 // site from a served app and reports its status. The tarball is packed from the dist/ that
 // `npm test` built first (--ignore-scripts: its prepack, `npm run build`, would build it again).
@@ -79,13 +79,19 @@ describe("svc installed anywhere", () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it("the tarball holds the build (dist/) and package.json, no source", () => {
+  it("the tarball holds the build (dist/), the starter site and package.json, no source", () => {
     const files = spawnSync("tar", ["-tzf", tarball], { encoding: "utf8" }).stdout.trim().split("\n");
     assert.ok(files.includes("package/dist/cli.js"), "the bin");
     assert.ok(files.includes("package/dist/main.js"), "the service's entry");
     assert.ok(files.includes("package/package.json"));
+    assert.ok(files.includes("package/starter/frames/base.html"), "the starter site");
     assert.deepEqual(
-      files.filter((file) => !file.startsWith("package/dist/") && !/^package\/(package\.json|README\.md)$/.test(file)),
+      files.filter(
+        (file) =>
+          !file.startsWith("package/dist/") &&
+          !file.startsWith("package/starter/") &&
+          !/^package\/(package\.json|README\.md)$/.test(file),
+      ),
       [],
     );
   });
@@ -104,6 +110,13 @@ describe("svc installed anywhere", () => {
 
   it("npx --package <tarball> svc --version answers in another folder", () => {
     assert.equal(npxVersion, VERSION);
+  });
+
+  it("the installed svc writes the starter site in another folder (svc init finds the package's starter/)", async () => {
+    const svc = join(work, "from-tarball/bin/svc");
+    await run(svc, ["init", "starter-site"], elsewhere, { ...process.env, NODE_OPTIONS: "" });
+    for (const key of ["frames/base.html", "pages/de/start.md", ".gitignore"])
+      assert.ok(existsSync(join(elsewhere, "starter-site", key)), key);
   });
 
   it("the installed svc pulls a site in another folder and tells its status", async () => {

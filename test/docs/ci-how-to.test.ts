@@ -235,6 +235,10 @@ describe("ci.md: the repository and ci/push-site.sh, run as a CI runs them again
   });
 
   it("production keeps a state of its own; its first push meets a site with other settings as a conflict (no state), and --force, once, settles it", async () => {
+    // Production already has content (a page made there): its settings are someone's, not a new
+    // site's own, which a first push would simply send (docs/cli.md, "Decisions").
+    const made = await t.api("POST", "/api/site/2/pages", { title: "Coming soon", content: "<p>Soon.</p>" });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
     const first = ci(invocations[2]);
     assert.equal(first.code, 1, first.stdout + first.stderr);
     assert.match(first.stdout, /^conflict {5}settings\.json {2}\(differs from the server, never synced with it\)$/m);

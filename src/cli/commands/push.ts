@@ -17,6 +17,7 @@ import { checkFile } from "../files.ts";
 import { readFolder, type LocalObject } from "../local.ts";
 import { warningPlace } from "../output.ts";
 import { overriddenFolder } from "../overrides.ts";
+import { yieldNewSite } from "../new-site.ts";
 import { baselineAfter, planPush, WRITES, type PlanInput, type PlanItem } from "../plan.ts";
 import { readServer } from "../remote.ts";
 import { baseline, readState, withTarget, writeState } from "../state.ts";
@@ -141,7 +142,7 @@ export async function pushOnce(session: Session, options: PushOptions): Promise<
     base,
     options: { delete: options.delete, force: options.force, kinds: options.kinds },
   };
-  let plan = planPush(input);
+  let plan = yieldNewSite(planPush(input), snapshot.objects, base, options.kinds);
   if (options.keys)
     plan = plan.filter(
       (item) => options.keys!.has(item.key) || (item.from !== undefined && options.keys!.has(item.from)),
