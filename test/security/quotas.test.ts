@@ -19,9 +19,9 @@ const DEFAULTS = {
   published_bytes: 5 * GiB,
 };
 const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
-/** What a page weighs: title, content and its fields as stored JSON. */
-const pageWeight = (title: string, content = "", fields: Record<string, unknown> = {}) =>
-  utf8(title) + utf8(content) + utf8(JSON.stringify(fields));
+/** What a page weighs: title, content, and its fields and tags as stored JSON. */
+const pageWeight = (title: string, content = "", fields: Record<string, unknown> = {}, tags: string[] = []) =>
+  utf8(title) + utf8(content) + utf8(JSON.stringify(fields)) + utf8(JSON.stringify(tags));
 
 describe("quotas", () => {
   let t: TestApp;
