@@ -53,6 +53,8 @@ export interface Served {
   token: string;
   /** The API writes (POST, PUT, PATCH, DELETE under /api/) the service has logged so far. */
   writes(): number;
+  /** Those writes as `METHOD route`, in order (the built service's log; empty in this process). */
+  writeList(): string[];
   /** A call to the API with the admin token; the parsed answer. */
   api(
     method: string,
@@ -97,18 +99,23 @@ export async function serve(env: Record<string, string> = {}): Promise<Served> {
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(home, { recursive: true, force: true });
     },
+    () => writeRoutes(running.stdout()),
   );
 }
 
-/** API writes in a service's request log (its one line a request, msg "request": src/http/request-line.ts). */
-export function countWrites(log: string): number {
-  let count = 0;
+/** API writes in a service's request log (its one line a request, msg "request": src/http/request-line.ts), as `METHOD route`. */
+export function writeRoutes(log: string): string[] {
+  const out: string[] = [];
   for (const line of log.split("\n")) {
     if (!line.includes('"msg":"request"')) continue;
     const match = /"route":"(\/api\/[^"]*)","method":"(\w+)"/.exec(line);
-    if (match && !["GET", "HEAD", "OPTIONS"].includes(match[2])) count++;
+    if (match && !["GET", "HEAD", "OPTIONS"].includes(match[2])) out.push(`${match[2]} ${match[1]}`);
   }
-  return count;
+  return out;
+}
+
+export function countWrites(log: string): number {
+  return writeRoutes(log).length;
 }
 
 export function served(
@@ -117,6 +124,7 @@ export function served(
   home: string,
   writes: () => number,
   stop: () => Promise<void>,
+  writeList: () => string[] = () => [],
 ): Served {
   const baseEnv = { SVC_URL: url, SVC_TOKEN: token, SVC_SITE: undefined, HOME: home, XDG_CONFIG_HOME: undefined };
   return {
@@ -124,6 +132,7 @@ export function served(
     token,
     home,
     writes,
+    writeList,
     async api(method, path, body, headers = {}) {
       const response = await fetch(`${url}${path.startsWith("/api/") ? path : `/api/site/1${path}`}`, {
         method,
