@@ -2933,6 +2933,8 @@ export interface operations {
                             created_at_gmt: string;
                             /** @description when its current secret was issued (reissue changes it) */
                             issued_at_gmt: string;
+                            /** @description a token that reads only (every write refused) */
+                            read_only: boolean;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -2974,6 +2976,8 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
+                    /** @description true: a token that reads only; every write it sends is refused (403 read_only_token) and MCP lists it only the reading tools */
+                    read_only?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
