@@ -18,6 +18,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "./errors.ts";
+import { isInnerCall } from "./inner-calls.ts";
 import type { Limits, Lockout, RequestAllowance } from "./limits.ts";
 import { addressGroup } from "./address-group.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -79,7 +80,11 @@ export function countBefore(req: IncomingMessage, allowance: RequestAllowance): 
   countedBefore.set(req, allowance);
 }
 
+/** What a call inside a counted call is allowed (inner-calls.ts): it is not counted again. */
+const UNCOUNTED: RequestAllowance = Object.freeze({ allowed: true, limit: 0, remaining: 0, resetSeconds: 1 });
+
 function consumeOnce(limits: Limits, request: FastifyRequest, key: string): MaybePromise<RequestAllowance> {
+  if (isInnerCall()) return UNCOUNTED;
   const before = countedBefore.get(request.raw);
   if (before === undefined) return limits.consumeRequest(key);
   countedBefore.delete(request.raw);
@@ -140,6 +145,7 @@ function refusedReadOnly(request: FastifyRequest, config: FastifyContextConfig |
 
 /** Sets the rate-limit headers and refuses a caller past its limit. */
 function counted(reply: FastifyReply, allowance: RequestAllowance): void {
+  if (allowance === UNCOUNTED) return;
   reply.headers(rateHeaders(allowance));
   if (!allowance.allowed) {
     throw fail("too_many_requests", { retry_after: allowance.resetSeconds }, undefined, {

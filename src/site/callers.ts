@@ -102,3 +102,14 @@ export function siteRoleOf(db: Db, caller: Caller, siteId: number): MaybePromise
   if (caller.superAdmin) return "administrator";
   return thenOf(roleOn(db, caller, siteId), siteRoleFrom);
 }
+
+/**
+ * The highest role the caller holds on any site, or null for none: what a list of calls offered
+ * across sites (MCP's tools, docs/mcp.md) is filtered by. Each call is still checked on its site.
+ */
+export async function highestRoleOf(db: Db, caller: Caller): Promise<SiteRole | null> {
+  if (caller.superAdmin) return "administrator";
+  const rows = await db.selectFrom("memberships").select("role").where("user_id", "=", caller.userId).execute();
+  const roles = rows.map((row) => siteRoleFrom(row.role));
+  return roles.includes("administrator") ? "administrator" : roles.includes("editor") ? "editor" : null;
+}
