@@ -85,6 +85,9 @@ export function mcpRoutes(app: FastifyInstance, ctx: ServiceContext, options: { 
         querystring: Obj({
           tools: Opt(Type.String({ description: `groups of tools: ${TOOL_GROUPS.join(", ")}` })),
           read_only: Opt(Type.String({ description: "1: only the reading tools" })),
+          site_id: Opt(
+            Type.String({ description: "the site of the tools called without site_id (svc mcp sends SVC_SITE)" }),
+          ),
         }),
         body: Type.Object({}, { additionalProperties: true, description: "a JSON-RPC 2.0 message (MCP)" }),
         response: {
@@ -97,13 +100,17 @@ export function mcpRoutes(app: FastifyInstance, ctx: ServiceContext, options: { 
     async (request, reply) => {
       const token = presentedToken(request);
       if (token === null || request.caller === null) throw fail("missing_token");
-      const query = request.query as { tools?: string; read_only?: string };
+      const query = request.query as { tools?: string; read_only?: string; site_id?: string };
       const offer: Offer = {
         groups: groupsOf(query.tools),
         readOnly: request.caller.readOnly || query.read_only === "1" || query.read_only === "true",
         role: await highestRoleOf(ctx.db, request.caller),
       };
-      const server = await mcpServer({ offer, document, rest: restOf(app, request, token), version: "1.0.0" });
+      const site = /^[1-9]\d{0,9}$/.test(query.site_id ?? "") ? Number(query.site_id) : undefined;
+      if (query.site_id !== undefined && site === undefined)
+        throw fail("invalid_parameter", { parameter: "site_id", value: query.site_id }, "site_id is a site's id.");
+      const rest = restOf(app, request, token);
+      const server = await mcpServer({ offer, document, rest, site, version: "1.0.0" });
       const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
       const accept = String(request.headers.accept ?? "");
       const transport = new StreamableHTTPServerTransport({

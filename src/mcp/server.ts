@@ -17,6 +17,8 @@ export interface McpContext {
   document: () => ApiDocument;
   /** The caller's REST calls, at absolute paths. */
   rest: Rest;
+  /** The site of a call without site_id (`?site_id=`), if the connection named one. */
+  site?: number;
   version: string;
 }
 
@@ -34,8 +36,12 @@ export function toolResult(answer: RestAnswer): CallToolResult {
 }
 
 /** The site a call acts on: its site_id, else the one site the caller reaches; else a refusal. */
-async function siteOf(rest: Rest, input: Record<string, unknown>): Promise<number | RestAnswer> {
-  const given = input.site_id;
+async function siteOf(
+  rest: Rest,
+  input: Record<string, unknown>,
+  connectionSite: number | undefined,
+): Promise<number | RestAnswer> {
+  const given = input.site_id ?? connectionSite;
   if (typeof given === "number" && Number.isInteger(given) && given > 0) return given;
   if (given !== undefined)
     return refusal(
@@ -77,7 +83,7 @@ async function callTool(context: McpContext, name: string, args: Record<string, 
   const why = notOffered(tool, context.offer);
   if (why !== null) return refusedTool(tool, why);
   if (tool.site === false) return tool.run({ siteId: 0, rest: context.rest }, args);
-  const site = await siteOf(context.rest, args);
+  const site = await siteOf(context.rest, args, context.site);
   if (typeof site !== "number") return site;
   const rest: Rest = (request) =>
     context.rest({
