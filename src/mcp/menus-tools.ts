@@ -1,17 +1,34 @@
 // The menus group (docs/mcp.md): read a menu, write one whole (docs/menus.md).
 import { succeeded } from "./answers.ts";
-import { leastOf, REF, segment, without, type Tool } from "./tool.ts";
+import { leastOf, REF, segment, without, type Rest, type RestAnswer, type Tool } from "./tool.ts";
+
+/** The id of the menu put_menu replaces: the one its slug names, else the one of its name; null for none. */
+async function menuToReplace(rest: Rest, body: Record<string, unknown>): Promise<number | null | RestAnswer> {
+  if (body.slug === undefined) {
+    const listed = await rest({ method: "GET", path: "/menus", query: { theme: body.theme as string | undefined } });
+    if (!succeeded(listed)) return listed;
+    const named = (listed.body.menus as Array<{ id: number; name: string }>).find((menu) => menu.name === body.name);
+    return named?.id ?? null;
+  }
+  const held = await rest({
+    method: "GET",
+    path: `/menus/${segment(body.slug)}`,
+    query: { theme: body.theme as string | undefined },
+  });
+  return succeeded(held) ? (held.body.menu as { id: number }).id : null;
+}
 
 /**
- * put_menu: the POST /menus body. A new slug creates the menu; the slug of a menu that exists
- * (409 slug_taken names it) replaces that menu's name, items and location, each through its own
- * REST call, and answers the menu as it then is.
+ * put_menu: the POST /menus body. A new menu is created; the menu of that slug (or, without one,
+ * of that name) has its name, items and location replaced, each through its own REST call, and
+ * the answer is the menu as it then is.
  */
 const putMenu: Tool["run"] = async ({ rest }, input) => {
   const body = without(input);
-  const created = await rest({ method: "POST", path: "/menus", body });
-  if (created.status !== 409 || created.body?.error !== "slug_taken") return created;
-  const menu = `/menus/${segment(created.body.id)}`;
+  const existing = await menuToReplace(rest, body);
+  if (existing === null) return rest({ method: "POST", path: "/menus", body });
+  if (typeof existing !== "number") return existing;
+  const menu = `/menus/${existing}`;
   const selectors = { lang: body.lang, theme: body.theme };
   const steps: Array<[method: "PATCH" | "PUT", path: string, body: Record<string, unknown>]> = [
     ["PATCH", menu, { name: body.name, ...selectors }],

@@ -72,6 +72,18 @@ export function mcpBodyLimit(mediaMaxBytes: number, jsonLimit: number): number {
 
 export function mcpRoutes(app: FastifyInstance, ctx: ServiceContext, options: { bodyLimit: number }): void {
   const document = () => app.swagger() as unknown as ApiDocument;
+  // Stateless: no stream to open (GET) and no session to end (DELETE). Routed here, since the
+  // public site's catch-all takes every other GET and would answer 404.
+  app.route({
+    method: ["GET", "DELETE"],
+    url: MCP_PATH,
+    config: { writesNothing: true },
+    schema: { hide: true },
+    handler: async (_request, reply) => {
+      reply.header("Allow", "POST");
+      throw fail("method_not_allowed", { allowed: ["POST"] }, "MCP here is stateless: send each message with POST.");
+    },
+  });
   app.post(
     MCP_PATH,
     {
