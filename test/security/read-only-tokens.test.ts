@@ -11,7 +11,7 @@ import { fixture, SCENARIO_ENV, send, SITE_WRITES, writeOperations, type Fixture
 import { NETWORK_WRITES } from "../support/network-write-scenarios.ts";
 
 /** Posts that write nothing: open to read-only tokens (their route's `writesNothing`). */
-const WRITES_NOTHING = new Set(["checkFrames", "previewPage", "resolveDataSource"]);
+const WRITES_NOTHING = new Set(["checkFrames", "previewPage", "resolveDataSource", "mcp"]);
 const WRITES = { ...SITE_WRITES, ...NETWORK_WRITES };
 const siteTwin = (operationId: string) => operationId.replace(/Legacy$/, "");
 
