@@ -72,6 +72,11 @@ const LAYERS = [
   },
   { name: "history", path: "^src/history/", owns: "the revision, diff, restore and trash calls of every kind" },
   { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
+  {
+    name: "mcp",
+    path: "^src/mcp/",
+    owns: "the MCP server: tools made of the API's own REST calls, sent in-process (POST /api/mcp)",
+  },
   // The engine, above the features: it reads their tables through their own modules.
   { name: "publish", path: "^src/publish/", owns: "the publish engine: runs, renders, caches, invalidation" },
   { name: "public", path: "^src/public/", owns: "the public site" },

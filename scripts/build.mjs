@@ -12,6 +12,8 @@
 //   stylesheet work: lightningcss and browserslist are loaded there only, never in the service.
 // - dist/admin/: the admin's front end (admin/, docs/admin.md), built by scripts/admin-build.mjs:
 //   index.html and hashed, minified ES modules and stylesheets with their brotli and gzip copies.
+// - dist/docs/markup.md: the frame markup grammar, which the MCP server serves as the resource
+//   svc://docs/markup (src/mcp/markup-resource.ts).
 // - dist/cli.js: the `svc` command (src/cli/main.ts, docs/cli.md), the package's `bin`: one ES
 //   module with its packages (commander, openapi-fetch) inside, executable. Built rather than run
 //   from src/ because Node does not strip the types of files under node_modules, where an
@@ -22,7 +24,8 @@
 // lightningcss (native addons; sharp finds its libvips binary package at run time, lightningcss
 // its platform's binary package), pg (loaded only on PostgreSQL;
 // its optional pg-native with it), @aws-sdk/client-s3 (loaded only when media go to S3) and
-// @scalar/fastify-api-reference (about 5 MB, loaded on the first request for /api/docs). Source maps sit beside each file (`node --enable-source-maps
+// @scalar/fastify-api-reference (about 5 MB, loaded on the first request for /api/docs) and
+// @modelcontextprotocol/sdk (loaded on the first MCP call, docs/mcp.md). Source maps sit beside each file (`node --enable-source-maps
 // dist/main.js` maps stack traces to src/, but slows the start by about 200 ms).
 //
 // SVC_BUILD_PATCHES=0 builds without the dependency patches (scripts/dependency-patches.mjs),
@@ -83,7 +86,15 @@ const results = await Promise.all([
     entryPoints: ["src/server.ts"],
     outfile: out("server.cjs"),
     format: "cjs",
-    external: ["better-sqlite3", "sharp", "lightningcss", "pg", "@aws-sdk/client-s3", "@scalar/fastify-api-reference"],
+    external: [
+      "better-sqlite3",
+      "sharp",
+      "lightningcss",
+      "pg",
+      "@aws-sdk/client-s3",
+      "@scalar/fastify-api-reference",
+      "@modelcontextprotocol/sdk",
+    ],
     supported: { "dynamic-import": false },
     plugins: patches.plugins,
     // What the bundle was built with, for the tests that check a patch's effect on a start.
@@ -135,4 +146,5 @@ const outputFiles = results.flatMap((result) =>
 );
 
 mkdirSync(DIST, { recursive: true });
-writeOutput(DIST, [...outputFiles, ...adminOutput], (path) => EXECUTABLE.has(relative(DIST, path)));
+const markupDoc = { path: out("docs/markup.md"), contents: readFileSync(join(ROOT, "docs/markup.md")) };
+writeOutput(DIST, [...outputFiles, ...adminOutput, markupDoc], (path) => EXECUTABLE.has(relative(DIST, path)));

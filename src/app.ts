@@ -68,6 +68,7 @@ import { AdminFiles, defaultAdminDir } from "./admin/files.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 import { startWebhookWorker } from "./webhooks/worker.ts";
 import { startScheduler, type Scheduler } from "./pages/scheduler.ts";
+import { mcpBodyLimit, mcpRoutes } from "./mcp/routes.ts";
 
 /**
  * The body limit sits well above the 2 MiB frame limit, so an oversized frame is refused
@@ -372,6 +373,9 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     ],
     [siteUserRoutes, siteEventRoutes, siteEventStreamRoutes(eventStreams)],
   );
+
+  // MCP for agents (docs/mcp.md): tools over the routes above, sent in-process.
+  mcpRoutes(app, ctx, { bodyLimit: mcpBodyLimit(deps.config.mediaMaxBytes, BODY_LIMIT) });
 
   // The process's webhook worker (webhooks/worker.ts): woken when this process's writes are
   // published, stopped with the app.

@@ -10,6 +10,8 @@ export const MESSAGES = {
   invalid_token: "The API token is not valid (malformed, unknown, revoked or reissued).",
   too_many_auth_failures: "Too many failed authentication attempts from this address; wait and retry.",
   too_many_requests: "Too many requests; wait and retry.",
+  read_only_token:
+    "This token reads only: it may not write. Nothing was written; send the write with a token made without read_only.",
   route_not_found: "No such route.",
   method_not_allowed: "This method is not allowed on this route.",
   invalid_json: "The request body is not valid JSON.",

@@ -15,6 +15,8 @@ import { devCommand } from "./commands/dev.ts";
 import { initCommand } from "./commands/init.ts";
 import { statusCommand } from "./commands/status.ts";
 import { watchCommand } from "./commands/watch.ts";
+import { mcpCommand } from "./commands/mcp.ts";
+import { readEnvironment, resolveAuthed } from "./target.ts";
 
 export interface Io extends Streams {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
@@ -161,6 +163,20 @@ function build(io: Io, setCode: (code: number) => void): Command {
       setCode(await loginCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
     });
 
+  targetOptions(
+    program.command("mcp [dir]").description("serve the service's MCP tools on stdio for an agent (docs/mcp.md)"),
+  )
+    .option("--tools <groups>", "only these groups of tools, comma-separated (frames,pages,menus,data,revisions,…)")
+    .option("--read-only", "only the reading tools")
+    .action(async (dir: string | undefined, options: CommonOptions & { tools?: string; readOnly?: boolean }) => {
+      const path = folder(dir, io.cwd);
+      const target = resolveAuthed(options, path, io.env, (line) => io.stderr.write(`${line}\n`));
+      // The site goes with the connection only when named, so a token of one other site keeps working.
+      const named = options.site ?? (options.env ? readEnvironment(path, options.env).site : io.env.SVC_SITE);
+      const site = named === undefined || named === "" ? undefined : target.site;
+      setCode(await mcpCommand(target, { tools: options.tools, readOnly: options.readOnly, site }, io));
+    });
+
   targetOptions(program.command("logout [dir]").description("forget the saved token of the service")).action(
     async (dir: string | undefined, options: CommonOptions) => {
       setCode(await logoutCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
@@ -192,7 +208,7 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
   const program = build(io, (value) => (code = value));
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
-    report(usage("a command is needed: init, pull, push, status, watch, dev, login or logout"), json, io, null);
+    report(usage("a command is needed: init, pull, push, status, watch, dev, login, logout or mcp"), json, io, null);
     return 2;
   }
   try {

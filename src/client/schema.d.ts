@@ -304,6 +304,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Model Context Protocol (Streamable HTTP, stateless): a JSON-RPC message in, its answer out as JSON or an SSE stream; tools over this API for agents (docs/mcp.md). ?tools=frames,pages,menus,data,revisions,media,delete offers only those groups; ?read_only=1 only the reading tools */
+        post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/frames": {
         parameters: {
             query?: never;
@@ -2933,6 +2950,8 @@ export interface operations {
                             created_at_gmt: string;
                             /** @description when its current secret was issued (reissue changes it) */
                             issued_at_gmt: string;
+                            /** @description a token that reads only (every write refused) */
+                            read_only: boolean;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -2974,6 +2993,8 @@ export interface operations {
             content: {
                 "application/json": {
                     label?: string;
+                    /** @description true: a token that reads only; every write it sends is refused (403 read_only_token) and MCP lists it only the reading tools */
+                    read_only?: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -3334,6 +3355,67 @@ export interface operations {
                 content: {
                     "text/event-stream": string;
                 };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mcp: {
+        parameters: {
+            query?: {
+                /** @description groups of tools: frames, pages, menus, data, revisions, media, delete */
+                tools?: string;
+                /** @description 1: only the reading tools */
+                read_only?: string;
+                /** @description the site of the tools called without site_id (svc mcp sends SVC_SITE) */
+                site_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description a JSON-RPC 2.0 message (MCP) */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description the JSON-RPC answer (or an SSE stream) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description a notification or response accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Default Response */
             "4XX": {

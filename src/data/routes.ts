@@ -99,6 +99,7 @@ export function dataRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   scope.post(
     "/data/resolve",
     {
+      config: { writesNothing: true },
       schema: {
         operationId: "resolveDataSource",
         tags,

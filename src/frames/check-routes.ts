@@ -39,6 +39,7 @@ export function frameCheckRoutes(scope: TypedFastify, ctx: ServiceContext): void
   scope.post(
     "/frames/check",
     {
+      config: { writesNothing: true },
       preValidation: absentBodyIsEmpty,
       schema: {
         operationId: "checkFrames",

@@ -21,6 +21,7 @@ const ANSWERS = {
   invalid_token: { status: 401, envelope: "pre" },
   too_many_auth_failures: { status: 429, envelope: "pre" },
   too_many_requests: { status: 429, envelope: "pre" },
+  read_only_token: { status: 403, envelope: "pre" },
   route_not_found: { status: 404, envelope: "pre" },
   method_not_allowed: { status: 405, envelope: "pre" },
   invalid_json: { status: 400, envelope: "pre" },

@@ -9,13 +9,16 @@
 // 3. the request is counted against the caller's limit (its user, whichever of the user's tokens
 //    it sends, so minting tokens buys no extra budget; its address without a valid token) and the
 //    rate-limit headers are set;
-// 4. a missing or bad token answers 401; a bad one counts toward the lockout.
+// 4. a missing or bad token answers 401; a bad one counts toward the lockout;
+// 5. a read-only token's write answers 403 read_only_token, before any handler reads its body
+//    (docs/security.md, "Read-only tokens"): here, once, so no write route can forget it.
 // A call without a token to the admin's host that carries its session cookie takes the same steps
 // for the cookie's session instead, and a write must also send its CSRF token (session-gate.ts).
 // Password sign-in is also counted per login (`passwordSignIn`, called by the login route).
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "./errors.ts";
+import { isInnerCall } from "./inner-calls.ts";
 import type { Limits, Lockout, RequestAllowance } from "./limits.ts";
 import { addressGroup } from "./address-group.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -31,6 +34,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** `none`: no token needed (login, OpenAPI); default `token`. */
     auth?: "none" | "token";
+    /** A POST that writes nothing (a check, a preview, MCP's own route): open to read-only tokens. */
+    writesNothing?: true;
   }
 }
 
@@ -75,7 +80,11 @@ export function countBefore(req: IncomingMessage, allowance: RequestAllowance): 
   countedBefore.set(req, allowance);
 }
 
+/** What a call inside a counted call is allowed (inner-calls.ts): it is not counted again. */
+const UNCOUNTED: RequestAllowance = Object.freeze({ allowed: true, limit: 0, remaining: 0, resetSeconds: 1 });
+
 function consumeOnce(limits: Limits, request: FastifyRequest, key: string): MaybePromise<RequestAllowance> {
+  if (isInnerCall()) return UNCOUNTED;
   const before = countedBefore.get(request.raw);
   if (before === undefined) return limits.consumeRequest(key);
   countedBefore.delete(request.raw);
@@ -128,8 +137,15 @@ export async function passwordSignIn<T>(
   return result;
 }
 
+/** Whether the call is a write a read-only caller is refused: every method but GET and HEAD, on a route that writes. */
+function refusedReadOnly(request: FastifyRequest, config: FastifyContextConfig | undefined, caller: Caller): boolean {
+  if (!caller.readOnly || request.method === "GET" || request.method === "HEAD") return false;
+  return config?.writesNothing !== true && !request.is404;
+}
+
 /** Sets the rate-limit headers and refuses a caller past its limit. */
 function counted(reply: FastifyReply, allowance: RequestAllowance): void {
+  if (allowance === UNCOUNTED) return;
   reply.headers(rateHeaders(allowance));
   if (!allowance.allowed) {
     throw fail("too_many_requests", { retry_after: allowance.resetSeconds }, undefined, {
@@ -164,10 +180,11 @@ export function apiGuard({ ctx, limits, adminHost }: GuardDeps) {
   async function guardAwaiting(
     request: FastifyRequest,
     reply: FastifyReply,
-    needsToken: boolean,
+    config: FastifyContextConfig | undefined,
     token: string | null,
     resolving: MaybePromise<Caller | null>,
   ): Promise<void> {
+    const needsToken = config?.auth !== "none";
     const address = request.ip;
     const caller = await resolving;
     if (caller === null) {
@@ -184,6 +201,7 @@ export function apiGuard({ ctx, limits, adminHost }: GuardDeps) {
       await limits.recordAuthFailure(address);
       throw fail("invalid_token");
     }
+    if (refusedReadOnly(request, config, caller)) throw fail("read_only_token");
     request.caller = caller;
   }
 
@@ -202,10 +220,11 @@ export function apiGuard({ ctx, limits, adminHost }: GuardDeps) {
     }
     const resolving = token === null ? null : callerByToken(db, token);
     if (resolving === null || resolving instanceof Promise)
-      return guardAwaiting(request, reply, needsToken, token, resolving);
+      return guardAwaiting(request, reply, config, token, resolving);
     const caller = resolving;
     return thenOf(consumeOnce(limits, request, `user:${caller.userId}`), (allowance) => {
       counted(reply, allowance);
+      if (needsToken && refusedReadOnly(request, config, caller)) throw fail("read_only_token");
       request.caller = caller;
     });
   };

@@ -185,13 +185,21 @@ export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Li
         tags,
         summary: "Issue a token; the secret is shown only in this answer",
         params: UserId,
-        body: Obj({ label: Opt(Type.String()) }),
+        body: Obj({
+          label: Opt(Type.String()),
+          read_only: Opt(
+            Type.Boolean({
+              description:
+                "true: a token that reads only; every write it sends is refused (403 read_only_token) and MCP lists it only the reading tools",
+            }),
+          ),
+        }),
         response: { 201: Issued, ...commonErrors },
       },
     },
     async (request, reply) => {
       const issued = await issueToken(ctx, caller(request), request.params.id, bodyOf(request));
-      return reply.code(201).send(ok({ ...issued }, unknownFields(bodyOf(request), ["label"])));
+      return reply.code(201).send(ok({ ...issued }, unknownFields(bodyOf(request), ["label", "read_only"])));
     },
   );
 
@@ -214,6 +222,7 @@ export function networkRoutes(app: TypedFastify, ctx: ServiceContext, limits: Li
                 label: Type.Union([Type.String(), Type.Null()]),
                 created_at_gmt: Type.String(),
                 issued_at_gmt: Type.String({ description: "when its current secret was issued (reissue changes it)" }),
+                read_only: Type.Boolean({ description: "a token that reads only (every write refused)" }),
               }),
             ),
           }),

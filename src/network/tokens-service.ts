@@ -45,11 +45,19 @@ export async function storeToken(
   userId: number,
   label: string | null,
   secret = generateToken(),
+  readOnly = false,
 ): Promise<IssuedToken> {
   const at = gmt(now);
   const row = await db
     .insertInto("tokens")
-    .values({ user_id: userId, label, hash: hashToken(secret), created_at_gmt: at, last_issued_at_gmt: at })
+    .values({
+      user_id: userId,
+      label,
+      hash: hashToken(secret),
+      created_at_gmt: at,
+      last_issued_at_gmt: at,
+      read_only: readOnly ? 1 : 0,
+    })
     .returning("id")
     .executeTakeFirstOrThrow();
   return { token_id: row.id, token: secret };
@@ -97,7 +105,7 @@ async function mintToken(
   ctx: ServiceContext,
   userId: number,
   label: string | null,
-  rotate = false,
+  { rotate = false, readOnly = false }: { rotate?: boolean; readOnly?: boolean } = {},
 ): Promise<IssuedToken> {
   // A user's tokens belong to no site.
   const done = await runWrite(ctx, {
@@ -130,7 +138,7 @@ async function mintToken(
           .execute();
         wrote.push(...oldest.map((row) => tokenWritten(row.id, "deleted")));
       }
-      const issued = await storeToken(trx, ctx.clock(), userId, label);
+      const issued = await storeToken(trx, ctx.clock(), userId, label, generateToken(), readOnly);
       return { value: issued, wrote: [...wrote, tokenWritten(issued.token_id, "created")] };
     },
   });
@@ -146,7 +154,7 @@ export async function issueToken(
   const userId = userIdOf(userRef, caller);
   requireSelfOrSuperAdmin(caller, userId);
   const label = optionalString(body.label, "label", 200)?.trim() || null;
-  return mintToken(ctx, userId, label);
+  return mintToken(ctx, userId, label, { readOnly: body.read_only === true });
 }
 
 /** GET /api/users/{id}/tokens: one page of a user's tokens, by id (at most TOKENS_PER_USER). */
@@ -157,7 +165,7 @@ export async function listTokens(ctx: ServiceContext, caller: Caller, userRef: s
   const { total, rows } = await listWindow(
     ctx.db
       .selectFrom("tokens")
-      .select(["id", "label", "created_at_gmt", "last_issued_at_gmt"])
+      .select(["id", "label", "created_at_gmt", "last_issued_at_gmt", "read_only"])
       .where("user_id", "=", userId)
       .orderBy("id"),
     window,
@@ -169,6 +177,7 @@ export async function listTokens(ctx: ServiceContext, caller: Caller, userRef: s
       label: row.label,
       created_at_gmt: row.created_at_gmt,
       issued_at_gmt: row.last_issued_at_gmt,
+      read_only: row.read_only === 1,
     })),
   };
 }
@@ -248,7 +257,7 @@ export async function login(
 ): Promise<{ user: UserRecord; token: IssuedToken } | null> {
   const row = await userByPassword(ctx, loginNameOf(body), passwordOf(body));
   if (row === null) return null;
-  const token = await mintToken(ctx, row.id, LOGIN_LABEL, true);
+  const token = await mintToken(ctx, row.id, LOGIN_LABEL, { rotate: true });
   return { user: userRecord(row), token };
 }
 

@@ -110,6 +110,7 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   scope.post(
     "/preview",
     {
+      config: { writesNothing: true },
       preValidation: absentBodyIsEmpty,
       schema: {
         operationId: "previewPage",

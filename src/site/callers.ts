@@ -19,6 +19,8 @@ export interface Caller {
   tokenId: number | null;
   /** The session of a call signed in by the admin's session cookie (site/sessions.ts), else null. */
   sessionId: number | null;
+  /** A read-only token's call: refused every write (http/guard.ts; docs/security.md, "Read-only tokens"). */
+  readOnly: boolean;
 }
 
 export function callerByToken(db: Db, token: string): MaybePromise<Caller | null> {
@@ -50,7 +52,14 @@ async function readCaller(db: Db, hash: string): Promise<Caller | null> {
   const row = await db
     .selectFrom("tokens")
     .innerJoin("users", "users.id", "tokens.user_id")
-    .select(["tokens.id as token_id", "tokens.hash", "users.id as user_id", "users.login", "users.super_admin"])
+    .select([
+      "tokens.id as token_id",
+      "tokens.hash",
+      "users.id as user_id",
+      "users.login",
+      "users.super_admin",
+      "tokens.read_only",
+    ])
     .where("tokens.hash", "=", hash)
     .executeTakeFirst();
   if (!row) return null;
@@ -61,6 +70,7 @@ async function readCaller(db: Db, hash: string): Promise<Caller | null> {
     superAdmin: row.super_admin === 1,
     tokenId: row.token_id,
     sessionId: null,
+    readOnly: row.read_only === 1,
   });
 }
 
@@ -91,4 +101,15 @@ export function administers(db: Db, caller: Caller, siteId: number): MaybePromis
 export function siteRoleOf(db: Db, caller: Caller, siteId: number): MaybePromise<SiteRole | null> {
   if (caller.superAdmin) return "administrator";
   return thenOf(roleOn(db, caller, siteId), siteRoleFrom);
+}
+
+/**
+ * The highest role the caller holds on any site, or null for none: what a list of calls offered
+ * across sites (MCP's tools, docs/mcp.md) is filtered by. Each call is still checked on its site.
+ */
+export async function highestRoleOf(db: Db, caller: Caller): Promise<SiteRole | null> {
+  if (caller.superAdmin) return "administrator";
+  const rows = await db.selectFrom("memberships").select("role").where("user_id", "=", caller.userId).execute();
+  const roles = rows.map((row) => siteRoleFrom(row.role));
+  return roles.includes("administrator") ? "administrator" : roles.includes("editor") ? "editor" : null;
 }

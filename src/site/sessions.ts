@@ -85,6 +85,7 @@ async function readSession(db: Db, hashed: string): Promise<Session | null> {
       superAdmin: row.super_admin === 1,
       tokenId: null,
       sessionId: row.id,
+      readOnly: false,
     }),
     createdMs: msOf(row.created_at_gmt),
     seenMs: msOf(row.seen_at_gmt),

@@ -36,6 +36,7 @@ import * as m0250 from "./migrations/0250_seo_languages.ts";
 import * as m0260 from "./migrations/0260_menu_locations.ts";
 import * as m0270 from "./migrations/0270_page_feed.ts";
 import * as m0280 from "./migrations/0280_counted_tags.ts";
+import * as m0290 from "./migrations/0290_read_only_tokens.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -69,6 +70,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0260_menu_locations", m0260.up],
   ["0270_page_feed", m0270.up],
   ["0280_counted_tags", m0280.up],
+  ["0290_read_only_tokens", m0290.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

@@ -59,6 +59,8 @@ export interface TokensTable {
   hash: string;
   created_at_gmt: string;
   last_issued_at_gmt: string;
+  /** 1: the token reads only (every write refused, 403 read_only_token); 0 else. */
+  read_only: Generated<number>;
 }
 
 export interface FramesTable {

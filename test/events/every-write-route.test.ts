@@ -143,6 +143,7 @@ const APPENDS_NOTHING: Record<string, string> = {
   testWebhook:
     "sends a test delivery: a delivery is bookkeeping of a hook, not an object of the site (docs/webhooks.md)",
   redeliverWebhookDelivery: "sends a delivery again: as testWebhook",
+  mcp: "an MCP message; the REST calls its tools make append their own events (docs/mcp.md)",
   logout:
     "ends a session: a session is bookkeeping, not a change (docs/events.md, 'What a write appends'), as its sign-in",
 };

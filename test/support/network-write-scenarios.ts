@@ -36,6 +36,15 @@ export async function signedIn(f: Fixture, login?: string): Promise<{ cookie: st
 }
 
 export const NETWORK_WRITES: Record<string, WriteCall> = {
+  // An MCP message (docs/mcp.md): a tools/list writes nothing; its tools' writes are the REST calls'.
+  mcp: {
+    call: () => [
+      "POST",
+      "/api/mcp",
+      { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+      { headers: { accept: "application/json, text/event-stream" } },
+    ],
+  },
   createSite: {
     call: () => ["POST", "/api/sites", { name: "Fresh", domain: `${fresh("site")}.localhost` }],
     status: 201,
