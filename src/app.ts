@@ -16,7 +16,7 @@ import { answerKeptApi, keepApiAnswer, noteKeptSince } from "./http/kept-api.ts"
 import { checkQueryParameters, warned } from "./http/query-parameters.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
 import { answerUnrouted, isServicePath, refuseBodyWhereNoneTaken, refuseUnroutedBody } from "./http/bodies.ts";
-import { extendForUpload, limitConnections, watchBody } from "./http/connections.ts";
+import { extendForUpload, isUploadRoute, limitConnections, watchBody } from "./http/connections.ts";
 import { openApiOptions, SERVICE_DESC_LINK } from "./http/openapi.ts";
 import { schemaValidator } from "./http/validation.ts";
 import { nulPath } from "./http/nul.ts";
@@ -126,12 +126,6 @@ function parseJsonBody(_request: unknown, body: string, done: (error: Error | nu
       ),
     );
   done(null, value);
-}
-
-/** The routes that take a media upload, which may take SVC_UPLOAD_TIMEOUT_MS to arrive. */
-function isUploadRoute(method: string, url: string | undefined): boolean {
-  if (url === undefined) return false;
-  return (method === "POST" && url.endsWith("/media")) || (method === "PUT" && url.endsWith("/media/:ref"));
 }
 
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {

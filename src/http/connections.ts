@@ -77,6 +77,12 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, limits: Con
   watched.set(req, { whole, idle, started: performance.now(), stop });
 }
 
+/** The routes that take a media upload, which may take SVC_UPLOAD_TIMEOUT_MS to arrive. */
+export function isUploadRoute(method: string, url: string | undefined): boolean {
+  if (url === undefined) return false;
+  return (method === "POST" && url.endsWith("/media")) || (method === "PUT" && url.endsWith("/media/:ref"));
+}
+
 /** Gives an upload route's request the upload time limit, counted from the request's start. */
 export function extendForUpload(req: IncomingMessage, res: ServerResponse, limits: ConnectionLimits): void {
   const entry = watched.get(req);

@@ -11,6 +11,7 @@ import type {
   TrashTable,
 } from "./schema-kept.ts";
 import type { WebhookDeliveriesTable, WebhooksTable } from "./schema-hooks.ts";
+import type { RedirectsTable, SiteSeoLanguagesTable, SiteSeoTable } from "./schema-seo.ts";
 
 export interface SitesTable {
   id: Generated<number>;
@@ -287,45 +288,6 @@ export interface StyleCopiesTable {
   created_at_gmt: string;
   /** null for the current copy; a replaced copy answers for 24 hours after this time */
   replaced_at_gmt: string | null;
-}
-
-/** A site's SEO defaults (docs/seo.md); no row: every default. */
-export interface SiteSeoTable {
-  site_id: number;
-  /** null: `%s — <site name>`. */
-  title_template: string | null;
-  description: string;
-  /** A media reference (id or slug) as written, or null. */
-  og_image: string | null;
-  noindex: number;
-  twitter_site: string;
-  robots_extra: string;
-  updated_at_gmt: string;
-}
-
-/** A language's own SEO defaults (docs/seo.md); null: it follows the default language's. */
-export interface SiteSeoLanguagesTable {
-  site_id: number;
-  lang: string;
-  title_template: string | null;
-  description: string | null;
-  /** A media reference (id or slug) as written. */
-  og_image: string | null;
-  updated_at_gmt: string;
-}
-
-/** An address of a site answering a redirect (docs/seo.md). */
-export interface RedirectsTable {
-  id: Generated<number>;
-  site_id: number;
-  /** The canonical address redirected, with its language prefix (`/old/`, `/de/alt/`). */
-  from_path: string;
-  /** A site path or an absolute URL, sent as it is in Location. */
-  to_target: string;
-  status: number;
-  /** 1 when made because a page's address changed. */
-  auto: number;
-  created_at_gmt: string;
 }
 
 /** A named documentation sidebar of a site (docs/sidebars.md). */
