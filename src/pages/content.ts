@@ -183,6 +183,40 @@ export async function writeContentRefs(
       .execute();
 }
 
+/** Whether a reference as written could name this page (its id, its slug, or a path ending in its slug). */
+function couldName(ref: string, page: Pick<PageRow, "id" | "slug">): boolean {
+  const value = ref.trim().toLowerCase().replace(/\/+$/, "");
+  return value === String(page.id) || value === page.slug || value.endsWith(`/${page.slug}`);
+}
+
+/**
+ * The `page:` references that named no page when written and name `page` now (a page made,
+ * renamed, moved or brought back): from now on they point to it, as if written after it, so the
+ * linking pages print the link (the effects reach them through the page's change, effect-facts.ts).
+ * Only the site's waiting references are read, and only those that could name the page are looked up.
+ */
+export async function claimWaitingRefs(trx: Db, page: Pick<PageRow, "id" | "site_id" | "slug">): Promise<void> {
+  const waiting = await trx
+    .selectFrom("page_refs as r")
+    .innerJoin("pages as p", "p.id", "r.page_id")
+    .select(["r.page_id", "r.ref", "p.lang"])
+    .where("r.site_id", "=", page.site_id)
+    .where("r.kind", "=", "page")
+    .where("r.target_id", "is", null)
+    .execute();
+  for (const ref of waiting.filter((w) => couldName(w.ref, page))) {
+    const found = await targetOf(trx, page.site_id, ref.ref, ref.lang);
+    if (!("found" in found) || found.found.id !== page.id) continue;
+    await trx
+      .updateTable("page_refs")
+      .set({ target_id: page.id })
+      .where("page_id", "=", ref.page_id)
+      .where("kind", "=", "page")
+      .where("ref", "=", ref.ref)
+      .execute();
+  }
+}
+
 /** The page each `page:` reference of a page's content named when it was written (null: none). */
 export async function pageRefTargets(db: Db, siteId: number, pageId: number): Promise<Map<string, number | null>> {
   const rows = await db

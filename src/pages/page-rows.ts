@@ -12,7 +12,7 @@ import { pageBytes } from "../quotas/bytes.ts";
 import { NO_SEO, seoJsonAfter, seoOf } from "./seo.ts";
 import type { PageChange } from "./page-change.ts";
 import { trashVerb, type PageWritten } from "./page-write.ts";
-import { contentColumns, writeContentRefs } from "./content.ts";
+import { claimWaitingRefs, contentColumns, writeContentRefs } from "./content.ts";
 import { scheduledStatus } from "./schedule-rule.ts";
 
 /**
@@ -69,6 +69,7 @@ export async function createPage(
   };
   const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
   await writeContentRefs(trx, row, warnings);
+  await claimWaitingRefs(trx, row);
   return {
     row,
     created: true,
@@ -179,6 +180,7 @@ export async function updatePage(
     .executeTakeFirstOrThrow();
   if (path !== page.path) await movePaths(trx, siteId, page.id, page.path, path);
   if (content.content !== undefined || content.content_format !== undefined) await writeContentRefs(trx, row, warnings);
+  if (row.path !== page.path || row.lang !== page.lang || row.status !== page.status) await claimWaitingRefs(trx, row);
   const verb = trashVerb(page.status, row.status);
   return {
     row,

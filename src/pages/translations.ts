@@ -14,7 +14,7 @@ import { childPath } from "./paths.ts";
 import { booleanFrom, inputWarnings, slugFrom, statusFrom, titleFrom } from "./input.ts";
 import { dateFrom, tagsFrom, tagsOf } from "./post-fields.ts";
 import { postColumns } from "./page-rows.ts";
-import { contentColumns, readContent, writeContentRefs } from "./content.ts";
+import { claimWaitingRefs, contentColumns, readContent, writeContentRefs } from "./content.ts";
 import type { MarkupTrust } from "../site/roles.ts";
 import { pageById, slugsUnder, type PageRow, type PageStatus } from "./queries.ts";
 import { pageRecords, type PageRecord } from "./record.ts";
@@ -292,6 +292,7 @@ export async function linkTranslation(
       };
       const row: PageRow = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
       await writeContentRefs(trx, row, warnings);
+      await claimWaitingRefs(trx, row);
       return {
         result: {
           row,

@@ -5,7 +5,7 @@
 // occupant's id, nothing written. The children the delete moved up go back under it while they
 // still stand where the delete put them. A frame, a translation partner or an SEO image gone
 // meanwhile is left out with a warning. One transaction, checked and published as a page write.
-import { writeContentRefs } from "./content.ts";
+import { claimWaitingRefs, writeContentRefs } from "./content.ts";
 import { fail, ServiceError } from "../errors.ts";
 import { warning, type Warning } from "../warnings.ts";
 import type { ServiceContext } from "../write/context.ts";
@@ -172,6 +172,7 @@ export async function undeletePage(
     if (values.date_gmt === null && values.status === "publish") values.date_gmt = now;
     const row = await trx.insertInto("pages").values(values).returningAll().executeTakeFirstOrThrow();
     await writeContentRefs(trx, row, warnings);
+    await claimWaitingRefs(trx, row);
     await leaveTrash(trx, site.id, "pages", String(id));
 
     // Children the delete moved up go back while they stand where it put them (a child moved

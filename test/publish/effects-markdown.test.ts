@@ -84,6 +84,16 @@ describe(suite("Markdown"), () => {
     assert.ok(after.includes("http://localhost/md-feed-renamed/"), after);
   });
 
+  it("a page made under the name a link waited for: the linking page prints the link", async () => {
+    const path = await markdownPage("md-soon", "Soon [the launch](page:md-launch).");
+    assert.equal(main((await fx.visit(path)).text), "<p>Soon the launch.</p>\n");
+    await fx.page("md-launch", "md-layout");
+    assert.equal(
+      main(served(await fx.visit(path), "after the page was made")),
+      '<p>Soon <a href="http://localhost/md-launch/">the launch</a>.</p>\n',
+    );
+  });
+
   it("a shown media file replaced or renamed: the page prints the new file, or nothing for the former name", async () => {
     const file = await upload("md-photo.png", await png(400, 300));
     const path = await markdownPage("md-showing", "![](media:md-photo)");
