@@ -148,7 +148,7 @@ describe("Markdown content: written as source, printed as HTML", () => {
   });
 
   it("a page: link written before its page exists waits for it: the page made, renamed into the name or brought back from the trash, the link prints its address", async () => {
-    const source = "Read [later](page:later), [the guide](page:/docs/guide) and [elsewhere](page:elsewhere).";
+    const source = "Read [later](page:w-later), [the guide](page:/w-docs/w-guide) and [elsewhere](page:w-elsewhere).";
     const linking = ok(
       await admin("POST", "/pages", { title: "Early", frame: "layout", content_format: "markdown", content: source }),
       "early",
@@ -159,22 +159,22 @@ describe("Markdown content: written as source, printed as HTML", () => {
       ["unknown_page_ref", "unknown_page_ref", "unknown_page_ref"],
     );
     assert.ok((await printed("/early/")).main.includes("Read later, the guide and elsewhere."));
-    ok(await admin("POST", "/pages", { title: "Later", frame: "layout" }), "later", 201);
-    const docs = ok(await admin("POST", "/pages", { title: "Docs", frame: "layout" }), "docs", 201).page;
-    const guide = ok(await admin("POST", "/pages", { title: "Guide", frame: "layout" }), "guide", 201).page;
+    ok(await admin("POST", "/pages", { title: "W later", frame: "layout" }), "later", 201);
+    const docs = ok(await admin("POST", "/pages", { title: "W docs", frame: "layout" }), "docs", 201).page;
+    const guide = ok(await admin("POST", "/pages", { title: "W guide", frame: "layout" }), "guide", 201).page;
     ok(await admin("PATCH", `/pages/${guide.id}`, { parent: docs.id }), "moved into the name");
     let main = (await printed("/early/")).main;
-    assert.ok(main.includes(`<a href="http://${HOST}/later/">later</a>`), main);
-    assert.ok(main.includes(`<a href="http://${HOST}/docs/guide/">the guide</a>`), main);
+    assert.ok(main.includes(`<a href="http://${HOST}/w-later/">later</a>`), main);
+    assert.ok(main.includes(`<a href="http://${HOST}/w-docs/w-guide/">the guide</a>`), main);
     // A page brought back from the trash takes a link written while it was there.
-    const gone = ok(await admin("POST", "/pages", { title: "Elsewhere", frame: "layout" }), "elsewhere", 201).page;
+    const gone = ok(await admin("POST", "/pages", { title: "W elsewhere", frame: "layout" }), "elsewhere", 201).page;
     ok(await admin("DELETE", `/pages/${gone.id}`), "trashed");
     const again = ok(await admin("PATCH", "/pages/early", { content: `${source}\n` }), "written again");
     assert.ok(codes(again).includes("unknown_page_ref"), "the trashed page is no target");
     assert.ok((await printed("/early/")).main.includes("and elsewhere."));
     ok(await admin("PATCH", `/pages/${gone.id}`, { status: "publish" }), "back from the trash");
     main = (await printed("/early/")).main;
-    assert.ok(main.includes(`<a href="http://${HOST}/elsewhere/">elsewhere</a>`), main);
+    assert.ok(main.includes(`<a href="http://${HOST}/w-elsewhere/">elsewhere</a>`), main);
   });
 
   it("an editor's raw HTML prints sanitised and the write warns; an administrator's prints as written; the source is kept", async () => {
