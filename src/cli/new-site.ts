@@ -5,9 +5,10 @@
 // every other protection of that push. When the site holds nothing else (no language, page,
 // frame, stylesheet, menu, media file, data set, string, sidebar or redirect: nothing an author
 // made) and the folder has never synced with it, nobody's work is on it to lose: those two
-// conflicts are updates. A site with anything else on it keeps them as conflicts.
+// conflicts are updates (and `svc status` shows them changed here only). A site with anything
+// else on it keeps them as conflicts.
 import { KINDS, NEVER_DELETED, kindOfKey, type Kind } from "./layout.ts";
-import type { PlanItem } from "./plan.ts";
+import type { PlanItem, StatusItem } from "./plan.ts";
 import type { StateEntry } from "./state.ts";
 
 export const NEW_SITE_NOTE = "a new site's own; the folder's is sent";
@@ -34,5 +35,18 @@ export function yieldNewSite(
     item.action === "conflict" && NEVER_DELETED.has(item.kind)
       ? { ...item, action: "update", note: NEW_SITE_NOTE }
       : item,
+  );
+}
+
+/** The status with a new site's settings and SEO defaults changed here only (the push sends them), not conflicts. */
+export function newSiteStatus(
+  items: StatusItem[],
+  server: ReadonlyMap<string, unknown>,
+  base: ReadonlyMap<string, StateEntry>,
+  kinds: ReadonlySet<Kind>,
+): StatusItem[] {
+  if (base.size > 0 || !isNewSite(server, kinds)) return items;
+  return items.map((item) =>
+    item.conflict && NEVER_DELETED.has(item.kind) ? { ...item, server: null, conflict: false } : item,
   );
 }

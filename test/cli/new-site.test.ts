@@ -7,8 +7,8 @@ import { knownAfterPush, madeByPush } from "../../src/cli/check-known.ts";
 import type { Views } from "../../src/cli/execute.ts";
 import { KINDS, type Kind } from "../../src/cli/layout.ts";
 import type { LocalObject } from "../../src/cli/local.ts";
-import { NEW_SITE_NOTE, yieldNewSite } from "../../src/cli/new-site.ts";
-import type { PlanItem } from "../../src/cli/plan.ts";
+import { NEW_SITE_NOTE, newSiteStatus, yieldNewSite } from "../../src/cli/new-site.ts";
+import type { PlanItem, StatusItem } from "../../src/cli/plan.ts";
 
 const ALL = new Set<Kind>(KINDS);
 const plan: PlanItem[] = [
@@ -43,6 +43,25 @@ describe("a new site's settings and SEO defaults", () => {
       yieldNewSite(plan, fresh, new Map(), new Set<Kind>(["settings", "seo"])),
     ])
       assert.deepEqual(out, plan);
+  });
+});
+
+describe("svc status of a folder never synced with a new site", () => {
+  const items: StatusItem[] = [
+    { key: "seo.json", kind: "seo", local: "added", server: "added", conflict: true },
+    { key: "settings.json", kind: "settings", local: "added", server: "added", conflict: true },
+  ];
+  it("shows its settings and SEO defaults changed here only, as the push sends them", () => {
+    assert.deepEqual(
+      newSiteStatus(items, fresh, new Map(), ALL).map((i) => [i.key, i.local, i.server, i.conflict]),
+      [
+        ["seo.json", "added", null, false],
+        ["settings.json", "added", null, false],
+      ],
+    );
+  });
+  it("keeps them conflicts where the push would", () => {
+    assert.deepEqual(newSiteStatus(items, new Map([...fresh, ["menus/main.json", {}]]), new Map(), ALL), items);
   });
 });
 

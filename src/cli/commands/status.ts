@@ -2,6 +2,7 @@
 // named, without writing anything (not even the state). Exit 1 when an object changed on both sides.
 import type { Kind } from "../layout.ts";
 import { readFolder } from "../local.ts";
+import { newSiteStatus } from "../new-site.ts";
 import { overriddenFolder } from "../overrides.ts";
 import { statusLine } from "../output.ts";
 import { siteStatus } from "../plan.ts";
@@ -14,7 +15,12 @@ export async function statusCommand(session: Session, kinds: Set<Kind>): Promise
   const folder = overriddenFolder(readFolder(dir, kinds), session.environment);
   const base = baseline(readState(dir), target.url, target.site);
   const snapshot = await readServer(api, kinds);
-  const items = siteStatus({ local: folder.objects, server: snapshot.objects, base, kinds });
+  const items = newSiteStatus(
+    siteStatus({ local: folder.objects, server: snapshot.objects, base, kinds }),
+    snapshot.objects,
+    base,
+    kinds,
+  );
   const conflicts = items.filter((item) => item.conflict);
   for (const problem of folder.problems) out.line(`invalid      ${problem.key}  (${problem.message})`);
   for (const item of items) out.line(statusLine(item));
