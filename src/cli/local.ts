@@ -100,5 +100,28 @@ export function readFolder(dir: string, kinds: ReadonlySet<Kind> = new Set(KINDS
     if ("message" in read) problems.push(read);
     else objects.set(key, read);
   }
+  problems.push(...samePageTwice(objects));
   return { objects, problems };
+}
+
+/**
+ * A page written twice, as `<path>.json` and as `<path>.md`: which one the page is cannot be told,
+ * so the second is a problem naming the first (and neither is sent).
+ */
+function samePageTwice(objects: Map<string, LocalObject>): LocalProblem[] {
+  const seen = new Map<string, string>();
+  const problems: LocalProblem[] = [];
+  for (const [key, object] of objects) {
+    if (object.ref.kind !== "pages") continue;
+    const page = `${object.ref.lang ?? ""} ${object.ref.path}`;
+    const first = seen.get(page);
+    if (first === undefined) {
+      seen.set(page, key);
+      continue;
+    }
+    problems.push({ key, message: `${first} holds the same page: keep one of the two files` });
+    objects.delete(key);
+    objects.delete(first);
+  }
+  return problems;
 }

@@ -66,7 +66,7 @@ describe("svc and Markdown pages", () => {
     assert.match((await must(t, site.id, "GET", "/pages/hello")).page.content, /^An edited post/m);
   });
 
-  it("a Markdown file without front matter, or a JSON page in Markdown, is refused with its name", async () => {
+  it("a Markdown file without front matter, a JSON page in Markdown, or one page in two files is refused with its name", async () => {
     const bad = tempDir("svc-folder-markdown-bad-");
     write(bad, "pages/_/broken.md", "# No front matter\n");
     const run = await svcSite(t, source, ["push", bad, "--dry-run"]);
@@ -77,6 +77,16 @@ describe("svc and Markdown pages", () => {
     const json = await svcSite(t, source, ["push", bad, "--dry-run"]);
     assert.equal(json.code, 1);
     assert.match(json.stderr, /a Markdown page is a \.md file: move it to pages\/_\/other\.md/);
+    rmSync(join(bad, "pages/_/other.json"));
+    // One page in two files: which is the page cannot be told.
+    write(bad, "pages/_/twice.json", JSON.stringify({ title: "Twice", content: "<p>x</p>" }));
+    write(bad, "pages/_/twice.md", "---\ntitle: Twice\n---\n# x\n");
+    const twice = await svcSite(t, source, ["push", bad, "--dry-run"]);
+    assert.equal(twice.code, 1);
+    assert.match(
+      twice.stderr,
+      /invalid_file: pages\/_\/twice\.(md|json): pages\/_\/twice\.(json|md) holds the same page/,
+    );
     rmSync(bad, { recursive: true, force: true });
   });
 });
