@@ -80,12 +80,15 @@ export async function sourceTarget(): Promise<FuzzTarget> {
   };
 }
 
+/** Routes whose own answer is 405: MCP is stateless, GET and DELETE open and end nothing (docs/mcp.md). */
+const ANSWER_405 = new Set(["GET /api/mcp", "HEAD /api/mcp", "DELETE /api/mcp"]);
+
 /**
  * Answers of the handler of requests no route takes (http/bodies.ts answerUnrouted). A wildcard
  * route may answer route_not_found itself (/api/docs/* for a file it does not have).
  */
 const unrouted = (route: string, answer: RawAnswer) =>
-  answer.status === 405 ||
+  (answer.status === 405 && !ANSWER_405.has(route)) ||
   (answer.status === 404 &&
     !route.endsWith("*") &&
     /"(?:error|code)":"route_not_found"/.test(answer.body.slice(0, 200)));
