@@ -141,6 +141,10 @@ describe(`render budgets (${processes === 2 ? "PostgreSQL, two processes" : "SQL
     assert.equal(refused.body.budget, "time");
     assert.deepEqual(refused.body.chain, ["slow"]);
     assert.ok(took < 5_000, `answered in ${Math.round(took)} ms`);
-    assert.ok(Math.max(...waits) < 250, `the other site answered in ${waits.map(Math.round).join(", ")} ms`);
+    // A thread held by the render would hold all five for the render's seconds; one slow answer
+    // alone is the machine (CI runs test files side by side), so the median is what must be quick.
+    const shown = `the other site answered in ${waits.map(Math.round).join(", ")} ms`;
+    assert.ok([...waits].sort((a, b) => a - b)[2]! < 250, shown);
+    assert.ok(Math.max(...waits) < 1_000, shown);
   });
 });
