@@ -16,7 +16,7 @@ import {
 } from "./files.ts";
 import { linkTranslations } from "./kinds/translations.ts";
 import { keyOf, refOfKey, type ObjectRef } from "./layout.ts";
-import { need, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "./write-types.ts";
+import { gathering, need, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "./write-types.ts";
 
 function refOf<K extends ObjectRef["kind"]>(key: string, kind: K): Extract<ObjectRef, { kind: K }> {
   const ref = refOfKey(key);
@@ -95,11 +95,7 @@ const sameLocation = (a: MenuLocation, b: MenuLocation) =>
 /** Puts the menu where the file says and takes it off where it does not. */
 async function placeMenu(ctx: WriteContext, ref: string, want: MenuLocation[], have: MenuLocation[]): Promise<Outcome> {
   const { api } = ctx;
-  const outcome: Outcome = { written: { server_sha256: "" }, warnings: [], urls: [] };
-  const collect = (answer: Rec) => {
-    outcome.warnings.push(...warningsOf(answer));
-    outcome.urls.push(...urlsOf(answer, ctx.facts));
-  };
+  const { outcome, collect } = gathering(ctx.facts);
   for (const spot of have.filter((h) => !want.some((w) => sameLocation(w, h)))) {
     collect(
       await data(
@@ -150,7 +146,7 @@ export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outc
     );
     return { written: { server_sha256: "" }, warnings: warningsOf(answer), urls: urlsOf(answer, ctx.facts) };
   }
-  const outcome: Outcome = { written: { server_sha256: "" }, warnings: [], urls: [] };
+  const { outcome, collect, settle } = gathering(ctx.facts);
   let ref: string;
   if (item.action === "rename") {
     ref = String(need(change.remote, "the server's menu").id);
@@ -167,8 +163,7 @@ export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outc
         api.site.POST("/menus", { body: { name: want.name, slug, items: want.items } as never }),
       );
       ref = String((answer.menu as Rec).id);
-      outcome.warnings.push(...warningsOf(answer));
-      outcome.urls.push(...urlsOf(answer, ctx.facts));
+      collect(answer);
       const placed = await placeMenu(ctx, ref, want.locations, []);
       outcome.warnings.push(...placed.warnings);
       outcome.urls.push(...placed.urls);
@@ -182,8 +177,7 @@ export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outc
           api,
           api.site.PUT("/menus/{ref}/items", { params: { path: { ref } }, body: { items: want.items } as never }),
         );
-        outcome.warnings.push(...warningsOf(answer));
-        outcome.urls.push(...urlsOf(answer, ctx.facts));
+        collect(answer);
       }
       if (have.name !== want.name)
         outcome.warnings.push(
@@ -200,9 +194,7 @@ export async function writeMenu(ctx: WriteContext, change: Change): Promise<Outc
     }
   }
   const now = await menuNow(ctx, ref);
-  outcome.written = { server_sha256: now.hash, id: now.id };
-  outcome.urls = [...new Set(outcome.urls)].sort();
-  return outcome;
+  return settle({ server_sha256: now.hash, id: now.id });
 }
 
 export async function writeData(ctx: WriteContext, change: Change): Promise<Outcome> {

@@ -59,6 +59,32 @@ export function urlsOf(answer: Rec | undefined, facts: SiteFacts): string[] {
   return [...out].sort();
 }
 
+/**
+ * An outcome gathered over the several calls of one write: `collect` takes each answer's warnings
+ * and addresses (and hands the answer back), `settle` records what the server holds now and keeps
+ * each address once, in order.
+ */
+export function gathering(facts: SiteFacts): {
+  outcome: Outcome;
+  collect: (answer: Rec) => Rec;
+  settle: (written: Written) => Outcome;
+} {
+  const outcome: Outcome = { written: { server_sha256: "" }, warnings: [], urls: [] };
+  return {
+    outcome,
+    collect(answer) {
+      outcome.warnings.push(...warningsOf(answer));
+      outcome.urls.push(...urlsOf(answer, facts));
+      return answer;
+    },
+    settle(written) {
+      outcome.written = written;
+      outcome.urls = [...new Set(outcome.urls)].sort();
+      return outcome;
+    },
+  };
+}
+
 export function text(local: LocalObject): string {
   return new TextDecoder("utf-8", { fatal: true }).decode(local.bytes);
 }

@@ -9,7 +9,7 @@ import { jsonHash, type Json } from "../canonical.ts";
 import { bad, isRecord, refuseUnknown } from "../file-shape.ts";
 import { LANGUAGES_KEY } from "../layout.ts";
 import type { RemoteObject } from "../remote.ts";
-import { need, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "../write-types.ts";
+import { gathering, need, type Change, type Outcome, type WriteContext } from "../write-types.ts";
 import type { KindModule } from "./module.ts";
 
 interface Languages {
@@ -61,12 +61,7 @@ async function read(api: Api): Promise<RemoteObject[]> {
 
 async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
   const { api } = ctx;
-  const outcome: Outcome = { written: { server_sha256: "" }, warnings: [], urls: [] };
-  const collect = (answer: Rec) => {
-    outcome.warnings.push(...warningsOf(answer));
-    outcome.urls.push(...urlsOf(answer, ctx.facts));
-    return answer;
-  };
+  const { collect, settle } = gathering(ctx.facts);
   const have = change.remote?.value ? check(change.item.key, change.remote.value) : { default: null, languages: [] };
   const want: Languages =
     change.item.action === "delete"
@@ -90,9 +85,7 @@ async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
   const value = fileOf(now);
   ctx.facts.languages = value ? value.languages.map((l) => l.code) : [];
   ctx.facts.defaultLang = value?.default ?? ctx.facts.defaultLang;
-  outcome.written = { server_sha256: value ? jsonHash(value as unknown as Json) : "" };
-  outcome.urls = [...new Set(outcome.urls)].sort();
-  return outcome;
+  return settle({ server_sha256: value ? jsonHash(value as unknown as Json) : "" });
 }
 
 export const languagesKind: KindModule = {

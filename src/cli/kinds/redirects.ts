@@ -11,7 +11,7 @@ import { data, send, type Api, type Rec } from "../api.ts";
 import { jsonHash, type Json } from "../canonical.ts";
 import { bad } from "../file-shape.ts";
 import type { RemoteObject } from "../remote.ts";
-import { need, urlsOf, warningsOf, type Change, type Outcome, type WriteContext } from "../write-types.ts";
+import { gathering, need, type Change, type Outcome, type WriteContext } from "../write-types.ts";
 import type { KindModule } from "./module.ts";
 
 export const REDIRECTS_KEY = "redirects.csv";
@@ -68,12 +68,7 @@ async function read(api: Api): Promise<RemoteObject[]> {
 
 async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
   const { api } = ctx;
-  const outcome: Outcome = { written: { server_sha256: "" }, warnings: [], urls: [] };
-  const collect = (answer: Rec) => {
-    outcome.warnings.push(...warningsOf(answer));
-    outcome.urls.push(...urlsOf(answer, ctx.facts));
-    return answer;
-  };
+  const { collect, settle } = gathering(ctx.facts);
   const rows =
     change.item.action === "delete" ? [] : rowsOf(change.item.key, need(change.local, "redirects.csv").value ?? null);
   const kept = new Set<string>();
@@ -94,9 +89,7 @@ async function write(ctx: WriteContext, change: Change): Promise<Outcome> {
     );
   }
   const now = redirectRows(await csvNow(api)) as unknown as Json;
-  outcome.written = { server_sha256: rows.length ? jsonHash(now) : "" };
-  outcome.urls = [...new Set(outcome.urls)].sort();
-  return outcome;
+  return settle({ server_sha256: rows.length ? jsonHash(now) : "" });
 }
 
 export const redirectsKind: KindModule = {
