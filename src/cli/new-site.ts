@@ -23,6 +23,15 @@ export function isNewSite(server: ReadonlyMap<string, unknown>, kinds: ReadonlyS
   return true;
 }
 
+/** Whether the site's own settings and SEO defaults give way: a new site the folder never synced with. */
+function givesWay(
+  server: ReadonlyMap<string, unknown>,
+  base: ReadonlyMap<string, StateEntry>,
+  kinds: ReadonlySet<Kind>,
+) {
+  return base.size === 0 && isNewSite(server, kinds);
+}
+
 /** The plan with a new site's settings and SEO defaults sent instead of met as conflicts. */
 export function yieldNewSite(
   plan: PlanItem[],
@@ -30,7 +39,7 @@ export function yieldNewSite(
   base: ReadonlyMap<string, StateEntry>,
   kinds: ReadonlySet<Kind>,
 ): PlanItem[] {
-  if (base.size > 0 || !isNewSite(server, kinds)) return plan;
+  if (!givesWay(server, base, kinds)) return plan;
   return plan.map((item) =>
     item.action === "conflict" && NEVER_DELETED.has(item.kind)
       ? { ...item, action: "update", note: NEW_SITE_NOTE }
@@ -45,7 +54,7 @@ export function newSiteStatus(
   base: ReadonlyMap<string, StateEntry>,
   kinds: ReadonlySet<Kind>,
 ): StatusItem[] {
-  if (base.size > 0 || !isNewSite(server, kinds)) return items;
+  if (!givesWay(server, base, kinds)) return items;
   return items.map((item) =>
     item.conflict && NEVER_DELETED.has(item.kind) ? { ...item, server: null, conflict: false } : item,
   );
