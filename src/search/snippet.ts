@@ -37,7 +37,10 @@ export function snippetOf(texts: readonly string[], words: readonly string[]): s
   const chosen = read.find((one) => one.tokens.some((token) => token.hit)) ?? read.find((one) => one.text !== "");
   if (!chosen) return "";
   const { text, tokens: all } = chosen;
-  const first = Math.max(0, all.findIndex((token) => token.hit));
+  const first = Math.max(
+    0,
+    all.findIndex((token) => token.hit),
+  );
   const from = Math.max(0, first - LEAD);
   const shown = all.slice(from, from + WINDOW);
   if (shown.length === 0) return escapeText(text.slice(0, 200));

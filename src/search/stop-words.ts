@@ -110,7 +110,10 @@ const folded = new Map<string, ReadonlySet<string>>();
 
 /** Lower case, accents dropped: how the index compares words (`remove_diacritics 2`). */
 export function foldWord(word: string): string {
-  return word.normalize("NFD").replace(/\p{M}+/gu, "").toLowerCase();
+  return word
+    .normalize("NFD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase();
 }
 
 /** The stop words of a language (`de-CH` reads `de`), folded; none for a language without a list. */

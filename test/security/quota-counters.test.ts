@@ -350,7 +350,9 @@ describe("quota counters equal a recount", () => {
     // And as before the migrations after it (their own tests rewind them too).
     await sql`alter table tokens drop column read_only`.execute(db);
     await forgetSearch();
-    await sql`delete from kysely_migration where name in ('0280_counted_tags', '0290_read_only_tokens', '0300_search')`.execute(db);
+    await sql`delete from kysely_migration where name in ('0280_counted_tags', '0290_read_only_tokens', '0300_search')`.execute(
+      db,
+    );
     const uncounted = (await usageOf(db, site)).stored_bytes;
     await migrate(db, t.store.dialect);
     assert.equal((await usageOf(db, site)).stored_bytes, uncounted + Buffer.byteLength('["news"]'));
