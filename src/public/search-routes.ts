@@ -8,7 +8,6 @@ import type { FastifyInstance } from "fastify";
 import { linkAddressing } from "../pages/home.ts";
 import { searchSite, type SearchAnswer } from "../search/search.ts";
 import { hostOf } from "../site/addresses.ts";
-import { languageState } from "../site/languages.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import type { PublicSite } from "./public-site.ts";

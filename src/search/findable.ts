@@ -45,7 +45,7 @@ async function ancestorsPublished(trx: Db, siteId: number, rows: readonly PageRo
     let seen = 0;
     while (id !== 0 && seen++ < 1000) {
       const parent = parents.get(id);
-      if (!parent || parent.status !== "publish") break;
+      if (parent?.status !== "publish") break;
       id = parent.parent_id;
     }
     if (id === 0) out.add(row.id);

@@ -3,7 +3,6 @@
 // reads only its own postings; the words are quoted as FTS5 strings, so none is read as syntax.
 // Ranked by bm25 with the title weighted highest, then the summary and tags, then the text.
 import { sql } from "kysely";
-import type { Db } from "../store/database.ts";
 import type { SearchBackend, SearchHit } from "./backend.ts";
 
 /** bm25's weight of each column: scope, title, summary, tags, body. */
