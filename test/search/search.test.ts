@@ -6,6 +6,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { ok, seoSite, startTestApp, type SeoSite } from "../seo/helpers.ts";
 import type { TestApp } from "../support/app.ts";
+import { sql } from "kysely";
+import { catchUpSearchIndex } from "../../src/search/catch-up.ts";
 
 describe("site search", () => {
   let t: TestApp;
@@ -142,5 +144,16 @@ describe("site search", () => {
     assert.deepEqual(await titles("bilby"), ["Bilby"]);
     ok(await site.api("DELETE", `/pages/${id}`, undefined), "trash");
     assert.deepEqual(await titles("bilby"), []);
+  });
+
+  it("a page without an entry (made before the index was) gets one at the next start", async () => {
+    const id = await site.page("Dingo", "plain");
+    const key = sql.raw(t.store.dialect === "postgres" ? "page_id" : "rowid");
+    await sql`delete from page_search where ${key} = ${id}`.execute(t.store.db);
+    assert.deepEqual(await titles("dingo"), []);
+    assert.ok((await catchUpSearchIndex(t.store.db)) >= 1);
+    assert.deepEqual(await titles("dingo"), ["Dingo"]);
+    await catchUpSearchIndex(t.store.db);
+    assert.deepEqual(await titles("dingo"), ["Dingo"], "made once");
   });
 });
