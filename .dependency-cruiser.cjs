@@ -36,6 +36,11 @@ const LAYERS = [
     owns: "revisions of every written object and the trash of deleted ones",
   },
   {
+    name: "search",
+    path: "^src/search/",
+    owns: "site search: the index of findable pages kept in each write's transaction, and its query",
+  },
+  {
     name: "write",
     path: "^src/write/",
     owns: "the write path: what a write changed and wrote, the service context, the write pipeline",

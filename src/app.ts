@@ -37,6 +37,7 @@ import { frameRoutes } from "./frames/routes.ts";
 import { frameCheckRoutes } from "./frames/check-routes.ts";
 import { answerFromMemory, PAGE_ROUTE, publicRoutes, withinPublicLimit } from "./public/routes.ts";
 import { mediaRoutes, variantMakerFor } from "./public/media-routes.ts";
+import { searchRoutes } from "./public/search-routes.ts";
 import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
 import { framePageRoutes } from "./frames/page-routes.ts";
@@ -324,6 +325,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   networkEventRoutes(app, ctx);
   networkEventStreamRoutes(app, ctx, eventStreams);
   publicRoutes(app, deps.publicSite, publicGate);
+  searchRoutes(app, deps.publicSite, publicGate, deps.config.port);
   mediaRoutes(
     app,
     deps.publicSite,

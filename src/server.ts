@@ -9,6 +9,7 @@ import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { limitsFor } from "./http/limits.ts";
 import { wirePublishing } from "./app-deps.ts";
+import { catchUpSearchIndex } from "./search/catch-up.ts";
 import { startInvalidation } from "./publish/invalidation.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
 import { openBlobStore } from "./blobs/open.ts";
@@ -93,6 +94,9 @@ async function main(): Promise<void> {
   const owedAtStart = await publishing.engine.payOwed();
   if (owedAtStart > 0) app.log.info({ paid: owedAtStart }, "published what writes before the last stop owed");
   const stopSweeping = sweepOwed(publishing.engine, config.outboxSweepMs, app.log);
+  // Search entries for pages that have none (those made before the index was): before it answers.
+  const indexed = await catchUpSearchIndex(store.db);
+  if (indexed > 0) app.log.info({ pages: indexed }, "made the search entries of pages that had none");
   // An API write answers once its flushes have been told to the other processes, so a client
   // that writes through one process and then reads through another sees what it wrote.
   // (Only with several processes: on SQLite there is nothing to tell, and every hook is a step of each answer.)

@@ -6,6 +6,7 @@
 //   1. open the transaction (through the publisher when the changes are tried: rehearsal.ts);
 //   2. take the site's use counters first (quotas/usage.ts: one lock order for every write);
 //   3. apply the capability's rows;
+//   3b. keep the site search index of the pages they changed (search-index.ts);
 //   4. check the room they take (quota_exceeded rolls everything back);
 //   5. record a revision of each object written that keeps revisions (the kind's reviser);
 //   6. try the changes within the render budgets (render_too_large rolls everything back);
@@ -23,6 +24,7 @@ import { dryRunnable } from "../store/dry-run.ts";
 import { holdRoom, requireRoom, type UsageDelta } from "../quotas/usage.ts";
 import { gmt } from "../clock.ts";
 import { appendEvents } from "./events.ts";
+import { keepSearchIndex } from "./search-index.ts";
 import {
   nothingRebaked,
   type Change,
@@ -121,6 +123,7 @@ async function applyRows<T>(write: Write<T>, trx: Db): Promise<{ applied: Applie
 /** Steps 2–7: what runs in the write's transaction (and again when a trial's rehearsal repeats it). */
 async function inside<T>(ctx: ServiceContext, write: Write<T>, trx: Db): Promise<Inside<T>> {
   const { applied, siteId } = await applyRows(write, trx);
+  if (siteId !== null) await keepSearchIndex(trx, siteId, applied.changes ?? [], applied.wrote);
   if (siteId !== null) await reviseWritten(trx, siteId, applied.wrote, gmt(ctx.clock()));
   const changes = siteId === null ? [] : [...(applied.changes ?? [])];
   let trial: Trial | undefined;

@@ -285,6 +285,12 @@ describe("quota counters equal a recount", () => {
     );
   }
 
+  /** As before migration 0300: no search index (its entries are made again at the next start). */
+  async function forgetSearch(): Promise<void> {
+    if (t.store.dialect === "sqlite") await sql`drop trigger page_search_page_gone`.execute(t.store.db);
+    await sql`drop table page_search`.execute(t.store.db);
+  }
+
   /**
    * As before migrations 0160 (media_variants), 0170 (publish_outbox), 0180 (its wrote_json),
    * 0190 (site_settings.iframe_hosts_json), 0200 (sessions), 0210 (events), 0220 (webhooks), 0230 (pages' format, date
@@ -293,6 +299,7 @@ describe("quota counters equal a recount", () => {
    * after the one a test rewinds.
    */
   async function forgetMediaVariants(): Promise<void> {
+    await forgetSearch();
     await sql`alter table tokens drop column read_only`.execute(t.store.db);
     await sql`drop table site_seo_languages`.execute(t.store.db);
     await sql`drop table page_refs`.execute(t.store.db);
@@ -314,7 +321,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media_variants`.execute(t.store.db);
     await sql`alter table site_settings drop column menu_locations_json`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed', '0280_counted_tags', '0290_read_only_tokens')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed', '0280_counted_tags', '0290_read_only_tokens', '0300_search')`.execute(
       t.store.db,
     );
   }
@@ -342,7 +349,10 @@ describe("quota counters equal a recount", () => {
     );
     // And as before the migrations after it (their own tests rewind them too).
     await sql`alter table tokens drop column read_only`.execute(db);
-    await sql`delete from kysely_migration where name in ('0280_counted_tags', '0290_read_only_tokens')`.execute(db);
+    await forgetSearch();
+    await sql`delete from kysely_migration where name in ('0280_counted_tags', '0290_read_only_tokens', '0300_search')`.execute(
+      db,
+    );
     const uncounted = (await usageOf(db, site)).stored_bytes;
     await migrate(db, t.store.dialect);
     assert.equal((await usageOf(db, site)).stored_bytes, uncounted + Buffer.byteLength('["news"]'));

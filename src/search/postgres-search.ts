@@ -1,0 +1,107 @@
+// The search index on PostgreSQL (docs/search.md): a table (0300_search) with each page's document
+// as a `tsvector` made with its language's text-search configuration (`simple` for a language
+// PostgreSQL has none for), the title weighted A, the summary and tags B, the text D, and a GIN
+// index over it. The text is folded (lower case, no accents) before it is read, as the query's
+// words are, since the shipped configurations keep accents. Each word reaches `to_tsquery` as one
+// quoted lexeme of letters and digits (query-words.ts), so none is read as an operator.
+import { sql } from "kysely";
+import type { SearchBackend, SearchHit } from "./backend.ts";
+import { foldWord } from "./stop-words.ts";
+
+/** The configurations PostgreSQL ships, by language code. */
+const CONFIGS: Record<string, string> = {
+  ar: "arabic",
+  ca: "catalan",
+  da: "danish",
+  de: "german",
+  el: "greek",
+  en: "english",
+  es: "spanish",
+  eu: "basque",
+  fi: "finnish",
+  fr: "french",
+  ga: "irish",
+  hi: "hindi",
+  hu: "hungarian",
+  hy: "armenian",
+  id: "indonesian",
+  it: "italian",
+  lt: "lithuanian",
+  nb: "norwegian",
+  ne: "nepali",
+  nl: "dutch",
+  nn: "norwegian",
+  no: "norwegian",
+  pt: "portuguese",
+  ro: "romanian",
+  ru: "russian",
+  sr: "serbian",
+  sv: "swedish",
+  ta: "tamil",
+  tr: "turkish",
+  yi: "yiddish",
+};
+
+/** The text-search configuration of a language (`de-CH` reads `de`); `simple` without one. */
+export function configOf(lang: string): string {
+  return CONFIGS[lang.toLowerCase().split(/[-_]/)[0] ?? ""] ?? "simple";
+}
+
+/** The tsquery text: every word a quoted lexeme, the last a prefix (`'cafe' & 'ber':*`). */
+export function tsqueryOf(words: readonly string[]): string {
+  return words.map((word, at) => `'${word.replaceAll("'", "''")}'${at === words.length - 1 ? ":*" : ""}`).join(" & ");
+}
+
+function document(config: string, parts: Record<"A" | "B" | "D", string>) {
+  const one = (text: string, weight: string) =>
+    sql`setweight(to_tsvector(${config}::regconfig, ${foldWord(text)}), ${weight}::"char")`;
+  return sql`${one(parts.A, "A")} || ${one(parts.B, "B")} || ${one(parts.D, "D")}`;
+}
+
+export const postgresSearch: SearchBackend = {
+  async put(trx, siteId, entries) {
+    for (const { id, lang, text } of entries) {
+      const doc = document(configOf(lang), { A: text.title, B: `${text.summary} ${text.tags}`, D: text.body });
+      await sql`
+        insert into page_search (page_id, site_id, lang, title, summary, tags, body, document)
+        values (${id}, ${siteId}, ${lang}, ${text.title}, ${text.summary}, ${text.tags}, ${text.body}, ${doc})
+        on conflict (page_id) do update set
+          site_id = excluded.site_id, lang = excluded.lang, title = excluded.title, summary = excluded.summary,
+          tags = excluded.tags, body = excluded.body, document = excluded.document
+      `.execute(trx);
+    }
+  },
+
+  async remove(trx, siteId, list) {
+    if (list.length === 0) return;
+    const ids = sql.join(list.map((id) => sql`${id}`));
+    await sql`delete from page_search where site_id = ${siteId} and page_id in (${ids})`.execute(trx);
+  },
+
+  async missingOnFrame(trx, siteId, frameId) {
+    const { rows } = await sql<{ id: number }>`
+      select p.id from pages p
+      where p.site_id = ${siteId} and p.frame_id = ${frameId} and p.status = 'publish'
+        and not exists (select 1 from page_search s where s.page_id = p.id)
+    `.execute(trx);
+    return rows.map((row) => row.id);
+  },
+
+  async find(db, siteId, lang, words, window) {
+    const query = sql`to_tsquery(${configOf(lang)}::regconfig, ${tsqueryOf(words)})`;
+    const counted = await sql<{ n: string }>`
+      select count(*) as n from page_search
+      where site_id = ${siteId} and lang = ${lang} and document @@ ${query}
+    `.execute(db);
+    const total = Number(counted.rows[0]?.n ?? 0);
+    if (total <= window.offset) return { total, hits: [] };
+    const { rows } = await sql<SearchHit>`
+      select p.id, p.title, p.lang, p.path, p.date_gmt, s.summary, s.body
+      from page_search s join pages p on p.id = s.page_id
+      where s.site_id = ${siteId} and s.lang = ${lang} and s.document @@ ${query}
+      order by ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', s.document, ${query}) desc, p.id
+      limit ${window.limit} offset ${window.offset}
+    `.execute(db);
+    return { total, hits: rows };
+  },
+};

@@ -1,0 +1,68 @@
+// A site's search (docs/search.md): the published pages of one language holding every word, best
+// first, ten a page, each with its title, address, snippet and date. A query longer than 200
+// characters or of stop words alone finds nothing without reading the index.
+import type { Db } from "../store/database.ts";
+import { linkUrl, type SiteAddressing } from "../site/addresses.ts";
+import { searchBackend } from "./index-sync.ts";
+import { searchWords } from "./query-words.ts";
+import { snippetOf } from "./snippet.ts";
+
+export const RESULTS_PER_PAGE = 10;
+/** Pages past this are not read (a deep page of a broad query costs as much as its offset). */
+export const MAX_RESULT_PAGE = 100;
+
+export interface SearchResult {
+  title: string;
+  url: string;
+  /** HTML: the text escaped, the words found in `<mark>`. */
+  snippet: string;
+  /** The page's date (ISO 8601, UTC), or null. */
+  date: string | null;
+}
+
+export interface SearchAnswer {
+  query: string;
+  total: number;
+  page: number;
+  results: SearchResult[];
+}
+
+export interface SearchRequest {
+  q: string;
+  /** The pages' language ('' on a site without languages). */
+  lang: string;
+  /** The language whose stop words a query drops (the site's language when pages have none). */
+  textLang: string;
+  page: number;
+}
+
+function isoDate(gmt: string | null): string | null {
+  return gmt === null ? null : `${gmt.replace(" ", "T")}Z`;
+}
+
+export async function searchSite(
+  db: Db,
+  siteId: number,
+  addressing: SiteAddressing,
+  request: SearchRequest,
+): Promise<SearchAnswer> {
+  const page = Math.min(Math.max(1, Math.trunc(request.page) || 1), MAX_RESULT_PAGE);
+  const words = searchWords(request.q, request.textLang);
+  const empty = { query: request.q, total: 0, page, results: [] };
+  if (words.length === 0) return empty;
+  const found = await searchBackend(db).find(db, siteId, request.lang, words, {
+    limit: RESULTS_PER_PAGE,
+    offset: (page - 1) * RESULTS_PER_PAGE,
+  });
+  return {
+    query: request.q,
+    total: found.total,
+    page,
+    results: found.hits.map((hit) => ({
+      title: hit.title,
+      url: linkUrl(addressing, hit.lang || null, hit.path),
+      snippet: snippetOf([hit.summary, hit.body], words),
+      date: isoDate(hit.date_gmt),
+    })),
+  };
+}
