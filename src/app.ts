@@ -49,6 +49,7 @@ import { mediaApiRoutes } from "./media/routes.ts";
 import { styleApiRoutes } from "./styles/routes.ts";
 import { seoRoutes } from "./seo/routes.ts";
 import { sidebarRoutes } from "./sidebars/routes.ts";
+import { formRoutes } from "./forms/routes.ts";
 import { stringRoutes } from "./strings/routes.ts";
 import { historyRoutes } from "./history/routes.ts";
 import { ServedStyles } from "./styles/serve.ts";
@@ -359,6 +360,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       styleApiRoutes,
       seoRoutes,
       sidebarRoutes,
+      formRoutes,
       stringRoutes,
       previewRoutes,
       historyRoutes,

@@ -37,6 +37,7 @@ import * as m0260 from "./migrations/0260_menu_locations.ts";
 import * as m0270 from "./migrations/0270_page_feed.ts";
 import * as m0280 from "./migrations/0280_counted_tags.ts";
 import * as m0290 from "./migrations/0290_read_only_tokens.ts";
+import * as m0310 from "./migrations/0310_forms.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -71,6 +72,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0270_page_feed", m0270.up],
   ["0280_counted_tags", m0280.up],
   ["0290_read_only_tokens", m0290.up],
+  ["0310_forms", m0310.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

@@ -293,6 +293,10 @@ describe("quota counters equal a recount", () => {
    * after the one a test rewinds.
    */
   async function forgetMediaVariants(): Promise<void> {
+    await sql`drop table form_notifications`.execute(t.store.db);
+    await sql`drop table form_submissions`.execute(t.store.db);
+    await sql`drop table forms`.execute(t.store.db);
+    await sql`alter table site_usage drop column form_submissions`.execute(t.store.db);
     await sql`alter table tokens drop column read_only`.execute(t.store.db);
     await sql`drop table site_seo_languages`.execute(t.store.db);
     await sql`drop table page_refs`.execute(t.store.db);
@@ -314,7 +318,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media_variants`.execute(t.store.db);
     await sql`alter table site_settings drop column menu_locations_json`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed', '0280_counted_tags', '0290_read_only_tokens')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed', '0280_counted_tags', '0290_read_only_tokens', '0310_forms')`.execute(
       t.store.db,
     );
   }
@@ -342,7 +346,13 @@ describe("quota counters equal a recount", () => {
     );
     // And as before the migrations after it (their own tests rewind them too).
     await sql`alter table tokens drop column read_only`.execute(db);
-    await sql`delete from kysely_migration where name in ('0280_counted_tags', '0290_read_only_tokens')`.execute(db);
+    await sql`drop table form_notifications`.execute(db);
+    await sql`drop table form_submissions`.execute(db);
+    await sql`drop table forms`.execute(db);
+    await sql`alter table site_usage drop column form_submissions`.execute(db);
+    await sql`delete from kysely_migration where name in ('0280_counted_tags', '0290_read_only_tokens', '0310_forms')`.execute(
+      db,
+    );
     const uncounted = (await usageOf(db, site)).stored_bytes;
     await migrate(db, t.store.dialect);
     assert.equal((await usageOf(db, site)).stored_bytes, uncounted + Buffer.byteLength('["news"]'));
