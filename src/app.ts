@@ -50,6 +50,7 @@ import { styleApiRoutes } from "./styles/routes.ts";
 import { seoRoutes } from "./seo/routes.ts";
 import { sidebarRoutes } from "./sidebars/routes.ts";
 import { formRoutes } from "./forms/routes.ts";
+import { FormKeys } from "./forms/token.ts";
 import { stringRoutes } from "./strings/routes.ts";
 import { historyRoutes } from "./history/routes.ts";
 import { ServedStyles } from "./styles/serve.ts";
@@ -334,6 +335,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   );
   publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));
   previewLinkRoutes(typedRoutes(app), deps.publicSite, publicGate, ctx);
+  // The forms' time tokens (docs/forms.md): the key is read before the first answer.
+  const formKeys = new FormKeys(deps.store.db);
+  deps.publicSite.formKeys = formKeys;
+  app.addHook("onReady", async () => {
+    await formKeys.load();
+  });
   fromMemory = answerFromMemory(deps.publicSite, {
     closing: () => closing,
     log: app.log,

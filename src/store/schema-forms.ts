@@ -47,3 +47,9 @@ export interface FormNotificationsTable {
   next_at_gmt: string;
   last_error: string | null;
 }
+
+/** The network's form key (forms/token.ts): one row, `id` "form". */
+export interface FormKeysTable {
+  id: string;
+  secret: string;
+}

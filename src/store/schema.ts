@@ -12,7 +12,7 @@ import type {
 } from "./schema-kept.ts";
 import type { WebhookDeliveriesTable, WebhooksTable } from "./schema-hooks.ts";
 import type { RedirectsTable, SiteSeoLanguagesTable, SiteSeoTable } from "./schema-seo.ts";
-import type { FormNotificationsTable, FormSubmissionsTable, FormsTable } from "./schema-forms.ts";
+import type { FormKeysTable, FormNotificationsTable, FormSubmissionsTable, FormsTable } from "./schema-forms.ts";
 
 export interface SitesTable {
   id: Generated<number>;
@@ -361,6 +361,7 @@ export interface Tables {
   forms: FormsTable;
   form_submissions: FormSubmissionsTable;
   form_notifications: FormNotificationsTable;
+  form_keys: FormKeysTable;
 }
 
 /** A page row as read. */

@@ -3,7 +3,8 @@
 // what visitors sent, the client address kept only as a salted hash (`address_hash`).
 // `form_notifications`: the e-mails owed for submissions, sent and retried apart from the answer
 // (forms/notify-worker.ts). `site_usage.form_submissions`: the counter of quota `form_submissions`
-// (no submission existed before this migration).
+// (no submission existed before this migration). `form_keys`: the network's secret that signs
+// forms' time tokens and salts the addresses kept (forms/token.ts), made at first use.
 import type { Build } from "./build.ts";
 import { idColumn } from "./build.ts";
 
@@ -50,6 +51,11 @@ export const up: Build = async (db, dialect) => {
     .addColumn("last_error", "text")
     .execute();
   await db.schema.createIndex("form_notifications_next").on("form_notifications").column("next_at_gmt").execute();
+  await db.schema
+    .createTable("form_keys")
+    .addColumn("id", "text", (c) => c.primaryKey())
+    .addColumn("secret", "text", (c) => c.notNull())
+    .execute();
   await db.schema
     .alterTable("site_usage")
     .addColumn("form_submissions", "bigint", (c) => c.notNull().defaultTo(0))
