@@ -71,6 +71,11 @@ const LAYERS = [
     owns: "documentation sidebars: trees per language, written or generated from a root page",
   },
   {
+    name: "forms",
+    path: "^src/forms/",
+    owns: "forms: declared per site, printed by svc/form, submissions checked, kept and e-mailed",
+  },
+  {
     name: "preview",
     path: "^src/preview/",
     owns: "previews of unsaved changes (rendered in a rolled-back transaction) and preview links",

@@ -152,6 +152,18 @@ export const MESSAGES = {
   sidebar_items_unresolved: "Some items name pages that cannot be found (see errors); nothing was written.",
   sidebar_tree_required: "Send the tree as items (an array) or root (a page), not both.",
 
+  // forms (docs/forms.md)
+  invalid_form_name: "A form name is lower-case letters, digits, dash and underscore, starting with a letter or digit.",
+  form_not_found: "No such form on this site.",
+  form_exists: "A form by this name exists on this site; change it with PATCH /forms/{name}.",
+  bad_form_fields:
+    "fields must be a list of {name, label, type, required, max_length} with unique names (see field and reason); a select needs options.",
+  bad_form_redirect: "redirect is a page (id, slug or path) of this site or a path starting with /.",
+  bad_form_notify: "notify must be a list of e-mail addresses.",
+  form_submission_not_found: "No such submission of this form.",
+  form_invalid: "Some fields are missing or not valid (see errors); nothing was stored.",
+  form_rate_limited: "Too many submissions from this address; wait Retry-After seconds.",
+
   // strings per language (docs/markup.md)
   bad_strings:
     "strings must be an object of key: text; keys are dot-separated segments of letters, digits, _ and - (see field).",

@@ -278,6 +278,9 @@ export function framesAffected(index: DependencyIndex, changes: readonly Change[
       case "sidebar":
         readingAny([sourceText.sidebar(change.name)]);
         break;
+      case "form":
+        readingAny([sourceText.form(change.name)]);
+        break;
       case "seo":
         if (change.head !== false) reading("seo", kindIn("seo"));
         break;

@@ -1,11 +1,11 @@
 // "No silent nothing": what a frame's markup names that its site does not have, found
 // when the frame is written (and in dry runs) — a data set, a menu location, a sidebar or a string
-// that does not exist (`unknown_source`, `unknown_string`), a block no slot up the layout chain
+// or a form that does not exist (`unknown_source`, `unknown_string`, `unknown_form`), a block no slot up the layout chain
 // takes (`unused_block`), and a named slot up the chain that nothing fills and that has no
 // default content (`unfilled_slot`, at the svc/layout insert). Each with the line and column of
 // the comment or data-op-bind attribute it is about.
 import { sourceName } from "../markup/source-name.ts";
-import { positionOf } from "../markup/index.ts";
+import { positionOf, SUBMIT_KEY } from "../markup/index.ts";
 import { siteMenuLocations } from "../site/menu-locations.ts";
 import type { DependencyIndex } from "../effects/dependency-index.ts";
 import type { Db } from "../store/database.ts";
@@ -21,7 +21,7 @@ function at(html: string, offset: number): Record<string, number> {
 
 async function namesIn(
   db: Db,
-  table: "datasets" | "sidebars",
+  table: "datasets" | "sidebars" | "forms",
   siteId: number,
   names: readonly string[],
 ): Promise<Set<string>> {
@@ -57,10 +57,13 @@ async function unknownSources(
   const locations = readsMenus ? await siteMenuLocations(db, siteId) : [];
   const menus = named.flatMap((s) => (s.kind === "menu" && !locations.includes(s.location) ? [s.location] : []));
   const sidebarNames = named.flatMap((s) => (s.kind === "sidebar" ? [s.name] : []));
-  const keys = named.flatMap((s) => (s.kind === "text" ? [s.key] : []));
-  const [datasets, sidebars, strings] = await Promise.all([
+  // svc/form's button reads t.form.submit and has a text of its own without it.
+  const keys = named.flatMap((s) => (s.kind === "text" && s.key !== SUBMIT_KEY ? [s.key] : []));
+  const formNames = named.flatMap((s) => (s.kind === "form" ? [s.name] : []));
+  const [datasets, sidebars, forms, strings] = await Promise.all([
     namesIn(db, "datasets", siteId, [...sets, ...menus]),
     namesIn(db, "sidebars", siteId, sidebarNames),
+    namesIn(db, "forms", siteId, formNames),
     keys.length === 0
       ? Promise.resolve(new Set<string>())
       : db
@@ -98,6 +101,14 @@ async function unknownSources(
         warning("unknown_source", `The site has no sidebar "${name}": it prints nothing until one is written.`, {
           source: `sidebar.${name}`,
           ...place(`sidebar.${name}`),
+        }),
+      );
+  for (const name of formNames)
+    if (!forms.has(name))
+      out.push(
+        warning("unknown_form", `The site has no form "${name}": svc/form prints nothing until one is declared.`, {
+          name,
+          ...place(`form.${name}`),
         }),
       );
   for (const key of keys)

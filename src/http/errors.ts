@@ -150,6 +150,17 @@ const ANSWERS = {
   sidebar_items_unresolved: { status: 409 },
   sidebar_tree_required: { status: 400 },
 
+  // forms (docs/forms.md)
+  invalid_form_name: { status: 400 },
+  form_not_found: { status: 404 },
+  form_exists: { status: 409 },
+  bad_form_fields: { status: 400 },
+  bad_form_redirect: { status: 400 },
+  bad_form_notify: { status: 400 },
+  form_submission_not_found: { status: 404 },
+  form_invalid: { status: 422 },
+  form_rate_limited: { status: 429 },
+
   // strings per language (docs/markup.md)
   bad_strings: { status: 400 },
 

@@ -45,6 +45,7 @@ export const SITE_ROUTE_GROUPS: readonly RouteGroup[] = [
   { name: "Settings", paths: ["/settings"], read: "editor", write: "administrator" },
   { name: "Languages", paths: ["/languages"], read: "editor", write: "administrator" },
   { name: "SEO defaults", paths: ["/seo"], read: "editor", write: "administrator" },
+  { name: "Forms and their submissions", paths: ["/forms"], read: "editor", write: "administrator" },
   { name: "Cache", paths: ["/cache"], read: null, write: "administrator" },
   { name: "Usage of the quotas", paths: ["/usage"], read: "editor", write: null },
   { name: "Members", paths: ["/users"], read: "administrator", write: "administrator" },

@@ -12,6 +12,7 @@ import { paginationOp } from "./pagination-op.ts";
 import { repeatOp } from "./repeat-op.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
 import { pagerOp, sidebarOp, tocOp } from "./docs-ops.ts";
+import { formOp } from "./form-op.ts";
 import { BLOCK_KINDS, BlockCompiler, type BlockKind } from "./compile-blocks.ts";
 import { closestName } from "./suggest.ts";
 
@@ -110,6 +111,9 @@ export class InsertCompiler {
         return;
       case "pager":
         prog.hole(start, end, pagerOp(a, ins, start));
+        return;
+      case "form":
+        prog.hole(start, end, formOp(a, ins, start));
         return;
       case "toc":
         prog.hole(start, end, tocOp(a, ins, start));

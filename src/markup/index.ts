@@ -25,10 +25,20 @@ export type {
   RenderResult,
   SeoHead,
   SidebarNode,
+  FormView,
+  FormViewField,
   PagerLinks,
   Heading,
 } from "./types.ts";
 export { withHeadingIds, headingSlug } from "./headings.ts";
+export {
+  formHtml,
+  FORM_TOKEN_PLACEHOLDER,
+  HONEYPOT_FIELD,
+  TOKEN_FIELD,
+  type FormState,
+} from "./form-html.ts";
+export { SUBMIT_KEY } from "./form-op.ts";
 export {
   applyMarks,
   isAncestorItem,

@@ -154,6 +154,7 @@ export type InsertKind =
   | "styles"
   | "seo"
   | "sidebar"
+  | "form"
   | "pager"
   | "toc"
   | "pagination"
@@ -173,6 +174,7 @@ export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, In
   ["svc/styles", "styles"],
   ["svc/seo", "seo"],
   ["svc/sidebar", "sidebar"],
+  ["svc/form", "form"],
   ["svc/pager", "pager"],
   ["svc/toc", "toc"],
   ["svc/pagination", "pagination"],

@@ -27,6 +27,7 @@ export interface InsertOp {
     | "styles"
     | "seo"
     | "sidebar"
+    | "form"
     | "pager"
     | "toc"
     | "pagination"
@@ -53,7 +54,7 @@ export interface InsertOp {
   loading: string | null;
   /** styles: the stylesheet names linked, in order. */
   styles: string[];
-  /** sidebar and pager: the sidebar's name (sidebar also uses depth and cls). */
+  /** sidebar and pager: the sidebar's name; form: the form's name (sidebar also uses depth and cls). */
   name: string;
   /** toc: the heading levels listed. */
   levels: number[];

@@ -7,6 +7,7 @@ import { seoHeadHtml } from "./seo-html.ts";
 import { pagerHtml, sidebarHtml, tocHtml } from "./docs-html.ts";
 import { langSwitcherHtml, menuHtml } from "./lists-html.ts";
 import { paginationHtml } from "./pagination-html.ts";
+import { formHtml } from "./form-html.ts";
 import type { Marks } from "./current.ts";
 import type { InsertOp } from "./program.ts";
 import type { RenderContext } from "./types.ts";
@@ -43,6 +44,12 @@ export function printedInsert(ctx: RenderContext, op: InsertOp, marks: Marks, wa
     case "pager": {
       const pager = ctx.pager(op.name);
       return pager ? pagerHtml(pager) : "";
+    }
+    case "form": {
+      const form = ctx.form?.(op.name);
+      if (form) return formHtml(form);
+      warn("unknown_form", `svc/form "${op.name}" names no form of this site; it prints nothing`, op.at);
+      return "";
     }
     case "toc":
       return tocHtml(ctx.headings(), op.levels);

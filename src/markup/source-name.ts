@@ -1,6 +1,6 @@
 // Source names: what a frame reads, as its analysis lists them (`sources`) — `site`, `settings`,
 // `page`, `seo`, `languages`, `pages`, `pages.children`, `breadcrumbs`, and the named families
-// `data.<set>`, `menu.<location>`, `media.<ref>`, `style.<name>`, `t.<key>`, `sidebar.<name>`.
+// `data.<set>`, `menu.<location>`, `media.<ref>`, `style.<name>`, `t.<key>`, `sidebar.<name>`, `form.<name>`.
 // They are parsed here once into a typed value, which the analysis, the dependency index, the
 // render job and the publish planner share instead of matching prefixes of plain strings.
 
@@ -13,6 +13,7 @@ export type SourceName = { readonly text: string } & (
   | { readonly kind: "style"; readonly name: string }
   | { readonly kind: "text"; readonly key: string }
   | { readonly kind: "sidebar"; readonly name: string }
+  | { readonly kind: "form"; readonly name: string }
   /** A name of no family (a stored analysis from before a family existed): read as a data source. */
   | { readonly kind: "other" }
 );
@@ -38,6 +39,7 @@ const FAMILIES: Readonly<Record<string, (rest: string, text: string) => SourceNa
   style: (name, text) => ({ text, kind: "style", name }),
   t: (key, text) => ({ text, kind: "text", key }),
   sidebar: (name, text) => ({ text, kind: "sidebar", name }),
+  form: (name, text) => ({ text, kind: "form", name }),
 };
 
 /** Parsed names, kept: a site's frames name the same few sources again and again. */
@@ -70,9 +72,10 @@ export const sourceText = {
   style: (name: string) => `style.${name}`,
   text: (key: string) => `t.${key}`,
   sidebar: (name: string) => `sidebar.${name}`,
+  form: (name: string) => `form.${name}`,
 } as const;
 
-/** Sources whose items a render reads as a list (svc/repeat, menus): everything but the page's own fields, media, stylesheets, texts and sidebars. */
+/** Sources whose items a render reads as a list (svc/repeat, menus): everything but the page's own fields, media, stylesheets, texts, sidebars and forms. */
 export function readsItems(source: SourceName): boolean {
   switch (source.kind) {
     case "site":
@@ -83,6 +86,7 @@ export function readsItems(source: SourceName): boolean {
     case "style":
     case "text":
     case "sidebar":
+    case "form":
       return false;
     default:
       return true;

@@ -187,6 +187,28 @@ export interface Heading {
   text: string;
 }
 
+/** A field of a form as svc/form prints it: its label in the page's language. */
+export interface FormViewField {
+  name: string;
+  label: string;
+  type: string;
+  required: boolean;
+  max_length: number | null;
+  options?: string[];
+}
+
+/** A form as svc/form prints it (docs/forms.md). */
+export interface FormView {
+  name: string;
+  /** Where it posts: `/_forms/<name>` on the site's host. */
+  action: string;
+  fields: FormViewField[];
+  /** The submit button's text (`t.form.submit`, else "Send"). */
+  submit: string;
+  /** The line above a refused submission's fields. */
+  invalid: string;
+}
+
 export interface RenderContext {
   /** site.*, settings.*, page.*, data.* (and any token outside item.* / vars.*); undefined = no value. */
   value(token: string): unknown;
@@ -210,6 +232,8 @@ export interface RenderContext {
   sidebar(name: string): readonly SidebarNode[] | undefined;
   /** The pager of a sidebar for the page shown; undefined when the site has none by that name. */
   pager(name: string): PagerLinks | undefined;
+  /** A form of the site, its labels in the page's language (svc/form); undefined when it has none by that name. */
+  form?(name: string): FormView | undefined;
   /** The headings of the page's content (svc/toc); none without a page. */
   headings(): readonly Heading[];
   /** The page shown (menus mark its item); null for a bake, which marks each page's copy later (current.ts). */

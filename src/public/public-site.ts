@@ -37,7 +37,8 @@ import {
   UNAVAILABLE_SECONDS,
   withQuery,
 } from "./answers.ts";
-import { OverBudget } from "../markup/index.ts";
+import { FORM_TOKEN_PLACEHOLDER, OverBudget } from "../markup/index.ts";
+import type { FormKeys } from "../forms/token.ts";
 import { ExecutorUnavailable } from "../publish/executor.ts";
 import { redirectAt } from "../redirects/redirects.ts";
 import { withQueryOf } from "../redirects/addresses.ts";
@@ -69,10 +70,24 @@ function isRedirect(entry: CachedPage): boolean {
 
 const QUESTION = 63;
 
+const TOKEN_MARK = Buffer.from(FORM_TOKEN_PLACEHOLDER, "utf8");
+
+/**
+ * A page printing a form (svc/form) gets a fresh time token in each answer, filled into the
+ * placeholder its static copy or cached render holds; such an answer has no validator and is
+ * kept by no cache, so a browser never sends back an old token (docs/forms.md).
+ */
+function withFormTokens(body: Buffer, token: string): Buffer | null {
+  if (body.indexOf(TOKEN_MARK) < 0) return null;
+  return Buffer.from(body.toString("utf8").replaceAll(FORM_TOKEN_PLACEHOLDER, token), "utf8");
+}
+
 export class PublicSite {
   private readonly queries: QueryRedirects;
   /** `<address>page/<n>/` and `<address>feed.xml` (list-answers.ts). */
   private readonly lists: ListAnswers;
+  /** Signs the time tokens of the forms pages print (set by app.ts once the app is built). */
+  formKeys: FormKeys | undefined;
 
   constructor(
     private readonly db: Db,
@@ -118,6 +133,12 @@ export class PublicSite {
       ...entry.answer?.headers,
       etag: entry.etag,
     };
+    const token = this.formKeys?.issue(entry.siteId, entry.pageId, Date.now());
+    const filled = token ? withFormTokens(entry.body, token) : null;
+    if (filled) {
+      const { etag: _validator, ...kept } = headers;
+      return { status: 200, headers: { ...kept, "cache-control": "no-store" }, body: filled };
+    }
     if (ifNoneMatch?.split(",").some((tag) => tag.trim() === entry.etag || tag.trim() === "*")) {
       return { status: 304, headers, body: "" };
     }

@@ -57,6 +57,7 @@ export const CHANGE = Type.Union([
     robots: Type.Optional(Type.Boolean()),
   }),
   Type.Object({ kind: Type.Literal("sidebar"), name: Type.String() }),
+  Type.Object({ kind: Type.Literal("form"), name: Type.String() }),
   Type.Object({ kind: Type.Literal("strings"), keys: Strings }),
   Type.Object({ kind: Type.Literal("flush"), addresses: Type.Union([Strings, Type.Literal("all")]) }),
 ]);

@@ -3,6 +3,7 @@
 // (render-pool.ts), which receives the same input and the markup of the frames it may embed.
 // No I/O here: render-job.ts reads the database and builds the input.
 import {
+  type FormView,
   mediaToken,
   type CompiledFrame,
   type CurrentPage,
@@ -34,6 +35,8 @@ export interface RenderInput {
   seo?: SeoHead;
   /** The documentation sidebars the frame and its embeds read (`sidebar.<name>`), as the page shown sees them. */
   sidebars: Array<[string, SidebarView]>;
+  /** The forms the frame and its embeds print (`form.<name>`), labels in the output's language. */
+  forms?: Array<[string, FormView]>;
   /** The headings of the page's content (svc/toc). */
   headings: Heading[];
   /** The page shown, whose menu items are marked; null for a bake (marked per page later). */
@@ -91,6 +94,7 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
   const media = new Map(input.media);
   const styles = new Map(input.styles);
   const sidebars = new Map(input.sidebars);
+  const forms = new Map(input.forms ?? []);
   const strings = new Map(input.strings);
   const { site, settings, page, links } = input;
   return {
@@ -134,6 +138,7 @@ export function renderContext(input: RenderInput, frames: ReadonlyMap<string, Re
     seo: () => input.seo,
     sidebar: (name) => sidebars.get(name)?.nodes,
     pager: (name) => sidebars.get(name)?.pager,
+    form: (name) => forms.get(name),
     headings: () => input.headings,
     current: () => input.current,
     listPage: () => input.listPage,

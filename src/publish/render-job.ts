@@ -23,6 +23,8 @@ import type { SiteState } from "./site-state.ts";
 import { framesByRef, type ReachableFrame, type RenderInput } from "./render-context.ts";
 import { seoHeadOf } from "./seo-head.ts";
 import { sidebarView } from "./sidebar-view.ts";
+import { formViews } from "../forms/view.ts";
+import { SUBMIT_KEY } from "../markup/index.ts";
 
 export interface RenderTarget {
   lang: string | null;
@@ -208,12 +210,14 @@ export async function prepareRender(
   const mediaRefs: string[] = [];
   const styleNames: string[] = [];
   const sidebarNames: string[] = [];
+  const formNames: string[] = [];
   const stringKeys: string[] = [];
   let readsSeo = false;
   for (const source of state.index.readNames(slug)) {
     if (source.kind === "media") mediaRefs.push(source.ref);
     else if (source.kind === "style") styleNames.push(source.name);
     else if (source.kind === "sidebar") sidebarNames.push(source.name);
+    else if (source.kind === "form") formNames.push(source.name);
     else if (source.kind === "text") stringKeys.push(source.key);
     else if (source.kind === "seo") readsSeo = true;
     else if (source.kind === "breadcrumbs" && target.notFound) items.push([source.text, []]);
@@ -262,6 +266,10 @@ export async function prepareRender(
   for (const name of sidebarNames) {
     const items = await sidebarForRender(db, state.site, state.addressing, name, target.lang);
     if (items) input.sidebars.push([name, sidebarView(items, input.current)]);
+  }
+  if (formNames.length > 0) {
+    const submit = new Map(input.strings).get(SUBMIT_KEY);
+    input.forms = await formViews(db, state.site.id, formNames, target.lang, submit);
   }
   return { siteId: state.site.id, input, frames };
 }

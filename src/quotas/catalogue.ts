@@ -59,6 +59,12 @@ export const QUOTAS = {
     counts:
       "bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused",
   },
+  form_submissions: {
+    unit: "count",
+    default: 100_000,
+    counts:
+      "form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place",
+  },
 } as const satisfies Record<string, Quota>;
 
 export type QuotaKey = keyof typeof QUOTAS;

@@ -200,6 +200,15 @@ export async function chargeRoom(trx: Db, siteId: number, delta: UsageDelta): Pr
 }
 
 /** The sum of `weight` over a table's rows of the site, by the database. */
+async function countOf(db: Db, table: "form_submissions", siteId: number): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("site_id", "=", siteId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 async function sumOf(
   db: Db,
   table:
@@ -265,5 +274,6 @@ export async function recountUsage(db: Db, siteId: number): Promise<QuotaValues>
       (await sumOf(db, "static_copies", "bytes", siteId)) +
       (await sumOf(db, "frame_bakes", "bytes", siteId)) +
       (await sumOf(db, "style_copies", "bytes", siteId)),
+    form_submissions: await countOf(db, "form_submissions", siteId),
   };
 }

@@ -38,6 +38,7 @@ import * as m0270 from "./migrations/0270_page_feed.ts";
 import * as m0280 from "./migrations/0280_counted_tags.ts";
 import * as m0290 from "./migrations/0290_read_only_tokens.ts";
 import * as m0300 from "./migrations/0300_search.ts";
+import * as m0310 from "./migrations/0310_forms.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -73,6 +74,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0280_counted_tags", m0280.up],
   ["0290_read_only_tokens", m0290.up],
   ["0300_search", m0300.up],
+  ["0310_forms", m0310.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

@@ -20,6 +20,8 @@ export interface SiteUsageTable {
   media_bytes: Generated<number>;
   /** added by 0140_counted_history; kept by the publish engine (quota published_bytes: static copies and frame bakes) */
   published_bytes: Generated<number>;
+  /** added by 0310_forms; kept by form submissions (quota form_submissions) */
+  form_submissions: Generated<number>;
 }
 
 /** A stored state of an object a write changed (docs/revisions.md). */

@@ -12,6 +12,7 @@ import type {
 } from "./schema-kept.ts";
 import type { WebhookDeliveriesTable, WebhooksTable } from "./schema-hooks.ts";
 import type { RedirectsTable, SiteSeoLanguagesTable, SiteSeoTable } from "./schema-seo.ts";
+import type { FormKeysTable, FormNotificationsTable, FormSubmissionsTable, FormsTable } from "./schema-forms.ts";
 
 export interface SitesTable {
   id: Generated<number>;
@@ -357,6 +358,10 @@ export interface Tables {
   trash: TrashTable;
   preview_links: PreviewLinksTable;
   publish_outbox: PublishOutboxTable;
+  forms: FormsTable;
+  form_submissions: FormSubmissionsTable;
+  form_notifications: FormNotificationsTable;
+  form_keys: FormKeysTable;
 }
 
 /** A page row as read. */

@@ -81,6 +81,8 @@ export type Change =
    * adds this for page changes): frames reading `sidebar.<name>` (svc/sidebar, svc/pager).
    */
   | { kind: "sidebar"; name: string }
+  /** A form was written or deleted: frames printing it (`svc/form`, source `form.<name>`). */
+  | { kind: "form"; name: string }
   /** Texts of strings (`t.<key>`) changed in some language: frames reading those keys. */
   | { kind: "strings"; keys: readonly string[] }
   /** Cached renders to drop after changes made outside the API (POST /cache/flush). */
@@ -109,7 +111,8 @@ export type WrittenKind =
   | "quota"
   | "preview_link"
   | "cache"
-  | "webhook";
+  | "webhook"
+  | "form";
 
 export type WrittenAction = "created" | "updated" | "deleted" | "restored" | "renamed";
 

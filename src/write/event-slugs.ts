@@ -16,7 +16,7 @@ const key = (written: Written) => `${written.kind}:${written.id}`;
 function fromId(written: Written): string | null {
   if (written.kind === "dataset") return written.id.split(":")[0]!;
   if (written.kind === "style") return written.id.slice(written.id.indexOf(":") + 1);
-  if (written.kind === "sidebar") return written.id;
+  if (written.kind === "sidebar" || written.kind === "form") return written.id;
   return null;
 }
 

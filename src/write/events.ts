@@ -42,6 +42,7 @@ export const EVENT_KINDS: Readonly<Record<WrittenKind, string | null>> = {
   preview_link: "preview_link",
   cache: "cache",
   webhook: "webhook",
+  form: "form",
 };
 
 /** The revisions' kind of a written kind that keeps revisions (their sha256 and summaries are the events'). */

@@ -17,6 +17,7 @@ const DEFAULTS = {
   stored_bytes: GiB,
   media_bytes: 5 * GiB,
   published_bytes: 5 * GiB,
+  form_submissions: 100_000,
 };
 const utf8 = (text: string) => Buffer.byteLength(text, "utf8");
 /** What a page weighs: title, content, and its fields and tags as stored JSON. */
@@ -195,6 +196,7 @@ describe("quotas", () => {
             stored_bytes: { used: 0, limit: GiB },
             media_bytes: { used: 0, limit: 5 * GiB },
             published_bytes: { used: 0, limit: 5 * GiB },
+            form_submissions: { used: 0, limit: 100_000 },
           },
         },
       );
@@ -228,6 +230,7 @@ describe("quotas", () => {
           stored_bytes: live + (await history(site)),
           media_bytes: 0,
           published_bytes: await kept(site),
+          form_submissions: 0,
         });
       const html = "<main>héllo</main>";
       assert.equal((await t.call("POST", `${S}/frames`, { body: { slug: "f", html } })).status, 201);
@@ -281,6 +284,7 @@ describe("quotas", () => {
         stored_bytes: 0,
         media_bytes: 0,
         published_bytes: 0,
+        form_submissions: 0,
       });
     });
   });
@@ -506,6 +510,7 @@ describe("quotas", () => {
         stored_bytes: await history(site),
         media_bytes: 0,
         published_bytes: 0,
+        form_submissions: 0,
       });
       // And at 0, nothing new fits.
       refused(await t.call("POST", `${S}/pages`, { body: { title: "New" } }), 409, "pages", 0, 0);

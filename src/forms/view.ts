@@ -1,0 +1,46 @@
+// A form as `svc/form` prints it (markup/form-html.ts): labels in the page's language (the
+// label's text for it, else the default language's, else the first given, else the name), the
+// submit button's text (`t.form.submit`, else "Send").
+import type { FormView } from "../markup/index.ts";
+import type { Db } from "../store/database.ts";
+import type { Label } from "./input.ts";
+import { listForms, type StoredForm } from "./queries.ts";
+
+export const DEFAULT_SUBMIT = "Send";
+const DEFAULT_INVALID = "Please correct the fields marked below.";
+
+export function labelIn(label: Label, name: string, lang: string | null): string {
+  if (typeof label === "string") return label;
+  return (lang !== null ? label[lang] : undefined) ?? label[""] ?? Object.values(label)[0] ?? name;
+}
+
+export function formView(form: StoredForm, lang: string | null, submit: string | undefined): FormView {
+  return {
+    name: form.name,
+    action: `/_forms/${form.name}`,
+    fields: form.fields.map((field) => ({
+      name: field.name,
+      label: labelIn(field.label, field.name, lang),
+      type: field.type,
+      required: field.required,
+      max_length: field.max_length,
+      ...(field.options ? { options: field.options } : {}),
+    })),
+    submit: submit && submit.trim() !== "" ? submit : DEFAULT_SUBMIT,
+    invalid: DEFAULT_INVALID,
+  };
+}
+
+/** The forms of these names a site has, as svc/form prints them in `lang`. */
+export async function formViews(
+  db: Db,
+  siteId: number,
+  names: readonly string[],
+  lang: string | null,
+  submit: string | undefined,
+): Promise<Array<[string, FormView]>> {
+  const wanted = new Set(names);
+  return (await listForms(db, siteId))
+    .filter((form) => wanted.has(form.name))
+    .map((form) => [form.name, formView(form, lang, submit)]);
+}
