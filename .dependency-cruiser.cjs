@@ -92,7 +92,7 @@ const LAYERS = [
   { name: "public", path: "^src/public/", owns: "the public site" },
   { name: "admin", path: "^src/admin/", owns: "the admin's host: its built front end served, /admin there" },
   { name: "app-deps", path: "^src/app-deps\\.ts$", owns: "what the app is built from; features wired into the engine" },
-  { name: "app", path: "^src/app\\.ts$", owns: "the Fastify instance" },
+  { name: "app", path: "^src/app(-background)?\\.ts$", owns: "the Fastify instance and the work it starts" },
   {
     name: "main",
     path: "^src/(main|server)\\.ts$",
@@ -177,7 +177,7 @@ module.exports = {
       severity: "error",
       comment:
         "Only http/, route files (routes.ts, *-routes.ts) and app.ts know Fastify; services take a context and typed input.",
-      from: { path: "^src/", pathNot: ["^src/http/", "routes\\.ts$", "^src/app\\.ts$"] },
+      from: { path: "^src/", pathNot: ["^src/http/", "routes\\.ts$", "^src/app(-background)?\\.ts$"] },
       to: { path: "(^|/)node_modules/(fastify|@fastify/)" },
     },
   ],

@@ -69,8 +69,7 @@ import { redactingLogger } from "./http/log-redaction.ts";
 import { adminRoutes } from "./admin/routes.ts";
 import { AdminFiles, defaultAdminDir } from "./admin/files.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
-import { startWebhookWorker } from "./webhooks/worker.ts";
-import { startScheduler, type Scheduler } from "./pages/scheduler.ts";
+import { startBackgroundWork } from "./app-background.ts";
 import { mcpBodyLimit, mcpRoutes } from "./mcp/routes.ts";
 
 /**
@@ -382,27 +381,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   // MCP for agents (docs/mcp.md): tools over the routes above, sent in-process.
   mcpRoutes(app, ctx, { bodyLimit: mcpBodyLimit(deps.config.mediaMaxBytes, BODY_LIMIT) });
 
-  // The process's webhook worker (webhooks/worker.ts): woken when this process's writes are
-  // published, stopped with the app.
-  const webhooks = await startWebhookWorker(ctx, {
-    allowPrivate: deps.config.webhooksAllowPrivate,
-    eventsDays: deps.config.eventsDays,
-    log: app.log,
-  });
-  const unwatch = deps.publisher.onPublished?.(webhooks.wake);
-  app.addHook("onClose", async () => {
-    unwatch?.();
-    await webhooks.close();
-  });
-  // The process's scheduler (pages/scheduler.ts): it publishes the pages whose date has come, from
-  // when the app is ready (after a start has published what the last stop owed, server.ts).
-  let scheduler: Scheduler | undefined;
-  app.addHook("onReady", async () => {
-    scheduler = startScheduler(ctx, { everyMs: deps.config.scheduleMs, log: app.log });
-  });
-  app.addHook("onClose", async () => {
-    await scheduler?.close();
-  });
+  await startBackgroundWork(app, ctx, deps);
 
   return app;
 }
