@@ -223,6 +223,9 @@ export const SITE_WRITES: Record<string, WriteCall> = {
     call: (_, id) => ["PUT", `/users/${id}`, { role: "editor" }],
   },
   deleteSiteUser: { prepare: editor, call: (_, id) => ["DELETE", `/users/${id}`] },
+  createForm: { call: () => ["POST", "/forms", CONTACT_FORM], status: 201 },
+  patchForm: { prepare: form, call: () => ["PATCH", "/forms/contact", { notify: ["office@example.com"] }] },
+  deleteForm: { prepare: form, call: () => ["DELETE", "/forms/contact"] },
   createWebhook: { call: () => ["POST", "/webhooks", { url: HOOK_URL, events: ["page"] }], status: 201 },
   updateWebhook: { prepare: webhook, call: (_, id) => ["PATCH", `/webhooks/${id}`, { active: false }] },
   deleteWebhook: { prepare: webhook, call: (_, id) => ["DELETE", `/webhooks/${id}`] },
@@ -239,6 +242,12 @@ export const SITE_WRITES: Record<string, WriteCall> = {
 };
 
 /** A webhook of the fixture site (its id). */
+const CONTACT_FORM = { name: "contact", fields: [{ name: "email", type: "email", required: true }] };
+
+async function form(f: Fixture): Promise<void> {
+  ok(await f.s.api("POST", "/forms", CONTACT_FORM), "form", 201);
+}
+
 async function webhook(f: Fixture): Promise<number> {
   return ok(await f.s.api("POST", "/webhooks", { url: HOOK_URL }), "webhook", 201).webhook.id;
 }
