@@ -914,7 +914,7 @@ export interface paths {
         get: operations["getForm"];
         put?: never;
         post?: never;
-        /** Delete a form and its submissions; pages printing it print nothing for it */
+        /** Delete a form and its submissions; pages printing it print nothing for it; ?dry_run=1 answers the same and deletes nothing */
         delete: operations["deleteForm"];
         options?: never;
         head?: never;
@@ -12866,7 +12866,10 @@ export interface operations {
     };
     deleteForm: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
             header?: never;
             path: {
                 /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
@@ -12946,6 +12949,16 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                        /**
+                         * @description present on a dry run (?dry_run=1)
+                         * @enum {boolean}
+                         */
+                        dry_run?: true;
+                        /**
+                         * @description present on a dry run: nothing was written
+                         * @enum {boolean}
+                         */
+                        applied?: false;
                     } & {
                         [key: string]: unknown;
                     };

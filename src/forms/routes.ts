@@ -2,7 +2,8 @@
 // at both addresses; administrators write, editors read (docs/roles.md).
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
-import { commonErrors, Obj, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
+import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
+import { commonErrors, DryRunAnswer, Obj, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { Form, FormCreate, FormPatch, NameParams } from "./schemas.ts";
 import { createForm, deleteForm, formNamed, formsOf, patchForm } from "./service.ts";
@@ -80,19 +81,26 @@ export function formRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       schema: {
         operationId: "deleteForm",
         tags,
-        summary: "Delete a form and its submissions; pages printing it print nothing for it",
+        summary:
+          "Delete a form and its submissions; pages printing it print nothing for it; ?dry_run=1 answers the same and deletes nothing",
         params: NameParams,
+        querystring: Obj(DryRunQuery),
         response: {
           200: Success({
             site_id: Int,
             deleted: Obj({ name: Type.String(), submissions: Int }),
             rebaked: Rebaked,
             warnings: Warnings,
+            ...DryRunAnswer,
           }),
           ...commonErrors,
         },
       },
     },
-    async (request) => ok({ site_id: request.site.id, ...(await deleteForm(ctx, request.site, request.params.name)) }),
+    async (request) => {
+      const dryRun = dryRunOf(request);
+      const answer = await deleteForm(ctx, request.site, request.params.name, dryRun);
+      return ok({ site_id: request.site.id, ...answer, ...dryRunFields(dryRun) });
+    },
   );
 }

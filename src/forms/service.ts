@@ -123,15 +123,20 @@ export async function patchForm(
   return { form: value, rebaked };
 }
 
-/** DELETE /forms/{name}: the form, its submissions (freeing their places) and the e-mails owed for it. */
+/**
+ * DELETE /forms/{name}: the form, its submissions (freeing their places) and the e-mails owed for it.
+ * `dryRun`: the same answer, and nothing goes.
+ */
 export async function deleteForm(
   ctx: ServiceContext,
   site: SiteRow,
   rawName: string,
+  dryRun = false,
 ): Promise<{ deleted: { name: string; submissions: number }; rebaked: Rebaked }> {
   const name = formNameFrom(rawName);
   const { value, rebaked } = await runWrite(ctx, {
     siteId: site.id,
+    dryRun,
     apply: async (trx) => {
       const gone = await trx
         .deleteFrom("forms")
