@@ -15,7 +15,7 @@ export const FORM_TOKEN_PLACEHOLDER = "__svc_form_token__";
 export const TOKEN_FIELD = "_svc_token";
 export const HONEYPOT_FIELD = "_svc_website";
 
-/** A refused submission printed again: each error by field name, and what the visitor sent. */
+/** A refused submission printed again: each error by field name ("": the submission as a whole), and what the visitor sent. */
 export interface FormState {
   errors: Record<string, string>;
   values: Record<string, string>;
@@ -82,9 +82,11 @@ function fieldHtml(form: FormView, field: FormViewField, state: FormState | null
 export function formHtml(form: FormView, state: FormState | null = null, token = FORM_TOKEN_PLACEHOLDER): string {
   const fields = form.fields.map((field) => fieldHtml(form, field, state)).join("");
   const honeypot = `<p hidden><label for="svc-form-${escapeAttr(form.name)}-hp">Leave this empty</label><input type="text" id="svc-form-${escapeAttr(form.name)}-hp" name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off" value=""></p>`;
+  // An error of the submission as a whole (field "") is told after the summary's line.
+  const whole = state?.errors[""] ? ` ${escapeText(state.errors[""])}` : "";
   const summary =
     state && Object.keys(state.errors).length > 0
-      ? `<p class="svc-form-errors" role="alert">${escapeText(form.invalid)}</p>`
+      ? `<p class="svc-form-errors" role="alert">${escapeText(form.invalid)}${whole}</p>`
       : "";
   return `<form class="svc-form" data-svc-form="${escapeAttr(form.name)}" method="post" action="${escapeAttr(form.action)}" novalidate>${summary}<input type="hidden" name="${TOKEN_FIELD}" value="${escapeAttr(token)}">${fields}${honeypot}<button type="submit">${escapeText(form.submit)}</button></form>`;
 }
