@@ -63,7 +63,8 @@ export function formRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         },
       },
     },
-    async (request) => ok({ site_id: request.site.id, ...(await formWithCounts(ctx, request.site, request.params.name)) }),
+    async (request) =>
+      ok({ site_id: request.site.id, ...(await formWithCounts(ctx, request.site, request.params.name)) }),
   );
 
   scope.patch(

@@ -45,13 +45,8 @@ async function pageIn(db: Db, siteId: number, id: number, lang: string | null): 
 }
 
 /** Where the visitor is sent after a submission (303 See Other). */
-export async function redirectAfter(
-  db: Db,
-  siteId: number,
-  redirect: string | null,
-  from: SentFrom,
-): Promise<string> {
-  if (redirect !== null && redirect.startsWith("/")) return redirect;
+export async function redirectAfter(db: Db, siteId: number, redirect: string | null, from: SentFrom): Promise<string> {
+  if (redirect?.startsWith("/")) return redirect;
   if (redirect !== null && /^[0-9]+$/.test(redirect)) {
     const page = await pageIn(db, siteId, Number(redirect), from.lang);
     const address = page ? publicAddress(await pathAddressing(db, siteId), page) : null;

@@ -159,7 +159,7 @@ export async function submitForm(
 ): Promise<SubmitOutcome> {
   const name = formNameFrom(input.name);
   const form = await readForm(ctx.db, input.siteId, name);
-  if (!form || !form.active) throw fail("form_not_found", { name });
+  if (!form?.active) throw fail("form_not_found", { name });
   const now = ctx.clock();
   const token = await siteToken(keys, input.siteId, input.body);
   const from = token?.pageId ? await sentFrom(ctx.db, input.siteId, token.pageId) : NOWHERE;
@@ -167,7 +167,14 @@ export async function submitForm(
   if (!sentByPerson(input.body, token, now)) {
     await countSpam(ctx, input.siteId, name);
     const id = await likelyNextId(ctx, form);
-    const submission = { id, form: name, fields: checked.fields, page: from.pageId, lang: from.lang, created_at: gmt(now) };
+    const submission = {
+      id,
+      form: name,
+      fields: checked.fields,
+      page: from.pageId,
+      lang: from.lang,
+      created_at: gmt(now),
+    };
     return { kind: "accepted", form, from, submission };
   }
   if (checked.errors.length > 0) return { kind: "invalid", form, from, errors: checked.errors, input: checked.input };

@@ -19,7 +19,9 @@ class FormBody implements SubmittedBody {
   readonly files: string[] = [];
 
   add(name: string, value: string): void {
-    (this.values[name] ??= []).push(value);
+    const values = this.values[name];
+    if (values === undefined) this.values[name] = [value];
+    else values.push(value);
   }
 }
 

@@ -72,10 +72,10 @@ export function formSubmitRoutes(app: FastifyInstance, site: PublicSite, gate: P
 
   async function answer(request: FastifyRequest, reply: FastifyReply, siteId: number, outcome: SubmitOutcome) {
     const json = readsJson(request);
-    reply.header("cache-control", "no-store");
     if (outcome.kind === "limited") {
       const wait = String(outcome.retryAfterSeconds);
-      if (json) throw fail("form_rate_limited", { retry_after: outcome.retryAfterSeconds }, undefined, { "Retry-After": wait });
+      if (json)
+        throw fail("form_rate_limited", { retry_after: outcome.retryAfterSeconds }, undefined, { "Retry-After": wait });
       const refused = tooManyPublic(outcome.retryAfterSeconds);
       return reply.code(refused.status).headers(refused.headers).send(refused.body);
     }
@@ -98,16 +98,23 @@ export function formSubmitRoutes(app: FastifyInstance, site: PublicSite, gate: P
       },
       async (request, reply) => {
         const { name } = request.params as { name: string };
+        // No answer of a submission is kept by any cache: each is one visitor's.
+        reply.header("cache-control", "no-store");
         const matched = await site.directory.match(hostOf(request.headers.host));
         if (!matched) throw fail("form_not_found", { name });
         const siteId = matched.site.id;
-        const outcome = await submitForm(ctx, keys, (address, form) => gate.limits.consumeFormSubmission(address, form), {
-          siteId,
-          name,
-          body: submittedBody(request.body),
-          address: request.ip,
-          userAgent: request.headers["user-agent"] ?? "",
-        });
+        const outcome = await submitForm(
+          ctx,
+          keys,
+          (address, form) => gate.limits.consumeFormSubmission(address, form),
+          {
+            siteId,
+            name,
+            body: submittedBody(request.body),
+            address: request.ip,
+            userAgent: request.headers["user-agent"] ?? "",
+          },
+        );
         return answer(request, reply, siteId, outcome);
       },
     );

@@ -17,7 +17,13 @@ async function listening(t: TestApp): Promise<number> {
 }
 
 /** A submission over the socket, as a browser's form or (json) as a JSON caller. */
-function post(port: number, host: string, fields: Record<string, string>, json = false, form = "contact"): Promise<Reply> {
+function post(
+  port: number,
+  host: string,
+  fields: Record<string, string>,
+  json = false,
+  form = "contact",
+): Promise<Reply> {
   const payload = Buffer.from(json ? JSON.stringify(fields) : new URLSearchParams(fields).toString());
   const headers: Record<string, string> = json
     ? { "content-type": "application/json", accept: "application/json" }
@@ -65,7 +71,16 @@ describe("forms: the guards of a submission, over a socket", () => {
     }
     const json = await post(port, site.host, { ...VALID, _svc_website: "x", _svc_token: token }, true);
     assert.equal(json.status, 201, json.text);
-    assert.deepEqual(Object.keys(json.body).sort(), ["created_at", "fields", "form", "id", "lang", "page", "success", "warnings"]);
+    assert.deepEqual(Object.keys(json.body).sort(), [
+      "created_at",
+      "fields",
+      "form",
+      "id",
+      "lang",
+      "page",
+      "success",
+      "warnings",
+    ]);
     assert.ok(Number.isInteger(json.body.id), "an id like a kept one's");
     assert.deepEqual(await keptRows(t, site.siteId), []);
     assert.equal(await submittedEvents(site), 0);
@@ -119,7 +134,10 @@ describe("forms: the guards of a submission, over a socket", () => {
 
   it("past quota form_submissions the submission is refused with quota_exceeded and nothing is kept; a form with store: false keeps nothing and still makes its event", async () => {
     const full = await formSite(t, "full.localhost");
-    assert.equal((await t.call("PATCH", `/api/sites/${full.siteId}/quotas`, { body: { form_submissions: 1 } })).status, 200);
+    assert.equal(
+      (await t.call("PATCH", `/api/sites/${full.siteId}/quotas`, { body: { form_submissions: 1 } })).status,
+      200,
+    );
     const fullToken = await tokenOf(t, full.host);
     const quiet = await formSite(t, "quiet.localhost", { store: false, notify: ["desk@example.com"] });
     const quietToken = await tokenOf(t, quiet.host);
@@ -155,7 +173,8 @@ describe("forms: the limit of submissions holds across two processes on PostgreS
         const r = await post(i % 2 === 0 ? portA : portB, s.host, { ...VALID, _svc_token: tokenA });
         assert.equal(r.status, 303, `submission ${i + 1}: ${r.text}`);
       }
-      for (const p of [portA, portB]) assert.equal((await post(p, s.host, { ...VALID, _svc_token: tokenA })).status, 429);
+      for (const p of [portA, portB])
+        assert.equal((await post(p, s.host, { ...VALID, _svc_token: tokenA })).status, 429);
     } finally {
       await b.close();
       await a.close();

@@ -28,7 +28,11 @@ describe("forms: submitting", () => {
 
   it("a browser's form is kept (fields, page, lang, user agent, address only hashed) and answered 303 to the page with ?sent=1; it counts toward form_submissions and makes form.submitted", async () => {
     const address = ip();
-    const r = await send(t, { ...VALID, unknown: "dropped", _svc_token: token, _svc_website: "" }, { host, ip: address });
+    const r = await send(
+      t,
+      { ...VALID, unknown: "dropped", _svc_token: token, _svc_website: "" },
+      { host, ip: address },
+    );
     assert.equal(r.status, 303, r.text);
     assert.equal(r.headers.location, "/contact/?sent=1");
     assert.equal(r.headers["cache-control"], "no-store");
@@ -128,7 +132,11 @@ describe("forms: submitting", () => {
   });
 
   it("sizes: a field over 10 KB is refused by field, more than 20 fields as a whole, a body over 64 KB before it is read (413)", async () => {
-    const long = await send(t, { ...VALID, message: "é".repeat(5200), _svc_token: token }, { host, as: "json", ip: ip() });
+    const long = await send(
+      t,
+      { ...VALID, message: "é".repeat(5200), _svc_token: token },
+      { host, as: "json", ip: ip() },
+    );
     assert.deepEqual(
       long.body.errors.map((e: any) => [e.field, e.code]),
       [["message", "too_long"]],
@@ -160,7 +168,10 @@ describe("forms: submitting", () => {
     assert.match(r.text, /name="name" autocomplete="name" required maxlength="80" value="Ada &lt;b&gt;">/);
     assert.ok(!/name="name"[^>]*aria-invalid/.test(r.text), "a valid field is not marked");
     assert.match(r.text, /<option value="support" selected>/);
-    assert.match(r.text, /<textarea id="svc-form-contact-message" name="message" autocomplete="off">Hi &amp; bye<\/textarea>/);
+    assert.match(
+      r.text,
+      /<textarea id="svc-form-contact-message" name="message" autocomplete="off">Hi &amp; bye<\/textarea>/,
+    );
     assert.match(r.text, /<p class="svc-form-errors" role="alert">/);
     const again = /name="_svc_token" value="([^"]+)"/.exec(r.text)?.[1];
     assert.ok(again && !again.startsWith("__"), "a fresh token in the form printed again");
@@ -170,12 +181,28 @@ describe("forms: submitting", () => {
   it("redirect: a page at its address in the submission's language; a path as written", async () => {
     const multi = await formSite(t, "redirect.localhost", {}, ["en", "de"]);
     const at = (path: string, body: unknown) => t.call("POST", `${multi.S}${path}`, { body });
-    const thanks = await at("/pages", { title: "Thanks", slug: "thanks", frame: "contact", status: "publish", lang: "en" });
+    const thanks = await at("/pages", {
+      title: "Thanks",
+      slug: "thanks",
+      frame: "contact",
+      status: "publish",
+      lang: "en",
+    });
     assert.equal(thanks.status, 201, thanks.text);
     const translate = { lang: "de", status: "publish" };
-    const danke = await at("/pages/language", { page: thanks.body.page.id, title: "Danke", slug: "danke", ...translate });
+    const danke = await at("/pages/language", {
+      page: thanks.body.page.id,
+      title: "Danke",
+      slug: "danke",
+      ...translate,
+    });
     assert.equal(danke.status, 201, danke.text);
-    const kontakt = await at("/pages/language", { page: multi.contactPageId, title: "Kontakt", slug: "kontakt", ...translate });
+    const kontakt = await at("/pages/language", {
+      page: multi.contactPageId,
+      title: "Kontakt",
+      slug: "kontakt",
+      ...translate,
+    });
     assert.equal(kontakt.status, 201, kontakt.text);
     assert.equal((await t.call("PATCH", `${multi.S}/forms/contact`, { body: { redirect: "thanks" } })).status, 200);
     const deToken = await tokenOf(t, multi.host, "/de/kontakt/");

@@ -45,7 +45,13 @@ export async function formSite(
   const made = await t.call("POST", `${S}/forms`, { body: { name: "contact", fields: CONTACT_FIELDS, ...form } });
   assert.equal(made.status, 201, made.text);
   const page = await t.call("POST", `${S}/pages`, {
-    body: { title: "Contact", slug: "contact", frame: "contact", status: "publish", ...(langs[0] ? { lang: langs[0] } : {}) },
+    body: {
+      title: "Contact",
+      slug: "contact",
+      frame: "contact",
+      status: "publish",
+      ...(langs[0] ? { lang: langs[0] } : {}),
+    },
   });
   assert.equal(page.status, 201, page.text);
   return { host, S, siteId, contactPageId: page.body.page.id };
