@@ -1,10 +1,9 @@
 // The bodies a form submission arrives in (docs/forms.md, "Submitting"): a browser's form
 // (`application/x-www-form-urlencoded`, read with URLSearchParams), a multipart form without files
 // (busboy; a file part is named so the check refuses it), or a JSON object (the app's own JSON
-// parser). Each is read only up to FORM_BODY_LIMIT (the route's body limit, before any parsing)
+// parser); the route (form-routes.ts) hands each its body. Each is read only up to FORM_BODY_LIMIT (the route's body limit, before any parsing)
 // and made one shape: every name with its values in order, in an object without a prototype, so a
 // field named `__proto__` or `constructor` is a field like any other.
-import type { FastifyInstance } from "fastify";
 import type { IncomingHttpHeaders } from "node:http";
 import { fail } from "../errors.ts";
 import { MAX_FIELD_BYTES } from "../forms/input.ts";
@@ -25,7 +24,7 @@ class FormBody implements SubmittedBody {
   }
 }
 
-function urlEncoded(text: string): FormBody {
+export function urlEncoded(text: string): SubmittedBody {
   const body = new FormBody();
   for (const [name, value] of new URLSearchParams(text)) body.add(name, value);
   return body;
@@ -39,7 +38,7 @@ function unreadable(error: unknown) {
   );
 }
 
-async function multipart(headers: IncomingHttpHeaders, bytes: Buffer): Promise<FormBody> {
+export async function multipart(headers: IncomingHttpHeaders, bytes: Buffer): Promise<SubmittedBody> {
   const { default: busboy } = await import("busboy");
   const body = new FormBody();
   return new Promise((resolve, reject) => {
@@ -81,14 +80,4 @@ export function submittedBody(parsed: unknown): SubmittedBody {
     }
   }
   return body;
-}
-
-/** The parsers of a browser's form bodies, in the scope of the submission route only. */
-export function addFormBodyParsers(scope: FastifyInstance): void {
-  scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, text, done) =>
-    done(null, urlEncoded(text as string)),
-  );
-  scope.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (request, bytes, done) => {
-    multipart(request.headers, bytes as Buffer).then((body) => done(null, body), done);
-  });
 }

@@ -20,7 +20,7 @@ import type { ServiceContext } from "../write/context.ts";
 import { HTML } from "./answers.ts";
 import type { PublicSite } from "./public-site.ts";
 import { tooManyPublic, type PublicGate } from "./routes.ts";
-import { addFormBodyParsers, FORM_BODY_LIMIT, submittedBody } from "./form-body.ts";
+import { FORM_BODY_LIMIT, multipart, submittedBody, urlEncoded } from "./form-body.ts";
 
 export const FORM_ROUTE = "/_forms/:name";
 
@@ -89,7 +89,13 @@ export function formSubmitRoutes(app: FastifyInstance, site: PublicSite, gate: P
   }
 
   app.register(async (scope) => {
-    addFormBodyParsers(scope);
+    // A browser's form bodies, read in this route's scope only.
+    scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, text, done) =>
+      done(null, urlEncoded(text as string)),
+    );
+    scope.addContentTypeParser("multipart/form-data", { parseAs: "buffer" }, (request, bytes, done) => {
+      multipart(request.headers, bytes as Buffer).then((body) => done(null, body), done);
+    });
     scope.post(
       FORM_ROUTE,
       {
