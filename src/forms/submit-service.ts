@@ -12,7 +12,7 @@ import { fail } from "../errors.ts";
 import { HONEYPOT_FIELD, TOKEN_FIELD } from "../markup/index.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
-import { formNameFrom } from "./input.ts";
+import { isFormName } from "./input.ts";
 import { queueNotification, type FormMessage } from "./notify-queue.ts";
 import { readForm, type StoredForm } from "./queries.ts";
 import { NOWHERE, sentFrom, type SentFrom } from "./sent-from.ts";
@@ -157,9 +157,10 @@ export async function submitForm(
   limit: SubmissionLimit,
   input: SubmitInput,
 ): Promise<SubmitOutcome> {
-  const name = formNameFrom(input.name);
-  const form = await readForm(ctx.db, input.siteId, name);
-  if (!form?.active) throw fail("form_not_found", { name });
+  // A name no form could have is answered as any form the site does not have.
+  const name = isFormName(input.name) ? input.name : null;
+  const form = name === null ? undefined : await readForm(ctx.db, input.siteId, name);
+  if (name === null || !form?.active) throw fail("form_not_found", { name: input.name.slice(0, 64) });
   const now = ctx.clock();
   const token = await siteToken(keys, input.siteId, input.body);
   const from = token?.pageId ? await sentFrom(ctx.db, input.siteId, token.pageId) : NOWHERE;
