@@ -51,7 +51,7 @@ import { styleApiRoutes } from "./styles/routes.ts";
 import { seoRoutes } from "./seo/routes.ts";
 import { sidebarRoutes } from "./sidebars/routes.ts";
 import { formRoutes } from "./forms/routes.ts";
-import { FormKeys } from "./forms/token.ts";
+import { formSubmitRoutes } from "./public/form-routes.ts";
 import { stringRoutes } from "./strings/routes.ts";
 import { historyRoutes } from "./history/routes.ts";
 import { ServedStyles } from "./styles/serve.ts";
@@ -336,12 +336,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   );
   publicStyleRoutes(app, deps.publicSite, publicGate, new ServedStyles(deps.store.db, deps.clock));
   previewLinkRoutes(typedRoutes(app), deps.publicSite, publicGate, ctx);
-  // The forms' time tokens (docs/forms.md): the key is read before the first answer.
-  const formKeys = new FormKeys(deps.store.db);
-  deps.publicSite.formKeys = formKeys;
-  app.addHook("onReady", async () => {
-    await formKeys.load();
-  });
+  // Forms' submissions, and the key of the time tokens pages print (docs/forms.md).
+  formSubmitRoutes(app, deps.publicSite, publicGate, ctx);
   fromMemory = answerFromMemory(deps.publicSite, {
     closing: () => closing,
     log: app.log,

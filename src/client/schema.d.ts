@@ -910,7 +910,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One form */
+        /** One form, with its counts: submissions kept, and submissions taken for a bot's (spam, never kept) */
         get: operations["getForm"];
         put?: never;
         post?: never;
@@ -12836,6 +12836,12 @@ export interface operations {
                             active: boolean;
                             created_at: string;
                             updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        counts: {
+                            submissions: number;
+                            spam: number;
                         } & {
                             [key: string]: unknown;
                         };

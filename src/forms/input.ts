@@ -52,8 +52,13 @@ export const RESERVED_FIELDS = new Set(["_svc_token", "_svc_website", "_svc_page
 export const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
+/** Whether `raw` is a name a form may have. */
+export function isFormName(raw: unknown): raw is string {
+  return typeof raw === "string" && raw.length <= 64 && NAME.test(raw);
+}
+
 export function formNameFrom(raw: unknown): string {
-  if (typeof raw !== "string" || raw.length > 64 || !NAME.test(raw)) throw fail("invalid_form_name", { name: raw });
+  if (!isFormName(raw)) throw fail("invalid_form_name", { name: raw });
   return raw;
 }
 

@@ -61,3 +61,20 @@ export async function formNamesIn(db: Db, siteId: number, names: readonly string
     .execute();
   return new Set(rows.map((row) => row.name));
 }
+
+/** How many submissions a form keeps, and how many were taken for a bot's (never kept). */
+export interface FormCounts {
+  submissions: number;
+  spam: number;
+}
+
+export async function formCounts(db: Db, siteId: number, name: string): Promise<FormCounts> {
+  const kept = await db
+    .selectFrom("form_submissions")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("site_id", "=", siteId)
+    .where("form", "=", name)
+    .executeTakeFirst();
+  const row = await formRow(db, siteId, name);
+  return { submissions: Number(kept?.n ?? 0), spam: Number(row?.spam_count ?? 0) };
+}

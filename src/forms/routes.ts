@@ -6,7 +6,7 @@ import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
 import { commonErrors, DryRunAnswer, Obj, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { Form, FormCreate, FormPatch, NameParams } from "./schemas.ts";
-import { createForm, deleteForm, formNamed, formsOf, patchForm } from "./service.ts";
+import { createForm, deleteForm, formsOf, formWithCounts, patchForm } from "./service.ts";
 
 const Int = Type.Integer();
 const Written = Success({ site_id: Int, form: Form, rebaked: Rebaked, warnings: Warnings });
@@ -51,12 +51,21 @@ export function formRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       schema: {
         operationId: "getForm",
         tags,
-        summary: "One form",
+        summary: "One form, with its counts: submissions kept, and submissions taken for a bot's (spam, never kept)",
         params: NameParams,
-        response: { 200: Success({ site_id: Int, form: Form, warnings: Warnings }), ...commonErrors },
+        response: {
+          200: Success({
+            site_id: Int,
+            form: Form,
+            counts: Obj({ submissions: Int, spam: Int }),
+            warnings: Warnings,
+          }),
+          ...commonErrors,
+        },
       },
     },
-    async (request) => ok({ site_id: request.site.id, form: await formNamed(ctx, request.site, request.params.name) }),
+    async (request) =>
+      ok({ site_id: request.site.id, ...(await formWithCounts(ctx, request.site, request.params.name)) }),
   );
 
   scope.patch(

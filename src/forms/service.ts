@@ -11,7 +11,7 @@ import type { Rebaked } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
 import { fieldsFrom, formNameFrom, notifyFrom, redirectFrom, type FormSpec } from "./input.ts";
-import { formOf, formRow, listForms, readForm, type StoredForm } from "./queries.ts";
+import { formCounts, formOf, formRow, listForms, readForm, type FormCounts, type StoredForm } from "./queries.ts";
 
 export interface FormInput {
   name?: unknown;
@@ -46,6 +46,16 @@ export async function formNamed(ctx: Pick<ServiceContext, "db">, site: SiteRow, 
   const form = await readForm(ctx.db, site.id, name);
   if (!form) throw fail("form_not_found", { name });
   return form;
+}
+
+/** GET /forms/{name}: the form, with its counts of submissions kept and of bots' refused. */
+export async function formWithCounts(
+  ctx: Pick<ServiceContext, "db">,
+  site: SiteRow,
+  rawName: string,
+): Promise<{ form: StoredForm; counts: FormCounts }> {
+  const form = await formNamed(ctx, site, rawName);
+  return { form, counts: await formCounts(ctx.db, site.id, form.name) };
 }
 
 function rowValues(spec: FormSpec) {

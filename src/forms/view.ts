@@ -1,8 +1,10 @@
 // A form as `svc/form` prints it (markup/form-html.ts): labels in the page's language (the
 // label's text for it, else the default language's, else the first given, else the name), the
 // submit button's text (`t.form.submit`, else "Send").
-import type { FormView } from "../markup/index.ts";
+import { SUBMIT_KEY, type FormView } from "../markup/index.ts";
+import { languageState } from "../site/languages.ts";
 import type { Db } from "../store/database.ts";
+import { stringTexts } from "../strings/queries.ts";
 import type { Label } from "./input.ts";
 import { listForms, type StoredForm } from "./queries.ts";
 
@@ -43,4 +45,11 @@ export async function formViews(
   return (await listForms(db, siteId))
     .filter((form) => wanted.has(form.name))
     .map((form) => [form.name, formView(form, lang, submit)]);
+}
+
+/** One form as svc/form prints it in `lang`, its submit text read (a refused submission's page, printed again). */
+export async function formViewIn(db: Db, siteId: number, form: StoredForm, lang: string | null): Promise<FormView> {
+  const fallback = (await languageState(db, siteId)).defaultLang;
+  const texts = await stringTexts(db, siteId, [SUBMIT_KEY], lang, fallback);
+  return formView(form, lang, texts.get(SUBMIT_KEY));
 }

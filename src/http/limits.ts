@@ -2,8 +2,9 @@
 // per address (lockout, a minute), failed password sign-ins per login from any address (15
 // minutes), API requests per caller (a user, whichever of its tokens it sends, or an
 // address without a valid token; a minute), and public-site requests per client address, counted
-// apart (key prefix `pub`; a minute). An address is counted as its client (`addressGroup`: IPv6 by
-// its /64). The memory store serves one process (SQLite); on PostgreSQL the counters
+// apart (key prefix `pub`; a minute), and submissions per client address and form (key prefix
+// `form`; five a minute, docs/forms.md "Submitting"). An address is counted as its client
+// (`addressGroup`: IPv6 by its /64). The memory store serves one process (SQLite); on PostgreSQL the counters
 // live in the database (table `rate_limits`, made by migration 0030), so every process behind a
 // load balancer counts against the same windows.
 // The package's index loads every store it has (38 modules); only the files used are imported
@@ -65,7 +66,15 @@ export interface Limits {
    * on PostgreSQL it is one upsert, like `consumeRequest`.
    */
   consumePublic(address: string): PublicAllowance | Promise<PublicAllowance>;
+  /**
+   * Counts one submission of a form (`form`: the site's id and the form's name) from a client
+   * address: FORM_SUBMISSIONS_PER_MINUTE in a window, in every process alike on PostgreSQL.
+   */
+  consumeFormSubmission(address: string, form: string): PublicAllowance | Promise<PublicAllowance>;
 }
+
+/** The submissions a client address may send to one form in a minute (docs/forms.md). */
+export const FORM_SUBMISSIONS_PER_MINUTE = 5;
 
 /** The numbers of the four limits (config.ts reads them from the environment). */
 export type LimitSettings = Pick<
@@ -153,6 +162,8 @@ export class FlexibleLimits implements Limits {
     private readonly settings: LimitSettings,
     /** Failed password sign-ins per login, in windows of LOGIN_WINDOW_SECONDS. */
     private readonly loginFailures: RateLimiterAbstract,
+    /** Submissions per client address and form (in memory unless given). */
+    private readonly formWindows: MemoryWindows | StoredWindows = new MemoryWindows(FORM_SUBMISSIONS_PER_MINUTE),
   ) {}
 
   get requestsPerMinute(): number {
@@ -206,6 +217,10 @@ export class FlexibleLimits implements Limits {
   consumePublic(address: string): PublicAllowance | Promise<PublicAllowance> {
     return this.publicWindows.take(addressGroup(address));
   }
+
+  consumeFormSubmission(address: string, form: string): PublicAllowance | Promise<PublicAllowance> {
+    return this.formWindows.take(`${addressGroup(address)}|${form}`);
+  }
 }
 
 export function memoryLimits(settings: LimitSettings): Limits {
@@ -219,6 +234,7 @@ export function memoryLimits(settings: LimitSettings): Limits {
       duration: LOGIN_WINDOW_SECONDS,
       keyPrefix: "authlogin",
     }),
+    new MemoryWindows(FORM_SUBMISSIONS_PER_MINUTE),
   );
 }
 
@@ -277,6 +293,14 @@ export function postgresLimits(pool: pg.Pool, settings: LimitSettings): Limits {
       points: settings.authFailuresPerLogin,
       keyPrefix: "authlogin",
     }),
+    new StoredWindows(
+      new RateLimiterPostgres({
+        ...common,
+        clearExpiredByTimeout: false,
+        points: FORM_SUBMISSIONS_PER_MINUTE,
+        keyPrefix: "form",
+      }),
+    ),
   );
 }
 

@@ -5,7 +5,8 @@
 // answer of the page fills (public/), so a static copy or a cached render still takes
 // submissions; the submit button. `novalidate`: the service checks every field and answers
 // each error by its field, in every browser alike (Contact Form 7 does the same).
-// Printed again with the errors and the visitor's input when a submission is refused.
+// Printed again with the errors and the visitor's input when a submission is refused: the page the
+// form was sent from with the form reprinted in place (`reprintForm`), by this same function.
 import { escapeAttr, escapeText } from "./escape.ts";
 import type { FormView, FormViewField } from "./types.ts";
 
@@ -14,7 +15,7 @@ export const FORM_TOKEN_PLACEHOLDER = "__svc_form_token__";
 export const TOKEN_FIELD = "_svc_token";
 export const HONEYPOT_FIELD = "_svc_website";
 
-/** A refused submission printed again: each error by field name, and what the visitor sent. */
+/** A refused submission printed again: each error by field name ("": the submission as a whole), and what the visitor sent. */
 export interface FormState {
   errors: Record<string, string>;
   values: Record<string, string>;
@@ -81,9 +82,30 @@ function fieldHtml(form: FormView, field: FormViewField, state: FormState | null
 export function formHtml(form: FormView, state: FormState | null = null, token = FORM_TOKEN_PLACEHOLDER): string {
   const fields = form.fields.map((field) => fieldHtml(form, field, state)).join("");
   const honeypot = `<p hidden><label for="svc-form-${escapeAttr(form.name)}-hp">Leave this empty</label><input type="text" id="svc-form-${escapeAttr(form.name)}-hp" name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off" value=""></p>`;
+  // An error of the submission as a whole (field "") is told after the summary's line.
+  const whole = state?.errors[""] ? ` ${escapeText(state.errors[""])}` : "";
   const summary =
     state && Object.keys(state.errors).length > 0
-      ? `<p class="svc-form-errors" role="alert">${escapeText(form.invalid)}</p>`
+      ? `<p class="svc-form-errors" role="alert">${escapeText(form.invalid)}${whole}</p>`
       : "";
   return `<form class="svc-form" data-svc-form="${escapeAttr(form.name)}" method="post" action="${escapeAttr(form.action)}" novalidate>${summary}<input type="hidden" name="${TOKEN_FIELD}" value="${escapeAttr(token)}">${fields}${honeypot}<button type="submit">${escapeText(form.submit)}</button></form>`;
+}
+
+/** Where the form named `name` stands in a page as formHtml printed it: its start and its end (past `</form>`). */
+function printedAt(html: string, name: string): { start: number; end: number } | null {
+  const start = html.indexOf(`<form class="svc-form" data-svc-form="${escapeAttr(name)}"`);
+  if (start < 0) return null;
+  // Every text inside is escaped, so the form's own `</form>` is the first one after its start.
+  const close = html.indexOf("</form>", start);
+  return close < 0 ? null : { start, end: close + "</form>".length };
+}
+
+/**
+ * The page `html` with the form printed in it replaced by the form printed with `state` and a fresh
+ * token; null when the page does not print that form.
+ */
+export function reprintForm(html: string, form: FormView, state: FormState, token: string): string | null {
+  const at = printedAt(html, form.name);
+  if (at === null) return null;
+  return `${html.slice(0, at.start)}${formHtml(form, state, token)}${html.slice(at.end)}`;
 }

@@ -33,6 +33,7 @@ export type {
 export { withHeadingIds, headingSlug } from "./headings.ts";
 export {
   formHtml,
+  reprintForm,
   FORM_TOKEN_PLACEHOLDER,
   HONEYPOT_FIELD,
   TOKEN_FIELD,

@@ -16,6 +16,8 @@ export interface FormsTable {
   store: number;
   /** 0: the form takes no submissions (404). */
   active: number;
+  /** Submissions taken for a bot's (honeypot filled, token missing, foreign or too fresh): counted, never kept. */
+  spam_count: Generated<number>;
   created_at_gmt: string;
   updated_at_gmt: string;
 }

@@ -5,6 +5,7 @@
 // (forms/notify-worker.ts). `site_usage.form_submissions`: the counter of quota `form_submissions`
 // (no submission existed before this migration). `form_keys`: the network's secret that signs
 // forms' time tokens and salts the addresses kept (forms/token.ts), made at first use.
+// `forms.spam_count`: the submissions refused as a bot's (forms/submit-service.ts), kept nowhere else.
 import type { Build } from "./build.ts";
 import { idColumn } from "./build.ts";
 
@@ -18,6 +19,7 @@ export const up: Build = async (db, dialect) => {
     .addColumn("notify_json", "text", (c) => c.notNull())
     .addColumn("store", "integer", (c) => c.notNull())
     .addColumn("active", "integer", (c) => c.notNull())
+    .addColumn("spam_count", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("created_at_gmt", "text", (c) => c.notNull())
     .addColumn("updated_at_gmt", "text", (c) => c.notNull())
     .addPrimaryKeyConstraint("forms_pk", ["site_id", "name"])
