@@ -1,11 +1,13 @@
-// The forms API (docs/forms.md): POST/GET /forms, GET/PATCH/DELETE /forms/{name}. Site-scoped,
-// at both addresses; administrators write, editors read (docs/roles.md).
+// The forms API (docs/forms.md): POST/GET /forms, GET/PATCH/DELETE /forms/{name}, and their
+// submissions (submissions-routes.ts). Site-scoped, at both addresses; administrators write,
+// editors read (docs/roles.md).
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { commonErrors, Obj, Rebaked, Success, Type, Warnings } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { Form, FormCreate, FormPatch, NameParams } from "./schemas.ts";
 import { createForm, deleteForm, formNamed, formsOf, patchForm } from "./service.ts";
+import { submissionRoutes } from "./submissions-routes.ts";
 
 const Int = Type.Integer();
 const Written = Success({ site_id: Int, form: Form, rebaked: Rebaked, warnings: Warnings });
@@ -95,4 +97,5 @@ export function formRoutes(scope: TypedFastify, ctx: ServiceContext): void {
     },
     async (request) => ok({ site_id: request.site.id, ...(await deleteForm(ctx, request.site, request.params.name)) }),
   );
+  submissionRoutes(scope, ctx);
 }
