@@ -885,6 +885,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/site/{site_id}/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's forms, by name */
+        get: operations["listForms"];
+        put?: never;
+        /** Declare a form: its fields in order, redirect, notify and store; pages printing it (svc/form) are published again */
+        post: operations["createForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/forms/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One form */
+        get: operations["getForm"];
+        put?: never;
+        post?: never;
+        /** Delete a form and its submissions; pages printing it print nothing for it */
+        delete: operations["deleteForm"];
+        options?: never;
+        head?: never;
+        /** Change a form (the fields sent replace the list); pages printing it are published again */
+        patch: operations["patchForm"];
+        trace?: never;
+    };
+    "/api/site/{site_id}/forms/{name}/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The form's submissions, newest first, paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages); as CSV to Accept: text/csv (every submission, or the page asked for with ?per_page or ?page) */
+        get: operations["listFormSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/forms/{name}/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One submission of the form */
+        get: operations["getFormSubmission"];
+        put?: never;
+        post?: never;
+        /** Delete a submission (its place of quota form_submissions is freed; event form_submission.deleted); ?dry_run=1 answers the same and deletes nothing */
+        delete: operations["deleteFormSubmission"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/strings": {
         parameters: {
             query?: never;
@@ -2141,6 +2213,8 @@ export interface operations {
                             media_bytes: number;
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: number;
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2194,6 +2268,8 @@ export interface operations {
                     media_bytes?: number | null;
                     /** @description a whole number >= 0 sets it, null restores the default; bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                     published_bytes?: number | null;
+                    /** @description a whole number >= 0 sets it, null restores the default; form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                    form_submissions?: number | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -2229,6 +2305,8 @@ export interface operations {
                             media_bytes: number;
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: number;
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -12505,6 +12583,847 @@ export interface operations {
             };
         };
     };
+    listForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        forms: ({
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ^[a-z0-9][a-z0-9_-]*$ */
+                    name: string;
+                    fields: ({
+                        /** @description a letter, then letters, digits, _ or - (at most 64) */
+                        name: string;
+                        /** @description a text, or texts by language code (default: the field's name) */
+                        label?: string | {
+                            [key: string]: string;
+                        };
+                        /** @description default text */
+                        type?: "text" | "textarea" | "email" | "tel" | "url" | "number" | "checkbox" | "select" | "hidden";
+                        required?: boolean;
+                        /** @description the longest value taken, in characters (every value is held to 10240 bytes) */
+                        max_length?: number | null;
+                        /** @description a select's values, in order */
+                        options?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @description a page (id, slug or path of a page) or a path from / to send the visitor to after a submission */
+                    redirect?: string | number | null;
+                    /** @description e-mail addresses told of each submission */
+                    notify?: string[];
+                    /** @description keep submissions (default true) */
+                    store?: boolean;
+                    /** @description false: the form takes no submissions (default true) */
+                    active?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        deleted: {
+                            name: string;
+                            submissions: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    fields?: ({
+                        /** @description a letter, then letters, digits, _ or - (at most 64) */
+                        name: string;
+                        /** @description a text, or texts by language code (default: the field's name) */
+                        label?: string | {
+                            [key: string]: string;
+                        };
+                        /** @description default text */
+                        type?: "text" | "textarea" | "email" | "tel" | "url" | "number" | "checkbox" | "select" | "hidden";
+                        required?: boolean;
+                        /** @description the longest value taken, in characters (every value is held to 10240 bytes) */
+                        max_length?: number | null;
+                        /** @description a select's values, in order */
+                        options?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @description a page (id, slug or path of a page) or a path from / to send the visitor to after a submission */
+                    redirect?: string | number | null;
+                    /** @description e-mail addresses told of each submission */
+                    notify?: string[];
+                    /** @description keep submissions (default true) */
+                    store?: boolean;
+                    /** @description false: the form takes no submissions (default true) */
+                    active?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listFormSubmissions: {
+        parameters: {
+            query?: {
+                /** @description items per page: an integer from 1 to 500 (default 100); otherwise 400 invalid_parameter */
+                per_page?: number;
+                /** @description page number from 1 (default 1); past the last page the list is empty; otherwise 400 invalid_parameter */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the submissions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: string;
+                        /** @description the form's submissions, on every page of the list */
+                        total: number;
+                        submissions: ({
+                            id: number;
+                            form: string;
+                            /** @description the declared fields sent, by name, as text */
+                            fields: {
+                                [key: string]: string;
+                            };
+                            /** @description the page the form was sent from; null when not known */
+                            page: ({
+                                id: number;
+                                /** @description the page's path now; null once it is deleted */
+                                path: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description the language of the page it was sent from */
+                            lang: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS, GMT */
+                            created_at: string;
+                            user_agent: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFormSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the submission's id; another form's or site's is 404 form_submission_not_found */
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        submission: {
+                            id: number;
+                            form: string;
+                            /** @description the declared fields sent, by name, as text */
+                            fields: {
+                                [key: string]: string;
+                            };
+                            /** @description the page the form was sent from; null when not known */
+                            page: ({
+                                id: number;
+                                /** @description the page's path now; null once it is deleted */
+                                path: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description the language of the page it was sent from */
+                            lang: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS, GMT */
+                            created_at: string;
+                            user_agent: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteFormSubmission: {
+        parameters: {
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the submission's id; another form's or site's is 404 form_submission_not_found */
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        deleted: {
+                            id: number;
+                            form: string;
+                            /** @description the declared fields sent, by name, as text */
+                            fields: {
+                                [key: string]: string;
+                            };
+                            /** @description the page the form was sent from; null when not known */
+                            page: ({
+                                id: number;
+                                /** @description the page's path now; null once it is deleted */
+                                path: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description the language of the page it was sent from */
+                            lang: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS, GMT */
+                            created_at: string;
+                            user_agent: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description present on a dry run (?dry_run=1)
+                         * @enum {boolean}
+                         */
+                        dry_run?: true;
+                        /**
+                         * @description present on a dry run: nothing was written
+                         * @enum {boolean}
+                         */
+                        applied?: false;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getStrings: {
         parameters: {
             query?: {
@@ -15653,6 +16572,13 @@ export interface operations {
                             };
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: {
+                                used: number;
+                                limit: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: {
                                 used: number;
                                 limit: number;
                             } & {
