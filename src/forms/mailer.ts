@@ -2,7 +2,9 @@
 // server of SVC_SMTP_URL (`smtp://` with STARTTLS when the server offers it, `smtps://` for TLS from
 // the first byte), from SVC_MAIL_FROM. A failure says whether trying again can help, and its text
 // never holds the URL's password: it is kept in `form_notifications.last_error` and logged.
-import nodemailer from "nodemailer";
+// nodemailer is loaded at the first message, not at start: it loads node:https and a dozen modules
+// a start without mail never needs (test/process/startup.test.ts, "what a start loads").
+import type { Transporter } from "nodemailer";
 import type SMTPTransport from "nodemailer/lib/smtp-transport/index.js";
 import type { FormMessage } from "./notify-queue.ts";
 
@@ -59,12 +61,13 @@ export function failureOf(error: unknown, secrets: readonly string[]): MailFailu
 
 export function smtpMailer(url: string, from: string): Mailer {
   const options: SMTPTransport.Options = { url, ...SMTP_TIMEOUTS_MS, logger: false, debug: false };
-  const transport = nodemailer.createTransport(options);
+  let transport: Promise<Transporter<SMTPTransport.SentMessageInfo>> | null = null;
   const secrets = secretsOf(url);
   return {
     async send(message) {
+      transport ??= import("nodemailer").then(({ default: nodemailer }) => nodemailer.createTransport(options));
       try {
-        await transport.sendMail({
+        await (await transport).sendMail({
           from,
           to: message.to,
           subject: message.subject,
@@ -78,7 +81,7 @@ export function smtpMailer(url: string, from: string): Mailer {
       }
     },
     close() {
-      transport.close();
+      void transport?.then((made) => made.close());
     },
   };
 }
