@@ -59,6 +59,12 @@ export interface Config {
    * tests and closed networks only (docs/webhooks.md, "Addresses").
    */
   webhooksAllowPrivate: boolean;
+  /** Where forms' notification e-mails are sent (SVC_SMTP_URL, `smtp://` or `smtps://`); null: none are sent, they wait (docs/forms.md, "Notifications"). */
+  smtpUrl: string | null;
+  /** The sender of those e-mails (SVC_MAIL_FROM; default `noreply@` the main site's host). */
+  mailFrom: string;
+  /** Days form submissions are kept (SVC_FORM_SUBMISSIONS_DAYS; docs/forms.md, "Submissions"). */
+  formSubmissionsDays: number;
 }
 
 /** SVC_CSS_TIME_LIMIT_MS when unset: lightningcss parses and bundles a real stylesheet in milliseconds. */
@@ -165,6 +171,31 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+// The URL holds the SMTP password: no message quotes it.
+function smtpUrlOf(env: Env): string | null {
+  const raw = env.SVC_SMTP_URL?.trim() || null;
+  if (raw === null) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // reported below
+  }
+  if (url === null || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || url.hostname === "")
+    throw new ConfigError("SVC_SMTP_URL", "must be an smtp:// or smtps:// URL (smtp://user:password@host:587)");
+  return raw;
+}
+
+// An address, or a name and an address in angle brackets: `Site <noreply@example.com>`.
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/;
+
+function mailFromOf(env: Env, publicHost: string): string {
+  const from = env.SVC_MAIL_FROM?.trim() || `noreply@${publicHost}`;
+  if (!MAIL_FROM.test(from))
+    throw new ConfigError("SVC_MAIL_FROM", `must be an e-mail address or "Name <address>", got "${from}"`);
+  return from;
+}
+
 /** `http://HOST:PORT`; a wildcard address (0.0.0.0, ::) is reached on the loopback address. */
 function listenOrigin(host: string, port: number): string {
   const reachable = host === "0.0.0.0" ? "127.0.0.1" : host === "::" || host === "[::]" ? "::1" : host;
@@ -267,5 +298,8 @@ export function loadConfig(env: Env = process.env): Config {
     cssTimeLimitMs: integer(env, "SVC_CSS_TIME_LIMIT_MS", DEFAULT_CSS_TIME_LIMIT_MS, 10, 600_000),
     eventsDays: integer(env, "SVC_EVENTS_DAYS", 90, 1, 36_500),
     webhooksAllowPrivate: flag(env, "SVC_WEBHOOKS_ALLOW_PRIVATE", false),
+    smtpUrl: smtpUrlOf(env),
+    mailFrom: mailFromOf(env, publicHost),
+    formSubmissionsDays: integer(env, "SVC_FORM_SUBMISSIONS_DAYS", 365, 1, 36_500),
   };
 }

@@ -922,6 +922,41 @@ export interface paths {
         patch: operations["patchForm"];
         trace?: never;
     };
+    "/api/site/{site_id}/forms/{name}/submissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The form's submissions, newest first, paged by ?per_page and ?page (Link, X-WP-Total, X-WP-TotalPages); as CSV to Accept: text/csv (every submission, or the page asked for with ?per_page or ?page) */
+        get: operations["listFormSubmissions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/forms/{name}/submissions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One submission of the form */
+        get: operations["getFormSubmission"];
+        put?: never;
+        post?: never;
+        /** Delete a submission (its place of quota form_submissions is freed; event form_submission.deleted); ?dry_run=1 answers the same and deletes nothing */
+        delete: operations["deleteFormSubmission"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/site/{site_id}/strings": {
         parameters: {
             query?: never;
@@ -13123,6 +13158,266 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    listFormSubmissions: {
+        parameters: {
+            query?: {
+                /** @description items per page: an integer from 1 to 500 (default 100); otherwise 400 invalid_parameter */
+                per_page?: number;
+                /** @description page number from 1 (default 1); past the last page the list is empty; otherwise 400 invalid_parameter */
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the submissions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: string;
+                        /** @description the form's submissions, on every page of the list */
+                        total: number;
+                        submissions: ({
+                            id: number;
+                            form: string;
+                            /** @description the declared fields sent, by name, as text */
+                            fields: {
+                                [key: string]: string;
+                            };
+                            /** @description the page the form was sent from; null when not known */
+                            page: ({
+                                id: number;
+                                /** @description the page's path now; null once it is deleted */
+                                path: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description the language of the page it was sent from */
+                            lang: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS, GMT */
+                            created_at: string;
+                            user_agent: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    "text/csv": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getFormSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the submission's id; another form's or site's is 404 form_submission_not_found */
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        submission: {
+                            id: number;
+                            form: string;
+                            /** @description the declared fields sent, by name, as text */
+                            fields: {
+                                [key: string]: string;
+                            };
+                            /** @description the page the form was sent from; null when not known */
+                            page: ({
+                                id: number;
+                                /** @description the page's path now; null once it is deleted */
+                                path: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description the language of the page it was sent from */
+                            lang: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS, GMT */
+                            created_at: string;
+                            user_agent: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteFormSubmission: {
+        parameters: {
+            query?: {
+                /** @description 1 or true: answer what the write would do, with its warnings, and change nothing */
+                dry_run?: string;
+            };
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the submission's id; another form's or site's is 404 form_submission_not_found */
+                id: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        deleted: {
+                            id: number;
+                            form: string;
+                            /** @description the declared fields sent, by name, as text */
+                            fields: {
+                                [key: string]: string;
+                            };
+                            /** @description the page the form was sent from; null when not known */
+                            page: ({
+                                id: number;
+                                /** @description the page's path now; null once it is deleted */
+                                path: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            }) | null;
+                            /** @description the language of the page it was sent from */
+                            lang: string | null;
+                            /** @description YYYY-MM-DD HH:MM:SS, GMT */
+                            created_at: string;
+                            user_agent: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /**
+                         * @description present on a dry run (?dry_run=1)
+                         * @enum {boolean}
+                         */
+                        dry_run?: true;
+                        /**
+                         * @description present on a dry run: nothing was written
+                         * @enum {boolean}
+                         */
+                        applied?: false;
                     } & {
                         [key: string]: unknown;
                     };

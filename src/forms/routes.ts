@@ -1,5 +1,6 @@
-// The forms API (docs/forms.md): POST/GET /forms, GET/PATCH/DELETE /forms/{name}. Site-scoped,
-// at both addresses; administrators write, editors read (docs/roles.md).
+// The forms API (docs/forms.md): POST/GET /forms, GET/PATCH/DELETE /forms/{name}, and their
+// submissions (submissions-routes.ts). Site-scoped, at both addresses; administrators write,
+// editors read (docs/roles.md).
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { ok } from "../http/ok.ts";
 import { dryRunFields, dryRunOf, DryRunQuery } from "../http/request.ts";
@@ -7,6 +8,7 @@ import { commonErrors, DryRunAnswer, Obj, Rebaked, Success, Type, Warnings } fro
 import type { ServiceContext } from "../write/context.ts";
 import { Form, FormCreate, FormPatch, NameParams } from "./schemas.ts";
 import { createForm, deleteForm, formsOf, formWithCounts, patchForm } from "./service.ts";
+import { submissionRoutes } from "./submissions-routes.ts";
 
 const Int = Type.Integer();
 const Written = Success({ site_id: Int, form: Form, rebaked: Rebaked, warnings: Warnings });
@@ -112,4 +114,5 @@ export function formRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       return ok({ site_id: request.site.id, ...answer, ...dryRunFields(dryRun) });
     },
   );
+  submissionRoutes(scope, ctx);
 }

@@ -22,7 +22,8 @@ import type { ServiceContext } from "../write/context.ts";
 import { REDIRECT_STATUSES } from "../redirects/redirects.ts";
 import { createRedirect, redirectsOf, removeRedirect } from "./redirect-service.ts";
 import { createRedirects, MAX_REDIRECTS_AT_ONCE } from "./redirect-list.ts";
-import { CSV_TYPE, redirectsCsv, redirectsFromCsv } from "./redirects-csv.ts";
+import { CSV_TYPE, wantsCsv } from "../http/csv.ts";
+import { redirectsCsv, redirectsFromCsv } from "./redirects-csv.ts";
 
 const Str = Type.String();
 const Int = Type.Integer();
@@ -54,11 +55,6 @@ const Listed = Success({
   warnings: Warnings,
 });
 const One = Success({ site_id: Int, redirect: Redirect, rebaked: Rebaked, warnings: Warnings });
-
-/** Whether the caller asks for CSV (`Accept: text/csv`); JSON otherwise. */
-function wantsCsv(accept: string | undefined): boolean {
-  return accept !== undefined && /(^|,)\s*text\/csv\s*(;|,|$)/i.test(accept);
-}
 
 export function redirectRoutes(scope: TypedFastify, ctx: ServiceContext): void {
   const tags = ["seo"];

@@ -6,8 +6,6 @@ import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { fail } from "../errors.ts";
 
-export const CSV_TYPE = "text/csv; charset=utf-8";
-
 const COLUMNS = ["from", "to", "status"] as const;
 
 /** One redirect as a CSV row holds it. */

@@ -112,7 +112,8 @@ export type WrittenKind =
   | "preview_link"
   | "cache"
   | "webhook"
-  | "form";
+  | "form"
+  | "form_submission";
 
 export type WrittenAction = "created" | "updated" | "deleted" | "restored" | "renamed";
 

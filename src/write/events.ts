@@ -43,6 +43,7 @@ export const EVENT_KINDS: Readonly<Record<WrittenKind, string | null>> = {
   cache: "cache",
   webhook: "webhook",
   form: "form",
+  form_submission: "form_submission",
 };
 
 /** The revisions' kind of a written kind that keeps revisions (their sha256 and summaries are the events'). */

@@ -117,6 +117,7 @@ const APPENDS: Record<string, Appends> = {
   updateWebhook: { events: one("webhook.updated", (_, id) => id) },
   deleteWebhook: { events: one("webhook.deleted", (_, id) => id) },
   rotateWebhookSecret: { events: one("webhook.rotated", (_, id) => id) },
+  deleteFormSubmission: { events: one("form_submission.deleted", (_, made) => made.id) },
   createSite: {
     events: (_, __, a) => [
       ["site.created", String(a.site.id)],

@@ -102,6 +102,7 @@ const NOT_REVISED: Record<string, string> = {
   rotateWebhookSecret: "a site's plumbing, not content",
   testWebhook: "sends a delivery; writes no object",
   redeliverWebhookDelivery: "sends a delivery; writes no object",
+  deleteFormSubmission: "a visitor's submission, not content (docs/forms.md, 'Submissions')",
 };
 
 describe("every write route leaves its revisions", () => {

@@ -29,6 +29,9 @@ describe("start-up configuration", () => {
     ["SVC_TRASH_DAYS", "a month"],
     ["SVC_EVENTS_DAYS", "0"],
     ["SVC_WEBHOOKS_ALLOW_PRIVATE", "yes"],
+    ["SVC_FORM_SUBMISSIONS_DAYS", "0"],
+    ["SVC_SMTP_URL", "mail.example.com:25"],
+    ["SVC_MAIL_FROM", "nobody"],
   ];
   for (const [variable, value] of cases) {
     it(`a bad ${variable} (${value}) stops start-up with one line naming the variable`, async () => {

@@ -6,6 +6,7 @@
 import type { Answer, TestApp } from "./app.ts";
 import { makeUser } from "./app.ts";
 import { ok, seoSite, type SeoSite } from "../seo/helpers.ts";
+import { storeSubmission } from "./form-submissions.ts";
 
 export const LAYOUT = `<!DOCTYPE html><html><head><title>t</title></head><body><nav><!-- svc/menu {"location": "header"} /--></nav><!-- svc/sidebar {"name": "docs"} /--><main>layout</main></body></html>`;
 
@@ -238,6 +239,15 @@ export const SITE_WRITES: Record<string, WriteCall> = {
       return { id, delivery: tested.delivery.id };
     },
     call: (_, made) => ["POST", `/webhooks/${made.id}/deliveries/${made.delivery}/redeliver`],
+  },
+  deleteFormSubmission: {
+    // A visitor's submission, stored as the public form route stores it.
+    prepare: async (f) => {
+      const name = fresh("contact");
+      ok(await f.s.api("POST", "/forms", { name, fields: [{ name: "message" }] }), "form", 201);
+      return { name, id: await storeSubmission(f.t.store.db, f.s.id, name, { fields: { message: "hi" } }) };
+    },
+    call: (_, made) => ["DELETE", `/forms/${made.name}/submissions/${made.id}`],
   },
 };
 
