@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import { linkAddressing } from "../pages/home.ts";
 import { searchSite, type SearchAnswer } from "../search/search.ts";
-import { hostOf } from "../site/addresses.ts";
+import { hostOf, type SiteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import type { PublicSite } from "./public-site.ts";
@@ -29,9 +29,18 @@ function first(value: unknown): string {
 
 /** A site's answer to a search: its language chosen, its links made as its pages print them. */
 export async function answerSearch(db: Db, site: SiteRow, port: number, query: SearchQuery): Promise<SearchAnswer> {
+  return answerSearchWith(db, site, await linkAddressing(db, site, port), query);
+}
+
+/** The same, the site's addressing read already. */
+export async function answerSearchWith(
+  db: Db,
+  site: SiteRow,
+  addressing: SiteAddressing,
+  query: SearchQuery,
+): Promise<SearchAnswer> {
   const q = first(query.q);
   const page = Number.parseInt(first(query.page), 10);
-  const addressing = await linkAddressing(db, site, port);
   const langs = addressing.langs;
   const asked = first(query.lang);
   // A site that names no language reads English stop words (the language of its interface).
