@@ -77,5 +77,9 @@ export async function withSearchResults(
   );
   const body = `${html.slice(0, start.index)}${block}${html.slice(end + SEARCH_BLOCK_END.length)}`;
   const { etag: _validator, ...headers } = answer.headers;
-  return { status: answer.status, headers: { ...headers, "cache-control": "no-store" }, body: Buffer.from(body, "utf8") };
+  return {
+    status: answer.status,
+    headers: { ...headers, "cache-control": "no-store" },
+    body: Buffer.from(body, "utf8"),
+  };
 }

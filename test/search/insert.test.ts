@@ -21,7 +21,7 @@ describe("svc/search", () => {
   before(async () => {
     t = await startTestApp();
     site = await seoSite(t);
-    await site.frame("plain", "<main data-op-bind='{\"html\":\"page.content\"}'></main>");
+    await site.frame("plain", '<main data-op-bind=\'{"html":"page.content"}\'></main>');
     await site.frame("search", SEARCH_FRAME);
     await site.page("Search", "search", { slug: "search" });
     await t.app.listen({ host: "127.0.0.1", port: 0 });
@@ -31,11 +31,17 @@ describe("svc/search", () => {
 
   it("prints a labelled search form sent to the page itself; the frame warns of no missing string", async () => {
     const frame = ok(await site.api("POST", "/frames", { slug: "search-check", html: SEARCH_FRAME }), "frame", 201);
-    assert.ok(!frame.warnings.some((w: { code: string }) => w.code === "unknown_string"), JSON.stringify(frame.warnings));
+    assert.ok(
+      !frame.warnings.some((w: { code: string }) => w.code === "unknown_string"),
+      JSON.stringify(frame.warnings),
+    );
     const page = await get("/search/");
     assert.equal(page.status, 200);
     assert.match(page.body, /<form class="svc-search-form" role="search" method="get">/);
-    assert.match(page.body, /<label for="svc-search-q">Search<\/label> <input type="search" id="svc-search-q" name="q" value=""/);
+    assert.match(
+      page.body,
+      /<label for="svc-search-q">Search<\/label> <input type="search" id="svc-search-q" name="q" value=""/,
+    );
     assert.doesNotMatch(page.body, /<form[^>]* action=/, "no action: the form is sent to the page itself");
     assert.doesNotMatch(page.body, /svc-search-results/, "no results without a query");
     assert.equal(rawHeader(page, "x-svc-printed"), "static");
@@ -56,7 +62,10 @@ describe("svc/search", () => {
       answer.body,
       new RegExp(`<li><h3><a href="${site.origin}/quoll-b-house-b/">Quoll &lt;b&gt;house&lt;/b&gt;</a></h3>`),
     );
-    assert.match(answer.body, /<p>The <mark>quoll<\/mark> &lt;script&gt; sleeps by day\. <time datetime="\d{4}-\d\d-\d\dT[\d:]+Z">/);
+    assert.match(
+      answer.body,
+      /<p>The <mark>quoll<\/mark> &lt;script&gt; sleeps by day\. <time datetime="\d{4}-\d\d-\d\dT[\d:]+Z">/,
+    );
     await site.page("Quoll again", "plain", { content: "<p>Another quoll.</p>" });
     assert.match((await get("/search/?q=quoll")).body, /2 results/, "a page published since is found at once");
   });
