@@ -48,7 +48,14 @@ export async function answerSearchWith(
   if (asked !== "" && (!langs.active || !langs.codes.includes(asked)))
     return { query: q, total: 0, page: Number.isSafeInteger(page) && page > 0 ? page : 1, results: [] };
   const lang = langs.active ? asked || langs.defaultLang || "" : "";
-  return searchSite(db, site.id, addressing, { q, lang, textLang, page: Number.isSafeInteger(page) ? page : 1 });
+  // A page without a language is shown in the default one (docs/search.md).
+  const pageLangs = lang !== "" && lang === langs.defaultLang ? [lang, ""] : [lang];
+  return searchSite(db, site.id, addressing, {
+    q,
+    langs: pageLangs,
+    textLang,
+    page: Number.isSafeInteger(page) ? page : 1,
+  });
 }
 
 export function searchRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, port: number): void {
