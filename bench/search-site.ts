@@ -10,6 +10,7 @@
 // service's start makes their index entries (src/search/catch-up.ts), as it does for pages that
 // existed before the index.
 import { openStore } from "../src/store/database.ts";
+import type { PageRow } from "../src/store/schema.ts";
 import { Api, startService } from "./lib.ts";
 
 const S = "/api/site/1";
@@ -125,7 +126,7 @@ export async function fillSearchSite(dataDir: string, pages: number): Promise<Se
       .where("id", "=", heads["move-100"])
       .executeTakeFirstOrThrow();
     const { id: _id, ...columns } = template;
-    const rows = [];
+    const rows: Array<Omit<PageRow, "id">> = [];
     let n = 1;
     // The subtrees' pages first (children of their heads), then top-level pages to the size asked.
     for (const [slug, count] of Object.entries(SUBTREES)) {
