@@ -92,7 +92,12 @@ async function measure(dir: string, site: SearchSite, log: (message: string) => 
       if (answer.status !== 200) throw new Error(`/_search ${q}: ${answer.status}`);
       return { ms, total: JSON.parse(answer.body.toString("utf8")).total as number };
     };
-    for (let i = 0; i < 5; i++) for (const [, q] of QUERIES) await ask(q), bare(q);
+    // Warm-up: each query a few times on both, unmeasured.
+    for (let i = 0; i < 5; i++)
+      for (const [, q] of QUERIES) {
+        await ask(q);
+        bare(q);
+      }
     for (let r = 0; r < ROUNDS; r++) {
       for (const [cls, q] of QUERIES) {
         const { ms, total } = await ask(q);
