@@ -11,6 +11,7 @@ import { chainFrame, menuTree } from "./content.ts";
 import { fillSmallSite } from "./small-site.ts";
 import { fillLarge, fillPageList, LARGE_FRAMES, LARGE_PAGES, LIST_PAGES } from "./fill.ts";
 import { scaleGroup } from "./scale.ts";
+import { searchGroup } from "./search.ts";
 import { mediaGroup } from "./media.ts";
 import { stylesGroup } from "./styles.ts";
 import { revisionsGroup } from "./revisions.ts";
@@ -498,6 +499,7 @@ async function main(): Promise<void> {
     }
     if (wanted("large")) await largeSite(join(work, "large"));
     if (wanted("scale")) await scaleGroup(work, { log, record, note: (text) => notes.push(text) });
+    if (wanted("search")) await searchGroup(work, { log, record, note: (text) => notes.push(text) });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

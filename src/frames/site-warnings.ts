@@ -5,7 +5,7 @@
 // default content (`unfilled_slot`, at the svc/layout insert). Each with the line and column of
 // the comment or data-op-bind attribute it is about.
 import { sourceName } from "../markup/source-name.ts";
-import { positionOf, SUBMIT_KEY } from "../markup/index.ts";
+import { positionOf, SEARCH_STRINGS, SUBMIT_KEY } from "../markup/index.ts";
 import { siteMenuLocations } from "../site/menu-locations.ts";
 import type { DependencyIndex } from "../effects/dependency-index.ts";
 import type { Db } from "../store/database.ts";
@@ -57,8 +57,9 @@ async function unknownSources(
   const locations = readsMenus ? await siteMenuLocations(db, siteId) : [];
   const menus = named.flatMap((s) => (s.kind === "menu" && !locations.includes(s.location) ? [s.location] : []));
   const sidebarNames = named.flatMap((s) => (s.kind === "sidebar" ? [s.name] : []));
-  // svc/form's button reads t.form.submit and has a text of its own without it.
-  const keys = named.flatMap((s) => (s.kind === "text" && s.key !== SUBMIT_KEY ? [s.key] : []));
+  // svc/form's button reads t.form.submit and svc/search t.search.*: each has a text of its own without it.
+  const defaulted = (key: string) => key === SUBMIT_KEY || Object.hasOwn(SEARCH_STRINGS, key);
+  const keys = named.flatMap((s) => (s.kind === "text" && !defaulted(s.key) ? [s.key] : []));
   const formNames = named.flatMap((s) => (s.kind === "form" ? [s.name] : []));
   const [datasets, sidebars, forms, strings] = await Promise.all([
     namesIn(db, "datasets", siteId, [...sets, ...menus]),

@@ -13,6 +13,7 @@ import { repeatOp } from "./repeat-op.ts";
 import type { ProgramBuilder } from "./program-builder.ts";
 import { pagerOp, sidebarOp, tocOp } from "./docs-ops.ts";
 import { formOp } from "./form-op.ts";
+import { searchOp } from "./search-op.ts";
 import { BLOCK_KINDS, BlockCompiler, type BlockKind } from "./compile-blocks.ts";
 import { closestName } from "./suggest.ts";
 
@@ -114,6 +115,9 @@ export class InsertCompiler {
         return;
       case "form":
         prog.hole(start, end, formOp(a, ins, start));
+        return;
+      case "search":
+        prog.hole(start, end, searchOp(a, ins, start));
         return;
       case "toc":
         prog.hole(start, end, tocOp(a, ins, start));

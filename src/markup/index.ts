@@ -41,6 +41,15 @@ export {
 } from "./form-html.ts";
 export { SUBMIT_KEY } from "./form-op.ts";
 export {
+  searchBlockHtml,
+  searchStrings,
+  SEARCH_BLOCK_END,
+  SEARCH_BLOCK_START,
+  SEARCH_STRINGS,
+  type SearchBlockView,
+  type SearchResultView,
+} from "./search-html.ts";
+export {
   applyMarks,
   isAncestorItem,
   isCurrentItem,

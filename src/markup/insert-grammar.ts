@@ -155,6 +155,7 @@ export type InsertKind =
   | "seo"
   | "sidebar"
   | "form"
+  | "search"
   | "pager"
   | "toc"
   | "pagination"
@@ -175,6 +176,7 @@ export const KNOWN_INSERTS: ReadonlyMap<string, InsertKind> = new Map<string, In
   ["svc/seo", "seo"],
   ["svc/sidebar", "sidebar"],
   ["svc/form", "form"],
+  ["svc/search", "search"],
   ["svc/pager", "pager"],
   ["svc/toc", "toc"],
   ["svc/pagination", "pagination"],

@@ -28,6 +28,7 @@ export interface InsertOp {
     | "seo"
     | "sidebar"
     | "form"
+    | "search"
     | "pager"
     | "toc"
     | "pagination"

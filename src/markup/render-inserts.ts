@@ -8,6 +8,7 @@ import { pagerHtml, sidebarHtml, tocHtml } from "./docs-html.ts";
 import { langSwitcherHtml, menuHtml } from "./lists-html.ts";
 import { paginationHtml } from "./pagination-html.ts";
 import { formHtml } from "./form-html.ts";
+import { searchBlockHtml, searchStrings } from "./search-html.ts";
 import type { Marks } from "./current.ts";
 import type { InsertOp } from "./program.ts";
 import type { RenderContext } from "./types.ts";
@@ -50,6 +51,15 @@ export function printedInsert(ctx: RenderContext, op: InsertOp, marks: Marks, wa
       if (form) return formHtml(form);
       warn("unknown_form", `svc/form "${op.name}" names no form of this site; it prints nothing`, op.at);
       return "";
+    }
+    case "search": {
+      // The block without a query; an answer to `?q=` puts its results in (docs/search.md).
+      const lang = ctx.value("site.lang");
+      const view = { lang: typeof lang === "string" ? lang : "", query: null, total: 0, page: 1, first: 1, pages: 0 };
+      return searchBlockHtml(
+        { ...view, results: [] },
+        searchStrings((key) => ctx.value(key)),
+      );
     }
     case "toc":
       return tocHtml(ctx.headings(), op.levels);

@@ -111,7 +111,7 @@ function dateOf(text: string): Date | undefined {
 }
 
 /** The language formats follow: a valid BCP 47 tag, else English. */
-function localeOf(lang: string): string {
+export function localeOf(lang: string): string {
   try {
     return Intl.getCanonicalLocales(lang)[0] ?? "en";
   } catch {

@@ -101,7 +101,7 @@ export class PublicSite {
      */
     private readonly fresh?: (siteId: number) => Promise<void>,
     /** The public port, as `home_url` is built: where an alias redirects to (alias-redirect.ts). */
-    private readonly port = 80,
+    readonly port = 80,
     /**
      * Addresses that, where the site shows no page, answer 302 to a place of their own: `/admin/`
      * to the admin (docs/admin.md). A page or redirect standing there wins.

@@ -25,6 +25,7 @@ import type { PublicAnswer, PublicSite } from "./public-site.ts";
 import { hostOf } from "../site/addresses.ts";
 import { unavailable } from "./answers.ts";
 import { administers, callerByToken } from "../site/callers.ts";
+import { holdsSearch, searchAsked, withSearchResults } from "./search-page.ts";
 
 /** What the public routes need besides the site: the limits, and the database to check a token. */
 export interface PublicGate {
@@ -85,12 +86,16 @@ export function pageAnswerer(
   return async (request, reply) => {
     const ifNoneMatch = request.headers["if-none-match"];
     const host = hostOf(request.headers.host);
+    // A search asked of a page printing svc/search: its results are read now, never a validator's 304.
+    const asked = searchAsked(request.url);
     try {
-      const answer = await site.answer(
+      let answer = await site.answer(
         host,
         request.url,
-        Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch,
+        asked ? undefined : Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch,
       );
+      const served = asked && holdsSearch(answer.body) ? await site.directory.resolve(host) : undefined;
+      if (asked && served) answer = await withSearchResults(gate.db, served, site.port, answer, asked);
       const { "x-svc-reason": reason, ...headers } = answer.headers;
       if (reason !== undefined && (await showsReason(gate, site, request, host))) headers["x-svc-reason"] = reason;
       return reply.code(answer.status).headers(headers).send(answer.body);
@@ -165,8 +170,11 @@ export function answerFromMemory(
     if (url.charCodeAt(0) !== 47 || routedElsewhere(url) || url.includes("%00") || options.closing()) return false;
     const ifNoneMatch = req.headers["if-none-match"];
     const host = hostOf(req.headers.host);
-    const hit = site.cached(host, url, Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch);
-    if (!hit) return false;
+    // A page printing svc/search asked `?q=`: its results are read by the route (search-page.ts).
+    const asked = searchAsked(url) !== null;
+    const validator = asked ? undefined : Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch;
+    const hit = site.cached(host, url, validator);
+    if (!hit || (asked && holdsSearch(hit.body))) return false;
     const started = performance.now();
     // Counted only once answered here: a request left to Fastify is counted by its route.
     const allowance = options.limits.consumePublic(clientAddress(req, options.trustProxy));

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import { linkAddressing } from "../pages/home.ts";
 import { searchSite, type SearchAnswer } from "../search/search.ts";
-import { hostOf } from "../site/addresses.ts";
+import { hostOf, type SiteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
 import type { PublicSite } from "./public-site.ts";
@@ -29,9 +29,18 @@ function first(value: unknown): string {
 
 /** A site's answer to a search: its language chosen, its links made as its pages print them. */
 export async function answerSearch(db: Db, site: SiteRow, port: number, query: SearchQuery): Promise<SearchAnswer> {
+  return answerSearchWith(db, site, await linkAddressing(db, site, port), query);
+}
+
+/** The same, the site's addressing read already. */
+export async function answerSearchWith(
+  db: Db,
+  site: SiteRow,
+  addressing: SiteAddressing,
+  query: SearchQuery,
+): Promise<SearchAnswer> {
   const q = first(query.q);
   const page = Number.parseInt(first(query.page), 10);
-  const addressing = await linkAddressing(db, site, port);
   const langs = addressing.langs;
   const asked = first(query.lang);
   // A site that names no language reads English stop words (the language of its interface).
@@ -39,7 +48,14 @@ export async function answerSearch(db: Db, site: SiteRow, port: number, query: S
   if (asked !== "" && (!langs.active || !langs.codes.includes(asked)))
     return { query: q, total: 0, page: Number.isSafeInteger(page) && page > 0 ? page : 1, results: [] };
   const lang = langs.active ? asked || langs.defaultLang || "" : "";
-  return searchSite(db, site.id, addressing, { q, lang, textLang, page: Number.isSafeInteger(page) ? page : 1 });
+  // A page without a language is shown in the default one (docs/search.md).
+  const pageLangs = lang !== "" && lang === langs.defaultLang ? [lang, ""] : [lang];
+  return searchSite(db, site.id, addressing, {
+    q,
+    langs: pageLangs,
+    textLang,
+    page: Number.isSafeInteger(page) ? page : 1,
+  });
 }
 
 export function searchRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, port: number): void {

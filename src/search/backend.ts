@@ -28,11 +28,11 @@ export interface SearchBackend {
   remove(trx: Db, siteId: number, ids: readonly number[]): Promise<void>;
   /** Published pages standing on a frame that have no entry (a frame put back under them). */
   missingOnFrame(trx: Db, siteId: number, frameId: string): Promise<number[]>;
-  /** The pages of a site and language holding every word (the last as a prefix), best first. */
+  /** The pages of a site in these languages holding every word (the last as a prefix), best first. */
   find(
     db: Db,
     siteId: number,
-    lang: string,
+    langs: readonly string[],
     words: readonly string[],
     window: { limit: number; offset: number },
   ): Promise<{ total: number; hits: SearchHit[] }>;

@@ -87,18 +87,28 @@ export const postgresSearch: SearchBackend = {
     return rows.map((row) => row.id);
   },
 
-  async find(db, siteId, lang, words, window) {
-    const query = sql`to_tsquery(${configOf(lang)}::regconfig, ${tsqueryOf(words)})`;
+  async find(db, siteId, langs, words, window) {
+    // Each language's entries read with its own configuration (they were made with it), so the
+    // entries without a language shown in the default one are read as `simple`.
+    const text = tsqueryOf(words);
+    const queryOf = (lang: string) => sql`to_tsquery(${configOf(lang)}::regconfig, ${text})`;
+    const matches = sql.join(
+      langs.map((lang) => sql`(s.lang = ${lang} and s.document @@ ${queryOf(lang)})`),
+      sql` or `,
+    );
+    const query = sql`case ${sql.join(
+      langs.map((lang) => sql`when s.lang = ${lang} then ${queryOf(lang)}`),
+      sql` `,
+    )} end`;
     const counted = await sql<{ n: string }>`
-      select count(*) as n from page_search
-      where site_id = ${siteId} and lang = ${lang} and document @@ ${query}
+      select count(*) as n from page_search s where s.site_id = ${siteId} and (${matches})
     `.execute(db);
     const total = Number(counted.rows[0]?.n ?? 0);
     if (total <= window.offset) return { total, hits: [] };
     const { rows } = await sql<SearchHit>`
       select p.id, p.title, p.lang, p.path, p.date_gmt, s.summary, s.body
       from page_search s join pages p on p.id = s.page_id
-      where s.site_id = ${siteId} and s.lang = ${lang} and s.document @@ ${query}
+      where s.site_id = ${siteId} and (${matches})
       order by ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', s.document, ${query}) desc, p.id
       limit ${window.limit} offset ${window.offset}
     `.execute(db);

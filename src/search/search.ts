@@ -29,8 +29,11 @@ export interface SearchAnswer {
 
 export interface SearchRequest {
   q: string;
-  /** The pages' language ('' on a site without languages). */
-  lang: string;
+  /**
+   * The pages' languages: '' on a site without languages; the language asked, and '' too when it
+   * is the default one (a page without a language is shown in the default language).
+   */
+  langs: readonly string[];
   /** The language whose stop words a query drops (the site's language when pages have none). */
   textLang: string;
   page: number;
@@ -50,7 +53,7 @@ export async function searchSite(
   const words = searchWords(request.q, request.textLang);
   const empty = { query: request.q, total: 0, page, results: [] };
   if (words.length === 0) return empty;
-  const found = await searchBackend(db).find(db, siteId, request.lang, words, {
+  const found = await searchBackend(db).find(db, siteId, request.langs, words, {
     limit: RESULTS_PER_PAGE,
     offset: (page - 1) * RESULTS_PER_PAGE,
   });

@@ -18,10 +18,11 @@ function quoted(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
 
-/** The FTS5 query: the scope, and every word in the page's own columns, the last as a prefix. */
-export function matchExpression(siteId: number, lang: string, words: readonly string[]): string {
+/** The FTS5 query: a scope of the languages, and every word in the page's own columns, the last as a prefix. */
+export function matchExpression(siteId: number, langs: readonly string[], words: readonly string[]): string {
   const terms = words.map((word, at) => (at === words.length - 1 ? `${quoted(word)}*` : quoted(word)));
-  return `scope : ${quoted(scopeToken(siteId, lang))} AND {title summary tags body} : (${terms.join(" AND ")})`;
+  const scopes = langs.map((lang) => quoted(scopeToken(siteId, lang))).join(" OR ");
+  return `scope : (${scopes}) AND {title summary tags body} : (${terms.join(" AND ")})`;
 }
 
 function ids(list: readonly number[]) {
@@ -58,8 +59,8 @@ export const sqliteSearch: SearchBackend = {
     return rows.map((row) => row.id);
   },
 
-  async find(db, siteId, lang, words, window) {
-    const match = matchExpression(siteId, lang, words);
+  async find(db, siteId, langs, words, window) {
+    const match = matchExpression(siteId, langs, words);
     const counted = await sql<{ n: number }>`
       select count(*) as n from page_search where page_search match ${match}
     `.execute(db);

@@ -45,3 +45,24 @@ describe("site search by language", () => {
     }
   });
 });
+
+describe("site search and pages without a language", () => {
+  it("a page made before the site had languages is found in the default language, where it is shown", async () => {
+    const t = await startTestApp();
+    try {
+      const site = await seoSite(t);
+      await site.frame("plain", "<p>x</p>");
+      await site.page("Koala walks", "plain");
+      for (const code of ["en", "de"]) ok(await site.api("POST", "/languages", { code }), code, 201);
+      assert.equal((await site.visit("/koala-walks/")).status, 200);
+      const titles = async (query: string) =>
+        ((await site.visit(`/_search?${query}`)).body.results as Array<{ title: string }>).map((r) => r.title);
+      assert.deepEqual(await titles("q=koala"), ["Koala walks"]);
+      assert.deepEqual(await titles("q=koala&lang=en"), ["Koala walks"]);
+      assert.deepEqual(await titles("q=koala&lang=de"), []);
+      assert.deepEqual(await titles("q=koala%20walk"), ["Koala walks"], "read with the configuration it was made with");
+    } finally {
+      await t.close();
+    }
+  });
+});

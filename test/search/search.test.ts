@@ -146,6 +146,21 @@ describe("site search", () => {
     assert.deepEqual(await titles("bilby"), []);
   });
 
+  it("a site deleted takes its pages' entries with it", async () => {
+    const other = await seoSite(t);
+    await other.frame("plain", "<p>x</p>");
+    const id = await other.page("Wombat gone", "plain");
+    const key = sql.raw(t.store.dialect === "postgres" ? "page_id" : "rowid");
+    const entries = async () =>
+      Number(
+        (await sql<{ n: number }>`select count(*) as n from page_search where ${key} = ${id}`.execute(t.store.db))
+          .rows[0]?.n,
+      );
+    assert.equal(await entries(), 1);
+    ok(await t.call("DELETE", `/api/sites/${other.id}`), "delete the site");
+    assert.equal(await entries(), 0);
+  });
+
   it("a page without an entry (made before the index was) gets one at the next start", async () => {
     const id = await site.page("Dingo", "plain");
     const key = sql.raw(t.store.dialect === "postgres" ? "page_id" : "rowid");
