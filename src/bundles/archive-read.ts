@@ -52,7 +52,8 @@ async function unpack(body: Readable, limits: ReadLimits): Promise<Map<string, B
     if (header.size > limit) return refuse(invalidBundle("oversize_entry", { entry: name, max_bytes: limit }));
     const chunks: Buffer[] = [];
     let size = 0;
-    stream.on("data", (chunk: Buffer) => {
+    stream.on("data", (chunk: unknown) => {
+      if (!Buffer.isBuffer(chunk)) return;
       size += chunk.length;
       total += chunk.length;
       chunks.push(chunk);

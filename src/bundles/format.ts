@@ -9,6 +9,14 @@ export const FORMAT_VERSION = 1;
 
 export const MANIFEST = "manifest.json";
 
+/** What a manifest names as its source's service. */
+export const SERVICE_NAME = "site-builder-service";
+export const SERVICE_VERSION = packageVersion();
+
+function packageVersion(): string {
+  return typeof process.env.npm_package_version === "string" ? process.env.npm_package_version : "0.1.0";
+}
+
 /** The largest entry that is not a media file (markup, CSS, JSON): 16 MiB. */
 export const MAX_TEXT_ENTRY = 16 * 1024 * 1024;
 
@@ -103,6 +111,10 @@ export function readManifest(bytes: Buffer, entries: Map<string, Buffer>): Manif
     counts: isRecord(manifest.counts) ? (manifest.counts as Record<string, number>) : {},
     entries: listed as Record<string, string>,
   };
+}
+
+export function jsonOf(bytes: Buffer): unknown {
+  return JSON.parse(bytes.toString("utf8"));
 }
 
 /** JSON as a bundle writes it: two-space indentation, characters as they are (no \u escapes), a final newline. */

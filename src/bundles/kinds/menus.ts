@@ -48,7 +48,7 @@ function fileOf(bytes: Buffer): MenuFile {
   const value = jsonOf(bytes);
   if (!isRecord(value) || typeof value.name !== "string" || !Array.isArray(value.items))
     throw new Error("a menu entry is {name, locations, items}");
-  return { locations: [], ...value } as MenuFile;
+  return { locations: [], ...value } as unknown as MenuFile;
 }
 
 function pageRefsIn(items: readonly unknown[]): string[] {
