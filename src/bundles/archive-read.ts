@@ -30,17 +30,18 @@ async function unpack(body: Readable, limits: ReadLimits): Promise<Map<string, B
   let total = 0;
   let refusal: ServiceError | null = null;
   const tar = extract();
+  // A refused entry is drained, and so is every entry after it: the archive is read to its end
+  // (the body's limit bounds it) and the first refusal answered.
   tar.on("entry", (header, stream, next) => {
+    const drain = () => {
+      stream.on("end", () => next());
+      stream.resume();
+    };
     const refuse = (error: ServiceError) => {
       refusal ??= error;
-      stream.resume();
-      next(error);
+      drain();
     };
-    if (header.type === "directory") {
-      stream.resume();
-      stream.on("end", () => next());
-      return;
-    }
+    if (refusal || header.type === "directory") return drain();
     const name = header.name.replace(/^\.\//, "");
     const badName = badEntryName(name);
     if (badName) return refuse(invalidBundle(badName, { entry: header.name }));
@@ -53,20 +54,21 @@ async function unpack(body: Readable, limits: ReadLimits): Promise<Map<string, B
     const chunks: Buffer[] = [];
     let size = 0;
     stream.on("data", (chunk: unknown) => {
-      if (!Buffer.isBuffer(chunk)) return;
+      if (!Buffer.isBuffer(chunk) || refusal) return;
       size += chunk.length;
       total += chunk.length;
-      chunks.push(chunk);
+      if (size > limit) refusal = invalidBundle("oversize_entry", { entry: name, max_bytes: limit });
+      else if (total > limits.maxBytes) refusal = tooLarge(limits.maxBytes);
+      else chunks.push(chunk);
     });
     stream.on("end", () => {
-      if (total > limits.maxBytes) return next(tooLarge(limits.maxBytes));
-      if (size > limit) return next(invalidBundle("oversize_entry", { entry: name, max_bytes: limit }));
-      entries.set(name, Buffer.concat(chunks));
+      if (!refusal) entries.set(name, Buffer.concat(chunks));
       next();
     });
   });
   try {
     await pipeline(body, createGunzip(), tar);
+    if (refusal) throw refusal;
   } catch (error) {
     if (refusal) throw refusal;
     if (error instanceof ServiceError) throw error;

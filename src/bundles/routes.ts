@@ -87,7 +87,6 @@ export function bundleRoutes(
         tags,
         summary: "The site as a bundle, a .tar.gz streamed (the site's administrators)",
         params: Obj({ id: Type.String() }),
-        produces: [BUNDLE_TYPE],
         response: {
           200: { description: "the bundle", content: { [BUNDLE_TYPE]: { schema: BundleBody } } },
           ...commonErrors,
