@@ -267,6 +267,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sites/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site as a bundle, a .tar.gz streamed (the site's administrators) */
+        get: operations["exportSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -315,6 +332,40 @@ export interface paths {
         put?: never;
         /** Model Context Protocol (Streamable HTTP, stateless): a JSON-RPC message in, its answer out as JSON or an SSE stream; tools over this API for agents (docs/mcp.md). ?tools=frames,pages,menus,data,revisions,media,delete offers only those groups; ?read_only=1 only the reading tools */
         post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a bundle into the site (its administrators): ?mode=merge (default) or replace, ?dry_run=1 answers the plan and writes nothing */
+        post: operations["importSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a site from a bundle at ?domain= (super-administrator); answers 201 */
+        post: operations["importNewSite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -883,6 +934,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's forms, by name */
+        get: operations["listForms"];
+        put?: never;
+        /** Declare a form: its fields in order, redirect, notify and store; pages printing it (svc/form) are published again */
+        post: operations["createForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/forms/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One form */
+        get: operations["getForm"];
+        put?: never;
+        post?: never;
+        /** Delete a form and its submissions; pages printing it print nothing for it */
+        delete: operations["deleteForm"];
+        options?: never;
+        head?: never;
+        /** Change a form (the fields sent replace the list); pages printing it are published again */
+        patch: operations["patchForm"];
         trace?: never;
     };
     "/api/site/{site_id}/strings": {
@@ -2141,6 +2229,8 @@ export interface operations {
                             media_bytes: number;
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: number;
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2194,6 +2284,8 @@ export interface operations {
                     media_bytes?: number | null;
                     /** @description a whole number >= 0 sets it, null restores the default; bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                     published_bytes?: number | null;
+                    /** @description a whole number >= 0 sets it, null restores the default; form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                    form_submissions?: number | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -2229,6 +2321,8 @@ export interface operations {
                             media_bytes: number;
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: number;
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -3229,6 +3323,46 @@ export interface operations {
             };
         };
     };
+    exportSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bundle */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -3416,6 +3550,223 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importSite: {
+        parameters: {
+            query?: {
+                mode?: string;
+                dry_run?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description the bundle: the whole raw body (Content-Type: application/gzip) */
+        requestBody: {
+            content: {
+                "application/gzip": {
+                    /**
+                     * Format: binary
+                     * @description the bundle, a .tar.gz (Content-Type: application/gzip)
+                     */
+                    bundle?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        mode: string;
+                        dry_run: boolean;
+                        /** @description the manifest's source */
+                        source: {
+                            [key: string]: unknown;
+                        };
+                        creates: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        updates: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        unchanged: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description replace only: what the bundle lacks */
+                        deletes: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        conflicts: ({
+                            kind: string;
+                            name: string;
+                            /** @description unresolved_reference, or the code the object's own write was refused with */
+                            reason: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importNewSite: {
+        parameters: {
+            query: {
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description the bundle: the whole raw body (Content-Type: application/gzip) */
+        requestBody: {
+            content: {
+                "application/gzip": {
+                    /**
+                     * Format: binary
+                     * @description the bundle, a .tar.gz (Content-Type: application/gzip)
+                     */
+                    bundle?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        mode: string;
+                        dry_run: boolean;
+                        /** @description the manifest's source */
+                        source: {
+                            [key: string]: unknown;
+                        };
+                        creates: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        updates: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        unchanged: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description replace only: what the bundle lacks */
+                        deletes: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        conflicts: ({
+                            kind: string;
+                            name: string;
+                            /** @description unresolved_reference, or the code the object's own write was refused with */
+                            reason: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
             };
             /** @description Default Response */
             "4XX": {
@@ -12505,6 +12856,587 @@ export interface operations {
             };
         };
     };
+    listForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        forms: ({
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ^[a-z0-9][a-z0-9_-]*$ */
+                    name: string;
+                    fields: ({
+                        /** @description a letter, then letters, digits, _ or - (at most 64) */
+                        name: string;
+                        /** @description a text, or texts by language code (default: the field's name) */
+                        label?: string | {
+                            [key: string]: string;
+                        };
+                        /** @description default text */
+                        type?: "text" | "textarea" | "email" | "tel" | "url" | "number" | "checkbox" | "select" | "hidden";
+                        required?: boolean;
+                        /** @description the longest value taken, in characters (every value is held to 10240 bytes) */
+                        max_length?: number | null;
+                        /** @description a select's values, in order */
+                        options?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @description a page (id, slug or path of a page) or a path from / to send the visitor to after a submission */
+                    redirect?: string | number | null;
+                    /** @description e-mail addresses told of each submission */
+                    notify?: string[];
+                    /** @description keep submissions (default true) */
+                    store?: boolean;
+                    /** @description false: the form takes no submissions (default true) */
+                    active?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        deleted: {
+                            name: string;
+                            submissions: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    fields?: ({
+                        /** @description a letter, then letters, digits, _ or - (at most 64) */
+                        name: string;
+                        /** @description a text, or texts by language code (default: the field's name) */
+                        label?: string | {
+                            [key: string]: string;
+                        };
+                        /** @description default text */
+                        type?: "text" | "textarea" | "email" | "tel" | "url" | "number" | "checkbox" | "select" | "hidden";
+                        required?: boolean;
+                        /** @description the longest value taken, in characters (every value is held to 10240 bytes) */
+                        max_length?: number | null;
+                        /** @description a select's values, in order */
+                        options?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @description a page (id, slug or path of a page) or a path from / to send the visitor to after a submission */
+                    redirect?: string | number | null;
+                    /** @description e-mail addresses told of each submission */
+                    notify?: string[];
+                    /** @description keep submissions (default true) */
+                    store?: boolean;
+                    /** @description false: the form takes no submissions (default true) */
+                    active?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getStrings: {
         parameters: {
             query?: {
@@ -15653,6 +16585,13 @@ export interface operations {
                             };
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: {
+                                used: number;
+                                limit: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: {
                                 used: number;
                                 limit: number;
                             } & {
