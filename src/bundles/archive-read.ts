@@ -9,7 +9,15 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { extract } from "tar-stream";
 import { fail, ServiceError } from "../errors.ts";
-import { badEntryName, entryLimit, invalidBundle, MANIFEST, MAX_ENTRIES, readManifest, type Manifest } from "./format.ts";
+import {
+  badEntryName,
+  entryLimit,
+  invalidBundle,
+  MANIFEST,
+  MAX_ENTRIES,
+  readManifest,
+  type Manifest,
+} from "./format.ts";
 
 export interface ReadLimits {
   /** The whole bundle, unpacked. */

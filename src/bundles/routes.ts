@@ -38,7 +38,10 @@ const ImportAnswer = Success({
   deletes: Type.Array(Named, { description: "replace only: what the bundle lacks" }),
   conflicts: Type.Array(Conflict),
 });
-const BundleBody = Type.String({ format: "binary", description: "the bundle, a .tar.gz (Content-Type: application/gzip)" });
+const BundleBody = Type.String({
+  format: "binary",
+  description: "the bundle, a .tar.gz (Content-Type: application/gzip)",
+});
 
 /** As media uploads document theirs (media/routes.ts): the whole raw body, read by the handler. */
 const RawBody = Obj({ bundle: Opt(BundleBody) }, "the bundle: the whole raw body (Content-Type: application/gzip)");
@@ -64,7 +67,11 @@ function limitedBody(request: FastifyRequest, maxBytes: number): Readable {
 function modeOf(value: string | undefined): ImportMode {
   if (value === undefined || value === "" || value === "merge") return "merge";
   if (value === "replace") return "replace";
-  throw fail("invalid_parameter", { parameter: "mode", value, allowed: ["merge", "replace"] }, "mode is merge or replace.");
+  throw fail(
+    "invalid_parameter",
+    { parameter: "mode", value, allowed: ["merge", "replace"] },
+    "mode is merge or replace.",
+  );
 }
 
 /** Registers the three calls; `blobs` and the limits are the media store's and configuration's. */

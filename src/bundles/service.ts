@@ -61,7 +61,13 @@ export async function exportSite(
   return { site, stream: writeBundle({ format_version: FORMAT_VERSION, source, counts }, entries) };
 }
 
-async function runStep(io: SiteIO, step: Step, plan: ImportPlan, entries: ReadonlyMap<string, Buffer>, replace: boolean) {
+async function runStep(
+  io: SiteIO,
+  step: Step,
+  plan: ImportPlan,
+  entries: ReadonlyMap<string, Buffer>,
+  replace: boolean,
+) {
   try {
     await step.bundleKind.put(io, step.name, step.bytes, entries, { replace });
     return true;
@@ -86,7 +92,8 @@ async function applyPlan(io: SiteIO, plan: ImportPlan, entries: ReadonlyMap<stri
       const failed: Step[] = [];
       const before = plan.conflicts.length;
       for (const step of pending) {
-        if (await runStep(io, step, plan, entries, replace)) written.set(kind.kind, [...(written.get(kind.kind) ?? []), step]);
+        if (await runStep(io, step, plan, entries, replace))
+          written.set(kind.kind, [...(written.get(kind.kind) ?? []), step]);
         else failed.push(step);
       }
       if (failed.length === pending.length) break;
@@ -101,7 +108,9 @@ async function applyPlan(io: SiteIO, plan: ImportPlan, entries: ReadonlyMap<stri
     await kind.finish(io, steps);
   }
   for (const kind of [...KINDS].reverse()) {
-    const deletes = plan.deletes.filter((step) => step.bundleKind === kind).sort((a, b) => b.name.length - a.name.length);
+    const deletes = plan.deletes
+      .filter((step) => step.bundleKind === kind)
+      .sort((a, b) => b.name.length - a.name.length);
     io.pages = await pageNames(io.ctx.db, io.site.id);
     for (const step of deletes) {
       try {
@@ -163,5 +172,11 @@ export async function importNewSite(bc: BundleContext, caller: Caller, domain: u
   const io = await siteIO(bc, site, caller);
   const plan = await planImport(io, objects, true);
   await applyPlan(io, plan, bundle.entries, true);
-  return { site_id: site.id, mode: "replace" as const, dry_run: false, source: bundle.manifest.source, ...planAnswer(plan) };
+  return {
+    site_id: site.id,
+    mode: "replace" as const,
+    dry_run: false,
+    source: bundle.manifest.source,
+    ...planAnswer(plan),
+  };
 }

@@ -42,7 +42,10 @@ describe("bundles: merge, replace and dry runs", () => {
     const names = (list: any[]) => list.map((o) => `${o.kind}:${o.name}`);
     assert.ok(names(plan.body.creates).includes("frames:b"));
     assert.ok(names(plan.body.creates).includes("pages:_:/home"));
-    assert.deepEqual(names(plan.body.updates).filter((n) => n.startsWith("frames")), ["frames:a"]);
+    assert.deepEqual(
+      names(plan.body.updates).filter((n) => n.startsWith("frames")),
+      ["frames:a"],
+    );
     assert.deepEqual(plan.body.deletes, []);
     const replacing = await importBytes(t, `/api/sites/${target}/import?dry_run=1&mode=replace`, bundle);
     assert.ok(names(replacing.body.deletes).includes("frames:mine"));

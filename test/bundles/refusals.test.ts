@@ -46,7 +46,10 @@ describe("bundles: refusals", () => {
 
   it("an entry whose sha256 is not the manifest's: sha256_mismatch", async () => {
     const bytes = await tarGz([
-      { name: "manifest.json", data: JSON.stringify({ format_version: 1, entries: { "frames/home.html": sha256("other") } }) },
+      {
+        name: "manifest.json",
+        data: JSON.stringify({ format_version: 1, entries: { "frames/home.html": sha256("other") } }),
+      },
       { name: "frames/home.html", data: FRAME },
     ]);
     await refused(bytes, "sha256_mismatch");
@@ -86,7 +89,11 @@ describe("bundles: refusals", () => {
     const old = await tarGz([
       {
         name: "manifest.json",
-        data: JSON.stringify({ format_version: 0, site: { domain: "old.localhost" }, files: { "frames/home.html": sha256(FRAME) } }),
+        data: JSON.stringify({
+          format_version: 0,
+          site: { domain: "old.localhost" },
+          files: { "frames/home.html": sha256(FRAME) },
+        }),
       },
       { name: "frames/home.html", data: FRAME },
     ]);

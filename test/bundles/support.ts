@@ -23,12 +23,46 @@ export async function fillSite(t: TestApp, site: number): Promise<void> {
     slug: "page",
     html: '<!doctype html><html><head><title>{{ page.title }}</title></head><body><h1 data-op-bind=\'{"text": "page.title"}\'>x</h1><main data-op-bind=\'{"html": "page.content"}\'></main></body></html>',
   });
-  const about = (await call(t, "POST", `${S}/pages`, { title: "About", slug: "about", frame: "page", content: "<p>Über uns</p>", lang: "en" })).page;
-  await call(t, "POST", `${S}/pages`, { title: "Team", slug: "team", parent: "/about", frame: "page", content: "<p>Team</p>", lang: "en" });
-  await call(t, "POST", `${S}/pages`, { title: "Draft", slug: "draft", frame: "page", status: "draft", content: "<p>d</p>", lang: "en" });
-  const ueber = (await call(t, "POST", `${S}/pages`, { title: "Über", slug: "ueber", frame: "page", content: "<p>de</p>", lang: "de" })).page;
+  const about = (
+    await call(t, "POST", `${S}/pages`, {
+      title: "About",
+      slug: "about",
+      frame: "page",
+      content: "<p>Über uns</p>",
+      lang: "en",
+    })
+  ).page;
+  await call(t, "POST", `${S}/pages`, {
+    title: "Team",
+    slug: "team",
+    parent: "/about",
+    frame: "page",
+    content: "<p>Team</p>",
+    lang: "en",
+  });
+  await call(t, "POST", `${S}/pages`, {
+    title: "Draft",
+    slug: "draft",
+    frame: "page",
+    status: "draft",
+    content: "<p>d</p>",
+    lang: "en",
+  });
+  const ueber = (
+    await call(t, "POST", `${S}/pages`, {
+      title: "Über",
+      slug: "ueber",
+      frame: "page",
+      content: "<p>de</p>",
+      lang: "de",
+    })
+  ).page;
   await call(t, "POST", `${S}/pages/language`, { page: about.id, lang: "de", translation: ueber.id });
-  await call(t, "POST", `${S}/menus`, { name: "Main", slug: "main", items: [{ page: "/about" }, { url: "https://example.org/x", title: "X" }] });
+  await call(t, "POST", `${S}/menus`, {
+    name: "Main",
+    slug: "main",
+    items: [{ page: "/about" }, { url: "https://example.org/x", title: "X" }],
+  });
   await call(t, "PUT", `${S}/menus/main/location`, { location: "header" });
   await call(t, "PUT", `${S}/data/team`, { items: [{ name: "Ada" }] });
   await call(t, "PUT", `${S}/sidebars/docs`, { items: [{ page: "/about" }] });

@@ -16,7 +16,10 @@ export const frames: BundleKind = {
       .where("site_id", "=", site.id)
       .orderBy("slug")
       .execute();
-    return rows.map((row) => ({ name: row.slug, entry: memoryEntry(`frames/${row.slug}.html`, Buffer.from(row.html)) }));
+    return rows.map((row) => ({
+      name: row.slug,
+      entry: memoryEntry(`frames/${row.slug}.html`, Buffer.from(row.html)),
+    }));
   },
   nameOf: (path) => stemIn(path, "frames", ".html"),
   async put({ ctx, site, userId }, slug, bytes) {

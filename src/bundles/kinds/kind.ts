@@ -9,6 +9,8 @@ import type { ServiceContext } from "../../write/context.ts";
 import type { OutEntry } from "../archive-write.ts";
 import type { PageNames } from "../page-names.ts";
 
+export { jsonOf } from "../format.ts";
+
 export interface SiteIO {
   ctx: ServiceContext;
   site: SiteRow;
@@ -43,17 +45,19 @@ export interface BundleKind {
   /** The object an entry path holds (its plan name), or null when the path is not this kind's. */
   nameOf(path: string): string | null;
   /** Writes the bundle's object, creating it or making the site's the bundle's. */
-  put(io: SiteIO, name: string, bytes: Buffer, entries: ReadonlyMap<string, Buffer>, options: ApplyOptions): Promise<void>;
+  put(
+    io: SiteIO,
+    name: string,
+    bytes: Buffer,
+    entries: ReadonlyMap<string, Buffer>,
+    options: ApplyOptions,
+  ): Promise<void>;
   /** Deletes the site's object (replace); kinds a site always has one of leave this out. */
   remove?(io: SiteIO, name: string): Promise<void>;
   /** What the object refers to, checked before anything is written (unresolved: a conflict). */
   references?(name: string, bytes: Buffer): Reference[];
   /** After every object of the kind is written: what links them to each other (translations). */
   finish?(io: SiteIO, written: ReadonlyArray<{ name: string; bytes: Buffer }>): Promise<void>;
-}
-
-export function jsonOf(bytes: Buffer): unknown {
-  return JSON.parse(bytes.toString("utf8"));
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

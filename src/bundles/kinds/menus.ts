@@ -68,7 +68,12 @@ export const menus: BundleKind = {
   kind: "menus",
   async read({ ctx, site, pages }) {
     const origin = homeUrl(site.domain, ctx.publicPort);
-    const menuRows = await ctx.db.selectFrom("menus").selectAll().where("site_id", "=", site.id).orderBy("slug").execute();
+    const menuRows = await ctx.db
+      .selectFrom("menus")
+      .selectAll()
+      .where("site_id", "=", site.id)
+      .orderBy("slug")
+      .execute();
     const locations = await ctx.db
       .selectFrom("menu_locations")
       .selectAll()
@@ -107,10 +112,13 @@ export const menus: BundleKind = {
     }
     const ref = String(menu.id);
     const held = await ctx.db.selectFrom("menu_locations").selectAll().where("menu_id", "=", menu.id).execute();
-    const have = held.map((row) => ({ theme: row.theme, location: row.location, lang: row.lang === "" ? null : row.lang }));
+    const have = held.map((row) => ({
+      theme: row.theme,
+      location: row.location,
+      lang: row.lang === "" ? null : row.lang,
+    }));
     const want = new Set(file.locations.map(key));
-    for (const place of have)
-      if (!want.has(key(place))) await deleteLocation(ctx, site, ref, { ...place }, {});
+    for (const place of have) if (!want.has(key(place))) await deleteLocation(ctx, site, ref, { ...place }, {});
     const had = new Set(have.map(key));
     for (const place of file.locations) if (!had.has(key(place))) await putLocation(ctx, site, ref, { ...place }, {});
   },

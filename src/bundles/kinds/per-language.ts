@@ -105,7 +105,10 @@ export const sidebars: BundleKind = {
       ctx,
       site,
       name,
-      { ...(tree.root !== undefined ? { root: tree.root as string } : { items: tree.items }), ...(lang ? { lang } : {}) },
+      {
+        ...(tree.root !== undefined ? { root: tree.root as string } : { items: tree.items }),
+        ...(lang ? { lang } : {}),
+      },
       { allowInvalid: true },
     );
   },

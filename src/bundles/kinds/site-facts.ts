@@ -35,7 +35,11 @@ export const languages: BundleKind = {
     const file = objectOf(bytes, "languages.json");
     const wanted = Array.isArray(file.languages) ? (file.languages as Array<{ code: string; name: string }>) : [];
     for (const language of wanted)
-      await addLanguage(ctx, site, { code: language.code, name: language.name, default: language.code === file.default });
+      await addLanguage(ctx, site, {
+        code: language.code,
+        name: language.name,
+        default: language.code === file.default,
+      });
     if (!replace) return;
     const keep = new Set(wanted.map((language) => language.code));
     for (const row of (await languageState(ctx.db, site.id)).rows)
