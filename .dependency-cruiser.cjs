@@ -81,6 +81,11 @@ const LAYERS = [
     owns: "previews of unsaved changes (rendered in a rolled-back transaction) and preview links",
   },
   { name: "history", path: "^src/history/", owns: "the revision, diff, restore and trash calls of every kind" },
+  {
+    name: "bundles",
+    path: "^src/bundles/",
+    owns: "site bundles: a site exported as one .tar.gz and imported, through every feature's own services",
+  },
   { name: "cache", path: "^src/cache/", owns: "POST /cache/flush" },
   {
     name: "mcp",

@@ -22,6 +22,7 @@ import { schemaValidator } from "./http/validation.ts";
 import { nulPath } from "./http/nul.ts";
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "./markup/json-scan.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
+import { bundleRoutes } from "./bundles/routes.ts";
 import { typedRoutes } from "./http/typed-fastify.ts";
 import { actAsCaller } from "./http/acting.ts";
 import { addressedSiteId, siteScope } from "./http/site-scope.ts";
@@ -323,6 +324,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
 
   setCssTimeLimit(deps.config.cssTimeLimitMs);
   networkRoutes(typedRoutes(app), ctx, deps.limits, deps.config.adminHost);
+  bundleRoutes(typedRoutes(app), ctx, deps.blobs, deps.config);
   networkEventRoutes(app, ctx);
   networkEventStreamRoutes(app, ctx, eventStreams);
   publicRoutes(app, deps.publicSite, publicGate);

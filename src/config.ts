@@ -35,6 +35,8 @@ export interface Config {
   mediaS3: MediaS3Options | null;
   /** The largest media file an upload may send, in bytes (SVC_MEDIA_MAX_BYTES). */
   mediaMaxBytes: number;
+  /** The largest site bundle an import may send, gzipped and unpacked alike, in bytes (SVC_BUNDLE_MAX_BYTES; docs/bundles.md). */
+  bundleMaxBytes: number;
   /** The origin API clients reach this service at, for the OpenAPI document's `servers`
    * (SVC_API_URL; default `http://HOST:PORT`, a wildcard HOST read as the loopback address). */
   apiUrl: string;
@@ -292,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     mediaS3: mediaS3Options(env),
     mediaMaxBytes: integer(env, "SVC_MEDIA_MAX_BYTES", 25 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
+    bundleMaxBytes: integer(env, "SVC_BUNDLE_MAX_BYTES", 256 * 1024 * 1024, 1, Number.MAX_SAFE_INTEGER),
     apiUrl,
     revisionsKeep: integer(env, "SVC_REVISIONS_KEEP", 100, 1, 1_000_000),
     trashDays: integer(env, "SVC_TRASH_DAYS", 30, 1, 36_500),

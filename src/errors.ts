@@ -182,6 +182,12 @@ export const MESSAGES = {
   // webhooks (docs/webhooks.md)
   webhook_not_found: "No such webhook on this site.",
   delivery_not_found: "No such delivery of this webhook.",
+  // site bundles (docs/bundles.md)
+  invalid_bundle:
+    "The bundle is corrupt or tampered with (see reason and entry); nothing was written. Export it again and resend it whole.",
+  bundle_version_unsupported:
+    "The bundle was written by a newer format than this service reads (see format_version and supported); nothing was written. Import it into an instance at least as new as the one that exported it.",
+
   webhook_url_not_allowed:
     "Webhooks are sent to http:// or https:// addresses on the public internet; this one is (or resolves to) a loopback, private, link-local, unspecified or metadata address.",
 } as const;

@@ -1,6 +1,7 @@
 // The command line of `svc` (docs/cli.md): commands and flags with commander, every refusal
 // printed as one line with its exit code — 0 ok, 1 refused or conflict, 2 usage (an unknown
 // command or flag, a bad value, no service or token given).
+import { resolve as resolvePath } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { failure } from "./api.ts";
 import { CliError, usage, type ExitCode } from "./errors.ts";
@@ -16,6 +17,7 @@ import { initCommand } from "./commands/init.ts";
 import { statusCommand } from "./commands/status.ts";
 import { watchCommand } from "./commands/watch.ts";
 import { mcpCommand } from "./commands/mcp.ts";
+import { exportCommand, importCommand, type ImportFlags } from "./commands/bundle.ts";
 import { readEnvironment, resolveAuthed } from "./target.ts";
 
 export interface Io extends Streams {
@@ -177,6 +179,30 @@ function build(io: Io, setCode: (code: number) => void): Command {
       setCode(await mcpCommand(target, { tools: options.tools, readOnly: options.readOnly, site }, io));
     });
 
+  targetOptions(
+    program.command("export <file>").description("write the site's bundle, a .tar.gz (docs/bundles.md)"),
+  ).action(async (file: string, options: CommonOptions) => {
+    setCode(await exportCommand(session(undefined, options), resolvePath(io.cwd, file)));
+  });
+
+  targetOptions(
+    program
+      .command("import <file>")
+      .description(
+        "import a bundle into the site named by --site or SVC_SITE; with neither, into a new site at --domain",
+      ),
+  )
+    .option("--dry-run", "answer what the import would do; write nothing")
+    .option("--mode <mode>", "merge (default: never deletes) or replace (also deletes what the bundle lacks)")
+    .option("--domain <domain>", "the new site's domain (no --site or SVC_SITE)")
+    .action(async (file: string, options: CommonOptions & ImportFlags) => {
+      const path = folder(undefined, io.cwd);
+      // The default site 1 does not apply: an import lands only where it was sent.
+      const named = options.site ?? (options.env ? readEnvironment(path, options.env).site : io.env.SVC_SITE);
+      const given = named !== undefined && named !== "";
+      setCode(await importCommand(session(undefined, options), resolvePath(io.cwd, file), given, options));
+    });
+
   targetOptions(program.command("logout [dir]").description("forget the saved token of the service")).action(
     async (dir: string | undefined, options: CommonOptions) => {
       setCode(await logoutCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
@@ -208,7 +234,12 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
   const program = build(io, (value) => (code = value));
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
-    report(usage("a command is needed: init, pull, push, status, watch, dev, login, logout or mcp"), json, io, null);
+    report(
+      usage("a command is needed: init, pull, push, status, watch, dev, export, import, login, logout or mcp"),
+      json,
+      io,
+      null,
+    );
     return 2;
   }
   try {

@@ -267,6 +267,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sites/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site as a bundle, a .tar.gz streamed (the site's administrators) */
+        get: operations["exportSite"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -315,6 +332,40 @@ export interface paths {
         put?: never;
         /** Model Context Protocol (Streamable HTTP, stateless): a JSON-RPC message in, its answer out as JSON or an SSE stream; tools over this API for agents (docs/mcp.md). ?tools=frames,pages,menus,data,revisions,media,delete offers only those groups; ?read_only=1 only the reading tools */
         post: operations["mcp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{id}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a bundle into the site (its administrators): ?mode=merge (default) or replace, ?dry_run=1 answers the plan and writes nothing */
+        post: operations["importSite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Create a site from a bundle at ?domain= (super-administrator); answers 201 */
+        post: operations["importNewSite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3307,6 +3358,46 @@ export interface operations {
             };
         };
     };
+    exportSite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the bundle */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -3494,6 +3585,223 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importSite: {
+        parameters: {
+            query?: {
+                mode?: string;
+                dry_run?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description the bundle: the whole raw body (Content-Type: application/gzip) */
+        requestBody: {
+            content: {
+                "application/gzip": {
+                    /**
+                     * Format: binary
+                     * @description the bundle, a .tar.gz (Content-Type: application/gzip)
+                     */
+                    bundle?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        mode: string;
+                        dry_run: boolean;
+                        /** @description the manifest's source */
+                        source: {
+                            [key: string]: unknown;
+                        };
+                        creates: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        updates: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        unchanged: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description replace only: what the bundle lacks */
+                        deletes: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        conflicts: ({
+                            kind: string;
+                            name: string;
+                            /** @description unresolved_reference, or the code the object's own write was refused with */
+                            reason: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    importNewSite: {
+        parameters: {
+            query: {
+                domain: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description the bundle: the whole raw body (Content-Type: application/gzip) */
+        requestBody: {
+            content: {
+                "application/gzip": {
+                    /**
+                     * Format: binary
+                     * @description the bundle, a .tar.gz (Content-Type: application/gzip)
+                     */
+                    bundle?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        mode: string;
+                        dry_run: boolean;
+                        /** @description the manifest's source */
+                        source: {
+                            [key: string]: unknown;
+                        };
+                        creates: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        updates: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        unchanged: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        /** @description replace only: what the bundle lacks */
+                        deletes: ({
+                            kind: string;
+                            name: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        conflicts: ({
+                            kind: string;
+                            name: string;
+                            /** @description unresolved_reference, or the code the object's own write was refused with */
+                            reason: string;
+                            details?: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
             };
             /** @description Default Response */
             "4XX": {

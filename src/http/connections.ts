@@ -80,7 +80,10 @@ export function watchBody(req: IncomingMessage, res: ServerResponse, limits: Con
 /** The routes that take a media upload, which may take SVC_UPLOAD_TIMEOUT_MS to arrive. */
 export function isUploadRoute(method: string, url: string | undefined): boolean {
   if (url === undefined) return false;
-  return (method === "POST" && url.endsWith("/media")) || (method === "PUT" && url.endsWith("/media/:ref"));
+  return (
+    (method === "POST" && (url.endsWith("/media") || url.endsWith("/import"))) ||
+    (method === "PUT" && url.endsWith("/media/:ref"))
+  );
 }
 
 /** Gives an upload route's request the upload time limit, counted from the request's start. */

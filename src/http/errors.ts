@@ -172,6 +172,10 @@ const ANSWERS = {
   page_without_frame: { status: 409 },
   invalid_expires_in: { status: 400 },
   preview_link_not_found: { status: 404 },
+  // site bundles (docs/bundles.md)
+  invalid_bundle: { status: 400 },
+  bundle_version_unsupported: { status: 400 },
+
   webhook_not_found: { status: 404 },
   delivery_not_found: { status: 404 },
   webhook_url_not_allowed: { status: 400 },
