@@ -30,7 +30,7 @@ export function fileOf(address: string, html: boolean): string | null {
   }
   const directory = address.endsWith("/");
   if (directory) segments.pop();
-  if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || /[\\\0]/.test(segment)))
+  if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || /[/\\\0]/.test(segment)))
     return null;
   if (directory) return html ? [...segments, "index.html"].join("/") : null;
   return segments.length > 0 ? segments.join("/") : null;
