@@ -40,15 +40,26 @@ export class Crawl {
   private readonly asked = new Set<string>();
   private done = 0;
 
+  private readonly site: PublicSite;
+  private readonly linking: Linking;
+  private readonly out: string;
+  private readonly previous: Record<string, ManifestFile>;
+  private readonly onProgress: (done: number, total: number) => void;
+
   constructor(
-    private readonly site: PublicSite,
-    private readonly linking: Linking,
-    private readonly out: string,
-    private readonly previous: Record<string, ManifestFile>,
+    site: PublicSite,
+    linking: Linking,
+    out: string,
+    previous: Record<string, ManifestFile>,
     kept: Map<string, Entry>,
-    private readonly onProgress: (done: number, total: number) => void = () => {},
+    onProgress: (done: number, total: number) => void = () => {},
   ) {
+    this.site = site;
+    this.linking = linking;
+    this.out = out;
+    this.previous = previous;
     this.entries = kept;
+    this.onProgress = onProgress;
   }
 
   /** Asks for `address` (again, even when the export has it). */
