@@ -18,6 +18,7 @@ import { statusCommand } from "./commands/status.ts";
 import { watchCommand } from "./commands/watch.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { exportCommand, importCommand, type ImportFlags } from "./commands/bundle.ts";
+import { exportStaticCommand, type ExportStaticFlags } from "./commands/export-static.ts";
 import { readEnvironment, resolveAuthed } from "./target.ts";
 
 export interface Io extends Streams {
@@ -203,6 +204,20 @@ function build(io: Io, setCode: (code: number) => void): Command {
       setCode(await importCommand(session(undefined, options), resolvePath(io.cwd, file), given, options));
     });
 
+  targetOptions(
+    program
+      .command("export-static")
+      .description("write the site's public pages and files into a folder for any static host (docs/cli.md)"),
+  )
+    .requiredOption("--out <dir>", "the folder to write (new, empty, or an earlier export to bring up to date)")
+    .option("--base-url <url>", "make the site's links absolute on this address (https://example.org)")
+    .option("--relative", "make the site's links relative to each file (absolute ones use --base-url)")
+    .option("--since <event id>", "fetch again only the addresses the site's events after this one name")
+    .option("--verbose", "list every file written, deleted and unchanged")
+    .action(async (options: CommonOptions & ExportStaticFlags) => {
+      setCode(await exportStaticCommand(session(undefined, options), io.cwd, options));
+    });
+
   targetOptions(program.command("logout [dir]").description("forget the saved token of the service")).action(
     async (dir: string | undefined, options: CommonOptions) => {
       setCode(await logoutCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
@@ -235,7 +250,9 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
     report(
-      usage("a command is needed: init, pull, push, status, watch, dev, export, import, login, logout or mcp"),
+      usage(
+        "a command is needed: init, pull, push, status, watch, dev, export, import, export-static, login, logout or mcp",
+      ),
       json,
       io,
       null,

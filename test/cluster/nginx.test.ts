@@ -12,16 +12,9 @@ import { join } from "node:path";
 import { call, eventually, SITE, startCluster, type Cluster, type Reply } from "./helpers.ts";
 import { testServerUrl } from "../support/database.ts";
 import { freePort } from "../support/ports.ts";
+import { findNginx, mainConfig } from "../support/nginx.ts";
 
 const EXAMPLE = new URL("../../docs/nginx.conf.example", import.meta.url).pathname;
-
-function findNginx(): string | null {
-  for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
-    const probe = spawnSync(candidate, ["-v"], { stdio: "ignore" });
-    if (!probe.error && probe.status === 0) return candidate;
-  }
-  return null;
-}
 
 const nginx = findNginx();
 const skip = !testServerUrl
@@ -43,23 +36,6 @@ function renderExample(text: string, listen: number, upstreams: number[]): strin
   assert.match(rendered, /^\s*listen 80;$/m, "the example listens on port 80");
   rendered = rendered.replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${listen};`);
   return rendered;
-}
-
-/** A main nginx.conf for a throwaway prefix: everything under `dir`, in the foreground, including the example. */
-function mainConfig(dir: string, include: string): string {
-  return [
-    "daemon off;",
-    "worker_processes 1;",
-    `pid ${dir}/nginx.pid;`,
-    `error_log ${dir}/error.log warn;`,
-    "events { worker_connections 256; }",
-    "http {",
-    `  access_log ${dir}/access.log;`,
-    ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `  ${kind}_temp_path ${dir}/temp/${kind};`),
-    `  include ${include};`,
-    "}",
-    "",
-  ].join("\n");
 }
 
 describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, () => {

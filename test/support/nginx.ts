@@ -1,0 +1,69 @@
+// Debian's nginx (nginx-light; .ci/run installs it) run by a test: found on the PATH or in
+// /usr/sbin, with a main configuration that keeps everything under a throwaway prefix, in the
+// foreground, on the ports the test's own configuration names.
+import assert from "node:assert/strict";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export function findNginx(): string | null {
+  for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
+    const probe = spawnSync(candidate, ["-v"], { stdio: "ignore" });
+    if (!probe.error && probe.status === 0) return candidate;
+  }
+  return null;
+}
+
+/** A main nginx.conf for a throwaway prefix: everything under `dir`, in the foreground, including `include`. */
+export function mainConfig(dir: string, include: string): string {
+  return [
+    "daemon off;",
+    "worker_processes 1;",
+    `pid ${dir}/nginx.pid;`,
+    `error_log ${dir}/error.log warn;`,
+    "events { worker_connections 256; }",
+    "http {",
+    `  access_log ${dir}/access.log;`,
+    ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map((kind) => `  ${kind}_temp_path ${dir}/temp/${kind};`),
+    `  include ${include};`,
+    "}",
+    "",
+  ].join("\n");
+}
+
+export interface RunningNginx {
+  dir: string;
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** nginx with `server` (an http-level configuration: server blocks, types) in a prefix of its own; checked with -t first. */
+export function startNginx(nginx: string, server: string): RunningNginx {
+  const dir = mkdtempSync(join(tmpdir(), "svc-nginx-"));
+  // When the test runs as root, nginx's workers run as an unprivileged user: they must reach the temp folders.
+  chmodSync(dir, 0o755);
+  mkdirSync(join(dir, "temp"));
+  writeFileSync(join(dir, "site.conf"), server);
+  writeFileSync(join(dir, "nginx.conf"), mainConfig(dir, join(dir, "site.conf")));
+  const args = ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")];
+  const test = spawnSync(nginx, ["-t", ...args], { encoding: "utf8" });
+  assert.equal(test.status, 0, `nginx -t: ${test.stderr}`);
+  let log = "";
+  const child: ChildProcess = spawn(nginx, args, { stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (d) => (log += d));
+  child.stderr!.on("data", (d) => (log += d));
+  return {
+    dir,
+    log: () => log,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = once(child, "exit");
+        child.kill("SIGQUIT");
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
