@@ -16,6 +16,7 @@ import { initCommand } from "./commands/init.ts";
 import { statusCommand } from "./commands/status.ts";
 import { watchCommand } from "./commands/watch.ts";
 import { mcpCommand } from "./commands/mcp.ts";
+import { backupCommand, restoreCommand } from "./commands/backup.ts";
 import { readEnvironment, resolveAuthed } from "./target.ts";
 
 export interface Io extends Streams {
@@ -177,6 +178,23 @@ function build(io: Io, setCode: (code: number) => void): Command {
       setCode(await mcpCommand(target, { tools: options.tools, readOnly: options.readOnly, site }, io));
     });
 
+  program
+    .command("backup <file>")
+    .description("copy the data directory (SVC_DATA_DIR) into one file while the service runs (docs/backups.md)")
+    .option("--force", "replace the file if it exists")
+    .option("--json", "print one JSON document on stdout")
+    .action(async (file: string, options: { force?: boolean; json?: boolean }) => {
+      setCode(await backupCommand(file, options.force === true, io, out(options)));
+    });
+
+  program
+    .command("restore <file>")
+    .description("restore a backup into the empty data directory named by SVC_DATA_DIR (docs/backups.md)")
+    .option("--json", "print one JSON document on stdout")
+    .action(async (file: string, options: { json?: boolean }) => {
+      setCode(await restoreCommand(file, io, out(options)));
+    });
+
   targetOptions(program.command("logout [dir]").description("forget the saved token of the service")).action(
     async (dir: string | undefined, options: CommonOptions) => {
       setCode(await logoutCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
@@ -208,7 +226,7 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
   const program = build(io, (value) => (code = value));
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
-    report(usage("a command is needed: init, pull, push, status, watch, dev, login, logout or mcp"), json, io, null);
+    report(usage("a command is needed: init, pull, push, status, watch, dev, login, logout, mcp, backup or restore"), json, io, null);
     return 2;
   }
   try {
