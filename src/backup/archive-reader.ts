@@ -93,7 +93,9 @@ function checkedManifest(value: unknown, unpacked: Record<string, EntryDigest>):
   if (typeof version !== "number" || !Number.isInteger(version) || version < 1)
     throw invalidBackup(`${MANIFEST_ENTRY} has no format_version`);
   if (version > BACKUP_FORMAT_VERSION)
-    throw invalidBackup(`format version ${version} is newer than this svc reads (${BACKUP_FORMAT_VERSION}): update svc`);
+    throw invalidBackup(
+      `format version ${version} is newer than this svc reads (${BACKUP_FORMAT_VERSION}): update svc`,
+    );
   const listed = manifest.entries;
   if (typeof listed !== "object" || listed === null) throw invalidBackup(`${MANIFEST_ENTRY} lists no entries`);
   for (const [name, digest] of Object.entries(unpacked)) {

@@ -226,7 +226,12 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
   const program = build(io, (value) => (code = value));
   if (args.length === 0) {
     io.stderr.write(program.helpInformation());
-    report(usage("a command is needed: init, pull, push, status, watch, dev, login, logout, mcp, backup or restore"), json, io, null);
+    report(
+      usage("a command is needed: init, pull, push, status, watch, dev, login, logout, mcp, backup or restore"),
+      json,
+      io,
+      null,
+    );
     return 2;
   }
   try {

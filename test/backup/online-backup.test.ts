@@ -38,7 +38,9 @@ describe("svc backup of a live service, svc restore, and the service on the rest
     rmSync(work, { recursive: true, force: true });
   });
 
-  it("every write acknowledged before the backup started is restored, whole, and served", { timeout: 180_000 }, async () => {
+  it("every write acknowledged before the backup started is restored, whole, and served", {
+    timeout: 180_000,
+  }, async () => {
     const live = svc!;
     const acknowledged: Acknowledged[] = [];
     let stop = false;
@@ -116,7 +118,9 @@ describe("svc backup of a live service, svc restore, and the service on the rest
     assert.equal(next.status, 201, next.text);
   });
 
-  it("a media file deleted after the database copy was taken: the copy is taken again, without it", { timeout: 60_000 }, async () => {
+  it("a media file deleted after the database copy was taken: the copy is taken again, without it", {
+    timeout: 60_000,
+  }, async () => {
     const live = svc!;
     const kept = await uploadUnique(live, token, "kept");
     const doomed = await uploadUnique(live, token, "doomed");
@@ -128,7 +132,8 @@ describe("svc backup of a live service, svc restore, and the service on the rest
       force: false,
       afterCopy: async () => {
         // Committed after the first copy: its row is in that copy, its blob gone from the store.
-        if (copies++ === 0) assert.equal((await api(live, token, "DELETE", `${SITE}/media/${doomed.body.media.id}`)).status, 200);
+        if (copies++ === 0)
+          assert.equal((await api(live, token, "DELETE", `${SITE}/media/${doomed.body.media.id}`)).status, 200);
       },
     });
     assert.equal(summary.attempts, 2);

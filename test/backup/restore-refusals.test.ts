@@ -95,10 +95,15 @@ describe("svc restore refuses", { timeout: 120_000 }, () => {
     ],
     [
       "a changed media file",
-      (all) => all.map((e) => (e.name.startsWith("media/") ? { ...e, data: Buffer.concat([e.data, Buffer.from("x")]) } : e)),
+      (all) =>
+        all.map((e) => (e.name.startsWith("media/") ? { ...e, data: Buffer.concat([e.data, Buffer.from("x")]) } : e)),
       /the entry media\/.* does not match its sha256/,
     ],
-    ["a missing media file", (all) => all.filter((e) => !e.name.startsWith("media/")), /the entry media\/.* is missing/],
+    [
+      "a missing media file",
+      (all) => all.filter((e) => !e.name.startsWith("media/")),
+      /the entry media\/.* is missing/,
+    ],
     [
       "an entry the manifest does not list",
       (all) => [{ name: `media/aa/bb/aabb${"0".repeat(60)}`, data: Buffer.from("extra") }, ...all],
@@ -109,7 +114,11 @@ describe("svc restore refuses", { timeout: 120_000 }, () => {
       (all) => [{ name: "../escaped", data: Buffer.from("x") }, ...all],
       /the entry "\.\.\/escaped" is no file a backup holds/,
     ],
-    ["an absolute name", (all) => [{ name: "/tmp/escaped", data: Buffer.from("x") }, ...all], /is no file a backup holds/],
+    [
+      "an absolute name",
+      (all) => [{ name: "/tmp/escaped", data: Buffer.from("x") }, ...all],
+      /is no file a backup holds/,
+    ],
     [
       "a newer format version",
       (all) =>

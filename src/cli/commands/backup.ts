@@ -37,7 +37,8 @@ export async function backupCommand(file: string, force: boolean, io: LocalIo, o
   out.line(
     `backup ${summary.file}: ${summary.data_dir} (database ${megabytes(summary.database_bytes)}, ${summary.media_files} media files, ${summary.derived_files} variants)`,
   );
-  if (summary.attempts > 1) out.note(`media were deleted while the backup ran: the database was copied ${summary.attempts} times`);
+  if (summary.attempts > 1)
+    out.note(`media were deleted while the backup ran: the database was copied ${summary.attempts} times`);
   out.document({ ok: true, command: "backup", ...summary });
   return 0;
 }
