@@ -14,6 +14,11 @@ const LAYERS = [
   { name: "config", path: "^src/config\\.ts$", owns: "typed configuration" },
   { name: "store", path: "^src/store/", owns: "the database of both dialects, migrations, row types" },
   { name: "blobs", path: "^src/blobs/", owns: "the blob store of media bytes: file system or S3-compatible" },
+  {
+    name: "backup",
+    path: "^src/backup/",
+    owns: "svc backup and svc restore: the SQLite data directory copied into one file and back, for the svc command only",
+  },
   { name: "markup", path: "^src/markup/", owns: "the pure frame-markup compiler" },
   {
     name: "site",
@@ -114,9 +119,13 @@ const CLIENT = "^src/client/";
 /**
  * The `svc` command-line tool (src/cli/), above the client: it reaches the service only through the
  * typed client over HTTP, so it imports its own folder, src/client/ and packages, and nothing of src/
- * imports it (docs/cli.md).
+ * imports it (docs/cli.md). One exception: `svc backup` and `svc restore` work on this machine's
+ * data directory, not through the service, and use src/backup/ for it (docs/backups.md).
  */
 const CLI = "^src/cli/";
+
+/** The backup layer: used by the svc command only, never by the service (rule layers/backup-apart). */
+const BACKUP = "^src/backup/";
 
 const layerRules = LAYERS.map((layer, index) => {
   const below = LAYERS.slice(0, index);
@@ -165,9 +174,19 @@ module.exports = {
       severity: "error",
       comment:
         "cli (the svc command, src/cli/: a program of its own above the typed client) imports only its own folder, src/client/ " +
-        "and packages, nothing else of src/: every call goes through the client. See docs/cli.md.",
+        "and packages, nothing else of src/: every call goes through the client; only svc backup and svc restore, which work on " +
+        "the local data directory, use src/backup/. See docs/cli.md and docs/backups.md.",
       from: { path: CLI },
-      to: { path: "^src/", pathNot: [CLI, CLIENT] },
+      to: { path: "^src/", pathNot: [CLI, CLIENT, BACKUP] },
+    },
+    {
+      name: "layers/backup-apart",
+      severity: "error",
+      comment:
+        "Only the svc command (src/cli/) imports src/backup/: a backup is taken from outside the service, which never copies " +
+        "itself. See docs/backups.md.",
+      from: { path: "^src/", pathNot: [CLI, BACKUP] },
+      to: { path: BACKUP },
     },
     {
       name: "layers/cli-apart",

@@ -119,6 +119,8 @@ const results = await Promise.all([
     entryPoints: ["src/cli/main.ts"],
     outfile: out("cli.js"),
     format: "esm",
+    // svc backup and svc restore (src/backup/) load it, on first use only: a native addon.
+    external: ["better-sqlite3"],
     banner: {
       js: `${CHECK_NODE}import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);`,
     },

@@ -1,9 +1,8 @@
 // The file-system blob store (blob-store.ts), the default: under SVC_DATA_DIR/media.
 //
-// Layout, spread over two levels of directories so none holds more than a few thousand entries:
-//   <root>/ab/cd/<sha256>             a blob (its key starts with `abcd`)
-//   <root>/ab/cd/<sha256>.derived/    the files derived from it (image variants), by name
-//   <root>/tmp/<random>.part          writes under way
+// Layout (fs-layout.ts), spread over two levels of directories so none holds more than a few
+// thousand entries: a blob at <root>/ab/cd/<sha256>, the files derived from it (image variants) in
+// <root>/ab/cd/<sha256>.derived/, and writes under way at <root>/tmp/<random>.part.
 // A blob and a derived file are written under tmp/ (the same file system, so the rename is atomic),
 // flushed to disk (fsync), then renamed into place, and the directory is flushed: a crash at any
 // point — kill -9 included — leaves at most a temporary, never a half file under a key. A
@@ -21,6 +20,7 @@ import {
   type BlobWritten,
   type ByteRange,
 } from "./blob-store.ts";
+import { blobFile, derivedFolder } from "./fs-layout.ts";
 
 /** A temporary this old was left by a process that died (an upload takes seconds, not minutes). */
 export const STALE_TEMPORARY_MS = 10 * 60 * 1000;
@@ -88,11 +88,11 @@ export class FsBlobStore implements BlobStore {
   /** Where a blob's bytes are. */
   blobPath(sha256: string): string {
     checkKey(sha256);
-    return join(this.root, sha256.slice(0, 2), sha256.slice(2, 4), sha256);
+    return join(this.root, blobFile(sha256));
   }
 
   private derivedDirectory(sha256: string): string {
-    return `${this.blobPath(sha256)}.derived`;
+    return join(this.root, derivedFolder(sha256));
   }
 
   private derivedPath(sha256: string, name: string): string {

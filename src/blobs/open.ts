@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { BlobStore } from "./blob-store.ts";
 import { FsBlobStore } from "./fs-store.ts";
+import { MEDIA_FOLDER } from "./fs-layout.ts";
 
 export async function openBlobStore(config: Config): Promise<BlobStore> {
   if (config.mediaS3 !== null) {
@@ -12,5 +13,5 @@ export async function openBlobStore(config: Config): Promise<BlobStore> {
     const { openS3BlobStore } = await import("./s3-store.ts");
     return openS3BlobStore(config.mediaS3);
   }
-  return FsBlobStore.open(join(config.dataDir, "media"));
+  return FsBlobStore.open(join(config.dataDir, MEDIA_FOLDER));
 }

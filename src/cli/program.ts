@@ -19,6 +19,7 @@ import { watchCommand } from "./commands/watch.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { exportCommand, importCommand, type ImportFlags } from "./commands/bundle.ts";
 import { exportStaticCommand, type ExportStaticFlags } from "./commands/export-static.ts";
+import { backupCommand, restoreCommand } from "./commands/backup.ts";
 import { readEnvironment, resolveAuthed } from "./target.ts";
 
 export interface Io extends Streams {
@@ -218,6 +219,23 @@ function build(io: Io, setCode: (code: number) => void): Command {
       setCode(await exportStaticCommand(session(undefined, options), io.cwd, options));
     });
 
+  program
+    .command("backup <file>")
+    .description("copy the data directory (SVC_DATA_DIR) into one file while the service runs (docs/backups.md)")
+    .option("--force", "replace the file if it exists")
+    .option("--json", "print one JSON document on stdout")
+    .action(async (file: string, options: { force?: boolean; json?: boolean }) => {
+      setCode(await backupCommand(file, options.force === true, io, out(options)));
+    });
+
+  program
+    .command("restore <file>")
+    .description("restore a backup into the empty data directory named by SVC_DATA_DIR (docs/backups.md)")
+    .option("--json", "print one JSON document on stdout")
+    .action(async (file: string, options: { json?: boolean }) => {
+      setCode(await restoreCommand(file, io, out(options)));
+    });
+
   targetOptions(program.command("logout [dir]").description("forget the saved token of the service")).action(
     async (dir: string | undefined, options: CommonOptions) => {
       setCode(await logoutCommand(folder(dir, io.cwd), options, { stdin: io.stdin, out: out(options), env: io.env }));
@@ -251,7 +269,7 @@ export async function run(args: string[], io: Io): Promise<ExitCode> {
     io.stderr.write(program.helpInformation());
     report(
       usage(
-        "a command is needed: init, pull, push, status, watch, dev, export, import, export-static, login, logout or mcp",
+        "a command is needed: init, pull, push, status, watch, dev, export, import, export-static, backup, restore, login, logout or mcp",
       ),
       json,
       io,

@@ -11,6 +11,7 @@ import { migrate } from "./migrations.ts";
 import { keepReadsOf } from "./kept-reads.ts";
 import { ReusedStatements } from "./sqlite-statements.ts";
 import { RoutedSqliteDialect } from "./sqlite-driver.ts";
+import { SQLITE_FILE } from "./sqlite-file.ts";
 import type { DbOptions } from "../config.ts";
 
 export type Dialect = "sqlite" | "postgres";
@@ -60,7 +61,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
 }
 
 function openSqlite(options: StoreOptions): Store {
-  const file = options.sqliteFile ?? "svc.db";
+  const file = options.sqliteFile ?? SQLITE_FILE;
   let path = file;
   if (file !== ":memory:") {
     mkdirSync(options.dataDir, { recursive: true });

@@ -1,6 +1,7 @@
 // The svc command stands above the typed client (.dependency-cruiser.cjs, rules layers/cli and
 // layers/cli-apart): src/cli/ imports its own folder, src/client/ and packages, nothing else of
-// src/, and nothing imports it. Checked on small trees, like test/architecture.test.ts.
+// src/ but src/backup/ (svc backup and svc restore; rule layers/backup-apart keeps the service from
+// it), and nothing imports it. Checked on small trees, like test/architecture.test.ts.
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { cruiseTree } from "../support/cruise.ts";
@@ -24,6 +25,23 @@ describe("the cli's layer", () => {
     });
     assert.notEqual(status, 0);
     assert.match(output, /layers\/cli\b/);
+  });
+
+  it("the cli may use src/backup/; the service may not (layers/backup-apart)", () => {
+    const tree = {
+      "src/config.ts": "export const loadConfig = () => 1;\n",
+      "src/backup/backup.ts": 'import { loadConfig } from "../config.ts";\nexport const backup = loadConfig;\n',
+      "src/cli/commands/backup.ts": 'import { backup } from "../../backup/backup.ts";\nexport const c = backup;\n',
+    };
+    const allowed = cruiseTree(tree);
+    assert.equal(allowed.status, 0, allowed.output);
+    const { status, output } = cruiseTree({
+      ...tree,
+      "src/server.ts": 'import { backup } from "./backup/backup.ts";\nexport const s = backup;\n',
+    });
+    assert.notEqual(status, 0);
+    assert.match(output, /layers\/backup-apart/);
+    assert.match(output, /src\/server\.ts → src\/backup\/backup\.ts/);
   });
 
   it("the client or the service importing the cli fails with layers/cli-apart", () => {
