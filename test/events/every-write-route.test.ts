@@ -126,6 +126,14 @@ const APPENDS: Record<string, Appends> = {
     site: (_, a) => a.site.id,
   },
   patchSite: { events: one("site.updated", (f) => f.s.id) },
+  importSite: { events: one("settings.updated", () => "tagline") },
+  importNewSite: {
+    events: (_, made, a) => [
+      ["site.created", String(a.site_id)],
+      ["domain.created", made.domain],
+    ],
+    site: (_, a) => a.site_id,
+  },
   deleteSite: { events: one("site.deleted", (f) => f.s.id) },
   patchSiteQuotas: { events: one("quota.updated", (f) => f.s.id) },
   createSiteDomain: { events: one("domain.created", (f) => `alias-${f.s.host}`) },

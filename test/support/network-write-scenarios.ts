@@ -1,9 +1,15 @@
 // One call of each write operation of the network (`/api/sites…`, `/api/users…`, signing in and
 // out), on the fixture's site where it names one: the network's half of write-scenarios.ts.
 import { ok } from "../seo/helpers.ts";
+import { exportBytes } from "../bundles/support.ts";
 import { fresh, send, type Fixture, type WriteCall } from "./write-scenarios.ts";
 
 const PASSWORD = "correct horse battery";
+
+/** A site's bundle (docs/bundles.md), as an upload (the fixture's site by default). */
+async function exported(f: Fixture, site = f.s.id): Promise<{ bytes: Buffer; type: string }> {
+  return { bytes: await exportBytes(f.t, site), type: "application/gzip" };
+}
 
 /** A user with a password; answers its id and login. */
 export async function passwordUser(f: Fixture): Promise<{ id: number; login: string }> {
@@ -50,6 +56,25 @@ export const NETWORK_WRITES: Record<string, WriteCall> = {
     status: 201,
   },
   patchSite: { call: (f) => ["PATCH", `/api/sites/${f.s.id}`, { name: "Renamed" }] },
+  // The fixture's bundle imported back after a setting changed: the one object that differs is updated.
+  importSite: {
+    prepare: async (f) => {
+      const bundle = await exported(f);
+      ok(await send(f, ["PATCH", "/settings", { tagline: "Changed since the export" }]), "tagline");
+      return bundle;
+    },
+    call: (f, bundle) => ["POST", `/api/sites/${f.s.id}/import`, undefined, { upload: bundle }],
+  },
+  // A new site from a bundle of an empty one.
+  importNewSite: {
+    prepare: async (f) => {
+      const empty = { name: "Empty", domain: `${fresh("empty")}.localhost` };
+      const made = ok(await send(f, ["POST", "/api/sites", empty]), "site", 201);
+      return { bundle: await exported(f, made.site.id), domain: `${fresh("imported")}.localhost` };
+    },
+    call: (_, made) => ["POST", `/api/sites/import?domain=${made.domain}`, undefined, { upload: made.bundle }],
+    status: 201,
+  },
   deleteSite: { call: (f) => ["DELETE", `/api/sites/${f.s.id}`] },
   patchSiteQuotas: { call: (f) => ["PATCH", `/api/sites/${f.s.id}/quotas`, { media_bytes: 10_000_000 }] },
   createSiteDomain: {
