@@ -8,7 +8,7 @@
 const LAYERS = [
   {
     name: "base",
-    path: "^src/(errors|warnings|clock|tokens|actor|fair-turns|cpu-permits)\\.ts$",
+    path: "^src/(errors|warnings|clock|tokens|actor|fair-turns|serial-turns|cpu-permits)\\.ts$",
     owns: "the error catalogue, warnings, the clock, the token format, fair turns between sites and the cores for work off the service's thread",
   },
   { name: "config", path: "^src/config\\.ts$", owns: "typed configuration" },

@@ -4,6 +4,7 @@
 // it: the submission only queued a row in its own transaction. Closing stops it after the message
 // being sent; the rest of its batch is released for the next worker at once.
 import type { Clock } from "../clock.ts";
+import { serialTurns } from "../serial-turns.ts";
 import type { Db } from "../store/database.ts";
 import type { Mailer } from "./mailer.ts";
 import { MailFailure } from "./mailer.ts";
@@ -34,8 +35,6 @@ export interface NotifyWorker {
 export function startNotifyWorker(db: Db, clock: Clock, options: NotifyWorkerOptions): NotifyWorker {
   const { mailer, log } = options;
   let closed = false;
-  let running: Promise<void> | null = null;
-  let again = false;
 
   const sendBatch = async (): Promise<number> => {
     const claimed = await claimDue(db, clock());
@@ -69,34 +68,16 @@ export function startNotifyWorker(db: Db, clock: Clock, options: NotifyWorkerOpt
     while (!closed && (await sendBatch()) === CLAIM_BATCH);
   };
 
-  const wake = (): void => {
-    if (closed) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = turn()
-      .catch((error: unknown) => {
-        if (!closed) log.error({ err: error }, "form notification worker");
-      })
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
-  };
-
-  const timer = setInterval(wake, options.pollMs ?? POLL_MS);
-  timer.unref();
-  wake();
+  const turns = serialTurns(turn, {
+    everyMs: options.pollMs ?? POLL_MS,
+    onError: (error) => log.error({ err: error }, "form notification worker"),
+  });
+  turns.wake();
   return {
-    wake,
+    wake: turns.wake,
     async close() {
       closed = true;
-      clearInterval(timer);
-      await running;
+      await turns.close();
       mailer.close();
     },
   };

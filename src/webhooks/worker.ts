@@ -7,6 +7,7 @@
 // cost a write about 2 ms of CPU more and held deliveries back under a burst of writes
 // (bench/README.md, "Events and webhooks"). Once an
 // hour it forgets events and deliveries older than the retention (SVC_EVENTS_DAYS).
+import { serialTurns } from "../serial-turns.ts";
 import { isPostgres } from "../store/database.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { attempt, claimDue, releaseLeases } from "./deliver.ts";
@@ -40,8 +41,6 @@ export async function startWebhookWorker(ctx: ServiceContext, options: WorkerOpt
   // One process on SQLite: a lease left at a start is a dead process's attempt.
   if (!isPostgres(ctx.db)) await releaseLeases(ctx.db);
   let closed = false;
-  let running: Promise<void> | null = null;
-  let again = false;
   let inFlight = 0;
   let lastPrune = 0;
   let dispatchWanted = true;
@@ -80,35 +79,25 @@ export async function startWebhookWorker(ctx: ServiceContext, options: WorkerOpt
     }
   };
 
+  const turns = serialTurns(turn, {
+    everyMs: pollMs,
+    // Another process's writes append events this one is not told of.
+    onTick: () => {
+      dispatchWanted = true;
+    },
+    onError: (error) => options.log.error({ err: error }, "webhook worker"),
+  });
+  /** `dispatch`: events may have been appended (a publish was paid), not only a delivery settled. */
   const wake = (dispatch = true): void => {
-    if (closed) return;
     if (dispatch) dispatchWanted = true;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = turn()
-      .catch((error: unknown) => {
-        if (!closed) options.log.error({ err: error }, "webhook worker");
-      })
-      .finally(() => {
-        running = null;
-        if (again) {
-          again = false;
-          wake(false);
-        }
-      });
+    turns.wake();
   };
-
-  const timer = setInterval(() => wake(), pollMs);
-  timer.unref();
   wake();
   return {
     wake,
     async close() {
       closed = true;
-      clearInterval(timer);
-      await running;
+      await turns.close();
     },
   };
 }
