@@ -12,7 +12,7 @@ describe("config: SVC_TRUST_PROXY, SVC_PUBLIC_SCHEME, SVC_HSTS_MAX_AGE", () => {
   const config = (env: Record<string, string>) => loadConfig({ SVC_DATA_DIR: "/tmp/svc-unused", ...env });
 
   it("SVC_TRUST_PROXY: unset, false and 0 trust nobody; true and 1 everybody; a list its addresses, ranges and named ranges", () => {
-    for (const off of [{}, { SVC_TRUST_PROXY: "false" }, { SVC_TRUST_PROXY: "0" }])
+    for (const off of [{}, { SVC_TRUST_PROXY: "false" }, { SVC_TRUST_PROXY: "0" }] as Record<string, string>[])
       assert.equal(config(off).trustProxy, false);
     for (const on of ["true", "1", "TRUE"]) assert.equal(config({ SVC_TRUST_PROXY: on }).trustProxy, true);
     assert.deepEqual(config({ SVC_TRUST_PROXY: " 127.0.0.1, 10.0.0.0/8 ,::1, fd00::/8, Loopback" }).trustProxy, [
