@@ -108,7 +108,8 @@ export interface paths {
         delete: operations["deleteSiteDomain"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Set a domain's scheme (super-administrator): https true, false, or null to follow SVC_PUBLIC_SCHEME; the primary domain's republishes every page with its new addresses; 404 domain_not_found for a domain that is not this site's */
+        patch: operations["updateSiteDomain"];
         trace?: never;
     };
     "/api/login": {
@@ -883,6 +884,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/forms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's forms, by name */
+        get: operations["listForms"];
+        put?: never;
+        /** Declare a form: its fields in order, redirect, notify and store; pages printing it (svc/form) are published again */
+        post: operations["createForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site/{site_id}/forms/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One form */
+        get: operations["getForm"];
+        put?: never;
+        post?: never;
+        /** Delete a form and its submissions; pages printing it print nothing for it */
+        delete: operations["deleteForm"];
+        options?: never;
+        head?: never;
+        /** Change a form (the fields sent replace the list); pages printing it are published again */
+        patch: operations["patchForm"];
         trace?: never;
     };
     "/api/site/{site_id}/strings": {
@@ -2141,6 +2179,8 @@ export interface operations {
                             media_bytes: number;
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: number;
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2194,6 +2234,8 @@ export interface operations {
                     media_bytes?: number | null;
                     /** @description a whole number >= 0 sets it, null restores the default; bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                     published_bytes?: number | null;
+                    /** @description a whole number >= 0 sets it, null restores the default; form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                    form_submissions?: number | null;
                 } & {
                     [key: string]: unknown;
                 };
@@ -2229,6 +2271,8 @@ export interface operations {
                             media_bytes: number;
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: number;
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: number;
                         } & {
                             [key: string]: unknown;
                         };
@@ -2288,6 +2332,10 @@ export interface operations {
                         domains: ({
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -2355,6 +2403,10 @@ export interface operations {
                         domain: {
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2362,6 +2414,10 @@ export interface operations {
                         domains: ({
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -2425,6 +2481,10 @@ export interface operations {
                         domain: {
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2433,6 +2493,10 @@ export interface operations {
                         domains: ({
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -2446,6 +2510,89 @@ export interface operations {
                          * @enum {boolean}
                          */
                         applied?: false;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSiteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    https?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        /** @description A domain of the site: its primary one, or an alias answering 301 to it */
+                        domain: {
+                            domain: string;
+                            primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description The primary domain first, then the aliases by name */
+                        domains: ({
+                            domain: string;
+                            primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -12505,6 +12652,587 @@ export interface operations {
             };
         };
     };
+    listForms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        forms: ({
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ^[a-z0-9][a-z0-9_-]*$ */
+                    name: string;
+                    fields: ({
+                        /** @description a letter, then letters, digits, _ or - (at most 64) */
+                        name: string;
+                        /** @description a text, or texts by language code (default: the field's name) */
+                        label?: string | {
+                            [key: string]: string;
+                        };
+                        /** @description default text */
+                        type?: "text" | "textarea" | "email" | "tel" | "url" | "number" | "checkbox" | "select" | "hidden";
+                        required?: boolean;
+                        /** @description the longest value taken, in characters (every value is held to 10240 bytes) */
+                        max_length?: number | null;
+                        /** @description a select's values, in order */
+                        options?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @description a page (id, slug or path of a page) or a path from / to send the visitor to after a submission */
+                    redirect?: string | number | null;
+                    /** @description e-mail addresses told of each submission */
+                    notify?: string[];
+                    /** @description keep submissions (default true) */
+                    store?: boolean;
+                    /** @description false: the form takes no submissions (default true) */
+                    active?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        deleted: {
+                            name: string;
+                            submissions: number;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    patchForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description ^[a-z0-9][a-z0-9_-]*$; otherwise 400 invalid_form_name */
+                name: string;
+                /** @description the site's id */
+                site_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    fields?: ({
+                        /** @description a letter, then letters, digits, _ or - (at most 64) */
+                        name: string;
+                        /** @description a text, or texts by language code (default: the field's name) */
+                        label?: string | {
+                            [key: string]: string;
+                        };
+                        /** @description default text */
+                        type?: "text" | "textarea" | "email" | "tel" | "url" | "number" | "checkbox" | "select" | "hidden";
+                        required?: boolean;
+                        /** @description the longest value taken, in characters (every value is held to 10240 bytes) */
+                        max_length?: number | null;
+                        /** @description a select's values, in order */
+                        options?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                    /** @description a page (id, slug or path of a page) or a path from / to send the visitor to after a submission */
+                    redirect?: string | number | null;
+                    /** @description e-mail addresses told of each submission */
+                    notify?: string[];
+                    /** @description keep submissions (default true) */
+                    store?: boolean;
+                    /** @description false: the form takes no submissions (default true) */
+                    active?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        form: {
+                            name: string;
+                            fields: ({
+                                name: string;
+                                /** @description a text, or texts by language code (default: the field's name) */
+                                label: string | {
+                                    [key: string]: string;
+                                };
+                                type: string;
+                                required: boolean;
+                                max_length: number | null;
+                                options?: string[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description a path, or a page's id as text; null: the same page with ?sent=1 */
+                            redirect: string | null;
+                            notify: string[];
+                            store: boolean;
+                            active: boolean;
+                            created_at: string;
+                            updated_at: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description What the publish step rebaked and flushed */
+                        rebaked: {
+                            /** @description ok, unavailable (the renderer did not answer; the write is saved) or failed */
+                            status: string;
+                            /** @description frames the change reached */
+                            total: number;
+                            baked: number;
+                            not_needed: number;
+                            frames: ({
+                                id: string;
+                                slug: string;
+                                because: string[];
+                                bake: string;
+                                /** @description the render's report when it did not succeed */
+                                detail?: {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            /** @description pages whose public output was rewritten or flushed */
+                            pages: number[];
+                            cache: {
+                                status: string;
+                                scope: string;
+                                pages: number[];
+                                flushed: {
+                                    urls: {
+                                        status: string;
+                                        by: string;
+                                        urls: string[];
+                                        skipped: string[];
+                                    } & {
+                                        [key: string]: unknown;
+                                    };
+                                } & {
+                                    [key: string]: unknown;
+                                };
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description frames left to a later call (POST /frames/rebake: over 25) or not baked (bake: false) */
+                            skipped?: string[];
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     getStrings: {
         parameters: {
             query?: {
@@ -13079,7 +13807,7 @@ export interface operations {
                         })[];
                         site_id: number;
                         id: number;
-                        /** @description http://<domain>[:port]/_preview/<token> */
+                        /** @description <scheme>://<domain>[:port]/_preview/<token>, the site's address (home_url) */
                         url: string;
                         /** @description ISO 8601, UTC */
                         expires_at: string;
@@ -15653,6 +16381,13 @@ export interface operations {
                             };
                             /** @description bytes of the static copies of the site's pages, of its frame bakes and of its stylesheet bundles (CSS, brotli and gzip; a replaced one kept a day); past it, outputs are not kept and their pages render on request, and a stylesheet write that would store a bundle is refused (bytes; default 5368709120) */
                             published_bytes: {
+                                used: number;
+                                limit: number;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            /** @description form submissions kept (docs/forms.md); past it, a visitor's submission is refused and nothing is stored; a deleted or expired one frees its place (count; default 100000) */
+                            form_submissions: {
                                 used: number;
                                 limit: number;
                             } & {
