@@ -35,7 +35,7 @@ export function serviceContext(deps: AppDeps): ServiceContext {
   return {
     db: deps.store.db,
     clock: deps.clock,
-    publicPort: deps.config.port,
+    publicFront: deps.config,
     adminHost: deps.config.adminHost,
     get publisher() {
       return deps.publisher;
@@ -50,8 +50,8 @@ export interface Publishing {
   cpu: CpuPermits;
 }
 
-/** What publishing needs of the configuration: the public port, and the admin's host and address. */
-export type PublishingConfig = Pick<Config, "port" | "adminHost" | "adminUrl">;
+/** What publishing needs of the configuration: how addresses are printed, and the admin's host and address. */
+export type PublishingConfig = Pick<Config, "publicScheme" | "port" | "adminHost" | "adminUrl">;
 
 /**
  * The engine over the features' sources, and the public site over the engine's caches. Renders
@@ -66,12 +66,12 @@ export function wirePublishing(
   options: PublishingOptions = {},
 ): Publishing {
   const cpu = options.permits ?? new CpuPermits(options.renderWorkers ?? 1);
-  const { engine, pages, directory } = createPublishing(db, clock, config.port, {
+  const { engine, pages, directory } = createPublishing(db, clock, config, {
     ...options,
     permits: cpu,
     reservedHosts: [config.adminHost],
   });
   const fresh = options.invalidation?.fresh?.bind(options.invalidation);
   const elsewhere = new Map([[ADMIN_ADDRESS, config.adminUrl]]);
-  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, config.port, elsewhere), cpu };
+  return { engine, publicSite: new PublicSite(db, pages, directory, engine, fresh, config, elsewhere), cpu };
 }

@@ -11,16 +11,15 @@ import swagger from "@fastify/swagger";
 import { serviceContext, type AppDeps } from "./app-deps.ts";
 import { errorHandler, sendError } from "./http/error-handler.ts";
 import { fail, preFail } from "./http/errors.ts";
+import { parseJsonBody } from "./http/json-body.ts";
 import { apiGuard } from "./http/guard.ts";
-import { answerKeptApi, keepApiAnswer, noteKeptSince } from "./http/kept-api.ts";
+import { keepApiAnswer, noteKeptSince } from "./http/kept-api.ts";
 import { checkQueryParameters, warned } from "./http/query-parameters.ts";
 import { RoutesIndex } from "./http/routes-index.ts";
 import { answerUnrouted, isServicePath, refuseBodyWhereNoneTaken, refuseUnroutedBody } from "./http/bodies.ts";
 import { extendForUpload, isUploadRoute, limitConnections, watchBody } from "./http/connections.ts";
 import { openApiOptions, SERVICE_DESC_LINK } from "./http/openapi.ts";
 import { schemaValidator } from "./http/validation.ts";
-import { nulPath } from "./http/nul.ts";
-import { MAX_JSON_DEPTH, nestedDeeperThan } from "./markup/json-scan.ts";
 import { registerSiteRoutes } from "./http/site-routes.ts";
 import { bundleRoutes } from "./bundles/routes.ts";
 import { typedRoutes } from "./http/typed-fastify.ts";
@@ -36,9 +35,11 @@ import { networkEventStreamRoutes, siteEventStreamRoutes } from "./events/stream
 import { usageRoutes } from "./network/quota-routes.ts";
 import { frameRoutes } from "./frames/routes.ts";
 import { frameCheckRoutes } from "./frames/check-routes.ts";
-import { answerFromMemory, PAGE_ROUTE, publicRoutes, withinPublicLimit } from "./public/routes.ts";
+import { PAGE_ROUTE, publicRoutes, withinPublicLimit } from "./public/routes.ts";
 import { mediaRoutes, variantMakerFor } from "./public/media-routes.ts";
 import { searchRoutes } from "./public/search-routes.ts";
+import { answersBeforeFastify, type BeforeFastify } from "./public/before-fastify.ts";
+import { proxyTrust } from "./http/forwarded.ts";
 import { cacheRoutes } from "./cache/routes.ts";
 import { pageRoutes } from "./pages/routes.ts";
 import { framePageRoutes } from "./frames/page-routes.ts";
@@ -104,42 +105,16 @@ type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions["schemaCont
  */
 const { createServer } = process.getBuiltinModule("node:http");
 
-/**
- * Every JSON body. Its depth is measured on the text before it is parsed (one linear pass), so a
- * body nested deeper than MAX_JSON_DEPTH is 400 body_too_deep before any work and no recursive
- * code (nulPath below, validation, JSON.stringify of what is stored) ever sees deep input.
- */
-function parseJsonBody(_request: unknown, body: string, done: (error: Error | null, value?: unknown) => void) {
-  if (nestedDeeperThan(body, MAX_JSON_DEPTH)) return done(fail("body_too_deep", { max_depth: MAX_JSON_DEPTH }));
-  if (body.trim() === "") return done(null, {});
-  let value: unknown;
-  try {
-    value = JSON.parse(body);
-  } catch {
-    return done(fail("invalid_json"));
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return done(fail("invalid_body"));
-  const nul = nulPath(value);
-  if (nul)
-    return done(
-      preFail(
-        "invalid_field",
-        { field: nul, reason: "nul_character" },
-        `${nul} contains U+0000, which cannot be stored.`,
-      ),
-    );
-  done(null, value);
-}
-
 export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promise<FastifyInstance> {
   // Once shutdown begins, answers close their connection, so a request that was in flight
   // finishes and its keep-alive socket does not hold the process open.
   let closing = false;
-  // Public pages held in memory are answered before Fastify routes the request (public/routes.ts);
-  // the server is otherwise set up as Fastify sets up its own (keep-alive 72 s), with the limits
-  // on slow and greedy clients of http/connections.ts.
-  let fromMemory: ReturnType<typeof answerFromMemory> | null = null;
-  let keptApi: ReturnType<typeof answerKeptApi> | null = null;
+  // Public pages held in memory, kept API reads and the redirect to https are answered before
+  // Fastify routes the request (public/before-fastify.ts; set once built below). The server is
+  // otherwise set up as Fastify sets up its own (keep-alive 72 s), with the limits on slow and
+  // greedy clients of http/connections.ts.
+  let beforeFastify: BeforeFastify | null = null;
+  const trust = proxyTrust(deps.config.trustProxy);
   const connections = deps.config.connections;
   const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void, opts: FastifyServerOptions) => {
     // Node checks the headers' deadline on this interval (30 s by default, too coarse for 20 s).
@@ -148,8 +123,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       watchBody(req, res, connections);
       // Fastify's own 503 once closing (`return503OnClosing`) would carry neither the id nor the line.
       if (closing) return writeRawAnswer(req, res, SHUTTING_DOWN, lineOfUnrouted(req));
-      if (fromMemory === null || keptApi === null) return handler(req, res);
-      if (!fromMemory(req, res) && !keptApi(req, res, () => handler(req, res))) handler(req, res);
+      if (beforeFastify === null) return handler(req, res);
+      beforeFastify(req, res, () => handler(req, res));
     });
     server.keepAliveTimeout = opts.keepAliveTimeout ?? 72_000;
     server.setTimeout(opts.connectionTimeout ?? 0);
@@ -185,7 +160,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     logger: redactingLogger(options.logger, [PREVIEW_PATH]),
     childLoggerFactory: requestLoggerFactory,
     bodyLimit: BODY_LIMIT,
-    trustProxy: deps.config.trustProxy,
+    trustProxy: trust ?? false,
     // The caller's X-Request-Id when it is one, else a new one (http/request-id.ts).
     genReqId: requestIdOf,
     // One line a request, written by the app (http/request-line.ts), instead of Fastify's two.
@@ -205,7 +180,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     siteOf: (request) =>
       isServicePath(request.url)
         ? addressedSiteId(request)
-        : (deps.publicSite.directory.peek(hostOf(request.headers.host))?.id ?? null),
+        : (deps.publicSite.directory.peek(hostOf(request.host))?.id ?? null),
     // The public pages' route takes the API's unknown addresses only to answer them 404.
     routeOf: (request) => {
       const route = request.routeOptions.url;
@@ -328,7 +303,7 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   networkEventRoutes(app, ctx);
   networkEventStreamRoutes(app, ctx, eventStreams);
   publicRoutes(app, deps.publicSite, publicGate);
-  searchRoutes(app, deps.publicSite, publicGate, deps.config.port);
+  searchRoutes(app, deps.publicSite, publicGate, deps.config);
   mediaRoutes(
     app,
     deps.publicSite,
@@ -340,14 +315,14 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   previewLinkRoutes(typedRoutes(app), deps.publicSite, publicGate, ctx);
   // Forms' submissions, and the key of the time tokens pages print (docs/forms.md).
   formSubmitRoutes(app, deps.publicSite, publicGate, ctx);
-  fromMemory = answerFromMemory(deps.publicSite, {
+  beforeFastify = answersBeforeFastify(deps.publicSite, {
+    ...publicGate,
     closing: () => closing,
     log: app.log,
     lines,
-    limits: deps.limits,
-    trustProxy: deps.config.trustProxy,
+    trust,
+    config: deps.config,
   });
-  keptApi = answerKeptApi({ db: deps.store.db, limits: deps.limits, closing: () => closing, log: app.log, lines });
   const media = mediaApiRoutes({ blobs: deps.blobs, maxBytes: deps.config.mediaMaxBytes });
   registerSiteRoutes(
     app,

@@ -1,15 +1,29 @@
 // Environment → typed configuration, validated once at start (the variables: docs/deploy.md).
 // A bad value is reported as one line naming the variable; server.ts prints it and exits.
 import { existsSync } from "node:fs";
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { isWellFormedToken } from "./tokens.ts";
 
-export interface Config {
-  host: string;
-  /** The port public addresses carry (`home_url`, page urls): SVC_PUBLIC_PORT, default PORT.
-   * Behind a reverse proxy it is the proxy's port, the same for every process. */
+/** The scheme of a public address. */
+export type Scheme = "http" | "https";
+
+/**
+ * How the public reaches the sites, as their printed addresses say (site/addresses.ts): the scheme
+ * of a domain that sets none of its own, and the port the addresses of that scheme carry.
+ */
+export interface PublicFront {
+  /** SVC_PUBLIC_SCHEME: `http` (default) or `https` (a TLS proxy in front, docs/deploy.md). */
+  publicScheme: Scheme;
+  /** The port public addresses of `publicScheme` carry (`home_url`, page urls): SVC_PUBLIC_PORT,
+   * default PORT for http and 443 for https. Behind a reverse proxy it is the proxy's port, the
+   * same for every process. */
   port: number;
+}
+
+export interface Config extends PublicFront {
+  host: string;
   /** The port this process listens on: PORT. */
   listenPort: number;
   dataDir: string;
@@ -27,8 +41,13 @@ export interface Config {
   authFailuresPerLogin: number;
   /** Public-site requests per minute per client address (SVC_PUBLIC_RATE_LIMIT_PER_MIN). */
   publicRateLimitPerMin: number;
-  /** Trust X-Forwarded-For from a reverse proxy in front of the service. */
-  trustProxy: boolean;
+  /**
+   * The reverse proxies whose X-Forwarded-For, -Proto and -Host are believed (SVC_TRUST_PROXY): the
+   * addresses and CIDR ranges listed, every address for `true`, none for `false` (http/forwarded.ts).
+   */
+  trustProxy: TrustedProxies;
+  /** Strict-Transport-Security's max-age on HTTPS answers, in seconds (SVC_HSTS_MAX_AGE); 0: none. */
+  hstsMaxAge: number;
   /** PostgreSQL connections: pool size, statement timeout and TLS. */
   db: DbOptions;
   /** S3-compatible storage of media bytes (SVC_MEDIA_S3_*); null keeps them under SVC_DATA_DIR/media. */
@@ -68,6 +87,9 @@ export interface Config {
   /** Days form submissions are kept (SVC_FORM_SUBMISSIONS_DAYS; docs/forms.md, "Submissions"). */
   formSubmissionsDays: number;
 }
+
+/** Whom X-Forwarded-* headers are believed from: every peer, none, or the addresses and ranges listed. */
+export type TrustedProxies = boolean | readonly string[];
 
 /** SVC_CSS_TIME_LIMIT_MS when unset: lightningcss parses and bundles a real stylesheet in milliseconds. */
 export const DEFAULT_CSS_TIME_LIMIT_MS = 2000;
@@ -204,6 +226,44 @@ function listenOrigin(host: string, port: number): string {
   return `http://${reachable.includes(":") && !reachable.startsWith("[") ? `[${reachable}]` : reachable}:${port}`;
 }
 
+/** Proxy-addr's names for ranges, as Fastify's `trustProxy` takes them. */
+const NAMED_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * SVC_TRUST_PROXY: `true`/`1` (every peer: only when nothing but the proxy reaches the port),
+ * `false`/`0`/unset, or a comma list of addresses and CIDR ranges (`127.0.0.1, 10.0.0.0/8, ::1`)
+ * and proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`).
+ */
+function trustedProxies(env: Env): TrustedProxies {
+  const raw = env.SVC_TRUST_PROXY?.trim() ?? "";
+  if (["", "false", "0"].includes(raw.toLowerCase())) return false;
+  if (["true", "1"].includes(raw.toLowerCase())) return true;
+  const entries = raw.split(",").map((entry) => entry.trim().toLowerCase());
+  for (const entry of entries) {
+    if (!NAMED_RANGES.has(entry) && !isAddressOrRange(entry))
+      throw new ConfigError(
+        "SVC_TRUST_PROXY",
+        `must be true, false or a comma list of addresses and CIDR ranges, got "${entry}"`,
+      );
+  }
+  return entries;
+}
+
+function isAddressOrRange(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) >= 1 && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+function scheme(env: Env): Scheme {
+  const raw = env.SVC_PUBLIC_SCHEME?.trim().toLowerCase() || "http";
+  if (raw !== "http" && raw !== "https")
+    throw new ConfigError("SVC_PUBLIC_SCHEME", `must be http or https, got "${raw}"`);
+  return raw;
+}
+
 const HOSTNAME = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 export function isHostname(value: string): boolean {
@@ -229,7 +289,8 @@ function connectionLimits(env: Env, behindProxy: boolean): ConnectionLimits {
 export function loadConfig(env: Env = process.env): Config {
   const host = env.HOST?.trim() || "127.0.0.1";
   const listenPort = integer(env, "PORT", 8080, 0, 65535);
-  const port = integer(env, "SVC_PUBLIC_PORT", listenPort, 0, 65535);
+  const publicScheme = scheme(env);
+  const port = integer(env, "SVC_PUBLIC_PORT", publicScheme === "https" ? 443 : listenPort, 0, 65535);
   const dataDir = resolve(env.SVC_DATA_DIR?.trim() || "./data");
 
   const databaseUrl = env.DATABASE_URL?.trim() || null;
@@ -249,10 +310,10 @@ export function loadConfig(env: Env = process.env): Config {
   if (!isHostname(adminHost)) throw new ConfigError("SVC_ADMIN_HOST", `is not a host name: "${adminHost}"`);
   if (adminHost === publicHost)
     throw new ConfigError("SVC_ADMIN_HOST", `must differ from SVC_PUBLIC_HOST (the main site's host): "${adminHost}"`);
-  const adminUrl = (env.SVC_ADMIN_URL?.trim() || `http://${adminHost}${port === 80 ? "" : `:${port}`}/admin/`).replace(
-    /\/*$/,
-    "/",
-  );
+  const defaultPort = publicScheme === "https" ? 443 : 80;
+  const adminUrl = (
+    env.SVC_ADMIN_URL?.trim() || `${publicScheme}://${adminHost}${port === defaultPort ? "" : `:${port}`}/admin/`
+  ).replace(/\/*$/, "/");
   if (!isHttpUrl(adminUrl))
     throw new ConfigError("SVC_ADMIN_URL", `must be an http:// or https:// URL, got "${adminUrl}"`);
 
@@ -266,8 +327,10 @@ export function loadConfig(env: Env = process.env): Config {
   const apiUrl = (env.SVC_API_URL?.trim() || listenOrigin(host, listenPort)).replace(/\/+$/, "");
   if (!isHttpUrl(apiUrl)) throw new ConfigError("SVC_API_URL", `must be an http:// or https:// URL, got "${apiUrl}"`);
 
+  const trustProxy = trustedProxies(env);
   return {
     host,
+    publicScheme,
     port,
     listenPort,
     dataDir,
@@ -280,8 +343,9 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerMin: integer(env, "SVC_AUTH_FAILURES_PER_MIN", 20, 1, 10_000_000),
     authFailuresPerLogin: integer(env, "SVC_AUTH_FAILURES_PER_LOGIN", 20, 1, 10_000_000),
     publicRateLimitPerMin: integer(env, "SVC_PUBLIC_RATE_LIMIT_PER_MIN", 600, 1, 10_000_000),
-    trustProxy: flag(env, "SVC_TRUST_PROXY", false),
-    connections: connectionLimits(env, flag(env, "SVC_TRUST_PROXY", false)),
+    trustProxy,
+    hstsMaxAge: integer(env, "SVC_HSTS_MAX_AGE", 0, 0, 1_000_000_000),
+    connections: connectionLimits(env, trustProxy !== false),
     renderWorkers: integer(env, "SVC_RENDER_WORKERS", Math.max(1, availableParallelism() - 1), 1, 256),
     outboxSweepMs: integer(env, "SVC_OUTBOX_SWEEP_MS", 30_000, 100, 3_600_000),
     scheduleMs: integer(env, "SVC_SCHEDULE_MS", 10_000, 100, 60_000),

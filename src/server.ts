@@ -8,7 +8,8 @@ import { openStore } from "./store/database.ts";
 import { buildApp } from "./app.ts";
 import { systemClock } from "./clock.ts";
 import { limitsFor } from "./http/limits.ts";
-import { wirePublishing } from "./app-deps.ts";
+import { serviceContext, wirePublishing, type AppDeps } from "./app-deps.ts";
+import { republishMovedOrigins } from "./network/printed-origins.ts";
 import { catchUpSearchIndex } from "./search/catch-up.ts";
 import { startInvalidation } from "./publish/invalidation.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     adminToken: config.adminToken,
     dataDir: config.dataDir,
     now: systemClock(),
+    front: config,
   });
   if (boot.generatedToken) {
     // Printed once, on the first start only; it is also in $SVC_DATA_DIR/admin-token (0600).
@@ -70,19 +72,17 @@ async function main(): Promise<void> {
     renderWorkers: config.renderWorkers,
   });
   const blobs = await openBlobStore(config);
-  const app = await buildApp(
-    {
-      config,
-      store,
-      clock: systemClock,
-      limits,
-      publisher: publishing.engine,
-      publicSite: publishing.publicSite,
-      blobs,
-      cpu: publishing.cpu,
-    },
-    { logger: { level: process.env.LOG_LEVEL ?? "info" } },
-  );
+  const deps: AppDeps = {
+    config,
+    store,
+    clock: systemClock,
+    limits,
+    publisher: publishing.engine,
+    publicSite: publishing.publicSite,
+    blobs,
+    cpu: publishing.cpu,
+  };
+  const app = await buildApp(deps, { logger: { level: process.env.LOG_LEVEL ?? "info" } });
   invalidation.useLog?.(app.log);
   const stopPruning = startPruning(
     store.db,
@@ -96,6 +96,10 @@ async function main(): Promise<void> {
   // between): paid before the service answers, then swept for rows a dead process left (outbox.ts).
   const owedAtStart = await publishing.engine.payOwed();
   if (owedAtStart > 0) app.log.info({ paid: owedAtStart }, "published what writes before the last stop owed");
+  // Sites printed under another origin (SVC_PUBLIC_SCHEME or SVC_PUBLIC_PORT changed): republished
+  // before the service answers (network/printed-origins.ts).
+  const moved = await republishMovedOrigins(serviceContext(deps));
+  if (moved > 0) app.log.info({ sites: moved }, "republished the sites whose addresses moved");
   const stopSweeping = sweepOwed(publishing.engine, config.outboxSweepMs, app.log);
   // Search entries for pages that have none (those made before the index was): before it answers.
   const indexed = await catchUpSearchIndex(store.db);

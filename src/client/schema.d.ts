@@ -108,7 +108,8 @@ export interface paths {
         delete: operations["deleteSiteDomain"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Set a domain's scheme (super-administrator): https true, false, or null to follow SVC_PUBLIC_SCHEME; the primary domain's republishes every page with its new addresses; 404 domain_not_found for a domain that is not this site's */
+        patch: operations["updateSiteDomain"];
         trace?: never;
     };
     "/api/login": {
@@ -2417,6 +2418,10 @@ export interface operations {
                         domains: ({
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -2484,6 +2489,10 @@ export interface operations {
                         domain: {
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2491,6 +2500,10 @@ export interface operations {
                         domains: ({
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -2554,6 +2567,10 @@ export interface operations {
                         domain: {
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         };
@@ -2562,6 +2579,10 @@ export interface operations {
                         domains: ({
                             domain: string;
                             primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -2575,6 +2596,89 @@ export interface operations {
                          * @enum {boolean}
                          */
                         applied?: false;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateSiteDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                domain: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    https?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        warnings: ({
+                            code: string;
+                            message: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        site_id: number;
+                        /** @description A domain of the site: its primary one, or an alias answering 301 to it */
+                        domain: {
+                            domain: string;
+                            primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        /** @description The primary domain first, then the aliases by name */
+                        domains: ({
+                            domain: string;
+                            primary: boolean;
+                            /** @description true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md) */
+                            https: boolean | null;
+                            /** @description The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME */
+                            scheme: "http" | "https";
+                        } & {
+                            [key: string]: unknown;
+                        })[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -14325,7 +14429,7 @@ export interface operations {
                         })[];
                         site_id: number;
                         id: number;
-                        /** @description http://<domain>[:port]/_preview/<token> */
+                        /** @description <scheme>://<domain>[:port]/_preview/<token>, the site's address (home_url) */
                         url: string;
                         /** @description ISO 8601, UTC */
                         expires_at: string;

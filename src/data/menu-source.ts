@@ -1,6 +1,7 @@
 // The seam between data sources and menus: `menu.<location>` items (docs/menus.md). Menus do
 // not exist yet, so every location answers no menu (`menu_id: 0`); the menus work fills in
 // `menuSourceItems` with the tree (nested `children`, invalid items included with `valid: false`).
+import type { PublicFront } from "../config.ts";
 import type { Db } from "../store/database.ts";
 import type { SiteAddressing } from "../site/addresses.ts";
 import { locationTree } from "../menus/read-service.ts";
@@ -18,7 +19,7 @@ export interface MenuSourceQuery {
   /** The site's theme: location maps are kept per theme. */
   theme: string;
   /** Port of the public site, part of every item's address. */
-  publicPort: number;
+  publicFront: PublicFront;
   /** A publish run's addressing, with the home page's paths; read anew when absent. */
   addressing?: SiteAddressing;
 }
@@ -28,7 +29,7 @@ export async function menuSourceItems(db: Db, siteId: number, query: MenuSourceQ
   const tree = await locationTree(
     db,
     siteId,
-    query.publicPort,
+    query.publicFront,
     query.location,
     query.lang,
     query.theme,

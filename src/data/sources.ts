@@ -2,6 +2,7 @@
 // source, used by GET /data/{source}, POST /data/resolve and the renderer. Sources: a data-set name
 // (or `data.<name>`), `menu.<location>`, `pages`, `pages.children`, `breadcrumbs`, `languages`,
 // `site`, `settings`. Item shapes are documented in docs/content-model.md.
+import type { PublicFront } from "../config.ts";
 import { fail, ServiceError } from "../errors.ts";
 import type { Db } from "../store/database.ts";
 import type { SiteRow } from "../site/sites.ts";
@@ -25,7 +26,7 @@ export const NAMED_SOURCES = ["site", "settings", "languages", "pages", "pages.c
 
 /** The part of the service context a source reads (the publish engine calls it with no publisher). */
 /** `addressing`: a publish run's, with the home page's paths (pages/home.ts); read anew when absent. */
-export type SourceContext = Pick<ServiceContext, "db" | "publicPort"> & { addressing?: SiteAddressing };
+export type SourceContext = Pick<ServiceContext, "db" | "publicFront"> & { addressing?: SiteAddressing };
 
 export interface SourceRequest {
   source: unknown;
@@ -195,7 +196,7 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
   const orderBy = orderFrom(request.order_by);
   const offset = countFrom(request.offset, "offset");
   const limit = countFrom(request.limit, "limit");
-  const addressing = ctx.addressing ?? (await siteAddressing(ctx.db, site, ctx.publicPort));
+  const addressing = ctx.addressing ?? (await siteAddressing(ctx.db, site, ctx.publicFront));
   // Where links to pages point (`/` for the home page): asked only by the sources that print them.
   const links = async () => (addressing.homes ? addressing : withHomes(ctx.db, site.id, addressing));
   const langs = addressing.langs;
@@ -257,7 +258,7 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
       location,
       lang,
       theme,
-      publicPort: ctx.publicPort,
+      publicFront: ctx.publicFront,
       addressing: ctx.addressing,
     });
     items = menu.items;
@@ -302,14 +303,14 @@ export async function resolveSource(ctx: SourceContext, site: SiteRow, request: 
 /** The items of a source as renders print them: a missing data set prints nothing, a source naming nothing printable is undefined. */
 export async function itemsForRender(
   db: Db,
-  publicPort: number,
+  publicFront: PublicFront,
   site: SiteRow,
   source: string,
   { lang, pageId, addressing }: { lang: string | null; pageId?: number; addressing?: SiteAddressing },
 ): Promise<unknown[] | undefined> {
   const name = source.startsWith("data.") ? source.slice("data.".length) : source;
   try {
-    const answer = await resolveSource({ db, publicPort, addressing }, site, {
+    const answer = await resolveSource({ db, publicFront, addressing }, site, {
       source: name,
       lang: lang ?? undefined,
       page: pageId,

@@ -2,6 +2,7 @@
 // takes the frame off its pages (docs/frames.md). They live with the frames' other routes; what
 // they write of pages the pages feature does (it owns the table, and sits above frames), handed in
 // by app.ts as `FramePages`.
+import type { PublicFront } from "../config.ts";
 import type { TypedFastify } from "../http/typed-fastify.ts";
 import { deleteFrame, type UnbindPages } from "./delete-service.ts";
 import { Bake, Frame, IfMatch, ifMatch, ref, RefParams } from "./routes.ts";
@@ -22,7 +23,7 @@ export interface FramePages {
     body: Record<string, unknown>,
   ): Promise<{ warnings: Warning[] }>;
   /** Takes a deleted frame off its pages, in the deleting transaction. */
-  unbind(site: SiteRow, publicPort: number): UnbindPages;
+  unbind(site: SiteRow, publicFront: PublicFront): UnbindPages;
 }
 
 /** The routes, given the pages feature's side. */
@@ -129,7 +130,7 @@ function routesWith(scope: TypedFastify, ctx: ServiceContext, pages: FramePages)
     async (request) => {
       const result = await deleteFrame(
         ctx,
-        pages.unbind(request.site, ctx.publicPort),
+        pages.unbind(request.site, ctx.publicFront),
         request.site.id,
         ref(request),
         bodyOf(request),

@@ -178,7 +178,7 @@ export function frameRoutes(scope: TypedFastify, ctx: ServiceContext): void {
       return ok(
         {
           site_id: request.site.id,
-          home_url: homeUrl(request.site.domain, ctx.publicPort),
+          home_url: homeUrl(request.site, ctx.publicFront),
           total: result.total,
           ...result.constants,
           frames: result.frames,

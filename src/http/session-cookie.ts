@@ -14,7 +14,7 @@ const overHttps = (request: FastifyRequest) => request.protocol === "https";
 
 /** Whether the call came to the admin's host. */
 export function onAdminHost(request: FastifyRequest, adminHost: string): boolean {
-  return hostOf(request.headers.host) === adminHost;
+  return hostOf(request.host) === adminHost;
 }
 
 /** The session secret a call to the admin's host carries, or null (none, or another host). */

@@ -52,7 +52,7 @@ export function checkPageUrls(
 
 /** What the stored items a tree keeps answered by default. */
 export interface Answered {
-  /** `http://<domain>[:port]`: links stored as paths answer under it. */
+  /** `<scheme>://<domain>[:port]` (site/addresses.ts): links stored as paths answer under it. */
   origin: string;
   /** Current titles of the pages of kept page items without a title of their own. */
   pageTitles: ReadonlyMap<number, string>;

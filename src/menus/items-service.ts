@@ -51,7 +51,7 @@ async function recordOf(
   menu: MenuRow,
   id: number,
 ): Promise<{ record: ItemRecord | undefined; total: number }> {
-  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
+  const view = await menuView(ctx.db, site, ctx.publicFront, await itemsOfMenu(ctx.db, menu.id));
   return { record: view.byId.get(id), total: view.items.length };
 }
 
@@ -102,7 +102,7 @@ export async function replaceItems(
   const view = await menuView(
     ctx.db,
     site,
-    ctx.publicPort,
+    ctx.publicFront,
     await itemsOfMenu(ctx.db, menu.id),
     submitted,
     plan.addressing,
@@ -197,7 +197,7 @@ export async function patchItem(
   const resolved = await resolveMenu(ctx.db, site.id, ref, selectors(body, query));
   const { menu, state } = resolved;
   const id = itemIdFrom(itemRef, menu);
-  const beforeView = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
+  const beforeView = await menuView(ctx.db, site, ctx.publicFront, await itemsOfMenu(ctx.db, menu.id));
   const before = beforeView.byId.get(id);
   if (!before) throw fail("item_not_found", { item: id, menu: menu.id });
   const patch = parsePatch(body);

@@ -7,7 +7,7 @@ const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
 const BLOCKED_SCHEMES = new Set(["javascript", "data", "vbscript"]);
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const LOOKS_LIKE_DOMAIN = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}(\/|$)/i;
-/** What a page's answered address looks like (record.ts answers `http://<domain>[:port]/…`). */
+/** What a page's answered address looks like (record.ts answers `<scheme>://<domain>[:port]/…`). */
 const FULL_ADDRESS = /^https?:\/\//i;
 
 /** A link as stored: trimmed, spaces encoded; refused when empty, too long, or a script scheme. */

@@ -72,7 +72,7 @@ export async function prepareTree(
   const parsed = parseTree(value, keepIds);
   const pageIds = await resolveTree(ctx.db, site.id, parsed.items, lang, state);
   const facts = await pageFacts(ctx.db, site.id, pageIds.values());
-  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicFront);
   checkPageUrls(parsed.items, pageIds, facts, addressing);
   const plan = planTree(parsed.items, pageIds, facts, allowInvalid);
   return { ...plan, warnings: [...parsed.warnings, ...plan.warnings], parsed: parsed.items, addressing };
@@ -171,7 +171,7 @@ export async function createMenu(ctx: ServiceContext, site: SiteRow, body: Creat
   const view = await menuView(
     ctx.db,
     site,
-    ctx.publicPort,
+    ctx.publicFront,
     await itemsOfMenu(ctx.db, menu.id),
     submitted,
     plan.addressing,

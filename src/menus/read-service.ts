@@ -1,5 +1,6 @@
 // GET /menus (the menus and one theme's location map) and GET /menus/{ref} (one menu with its
 // items), and the tree of a location that `GET /data/menu.<location>` and frames read.
+import type { PublicFront } from "../config.ts";
 import type { SiteRow } from "../site/sites.ts";
 import { siteById } from "../site/sites.ts";
 import { languageState, type LanguageState } from "../site/languages.ts";
@@ -55,7 +56,7 @@ export function readItemsAtFor(
   return first ? readItemsAt(first.location, first.lang, state) : READ_ITEMS_AT;
 }
 
-export async function getMenu(db: Db, site: SiteRow, port: number, ref: string, selectors: RefSelectors) {
+export async function getMenu(db: Db, site: SiteRow, front: PublicFront, ref: string, selectors: RefSelectors) {
   const resolved = await resolveMenu(db, site.id, ref, selectors);
   const { menu, theme, state } = resolved;
   const [rows, entries, locations] = await Promise.all([
@@ -63,7 +64,7 @@ export async function getMenu(db: Db, site: SiteRow, port: number, ref: string, 
     locationRows(db, site.id, theme),
     siteMenuLocations(db, site.id),
   ]);
-  const view = await menuView(db, site, port, rows);
+  const view = await menuView(db, site, front, rows);
   const assigned = assignedOf(entries, menu.id, locations);
   return {
     site_id: site.id,
@@ -107,7 +108,7 @@ export interface LocationTree {
 export async function locationTree(
   db: Db,
   siteId: number,
-  port: number,
+  front: PublicFront,
   location: string,
   lang: string | null,
   theme: string,
@@ -121,7 +122,7 @@ export async function locationTree(
   const view = await menuView(
     db,
     site,
-    port,
+    front,
     await itemsOfMenu(db, menu.id),
     undefined,
     addressing?.homes ? addressing : undefined,

@@ -1,7 +1,8 @@
 // Menu items as answered (docs/menus.md, "Items"): id, at, title, type, page, url, parent, order, valid,
 // plus target and classes. Titles, addresses and validity of page items come from the pages at
 // read time, so a renamed, moved or unpublished page shows in every menu at once.
-import { linkUrl, type SiteAddressing } from "../site/addresses.ts";
+import type { PublicFront } from "../config.ts";
+import { linkUrl, type SchemedDomain, type SiteAddressing } from "../site/addresses.ts";
 import { linkAddressing } from "../pages/home.ts";
 import type { PageLite } from "../pages/queries.ts";
 import type { Db } from "../store/database.ts";
@@ -34,9 +35,8 @@ export interface MenuView {
   invalidItems: number;
 }
 
-export interface SiteRef {
+export interface SiteRef extends SchemedDomain {
   id: number;
-  domain: string;
 }
 
 /** The address a page item links to: its page's public address (`/` for the home page), `""` when the page is gone. */
@@ -100,7 +100,7 @@ export function itemRecord(
 export async function menuView(
   db: Db,
   site: SiteRef,
-  port: number,
+  front: PublicFront,
   rows: readonly ItemRow[],
   submitted?: Map<number, string>,
   addressing?: SiteAddressing,
@@ -112,7 +112,7 @@ export async function menuView(
     site.id,
     rows.filter((row) => row.type === "post_type" && row.page_id !== null).map((row) => row.page_id!),
   );
-  const address = addressing ?? (await linkAddressing(db, site, port));
+  const address = addressing ?? (await linkAddressing(db, site, front));
   const items: ItemRecord[] = [];
   const byId = new Map<number, ItemRecord>();
   let invalidItems = 0;

@@ -121,7 +121,7 @@ export function menuRoutes(scope: TypedFastify, ctx: ServiceContext): void {
         },
       },
     },
-    async (request) => ok(await getMenu(ctx.db, request.site, ctx.publicPort, request.params.ref, request.query)),
+    async (request) => ok(await getMenu(ctx.db, request.site, ctx.publicFront, request.params.ref, request.query)),
   );
 
   scope.patch(

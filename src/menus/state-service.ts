@@ -155,7 +155,7 @@ async function writeState(
 }
 
 async function answer(ctx: ServiceContext, site: SiteRow, menu: MenuRow, rebaked: unknown, warnings: Warning[]) {
-  const view = await menuView(ctx.db, site, ctx.publicPort, await itemsOfMenu(ctx.db, menu.id));
+  const view = await menuView(ctx.db, site, ctx.publicFront, await itemsOfMenu(ctx.db, menu.id));
   const { theme } = await themeFrom(ctx.db, site.id, undefined);
   const assigned = await menuAssignments(ctx.db, site.id, theme, menu.id);
   return {

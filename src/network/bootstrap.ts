@@ -8,6 +8,8 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { gmt } from "../clock.ts";
+import type { PublicFront } from "../config.ts";
+import { siteOrigin } from "../site/addresses.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import { storeToken } from "./tokens-service.ts";
 import { hashToken } from "../tokens.ts";
@@ -17,6 +19,9 @@ export interface BootstrapOptions {
   adminToken: string | null;
   dataDir: string;
   now: number;
+  /** How addresses are printed (the service's config): the main site's printed origin is that of a
+   * site with nothing printed yet, so the start after it republishes nothing (printed-origins.ts). */
+  front?: PublicFront;
 }
 
 export interface BootstrapResult {
@@ -60,7 +65,12 @@ export async function bootstrapNetwork(db: Db, options: BootstrapOptions): Promi
     // so PostgreSQL's sequences stay in step.
     const site = await trx
       .insertInto("sites")
-      .values({ name: "Main site", domain: options.publicHost, created_at_gmt: at })
+      .values({
+        name: "Main site",
+        domain: options.publicHost,
+        created_at_gmt: at,
+        printed_origin: options.front ? siteOrigin({ domain: options.publicHost, https: null }, options.front) : null,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     await trx

@@ -6,14 +6,24 @@ import type { TypedFastify } from "../http/typed-fastify.ts";
 import { fail } from "../errors.ts";
 import { ok } from "../http/ok.ts";
 import { bodyOf, dryRunOf, DryRunQuery } from "../http/request.ts";
-import { commonErrors, DryRunAnswer, Obj, Opt, Success, Type } from "../http/schema.ts";
+import { commonErrors, DryRunAnswer, Nullable, Obj, Opt, Success, Type } from "../http/schema.ts";
 import type { ServiceContext } from "../write/context.ts";
 import type { Caller } from "../site/callers.ts";
 import { unknownFields } from "../warnings.ts";
 import { addAlias, listDomains, removeAlias } from "./domains-service.ts";
+import { setDomainScheme } from "./domain-scheme-service.ts";
 
 const Domain = Obj(
-  { domain: Type.String(), primary: Type.Boolean() },
+  {
+    domain: Type.String(),
+    primary: Type.Boolean(),
+    https: Type.Union([Type.Boolean(), Type.Null()], {
+      description: "true: served over HTTPS; false: over plain HTTP; null: as SVC_PUBLIC_SCHEME says (docs/domains.md)",
+    }),
+    scheme: Type.Union([Type.Literal("http"), Type.Literal("https")], {
+      description: "The scheme of the addresses printed on this domain: `https`, else SVC_PUBLIC_SCHEME",
+    }),
+  },
   "A domain of the site: its primary one, or an alias answering 301 to it",
 );
 const Domains = Type.Array(Domain, { description: "The primary domain first, then the aliases by name" });
@@ -61,6 +71,26 @@ export function domainRoutes(app: TypedFastify, ctx: ServiceContext): void {
       const body = bodyOf(request);
       const added = await addAlias(ctx, caller(request), idOf(request), body);
       return reply.code(201).send(ok({ ...added }, unknownFields(body, ["domain"])));
+    },
+  );
+
+  app.patch(
+    "/api/sites/:id/domains/:domain",
+    {
+      schema: {
+        operationId: "updateSiteDomain",
+        tags,
+        summary:
+          "Set a domain's scheme (super-administrator): https true, false, or null to follow SVC_PUBLIC_SCHEME; the primary domain's republishes every page with its new addresses; 404 domain_not_found for a domain that is not this site's",
+        params: Obj({ id: Type.String(), domain: Type.String() }),
+        body: Obj({ https: Nullable(Type.Boolean()) }),
+        response: { 200: Changed, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const body = bodyOf(request);
+      const { id, domain } = request.params;
+      return ok({ ...(await setDomainScheme(ctx, caller(request), id, domain, body)) }, unknownFields(body, ["https"]));
     },
   );
 

@@ -17,18 +17,37 @@ import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
 import type { Caller } from "../site/callers.ts";
 import { domainHolder, domainsOf, siteById, type SiteDomain, type SiteRow } from "../site/sites.ts";
+import { schemeOf, siteOrigin } from "../site/addresses.ts";
+import type { PublicFront, Scheme } from "../config.ts";
 import type { Db } from "../store/database.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { normaliseDomain, type DomainRefusal } from "./domain-name.ts";
 import { requireSuperAdmin, siteIdFrom } from "./input.ts";
 
+/** A domain as answered: with the scheme its addresses are printed with (docs/domains.md, "Schemes"). */
+export interface DomainRecord extends SiteDomain {
+  scheme: Scheme;
+}
+
 export interface DomainsAnswer {
   site_id: number;
-  domains: SiteDomain[];
+  domains: DomainRecord[];
 }
 
 export interface DomainAnswer extends DomainsAnswer {
-  domain: SiteDomain;
+  domain: DomainRecord;
+}
+
+export function domainRecord(domain: SiteDomain, front: PublicFront): DomainRecord {
+  return { ...domain, scheme: schemeOf(domain.https === null ? null : domain.https ? 1 : 0, front) };
+}
+
+/** The site's domains as answered. */
+export async function domainRecords(
+  ctx: Pick<ServiceContext, "db" | "publicFront">,
+  site: SiteRow,
+): Promise<DomainRecord[]> {
+  return (await domainsOf(ctx.db, site)).map((domain) => domainRecord(domain, ctx.publicFront));
 }
 
 const REFUSALS: Record<DomainRefusal, string> = {
@@ -88,17 +107,32 @@ export async function writingDomain<T>(domain: string, write: () => Promise<T>):
 /**
  * Makes `domain` the site's primary domain, in the caller's transaction: `sites.domain` and its
  * row here. The former primary is no domain of the site any more; an alias of the same site named
- * is promoted (its alias row goes). Answers the domains written.
+ * is promoted (its alias row goes), keeping its scheme (`https`); a new domain follows
+ * SVC_PUBLIC_SCHEME. The site's printed origin is the new one: its change republishes every page.
+ * Answers the domains written.
  */
-export async function writePrimaryDomain(trx: Db, siteId: number, domain: string): Promise<Written[]> {
-  await trx.updateTable("sites").set({ domain }).where("id", "=", siteId).execute();
+export async function writePrimaryDomain(
+  trx: Db,
+  siteId: number,
+  domain: string,
+  front: PublicFront,
+): Promise<Written[]> {
+  const alias = await trx
+    .selectFrom("site_domains")
+    .select("https")
+    .where("site_id", "=", siteId)
+    .where("domain", "=", domain)
+    .executeTakeFirst();
+  const https = alias?.https ?? null;
+  const printed_origin = siteOrigin({ domain, https }, front);
+  await trx.updateTable("sites").set({ domain, https, printed_origin }).where("id", "=", siteId).execute();
   const gone = await trx
     .deleteFrom("site_domains")
     .where("site_id", "=", siteId)
     .where((eb) => eb.or([eb("is_primary", "=", 1), eb("domain", "=", domain)]))
     .returning("domain")
     .execute();
-  await trx.insertInto("site_domains").values({ domain, site_id: siteId, is_primary: 1 }).execute();
+  await trx.insertInto("site_domains").values({ domain, site_id: siteId, is_primary: 1, https }).execute();
   const promoted = gone.some((row) => row.domain === domain);
   return [
     { kind: "domain", id: domain, action: promoted ? "updated" : "created" },
@@ -108,7 +142,7 @@ export async function writePrimaryDomain(trx: Db, siteId: number, domain: string
   ];
 }
 
-async function existingSite(ctx: ServiceContext, caller: Caller, rawId: string): Promise<SiteRow> {
+export async function existingSite(ctx: ServiceContext, caller: Caller, rawId: string): Promise<SiteRow> {
   requireSuperAdmin(caller);
   const site = await siteById(ctx.db, siteIdFrom(rawId));
   if (!site) throw fail("site_not_found");
@@ -117,7 +151,7 @@ async function existingSite(ctx: ServiceContext, caller: Caller, rawId: string):
 
 export async function listDomains(ctx: ServiceContext, caller: Caller, rawId: string): Promise<DomainsAnswer> {
   const site = await existingSite(ctx, caller, rawId);
-  return { site_id: site.id, domains: await domainsOf(ctx.db, site) };
+  return { site_id: site.id, domains: await domainRecords(ctx, site) };
 }
 
 /** POST: `{domain}` becomes an alias of the site; any domain some site holds (this one too) is 409 domain_taken. */
@@ -138,7 +172,8 @@ export async function addAlias(
       return { value: null, wrote: [{ kind: "domain", id: domain, action: "created" }], changes: [{ kind: "site" }] };
     },
   });
-  return { site_id: site.id, domain: { domain, primary: false }, domains: await domainsOf(ctx.db, site) };
+  const alias = domainRecord({ domain, primary: false, https: null }, ctx.publicFront);
+  return { site_id: site.id, domain: alias, domains: await domainRecords(ctx, site) };
 }
 
 /**
@@ -166,16 +201,18 @@ export async function removeAlias(
         .where("site_id", "=", site.id)
         .where("domain", "=", domain)
         .where("is_primary", "=", 0)
+        .returning("https")
         .executeTakeFirst();
-      if (Number(removed.numDeletedRows) === 0) throw fail("domain_not_found", { domain });
+      if (removed === undefined) throw fail("domain_not_found", { domain });
+      const alias = { domain, primary: false, https: removed.https === null ? null : removed.https === 1 };
       return {
-        value: await domainsOf(trx, site),
+        value: { alias: domainRecord(alias, ctx.publicFront), domains: await domainRecords({ ...ctx, db: trx }, site) },
         wrote: [{ kind: "domain", id: domain, action: "deleted" }],
         changes: [{ kind: "site" }],
       };
     },
   });
-  if (dryRun)
-    return { site_id: site.id, domain: { domain, primary: false }, domains: done.value, dry_run: true, applied: false };
-  return { site_id: site.id, domain: { domain, primary: false }, domains: done.value };
+  const { alias, domains } = done.value;
+  if (dryRun) return { site_id: site.id, domain: alias, domains, dry_run: true, applied: false };
+  return { site_id: site.id, domain: alias, domains };
 }

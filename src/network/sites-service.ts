@@ -4,13 +4,14 @@
 // Each of them announces a `site` change: the publish step maps hosts anew and flushes the site's
 // cached pages. A site's domain is its primary domain (domains-service.ts): normalised, free of
 // every other site's domains and aliases, written with its `site_domains` row in one transaction.
+import type { PublicFront } from "../config.ts";
 import { gmt } from "../clock.ts";
 import { fail } from "../errors.ts";
 import type { Db } from "../store/database.ts";
 import { listWindow, type ListWindow } from "../store/lists.ts";
 import { siteRoleOf, type Caller } from "../site/callers.ts";
 import { insufficientRole, reaches, SITE_ROLES, type SiteRole } from "../site/roles.ts";
-import { homeUrl } from "../site/addresses.ts";
+import { homeUrl, siteOrigin } from "../site/addresses.ts";
 import type { Change, Written } from "../write/change.ts";
 import type { ServiceContext } from "../write/context.ts";
 import { runWrite } from "../write/pipeline.ts";
@@ -28,12 +29,12 @@ export interface SiteRecord {
 
 const MAX_NAME = 200;
 
-export function siteRecord(row: SiteRow, port: number): SiteRecord {
+export function siteRecord(row: SiteRow, front: PublicFront): SiteRecord {
   return {
     id: row.id,
     name: row.name,
     domain: row.domain,
-    home_url: homeUrl(row.domain, port),
+    home_url: homeUrl(row, front),
     created_at_gmt: row.created_at_gmt,
   };
 }
@@ -71,7 +72,12 @@ export async function createSite(
       apply: async (trx) => {
         const created = await trx
           .insertInto("sites")
-          .values({ name, domain, created_at_gmt: gmt(ctx.clock()) })
+          .values({
+            name,
+            domain,
+            created_at_gmt: gmt(ctx.clock()),
+            printed_origin: siteOrigin({ domain, https: null }, ctx.publicFront),
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         await trx.insertInto("site_domains").values({ domain, site_id: created.id, is_primary: 1 }).execute();
@@ -84,7 +90,7 @@ export async function createSite(
       },
     }),
   );
-  return siteRecord(done.value, ctx.publicPort);
+  return siteRecord(done.value, ctx.publicFront);
 }
 
 /** GET /api/sites: every site for a super-administrator, else the sites the caller holds a role on; one page of them, by id. */
@@ -101,11 +107,11 @@ export async function listSites(
       .where("memberships.role", "in", [...SITE_ROLES]);
   }
   const { total, rows } = await listWindow(query, window);
-  return { total, sites: rows.map((row) => siteRecord(row, ctx.publicPort)) };
+  return { total, sites: rows.map((row) => siteRecord(row, ctx.publicFront)) };
 }
 
 export async function getSite(ctx: ServiceContext, caller: Caller, id: number): Promise<SiteRecord> {
-  return siteRecord(await visibleSite(ctx, caller, id, "editor"), ctx.publicPort);
+  return siteRecord(await visibleSite(ctx, caller, id, "editor"), ctx.publicFront);
 }
 
 export async function updateSite(
@@ -136,12 +142,12 @@ export async function updateSite(
       const wrote: Written[] = [{ kind: "site", id: String(site.id), action: "updated" }];
       if (name !== undefined) await trx.updateTable("sites").set({ name }).where("id", "=", site.id).execute();
       if (domain !== undefined && domain !== site.domain)
-        wrote.push(...(await writePrimaryDomain(trx, site.id, domain)));
+        wrote.push(...(await writePrimaryDomain(trx, site.id, domain, ctx.publicFront)));
       const row = await trx.selectFrom("sites").selectAll().where("id", "=", site.id).executeTakeFirstOrThrow();
       return { value: row, wrote, changes: changed(row) };
     },
   });
-  return siteRecord(done.value, ctx.publicPort);
+  return siteRecord(done.value, ctx.publicFront);
 }
 
 /** The site's name, written as the `name` setting (settings/settings-service.ts), in the caller's transaction. */
@@ -160,7 +166,7 @@ export async function deleteSite(
   const site = await siteById(ctx.db, id);
   if (!site) throw fail("site_not_found");
   if (site.id === MAIN_SITE_ID) throw fail("main_site");
-  if (options.dryRun) return siteRecord(site, ctx.publicPort);
+  if (options.dryRun) return siteRecord(site, ctx.publicFront);
   await runWrite(ctx, {
     // A write of no site: the site's counters go with it.
     siteId: null,
@@ -176,5 +182,5 @@ export async function deleteSite(
       };
     },
   });
-  return siteRecord(site, ctx.publicPort);
+  return siteRecord(site, ctx.publicFront);
 }

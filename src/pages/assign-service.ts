@@ -82,7 +82,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   const flags = flagsOf(body);
   const warnings: Warning[] = [];
 
-  const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  const [before] = await pageRecords(ctx.db, site, ctx.publicFront, [page]);
   const takeOff = clear && page.frame_id === frame.id;
   const putOn = !clear && page.frame_id !== frame.id;
   if (clear && !takeOff)
@@ -140,7 +140,7 @@ export async function assignFrame(ctx: ServiceContext, site: SiteRow, ref: strin
   }
 
   const reread = await ctx.db.selectFrom("pages").selectAll().where("id", "=", page.id).executeTakeFirstOrThrow();
-  const [after] = await pageRecords(ctx.db, site, ctx.publicPort, [reread]);
+  const [after] = await pageRecords(ctx.db, site, ctx.publicFront, [reread]);
   const index = await siteIndex(ctx.db, site.id);
   const pages = (await pagesOnFrames(ctx.db, site.id, [frame.id])).get(frame.id) ?? [];
   return {

@@ -59,7 +59,7 @@ export async function deletePage(
   const state = await languageState(ctx.db, site.id);
   const refLang = checkLangIn(state, options.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, { ...(refLang !== null ? { lang: refLang } : {}) });
-  const [before] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  const [before] = await pageRecords(ctx.db, site, ctx.publicFront, [page]);
   const warnings: Warning[] = [];
   const now = gmt(ctx.clock());
   const dry = options.dryRun ? { dry_run: true, applied: false } : {};
@@ -122,7 +122,7 @@ export async function deletePage(
     };
   }
 
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await siteAddressing(ctx.db, site, ctx.publicFront);
   const done = await runPageWrite(ctx, {
     siteId: site.id,
     dryRun: options.dryRun === true,

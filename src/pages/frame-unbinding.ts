@@ -2,6 +2,7 @@
 // transaction that deletes the frame (frames/delete-service.ts is given this function, and lists
 // the pages it answers as written: the write pipeline revises them, revision.ts), and those that
 // answered publicly are named (`pages_offline`).
+import type { PublicFront } from "../config.ts";
 import { siteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { UnbindPages } from "../frames/delete-service.ts";
@@ -10,7 +11,7 @@ import { withAncestors } from "./queries.ts";
 import { PageTree } from "./tree.ts";
 import type { Db } from "../store/database.ts";
 
-export function unbindFrame(site: SiteRow, publicPort: number): UnbindPages {
+export function unbindFrame(site: SiteRow, publicFront: PublicFront): UnbindPages {
   return async (trx, siteId, frameId) => {
     const pages = await trx
       .selectFrom("pages")
@@ -22,7 +23,7 @@ export function unbindFrame(site: SiteRow, publicPort: number): UnbindPages {
     const ids = pages.map((p) => p.id);
     if (ids.length === 0) return { pages: ids, offline: [] };
     const [addressing, rows] = await Promise.all([
-      siteAddressing(trx, site, publicPort),
+      siteAddressing(trx, site, publicFront),
       withAncestors(trx, siteId, ids),
     ]);
     const offline = offlineOf(addressing, new PageTree(rows), ids, "its frame was deleted");

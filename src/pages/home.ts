@@ -3,7 +3,8 @@
 // that a menu, a sidebar or a page token linking to them does not send every visitor through that
 // redirect, the addressing that links are made with carries their paths (`homes`), and
 // site/addresses.ts `linkUrl` prints `/` and `/<lang>/` for them (docs/publishing.md, docs/seo.md).
-import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
+import type { PublicFront } from "../config.ts";
+import { siteAddressing, type SchemedDomain, type SiteAddressing } from "../site/addresses.ts";
 import type { LanguageState } from "../site/languages.ts";
 import { homePageOf, settingsOf } from "../site/settings.ts";
 import type { Db } from "../store/database.ts";
@@ -48,8 +49,8 @@ export async function withHomes(db: Db, siteId: number, addressing: SiteAddressi
 /** The site's addressing for making links: with the home page's paths (`homes`). */
 export async function linkAddressing(
   db: Db,
-  site: { id: number; domain: string },
-  port: number,
+  site: SchemedDomain & { id: number },
+  front: PublicFront,
 ): Promise<SiteAddressing> {
-  return withHomes(db, site.id, await siteAddressing(db, site, port));
+  return withHomes(db, site.id, await siteAddressing(db, site, front));
 }

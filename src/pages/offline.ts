@@ -1,6 +1,7 @@
 // "A write says what it takes offline" (docs/publishing.md): the public addresses a write makes
 // stop answering, each as a warning `pages_offline` with the page and the address it answered at.
 // A page answers when it is published, every ancestor is published and it stands on a frame.
+import type { PublicFront } from "../config.ts";
 import { languageHomeUrl, pageUrl, siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
@@ -57,13 +58,13 @@ export function offlineOf(
 export async function offlineNow(
   db: Db,
   site: SiteRow,
-  publicPort: number,
+  publicFront: PublicFront,
   ids: Iterable<number>,
   because: string,
 ): Promise<Warning[]> {
   const list = [...ids];
   const [addressing, rows] = await Promise.all([
-    siteAddressing(db, site, publicPort),
+    siteAddressing(db, site, publicFront),
     withAncestors(db, site.id, list),
   ]);
   return offlineOf(addressing, new PageTree(rows), list, because);
@@ -73,7 +74,7 @@ export async function offlineNow(
 export async function homeLeaves(
   db: Db,
   site: SiteRow,
-  publicPort: number,
+  publicFront: PublicFront,
   before: unknown,
   newHome: number | null,
 ): Promise<Warning[]> {
@@ -82,7 +83,7 @@ export async function homeLeaves(
   if (!("found" in found) || found.found.id === newHome) return [];
   const old = found.found;
   const [addressing, rows] = await Promise.all([
-    siteAddressing(db, site, publicPort),
+    siteAddressing(db, site, publicFront),
     withAncestors(db, site.id, [old.id]),
   ]);
   if (!answers(new PageTree(rows), old.id)) return [];

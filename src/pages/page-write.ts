@@ -104,7 +104,7 @@ export async function writeAndAnnounce(
   options: WriteOptions = {},
 ): Promise<PageWriteAnswer> {
   const now = gmt(ctx.clock());
-  const addressing = await siteAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await siteAddressing(ctx.db, site, ctx.publicFront);
   // The work may run twice (a trial rehearsed outside the transaction, write/pipeline.ts; a
   // unique-key race run again): what it warns of is counted from here each time.
   const warned = warnings.length;
@@ -138,7 +138,7 @@ export async function writeAndAnnounce(
   warnings.push(...offline);
   if (options.dryRun) {
     const current = written.created ? undefined : await pageById(ctx.db, site.id, written.row.id);
-    const [page] = current ? await pageRecords(ctx.db, site, ctx.publicPort, [current]) : [undefined];
+    const [page] = current ? await pageRecords(ctx.db, site, ctx.publicFront, [current]) : [undefined];
     return {
       page: page as PageRecord,
       created: false,
@@ -148,7 +148,7 @@ export async function writeAndAnnounce(
       warnings,
     };
   }
-  const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [written.row]);
+  const [page] = await pageRecords(ctx.db, site, ctx.publicFront, [written.row]);
   if (written.slugChanged) {
     warnings.push(
       warning(

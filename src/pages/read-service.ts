@@ -20,7 +20,7 @@ export async function getPage(
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang);
   const page = await findPageByRef(ctx.db, site.id, ref, { ...(lang !== null ? { lang } : {}) });
-  const [record] = await pageRecords(ctx.db, site, ctx.publicPort, [page]);
+  const [record] = await pageRecords(ctx.db, site, ctx.publicFront, [page]);
   return record;
 }
 
@@ -84,5 +84,5 @@ async function readPageList(
   if (lang !== null) matching = matching.where("lang", "=", lang);
   if (parentId !== undefined) matching = matching.where("parent_id", "=", parentId);
   const { total, rows } = await listWindow(matching.selectAll().orderBy("path").orderBy("lang").orderBy("id"), window);
-  return Object.freeze({ total, pages: Object.freeze(await pageRecords(ctx.db, site, ctx.publicPort, rows)) });
+  return Object.freeze({ total, pages: Object.freeze(await pageRecords(ctx.db, site, ctx.publicFront, rows)) });
 }

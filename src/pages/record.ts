@@ -1,4 +1,5 @@
 // The page record (docs/content-model.md, "The record"), and the page item the data sources return.
+import type { PublicFront } from "../config.ts";
 import { formatOf } from "./content.ts";
 import type { SiteRow } from "../site/sites.ts";
 import type { Db } from "../store/database.ts";
@@ -131,13 +132,13 @@ export interface RecordContext {
 export async function recordContext(
   db: Db,
   site: SiteRow,
-  port: number,
+  front: PublicFront,
   rows: readonly PageRow[],
   addressing?: SiteAddressing,
 ): Promise<RecordContext> {
   const groupIds = [...new Set(rows.map((row) => row.translation_group).filter((g): g is number => g !== null))];
   const [resolvedAddressing, lite, frames, statics, members] = await Promise.all([
-    addressing ?? siteAddressing(db, site, port),
+    addressing ?? siteAddressing(db, site, front),
     withAncestors(
       db,
       site.id,
@@ -208,11 +209,11 @@ export function pageRecord(row: PageRow, rc: RecordContext): PageRecord {
 export async function pageRecords(
   db: Db,
   site: SiteRow,
-  port: number,
+  front: PublicFront,
   rows: readonly PageRow[],
 ): Promise<PageRecord[]> {
   if (rows.length === 0) return [];
-  const rc = await recordContext(db, site, port, rows);
+  const rc = await recordContext(db, site, front, rows);
   return rows.map((row) => pageRecord(row, rc));
 }
 

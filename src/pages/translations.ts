@@ -126,7 +126,7 @@ export async function linkTranslation(
     if (!("found" in found))
       linkFailed("translation_not_found", { translation: body.translation }, "The page to link does not exist.");
     const linked = await linkExisting(ctx, site, origin, found.found, lang, body, warnings);
-    const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [
+    const [page] = await pageRecords(ctx.db, site, ctx.publicFront, [
       (await pageById(ctx.db, site.id, linked.row.id)) ?? linked.row,
     ]);
     return { page, origin: { id: origin.id, lang: origin.lang }, created: false, rebaked: linked.rebaked, warnings };
@@ -320,7 +320,7 @@ export async function linkTranslation(
       ),
     );
   }
-  const [page] = await pageRecords(ctx.db, site, ctx.publicPort, [result.row]);
+  const [page] = await pageRecords(ctx.db, site, ctx.publicFront, [result.row]);
   return {
     page,
     origin: { id: origin.id, lang: origin.lang },

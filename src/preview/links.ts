@@ -117,7 +117,7 @@ export async function createPreviewLink(
       return { value: inserted.id, wrote };
     },
   });
-  const url = `${homeUrl(site.domain, ctx.publicPort)}${PREVIEW_PATH.slice(1)}${token}`;
+  const url = `${homeUrl(site, ctx.publicFront)}${PREVIEW_PATH.slice(1)}${token}`;
   return { ...linkOf({ ...row, id: done.value }, target.page.lang || null), url, warnings };
 }
 

@@ -168,7 +168,9 @@ export function previewRoutes(scope: TypedFastify, ctx: ServiceContext): void {
           201: Success({
             site_id: Int,
             id: Int,
-            url: Type.String({ description: "http://<domain>[:port]/_preview/<token>" }),
+            url: Type.String({
+              description: "<scheme>://<domain>[:port]/_preview/<token>, the site's address (home_url)",
+            }),
             expires_at: Type.String({ description: "ISO 8601, UTC" }),
             page: Int,
             lang: Type.Union([Str, Type.Null()]),

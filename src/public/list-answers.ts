@@ -3,6 +3,7 @@
 // itself; past the last page, 404), and `<address>feed.xml` the page's Atom feed while it has one.
 // A page standing at such an address wins (its own path answers first). Both are kept in the page
 // cache under the page's id, so whatever republishes the page drops them too.
+import type { PublicFront } from "../config.ts";
 import { OverBudget } from "../markup/index.ts";
 import { resolvePublicPage } from "../pages/at-address.ts";
 import type { PageRow } from "../pages/queries.ts";
@@ -36,7 +37,7 @@ export interface ListPageRenderer {
 export interface ListAnswerDeps {
   db: Db;
   cache: PageCache;
-  port: number;
+  front: PublicFront;
   renderer: ListPageRenderer;
   send(entry: CachedPage, printed: string, ifNoneMatch: string | undefined): PublicAnswer;
   notFound(site: SiteRow, address: string, reason: string, ticket: number): Promise<PublicAnswer>;
@@ -104,9 +105,9 @@ export class ListAnswers {
     if (held) return this.deps.send(held, "cache", ifNoneMatch);
     const found = await this.pageAt(site, base, path, FEED_FILE, ticket);
     if (!("page" in found)) return found;
-    const { db, port } = this.deps;
-    const xml = await feedXml(db, site, port, found.page, found.lang, (rows) =>
-      printedContents(db, site.id, port, rows),
+    const { db, front } = this.deps;
+    const xml = await feedXml(db, site, front, found.page, found.lang, (rows) =>
+      printedContents(db, site.id, front, rows),
     );
     if (xml === null) return this.deps.notFound(site, path, "no_feed", ticket);
     // X-Svc-Printed is left to `send`: "generated" now, "cache" when answered from memory.

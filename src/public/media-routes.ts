@@ -50,7 +50,7 @@ export function mediaRoutes(
   ): Promise<{ file: ServedFile; size: number; data?: Buffer } | undefined> {
     const address = mediaAddressOf(request.url);
     if (address === null) return undefined;
-    const host = hostOf(request.headers.host);
+    const host = hostOf(request.host);
     const served = site.directory.peek(host) ?? (await site.directory.resolve(host));
     if (served === undefined) return undefined;
     const file = await findServed(gate.db, served.id, address);
@@ -68,7 +68,7 @@ export function mediaRoutes(
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
-    const moved = await site.aliasAnswer(hostOf(request.headers.host), request.url);
+    const moved = await site.aliasAnswer(hostOf(request.host), request.url);
     if (moved) return reply.code(moved.status).headers(moved.headers).send(moved.body);
     const served = await servedOf(request);
     if (served === undefined) return answerPage(request, reply);

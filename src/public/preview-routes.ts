@@ -46,7 +46,7 @@ export function previewLinkRoutes(app: TypedFastify, site: PublicSite, gate: Pub
 
   async function handler(request: FastifyRequest<TokenRoute>, reply: FastifyReply): Promise<FastifyReply> {
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
-    const host = hostOf(request.headers.host);
+    const host = hostOf(request.host);
     const moved = await site.aliasAnswer(host, request.url);
     if (moved) return reply.code(moved.status).headers(moved.headers).send(moved.body);
     const served = await site.directory.resolve(host);

@@ -17,6 +17,7 @@
 // like pages (a redirect under its address, the 404 page under one key per language, sitemaps under
 // SITEMAP_PAGE_ID), and flushed by the publish step when what they show changes. An address
 // answered elsewhere where no page stands (`/admin/`, to the admin) answers 302 there, never kept.
+import type { PublicFront } from "../config.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../pages/queries.ts";
 import type { PageCache, CachedPage, Printed } from "../publish/page-cache.ts";
@@ -100,8 +101,8 @@ export class PublicSite {
      * answered from memory without that check, so `cached` answers nothing.
      */
     private readonly fresh?: (siteId: number) => Promise<void>,
-    /** The public port, as `home_url` is built: where an alias redirects to (alias-redirect.ts). */
-    readonly port = 80,
+    /** How `home_url` is built (SVC_PUBLIC_SCHEME, SVC_PUBLIC_PORT): where an alias redirects to (alias-redirect.ts). */
+    readonly front: PublicFront = { publicScheme: "http", port: 80 },
     /**
      * Addresses that, where the site shows no page, answer 302 to a place of their own: `/admin/`
      * to the admin (docs/admin.md). A page or redirect standing there wins.
@@ -112,7 +113,7 @@ export class PublicSite {
     this.lists = new ListAnswers({
       db,
       cache,
-      port,
+      front,
       renderer,
       send: (entry, printed, ifNoneMatch) => this.send(entry, printed, ifNoneMatch),
       notFound: (site, address, reason, ticket) => this.notFound(site, address, reason, ticket),
@@ -158,7 +159,7 @@ export class PublicSite {
     const site = this.directory.peek(host);
     if (!site) return null;
     const primary = this.directory.primaryOf(host);
-    if (primary !== undefined) return aliasRedirect(primary, this.port, url);
+    if (primary !== undefined) return aliasRedirect(primary, this.front, url);
     const end = canonicalPathEnd(url);
     if (end < 0) return null;
     if (end < url.length && url.charCodeAt(end) === QUESTION) {
@@ -203,7 +204,7 @@ export class PublicSite {
     const matched = await this.directory.match(host);
     const site = matched?.site;
     if (!site) return notFoundPage("no_site");
-    if (matched.alias) return aliasRedirect(site.domain, this.port, url);
+    if (matched.alias) return aliasRedirect(site, this.front, url);
     // An absolute-form target (`GET http://host/x`) names no path of this site.
     if (path.charCodeAt(0) !== 47) return notFoundPage("no_page");
     if (query.charCodeAt(0) === QUESTION && query.length > 1) {
@@ -341,8 +342,8 @@ export class PublicSite {
     const held = this.cache.get(site.id, path);
     if (held) return this.send(held, "cache", ifNoneMatch);
     const body = part
-      ? await sitemapXml(this.db, site, this.port, part[1] === undefined ? null : Number(part[1]))
-      : await robotsTxt(this.db, site, this.port);
+      ? await sitemapXml(this.db, site, this.front, part[1] === undefined ? null : Number(part[1]))
+      : await robotsTxt(this.db, site, this.front);
     if (body === null) return this.notFound(site, path, "no_page", ticket);
     const type = part ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8";
     // X-Svc-Printed is left to `send`: "generated" now, "cache" when answered from memory.
@@ -365,7 +366,7 @@ export class PublicSite {
   async aliasAnswer(host: string, url: string): Promise<PublicAnswer | null> {
     if (this.fresh) await this.refresh(host, this.fresh);
     const matched = await this.directory.match(host);
-    return matched?.alias ? aliasRedirect(matched.site.domain, this.port, url) : null;
+    return matched?.alias ? aliasRedirect(matched.site, this.front, url) : null;
   }
 
   /**

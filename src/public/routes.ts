@@ -14,6 +14,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail } from "../errors.ts";
+import { clientAddress, requestHost, type ProxyTrust } from "../http/forwarded.ts";
 import { presentedToken } from "../http/guard.ts";
 import { writeRawAnswer } from "../http/raw-answer.ts";
 import type { RequestLines } from "../http/request-line.ts";
@@ -85,7 +86,7 @@ export function pageAnswerer(
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply> {
   return async (request, reply) => {
     const ifNoneMatch = request.headers["if-none-match"];
-    const host = hostOf(request.headers.host);
+    const host = hostOf(request.host);
     // A search asked of a page printing svc/search: its results are read now, never a validator's 304.
     const asked = searchAsked(request.url);
     try {
@@ -95,7 +96,7 @@ export function pageAnswerer(
         asked ? undefined : Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch,
       );
       const served = asked && holdsSearch(answer.body) ? await site.directory.resolve(host) : undefined;
-      if (asked && served) answer = await withSearchResults(gate.db, served, site.port, answer, asked);
+      if (asked && served) answer = await withSearchResults(gate.db, served, site.front, answer, asked);
       const { "x-svc-reason": reason, ...headers } = answer.headers;
       if (reason !== undefined && (await showsReason(gate, site, request, host))) headers["x-svc-reason"] = reason;
       return reply.code(answer.status).headers(headers).send(answer.body);
@@ -132,20 +133,8 @@ export interface FromMemoryOptions {
   lines: RequestLines;
   /** The public limit, counted here for the requests answered here (in memory: no promise). */
   limits: Limits;
-  /** SVC_TRUST_PROXY: the client address is X-Forwarded-For's first entry, as Fastify's `request.ip`. */
-  trustProxy: boolean;
-}
-
-/** The client address Fastify's `request.ip` gives for this request (trustProxy true or false). */
-export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
-  const socket = req.socket.remoteAddress ?? "";
-  const forwarded = trustProxy ? req.headers["x-forwarded-for"] : undefined;
-  if (typeof forwarded !== "string") return socket;
-  for (const entry of forwarded.split(",")) {
-    const address = entry.replace(/^[ \t]+|[ \t]+$/g, "");
-    if (address !== "") return address;
-  }
-  return socket;
+  /** SVC_TRUST_PROXY's trust: the client's address and host as Fastify's `request.ip` and `request.host` give them. */
+  trust: ProxyTrust | null;
 }
 
 /** Paths Fastify routes elsewhere than `/*`: /healthz, and /api and everything under it. */
@@ -169,7 +158,7 @@ export function answerFromMemory(
     const url = req.url ?? "/";
     if (url.charCodeAt(0) !== 47 || routedElsewhere(url) || url.includes("%00") || options.closing()) return false;
     const ifNoneMatch = req.headers["if-none-match"];
-    const host = hostOf(req.headers.host);
+    const host = hostOf(requestHost(req, options.trust));
     // A page printing svc/search asked `?q=`: its results are read by the route (search-page.ts).
     const asked = searchAsked(url) !== null;
     const validator = asked ? undefined : Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch;
@@ -177,7 +166,7 @@ export function answerFromMemory(
     if (!hit || (asked && holdsSearch(hit.body))) return false;
     const started = performance.now();
     // Counted only once answered here: a request left to Fastify is counted by its route.
-    const allowance = options.limits.consumePublic(clientAddress(req, options.trustProxy));
+    const allowance = options.limits.consumePublic(clientAddress(req, options.trust));
     if (allowance instanceof Promise) {
       allowance.then(
         (a) => write(req, res, a, hit, host, started),

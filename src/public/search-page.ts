@@ -5,6 +5,7 @@
 // write may change it, and what a visitor searched is theirs); the page without `q` is answered
 // and kept as any other. The results' texts are the site's strings `t.search.*` in the language
 // the block names, read with the results.
+import type { PublicFront } from "../config.ts";
 import {
   searchBlockHtml,
   searchStrings,
@@ -47,7 +48,7 @@ export function holdsSearch(body: Buffer | string): boolean {
 export async function withSearchResults(
   db: Db,
   site: SiteRow,
-  port: number,
+  front: PublicFront,
   answer: PublicAnswer,
   asked: SearchAsked,
 ): Promise<PublicAnswer> {
@@ -57,7 +58,7 @@ export async function withSearchResults(
   const end = start ? html.indexOf(SEARCH_BLOCK_END, start.index) : -1;
   if (!start || end < 0) return answer;
   const lang = start[1] ?? "";
-  const addressing = await linkAddressing(db, site, port);
+  const addressing = await linkAddressing(db, site, front);
   const [found, texts] = await Promise.all([
     // A site without languages prints its own code there; its pages have none.
     answerSearchWith(db, site, addressing, { q: asked.q, page: asked.page, lang: addressing.langs.active ? lang : "" }),

@@ -4,6 +4,7 @@
 // nothing). Counted against the public limit like every public request; never cached, since every
 // write may change the answer. `q` is read as words only: a query that is too long or of stop
 // words alone answers an empty result, never an error.
+import type { PublicFront } from "../config.ts";
 import type { FastifyInstance } from "fastify";
 import { linkAddressing } from "../pages/home.ts";
 import { searchSite, type SearchAnswer } from "../search/search.ts";
@@ -28,8 +29,13 @@ function first(value: unknown): string {
 }
 
 /** A site's answer to a search: its language chosen, its links made as its pages print them. */
-export async function answerSearch(db: Db, site: SiteRow, port: number, query: SearchQuery): Promise<SearchAnswer> {
-  return answerSearchWith(db, site, await linkAddressing(db, site, port), query);
+export async function answerSearch(
+  db: Db,
+  site: SiteRow,
+  front: PublicFront,
+  query: SearchQuery,
+): Promise<SearchAnswer> {
+  return answerSearchWith(db, site, await linkAddressing(db, site, front), query);
 }
 
 /** The same, the site's addressing read already. */
@@ -58,13 +64,13 @@ export async function answerSearchWith(
   });
 }
 
-export function searchRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, port: number): void {
+export function searchRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, front: PublicFront): void {
   app.get(SEARCH_ROUTE, { schema: { hide: true } }, async (request, reply) => {
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
-    const host = hostOf(request.headers.host);
+    const host = hostOf(request.host);
     const served = site.directory.peek(host) ?? (await site.directory.resolve(host));
     if (served === undefined) return reply.code(404).send({ error: { code: "not_found" } });
-    const answer = await answerSearch(gate.db, served, port, request.query as SearchQuery);
+    const answer = await answerSearch(gate.db, served, front, request.query as SearchQuery);
     return reply.code(200).header("cache-control", "no-store").send(answer);
   });
 }

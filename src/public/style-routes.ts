@@ -27,11 +27,11 @@ export function publicStyleRoutes(
 
   async function handler(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     if (!(await withinPublicLimit(gate, request, reply))) return reply;
-    const moved = await site.aliasAnswer(hostOf(request.headers.host), request.url);
+    const moved = await site.aliasAnswer(hostOf(request.host), request.url);
     if (moved) return reply.code(moved.status).headers(moved.headers).send(moved.body);
     const address = styleAddressOf(request.url);
     if (address === null) return answerPage(request, reply);
-    const host = hostOf(request.headers.host);
+    const host = hostOf(request.host);
     const served = site.directory.peek(host) ?? (await site.directory.resolve(host));
     const copy = served === undefined ? undefined : await styles.find(served.id, address);
     if (copy === undefined) return answerPage(request, reply);

@@ -86,7 +86,7 @@ export class PublishingEngine implements Publisher {
   private readonly published = new Set<() => void>();
 
   constructor(private readonly deps: EngineDeps) {
-    this.settlements = new Settlements(deps.db, deps.port, () => this.tellPublished());
+    this.settlements = new Settlements(deps.db, deps.front, () => this.tellPublished());
   }
 
   /** Calls `listener` each time this process's runs have filled events' `published`; answers its removal. */
@@ -151,7 +151,7 @@ export class PublishingEngine implements Publisher {
   /** The site as a render of the page reads it, and the page's frame; null when it stands on no frame. */
   private async shownAt(siteId: number, page: PageRow, db: Db): Promise<{ state: SiteState; slug: string } | null> {
     // The page, its parent (parent_title, parent_url) and its translations (language switcher).
-    const state = await loadSiteState(db, siteId, this.deps.port, () => ({
+    const state = await loadSiteState(db, siteId, this.deps.front, () => ({
       partners: [page.id],
       pages: [page.parent_id],
     }));
@@ -249,7 +249,7 @@ export class PublishingEngine implements Publisher {
     const before = olderThanMs === undefined ? undefined : this.deps.clock() - olderThanMs;
     const paid = payOwed(
       this.deps.db,
-      this.deps.port,
+      this.deps.front,
       (owed) => this.publishInTurn(owed.siteId, owed.changes, owed.options),
       before,
     );
@@ -333,7 +333,7 @@ export class PublishingEngine implements Publisher {
     const state = await loadSiteState(
       db,
       siteId,
-      this.deps.port,
+      this.deps.front,
       everyPage
         ? "all"
         : (index) => {

@@ -7,11 +7,12 @@
 // while, whose process died (several processes on PostgreSQL). On PostgreSQL a row is taken with
 // `FOR UPDATE SKIP LOCKED` in a transaction held while it is published, so each is done once, and
 // a process that dies mid-row leaves it (its lock goes with its connection) to another.
+import type { PublicFront } from "../config.ts";
 import { gmt } from "../clock.ts";
 import { isPostgres, type Db } from "../store/database.ts";
 import type { Change, PublishOptions, Rebaked, Written } from "../write/change.ts";
 import { publishedOf, type Published } from "../write/events.ts";
-import { homeUrl } from "../site/addresses.ts";
+import { siteOrigin } from "../site/addresses.ts";
 import { OUTBOX_CHANGES, OUTBOX_OPTIONS } from "./outbox-columns.ts";
 
 /** The options an outbox row keeps: what changes how the engine publishes (not a trial's renders). */
@@ -55,13 +56,12 @@ interface Paid {
  * addresses made whole with their site's domain (as it is now: a write that renamed it flushed
  * under the new one).
  */
-async function tellEvents(db: Db, rows: readonly Paid[], port: number): Promise<void> {
+async function tellEvents(db: Db, rows: readonly Paid[], front: PublicFront): Promise<void> {
   const siteIds = [...new Set(rows.map((row) => row.siteId))];
   const domains = new Map(
-    (await db.selectFrom("sites").select(["id", "domain"]).where("id", "in", siteIds).execute()).map((site) => [
-      site.id,
-      homeUrl(site.domain, port).slice(0, -1),
-    ]),
+    (await db.selectFrom("sites").select(["id", "domain", "https"]).where("id", "in", siteIds).execute()).map(
+      (site) => [site.id, siteOrigin(site, front)],
+    ),
   );
   for (const { id, siteId, rebaked } of rows) {
     const published: Published = publishedOf(rebaked);
@@ -77,9 +77,9 @@ async function tellEvents(db: Db, rows: readonly Paid[], port: number): Promise<
 }
 
 /** The row is paid: its publish run is over (rows paid at a start or in a sweep). */
-async function settle(db: Db, paid: Paid, port: number): Promise<void> {
+async function settle(db: Db, paid: Paid, front: PublicFront): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await tellEvents(trx, [paid], port);
+    await tellEvents(trx, [paid], front);
     await trx.deleteFrom("publish_outbox").where("id", "=", paid.id).execute();
   });
 }
@@ -100,8 +100,8 @@ export class Settlements {
 
   constructor(
     private readonly db: Db,
-    /** The public port, part of the addresses events name. */
-    private readonly port: number,
+    /** How addresses are printed: part of the addresses events name. */
+    private readonly front: PublicFront,
     private readonly told: () => void = () => undefined,
   ) {}
 
@@ -125,7 +125,7 @@ export class Settlements {
       await this.db
         .transaction()
         .execute(async (trx) => {
-          await tellEvents(trx, some, this.port);
+          await tellEvents(trx, some, this.front);
           await trx
             .deleteFrom("publish_outbox")
             .where(
@@ -163,7 +163,7 @@ function owedOf(row: { id: number | string; site_id: number; changes_json: strin
  */
 export async function payOwed(
   db: Db,
-  port: number,
+  front: PublicFront,
   publish: (owed: Owed) => Promise<Rebaked>,
   before?: number,
 ): Promise<number> {
@@ -177,7 +177,7 @@ export async function payOwed(
       const owed = owedOf(row);
       const rebaked = await publish(owed);
       if (rebaked.status !== "unavailable") {
-        await settle(db, { id: owed.id, siteId: owed.siteId, rebaked }, port);
+        await settle(db, { id: owed.id, siteId: owed.siteId, rebaked }, front);
         paid++;
       }
     }
@@ -198,7 +198,7 @@ export async function payOwed(
         failed.push(owed.id);
         return owed.id;
       }
-      await tellEvents(trx, [{ id: owed.id, siteId: owed.siteId, rebaked }], port);
+      await tellEvents(trx, [{ id: owed.id, siteId: owed.siteId, rebaked }], front);
       await trx.deleteFrom("publish_outbox").where("id", "=", owed.id).execute();
       paid++;
       return owed.id;

@@ -7,6 +7,7 @@
 // Markdown is rendered once per source and what it links to: the HTML is kept by the sha256 of
 // the source, its trust, the sanitiser's policy and what its references print, so a page printed
 // again (a request, another language's bake) costs one hash and two small reads.
+import type { PublicFront } from "../config.ts";
 import { createHash } from "node:crypto";
 import { withHeadingIds, type Heading, type MediaView } from "../markup/index.ts";
 import { markdown, type MarkdownRefs } from "../markup/markdown.ts";
@@ -98,14 +99,14 @@ export function printedContent(db: Db, state: SiteState, page: PageRow, lang: st
 export async function printedContents(
   db: Db,
   siteId: number,
-  port: number,
+  front: PublicFront,
   pages: readonly PageRow[],
 ): Promise<Map<number, string>> {
   const out = new Map<number, string>();
   const markdownPages = pages.filter((page) => formatOf(page) === "markdown");
   for (const page of pages) if (formatOf(page) !== "markdown") out.set(page.id, page.content);
   if (markdownPages.length === 0) return out;
-  const state = await loadSiteState(db, siteId, port, () => ({ pages: markdownPages.map((page) => page.id) }));
+  const state = await loadSiteState(db, siteId, front, () => ({ pages: markdownPages.map((page) => page.id) }));
   if (!state) return out;
   for (const page of markdownPages) {
     out.set(page.id, (await printedMarkdown(db, state, page, langOf(state, page.lang))).html);

@@ -169,7 +169,7 @@ export async function listPageCount(
   if (!list) return undefined;
   // Sources are asked for a language only while the site has languages, as renders ask them.
   const sourceLang = state.addressing.langs.active ? lang : null;
-  const ctx = { db, publicPort: state.port, addressing: state.addressing };
+  const ctx = { db, publicFront: state.front, addressing: state.addressing };
   return countListPages(ctx, state.site, page, sourceLang, list);
 }
 
@@ -224,7 +224,7 @@ export async function prepareRender(
     else if (readsItems(source)) {
       items.push([
         source.text,
-        await itemsForRender(db, state.port, state.site, source.text, {
+        await itemsForRender(db, state.front, state.site, source.text, {
           lang: sourceLang,
           pageId: target.page?.id,
           addressing: state.addressing,

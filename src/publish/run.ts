@@ -2,6 +2,7 @@
 // renders flushed, and the `rebaked` report of it all. The engine (engine.ts) decides what a run
 // covers; a run only does it. With `bake: false` (`withdraw`), nothing is rendered: the pages whose
 // output changed lose their static copy and cached render and render on request until the next bake.
+import type { PublicFront } from "../config.ts";
 import { createHash } from "node:crypto";
 import { gmt, type Clock } from "../clock.ts";
 import { applyMarks, OverBudget, type RenderResult } from "../markup/index.ts";
@@ -28,7 +29,7 @@ import { pageAddress } from "../site/addresses.ts";
 export interface EngineDeps {
   db: Db;
   clock: Clock;
-  port: number;
+  front: PublicFront;
   pages: PageCache;
   /** Host → site of the public site; cleared when a site's row changes. */
   directory: SiteDirectory;

@@ -2,6 +2,7 @@
 // compiled-frame cache and the engine. The page cache and the host directory are handed to the
 // invalidation (invalidation.ts), which tells their flushes to the other processes on the same
 // PostgreSQL database and applies theirs.
+import type { PublicFront } from "../config.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../store/database.ts";
 import { CompiledCache } from "./compiled-cache.ts";
@@ -35,14 +36,19 @@ export interface Publishing {
   directory: SiteDirectory;
 }
 
-export function createPublishing(db: Db, clock: Clock, port: number, options: PublishingOptions = {}): Publishing {
+export function createPublishing(
+  db: Db,
+  clock: Clock,
+  front: PublicFront,
+  options: PublishingOptions = {},
+): Publishing {
   const pages = new PageCache(options.cacheBytes);
   const directory = new SiteDirectory(db, new Set(options.reservedHosts));
   (options.invalidation ?? singleProcess).attach(pages, directory);
   const engine = new PublishingEngine({
     db,
     clock,
-    port,
+    front,
     pages,
     directory,
     compiled: new CompiledCache(),

@@ -61,9 +61,9 @@ export class SiteDirectory {
     return { site, alias: aliasOf !== undefined };
   }
 
-  /** The primary domain of the site a known host is an alias of, without touching the database. */
-  primaryOf(host: string): string | undefined {
-    return this.aliases.has(host) ? this.byHost.get(host)?.domain : undefined;
+  /** The site a known host is an alias of (its row names the primary domain), without touching the database. */
+  primaryOf(host: string): SiteRow | undefined {
+    return this.aliases.has(host) ? this.byHost.get(host) : undefined;
   }
 
   /** The site a host maps to without touching the database, when known. */

@@ -1,6 +1,7 @@
 // Everything about a site that one publish operation reads more than once, loaded once:
 // the site, its settings and languages (site/), the part of its page tree the step needs and its
 // frames' dependency index (read through the pages' and frames' own modules).
+import type { PublicFront } from "../config.ts";
 import type { Db } from "../store/database.ts";
 import { siteAddressing, type SiteAddressing } from "../site/addresses.ts";
 import { homePageOf, settingsOf, type SettingsRow } from "../site/settings.ts";
@@ -13,7 +14,7 @@ import type { DependencyIndex } from "../effects/dependency-index.ts";
 
 export interface SiteState {
   site: SiteRow;
-  port: number;
+  front: PublicFront;
   addressing: SiteAddressing;
   settings: SettingsRow;
   tree: PageTreeView;
@@ -27,13 +28,13 @@ export interface SiteState {
 export async function loadSiteState(
   db: Db,
   siteId: number,
-  port: number,
+  front: PublicFront,
   pages: "all" | ((index: DependencyIndex) => PageScope),
 ): Promise<SiteState | null> {
   const site = await siteById(db, siteId);
   if (!site) return null;
   const [plain, settings, index] = await Promise.all([
-    siteAddressing(db, site, port),
+    siteAddressing(db, site, front),
     settingsOf(db, siteId),
     siteIndex(db, siteId),
   ]);
@@ -43,7 +44,7 @@ export async function loadSiteState(
     homePaths(db, siteId, homePageOf(settings), plain.langs),
   ]);
   const addressing = { ...plain, homes };
-  return { site, port, addressing, settings, tree, index };
+  return { site, front, addressing, settings, tree, index };
 }
 
 /** The language a page is shown in: its own, else the site's default (null while there is none). */

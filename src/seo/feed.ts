@@ -6,6 +6,7 @@
 // (HTML; a Markdown page's as it prints). Written by the `feed` package; what it leaves out of Atom
 // (the feed's language) or does not guard against (texts XML cannot hold, `]]>` in a CDATA
 // section) is handled here.
+import type { PublicFront } from "../config.ts";
 import { Feed } from "feed";
 import { escapeText, type ListEntry } from "../markup/index.ts";
 import { listItems, feedListOf } from "../data/page-lists.ts";
@@ -84,17 +85,17 @@ function tagUri(site: SiteRow, page: Pick<PageRow, "id" | "created_at_gmt">, wha
 export async function feedXml(
   db: Db,
   site: SiteRow,
-  port: number,
+  front: PublicFront,
   page: PageRow,
   lang: string | null,
   printed: PrintedContents,
 ): Promise<string | null> {
   if (page.feed !== 1) return null;
-  const addressing = await linkAddressing(db, site, port);
+  const addressing = await linkAddressing(db, site, front);
   const node = page.frame_id === null ? undefined : (await siteIndex(db, site.id)).getById(page.frame_id);
   const list = feedListOf(node) ?? CHILDREN_NEWEST;
   const sourceLang = addressing.langs.active ? lang : null;
-  const items = (await listItems({ db, publicPort: port, addressing }, site, page, sourceLang, list)) ?? [];
+  const items = (await listItems({ db, publicFront: front, addressing }, site, page, sourceLang, list)) ?? [];
   const ids = items.slice(0, FEED_ENTRIES).map((item) => (item as { id: number }).id);
   const rows = new Map((await pagesByIds(db, site.id, ids)).map((row) => [row.id, row]));
   const entries = ids.map((id) => rows.get(id)).filter((row): row is PageRow => row !== undefined);

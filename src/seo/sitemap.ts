@@ -6,6 +6,7 @@
 // address to index). The further pages of a page's paged list follow it (`<loc>page/<n>/`). Past `maxUrls` addresses (50,000, the protocol's limit) /sitemap.xml is a
 // <sitemapindex> of /sitemap-1.xml, /sitemap-2.xml, …. A site with nothing to list (a noindex
 // site, or one with no page answering yet) has no sitemap: 404.
+import type { PublicFront } from "../config.ts";
 import { PageTree } from "../pages/tree.ts";
 import { LITE } from "../pages/queries.ts";
 import { linkAddressing } from "../pages/home.ts";
@@ -45,10 +46,10 @@ interface Entry {
 }
 
 /** Every address the sitemap lists, in page-id order. */
-async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> {
+async function entriesOf(db: Db, site: SiteRow, front: PublicFront): Promise<Entry[]> {
   if ((await siteSeoOf(db, site)).noindex) return [];
   const [addressing, rows] = await Promise.all([
-    linkAddressing(db, site, port),
+    linkAddressing(db, site, front),
     db
       .selectFrom("pages")
       .select([...LITE, "seo_json", "updated_at_gmt"])
@@ -99,7 +100,7 @@ async function entriesOf(db: Db, site: SiteRow, port: number): Promise<Entry[]> 
     const list = row.frame_id === null ? undefined : pagedListOf(index?.getById(row.frame_id));
     if (list) {
       const lang = addressing.langs.active ? row.lang || addressing.langs.defaultLang : null;
-      const pages = await listPageCount({ db, publicPort: port, addressing }, site, row, lang, list);
+      const pages = await listPageCount({ db, publicFront: front, addressing }, site, row, lang, list);
       for (let n = 2; n <= pages; n++)
         entries.push({ loc: listPageUrl(urlOf(row), n), lastmod: w3c(row.updated_at_gmt), alternates: [] });
     }
@@ -143,24 +144,24 @@ function sitemapIndex(origin: string, parts: ReadonlyArray<readonly Entry[]>): s
 export async function sitemapXml(
   db: Db,
   site: SiteRow,
-  port: number,
+  front: PublicFront,
   part: number | null,
   maxUrls = SITEMAP_MAX_URLS,
 ): Promise<string | null> {
-  const entries = await entriesOf(db, site, port);
+  const entries = await entriesOf(db, site, front);
   // Nothing to list (a noindex site, no page answering yet): no sitemap, since the protocol's
   // schema wants at least one address in a file.
   if (entries.length === 0) return null;
   if (entries.length <= maxUrls) return part === null ? urlset(entries) : null;
   const parts: Entry[][] = [];
   for (let i = 0; i < entries.length; i += maxUrls) parts.push(entries.slice(i, i + maxUrls));
-  if (part === null) return sitemapIndex((await siteAddressing(db, site, port)).origin, parts);
+  if (part === null) return sitemapIndex((await siteAddressing(db, site, front)).origin, parts);
   return part >= 1 && part <= parts.length ? urlset(parts[part - 1]) : null;
 }
 
 /** robots.txt: every crawler, all disallowed on a noindex site; the sitemap's address; the site's own lines. */
-export async function robotsTxt(db: Db, site: SiteRow, port: number): Promise<string> {
-  const [seo, addressing] = await Promise.all([siteSeoOf(db, site), siteAddressing(db, site, port)]);
+export async function robotsTxt(db: Db, site: SiteRow, front: PublicFront): Promise<string> {
+  const [seo, addressing] = await Promise.all([siteSeoOf(db, site), siteAddressing(db, site, front)]);
   const lines = [
     "User-agent: *",
     seo.noindex ? "Disallow: /" : "Disallow:",

@@ -181,7 +181,7 @@ export async function removeLanguage(
       ...(await offlineNow(
         ctx.db,
         site,
-        ctx.publicPort,
+        ctx.publicFront,
         ids.map((r) => r.id),
         `its language ${code} was removed`,
       )),

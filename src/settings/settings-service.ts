@@ -223,7 +223,7 @@ export async function patchSettings(
     changed.push("menu_locations");
 
   if (changed.includes("home_page"))
-    warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicPort, current.home_page, newHome)));
+    warnings.push(...(await homeLeaves(ctx.db, site, ctx.publicFront, current.home_page, newHome)));
   // What the write changed; what a new home page moves (its pages, their addresses) effects/ decides.
   const homes = changed.includes("home_page") ? { before: current.home_page, after: newHome } : undefined;
   // iframe_hosts is read by editors' writes only: no page prints it, nothing to publish. What

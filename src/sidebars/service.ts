@@ -47,8 +47,8 @@ function treeFor(rows: readonly TreeRow[], key: string): TreeRow | undefined {
   return rows.find((row) => row.lang === key) ?? rows.find((row) => row.lang === "");
 }
 
-export async function listSidebars(ctx: Pick<ServiceContext, "db" | "publicPort">, site: SiteRow) {
-  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
+export async function listSidebars(ctx: Pick<ServiceContext, "db" | "publicFront">, site: SiteRow) {
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicFront);
   const rows = await ctx.db
     .selectFrom("sidebar_trees")
     .selectAll()
@@ -75,7 +75,7 @@ export async function listSidebars(ctx: Pick<ServiceContext, "db" | "publicPort"
 }
 
 export async function readSidebar(
-  ctx: Pick<ServiceContext, "db" | "publicPort">,
+  ctx: Pick<ServiceContext, "db" | "publicFront">,
   site: SiteRow,
   rawName: string,
   query: { lang?: unknown },
@@ -83,7 +83,7 @@ export async function readSidebar(
   const name = sidebarNameFrom(rawName);
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, query.lang) ?? state.defaultLang;
-  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicFront);
   const tree = treeFor(await treesOf(ctx.db, site.id, name), treeKey(addressing, lang));
   if (!tree) throw fail("sidebar_not_found", { name });
   return { name, root: tree.root_id, lang, items: await answeredItems(ctx.db, site.id, addressing, tree, lang) };
@@ -123,7 +123,7 @@ export async function putSidebar(
   if (hasItems === hasRoot) throw fail("sidebar_tree_required", { fields: ["items", "root"] });
   const state = await languageState(ctx.db, site.id);
   const lang = checkLangIn(state, body.lang) ?? state.defaultLang;
-  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicFront);
   const key = treeKey(addressing, lang);
 
   const tree = await prepareTree(ctx, site.id, body, key, lang, state, options);

@@ -49,7 +49,7 @@ export async function writeSidebarState(ctx: ServiceContext, site: SiteRow, stat
   if (options.create && there) throw nameTaken(name);
   if (!options.create && !there) throw fail("sidebar_not_found", { name });
   const languages = await languageState(ctx.db, site.id);
-  const addressing = await linkAddressing(ctx.db, site, ctx.publicPort);
+  const addressing = await linkAddressing(ctx.db, site, ctx.publicFront);
   const sources: Array<{ key: string; lang: string | null; root: number | null; items: unknown[] }> = [];
   if (state.root !== null || state.items !== null)
     sources.push({ key: "", lang: addressing.langs.defaultLang, root: state.root, items: inputOf(state.items ?? []) });

@@ -1,15 +1,41 @@
-// Where a page answers: `http://<domain>[:port]` + the language prefix + its path + `/`.
+// Where a page answers: `<scheme>://<domain>[:port]` + the language prefix + its path + `/`.
 // A page's `path` has no language prefix (`/company/team`); its `url` has it.
+//
+// Every address the service prints of a site starts with `siteOrigin` (docs/domains.md, "Schemes"):
+// the domain's scheme (its own `https`, else SVC_PUBLIC_SCHEME), and a port only when it is not
+// that scheme's default (80, 443). The port of SVC_PUBLIC_SCHEME's addresses is SVC_PUBLIC_PORT;
+// a domain whose scheme differs from it is served by the proxy on its scheme's default port.
 import { langPathPrefix, languageState, type LanguageState } from "./languages.ts";
+import type { PublicFront, Scheme } from "../config.ts";
 import type { Db } from "../store/database.ts";
 
-/** `http://<domain>[:port]/`: the address where the site's public pages answer. */
-export function homeUrl(domain: string, port: number): string {
-  return `http://${domain}${port === 80 || port === 0 ? "" : `:${port}`}/`;
+/** What an address is made of: a domain and what it says of its scheme (1 https, 0 http, null SVC_PUBLIC_SCHEME's). */
+export interface SchemedDomain {
+  domain: string;
+  https: number | null;
+}
+
+const DEFAULT_PORTS: Record<Scheme, number> = { http: 80, https: 443 };
+
+/** The scheme a domain's addresses are printed with. */
+export function schemeOf(https: number | null, front: PublicFront): Scheme {
+  return https === null ? front.publicScheme : https === 1 ? "https" : "http";
+}
+
+/** `<scheme>://<domain>[:port]`, no trailing slash: where the domain's public pages answer. */
+export function siteOrigin(site: SchemedDomain, front: PublicFront): string {
+  const scheme = schemeOf(site.https, front);
+  const port = scheme === front.publicScheme ? front.port : DEFAULT_PORTS[scheme];
+  return `${scheme}://${site.domain}${port === DEFAULT_PORTS[scheme] || port === 0 ? "" : `:${port}`}`;
+}
+
+/** `<scheme>://<domain>[:port]/`: the address where the site's public pages answer. */
+export function homeUrl(site: SchemedDomain, front: PublicFront): string {
+  return `${siteOrigin(site, front)}/`;
 }
 
 export interface SiteAddressing {
-  /** `http://<domain>[:port]`, no trailing slash. */
+  /** `<scheme>://<domain>[:port]`, no trailing slash (`siteOrigin`). */
   origin: string;
   langs: LanguageState;
   /**
@@ -22,10 +48,10 @@ export interface SiteAddressing {
 
 export async function siteAddressing(
   db: Db,
-  site: { id: number; domain: string },
-  port: number,
+  site: SchemedDomain & { id: number },
+  front: PublicFront,
 ): Promise<SiteAddressing> {
-  return { origin: homeUrl(site.domain, port).replace(/\/$/, ""), langs: await languageState(db, site.id) };
+  return { origin: siteOrigin(site, front), langs: await languageState(db, site.id) };
 }
 
 /**

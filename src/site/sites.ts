@@ -28,19 +28,26 @@ export function siteByAlias(db: Db, domain: string): Promise<SiteRow | undefined
 export interface SiteDomain {
   domain: string;
   primary: boolean;
+  /** As stored (docs/domains.md, "Schemes"): true https, false plain HTTP, null as SVC_PUBLIC_SCHEME says. */
+  https: boolean | null;
 }
+
+const httpsOf = (stored: number | null): boolean | null => (stored === null ? null : stored === 1);
 
 /** Every domain of a site: its primary one (`sites.domain`) first, then its aliases by name. */
 export async function domainsOf(db: Db, site: SiteRow): Promise<SiteDomain[]> {
   const aliases = await db
     .selectFrom("site_domains")
-    .select("domain")
+    .select(["domain", "https"])
     .where("site_id", "=", site.id)
     .where("is_primary", "=", 0)
     .execute();
   // Sorted here, by code units: PostgreSQL's collation may order `-` and `.` otherwise.
-  const names = aliases.map((row) => row.domain).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return [{ domain: site.domain, primary: true }, ...names.map((domain) => ({ domain, primary: false }))];
+  aliases.sort((a, b) => (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  return [
+    { domain: site.domain, primary: true, https: httpsOf(site.https) },
+    ...aliases.map((row) => ({ domain: row.domain, primary: false, https: httpsOf(row.https) })),
+  ];
 }
 
 /** Which site holds a domain, as primary or alias, or undefined. */

@@ -39,6 +39,7 @@ import * as m0280 from "./migrations/0280_counted_tags.ts";
 import * as m0290 from "./migrations/0290_read_only_tokens.ts";
 import * as m0300 from "./migrations/0300_search.ts";
 import * as m0310 from "./migrations/0310_forms.ts";
+import * as m0350 from "./migrations/0350_domain_https.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -75,6 +76,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0290_read_only_tokens", m0290.up],
   ["0300_search", m0300.up],
   ["0310_forms", m0310.up],
+  ["0350_domain_https", m0350.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

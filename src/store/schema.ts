@@ -18,6 +18,10 @@ export interface SitesTable {
   id: Generated<number>;
   name: string;
   domain: string;
+  /** The primary domain's `site_domains.https`, copied as `domain` is (docs/domains.md, "Schemes"). */
+  https: number | null;
+  /** The origin the site's kept output was printed with; null before any (network/printed-origins.ts). */
+  printed_origin: string | null;
   created_at_gmt: string;
 }
 
@@ -27,6 +31,8 @@ export interface SiteDomainsTable {
   site_id: number;
   /** 1 for the site's primary domain, 0 for an alias. */
   is_primary: number;
+  /** 1: served over HTTPS, 0: over plain HTTP, null: as SVC_PUBLIC_SCHEME says (docs/domains.md, "Schemes"). */
+  https: number | null;
 }
 
 export interface UsersTable {

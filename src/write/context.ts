@@ -1,5 +1,6 @@
 // The one context every capability's service is given, and the change sink it publishes through
 // (the engine in src/publish/ implements it; tests may record instead).
+import type { PublicFront } from "../config.ts";
 import type { Clock } from "../clock.ts";
 import type { Db } from "../store/database.ts";
 import type { PageRow } from "../store/schema.ts";
@@ -95,8 +96,8 @@ export function transactionWithTrial(
 export interface ServiceContext {
   db: Db;
   clock: Clock;
-  /** Port the public site is served on; part of every absolute address. */
-  publicPort: number;
+  /** How the public reaches the sites (SVC_PUBLIC_SCHEME, SVC_PUBLIC_PORT): part of every absolute address (site/addresses.ts). */
+  publicFront: PublicFront;
   /** Where committed changes are announced; answers the `rebaked` report. */
   publisher: Publisher;
   /**

@@ -4,15 +4,13 @@
 // (Debian's nginx-light; .ci/run installs it) and TEST_DATABASE_URL; skipped without either.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { call, eventually, SITE, startCluster, type Cluster, type Reply } from "./helpers.ts";
 import { testServerUrl } from "../support/database.ts";
 import { freePort } from "../support/ports.ts";
-import { findNginx, mainConfig } from "../support/nginx.ts";
+import { findNginx, mainConfig, runNginx, type RunningNginx } from "../support/nginx.ts";
 
 const EXAMPLE = new URL("../../docs/nginx.conf.example", import.meta.url).pathname;
 
@@ -42,8 +40,7 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
   let cluster: Cluster;
   let proxyPort: number;
   let dir: string;
-  let child: ChildProcess | null = null;
-  let nginxLog = "";
+  let proxy: RunningNginx | null = null;
   const through = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
     call(proxyPort, method, path, options);
   const admin = (method: string, path: string, body?: unknown) => through(method, path, { token: cluster.token, body });
@@ -74,30 +71,18 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
       ),
     );
     writeFileSync(join(dir, "nginx.conf"), mainConfig(dir, join(dir, "svc.conf")));
-    const test = spawnSync(nginx!, ["-t", "-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")], {
-      encoding: "utf8",
-    });
-    assert.equal(test.status, 0, `nginx -t: ${test.stderr}`);
-    child = spawn(nginx!, ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    child.stdout!.on("data", (d) => (nginxLog += d));
-    child.stderr!.on("data", (d) => (nginxLog += d));
+    proxy = runNginx(nginx!, dir);
     const up = await eventually(
       () => through("GET", "/healthz").catch(() => null),
       (reply) => reply?.status === 200,
       100,
       50,
     );
-    assert.equal(up?.status, 200, `nginx did not come up: ${nginxLog}`);
+    assert.equal(up?.status, 200, `nginx did not come up: ${proxy.log()}`);
   });
 
   after(async () => {
-    if (child && child.exitCode === null) {
-      const exited = once(child, "exit");
-      child.kill("SIGQUIT");
-      await exited;
-    }
+    await proxy?.stop();
     await cluster?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

@@ -208,7 +208,7 @@ describe("frames: ETag and If-Match", () => {
         });
       },
     }) as Db;
-    const ctx: ServiceContext = { db, clock: t.deps.clock, publisher: t.deps.publisher, publicPort: t.config.port };
+    const ctx: ServiceContext = { db, clock: t.deps.clock, publisher: t.deps.publisher, publicFront: t.config };
     await assert.rejects(
       createFrameService(ctx, 1, 1, { slug: "interleaved", html: "<p>second</p>" }),
       (error: unknown) => {

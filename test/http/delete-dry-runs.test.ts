@@ -105,7 +105,7 @@ describe("dry runs of deletes", () => {
       201,
     );
     const dry = await t.call("DELETE", `/api/sites/${S}/domains/www.dry.localhost?dry_run=1`);
-    assert.deepEqual(dry.body.domains, [{ domain: "dry.localhost", primary: true }]);
+    assert.deepEqual(dry.body.domains, [{ domain: "dry.localhost", primary: true, https: null, scheme: "http" }]);
     const listed = await t.call("GET", `/api/sites/${S}/domains`);
     assert.deepEqual(
       listed.body.domains.map((d: { domain: string }) => d.domain),

@@ -369,7 +369,7 @@ describe("paged lists", () => {
       },
     };
     const db = t.store.db.withPlugin(watcher);
-    const ctx: ServiceContext = { db, clock: t.deps.clock, publicPort: t.config.port, publisher: t.deps.publisher };
+    const ctx: ServiceContext = { db, clock: t.deps.clock, publicFront: t.config, publisher: t.deps.publisher };
     const admin = { userId: 1, login: "admin", superAdmin: true, tokenId: 1, sessionId: null, readOnly: false };
     const window = { limit: 2, offset: 2 };
     const row = (await siteById(t.store.db, site))!;

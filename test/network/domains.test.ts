@@ -27,7 +27,12 @@ describe("domains: the API", () => {
       body: { domain: "WWW.Aliased.localhost", primary: true },
     });
     assert.equal(added.status, 201, added.text);
-    assert.deepEqual(added.body.domain, { domain: "www.aliased.localhost", primary: false });
+    assert.deepEqual(added.body.domain, {
+      domain: "www.aliased.localhost",
+      primary: false,
+      https: null,
+      scheme: "http",
+    });
     assert.equal(added.body.site_id, id);
     assert.deepEqual(
       added.body.warnings.map((w: any) => [w.code, w.field]),
@@ -47,7 +52,12 @@ describe("domains: the API", () => {
     const removed = await t.call("DELETE", `/api/sites/${id}/domains/WWW.aliased.localhost`);
     assert.equal(removed.status, 200, removed.text);
     assert.equal(removed.body.deleted, true);
-    assert.deepEqual(removed.body.domain, { domain: "www.aliased.localhost", primary: false });
+    assert.deepEqual(removed.body.domain, {
+      domain: "www.aliased.localhost",
+      primary: false,
+      https: null,
+      scheme: "http",
+    });
     assert.deepEqual(domainsOf(removed.body), [
       ["aliased.localhost", true],
       ["aliased.example", false],
@@ -186,7 +196,12 @@ describe("domains: the API", () => {
     const taken = await t.call("POST", `/api/sites/${other}/domains`, { body: { domain: "xn--bcher-kva.example" } });
     assert.equal(taken.body.error, "domain_taken");
     const alias = await t.call("POST", `/api/sites/${other}/domains`, { body: { domain: "straße.example" } });
-    assert.deepEqual(alias.body.domain, { domain: "xn--strae-oqa.example", primary: false });
+    assert.deepEqual(alias.body.domain, {
+      domain: "xn--strae-oqa.example",
+      primary: false,
+      https: null,
+      scheme: "http",
+    });
     const removed = await t.call("DELETE", `/api/sites/${other}/domains/${encodeURIComponent("Straße.example")}`);
     assert.equal(removed.status, 200, removed.text);
   });

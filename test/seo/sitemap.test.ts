@@ -392,8 +392,8 @@ describe("sitemap.xml and robots.txt", () => {
       const site = await newSite();
       for (const title of ["One", "Two", "Three", "Four", "Five"]) await site.page({ title });
       const row = await t.store.db.selectFrom("sites").selectAll().where("id", "=", site.id).executeTakeFirstOrThrow();
-      const port = t.config.port;
-      const index = await sitemapXml(t.store.db, row, port, null, 2);
+      const front = t.config;
+      const index = await sitemapXml(t.store.db, row, front, null, 2);
       assert.ok(index !== null);
       assertValid(index, INDEX_XSD, "the sitemap index");
       const parsedIndex = parse(index);
@@ -404,7 +404,7 @@ describe("sitemap.xml and robots.txt", () => {
       );
       const all: string[] = [];
       for (const i of [1, 2, 3]) {
-        const part = await sitemapXml(t.store.db, row, port, i, 2);
+        const part = await sitemapXml(t.store.db, row, front, i, 2);
         assert.ok(part !== null, `part ${i}`);
         assertValid(part, URLSET_XSD, `part ${i}`);
         const parsed = parse(part);
@@ -416,11 +416,11 @@ describe("sitemap.xml and robots.txt", () => {
         all.sort(),
         ["five", "four", "one", "three", "two"].map((slug) => `${site.origin}/${slug}/`),
       );
-      assert.equal(await sitemapXml(t.store.db, row, port, 4, 2), null, "a part past the last");
-      assert.equal(await sitemapXml(t.store.db, row, port, 0, 2), null, "part 0");
+      assert.equal(await sitemapXml(t.store.db, row, front, 4, 2), null, "a part past the last");
+      assert.equal(await sitemapXml(t.store.db, row, front, 0, 2), null, "part 0");
       // Under the limit: one urlset, and no parts.
-      assert.equal(parse((await sitemapXml(t.store.db, row, port, null, 5))!).root, "urlset");
-      assert.equal(await sitemapXml(t.store.db, row, port, 1, 5), null);
+      assert.equal(parse((await sitemapXml(t.store.db, row, front, null, 5))!).root, "urlset");
+      assert.equal(await sitemapXml(t.store.db, row, front, 1, 5), null);
     });
 
     it("over HTTP a small site has a single file: /sitemap-1.xml answers 404", async () => {

@@ -1,13 +1,13 @@
 // Debian's nginx (nginx-light; .ci/run installs it) run by a test: found on the PATH or in
 // /usr/sbin, with a main configuration that keeps everything under a throwaway prefix, in the
 // foreground, on the ports the test's own configuration names.
-import assert from "node:assert/strict";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/** The nginx binary, or null when it is not installed. */
 export function findNginx(): string | null {
   for (const candidate of ["nginx", "/usr/sbin/nginx"]) {
     const probe = spawnSync(candidate, ["-v"], { stdio: "ignore" });
@@ -34,12 +34,31 @@ export function mainConfig(dir: string, include: string): string {
 }
 
 export interface RunningNginx {
-  dir: string;
   log(): string;
   stop(): Promise<void>;
 }
 
-/** nginx with `server` (an http-level configuration: server blocks, types) in a prefix of its own; checked with -t first. */
+/** Checks `dir/nginx.conf` (`nginx -t`, which throws with its complaint) and runs it. */
+export function runNginx(nginx: string, dir: string): RunningNginx {
+  const args = ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")];
+  const test = spawnSync(nginx, ["-t", ...args], { encoding: "utf8" });
+  if (test.status !== 0) throw new Error(`nginx -t: ${test.stderr}`);
+  const child = spawn(nginx, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let log = "";
+  child.stdout!.on("data", (d) => (log += d));
+  child.stderr!.on("data", (d) => (log += d));
+  return {
+    log: () => log,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = once(child, "exit");
+      child.kill("SIGQUIT");
+      await exited;
+    },
+  };
+}
+
+/** nginx with `server` (an http-level configuration: server blocks, types) in a prefix of its own, removed when stopped. */
 export function startNginx(nginx: string, server: string): RunningNginx {
   const dir = mkdtempSync(join(tmpdir(), "svc-nginx-"));
   // When the test runs as root, nginx's workers run as an unprivileged user: they must reach the temp folders.
@@ -47,22 +66,11 @@ export function startNginx(nginx: string, server: string): RunningNginx {
   mkdirSync(join(dir, "temp"));
   writeFileSync(join(dir, "site.conf"), server);
   writeFileSync(join(dir, "nginx.conf"), mainConfig(dir, join(dir, "site.conf")));
-  const args = ["-c", join(dir, "nginx.conf"), "-p", dir, "-e", join(dir, "error.log")];
-  const test = spawnSync(nginx, ["-t", ...args], { encoding: "utf8" });
-  assert.equal(test.status, 0, `nginx -t: ${test.stderr}`);
-  let log = "";
-  const child: ChildProcess = spawn(nginx, args, { stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.on("data", (d) => (log += d));
-  child.stderr!.on("data", (d) => (log += d));
+  const running = runNginx(nginx, dir);
   return {
-    dir,
-    log: () => log,
+    log: running.log,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = once(child, "exit");
-        child.kill("SIGQUIT");
-        await exited;
-      }
+      await running.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

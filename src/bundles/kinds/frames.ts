@@ -28,6 +28,6 @@ export const frames: BundleKind = {
     else await createFrame(ctx, site.id, userId, { slug, html });
   },
   async remove({ ctx, site }, slug) {
-    await deleteFrame(ctx, unbindFrame(site, ctx.publicPort), site.id, slug, {}, undefined);
+    await deleteFrame(ctx, unbindFrame(site, ctx.publicFront), site.id, slug, {}, undefined);
   },
 };

@@ -67,7 +67,7 @@ const key = (l: Location) => `${l.theme}\u0000${l.location}\u0000${l.lang ?? ""}
 export const menus: BundleKind = {
   kind: "menus",
   async read({ ctx, site, pages }) {
-    const origin = homeUrl(site.domain, ctx.publicPort);
+    const origin = homeUrl(site, ctx.publicFront);
     const menuRows = await ctx.db
       .selectFrom("menus")
       .selectAll()

@@ -63,7 +63,7 @@ export const pages: BundleKind = {
       .orderBy("lang")
       .orderBy("path")
       .execute();
-    const records = await pageRecords(ctx.db, site, ctx.publicPort, rows);
+    const records = await pageRecords(ctx.db, site, ctx.publicFront, rows);
     return records.map((page) => {
       const translations: Record<string, string> = {};
       for (const [lang, id] of Object.entries(page.translations).sort(([a], [b]) => (a < b ? -1 : 1)))
