@@ -14,13 +14,14 @@ export type RefusalCode =
 
 export class BackupRefusal extends Error {
   override readonly name = "BackupRefusal";
+  // Fields, not parameter properties: `npm run svc` runs this file by Node's type stripping.
+  readonly code: RefusalCode;
+  readonly details: Record<string, unknown>;
 
-  constructor(
-    readonly code: RefusalCode,
-    message: string,
-    readonly details: Record<string, unknown> = {},
-  ) {
+  constructor(code: RefusalCode, message: string, details: Record<string, unknown> = {}) {
     super(message);
+    this.code = code;
+    this.details = details;
   }
 }
 
