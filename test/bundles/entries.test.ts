@@ -18,7 +18,7 @@ async function entriesOf(bytes: Buffer): Promise<Map<string, Buffer>> {
   const tar = extract();
   tar.on("entry", (header, stream, next) => {
     const chunks: Buffer[] = [];
-    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("data", (chunk: unknown) => chunks.push(chunk as Buffer));
     stream.on("end", () => {
       out.set(header.name, Buffer.concat(chunks));
       next();
