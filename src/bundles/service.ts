@@ -78,14 +78,32 @@ async function runStep(
   }
 }
 
+/**
+ * The steps in the bundle's order — the order the exported site made its objects in, so the new
+ * site's pages are made in the same order and list as the old ones where a list follows it (the
+ * sitemap) — but each after its parent (`en:/about` before `en:/about/team`).
+ */
+function parentsFirst(steps: readonly Step[]): Step[] {
+  const byName = new Map(steps.map((step) => [step.name, step]));
+  const out: Step[] = [];
+  const placed = new Set<Step>();
+  const place = (step: Step) => {
+    if (placed.has(step)) return;
+    placed.add(step);
+    const cut = step.name.lastIndexOf("/");
+    const parent = cut < 0 ? undefined : byName.get(step.name.slice(0, cut));
+    if (parent) place(parent);
+    out.push(step);
+  };
+  for (const step of steps) place(step);
+  return out;
+}
+
 /** Writes the plan: each kind in order, an object refused by its service skipped and reported as a conflict. */
 async function applyPlan(io: SiteIO, plan: ImportPlan, entries: ReadonlyMap<string, Buffer>, replace: boolean) {
   const written = new Map<string, Step[]>();
-  const depth = (step: Step) => step.name.split("/").length;
   for (const kind of KINDS) {
-    let pending = [...plan.creates, ...plan.updates]
-      .filter((step) => step.bundleKind === kind)
-      .sort((a, b) => depth(a) - depth(b) || (a.name < b.name ? -1 : 1));
+    let pending = parentsFirst([...plan.creates, ...plan.updates].filter((step) => step.bundleKind === kind));
     io.pages = await pageNames(io.ctx.db, io.site.id);
     // A refusal may be an order (a stylesheet importing one written later): tried again while any succeeds.
     while (pending.length > 0) {

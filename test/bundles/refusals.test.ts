@@ -5,6 +5,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { gzipSync } from "node:zlib";
 import { makeSite, makeUser, startTestApp, type TestApp } from "../support/app.ts";
+import { MAX_ENTRIES } from "../../src/bundles/format.ts";
 import { call, handBundle, importBytes, sha256, tarGz } from "./support.ts";
 
 const FRAME = "<!doctype html><html><body>hi</body></html>";
@@ -59,6 +60,44 @@ describe("bundles: refusals", () => {
     const manifest = { name: "manifest.json", data: JSON.stringify({ format_version: 1, entries: {} }) };
     await refused(await tarGz([manifest, { name: "/etc/cron.d/x", data: "x" }]), "absolute_entry_name");
     await refused(await tarGz([manifest, { name: "frames/../../x.html", data: "x" }]), "dotdot_entry_name");
+  });
+
+  it("an empty segment in an entry name: entry_name", async () => {
+    const manifest = { name: "manifest.json", data: JSON.stringify({ format_version: 1, entries: {} }) };
+    await refused(await tarGz([manifest, { name: "frames//home.html", data: FRAME }]), "entry_name");
+  });
+
+  it("an entry twice: duplicate_entry", async () => {
+    const manifest = {
+      name: "manifest.json",
+      data: JSON.stringify({ format_version: 1, entries: { "frames/home.html": sha256(FRAME) } }),
+    };
+    const twice = { name: "frames/home.html", data: FRAME };
+    await refused(await tarGz([manifest, twice, twice]), "duplicate_entry");
+  });
+
+  it("more than 100,000 entries: too_many_entries", async () => {
+    const many = Array.from({ length: MAX_ENTRIES + 1 }, (_, i) => ({ name: `frames/f${i}.html`, data: "" }));
+    await refused(await tarGz(many), "too_many_entries");
+  });
+
+  it("a manifest that is not JSON, has no whole-number format_version, or lists no sha256: bad_manifest", async () => {
+    const withManifest = (data: string) => tarGz([{ name: "manifest.json", data }]);
+    await refused(await withManifest("{not json"), "bad_manifest");
+    await refused(await withManifest(JSON.stringify({ entries: {} })), "bad_manifest");
+    await refused(await withManifest(JSON.stringify({ format_version: 1.5, entries: {} })), "bad_manifest");
+    await refused(
+      await withManifest(JSON.stringify({ format_version: 1, entries: ["frames/a.html"] })),
+      "bad_manifest",
+    );
+    const notSha = { format_version: 1, entries: { "frames/a.html": "not a sha256" } };
+    await refused(
+      await tarGz([
+        { name: "manifest.json", data: JSON.stringify(notSha) },
+        { name: "frames/a.html", data: FRAME },
+      ]),
+      "bad_manifest",
+    );
   });
 
   it("a link entry: entry_type", async () => {

@@ -1,5 +1,5 @@
-// Helpers of the bundle tests: a site with one object of every kind, a bundle's bytes, and
-// bundles made by hand (tar-stream) for the refusals.
+// Helpers of the bundle tests: calls that must succeed, a bundle's bytes, an import, and bundles
+// made by hand (tar-stream) for the refusals.
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { pack } from "tar-stream";
@@ -9,72 +9,6 @@ export async function call(t: TestApp, method: string, url: string, body?: unkno
   const answer = await t.call(method, url, body === undefined ? {} : { body });
   if (answer.status >= 300) throw new Error(`${method} ${url}: ${answer.status} ${answer.text}`);
   return answer.body;
-}
-
-/** Builds a site of every kind under `/api/site/{id}`. */
-export async function fillSite(t: TestApp, site: number): Promise<void> {
-  const S = `/api/site/${site}`;
-  await call(t, "POST", `${S}/languages`, { code: "en" });
-  await call(t, "POST", `${S}/languages`, { code: "de", name: "Deutsch" });
-  await call(t, "PATCH", `${S}/settings`, { tagline: "Grüße aus Köln", menu_locations: ["header"] });
-  await call(t, "PUT", `${S}/strings`, { lang: "de", strings: { "nav.more": "Mehr" } });
-  await call(t, "PUT", `${S}/styles/main`, { css: "body { color: #123; }\n" });
-  await call(t, "POST", `${S}/frames`, {
-    slug: "page",
-    html: '<!doctype html><html><head><title>{{ page.title }}</title></head><body><h1 data-op-bind=\'{"text": "page.title"}\'>x</h1><main data-op-bind=\'{"html": "page.content"}\'></main></body></html>',
-  });
-  const about = (
-    await call(t, "POST", `${S}/pages`, {
-      title: "About",
-      slug: "about",
-      frame: "page",
-      content: "<p>Über uns</p>",
-      lang: "en",
-    })
-  ).page;
-  await call(t, "POST", `${S}/pages`, {
-    title: "Team",
-    slug: "team",
-    parent: "/about",
-    frame: "page",
-    content: "<p>Team</p>",
-    lang: "en",
-  });
-  await call(t, "POST", `${S}/pages`, {
-    title: "Draft",
-    slug: "draft",
-    frame: "page",
-    status: "draft",
-    content: "<p>d</p>",
-    lang: "en",
-  });
-  const ueber = (
-    await call(t, "POST", `${S}/pages`, {
-      title: "Über",
-      slug: "ueber",
-      frame: "page",
-      content: "<p>de</p>",
-      lang: "de",
-    })
-  ).page;
-  await call(t, "POST", `${S}/pages/language`, { page: about.id, lang: "de", translation: ueber.id });
-  await call(t, "POST", `${S}/menus`, {
-    name: "Main",
-    slug: "main",
-    items: [{ page: "/about" }, { url: "https://example.org/x", title: "X" }],
-  });
-  await call(t, "PUT", `${S}/menus/main/location`, { location: "header" });
-  await call(t, "PUT", `${S}/data/team`, { items: [{ name: "Ada" }] });
-  await call(t, "PUT", `${S}/sidebars/docs`, { items: [{ page: "/about" }] });
-  await call(t, "POST", `${S}/forms`, { name: "contact", fields: [{ name: "email", type: "email" }] });
-  await call(t, "POST", `${S}/seo/redirects`, { from: "/old", to: "/about" });
-  const upload = await t.call("POST", `${S}/media?filename=dot.gif`, {
-    payload: Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64"),
-    headers: { "content-type": "image/gif" },
-  });
-  if (upload.status !== 201) throw new Error(upload.text);
-  await call(t, "PATCH", `${S}/media/dot`, { alt: { en: "A dot", de: "Ein Punkt" } });
-  await t.settled();
 }
 
 export async function exportBytes(t: TestApp, site: number): Promise<Buffer> {

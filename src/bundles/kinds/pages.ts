@@ -1,12 +1,15 @@
 // pages/<lang>/<path>.json (pages/_/… without a language): what an author writes of a page —
-// title, status, date, frame (its slug), order, tags, feed, format, SEO, fields, content as stored
-// — and its translations by reference. Written with POST /pages's own upsert (placed by slug
-// under its parent in its language), so a draft stays a draft and a date is kept; translations
-// are linked once every page is written.
+// title, status, date, when it was made and last modified, frame (its slug), order, tags, feed,
+// format, SEO, fields, content as stored — and its translations by reference. Written with POST
+// /pages's own upsert (placed by slug under its parent in its language), so a draft stays a draft
+// and a date is kept; translations are linked once every page is written, and then each page is
+// given back the times it was made and last modified.
 import { deletePage } from "../../pages/delete-service.ts";
 import { pageRecords } from "../../pages/record.ts";
 import { publishPage } from "../../pages/publish-service.ts";
 import { linkTranslation } from "../../pages/translations.ts";
+import { keepTimes, type PageTimes } from "../../pages/kept-times.ts";
+import { isoDate } from "../../pages/post-fields.ts";
 import { jsonEntry } from "../format.ts";
 import { memoryEntry } from "../archive-write.ts";
 import { refOrId, type PageNames } from "../page-names.ts";
@@ -19,6 +22,9 @@ interface PageFile {
   title: string;
   status: string;
   date: string | null;
+  /** When it was made and last modified (absent from bundles written before they were kept). */
+  created?: string;
+  modified?: string;
   frame: string | null;
   menu_order: number;
   tags: string[];
@@ -60,8 +66,8 @@ export const pages: BundleKind = {
       .selectAll()
       .where("site_id", "=", site.id)
       .where("status", "!=", "trash")
-      .orderBy("lang")
-      .orderBy("path")
+      // In the order the site made them: an import makes them in the bundle's order.
+      .orderBy("id")
       .execute();
     const records = await pageRecords(ctx.db, site, ctx.publicFront, rows);
     return records.map((page) => {
@@ -72,6 +78,8 @@ export const pages: BundleKind = {
         title: page.title,
         status: page.status,
         date: page.date,
+        created: isoDate(page.created_at_gmt) ?? undefined,
+        modified: isoDate(page.updated_at_gmt) ?? undefined,
         frame: page.frame,
         menu_order: page.menu_order,
         tags: page.tags,
@@ -131,11 +139,16 @@ export const pages: BundleKind = {
     if (page) await deletePage(io.ctx, io.site, String(page.id), { force: true });
   },
   async finish(io, written) {
+    const times: PageTimes[] = [];
     for (const { name, bytes } of written) {
       const { lang, path } = placeOf(name);
       const page = io.pages.byRef.get(refIn(io.pages, lang, path));
       if (!page) continue;
-      for (const [other, ref] of Object.entries(fileOf(bytes).translations)) {
+      const file = fileOf(bytes);
+      const { created, modified } = file;
+      if ([created, modified].every((at) => typeof at === "string" && !Number.isNaN(Date.parse(at))))
+        times.push({ id: page.id, created: created!, modified: modified! });
+      for (const [other, ref] of Object.entries(file.translations)) {
         const partner = io.pages.byRef.get(ref);
         if (!partner || partner.lang !== other) continue;
         const group = await io.ctx.db
@@ -148,5 +161,7 @@ export const pages: BundleKind = {
         await linkTranslation(io.ctx, io.site, { page: page.id, lang: other, translation: partner.id }, "raw");
       }
     }
+    // Last, after the writes above that stamp their pages with the time of the import.
+    await keepTimes(io.ctx, io.site, times);
   },
 };
