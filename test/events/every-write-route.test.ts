@@ -138,6 +138,7 @@ const APPENDS: Record<string, Appends> = {
   patchSiteQuotas: { events: one("quota.updated", (f) => f.s.id) },
   createSiteDomain: { events: one("domain.created", (f) => `alias-${f.s.host}`) },
   deleteSiteDomain: { events: one("domain.deleted", (_, domain) => domain) },
+  updateSiteDomain: { events: one("domain.updated", (_, domain) => domain) },
   login: { events: one("token.created", (_, __, a) => a.token_id), site: siteless },
   updateUser: { events: one("user.updated", (_, user) => user.id), site: siteless },
   createUser: { events: one("user.created", (_, __, a) => a.user.id), site: siteless },

@@ -11,6 +11,13 @@ async function exported(f: Fixture, site = f.s.id): Promise<{ bytes: Buffer; typ
   return { bytes: await exportBytes(f.t, site), type: "application/gzip" };
 }
 
+/** An alias of the fixture's site; answers it. */
+async function alias(f: Fixture): Promise<string> {
+  const domain = `alias-${f.s.host}`;
+  ok(await send(f, ["POST", `/api/sites/${f.s.id}/domains`, { domain }]), "alias", 201);
+  return domain;
+}
+
 /** A user with a password; answers its id and login. */
 export async function passwordUser(f: Fixture): Promise<{ id: number; login: string }> {
   const login = fresh("user");
@@ -81,12 +88,12 @@ export const NETWORK_WRITES: Record<string, WriteCall> = {
     call: (f) => ["POST", `/api/sites/${f.s.id}/domains`, { domain: `alias-${f.s.host}` }],
     status: 201,
   },
+  updateSiteDomain: {
+    prepare: alias,
+    call: (f, domain) => ["PATCH", `/api/sites/${f.s.id}/domains/${domain}`, { https: true }],
+  },
   deleteSiteDomain: {
-    prepare: async (f) => {
-      const domain = `alias-${f.s.host}`;
-      ok(await send(f, ["POST", `/api/sites/${f.s.id}/domains`, { domain }]), "alias", 201);
-      return domain;
-    },
+    prepare: alias,
     call: (f, domain) => ["DELETE", `/api/sites/${f.s.id}/domains/${domain}`],
   },
   login: {
