@@ -9,7 +9,7 @@
 import { sql, type RawBuilder } from "kysely";
 import type { Db } from "../store/database.ts";
 import type { SearchBackend, SearchHit } from "./backend.ts";
-import { RESULT_CAP, TITLE_CANDIDATES } from "./ranking.ts";
+import { RESULT_CAP, TITLE_CANDIDATES, titled } from "./ranking.ts";
 import { foldWord } from "./stop-words.ts";
 
 /** The configurations PostgreSQL ships, by language code. */
@@ -119,7 +119,8 @@ export const postgresSearch: SearchBackend = {
       `,
     );
     const none = new Set<number>();
-    if (newest.length === 0) return { newest, titleAll: none, titleSome: none, meta: none, older: [] };
+    if (newest.length === 0)
+      return { newest, titleAll: none, titleSome: none, meta: none, older: [], titleLength: new Map() };
     const oldest = newest[Math.min(newest.length, RESULT_CAP) - 1]!;
     const titleAll = tsqueryOf(words, "&", "A");
     const { rows } = await sql<{ id: number; title_all: boolean; title_some: boolean; meta: boolean }>`
@@ -139,7 +140,12 @@ export const postgresSearch: SearchBackend = {
             `,
           )
         : [];
-    return { newest, titleAll: where("title_all"), titleSome: where("title_some"), meta: where("meta"), older };
+    const found = { newest, titleAll: where("title_all"), titleSome: where("title_some"), meta: where("meta"), older };
+    const lengths = await sql<{ id: number; n: number }>`
+      select s.page_id as id, char_length(s.title) as n from page_search s
+      where s.page_id = any(${titled(found)}::integer[])
+    `.execute(db);
+    return { ...found, titleLength: new Map(lengths.rows.map((row) => [Number(row.id), Number(row.n)])) };
   },
 
   async hits(db, list) {

@@ -4,7 +4,8 @@
 // order and stops there), and the newest TITLE_CANDIDATES pages whose title holds every word, so
 // a page titled with a common word is found first however old it is. Each candidate is ranked by
 // where the words are — the title holding every word, the title holding some, the summary or
-// tags holding some, the text only — and, within that, newest first. Ranking by word counts (BM25)
+// tags holding some, the text only — then, of two titles holding the words, the shorter first
+// (the words are more of it: "Tortoise" before "Tortoise hatchling"), then newest first. Ranking by word counts (BM25)
 // is not used: FTS5's bm25 reads every match of each word to weigh it (bench/README.md, "Search").
 
 /** Matches counted and ranked at most; past it, the answer says there are more. */
@@ -24,6 +25,13 @@ export interface Candidates {
   meta: ReadonlySet<number>;
   /** Pages whose title holds every word, older than the newest matches. */
   older: readonly number[];
+  /** The length of the title (in characters) of every page whose title holds a word. */
+  titleLength: ReadonlyMap<number, number>;
+}
+
+/** The pages whose titles' lengths the ranking reads: those whose title holds a word. */
+export function titled(found: Omit<Candidates, "titleLength">): number[] {
+  return [...new Set([...found.titleAll, ...found.titleSome, ...found.older])];
 }
 
 /** The candidates' page ids, best first, at most RESULT_CAP; `total` as far as it was counted. */
@@ -34,7 +42,8 @@ export function rankCandidates(found: Candidates): { total: number; more: boolea
   const tier = (id: number) =>
     found.titleAll.has(id) || older.has(id) ? 3 : found.titleSome.has(id) ? 2 : found.meta.has(id) ? 1 : 0;
   const tiers = new Map(ids.map((id) => [id, tier(id)]));
-  ids.sort((a, b) => tiers.get(b)! - tiers.get(a)! || b - a);
+  const length = (id: number) => found.titleLength.get(id) ?? 0;
+  ids.sort((a, b) => tiers.get(b)! - tiers.get(a)! || length(a) - length(b) || b - a);
   const ranked = ids.slice(0, RESULT_CAP);
   return { total: more ? RESULT_CAP : ranked.length, more, ids: ranked };
 }

@@ -7,7 +7,7 @@
 // it goes, but gathers every posting of every other prefix before the first row: so such a prefix
 // is read as the words it stands for (at most MAX_PREFIX_TERMS, listed by the `page_search_terms`
 // vocabulary table), which FTS5 walks as it goes; more than that, the prefix itself.
-import { RESULT_CAP, TITLE_CANDIDATES, type Candidates } from "./ranking.ts";
+import { RESULT_CAP, TITLE_CANDIDATES, titled, type Candidates } from "./ranking.ts";
 
 /** Runs one statement with its parameters and answers its rows. */
 export type RunStatement = (text: string, params: readonly unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -71,6 +71,7 @@ async function ids(run: RunStatement, text: string, params: readonly unknown[]):
 const NEWEST = "select rowid from page_search where page_search match ? order by rowid desc limit ?";
 const FROM = "select rowid from page_search where page_search match ? and rowid >= ? order by rowid desc";
 const OLDER = "select rowid from page_search where page_search match ? and rowid < ? order by rowid desc limit ?";
+const TITLE_LENGTHS = "select rowid, length(title) as n from page_search where rowid in (select value from json_each(?))";
 
 /** The candidates of a search (ranking.ts), each statement bounded. */
 export async function sqliteCandidates(
@@ -82,15 +83,18 @@ export async function sqliteCandidates(
   const match = expressions(siteId, langs, words, await lastTerm(run, words.at(-1) ?? ""));
   const newest = await ids(run, NEWEST, [match.match, RESULT_CAP + 1]);
   const none = new Set<number>();
-  if (newest.length === 0) return { newest, titleAll: none, titleSome: none, meta: none, older: [] };
+  if (newest.length === 0)
+    return { newest, titleAll: none, titleSome: none, meta: none, older: [], titleLength: new Map() };
   const oldest = newest[Math.min(newest.length, RESULT_CAP) - 1]!;
   const among = async (text: string) => new Set(await ids(run, FROM, [text, oldest]));
   const titleAll = await among(match.titleAll);
-  return {
+  const found = {
     newest,
     titleAll,
     titleSome: words.length > 1 ? await among(match.titleSome) : titleAll,
     meta: await among(match.meta),
     older: newest.length > RESULT_CAP ? await ids(run, OLDER, [match.titleAll, oldest, TITLE_CANDIDATES]) : [],
   };
+  const lengths = await run(TITLE_LENGTHS, [JSON.stringify(titled(found))]);
+  return { ...found, titleLength: new Map(lengths.map((row) => [Number(row.rowid), Number(row.n)])) };
 }
