@@ -1,13 +1,19 @@
-// A search's candidates on SQLite (ranking.ts; docs/search.md, "Ranking"): every statement walks
-// the FTS5 index newest page first (`order by rowid desc`, the rowid being the page's id) and
-// stops at its limit, or at the oldest of the newest matches, so none reads more than a bounded
-// part of a word's postings. The words are FTS5 strings, so none is read as syntax.
+// A search's candidates on SQLite (ranking.ts; docs/search.md, "Ranking"): each statement walks
+// an FTS5 index newest page first (`order by rowid desc`, the rowid being the page's id) and stops
+// at its limit, so none reads more than a bounded part of a word's postings: the newest matches,
+// each with its title, summary and tags marked by `highlight()` (which reads those short columns
+// of these rows alone) to tell where the words are; and the older pages whose title holds every
+// word, from `page_search_titles`, which holds the titles alone (walking the main index for them
+// would read every posting of a word frequent in texts and rare in titles). FTS5's bm25 is not
+// used: it reads every posting of each word to weigh it. The words are FTS5 strings, so none is
+// read as syntax.
 //
 // The last word is a prefix. FTS5 reads a prefix of 2 or 3 characters from its prefix indexes as
 // it goes, but gathers every posting of every other prefix before the first row: so such a prefix
 // is read as the words it stands for (at most MAX_PREFIX_TERMS, listed by the `page_search_terms`
 // vocabulary table), which FTS5 walks as it goes; more than that, the prefix itself.
-import { RESULT_CAP, TITLE_CANDIDATES, titled, type Candidates } from "./ranking.ts";
+import { RESULT_CAP, TITLE_CANDIDATES, type Candidates } from "./ranking.ts";
+import { foldWord } from "./stop-words.ts";
 
 /** Runs one statement with its parameters and answers its rows. */
 export type RunStatement = (text: string, params: readonly unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -30,13 +36,10 @@ function expressions(siteId: number, langs: readonly string[], words: readonly s
   const terms = [...words.slice(0, -1).map(quoted), last];
   const scope = `scope : (${langs.map((lang) => quoted(scopeToken(siteId, lang))).join(" OR ")})`;
   const all = terms.join(" AND ");
-  const some = terms.join(" OR ");
-  const match = `${scope} AND {title summary tags body} : (${all})`;
   return {
-    match,
+    match: `${scope} AND {title summary tags body} : (${all})`,
+    /** On page_search_titles. */
     titleAll: `${scope} AND title : (${all})`,
-    titleSome: `${match} AND title : (${some})`,
-    meta: `${match} AND {summary tags} : (${some})`,
   };
 }
 
@@ -64,14 +67,36 @@ export async function lastTerm(run: RunStatement, word: string): Promise<string>
   return `(${rows.map((row) => quoted(String(row.term))).join(" OR ")})`;
 }
 
-async function ids(run: RunStatement, text: string, params: readonly unknown[]): Promise<number[]> {
-  return (await run(text, params)).map((row) => Number(row.rowid));
-}
+/** The marks `highlight()` puts around the words found (characters no page text holds). */
+const OPEN = "\u0001";
+const CLOSE = "\u0002";
+const MARKED = /\u0001([^\u0002]*)\u0002/g;
+const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
 
-const NEWEST = "select rowid from page_search where page_search match ? order by rowid desc limit ?";
-const FROM = "select rowid from page_search where page_search match ? and rowid >= ? order by rowid desc";
-const OLDER = "select rowid from page_search where page_search match ? and rowid < ? order by rowid desc limit ?";
-const TITLE_LENGTHS = "select rowid, length(title) as n from page_search where rowid in (select value from json_each(?))";
+/** The newest matches, each with its title, summary and tags, the words found marked. */
+const NEWEST = `
+  select rowid, highlight(page_search, 1, ?, ?) as title, highlight(page_search, 2, ?, ?) as summary,
+    highlight(page_search, 3, ?, ?) as tags
+  from page_search where page_search match ? order by rowid desc limit ?`;
+/** The newest pages older than the newest matches whose title holds every word. */
+const OLDER = `
+  select rowid, length(title) as n from page_search_titles
+  where page_search_titles match ? and rowid < ? order by rowid desc limit ?`;
+
+/** Which of the words a text marked by `highlight()` holds (the last as a prefix). */
+export function wordsMarked(text: string, words: readonly string[]): Set<number> {
+  const found = new Set<number>();
+  if (!text.includes(OPEN)) return found;
+  const last = words.length - 1;
+  for (const [, span] of text.matchAll(MARKED))
+    for (const token of span!.match(TOKEN) ?? []) {
+      const word = foldWord(token);
+      words.forEach((one, at) => {
+        if (word === one || (at === last && word.startsWith(one))) found.add(at);
+      });
+    }
+  return found;
+}
 
 /** The candidates of a search (ranking.ts), each statement bounded. */
 export async function sqliteCandidates(
@@ -81,20 +106,28 @@ export async function sqliteCandidates(
   words: readonly string[],
 ): Promise<Candidates> {
   const match = expressions(siteId, langs, words, await lastTerm(run, words.at(-1) ?? ""));
-  const newest = await ids(run, NEWEST, [match.match, RESULT_CAP + 1]);
-  const none = new Set<number>();
-  if (newest.length === 0)
-    return { newest, titleAll: none, titleSome: none, meta: none, older: [], titleLength: new Map() };
-  const oldest = newest[Math.min(newest.length, RESULT_CAP) - 1]!;
-  const among = async (text: string) => new Set(await ids(run, FROM, [text, oldest]));
-  const titleAll = await among(match.titleAll);
-  const found = {
-    newest,
-    titleAll,
-    titleSome: words.length > 1 ? await among(match.titleSome) : titleAll,
-    meta: await among(match.meta),
-    older: newest.length > RESULT_CAP ? await ids(run, OLDER, [match.titleAll, oldest, TITLE_CANDIDATES]) : [],
-  };
-  const lengths = await run(TITLE_LENGTHS, [JSON.stringify(titled(found))]);
-  return { ...found, titleLength: new Map(lengths.map((row) => [Number(row.rowid), Number(row.n)])) };
+  const rows = await run(NEWEST, [OPEN, CLOSE, OPEN, CLOSE, OPEN, CLOSE, match.match, RESULT_CAP + 1]);
+  const newest = rows.map((row) => Number(row.rowid));
+  const titleAll = new Set<number>();
+  const titleSome = new Set<number>();
+  const meta = new Set<number>();
+  const titleLength = new Map<number, number>();
+  for (const row of rows.slice(0, RESULT_CAP)) {
+    const id = Number(row.rowid);
+    const title = String(row.title);
+    const inTitle = wordsMarked(title, words).size;
+    if (inTitle > 0) {
+      titleSome.add(id);
+      if (inTitle === words.length) titleAll.add(id);
+      titleLength.set(id, [...title.replaceAll(OPEN, "").replaceAll(CLOSE, "")].length);
+    }
+    if (String(row.summary).includes(OPEN) || String(row.tags).includes(OPEN)) meta.add(id);
+  }
+  const older: number[] = [];
+  if (newest.length > RESULT_CAP)
+    for (const row of await run(OLDER, [match.titleAll, newest[RESULT_CAP - 1], TITLE_CANDIDATES])) {
+      older.push(Number(row.rowid));
+      titleLength.set(Number(row.rowid), Number(row.n));
+    }
+  return { newest, titleAll, titleSome, meta, older, titleLength };
 }

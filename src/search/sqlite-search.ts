@@ -1,6 +1,7 @@
 // The search index on SQLite (docs/search.md): an FTS5 table (0300_search) whose rowid is the
 // page's id. Its `scope` column holds one token naming the site and the language, so a search
-// reads only its own postings. What a search reads of it: sqlite-candidates.ts.
+// reads only its own postings; `page_search_titles` holds the titles alone. What a search reads
+// of them: sqlite-candidates.ts.
 import { CompiledQuery, sql } from "kysely";
 import type { Db } from "../store/database.ts";
 import type { SearchBackend, SearchHit } from "./backend.ts";
@@ -26,16 +27,19 @@ export const sqliteSearch: SearchBackend = {
       entries.map((entry) => entry.id),
     );
     for (const { id, lang, text } of entries) {
+      const scope = scopeToken(siteId, lang);
       await sql`
         insert into page_search (rowid, scope, title, summary, tags, body)
-        values (${id}, ${scopeToken(siteId, lang)}, ${text.title}, ${text.summary}, ${text.tags}, ${text.body})
+        values (${id}, ${scope}, ${text.title}, ${text.summary}, ${text.tags}, ${text.body})
       `.execute(trx);
+      await sql`insert into page_search_titles (rowid, scope, title) values (${id}, ${scope}, ${text.title})`.execute(trx);
     }
   },
 
   async remove(trx, _siteId, list) {
     if (list.length === 0) return;
     await sql`delete from page_search where rowid in (${ids(list)})`.execute(trx);
+    await sql`delete from page_search_titles where rowid in (${ids(list)})`.execute(trx);
   },
 
   async missingOnFrame(trx, siteId, frameId) {
