@@ -1,12 +1,12 @@
 // A search's candidates on SQLite (ranking.ts; docs/search.md, "Ranking"): each statement walks
 // an FTS5 index newest page first (`order by rowid desc`, the rowid being the page's id) and stops
-// at its limit, so none reads more than a bounded part of a word's postings: the newest matches,
-// each with its title, summary and tags marked by `highlight()` (which reads those short columns
-// of these rows alone) to tell where the words are; and the older pages whose title holds every
-// word, from `page_search_titles`, which holds the titles alone (walking the main index for them
-// would read every posting of a word frequent in texts and rare in titles). FTS5's bm25 is not
-// used: it reads every posting of each word to weigh it. The words are FTS5 strings, so none is
-// read as syntax.
+// at its limit, so none reads more than a bounded part of a word's postings: the newest matches;
+// among them, those whose title, summary or tags hold a word, from `page_search_heads` (which
+// holds those short texts alone, so this walks only their postings), `highlight()` marking the
+// words to tell which; and the older pages whose title holds every word, from the same table
+// (walking the main index for them would read every posting of a word frequent in texts and rare
+// in titles). FTS5's bm25 is not used: it reads every posting of each word to weigh it. The words
+// are FTS5 strings, so none is read as syntax.
 //
 // The last word is a prefix. FTS5 reads a prefix of 2 or 3 characters from its prefix indexes as
 // it goes, but gathers every posting of every other prefix before the first row: so such a prefix
@@ -38,7 +38,12 @@ function expressions(siteId: number, langs: readonly string[], words: readonly s
   const all = terms.join(" AND ");
   return {
     match: `${scope} AND {title summary tags body} : (${all})`,
-    /** On page_search_titles. */
+    /**
+     * On page_search_heads: a title, summary or tags holding some word (of any site: only the
+     * newest matches are kept, so the scope's postings, every page of the site, are not walked);
+     * a title holding every word.
+     */
+    heads: `{title meta} : (${terms.join(" OR ")})`,
     titleAll: `${scope} AND title : (${all})`,
   };
 }
@@ -73,15 +78,16 @@ const CLOSE = "\u0002";
 const MARKED = /\u0001([^\u0002]*)\u0002/g;
 const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
 
-/** The newest matches, each with its title, summary and tags, the words found marked. */
-const NEWEST = `
-  select rowid, highlight(page_search, 1, ?, ?) as title, highlight(page_search, 2, ?, ?) as summary,
-    highlight(page_search, 3, ?, ?) as tags
-  from page_search where page_search match ? order by rowid desc limit ?`;
+/** The newest matches. */
+const NEWEST = "select rowid from page_search where page_search match ? order by rowid desc limit ?";
+/** From the newest match on, the pages whose title, summary or tags hold a word, the words marked. */
+const HEADS = `
+  select rowid, highlight(page_search_heads, 1, ?, ?) as title, highlight(page_search_heads, 2, ?, ?) as meta
+  from page_search_heads where page_search_heads match ? and rowid >= ? order by rowid desc`;
 /** The newest pages older than the newest matches whose title holds every word. */
 const OLDER = `
-  select rowid, length(title) as n from page_search_titles
-  where page_search_titles match ? and rowid < ? order by rowid desc limit ?`;
+  select rowid, length(title) as n from page_search_heads
+  where page_search_heads match ? and rowid < ? order by rowid desc limit ?`;
 
 /** Which of the words a text marked by `highlight()` holds (the last as a prefix). */
 export function wordsMarked(text: string, words: readonly string[]): Set<number> {
@@ -106,14 +112,17 @@ export async function sqliteCandidates(
   words: readonly string[],
 ): Promise<Candidates> {
   const match = expressions(siteId, langs, words, await lastTerm(run, words.at(-1) ?? ""));
-  const rows = await run(NEWEST, [OPEN, CLOSE, OPEN, CLOSE, OPEN, CLOSE, match.match, RESULT_CAP + 1]);
-  const newest = rows.map((row) => Number(row.rowid));
+  const newest = (await run(NEWEST, [match.match, RESULT_CAP + 1])).map((row) => Number(row.rowid));
   const titleAll = new Set<number>();
   const titleSome = new Set<number>();
   const meta = new Set<number>();
   const titleLength = new Map<number, number>();
-  for (const row of rows.slice(0, RESULT_CAP)) {
+  if (newest.length === 0) return { newest, titleAll, titleSome, meta, older: [], titleLength };
+  const window = new Set(newest.slice(0, RESULT_CAP));
+  const oldest = newest[window.size - 1];
+  for (const row of await run(HEADS, [OPEN, CLOSE, OPEN, CLOSE, match.heads, oldest])) {
     const id = Number(row.rowid);
+    if (!window.has(id)) continue;
     const title = String(row.title);
     const inTitle = wordsMarked(title, words).size;
     if (inTitle > 0) {
@@ -121,11 +130,11 @@ export async function sqliteCandidates(
       if (inTitle === words.length) titleAll.add(id);
       titleLength.set(id, [...title.replaceAll(OPEN, "").replaceAll(CLOSE, "")].length);
     }
-    if (String(row.summary).includes(OPEN) || String(row.tags).includes(OPEN)) meta.add(id);
+    if (String(row.meta).includes(OPEN)) meta.add(id);
   }
   const older: number[] = [];
   if (newest.length > RESULT_CAP)
-    for (const row of await run(OLDER, [match.titleAll, newest[RESULT_CAP - 1], TITLE_CANDIDATES])) {
+    for (const row of await run(OLDER, [match.titleAll, oldest, TITLE_CANDIDATES])) {
       older.push(Number(row.rowid));
       titleLength.set(Number(row.rowid), Number(row.n));
     }

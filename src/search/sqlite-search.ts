@@ -1,7 +1,7 @@
 // The search index on SQLite (docs/search.md): an FTS5 table (0300_search) whose rowid is the
 // page's id. Its `scope` column holds one token naming the site and the language, so a search
-// reads only its own postings; `page_search_titles` holds the titles alone. What a search reads
-// of them: sqlite-candidates.ts.
+// reads only its own postings; `page_search_heads` holds the titles, and the summaries and tags,
+// alone. What a search reads of them: sqlite-candidates.ts.
 import { CompiledQuery, sql } from "kysely";
 import type { Db } from "../store/database.ts";
 import type { SearchBackend, SearchHit } from "./backend.ts";
@@ -32,14 +32,17 @@ export const sqliteSearch: SearchBackend = {
         insert into page_search (rowid, scope, title, summary, tags, body)
         values (${id}, ${scope}, ${text.title}, ${text.summary}, ${text.tags}, ${text.body})
       `.execute(trx);
-      await sql`insert into page_search_titles (rowid, scope, title) values (${id}, ${scope}, ${text.title})`.execute(trx);
+      await sql`
+        insert into page_search_heads (rowid, scope, title, meta)
+        values (${id}, ${scope}, ${text.title}, ${`${text.summary} ${text.tags}`})
+      `.execute(trx);
     }
   },
 
   async remove(trx, _siteId, list) {
     if (list.length === 0) return;
     await sql`delete from page_search where rowid in (${ids(list)})`.execute(trx);
-    await sql`delete from page_search_titles where rowid in (${ids(list)})`.execute(trx);
+    await sql`delete from page_search_heads where rowid in (${ids(list)})`.execute(trx);
   },
 
   async missingOnFrame(trx, siteId, frameId) {

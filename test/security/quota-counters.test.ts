@@ -290,7 +290,7 @@ describe("quota counters equal a recount", () => {
     if (t.store.dialect === "sqlite") {
       await sql`drop trigger page_search_page_gone`.execute(t.store.db);
       await sql`drop table page_search_terms`.execute(t.store.db);
-      await sql`drop table page_search_titles`.execute(t.store.db);
+      await sql`drop table page_search_heads`.execute(t.store.db);
     }
     await sql`drop table page_search`.execute(t.store.db);
   }

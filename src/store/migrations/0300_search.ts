@@ -8,9 +8,9 @@
 // language, so a search reads only its own site's postings. A trigger drops a page's entry with the
 // page, whatever deleted it (a site's deletion cascades to its pages; FTS5 tables have no keys).
 // `page_search_terms` lists the index's words (an fts5vocab table, nothing stored): a search reads
-// a last word's prefix as the words it stands for. `page_search_titles` indexes the titles alone,
-// so the pages whose title holds the words are found without walking every page holding them
-// (search/sqlite-candidates.ts).
+// a last word's prefix as the words it stands for. `page_search_heads` indexes the titles and the
+// summaries and tags alone (`meta`), so where a page holds the words is told without walking or
+// reading the texts (search/sqlite-candidates.ts).
 // PostgreSQL: a table with the document as a `tsvector` made with the page language's text-search
 // configuration, a GIN index over it, and keys that go with the page and the site.
 import { sql } from "kysely";
@@ -43,8 +43,8 @@ export const up: Build = async (db, dialect) => {
   `.execute(db);
   await sql`create virtual table page_search_terms using fts5vocab(page_search, row)`.execute(db);
   await sql`
-    create virtual table page_search_titles using fts5(
-      scope, title,
+    create virtual table page_search_heads using fts5(
+      scope, title, meta,
       tokenize = 'unicode61 remove_diacritics 2',
       prefix = '2 3'
     )
@@ -53,7 +53,7 @@ export const up: Build = async (db, dialect) => {
     create trigger page_search_page_gone after delete on pages
     begin
       delete from page_search where rowid = old.id;
-      delete from page_search_titles where rowid = old.id;
+      delete from page_search_heads where rowid = old.id;
     end
   `.execute(db);
 };
