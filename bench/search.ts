@@ -68,8 +68,8 @@ function bareSearch(file: string): (q: string) => Promise<number> {
   const db = new SQLite(file, { readonly: true });
   const statements = new Map<string, SQLite.Statement>();
   const run: RunStatement = async (text, params) => {
-    let statement = statements.get(text);
-    if (!statement) statements.set(text, (statement = db.prepare(text)));
+    const statement = statements.get(text) ?? db.prepare(text);
+    statements.set(text, statement);
     return statement.all(...params) as Array<Record<string, unknown>>;
   };
   const page = db.prepare(`

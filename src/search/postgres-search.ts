@@ -108,7 +108,9 @@ export const postgresSearch: SearchBackend = {
     // entries without a language shown in the default one are read as `simple`.
     const matching = (text: string) =>
       sql.join(
-        langs.map((lang) => sql`(s.lang = ${lang} and s.document @@ to_tsquery(${configOf(lang)}::regconfig, ${text}))`),
+        langs.map(
+          (lang) => sql`(s.lang = ${lang} and s.document @@ to_tsquery(${configOf(lang)}::regconfig, ${text}))`,
+        ),
         sql` or `,
       );
     const newest = await pageIds(
@@ -128,7 +130,8 @@ export const postgresSearch: SearchBackend = {
         (${matching(tsqueryOf(words, "|", "A"))}) as title_some, (${matching(tsqueryOf(words, "|", "B"))}) as meta
       from page_search s where s.page_id = any(${newest.slice(0, RESULT_CAP)}::integer[])
     `.execute(db);
-    const where = (tier: "title_all" | "title_some" | "meta") => new Set(rows.filter((row) => row[tier]).map((row) => row.id));
+    const where = (tier: "title_all" | "title_some" | "meta") =>
+      new Set(rows.filter((row) => row[tier]).map((row) => row.id));
     const older =
       newest.length > RESULT_CAP
         ? await pageIds(

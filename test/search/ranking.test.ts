@@ -54,7 +54,12 @@ describe("site search over many matches", () => {
   async function search(q: string, page = 1) {
     const answer = await site.visit(`/_search?${new URLSearchParams({ q, page: String(page) })}`);
     assert.equal(answer.status, 200, answer.text);
-    return answer.body as { total: number; more: boolean; page: number; results: Array<{ title: string; url: string }> };
+    return answer.body as {
+      total: number;
+      more: boolean;
+      page: number;
+      results: Array<{ title: string; url: string }>;
+    };
   }
 
   it("finds an old page titled with a word of 1,500 newer pages' text first", async () => {
