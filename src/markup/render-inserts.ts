@@ -55,7 +55,15 @@ export function printedInsert(ctx: RenderContext, op: InsertOp, marks: Marks, wa
     case "search": {
       // The block without a query; an answer to `?q=` puts its results in (docs/search.md).
       const lang = ctx.value("site.lang");
-      const view = { lang: typeof lang === "string" ? lang : "", query: null, total: 0, page: 1, first: 1, pages: 0 };
+      const view = {
+        lang: typeof lang === "string" ? lang : "",
+        query: null,
+        total: 0,
+        more: false,
+        page: 1,
+        first: 1,
+        pages: 0,
+      };
       return searchBlockHtml(
         { ...view, results: [] },
         searchStrings((key) => ctx.value(key)),

@@ -19,6 +19,7 @@ export const SEARCH_STRINGS = {
   "search.results": "Results for “{query}”",
   "search.count": "{count} results",
   "search.count_one": "1 result",
+  "search.count_more": "{count}+ results",
   "search.none": "No results found.",
   "search.pages": "Search results pages",
   "search.previous": "Previous",
@@ -41,6 +42,8 @@ export interface SearchBlockView {
   lang: string;
   query: string | null;
   total: number;
+  /** More pages match than `total` counts (the count stopped there). */
+  more: boolean;
   page: number;
   /** The rank of the first result shown (from 1). */
   first: number;
@@ -106,8 +109,9 @@ function resultsHtml(view: SearchBlockView, strings: SearchStrings, query: strin
   ];
   if (view.total === 0) out.push(`<p class="svc-search-none">${escapeText(strings["search.none"])}</p>`);
   else {
-    const count = view.total === 1 ? strings["search.count_one"] : strings["search.count"];
-    out.push(`<p class="svc-search-count">${escapeText(count).replaceAll("{count}", String(view.total))}</p>`);
+    const key = view.more ? "search.count_more" : view.total === 1 ? "search.count_one" : "search.count";
+    const count = new Intl.NumberFormat(localeOf(view.lang || "en")).format(view.total);
+    out.push(`<p class="svc-search-count">${escapeText(strings[key]).replaceAll("{count}", count)}</p>`);
   }
   if (view.results.length > 0) {
     out.push(`<ol class="svc-search-list"${view.first > 1 ? ` start="${view.first}"` : ""}>`);

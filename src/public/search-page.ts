@@ -69,6 +69,7 @@ export async function withSearchResults(
       lang,
       query: asked.q,
       total: found.total,
+      more: found.more,
       page: found.page,
       first: (found.page - 1) * RESULTS_PER_PAGE + 1,
       pages: Math.min(Math.ceil(found.total / RESULTS_PER_PAGE), MAX_RESULT_PAGE),

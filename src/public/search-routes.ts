@@ -1,5 +1,5 @@
 // Site search on a site's host: GET /_search?q=&lang=&page= (docs/search.md) answers JSON
-// `{query, total, page, results}` over that site's findable pages in one language (the site's
+// `{query, total, more, page, results}` over that site's findable pages in one language (the site's
 // default unless `lang` names another of its languages; a language it does not have finds
 // nothing). Counted against the public limit like every public request; never cached, since every
 // write may change the answer. `q` is read as words only: a query that is too long or of stop
@@ -52,7 +52,7 @@ export async function answerSearchWith(
   // A site that names no language reads English stop words (the language of its interface).
   const textLang = asked || langs.defaultLang || "en";
   if (asked !== "" && (!langs.active || !langs.codes.includes(asked)))
-    return { query: q, total: 0, page: Number.isSafeInteger(page) && page > 0 ? page : 1, results: [] };
+    return { query: q, total: 0, more: false, page: Number.isSafeInteger(page) && page > 0 ? page : 1, results: [] };
   const lang = langs.active ? asked || langs.defaultLang || "" : "";
   // A page without a language is shown in the default one (docs/search.md).
   const pageLangs = lang !== "" && lang === langs.defaultLang ? [lang, ""] : [lang];

@@ -1,7 +1,9 @@
 // What each database does of the search index (sqlite-search.ts, postgres-search.ts): the entries
-// kept by the page writes, and the query a search runs.
+// kept by the page writes, the bounded set of candidates a search ranks (ranking.ts), and the
+// texts of the results shown.
 import type { Db } from "../store/database.ts";
 import type { PageText } from "./page-text.ts";
+import type { Candidates } from "./ranking.ts";
 
 /** One page's entry: its id, language and text. */
 export interface SearchEntry {
@@ -28,12 +30,8 @@ export interface SearchBackend {
   remove(trx: Db, siteId: number, ids: readonly number[]): Promise<void>;
   /** Published pages standing on a frame that have no entry (a frame put back under them). */
   missingOnFrame(trx: Db, siteId: number, frameId: string): Promise<number[]>;
-  /** The pages of a site in these languages holding every word (the last as a prefix), best first. */
-  find(
-    db: Db,
-    siteId: number,
-    langs: readonly string[],
-    words: readonly string[],
-    window: { limit: number; offset: number },
-  ): Promise<{ total: number; hits: SearchHit[] }>;
+  /** The candidates among the pages of a site in these languages holding every word (the last as a prefix). */
+  candidates(db: Db, siteId: number, langs: readonly string[], words: readonly string[]): Promise<Candidates>;
+  /** The results' pages and texts, in no order. */
+  hits(db: Db, ids: readonly number[]): Promise<SearchHit[]>;
 }

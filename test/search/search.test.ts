@@ -29,6 +29,7 @@ describe("site search", () => {
     return answer.body as {
       query: string;
       total: number;
+      more: boolean;
       page: number;
       results: Array<{ title: string; url: string; snippet: string; date: string | null }>;
     };
@@ -116,6 +117,7 @@ describe("site search", () => {
     assert.deepEqual(await search(`platypus ${"x".repeat(200)}`), {
       query: `platypus ${"x".repeat(200)}`,
       total: 0,
+      more: false,
       page: 1,
       results: [],
     });

@@ -287,7 +287,11 @@ describe("quota counters equal a recount", () => {
 
   /** As before migration 0300: no search index (its entries are made again at the next start). */
   async function forgetSearch(): Promise<void> {
-    if (t.store.dialect === "sqlite") await sql`drop trigger page_search_page_gone`.execute(t.store.db);
+    if (t.store.dialect === "sqlite") {
+      await sql`drop trigger page_search_page_gone`.execute(t.store.db);
+      await sql`drop table page_search_terms`.execute(t.store.db);
+      await sql`drop table page_search_heads`.execute(t.store.db);
+    }
     await sql`drop table page_search`.execute(t.store.db);
   }
 

@@ -7,6 +7,10 @@
 // prefix indexes for the last word's prefix match; `scope` holds one token naming the site and the
 // language, so a search reads only its own site's postings. A trigger drops a page's entry with the
 // page, whatever deleted it (a site's deletion cascades to its pages; FTS5 tables have no keys).
+// `page_search_terms` lists the index's words (an fts5vocab table, nothing stored): a search reads
+// a last word's prefix as the words it stands for. `page_search_heads` indexes the titles and the
+// summaries and tags alone (`meta`), so where a page holds the words is told without walking or
+// reading the texts (search/sqlite-candidates.ts).
 // PostgreSQL: a table with the document as a `tsvector` made with the page language's text-search
 // configuration, a GIN index over it, and keys that go with the page and the site.
 import { sql } from "kysely";
@@ -37,10 +41,19 @@ export const up: Build = async (db, dialect) => {
       prefix = '2 3'
     )
   `.execute(db);
+  await sql`create virtual table page_search_terms using fts5vocab(page_search, row)`.execute(db);
+  await sql`
+    create virtual table page_search_heads using fts5(
+      scope, title, meta,
+      tokenize = 'unicode61 remove_diacritics 2',
+      prefix = '2 3'
+    )
+  `.execute(db);
   await sql`
     create trigger page_search_page_gone after delete on pages
     begin
       delete from page_search where rowid = old.id;
+      delete from page_search_heads where rowid = old.id;
     end
   `.execute(db);
 };
