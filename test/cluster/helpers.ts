@@ -1,6 +1,6 @@
 // Several real service processes on one fresh PostgreSQL database, and plain HTTP calls to them
 // (node:http, so a test may set any Host header). Loopback only.
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,23 +35,30 @@ export function call(port: number, method: string, path: string, options: CallOp
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (payload !== undefined) headers["content-length"] = String(Buffer.byteLength(payload));
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) =>
+      replyOf(res).then(resolve, reject),
+    );
     req.on("error", reject);
     req.end(payload);
+  });
+}
+
+/** An answer read whole: its status, headers, text, and body when the text is JSON. */
+export function replyOf(res: IncomingMessage): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on("data", (chunk) => chunks.push(chunk));
+    res.on("end", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+    });
+    res.on("error", reject);
   });
 }
 

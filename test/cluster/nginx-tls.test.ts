@@ -13,9 +13,9 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { call, eventually, startCluster, type Cluster, type Reply } from "./helpers.ts";
+import { call, replyOf, startCluster, type Cluster, type Reply } from "./helpers.ts";
 import { testServerUrl } from "../support/database.ts";
-import { findNginx, mainConfig, runNginx, type RunningNginx } from "../support/nginx.ts";
+import { findNginx, mainConfig, runNginxServing, type RunningNginx } from "../support/nginx.ts";
 import { freePort } from "../support/ports.ts";
 
 const EXAMPLE = new URL("../../docs/nginx-tls.conf.example", import.meta.url).pathname;
@@ -69,21 +69,7 @@ describe("nginx with TLS in front of the service (docs/nginx-tls.conf.example): 
     return new Promise<Reply>((resolve, reject) => {
       const req = httpsRequest(
         { host: "127.0.0.1", port: ports.tls, servername: host, ca: cert, method, path, headers, agent: false },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk) => chunks.push(chunk));
-          res.on("end", () => {
-            const text = Buffer.concat(chunks).toString("utf8");
-            let body: unknown;
-            try {
-              body = JSON.parse(text);
-            } catch {
-              body = undefined;
-            }
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
-          });
-          res.on("error", reject);
-        },
+        (res) => replyOf(res).then(resolve, reject),
       );
       req.on("error", reject);
       req.end(payload);
@@ -123,14 +109,7 @@ describe("nginx with TLS in front of the service (docs/nginx-tls.conf.example): 
     const upstreams = cluster.processes.map((p) => p.port);
     writeFileSync(join(dir, "svc.conf"), renderExample(readFileSync(EXAMPLE, "utf8"), { ...ports, upstreams }, dir));
     writeFileSync(join(dir, "nginx.conf"), mainConfig(dir, join(dir, "svc.conf")));
-    proxy = runNginx(nginx!, dir);
-    const up = await eventually(
-      () => secure("GET", "/healthz").catch(() => null),
-      (reply) => reply?.status === 200,
-      100,
-      50,
-    );
-    assert.equal(up?.status, 200, `nginx did not come up: ${proxy.log()}`);
+    proxy = await runNginxServing(nginx!, dir, () => secure("GET", "/healthz"));
   });
 
   after(async () => {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { call, eventually, SITE, startCluster, type Cluster, type Reply } from "./helpers.ts";
 import { testServerUrl } from "../support/database.ts";
 import { freePort } from "../support/ports.ts";
-import { findNginx, mainConfig, runNginx, type RunningNginx } from "../support/nginx.ts";
+import { findNginx, mainConfig, runNginxServing, type RunningNginx } from "../support/nginx.ts";
 
 const EXAMPLE = new URL("../../docs/nginx.conf.example", import.meta.url).pathname;
 
@@ -71,14 +71,7 @@ describe("nginx in front of two processes (docs/nginx.conf.example)", { skip }, 
       ),
     );
     writeFileSync(join(dir, "nginx.conf"), mainConfig(dir, join(dir, "svc.conf")));
-    proxy = runNginx(nginx!, dir);
-    const up = await eventually(
-      () => through("GET", "/healthz").catch(() => null),
-      (reply) => reply?.status === 200,
-      100,
-      50,
-    );
-    assert.equal(up?.status, 200, `nginx did not come up: ${proxy.log()}`);
+    proxy = await runNginxServing(nginx!, dir, () => through("GET", "/healthz"));
   });
 
   after(async () => {

@@ -75,3 +75,22 @@ export function startNginx(nginx: string, server: string): RunningNginx {
     },
   };
 }
+
+/** runNginx, then waits (up to 5 s) until `probe` (a request through it) answers 200; throws with nginx's log if it never does. */
+export async function runNginxServing(
+  nginx: string,
+  dir: string,
+  probe: () => Promise<{ status: number }>,
+): Promise<RunningNginx> {
+  const running = runNginx(nginx, dir);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const status = await probe().then(
+      (reply) => reply.status,
+      () => 0,
+    );
+    if (status === 200) return running;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await running.stop();
+  throw new Error(`nginx did not come up: ${running.log()}`);
+}
