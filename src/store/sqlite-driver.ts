@@ -79,6 +79,8 @@ function run(statements: ReusedStatements, query: CompiledQuery): QueryResult<un
 /** What Kysely holds for one query or one transaction. */
 class Handle implements DatabaseConnection {
   inTransaction = false;
+  /** The writer's count of writing statements when the transaction began. */
+  writesAtBegin = 0;
 
   constructor(private readonly driver: RoutedSqliteDriver) {}
 
@@ -127,33 +129,42 @@ class RoutedSqliteDriver implements Driver {
       throw error;
     }
     handle.inTransaction = true;
+    handle.writesAtBegin = this.writer.writes;
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    const handle = connection as Handle;
+    const wrote = this.writer.writes !== handle.writesAtBegin;
     // A failed commit is followed by Kysely's rollback, which ends the transaction.
     run(this.writer, CompiledQuery.raw("commit"));
-    this.end(connection as Handle);
+    this.end(handle, wrote);
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    const handle = connection as Handle;
+    const wrote = this.writer.writes !== handle.writesAtBegin;
     try {
       run(this.writer, CompiledQuery.raw("rollback"));
     } finally {
-      this.end(connection as Handle);
+      this.end(handle, wrote);
     }
   }
 
-  private end(handle: Handle): void {
+  /**
+   * What the transaction wrote is visible from now on: kept reads (kept-reads.ts) watch this count.
+   * A transaction that ran no writing statement (a worker's look for work that found none) moves
+   * nothing, so it leaves what is kept alone.
+   */
+  private end(handle: Handle, wrote: boolean): void {
     if (!handle.inTransaction) return;
     handle.inTransaction = false;
-    // What the transaction wrote is visible from now on: kept reads (kept-reads.ts) watch this count.
-    this.writer.writes++;
+    if (wrote) this.writer.writes++;
     this.turn.give();
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     // Only a transaction Kysely never ended (it always does) would still hold the turn.
-    this.end(connection as Handle);
+    this.end(connection as Handle, true);
   }
 
   async destroy(): Promise<void> {

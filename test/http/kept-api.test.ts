@@ -33,8 +33,22 @@ describe("API reads answered before Fastify", { skip: testServerUrl ? "nothing i
   let editor: { id: number; token: string };
   const get = (path: string, token: string, headers: Record<string, string> = {}) =>
     rawRequest(port, path, { headers: { authorization: `Bearer ${token}`, ...headers } });
-  /** The writes' own later step (the outbox rows paid deleted) is a write too: done before a read is kept. */
-  const settled = () => t.settled();
+  /**
+   * The writes' own later steps are writes too, done before a read is kept: the outbox rows paid
+   * deleted, and their events marked dispatched by the webhook worker (webhooks/dispatch.ts).
+   */
+  const settled = async () => {
+    await t.settled();
+    for (let waited = 0; waited < 200; waited++) {
+      const waiting = await t.store.db
+        .selectFrom("events")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("dispatched", "=", 0)
+        .executeTakeFirstOrThrow();
+      if (Number(waiting.n) === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
 
   before(async () => {
     ({ t, port, routed } = await listening("1000000"));
