@@ -4,6 +4,7 @@
 // Every process of a PostgreSQL network runs both: a row is claimed by one, and a sweep frees
 // only what it deleted.
 import type { Clock } from "../clock.ts";
+import { serialTurns } from "../serial-turns.ts";
 import type { Db } from "../store/database.ts";
 import { smtpMailer } from "./mailer.ts";
 import { startNotifyWorker, type NotifyLog, type NotifyWorker } from "./notify-worker.ts";
@@ -42,27 +43,23 @@ export function startFormsBackground(
     worker = startNotifyWorker(db, clock, { mailer: smtpMailer(options.smtpUrl, options.mailFrom), log });
   else sayWhatWaits(db, log).catch((error: unknown) => log.error({ err: error }, "reading form notifications"));
 
-  let sweeping = false;
-  const sweep = async () => {
-    if (sweeping) return;
-    sweeping = true;
-    try {
+  // One sweep at a time (serial-turns.ts): the hourly tick, and the first a minute after start.
+  const sweeps = serialTurns(
+    async () => {
       const gone = await sweepSubmissions(db, options.formSubmissionsDays, clock());
       if (gone > 0) log.info({ submissions: gone }, "old form submissions deleted");
-    } catch (error) {
-      log.error({ err: error }, "deleting old form submissions failed; tried again in an hour");
-    } finally {
-      sweeping = false;
-    }
-  };
-  const first = setTimeout(() => void sweep(), FIRST_SWEEP_MS);
-  const every = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+    },
+    {
+      everyMs: SWEEP_EVERY_MS,
+      onError: (error) => log.error({ err: error }, "deleting old form submissions failed; tried again in an hour"),
+    },
+  );
+  const first = setTimeout(sweeps.wake, FIRST_SWEEP_MS);
   first.unref();
-  every.unref();
   return {
     async close() {
       clearTimeout(first);
-      clearInterval(every);
+      await sweeps.close();
       await worker?.close();
     },
   };
