@@ -5,6 +5,7 @@
 // thread answers other requests. Most renders take well under a millisecond and never leave the
 // thread; a long one pays the slice once, and the frame's renders after it go to the workers at
 // once for a while.
+import { createHash } from "node:crypto";
 import { OverBudget, RENDER_BUDGET, renderFrame, type RenderResult } from "../markup/index.ts";
 import { runBounded, type Executor } from "./executor.ts";
 import type { RenderPool } from "./render-pool.ts";
@@ -17,7 +18,8 @@ export const SLICE_MS = 30;
 const now = () => performance.now();
 
 /**
- * Frames (per site, by their markup) whose last render outlasted its slice: their next renders go
+ * Frames (per site, by their markup and the markup of every frame they may embed) whose last
+ * render outlasted its slice: their next renders go
  * to the workers at once (docs/security.md, "Fair between sites"). A site whose pages all render
  * slowly would otherwise spend a slice of the service's thread on every request before handing it over,
  * and with a few requests at once hold the thread every other site's quick renders wait for.
@@ -26,6 +28,21 @@ const now = () => performance.now();
 const SLOW_FOR_MS = 60_000;
 const MAX_SLOW = 2_000;
 const slowFrames = new Map<string, number>();
+
+/**
+ * What a render's slowness is remembered by: the site, and the markup of the frame and of every
+ * frame it may embed. A preview of an unsaved embedded frame (preview/service.ts) that is slow so
+ * does not send the stored page's quick renders to the workers behind it.
+ */
+function slowKey(prepared: PreparedRender): string {
+  const top = prepared.frames.get(prepared.input.slug)!;
+  const embedded = new Set<string>();
+  for (const frame of prepared.frames.values()) if (frame !== top) embedded.add(frame.sha256);
+  if (embedded.size === 0) return `${prepared.siteId} ${top.sha256}`;
+  const digest = createHash("sha256");
+  for (const sha256 of [...embedded].sort()) digest.update(sha256);
+  return `${prepared.siteId} ${top.sha256} ${digest.digest("base64url")}`;
+}
 
 function knownSlow(key: string): boolean {
   const until = slowFrames.get(key);
@@ -61,7 +78,7 @@ export async function renderWithin(
 ): Promise<RenderResult | null> {
   const { input, frames } = prepared;
   const top = frames.get(input.slug)!;
-  const key = `${prepared.siteId} ${top.sha256}`;
+  const key = slowKey(prepared);
   if (knownSlow(key)) return null;
   try {
     return await runBounded(
