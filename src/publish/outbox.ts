@@ -97,6 +97,7 @@ export const SETTLE_DELAY_MS = 100;
 export class Settlements {
   private paidRows: Paid[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -114,10 +115,18 @@ export class Settlements {
   }
 
   /** Deletes the rows paid so far (at once: on shutdown, before the store closes). */
-  async flush(): Promise<void> {
+  flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     const rows = this.paidRows.splice(0);
+    // After any flush still running (its timer's, say): a caller told the rows are settled finds
+    // their events told, never a transaction still on its way.
+    const run = this.flushing.catch(() => undefined).then(() => this.settle(rows));
+    this.flushing = run;
+    return run;
+  }
+
+  private async settle(rows: readonly Paid[]): Promise<void> {
     if (rows.length === 0) return;
     for (let at = 0; at < rows.length; at += 500) {
       const some = rows.slice(at, at + 500);
