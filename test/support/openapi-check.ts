@@ -30,10 +30,14 @@ export interface Recorded {
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, validateFormats: false });
 const compiled = new Map<string, ValidateFunction>();
 const documents = new Map<string, string>();
+/** Each document object's id: the text (of a few hundred kilobytes) is made once per object, not per answer. */
+const documentIds = new WeakMap<Json, string>();
 const covered = new Set<string>();
 
-/** A validator for a schema of `doc` (its refs resolved within the document). */
-function validatorFor(doc: Json, pointer: string): ValidateFunction {
+/** The id ajv knows `doc` by: one per distinct text, so apps serving the same document share validators. */
+function documentId(doc: Json): string {
+  const known = documentIds.get(doc);
+  if (known !== undefined) return known;
   const text = JSON.stringify(doc);
   let id = documents.get(text);
   if (id === undefined) {
@@ -41,6 +45,13 @@ function validatorFor(doc: Json, pointer: string): ValidateFunction {
     documents.set(text, id);
     ajv.addSchema(doc, id);
   }
+  documentIds.set(doc, id);
+  return id;
+}
+
+/** A validator for a schema of `doc` (its refs resolved within the document). */
+function validatorFor(doc: Json, pointer: string): ValidateFunction {
+  const id = documentId(doc);
   const key = `${id}#${pointer}`;
   let validate = compiled.get(key);
   if (!validate) {
