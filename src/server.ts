@@ -15,7 +15,6 @@ import { startInvalidation } from "./publish/invalidation.ts";
 import { bootstrapNetwork } from "./network/bootstrap.ts";
 import { openBlobStore } from "./blobs/open.ts";
 import { startPruning } from "./revisions/retention.ts";
-import { startFormsBackground } from "./forms/background.ts";
 
 /** Every `everyMs`, pays outbox rows older than that: a process that died left them (several processes). */
 function sweepOwed(
@@ -90,8 +89,6 @@ async function main(): Promise<void> {
     systemClock,
     app.log,
   );
-  // Forms' notification e-mails and the retention of their submissions (docs/forms.md).
-  const forms = startFormsBackground(store.db, systemClock, config, app.log);
   // What committed writes owe the public site and no publish run paid (the process died in
   // between): paid before the service answers, then swept for rows a dead process left (outbox.ts).
   const owedAtStart = await publishing.engine.payOwed();
@@ -123,7 +120,6 @@ async function main(): Promise<void> {
       stopPruning();
       stopSweeping();
       await app.close(); // stops accepting, waits for in-flight requests
-      await forms.close(); // after the message being sent
       await publishing.engine.close(); // the render worker
       await invalidation.close();
       await blobs.close();

@@ -44,7 +44,10 @@ export function holdsSearch(body: Buffer | string): boolean {
   return typeof body === "string" ? body.includes('<!--svc/search lang="') : body.indexOf(START_MARK) >= 0;
 }
 
-/** The answer with its (first) search block showing the results asked; as it was without a block. */
+/**
+ * The answer with its (first) search block showing the results asked; as it was without a block.
+ * Called for answers holdsSearch found a block in (public/routes.ts), so it is not looked for twice.
+ */
 export async function withSearchResults(
   db: Db,
   site: SiteRow,
@@ -52,7 +55,6 @@ export async function withSearchResults(
   answer: PublicAnswer,
   asked: SearchAsked,
 ): Promise<PublicAnswer> {
-  if (!holdsSearch(answer.body)) return answer;
   const html = answer.body.toString();
   const start = SEARCH_BLOCK_START.exec(html);
   const end = start ? html.indexOf(SEARCH_BLOCK_END, start.index) : -1;
