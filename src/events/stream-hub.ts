@@ -12,11 +12,13 @@
 // Event ids commit in increasing order (write/events.ts), so a stream that read after a check
 // that saw id n has seen every event up to n, and a later event raises the last id.
 import type { Clock } from "../clock.ts";
+import type { Caller } from "../site/callers.ts";
 import type { Db } from "../store/database.ts";
 import { keptGeneration } from "../store/kept-reads.ts";
 import type { Publisher } from "../write/context.ts";
 import { eventsReady, lastEventId } from "./service.ts";
 import { EventStream, type StreamLog } from "./stream.ts";
+import { stillAdmitted } from "./stream-admission.ts";
 
 export interface StreamTimings {
   /** How often other processes' writes are looked for (and, on SQLite, this process's). */
@@ -30,10 +32,11 @@ export const STREAM_TIMINGS: StreamTimings = { pollMs: 1_000, keepAliveMs: 10_00
 /** How long closing waits for a stream's client to take the end of its answer. */
 const CLOSE_WAIT_MS = 1_000;
 
-/** What a stream reads: one site's events (null: the network's), of a type or under it. */
+/** What a stream reads: one site's events (null: the network's), of a type or under it; and who reads it. */
 export interface StreamScope {
   siteId: number | null;
   type: string | undefined;
+  caller: Caller;
 }
 
 export class EventStreams {
@@ -66,7 +69,7 @@ export class EventStreams {
   stream(scope: StreamScope, after: number): EventStream {
     const read = (since: number, limit: number) =>
       eventsReady(this.ctx.db, scope.siteId, since, scope.type, this.ctx.clock(), limit);
-    const stream = new EventStream(read, after, this.log);
+    const stream = new EventStream(read, after, this.log, () => stillAdmitted(this.ctx, scope.caller, scope.siteId));
     if (this.closed) {
       stream.end();
       return stream;
@@ -101,7 +104,7 @@ export class EventStreams {
     this.timers = [
       setInterval(() => this.tick(), this.timings.pollMs).unref(),
       setInterval(() => {
-        for (const stream of this.open) stream.keepAlive();
+        for (const stream of this.open) void stream.keepAlive();
       }, this.timings.keepAliveMs).unref(),
     ];
     this.unsubscribe = this.ctx.publisher.onPublished?.(() => void this.check());

@@ -56,7 +56,8 @@ async function answerStream(
   // A HEAD opens nothing: it has no body to send the events in.
   if (request.method === "HEAD") return reply.send();
   const after = resumed ?? (await streams.lastEventId());
-  const stream = streams.stream({ siteId, type: query.type?.trim() || undefined }, after);
+  // Admitted by the route's guard, so there is a caller; it is asked again while the stream is open.
+  const stream = streams.stream({ siteId, type: query.type?.trim() || undefined, caller: request.caller! }, after);
   return reply.send(stream.body);
 }
 

@@ -52,6 +52,8 @@ export class EventStream {
     private readonly read: ReadAfter,
     private after: number,
     private readonly log: StreamLog,
+    /** Whether the stream's caller may still read it (stream-admission.ts): asked before events go out and at each keep-alive. */
+    private readonly admitted: () => Promise<boolean> = async () => true,
   ) {
     this.body.write(`retry: ${RETRY_MS}\nid: ${after}\n\n`);
   }
@@ -71,9 +73,25 @@ export class EventStream {
     void this.pump();
   }
 
-  /** A comment line, so proxies see the connection in use. */
-  keepAlive(): void {
-    if (!this.closed) this.body.write(": keep-alive\n\n");
+  /** A comment line, so proxies see the connection in use; the end instead once its caller may no longer read it. */
+  async keepAlive(): Promise<void> {
+    if (this.closed || this.reading) return;
+    if (await this.stillAdmitted()) this.body.write(": keep-alive\n\n");
+  }
+
+  /** Whether the caller may still read the stream; when not (or when that cannot be read), the stream ends. */
+  private async stillAdmitted(): Promise<boolean> {
+    let admitted = false;
+    try {
+      admitted = await this.admitted();
+    } catch (error) {
+      this.log.error(
+        { err: error },
+        "event stream: reading whether its caller may still read it failed; the stream is ended",
+      );
+    }
+    if (!admitted) this.end();
+    return admitted && !this.closed;
   }
 
   /** Ends the answer: its client reconnects (a shutdown), with the last id it received. */
@@ -88,6 +106,8 @@ export class EventStream {
         this.again = false;
         const ready = await this.read(this.after, BATCH);
         if (this.closed) return;
+        // A revoked token, an ended session or a lost role hears of nothing written since.
+        if (ready.events.length > 0 && !(await this.stillAdmitted())) return;
         this.heldUntil = ready.heldUntil;
         let room = true;
         for (const event of ready.events) {

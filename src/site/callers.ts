@@ -26,7 +26,12 @@ export interface Caller {
 export function callerByToken(db: Db, token: string): MaybePromise<Caller | null> {
   if (!isWellFormedToken(token)) return null;
   const hash = hashToken(token);
-  return keptUntilWrite(db, callerKey(hash), () => readCaller(db, hash), KEEP_CALLER);
+  return keptUntilWrite(db, callerKey(hash), () => readCaller(db, { hash }), KEEP_CALLER);
+}
+
+/** The caller of token `id` as the database holds it now; null once the token is revoked (events/stream-hub.ts). */
+export function callerByTokenId(db: Db, id: number): Promise<Caller | null> {
+  return readCaller(db, { id });
 }
 
 const callerKey = (hash: string) => `caller:${hash}`;
@@ -48,8 +53,8 @@ export function keptCallerOn(db: Db, token: string, siteId: number): { caller: C
 /** Unknown tokens are not kept: a stream of guesses must not push the callers out. Made once (see frames/read-service.ts). */
 const KEEP_CALLER: KeepOptions<Caller | null> = { keep: (caller) => caller !== null };
 
-async function readCaller(db: Db, hash: string): Promise<Caller | null> {
-  const row = await db
+async function readCaller(db: Db, by: { hash: string } | { id: number }): Promise<Caller | null> {
+  const query = db
     .selectFrom("tokens")
     .innerJoin("users", "users.id", "tokens.user_id")
     .select([
@@ -59,11 +64,13 @@ async function readCaller(db: Db, hash: string): Promise<Caller | null> {
       "users.login",
       "users.super_admin",
       "tokens.read_only",
-    ])
-    .where("tokens.hash", "=", hash)
-    .executeTakeFirst();
+    ]);
+  const row = await ("id" in by
+    ? query.where("tokens.id", "=", by.id)
+    : query.where("tokens.hash", "=", by.hash)
+  ).executeTakeFirst();
   if (!row) return null;
-  if (!timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(hash, "hex"))) return null;
+  if ("hash" in by && !timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(by.hash, "hex"))) return null;
   return Object.freeze({
     userId: row.user_id,
     login: row.login,

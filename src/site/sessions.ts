@@ -58,11 +58,16 @@ const KEEP_SESSION: KeepOptions<Session | null> = { keep: (session) => session !
 export function sessionBySecret(db: Db, secret: string): MaybePromise<Session | null> {
   if (!SECRET.test(secret)) return null;
   const hashed = hashSessionSecret(secret);
-  return keptUntilWrite(db, `session:${hashed}`, () => readSession(db, hashed), KEEP_SESSION);
+  return keptUntilWrite(db, `session:${hashed}`, () => readSession(db, { hashed }), KEEP_SESSION);
 }
 
-async function readSession(db: Db, hashed: string): Promise<Session | null> {
-  const row = await db
+/** Session `id` as the database holds it now, live or not; null once it has ended (events/stream-hub.ts). */
+export function sessionById(db: Db, id: number): Promise<Session | null> {
+  return readSession(db, { id });
+}
+
+async function readSession(db: Db, by: { hashed: string } | { id: number }): Promise<Session | null> {
+  const query = db
     .selectFrom("sessions")
     .innerJoin("users", "users.id", "sessions.user_id")
     .select([
@@ -73,10 +78,13 @@ async function readSession(db: Db, hashed: string): Promise<Session | null> {
       "users.id as user_id",
       "users.login",
       "users.super_admin",
-    ])
-    .where("sessions.hash", "=", hashed)
-    .executeTakeFirst();
-  if (!row || !timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(hashed, "hex"))) return null;
+    ]);
+  const row = await ("id" in by
+    ? query.where("sessions.id", "=", by.id)
+    : query.where("sessions.hash", "=", by.hashed)
+  ).executeTakeFirst();
+  if (!row) return null;
+  if ("hashed" in by && !timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(by.hashed, "hex"))) return null;
   return Object.freeze({
     id: row.id,
     caller: Object.freeze({
