@@ -115,8 +115,19 @@ function queryOf(document: ApiDocument, operation: Operation): Record<string, Js
   return properties;
 }
 
+/** Each document's tool schemas, made once: every MCP request is a server of its own (server.ts), and tools/list asks for all of them. */
+const schemasOf = new WeakMap<ApiDocument, Map<string, JsonSchema>>();
+
 /** A tool's input schema (JSON Schema, an object), from the document and the tool's own properties. */
 export function inputSchemaOf(tool: Tool, document: ApiDocument): JsonSchema {
+  let made = schemasOf.get(document);
+  if (made === undefined) schemasOf.set(document, (made = new Map()));
+  let schema = made.get(tool.name);
+  if (schema === undefined) made.set(tool.name, (schema = schemaOf(tool, document)));
+  return schema;
+}
+
+function schemaOf(tool: Tool, document: ApiDocument): JsonSchema {
   const { input } = tool;
   const body = input.body ? bodyOf(document, input.body, input.items) : undefined;
   const properties: Record<string, JsonSchema> = {
