@@ -26,6 +26,42 @@ export interface CheckedFields {
   errors: FieldError[];
 }
 
+/**
+ * The site's own texts for the refusals, by string key (`form.error.<code>`, docs/forms.md "Texts"),
+ * in the submission's language; `{max}` in one is the limit it is about. Without one, English.
+ */
+export type ErrorTexts = ReadonlyMap<string, string>;
+
+/** The string keys a refusal may be shown with. */
+export const ERROR_TEXT_KEYS = [
+  "required",
+  "required_checkbox",
+  "email",
+  "url",
+  "number",
+  "option",
+  "checkbox",
+  "too_long",
+  "too_large",
+  "file",
+  "too_many_fields",
+].map((name) => `form.error.${name}`);
+
+/** A refusal of `code`, told by the site's text `form.error.<text>` when it has one, else by `english`. */
+function refusal(
+  texts: ErrorTexts,
+  code: string,
+  english: string,
+  text = code,
+  max?: number,
+): Omit<FieldError, "field"> {
+  const own = texts.get(`form.error.${text}`)?.trim();
+  const message = own ? (max === undefined ? own : own.replaceAll("{max}", String(max))) : english;
+  return { code, message };
+}
+
+const NONE: ErrorTexts = new Map();
+
 const TICKED = new Set(["on", "true", "1", "yes"]);
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -36,39 +72,40 @@ function isWebAddress(text: string): boolean {
 }
 
 /** The refusal of a value of the field's type; null when it is one. */
-function typeError(field: FormField, value: string): Omit<FieldError, "field"> | null {
+function typeError(field: FormField, value: string, texts: ErrorTexts): Omit<FieldError, "field"> | null {
   switch (field.type) {
     case "email":
-      return EMAIL.test(value) ? null : { code: "email", message: "Enter an e-mail address, like name@example.com." };
+      return EMAIL.test(value) ? null : refusal(texts, "email", "Enter an e-mail address, like name@example.com.");
     case "url":
       return isWebAddress(value)
         ? null
-        : { code: "url", message: "Enter a web address starting with http:// or https://." };
+        : refusal(texts, "url", "Enter a web address starting with http:// or https://.");
     case "number":
-      return NUMBER.test(value) && Number.isFinite(Number(value))
-        ? null
-        : { code: "number", message: "Enter a number." };
+      return NUMBER.test(value) && Number.isFinite(Number(value)) ? null : refusal(texts, "number", "Enter a number.");
     case "select":
-      return field.options?.includes(value) ? null : { code: "option", message: "Choose one of the options." };
+      return field.options?.includes(value) ? null : refusal(texts, "option", "Choose one of the options.");
     case "checkbox":
-      return TICKED.has(value.toLowerCase()) ? null : { code: "checkbox", message: "Tick the box or leave it empty." };
+      return TICKED.has(value.toLowerCase()) ? null : refusal(texts, "checkbox", "Tick the box or leave it empty.");
     default:
       return null;
   }
 }
 
 /** The refusal of one declared field's value; null when it passes. `value` is what was sent, trimmed of nothing. */
-function fieldError(field: FormField, value: string): Omit<FieldError, "field"> | null {
+function fieldError(field: FormField, value: string, texts: ErrorTexts): Omit<FieldError, "field"> | null {
+  const kb = MAX_FIELD_BYTES / 1024;
   if (Buffer.byteLength(value, "utf8") > MAX_FIELD_BYTES)
-    return { code: "too_long", message: `Use at most ${MAX_FIELD_BYTES / 1024} KB.` };
+    return refusal(texts, "too_long", `Use at most ${kb} KB.`, "too_large", kb);
   if (field.max_length !== null && [...value].length > field.max_length)
-    return { code: "too_long", message: `Use at most ${field.max_length} characters.` };
+    return refusal(texts, "too_long", `Use at most ${field.max_length} characters.`, "too_long", field.max_length);
   const text = value.trim();
-  if (text === "")
-    return field.required
-      ? { code: "required", message: field.type === "checkbox" ? "Tick this box." : "Fill in this field." }
-      : null;
-  return typeError(field, text);
+  if (text === "") {
+    if (!field.required) return null;
+    return field.type === "checkbox"
+      ? refusal(texts, "required", "Tick this box.", "required_checkbox")
+      : refusal(texts, "required", "Fill in this field.");
+  }
+  return typeError(field, text, texts);
 }
 
 /** What is kept of a value that passed: the text as typed, trimmed where the type has no use for spaces. */
@@ -77,19 +114,33 @@ function keptValue(field: FormField, value: string): string {
   return field.type === "checkbox" ? "on" : value.trim();
 }
 
-export function checkFields(declared: readonly FormField[], body: SubmittedBody): CheckedFields {
+/** `texts`: the site's texts for the refusals in the submission's language (ERROR_TEXT_KEYS); English without. */
+export function checkFields(
+  declared: readonly FormField[],
+  body: SubmittedBody,
+  texts: ErrorTexts = NONE,
+): CheckedFields {
   const errors: FieldError[] = [];
   const sent = Object.keys(body.values).filter((name) => !RESERVED_FIELDS.has(name));
   if (sent.length > MAX_FIELDS)
-    errors.push({ field: "", code: "too_many_fields", message: `A submission has at most ${MAX_FIELDS} fields.` });
+    errors.push({
+      field: "",
+      ...refusal(
+        texts,
+        "too_many_fields",
+        `A submission has at most ${MAX_FIELDS} fields.`,
+        "too_many_fields",
+        MAX_FIELDS,
+      ),
+    });
   for (const name of body.files)
-    errors.push({ field: name, code: "file", message: "Files cannot be sent with this form." });
+    errors.push({ field: name, ...refusal(texts, "file", "Files cannot be sent with this form.") });
   const fields: Record<string, string> = {};
   const input: Record<string, string> = {};
   for (const field of declared) {
     const value = body.values[field.name]?.[0] ?? "";
     input[field.name] = value;
-    const error = fieldError(field, value);
+    const error = fieldError(field, value, texts);
     if (error) errors.push({ field: field.name, ...error });
     else if (value.trim() !== "") fields[field.name] = keptValue(field, value);
   }

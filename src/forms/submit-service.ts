@@ -16,9 +16,9 @@ import { isFormName } from "./input.ts";
 import { queueNotification, type FormMessage } from "./notify-queue.ts";
 import { readForm, type StoredForm } from "./queries.ts";
 import { NOWHERE, sentFrom, type SentFrom } from "./sent-from.ts";
-import { checkFields, type FieldError, type SubmittedBody } from "./submission-check.ts";
+import { checkFields, ERROR_TEXT_KEYS, type FieldError, type SubmittedBody } from "./submission-check.ts";
 import { MAX_AGE_MS, MIN_AGE_MS, type FormKeys, type TokenFacts } from "./token.ts";
-import { labelIn } from "./view.ts";
+import { labelIn, textsIn } from "./view.ts";
 
 /** The longest user agent kept. */
 const MAX_USER_AGENT = 512;
@@ -178,7 +178,12 @@ export async function submitForm(
     };
     return { kind: "accepted", form, from, submission };
   }
-  if (checked.errors.length > 0) return { kind: "invalid", form, from, errors: checked.errors, input: checked.input };
+  if (checked.errors.length > 0) {
+    // Told again in the submission's language, with the site's texts for it (view.ts).
+    const texts = await textsIn(ctx.db, input.siteId, from.lang, ERROR_TEXT_KEYS);
+    const told = texts.size > 0 ? checkFields(form.fields, input.body, texts) : checked;
+    return { kind: "invalid", form, from, errors: told.errors, input: told.input };
+  }
   const allowance = await limit(input.address, `${input.siteId}:${name}`);
   if (!allowance.allowed) return { kind: "limited", retryAfterSeconds: allowance.retryAfterSeconds };
   return { kind: "accepted", form, from, submission: await store(ctx, keys, input, form, from, checked.fields) };

@@ -10,13 +10,20 @@ import { listForms, type StoredForm } from "./queries.ts";
 
 export const DEFAULT_SUBMIT = "Send";
 const DEFAULT_INVALID = "Please correct the fields marked below.";
+/** The line above a refused submission's form (docs/forms.md, "Texts"). */
+const INVALID_KEY = "form.invalid";
 
 export function labelIn(label: Label, name: string, lang: string | null): string {
   if (typeof label === "string") return label;
   return (lang !== null ? label[lang] : undefined) ?? label[""] ?? Object.values(label)[0] ?? name;
 }
 
-export function formView(form: StoredForm, lang: string | null, submit: string | undefined): FormView {
+export function formView(
+  form: StoredForm,
+  lang: string | null,
+  submit: string | undefined,
+  invalid?: string,
+): FormView {
   return {
     name: form.name,
     action: `/_forms/${form.name}`,
@@ -29,7 +36,7 @@ export function formView(form: StoredForm, lang: string | null, submit: string |
       ...(field.options ? { options: field.options } : {}),
     })),
     submit: submit && submit.trim() !== "" ? submit : DEFAULT_SUBMIT,
-    invalid: DEFAULT_INVALID,
+    invalid: invalid && invalid.trim() !== "" ? invalid : DEFAULT_INVALID,
   };
 }
 
@@ -47,9 +54,19 @@ export async function formViews(
     .map((form) => [form.name, formView(form, lang, submit)]);
 }
 
-/** One form as svc/form prints it in `lang`, its submit text read (a refused submission's page, printed again). */
-export async function formViewIn(db: Db, siteId: number, form: StoredForm, lang: string | null): Promise<FormView> {
+/** The site's strings of these keys in `lang`, else its default language's, else its texts without a language. */
+export async function textsIn(
+  db: Db,
+  siteId: number,
+  lang: string | null,
+  keys: readonly string[],
+): Promise<Map<string, string>> {
   const fallback = (await languageState(db, siteId)).defaultLang;
-  const texts = await stringTexts(db, siteId, [SUBMIT_KEY], lang, fallback);
-  return formView(form, lang, texts.get(SUBMIT_KEY));
+  return stringTexts(db, siteId, keys, lang, fallback);
+}
+
+/** One form as svc/form prints it in `lang`, its submit text and error line read (a refused submission's page, printed again). */
+export async function formViewIn(db: Db, siteId: number, form: StoredForm, lang: string | null): Promise<FormView> {
+  const texts = await textsIn(db, siteId, lang, [SUBMIT_KEY, INVALID_KEY]);
+  return formView(form, lang, texts.get(SUBMIT_KEY), texts.get(INVALID_KEY));
 }
