@@ -121,9 +121,15 @@ const schemasOf = new WeakMap<ApiDocument, Map<string, JsonSchema>>();
 /** A tool's input schema (JSON Schema, an object), from the document and the tool's own properties. */
 export function inputSchemaOf(tool: Tool, document: ApiDocument): JsonSchema {
   let made = schemasOf.get(document);
-  if (made === undefined) schemasOf.set(document, (made = new Map()));
+  if (made === undefined) {
+    made = new Map();
+    schemasOf.set(document, made);
+  }
   let schema = made.get(tool.name);
-  if (schema === undefined) made.set(tool.name, (schema = schemaOf(tool, document)));
+  if (schema === undefined) {
+    schema = schemaOf(tool, document);
+    made.set(tool.name, schema);
+  }
   return schema;
 }
 
