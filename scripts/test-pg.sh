@@ -3,8 +3,12 @@
 # may create databases), else starts a throwaway cluster for the run and removes it afterwards.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The packaging, lint and markup tests never open a store: the SQLite run (npm test) runs them.
-export SVC_TEST_SKIP="${SVC_TEST_SKIP-test/build/,test/tooling/,test/markup/}"
+# Left to the SQLite run (npm test), which a second run on PostgreSQL would only repeat: the
+# packaging, lint and markup tests, which never open a store; the fuzz test of the build, whose
+# requests the fuzz test of the source sends here too (the built service on PostgreSQL is the
+# process and cluster tests'); and the browser tests, whose pages and admin screens call the same
+# API the other tests call here.
+export SVC_TEST_SKIP="${SVC_TEST_SKIP-test/build/,test/tooling/,test/markup/,test/security/fuzz-built.test.ts,*-browser.test.ts}"
 if [ -n "${TEST_DATABASE_URL:-}" ]; then
   exec node scripts/run-tests.mjs "$@"
 fi
