@@ -106,6 +106,13 @@ async function multipartUpload(request: UploadRequest, maxBytes: number): Promis
         { field: name, max_bytes: LIMITS.fieldSize },
         `${name} is longer than ${LIMITS.fieldSize} bytes.`,
       );
+    else if (value.includes("\u0000"))
+      // As a JSON body's (http/json-body.ts): U+0000 cannot be stored in PostgreSQL text.
+      fieldError = fail(
+        "invalid_field",
+        { field: name, reason: "nul_character" },
+        `${name} contains U+0000, which cannot be stored.`,
+      );
     else fields[name as keyof UploadFields] = value;
   });
   for (const limit of ["partsLimit", "fieldsLimit"] as const) {

@@ -364,7 +364,7 @@ describe("upload refusals, in order, nothing stored", () => {
     assert.equal(JSON.parse(untyped.body).media.mime, "image/png");
   });
 
-  it("multipart without a file part named file, with too many parts or a text too long is 400 invalid_field; a broken multipart body is 400 invalid_body; other parts, a second file included, are ignored with a warning", async () => {
+  it("multipart without a file part named file, with too many parts, a text too long or holding U+0000 is 400 invalid_field; a broken multipart body is 400 invalid_body; other parts, a second file included, are ignored with a warning", async () => {
     const before = storedFiles(t.dataDir);
     const total = (await t.call("GET", `${site(1)}/media`)).body.total;
     refusal(await uploadMultipart(t, 1, [["alt", "x"]]), 400, "invalid_field");
@@ -390,6 +390,20 @@ describe("upload refusals, in order, nothing stored", () => {
       "invalid_field",
     );
     assert.deepEqual(storedFiles(t.dataDir), before, "a refusal after the bytes were stored removes them");
+    assert.equal((await t.call("GET", `${site(1)}/media`)).body.total, total);
+    // U+0000 in a text field is refused as in a JSON body (it cannot be stored in PostgreSQL text).
+    for (const [name, text] of [
+      ["alt", "a\u0000b"],
+      ["title", "\u0000"],
+    ]) {
+      const nul = await uploadMultipart(t, 1, [
+        ["file", { data: await noisyPng(11, 11), filename: "nul.png" }],
+        [name, text],
+      ]);
+      refusal(nul, 400, "invalid_field");
+      assert.deepEqual([nul.body.field, nul.body.reason], [name, "nul_character"], nul.text);
+    }
+    assert.deepEqual(storedFiles(t.dataDir), before, "nothing of a refused upload is kept");
     assert.equal((await t.call("GET", `${site(1)}/media`)).body.total, total);
     const second = await noisyPng(10, 10);
     const extra = await uploadMultipart(t, 1, [
