@@ -5,6 +5,7 @@
 // on the site is a conflict, skipped, and so is what refers to it in turn.
 import { createHash } from "node:crypto";
 import type { ReadBundle } from "./archive-read.ts";
+import { nulPath } from "../http/nul.ts";
 import { invalidBundle } from "./format.ts";
 import { KINDS, objectAt } from "./kinds/index.ts";
 import { isRecord, jsonOf, type BundleKind, type KindObject, type Reference, type SiteIO } from "./kinds/kind.ts";
@@ -38,6 +39,11 @@ export interface BundleObjects {
 
 const TEXT_FATAL = new TextDecoder("utf-8", { fatal: true });
 
+/** U+0000 in an entry's text: no store keeps it in text (docs/foundation.md, "U+0000"), so the bundle is refused whole. */
+function refuseNul(path: string, holds: boolean): void {
+  if (holds) throw invalidBundle("nul_character", { entry: path }, `${path} contains U+0000, which cannot be stored.`);
+}
+
 /** The bundle's objects by kind; an entry no kind has a place for, or one that does not read, refuses the bundle. */
 export function objectsOf(bundle: ReadBundle): BundleObjects {
   const byKind = new Map<BundleKind, Map<string, Buffer>>(KINDS.map((kind) => [kind, new Map()]));
@@ -45,12 +51,24 @@ export function objectsOf(bundle: ReadBundle): BundleObjects {
     const at = objectAt(path);
     if (!at) throw invalidBundle("unknown_entry", { entry: path });
     if (at.kind.kind !== "media") {
+      let text: string;
+      let value: unknown;
       try {
-        TEXT_FATAL.decode(bytes);
-        if (path.endsWith(".json")) jsonOf(bytes);
+        text = TEXT_FATAL.decode(bytes);
+        if (path.endsWith(".json")) value = jsonOf(bytes);
       } catch {
         throw invalidBundle("bad_entry", { entry: path }, `${path} is not UTF-8 JSON or text.`);
       }
+      refuseNul(path, text.includes("\u0000") || nulPath(value) !== null);
+    } else if (path.endsWith(".json")) {
+      // A media file's texts: a file's own bytes may hold anything.
+      let value: unknown;
+      try {
+        value = jsonOf(bytes);
+      } catch {
+        value = undefined;
+      }
+      refuseNul(path, nulPath(value) !== null);
     }
     byKind.get(at.kind)!.set(at.name, bytes);
   }

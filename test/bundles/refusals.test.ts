@@ -105,6 +105,27 @@ describe("bundles: refusals", () => {
     await refused(await tarGz([manifest, { name: "media/a.gif", data: "", type: "symlink" }]), "entry_type");
   });
 
+  it("U+0000 in a text entry, in a JSON entry (raw or as \\u0000) or in a media file's texts: nul_character, naming the entry", async () => {
+    const page = (title: string) => JSON.stringify({ title, frame: "home", status: "publish" });
+    const cases: Array<[string, Record<string, string>]> = [
+      ["frames/home.html", { "frames/home.html": "<p>a\u0000b</p>" }],
+      ["styles/default/main.css", { "styles/default/main.css": "p { color: red } /*\u0000*/" }],
+      ["pages/_/about.json", { "frames/home.html": FRAME, "pages/_/about.json": page("a\u0000b") }],
+      ["strings/_.json", { "strings/_.json": '{"hello": "a\\u0000b"}' }],
+      ["redirects.json", { "redirects.json": JSON.stringify([{ from: "/a\u0000", to: "/b", status: 301 }]) }],
+      [
+        "media/logo.gif.json",
+        { "media/logo.gif.json": JSON.stringify({ filename: "logo.gif", alt: { "": "\u0000" } }) },
+      ],
+    ];
+    for (const [entry, entries] of cases) {
+      const bytes = await handBundle(entries);
+      await refused(bytes, "nul_character");
+      const answer = await importBytes(t, `/api/sites/${site}/import`, bytes);
+      assert.equal(answer.body.entry, entry);
+    }
+  });
+
   it("a media entry over the media limit: oversize_entry", async () => {
     await refused(await handBundle({ "media/big.gif": "x".repeat(65) }), "oversize_entry");
   });
