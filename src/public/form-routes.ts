@@ -9,7 +9,8 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ok } from "../http/ok.ts";
-import { fail } from "../http/errors.ts";
+import { ServiceError } from "../errors.ts";
+import { fail, fromServiceError, HttpError } from "../http/errors.ts";
 import { submitForm, type SubmitOutcome } from "../forms/submit-service.ts";
 import { redirectAfter } from "../forms/sent-from.ts";
 import { FormKeys } from "../forms/token.ts";
@@ -47,6 +48,10 @@ function stateOf(outcome: Invalid): FormState {
 function formPage(lang: string | null, title: string, form: string): string {
   return `<!DOCTYPE html>\n<html lang="${escapeText(lang ?? "en")}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeText(title)}</title></head><body><main><h1>${escapeText(title)}</h1>${form}</main></body></html>\n`;
 }
+
+/** What a browser is shown when its submission cannot be taken at all (a full quota): not JSON. */
+const NOT_TAKEN_PAGE =
+  '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not sent</title></head><body><main><h1>Not sent</h1><p>This form cannot take your message right now. Please try again later.</p></main></body></html>\n';
 
 export function formSubmitRoutes(app: FastifyInstance, site: PublicSite, gate: PublicGate, ctx: ServiceContext): void {
   // The forms' time tokens (forms/token.ts): the key is read before the first answer.
@@ -88,6 +93,21 @@ export function formSubmitRoutes(app: FastifyInstance, site: PublicSite, gate: P
     return reply.redirect(await redirectAfter(gate.db, siteId, outcome.form.redirect, outcome.from), 303);
   }
 
+  /**
+   * A refusal as a browser is shown it, never a JSON envelope: for a form this host does not take
+   * (none of that name, inactive, another site's) the site's own 404 page, as for any address it
+   * does not serve; otherwise (a full quota) a short page, with the refusal's status.
+   */
+  async function browserRefusal(reply: FastifyReply, host: string, url: string, error: ServiceError | HttpError) {
+    const status = error instanceof HttpError ? error.status : fromServiceError(error).status;
+    if (error.code === "form_not_found") {
+      const page = await site.answer(host, url, undefined);
+      if (page.status === 404)
+        return reply.code(404).headers(page.headers).header("cache-control", "no-store").send(page.body);
+    }
+    return reply.code(status).type(HTML).send(NOT_TAKEN_PAGE);
+  }
+
   app.register(async (scope) => {
     // A browser's form bodies, read in this route's scope only.
     scope.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string" }, (_request, text, done) =>
@@ -106,22 +126,28 @@ export function formSubmitRoutes(app: FastifyInstance, site: PublicSite, gate: P
         const { name } = request.params as { name: string };
         // No answer of a submission is kept by any cache: each is one visitor's.
         reply.header("cache-control", "no-store");
-        const matched = await site.directory.match(hostOf(request.headers.host));
-        if (!matched) throw fail("form_not_found", { name });
-        const siteId = matched.site.id;
-        const outcome = await submitForm(
-          ctx,
-          keys,
-          (address, form) => gate.limits.consumeFormSubmission(address, form),
-          {
-            siteId,
-            name,
-            body: submittedBody(request.body),
-            address: request.ip,
-            userAgent: request.headers["user-agent"] ?? "",
-          },
-        );
-        return answer(request, reply, siteId, outcome);
+        const host = hostOf(request.headers.host);
+        try {
+          const matched = await site.directory.match(host);
+          if (!matched) throw fail("form_not_found", { name });
+          const siteId = matched.site.id;
+          const outcome = await submitForm(
+            ctx,
+            keys,
+            (address, form) => gate.limits.consumeFormSubmission(address, form),
+            {
+              siteId,
+              name,
+              body: submittedBody(request.body),
+              address: request.ip,
+              userAgent: request.headers["user-agent"] ?? "",
+            },
+          );
+          return await answer(request, reply, siteId, outcome);
+        } catch (error) {
+          if (readsJson(request) || !(error instanceof ServiceError || error instanceof HttpError)) throw error;
+          return browserRefusal(reply, host, request.url, error);
+        }
       },
     );
   });

@@ -89,17 +89,30 @@ describe("forms: the guards of a submission, over a socket", () => {
     assert.deepEqual(form.body.counts, { submissions: 0, spam: bots.length + 1 });
   });
 
-  it("an unknown form, an inactive one and another site's form answer the same 404", async () => {
+  it("an unknown form, an inactive one and another site's form answer the same 404: the envelope for JSON, the site's own 404 page for a browser", async () => {
     const foreign = await formSite(t, "foreign.localhost");
     assert.equal((await t.call("DELETE", `${foreign.S}/forms/contact`)).status, 200);
     // foreign.localhost has no form "contact"; other.localhost has one, inactive.
-    const notHere = await post(port, foreign.host, { ...VALID, _svc_token: token });
     assert.equal((await t.call("PATCH", `${other.S}/forms/contact`, { body: { active: false } })).status, 200);
-    const inactive = await post(port, other.host, { ...VALID, _svc_token: otherToken });
-    const unknown = await post(port, site.host, { ...VALID, _svc_token: token }, false, "nope");
-    for (const r of [notHere, inactive, unknown]) assert.equal(r.status, 404, r.text);
-    assert.deepEqual(notHere.body, inactive.body);
-    assert.equal(unknown.body.error, "form_not_found");
+    const cases: Array<[string, string, string]> = [
+      [foreign.host, token, "contact"],
+      [other.host, otherToken, "contact"],
+      [site.host, token, "nope"],
+    ];
+    const envelopes: unknown[] = [];
+    for (const [host, sent, form] of cases) {
+      const json = await post(port, host, { ...VALID, _svc_token: sent }, true, form);
+      assert.deepEqual([json.status, json.body.error], [404, "form_not_found"], json.text);
+      envelopes.push({ ...json.body, name: undefined });
+      const browser = await post(port, host, { ...VALID, _svc_token: sent }, false, form);
+      assert.equal(browser.status, 404, browser.text);
+      assert.match(String(browser.headers["content-type"]), /^text\/html/);
+      assert.equal(browser.headers["cache-control"], "no-store");
+      const notFound = await call(port, "GET", `/_forms/${form}`, { host });
+      assert.equal(notFound.status, 404);
+      assert.equal(browser.text, notFound.text, "the site's 404 page, as for any address it does not serve");
+    }
+    assert.deepEqual(envelopes[0], envelopes[1], "an inactive form and another site's answer alike");
     assert.equal((await t.call("PATCH", `${other.S}/forms/contact`, { body: { active: true } })).status, 200);
   });
 
@@ -145,6 +158,11 @@ describe("forms: the guards of a submission, over a socket", () => {
     assert.equal((await post(port, full.host, { ...VALID, _svc_token: fullToken }, true)).status, 201);
     const over = await post(port, full.host, { ...VALID, _svc_token: fullToken }, true);
     assert.deepEqual([over.status, over.body.error, over.body.quota], [409, "quota_exceeded", "form_submissions"]);
+    // A browser is shown a page saying so, not the envelope.
+    const page = await post(port, full.host, { ...VALID, _svc_token: fullToken });
+    assert.equal(page.status, 409, page.text);
+    assert.match(String(page.headers["content-type"]), /^text\/html/);
+    assert.match(page.text, /<h1>Not sent<\/h1>/);
     assert.equal((await keptRows(t, full.siteId)).length, 1);
     const r = await post(port, quiet.host, { ...VALID, _svc_token: quietToken }, true);
     assert.equal(r.status, 201, r.text);
