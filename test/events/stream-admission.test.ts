@@ -42,17 +42,27 @@ const write = (t: TestApp, slug: string) =>
     assert.equal(r.status, 201, r.text);
   });
 
-describe("an open stream whose caller may no longer read it: events written since are not sent", () => {
-  let t: TestApp;
-  const streams = streamsOf(() => t);
+/** An app listening on a socket for the suite, with keep-alives every `keepAliveMs`, and its streams closed after it. */
+function listeningApp(keepAliveMs: number) {
+  const held: { t?: TestApp } = {};
+  const streams = streamsOf(() => held.t!);
   before(async () => {
-    // Keep-alives far apart: what ends these streams is the check before events go out.
-    t = await startTestApp({ build: { eventStreams: { keepAliveMs: 600_000 } } });
-    await t.app.listen({ host: "127.0.0.1", port: 0 });
+    held.t = await startTestApp({ build: { eventStreams: { keepAliveMs } } });
+    await held.t.app.listen({ host: "127.0.0.1", port: 0 });
   });
   after(async () => {
     streams.close();
-    await t.close();
+    await held.t?.close();
+  });
+  return { app: () => held.t!, streams };
+}
+
+describe("an open stream whose caller may no longer read it: events written since are not sent", () => {
+  // Keep-alives far apart: what ends these streams is the check before events go out.
+  const { app, streams } = listeningApp(600_000);
+  let t: TestApp;
+  before(() => {
+    t = app();
   });
 
   it("the token it was opened with revoked: the next events end it, unsent", async () => {
@@ -93,15 +103,10 @@ describe("an open stream whose caller may no longer read it: events written sinc
 });
 
 describe("an idle open stream whose caller may no longer read it ends at its next keep-alive", () => {
+  const { app, streams } = listeningApp(100);
   let t: TestApp;
-  const streams = streamsOf(() => t);
-  before(async () => {
-    t = await startTestApp({ build: { eventStreams: { keepAliveMs: 100 } } });
-    await t.app.listen({ host: "127.0.0.1", port: 0 });
-  });
-  after(async () => {
-    streams.close();
-    await t.close();
+  before(() => {
+    t = app();
   });
 
   it("the network's stream of a super-administrator's token, once the token is revoked", async () => {

@@ -8,7 +8,8 @@ import { createHash } from "node:crypto";
 import { compileFrame } from "../../src/markup/index.ts";
 import { renderWithin, type RenderPlace } from "../../src/publish/bounded-render.ts";
 import { inProcessExecutor } from "../../src/publish/executor.ts";
-import { framesByRef, type RenderInput } from "../../src/publish/render-context.ts";
+import { framesByRef } from "../../src/publish/render-context.ts";
+import { renderInput } from "./render-input.ts";
 import type { PreparedRender } from "../../src/publish/render-job.ts";
 import type { RenderPool } from "../../src/publish/render-pool.ts";
 
@@ -22,20 +23,7 @@ function frame(id: string, slug: string, html: string) {
 }
 
 function prepared(siteId: number, footer: string): PreparedRender {
-  const input: RenderInput = {
-    slug: "page",
-    items: [["data.spin", Array.from({ length: 1_500 }, (_, n) => ({ n }))]],
-    site: { name: "S", tagline: "", url: "/", lang: null },
-    settings: {},
-    page: undefined,
-    links: [],
-    media: [],
-    styles: [],
-    sidebars: [],
-    headings: [],
-    current: null,
-    strings: [],
-  };
+  const input = renderInput("page", [["data.spin", Array.from({ length: 1_500 }, (_, n) => ({ n }))]]);
   const frames = framesByRef([frame("00000000000000a1", "page", PAGE), frame("00000000000000a2", "footer", footer)]);
   return { siteId, input, frames } as PreparedRender;
 }

@@ -7,22 +7,10 @@ import assert from "node:assert/strict";
 import { CpuPermits } from "../../src/cpu-permits.ts";
 import { FairSlots } from "../../src/media/fair-slots.ts";
 import type { RenderInput } from "../../src/publish/render-context.ts";
+import { renderInput } from "./render-input.ts";
 import { RenderPool } from "../../src/publish/render-pool.ts";
 
-const input = (items: unknown[]): RenderInput => ({
-  slug: "f",
-  items: [["data.rows", items]],
-  site: { name: "S", tagline: "", url: "/", lang: null },
-  settings: {},
-  page: undefined,
-  links: [],
-  media: [],
-  styles: [],
-  sidebars: [],
-  headings: [],
-  current: null,
-  strings: [],
-});
+const input = (items: unknown[]): RenderInput => renderInput("f", [["data.rows", items]]);
 const loop = `<!-- svc/repeat {"source": "data.rows"} --><!-- svc/repeat {"source": "data.rows", "match": {"n": "none"}} -->x<!-- /svc/repeat --><!-- /svc/repeat -->`;
 /** A render of about a few hundred milliseconds, stopped by its time budget. */
 const slowRender = {

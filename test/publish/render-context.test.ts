@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { compileFrame, renderFrame } from "../../src/markup/index.ts";
 import { framesByRef, renderContext, type RenderInput } from "../../src/publish/render-context.ts";
+import { renderInput } from "./render-input.ts";
 import { RenderPool } from "../../src/publish/render-pool.ts";
 
 const hero = {
@@ -16,20 +17,7 @@ const hero = {
 };
 
 function input(media: RenderInput["media"], styles: RenderInput["styles"] = []): RenderInput {
-  return {
-    slug: "f",
-    items: [],
-    site: { name: "S", tagline: "", url: "/", lang: null },
-    settings: {},
-    page: undefined,
-    links: [],
-    media,
-    styles,
-    sidebars: [],
-    headings: [],
-    current: null,
-    strings: [],
-  };
+  return renderInput("f", [], { media, styles });
 }
 
 test("media.<ref>.url|alt|width|height read the file the input holds under that ref (dotted refs too); others are no value", () => {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { renderInput } from "./render-input.ts";
 
 const APP = fileURLToPath(new URL("../support/app.ts", import.meta.url));
 
@@ -42,20 +43,7 @@ test("a render worker that fails to load answers as an unavailable renderer, not
   writeFileSync(broken, "throw new Error('this worker cannot load');\n");
   const pool = new RenderPool(1, broken);
   try {
-    const input = {
-      slug: "x",
-      items: [],
-      site: { name: "s", tagline: "", url: "/", lang: null },
-      settings: {},
-      page: undefined,
-      links: [],
-      media: [],
-      styles: [],
-      sidebars: [],
-      headings: [],
-      current: null,
-      strings: [],
-    };
+    const input = renderInput("x");
     await assert.rejects(
       pool.render(1, { input, frames: [], bytes: 1, expansions: 1, timeMs: 1000, measure: false }, 5_000),
       ExecutorUnavailable,

@@ -7,22 +7,10 @@ import assert from "node:assert/strict";
 import { OverBudget } from "../../src/markup/index.ts";
 import { ExecutorUnavailable } from "../../src/publish/executor.ts";
 import type { RenderInput } from "../../src/publish/render-context.ts";
+import { renderInput } from "./render-input.ts";
 import { RenderPool, type WorkerRequest } from "../../src/publish/render-pool.ts";
 
-const input = (items: unknown[] = []): RenderInput => ({
-  slug: "f",
-  items: [["data.rows", items]],
-  site: { name: "S", tagline: "", url: "/", lang: null },
-  settings: {},
-  page: undefined,
-  links: [],
-  media: [],
-  styles: [],
-  sidebars: [],
-  headings: [],
-  current: null,
-  strings: [],
-});
+const input = (items: unknown[] = []): RenderInput => renderInput("f", [["data.rows", items]]);
 
 /** A render that prints nothing for as long as its time budget lets it: 2,000³ iterations. */
 function slow(timeMs: number): Omit<WorkerRequest, "id"> {
