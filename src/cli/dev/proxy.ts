@@ -18,14 +18,37 @@ export interface ProxyTarget {
 
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "accept-encoding"]);
 
+/**
+ * Whether the service answered with a move to the same address on the site's https origin: the
+ * browser would be sent back here for it, again and again (secure-front.ts redirects plain HTTP).
+ */
+function upgradedHere(target: ProxyTarget, path: string, answer: IncomingMessage): boolean {
+  const status = answer.statusCode ?? 0;
+  if ((status !== 301 && status !== 308) || !target.siteOrigin.startsWith("https:")) return false;
+  return answer.headers.location === `${target.siteOrigin.replace(/\/+$/, "")}${path}`;
+}
+
 export function proxyRequest(target: ProxyTarget, req: IncomingMessage, res: ServerResponse): void {
   const url = new URL(req.url ?? "/", `${target.serviceUrl.replace(/\/+$/, "")}/`);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers))
     if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
   headers.host = target.siteOrigin ? new URL(target.siteOrigin).host : url.host;
+  // svc dev stands where the site's TLS proxy stands: a service that trusts this machine
+  // (SVC_TRUST_PROXY) then answers an https site here instead of sending it to https.
+  if (target.siteOrigin) headers["x-forwarded-proto"] = new URL(target.siteOrigin).protocol.slice(0, -1);
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
   const upstream = send(url, { method: req.method, headers, servername: url.hostname } as never, (answer) => {
+    if (upgradedHere(target, req.url ?? "/", answer)) {
+      answer.resume();
+      res.writeHead(502, { "content-type": "text/plain; charset=utf-8" });
+      res.end(
+        `svc dev: ${target.serviceUrl} sends ${target.siteOrigin} to https and does not trust this machine's ` +
+          "X-Forwarded-Proto. Point --url at the TLS proxy in front of it, or add this machine's address to " +
+          "the service's SVC_TRUST_PROXY.\n",
+      );
+      return;
+    }
     const out: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(answer.headers))
       if (value !== undefined && !HOP_BY_HOP.has(name) && name !== "content-length") out[name] = value;
