@@ -1,4 +1,5 @@
-// When pages were made and last modified, as another instance recorded it: a site bundle's import
+// When pages were made and last modified, and what their Atom ids were made of, as another
+// instance recorded it: a site bundle's import
 // (docs/bundles.md, "Round trip") writes each page through the page services, which stamp it with
 // the time of that write, then gives it back the times the exported site had, so the sitemap's
 // <lastmod>, a feed's <updated> and its ids (which hold the creation date, docs/seo.md "Feeds")
@@ -15,26 +16,39 @@ export interface PageTimes {
   /** ISO dates (`2024-03-05T09:30:00Z`). */
   created: string;
   modified: string;
+  /** What the page's Atom ids were made of there (seo/feed.ts `atomKeyOf`), when known. */
+  atomKey?: string;
 }
 
-/** Sets each page's creation and last modification; pages already at those times are left alone. */
+/**
+ * Sets each page's creation and last modification, and the key of its Atom ids when given; pages
+ * already so are left alone.
+ */
 export async function keepTimes(ctx: ServiceContext, site: SiteRow, times: readonly PageTimes[]): Promise<void> {
   const wanted = new Map(
-    times.map(({ id, created, modified }) => [
+    times.map(({ id, created, modified, atomKey }) => [
       id,
-      { created_at_gmt: gmt(Date.parse(created)), updated_at_gmt: gmt(Date.parse(modified)) },
+      {
+        created_at_gmt: gmt(Date.parse(created)),
+        updated_at_gmt: gmt(Date.parse(modified)),
+        ...(atomKey === undefined ? {} : { atom_key: atomKey }),
+      },
     ]),
   );
   if (wanted.size === 0) return;
   const rows = await ctx.db
     .selectFrom("pages")
-    .select(["id", "created_at_gmt", "updated_at_gmt"])
+    .select(["id", "created_at_gmt", "updated_at_gmt", "atom_key"])
     .where("site_id", "=", site.id)
     .where("id", "in", [...wanted.keys()])
     .execute();
   const differ = rows.filter((row) => {
     const want = wanted.get(row.id)!;
-    return row.created_at_gmt !== want.created_at_gmt || row.updated_at_gmt !== want.updated_at_gmt;
+    return (
+      row.created_at_gmt !== want.created_at_gmt ||
+      row.updated_at_gmt !== want.updated_at_gmt ||
+      (want.atom_key !== undefined && row.atom_key !== want.atom_key)
+    );
   });
   if (differ.length === 0) return;
   await runWrite(ctx, {

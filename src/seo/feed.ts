@@ -73,9 +73,27 @@ function summaryOf(row: PageRow, html: string): string {
 /** The HTML each page's content prints, by id (Markdown made HTML: publish/page-content.ts). */
 export type PrintedContents = (pages: readonly PageRow[]) => Promise<ReadonlyMap<number, string>>;
 
-/** An Atom id that stays while the page lives (RFC 4151 tag URI): the site's domain, the page's creation date, its id. */
-function tagUri(site: SiteRow, page: Pick<PageRow, "id" | "created_at_gmt">, what: "page" | "feed"): string {
-  return `tag:${site.domain},${page.created_at_gmt.slice(0, 10)}:${what}-${page.id}`;
+/** A stored Atom key as migration 0360 keeps it: `<domain>,<YYYY-MM-DD>:<id>`. */
+export const ATOM_KEY = /^[^\s,:<>&"']{1,253},\d{4}-\d\d-\d\d:[1-9]\d{0,15}$/;
+
+/**
+ * What a page's Atom ids are made of: the site's domain, the page's creation date and its id; for a
+ * page imported from another instance, those it had there (`pages.atom_key`), so its entries stay
+ * the same entries for feed readers (docs/bundles.md, "Round trip").
+ */
+export function atomKeyOf(site: SiteRow, page: Pick<PageRow, "id" | "created_at_gmt" | "atom_key">): string {
+  return page.atom_key ?? `${site.domain},${page.created_at_gmt.slice(0, 10)}:${page.id}`;
+}
+
+/** An Atom id that stays while the page lives (RFC 4151 tag URI): `tag:<domain>,<date>:<what>-<id>`. */
+function tagUri(
+  site: SiteRow,
+  page: Pick<PageRow, "id" | "created_at_gmt" | "atom_key">,
+  what: "page" | "feed",
+): string {
+  const key = atomKeyOf(site, page);
+  const cut = key.lastIndexOf(":");
+  return `tag:${key.slice(0, cut)}:${what}-${key.slice(cut + 1)}`;
 }
 
 /**

@@ -40,6 +40,7 @@ import * as m0290 from "./migrations/0290_read_only_tokens.ts";
 import * as m0300 from "./migrations/0300_search.ts";
 import * as m0310 from "./migrations/0310_forms.ts";
 import * as m0350 from "./migrations/0350_domain_https.ts";
+import * as m0360 from "./migrations/0360_page_atom_key.ts";
 
 /** In order; a name once released never changes. */
 const MIGRATIONS: Array<[string, Build]> = [
@@ -77,6 +78,7 @@ const MIGRATIONS: Array<[string, Build]> = [
   ["0300_search", m0300.up],
   ["0310_forms", m0310.up],
   ["0350_domain_https", m0350.up],
+  ["0360_page_atom_key", m0360.up],
 ];
 
 export async function migrate(db: AnyDb, dialect: Dialect): Promise<void> {

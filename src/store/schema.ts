@@ -162,6 +162,8 @@ export interface PagesTable {
   tags_json: Generated<string>;
   /** 1: the page publishes an Atom feed of its list (`<address>feed.xml`). */
   feed: Generated<number>;
+  /** The key of its Atom ids when it came from another instance (migration 0360); null: made of the page as it is. */
+  atom_key: Generated<string | null>;
   created_at_gmt: string;
   updated_at_gmt: string;
 }

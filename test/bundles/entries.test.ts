@@ -9,7 +9,7 @@ import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import { extract } from "tar-stream";
 import { makeSite, startTestApp, type TestApp } from "../support/app.ts";
-import { call, exportBytes, importBytes } from "./support.ts";
+import { call, exportBytes, handBundle, importBytes } from "./support.ts";
 import { PDF } from "./rich-site.ts";
 
 /** The entries of a bundle, by path, in order. */
@@ -77,6 +77,38 @@ describe("bundles: what an export holds", () => {
     const words = entries.get("data/words.json")!.toString("utf8");
     assert.ok(words.includes(GREEK) && words.includes('"a\\tb"'), words);
     assert.ok(entries.get("media/manual.pdf.json")!.toString("utf8").includes(JAPANESE));
+  });
+
+  it("a page's Atom key (its site's domain, creation date and id) is exported and kept by an import; a key not of that form is left out", async () => {
+    const bytes = await exportBytes(t, site);
+    const greek = JSON.parse((await entriesOf(bytes)).get("pages/_/greek.json")!.toString());
+    const row = await t.store.db
+      .selectFrom("pages")
+      .select(["id", "created_at_gmt"])
+      .where("site_id", "=", site)
+      .where("slug", "=", "greek")
+      .executeTakeFirstOrThrow();
+    assert.equal(greek.atom_key, `utf8.localhost,${row.created_at_gmt.slice(0, 10)}:${row.id}`);
+    const keyOf = async (target: number) =>
+      (
+        await t.store.db
+          .selectFrom("pages")
+          .select("atom_key")
+          .where("site_id", "=", target)
+          .where("slug", "=", "greek")
+          .executeTakeFirstOrThrow()
+      ).atom_key;
+    const target = await makeSite(t, "Keys", "keys-target.localhost");
+    assert.equal((await importBytes(t, `/api/sites/${target}/import`, bytes)).status, 200);
+    assert.equal(await keyOf(target), greek.atom_key, "the imported page keeps the key it had");
+    const entry = { ...greek, atom_key: "not a key", translations: {} };
+    const handMade = await handBundle({
+      "frames/page.html": "<p>x</p>",
+      "pages/_/greek.json": JSON.stringify(entry),
+    });
+    const other = await makeSite(t, "Keyless", "keyless-target.localhost");
+    assert.equal((await importBytes(t, `/api/sites/${other}/import`, handMade)).status, 200);
+    assert.equal(await keyOf(other), null, "its ids are made of the page as it is here");
   });
 
   it("a PDF goes through an export and a replace import byte for byte, with its texts", async () => {

@@ -10,6 +10,7 @@ import { publishPage } from "../../pages/publish-service.ts";
 import { linkTranslation } from "../../pages/translations.ts";
 import { keepTimes, type PageTimes } from "../../pages/kept-times.ts";
 import { isoDate } from "../../pages/post-fields.ts";
+import { ATOM_KEY, atomKeyOf } from "../../seo/feed.ts";
 import { jsonEntry } from "../format.ts";
 import { memoryEntry } from "../archive-write.ts";
 import { refOrId, type PageNames } from "../page-names.ts";
@@ -25,6 +26,8 @@ interface PageFile {
   /** When it was made and last modified (absent from bundles written before they were kept). */
   created?: string;
   modified?: string;
+  /** What its Atom ids are made of (seo/feed.ts `atomKeyOf`; absent from bundles written before it was kept). */
+  atom_key?: string;
   frame: string | null;
   menu_order: number;
   tags: string[];
@@ -70,6 +73,7 @@ export const pages: BundleKind = {
       .orderBy("id")
       .execute();
     const records = await pageRecords(ctx.db, site, ctx.publicFront, rows);
+    const rowOf = new Map(rows.map((row) => [row.id, row]));
     return records.map((page) => {
       const translations: Record<string, string> = {};
       for (const [lang, id] of Object.entries(page.translations).sort(([a], [b]) => (a < b ? -1 : 1)))
@@ -80,6 +84,7 @@ export const pages: BundleKind = {
         date: page.date,
         created: isoDate(page.created_at_gmt) ?? undefined,
         modified: isoDate(page.updated_at_gmt) ?? undefined,
+        atom_key: atomKeyOf(site, rowOf.get(page.id)!),
         frame: page.frame,
         menu_order: page.menu_order,
         tags: page.tags,
@@ -145,9 +150,15 @@ export const pages: BundleKind = {
       const page = io.pages.byRef.get(refIn(io.pages, lang, path));
       if (!page) continue;
       const file = fileOf(bytes);
-      const { created, modified } = file;
+      const { created, modified, atom_key: atomKey } = file;
       if ([created, modified].every((at) => typeof at === "string" && !Number.isNaN(Date.parse(at))))
-        times.push({ id: page.id, created: created!, modified: modified! });
+        times.push({
+          id: page.id,
+          created: created!,
+          modified: modified!,
+          // One not of the key's form is left out: the page's ids are then made of it as it is here.
+          ...(typeof atomKey === "string" && ATOM_KEY.test(atomKey) ? { atomKey } : {}),
+        });
       for (const [other, ref] of Object.entries(file.translations)) {
         const partner = io.pages.byRef.get(ref);
         if (!partner || partner.lang !== other) continue;
