@@ -318,8 +318,9 @@ describe("quota counters equal a recount", () => {
     return Number(rows[0]?.value ?? 0);
   }
 
-  /** As before migration 0350: no scheme of domains, no printed origin of sites. */
+  /** As before migrations 0350 and 0360: no scheme of domains, no printed origin of sites, no pages' Atom keys. */
   async function forgetDomainSchemes(): Promise<void> {
+    await sql`alter table pages drop column atom_key`.execute(t.store.db);
     await sql`alter table site_domains drop column https`.execute(t.store.db);
     await sql`alter table sites drop column https`.execute(t.store.db);
     await sql`alter table sites drop column printed_origin`.execute(t.store.db);
@@ -350,7 +351,7 @@ describe("quota counters equal a recount", () => {
     await sql`drop table media_variants`.execute(t.store.db);
     await sql`alter table site_settings drop column menu_locations_json`.execute(t.store.db);
     await sql`alter table site_settings drop column iframe_hosts_json`.execute(t.store.db);
-    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed', '0280_counted_tags', '0290_read_only_tokens', '0300_search', '0310_forms', '0350_domain_https')`.execute(
+    await sql`delete from kysely_migration where name in ('0160_media_variants', '0170_publish_outbox', '0180_outbox_wrote', '0190_iframe_hosts', '0200_sessions', '0210_events', '0220_webhooks', '0230_page_content', '0240_markdown', '0250_seo_languages', '0260_menu_locations', '0270_page_feed', '0280_counted_tags', '0290_read_only_tokens', '0300_search', '0310_forms', '0350_domain_https', '0360_page_atom_key')`.execute(
       t.store.db,
     );
   }
@@ -381,7 +382,7 @@ describe("quota counters equal a recount", () => {
     await forgetDomainSchemes();
     await forgetSearch();
     await forgetForms();
-    await sql`delete from kysely_migration where name in ('0280_counted_tags', '0290_read_only_tokens', '0300_search', '0310_forms', '0350_domain_https')`.execute(
+    await sql`delete from kysely_migration where name in ('0280_counted_tags', '0290_read_only_tokens', '0300_search', '0310_forms', '0350_domain_https', '0360_page_atom_key')`.execute(
       db,
     );
     const uncounted = await counterBefore(db, site, "stored_bytes");
