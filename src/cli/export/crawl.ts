@@ -62,6 +62,11 @@ export class Crawl {
     this.onProgress = onProgress;
   }
 
+  /** Whether this crawl asked for `address`. */
+  wasAsked(address: string): boolean {
+    return this.asked.has(address);
+  }
+
   /** Asks for `address` (again, even when the export has it). */
   ask(address: string, from: string | null = null): void {
     if (isServiceEndpoint(address) || this.asked.has(address) || this.queue.has(address)) return;

@@ -39,6 +39,11 @@ export interface Manifest {
   last_event: number | null;
   /** By address (`/about/`), or by file for what the export makes itself (`404.html`, `_redirects`). */
   files: Record<string, ManifestFile>;
+  /**
+   * The addresses the crawl met answering a redirect of the service's own (a home page's own path),
+   * for `_redirects`: an export with --since that does not ask one again keeps its line.
+   */
+  crawled_redirects?: Array<{ from: string; to: string; status: number }>;
 }
 
 export function readManifest(dir: string): Manifest | null {

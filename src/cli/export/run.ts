@@ -138,10 +138,13 @@ export async function exportStatic(api: Api, facts: SiteFacts, options: ExportOp
   }
   await crawl.run();
 
-  const redirects = redirectsFile(
-    [...(await siteRedirects(api)), ...crawl.redirects.filter((answer) => !answer.from.includes("?"))],
-    linking,
-  );
+  // The redirects the crawl met, with those of the last export it did not ask again (--since asks
+  // only what changed), in address order: the same site makes the same `_redirects`.
+  const crawled = [
+    ...crawl.redirects.filter((answer) => !answer.from.includes("?")),
+    ...(everything ? [] : (previous?.crawled_redirects ?? []).filter((line) => !crawl.wasAsked(line.from))),
+  ].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
+  const redirects = redirectsFile([...(await siteRedirects(api)), ...crawled], linking);
   const redirectBytes = Buffer.from(redirects.text, "utf8");
   const fixedKeys = [...FIXED, ...[...crawl.entries.keys()].filter((key) => !key.startsWith("/"))];
   const entries = reachable(crawl.entries, [...fixedKeys, ...roots.media]);
@@ -192,6 +195,7 @@ export async function exportStatic(api: Api, facts: SiteFacts, options: ExportOp
     links: { mode: linking.mode, base: linking.base },
     last_event: summary.lastEvent,
     files: Object.fromEntries([...entries].map(([key, { content: _content, ...entry }]) => [key, entry])),
+    crawled_redirects: crawled.map(({ from, to, status }) => ({ from, to, status })),
   });
   return summary;
 }
