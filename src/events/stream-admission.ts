@@ -2,8 +2,9 @@
 // stream is admitted as GET /events is, when it opens; it then stays open for hours, so before it
 // sends events, and at each keep-alive, it asks again: the token it was opened with not revoked
 // (or the admin session not ended, signed out, or idle past its time), the same user, and still an
-// administrator of the site (the network's stream: still a super-administrator). Read afresh each
-// time, never from what a call kept.
+// administrator of the site (the network's stream: still a super-administrator). The token or
+// session is read afresh each time, never from what a call kept; the role as every call reads it
+// (site/callers.ts: kept until the next write, so a change of role counts at once).
 import type { Clock } from "../clock.ts";
 import { administers, callerByTokenId, type Caller } from "../site/callers.ts";
 import { isLive, sessionById } from "../site/sessions.ts";

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { OverBudget, RENDER_BUDGET, renderFrame, type RenderResult } from "../markup/index.ts";
 import { runBounded, type Executor } from "./executor.ts";
 import type { RenderPool } from "./render-pool.ts";
-import { renderContext } from "./render-context.ts";
+import { renderContext, type ReachableFrame } from "./render-context.ts";
 import type { PreparedRender } from "./render-job.ts";
 
 /** The longest a render holds the service's thread: under 50 ms (docs/security.md, "Bounded rendering"). */
@@ -34,14 +34,13 @@ const slowFrames = new Map<string, number>();
  * frame it may embed. A preview of an unsaved embedded frame (preview/service.ts) that is slow so
  * does not send the stored page's quick renders to the workers behind it.
  */
-function slowKey(prepared: PreparedRender): string {
-  const top = prepared.frames.get(prepared.input.slug)!;
+function slowKey(siteId: number, top: ReachableFrame, frames: PreparedRender["frames"]): string {
   const embedded = new Set<string>();
-  for (const frame of prepared.frames.values()) if (frame !== top) embedded.add(frame.sha256);
-  if (embedded.size === 0) return `${prepared.siteId} ${top.sha256}`;
+  for (const frame of frames.values()) if (frame !== top) embedded.add(frame.sha256);
+  if (embedded.size === 0) return `${siteId} ${top.sha256}`;
   const digest = createHash("sha256");
   for (const sha256 of [...embedded].sort()) digest.update(sha256);
-  return `${prepared.siteId} ${top.sha256} ${digest.digest("base64url")}`;
+  return `${siteId} ${top.sha256} ${digest.digest("base64url")}`;
 }
 
 function knownSlow(key: string): boolean {
@@ -78,8 +77,10 @@ export async function renderWithin(
 ): Promise<RenderResult | null> {
   const { input, frames } = prepared;
   const top = frames.get(input.slug)!;
-  const key = slowKey(prepared);
-  if (knownSlow(key)) return null;
+  // The key is made only when some frame is remembered, and for one that is slow: not on every
+  // quick render of a service with none.
+  const key = () => slowKey(prepared.siteId, top, frames);
+  if (slowFrames.size > 0 && knownSlow(key())) return null;
   try {
     return await runBounded(
       place.executor,
@@ -93,7 +94,7 @@ export async function renderWithin(
     );
   } catch (error) {
     if (!(error instanceof OverBudget && error.budget === "time")) throw error;
-    rememberSlow(key);
+    rememberSlow(key());
     return null;
   }
 }
