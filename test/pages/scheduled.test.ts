@@ -11,6 +11,7 @@ import { makeUser, startTestApp, type TestApp } from "../support/app.ts";
 import { frame, S, visit } from "../support/site.ts";
 import { serviceContext } from "../../src/app-deps.ts";
 import { publishScheduled } from "../../src/pages/scheduler.ts";
+import { eventually } from "../cluster/helpers.ts";
 
 /** An ISO 8601 date `ms` from now, to the second (as dates are stored), in UTC. */
 const fromNow = (ms: number) => `${new Date(Date.now() + ms).toISOString().slice(0, 19)}Z`;
@@ -145,11 +146,7 @@ describe("scheduled publishing: date, status future, the scheduler", () => {
       (await t.call("GET", `${S}/events`, { query: { type: "page.published" } })).body.events.filter(
         (event: any) => event.object.id === String(id),
       );
-    let events = await eventsOfPage();
-    for (let i = 0; i < 60 && events[0]?.published == null; i++) {
-      await sleep(100);
-      events = await eventsOfPage();
-    }
+    const events = await eventually(eventsOfPage, (found) => found[0]?.published != null, 60, 100);
     assert.ok(events[0]?.published, "the publish run of the scheduler's write is over");
     assert.equal((await visit(t, "/soon/")).status, 200);
     assert.match((await visit(t, "/sched-all/")).body, />Soon</);
